@@ -1,0 +1,32 @@
+/* Memory for the core: every allocation the core makes for its own objects
+ * goes through these functions, so tests can make the Nth one fail and can
+ * count live objects by kind. */
+#ifndef TFE_CORE_ALLOC_H_
+#define TFE_CORE_ALLOC_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tfe/tfe.h"
+
+/* 64 bytes, TF's preferred tensor alignment. */
+#define TFE_ALIGNMENT 64
+
+void* tfe_malloc(size_t n);
+void* tfe_calloc(size_t count, size_t size);
+void* tfe_realloc(void* p, size_t n);
+/* Aligned to TFE_ALIGNMENT; release with tfe_free. */
+void* tfe_aligned_alloc(size_t n);
+void tfe_free(void* p);
+/* strdup through tfe_malloc; NULL in gives NULL out. */
+char* tfe_strdup(const char* s);
+char* tfe_strndup(const char* s, size_t n);
+
+/* Live-object counters. */
+void tfe_count_inc(TFE_ObjectKind kind);
+void tfe_count_dec(TFE_ObjectKind kind);
+
+/* n * m without overflow; returns 0 and leaves *out alone on overflow. */
+int tfe_mul_size(size_t n, size_t m, size_t* out);
+
+#endif /* TFE_CORE_ALLOC_H_ */
