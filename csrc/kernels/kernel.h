@@ -1,0 +1,111 @@
+/* The one kernel registry and the interface between the eager runtime and
+ * kernels. Built-in CPU kernels (csrc/kernels/cpu/) and kernels from plugins
+ * (kernels.h, through an adapter) register here the same way.
+ * Implementation: csrc/kernels/registry.c, csrc/kernels/context.c. */
+#ifndef TFE_KERNELS_KERNEL_H_
+#define TFE_KERNELS_KERNEL_H_
+
+#include "ops/attr_value.h"
+#include "ops/op_registry.h"
+#include "tensorflow/c/tf_status.h"
+#include "tensorflow/c/tf_tensor.h"
+
+#define TFE_KERNEL_MAX_CONSTRAINTS 4
+
+typedef struct tfe_kernel_context tfe_kernel_context;
+
+/* What a kernel sees while it runs. The eager runtime fills it; kernels
+ * only read the inputs and set the outputs. */
+struct tfe_kernel_context {
+  const tfe_op_def* op_def;
+  const tfe_attrs* attrs; /* complete: defaults and inferred attrs included */
+  /* Flat inputs, borrowed; the kernel must not delete them. */
+  TF_Tensor* const* inputs;
+  int num_inputs;
+  /* Flat outputs: the runtime passes an array of NULLs; the kernel stores a
+   * new tensor in each (ownership goes to the runtime). Use
+   * tfe_kernel_alloc_output or tfe_kernel_set_output. */
+  TF_Tensor** outputs;
+  int num_outputs;
+  /* Expected dtype of each output, from the op definition. */
+  const TF_DataType* output_types;
+  /* Set on failure; a kernel that fails must leave outputs it made to the
+   * runtime (they are freed). */
+  TF_Status* status;
+  /* Per-kernel-instance state from tfe_kernel_reg.create, or NULL. */
+  void* state;
+  /* Registration's user_data (plugin adapters use it). */
+  void* user_data;
+  /* Owning context (opaque to kernels; may be NULL in unit tests). */
+  void* eager_ctx;
+  /* Name of the device the kernel runs on (full TF name). */
+  const char* device_name;
+};
+
+typedef struct tfe_kernel_constraint {
+  const char* attr;           /* type attr name, e.g. "T" */
+  const TF_DataType* types;   /* allowed dtypes */
+  int num_types;
+} tfe_kernel_constraint;
+
+typedef struct tfe_kernel_reg {
+  const char* op_name;
+  const char* device_type; /* "CPU", or a plugin's device type */
+  tfe_kernel_constraint constraints[TFE_KERNEL_MAX_CONSTRAINTS];
+  int num_constraints;
+  /* Names of input/output args kept in host memory (device kernels). */
+  const char* const* host_memory_args;
+  int num_host_memory_args;
+  int priority; /* higher wins among matching kernels */
+  const char* label;
+  /* Optional: build per-instance state for one (op, attrs) combination; it
+   * is cached with the kernel and released with destroy. */
+  void* (*create)(const tfe_op_def* def, const tfe_attrs* attrs,
+                  void* user_data, TF_Status* status);
+  void (*compute)(tfe_kernel_context* k);
+  void (*destroy)(void* state, void* user_data);
+  void* user_data;
+} tfe_kernel_reg;
+
+/* Copies *reg (all strings and arrays) into the registry. INVALID_ARGUMENT
+ * for a missing op_name/device_type/compute; ALREADY_EXISTS when a kernel
+ * with the same op, device type, constraints and label exists. */
+int tfe_kernel_register(const tfe_kernel_reg* reg, TF_Status* status);
+
+/* Registers every built-in CPU kernel exactly once (safe to call often). */
+void tfe_kernels_ensure_builtins(void);
+
+/* Best kernel for op `def` on `device_type` given complete attrs: among
+ * registrations whose constraints all hold, the highest priority. When none
+ * matches: NOT_FOUND with TF's wording, e.g. "Could not find device for
+ * node: {{node X}} = X[T=DT_STRING]\nAll kernels registered for op X:\n
+ *   device='CPU'; T in [DT_FLOAT, DT_DOUBLE]\n". The result lives for the
+ * life of the process. */
+const tfe_kernel_reg* tfe_kernel_find(const tfe_op_def* def,
+                                      const char* device_type,
+                                      const tfe_attrs* attrs,
+                                      TF_Status* status);
+
+/* Number of registrations and the i-th (for listings and `doctor`). */
+int tfe_kernel_count(void);
+const tfe_kernel_reg* tfe_kernel_at(int i);
+
+/* ---- helpers for kernel implementations ---- */
+
+/* Allocates output `index` on the host (aligned, contents unspecified,
+ * string elements empty) and stores it in k->outputs[index]. Returns it, or
+ * NULL with k->status set (RESOURCE_EXHAUSTED, INVALID_ARGUMENT for a bad
+ * shape or index). */
+TF_Tensor* tfe_kernel_alloc_output(tfe_kernel_context* k, int index,
+                                   TF_DataType dtype, const int64_t* dims,
+                                   int num_dims);
+/* Makes output `index` share input `input_index`'s buffer with the given
+ * dtype/shape (no copy; byte sizes must match). Returns the output or NULL
+ * with k->status set. */
+TF_Tensor* tfe_kernel_alias_input(tfe_kernel_context* k, int index,
+                                  int input_index, const int64_t* dims,
+                                  int num_dims);
+/* Stores an existing tensor as output `index`, taking ownership of it. */
+void tfe_kernel_set_output(tfe_kernel_context* k, int index, TF_Tensor* t);
+
+#endif /* TFE_KERNELS_KERNEL_H_ */
