@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Runs every test tfe has: the C tests (ctest), the same C tests under
+# AddressSanitizer + UBSan, the Python tests (pytest), ruff, the C API
+# conformance programs that are expected to pass, and the coverage check.
+# Usage: bash tools/test_all.sh        (from anywhere; installs what it needs)
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+JOBS="${TFE_JOBS:-2}"
+PY="${PYTHON:-python3}"
+
+step() { printf '\n=== %s ===\n' "$*"; }
+
+step "install test requirements"
+"$PY" -m pip install -q -r requirements-dev.txt
+
+step "C build and tests (ctest)"
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build -j"$JOBS"
+ctest --test-dir build -j"$JOBS" --output-on-failure
+
+step "C tests under AddressSanitizer + UBSan"
+cmake -S . -B build-asan -DTFE_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
+cmake --build build-asan -j"$JOBS"
+ASAN_OPTIONS="detect_leaks=1:abort_on_error=1" \
+UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
+  ctest --test-dir build-asan -j"$JOBS" --output-on-failure
+
+step "Python package (editable, in place) and pytest"
+"$PY" -m pip install -q --no-build-isolation -e .
+"$PY" -m pytest tests/python -q -p no:cacheprovider
+
+step "ruff"
+"$PY" -m ruff check tfe_py tests tools benchmarks build_ffi.py setup.py
+
+if [ -d "$ROOT/../shared/conformance" ]; then
+  step "C API conformance (programs this build is expected to pass)"
+  CONF_ONLY="$(cat tools/conformance_expected.txt | tr '\n' ' ')" \
+    bash "$ROOT/../shared/conformance/run.sh" "$ROOT/include" \
+      -L"$ROOT/build" -ltfe -Wl,-rpath,"$ROOT/build"
+else
+  echo "(../shared/conformance not found: conformance skipped)"
+fi
+
+step "docs/COVERAGE.md is up to date"
+if [ -f tools/api_coverage.py ]; then
+  "$PY" tools/api_coverage.py --lib build/libtfe.so --check
+fi
+echo
+echo "all tests passed"
