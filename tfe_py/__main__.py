@@ -1,0 +1,101 @@
+"""Command line entry point: ``python -m tfe_py [command]``.
+
+Commands:
+  info   (the default) versions, dtypes, and a tensor round trip through the
+         C core; exits non-zero if the round trip fails.
+
+To add a command, write ``def cmd_<name>(args) -> int`` and register it in
+``build_parser``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+import tfe_py
+from tfe_py import dtypes
+from tfe_py._ffi import ffi, lib
+from tfe_py.tensor import Tensor
+
+Command = Callable[[argparse.Namespace], int]
+
+
+def _round_trip_samples() -> list[np.ndarray]:
+    rng = np.random.default_rng(0)
+    return [
+        np.arange(6, dtype=np.float32).reshape(2, 3),
+        np.array(-(2**40), dtype=np.int64),
+        np.array([True, False, True]),
+        rng.standard_normal((3, 4)).astype(np.float64),
+        (rng.standard_normal(5) + 1j * rng.standard_normal(5)).astype(np.complex64),
+        np.arange(256, dtype=np.uint8).reshape(4, 8, 8),
+        np.zeros((0, 3), dtype=np.int32),
+    ]
+
+
+def round_trip(sample: np.ndarray) -> str | None:
+    """numpy -> TF_Tensor -> numpy; returns None on success, else what went wrong."""
+    with Tensor.from_numpy(sample) as t:
+        expected_dtype = dtypes.from_numpy_dtype(sample.dtype)
+        if t.dtype != expected_dtype:
+            return f"dtype {t.dtype} != {expected_dtype}"
+        if t.shape != sample.shape:
+            return f"shape {t.shape} != {sample.shape}"
+        back = t.numpy()
+        if back.dtype != sample.dtype or not np.array_equal(back, sample):
+            return "values differ"
+    return None
+
+
+def cmd_info(args: argparse.Namespace) -> int:
+    out = sys.stdout
+    out.write(f"tfe_py {tfe_py.__version__}\n")
+    out.write(f"tfe runtime {tfe_py.RUNTIME_VERSION} ({tfe_py.runtime_library_path()})\n")
+    out.write(f"TensorFlow C API {ffi.string(lib.TF_Version()).decode()}\n")
+    out.write("dtypes (TF_DataType value, name, bytes per element from TF_DataTypeSize):\n")
+    for value in dtypes.ALL_DTYPES:
+        size = dtypes.size(value)
+        shown = str(size) if size else "variable"
+        out.write(f"  {value:3d}  {dtypes.name(value):<20} {shown}\n")
+    failures = 0
+    for sample in _round_trip_samples():
+        problem = round_trip(sample)
+        label = f"{dtypes.name(dtypes.from_numpy_dtype(sample.dtype))}{list(sample.shape)}"
+        if args.verbose or problem is not None:
+            out.write(f"  round trip {label}: {problem or 'ok'}\n")
+        failures += problem is not None
+    if failures:
+        out.write(f"round trip: FAILED ({failures} case(s))\n")
+        return 1
+    out.write("round trip: ok\n")
+    return 0
+
+
+def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Command]]:
+    parser = argparse.ArgumentParser(
+        prog="python -m tfe_py", description="tfe runtime information and self-checks."
+    )
+    sub = parser.add_subparsers(dest="command", metavar="command")
+    commands: dict[str, Command] = {}
+
+    info = sub.add_parser("info", help="versions, dtypes and a tensor round trip (default)")
+    info.add_argument("-v", "--verbose", action="store_true", help="show every round trip case")
+    commands["info"] = cmd_info
+
+    return parser, commands
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser, commands = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        args = parser.parse_args(["info"])
+    return commands[args.command](args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
