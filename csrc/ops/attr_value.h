@@ -63,11 +63,17 @@ int tfe_attr_value_equal(const tfe_attr_value* a, const tfe_attr_value* b);
 /* Hash consistent with tfe_attr_value_equal. */
 uint64_t tfe_attr_value_hash(const tfe_attr_value* v);
 /* Appends a TF-style rendering ("DT_FLOAT", "[1, 2]", "\"abc\"", "true",
- * "[?,3]") to buf (NUL-terminated, truncated to cap). Used in messages. */
+ * "[?,3]", "<unknown>") to the NUL-terminated string already in buf (pass
+ * buf[0] == '\0' to start fresh; a buf without a NUL in its first cap bytes
+ * is overwritten from the start). The result is NUL-terminated and
+ * truncated to cap. Used in messages. */
 void tfe_attr_value_format(const tfe_attr_value* v, char* buf, size_t cap);
 
 /* Constructors: fill *v (overwritten) from plain C values, copying
- * everything. Return 0 when memory runs out. */
+ * everything. Return 0 when memory runs out (*v is then zeroed). A NULL
+ * array with n > 0 gives an empty list; set_tensor(NULL) returns 0; a
+ * shape with num_dims < 0 is unknown rank, and NULL dims with num_dims > 0
+ * means every dim unknown (-1). */
 void tfe_attr_value_set_int(tfe_attr_value* v, int64_t x);
 void tfe_attr_value_set_float(tfe_attr_value* v, float x);
 void tfe_attr_value_set_bool(tfe_attr_value* v, unsigned char x);
@@ -123,7 +129,11 @@ uint64_t tfe_attrs_hash(const tfe_attrs* a);
 int tfe_attrs_equal(const tfe_attrs* a, const tfe_attrs* b);
 
 /* Typed getters for kernels. Return 1 when the attr exists with that type,
- * else 0 (and, when status is non-NULL, set INVALID_ARGUMENT naming it). */
+ * else 0 and, when status is non-NULL, set it as TF's GetNodeAttr does:
+ * NOT_FOUND "No attr named 'x' in NodeDef:" for a missing attr,
+ * INVALID_ARGUMENT "AttrValue had value with type 'int' when 'float'
+ * expected\n\t for attr 'x'" for the wrong kind. An empty list matches any
+ * list getter. */
 int tfe_attrs_get_int(const tfe_attrs* a, const char* name, int64_t* out,
                       TF_Status* status);
 int tfe_attrs_get_float(const tfe_attrs* a, const char* name, float* out,

@@ -65,15 +65,27 @@ typedef struct tfe_op_def {
 tfe_op_def* tfe_op_def_new(const char* name);
 void tfe_op_def_free(tfe_op_def* def);
 /* Parse one spec in the grammar and append it. On a syntax error, sets
- * INVALID_ARGUMENT naming the op and quoting the spec; def unchanged. */
+ * INVALID_ARGUMENT naming the op and quoting the spec, in TF's words
+ * ("Trouble parsing '<name>:' from Attr(\"...\") for Op Foo"); def
+ * unchanged. RESOURCE_EXHAUSTED when memory runs out. Returns 1 on success,
+ * 0 on failure. Default values use TF's text format ('VALID', -1, 1.5,
+ * true, DT_FLOAT, [1, 2], { dim { size: 2 } }, { unknown_rank: true }, ...);
+ * tfe also reads a dtype default as a short name ("= float") and a shape
+ * as "[2, ?]" / "<unknown>". */
 int tfe_op_def_add_input(tfe_op_def* def, const char* spec, TF_Status* s);
 int tfe_op_def_add_output(tfe_op_def* def, const char* spec, TF_Status* s);
 int tfe_op_def_add_attr(tfe_op_def* def, const char* spec, TF_Status* s);
 
 /* Checks the definition (every attr an arg refers to exists with the right
- * kind; names are unique and valid) and registers it; the registry takes
- * ownership whether or not it succeeds. ALREADY_EXISTS for a duplicate
- * name, INVALID_ARGUMENT for a bad definition. */
+ * kind; names are unique and valid; defaults satisfy minimums and allowed
+ * values) and registers it; the registry takes ownership whether or not it
+ * succeeds. ALREADY_EXISTS for a duplicate name, INVALID_ARGUMENT for a bad
+ * definition, RESOURCE_EXHAUSTED when memory runs out. Registering first
+ * makes sure the built-in ops are registered. Attr references in arg specs
+ * are settled here (TF settles them once all attrs are known), so specs may
+ * be added in any order; a number attr or type-list attr without an explicit
+ * minimum gets minimum 1, and a fixed DT_RESOURCE arg marks the op
+ * stateful, as in TF. Returns 1 on success, 0 on failure. */
 int tfe_op_register(tfe_op_def* def, TF_Status* s);
 
 /* Convenience for built-in definitions: name plus a NULL-terminated list of
@@ -90,7 +102,8 @@ int tfe_op_register_specs(const char* name, const char* const* specs,
 /* Registers every built-in op exactly once (safe to call often). */
 void tfe_ops_ensure_builtins(void);
 /* The definition named `name`, or NULL. Definitions are never removed, so
- * the pointer stays valid for the life of the process. */
+ * the pointer stays valid for the life of the process. Lock-free and
+ * allocation-free (a hash probe); registers the built-ins on first use. */
 const tfe_op_def* tfe_op_lookup(const char* name);
 /* Snapshot listing: number of ops, and the i-th in registration order. */
 int tfe_op_count(void);
@@ -105,8 +118,15 @@ const tfe_attr_def* tfe_op_def_find_attr(const tfe_op_def* def,
  * the definition: present, right kind, allowed values, minimums. Errors are
  * INVALID_ARGUMENT with TF-like wording that names the op and the attr,
  * e.g. "Value for attr 'T' of string is not in the list of allowed values:
- * float, double; NodeDef: {{node AddV2}}". Unknown extra attrs are allowed
- * (TF ignores them in eager mode). */
+ * float, double\n\t; NodeDef: {{node AddV2}}; Op<name=AddV2; ...>".
+ * As in TF eager, an attr without value or default that an input or output
+ * needs (a type, number or type-list attr, e.g. Cast's DstT or Unpack's num)
+ * is NOT_FOUND: "No attr named 'DstT' in NodeDef:..."; any other missing
+ * attr is INVALID_ARGUMENT "NodeDef missing attr 'x' from Op<...>". Checks
+ * run in that order: missing arg attrs, then values in definition order,
+ * then the remaining missing attrs. An empty list value takes the list kind
+ * of the definition. Out of memory: RESOURCE_EXHAUSTED. Unknown extra attrs
+ * are allowed (TF ignores them in eager mode). */
 int tfe_op_def_complete_attrs(const tfe_op_def* def, tfe_attrs* attrs,
                               TF_Status* s);
 
@@ -129,5 +149,15 @@ int tfe_op_def_output_types(const tfe_op_def* def, const tfe_attrs* attrs,
  * malloc'd NUL-terminated string the caller frees with tfe_free. Used by
  * the Python binding to generate op wrappers. */
 char* tfe_op_def_to_specs(const tfe_op_def* def);
+
+/* TF's one-line summary of a definition, as its error messages show it:
+ * "Op<name=AddV2; signature=x:T, y:T -> z:T; attr=T:type,allowed=[DT_FLOAT,
+ * ...]; is_commutative=true>". New string, freed by the caller with
+ * tfe_free; NULL when memory runs out. */
+char* tfe_op_def_summarize(const tfe_op_def* def);
+
+/* NULL when every built-in definition registered; otherwise the message of
+ * the first one that failed (static storage). For tests. */
+const char* tfe_ops_builtin_error(void);
 
 #endif /* TFE_OPS_OP_REGISTRY_H_ */
