@@ -1,0 +1,39 @@
+/* Internal interface between the array/reduction/matmul kernel files
+ * (csrc/kernels/cpu/array_*.c, reduce_*.c, matmul*.c): one registration
+ * function per file, called by tfe_register_cpu_array_kernels
+ * (register_array.c), plus helpers shared between files. */
+#ifndef TFE_KERNELS_CPU_ARRAY_KERNELS_H_
+#define TFE_KERNELS_CPU_ARRAY_KERNELS_H_
+
+#include <stdint.h>
+
+#include "kernels/kernel.h"
+
+void tfe_register_array_basic_kernels(void);     /* array_basic.c */
+void tfe_register_array_concat_kernels(void);    /* array_concat.c */
+void tfe_register_array_transpose_kernels(void); /* array_transpose.c */
+void tfe_register_array_slice_kernels(void);     /* array_slice.c */
+void tfe_register_array_pad_kernels(void);       /* array_pad.c */
+void tfe_register_array_gather_kernels(void);    /* array_gather.c */
+void tfe_register_array_misc_kernels(void);      /* array_misc.c */
+void tfe_register_reduce_kernels(void);          /* reduce_ops.c */
+void tfe_register_reduce_index_kernels(void);    /* reduce_index.c */
+void tfe_register_reduce_nn_kernels(void);       /* reduce_nn.c */
+void tfe_register_matmul_kernels(void);          /* matmul.c */
+
+/* Output `out` shares input `in`'s buffer with a new shape. Returns the
+ * output or NULL with k->status set. */
+TF_Tensor* tfe_kutil_forward(tfe_kernel_context* k, int out, int in,
+                             const int64_t* dims, int nd);
+
+/* Fills every element of y with the scalar at src (same dtype as y). */
+void tfe_kutil_fill(TF_Tensor* y, const void* src);
+
+/* Permutes a dense row-major array of `nd` dims (elements of esz bytes;
+ * strings deep-copied when dt is TF_STRING): dst has dims
+ * in_dims[perm[0]], ..., in_dims[perm[nd-1]]. */
+void tfe_kutil_transpose(TF_DataType dt, size_t esz, const void* src,
+                         const int64_t* in_dims, const int* perm, int nd,
+                         void* dst);
+
+#endif /* TFE_KERNELS_CPU_ARRAY_KERNELS_H_ */

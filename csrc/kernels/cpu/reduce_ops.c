@@ -1,0 +1,554 @@
+/* Reductions along axes: Sum, Mean, Prod, Max, Min, All, Any.
+ *
+ * Like TensorFlow, the reduced and kept axes are first collapsed into
+ * alternating runs (size-1 dims join their neighbour). Two shapes are then
+ * computed directly:
+ *   rows  [O, R]     -> [O]     each output reduces a contiguous row;
+ *   cols  [O, R, I]  -> [O, I]  rows of length I are accumulated.
+ * Any other pattern is transposed into rows first.
+ *
+ * Accuracy and speed: floating-point sums run over blocks with many
+ * independent float lanes (the compiler turns them into SIMD registers),
+ * each block is combined as a tree, and block results are added in double.
+ * That is about as accurate as TF's tree reduction and is limited by memory
+ * bandwidth. 16-bit floats are accumulated in float, complex numbers in
+ * double, integer sums/products wrap in 64 bits and are truncated (the same
+ * low bits as wrapping in the narrow type); integer Mean divides the 64-bit
+ * sum, as TF does for 8/16/32-bit types. Max/Min propagate NaN.
+ * Empty reductions give the identity: Sum 0, Prod 1, Max lowest (-inf for
+ * floats), Min highest (+inf), Mean NaN for floats (0 for integers), All
+ * true, Any false. */
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "kernels/cpu/array_kernels.h"
+#include "kernels/cpu/kutil.h"
+
+enum { R_SUM, R_MEAN, R_PROD, R_MAX, R_MIN, R_ALL, R_ANY };
+
+#define LANES 32
+#define BLOCK 2048
+
+/* ================================================== floating point */
+
+static inline float ld_f32(const float* p) { return *p; }
+static inline double ld_f64(const double* p) { return *p; }
+static inline float ld_f16(const uint16_t* p) { return kutil_f16_to_f32(*p); }
+static inline float ld_bf16(const uint16_t* p) { return kutil_bf16_to_f32(*p); }
+
+/* W: lane type (float for 32/16-bit floats, double for double). */
+#define DEF_FLOAT_PRIMS(S, T, W, LOAD)                                        \
+  KUTIL_CLONES static double csum_##S(const T* x, int64_t n) {                \
+    double total = 0;                                                         \
+    int64_t i = 0;                                                            \
+    int j, b, s;                                                              \
+    while (n - i >= BLOCK) {                                                  \
+      W acc[LANES];                                                           \
+      for (j = 0; j < LANES; j++) acc[j] = 0;                                 \
+      for (b = 0; b < BLOCK; b += LANES) {                                    \
+        for (j = 0; j < LANES; j++) acc[j] += LOAD(x + i + b + j);            \
+      }                                                                       \
+      for (s = LANES / 2; s > 0; s >>= 1) {                                   \
+        for (j = 0; j < s; j++) acc[j] += acc[j + s];                         \
+      }                                                                       \
+      total += (double)acc[0];                                                \
+      i += BLOCK;                                                             \
+    }                                                                         \
+    {                                                                         \
+      W acc[LANES];                                                           \
+      for (j = 0; j < LANES; j++) acc[j] = 0;                                 \
+      for (; n - i >= LANES; i += LANES) {                                    \
+        for (j = 0; j < LANES; j++) acc[j] += LOAD(x + i + j);                \
+      }                                                                       \
+      for (j = 0; i < n; i++, j++) acc[j] += LOAD(x + i);                     \
+      for (s = LANES / 2; s > 0; s >>= 1) {                                   \
+        for (j = 0; j < s; j++) acc[j] += acc[j + s];                         \
+      }                                                                       \
+      total += (double)acc[0];                                                \
+    }                                                                         \
+    return total;                                                             \
+  }                                                                           \
+  static double cprod_##S(const T* x, int64_t n) {                            \
+    W acc[8] = {1, 1, 1, 1, 1, 1, 1, 1};                                      \
+    int64_t i = 0;                                                            \
+    int j;                                                                    \
+    for (; n - i >= 8; i += 8) {                                              \
+      for (j = 0; j < 8; j++) acc[j] *= LOAD(x + i + j);                      \
+    }                                                                         \
+    for (; i < n; i++) acc[0] *= LOAD(x + i);                                 \
+    return (double)(((acc[0] * acc[1]) * (acc[2] * acc[3])) *                 \
+                    ((acc[4] * acc[5]) * (acc[6] * acc[7])));                 \
+  }                                                                           \
+  /* max (is_max) or min; NaN if any element is NaN */                        \
+  KUTIL_CLONES static double cext_##S(const T* x, int64_t n, int is_max) {    \
+    W m[LANES];                                                               \
+    int64_t i = 0;                                                            \
+    int j;                                                                    \
+    W r;                                                                      \
+    if (is_max) {                                                             \
+      for (j = 0; j < LANES; j++) m[j] = (W)-INFINITY;                        \
+      for (; n - i >= LANES; i += LANES) {                                    \
+        for (j = 0; j < LANES; j++) {                                         \
+          W v = LOAD(x + i + j);                                              \
+          m[j] = ((v > m[j]) | (v != v)) ? v : m[j];                          \
+        }                                                                     \
+      }                                                                       \
+      for (; i < n; i++) {                                                    \
+        W v = LOAD(x + i);                                                    \
+        m[0] = ((v > m[0]) | (v != v)) ? v : m[0];                            \
+      }                                                                       \
+      r = m[0];                                                               \
+      for (j = 1; j < LANES; j++) r = ((m[j] > r) | (m[j] != m[j])) ? m[j] : r; \
+    } else {                                                                  \
+      for (j = 0; j < LANES; j++) m[j] = (W)INFINITY;                         \
+      for (; n - i >= LANES; i += LANES) {                                    \
+        for (j = 0; j < LANES; j++) {                                         \
+          W v = LOAD(x + i + j);                                              \
+          m[j] = ((v < m[j]) | (v != v)) ? v : m[j];                          \
+        }                                                                     \
+      }                                                                       \
+      for (; i < n; i++) {                                                    \
+        W v = LOAD(x + i);                                                    \
+        m[0] = ((v < m[0]) | (v != v)) ? v : m[0];                            \
+      }                                                                       \
+      r = m[0];                                                               \
+      for (j = 1; j < LANES; j++) r = ((m[j] < r) | (m[j] != m[j])) ? m[j] : r; \
+    }                                                                         \
+    return (double)r;                                                         \
+  }                                                                           \
+  /* accumulate R rows of length I into acc (double) */                       \
+  KUTIL_CLONES static void cols_##S(const T* x, int64_t R, int64_t I,         \
+                                    double* acc, int op) {                    \
+    int64_t r, j;                                                             \
+    for (r = 0; r < R; r++) {                                                 \
+      const T* row = x + r * I;                                               \
+      switch (op) {                                                           \
+        case R_SUM:                                                           \
+        case R_MEAN:                                                          \
+          for (j = 0; j < I; j++) acc[j] += (double)LOAD(row + j);            \
+          break;                                                              \
+        case R_PROD:                                                          \
+          for (j = 0; j < I; j++) acc[j] *= (double)LOAD(row + j);            \
+          break;                                                              \
+        case R_MAX:                                                           \
+          for (j = 0; j < I; j++) {                                           \
+            double v = (double)LOAD(row + j);                                 \
+            acc[j] = ((v > acc[j]) | (v != v)) ? v : acc[j];                  \
+          }                                                                   \
+          break;                                                              \
+        default:                                                              \
+          for (j = 0; j < I; j++) {                                           \
+            double v = (double)LOAD(row + j);                                 \
+            acc[j] = ((v < acc[j]) | (v != v)) ? v : acc[j];                  \
+          }                                                                   \
+          break;                                                              \
+      }                                                                       \
+    }                                                                         \
+  }
+
+DEF_FLOAT_PRIMS(f32, float, float, ld_f32)
+DEF_FLOAT_PRIMS(f64, double, double, ld_f64)
+DEF_FLOAT_PRIMS(f16, uint16_t, float, ld_f16)
+DEF_FLOAT_PRIMS(bf16, uint16_t, float, ld_bf16)
+
+static inline void st_f32(float* p, double v) { *p = (float)v; }
+static inline void st_f64(double* p, double v) { *p = v; }
+static inline void st_f16(uint16_t* p, double v) {
+  *p = kutil_f32_to_f16((float)v);
+}
+static inline void st_bf16(uint16_t* p, double v) {
+  *p = kutil_f32_to_bf16((float)v);
+}
+
+static double float_identity(int op) {
+  switch (op) {
+    case R_PROD: return 1.0;
+    case R_MAX: return -INFINITY;
+    case R_MIN: return INFINITY;
+    case R_MEAN: return NAN;
+    default: return 0.0;
+  }
+}
+
+#define DEF_FLOAT_DRIVER(S, T, STORE)                                         \
+  static int drv_##S(int op, const T* x, int64_t O, int64_t R, int64_t I,     \
+                     T* y) {                                                  \
+    int64_t o, j;                                                             \
+    if (R == 0) {                                                             \
+      double v = float_identity(op);                                          \
+      for (o = 0; o < O * I; o++) STORE(y + o, v);                            \
+      return 1;                                                               \
+    }                                                                         \
+    if (I == 1) {                                                             \
+      for (o = 0; o < O; o++) {                                               \
+        const T* row = x + o * R;                                             \
+        double v;                                                             \
+        switch (op) {                                                         \
+          case R_SUM: v = csum_##S(row, R); break;                            \
+          case R_MEAN: v = csum_##S(row, R) / (double)R; break;               \
+          case R_PROD: v = cprod_##S(row, R); break;                          \
+          case R_MAX: v = cext_##S(row, R, 1); break;                         \
+          default: v = cext_##S(row, R, 0); break;                            \
+        }                                                                     \
+        STORE(y + o, v);                                                      \
+      }                                                                       \
+      return 1;                                                               \
+    }                                                                         \
+    {                                                                         \
+      double* acc = (double*)tfe_malloc(sizeof(double) * (size_t)I);          \
+      if (acc == NULL) return 0;                                              \
+      for (o = 0; o < O; o++) {                                               \
+        double init = op == R_MEAN ? 0.0 : float_identity(op);                \
+        for (j = 0; j < I; j++) acc[j] = init;                                \
+        cols_##S(x + o * R * I, R, I, acc, op);                               \
+        for (j = 0; j < I; j++) {                                             \
+          STORE(y + o * I + j, op == R_MEAN ? acc[j] / (double)R : acc[j]);   \
+        }                                                                     \
+      }                                                                       \
+      tfe_free(acc);                                                          \
+    }                                                                         \
+    return 1;                                                                 \
+  }
+
+DEF_FLOAT_DRIVER(f32, float, st_f32)
+DEF_FLOAT_DRIVER(f64, double, st_f64)
+DEF_FLOAT_DRIVER(f16, uint16_t, st_f16)
+DEF_FLOAT_DRIVER(bf16, uint16_t, st_bf16)
+
+/* ============================================================ integers */
+
+/* A: accumulator type for max/min (int64_t or uint64_t). Sums and
+ * products wrap in uint64_t. */
+#define DEF_INT_DRIVER(S, T, A, SIGNED, LOWEST, HIGHEST)                              \
+  KUTIL_CLONES static uint64_t isum_##S(const T* x, int64_t n) {              \
+    uint64_t acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};                               \
+    int64_t i = 0;                                                            \
+    int j;                                                                    \
+    for (; n - i >= 8; i += 8) {                                              \
+      for (j = 0; j < 8; j++) acc[j] += (uint64_t)(A)x[i + j];                \
+    }                                                                         \
+    for (; i < n; i++) acc[0] += (uint64_t)(A)x[i];                           \
+    return acc[0] + acc[1] + acc[2] + acc[3] + acc[4] + acc[5] + acc[6] +     \
+           acc[7];                                                            \
+  }                                                                           \
+  static uint64_t iprod_##S(const T* x, int64_t n) {                          \
+    uint64_t p = 1;                                                           \
+    int64_t i;                                                                \
+    for (i = 0; i < n; i++) p *= (uint64_t)(A)x[i];                           \
+    return p;                                                                 \
+  }                                                                           \
+  KUTIL_CLONES static A iext_##S(const T* x, int64_t n, int is_max) {         \
+    A m[8];                                                                   \
+    int64_t i = 0;                                                            \
+    int j;                                                                    \
+    A r;                                                                      \
+    for (j = 0; j < 8; j++) m[j] = is_max ? (A)(LOWEST) : (A)(HIGHEST);       \
+    if (is_max) {                                                             \
+      for (; n - i >= 8; i += 8)                                              \
+        for (j = 0; j < 8; j++) m[j] = (A)x[i + j] > m[j] ? (A)x[i + j] : m[j]; \
+      for (; i < n; i++) m[0] = (A)x[i] > m[0] ? (A)x[i] : m[0];              \
+      r = m[0];                                                               \
+      for (j = 1; j < 8; j++) r = m[j] > r ? m[j] : r;                        \
+    } else {                                                                  \
+      for (; n - i >= 8; i += 8)                                              \
+        for (j = 0; j < 8; j++) m[j] = (A)x[i + j] < m[j] ? (A)x[i + j] : m[j]; \
+      for (; i < n; i++) m[0] = (A)x[i] < m[0] ? (A)x[i] : m[0];              \
+      r = m[0];                                                               \
+      for (j = 1; j < 8; j++) r = m[j] < r ? m[j] : r;                        \
+    }                                                                         \
+    return r;                                                                 \
+  }                                                                           \
+  /* finishes a sum/prod/mean accumulator as T */                             \
+  static T ifin_##S(int op, uint64_t acc, int64_t R) {                        \
+    if (op == R_MEAN) {                                                       \
+      if (R == 0) return (T)0;                                                \
+      if (SIGNED) return (T)(A)((int64_t)acc / R);                    \
+      return (T)(acc / (uint64_t)R);                                          \
+    }                                                                         \
+    return (T)(A)acc;                                                         \
+  }                                                                           \
+  static int drv_##S(int op, const T* x, int64_t O, int64_t R, int64_t I,     \
+                     T* y) {                                                  \
+    int64_t o, j, r;                                                          \
+    if (op == R_MAX || op == R_MIN) {                                         \
+      int is_max = op == R_MAX;                                               \
+      if (I == 1) {                                                           \
+        for (o = 0; o < O; o++) y[o] = (T)iext_##S(x + o * R, R, is_max);     \
+        return 1;                                                             \
+      }                                                                       \
+      for (o = 0; o < O; o++) {                                               \
+        T* yo = y + o * I;                                                    \
+        for (j = 0; j < I; j++) yo[j] = is_max ? (T)(LOWEST) : (T)(HIGHEST);  \
+        for (r = 0; r < R; r++) {                                             \
+          const T* row = x + (o * R + r) * I;                                 \
+          if (is_max) {                                                       \
+            for (j = 0; j < I; j++) yo[j] = row[j] > yo[j] ? row[j] : yo[j];  \
+          } else {                                                            \
+            for (j = 0; j < I; j++) yo[j] = row[j] < yo[j] ? row[j] : yo[j];  \
+          }                                                                   \
+        }                                                                     \
+      }                                                                       \
+      return 1;                                                               \
+    }                                                                         \
+    if (I == 1) {                                                             \
+      for (o = 0; o < O; o++) {                                               \
+        uint64_t acc = op == R_PROD ? iprod_##S(x + o * R, R)                 \
+                                    : isum_##S(x + o * R, R);                 \
+        y[o] = ifin_##S(op, acc, R);                                          \
+      }                                                                       \
+      return 1;                                                               \
+    }                                                                         \
+    {                                                                         \
+      uint64_t* acc = (uint64_t*)tfe_malloc(sizeof(uint64_t) * (size_t)I);    \
+      if (acc == NULL) return 0;                                              \
+      for (o = 0; o < O; o++) {                                               \
+        for (j = 0; j < I; j++) acc[j] = op == R_PROD ? 1u : 0u;              \
+        for (r = 0; r < R; r++) {                                             \
+          const T* row = x + (o * R + r) * I;                                 \
+          if (op == R_PROD) {                                                 \
+            for (j = 0; j < I; j++) acc[j] *= (uint64_t)(A)row[j];            \
+          } else {                                                            \
+            for (j = 0; j < I; j++) acc[j] += (uint64_t)(A)row[j];            \
+          }                                                                   \
+        }                                                                     \
+        for (j = 0; j < I; j++) y[o * I + j] = ifin_##S(op, acc[j], R);       \
+      }                                                                       \
+      tfe_free(acc);                                                          \
+    }                                                                         \
+    return 1;                                                                 \
+  }
+
+DEF_INT_DRIVER(i8, int8_t, int64_t, 1, INT8_MIN, INT8_MAX)
+DEF_INT_DRIVER(i16, int16_t, int64_t, 1, INT16_MIN, INT16_MAX)
+DEF_INT_DRIVER(i32, int32_t, int64_t, 1, INT32_MIN, INT32_MAX)
+DEF_INT_DRIVER(i64, int64_t, int64_t, 1, INT64_MIN, INT64_MAX)
+DEF_INT_DRIVER(u8, uint8_t, uint64_t, 0, 0, UINT8_MAX)
+DEF_INT_DRIVER(u16, uint16_t, uint64_t, 0, 0, UINT16_MAX)
+DEF_INT_DRIVER(u32, uint32_t, uint64_t, 0, 0, UINT32_MAX)
+DEF_INT_DRIVER(u64, uint64_t, uint64_t, 0, 0, UINT64_MAX)
+
+/* ============================================================= complex */
+
+#define DEF_COMPLEX_DRIVER(S, T)                                              \
+  static int drv_##S(int op, const T* x, int64_t O, int64_t R, int64_t I,     \
+                     T* y) {                                                  \
+    int64_t o, j, r;                                                          \
+    for (o = 0; o < O; o++) {                                                 \
+      for (j = 0; j < I; j++) {                                               \
+        double re = op == R_PROD ? 1.0 : 0.0, im = 0.0;                       \
+        for (r = 0; r < R; r++) {                                             \
+          const T* e = x + 2 * ((o * R + r) * I + j);                         \
+          double a = (double)e[0], b = (double)e[1];                          \
+          if (op == R_PROD) {                                                 \
+            double nre = re * a - im * b;                                     \
+            im = re * b + im * a;                                             \
+            re = nre;                                                         \
+          } else {                                                            \
+            re += a;                                                          \
+            im += b;                                                          \
+          }                                                                   \
+        }                                                                     \
+        if (op == R_MEAN && R > 0) {                                          \
+          re /= (double)R;                                                    \
+          im /= (double)R;                                                    \
+        }                                                                     \
+        y[2 * (o * I + j)] = (T)re;                                           \
+        y[2 * (o * I + j) + 1] = (T)im;                                       \
+      }                                                                       \
+    }                                                                         \
+    return 1;                                                                 \
+  }
+
+DEF_COMPLEX_DRIVER(c64, float)
+DEF_COMPLEX_DRIVER(c128, double)
+
+/* ================================================================ bool */
+
+static int drv_bool(int op, const unsigned char* x, int64_t O, int64_t R,
+                    int64_t I, unsigned char* y) {
+  int64_t o, j, r;
+  int all = op == R_ALL;
+  for (o = 0; o < O; o++) {
+    unsigned char* yo = y + o * I;
+    for (j = 0; j < I; j++) yo[j] = (unsigned char)all;
+    for (r = 0; r < R; r++) {
+      const unsigned char* row = x + (o * R + r) * I;
+      if (all) {
+        for (j = 0; j < I; j++) yo[j] = (unsigned char)(yo[j] & (row[j] != 0));
+      } else {
+        for (j = 0; j < I; j++) yo[j] = (unsigned char)(yo[j] | (row[j] != 0));
+      }
+    }
+  }
+  return 1;
+}
+
+/* ============================================================== driver */
+
+static int run_typed(int op, TF_DataType dt, const void* x, int64_t O,
+                     int64_t R, int64_t I, void* y) {
+  switch (dt) {
+    case TF_FLOAT: return drv_f32(op, (const float*)x, O, R, I, (float*)y);
+    case TF_DOUBLE: return drv_f64(op, (const double*)x, O, R, I, (double*)y);
+    case TF_HALF: return drv_f16(op, (const uint16_t*)x, O, R, I, (uint16_t*)y);
+    case TF_BFLOAT16:
+      return drv_bf16(op, (const uint16_t*)x, O, R, I, (uint16_t*)y);
+    case TF_INT8: return drv_i8(op, (const int8_t*)x, O, R, I, (int8_t*)y);
+    case TF_INT16: return drv_i16(op, (const int16_t*)x, O, R, I, (int16_t*)y);
+    case TF_INT32: return drv_i32(op, (const int32_t*)x, O, R, I, (int32_t*)y);
+    case TF_INT64: return drv_i64(op, (const int64_t*)x, O, R, I, (int64_t*)y);
+    case TF_UINT8: return drv_u8(op, (const uint8_t*)x, O, R, I, (uint8_t*)y);
+    case TF_UINT16:
+      return drv_u16(op, (const uint16_t*)x, O, R, I, (uint16_t*)y);
+    case TF_UINT32:
+      return drv_u32(op, (const uint32_t*)x, O, R, I, (uint32_t*)y);
+    case TF_UINT64:
+      return drv_u64(op, (const uint64_t*)x, O, R, I, (uint64_t*)y);
+    case TF_COMPLEX64: return drv_c64(op, (const float*)x, O, R, I, (float*)y);
+    case TF_COMPLEX128:
+      return drv_c128(op, (const double*)x, O, R, I, (double*)y);
+    case TF_BOOL:
+      return drv_bool(op, (const unsigned char*)x, O, R, I, (unsigned char*)y);
+    default: return -1;
+  }
+}
+
+static void reduce_compute(tfe_kernel_context* k, int op) {
+  const TF_Tensor* x = k->inputs[0];
+  const TF_Tensor* axes = k->inputs[1];
+  int keep = kutil_attr_bool(k, "keep_dims", 0);
+  int nd = x->num_dims, i, out_nd = 0, nruns = 0, reduce_first = 0;
+  unsigned char bitmap[TFE_MAX_DIMS];
+  int64_t out_dims[TFE_MAX_DIMS], runs[TFE_MAX_DIMS];
+  int64_t naxes = kutil_num_elements(axes), a;
+  TF_Tensor* y;
+  size_t esz = kutil_esize(x->dtype);
+  int rc;
+
+  memset(bitmap, 0, sizeof bitmap);
+  for (a = 0; a < naxes; a++) {
+    int64_t idx = kutil_get_int(axes, a);
+    if (idx < -nd || idx >= nd) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "Invalid reduction dimension (%lld for input with %d "
+                 "dimension(s)",
+                 (long long)idx, nd);
+      return;
+    }
+    idx = (idx + nd) % nd;
+    if (bitmap[idx]) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "Invalid reduction arguments: Axes contains duplicate "
+                 "dimension: %lld",
+                 (long long)idx);
+      return;
+    }
+    bitmap[idx] = 1;
+  }
+  for (i = 0; i < nd; i++) {
+    if (!bitmap[i]) {
+      out_dims[out_nd++] = x->dims[i];
+    } else if (keep) {
+      out_dims[out_nd++] = 1;
+    }
+  }
+  /* Collapse into alternating runs, skipping leading 1s; size-1 dims join
+   * the current run. */
+  for (i = 0; i < nd && x->dims[i] == 1; i++) {
+  }
+  if (i < nd) {
+    int prev;
+    reduce_first = bitmap[i];
+    runs[nruns++] = x->dims[i];
+    prev = bitmap[i];
+    for (i = i + 1; i < nd; i++) {
+      int cur = x->dims[i] == 1 ? prev : bitmap[i];
+      if (cur != prev) {
+        runs[nruns++] = x->dims[i];
+      } else {
+        runs[nruns - 1] *= x->dims[i];
+      }
+      prev = cur;
+    }
+  }
+  y = tfe_kernel_alloc_output(k, 0, x->dtype, out_dims, out_nd);
+  if (y == NULL) return;
+  if (nruns == 0 || (nruns == 1 && !reduce_first)) {
+    /* Nothing is reduced (every reduced dim has size 1). */
+    kutil_copy(x->dtype, kutil_data(y), kutil_data(x), kutil_num_elements(x));
+    return;
+  }
+  if (kutil_num_elements(y) == 0) return;
+  {
+    const void* src = kutil_data(x);
+    void* tmp = NULL;
+    int64_t O = 1, R = 1, I = 1;
+    if (nruns == 1) {
+      R = runs[0];
+    } else if (nruns == 2 && !reduce_first) {
+      O = runs[0];
+      R = runs[1];
+    } else if (nruns == 2 && reduce_first) {
+      R = runs[0];
+      I = runs[1];
+    } else if (nruns == 3 && !reduce_first) {
+      O = runs[0];
+      R = runs[1];
+      I = runs[2];
+    } else {
+      /* Move the reduced runs last, then reduce rows. */
+      int perm[TFE_MAX_DIMS], np = 0;
+      int64_t total = kutil_num_elements(x);
+      for (i = reduce_first ? 1 : 0; i < nruns; i += 2) {
+        perm[np++] = i;
+        O *= runs[i];
+      }
+      for (i = reduce_first ? 0 : 1; i < nruns; i += 2) {
+        perm[np++] = i;
+        R *= runs[i];
+      }
+      tmp = tfe_malloc((size_t)total * esz);
+      if (tmp == NULL) {
+        KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "OOM in reduction");
+        return;
+      }
+      tfe_kutil_transpose(x->dtype, esz, src, runs, perm, nruns, tmp);
+      src = tmp;
+    }
+    rc = run_typed(op, x->dtype, src, O, R, I, kutil_data(y));
+    tfe_free(tmp);
+    if (rc == 0) {
+      KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "OOM in reduction");
+    } else if (rc < 0) {
+      KUTIL_FAIL(k, TF_UNIMPLEMENTED, "Reduction %s not supported for %s",
+                 k->op_def != NULL ? k->op_def->name : "?",
+                 tfe_dtype_enum_name(x->dtype));
+    }
+  }
+}
+
+static void k_sum(tfe_kernel_context* k) { reduce_compute(k, R_SUM); }
+static void k_mean(tfe_kernel_context* k) { reduce_compute(k, R_MEAN); }
+static void k_prod(tfe_kernel_context* k) { reduce_compute(k, R_PROD); }
+static void k_max(tfe_kernel_context* k) { reduce_compute(k, R_MAX); }
+static void k_min(tfe_kernel_context* k) { reduce_compute(k, R_MIN); }
+static void k_all(tfe_kernel_context* k) { reduce_compute(k, R_ALL); }
+static void k_any(tfe_kernel_context* k) { reduce_compute(k, R_ANY); }
+
+void tfe_register_reduce_kernels(void) {
+  static const TF_DataType idx[] = {TF_INT32, TF_INT64};
+  static const TF_DataType num[] = {KUTIL_NUMBER_TYPES};
+  static const TF_DataType real[] = {KUTIL_REAL_TYPES};
+  tfe_kutil_register("Sum", k_sum, "T", num, KUTIL_COUNT(num), "Tidx", idx, 2);
+  tfe_kutil_register("Mean", k_mean, "T", num, KUTIL_COUNT(num), "Tidx", idx,
+                     2);
+  tfe_kutil_register("Prod", k_prod, "T", num, KUTIL_COUNT(num), "Tidx", idx,
+                     2);
+  tfe_kutil_register("Max", k_max, "T", real, KUTIL_COUNT(real), "Tidx", idx,
+                     2);
+  tfe_kutil_register("Min", k_min, "T", real, KUTIL_COUNT(real), "Tidx", idx,
+                     2);
+  tfe_kutil_register("All", k_all, "Tidx", idx, 2, NULL, NULL, 0);
+  tfe_kutil_register("Any", k_any, "Tidx", idx, 2, NULL, NULL, 0);
+}
