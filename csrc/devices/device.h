@@ -1,0 +1,107 @@
+/* Devices: the registry of device kinds (factories), device objects, and
+ * TF device-name parsing.
+ *
+ * A device kind ("CPU", later a pluggable device's type) registers a
+ * factory once per process. Every new eager context asks each factory how
+ * many devices of its kind it gets and builds them; the CPU kind registers
+ * through exactly this path (csrc/devices/cpu_device.c), so pluggable
+ * devices use the same mechanism.
+ *
+ * Implementation: device.c (registry, devices), device_name.c (parsing),
+ * cpu_device.c (the CPU kind), device_list.c (TF_DeviceList). */
+#ifndef TFE_DEVICES_DEVICE_H_
+#define TFE_DEVICES_DEVICE_H_
+
+#include <stdint.h>
+
+#include "tensorflow/c/tf_status.h"
+
+/* Address space of every local device. */
+#define TFE_LOCAL_ADDRESS_SPACE "/job:localhost/replica:0/task:0"
+/* Longest full device name tfe builds (address space + "/device:" + type +
+ * ":" + id). */
+#define TFE_DEVICE_NAME_MAX 128
+/* Longest device type accepted ("CPU", "GPU", a plugin's type). */
+#define TFE_DEVICE_TYPE_MAX 48
+/* Most devices one context can hold. */
+#define TFE_MAX_CONTEXT_DEVICES 1100
+
+typedef struct tfe_device_factory {
+  /* Device type, [A-Z][A-Z0-9_]* ; copied by the registry. */
+  const char* type;
+  /* 1 when the device's memory is host memory (handles share buffers and
+   * resolve without copies). */
+  int is_host;
+  /* Higher is preferred when nothing decides the placement. */
+  int priority;
+  /* Memory the devices report in device lists, in bytes. */
+  int64_t memory_bytes;
+  /* Number of devices a new context gets; `requested` is the ConfigProto's
+   * device_count for this type, or -1 when it gave none. NULL means
+   * "requested, or 1 when not given". */
+  int (*count)(int requested, void* user_data);
+  void* user_data;
+} tfe_device_factory;
+
+/* Copies *f into the registry (thread-safe). INVALID_ARGUMENT for a bad
+ * type name, ALREADY_EXISTS for a type registered before. */
+int tfe_device_factory_register(const tfe_device_factory* f, TF_Status* s);
+/* Registers the built-in kinds (CPU) once; safe to call often. */
+void tfe_devices_ensure_builtins(void);
+/* Snapshot listing in registration order; entries live for the process. */
+int tfe_device_factory_count(void);
+const tfe_device_factory* tfe_device_factory_at(int i);
+/* Kind by type name, or NULL. */
+const tfe_device_factory* tfe_device_factory_find(const char* type);
+
+/* One device of a context. */
+typedef struct tfe_device {
+  char name[TFE_DEVICE_NAME_MAX]; /* full TF name */
+  const tfe_device_factory* factory;
+  const char* type; /* == factory->type */
+  int id;
+  int is_host;
+  uint64_t incarnation;
+} tfe_device;
+
+/* Fills *d as device `id` of kind f in the local address space. */
+void tfe_device_init(tfe_device* d, const tfe_device_factory* f, int id);
+
+/* The host CPU:0 device used by handles that belong to no context
+ * (TFE_NewTensorHandle). Static storage. */
+const tfe_device* tfe_host_cpu_device(void);
+
+/* Same physical device (devices of different contexts compare by kind and
+ * id: all are local). */
+static inline int tfe_device_same(const tfe_device* a, const tfe_device* b) {
+  return a == b ||
+         (a != 0 && b != 0 && a->factory == b->factory && a->id == b->id);
+}
+
+/* ---- device names ----
+ * Accepted forms (TF's): full or partial names made of "/job:NAME",
+ * "/replica:N", "/task:N", "/device:TYPE:ID" (ID may be "*" or missing),
+ * legacy "/cpu:N" and "/gpu:N"; local names "TYPE:ID" ("CPU:0", "cpu:0");
+ * "" (no constraint). */
+typedef struct tfe_device_spec {
+  int has_job;
+  char job[64];
+  int has_replica;
+  int replica;
+  int has_task;
+  int task;
+  int has_type;
+  char type[TFE_DEVICE_TYPE_MAX];
+  int has_id;
+  int id;
+} tfe_device_spec;
+
+/* Parses `name`; returns 1 on success (out filled), 0 for a malformed
+ * name. */
+int tfe_device_spec_parse(const char* name, tfe_device_spec* out);
+/* 1 when device d satisfies every component the spec gives. */
+int tfe_device_spec_matches(const tfe_device_spec* spec, const tfe_device* d);
+/* 1 when the spec gives no component at all. */
+int tfe_device_spec_is_empty(const tfe_device_spec* spec);
+
+#endif /* TFE_DEVICES_DEVICE_H_ */

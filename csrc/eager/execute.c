@@ -1,0 +1,458 @@
+/* TFE_Execute: placement, the kernel-cache fast path, the slow path that
+ * completes and validates attrs and finds the kernel, input checks with
+ * TF's messages and device placement policies, and output wrapping.
+ *
+ * Steady state (same op type, attrs and device as an earlier execution):
+ * one cache lookup, per-input dtype/device checks, the kernel call, and
+ * one handle allocation per output. */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/status_internal.h"
+#include "eager/eager_internal.h"
+#include "tensorflow/c/logging.h"
+
+#define INLINE_TENSORS 8
+
+static const char* dtype_name(TF_DataType t) {
+  const char* n = tfe_dtype_short_name(t);
+  return n != NULL ? n : "unknown";
+}
+
+/* ------------------------------------------------------------------------
+ * Placement. */
+
+static void list_devices(TFE_Context* ctx, char* buf, size_t cap) {
+  int i, n = atomic_load(&ctx->num_devices);
+  size_t pos = 0;
+  buf[0] = '\0';
+  for (i = 0; i < n && pos + 2 < cap; i++) {
+    int w = snprintf(buf + pos, cap - pos, "%s%s", i ? ", " : "",
+                     ctx->devices[i]->name);
+    if (w < 0) break;
+    pos += (size_t)w;
+  }
+}
+
+static void list_types(TFE_Context* ctx, char* buf, size_t cap) {
+  int i, j, n = atomic_load(&ctx->num_devices);
+  size_t pos = 0;
+  buf[0] = '\0';
+  for (i = 0; i < n && pos + 2 < cap; i++) {
+    int w;
+    for (j = 0; j < i; j++) {
+      if (ctx->devices[j]->factory == ctx->devices[i]->factory) break;
+    }
+    if (j < i) continue;
+    w = snprintf(buf + pos, cap - pos, "%s%s", pos ? ", " : "",
+                 ctx->devices[i]->type);
+    if (w < 0) break;
+    pos += (size_t)w;
+  }
+}
+
+static const tfe_device* place(TFE_Op* op, TF_Status* s) {
+  TFE_Context* ctx = op->ctx;
+  const tfe_device* d;
+  if (op->has_device) {
+    char devs[1024], types[256];
+    d = tfe_ctx_find_device(ctx, &op->spec);
+    if (d != NULL) return d;
+    if (atomic_load_explicit(&ctx->soft_placement, memory_order_relaxed)) {
+      /* Same kind on another index, else the default device. */
+      tfe_device_spec kind;
+      memset(&kind, 0, sizeof(kind));
+      if (op->spec.has_type) {
+        kind.has_type = 1;
+        strcpy(kind.type, op->spec.type);
+        d = tfe_ctx_find_device(ctx, &kind);
+      }
+      return d != NULL ? d : ctx->default_device;
+    }
+    list_devices(ctx, devs, sizeof(devs));
+    list_types(ctx, types, sizeof(types));
+    tfe_status_setf(s, TF_INVALID_ARGUMENT,
+                    "Could not satisfy device specification '%s'. "
+                    "enable_soft_placement=0. Supported device types [%s]. "
+                    "All available devices [%s].",
+                    op->device_name, types, devs);
+    return NULL;
+  }
+  if (op->num_inputs > 0) {
+    d = tfe_ctx_same_device(ctx, op->inputs[0]->device);
+    if (d != NULL) return d;
+  }
+  return ctx->default_device;
+}
+
+/* Input i is on another device than the kernel's: apply the policy. */
+static int check_placement(TFE_Op* op, int i, const TFE_TensorHandle* h,
+                           const tfe_device* d, TF_Status* s) {
+  TFE_ContextDevicePlacementPolicy policy = tfe_ctx_policy(op->ctx);
+  if (!h->backing->is_host || !d->is_host) {
+    tfe_status_setf(s, TF_UNIMPLEMENTED,
+                    "cannot compute %s: copying input #%d from %s to %s is "
+                    "not implemented in tfe",
+                    op->def->name, i, h->backing->name, d->name);
+    return 0;
+  }
+  switch (policy) {
+    case TFE_DEVICE_PLACEMENT_SILENT:
+      return 1;
+    case TFE_DEVICE_PLACEMENT_WARN:
+      TF_Log(TF_WARNING,
+             "before computing %s input #%d was expected to be on %s but is "
+             "actually on %s (operation running on %s). This triggers a copy "
+             "which can be a performance bottleneck.",
+             op->def->name, i, d->name, h->device->name, d->name);
+      return 1;
+    case TFE_DEVICE_PLACEMENT_SILENT_FOR_INT32:
+      if (h->dtype == TF_INT32) return 1;
+      break;
+    case TFE_DEVICE_PLACEMENT_EXPLICIT:
+    default:
+      break;
+  }
+  tfe_status_setf(
+      s, TF_INVALID_ARGUMENT,
+      "Tensors on conflicting devices: cannot compute %s as input #%d was "
+      "expected to be on %s but is actually on %s (operation running on %s) "
+      "Tensors can be copied explicitly using: `with tf.device(device_name): "
+      "x = tf.identity(x)` or transparently copied by using "
+      "tf.config.experimental.set_device_policy('silent'). Copying tensors "
+      "between devices may slow down your model",
+      op->def->name, i, d->name, h->device->name, d->name);
+  return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * Slow path: build a cache entry. */
+
+/* Flat input count implied by the attrs set so far; -1 when a list length
+ * is not known yet. */
+static int known_input_count(const TFE_Op* op) {
+  int i, total = 0;
+  for (i = 0; i < op->def->num_inputs; i++) {
+    const tfe_arg_def* a = &op->def->inputs[i];
+    if (a->number_attr != NULL) {
+      const tfe_attr_value* v = tfe_attrs_find(&op->attrs, a->number_attr);
+      if (v == NULL || v->is_list || v->type != TF_ATTR_INT) return -1;
+      total += (int)v->v.i;
+    } else if (a->type_list_attr != NULL) {
+      const tfe_attr_value* v = tfe_attrs_find(&op->attrs, a->type_list_attr);
+      if (v == NULL || !v->is_list) return -1;
+      total += v->list_size;
+    } else {
+      total += 1;
+    }
+  }
+  return total;
+}
+
+static int check_input_count(const TFE_Op* op, int expected, TF_Status* s) {
+  if (expected >= 0 && expected != op->num_inputs) {
+    tfe_status_setf(s, TF_INVALID_ARGUMENT, "expected %d inputs, got %d",
+                    expected, op->num_inputs);
+    return 0;
+  }
+  return 1;
+}
+
+/* TF reports an attr without value and without default as NOT_FOUND. */
+static int check_required_attrs(const TFE_Op* op, TF_Status* s) {
+  int i;
+  for (i = 0; i < op->def->num_attrs; i++) {
+    const tfe_attr_def* ad = &op->def->attrs[i];
+    if (ad->has_default) continue;
+    if (tfe_attrs_find(&op->attrs, ad->name) == NULL) {
+      tfe_status_setf(s, TF_NOT_FOUND,
+                      "No attr named '%s' in NodeDef:\n\t [[{{node %s}}]]",
+                      ad->name, op->def->name);
+      return 0;
+    }
+  }
+  return 1;
+}
+
+static tfe_kcache_entry* build_entry(TFE_Op* op, const tfe_device* dev,
+                                     uint64_t hash, TF_Status* s) {
+  const tfe_op_def* def = op->def;
+  TFE_Context* ctx = op->ctx;
+  tfe_kcache_entry* e;
+  const tfe_kernel_reg* reg;
+  int i, n_in = 0, n_out = 0, k;
+
+  if (!check_input_count(op, known_input_count(op), s)) return NULL;
+  if (!check_required_attrs(op, s)) return NULL;
+
+  e = (tfe_kcache_entry*)tfe_calloc(1, sizeof(*e));
+  if (e == NULL) goto oom;
+  e->def = def;
+  e->device = dev;
+  e->hash = hash;
+  tfe_attrs_init(&e->key);
+  tfe_attrs_init(&e->complete);
+  if (!tfe_attrs_merge(&e->key, &op->attrs) ||
+      !tfe_attrs_merge(&e->complete, &op->attrs)) {
+    goto oom;
+  }
+  if (!tfe_op_def_complete_attrs(def, &e->complete, s)) goto fail;
+
+  /* Flat input and output dtypes under the complete attrs. */
+  for (i = 0; i < def->num_inputs; i++) {
+    int len = 0;
+    if (!tfe_op_def_arg_length(def, &def->inputs[i], &e->complete, &len, s)) {
+      goto fail;
+    }
+    n_in += len;
+  }
+  if (!tfe_op_def_output_types(def, &e->complete, NULL, 0, &n_out, s)) {
+    goto fail;
+  }
+  e->input_types =
+      (TF_DataType*)tfe_malloc(sizeof(TF_DataType) * (size_t)(n_in + n_out + 1));
+  if (e->input_types == NULL) goto oom;
+  e->output_types = e->input_types + n_in;
+  e->num_inputs = n_in;
+  e->num_outputs = n_out;
+  k = 0;
+  for (i = 0; i < def->num_inputs; i++) {
+    int len = 0, j;
+    tfe_op_def_arg_length(def, &def->inputs[i], &e->complete, &len, s);
+    for (j = 0; j < len; j++) {
+      if (!tfe_op_def_arg_dtype(def, &def->inputs[i], &e->complete, j,
+                                &e->input_types[k++], s)) {
+        goto fail;
+      }
+    }
+  }
+  if (!tfe_op_def_output_types(def, &e->complete, e->output_types, n_out,
+                               &n_out, s)) {
+    goto fail;
+  }
+  if (!check_input_count(op, n_in, s)) goto fail;
+
+  /* The kernel, on the placed device or (soft placement) on the host. */
+  e->run_device = dev;
+  reg = tfe_kernel_find(def, dev->type, &e->complete, s);
+  if (reg == NULL &&
+      atomic_load_explicit(&ctx->soft_placement, memory_order_relaxed) &&
+      dev != ctx->devices[0]) {
+    const tfe_kernel_reg* cpu_reg =
+        tfe_kernel_find(def, ctx->devices[0]->type, &e->complete, NULL);
+    if (cpu_reg != NULL) {
+      reg = cpu_reg;
+      e->run_device = ctx->devices[0];
+      tfe_status_ok(s);
+    }
+  }
+  if (reg == NULL) goto fail;
+  e->reg = reg;
+  if (reg->create != NULL) {
+    e->state = reg->create(def, &e->complete, reg->user_data, s);
+    if (TF_GetCode(s) != TF_OK) {
+      e->state = NULL;
+      goto fail;
+    }
+  }
+  e = tfe_kcache_insert(&ctx->cache, e);
+  if (e == NULL) {
+    tfe_status_setf(s, TF_RESOURCE_EXHAUSTED,
+                    "TFE_Execute: out of memory caching the kernel of %s",
+                    def->name);
+  }
+  return e;
+
+oom:
+  tfe_status_setf(s, TF_RESOURCE_EXHAUSTED,
+                  "TFE_Execute: out of memory preparing %s", def->name);
+fail:
+  if (TF_GetCode(s) == TF_OK) {
+    tfe_status_setf(s, TF_INTERNAL, "TFE_Execute: preparing %s failed",
+                    def->name);
+  }
+  tfe_kcache_entry_free(e);
+  return NULL;
+}
+
+/* ------------------------------------------------------------------------
+ * Running. */
+
+static void run(TFE_Op* op, const tfe_kcache_entry* e,
+                TFE_TensorHandle** retvals, int* num_retvals,
+                TF_Status* status) {
+  TFE_Context* ctx = op->ctx;
+  TF_Tensor* in_inline[INLINE_TENSORS];
+  TF_Tensor* out_inline[INLINE_TENSORS];
+  TF_Tensor** ins = in_inline;
+  TF_Tensor** outs = out_inline;
+  const int n_in = op->num_inputs, n_out = e->num_outputs;
+  tfe_kernel_context k;
+  int i;
+
+  if (n_in != e->num_inputs) {
+    check_input_count(op, e->num_inputs, status);
+    return;
+  }
+  if (*num_retvals < n_out) {
+    tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                    "Expecting %d outputs for %s, but *num_retvals is %d",
+                    n_out, op->def->name, *num_retvals);
+    return;
+  }
+  if (n_in > INLINE_TENSORS) {
+    ins = (TF_Tensor**)tfe_malloc(sizeof(TF_Tensor*) * (size_t)n_in);
+    if (ins == NULL) goto oom;
+  }
+  if (n_out > INLINE_TENSORS) {
+    outs = (TF_Tensor**)tfe_calloc((size_t)n_out, sizeof(TF_Tensor*));
+    if (outs == NULL) goto oom;
+  } else {
+    for (i = 0; i < n_out; i++) outs[i] = NULL;
+  }
+  for (i = 0; i < n_in; i++) {
+    TFE_TensorHandle* h = op->inputs[i];
+    if (h->dtype != e->input_types[i]) {
+      tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                      "cannot compute %s as input #%d(zero-based) was "
+                      "expected to be a %s tensor but is a %s tensor",
+                      op->def->name, i, dtype_name(e->input_types[i]),
+                      dtype_name(h->dtype));
+      goto done;
+    }
+    if (atomic_load_explicit(&h->state, memory_order_acquire) !=
+        TFE_HANDLE_READY) {
+      tfe_handle_ready(h, status);
+      goto done;
+    }
+    if (h->device != e->run_device &&
+        !tfe_device_same(h->device, e->run_device) &&
+        !check_placement(op, i, h, e->run_device, status)) {
+      goto done;
+    }
+    ins[i] = h->t;
+  }
+
+  k.op_def = e->def;
+  k.attrs = &e->complete;
+  k.inputs = ins;
+  k.num_inputs = n_in;
+  k.outputs = outs;
+  k.num_outputs = n_out;
+  k.output_types = e->output_types;
+  k.status = status;
+  k.state = e->state;
+  k.user_data = e->reg->user_data;
+  k.eager_ctx = ctx;
+  k.device_name = e->run_device->name;
+  e->reg->compute(&k);
+  if (TF_GetCode(status) != TF_OK) goto done;
+
+  for (i = 0; i < n_out; i++) {
+    if (outs[i] == NULL) {
+      tfe_status_setf(status, TF_INTERNAL,
+                      "the kernel of %s did not produce output %d",
+                      op->def->name, i);
+      goto done;
+    }
+    if (outs[i]->dtype != e->output_types[i]) {
+      tfe_status_setf(status, TF_INTERNAL,
+                      "the kernel of %s produced a %s tensor for output %d, "
+                      "expected %s",
+                      op->def->name, dtype_name(outs[i]->dtype), i,
+                      dtype_name(e->output_types[i]));
+      goto done;
+    }
+  }
+  for (i = 0; i < n_out; i++) {
+    TF_Tensor* t = outs[i];
+    outs[i] = NULL;
+    retvals[i] = tfe_handle_adopt(ctx, t, e->run_device);
+    if (retvals[i] == NULL) {
+      int j;
+      for (j = 0; j < i; j++) {
+        tfe_handle_unref(retvals[j]);
+        retvals[j] = NULL;
+      }
+      tfe_status_setf(status, TF_RESOURCE_EXHAUSTED,
+                      "TFE_Execute: out of memory wrapping the outputs of %s",
+                      op->def->name);
+      goto done;
+    }
+  }
+  *num_retvals = n_out;
+  if (atomic_load_explicit(&ctx->log_placement, memory_order_relaxed)) {
+    tfe_ctx_record_op(ctx, op->def->name, e->run_device);
+  }
+
+done:
+  for (i = 0; i < n_out && outs != NULL; i++) {
+    if (outs[i] != NULL) TF_DeleteTensor(outs[i]);
+  }
+  if (ins != in_inline) tfe_free(ins);
+  if (outs != out_inline) tfe_free(outs);
+  return;
+
+oom:
+  if (ins != in_inline) tfe_free(ins);
+  tfe_status_setf(status, TF_RESOURCE_EXHAUSTED,
+                  "TFE_Execute: out of memory running %s", op->def->name);
+}
+
+void TFE_Execute(TFE_Op* op, TFE_TensorHandle** retvals, int* num_retvals,
+                 TF_Status* status) {
+  TFE_Context* ctx;
+  const tfe_device* dev;
+  tfe_kcache_entry* e;
+  uint64_t hash;
+  int gen;
+
+  if (status == NULL) {
+    TF_Log(TF_WARNING, "TFE_Execute called with a NULL status; not run");
+    return;
+  }
+  if (!tfe_op_check(op, "TFE_Execute", status)) return;
+  if (num_retvals == NULL || *num_retvals < 0 ||
+      (*num_retvals > 0 && retvals == NULL)) {
+    tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                    "TFE_Execute: retvals/num_retvals must describe an array "
+                    "(num_retvals %s)",
+                    num_retvals == NULL ? "is NULL" : "is invalid");
+    return;
+  }
+  ctx = op->ctx;
+  if (!tfe_ctx_check(ctx, "TFE_Execute", status)) return;
+  if (op->def == NULL) {
+    tfe_status_setf(status, TF_FAILED_PRECONDITION,
+                    "TFE_Execute: the op has no type (a TFE_OpReset failed)");
+    return;
+  }
+  if (op->deferred_error != TF_OK) {
+    tfe_status_setf(status, op->deferred_error,
+                    "TFE_Execute: setting an attr of %s ran out of memory",
+                    op->def->name);
+    return;
+  }
+  tfe_status_ok(status);
+
+  gen = atomic_load_explicit(&ctx->devices_gen, memory_order_acquire);
+  dev = op->placed;
+  if (dev == NULL || op->placed_gen != gen) {
+    dev = place(op, status);
+    if (dev == NULL) return;
+    op->placed = dev;
+    op->placed_gen = gen;
+  }
+  if (!op->hash_valid) {
+    op->attrs_hash = tfe_attrs_hash(&op->attrs);
+    op->hash_valid = 1;
+  }
+  hash = tfe_kcache_key_hash(op->def, dev, op->attrs_hash);
+  e = tfe_kcache_find(&ctx->cache, op->def, dev, &op->attrs, hash);
+  if (e == NULL) {
+    e = build_entry(op, dev, hash, status);
+    if (e == NULL) return;
+  }
+  run(op, e, retvals, num_retvals, status);
+}

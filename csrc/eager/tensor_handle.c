@@ -1,0 +1,502 @@
+/* Tensor handles: creation, reference counting, queries, resolve, copies,
+ * device memory. */
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/status_internal.h"
+#include "eager/eager_internal.h"
+#include "tensorflow/c/logging.h"
+#include "tensorflow/c/tf_tstring.h"
+
+/* ------------------------------------------------------------------------
+ * Lifetime. */
+
+static TFE_TensorHandle* handle_alloc(TFE_Context* ctx, TF_DataType dtype,
+                                      const tfe_device* device,
+                                      const tfe_device* backing) {
+  TFE_TensorHandle* h = (TFE_TensorHandle*)tfe_malloc(sizeof(*h));
+  if (h == NULL) return NULL;
+  h->magic = TFE_HANDLE_MAGIC;
+  atomic_init(&h->refs, 1);
+  atomic_init(&h->state, TFE_HANDLE_READY);
+  h->dtype = dtype;
+  h->ctx = ctx;
+  h->device = device;
+  h->backing = backing;
+  h->t = NULL;
+  h->error_code = TF_OK;
+  h->error_msg = NULL;
+  h->storage.buf = NULL;
+  h->storage.dims = h->storage.dims_inline;
+  h->storage.num_dims = 0;
+  if (ctx != NULL) tfe_ctx_ref(ctx);
+  tfe_count_inc(TFE_OBJ_TENSOR_HANDLE);
+  return h;
+}
+
+TFE_TensorHandle* tfe_handle_adopt(TFE_Context* ctx, TF_Tensor* t,
+                                   const tfe_device* device) {
+  TFE_TensorHandle* h = handle_alloc(ctx, t->dtype, device, device);
+  if (h == NULL) {
+    TF_DeleteTensor(t);
+    return NULL;
+  }
+  h->t = t;
+  return h;
+}
+
+TFE_TensorHandle* tfe_handle_share(TFE_Context* ctx, const TF_Tensor* t,
+                                   const tfe_device* device,
+                                   const tfe_device* backing) {
+  TFE_TensorHandle* h = handle_alloc(ctx, t->dtype, device, backing);
+  if (h == NULL) return NULL;
+  h->storage.dtype = t->dtype;
+  if (!tfe_tensor_set_dims(&h->storage, t->dims, t->num_dims)) {
+    tfe_handle_unref(h);
+    return NULL;
+  }
+  h->storage.buf = t->buf;
+  tfe_buffer_ref(t->buf);
+  h->t = &h->storage;
+  return h;
+}
+
+void tfe_handle_ref(TFE_TensorHandle* h) {
+  atomic_fetch_add_explicit(&h->refs, 1, memory_order_relaxed);
+}
+
+void tfe_handle_unref(TFE_TensorHandle* h) {
+  TFE_Context* ctx;
+  if (atomic_fetch_sub_explicit(&h->refs, 1, memory_order_acq_rel) != 1) {
+    return;
+  }
+  if (h->t == &h->storage) {
+    tfe_buffer_unref(h->storage.buf);
+  } else if (h->t != NULL) {
+    TF_DeleteTensor(h->t);
+  }
+  if (h->storage.dims != h->storage.dims_inline) tfe_free(h->storage.dims);
+  tfe_free(h->error_msg);
+  ctx = h->ctx;
+  h->magic = TFE_DEAD_MAGIC;
+  tfe_free(h);
+  tfe_count_dec(TFE_OBJ_TENSOR_HANDLE);
+  if (ctx != NULL) tfe_ctx_unref(ctx);
+}
+
+int tfe_handle_check(const TFE_TensorHandle* h, const char* fn, TF_Status* s) {
+  if (h == NULL) {
+    tfe_status_setf(s, TF_INVALID_ARGUMENT, "%s: Invalid handle (NULL)", fn);
+    return 0;
+  }
+  if (h->magic != TFE_HANDLE_MAGIC) {
+    tfe_status_setf(s, TF_INVALID_ARGUMENT,
+                    "%s: the argument is not a live TFE_TensorHandle", fn);
+    return 0;
+  }
+  return 1;
+}
+
+int tfe_handle_ready(TFE_TensorHandle* h, TF_Status* s) {
+  int st = atomic_load_explicit(&h->state, memory_order_acquire);
+  if (st == TFE_HANDLE_READY) return 1;
+  if (st == TFE_HANDLE_ERROR) {
+    tfe_status_setf(s, h->error_code, "%s",
+                    h->error_msg != NULL ? h->error_msg : "");
+  } else {
+    tfe_status_setf(s, TF_UNAVAILABLE,
+                    "the tensor handle is not ready (pending execution)");
+  }
+  return 0;
+}
+
+/* Checks and waits for the value; 1 when h->t may be read. */
+static int readable(TFE_TensorHandle* h, const char* fn, TF_Status* s) {
+  return tfe_handle_check(h, fn, s) && tfe_handle_ready(h, s);
+}
+
+/* ------------------------------------------------------------------------
+ * Creation through the API. */
+
+TFE_TensorHandle* TFE_NewTensorHandle(const TF_Tensor* t, TF_Status* status) {
+  TFE_TensorHandle* h;
+  const tfe_device* cpu;
+  if (t == NULL) {
+    tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                    "TFE_NewTensorHandle: tensor is NULL");
+    return NULL;
+  }
+  cpu = tfe_host_cpu_device();
+  h = tfe_handle_share(NULL, t, cpu, cpu);
+  if (h == NULL) {
+    tfe_status_setf(status, TF_RESOURCE_EXHAUSTED,
+                    "TFE_NewTensorHandle: out of memory");
+    return NULL;
+  }
+  tfe_status_ok(status);
+  return h;
+}
+
+TFE_TensorHandle* TFE_NewTensorHandleFromTensor(TFE_Context* ctx, TF_Tensor* t,
+                                                TF_Status* status) {
+  TFE_TensorHandle* h;
+  if (!tfe_ctx_check(ctx, "TFE_NewTensorHandleFromTensor", status)) {
+    return NULL;
+  }
+  if (t == NULL) {
+    tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                    "TFE_NewTensorHandleFromTensor: tensor is NULL");
+    return NULL;
+  }
+  h = tfe_handle_share(ctx, t, ctx->devices[0], ctx->devices[0]);
+  if (h == NULL) {
+    tfe_status_setf(status, TF_RESOURCE_EXHAUSTED,
+                    "TFE_NewTensorHandleFromTensor: out of memory");
+    return NULL;
+  }
+  tfe_status_ok(status);
+  return h;
+}
+
+void TFE_DeleteTensorHandle(TFE_TensorHandle* h) {
+  if (h == NULL || h->magic != TFE_HANDLE_MAGIC) return;
+  tfe_handle_unref(h);
+}
+
+/* ------------------------------------------------------------------------
+ * Queries. */
+
+TF_DataType TFE_TensorHandleDataType(TFE_TensorHandle* h) {
+  if (h == NULL || h->magic != TFE_HANDLE_MAGIC) return (TF_DataType)0;
+  return h->dtype;
+}
+
+int TFE_TensorHandleNumDims(TFE_TensorHandle* h, TF_Status* status) {
+  if (!readable(h, "TFE_TensorHandleNumDims", status)) return -1;
+  tfe_status_ok(status);
+  return h->t->num_dims;
+}
+
+int64_t TFE_TensorHandleNumElements(TFE_TensorHandle* h, TF_Status* status) {
+  if (!readable(h, "TFE_TensorHandleNumElements", status)) return -1;
+  tfe_status_ok(status);
+  return tfe_shape_num_elements(h->t->dims, h->t->num_dims);
+}
+
+int64_t TFE_TensorHandleDim(TFE_TensorHandle* h, int dim_index,
+                            TF_Status* status) {
+  if (!readable(h, "TFE_TensorHandleDim", status)) return -1;
+  if (dim_index < 0 || dim_index >= h->t->num_dims) {
+    tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                    "TFE_TensorHandleDim: dimension %d is out of range for a "
+                    "tensor of rank %d",
+                    dim_index, h->t->num_dims);
+    return -1;
+  }
+  tfe_status_ok(status);
+  return h->t->dims[dim_index];
+}
+
+const char* TFE_TensorHandleDeviceName(TFE_TensorHandle* h,
+                                       TF_Status* status) {
+  if (!tfe_handle_check(h, "TFE_TensorHandleDeviceName", status)) return NULL;
+  tfe_status_ok(status);
+  return h->device->name;
+}
+
+const char* TFE_TensorHandleBackingDeviceName(TFE_TensorHandle* h,
+                                              TF_Status* status) {
+  if (!tfe_handle_check(h, "TFE_TensorHandleBackingDeviceName", status)) {
+    return NULL;
+  }
+  tfe_status_ok(status);
+  return h->backing->name;
+}
+
+const char* TFE_TensorHandleDeviceType(TFE_TensorHandle* h,
+                                       TF_Status* status) {
+  if (!tfe_handle_check(h, "TFE_TensorHandleDeviceType", status)) return NULL;
+  tfe_status_ok(status);
+  return h->device->type;
+}
+
+int TFE_TensorHandleDeviceID(TFE_TensorHandle* h, TF_Status* status) {
+  if (!tfe_handle_check(h, "TFE_TensorHandleDeviceID", status)) return -1;
+  tfe_status_ok(status);
+  return h->device->id;
+}
+
+void TFE_TensorHandleGetStatus(TFE_TensorHandle* h, TF_Status* status) {
+  if (!tfe_handle_check(h, "TFE_TensorHandleGetStatus", status)) return;
+  if (atomic_load(&h->state) == TFE_HANDLE_ERROR) {
+    tfe_handle_ready(h, status);
+    return;
+  }
+  tfe_status_ok(status);
+}
+
+/* ------------------------------------------------------------------------
+ * Values. */
+
+TF_Tensor* TFE_TensorHandleResolve(TFE_TensorHandle* h, TF_Status* status) {
+  TF_Tensor* t;
+  if (!readable(h, "TFE_TensorHandleResolve", status)) return NULL;
+  if (!h->backing->is_host) {
+    tfe_status_setf(status, TF_UNIMPLEMENTED,
+                    "TFE_TensorHandleResolve: resolving memory of device %s "
+                    "is not implemented in tfe",
+                    h->backing->name);
+    return NULL;
+  }
+  /* Host memory: a new tensor object over the same buffer. */
+  t = tfe_tensor_from_buffer(h->t->dtype, h->t->dims, h->t->num_dims,
+                             h->t->buf);
+  if (t == NULL) {
+    tfe_status_setf(status, TF_RESOURCE_EXHAUSTED,
+                    "TFE_TensorHandleResolve: out of memory");
+    return NULL;
+  }
+  tfe_status_ok(status);
+  return t;
+}
+
+TFE_TensorHandle* TFE_TensorHandleCopySharingTensor(TFE_TensorHandle* h,
+                                                    TF_Status* status) {
+  TFE_TensorHandle* c;
+  if (!readable(h, "TFE_TensorHandleCopySharingTensor", status)) return NULL;
+  c = tfe_handle_share(h->ctx, h->t, h->device, h->backing);
+  if (c == NULL) {
+    tfe_status_setf(status, TF_RESOURCE_EXHAUSTED,
+                    "TFE_TensorHandleCopySharingTensor: out of memory");
+    return NULL;
+  }
+  tfe_status_ok(status);
+  return c;
+}
+
+TFE_TensorHandle* TFE_TensorHandleCopyToDevice(TFE_TensorHandle* h,
+                                               TFE_Context* ctx,
+                                               const char* device_name,
+                                               TF_Status* status) {
+  tfe_device_spec spec;
+  const tfe_device* dst;
+  TFE_TensorHandle* c;
+  if (!readable(h, "TFE_TensorHandleCopyToDevice", status)) return NULL;
+  if (!tfe_ctx_check(ctx, "TFE_TensorHandleCopyToDevice", status)) return NULL;
+  if (device_name == NULL || !tfe_device_spec_parse(device_name, &spec)) {
+    tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                    "Invalid device name: '%s'",
+                    device_name == NULL ? "(null)" : device_name);
+    return NULL;
+  }
+  dst = tfe_ctx_find_device(ctx, &spec);
+  if (dst == NULL) {
+    tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                    "Could not find the device '%s' in the context; use "
+                    "TFE_ContextListDevices to see the available devices",
+                    device_name);
+    return NULL;
+  }
+  if (!h->backing->is_host || !dst->is_host) {
+    tfe_status_setf(status, TF_UNIMPLEMENTED,
+                    "TFE_TensorHandleCopyToDevice: copies between %s and %s "
+                    "are not implemented in tfe",
+                    h->backing->name, dst->name);
+    return NULL;
+  }
+  /* Host devices share memory: the copy shares the buffer. */
+  c = tfe_handle_share(ctx, h->t, dst, dst);
+  if (c == NULL) {
+    tfe_status_setf(status, TF_RESOURCE_EXHAUSTED,
+                    "TFE_TensorHandleCopyToDevice: out of memory");
+    return NULL;
+  }
+  tfe_status_ok(status);
+  return c;
+}
+
+/* ------------------------------------------------------------------------
+ * Device memory. */
+
+/* Bytes of the tensor's elements (TF's TotalBytes). */
+static size_t tensor_bytes(const TF_Tensor* t) {
+  int64_t n = tfe_shape_num_elements(t->dims, t->num_dims);
+  size_t esz = t->dtype == TF_STRING ? sizeof(TF_TString)
+                                     : TF_DataTypeSize(t->dtype);
+  size_t out = 0;
+  if (n < 0 || !tfe_mul_size((size_t)n, esz, &out)) return 0;
+  return out;
+}
+
+void* TFE_TensorHandleDevicePointer(TFE_TensorHandle* h, TF_Status* status) {
+  if (!readable(h, "TFE_TensorHandleDevicePointer", status)) return NULL;
+  tfe_status_ok(status);
+  return h->t->buf != NULL ? h->t->buf->data : NULL;
+}
+
+size_t TFE_TensorHandleDeviceMemorySize(TFE_TensorHandle* h,
+                                        TF_Status* status) {
+  if (!readable(h, "TFE_TensorHandleDeviceMemorySize", status)) return 0;
+  tfe_status_ok(status);
+  return tensor_bytes(h->t);
+}
+
+TFE_TensorHandle* TFE_NewTensorHandleFromDeviceMemory(
+    TFE_Context* ctx, const char* device_name, TF_DataType dtype,
+    const int64_t* dims, int num_dims, void* data, size_t len,
+    void (*deallocator)(void* data, size_t len, void* arg),
+    void* deallocator_arg, TF_Status* status) {
+  tfe_device_spec spec;
+  const tfe_device* dev = NULL;
+  tfe_tensor_buffer* buf;
+  TF_Tensor* t;
+  TFE_TensorHandle* h;
+  int64_t n;
+  size_t esz, need = 0;
+
+  if (!tfe_ctx_check(ctx, "TFE_NewTensorHandleFromDeviceMemory", status)) {
+    goto fail_quiet;
+  }
+  if (device_name == NULL || !tfe_device_spec_parse(device_name, &spec) ||
+      (dev = tfe_ctx_find_device(ctx, &spec)) == NULL) {
+    tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                    "TFE_NewTensorHandleFromDeviceMemory: unknown device '%s'",
+                    device_name == NULL ? "(null)" : device_name);
+    goto fail_quiet;
+  }
+  if (num_dims < 0 || num_dims > TFE_MAX_DIMS ||
+      (num_dims > 0 && dims == NULL)) {
+    tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                    "TFE_NewTensorHandleFromDeviceMemory: invalid rank %d",
+                    num_dims);
+    goto fail_quiet;
+  }
+  n = tfe_shape_num_elements(dims, num_dims);
+  esz = dtype == TF_STRING ? sizeof(TF_TString) : TF_DataTypeSize(dtype);
+  if (n < 0 || esz == 0 || !tfe_mul_size((size_t)n, esz, &need)) {
+    tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                    "TFE_NewTensorHandleFromDeviceMemory: invalid shape or "
+                    "dtype %d",
+                    (int)dtype);
+    goto fail_quiet;
+  }
+  if (len < need || (data == NULL && need > 0)) {
+    tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                    "TFE_NewTensorHandleFromDeviceMemory: %zu bytes given, "
+                    "the shape needs %zu",
+                    len, need);
+    goto fail_quiet;
+  }
+  buf = (tfe_tensor_buffer*)tfe_calloc(1, sizeof(*buf));
+  if (buf == NULL) goto oom;
+  atomic_init(&buf->refcount, 1);
+  buf->data = data;
+  buf->len = len;
+  buf->dealloc = deallocator;
+  buf->dealloc_arg = deallocator_arg;
+  tfe_count_inc(TFE_OBJ_TENSOR_BUFFER);
+  t = tfe_tensor_from_buffer(dtype, dims, num_dims, buf);
+  tfe_buffer_unref(buf); /* runs the deallocator when t failed */
+  if (t == NULL) goto oom_released;
+  h = tfe_handle_adopt(ctx, t, dev);
+  if (h == NULL) goto oom_released;
+  tfe_status_ok(status);
+  return h;
+
+oom:
+  if (deallocator != NULL) deallocator(data, len, deallocator_arg);
+oom_released:
+  tfe_status_setf(status, TF_RESOURCE_EXHAUSTED,
+                  "TFE_NewTensorHandleFromDeviceMemory: out of memory");
+  return NULL;
+fail_quiet:
+  if (deallocator != NULL) deallocator(data, len, deallocator_arg);
+  return NULL;
+}
+
+TF_Tensor* TFE_AllocateHostTensor(TFE_Context* ctx, TF_DataType dtype,
+                                  const int64_t* dims, int num_dims,
+                                  TF_Status* status) {
+  int64_t n;
+  size_t esz, bytes = 0;
+  TF_Tensor* t;
+  if (!tfe_ctx_check(ctx, "TFE_AllocateHostTensor", status)) return NULL;
+  if (num_dims < 0 || num_dims > TFE_MAX_DIMS ||
+      (num_dims > 0 && dims == NULL)) {
+    tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                    "TFE_AllocateHostTensor: invalid rank %d", num_dims);
+    return NULL;
+  }
+  n = tfe_shape_num_elements(dims, num_dims);
+  if (n < 0) {
+    tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                    "TFE_AllocateHostTensor: dimensions must be >= 0");
+    return NULL;
+  }
+  esz = dtype == TF_STRING ? sizeof(TF_TString) : TF_DataTypeSize(dtype);
+  if (esz == 0) {
+    tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                    "TFE_AllocateHostTensor: cannot allocate dtype %d",
+                    (int)dtype);
+    return NULL;
+  }
+  if (!tfe_mul_size((size_t)n, esz, &bytes)) {
+    tfe_status_setf(status, TF_RESOURCE_EXHAUSTED,
+                    "TFE_AllocateHostTensor: tensor too large");
+    return NULL;
+  }
+  t = TF_AllocateTensor(dtype, dims, num_dims, bytes);
+  if (t == NULL) {
+    tfe_status_setf(status, TF_RESOURCE_EXHAUSTED,
+                    "TFE_AllocateHostTensor: out of memory (%zu bytes)",
+                    bytes);
+    return NULL;
+  }
+  tfe_status_ok(status);
+  return t;
+}
+
+/* ------------------------------------------------------------------------
+ * Debug info: for host tensors the on-device shape is the logical one. */
+
+struct TFE_TensorDebugInfo {
+  int num_dims;
+  int64_t dims[1]; /* num_dims entries */
+};
+
+TFE_TensorDebugInfo* TFE_TensorHandleTensorDebugInfo(TFE_TensorHandle* h,
+                                                     TF_Status* status) {
+  TFE_TensorDebugInfo* d;
+  size_t bytes;
+  if (!readable(h, "TFE_TensorHandleTensorDebugInfo", status)) return NULL;
+  bytes = sizeof(*d) + sizeof(int64_t) * (size_t)h->t->num_dims;
+  d = (TFE_TensorDebugInfo*)tfe_malloc(bytes);
+  if (d == NULL) {
+    tfe_status_setf(status, TF_RESOURCE_EXHAUSTED,
+                    "TFE_TensorHandleTensorDebugInfo: out of memory");
+    return NULL;
+  }
+  d->num_dims = h->t->num_dims;
+  if (d->num_dims > 0) {
+    memcpy(d->dims, h->t->dims, sizeof(int64_t) * (size_t)d->num_dims);
+  }
+  tfe_status_ok(status);
+  return d;
+}
+
+void TFE_DeleteTensorDebugInfo(TFE_TensorDebugInfo* debug_info) {
+  tfe_free(debug_info);
+}
+
+int TFE_TensorDebugInfoOnDeviceNumDims(TFE_TensorDebugInfo* debug_info) {
+  return debug_info == NULL ? -1 : debug_info->num_dims;
+}
+
+int64_t TFE_TensorDebugInfoOnDeviceDim(TFE_TensorDebugInfo* debug_info,
+                                       int dim_index) {
+  if (debug_info == NULL || dim_index < 0 ||
+      dim_index >= debug_info->num_dims) {
+    return -1;
+  }
+  return debug_info->dims[dim_index];
+}
