@@ -1,0 +1,16 @@
+/* Registers the built-in CPU kernels once per process. */
+#include <pthread.h>
+
+#include "kernels/cpu/cpu_kernels.h"
+#include "kernels/kernel.h"
+
+static pthread_once_t g_builtins_once = PTHREAD_ONCE_INIT;
+
+static void register_builtins(void) {
+  tfe_register_cpu_elementwise_kernels();
+  tfe_register_cpu_array_kernels();
+}
+
+void tfe_kernels_ensure_builtins(void) {
+  pthread_once(&g_builtins_once, register_builtins);
+}

@@ -1,0 +1,15 @@
+/* Entry points that register the built-in CPU kernels, one per group.
+ * tfe_kernels_ensure_builtins (csrc/kernels/builtin_kernels.c) calls each of
+ * them exactly once. */
+#ifndef TFE_KERNELS_CPU_CPU_KERNELS_H_
+#define TFE_KERNELS_CPU_CPU_KERNELS_H_
+
+/* Elementwise math, comparisons, logical ops, Select, Cast, activations
+ * (csrc/kernels/cpu/elementwise_*.c). */
+void tfe_register_cpu_elementwise_kernels(void);
+
+/* Array manipulation, reductions and matrix products
+ * (csrc/kernels/cpu/array_*.c, reduce_*.c, matmul*.c). */
+void tfe_register_cpu_array_kernels(void);
+
+#endif /* TFE_KERNELS_CPU_CPU_KERNELS_H_ */

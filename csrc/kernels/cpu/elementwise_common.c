@@ -1,0 +1,180 @@
+/* Generic kernel bodies and registration helpers for the elementwise
+ * kernels (see elementwise_common.h). */
+#include "kernels/cpu/elementwise_common.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "kernels/cpu/cpu_kernels.h"
+
+int tfe_ew_check_inputs(tfe_kernel_context* k, int n) {
+  int i;
+  const char* name = k->op_def && k->op_def->name ? k->op_def->name : "?";
+  if (k->num_inputs != n || k->inputs == NULL) {
+    tfe_status_setf(k->status, TF_INVALID_ARGUMENT,
+                    "%s expects %d inputs, got %d", name, n, k->num_inputs);
+    return 0;
+  }
+  if (k->num_outputs < 1 || k->outputs == NULL) {
+    tfe_status_setf(k->status, TF_INVALID_ARGUMENT,
+                    "%s expects an output slot", name);
+    return 0;
+  }
+  for (i = 0; i < n; i++) {
+    if (k->inputs[i] == NULL) {
+      tfe_status_setf(k->status, TF_INVALID_ARGUMENT, "%s: input %d is NULL",
+                      name, i);
+      return 0;
+    }
+  }
+  return 1;
+}
+
+int tfe_ew_run(tfe_ew_fn fn, const tfe_bcast* bc, const void* const* in,
+               void* out, int64_t n, const void* params) {
+  /* Single-threaded for now: one range covering everything. */
+  if (n <= 0) return 0;
+  return fn(bc, in, out, 0, n, params);
+}
+
+static void set_no_kernel(tfe_kernel_context* k, const tfe_ew_op* op,
+                          TF_DataType dt) {
+  tfe_status_setf(k->status, TF_UNIMPLEMENTED,
+                  "No %s kernel for dtype %s on CPU", op->name,
+                  tfe_dtype_enum_name(dt));
+}
+
+void tfe_ew_compute(tfe_kernel_context* k) {
+  const tfe_ew_op* op = (const tfe_ew_op*)k->user_data;
+  tfe_ew_params prm;
+  TF_DataType dt, out_dt;
+  tfe_ew_fn fn;
+  TF_Tensor* out;
+  const void* in[2];
+  int err, j;
+  memset(&prm, 0, sizeof prm);
+  if (op == NULL || !tfe_ew_check_inputs(k, op->num_inputs)) {
+    if (op == NULL) {
+      tfe_status_setf(k->status, TF_INTERNAL,
+                      "elementwise kernel registered without its table");
+    }
+    return;
+  }
+  dt = k->inputs[0]->dtype;
+  for (j = 1; j < op->num_inputs; j++) {
+    if (k->inputs[j]->dtype != dt) {
+      tfe_status_setf(k->status, TF_INVALID_ARGUMENT,
+                      "%s: input %d has dtype %s but input 0 has %s", op->name,
+                      j, tfe_dtype_enum_name(k->inputs[j]->dtype),
+                      tfe_dtype_enum_name(dt));
+      return;
+    }
+  }
+  fn = (unsigned)dt < TFE_EW_NTYPES ? op->fns[dt] : NULL;
+  if (fn == NULL) {
+    set_no_kernel(k, op, dt);
+    return;
+  }
+  if (op->read_params != NULL && !op->read_params(k, &prm)) return;
+  out_dt = op->out_bool ? TF_BOOL : dt;
+  for (j = 0; j < op->num_inputs; j++) in[j] = tfe_ew_data(k->inputs[j]);
+
+  if (op->num_inputs == 1) {
+    const TF_Tensor* x = k->inputs[0];
+    out = tfe_kernel_alloc_output(k, 0, out_dt, x->dims, x->num_dims);
+    if (out == NULL) return;
+    err = tfe_ew_run(fn, NULL, in, tfe_ew_data(out), tfe_ew_num_elements(x),
+                     &prm);
+  } else {
+    tfe_bcast bc;
+    const TF_Tensor* x = k->inputs[0];
+    const TF_Tensor* y = k->inputs[1];
+    const int64_t* dims[2];
+    int ranks[2];
+    int code;
+    dims[0] = x->dims;
+    dims[1] = y->dims;
+    ranks[0] = x->num_dims;
+    ranks[1] = y->num_dims;
+    code = tfe_bcast_init(&bc, 2, dims, ranks);
+    if (code == TFE_BCAST_INCOMPATIBLE || code == TFE_BCAST_BAD_ARGS) {
+      char sx[256], sy[256];
+      tfe_status_setf(k->status, TF_INVALID_ARGUMENT,
+                      "Incompatible shapes: %s vs. %s",
+                      tfe_format_shape(x->dims, x->num_dims, sx, sizeof sx),
+                      tfe_format_shape(y->dims, y->num_dims, sy, sizeof sy));
+      return;
+    }
+    out = tfe_kernel_alloc_output(k, 0, out_dt, bc.out_dims, bc.out_rank);
+    if (out == NULL || bc.out_elems == 0) return;
+    if (!tfe_bcast_is_linear(&bc) &&
+        (code == TFE_BCAST_TOO_COMPLEX || bc.rank > op->max_rank)) {
+      char sx[256], sy[256];
+      tfe_status_setf(k->status, TF_UNIMPLEMENTED,
+                      "Broadcast between %s and %s is not supported yet.",
+                      tfe_format_shape(x->dims, x->num_dims, sx, sizeof sx),
+                      tfe_format_shape(y->dims, y->num_dims, sy, sizeof sy));
+      return;
+    }
+    err = tfe_ew_run(fn, &bc, in, tfe_ew_data(out), bc.out_elems, &prm);
+  }
+  if (err) {
+    tfe_status_setf(k->status, op->err_code ? op->err_code : TF_INTERNAL,
+                    "%s", op->err_msg ? op->err_msg : "elementwise error");
+  }
+}
+
+void tfe_ew_register_fn(const char* op_name,
+                        void (*compute)(tfe_kernel_context*), void* user_data,
+                        const char* attr1, const TF_DataType* types1, int n1,
+                        const char* attr2, const TF_DataType* types2,
+                        int n2) {
+  tfe_kernel_reg reg;
+  TF_Status* s;
+  memset(&reg, 0, sizeof reg);
+  reg.op_name = op_name;
+  reg.device_type = "CPU";
+  reg.compute = compute;
+  reg.user_data = user_data;
+  if (attr1 != NULL) {
+    reg.constraints[reg.num_constraints].attr = attr1;
+    reg.constraints[reg.num_constraints].types = types1;
+    reg.constraints[reg.num_constraints].num_types = n1;
+    reg.num_constraints++;
+  }
+  if (attr2 != NULL) {
+    reg.constraints[reg.num_constraints].attr = attr2;
+    reg.constraints[reg.num_constraints].types = types2;
+    reg.constraints[reg.num_constraints].num_types = n2;
+    reg.num_constraints++;
+  }
+  s = TF_NewStatus();
+  /* A failure here (a duplicate or no memory at start-up) leaves the op
+   * without this kernel; lookups then report NOT_FOUND. */
+  tfe_kernel_register(&reg, s);
+  TF_DeleteStatus(s);
+}
+
+void tfe_ew_register(const tfe_ew_op* op) {
+  TF_DataType types[TFE_EW_NTYPES];
+  int n = 0, t;
+  for (t = 0; t < TFE_EW_NTYPES; t++) {
+    if (op->fns[t] != NULL) types[n++] = (TF_DataType)t;
+  }
+  tfe_ew_register_fn(op->name, tfe_ew_compute, (void*)op, "T", types, n, NULL,
+                     NULL, 0);
+}
+
+void tfe_register_cpu_elementwise_kernels(void) {
+  tfe_ew_register_unary_math();
+  tfe_ew_register_unary_special();
+  tfe_ew_register_activations();
+  tfe_ew_register_binary_arith();
+  tfe_ew_register_binary_div();
+  tfe_ew_register_binary_bitwise();
+  tfe_ew_register_compare();
+  tfe_ew_register_logical();
+  tfe_ew_register_select();
+  tfe_ew_register_cast();
+  tfe_ew_register_misc();
+}
