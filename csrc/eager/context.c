@@ -10,7 +10,6 @@
 #include "eager/eager_internal.h"
 #include "tensorflow/c/logging.h"
 
-#define OP_POOL_MAX 16
 #define TLS_SLOTS 16
 #define MAX_LOGICAL_CPUS 1024
 
@@ -72,11 +71,6 @@ static _Atomic uint64_t g_next_ctx_id = 1;
 
 static void ctx_free(TFE_Context* ctx) {
   int i, n;
-  TFE_Op* op;
-  while ((op = ctx->op_pool) != NULL) {
-    ctx->op_pool = op->pool_next;
-    tfe_op_free(op);
-  }
   tfe_kcache_destroy(&ctx->cache);
   n = atomic_load(&ctx->num_devices);
   for (i = 0; i < n; i++) tfe_free(ctx->devices[i]);
@@ -148,7 +142,6 @@ TFE_Context* TFE_NewContext(const TFE_ContextOptions* opts,
   atomic_init(&ctx->step_depth, 0);
   atomic_init(&ctx->num_devices, 0);
   atomic_init(&ctx->devices_gen, 1);
-  atomic_flag_clear(&ctx->pool_lock.f);
   tfe_kcache_init(&ctx->cache);
   ctx->default_executor.is_async = opts->async;
   ctx->default_executor.in_flight_nodes_limit = 32;
@@ -396,34 +389,6 @@ TFE_Executor* tfe_ctx_thread_executor(TFE_Context* ctx) {
 void tfe_ctx_set_thread_executor(TFE_Context* ctx, TFE_Executor* ex) {
   tls_slot* s = tls_find(ctx->id, ex != NULL);
   if (s != NULL) s->executor = ex;
-}
-
-/* ------------------------------------------------------------------------
- * Op recycling. */
-
-TFE_Op* tfe_ctx_pop_op(TFE_Context* ctx) {
-  TFE_Op* op;
-  tfe_spin_lock(&ctx->pool_lock);
-  op = ctx->op_pool;
-  if (op != NULL) {
-    ctx->op_pool = op->pool_next;
-    ctx->op_pool_size--;
-  }
-  tfe_spin_unlock(&ctx->pool_lock);
-  return op;
-}
-
-int tfe_ctx_push_op(TFE_Context* ctx, TFE_Op* op) {
-  int kept = 0;
-  tfe_spin_lock(&ctx->pool_lock);
-  if (ctx->op_pool_size < OP_POOL_MAX) {
-    op->pool_next = ctx->op_pool;
-    ctx->op_pool = op;
-    ctx->op_pool_size++;
-    kept = 1;
-  }
-  tfe_spin_unlock(&ctx->pool_lock);
-  return kept;
 }
 
 /* ------------------------------------------------------------------------

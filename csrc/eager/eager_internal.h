@@ -75,6 +75,9 @@ typedef struct tfe_kcache {
   /* Entries dropped by TFE_ContextClearCaches; freed with the context so
    * that an execution running concurrently never sees freed memory. */
   tfe_kcache_entry* retired;
+  /* Bumped by every clear: per-thread memos of older generations are
+   * stale. */
+  atomic_int gen;
 } tfe_kcache;
 
 void tfe_kcache_init(tfe_kcache* c);
@@ -156,11 +159,6 @@ struct TFE_Context {
 
   tfe_kcache cache;
 
-  /* Recycled ops (their arrays stay allocated). */
-  tfe_spin pool_lock;
-  TFE_Op* op_pool;
-  int op_pool_size;
-
   TFE_Executor default_executor;
 };
 
@@ -185,10 +183,6 @@ const tfe_device* tfe_ctx_same_device(TFE_Context* ctx, const tfe_device* d);
 /* Records an executed op name (when log placement is on). */
 void tfe_ctx_record_op(TFE_Context* ctx, const char* name,
                        const tfe_device* device);
-/* Pops a recycled op, or NULL. */
-TFE_Op* tfe_ctx_pop_op(TFE_Context* ctx);
-/* Keeps `op` for reuse when the pool has room; returns 0 otherwise. */
-int tfe_ctx_push_op(TFE_Context* ctx, TFE_Op* op);
 
 /* Parses a serialized ConfigProto into opts (config_proto.c). Returns 0 and
  * sets INVALID_ARGUMENT for malformed bytes (opts unchanged). */

@@ -400,13 +400,27 @@ oom:
                   "TFE_Execute: out of memory running %s", op->def->name);
 }
 
+/* The last cache entry the thread used, to skip the shared cache (and its
+ * lock) when the same kind of op runs again. Context ids are never reused
+ * and entries live as long as their context, so a memo can never point at
+ * freed memory when its context id and cache generation still match. */
+typedef struct exec_memo {
+  uint64_t ctx_id;
+  int gen;
+  const tfe_op_def* def;
+  const tfe_device* device;
+  uint64_t hash;
+  tfe_kcache_entry* entry;
+} exec_memo;
+static _Thread_local exec_memo t_memo;
+
 void TFE_Execute(TFE_Op* op, TFE_TensorHandle** retvals, int* num_retvals,
                  TF_Status* status) {
   TFE_Context* ctx;
   const tfe_device* dev;
   tfe_kcache_entry* e;
   uint64_t hash;
-  int gen;
+  int gen, cache_gen;
 
   if (status == NULL) {
     TF_Log(TF_WARNING, "TFE_Execute called with a NULL status; not run");
@@ -449,10 +463,24 @@ void TFE_Execute(TFE_Op* op, TFE_TensorHandle** retvals, int* num_retvals,
     op->hash_valid = 1;
   }
   hash = tfe_kcache_key_hash(op->def, dev, op->attrs_hash);
-  e = tfe_kcache_find(&ctx->cache, op->def, dev, &op->attrs, hash);
-  if (e == NULL) {
-    e = build_entry(op, dev, hash, status);
-    if (e == NULL) return;
+  cache_gen = atomic_load_explicit(&ctx->cache.gen, memory_order_acquire);
+  if (t_memo.ctx_id == ctx->id && t_memo.gen == cache_gen &&
+      t_memo.hash == hash && t_memo.def == op->def && t_memo.device == dev &&
+      t_memo.entry->key.count == op->attrs.count &&
+      tfe_attrs_equal(&t_memo.entry->key, &op->attrs)) {
+    e = t_memo.entry;
+  } else {
+    e = tfe_kcache_find(&ctx->cache, op->def, dev, &op->attrs, hash);
+    if (e == NULL) {
+      e = build_entry(op, dev, hash, status);
+      if (e == NULL) return;
+    }
+    t_memo.ctx_id = ctx->id;
+    t_memo.gen = cache_gen;
+    t_memo.def = op->def;
+    t_memo.device = dev;
+    t_memo.hash = hash;
+    t_memo.entry = e;
   }
   run(op, e, retvals, num_retvals, status);
 }

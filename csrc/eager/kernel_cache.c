@@ -15,6 +15,7 @@ void tfe_kcache_init(tfe_kcache* c) {
   c->nbuckets = 0;
   c->count = 0;
   c->retired = NULL;
+  atomic_init(&c->gen, 1);
 }
 
 void tfe_kcache_entry_free(tfe_kcache_entry* e) {
@@ -61,6 +62,7 @@ void tfe_kcache_clear(tfe_kcache* c) {
     c->buckets[i] = NULL;
   }
   c->count = 0;
+  atomic_fetch_add(&c->gen, 1);
   tfe_spin_unlock(&c->lock);
 }
 

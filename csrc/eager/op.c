@@ -1,5 +1,6 @@
 /* Ops: creation and recycling, device requests, inputs with TF's
  * incremental attr inference, argument lengths, TFE_OpReset. */
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -99,6 +100,40 @@ void tfe_op_free(TFE_Op* op) {
   tfe_free(op);
 }
 
+/* Recycled ops, per thread: a cleared op belongs to no context, so any
+ * context of the thread can reuse it without locks. What is left when the
+ * thread exits is freed by a thread-specific-data destructor. */
+#define OP_CACHE_MAX 4
+static _Thread_local TFE_Op* t_ops[OP_CACHE_MAX];
+static _Thread_local int t_nops;
+static pthread_key_t g_ops_key;
+static pthread_once_t g_ops_key_once = PTHREAD_ONCE_INIT;
+static int g_ops_key_ok;
+
+static void free_thread_ops(void* unused) {
+  (void)unused;
+  while (t_nops > 0) tfe_op_free(t_ops[--t_nops]);
+}
+
+static void make_ops_key(void) {
+  g_ops_key_ok = pthread_key_create(&g_ops_key, free_thread_ops) == 0;
+}
+
+/* Keeps a cleared op for reuse; 0 when the cache is full (or cannot be
+ * cleaned up at thread exit). */
+static int cache_op(TFE_Op* op) {
+  if (t_nops >= OP_CACHE_MAX) return 0;
+  if (t_nops == 0) {
+    pthread_once(&g_ops_key_once, make_ops_key);
+    /* Registers the destructor for this thread (any non-NULL value). */
+    if (!g_ops_key_ok || pthread_setspecific(g_ops_key, &t_nops) != 0) {
+      return 0;
+    }
+  }
+  t_ops[t_nops++] = op;
+  return 1;
+}
+
 TFE_Op* TFE_NewOp(TFE_Context* ctx, const char* op_or_function_name,
                   TF_Status* status) {
   const tfe_op_def* def;
@@ -110,7 +145,7 @@ TFE_Op* TFE_NewOp(TFE_Context* ctx, const char* op_or_function_name,
   }
   def = tfe_op_lookup_def(op_or_function_name, status);
   if (def == NULL) return NULL;
-  op = tfe_ctx_pop_op(ctx);
+  op = t_nops > 0 ? t_ops[--t_nops] : NULL;
   if (op == NULL) {
     op = op_alloc();
     if (op == NULL) {
@@ -135,10 +170,8 @@ void TFE_DeleteOp(TFE_Op* op) {
   tfe_op_clear(op);
   op->magic = TFE_DEAD_MAGIC; /* a pooled op is not a live op */
   tfe_count_dec(TFE_OBJ_OP);
-  if (atomic_load_explicit(&ctx->deleted, memory_order_relaxed) ||
-      !tfe_ctx_push_op(ctx, op)) {
-    tfe_op_free(op);
-  }
+  op->ctx = NULL;
+  if (!cache_op(op)) tfe_op_free(op);
   tfe_ctx_unref(ctx);
 }
 
