@@ -36,4 +36,11 @@ void tfe_kutil_transpose(TF_DataType dt, size_t esz, const void* src,
                          const int64_t* in_dims, const int* perm, int nd,
                          void* dst);
 
+/* Strided copy: dst (dims out_dims) element (i0..ik) = src (dims in_dims)
+ * element (begin[0] + i0*stride[0], ...). Strides may be negative. */
+void tfe_kutil_strided_copy(TF_DataType dt, size_t esz, const void* src,
+                            const int64_t* in_dims, int nd,
+                            const int64_t* begin, const int64_t* stride,
+                            const int64_t* out_dims, void* dst);
+
 #endif /* TFE_KERNELS_CPU_ARRAY_KERNELS_H_ */

@@ -36,6 +36,8 @@ void tfe_register_cpu_array_kernels(void) {
   tfe_register_array_basic_kernels();
   tfe_register_array_concat_kernels();
   tfe_register_array_transpose_kernels();
+  tfe_register_array_slice_kernels();
+  tfe_register_array_pad_kernels();
   tfe_register_reduce_kernels();
   tfe_register_matmul_kernels();
 }
