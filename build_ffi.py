@@ -229,13 +229,21 @@ def build_cdef(headers: list[str]) -> str:
         "/* Object-like macros of those headers. */",
         *macro_constants(headers),
         _BINDING_CDEF,
+        # tfe_py's dispatch glue (added by the Python-layer helper; see tfe_py/_fast.h).
+        (ROOT / "tfe_py" / "_fast.h").read_text(encoding="utf-8"),
     ]
     return "\n".join(parts)
 
 
 def build_source(headers: list[str]) -> str:
     includes = "".join(f'#include "{h}"\n' for h in headers)
-    return includes + '#include <string.h>\n#include "tfe/tfe.h"\n' + _BINDING_SOURCE
+    return (
+        includes
+        + '#include <string.h>\n#include "tfe/tfe.h"\n'
+        + _BINDING_SOURCE
+        # tfe_py's dispatch glue (added by the Python-layer helper; see tfe_py/_fast.c).
+        + '#include "_fast.c"\n'
+    )
 
 
 HEADERS = read_header_list()
@@ -247,7 +255,7 @@ ffibuilder.cdef(CDEF)
 ffibuilder.set_source(
     MODULE_NAME,
     build_source(HEADERS),
-    include_dirs=[str(INCLUDE_DIR)],
+    include_dirs=[str(INCLUDE_DIR), str(ROOT / "tfe_py")],  # tfe_py dir: for _fast.c
 )
 
 

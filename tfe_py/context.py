@@ -1,0 +1,312 @@
+"""Eager contexts: the owner of a ``TFE_Context*`` and the per-thread scopes.
+
+A :class:`Context` owns one C context (devices, placement policy, kernel
+cache). Ops run in the *current* context of the calling thread: the innermost
+``with ctx:`` / ``with ctx.as_default():`` / ``with ctx.device(...):`` block,
+or else the process-wide default context, created on first use by
+:func:`default_context`.
+
+Lifetime: ``close()`` releases the C context and may be called any number of
+times; ``with Context() as ctx:`` closes it when the block ends; ``__del__``
+closes it as a last resort. Tensors keep a reference to the context they
+were made in, and the C core keeps a closed context alive (as a "zombie")
+until its last tensor handle is deleted, so closing a context never
+invalidates tensors that still exist.
+
+Device scopes are per thread: ``with ctx.device("CPU:1"):`` makes ops created
+by this thread in the block request that device (full or partial names, as
+TFE_OpSetDevice accepts them), and constants are copied there.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Iterator
+from types import TracebackType
+from typing import Any
+
+from tfe_py._ffi import CData, ffi, lib
+from tfe_py.errors import status
+
+__all__ = [
+    "PLACEMENT_POLICIES",
+    "Context",
+    "current_context",
+    "current_device",
+    "default_context",
+]
+
+#: Names accepted for ``device_placement_policy`` (values from the C header).
+PLACEMENT_POLICIES: dict[str, int] = {
+    "explicit": int(lib.TFE_DEVICE_PLACEMENT_EXPLICIT),
+    "warn": int(lib.TFE_DEVICE_PLACEMENT_WARN),
+    "silent": int(lib.TFE_DEVICE_PLACEMENT_SILENT),
+    "silent_for_int32": int(lib.TFE_DEVICE_PLACEMENT_SILENT_FOR_INT32),
+}
+
+# The prefix TF gives local devices; TFE_SetLogicalCpuDevices adds devices
+# under it.
+_LOCAL_PREFIX = b"/job:localhost/replica:0/task:0"
+
+
+class _ThreadState(threading.local):
+    """What the calling thread runs ops in.
+
+    ``ctx`` is the current Context (None: the default one) and ``device`` the
+    device scope as bytes (None: no scope); ``cdevice`` is the same scope as
+    a C string argument (``ffi.NULL`` for none). The generated op wrappers
+    read these attributes on every call, so they are plain attributes, and
+    ``stack`` remembers what enclosing blocks had.
+    """
+
+    def __init__(self) -> None:
+        self.ctx: Context | None = None
+        self.device: bytes | None = None
+        self.cdevice: Any = ffi.NULL
+        self.stack: list[tuple[Context | None, bytes | None]] = []
+
+
+#: Per-thread scope state. Read directly by tfe_py._opgen on the hot path.
+_state = _ThreadState()
+
+_default_lock = threading.Lock()
+_default: Context | None = None
+
+
+def _policy_value(policy: int | str) -> int:
+    if isinstance(policy, str):
+        try:
+            return PLACEMENT_POLICIES[policy.lower()]
+        except KeyError:
+            raise ValueError(
+                f"unknown device placement policy {policy!r}; "
+                f"expected one of {sorted(PLACEMENT_POLICIES)}"
+            ) from None
+    value = int(policy)
+    if value not in PLACEMENT_POLICIES.values():
+        raise ValueError(f"unknown device placement policy {policy!r}")
+    return value
+
+
+def _device_bytes(device: str | bytes | None) -> bytes | None:
+    if device is None:
+        return None
+    if isinstance(device, bytes):
+        raw = device
+    elif isinstance(device, str):
+        raw = device.encode("utf-8")
+    else:
+        raise TypeError(f"a device name must be a str, got {type(device).__name__}")
+    if b"\0" in raw:
+        raise ValueError("a device name cannot contain NUL bytes")
+    return raw or None
+
+
+class Context:
+    """Owns one ``TFE_Context*``.
+
+    Args:
+        async_: run ops asynchronously (TFE_ContextOptionsSetAsync).
+        device_placement_policy: "explicit", "warn", "silent",
+            "silent_for_int32" or the TFE_DEVICE_PLACEMENT_* number.
+        num_cpu_devices: total number of logical CPU devices (CPU:0 ..
+            CPU:n-1), added with TFE_SetLogicalCpuDevices.
+        config: a serialized ``tensorflow.ConfigProto`` for
+            TFE_ContextOptionsSetConfig.
+    """
+
+    def __init__(
+        self,
+        *,
+        async_: bool = False,
+        device_placement_policy: int | str | None = None,
+        num_cpu_devices: int | None = None,
+        config: bytes | None = None,
+    ) -> None:
+        # The TFE_Context*, ffi.NULL once closed (the op wrappers pass it to C
+        # as is; the C glue reports a NULL context as an error).
+        self._ptr: CData = ffi.NULL
+        policy = None if device_placement_policy is None else _policy_value(device_placement_policy)
+        if num_cpu_devices is not None and (
+            isinstance(num_cpu_devices, bool) or int(num_cpu_devices) < 1
+        ):
+            raise ValueError(f"num_cpu_devices must be >= 1, got {num_cpu_devices!r}")
+        opts = lib.TFE_NewContextOptions()
+        if opts == ffi.NULL:
+            raise MemoryError("TFE_NewContextOptions returned NULL")
+        try:
+            lib.TFE_ContextOptionsSetAsync(opts, 1 if async_ else 0)
+            if policy is not None:
+                lib.TFE_ContextOptionsSetDevicePlacementPolicy(opts, policy)
+            if config is not None:
+                raw = bytes(config)
+                with status() as s:
+                    lib.TFE_ContextOptionsSetConfig(opts, raw, len(raw), s)
+            with status() as s:
+                ptr = lib.TFE_NewContext(opts, s)
+        finally:
+            lib.TFE_DeleteContextOptions(opts)
+        if ptr == ffi.NULL:
+            raise MemoryError("TFE_NewContext returned NULL")
+        self._ptr = ptr
+        self._async = bool(async_)
+        if num_cpu_devices is not None and int(num_cpu_devices) > 1:
+            try:
+                with status() as s:
+                    lib.TFE_SetLogicalCpuDevices(ptr, int(num_cpu_devices), _LOCAL_PREFIX, s)
+            except BaseException:
+                self.close()
+                raise
+
+    # -- lifetime ---------------------------------------------------------
+
+    @property
+    def closed(self) -> bool:
+        return not self._ptr
+
+    @property
+    def ptr(self) -> CData:
+        """The underlying ``TFE_Context*`` (borrowed). ValueError once closed."""
+        if not self._ptr:
+            raise ValueError("the context is closed")
+        return self._ptr
+
+    def close(self) -> None:
+        """Releases the C context. Safe to call more than once.
+
+        Tensors made in it stay usable: the C core frees the context when
+        the last of them is deleted.
+        """
+        global _default
+        ptr, self._ptr = self._ptr, ffi.NULL
+        if not ptr:
+            return
+        if _default is self:
+            _default = None
+        lib.TFE_DeleteContext(ptr)
+
+    def __enter__(self) -> Context:
+        self.ptr  # noqa: B018 - raises ValueError on a closed context
+        _push(self, None)
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        _pop()
+        self.close()
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:  # nothing sensible to do this late (e.g. at shutdown)
+            pass
+
+    def __repr__(self) -> str:
+        state = "closed" if not self._ptr else f"{len(self.devices())} devices"
+        return f"<tfe_py.Context {state}>"
+
+    # -- scopes -----------------------------------------------------------
+
+    @contextlib.contextmanager
+    def as_default(self) -> Iterator[Context]:
+        """Makes this context current for the calling thread (without closing it)."""
+        self.ptr  # noqa: B018 - raises ValueError on a closed context
+        _push(self, None)
+        try:
+            yield self
+        finally:
+            _pop()
+
+    @contextlib.contextmanager
+    def device(self, name: str | bytes | None) -> Iterator[str | None]:
+        """Scope in which this thread's ops (and constants) go to device ``name``.
+
+        Also makes this context current. ``None`` clears an enclosing scope.
+        The name is checked when an op or a constant uses it.
+        """
+        self.ptr  # noqa: B018 - raises ValueError on a closed context
+        raw = _device_bytes(name)
+        _push(self, raw)
+        try:
+            yield None if raw is None else raw.decode("utf-8")
+        finally:
+            _pop()
+
+    # -- queries ----------------------------------------------------------
+
+    def devices(self) -> list[str]:
+        """Full names of the context's devices, from TFE_ContextListDevices."""
+        ptr = self.ptr
+        with status() as s:
+            lst = lib.TFE_ContextListDevices(ptr, s)
+        try:
+            names: list[str] = []
+            for i in range(lib.TF_DeviceListCount(lst)):
+                with status() as s:
+                    raw = lib.TF_DeviceListName(lst, i, s)
+                names.append(ffi.string(raw).decode("utf-8"))
+            return names
+        finally:
+            lib.TF_DeleteDeviceList(lst)
+
+    @property
+    def is_async(self) -> bool:
+        return self._async
+
+    @property
+    def device_placement_policy(self) -> str:
+        """The policy in force for the calling thread, as a name."""
+        value = int(lib.TFE_ContextGetDevicePlacementPolicy(self.ptr))
+        for key, number in PLACEMENT_POLICIES.items():
+            if number == value:
+                return key
+        return str(value)
+
+    def clear_caches(self) -> None:
+        """Drops the context's cached kernels (TFE_ContextClearCaches)."""
+        lib.TFE_ContextClearCaches(self.ptr)
+
+
+def _push(ctx: Context, device: bytes | None) -> None:
+    st = _state
+    st.stack.append((st.ctx, st.device))
+    st.ctx = ctx
+    st.device = device
+    st.cdevice = ffi.NULL if device is None else device
+
+
+def _pop() -> None:
+    st = _state
+    st.ctx, st.device = st.stack.pop()
+    st.cdevice = ffi.NULL if st.device is None else st.device
+
+
+def default_context() -> Context:
+    """The process-wide context used when no ``with ctx:`` block is active.
+
+    Created on first use; if it is closed, the next call makes a new one.
+    """
+    global _default
+    ctx = _default
+    if ctx is not None:
+        return ctx
+    with _default_lock:
+        if _default is None:
+            _default = Context()
+        return _default
+
+
+def current_context() -> Context:
+    """The calling thread's current context (the default one outside any scope)."""
+    return _state.ctx or default_context()
+
+
+def current_device() -> str | None:
+    """The calling thread's device scope, or None."""
+    raw = _state.device
+    return None if raw is None else raw.decode("utf-8")

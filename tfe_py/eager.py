@@ -1,0 +1,754 @@
+"""Eager tensors: :class:`EagerTensor` owns one ``TFE_TensorHandle*``.
+
+``constant(value, dtype=None)`` turns numpy arrays and Python values into
+tensors; ``t.numpy()`` gives a read-only, zero-copy numpy view of the
+resolved tensor (string tensors give an object array of ``bytes``);
+operators map to ops (``+`` is AddV2, ``@`` is MatMul, ...), with a Python
+value on the other side converted to the tensor's dtype as TensorFlow does.
+
+Lifetime: ``close()`` deletes the handle and may be called any number of
+times; ``with constant(x) as t:`` closes it when the block ends; ``__del__``
+closes it as a last resort. A tensor holds a reference to its Context, so the
+context outlives it. A numpy view keeps the resolved TF_Tensor (and so the
+data) alive on its own, even after the tensor is closed.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Callable
+from types import TracebackType
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from tfe_py import dtypes
+from tfe_py._ffi import CData, ffi, lib
+from tfe_py.context import Context, _state, default_context
+from tfe_py.errors import check, status
+
+__all__ = ["DType", "EagerTensor", "as_dtype", "constant", "convert_to_tensor"]
+
+_TF_STRING = int(lib.TF_STRING)
+_TF_BOOL = int(lib.TF_BOOL)
+
+# Spellings of the op-definition grammar that differ from tf.dtypes names.
+_GRAMMAR_NAMES = {"float": "float32", "double": "float64", "half": "float16"}
+
+
+class DType(int):
+    """A TF_DataType number with a name.
+
+    It is an ``int``, so it goes anywhere the C API wants a TF_DataType, and
+    it compares equal to its number, to its name (``"float32"``), and to the
+    matching numpy dtype (``np.float32``).
+    """
+
+    __slots__ = ()
+    _cache: dict[int, DType] = {}  # noqa: RUF012 - class-level intern table
+
+    def __new__(cls, value: int) -> DType:
+        value = int(value)
+        cached = cls._cache.get(value)
+        if cached is not None:
+            return cached
+        dtypes.name(value)  # ValueError for an unknown TF_DataType
+        obj = super().__new__(cls, value)
+        cls._cache[value] = obj
+        return obj
+
+    @property
+    def name(self) -> str:
+        """tf.dtypes name, e.g. ``"float32"``."""
+        return dtypes.name(int(self))
+
+    @property
+    def as_numpy_dtype(self) -> np.dtype:
+        """numpy dtype (``object`` for strings); TypeError when none exists."""
+        if int(self) == _TF_STRING:
+            return np.dtype(object)
+        return dtypes.to_numpy_dtype(int(self))
+
+    @property
+    def is_floating(self) -> bool:
+        return self.name in ("float16", "bfloat16", "float32", "float64")
+
+    @property
+    def is_integer(self) -> bool:
+        return self.name.startswith(("int", "uint")) and self.name[-1].isdigit()
+
+    @property
+    def is_complex(self) -> bool:
+        return self.name.startswith("complex")
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, int):
+            return int(self) == int(other)
+        try:
+            return int(self) == as_dtype(other)  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            return NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        eq = self.__eq__(other)
+        return eq if eq is NotImplemented else not eq
+
+    __hash__ = int.__hash__
+
+    def __repr__(self) -> str:
+        return f"tfe_py.{self.name}"
+
+    __str__ = __repr__
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (DType, (int(self),))
+
+
+def as_dtype(value: Any) -> int:
+    """TF_DataType number for a dtype-like value.
+
+    Accepts a TF_DataType number (or DType), a name (``"float32"``,
+    ``"float"``, ``"TF_FLOAT"``, ``"DT_FLOAT"``), or anything numpy accepts as
+    a dtype (``np.float32``, ``np.dtype("int64")``). TypeError otherwise.
+    """
+    if isinstance(value, bool):
+        raise TypeError(f"{value!r} is not a dtype")
+    if isinstance(value, numbers.Integral):
+        return int(DType(int(value)))
+    if isinstance(value, (str, bytes)):
+        text = value.decode("ascii", "replace") if isinstance(value, bytes) else value
+        key = _GRAMMAR_NAMES.get(text, text)
+        if key.startswith("DT_"):
+            key = "TF_" + key[3:]
+        try:
+            return dtypes.from_name(key)
+        except ValueError:
+            pass
+        try:
+            return dtypes.from_name("TF_" + key.upper())
+        except ValueError:
+            raise TypeError(f"unknown dtype name {value!r}") from None
+    try:
+        np_dtype = np.dtype(value)
+    except TypeError:
+        raise TypeError(f"{value!r} is not a dtype") from None
+    if np_dtype.kind in "OSU":
+        return _TF_STRING
+    return dtypes.from_numpy_dtype(np_dtype)
+
+
+# ---------------------------------------------------------------------------
+# Python values -> tensor data
+
+
+def _is_string_like(arr: np.ndarray) -> bool:
+    return arr.dtype.kind in "SU" or (
+        arr.dtype.kind == "O" and all(isinstance(v, (bytes, str)) for v in arr.flat)
+    )
+
+
+def _infer(value: Any) -> tuple[np.ndarray, int]:
+    """Array and TF dtype TensorFlow would pick for ``value`` with no dtype.
+
+    numpy arrays and numpy scalars keep their dtype. Python floats become
+    float32 and Python ints int32 (int64 when a value does not fit), as in
+    ``tf.constant``.
+    """
+    from_numpy = isinstance(value, (np.ndarray, np.generic))
+    arr = np.asarray(value)
+    if arr.dtype.kind in "SUO":
+        if not from_numpy:  # numpy turns ["a", 1] into strings; TF refuses it
+            arr = np.asarray(value, dtype=object)
+        if arr.dtype.kind == "O" and not _is_string_like(arr):
+            raise TypeError(f"cannot convert {value!r} to a tensor (unsupported object)")
+        return arr, _TF_STRING
+    if not from_numpy:
+        if arr.dtype.kind == "f":
+            arr = arr.astype(np.float32)
+        elif arr.dtype.kind in "iu":
+            info = np.iinfo(np.int32)
+            if arr.size == 0 or (arr.min() >= info.min and arr.max() <= info.max):
+                arr = arr.astype(np.int32)
+            elif arr.dtype.kind == "u" and arr.max() <= np.iinfo(np.int64).max:
+                arr = arr.astype(np.int64)
+    try:
+        return arr, dtypes.from_numpy_dtype(arr.dtype)
+    except TypeError:
+        raise TypeError(f"cannot convert {value!r} to a tensor (dtype {arr.dtype})") from None
+
+
+def _cast_error(value: Any, tf_dtype: int) -> TypeError:
+    text = repr(value)
+    if len(text) > 80:
+        text = text[:77] + "..."
+    return TypeError(f"Cannot convert {text} to EagerTensor of dtype {dtypes.name(tf_dtype)}")
+
+
+def _array_for(value: Any, tf_dtype: int) -> np.ndarray:
+    """``value`` as an array of ``tf_dtype``, refusing lossy kind changes.
+
+    Like TensorFlow: ints convert to any numeric dtype that holds them,
+    floats to floating and complex dtypes, bools only to bool; anything else
+    is a TypeError.
+    """
+    if tf_dtype == _TF_STRING:
+        arr = np.asarray(value, dtype=object)
+        if not _is_string_like(arr):
+            raise _cast_error(value, tf_dtype)
+        return arr
+    target = dtypes.to_numpy_dtype(tf_dtype)
+    src = np.asarray(value)
+    kind, want = src.dtype.kind, target.kind
+    if src.dtype == target:
+        return src
+    ok = False
+    if kind == "b":
+        ok = want == "b"
+    elif kind in "iu":
+        ok = want in "iufc"
+        if ok and want in "iu" and src.size:
+            info = np.iinfo(target)
+            ok = bool(src.min() >= info.min and src.max() <= info.max)
+    elif kind == "f":
+        ok = want in "fc"
+    elif kind == "c":
+        ok = want == "c"
+    if not ok:
+        raise _cast_error(value, tf_dtype)
+    return src.astype(target)
+
+
+def _string_handle(arr: np.ndarray) -> CData:
+    shape = tuple(int(d) for d in arr.shape)
+    items = [v.encode("utf-8") if isinstance(v, str) else bytes(v) for v in arr.flat]
+    tstring_size = ffi.sizeof("TF_TString")
+    dims = ffi.new("int64_t[]", list(shape)) if shape else ffi.NULL
+    tensor = lib.TF_AllocateTensor(_TF_STRING, dims, len(shape), tstring_size * len(items))
+    if tensor == ffi.NULL:
+        raise MemoryError(f"TF_AllocateTensor failed for a string tensor of shape {shape}")
+    try:
+        base = ffi.cast("TF_TString*", lib.TF_TensorData(tensor))
+        for i, item in enumerate(items):
+            lib.TF_StringCopy(base + i, item, len(item))
+        with status() as s:
+            handle = lib.TFE_NewTensorHandle(tensor, s)
+    finally:
+        lib.TF_DeleteTensor(tensor)
+    return handle
+
+
+def _raise_pending(what: str) -> None:
+    """Raises the error the _fast glue kept for this thread."""
+    s = lib.tfe_py_take_error()
+    if s == ffi.NULL:
+        raise RuntimeError(f"{what} failed without reporting an error")
+    try:
+        check(s)
+    finally:
+        lib.TF_DeleteStatus(s)
+    raise RuntimeError(f"{what} failed but its status is OK")
+
+
+def _new_handle(arr: np.ndarray, tf_dtype: int) -> CData:
+    """A new host handle holding a copy of ``arr`` (already of tf_dtype)."""
+    if tf_dtype == _TF_STRING:
+        return _string_handle(arr)
+    if not arr.flags.c_contiguous:
+        arr = arr.copy(order="C")  # (np.ascontiguousarray would make 0-d arrays 1-d)
+    shape = arr.shape
+    dims = ffi.new("int64_t[]", shape) if shape else ffi.NULL
+    data = ffi.from_buffer(arr) if arr.nbytes else ffi.NULL
+    h = lib.tfe_py_new_handle(tf_dtype, dims, len(shape), data, arr.nbytes)
+    if h == ffi.NULL:
+        _raise_pending("creating a tensor")
+    return h
+
+
+def _place(handle: CData, ctx: Context, device: bytes | None) -> CData:
+    """Copies a fresh host handle to the device scope, if any (consumes it)."""
+    if device is None:
+        return handle
+    try:
+        with status() as s:
+            moved = lib.TFE_TensorHandleCopyToDevice(handle, ctx.ptr, device, s)
+    finally:
+        lib.TFE_DeleteTensorHandle(handle)
+    return moved
+
+
+def constant(value: Any, dtype: Any = None) -> EagerTensor:
+    """A new tensor holding a copy of ``value``.
+
+    ``value`` is a numpy array or scalar, a Python number/bool/str/bytes, or
+    nested lists of those; ``dtype`` anything :func:`as_dtype` accepts. With
+    no dtype, numpy values keep theirs, Python floats give float32 and ints
+    int32 (as ``tf.constant``). Under ``with ctx.device(...)`` the tensor is
+    placed on that device.
+    """
+    if isinstance(value, EagerTensor):
+        if dtype is not None and as_dtype(dtype) != value.dtype:
+            raise _cast_error(value, as_dtype(dtype))
+        return value
+    if dtype is None:
+        arr, tf_dtype = _infer(value)
+    else:
+        tf_dtype = as_dtype(dtype)
+        arr = _array_for(value, tf_dtype)
+    st = _state
+    ctx = st.ctx or default_context()
+    handle = _place(_new_handle(arr, tf_dtype), ctx, st.device)
+    return EagerTensor._wrap(handle, ctx)
+
+
+def convert_to_tensor(value: Any, dtype: Any = None) -> EagerTensor:
+    """``value`` itself if it is an EagerTensor, else ``constant(value, dtype)``."""
+    if isinstance(value, EagerTensor):
+        return value
+    return constant(value, dtype)
+
+
+# ---------------------------------------------------------------------------
+# Resolved data for numpy
+
+
+class _ResolvedTensor:
+    """Owns a resolved ``TF_Tensor*`` and exposes it to numpy.
+
+    numpy keeps this object as the ``base`` of the array built from its
+    ``__array_interface__``, so the TF_Tensor (and the buffer it shares with
+    the handle) lives exactly as long as the array and its views.
+    """
+
+    def __init__(self, tensor: CData, shape: tuple[int, ...], np_dtype: np.dtype) -> None:
+        self._tensor: CData | None = tensor
+        data = lib.TF_TensorData(tensor)
+        self.address = int(ffi.cast("uintptr_t", data))
+        self.__array_interface__ = {
+            "version": 3,
+            "shape": shape,
+            "typestr": np_dtype.str,
+            "data": (self.address, True),  # read-only: tensors are immutable
+        }
+
+    def __del__(self) -> None:
+        tensor, self._tensor = self._tensor, None
+        if tensor is not None:
+            lib.TF_DeleteTensor(tensor)
+
+
+def _tensor_shape(tensor: CData) -> tuple[int, ...]:
+    return tuple(int(lib.TF_Dim(tensor, i)) for i in range(lib.TF_NumDims(tensor)))
+
+
+def _strings_to_numpy(tensor: CData, shape: tuple[int, ...]) -> np.ndarray:
+    count = math.prod(shape)
+    out = np.empty(count, dtype=object)
+    if count:
+        base = ffi.cast("TF_TString*", lib.TF_TensorData(tensor))
+        for i in range(count):
+            item = base + i
+            out[i] = ffi.buffer(lib.TF_StringGetDataPointer(item), lib.TF_StringGetSize(item))[:]
+    return out.reshape(shape)
+
+
+def _resolve_to_numpy(handle: CData) -> np.ndarray:
+    with status() as s:
+        tensor = lib.TFE_TensorHandleResolve(handle, s)
+    owned = True
+    try:
+        tf_dtype = int(lib.TF_TensorType(tensor))
+        shape = _tensor_shape(tensor)
+        if tf_dtype == _TF_STRING:
+            arr = _strings_to_numpy(tensor, shape)
+            arr.flags.writeable = False
+            return arr
+        np_dtype = dtypes.to_numpy_dtype(tf_dtype)
+        if math.prod(shape) == 0:
+            arr = np.empty(shape, dtype=np_dtype)
+            arr.flags.writeable = False
+            return arr
+        holder = _ResolvedTensor(tensor, shape, np_dtype)
+        owned = False  # the holder deletes it
+        if holder.address % np_dtype.alignment:
+            # Misaligned data (never from tfe's allocator): copy it instead.
+            raw = ffi.buffer(lib.TF_TensorData(tensor), lib.TF_TensorByteSize(tensor))
+            arr = np.frombuffer(raw, dtype=np_dtype).reshape(shape).copy()
+            arr.flags.writeable = False
+            return arr
+        return np.asarray(holder)
+    finally:
+        if owned:
+            lib.TF_DeleteTensor(tensor)
+
+
+# ---------------------------------------------------------------------------
+# EagerTensor
+
+
+def _closed_error() -> ValueError:
+    return ValueError("the tensor is closed")
+
+
+class EagerTensor:
+    """Owns one ``TFE_TensorHandle*``; see the module docstring."""
+
+    # _h: the handle (ffi.NULL once closed); _ctx: the owning Context. The other
+    # slots are caches filled on first use (unset until then).
+    __slots__ = ("__weakref__", "_arr", "_ctx", "_dtype", "_h", "_shape")
+
+    # Make numpy defer to our reflected operators (ndarray + tensor).
+    __array_priority__ = 100
+
+    def __init__(self, value: Any, dtype: Any = None) -> None:
+        """Same as ``constant(value, dtype)``."""
+        other = constant(value, dtype)
+        # Steal the new tensor's handle: it is not shared with anyone yet.
+        h, other._h = other._h, ffi.NULL
+        self._h = h
+        self._ctx = other._ctx
+
+    @classmethod
+    def _wrap(cls, handle: CData, ctx: Context) -> EagerTensor:
+        """Takes ownership of ``handle`` (a non-NULL ``TFE_TensorHandle*``)."""
+        t = object.__new__(cls)
+        t._h = handle
+        t._ctx = ctx
+        return t
+
+    @classmethod
+    def from_handle(cls, handle: CData, ctx: Context | None = None) -> EagerTensor:
+        """Wraps a ``TFE_TensorHandle*`` and takes ownership of it.
+
+        ``ctx`` is the context the handle belongs to (the current one if
+        omitted); the tensor keeps it alive.
+        """
+        if handle == ffi.NULL:
+            raise ValueError("from_handle needs a non-NULL TFE_TensorHandle*")
+        return cls._wrap(handle, ctx if ctx is not None else (_state.ctx or default_context()))
+
+    # -- lifetime ---------------------------------------------------------
+
+    @property
+    def closed(self) -> bool:
+        return not self._h
+
+    def close(self) -> None:
+        """Deletes the handle. Safe to call more than once.
+
+        numpy arrays obtained before stay valid (they own the data).
+        """
+        h, self._h = self._h, ffi.NULL
+        if h:
+            lib.TFE_DeleteTensorHandle(h)
+            self._ctx = None
+        for cache in ("_arr", "_shape", "_dtype"):  # numpy views keep their own reference
+            try:
+                delattr(self, cache)
+            except AttributeError:
+                pass
+
+    def __enter__(self) -> EagerTensor:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        try:
+            h = self._h
+        except AttributeError:  # construction failed before _h was set
+            return
+        if h:
+            self._h = ffi.NULL
+            try:
+                lib.TFE_DeleteTensorHandle(h)
+            except Exception:  # interpreter shutdown: nothing sensible left to do
+                pass
+
+    # -- handle and metadata ----------------------------------------------
+
+    @property
+    def handle(self) -> CData:
+        """The underlying ``TFE_TensorHandle*``, still owned by this tensor."""
+        h = self._h
+        if not h:
+            raise _closed_error()
+        return h
+
+    @property
+    def context(self) -> Context:
+        ctx = self._ctx
+        if ctx is None:
+            raise _closed_error()
+        return ctx
+
+    @property
+    def dtype(self) -> DType:
+        try:
+            return self._dtype
+        except AttributeError:
+            pass
+        dt = DType(int(lib.TFE_TensorHandleDataType(self.handle)))
+        self._dtype = dt
+        return dt
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        try:
+            return self._shape
+        except AttributeError:
+            pass
+        h = self.handle
+        with status() as s:
+            rank = int(lib.TFE_TensorHandleNumDims(h, s))
+        dims = []
+        for i in range(rank):
+            with status() as s:
+                dims.append(int(lib.TFE_TensorHandleDim(h, i, s)))
+        shape = tuple(dims)
+        self._shape = shape
+        return shape
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    @property
+    def size(self) -> int:
+        """Number of elements."""
+        return math.prod(self.shape)
+
+    @property
+    def device(self) -> str:
+        """Full name of the device the op that made this tensor ran on."""
+        with status() as s:
+            raw = lib.TFE_TensorHandleDeviceName(self.handle, s)
+        return ffi.string(raw).decode("utf-8")
+
+    @property
+    def backing_device(self) -> str:
+        """Full name of the device whose memory holds the data."""
+        with status() as s:
+            raw = lib.TFE_TensorHandleBackingDeviceName(self.handle, s)
+        return ffi.string(raw).decode("utf-8")
+
+    # -- data -------------------------------------------------------------
+
+    def numpy(self) -> np.ndarray:
+        """Read-only numpy view of the value, without copying (strings: a
+        new object array of bytes). The same array is returned each time;
+        it stays valid after ``close()``."""
+        try:
+            return self._arr
+        except AttributeError:
+            pass
+        arr = _resolve_to_numpy(self.handle)
+        self._arr = arr
+        return arr
+
+    def __array__(self, dtype: npt.DTypeLike = None, copy: bool | None = None) -> np.ndarray:
+        arr = self.numpy()
+        if dtype is not None and np.dtype(dtype) != arr.dtype:
+            if copy is False:
+                raise ValueError(f"converting {arr.dtype} to {np.dtype(dtype)} needs a copy")
+            return arr.astype(dtype)
+        return arr.copy() if copy else arr
+
+    def cpu(self) -> EagerTensor:
+        """A copy of this tensor on CPU:0 (shares memory when already there)."""
+        ctx = self._ctx or default_context()
+        with status() as s:
+            h = lib.TFE_TensorHandleCopyToDevice(self.handle, ctx.ptr, b"CPU:0", s)
+        return EagerTensor._wrap(h, ctx)
+
+    def _scalar(self, what: str) -> Any:
+        arr = self.numpy()
+        if arr.size != 1:
+            raise TypeError(f"only tensors with one element can be converted to {what}")
+        return arr.reshape(()).item() if arr.ndim else arr.item()
+
+    def __bool__(self) -> bool:
+        return bool(self.numpy())
+
+    def __float__(self) -> float:
+        return float(self._scalar("float"))
+
+    def __int__(self) -> int:
+        return int(self._scalar("int"))
+
+    def __index__(self) -> int:
+        if not (self.dtype.is_integer or int(self.dtype) == _TF_BOOL):
+            raise TypeError(f"a {self.dtype.name} tensor cannot be used as an index")
+        if self.shape:
+            raise TypeError("only scalar integer tensors can be used as an index")
+        return int(self.numpy())
+
+    def __complex__(self) -> complex:
+        return complex(self._scalar("complex"))
+
+    def __len__(self) -> int:
+        shape = self.shape
+        if not shape:
+            raise TypeError("Scalar tensor has no `len()`")
+        return shape[0]
+
+    def __repr__(self) -> str:
+        if not self._h:
+            return "<tfe_py.EagerTensor (closed)>"
+        try:
+            value = np.array2string(self.numpy(), separator=", ")
+        except TypeError:  # no numpy equivalent (e.g. bfloat16)
+            value = "<unprintable>"
+        return f"<tfe_py.EagerTensor: shape={self.shape}, dtype={self.dtype.name}, numpy={value}>"
+
+    def __str__(self) -> str:
+        if not self._h:
+            return "tfe_py.EagerTensor(closed)"
+        return f"tfe_py.EagerTensor({self.numpy()}, shape={self.shape}, dtype={self.dtype.name})"
+
+    # Tensors define == elementwise, so they cannot be hashed (as in TF).
+    __hash__ = None  # type: ignore[assignment]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (constant, (np.array(self.numpy()), int(self.dtype)))
+
+
+# ---------------------------------------------------------------------------
+# Operators. They call the generated op wrappers of tfe_py.ops, looked up
+# once, and are attached to EagerTensor below.
+
+_OpFn = Callable[..., Any]
+
+
+def _op(name: str) -> _OpFn:
+    from tfe_py import _opgen
+
+    return _opgen.wrapper(name)
+
+
+def _binary(op_name: str, *, reflected: bool = False) -> Callable[[EagerTensor, Any], Any]:
+    fn: list[_OpFn] = []
+
+    def method(self: EagerTensor, other: Any) -> Any:
+        if not fn:
+            fn.append(_op(op_name))
+        return fn[0](other, self) if reflected else fn[0](self, other)
+
+    method.__name__ = f"{'r' if reflected else ''}{op_name}"
+    method.__doc__ = f"Runs {op_name} ({'other, self' if reflected else 'self, other'})."
+    return method
+
+
+def _unary(op_name: str) -> Callable[[EagerTensor], Any]:
+    fn: list[_OpFn] = []
+
+    def method(self: EagerTensor) -> Any:
+        if not fn:
+            fn.append(_op(op_name))
+        return fn[0](self)
+
+    method.__name__ = op_name
+    method.__doc__ = f"Runs {op_name}."
+    return method
+
+
+def _float_for_int(tf_dtype: int) -> int:
+    """The dtype TF's true division casts integers to."""
+    name = dtypes.name(tf_dtype)
+    if name in ("int8", "uint8", "int16", "uint16"):
+        return int(lib.TF_FLOAT)
+    return int(lib.TF_DOUBLE)
+
+
+def _truediv(x: Any, y: Any) -> Any:
+    """x / y as TF's ``__truediv__``: integers are cast to float first."""
+    if not isinstance(x, EagerTensor):
+        x = convert_to_tensor(x, y.dtype if isinstance(y, EagerTensor) else None)
+    if not isinstance(y, EagerTensor):
+        y = constant(y, x.dtype)
+    if x.dtype.is_integer:
+        cast = _op("Cast")
+        target = _float_for_int(int(x.dtype))
+        x = cast(x, DstT=target)
+        y = cast(y, DstT=target)
+    return _op("RealDiv")(x, y)
+
+
+def _eq(self: EagerTensor, other: Any) -> Any:
+    if other is None:
+        return False
+    try:
+        return _op("Equal")(self, other, incompatible_shape_error=False)
+    except TypeError:  # the other side has no tensor form of our dtype
+        return False
+
+
+def _ne(self: EagerTensor, other: Any) -> Any:
+    if other is None:
+        return True
+    try:
+        return _op("NotEqual")(self, other, incompatible_shape_error=False)
+    except TypeError:
+        return True
+
+
+def _logical(op_name: str, *, reflected: bool = False) -> Callable[[EagerTensor, Any], Any]:
+    def method(self: EagerTensor, other: Any) -> Any:
+        if int(self.dtype) != _TF_BOOL:
+            return NotImplemented
+        fn = _op(op_name)
+        return fn(other, self) if reflected else fn(self, other)
+
+    method.__name__ = op_name
+    return method
+
+
+def _invert(self: EagerTensor) -> Any:
+    if int(self.dtype) != _TF_BOOL:
+        raise TypeError(f"~ is only defined for bool tensors, not {self.dtype.name}")
+    return _op("LogicalNot")(self)
+
+
+_OPERATORS: dict[str, Any] = {
+    "__add__": _binary("AddV2"),
+    "__radd__": _binary("AddV2", reflected=True),
+    "__sub__": _binary("Sub"),
+    "__rsub__": _binary("Sub", reflected=True),
+    "__mul__": _binary("Mul"),
+    "__rmul__": _binary("Mul", reflected=True),
+    "__truediv__": lambda self, other: _truediv(self, other),
+    "__rtruediv__": lambda self, other: _truediv(other, self),
+    "__floordiv__": _binary("FloorDiv"),
+    "__rfloordiv__": _binary("FloorDiv", reflected=True),
+    "__mod__": _binary("FloorMod"),
+    "__rmod__": _binary("FloorMod", reflected=True),
+    "__pow__": _binary("Pow"),
+    "__rpow__": _binary("Pow", reflected=True),
+    "__matmul__": _binary("MatMul"),
+    "__rmatmul__": _binary("MatMul", reflected=True),
+    "__lt__": _binary("Less"),
+    "__le__": _binary("LessEqual"),
+    "__gt__": _binary("Greater"),
+    "__ge__": _binary("GreaterEqual"),
+    "__eq__": _eq,
+    "__ne__": _ne,
+    "__neg__": _unary("Neg"),
+    "__abs__": _unary("Abs"),
+    "__pos__": lambda self: self,
+    "__and__": _logical("LogicalAnd"),
+    "__rand__": _logical("LogicalAnd", reflected=True),
+    "__or__": _logical("LogicalOr"),
+    "__ror__": _logical("LogicalOr", reflected=True),
+    "__invert__": _invert,
+}
+
+for _name, _fn in _OPERATORS.items():
+    setattr(EagerTensor, _name, _fn)
+del _name, _fn
