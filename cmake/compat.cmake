@@ -34,6 +34,7 @@ if(TFE_BUILD_TESTS AND TARGET test_fs_compat)
   add_dependencies(test_fs_compat tf_framework_compat)
   target_compile_definitions(test_fs_compat PRIVATE
     TFE_TEST_CC="${CMAKE_C_COMPILER}"
+    TFE_TEST_CXX="${CMAKE_CXX_COMPILER}"
     TFE_TEST_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
     TFE_TEST_COMPAT_LIB="$<TARGET_FILE:tf_framework_compat>")
 endif()

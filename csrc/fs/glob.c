@@ -212,11 +212,24 @@ static void glob_default(const char* pattern, tfe_strvec* out,
   glob_state g;
   tfe_uri_parse(pattern, &u);
   if (!has_wildcard(u.path)) {
+    /* A plain path (escapes removed) matches itself if it exists. */
     TF_Status st;
-    tfe_scratch_init(&st);
-    tfe_fs_exists(pattern, &st);
-    if (st.code == TF_OK && tfe_strvec_push(out, pattern) != 0) {
+    char* lit = unescape(u.path);
+    char* full = lit ? (char*)tfe_malloc(u.prefix_len + strlen(lit) + 1) : NULL;
+    if (full == NULL) {
+      tfe_free(lit);
       tfe_status_setf(status, TF_RESOURCE_EXHAUSTED, "out of memory in glob");
+      return;
+    }
+    memcpy(full, pattern, u.prefix_len);
+    strcpy(full + u.prefix_len, lit);
+    tfe_free(lit);
+    tfe_scratch_init(&st);
+    tfe_fs_exists(full, &st);
+    if (st.code == TF_OK && tfe_strvec_take(out, full) != 0) {
+      tfe_status_setf(status, TF_RESOURCE_EXHAUSTED, "out of memory in glob");
+    } else if (st.code != TF_OK) {
+      tfe_free(full);
     }
     tfe_scratch_release(&st);
     return;
