@@ -269,9 +269,8 @@ struct TFE_Op {
   /* Attrs that the definition does not have (ignored by kernels, kept for
    * snapshots): an ordinary owned set. */
   tfe_attrs extra;
-  /* Cached hash of `attrs` (valid when hash_valid). */
+  /* Hash of `attrs`, maintained by tfe_op_put_attr (0 when empty). */
   uint64_t attrs_hash;
-  int hash_valid;
   /* First allocation failure in a setter without status (reported by
    * TFE_Execute), TF_OK otherwise. */
   TF_Code deferred_error;
@@ -290,6 +289,9 @@ int tfe_op_check(const TFE_Op* op, const char* fn, TF_Status* s);
  * value). Takes ownership of *value's contents (zeroed on return).
  * Returns 0 on OOM. */
 int tfe_op_put_attr(TFE_Op* op, const char* name, tfe_attr_value* value);
+/* Hash of one entry of op->attrs: attr `index` of the definition with
+ * value v. The set's hash is the sum of its entries'. */
+uint64_t tfe_op_attr_entry_hash(int index, const tfe_attr_value* v);
 /* Releases every attr value of op->attrs (names are borrowed). */
 void tfe_op_attrs_reset(TFE_Op* op);
 /* Sets the device request; INVALID_ARGUMENT for a malformed name. */

@@ -458,10 +458,6 @@ void TFE_Execute(TFE_Op* op, TFE_TensorHandle** retvals, int* num_retvals,
     op->placed = dev;
     op->placed_gen = gen;
   }
-  if (!op->hash_valid) {
-    op->attrs_hash = tfe_attrs_hash(&op->attrs);
-    op->hash_valid = 1;
-  }
   hash = tfe_kcache_key_hash(op->def, dev, op->attrs_hash);
   cache_gen = atomic_load_explicit(&ctx->cache.gen, memory_order_acquire);
   if (t_memo.ctx_id == ctx->id && t_memo.gen == cache_gen &&

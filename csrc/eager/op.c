@@ -73,7 +73,7 @@ void tfe_op_attrs_reset(TFE_Op* op) {
   }
   op->attrs.count = 0;
   if (op->extra.count > 0) tfe_attrs_clear(&op->extra);
-  op->hash_valid = 0;
+  op->attrs_hash = 0;
 }
 
 void tfe_op_clear(TFE_Op* op) {

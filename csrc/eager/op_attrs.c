@@ -9,6 +9,15 @@
 #include "core/tensor_internal.h"
 #include "eager/eager_internal.h"
 
+uint64_t tfe_op_attr_entry_hash(int index, const tfe_attr_value* v) {
+  uint64_t h = tfe_attr_value_hash(v) ^ ((uint64_t)(index + 1) *
+                                         0x9E3779B97F4A7C15ull);
+  h ^= h >> 31;
+  h *= 0xD6E8FEB86659FD93ull;
+  h ^= h >> 32;
+  return h;
+}
+
 int tfe_op_put_attr(TFE_Op* op, const char* name, tfe_attr_value* value) {
   const tfe_attr_def* ad = op->def != NULL
                                ? tfe_op_def_find_attr(op->def, name)
@@ -44,7 +53,11 @@ int tfe_op_put_attr(TFE_Op* op, const char* name, tfe_attr_value* value) {
   op->attrs.items[op->attrs.count].value = *value;
   op->attrs.count++;
   memset(value, 0, sizeof(*value));
-  op->hash_valid = 0;
+  /* The set's hash is a sum over entries, kept up to date here so that
+   * TFE_Execute never rehashes: entry = (index in the definition, value). */
+  op->attrs_hash += tfe_op_attr_entry_hash(
+      (int)(ad - op->def->attrs),
+      &op->attrs.items[op->attrs.count - 1].value);
   return 1;
 }
 

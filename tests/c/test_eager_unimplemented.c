@@ -1,0 +1,153 @@
+/* The parts of the eager API that tfe declares without implementing yet
+ * report TF_UNIMPLEMENTED naming the function (or, without a status,
+ * return NULL/0/false), and never crash. */
+#include <string.h>
+
+#include "eager_test_util.h"
+
+#define CHECK_UNIMPLEMENTED(s, name)                 \
+  do {                                               \
+    CHECK_CODE(s, TF_UNIMPLEMENTED);                 \
+    CHECK_STR_CONTAINS(TF_Message(s), name);         \
+  } while (0)
+
+static TFE_TensorHandle* copy_cb(TFE_Context* c, TFE_TensorHandle* t,
+                                 TF_Status* s, void* info) {
+  (void)c; (void)s; (void)info;
+  return t;
+}
+static TFE_TensorHandle* copy_from_cb(TFE_Context* c, TFE_TensorHandle* t,
+                                      const char* d, TF_Status* s,
+                                      void* info) {
+  (void)c; (void)d; (void)s; (void)info;
+  return t;
+}
+static void exec_cb(const TFE_Op* op, int* n, TFE_TensorHandle** o,
+                    TF_Status* s, void* info) {
+  (void)op; (void)n; (void)o; (void)s; (void)info;
+}
+static int g_deleted;
+static void delete_cb(void* info) {
+  (void)info;
+  g_deleted++;
+}
+static int nd_cb(void* d, TF_Status* s) { (void)d; (void)s; return 0; }
+static int64_t dim_cb(void* d, int i, TF_Status* s) {
+  (void)d; (void)i; (void)s;
+  return 0;
+}
+static int g_freed;
+static void free_cb(void* d) {
+  (void)d;
+  g_freed++;
+}
+
+TEST(stubs_report_unimplemented) {
+  TF_Status* s = TF_NewStatus();
+  TFE_Context* ctx = new_ctx(s);
+  TF_Buffer* buf = TF_NewBuffer();
+  TFE_Op* op = TFE_NewOp(ctx, "AddV2", s);
+  TFE_CustomDevice dev;
+  TFE_CustomDeviceTensorHandle methods;
+
+  TFE_ContextSetServerDef(ctx, 0, "", 0, s);
+  CHECK_UNIMPLEMENTED(s, "TFE_ContextSetServerDef");
+  TFE_ContextUpdateServerDef(ctx, 0, "", 0, s);
+  CHECK_UNIMPLEMENTED(s, "TFE_ContextUpdateServerDef");
+  TFE_ContextUpdateServerDefWithTimeout(ctx, 0, "", 0, 10, s);
+  CHECK_UNIMPLEMENTED(s, "TFE_ContextUpdateServerDefWithTimeout");
+  TFE_ContextSetServerDefWithTimeout(ctx, 0, "", 0, 10, s, false);
+  CHECK_UNIMPLEMENTED(s, "TFE_ContextSetServerDefWithTimeout");
+  TFE_ContextSetServerDefWithTimeoutAndRetries(ctx, 0, "", 0, 10, 2, s, false);
+  CHECK_UNIMPLEMENTED(s, "TFE_ContextSetServerDefWithTimeoutAndRetries");
+  CHECK(!TFE_ContextCheckAlive(ctx, "/job:w", s));
+  CHECK_UNIMPLEMENTED(s, "TFE_ContextCheckAlive");
+  TFE_ContextAddFunctionDef(ctx, "", 0, s);
+  CHECK_UNIMPLEMENTED(s, "TFE_ContextAddFunctionDef");
+  TFE_ContextAddFunction(ctx, NULL, s);
+  CHECK_UNIMPLEMENTED(s, "TFE_ContextAddFunction");
+  TFE_ContextRemoveFunction(ctx, "f", s);
+  CHECK_UNIMPLEMENTED(s, "TFE_ContextRemoveFunction");
+  TFE_ContextGetFunctionDef(ctx, "f", buf, s);
+  CHECK_UNIMPLEMENTED(s, "TFE_ContextGetFunctionDef");
+  TFE_ContextGetGraphDebugInfo(ctx, "f", buf, s);
+  CHECK_UNIMPLEMENTED(s, "TFE_ContextGetGraphDebugInfo");
+  CHECK(TFE_ContextGetFunction(ctx, "f", s) == NULL);
+  CHECK_UNIMPLEMENTED(s, "TFE_ContextGetFunction");
+  CHECK(TFE_CreatePackedTensorHandle(ctx, NULL, NULL, s) == NULL);
+  CHECK_UNIMPLEMENTED(s, "TFE_CreatePackedTensorHandle");
+  TFE_OpSetCancellationManager(op, NULL, s);
+  CHECK_UNIMPLEMENTED(s, "TFE_OpSetCancellationManager");
+  TFE_InsertConfigKeyValue(ctx, "k", "v", s);
+  CHECK_UNIMPLEMENTED(s, "TFE_InsertConfigKeyValue");
+  TFE_GetConfigKeyValue(ctx, "k", 1, buf, s);
+  CHECK_UNIMPLEMENTED(s, "TFE_GetConfigKeyValue");
+  TFE_DeleteConfigKeyValue(ctx, "k", s);
+  CHECK_UNIMPLEMENTED(s, "TFE_DeleteConfigKeyValue");
+  TFE_ReportErrorToCluster(ctx, 3, "x", s);
+  CHECK_UNIMPLEMENTED(s, "TFE_ReportErrorToCluster");
+  TFE_GetTaskStates(ctx, buf, NULL, s);
+  CHECK_UNIMPLEMENTED(s, "TFE_GetTaskStates");
+  TFE_WaitAtBarrier(ctx, "b", 1, s);
+  CHECK_UNIMPLEMENTED(s, "TFE_WaitAtBarrier");
+  TFE_InitializeLocalOnlyContext(ctx, 0, "", 0, s);
+  CHECK_UNIMPLEMENTED(s, "TFE_InitializeLocalOnlyContext");
+  TFE_ContextEnableGraphCollection(ctx);
+  TFE_ContextDisableGraphCollection(ctx);
+
+  /* Custom devices: the structs have TF's layout (version 4). */
+  memset(&dev, 0, sizeof(dev));
+  dev.version = TFE_CUSTOM_DEVICE_VERSION;
+  dev.copy_tensor_to_device = copy_cb;
+  dev.copy_tensor_from_device = copy_from_cb;
+  dev.execute = exec_cb;
+  dev.delete_device = delete_cb;
+  CHECK_EQ_INT(TFE_CUSTOM_DEVICE_VERSION, 4);
+  CHECK_EQ_SIZE(sizeof(TFE_CustomDevice), 7 * sizeof(void*));
+  CHECK_EQ_SIZE(sizeof(TFE_CustomDeviceTensorHandle), 5 * sizeof(void*));
+  TFE_RegisterCustomDevice(ctx, dev, "/job:localhost/replica:0/task:0/device:CUSTOM:0",
+                           NULL, s);
+  CHECK_UNIMPLEMENTED(s, "TFE_RegisterCustomDevice");
+  CHECK(!TFE_IsCustomDevice(ctx, "/device:CUSTOM:0"));
+  memset(&methods, 0, sizeof(methods));
+  methods.version = TFE_CUSTOM_DEVICE_VERSION;
+  methods.num_dims = nd_cb;
+  methods.dim = dim_cb;
+  methods.deallocator = free_cb;
+  g_freed = 0;
+  CHECK(TFE_NewCustomDeviceTensorHandle(ctx, "CUSTOM:0", TF_FLOAT, &g_freed,
+                                        methods, s) == NULL);
+  CHECK_UNIMPLEMENTED(s, "TFE_NewCustomDeviceTensorHandle");
+  CHECK_EQ_INT(g_freed, 1); /* the call owned the data */
+
+  /* Monitoring and cancellation: NULL results, harmless calls. */
+  CHECK(TFE_MonitoringNewCounter0("/c", s, "d") == NULL);
+  CHECK_UNIMPLEMENTED(s, "TFE_MonitoringNewCounter0");
+  CHECK(TFE_MonitoringNewIntGauge1("/g", s, "d", "l") == NULL);
+  CHECK_UNIMPLEMENTED(s, "TFE_MonitoringNewIntGauge1");
+  CHECK(TFE_MonitoringNewStringGauge4("/g", s, "d", "a", "b", "c", "e") == NULL);
+  CHECK_UNIMPLEMENTED(s, "TFE_MonitoringNewStringGauge4");
+  CHECK(TFE_MonitoringNewSampler2("/s", NULL, s, "d", "a", "b") == NULL);
+  CHECK_UNIMPLEMENTED(s, "TFE_MonitoringNewSampler2");
+  CHECK(TFE_MonitoringNewBoolGauge0("/b", s, "d") == NULL);
+  CHECK_UNIMPLEMENTED(s, "TFE_MonitoringNewBoolGauge0");
+  TFE_MonitoringDeleteCounter0(NULL);
+  CHECK(TFE_MonitoringGetCellCounter0(NULL) == NULL);
+  TFE_MonitoringCounterCellIncrementBy(NULL, 1);
+  CHECK_EQ_INT(TFE_MonitoringCounterCellValue(NULL), 0);
+  CHECK(!TFE_MonitoringBoolGaugeCellValue(NULL));
+  CHECK(TFE_MonitoringNewExponentialBuckets(1, 2, 3) == NULL);
+  TFE_MonitoringDeleteBuckets(NULL);
+  CHECK(TFE_NewCancellationManager() == NULL);
+  CHECK(!TFE_CancellationManagerIsCancelled(NULL));
+  TFE_CancellationManagerStartCancel(NULL);
+  CHECK_EQ_INT(TFE_CancellationManagerGetToken(NULL), 0);
+  TFE_DeleteCancellationManager(NULL);
+
+  TF_DeleteBuffer(buf);
+  TFE_DeleteOp(op);
+  TFE_DeleteContext(ctx);
+  TF_DeleteStatus(s);
+}
+
+TFE_TEST_MAIN
