@@ -685,6 +685,23 @@ static inline uint64_t hcombine(uint64_t h, uint64_t x) {
   return (h ^ (x + TFE_HK + (h << 6) + (h >> 2))) * TFE_HK;
 }
 
+/* The last n < 8 bytes of a key as one word, with plain loads (a partial
+ * memcpy into a stack word stalls store forwarding). Overlapping reads are
+ * fine for hashing. */
+static inline uint64_t load_tail(const unsigned char* p, size_t n) {
+  if (n >= 4) {
+    uint32_t a, b;
+    memcpy(&a, p, 4);
+    memcpy(&b, p + n - 4, 4);
+    return a | ((uint64_t)b << 32);
+  }
+  if (n > 0) {
+    return (uint64_t)p[0] | ((uint64_t)p[n / 2] << 8) |
+           ((uint64_t)p[n - 1] << 16);
+  }
+  return 0;
+}
+
 static uint64_t hash_bytes(const void* p, size_t n, uint64_t h) {
   const unsigned char* s = (const unsigned char*)p;
   uint64_t w;
@@ -697,9 +714,7 @@ static uint64_t hash_bytes(const void* p, size_t n, uint64_t h) {
     n -= 8;
   }
   if (n > 0) {
-    w = 0;
-    memcpy(&w, s, n);
-    h = (h ^ w) * TFE_HK;
+    h = (h ^ load_tail(s, n)) * TFE_HK;
     h ^= h >> 29;
   }
   return h;
@@ -746,6 +761,24 @@ uint64_t tfe_attr_value_hash(const tfe_attr_value* v) {
   uint64_t h = 0x51ED270B27A1F4CDULL;
   int i, n;
   if (v == NULL) return 0;
+  /* Fast path for the scalars that make up most kernel-cache keys. */
+  if (!v->is_list) {
+    uint64_t x;
+    switch (v->type) {
+      case TF_ATTR_INT: x = (uint64_t)v->v.i; break;
+      case TF_ATTR_BOOL: x = v->v.b; break;
+      case TF_ATTR_TYPE: x = (uint64_t)v->v.type; break;
+      case TF_ATTR_FLOAT: {
+        uint32_t bits;
+        memcpy(&bits, &v->v.f, sizeof bits);
+        x = bits;
+        break;
+      }
+      default: goto general;
+    }
+    return mix64((x ^ h) + ((uint64_t)v->type << 57));
+  }
+general:
   h = hcombine(h, (uint64_t)v->is_list);
   if (v->is_list) {
     n = v->list_size;
@@ -1130,8 +1163,18 @@ int tfe_attrs_merge(tfe_attrs* dst, const tfe_attrs* src) {
   return 1;
 }
 
+/* Attr names are short: hash them a word at a time. */
 static uint64_t hash_name(const char* s) {
-  return hash_bytes(s, strlen(s), 0x2545F4914F6CDD1DULL);
+  uint64_t h = 0x2545F4914F6CDD1DULL, w;
+  size_t n = strlen(s);
+  while (n >= 8) {
+    memcpy(&w, s, 8);
+    h = (h ^ w) * TFE_HK;
+    s += 8;
+    n -= 8;
+  }
+  w = load_tail((const unsigned char*)s, n);
+  return (h ^ w ^ ((uint64_t)n << 59)) * TFE_HK;
 }
 
 uint64_t tfe_attrs_hash(const tfe_attrs* a) {
@@ -1140,8 +1183,9 @@ uint64_t tfe_attrs_hash(const tfe_attrs* a) {
   if (a == NULL) return 0;
   /* A commutative sum of per-entry hashes: order does not matter. */
   for (i = 0; i < a->count; i++) {
-    h += mix64(hash_name(a->items[i].name) ^
-               tfe_attr_value_hash(&a->items[i].value));
+    uint64_t e = hash_name(a->items[i].name) ^
+                 tfe_attr_value_hash(&a->items[i].value);
+    h += e ^ (e >> 31);
   }
   return mix64(h + (uint64_t)a->count);
 }

@@ -1,4 +1,4 @@
-/* Registers every built-in op definition exactly once per process. The
+/* Registers every built-in op definition once per process. The
  * definitions live in csrc/ops/defs_*.c, one registration function each. */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -20,30 +20,44 @@ int tfe_ops_register_string_defs(void);
 int tfe_ops_register_resource_defs(void);
 int tfe_ops_register_misc_defs(void);
 
-static pthread_once_t g_once = PTHREAD_ONCE_INIT;
+/* Registration runs once, under g_mu. If memory runs out part way (tests
+ * inject allocation failures, possibly before anything else touched the
+ * registry), the ops that did not register are retried on the next call,
+ * so a transient failure never leaves built-ins missing for good. */
+static pthread_mutex_t g_mu = PTHREAD_MUTEX_INITIALIZER;
 static atomic_int g_done;
 /* Set on the registering thread so that tfe_op_register, which itself
  * makes sure the built-ins exist, does not wait for itself. */
 static _Thread_local int tl_registering;
+static int g_out_of_memory; /* guarded by g_mu */
 static char g_first_error[512];
 static int g_has_error;
 
 static void note_failure(const char* op, TF_Status* s) {
   if (!g_has_error) {
     snprintf(g_first_error, sizeof g_first_error, "%s: %s", op,
-             s != NULL ? TF_Message(s) : "out of memory");
+             TF_Message(s));
     g_has_error = 1;
   }
   TF_Log(TF_ERROR, "tfe: built-in op %s did not register: %s", op,
-         s != NULL ? TF_Message(s) : "out of memory");
+         TF_Message(s));
 }
 
 int tfe_ops_register_table(const tfe_builtin_op* ops, int n) {
   int i, failures = 0;
   TF_Status* s = TF_NewStatus();
+  if (s == NULL) {
+    g_out_of_memory = 1;
+    return n;
+  }
   for (i = 0; i < n; i++) {
+    if (tfe_op_lookup(ops[i].name) != NULL) continue; /* from a retry */
     if (!tfe_op_register_specs(ops[i].name, ops[i].specs, s)) {
-      note_failure(ops[i].name, s);
+      if (TF_GetCode(s) == TF_RESOURCE_EXHAUSTED) {
+        g_out_of_memory = 1;
+      } else {
+        note_failure(ops[i].name, s);
+      }
       failures++;
     }
   }
@@ -53,6 +67,7 @@ int tfe_ops_register_table(const tfe_builtin_op* ops, int n) {
 
 static void register_all(void) {
   tl_registering = 1;
+  g_out_of_memory = 0;
   tfe_ops_register_math_defs();
   tfe_ops_register_array_defs();
   tfe_ops_register_nn_defs();
@@ -61,16 +76,25 @@ static void register_all(void) {
   tfe_ops_register_resource_defs();
   tfe_ops_register_misc_defs();
   tl_registering = 0;
-  atomic_store_explicit(&g_done, 1, memory_order_release);
+  if (!g_out_of_memory) atomic_store_explicit(&g_done, 1, memory_order_release);
 }
 
 void tfe_ops_ensure_builtins(void) {
   if (atomic_load_explicit(&g_done, memory_order_acquire)) return;
   if (tl_registering) return;
-  pthread_once(&g_once, register_all);
+  pthread_mutex_lock(&g_mu);
+  if (!atomic_load_explicit(&g_done, memory_order_relaxed)) register_all();
+  pthread_mutex_unlock(&g_mu);
 }
 
 const char* tfe_ops_builtin_error(void) {
+  const char* r;
   tfe_ops_ensure_builtins();
-  return g_has_error ? g_first_error : NULL;
+  pthread_mutex_lock(&g_mu);
+  r = g_has_error ? g_first_error
+      : !atomic_load_explicit(&g_done, memory_order_relaxed)
+          ? "some built-in ops are not registered yet: out of memory"
+          : NULL;
+  pthread_mutex_unlock(&g_mu);
+  return r;
 }

@@ -39,13 +39,37 @@ static int g_count;
 static int g_cap;
 static op_table* g_retired; /* replaced tables, kept alive */
 
-static uint64_t hash_name(const char* s) {
-  uint64_t h = 0xcbf29ce484222325ULL;
-  while (*s) {
-    h ^= (unsigned char)*s++;
-    h *= 0x100000001b3ULL;
+/* The last n < 8 bytes of a key as one word, with plain loads (a partial
+ * memcpy into a stack word stalls store forwarding). Overlapping reads are
+ * fine for hashing. */
+static inline uint64_t load_tail(const unsigned char* p, size_t n) {
+  if (n >= 4) {
+    uint32_t a, b;
+    memcpy(&a, p, 4);
+    memcpy(&b, p + n - 4, 4);
+    return a | ((uint64_t)b << 32);
   }
-  return h ^ (h >> 29);
+  if (n > 0) {
+    return (uint64_t)p[0] | ((uint64_t)p[n / 2] << 8) |
+           ((uint64_t)p[n - 1] << 16);
+  }
+  return 0;
+}
+
+/* Op names are short: hash them a word at a time. */
+static uint64_t hash_name(const char* s) {
+  uint64_t h = 0xcbf29ce484222325ULL, w;
+  size_t n = strlen(s);
+  while (n >= 8) {
+    memcpy(&w, s, 8);
+    h = (h ^ w) * 0x9E3779B97F4A7C15ULL;
+    h ^= h >> 32;
+    s += 8;
+    n -= 8;
+  }
+  w = load_tail((const unsigned char*)s, n);
+  h = (h ^ w ^ ((uint64_t)n << 59)) * 0x9E3779B97F4A7C15ULL;
+  return h ^ (h >> 32);
 }
 
 static op_table* table_new(size_t cap) {

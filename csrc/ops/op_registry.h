@@ -89,8 +89,9 @@ int tfe_op_def_add_attr(tfe_op_def* def, const char* spec, TF_Status* s);
 int tfe_op_register(tfe_op_def* def, TF_Status* s);
 
 /* Convenience for built-in definitions: name plus a NULL-terminated list of
- * specs, each prefixed "in:", "out:" or "attr:" (also "stateful" and
- * "commutative" flags), e.g.
+ * specs, each prefixed "in:", "out:" or "attr:" (also the flags
+ * "stateful", "commutative", "aggregate", "allows_uninitialized_input", and
+ * "summary: <text>"), e.g.
  *   tfe_op_register_specs("AddV2", (const char*[]){"in: x: T", "in: y: T",
  *       "out: z: T", "attr: T: {float, double, int32}", "commutative",
  *       NULL}, status);  */
@@ -99,7 +100,9 @@ int tfe_op_register_specs(const char* name, const char* const* specs,
 
 /* ---- lookup ---- */
 
-/* Registers every built-in op exactly once (safe to call often). */
+/* Registers every built-in op exactly once (safe to call often, from any
+ * thread; cheap once done). If memory runs out part way, the missing ops
+ * are registered by a later call. */
 void tfe_ops_ensure_builtins(void);
 /* The definition named `name`, or NULL. Definitions are never removed, so
  * the pointer stays valid for the life of the process. Lock-free and
