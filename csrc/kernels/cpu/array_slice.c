@@ -355,10 +355,12 @@ void tfe_register_array_slice_kernels(void) {
   static const TF_DataType all[] = {KUTIL_POD_TYPES, TF_STRING,
                                     KUTIL_QUANTIZED_TYPES};
   static const TF_DataType rev[] = {KUTIL_POD_TYPES, TF_STRING};
-  tfe_kutil_register("Slice", k_slice, "T", all, KUTIL_COUNT(all), "Index",
-                     idx, 2);
+  /* TF's CPU Slice/StridedSlice kernels accept every Index type the op
+   * definitions allow */
+  tfe_kutil_register("Slice", k_slice, "T", all, KUTIL_COUNT(all), NULL, NULL,
+                     0);
   tfe_kutil_register("StridedSlice", k_strided_slice, "T", all,
-                     KUTIL_COUNT(all), "Index", idx, 2);
+                     KUTIL_COUNT(all), NULL, NULL, 0);
   tfe_kutil_register("ReverseV2", k_reverse_v2, "T", rev, KUTIL_COUNT(rev),
                      "Tidx", idx, 2);
   tfe_kutil_register("Reverse", k_reverse, "T", rev, KUTIL_COUNT(rev), NULL,

@@ -38,6 +38,10 @@ void tfe_register_cpu_array_kernels(void) {
   tfe_register_array_transpose_kernels();
   tfe_register_array_slice_kernels();
   tfe_register_array_pad_kernels();
+  tfe_register_array_gather_kernels();
+  tfe_register_array_misc_kernels();
   tfe_register_reduce_kernels();
+  tfe_register_reduce_index_kernels();
+  tfe_register_reduce_nn_kernels();
   tfe_register_matmul_kernels();
 }
