@@ -16,7 +16,7 @@ static inline double ew_lgamma_d(double x) {
 }
 #define EW_LGAMMA(x) _Generic((x), float: ew_lgamma_f, double: ew_lgamma_d)(x)
 
-/* Digamma (psi): reflection for negative arguments, recurrence up to 6 and
+/* Digamma (psi): reflection for negative arguments, recurrence up to 10 and
  * the asymptotic series there. Poles (0 and the negative integers) and
  * -inf give NaN, as in TF. */
 static double ew_digamma_d(double x) {
@@ -29,17 +29,21 @@ static double ew_digamma_d(double x) {
     double pi = 3.14159265358979323846;
     return ew_digamma_d(1 - x) - pi / tan(pi * x);
   }
-  while (x < 6) {
+  while (x < 10) {
     r -= 1 / x;
     x += 1;
   }
+  /* psi(x) ~ ln x - 1/(2x) - sum B_2k / (2k x^2k), through x^-14 */
   inv = 1 / x;
   inv2 = inv * inv;
   r += log(x) - 0.5 * inv -
        inv2 * (1.0 / 12 -
                inv2 * (1.0 / 120 -
                        inv2 * (1.0 / 252 -
-                               inv2 * (1.0 / 240 - inv2 * (1.0 / 132)))));
+                               inv2 * (1.0 / 240 -
+                                       inv2 * (1.0 / 132 -
+                                               inv2 * (691.0 / 32760 -
+                                                       inv2 * (1.0 / 12)))))));
   return r;
 }
 static inline float ew_digamma_f(float x) { return (float)ew_digamma_d(x); }
