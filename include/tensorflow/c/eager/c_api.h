@@ -150,8 +150,10 @@ TF_CAPI_EXPORT extern void TFE_DeleteContext(TFE_Context* ctx);
 TF_CAPI_EXPORT extern TF_DeviceList* TFE_ContextListDevices(TFE_Context* ctx,
                                                             TF_Status* status);
 
-/* Drops cached kernels (and their per-kernel state). Harmless at any time
- * between executions; NULL is a no-op. */
+/* Drops the cached kernels: the next execution of each op looks its kernel
+ * up again. Cache entries (and kernels' per-instance state) are released
+ * when the context itself is freed, so a concurrent TFE_Execute is never
+ * affected. NULL is a no-op. */
 TF_CAPI_EXPORT extern void TFE_ContextClearCaches(TFE_Context* ctx);
 
 /* Overrides the placement policy for the calling thread only (for this
@@ -327,11 +329,14 @@ TF_CAPI_EXPORT extern TF_AttrType TFE_OpNameGetAttrType(
     TFE_Context* ctx, const char* op_or_function_name, const char* attr_name,
     unsigned char* is_list, TF_Status* status);
 
-/* Attr setters. Each copies its arguments (the caller keeps them), replaces
- * an earlier value of the same attr, and is checked against the op's
- * definition by TFE_Execute (a wrong kind gives TF_INVALID_ARGUMENT there).
- * Setters without a status silently ignore a NULL op or name (and an
- * allocation failure, which then surfaces at TFE_Execute). */
+/* Attr setters. Each copies its arguments (the caller keeps them). As in
+ * TF, the first value an attr gets is kept: setting an attr that is already
+ * set, or that was inferred from an input, changes nothing. Values are
+ * checked against the op's definition by TFE_Execute (a wrong kind gives
+ * TF_INVALID_ARGUMENT there); names the definition does not have are kept
+ * but ignored. Setters without a status silently ignore a NULL op or name
+ * (an allocation failure is remembered and reported by TFE_Execute as
+ * TF_RESOURCE_EXHAUSTED). */
 TF_CAPI_EXPORT extern void TFE_OpSetAttrString(TFE_Op* op,
                                                const char* attr_name,
                                                const void* value,
@@ -410,6 +415,9 @@ TF_CAPI_EXPORT extern int TFE_OpGetOutputLength(TFE_Op* op,
  * *num_retvals is set to the number of outputs and retvals[0..n) hold new
  * handles the caller owns (release each with TFE_DeleteTensorHandle).
  * Errors (nothing is returned, retvals untouched):
+ *   TF_FAILED_PRECONDITION  the op's context was deleted, or a failed
+ *                        TFE_OpReset left the op without a type;
+ *   TF_RESOURCE_EXHAUSTED out of memory (also for an earlier setter);
  *   TF_INVALID_ARGUMENT  wrong number of inputs, an input of the wrong
  *                        dtype, a bad attr, an unknown device, an input on
  *                        another device under the EXPLICIT policy, room for

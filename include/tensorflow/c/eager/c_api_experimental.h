@@ -580,11 +580,14 @@ TF_CAPI_EXPORT extern void TFE_GetExecutedOpNames(TFE_Context* ctx,
                                                   TF_Buffer* buf,
                                                   TF_Status* status);
 
-/* Adds CPU devices so that the context has `num_cpus` of them, named
- * `prefix` + "CPU:<i>" (prefix e.g. "/job:localhost/replica:0/task:0/device:";
- * NULL or "" for that default). Existing devices are kept. Errors:
- * num_cpus < 1 or above 1024 TF_INVALID_ARGUMENT; a prefix other than the
- * local one TF_INVALID_ARGUMENT. Call it before the devices are used. */
+/* Adds the logical CPU devices CPU:1 .. CPU:<num_cpus - 1> to the context
+ * (CPU:0, the host CPU, is always there) in the address space `prefix`,
+ * which must be the local one, "/job:localhost/replica:0/task:0" (NULL or
+ * "" mean it). Like TF, when one of those names exists already nothing is
+ * added and the result is TF_INVALID_ARGUMENT naming the conflict; also
+ * TF_INVALID_ARGUMENT for num_cpus < 1 or above 1024 and for a remote
+ * prefix. Logical CPUs share host memory: copies between them share
+ * buffers. */
 TF_CAPI_EXPORT extern void TFE_SetLogicalCpuDevices(TFE_Context* ctx,
                                                     int num_cpus,
                                                     const char* prefix,
