@@ -31,9 +31,16 @@ import numpy as np
 
 from tfe_py._ffi import CData, ffi, lib
 from tfe_py.context import Context, _device_bytes, _state, default_context
-from tfe_py.eager import EagerTensor, _array_for, _infer, _new_handle, _place, as_dtype
+from tfe_py.eager import (
+    EagerTensor,
+    _array_for,
+    _infer,
+    _new_handle,
+    _place,
+    as_dtype,
+    constant,
+)
 from tfe_py.errors import check, status
-from tfe_py.tensor import Tensor
 
 __all__ = ["ArgDef", "AttrDef", "OpDef", "list_op_names", "op_def", "op_specs", "wrapper"]
 
@@ -508,11 +515,28 @@ def _scalar_payload(op: OpDef, attr: AttrDef, v: Any, keep: list[Any]) -> tuple[
     if base == "shape":
         return "S", _shape_payload(op, attr, v)
     if base == "tensor":
-        value = v.numpy() if isinstance(v, EagerTensor) else np.asarray(v)
-        t = Tensor.from_numpy(value)
+        try:
+            src = v if isinstance(v, EagerTensor) else constant(v)
+        except (TypeError, ValueError) as exc:
+            raise TypeError(f"{op.name}: attr '{attr.py_name}': {exc}") from exc
+        t = _ResolvedAttrTensor(src)
         keep.append(t)
         return "X", struct.pack("=Q", int(ffi.cast("uintptr_t", t.ptr)))
     raise TypeError(f"{op.name}: attr '{attr.py_name}' of kind {base} cannot be set from Python")
+
+
+class _ResolvedAttrTensor:
+    """Owns the TF_Tensor a tensor attr points at while the op is built."""
+
+    def __init__(self, src: EagerTensor) -> None:
+        self.ptr: CData = ffi.NULL
+        with status() as s:
+            self.ptr = lib.TFE_TensorHandleResolve(src.handle, s)
+
+    def __del__(self) -> None:
+        ptr, self.ptr = self.ptr, ffi.NULL
+        if ptr:
+            lib.TF_DeleteTensor(ptr)
 
 
 _LIST_KINDS = {"bool": "B", "int": "I", "float": "F", "type": "T", "string": "L", "shape": "P"}
@@ -765,8 +789,11 @@ def _fail(op: OpDef, ctx: Context, inputs: Iterable[Any]) -> None:
 def _call(op: OpDef, inputs: tuple[Any, ...], attrs: tuple[Any, ...], device: Any) -> Any:
     """The general dispatch path of every generated wrapper."""
     st = _state
-    ctx = st.ctx or default_context()
-    dev = st.cdevice if device is None else (_device_bytes(device) or ffi.NULL)
+    ctx, dev = st.scope
+    if ctx is None:
+        ctx = default_context()
+    if device is not None:
+        dev = _device_bytes(device) or ffi.NULL
     explicit = {a.name: v for a, v in zip(op.attrs, attrs, strict=True) if v is not None}
     handles, arg_lengths, keep_inputs = _gather_inputs(op, inputs, explicit, ctx, st.device)
     keep_attrs: list[Any] = []
@@ -849,7 +876,7 @@ def _docstring(op: OpDef, signature: str) -> str:
         if a.inferred:
             note = " (inferred from the inputs)"
         elif a.has_default:
-            note = f" (default {a.default_text})"
+            note = ""  # the spec shows "= default"
         else:
             note = " (required)"
         lines.append(f"  {a.py_name}: {spec}{note}")
@@ -892,8 +919,10 @@ def _generate(op: OpDef) -> Callable[..., Any]:
         fn = "_exec1" if len(ins) == 1 else "_exec2"
         body += [
             f"    if {' and '.join(conds)}:",
-            "        _c = _st.ctx or _dctx()",
-            f"        _h = {fn}(_c._ptr, _N, _st.cdevice, b'', 0, {handles})",
+            "        _c, _d = _st.scope",
+            "        if _c is None:",
+            "            _c = _dctx()",
+            f"        _h = {fn}(_c._ptr, _N, _d, b'', 0, {handles})",
             "        if _h:",
             "            _t = _new(_ET)",
             "            _t._h = _h",

@@ -54,16 +54,17 @@ class _ThreadState(threading.local):
     """What the calling thread runs ops in.
 
     ``ctx`` is the current Context (None: the default one) and ``device`` the
-    device scope as bytes (None: no scope); ``cdevice`` is the same scope as
-    a C string argument (``ffi.NULL`` for none). The generated op wrappers
-    read these attributes on every call, so they are plain attributes, and
-    ``stack`` remembers what enclosing blocks had.
+    device scope as bytes (None: no scope). ``scope`` holds both as one
+    tuple ``(ctx, cdevice)`` with the device as a C string argument
+    (``ffi.NULL`` for none): the generated op wrappers read it with a single
+    attribute lookup on every call. ``stack`` remembers what enclosing blocks
+    had.
     """
 
     def __init__(self) -> None:
         self.ctx: Context | None = None
         self.device: bytes | None = None
-        self.cdevice: Any = ffi.NULL
+        self.scope: tuple[Context | None, Any] = (None, ffi.NULL)
         self.stack: list[tuple[Context | None, bytes | None]] = []
 
 
@@ -277,13 +278,13 @@ def _push(ctx: Context, device: bytes | None) -> None:
     st.stack.append((st.ctx, st.device))
     st.ctx = ctx
     st.device = device
-    st.cdevice = ffi.NULL if device is None else device
+    st.scope = (ctx, ffi.NULL if device is None else device)
 
 
 def _pop() -> None:
     st = _state
-    st.ctx, st.device = st.stack.pop()
-    st.cdevice = ffi.NULL if st.device is None else st.device
+    ctx, device = st.ctx, st.device = st.stack.pop()
+    st.scope = (ctx, ffi.NULL if device is None else device)
 
 
 def default_context() -> Context:

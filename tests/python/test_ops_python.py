@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import inspect
+import struct
 import threading
 
 import numpy as np
 import pytest
 
 from tfe_py import _opgen, errors, ops
+from tfe_py._ffi import ffi, lib
 from tfe_py.context import Context, default_context
 from tfe_py.eager import EagerTensor, constant
 
@@ -72,7 +74,7 @@ def test_docstring_lists_inputs_outputs_and_attrs():
     doc = ops.MatMul.__doc__
     assert "Inputs:" in doc and "  a: T" in doc and "  b: T" in doc
     assert "Outputs:" in doc and "product: T" in doc
-    assert "transpose_a: bool = false (default false)" in doc
+    assert "  transpose_a: bool = false\n" in doc
     assert "(inferred from the inputs)" in doc
     concat = ops.ConcatV2.__doc__
     assert "values: N * T (a list of tensors)" in concat
@@ -176,6 +178,44 @@ def test_attr_blobs_are_cached_per_distinct_values():
     assert len(d.blob_cache) == 2
 
 
+def test_more_attr_kinds():
+    x = f32([[1.0, -2.0], [3.0, 4.0]])
+    # tensor attr
+    c = ops.Const(value=np.arange(3, dtype=np.int32), dtype=np.int32)
+    assert c.numpy().tolist() == [0, 1, 2]
+    assert ops.Const(value=np.float32(2.5), dtype="float32").shape == ()
+    s = ops.Const(value=[b"ab", b"c"], dtype="string")
+    assert s.numpy().tolist() == [b"ab", b"c"]
+    # shape attr, with an unknown dimension
+    assert ops.EnsureShape(x, shape=(2, None)).shape == (2, 2)
+    with pytest.raises(errors.InvalidArgumentError):
+        ops.EnsureShape(x, shape=(3, 2))
+    with pytest.raises(TypeError, match="expects a shape"):
+        ops.EnsureShape(x, shape=2)
+    # float attr, string attr, list(float) attr
+    np.testing.assert_allclose(ops.LeakyRelu(x, alpha=0.5).numpy(), [[1.0, -1.0], [3.0, 4.0]])
+    m = ops.MirrorPad(x, np.array([[1, 1], [0, 0]], np.int32), mode="REFLECT")
+    np.testing.assert_array_equal(m.numpy(), np.pad(x.numpy(), ((1, 1), (0, 0)), "reflect"))
+    with pytest.raises(errors.InvalidArgumentError):
+        ops.MirrorPad(x, np.array([[1, 1], [0, 0]], np.int32), mode="WRAP")
+    b = ops.Bucketize(x, boundaries=[0.0, 2.0])
+    assert b.numpy().tolist() == [[1, 0], [2, 2]]
+
+
+def test_multiple_and_list_outputs():
+    r = ops.BroadcastGradientArgs(np.array([2, 1], np.int32), np.array([3], np.int32))
+    assert type(r).__name__ == "BroadcastGradientArgs"
+    assert r._fields == ("r0", "r1")
+    assert r.r0.numpy().tolist() == [1] and r.r1.numpy().tolist() == [0]
+    x = f32([[1.0, 2.0], [3.0, 4.0]])
+    parts = ops.Split(np.int32(0), x, num_split=2)
+    assert isinstance(parts, list) and [p.shape for p in parts] == [(1, 2), (1, 2)]
+    rows = ops.Unpack(x, num=2)
+    assert [p.numpy().tolist() for p in rows] == [[1.0, 2.0], [3.0, 4.0]]
+    total = ops.AddN([x, x, x])
+    np.testing.assert_array_equal(total.numpy(), 3 * x.numpy())
+
+
 def test_bad_dtype_raises_invalid_argument():
     with pytest.raises(errors.InvalidArgumentError):
         ops.AddV2(constant(True), constant(False))  # bool is not allowed
@@ -255,6 +295,85 @@ def test_all_core_unary_math_ops_match_numpy():
     }
     for name, ref in refs.items():
         np.testing.assert_allclose(getattr(ops, name)(f32(x)).numpy(), ref(x), rtol=1e-5)
+
+
+# ------------------------------------------------------------- C glue
+
+
+def _run_blob(blob: bytes) -> tuple[int, int, str]:
+    """Runs Identity with an attribute blob; (outputs, code, message)."""
+    x = f32(1.0)
+    outs = ffi.new("TFE_TensorHandle*[]", 1)
+    ins = ffi.new("TFE_TensorHandle*[]", [x.handle])
+    n = lib.tfe_py_fast_execute(
+        default_context().ptr, b"Identity", ffi.NULL, blob, len(blob), ins, ffi.NULL, 1, outs, 1
+    )
+    if n >= 0:
+        for i in range(n):
+            lib.TFE_DeleteTensorHandle(outs[i])
+        return n, 0, ""
+    s = lib.tfe_py_take_error()
+    try:
+        return n, lib.TF_GetCode(s), ffi.string(lib.TF_Message(s)).decode()
+    finally:
+        lib.TF_DeleteStatus(s)
+
+
+def _record(kind: bytes, name: bytes, payload: bytes) -> bytes:
+    return kind + struct.pack("=H", len(name)) + name + payload
+
+
+GOOD_PAYLOADS = {
+    b"b": struct.pack("=B", 1),
+    b"i": struct.pack("=q", 5),
+    b"f": struct.pack("=d", 0.5),
+    b"t": struct.pack("=i", 1),
+    b"s": struct.pack("=I", 3) + b"abc",
+    b"n": struct.pack("=I", 2) + b"fn",
+    b"S": struct.pack("=i2q", 2, 3, -1),
+    b"B": struct.pack("=I2B", 2, 1, 0),
+    b"I": struct.pack("=I2q", 2, 1, 2),
+    b"F": struct.pack("=I2d", 2, 1.0, 2.0),
+    b"T": struct.pack("=I2i", 2, 1, 3),
+    b"L": struct.pack("=I", 2) + struct.pack("=I", 1) + b"a" + struct.pack("=I", 0),
+    b"P": struct.pack("=I", 2) + struct.pack("=i", -1) + struct.pack("=iq", 1, 4),
+}
+
+
+def test_glue_accepts_well_formed_blobs_for_unknown_attrs():
+    # Unknown attrs are ignored by eager execution (as TF does).
+    blob = b"".join(_record(k, b"extra_" + k, p) for k, p in GOOD_PAYLOADS.items())
+    assert _run_blob(blob)[:2] == (1, 0)
+
+
+def test_glue_rejects_malformed_blobs_without_crashing():
+    code = int(lib.TF_INVALID_ARGUMENT)
+    cases = [b"\x00", b"b", b"b\x00\x00", b"b\x05\x00ab", b"?\x01\x00a\x00"]
+    for kind, payload in GOOD_PAYLOADS.items():
+        for cut in range(len(payload)):  # every truncation of every kind
+            cases.append(_record(kind, b"a", payload[:cut]))
+    cases.append(_record(b"I", b"a", struct.pack("=I", 0xFFFFFFFF)))  # absurd count
+    cases.append(_record(b"L", b"a", struct.pack("=II", 1, 0x7FFFFFFF)))
+    cases.append(_record(b"S", b"a", struct.pack("=i", -5)))
+    cases.append(_record(b"X", b"a", struct.pack("=Q", 0)))  # NULL tensor
+    for blob in cases:
+        n, got, msg = _run_blob(blob)
+        assert (n, got) == (-1, code), (blob, msg)
+        assert "Identity" in msg
+
+
+def test_glue_survives_random_well_framed_blobs():
+    rng = np.random.default_rng(7)
+    kinds = list(GOOD_PAYLOADS)
+    for _ in range(300):
+        parts = []
+        for _ in range(int(rng.integers(1, 4))):
+            k = kinds[int(rng.integers(len(kinds)))]
+            parts.append(_record(k, b"a", GOOD_PAYLOADS[k]))
+        blob = b"".join(parts)
+        cut = int(rng.integers(0, len(blob) + 1))
+        n, code, _ = _run_blob(blob[:cut])
+        assert n == 1 or code == lib.TF_INVALID_ARGUMENT
 
 
 # ---------------------------------------------------------------- parser
