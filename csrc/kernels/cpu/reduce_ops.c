@@ -117,17 +117,31 @@ static inline float ld_bf16(const uint16_t* p) { return kutil_bf16_to_f32(*p); }
     }                                                                         \
     return (double)r;                                                         \
   }                                                                           \
-  /* accumulate R rows of length I into acc (double) */                       \
+  /* accumulate R rows of length I into acc (double). Sums run in W lanes \
+   * over tiles of 16 rows x 512 columns before reaching acc.  */           \
   KUTIL_CLONES static void cols_##S(const T* x, int64_t R, int64_t I,         \
                                     double* acc, int op) {                    \
     int64_t r, j;                                                             \
+    if (op == R_SUM || op == R_MEAN) {                                        \
+      int64_t j0, r0;                                                         \
+      W blk[512];                                                             \
+      for (j0 = 0; j0 < I; j0 += 512) {                                       \
+        int64_t jn = I - j0 < 512 ? I - j0 : 512;                             \
+        for (r0 = 0; r0 < R; r0 += 16) {                                      \
+          int64_t rn = R - r0 < 16 ? R - r0 : 16;                             \
+          for (j = 0; j < jn; j++) blk[j] = 0;                                \
+          for (r = 0; r < rn; r++) {                                          \
+            const T* row = x + (r0 + r) * I + j0;                             \
+            for (j = 0; j < jn; j++) blk[j] += LOAD(row + j);                 \
+          }                                                                   \
+          for (j = 0; j < jn; j++) acc[j0 + j] += (double)blk[j];             \
+        }                                                                     \
+      }                                                                       \
+      return;                                                                 \
+    }                                                                         \
     for (r = 0; r < R; r++) {                                                 \
       const T* row = x + r * I;                                               \
       switch (op) {                                                           \
-        case R_SUM:                                                           \
-        case R_MEAN:                                                          \
-          for (j = 0; j < I; j++) acc[j] += (double)LOAD(row + j);            \
-          break;                                                              \
         case R_PROD:                                                          \
           for (j = 0; j < I; j++) acc[j] *= (double)LOAD(row + j);            \
           break;                                                              \
