@@ -421,4 +421,49 @@ TEST(l2_loss) {
   drop(1);
 }
 
+TEST(matrix_diag_v2_v3) {
+  int n;
+  begin();
+  /* single diagonal k=1 on [2]: 3x3 with the superdiagonal, padding 9 */
+  n = run("MatrixDiagV3", 5, kt_tensor(TF_FLOAT, KT_DIMS(2), KT_V(1, 2)),
+          kt_scalar(TF_INT32, 1), kt_scalar(TF_INT32, -1),
+          kt_scalar(TF_INT32, -1), kt_scalar(TF_FLOAT, 9));
+  EXPECT_OK(n, 1);
+  KT_CHECK(OUT[0], TF_FLOAT, KT_DIMS(3, 3), KT_V(9, 1, 9, 9, 9, 2, 9, 9, 9));
+  drop(1);
+  /* band k=[-1, 1] on 3x3, RIGHT_LEFT (default): superdiagonal right
+   * aligned, subdiagonal left aligned */
+  n = run("MatrixDiagV3", 5,
+          kt_tensor(TF_INT32, KT_DIMS(3, 3), KT_V(0, 1, 2, 3, 4, 5, 6, 7, 0)),
+          kt_vec(TF_INT32, 2, KT_V(-1, 1)), kt_scalar(TF_INT32, -1),
+          kt_scalar(TF_INT32, -1), kt_scalar(TF_INT32, 0));
+  EXPECT_OK(n, 1);
+  KT_CHECK(OUT[0], TF_INT32, KT_DIMS(3, 3), KT_V(3, 1, 0, 6, 4, 2, 0, 7, 5));
+  drop(1);
+  /* the same band in V2 (left aligned): superdiagonal [1, 2, pad] */
+  n = run("MatrixDiagV2", 5,
+          kt_tensor(TF_INT32, KT_DIMS(3, 3), KT_V(1, 2, 0, 3, 4, 5, 6, 7, 0)),
+          kt_vec(TF_INT32, 2, KT_V(-1, 1)), kt_scalar(TF_INT32, -1),
+          kt_scalar(TF_INT32, -1), kt_scalar(TF_INT32, 0));
+  EXPECT_OK(n, 1);
+  KT_CHECK(OUT[0], TF_INT32, KT_DIMS(3, 3), KT_V(3, 1, 0, 6, 4, 2, 0, 7, 5));
+  drop(1);
+  /* explicit non-square output: k=0, 2 rows x 3 cols */
+  n = run("MatrixDiagV3", 5, kt_tensor(TF_FLOAT, KT_DIMS(2), KT_V(1, 2)),
+          kt_scalar(TF_INT32, 0), kt_scalar(TF_INT32, 2),
+          kt_scalar(TF_INT32, 3), kt_scalar(TF_FLOAT, 0));
+  EXPECT_OK(n, 1);
+  KT_CHECK(OUT[0], TF_FLOAT, KT_DIMS(2, 3), KT_V(1, 0, 0, 0, 2, 0));
+  drop(1);
+  n = run("MatrixDiagV3", 5, kt_tensor(TF_FLOAT, KT_DIMS(2, 2), NULL),
+          kt_vec(TF_INT32, 2, KT_V(1, 0)), kt_scalar(TF_INT32, -1),
+          kt_scalar(TF_INT32, -1), kt_scalar(TF_FLOAT, 0));
+  EXPECT_ERR(n, TF_INVALID_ARGUMENT,
+             "lower_diag_index must not be larger than upper_diag_index: 1 > 0");
+  n = run("MatrixDiagV3", 5, kt_tensor(TF_FLOAT, KT_DIMS(2), NULL),
+          kt_scalar(TF_INT32, 0), kt_scalar(TF_INT32, 1),
+          kt_scalar(TF_INT32, -1), kt_scalar(TF_FLOAT, 0));
+  EXPECT_ERR(n, TF_INVALID_ARGUMENT, "The number of rows is too small.");
+}
+
 TFE_TEST_MAIN

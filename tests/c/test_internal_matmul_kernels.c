@@ -367,4 +367,25 @@ TEST(blas_from_env_matches_naive) {
   }
 }
 
+TEST(batch_matmul_v3_mixed_types) {
+  TF_Tensor* y;
+  begin();
+  kt_attr_type(&A, "Tout", TF_INT32);
+  y = mm_ok("BatchMatMulV3",
+            kt_tensor(TF_INT8, KT_DIMS(1, 2, 2), KT_V(100, 2, 3, -4)),
+            kt_tensor(TF_UINT8, KT_DIMS(2, 1), KT_V(200, 1)));
+  /* [100*200 + 2, 3*200 - 4] = [20002, 596]: no 8-bit overflow */
+  KT_CHECK(y, TF_INT32, KT_DIMS(1, 2, 1), KT_V(20002, 596));
+  TF_DeleteTensor(y);
+  kt_attr_type(&A, "Tout", TF_FLOAT);
+  y = mm_ok("BatchMatMulV3", kt_tensor(TF_FLOAT, KT_DIMS(1, 2), KT_V(1, 2)),
+            kt_tensor(TF_FLOAT, KT_DIMS(2, 1), KT_V(3, 4)));
+  KT_CHECK(y, TF_FLOAT, KT_DIMS(1, 1), KT_V(11));
+  TF_DeleteTensor(y);
+  kt_attr_type(&A, "Tout", TF_FLOAT);
+  CHECK(mm("BatchMatMulV3", kt_tensor(TF_INT8, KT_DIMS(1, 1), KT_V(1)),
+           kt_tensor(TF_INT8, KT_DIMS(1, 1), KT_V(1))) == NULL);
+  CHECK_CODE(S, TF_NOT_FOUND);
+}
+
 TFE_TEST_MAIN

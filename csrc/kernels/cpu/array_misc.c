@@ -184,6 +184,156 @@ static void k_matrix_diag(tfe_kernel_context* k) {
   }
 }
 
+/* MatrixDiagV2 / V3: diagonals lower..upper of [..., M, N] matrices from
+ * `diagonal` ([..., max_len] for one diagonal, [..., num_diags, max_len]
+ * for a band), everything else padding_value. Diagonal d = j - i sits in
+ * row upper - d of the input; shorter diagonals are aligned left or right
+ * within max_len (V2: both left; V3: the `align` attr, superdiagonals
+ * first). */
+static void matrix_diag_v23(tfe_kernel_context* k, int is_v3) {
+  const TF_Tensor* x = k->inputs[0];
+  const TF_Tensor* kt = k->inputs[1];
+  const TF_Tensor* rt = k->inputs[2];
+  const TF_Tensor* ct = k->inputs[3];
+  const TF_Tensor* pt = k->inputs[4];
+  kutil_shape_buf sa;
+  int nd = x->num_dims, i, on;
+  int64_t lo, up, num_diags, max_len, min_rows, min_cols, rows, cols;
+  int64_t odims[TFE_MAX_DIMS], batch, b, r, c;
+  int left_super = 1, left_sub = 1;
+  size_t esz = kutil_esize(x->dtype);
+  TF_Tensor* y;
+  char* dst;
+  if (kt->num_dims > 1) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "diag_index must be a scalar or vector, received shape: %s",
+               kutil_tshape(kt, &sa));
+    return;
+  }
+  if (kutil_num_elements(kt) < 1) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "Expected diag_index to have at least 1 element");
+    return;
+  }
+  if (kt->num_dims == 1 && kt->dims[0] > 2) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "diag_index must have only one or two elements, received %lld "
+               "elements.",
+               (long long)kt->dims[0]);
+    return;
+  }
+  lo = kutil_get_int(kt, 0);
+  up = kutil_num_elements(kt) > 1 ? kutil_get_int(kt, 1) : lo;
+  if (rt->num_dims != 0) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "num_rows must be a scalar");
+    return;
+  }
+  if (ct->num_dims != 0) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "num_cols must be a scalar");
+    return;
+  }
+  if (pt->num_dims != 0) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "padding_value must be a scalar");
+    return;
+  }
+  rows = kutil_get_int(rt, 0);
+  cols = kutil_get_int(ct, 0);
+  if (nd < 1) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "diagonal must be at least 1-dim, received shape: %s",
+               kutil_tshape(x, &sa));
+    return;
+  }
+  if (lo > up) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "lower_diag_index must not be larger than upper_diag_index: "
+               "%lld > %lld",
+               (long long)lo, (long long)up);
+    return;
+  }
+  num_diags = up - lo + 1;
+  if (lo != up && (nd < 2 || x->dims[nd - 2] != num_diags)) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "The number of diagonals provided in the input does not match "
+               "the lower_diag_index and upper_diag_index range.");
+    return;
+  }
+  max_len = x->dims[nd - 1];
+  min_rows = max_len - (up < 0 ? up : 0);
+  min_cols = max_len + (lo > 0 ? lo : 0);
+  if (rows != -1 && rows < min_rows) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "The number of rows is too small.");
+    return;
+  }
+  if (cols != -1 && cols < min_cols) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "The number of columns is too small.");
+    return;
+  }
+  if (rows == -1 && cols == -1) {
+    rows = cols = min_rows > min_cols ? min_rows : min_cols;
+  } else if (rows == -1) {
+    rows = min_rows;
+  } else if (cols == -1) {
+    cols = min_cols;
+  }
+  if (rows != min_rows && cols != min_cols) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "The number of rows or columns is not consistent with the "
+               "specified d_lower, d_upper, and diagonal.");
+    return;
+  }
+  if (is_v3) {
+    const char* al = NULL;
+    size_t len = 0;
+    if (k->attrs != NULL) tfe_attrs_get_string(k->attrs, "align", &al, &len, NULL);
+    if (al == NULL) {
+      al = "RIGHT_LEFT";
+      len = 10;
+    }
+    left_super = len >= 4 && memcmp(al, "LEFT", 4) == 0;
+    left_sub = len >= 4 && memcmp(al + len - 4, "LEFT", 4) == 0;
+  }
+  on = 0;
+  if (num_diags == 1) {
+    for (i = 0; i < nd - 1; i++) odims[on++] = x->dims[i];
+  } else {
+    for (i = 0; i < nd - 2; i++) odims[on++] = x->dims[i];
+  }
+  odims[on++] = rows;
+  odims[on++] = cols;
+  if (on > TFE_MAX_DIMS) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "MatrixDiag: too many dimensions");
+    return;
+  }
+  y = tfe_kernel_alloc_output(k, 0, x->dtype, odims, on);
+  if (y == NULL || kutil_num_elements(y) == 0) return;
+  dst = (char*)kutil_data(y);
+  batch = prodr(odims, 0, on - 2);
+  for (b = 0; b < batch; b++) {
+    for (r = 0; r < rows; r++) {
+      for (c = 0; c < cols; c++) {
+        int64_t d = c - r;
+        char* out = dst + (size_t)((b * rows + r) * cols + c) * esz;
+        if (d >= lo && d <= up) {
+          int left = (d >= 0 && left_super) || (d <= 0 && left_sub);
+          int64_t dl1 = rows + (d < 0 ? d : 0), dl2 = cols - (d > 0 ? d : 0);
+          int64_t dlen = dl1 < dl2 ? dl1 : dl2;
+          int64_t off = left ? 0 : max_len - dlen;
+          int64_t t = c - (d > 0 ? d : 0) + off;
+          int64_t src = (b * num_diags + (up - d)) * max_len + t;
+          kutil_copy1(x->dtype, esz, out,
+                      (const char*)kutil_data(x) + (size_t)src * esz);
+        } else {
+          kutil_copy1(x->dtype, esz, out, (const char*)kutil_data(pt));
+        }
+      }
+    }
+  }
+}
+
+static void k_matrix_diag_v2(tfe_kernel_context* k) { matrix_diag_v23(k, 0); }
+static void k_matrix_diag_v3(tfe_kernel_context* k) { matrix_diag_v23(k, 1); }
+
 static void k_matrix_band_part(tfe_kernel_context* k) {
   const TF_Tensor* x = k->inputs[0];
   const TF_Tensor* lt = k->inputs[1];
@@ -503,6 +653,10 @@ void tfe_register_array_misc_kernels(void) {
                      "out_idx", idx, 2);
   tfe_kutil_register("MatrixDiag", k_matrix_diag, "T", all, KUTIL_COUNT(all),
                      NULL, NULL, 0);
+  tfe_kutil_register("MatrixDiagV2", k_matrix_diag_v2, "T", all,
+                     KUTIL_COUNT(all), NULL, NULL, 0);
+  tfe_kutil_register("MatrixDiagV3", k_matrix_diag_v3, "T", all,
+                     KUTIL_COUNT(all), NULL, NULL, 0);
   tfe_kutil_register("MatrixBandPart", k_matrix_band_part, "T", all,
                      KUTIL_COUNT(all), "Tindex", idx, 2);
   tfe_kutil_register("Cumsum", k_cumsum, "T", num, KUTIL_COUNT(num), "Tidx",

@@ -426,6 +426,73 @@ static void k_batch_matmul_v2(tfe_kernel_context* k) {
                 kutil_attr_bool(k, "adj_y", 0), 1, bdims, nb);
 }
 
+/* BatchMatMulV3: inputs of dtypes Ta/Tb are converted to Tout first (the
+ * CPU kernels exist for equal types and for 8-bit integers into int32 or
+ * bfloat16). */
+static TF_Tensor* convert_to(const TF_Tensor* x, TF_DataType to) {
+  int64_t n = kutil_num_elements(x), i;
+  TF_Tensor* t;
+  if (x->dtype == to) {
+    return tfe_tensor_from_buffer(x->dtype, x->dims, x->num_dims, x->buf);
+  }
+  t = TF_AllocateTensor(to, x->dims, x->num_dims,
+                        (size_t)n * kutil_esize(to));
+  if (t == NULL) return NULL;
+  for (i = 0; i < n; i++) {
+    int64_t v = kutil_get_int(x, i);
+    if (to == TF_INT32) {
+      ((int32_t*)kutil_data(t))[i] = (int32_t)v;
+    } else {
+      ((uint16_t*)kutil_data(t))[i] = kutil_f32_to_bf16((float)v);
+    }
+  }
+  return t;
+}
+
+static void k_batch_matmul_v3(tfe_kernel_context* k) {
+  TF_DataType to = k->output_types != NULL ? k->output_types[0]
+                                           : k->inputs[0]->dtype;
+  TF_Tensor* a = convert_to(k->inputs[0], to);
+  TF_Tensor* b = convert_to(k->inputs[1], to);
+  TF_Tensor* const* saved = k->inputs;
+  TF_Tensor* conv[2];
+  if (a == NULL || b == NULL) {
+    KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "OOM in BatchMatMulV3");
+  } else {
+    conv[0] = a;
+    conv[1] = b;
+    k->inputs = conv;
+    k_batch_matmul_v2(k);
+    k->inputs = saved;
+  }
+  TF_DeleteTensor(a);
+  TF_DeleteTensor(b);
+}
+
+static void register_v3(TF_DataType ta, TF_DataType tb, TF_DataType tout) {
+  tfe_kernel_reg reg;
+  TF_Status* s = TF_NewStatus();
+  TF_DataType t[3] = {ta, tb, tout};
+  memset(&reg, 0, sizeof reg);
+  reg.op_name = "BatchMatMulV3";
+  reg.device_type = "CPU";
+  reg.compute = k_batch_matmul_v3;
+  reg.constraints[0].attr = "Ta";
+  reg.constraints[0].types = &t[0];
+  reg.constraints[0].num_types = 1;
+  reg.constraints[1].attr = "Tb";
+  reg.constraints[1].types = &t[1];
+  reg.constraints[1].num_types = 1;
+  reg.constraints[2].attr = "Tout";
+  reg.constraints[2].types = &t[2];
+  reg.constraints[2].num_types = 1;
+  reg.num_constraints = 3;
+  if (s != NULL) {
+    tfe_kernel_register(&reg, s);
+    TF_DeleteStatus(s);
+  }
+}
+
 void tfe_register_matmul_kernels(void) {
   static const TF_DataType types[] = {TF_FLOAT,   TF_DOUBLE, TF_HALF,
                                       TF_BFLOAT16, TF_INT16, TF_INT32,
@@ -437,4 +504,18 @@ void tfe_register_matmul_kernels(void) {
                      KUTIL_COUNT(types), NULL, NULL, 0);
   tfe_kutil_register("BatchMatMulV2", k_batch_matmul_v2, "T", types,
                      KUTIL_COUNT(types), NULL, NULL, 0);
+  {
+    size_t i;
+    for (i = 0; i < sizeof types / sizeof types[0]; i++) {
+      register_v3(types[i], types[i], types[i]);
+    }
+    register_v3(TF_INT8, TF_INT8, TF_INT32);
+    register_v3(TF_UINT8, TF_INT8, TF_INT32);
+    register_v3(TF_INT8, TF_UINT8, TF_INT32);
+    register_v3(TF_UINT8, TF_UINT8, TF_INT32);
+    register_v3(TF_BFLOAT16, TF_INT8, TF_BFLOAT16);
+    register_v3(TF_BFLOAT16, TF_UINT8, TF_BFLOAT16);
+    register_v3(TF_INT8, TF_BFLOAT16, TF_BFLOAT16);
+    register_v3(TF_UINT8, TF_BFLOAT16, TF_BFLOAT16);
+  }
 }
