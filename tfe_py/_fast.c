@@ -330,6 +330,8 @@ static int run_op(TFE_Context* ctx, const char* op_name, const char* device,
     TFE_OpSetDevice(op, device, s);
     if (TF_GetCode(s) != TF_OK) goto done;
   }
+  /* Attrs first: the first value an attr gets is kept (see _fast.h). */
+  if (attrs_len > 0 && !set_attrs(op, attrs, attrs_len, op_name, s)) goto done;
   size_t pos = 0;
   for (int i = 0; i < num_args; ++i) {
     int len = arg_lengths != NULL ? arg_lengths[i] : -1;
@@ -361,7 +363,6 @@ static int run_op(TFE_Context* ctx, const char* op_name, const char* device,
     }
     if (TF_GetCode(s) != TF_OK) goto done;
   }
-  if (attrs_len > 0 && !set_attrs(op, attrs, attrs_len, op_name, s)) goto done;
   int num = max_outputs;
   TFE_Execute(op, outputs, &num, s);
   if (TF_GetCode(s) == TF_OK) n = num;

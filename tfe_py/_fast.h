@@ -30,8 +30,10 @@
  * `arg_lengths[i]` is -1 for a single tensor (one entry of `inputs`) or the
  * number of entries forming list argument i (TFE_OpAddInputList).
  * `arg_lengths` may be NULL when every argument is a single tensor.
- * Attributes from the blob are set after the inputs, so they win over
- * values inferred from the inputs. On success returns the number of
+ * Attributes from the blob are set before the inputs: as in TF, an attr
+ * keeps the first value it gets, so an explicit attr wins over the value
+ * the runtime would infer from the inputs, and an input that disagrees
+ * with it is reported by TFE_Execute. On success returns the number of
  * outputs written to `outputs` (at most `max_outputs`); the caller owns
  * them. On failure returns -1, writes no output, and leaves the status for
  * tfe_py_take_error(). Borrows every argument. */

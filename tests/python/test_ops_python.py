@@ -157,6 +157,19 @@ def test_attr_kinds():
     assert sh.dtype == "int64" and sh.numpy().tolist() == [2, 2]
 
 
+def test_explicit_inferable_attrs_win_over_inputs():
+    # An explicit T converts Python values...
+    r = ops.AddV2(1, 2, T="float64")
+    assert r.dtype == "float64" and float(r) == 3.0
+    # ...and a tensor input that disagrees with it is an error, not ignored.
+    with pytest.raises(errors.InvalidArgumentError):
+        ops.AddV2(f32(1.0), f32(2.0), T="float64")
+    with pytest.raises(errors.InvalidArgumentError):
+        ops.ConcatV2([f32([1.0]), f32([2.0])], axis=0, N=3)
+    c = ops.ConcatV2([f32([1.0]), f32([2.0])], axis=0, N=2, T=np.float32)
+    assert c.numpy().tolist() == [1.0, 2.0]
+
+
 def test_attr_values_are_type_checked():
     x = f32([[1.0]])
     with pytest.raises(TypeError, match="transpose_a' expects a bool"):
