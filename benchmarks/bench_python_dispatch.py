@@ -68,13 +68,21 @@ def main(argv: list[str] | None = None) -> int:
         "tfe_py a + b": lambda: a + b,
         "numpy.add(x, y)": lambda: np_add(x, y),
     }
+    # Other paths, for information (not part of the ratios): a Python scalar
+    # converted on every call, and an op with an explicit attr (packed once).
+    m = constant(np.ones((2, 2), np.float32))
+    matmul = ops.MatMul
+    extra: dict[str, Callable[[], object]] = {
+        "tfe_py a + 1.0 (converts 1.0)": lambda: a + 1.0,
+        "tfe_py.ops.MatMul(m, m, transpose_b=True), 2x2": lambda: matmul(m, m, transpose_b=True),
+    }
     tf_case, tf_note = _tensorflow_case()
     if tf_case is not None:
         cases["tf.raw_ops.AddV2(x=a, y=b)"] = tf_case
 
-    best = {name: float("inf") for name in cases}
+    best = {name: float("inf") for name in (*cases, *extra)}
     for _ in range(args.rounds):  # interleave so drift hits every case alike
-        for name, fn in cases.items():
+        for name, fn in (*cases.items(), *extra.items()):
             t = timeit.timeit(fn, number=args.number)
             best[name] = min(best[name], t / args.number * 1e6)
     # The lambda indirection costs the same for every case; measure it too.
@@ -90,8 +98,11 @@ def main(argv: list[str] | None = None) -> int:
         f"lambda-call overhead {overhead:.3f} us (included below)"
     )
     width = max(len(n) for n in best)
-    for name, us in best.items():
-        print(f"  {name:<{width}}  {us:8.3f} us/op")
+    for name in cases:
+        print(f"  {name:<{width}}  {best[name]:8.3f} us/op")
+    print("other tfe_py paths:")
+    for name in extra:
+        print(f"  {name:<{width}}  {best[name]:8.3f} us/op")
     ours = best["tfe_py.ops.AddV2(a, b)"]
     print("ratios:")
     print(f"  tfe_py.ops.AddV2 / numpy.add          = {ours / best['numpy.add(x, y)']:.2f}x")

@@ -37,6 +37,7 @@ from tfe_py.eager import (
     _infer,
     _new_handle,
     _place,
+    _scalar_handle,
     as_dtype,
     constant,
 )
@@ -69,6 +70,7 @@ _TYPE_CLASSES = frozenset(
 )
 _NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _RESERVED = frozenset({"name", "device"})
+_new_object = object.__new__
 
 
 class _NoValue:
@@ -114,10 +116,7 @@ class ArgDef:
     number_attr: str | None = None
     type_list_attr: str | None = None
     is_ref: bool = False
-
-    @property
-    def is_list(self) -> bool:
-        return self.number_attr is not None or self.type_list_attr is not None
+    is_list: bool = False  # "N * T" or a list(type) attr: set by parse_op_def
 
 
 @dataclass
@@ -134,10 +133,15 @@ class OpDef:
     name_bytes: bytes = b""
     blob_cache: dict[Any, bytes] = field(default_factory=dict)
     result_type: Any = None
-
-    @property
-    def attr_map(self) -> dict[str, AttrDef]:
-        return {a.name: a for a in self.attrs}
+    # Precomputed by parse_op_def for the dispatch path:
+    attr_map: dict[str, AttrDef] = field(default_factory=dict)
+    # type attr -> indices of the inputs whose dtype it gives
+    type_attr_inputs: dict[str, list[int]] = field(default_factory=dict)
+    has_list_inputs: bool = False
+    # Output lengths when no output is a list (else None: worked out per call).
+    static_out_lengths: list[int | None] | None = None
+    # One non-list output and one or two non-list inputs: tfe_py_fast_execute1/2.
+    short_dispatch: bool = False
 
 
 def _split_top(text: str, sep: str) -> list[str]:
@@ -349,6 +353,8 @@ def parse_op_def(name: str, lines: Sequence[str]) -> OpDef:
     for a in pending_attrs:
         a.py_name = _py_name(a.name, taken)
     outputs = [_parse_arg(x, attrs_by_name, set()) for x in out_lines]
+    for arg in (*inputs, *outputs):
+        arg.is_list = arg.number_attr is not None or arg.type_list_attr is not None
     for arg in inputs:
         for ref in (arg.type_attr, arg.number_attr, arg.type_list_attr):
             if ref is not None and ref in attrs_by_name:
@@ -362,6 +368,19 @@ def parse_op_def(name: str, lines: Sequence[str]) -> OpDef:
         is_stateful=stateful,
         is_commutative=commutative,
         name_bytes=name.encode("utf-8"),
+        attr_map=attrs_by_name,
+        has_list_inputs=any(a.is_list for a in inputs),
+    )
+    for idx, arg in enumerate(inputs):
+        if arg.type_attr is not None:
+            op.type_attr_inputs.setdefault(arg.type_attr, []).append(idx)
+    if not any(a.is_list for a in outputs):
+        op.static_out_lengths = [1] * len(outputs)
+    op.short_dispatch = (
+        len(outputs) == 1
+        and not outputs[0].is_list
+        and len(inputs) in (1, 2)
+        and not op.has_list_inputs
     )
     if len(outputs) > 1:
         fields = [_py_name(o.name, set()) for o in outputs]
@@ -628,16 +647,48 @@ def _attr_blob(op: OpDef, values: tuple[Any, ...], keep: list[Any]) -> bytes:
 
 def _convert(value: Any, tf_dtype: int | None, ctx: Context, device: bytes | None) -> EagerTensor:
     """A new tensor for a non-tensor input (in the current device scope)."""
-    if tf_dtype is None:
-        arr, tf_dtype = _infer(value)
+    fast = _scalar_handle(value, tf_dtype)
+    if fast is not None:
+        handle = fast[0]
     else:
-        arr = _array_for(value, tf_dtype)
-    return EagerTensor._wrap(_place(_new_handle(arr, tf_dtype), ctx, device), ctx)
+        if tf_dtype is None:
+            arr, tf_dtype = _infer(value)
+        else:
+            arr = _array_for(value, tf_dtype)
+        handle = _new_handle(arr, tf_dtype)
+    if device is not None:
+        handle = _place(handle, ctx, device)
+    t = _new_object(EagerTensor)
+    t._h = handle
+    t._ctx = ctx
+    return t
 
 
 def _check_open(op: OpDef, arg: ArgDef, t: EagerTensor) -> None:
     if not t._h:
         raise ValueError(f"{op.name}: input '{arg.py_name}' is a closed tensor")
+
+
+def _group_dtype(
+    op: OpDef, type_attr: str, values: Sequence[Any], explicit: dict[str, Any]
+) -> int | None:
+    """dtype for Python values given to inputs of type attr ``type_attr``:
+    the attr's explicit value, else the dtype of the first open tensor among
+    the inputs that use it, else None (infer from the value)."""
+    if type_attr in explicit:
+        v = explicit[type_attr]
+        try:
+            return as_dtype(v)
+        except (TypeError, ValueError):
+            _need(False, op, op.attr_map[type_attr], v, "a dtype")
+    inputs = op.inputs
+    for idx in op.type_attr_inputs.get(type_attr, ()):
+        v = values[idx]
+        items = v if inputs[idx].is_list and isinstance(v, (list, tuple)) else (v,)
+        for item in items:
+            if isinstance(item, EagerTensor) and item._h:
+                return int(item.dtype)
+    return None
 
 
 def _gather_inputs(
@@ -648,71 +699,71 @@ def _gather_inputs(
     scope_device: bytes | None,
 ) -> tuple[list[CData], list[int], list[EagerTensor]]:
     """Flat input handles, per-argument lengths (-1 = single) and the
-    tensors that must stay alive until the op ran."""
-    # dtype of each type attr: explicit value, else the first tensor's.
-    group: dict[str, int] = {}
-    for attr_name, v in explicit.items():
-        a = op.attr_map.get(attr_name)
-        if a is not None and a.base == "type" and not a.is_list:
-            try:
-                group[attr_name] = as_dtype(v)
-            except (TypeError, ValueError):
-                _need(False, op, a, v, "a dtype")
-    for arg, v in zip(op.inputs, values, strict=True):
-        if arg.type_attr is None or arg.type_attr in group:
-            continue
-        items = v if arg.is_list and isinstance(v, (list, tuple)) else (v,)
-        for item in items:
-            if isinstance(item, EagerTensor) and item._h:
-                group[arg.type_attr] = int(item.dtype)
-                break
+    tensors converted here, which must stay alive until the op ran."""
     handles: list[CData] = []
     lengths: list[int] = []
-    keep: list[EagerTensor] = []
-    for idx, (arg, v) in enumerate(zip(op.inputs, values, strict=True)):
+    made: list[EagerTensor] = []
+    group: dict[str, int] | None = None
+    for idx, arg in enumerate(op.inputs):
+        v = values[idx]
         if arg.is_list:
             if not isinstance(v, (list, tuple)):
                 raise TypeError(
                     f"{op.name}: input '{arg.py_name}' expects a list of tensors, "
                     f"got {type(v).__name__}"
                 )
-            items = list(v)
+            items = v
             lengths.append(len(items))
         else:
-            items = [v]
+            if isinstance(v, EagerTensor):  # the common case, kept short
+                h = v._h
+                if not h:
+                    _check_open(op, arg, v)
+                handles.append(h)
+                lengths.append(-1)
+                continue
+            items = (v,)
             lengths.append(-1)
-        list_types: Sequence[Any] | None = None
-        if arg.type_list_attr is not None:
-            list_types = explicit.get(arg.type_list_attr)
-            if list_types is not None and not isinstance(list_types, (list, tuple)):
-                _need(False, op, op.attr_map[arg.type_list_attr], list_types, "a list of dtypes")
         for k, item in enumerate(items):
             if isinstance(item, EagerTensor):
                 _check_open(op, arg, item)
-                t = item
-            else:
-                if arg.fixed_type is not None:
-                    want: int | None = arg.fixed_type
-                elif arg.type_attr is not None:
-                    want = group.get(arg.type_attr)
-                elif list_types is not None and k < len(list_types):
-                    want = as_dtype(list_types[k])
+                handles.append(item._h)
+                continue
+            want: int | None
+            if arg.fixed_type is not None:
+                want = arg.fixed_type
+            elif arg.type_attr is not None:
+                if group is None:
+                    group = {}
+                if arg.type_attr in group:
+                    want = group[arg.type_attr]
                 else:
-                    want = None
-                try:
-                    t = _convert(item, want, ctx, scope_device)
-                except (TypeError, ValueError) as exc:
-                    where = f"input '{arg.py_name}'" + (f"[{k}]" if arg.is_list else "")
-                    raise type(exc)(f"{op.name}: {where} (#{idx}): {exc}") from exc
-                if arg.type_attr is not None and arg.type_attr not in group:
-                    group[arg.type_attr] = int(t.dtype)
-            keep.append(t)
+                    want = _group_dtype(op, arg.type_attr, values, explicit)
+                    if want is not None:
+                        group[arg.type_attr] = want
+            elif arg.type_list_attr is not None and arg.type_list_attr in explicit:
+                types = explicit[arg.type_list_attr]
+                if not isinstance(types, (list, tuple)):
+                    _need(False, op, op.attr_map[arg.type_list_attr], types, "a list of dtypes")
+                want = as_dtype(types[k]) if k < len(types) else None
+            else:
+                want = None
+            try:
+                t = _convert(item, want, ctx, scope_device)
+            except (TypeError, ValueError) as exc:
+                where = f"input '{arg.py_name}'" + (f"[{k}]" if arg.is_list else "")
+                raise type(exc)(f"{op.name}: {where} (#{idx}): {exc}") from exc
+            if arg.type_attr is not None and group is not None and arg.type_attr not in group:
+                group[arg.type_attr] = int(t.dtype)
+            made.append(t)
             handles.append(t._h)
-    return handles, lengths, keep
+    return handles, lengths, made
 
 
 def _output_lengths(op: OpDef, explicit: dict[str, Any], values: Sequence[Any]) -> list[int | None]:
     """Tensors each output argument produces, None where unknown."""
+    if op.static_out_lengths is not None:
+        return op.static_out_lengths
     by_attr: dict[str, int] = {}
     for arg, v in zip(op.inputs, values, strict=True):
         if arg.is_list and isinstance(v, (list, tuple)):
@@ -786,29 +837,26 @@ def _fail(op: OpDef, ctx: Context, inputs: Iterable[Any]) -> None:
             lib.TF_DeleteStatus(s)
 
 
+_NO_ATTRS: dict[str, Any] = {}
+
+
 def _call(op: OpDef, inputs: tuple[Any, ...], attrs: tuple[Any, ...], device: Any) -> Any:
     """The general dispatch path of every generated wrapper."""
-    st = _state
-    ctx, dev = st.scope
+    ctx, dev = _state.scope
     if ctx is None:
         ctx = default_context()
+    scope_device = dev if dev.__class__ is bytes else None
     if device is not None:
         dev = _device_bytes(device) or ffi.NULL
-    explicit = {a.name: v for a, v in zip(op.attrs, attrs, strict=True) if v is not None}
-    handles, arg_lengths, keep_inputs = _gather_inputs(op, inputs, explicit, ctx, st.device)
+    explicit = _NO_ATTRS
+    for v in attrs:
+        if v is not None:
+            explicit = {a.name: x for a, x in zip(op.attrs, attrs, strict=True) if x is not None}
+            break
+    handles, arg_lengths, made = _gather_inputs(op, inputs, explicit, ctx, scope_device)
     keep_attrs: list[Any] = []
     blob = _attr_blob(op, attrs, keep_attrs) if explicit else b""
-    out_lengths = _output_lengths(op, explicit, inputs)
-    known = None not in out_lengths
-    capacity = sum(n for n in out_lengths if n is not None) if known else _FALLBACK_OUTPUTS
-    if (
-        capacity == 1
-        and known
-        and len(op.outputs) == 1
-        and not op.outputs[0].is_list
-        and len(handles) in (1, 2)
-        and all(n < 0 for n in arg_lengths)
-    ):
+    if op.short_dispatch:
         if len(handles) == 1:
             h = lib.tfe_py_fast_execute1(ctx._ptr, op.name_bytes, dev, blob, len(blob), handles[0])
         else:
@@ -817,8 +865,16 @@ def _call(op: OpDef, inputs: tuple[Any, ...], attrs: tuple[Any, ...], device: An
             )
         if not h:
             _fail(op, ctx, inputs)
-        del keep_inputs, keep_attrs
-        return EagerTensor._wrap(h, ctx)
+        del made, keep_attrs  # converted inputs can go now
+        t = _new_object(EagerTensor)
+        t._h = h
+        t._ctx = ctx
+        return t
+    out_lengths = _output_lengths(op, explicit, inputs)
+    if None in out_lengths:
+        capacity = _FALLBACK_OUTPUTS
+    else:
+        capacity = sum(out_lengths)  # type: ignore[arg-type]
     in_arr = ffi.new("TFE_TensorHandle*[]", handles) if handles else ffi.NULL
     len_arr = ffi.new("int[]", arg_lengths) if arg_lengths else ffi.NULL
     out_arr = ffi.new("TFE_TensorHandle*[]", max(capacity, 1))
@@ -836,7 +892,7 @@ def _call(op: OpDef, inputs: tuple[Any, ...], attrs: tuple[Any, ...], device: An
     )
     if n < 0:
         _fail(op, ctx, inputs)
-    del keep_inputs, keep_attrs
+    del made, keep_attrs
     tensors = [EagerTensor._wrap(out_arr[i], ctx) for i in range(n)]
     return _pack(op, tensors, out_lengths)
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import struct
 from collections.abc import Callable
 from types import TracebackType
 from typing import Any
@@ -266,6 +267,61 @@ def _new_handle(arr: np.ndarray, tf_dtype: int) -> CData:
     return h
 
 
+# Python scalars skip numpy: packed with struct straight into a new handle.
+_SCALAR_FORMATS = {
+    "TF_FLOAT": "=f",
+    "TF_DOUBLE": "=d",
+    "TF_HALF": "=e",
+    "TF_INT8": "=b",
+    "TF_INT16": "=h",
+    "TF_INT32": "=i",
+    "TF_INT64": "=q",
+    "TF_UINT8": "=B",
+    "TF_UINT16": "=H",
+    "TF_UINT32": "=I",
+    "TF_UINT64": "=Q",
+    "TF_BOOL": "=?",
+}
+_SCALAR_STRUCTS = {int(getattr(lib, k)): struct.Struct(f) for k, f in _SCALAR_FORMATS.items()}
+_FLOAT_DTYPES = frozenset(int(getattr(lib, k)) for k in ("TF_FLOAT", "TF_DOUBLE", "TF_HALF"))
+_INT_DTYPES = frozenset(
+    int(getattr(lib, k)) for k in _SCALAR_FORMATS if k.startswith(("TF_INT", "TF_UINT"))
+)
+_TF_FLOAT = int(lib.TF_FLOAT)
+_TF_INT32 = int(lib.TF_INT32)
+
+
+def _scalar_handle(value: Any, tf_dtype: int | None) -> tuple[CData, int] | None:
+    """(new host handle, dtype) for a Python float/int/bool, or None when the
+    value needs the general (numpy) conversion, which also reports errors."""
+    kind = value.__class__
+    if kind is float:
+        if tf_dtype is None:
+            tf_dtype = _TF_FLOAT
+        elif tf_dtype not in _FLOAT_DTYPES:
+            return None
+    elif kind is int:
+        if tf_dtype is None:
+            tf_dtype = _TF_INT32
+        elif tf_dtype not in _INT_DTYPES and tf_dtype not in _FLOAT_DTYPES:
+            return None
+    elif kind is bool:
+        if tf_dtype is None:
+            tf_dtype = _TF_BOOL
+        elif tf_dtype != _TF_BOOL:
+            return None
+    else:
+        return None
+    try:
+        data = _SCALAR_STRUCTS[tf_dtype].pack(value)
+    except (struct.error, OverflowError):
+        return None  # out of range for the format: let numpy decide
+    h = lib.tfe_py_new_handle(tf_dtype, ffi.NULL, 0, data, len(data))
+    if not h:
+        _raise_pending("creating a tensor")
+    return h, tf_dtype
+
+
 def _place(handle: CData, ctx: Context, device: bytes | None) -> CData:
     """Copies a fresh host handle to the device scope, if any (consumes it)."""
     if device is None:
@@ -291,15 +347,18 @@ def constant(value: Any, dtype: Any = None) -> EagerTensor:
         if dtype is not None and as_dtype(dtype) != value.dtype:
             raise _cast_error(value, as_dtype(dtype))
         return value
-    if dtype is None:
+    tf_dtype = None if dtype is None else as_dtype(dtype)
+    fast = _scalar_handle(value, tf_dtype)
+    if fast is not None:
+        handle = fast[0]
+    elif tf_dtype is None:
         arr, tf_dtype = _infer(value)
+        handle = _new_handle(arr, tf_dtype)
     else:
-        tf_dtype = as_dtype(dtype)
-        arr = _array_for(value, tf_dtype)
+        handle = _new_handle(_array_for(value, tf_dtype), tf_dtype)
     st = _state
     ctx = st.ctx or default_context()
-    handle = _place(_new_handle(arr, tf_dtype), ctx, st.device)
-    return EagerTensor._wrap(handle, ctx)
+    return EagerTensor._wrap(_place(handle, ctx, st.device), ctx)
 
 
 def convert_to_tensor(value: Any, dtype: Any = None) -> EagerTensor:
@@ -633,29 +692,31 @@ def _op(name: str) -> _OpFn:
     return _opgen.wrapper(name)
 
 
-def _binary(op_name: str, *, reflected: bool = False) -> Callable[[EagerTensor, Any], Any]:
+def _install(dunder: str, op_name: str) -> Callable[..., Any]:
+    """A placeholder for operator ``dunder`` that, on first use, puts the
+    generated wrapper of ``op_name`` itself on the class (``x + y`` then
+    costs the same as ``ops.AddV2(x, y)``) and runs it."""
+
+    def method(self: EagerTensor, *other: Any) -> Any:
+        fn = _op(op_name)
+        setattr(EagerTensor, dunder, fn)
+        return fn(self, *other)
+
+    method.__name__ = dunder
+    method.__doc__ = f"Runs {op_name}."
+    return method
+
+
+def _reflected(op_name: str) -> Callable[[EagerTensor, Any], Any]:
     fn: list[_OpFn] = []
 
     def method(self: EagerTensor, other: Any) -> Any:
         if not fn:
             fn.append(_op(op_name))
-        return fn[0](other, self) if reflected else fn[0](self, other)
+        return fn[0](other, self)
 
-    method.__name__ = f"{'r' if reflected else ''}{op_name}"
-    method.__doc__ = f"Runs {op_name} ({'other, self' if reflected else 'self, other'})."
-    return method
-
-
-def _unary(op_name: str) -> Callable[[EagerTensor], Any]:
-    fn: list[_OpFn] = []
-
-    def method(self: EagerTensor) -> Any:
-        if not fn:
-            fn.append(_op(op_name))
-        return fn[0](self)
-
-    method.__name__ = op_name
-    method.__doc__ = f"Runs {op_name}."
+    method.__name__ = f"r{op_name}"
+    method.__doc__ = f"Runs {op_name}(other, self)."
     return method
 
 
@@ -717,30 +778,30 @@ def _invert(self: EagerTensor) -> Any:
 
 
 _OPERATORS: dict[str, Any] = {
-    "__add__": _binary("AddV2"),
-    "__radd__": _binary("AddV2", reflected=True),
-    "__sub__": _binary("Sub"),
-    "__rsub__": _binary("Sub", reflected=True),
-    "__mul__": _binary("Mul"),
-    "__rmul__": _binary("Mul", reflected=True),
+    "__add__": _install("__add__", "AddV2"),
+    "__radd__": _reflected("AddV2"),
+    "__sub__": _install("__sub__", "Sub"),
+    "__rsub__": _reflected("Sub"),
+    "__mul__": _install("__mul__", "Mul"),
+    "__rmul__": _reflected("Mul"),
     "__truediv__": lambda self, other: _truediv(self, other),
     "__rtruediv__": lambda self, other: _truediv(other, self),
-    "__floordiv__": _binary("FloorDiv"),
-    "__rfloordiv__": _binary("FloorDiv", reflected=True),
-    "__mod__": _binary("FloorMod"),
-    "__rmod__": _binary("FloorMod", reflected=True),
-    "__pow__": _binary("Pow"),
-    "__rpow__": _binary("Pow", reflected=True),
-    "__matmul__": _binary("MatMul"),
-    "__rmatmul__": _binary("MatMul", reflected=True),
-    "__lt__": _binary("Less"),
-    "__le__": _binary("LessEqual"),
-    "__gt__": _binary("Greater"),
-    "__ge__": _binary("GreaterEqual"),
+    "__floordiv__": _install("__floordiv__", "FloorDiv"),
+    "__rfloordiv__": _reflected("FloorDiv"),
+    "__mod__": _install("__mod__", "FloorMod"),
+    "__rmod__": _reflected("FloorMod"),
+    "__pow__": _install("__pow__", "Pow"),
+    "__rpow__": _reflected("Pow"),
+    "__matmul__": _install("__matmul__", "MatMul"),
+    "__rmatmul__": _reflected("MatMul"),
+    "__lt__": _install("__lt__", "Less"),
+    "__le__": _install("__le__", "LessEqual"),
+    "__gt__": _install("__gt__", "Greater"),
+    "__ge__": _install("__ge__", "GreaterEqual"),
     "__eq__": _eq,
     "__ne__": _ne,
-    "__neg__": _unary("Neg"),
-    "__abs__": _unary("Abs"),
+    "__neg__": _install("__neg__", "Neg"),
+    "__abs__": _install("__abs__", "Abs"),
     "__pos__": lambda self: self,
     "__and__": _logical("LogicalAnd"),
     "__rand__": _logical("LogicalAnd", reflected=True),
