@@ -29,6 +29,7 @@ Example::
 
 from __future__ import annotations
 
+import ctypes
 import io as _pyio
 import os
 from collections.abc import Callable, Iterable, Iterator
@@ -66,6 +67,21 @@ _OK = errors.CODES["OK"]
 _NOT_FOUND = errors.CODES["NOT_FOUND"]
 _OUT_OF_RANGE = errors.CODES["OUT_OF_RANGE"]
 _FAILED_PRECONDITION = errors.CODES["FAILED_PRECONDITION"]
+
+
+def _bytes_allocator() -> Any:
+    """CPython's PyBytes_FromStringAndSize, to make an uninitialised bytes
+    object of a given size (None elsewhere)."""
+    try:
+        fn = ctypes.pythonapi.PyBytes_FromStringAndSize
+    except (AttributeError, OSError):  # not CPython
+        return None
+    fn.restype = ctypes.py_object
+    fn.argtypes = (ctypes.c_void_p, ctypes.c_ssize_t)
+    return fn
+
+
+_new_bytes = _bytes_allocator()
 
 # Size of the Python-side buffer of a GFile. Reads and writes at least this
 # large bypass it and go straight to the C file.
@@ -337,39 +353,44 @@ class _RawReader(_pyio.RawIOBase):
 
     def _read_into(self, buf: CData, n: int) -> int:
         got = lib.TFE_ReadRandomAccessFile(self._file, self._pos, n, buf, self._status)
-        code = lib.TF_GetCode(self._status)
-        if code != _OK and code != _OUT_OF_RANGE:
-            errors.check(self._status)
+        if got != n:
+            # A short read is the end of the file (OUT_OF_RANGE); anything
+            # else is an error.
+            code = lib.TF_GetCode(self._status)
+            if code != _OK and code != _OUT_OF_RANGE:
+                errors.check(self._status)
         self._pos += got
         return int(got)
 
     def readinto(self, b: Any) -> int:
-        if self.closed:
+        if self._file == ffi.NULL:
             raise ValueError("I/O operation on closed file")
-        view = memoryview(b).cast("B")
-        n = len(view)
-        if n == 0:
-            return 0
-        return self._read_into(ffi.from_buffer("char[]", view, require_writable=True), n)
+        buf = ffi.from_buffer("char[]", b, require_writable=True)
+        n = len(buf)
+        return self._read_into(buf, n) if n else 0
 
     def readall(self) -> bytes:
-        if self.closed:
+        if self._file == ffi.NULL:
             raise ValueError("I/O operation on closed file")
         remaining = max(self._size() - self._pos, 0)
-        chunks: list[bytes] = []
-        # One read of the expected size, then smaller ones until the end
-        # (the file may have grown meanwhile).
-        want = remaining + 1
+        first = b""
+        if remaining and _new_bytes is not None:
+            # Read straight into a new bytes object, as CPython's own
+            # FileIO.readall does: the object is unshared until returned.
+            first = _new_bytes(None, remaining)
+            got = self._read_into(ffi.from_buffer("char[]", first), remaining)
+            if got < remaining:
+                return first[:got]
+        # The rest (the whole file without the fast path, or whatever was
+        # appended meanwhile), in chunks.
+        chunks = [first]
         while True:
-            buf = bytearray(want)
+            buf = bytearray(_BUFFER_SIZE)
             got = self.readinto(buf)
             if got == 0:
                 break
-            chunks.append(bytes(memoryview(buf)[:got]) if got < want else bytes(buf))
-            if got < want:
-                break
-            want = _BUFFER_SIZE
-        return b"".join(chunks)
+            chunks.append(bytes(memoryview(buf)[:got]))
+        return chunks[0] if len(chunks) == 1 else b"".join(chunks)
 
     def _size(self) -> int:
         with errors.status() as s:
@@ -432,13 +453,14 @@ class _RawWriter(_pyio.RawIOBase):
         return True
 
     def write(self, b: Any) -> int:
-        if self.closed:
+        if self._handle == ffi.NULL:
             raise ValueError("I/O operation on closed file")
-        view = memoryview(b).cast("B")
-        n = len(view)
+        buf = ffi.from_buffer("char[]", b)
+        n = len(buf)
         if n:
-            lib.TF_AppendWritableFile(self._handle, ffi.from_buffer(view), n, self._status)
-            errors.check(self._status)
+            lib.TF_AppendWritableFile(self._handle, buf, n, self._status)
+            if lib.TF_GetCode(self._status) != _OK:
+                errors.check(self._status)
         return n
 
     def flush(self) -> None:
