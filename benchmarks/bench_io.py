@@ -31,7 +31,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tfe_py import io as tio  # noqa: E402 - needs the path set up above
+from tfe_py import io as tio
 
 
 def _write_builtin(path: str, chunk: bytes, count: int) -> None:
