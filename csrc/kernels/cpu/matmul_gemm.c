@@ -91,10 +91,34 @@
                            T* C, int64_t ldc) {                               \
     const int64_t MCB = (int64_t)MR * MC_PANELS;                              \
     const int64_t NCB = (int64_t)NR * NC_PANELS;                              \
-    T* ap = (T*)tfe_aligned_alloc(sizeof(T) * (size_t)(MCB * KC));            \
-    T* bp = (T*)tfe_aligned_alloc(sizeof(T) * (size_t)(NCB * KC));            \
+    /* scratch sized for this product, not for the largest block */         \
+    const int64_t am = (M < MCB ? (M + MR - 1) / MR * MR : MCB);              \
+    const int64_t bn = (N < NCB ? (N + NR - 1) / NR * NR : NCB);              \
+    const int64_t kk = K < KC ? K : KC;                                       \
+    T* ap;                                                                    \
+    T* bp;                                                                    \
     T tile[MR * NR];                                                          \
     int64_t jc, pc, ic, jr, ir, i, j;                                         \
+    if (M * N * K <= 32 * 32 * 32) {                                          \
+      /* small: a direct loop beats packing */                               \
+      int64_t p;                                                              \
+      for (i = 0; i < M; i++) {                                               \
+        T* crow = C + i * ldc;                                                \
+        for (j = 0; j < N; j++) crow[j] = 0;                                  \
+        for (p = 0; p < K; p++) {                                             \
+          T av = AT(A, ta, lda, i, p);                                        \
+          if (!tb) {                                                          \
+            const T* brow = B + p * ldb;                                      \
+            for (j = 0; j < N; j++) crow[j] += av * brow[j];                  \
+          } else {                                                            \
+            for (j = 0; j < N; j++) crow[j] += av * B[j * ldb + p];           \
+          }                                                                   \
+        }                                                                     \
+      }                                                                       \
+      return 1;                                                               \
+    }                                                                         \
+    ap = (T*)tfe_aligned_alloc(sizeof(T) * (size_t)(am * kk));                \
+    bp = (T*)tfe_aligned_alloc(sizeof(T) * (size_t)(bn * kk));                \
     if (ap == NULL || bp == NULL) {                                           \
       tfe_free(ap);                                                           \
       tfe_free(bp);                                                           \
