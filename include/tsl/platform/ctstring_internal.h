@@ -102,12 +102,21 @@ static inline void TF_TString_Init(TF_TString* str) {
   memset(str->u.raw.raw, 0, sizeof(str->u.raw));
 }
 
+/* GCC's flow analysis cannot see that only LARGE strings reach free() and
+ * warns when a string on the stack is inlined here; the warning is wrong. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wfree-nonheap-object"
+#endif
 static inline void TF_TString_Dealloc(TF_TString* str) {
   if (TF_TString_GetType(str) == TF_TSTR_LARGE && str->u.large.ptr != NULL) {
     free(str->u.large.ptr);
   }
   TF_TString_Init(str);
 }
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
 static inline size_t TF_TString_GetSize(const TF_TString* str) {
   switch (TF_TString_GetType(str)) {
@@ -222,7 +231,8 @@ static inline char* TF_TString_GetMutableDataPointer(TF_TString* str) {
       if (dst == NULL) return NULL;
       if (n) memcpy(dst, src, n);
       *str = tmp;
-      return (char*)TF_TString_GetDataPointer(str);
+      return TF_TString_GetType(str) == TF_TSTR_LARGE ? str->u.large.ptr
+                                                      : str->u.smll.str;
     }
   }
 }
@@ -320,7 +330,24 @@ static inline void TF_TString_Append(TF_TString* dst, const TF_TString* src) {
 static inline void TF_TString_Copy(TF_TString* dst, const char* src,
                                    size_t size) {
   char* p;
-  if (TF_TString_GetType(dst) == TF_TSTR_VIEW ||
+  TF_TString_Type type = TF_TString_GetType(dst);
+  if ((type == TF_TSTR_SMALL || type == TF_TSTR_LARGE) && size != 0) {
+    /* When src lies inside dst's own bytes, resizing dst in place would
+     * clobber src before it is read: build the result on the side. */
+    const char* cur = TF_TString_GetDataPointer(dst);
+    size_t cur_size = TF_TString_GetSize(dst);
+    if (src >= cur && src <= cur + cur_size) {
+      TF_TString tmp;
+      TF_TString_Init(&tmp);
+      p = TF_TString_ResizeUninitialized(&tmp, size);
+      if (p == NULL) return;
+      memcpy(p, src, size);
+      TF_TString_Dealloc(dst);
+      *dst = tmp;
+      return;
+    }
+  }
+  if (type == TF_TSTR_VIEW ||
       TF_TString_GetType(dst) == TF_TSTR_OFFSET) {
     TF_TString_Init(dst); /* borrowed bytes: nothing to free */
   }
