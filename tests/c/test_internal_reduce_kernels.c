@@ -233,6 +233,15 @@ TEST(empty_reductions_give_identity) {
   y = red_ok("Mean", kt_tensor(TF_INT64, KT_DIMS(0), NULL), ax(1, KT_V(0)), 0);
   kt_check(y, TF_INT64, KT_SCALAR, KT_V(0), 0, __FILE__, __LINE__);
   TF_DeleteTensor(y);
+  /* scattered axes with an empty reduced dim: [2,0,3,4] over [1,3] */
+  y = red_ok("Sum", kt_tensor(TF_FLOAT, KT_DIMS(2, 0, 3, 4), NULL),
+             ax(2, KT_V(1, 3)), 0);
+  KT_CHECK(y, TF_FLOAT, KT_DIMS(2, 3), KT_V(0, 0, 0, 0, 0, 0));
+  TF_DeleteTensor(y);
+  y = red_ok("Prod", kt_tensor(TF_INT64, KT_DIMS(2, 0, 3, 4), NULL),
+             ax(2, KT_V(1, 3)), 1);
+  KT_CHECK(y, TF_INT64, KT_DIMS(2, 1, 3, 1), KT_V(1, 1, 1, 1, 1, 1));
+  TF_DeleteTensor(y);
   /* output itself empty */
   y = red_ok("Sum", kt_tensor(TF_FLOAT, KT_DIMS(0, 3), NULL), ax(1, KT_V(1)),
              0);

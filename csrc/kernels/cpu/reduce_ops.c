@@ -522,13 +522,15 @@ static void reduce_compute(tfe_kernel_context* k, int op) {
         perm[np++] = i;
         R *= runs[i];
       }
-      tmp = tfe_malloc((size_t)total * esz);
-      if (tmp == NULL) {
+      if (total > 0) tmp = tfe_malloc((size_t)total * esz);
+      if (total > 0 && tmp == NULL) {
         KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "OOM in reduction");
         return;
       }
-      tfe_kutil_transpose(x->dtype, esz, src, runs, perm, nruns, tmp);
-      src = tmp;
+      if (total > 0) {
+        tfe_kutil_transpose(x->dtype, esz, src, runs, perm, nruns, tmp);
+        src = tmp;
+      }
     }
     rc = run_typed(op, x->dtype, src, O, R, I, kutil_data(y));
     tfe_free(tmp);
