@@ -783,4 +783,58 @@ TEST(no_kernel_for_unregistered_dtype) {
   CHECK(TF_GetCode(S) != TF_OK);
 }
 
+/* Random ranks (1-5), dims (0-4) and permutations against index
+ * arithmetic. */
+TEST(transpose_random_perms) {
+  unsigned seed = 777;
+  int iter;
+  begin();
+  for (iter = 0; iter < 200; iter++) {
+    int nd, i, j, perm[5];
+    int64_t dims[5], od[5], total = 1, n;
+    double vals[1024], want[1024], permd[5];
+    int nout;
+    seed = seed * 1103515245u + 12345u;
+    nd = 1 + (int)((seed >> 16) % 5);
+    for (i = 0; i < nd; i++) {
+      seed = seed * 1103515245u + 12345u;
+      dims[i] = (int64_t)((seed >> 16) % 5);
+      total *= dims[i];
+      perm[i] = i;
+    }
+    for (i = nd - 1; i > 0; i--) {
+      int t;
+      seed = seed * 1103515245u + 12345u;
+      j = (int)((seed >> 16) % (unsigned)(i + 1));
+      t = perm[i];
+      perm[i] = perm[j];
+      perm[j] = t;
+    }
+    for (i = 0; i < nd; i++) {
+      od[i] = dims[perm[i]];
+      permd[i] = perm[i];
+    }
+    for (n = 0; n < total; n++) vals[n] = (double)n;
+    for (n = 0; n < total; n++) {
+      /* output flat n -> output index -> input index */
+      int64_t rem = n, idx[5], in_flat = 0;
+      for (i = nd - 1; i >= 0; i--) {
+        idx[i] = rem % od[i];
+        rem /= od[i];
+      }
+      {
+        int64_t in_idx[5];
+        for (i = 0; i < nd; i++) in_idx[perm[i]] = idx[i];
+        for (i = 0; i < nd; i++) in_flat = in_flat * dims[i] + in_idx[i];
+      }
+      want[n] = (double)in_flat;
+    }
+    nout = run("Transpose", 2, kt_tensor(TF_INT16, dims, nd, vals),
+               i32v(nd, permd));
+    EXPECT_OK(nout, 1);
+    kt_check(OUT[0], TF_INT16, od, nd, want, 0, __FILE__, __LINE__);
+    drop(1);
+  }
+}
+
 TFE_TEST_MAIN

@@ -413,4 +413,72 @@ TEST(reduction_errors) {
   CHECK(TF_GetCode(S) != TF_OK);
 }
 
+/* Random shapes (rank 0-5, dims 0-4), random axis subsets and keep_dims,
+ * Sum/Max over int32 and double, against a direct reference. */
+TEST(random_reductions_match_reference) {
+  unsigned seed = 12345;
+  int iter;
+  begin();
+  for (iter = 0; iter < 300; iter++) {
+    int nd, i, na = 0, keep, is_max, use_double;
+    int64_t dims[5], total = 1, n, o;
+    double vals[1024], axes[5], want[1024];
+    int red[5];
+    int64_t od[5], ond = 0, ototal = 1;
+    TF_Tensor* y;
+    seed = seed * 1103515245u + 12345u;
+    nd = (int)((seed >> 16) % 6);
+    for (i = 0; i < nd; i++) {
+      seed = seed * 1103515245u + 12345u;
+      dims[i] = (int64_t)((seed >> 16) % 5);
+      total *= dims[i];
+      seed = seed * 1103515245u + 12345u;
+      red[i] = (int)((seed >> 16) & 1);
+      if (red[i]) axes[na++] = (seed >> 20) & 1 ? i : i - nd;
+    }
+    seed = seed * 1103515245u + 12345u;
+    keep = (int)((seed >> 16) & 1);
+    is_max = (int)((seed >> 17) & 1);
+    use_double = (int)((seed >> 18) & 1);
+    for (n = 0; n < total; n++) {
+      seed = seed * 1103515245u + 12345u;
+      vals[n] = (double)((int)((seed >> 16) % 41) - 20);
+    }
+    for (i = 0; i < nd; i++) {
+      if (!red[i]) {
+        od[ond++] = dims[i];
+        ototal *= dims[i];
+      } else if (keep) {
+        od[ond++] = 1;
+      }
+    }
+    for (o = 0; o < ototal; o++) want[o] = is_max ? -INFINITY : 0;
+    if (is_max && !use_double) {
+      for (o = 0; o < ototal; o++) want[o] = INT32_MIN;
+    }
+    for (n = 0; n < total; n++) {
+      int64_t rem = n, oi = 0, mul = 1;
+      for (i = nd - 1; i >= 0; i--) {
+        int64_t idx = rem % dims[i];
+        rem /= dims[i];
+        if (!red[i]) {
+          oi += idx * mul;
+          mul *= dims[i];
+        }
+      }
+      if (is_max) {
+        want[oi] = vals[n] > want[oi] ? vals[n] : want[oi];
+      } else {
+        want[oi] += vals[n];
+      }
+    }
+    y = red_ok(is_max ? "Max" : "Sum",
+               kt_tensor(use_double ? TF_DOUBLE : TF_INT32, dims, nd, vals),
+               ax(na, axes), keep);
+    kt_check(y, use_double ? TF_DOUBLE : TF_INT32, od, (int)ond, want, 0,
+             __FILE__, __LINE__);
+    TF_DeleteTensor(y);
+  }
+}
+
 TFE_TEST_MAIN

@@ -52,13 +52,17 @@ static void* gemm_worker(void* p) {
   return NULL;
 }
 
+static int g_threads;
+static pthread_once_t g_threads_once = PTHREAD_ONCE_INIT;
+
+static void count_threads(void) {
+  long c = sysconf(_SC_NPROCESSORS_ONLN);
+  g_threads = c < 1 ? 1 : c > 16 ? 16 : (int)c;
+}
+
 static int gemm_threads(void) {
-  static int n = 0;
-  if (n == 0) {
-    long c = sysconf(_SC_NPROCESSORS_ONLN);
-    n = c < 1 ? 1 : c > 16 ? 16 : (int)c;
-  }
-  return n;
+  pthread_once(&g_threads_once, count_threads);
+  return g_threads;
 }
 
 /* Built-in GEMM, split by rows of C over threads when the product is big

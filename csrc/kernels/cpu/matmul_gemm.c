@@ -15,6 +15,7 @@
 
 #include "kernels/cpu/matmul_gemm.h"
 
+#include <pthread.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -162,22 +163,26 @@ DEF_GEMM(f32_avx512, float, 8, 32, ATTR_AVX512)
 DEF_GEMM(f64_avx512, double, 8, 16, ATTR_AVX512)
 #endif
 
-/* 0 = baseline, 1 = AVX2+FMA, 2 = AVX-512 */
-static int isa_level(void) {
-  static int level = -1;
-  if (level < 0) {
-    int l = 0;
+/* 0 = baseline, 1 = AVX2+FMA, 2 = AVX-512; detected once. */
+static int g_isa_level;
+static pthread_once_t g_isa_once = PTHREAD_ONCE_INIT;
+
+static void detect_isa(void) {
+  int l = 0;
 #if HAVE_X86_VARIANTS
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) l = 1;
-    if (l == 1 && __builtin_cpu_supports("avx512f") &&
-        __builtin_cpu_supports("avx512vl")) {
-      l = 2;
-    }
-#endif
-    level = l;
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) l = 1;
+  if (l == 1 && __builtin_cpu_supports("avx512f") &&
+      __builtin_cpu_supports("avx512vl")) {
+    l = 2;
   }
-  return level;
+#endif
+  g_isa_level = l;
+}
+
+static int isa_level(void) {
+  pthread_once(&g_isa_once, detect_isa);
+  return g_isa_level;
 }
 
 const char* tfe_gemm_isa(void) {
