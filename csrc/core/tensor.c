@@ -120,8 +120,10 @@ TF_Tensor* TF_AllocateTensor(TF_DataType dtype, const int64_t* dims,
   TF_Tensor* t;
   if (!ok) return NULL;
   if (dtype == TF_STRING) {
-    nstr = tfe_shape_num_elements(dims, num_dims);
+    /* Every whole slot of the buffer is a string, so spare room that a
+     * later TF_SetShape grows into also starts empty and is freed. */
     if (len < need) len = need;
+    nstr = (int64_t)(len / sizeof(TF_TString));
   } else if (len < need) {
     return NULL;
   }

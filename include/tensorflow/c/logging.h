@@ -2,10 +2,11 @@
  *
  * Messages go to stderr. TF_Log prints a message when its level is at least
  * the value of the environment variable TF_CPP_MIN_LOG_LEVEL (default 0,
- * i.e. everything). TF_VLog and TF_DVLog print when their verbosity level is
- * at most TF_CPP_MAX_VLOG_LEVEL (default 0, i.e. level-0 messages only);
- * TF_DVLog prints nothing in builds made with NDEBUG. The format string
- * follows printf. The environment is read on first use.
+ * i.e. everything); TF_FATAL messages are always printed. TF_VLog and
+ * TF_DVLog print when their verbosity level is at most TF_CPP_MAX_VLOG_LEVEL
+ * (default 0, i.e. level-0 messages only) and TF_CPP_MIN_LOG_LEVEL is 0, as
+ * in TensorFlow; TF_DVLog prints nothing in builds made with NDEBUG. The
+ * format string follows printf. The environment is read on first use.
  *
  * Difference from TensorFlow: TF_Log(TF_FATAL, ...) prints the message but
  * does not abort the process. */

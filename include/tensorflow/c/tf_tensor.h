@@ -49,9 +49,11 @@ TF_CAPI_EXPORT extern TF_Tensor* TF_NewTensor(
 
 /* Allocates a tensor with `len` bytes of storage aligned to
  * TF_TensorDefaultAlignment(). Contents are unspecified except for
- * TF_STRING tensors, whose elements start as empty strings. Returns NULL
- * when len is too small for the shape, a dimension is negative, the size
- * overflows, or memory runs out. The caller owns the result. */
+ * TF_STRING tensors, whose elements start as empty strings and are freed
+ * with the tensor (for TF_STRING a len smaller than the shape needs is
+ * raised to that size). Returns NULL when len is too small for the shape of
+ * a fixed-size type, a dimension is negative, the size overflows, or memory
+ * runs out. The caller owns the result. */
 TF_CAPI_EXPORT extern TF_Tensor* TF_AllocateTensor(TF_DataType,
                                                    const int64_t* dims,
                                                    int num_dims, size_t len);
