@@ -5,18 +5,29 @@ loaded (and their versions checked) by :mod:`tfe_py._ffi`; the rest of the
 package builds on that.
 """
 
-from tfe_py import dtypes, errors
+from tfe_py import context, dtypes, eager, errors, ops
 from tfe_py._ffi import RUNTIME_VERSION, runtime_library_path
 from tfe_py._version import __version__
+from tfe_py.context import Context, default_context
+from tfe_py.eager import DType, EagerTensor, constant, convert_to_tensor
 from tfe_py.errors import OpError
 from tfe_py.tensor import Tensor
 
 __all__ = [
     "RUNTIME_VERSION",
+    "Context",
+    "DType",
+    "EagerTensor",
     "OpError",
     "Tensor",
     "__version__",
+    "constant",
+    "context",
+    "convert_to_tensor",
+    "default_context",
     "dtypes",
+    "eager",
     "errors",
+    "ops",
     "runtime_library_path",
 ]
