@@ -847,8 +847,10 @@ TEST(elu_selu_softplus_softsign) {
   ew_drop();
   unv("Selu", TF_FLOAT, 3, EW_V(-1, 0, 2), TF_FLOAT,
       EW_V(-1.1113307, 0, 2.101402), 2e-7);
-  unv("Selu", TF_HALF, 2, EW_V(-1, 2), TF_HALF, EW_V(-1.1113281, 2.1015625),
-      1e-7);
+  /* half works in half: scale and scale*alpha rounded, every step too */
+  unv("Selu", TF_HALF, 2, EW_V(-1, 2), TF_HALF, EW_V(-1.1103515625, 2.1015625),
+      0);
+  unv("Selu", TF_BFLOAT16, 1, EW_V(7), TF_BFLOAT16, EW_V(7.3125), 0);
   /* Softplus switches to x / exp(x) past log(eps) + 2, as TF does. */
   unv("Softplus", TF_FLOAT, 8, EW_V(-100, -20, 20, 100, 0, 1, -15, 15),
       TF_FLOAT,
@@ -1207,11 +1209,13 @@ TEST(cast_float_to_integers) {
             EW_V(0, 0, 0, 0, 0, 2, -2, 0, 255, 256, -1, -64), 0);
   cast_case(TF_FLOAT, TF_UINT16, 12, v,
             EW_V(0, 0, 0, 0, 0, 2, 65534, 0, 255, 256, 65535, 65472), 0);
+  /* uint32 keeps the low bits of the int64 conversion */
   cast_case(TF_FLOAT, TF_UINT32, 12, v,
-            EW_V(2147483648.0, 2147483648.0, 2147483648.0, 3e9, 2147483648.0,
-                 2, 4294967294.0, 2147483648.0, 255, 256, 4294967295.0,
-                 131008),
+            EW_V(0, 0, 0, 3e9, 1294967296.0, 2, 4294967294.0, 0, 255, 256,
+                 4294967295.0, 131008),
             0);
+  cast_case(TF_DOUBLE, TF_UINT32, 2, EW_V(5e9, -3e9),
+            EW_V(705032704.0, 1294967296.0), 0);
   cast_case(TF_HALF, TF_INT32, 3, EW_V(NAN, INFINITY, -3.5),
             EW_V(-2147483648.0, -2147483648.0, -3), 0);
   cast_case(TF_BFLOAT16, TF_INT32, 3, EW_V(NAN, INFINITY, -3.5),
@@ -1301,6 +1305,14 @@ TEST(cast_between_floating_types) {
   cast_case(TF_FLOAT, TF_BFLOAT16, 3, EW_V(1 + 3.0 / 256, 3e9, 255.9),
             EW_V(1 + 1.0 / 128, 2986344448.0, 255), 1);
   cast_case(TF_DOUBLE, TF_FLOAT, 1, EW_V(0.1), EW_V(0.099999994039535522), 1);
+  cast_case(TF_DOUBLE, TF_HALF, 1, EW_V(2 - 1.0 / (1 << 30)),
+            EW_V(2 - 1.0 / 1024), 1);
+  /* TF does not chop for these pairs: they still round */
+  cast_case(TF_DOUBLE, TF_BFLOAT16, 1, EW_V(2 - 1.0 / (1 << 30)), EW_V(2), 1);
+  cast_case(TF_HALF, TF_BFLOAT16, 1, EW_V(2 - 1.0 / 1024), EW_V(2), 1);
+  /* double to complex64 with Truncate clears 53 bits, as TF 2.21 does */
+  cast_case(TF_DOUBLE, TF_COMPLEX64, 4, EW_V(1, 3, 100, -2.394028),
+            EW_V(0.5, 2, 32, -2), 1);
   /* double and int64 go through float first (rounded twice, as in TF) */
   cast_case(TF_DOUBLE, TF_HALF, 1, EW_V(1 + 1.0 / 2048 + 1.0 / (1 << 30)),
             EW_V(1), 0);

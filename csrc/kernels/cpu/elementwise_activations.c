@@ -41,12 +41,23 @@ TFE_EW_UINTS(UN_U, relu6)
 TFE_EW_FLOATS(UN_F, elu)
 #undef EW_EXPR_F
 
-/* ---- Selu ---- */
+/* ---- Selu ----
+ * float/double use expm1; half and bfloat16 follow TF's evaluation in the
+ * element type: constants rounded to it and every step rounded. */
 #define EW_SELU_SCALE 1.0507009873554804934193349852946
 #define EW_SELU_ALPHA 1.6732632423543772848170429916717
-#define EW_EXPR_F(x, LD, ST, sfx)                                     \
+#define EW_SELU_WIDE(x)                                               \
   ((x) < 0 ? (tc_)(EW_SELU_SCALE * EW_SELU_ALPHA) * expm1(x)          \
            : (tc_)EW_SELU_SCALE * (x))
+#define EW_SELU_NARROW(x, LD, ST)                                          \
+  ((x) < 0 ? LD(ST((float)(EW_SELU_SCALE * EW_SELU_ALPHA))) *             \
+                 LD(ST(LD(ST(expf(x))) - 1.0f))                           \
+           : LD(ST((float)EW_SELU_SCALE)) * (x))
+#define EW_SELU_f32(x, LD, ST) EW_SELU_WIDE(x)
+#define EW_SELU_f64(x, LD, ST) EW_SELU_WIDE(x)
+#define EW_SELU_f16(x, LD, ST) EW_SELU_NARROW(x, LD, ST)
+#define EW_SELU_bf16(x, LD, ST) EW_SELU_NARROW(x, LD, ST)
+#define EW_EXPR_F(x, LD, ST, sfx) EW_SELU_##sfx(x, LD, ST)
 TFE_EW_FLOATS(UN_F, selu)
 #undef EW_EXPR_F
 

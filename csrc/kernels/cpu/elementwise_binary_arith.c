@@ -123,8 +123,10 @@ static const tfe_ew_op k_minimum = {
 #define SQD_I(OP, sfx, T, U, DT)                                       \
   TFE_EW_BINARY_T(OP##_##sfx, T, T, T, TFE_EW_ID, TFE_EW_ID,           \
                   (T)(((U)x - (U)y) * ((U)x - (U)y)))
+/* Half and bfloat16 round the difference to the element type before
+ * squaring, like TF. */
 #define SQD_F(OP, sfx, T, TC, LD, ST, DT) \
-  TFE_EW_BINARY_T(OP##_##sfx, T, T, TC, LD, ST, (x - y) * (x - y))
+  TFE_EW_BINARY_T(OP##_##sfx, T, T, TC, LD, ST, LD(ST(x - y)) * LD(ST(x - y)))
 #define SQD_C(OP, sfx, T, R, DT)                             \
   TFE_EW_BINARY_T(OP##_##sfx, T, T, T, TFE_EW_ID, TFE_EW_ID, \
                   (x - y) * conj(x - y))

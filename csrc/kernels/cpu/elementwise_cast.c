@@ -1,15 +1,18 @@
 /* Cast between every pair of numeric, bool, half, bfloat16, complex and
  * quantized-integer dtypes, with TensorFlow's CPU results:
  *  - float to integer truncates toward zero; NaN and out-of-range values
- *    give what TF's x86 kernels give: the most negative int32/int64 for
- *    32/64-bit targets, the low bits of that int32 for 8/16-bit targets,
- *    and TF's unsigned 32/64-bit sequence for uint32/uint64 (2^31 / 2^63
- *    for NaN and huge values, wrap-around for negatives);
+ *    give what TF's x86 kernels give element by element (its scalar code
+ *    path; TF's auto-vectorized blocks of 8-32 elements saturate some of
+ *    these instead, which depends on the tensor length and is not
+ *    reproduced): the most negative int32/int64 for 32/64-bit targets, the
+ *    low bits of that int32 for 8/16-bit targets, the low 32 bits of the
+ *    int64 result for uint32, and for uint64 2^63 for NaN and huge values
+ *    with wrap-around for negatives;
  *  - integer to integer wraps (keeps the low bits);
  *  - to half/bfloat16 rounds to nearest even, going through float first
  *    (so double and int64 sources are rounded twice, like TF);
- *  - Truncate=true chops the extra mantissa bits instead when narrowing a
- *    floating type (float/double to half/bfloat16, double to float);
+ *  - Truncate=true chops the extra mantissa bits instead for the pairs
+ *    where TF does (see the truncation table below);
  *  - complex to real keeps the real part (also for bool: real != 0);
  *  - anything to bool is "!= 0" (NaN is true).
  * Same-type casts share the input buffer. Strings only cast to strings
@@ -37,16 +40,13 @@ static inline int64_t ew_d2i64(double v) {
              ? (int64_t)v
              : INT64_MIN;
 }
-/* Unsigned targets: convert v and v - 2^(bits-1) as signed; keep the
- * first unless it overflowed (negative), then OR in the second. */
-static inline uint32_t ew_f2u32(float v) {
-  int32_t a = ew_f2i32(v), b = ew_f2i32(v - 2147483648.0f);
-  return (uint32_t)a | ((uint32_t)b & (uint32_t)(a >> 31));
-}
-static inline uint32_t ew_d2u32(double v) {
-  int32_t a = ew_d2i32(v), b = ew_d2i32(v - 2147483648.0);
-  return (uint32_t)a | ((uint32_t)b & (uint32_t)(a >> 31));
-}
+/* uint32 targets keep the low 32 bits of the int64 conversion (NaN and
+ * huge values give 0). */
+static inline uint32_t ew_f2u32(float v) { return (uint32_t)ew_f2i64(v); }
+static inline uint32_t ew_d2u32(double v) { return (uint32_t)ew_d2i64(v); }
+/* uint64 targets: convert v and v - 2^63 as int64; keep the first unless
+ * it overflowed (negative), then OR in the second. NaN and huge values
+ * give 2^63, negative values wrap around. */
 static inline uint64_t ew_f2u64(float v) {
   int64_t a = ew_f2i64(v), b = ew_f2i64(v - 9223372036854775808.0f);
   return (uint64_t)a | ((uint64_t)b & (uint64_t)(a >> 63));
@@ -55,16 +55,18 @@ static inline uint64_t ew_d2u64(double v) {
   int64_t a = ew_d2i64(v), b = ew_d2i64(v - 9223372036854775808.0);
   return (uint64_t)a | ((uint64_t)b & (uint64_t)(a >> 63));
 }
-/* double to float with the 29 extra mantissa bits dropped. */
-static inline float ew_d2f_trunc(double v) {
+/* double with its low `bits` bits cleared (finite values only). */
+static inline double ew_chop_d(double v, int bits) {
   uint64_t u;
   memcpy(&u, &v, sizeof u);
   if ((u & 0x7ff0000000000000ull) != 0x7ff0000000000000ull) {
-    u &= ~((1ull << 29) - 1);
+    u &= ~((1ull << bits) - 1);
   }
   memcpy(&v, &u, sizeof v);
-  return (float)v;
+  return v;
 }
+/* double to float with the 29 extra mantissa bits dropped. */
+static inline float ew_d2f_trunc(double v) { return (float)ew_chop_d(v, 29); }
 
 /* ---- conversions by destination and source kind ----
  * Kinds: KF (value read as float), KD (double), KI (int64), KU (uint64).
@@ -140,7 +142,6 @@ static inline float ew_d2f_trunc(double v) {
 #define EW_TOT_bf16_KF(v) tfe_float_to_bf16_trunc(v)
 #define EW_TOT_f32_KD(v) ew_d2f_trunc(v)
 #define EW_TOT_f16_KD(v) tfe_float_to_half_trunc(ew_d2f_trunc(v))
-#define EW_TOT_bf16_KD(v) tfe_float_to_bf16_trunc(ew_d2f_trunc(v))
 
 /* Loads of the source element into its kind. */
 #define EW_LD_BOOL(v) ((int64_t)((v) != 0))
@@ -198,35 +199,34 @@ EW_CAST_SRCS(EW_CAST_GEN_ROW)
 static const tfe_ew_fn k_cast_table[TFE_EW_NTYPES][TFE_EW_NTYPES] = {
     EW_CAST_SRCS(EW_CAST_ENT_ROW)};
 
-/* ---- truncating variants (floating sources to narrower floats) ---- */
+/* ---- truncating variants ----
+ * TF's Truncate=true chops mantissa bits only for these pairs (observed
+ * in TF 2.21): float/complex64 to half, float to bfloat16, double and
+ * complex128 to float and half, complex128 to complex64. Other narrowings
+ * (to bfloat16 from double, half or complex) still round. double to
+ * complex64 clears 53 low bits of the double (exponent bit included), as
+ * TF 2.21 does. */
 #define EW_TRUNC_GEN(ssfx, ST, KIND, LOAD, dsfx, DTY)                      \
   TFE_EW_UNARY_T(castt_##ssfx##_##dsfx, ST, DTY, EW_KT_##KIND, LOAD,       \
                  TFE_EW_ID, EW_TOT_##dsfx##_##KIND(x))
-#define EW_TRUNC_F(ssfx, ST, LOAD)                                \
-  EW_TRUNC_GEN(ssfx, ST, KF, LOAD, f16, tfe_half)                  \
-  EW_TRUNC_GEN(ssfx, ST, KF, LOAD, bf16, tfe_bf16)
-#define EW_TRUNC_D(ssfx, ST, LOAD)                                \
-  EW_TRUNC_GEN(ssfx, ST, KD, LOAD, f32, float)                     \
-  EW_TRUNC_GEN(ssfx, ST, KD, LOAD, f16, tfe_half)                  \
-  EW_TRUNC_GEN(ssfx, ST, KD, LOAD, bf16, tfe_bf16)
-EW_TRUNC_F(f32, float, TFE_EW_ID)
-EW_TRUNC_F(f16, tfe_half, TFE_EW_H2F)
-EW_TRUNC_F(bf16, tfe_bf16, TFE_EW_B2F)
-EW_TRUNC_F(c64, tfe_c64, EW_LD_RE_F)
-EW_TRUNC_D(f64, double, TFE_EW_ID)
-EW_TRUNC_D(c128, tfe_c128, EW_LD_RE_D)
-
-#define EW_TRUNC_ENT_F(ssfx, SDT) \
-  [SDT] = {[TF_HALF] = castt_##ssfx##_f16, [TF_BFLOAT16] = castt_##ssfx##_bf16},
-#define EW_TRUNC_ENT_D(ssfx, SDT)                                   \
-  [SDT] = {[TF_FLOAT] = castt_##ssfx##_f32,                         \
-           [TF_HALF] = castt_##ssfx##_f16,                          \
-           [TF_BFLOAT16] = castt_##ssfx##_bf16},
+EW_TRUNC_GEN(f32, float, KF, TFE_EW_ID, f16, tfe_half)
+EW_TRUNC_GEN(f32, float, KF, TFE_EW_ID, bf16, tfe_bf16)
+EW_TRUNC_GEN(c64, tfe_c64, KF, EW_LD_RE_F, f16, tfe_half)
+EW_TRUNC_GEN(f64, double, KD, TFE_EW_ID, f32, float)
+EW_TRUNC_GEN(f64, double, KD, TFE_EW_ID, f16, tfe_half)
+EW_TRUNC_GEN(c128, tfe_c128, KD, EW_LD_RE_D, f32, float)
+EW_TRUNC_GEN(c128, tfe_c128, KD, EW_LD_RE_D, f16, tfe_half)
+TFE_EW_UNARY_T(castt_f64_c64, double, tfe_c64, double, TFE_EW_ID, TFE_EW_ID,
+               CMPLXF((float)ew_chop_d(x, 53), 0.0f))
 
 static const tfe_ew_fn k_cast_trunc_table[TFE_EW_NTYPES][TFE_EW_NTYPES] = {
-    EW_TRUNC_ENT_F(f32, TF_FLOAT) EW_TRUNC_ENT_F(f16, TF_HALF)
-        EW_TRUNC_ENT_F(bf16, TF_BFLOAT16) EW_TRUNC_ENT_F(c64, TF_COMPLEX64)
-            EW_TRUNC_ENT_D(f64, TF_DOUBLE) EW_TRUNC_ENT_D(c128, TF_COMPLEX128)};
+    [TF_FLOAT] = {[TF_HALF] = castt_f32_f16, [TF_BFLOAT16] = castt_f32_bf16},
+    [TF_COMPLEX64] = {[TF_HALF] = castt_c64_f16},
+    [TF_DOUBLE] = {[TF_FLOAT] = castt_f64_f32, [TF_HALF] = castt_f64_f16,
+                   [TF_COMPLEX64] = castt_f64_c64},
+    [TF_COMPLEX128] = {[TF_FLOAT] = castt_c128_f32,
+                       [TF_HALF] = castt_c128_f16},
+};
 
 /* ---- complex to complex keeps both parts ---- */
 TFE_EW_UNARY_T(cplx_c64_c128, tfe_c64, tfe_c128, tfe_c64, TFE_EW_ID, TFE_EW_ID,

@@ -22,7 +22,23 @@ static inline double ew_sigmoid_d(double x) {
     return e / (1.0 + e);
   }
 }
-#define EW_SIGMOID(x) _Generic((x), float: ew_sigmoid_f, double: ew_sigmoid_d)(x)
+/* Half and bfloat16 evaluate e / (1 + e) with e = exp(x), rounding every
+ * step to the element type (1 where e overflows), which is what TF's
+ * 16-bit kernels compute. */
+static inline float ew_sigmoid_h(float x) {
+  float e = tfe_half_to_float(tfe_float_to_half(expf(x)));
+  if (isinf(e)) return 1.0f;
+  return e / tfe_half_to_float(tfe_float_to_half(1.0f + e));
+}
+static inline float ew_sigmoid_b(float x) {
+  float e = tfe_bf16_to_float(tfe_float_to_bf16(expf(x)));
+  if (isinf(e)) return 1.0f;
+  return e / tfe_bf16_to_float(tfe_float_to_bf16(1.0f + e));
+}
+#define EW_SIGMOID_f32(x) ew_sigmoid_f(x)
+#define EW_SIGMOID_f64(x) ew_sigmoid_d(x)
+#define EW_SIGMOID_f16(x) ew_sigmoid_h(x)
+#define EW_SIGMOID_bf16(x) ew_sigmoid_b(x)
 
 /* log(1 + z) for complex z, accurate near 0 (Kahan's method). */
 static inline tfe_c128 ew_log1p_c128(tfe_c128 z) {
@@ -48,7 +64,7 @@ static inline tfe_c64 ew_expm1_c64(tfe_c64 z) {
 
 /* ---- generators ---- */
 #define UN_F(OP, sfx, T, TC, LD, ST, DT) \
-  TFE_EW_UNARY_T(OP##_##sfx, T, T, TC, LD, ST, EW_EXPR_F(x))
+  TFE_EW_UNARY_T(OP##_##sfx, T, T, TC, LD, ST, EW_EXPR_F(x, LD, ST, sfx))
 #define UN_C(OP, sfx, T, R, DT) \
   TFE_EW_UNARY_T(OP##_##sfx, T, T, T, TFE_EW_ID, TFE_EW_ID, EW_EXPR_C(x))
 #define UN_I(OP, sfx, T, U, DT) \
@@ -62,7 +78,7 @@ static inline tfe_c64 ew_expm1_c64(tfe_c64 z) {
   TFE_EW_FLOATS(TFE_EW_ENT_F, OP) TFE_EW_CPLX(TFE_EW_ENT_C, OP)
 
 /* ---- Neg ---- */
-#define EW_EXPR_F(x) (-(x))
+#define EW_EXPR_F(x, LD, ST, sfx) (-(x))
 #define EW_EXPR_C(x) (-(x))
 #define EW_EXPR_I(T, U, x) ((T)((U)0 - (U)(x)))
 EW_FC_OP(neg)
@@ -72,7 +88,7 @@ TFE_EW_SINTS(UN_I, neg)
 #undef EW_EXPR_I
 
 /* ---- Abs (real types; the most negative integer stays as it is) ---- */
-#define EW_EXPR_F(x) fabs(x)
+#define EW_EXPR_F(x, LD, ST, sfx) fabs(x)
 #define EW_EXPR_I(T, U, x) ((x) < 0 ? (T)((U)0 - (U)(x)) : (x))
 TFE_EW_FLOATS(UN_F, abs)
 TFE_EW_SINTS(UN_I, abs)
@@ -80,7 +96,7 @@ TFE_EW_SINTS(UN_I, abs)
 #undef EW_EXPR_I
 
 /* ---- Square ---- */
-#define EW_EXPR_F(x) ((x) * (x))
+#define EW_EXPR_F(x, LD, ST, sfx) ((x) * (x))
 #define EW_EXPR_C(x) ((x) * (x))
 #define EW_EXPR_I(T, U, x) ((T)((U)(x) * (U)(x)))
 EW_FC_OP(square)
@@ -91,60 +107,60 @@ TFE_EW_UINTS(UN_I, square)
 #undef EW_EXPR_I
 
 /* ---- Reciprocal ---- */
-#define EW_EXPR_F(x) ((tc_)1 / (x))
+#define EW_EXPR_F(x, LD, ST, sfx) ((tc_)1 / (x))
 #define EW_EXPR_C(x) ((tc_)1 / (x))
 EW_FC_OP(recip)
 #undef EW_EXPR_F
 #undef EW_EXPR_C
 
 /* ---- Sqrt / Rsqrt ---- */
-#define EW_EXPR_F(x) sqrt(x)
+#define EW_EXPR_F(x, LD, ST, sfx) sqrt(x)
 #define EW_EXPR_C(x) sqrt(x)
 EW_FC_OP(sqrt)
 #undef EW_EXPR_F
 #undef EW_EXPR_C
-#define EW_EXPR_F(x) ((tc_)1 / sqrt(x))
+#define EW_EXPR_F(x, LD, ST, sfx) ((tc_)1 / sqrt(x))
 #define EW_EXPR_C(x) ((tc_)1 / sqrt(x))
 EW_FC_OP(rsqrt)
 #undef EW_EXPR_F
 #undef EW_EXPR_C
 
 /* ---- Exp / Expm1 / Log / Log1p ---- */
-#define EW_EXPR_F(x) exp(x)
+#define EW_EXPR_F(x, LD, ST, sfx) exp(x)
 #define EW_EXPR_C(x) exp(x)
 EW_FC_OP(exp)
 #undef EW_EXPR_F
 #undef EW_EXPR_C
-#define EW_EXPR_F(x) expm1(x)
+#define EW_EXPR_F(x, LD, ST, sfx) expm1(x)
 #define EW_EXPR_C(x) EW_EXPM1_C(x)
 EW_FC_OP(expm1)
 #undef EW_EXPR_F
 #undef EW_EXPR_C
-#define EW_EXPR_F(x) log(x)
+#define EW_EXPR_F(x, LD, ST, sfx) log(x)
 #define EW_EXPR_C(x) log(x)
 EW_FC_OP(log)
 #undef EW_EXPR_F
 #undef EW_EXPR_C
-#define EW_EXPR_F(x) log1p(x)
+#define EW_EXPR_F(x, LD, ST, sfx) log1p(x)
 #define EW_EXPR_C(x) EW_LOG1P_C(x)
 EW_FC_OP(log1p)
 #undef EW_EXPR_F
 #undef EW_EXPR_C
 
 /* ---- Sigmoid / Tanh ---- */
-#define EW_EXPR_F(x) EW_SIGMOID(x)
+#define EW_EXPR_F(x, LD, ST, sfx) EW_SIGMOID_##sfx(x)
 #define EW_EXPR_C(x) ((tc_)1 / ((tc_)1 + exp(-(x))))
 EW_FC_OP(sigmoid)
 #undef EW_EXPR_F
 #undef EW_EXPR_C
-#define EW_EXPR_F(x) tanh(x)
+#define EW_EXPR_F(x, LD, ST, sfx) tanh(x)
 #define EW_EXPR_C(x) tanh(x)
 EW_FC_OP(tanh)
 #undef EW_EXPR_F
 #undef EW_EXPR_C
 
 /* ---- trigonometric and hyperbolic ---- */
-#define EW_EXPR_F(x) EW_FN(x)
+#define EW_EXPR_F(x, LD, ST, sfx) EW_FN(x)
 #define EW_EXPR_C(x) EW_FN(x)
 #define EW_FN sin
 EW_FC_OP(sin)

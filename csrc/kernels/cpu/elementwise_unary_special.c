@@ -94,7 +94,10 @@ TFE_EW_UNARY_T(sign_c64, tfe_c64, tfe_c64, tfe_c64, TFE_EW_ID, TFE_EW_ID,
 TFE_EW_UNARY_T(sign_c128, tfe_c128, tfe_c128, tfe_c128, TFE_EW_ID, TFE_EW_ID,
                ew_csign_d(x))
 
-#define EW_EXPR_F(x) erf(x)
+/* TF 2.21's double Erf returns NaN at +-inf (float and half give +-1);
+ * reproduced. */
+static inline double ew_erf_d(double x) { return isinf(x) ? NAN : erf(x); }
+#define EW_EXPR_F(x) _Generic((x), float: erff, double: ew_erf_d)(x)
 TFE_EW_FLOATS(UN_F, erf)
 #undef EW_EXPR_F
 #define EW_EXPR_F(x) erfc(x)
