@@ -7,11 +7,11 @@
 #include "kernels/cpu/elementwise_common.h"
 
 #define UN_F(OP, sfx, T, TC, LD, ST, DT) \
-  TFE_EW_UNARY_T(OP##_##sfx, T, T, TC, LD, ST, EW_EXPR_F(x, LD, ST, sfx))
+  TFE_EW_UN_##sfx(OP##_##sfx, T, T, TC, LD, ST, EW_EXPR_F(x, LD, ST, sfx))
 #define UN_I(OP, sfx, T, U, DT) \
-  TFE_EW_UNARY_T(OP##_##sfx, T, T, T, TFE_EW_ID, TFE_EW_ID, EW_EXPR_I(T, x))
+  TFE_EW_UN_##sfx(OP##_##sfx, T, T, T, TFE_EW_ID, TFE_EW_ID, EW_EXPR_I(T, x))
 #define UN_U(OP, sfx, T, U, DT) \
-  TFE_EW_UNARY_T(OP##_##sfx, T, T, T, TFE_EW_ID, TFE_EW_ID, EW_EXPR_U(T, x))
+  TFE_EW_UN_##sfx(OP##_##sfx, T, T, T, TFE_EW_ID, TFE_EW_ID, EW_EXPR_U(T, x))
 
 /* ---- Relu ---- */
 #define EW_EXPR_F(x, LD, ST, sfx) ((x) < 0 ? (tc_)0 : (x))

@@ -24,9 +24,9 @@ static inline uint64_t ew_ipow(uint64_t base, uint64_t e) {
 
 /* ---- AddV2 / Add ---- */
 #define ADD_I(OP, sfx, T, U, DT) \
-  TFE_EW_BINARY_T(OP##_##sfx, T, T, T, TFE_EW_ID, TFE_EW_ID, (T)((U)x + (U)y))
+  TFE_EW_BIN_##sfx(OP##_##sfx, T, T, T, TFE_EW_ID, TFE_EW_ID, (T)((U)x + (U)y))
 #define ADD_F(OP, sfx, T, TC, LD, ST, DT) \
-  TFE_EW_BINARY_T(OP##_##sfx, T, T, TC, LD, ST, x + y)
+  TFE_EW_BIN_##sfx(OP##_##sfx, T, T, TC, LD, ST, x + y)
 #define ADD_C(OP, sfx, T, R, DT) \
   TFE_EW_BINARY_T(OP##_##sfx, T, T, T, TFE_EW_ID, TFE_EW_ID, x + y)
 TFE_EW_SINTS(ADD_I, add)
@@ -49,9 +49,9 @@ static const tfe_ew_op k_add = {
 
 /* ---- Sub ---- */
 #define SUB_I(OP, sfx, T, U, DT) \
-  TFE_EW_BINARY_T(OP##_##sfx, T, T, T, TFE_EW_ID, TFE_EW_ID, (T)((U)x - (U)y))
+  TFE_EW_BIN_##sfx(OP##_##sfx, T, T, T, TFE_EW_ID, TFE_EW_ID, (T)((U)x - (U)y))
 #define SUB_F(OP, sfx, T, TC, LD, ST, DT) \
-  TFE_EW_BINARY_T(OP##_##sfx, T, T, TC, LD, ST, x - y)
+  TFE_EW_BIN_##sfx(OP##_##sfx, T, T, TC, LD, ST, x - y)
 #define SUB_C(OP, sfx, T, R, DT) \
   TFE_EW_BINARY_T(OP##_##sfx, T, T, T, TFE_EW_ID, TFE_EW_ID, x - y)
 TFE_EW_SINTS(SUB_I, sub)
@@ -66,9 +66,9 @@ static const tfe_ew_op k_sub = {
 
 /* ---- Mul ---- */
 #define MUL_I(OP, sfx, T, U, DT) \
-  TFE_EW_BINARY_T(OP##_##sfx, T, T, T, TFE_EW_ID, TFE_EW_ID, (T)((U)x * (U)y))
+  TFE_EW_BIN_##sfx(OP##_##sfx, T, T, T, TFE_EW_ID, TFE_EW_ID, (T)((U)x * (U)y))
 #define MUL_F(OP, sfx, T, TC, LD, ST, DT) \
-  TFE_EW_BINARY_T(OP##_##sfx, T, T, TC, LD, ST, x * y)
+  TFE_EW_BIN_##sfx(OP##_##sfx, T, T, TC, LD, ST, x * y)
 #define MUL_C(OP, sfx, T, R, DT) \
   TFE_EW_BINARY_T(OP##_##sfx, T, T, T, TFE_EW_ID, TFE_EW_ID, x * y)
 TFE_EW_SINTS(MUL_I, mul)
@@ -96,13 +96,13 @@ static const tfe_ew_op k_mulnonan = {
 
 /* ---- Maximum / Minimum ---- */
 #define MAX_I(OP, sfx, T, U, DT) \
-  TFE_EW_BINARY_T(OP##_##sfx, T, T, T, TFE_EW_ID, TFE_EW_ID, x < y ? y : x)
+  TFE_EW_BIN_##sfx(OP##_##sfx, T, T, T, TFE_EW_ID, TFE_EW_ID, x < y ? y : x)
 #define MAX_F(OP, sfx, T, TC, LD, ST, DT) \
-  TFE_EW_BINARY_T(OP##_##sfx, T, T, TC, LD, ST, EW_FMAX(x, y))
+  TFE_EW_BIN_##sfx(OP##_##sfx, T, T, TC, LD, ST, EW_FMAX(x, y))
 #define MIN_I(OP, sfx, T, U, DT) \
-  TFE_EW_BINARY_T(OP##_##sfx, T, T, T, TFE_EW_ID, TFE_EW_ID, y < x ? y : x)
+  TFE_EW_BIN_##sfx(OP##_##sfx, T, T, T, TFE_EW_ID, TFE_EW_ID, y < x ? y : x)
 #define MIN_F(OP, sfx, T, TC, LD, ST, DT) \
-  TFE_EW_BINARY_T(OP##_##sfx, T, T, TC, LD, ST, EW_FMIN(x, y))
+  TFE_EW_BIN_##sfx(OP##_##sfx, T, T, TC, LD, ST, EW_FMIN(x, y))
 TFE_EW_SINTS(MAX_I, max)
 TFE_EW_UINTS(MAX_I, max)
 TFE_EW_FLOATS(MAX_F, max)

@@ -35,7 +35,7 @@
 
 /* ---- RealDiv ---- */
 #define RDIV_F(OP, sfx, T, TC, LD, ST, DT) \
-  TFE_EW_BINARY_T(OP##_##sfx, T, T, TC, LD, ST, x / y)
+  TFE_EW_BIN_##sfx(OP##_##sfx, T, T, TC, LD, ST, x / y)
 #define RDIV_C(OP, sfx, T, R, DT) \
   TFE_EW_BINARY_T(OP##_##sfx, T, T, T, TFE_EW_ID, TFE_EW_ID, x / y)
 TFE_EW_FLOATS(RDIV_F, rdiv)

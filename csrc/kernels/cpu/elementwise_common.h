@@ -172,9 +172,60 @@ void tfe_ew_register_misc(void);
 
 /* ---- range function templates ---- */
 
+/* Hot loops can be compiled several times for wider vector units and
+ * picked at load time (GCC function multiversioning through ifunc): the
+ * *_FAST_T templates below. Other builds use the baseline ISA only. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && \
+    defined(__linux__) && !defined(TFE_NO_MULTIVERSIONING)
+#define TFE_EW_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define TFE_EW_CLONES
+#endif
+
+#define TFE_EW_UNARY_T(NAME, TI, TO, TC, LOAD, STORE, ...) \
+  TFE_EW_UNARY_AT(, NAME, TI, TO, TC, LOAD, STORE, __VA_ARGS__)
+#define TFE_EW_UNARY_FAST_T(NAME, TI, TO, TC, LOAD, STORE, ...) \
+  TFE_EW_UNARY_AT(TFE_EW_CLONES, NAME, TI, TO, TC, LOAD, STORE, __VA_ARGS__)
+#define TFE_EW_BINARY_T(NAME, TI, TO, TC, LOAD, STORE, ...) \
+  TFE_EW_BINARY_AT(, NAME, TI, TO, TC, LOAD, STORE, __VA_ARGS__)
+#define TFE_EW_BINARY_FAST_T(NAME, TI, TO, TC, LOAD, STORE, ...) \
+  TFE_EW_BINARY_AT(TFE_EW_CLONES, NAME, TI, TO, TC, LOAD, STORE, __VA_ARGS__)
+
+/* Per-dtype choice of template (by X-macro suffix): the hot native types
+ * get multiversioned loops, half/bfloat16 and complex the plain ones. */
+#define TFE_EW_BIN_f32 TFE_EW_BINARY_FAST_T
+#define TFE_EW_BIN_f64 TFE_EW_BINARY_FAST_T
+#define TFE_EW_BIN_f16 TFE_EW_BINARY_T
+#define TFE_EW_BIN_bf16 TFE_EW_BINARY_T
+#define TFE_EW_BIN_i8 TFE_EW_BINARY_FAST_T
+#define TFE_EW_BIN_i16 TFE_EW_BINARY_FAST_T
+#define TFE_EW_BIN_i32 TFE_EW_BINARY_FAST_T
+#define TFE_EW_BIN_i64 TFE_EW_BINARY_FAST_T
+#define TFE_EW_BIN_u8 TFE_EW_BINARY_FAST_T
+#define TFE_EW_BIN_u16 TFE_EW_BINARY_FAST_T
+#define TFE_EW_BIN_u32 TFE_EW_BINARY_FAST_T
+#define TFE_EW_BIN_u64 TFE_EW_BINARY_FAST_T
+#define TFE_EW_BIN_c64 TFE_EW_BINARY_T
+#define TFE_EW_BIN_c128 TFE_EW_BINARY_T
+#define TFE_EW_UN_f32 TFE_EW_UNARY_FAST_T
+#define TFE_EW_UN_f64 TFE_EW_UNARY_FAST_T
+#define TFE_EW_UN_f16 TFE_EW_UNARY_T
+#define TFE_EW_UN_bf16 TFE_EW_UNARY_T
+#define TFE_EW_UN_i8 TFE_EW_UNARY_FAST_T
+#define TFE_EW_UN_i16 TFE_EW_UNARY_FAST_T
+#define TFE_EW_UN_i32 TFE_EW_UNARY_FAST_T
+#define TFE_EW_UN_i64 TFE_EW_UNARY_FAST_T
+#define TFE_EW_UN_u8 TFE_EW_UNARY_FAST_T
+#define TFE_EW_UN_u16 TFE_EW_UNARY_FAST_T
+#define TFE_EW_UN_u32 TFE_EW_UNARY_FAST_T
+#define TFE_EW_UN_u64 TFE_EW_UNARY_FAST_T
+#define TFE_EW_UN_c64 TFE_EW_UNARY_T
+#define TFE_EW_UN_c128 TFE_EW_UNARY_T
+
 /* One input, output element i from input element i. */
-#define TFE_EW_UNARY_T(NAME, TI, TO, TC, LOAD, STORE, ...)                   \
-  static int NAME(const tfe_bcast* bc_, const void* const* in_, void* out_,  \
+#define TFE_EW_UNARY_AT(ATTR, NAME, TI, TO, TC, LOAD, STORE, ...)            \
+  ATTR static int NAME(const tfe_bcast* bc_, const void* const* in_,         \
+                       void* out_,                                           \
                   int64_t begin_, int64_t end_, const void* params_) {       \
     typedef TI ti_ TFE_EW_UNUSED;                                            \
     typedef TO to_ TFE_EW_UNUSED;                                            \
@@ -194,8 +245,9 @@ void tfe_ew_register_misc(void);
   }
 
 /* Two broadcast inputs. */
-#define TFE_EW_BINARY_T(NAME, TI, TO, TC, LOAD, STORE, ...)                    \
-  static int NAME(const tfe_bcast* bc_, const void* const* in_, void* out_,    \
+#define TFE_EW_BINARY_AT(ATTR, NAME, TI, TO, TC, LOAD, STORE, ...)             \
+  ATTR static int NAME(const tfe_bcast* bc_, const void* const* in_,           \
+                       void* out_,                                             \
                   int64_t begin_, int64_t end_, const void* params_) {         \
     typedef TI ti_ TFE_EW_UNUSED;                                              \
     typedef TO to_ TFE_EW_UNUSED;                                              \

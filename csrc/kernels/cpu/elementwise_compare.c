@@ -18,9 +18,9 @@ static inline int ew_tstr_equal(const TF_TString* a, const TF_TString* b) {
 }
 
 #define CMP_I(OP, sfx, T, U, DT) \
-  TFE_EW_BINARY_T(OP##_##sfx, T, uint8_t, T, TFE_EW_ID, TFE_EW_ID, EW_CMP(x, y))
+  TFE_EW_BIN_##sfx(OP##_##sfx, T, uint8_t, T, TFE_EW_ID, TFE_EW_ID, EW_CMP(x, y))
 #define CMP_F(OP, sfx, T, TC, LD, ST, DT) \
-  TFE_EW_BINARY_T(OP##_##sfx, T, uint8_t, TC, LD, TFE_EW_ID, EW_CMP(x, y))
+  TFE_EW_BIN_##sfx(OP##_##sfx, T, uint8_t, TC, LD, TFE_EW_ID, EW_CMP(x, y))
 #define CMP_C(OP, sfx, T, R, DT) \
   TFE_EW_BINARY_T(OP##_##sfx, T, uint8_t, T, TFE_EW_ID, TFE_EW_ID, EW_CMP(x, y))
 
