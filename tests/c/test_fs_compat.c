@@ -13,7 +13,11 @@
  * version "tensorflow" (so the plugin's references are versioned) and
  * abort if ever called. The plugin source is also compiled as C++, which
  * proves that a plugin written against filesystem_interface.h and
- * tf_status.h alone compiles unchanged against tfe's headers. */
+ * tf_status.h alone compiles unchanged against tfe's headers.
+ *
+ * Each TEST needs a process of its own (ctest runs them that way): they
+ * register the same scheme, and the last one must run before any plugin
+ * was loaded. */
 #define _GNU_SOURCE 1
 #include <sys/wait.h>
 

@@ -286,8 +286,12 @@ TEST(rule_scheme_declared_twice) {
 TEST(rule_scheme_taken_by_earlier_plugin) {
   TF_Status* s = TF_NewStatus();
   const char* path = fs_plugin_path("fs_new_plugin");
-  TF_RegisterFilesystemPlugin(path, s);
-  CHECK_CODE(s, TF_OK);
+  char* schemes = fs_schemes();
+  if (strstr(schemes, "newfs") == NULL) {
+    TF_RegisterFilesystemPlugin(path, s);
+    CHECK_CODE(s, TF_OK);
+  }
+  free(schemes);
   expect_rejected("fs_new_plugin", TF_ALREADY_EXISTS,
                   "filesystem plugin '%s': scheme 'newfs' is already "
                   "registered (by %s)",
@@ -413,8 +417,13 @@ TEST(older_plugin_missing_fields_count_as_null) {
 
 TEST(newer_plugin_extra_fields_are_ignored) {
   TF_Status* s = TF_NewStatus();
-  TF_RegisterFilesystemPlugin(fs_plugin_path("fs_new_plugin"), s);
-  CHECK_CODE(s, TF_OK);
+  char* schemes = fs_schemes();
+  /* Another test of this file may have registered it in this process. */
+  if (strstr(schemes, "newfs") == NULL) {
+    TF_RegisterFilesystemPlugin(fs_plugin_path("fs_new_plugin"), s);
+    CHECK_CODE(s, TF_OK);
+  }
+  free(schemes);
   expect_hello("newfs");
   CHECK_STR_EQ_FREE(fs_children("newfs:///"), "hello");
   CHECK_EQ_INT(plugin_counter(fs_plugin_path("fs_new_plugin"),
