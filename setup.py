@@ -31,6 +31,9 @@ ROOT = Path(__file__).resolve().parent
 PACKAGE = "tfe_py"
 # The file name the extension's NEEDED entry asks for (libtfe's SONAME).
 LIBTFE_NAME = "libtfe.so.0"
+# tfe's stand-in for TensorFlow's framework library (cmake/compat.cmake).
+COMPAT_TARGET = "tf_framework_compat"
+COMPAT_NAME = "libtensorflow_framework.so.2"
 BUILD_BASE = "build-py"
 
 
@@ -94,6 +97,9 @@ class BuildExtWithLibtfe(build_ext):
             ]
         )
         _run([cmake, "--build", str(build_dir), "--target", "tfe", "-j", jobs])
+        # TensorFlow-built plugins need a libtensorflow_framework.so.2 that
+        # forwards to libtfe; it is shipped next to libtfe (see _ship).
+        _run([cmake, "--build", str(build_dir), "--target", COMPAT_TARGET, "-j", jobs])
         lib = build_dir / LIBTFE_NAME
         if not lib.exists():
             raise SystemExit(f"setup.py: CMake did not produce {lib}")
@@ -107,6 +113,12 @@ class BuildExtWithLibtfe(build_ext):
             dest.unlink()
         shutil.copy2(lib, dest)
         print(f"shipped {lib} as {dest}", flush=True)
+        compat = lib.parent / COMPAT_NAME
+        if compat.exists():
+            compat_dest = package_dir / COMPAT_NAME
+            if compat_dest.is_symlink() or compat_dest.exists():
+                compat_dest.unlink()
+            shutil.copy2(compat.resolve(), compat_dest)
         return dest
 
     def _libtfe_build_path(self) -> Path:
@@ -130,7 +142,8 @@ class BuildExtWithLibtfe(build_ext):
         super().run()
 
     def get_outputs(self) -> list[str]:
-        return [*super().get_outputs(), str(self._libtfe_build_path())]
+        lib = self._libtfe_build_path()
+        return [*super().get_outputs(), str(lib), str(lib.parent / COMPAT_NAME)]
 
 
 setup(
