@@ -5,12 +5,11 @@
  * to float, multiplied, and rounded back (as TF does on CPU); complex uses
  * the BLAS when it has cgemm/zgemm, else a straightforward loop; integer
  * products wrap on overflow. Large float/double products without a BLAS
- * are split across threads by output rows. */
-#include <pthread.h>
+ * are split by output rows over the kernel's intra-op thread pool. */
 #include <stdint.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "core/threadpool.h"
 #include "kernels/cpu/array_kernels.h"
 #include "kernels/cpu/blas.h"
 #include "kernels/cpu/kutil.h"
@@ -33,95 +32,71 @@ typedef struct mm_args {
 
 typedef struct gemm_job {
   int is_double;
-  mm_args g;
-  int ok;
+  const mm_args* g;
+  int64_t unit; /* rows of C per parallel-for item */
+  int failed;   /* set (racily, only ever to 1) when scratch runs out */
 } gemm_job;
 
-static void* gemm_worker(void* p) {
-  gemm_job* j = (gemm_job*)p;
+/* Rows [begin*unit, end*unit) of C. */
+static void gemm_rows(void* arg, int64_t begin, int64_t end) {
+  gemm_job* j = (gemm_job*)arg;
+  const mm_args* g = j->g;
+  int64_t r0 = begin * j->unit;
+  int64_t r1 = end * j->unit < g->m ? end * j->unit : g->m;
+  size_t esz = j->is_double ? 8 : 4;
+  const char* a = (const char*)g->a + (size_t)(g->ta ? r0 : r0 * g->lda) * esz;
+  char* c = (char*)g->c + (size_t)(r0 * g->ldc) * esz;
+  int ok;
+  if (r1 <= r0) return;
   if (j->is_double) {
-    j->ok = tfe_gemm_f64(j->g.ta, j->g.tb, j->g.m, j->g.n, j->g.k,
-                         (const double*)j->g.a, j->g.lda,
-                         (const double*)j->g.b, j->g.ldb, (double*)j->g.c,
-                         j->g.ldc);
+    ok = tfe_gemm_f64(g->ta, g->tb, r1 - r0, g->n, g->k, (const double*)a,
+                      g->lda, (const double*)g->b, g->ldb, (double*)c, g->ldc);
   } else {
-    j->ok = tfe_gemm_f32(j->g.ta, j->g.tb, j->g.m, j->g.n, j->g.k,
-                         (const float*)j->g.a, j->g.lda, (const float*)j->g.b,
-                         j->g.ldb, (float*)j->g.c, j->g.ldc);
+    ok = tfe_gemm_f32(g->ta, g->tb, r1 - r0, g->n, g->k, (const float*)a,
+                      g->lda, (const float*)g->b, g->ldb, (float*)c, g->ldc);
   }
-  return NULL;
+  if (!ok) j->failed = 1;
 }
 
-static int g_threads;
-static pthread_once_t g_threads_once = PTHREAD_ONCE_INIT;
-
-static void count_threads(void) {
-  long c = sysconf(_SC_NPROCESSORS_ONLN);
-  g_threads = c < 1 ? 1 : c > 16 ? 16 : (int)c;
-}
-
-static int gemm_threads(void) {
-  pthread_once(&g_threads_once, count_threads);
-  return g_threads;
-}
-
-/* Built-in GEMM, split by rows of C over threads when the product is big
- * enough to pay for thread start-up. */
-static int builtin_gemm(int is_double, const mm_args* g) {
-  int nt = gemm_threads(), t, ok = 1, started = 0;
+/* Built-in GEMM, split by rows of C over the kernel's intra-op pool when
+ * the product is big enough to pay for it. */
+static int builtin_gemm(int is_double, const mm_args* g, tfe_threadpool* pool) {
+  gemm_job job;
   double flops = 2.0 * (double)g->m * (double)g->n * (double)g->k;
-  gemm_job jobs[16];
-  pthread_t th[16];
-  int64_t rows_per, esz = is_double ? 8 : 4;
-  if (flops < 4.0e6 || g->m < 64) nt = 1;
-  if (nt > 1) {
-    rows_per = (g->m + nt - 1) / nt;
-    rows_per = (rows_per + 15) / 16 * 16;
-    nt = (int)((g->m + rows_per - 1) / rows_per);
-  } else {
-    rows_per = g->m;
+  int nt = tfe_threadpool_size(pool);
+  int64_t items;
+  job.is_double = is_double;
+  job.g = g;
+  job.failed = 0;
+  if (flops < 4.0e6 || g->m < 64 || nt <= 1) {
+    job.unit = g->m;
+    gemm_rows(&job, 0, 1);
+    return !job.failed;
   }
-  for (t = 0; t < nt; t++) {
-    int64_t r0 = t * rows_per;
-    int64_t r1 = r0 + rows_per < g->m ? r0 + rows_per : g->m;
-    jobs[t].is_double = is_double;
-    jobs[t].g = *g;
-    jobs[t].g.m = r1 - r0;
-    /* rows r0.. of op(A): offset along the row dim of A (or its column
-     * dim when transposed) */
-    jobs[t].g.a = (const char*)g->a +
-                  (size_t)(g->ta ? r0 : r0 * g->lda) * (size_t)esz;
-    jobs[t].g.c = (char*)g->c + (size_t)(r0 * g->ldc) * (size_t)esz;
-    jobs[t].ok = 0;
-  }
-  for (t = 1; t < nt; t++) {
-    if (pthread_create(&th[t], NULL, gemm_worker, &jobs[t]) != 0) break;
-    started = t;
-  }
-  /* rows the failed threads would have done run here */
-  gemm_worker(&jobs[0]);
-  for (t = started + 1; t < nt; t++) gemm_worker(&jobs[t]);
-  for (t = 1; t <= started; t++) pthread_join(th[t], NULL);
-  for (t = 0; t < nt; t++) ok &= jobs[t].ok;
-  return ok;
+  /* about one block of rows per thread, a multiple of 16 rows */
+  job.unit = (g->m + nt - 1) / nt;
+  job.unit = (job.unit + 15) / 16 * 16;
+  items = (g->m + job.unit - 1) / job.unit;
+  tfe_parallel_for(pool, items, 1, gemm_rows, &job);
+  return !job.failed;
 }
 
-static int gemm_f32(const mm_args* g) {
+static int gemm_f32(const mm_args* g, tfe_threadpool* pool) {
   if (tfe_blas_sgemm(g->ta, g->tb, g->m, g->n, g->k, (const float*)g->a,
                      g->lda, (const float*)g->b, g->ldb, (float*)g->c,
                      g->ldc)) {
     return 1;
   }
-  return builtin_gemm(0, g);
+  return builtin_gemm(0, g, pool);
 }
 
-static int gemm_f64(const mm_args* g) {
+static int gemm_f64(const mm_args* g, tfe_threadpool* pool) {
   if (tfe_blas_dgemm(g->ta, g->tb, g->m, g->n, g->k, (const double*)g->a,
                      g->lda, (const double*)g->b, g->ldb, (double*)g->c,
                      g->ldc)) {
     return 1;
   }
-  return builtin_gemm(1, g);
+  return builtin_gemm(1, g, pool);
 }
 
 /* ------------------------------------------------ generic (ints, complex) */
@@ -181,10 +156,10 @@ DEF_COMPLEX_GEMM(c64, float)
 DEF_COMPLEX_GEMM(c128, double)
 
 /* Runs one product of dtype dt; returns 0 on allocation failure. */
-static int gemm_any(TF_DataType dt, const mm_args* g) {
+static int gemm_any(TF_DataType dt, const mm_args* g, tfe_threadpool* pool) {
   switch (dt) {
-    case TF_FLOAT: return gemm_f32(g);
-    case TF_DOUBLE: return gemm_f64(g);
+    case TF_FLOAT: return gemm_f32(g, pool);
+    case TF_DOUBLE: return gemm_f64(g, pool);
     case TF_INT16: gemm_i16(g); return 1;
     case TF_INT32: gemm_i32(g); return 1;
     case TF_INT64: gemm_i64(g); return 1;
@@ -299,7 +274,9 @@ static void batch_matmul(tfe_kernel_context* k, const TF_Tensor* x,
     g.ldb = y->dims[yr - 1];
     g.c = oa + (size_t)(b * o_mat) * esz;
     g.ldc = n;
-    if (!gemm_any(half ? TF_FLOAT : dt, &g)) goto oom;
+    if (!gemm_any(half ? TF_FLOAT : dt, &g, tfe_kernel_threadpool(k))) {
+      goto oom;
+    }
   }
   if (half) narrow(dt, fo, (uint16_t*)kutil_data(out), o_mat * batch);
   tfe_free(fx);

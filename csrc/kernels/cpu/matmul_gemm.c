@@ -10,7 +10,9 @@
  * time from CPUID. Multiply-adds are contracted into FMA where the ISA has
  * it. Single-threaded. */
 #if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC optimize("fp-contract=fast")
+/* The micro-kernel relies on the loop vectorizer at full strength (GCC's
+ * -O2 only vectorizes very cheap loops), whatever the build type. */
+#pragma GCC optimize("O3", "fp-contract=fast")
 #endif
 
 #include "kernels/cpu/matmul_gemm.h"
