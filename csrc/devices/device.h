@@ -26,6 +26,28 @@
 /* Most devices one context can hold. */
 #define TFE_MAX_CONTEXT_DEVICES 1100
 
+struct tfe_device;
+struct TF_Tensor;
+
+/* How the core moves tensors in and out of a device kind whose memory is
+ * not host memory (is_host == 0): the PluggableDevice kinds
+ * (csrc/devices/pluggable_device.c). Each copy returns a new tensor the
+ * caller owns, or NULL with the status set. Use the generic wrappers
+ * tfe_device_copy_tensor / tfe_device_can_copy below. */
+typedef struct tfe_device_memory_ops {
+  /* Host tensor -> memory of device dst. */
+  struct TF_Tensor* (*copy_from_host)(const struct tfe_device* dst,
+                                      const struct TF_Tensor* host,
+                                      TF_Status* s);
+  /* Tensor in the memory of device src -> new host tensor. */
+  struct TF_Tensor* (*copy_to_host)(const struct tfe_device* src,
+                                    const struct TF_Tensor* t, TF_Status* s);
+  /* Tensor in the memory of src -> memory of dst (same kind). */
+  struct TF_Tensor* (*copy_between)(const struct tfe_device* dst,
+                                    const struct tfe_device* src,
+                                    const struct TF_Tensor* t, TF_Status* s);
+} tfe_device_memory_ops;
+
 typedef struct tfe_device_factory {
   /* Device type, [A-Z][A-Z0-9_]* ; copied by the registry. */
   const char* type;
@@ -41,6 +63,8 @@ typedef struct tfe_device_factory {
    * "requested, or 1 when not given". */
   int (*count)(int requested, void* user_data);
   void* user_data;
+  /* Memory hooks for is_host == 0 kinds; NULL for host kinds. */
+  const tfe_device_memory_ops* memory_ops;
 } tfe_device_factory;
 
 /* Copies *f into the registry (thread-safe). INVALID_ARGUMENT for a bad
@@ -103,5 +127,21 @@ int tfe_device_spec_parse(const char* name, tfe_device_spec* out);
 int tfe_device_spec_matches(const tfe_device_spec* spec, const tfe_device* d);
 /* 1 when the spec gives no component at all. */
 int tfe_device_spec_is_empty(const tfe_device_spec* spec);
+
+/* ---- moving tensors between devices (device_copy.c) ----
+ * A tensor "held by" a device lives in that device's memory: host memory
+ * for host kinds, the device's own memory otherwise. */
+
+/* 1 when tfe can move tensors held by `from` into the memory of `to`. */
+int tfe_device_can_copy(const tfe_device* from, const tfe_device* to);
+/* A new tensor with t's value in the memory of `to` (t is held by `from`).
+ * Between host devices the new tensor shares t's buffer. NULL with the
+ * status set (UNIMPLEMENTED when no copy path exists). */
+struct TF_Tensor* tfe_device_copy_tensor(const struct TF_Tensor* t,
+                                         const tfe_device* from,
+                                         const tfe_device* to, TF_Status* s);
+/* 1 when t's buffer is host memory (0 for device memory of a non-host
+ * kind, whatever device the handle claims). */
+int tfe_tensor_in_host_memory(const struct TF_Tensor* t);
 
 #endif /* TFE_DEVICES_DEVICE_H_ */

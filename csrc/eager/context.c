@@ -8,6 +8,7 @@
 #include "core/status_internal.h"
 #include "devices/device_list.h"
 #include "eager/eager_internal.h"
+#include "kernels/resource.h"
 #include "tensorflow/c/logging.h"
 
 #define TLS_SLOTS 16
@@ -72,6 +73,8 @@ static _Atomic uint64_t g_next_ctx_id = 1;
 static void ctx_free(TFE_Context* ctx) {
   int i, n;
   tfe_kcache_destroy(&ctx->cache);
+  /* Resources kernels kept for this context (kernels/resource.h). */
+  tfe_resources_clear_context(ctx->id);
   n = atomic_load(&ctx->num_devices);
   for (i = 0; i < n; i++) tfe_free(ctx->devices[i]);
   if (ctx->executed_names != NULL) {

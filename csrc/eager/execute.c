@@ -11,6 +11,7 @@
 #include "core/alloc.h"
 #include "core/status_internal.h"
 #include "eager/eager_internal.h"
+#include "kernels/host_memory.h"
 #include "tensorflow/c/logging.h"
 
 #define INLINE_TENSORS 8
@@ -90,7 +91,7 @@ static const tfe_device* place(TFE_Op* op, TF_Status* s) {
 static int check_placement(TFE_Op* op, int i, const TFE_TensorHandle* h,
                            const tfe_device* d, TF_Status* s) {
   TFE_ContextDevicePlacementPolicy policy = tfe_ctx_policy(op->ctx);
-  if (!h->backing->is_host || !d->is_host) {
+  if (!tfe_device_can_copy(h->backing, d)) {
     tfe_status_setf(s, TF_UNIMPLEMENTED,
                     "cannot compute %s: copying input #%d from %s to %s is "
                     "not implemented in tfe",
@@ -236,9 +237,14 @@ static tfe_kcache_entry* build_entry(TFE_Op* op, const tfe_device* dev,
   /* The kernel, on the placed device or (soft placement) on the host. */
   e->run_device = dev;
   reg = tfe_kernel_find(def, dev->type, &e->complete, s);
+  /* Without an explicit device request an op may run on the host when the
+   * device it followed (its first input's) has no kernel, as TF picks the
+   * first device with a kernel. */
   if (reg == NULL &&
-      atomic_load_explicit(&ctx->soft_placement, memory_order_relaxed) &&
+      (!op->has_device ||
+       atomic_load_explicit(&ctx->soft_placement, memory_order_relaxed)) &&
       dev != ctx->devices[0]) {
+
     const tfe_kernel_reg* cpu_reg =
         tfe_kernel_find(def, ctx->devices[0]->type, &e->complete, NULL);
     if (cpu_reg != NULL) {
@@ -279,10 +285,45 @@ fail:
 /* ------------------------------------------------------------------------
  * Running. */
 
+/* The tensor the kernel reads for input i (handle h): h's own, or a copy
+ * into the memory the kernel needs (host memory for host-memory args and
+ * host-only dtypes, else the run device's), kept in (*moved)[i] until the
+ * kernel returns. NULL with the status set on failure. */
+static TF_Tensor* input_memory(TFE_Context* ctx, const tfe_kcache_entry* e,
+                               int i, TFE_TensorHandle* h, int n_in,
+                               TF_Tensor*** moved, TF_Status* s) {
+  const tfe_device* run = e->run_device;
+  int have_host = tfe_tensor_in_host_memory(h->t);
+  int want_host;
+  TF_Tensor* c;
+  if (run->is_host && have_host) return h->t;
+  want_host = run->is_host || h->dtype == TF_STRING ||
+              h->dtype == TF_RESOURCE || h->dtype == TF_VARIANT ||
+              tfe_kernel_arg_in_host_memory(e->reg, e->def, &e->complete, 0,
+                                            i);
+  if (want_host == have_host &&
+      (have_host || tfe_device_same(h->backing, run))) {
+    return h->t;
+  }
+  if (*moved == NULL) {
+    *moved = (TF_Tensor**)tfe_calloc((size_t)n_in, sizeof(TF_Tensor*));
+    if (*moved == NULL) {
+      tfe_status_setf(s, TF_RESOURCE_EXHAUSTED,
+                      "TFE_Execute: out of memory copying inputs");
+      return NULL;
+    }
+  }
+  c = tfe_device_copy_tensor(h->t, h->backing,
+                             want_host ? ctx->devices[0] : run, s);
+  (*moved)[i] = c;
+  return c;
+}
+
 static void run(TFE_Op* op, const tfe_kcache_entry* e,
                 TFE_TensorHandle** retvals, int* num_retvals,
                 TF_Status* status) {
   TFE_Context* ctx = op->ctx;
+  TF_Tensor** moved = NULL; /* inputs copied for the kernel */
   TF_Tensor* in_inline[INLINE_TENSORS];
   TF_Tensor* out_inline[INLINE_TENSORS];
   TF_Tensor** ins = in_inline;
@@ -331,7 +372,8 @@ static void run(TFE_Op* op, const tfe_kcache_entry* e,
         !check_placement(op, i, h, e->run_device, status)) {
       goto done;
     }
-    ins[i] = h->t;
+    ins[i] = input_memory(ctx, e, i, h, n_in, &moved, status);
+    if (ins[i] == NULL) goto done;
   }
 
   k.op_def = e->def;
@@ -367,8 +409,11 @@ static void run(TFE_Op* op, const tfe_kcache_entry* e,
   }
   for (i = 0; i < n_out; i++) {
     TF_Tensor* t = outs[i];
+    /* A device kernel's host-memory output is backed by the host. */
+    int on_host = !e->run_device->is_host && tfe_tensor_in_host_memory(t);
     outs[i] = NULL;
     retvals[i] = tfe_handle_adopt(ctx, t, e->run_device);
+    if (retvals[i] != NULL && on_host) retvals[i]->backing = ctx->devices[0];
     if (retvals[i] == NULL) {
       int j;
       for (j = 0; j < i; j++) {
@@ -389,6 +434,12 @@ static void run(TFE_Op* op, const tfe_kcache_entry* e,
 done:
   for (i = 0; i < n_out && outs != NULL; i++) {
     if (outs[i] != NULL) TF_DeleteTensor(outs[i]);
+  }
+  if (moved != NULL) {
+    for (i = 0; i < n_in; i++) {
+      if (moved[i] != NULL) TF_DeleteTensor(moved[i]);
+    }
+    tfe_free(moved);
   }
   if (ins != in_inline) tfe_free(ins);
   if (outs != out_inline) tfe_free(outs);
@@ -477,6 +528,13 @@ void TFE_Execute(TFE_Op* op, TFE_TensorHandle** retvals, int* num_retvals,
     t_memo.device = dev;
     t_memo.hash = hash;
     t_memo.entry = e;
+  }
+  /* An entry built for an unplaced op may run on the host because `dev`
+   * has no kernel; an explicit request for `dev` must fail instead. */
+  if (e->run_device != dev && op->has_device &&
+      !atomic_load_explicit(&ctx->soft_placement, memory_order_relaxed) &&
+      tfe_kernel_find(op->def, dev->type, &e->complete, status) == NULL) {
+    return;
   }
   run(op, e, retvals, num_retvals, status);
 }

@@ -4,6 +4,7 @@
 
 #include "core/alloc.h"
 #include "core/status_internal.h"
+#include "devices/pluggable_device.h"
 #include "eager/eager_internal.h"
 #include "tensorflow/c/logging.h"
 #include "tensorflow/c/tf_tstring.h"
@@ -241,12 +242,10 @@ void TFE_TensorHandleGetStatus(TFE_TensorHandle* h, TF_Status* status) {
 TF_Tensor* TFE_TensorHandleResolve(TFE_TensorHandle* h, TF_Status* status) {
   TF_Tensor* t;
   if (!readable(h, "TFE_TensorHandleResolve", status)) return NULL;
-  if (!h->backing->is_host) {
-    tfe_status_setf(status, TF_UNIMPLEMENTED,
-                    "TFE_TensorHandleResolve: resolving memory of device %s "
-                    "is not implemented in tfe",
-                    h->backing->name);
-    return NULL;
+  if (!tfe_tensor_in_host_memory(h->t)) {
+    /* Device memory: a host copy (device.h's memory hooks). */
+    return tfe_device_copy_tensor(h->t, h->backing, tfe_host_cpu_device(),
+                                  status);
   }
   /* Host memory: a new tensor object over the same buffer. */
   t = tfe_tensor_from_buffer(h->t->dtype, h->t->dims, h->t->num_dims,
@@ -297,12 +296,18 @@ TFE_TensorHandle* TFE_TensorHandleCopyToDevice(TFE_TensorHandle* h,
                     device_name);
     return NULL;
   }
-  if (!h->backing->is_host || !dst->is_host) {
-    tfe_status_setf(status, TF_UNIMPLEMENTED,
-                    "TFE_TensorHandleCopyToDevice: copies between %s and %s "
-                    "are not implemented in tfe",
-                    h->backing->name, dst->name);
-    return NULL;
+  if (!tfe_tensor_in_host_memory(h->t) || !dst->is_host) {
+    /* Into or out of device memory: copy through the device's hooks. */
+    TF_Tensor* t = tfe_device_copy_tensor(h->t, h->backing, dst, status);
+    if (t == NULL) return NULL;
+    c = tfe_handle_adopt(ctx, t, dst);
+    if (c == NULL) {
+      tfe_status_setf(status, TF_RESOURCE_EXHAUSTED,
+                      "TFE_TensorHandleCopyToDevice: out of memory");
+      return NULL;
+    }
+    tfe_status_ok(status);
+    return c;
   }
   /* Host devices share memory: the copy shares the buffer. */
   c = tfe_handle_share(ctx, h->t, dst, dst);
@@ -386,6 +391,17 @@ TFE_TensorHandle* TFE_NewTensorHandleFromDeviceMemory(
                     "the shape needs %zu",
                     len, need);
     goto fail_quiet;
+  }
+  if (tfe_pdev_of_device(dev) != NULL) {
+    /* Memory of a PluggableDevice: the plugin's block, never read by the
+     * core. */
+    t = tfe_pdev_wrap_memory(tfe_pdev_of_device(dev), dtype, dims, num_dims,
+                             data, len, deallocator, deallocator_arg, status);
+    if (t == NULL) return NULL;
+    h = tfe_handle_adopt(ctx, t, dev);
+    if (h == NULL) goto oom_released;
+    tfe_status_ok(status);
+    return h;
   }
   buf = (tfe_tensor_buffer*)tfe_calloc(1, sizeof(*buf));
   if (buf == NULL) goto oom;

@@ -51,6 +51,43 @@ TF_CAPI_EXPORT extern TF_Buffer TF_GetOpList(TF_Library* lib_handle);
  * behaves the same way). NULL is a harmless no-op. */
 TF_CAPI_EXPORT extern void TF_DeleteLibraryHandle(TF_Library* lib_handle);
 
+/* ------------------------------------------------------------------------
+ * Op and kernel registries, tensor protos (added with the plugin APIs). */
+
+/* A borrowed string: `len` bytes at `data`, not necessarily NUL-terminated.
+ * The receiver does not own the bytes; each function returning one says
+ * how long they stay valid. */
+#ifndef TFE_TF_STRING_VIEW_DEFINED
+#define TFE_TF_STRING_VIEW_DEFINED
+typedef struct TF_StringView {
+  const char* data;
+  size_t len;
+} TF_StringView;
+#endif
+
+/* Parses a serialized TensorProto (dtype, tensor_shape, and tensor_content
+ * or the typed *_val fields) into `to`, replacing its dtype, shape and
+ * contents (other tensors sharing `to`'s old buffer keep it).
+ * INVALID_ARGUMENT for NULL arguments or malformed bytes. */
+TF_CAPI_EXPORT extern void TF_TensorFromProto(const TF_Buffer* from,
+                                              TF_Tensor* to,
+                                              TF_Status* status);
+
+/* Every op definition registered in this process (built-in ops and those
+ * of loaded libraries) as a serialized OpList, in a new buffer the caller
+ * releases with TF_DeleteBuffer. NULL when memory runs out. */
+TF_CAPI_EXPORT extern TF_Buffer* TF_GetAllOpList(void);
+
+/* Serialized KernelList of the kernels registered for op `name` (every
+ * device type; an unknown op gives an empty list), in a new buffer the
+ * caller releases with TF_DeleteBuffer. INVALID_ARGUMENT for a NULL name. */
+TF_CAPI_EXPORT extern TF_Buffer* TF_GetRegisteredKernelsForOp(
+    const char* name, TF_Status* status);
+
+/* Serialized KernelList of every registered kernel; the caller releases
+ * the buffer with TF_DeleteBuffer. */
+TF_CAPI_EXPORT extern TF_Buffer* TF_GetAllRegisteredKernels(TF_Status* status);
+
 #ifdef __cplusplus
 }
 #endif

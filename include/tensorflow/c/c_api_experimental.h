@@ -43,6 +43,40 @@ TF_CAPI_EXPORT extern void TF_RegisterFilesystemPlugin(
     const char* plugin_filename, TF_Status* status);
 #endif
 
+/* ------------------------------------------------------------------------
+ * PluggableDevice libraries and op queries. */
+
+/* Loads a PluggableDevice plugin (see
+ * tensorflow/c/experimental/stream_executor/stream_executor.h): opens the
+ * library, calls its SE_InitPlugin and checks what it registered, then
+ * calls TF_InitKernel (kernels.h), TF_InitGraph (grappler.h) and
+ * TF_InitProfiler (pluggable_profiler.h) when the library exports them.
+ * The platform's devices appear as
+ * /job:localhost/replica:0/task:0/device:<type>:<n> in contexts created
+ * afterwards. Returns a handle the caller releases with
+ * TF_DeletePluggableDeviceLibraryHandle; TF_GetOpList works on it. On
+ * failure returns NULL and nothing is registered (kernels registered by
+ * TF_InitKernel before a later step failed stay registered, for a device
+ * type that does not exist). Errors, with messages naming the library,
+ * the struct and the field (docs/PLUGINS.md): TF_NOT_FOUND (library
+ * missing or not loadable, no SE_InitPlugin), TF_FAILED_PRECONDITION
+ * (struct sizes, versions, required fields, names), TF_ALREADY_EXISTS (the
+ * platform or device type is taken), TF_INVALID_ARGUMENT (NULL or empty
+ * name), or the status an init function reported, unchanged. The library
+ * is never unloaded. */
+TF_CAPI_EXPORT extern TF_Library* TF_LoadPluggableDeviceLibrary(
+    const char* library_filename, TF_Status* status);
+
+/* Releases the handle; the plugin stays loaded and its devices stay
+ * registered. NULL is a harmless no-op. */
+TF_CAPI_EXPORT extern void TF_DeletePluggableDeviceLibraryHandle(
+    TF_Library* lib_handle);
+
+/* 1 when op `op_type` is stateful, 0 when not; NOT_FOUND (and 0) for an
+ * unknown op, INVALID_ARGUMENT for NULL. */
+TF_CAPI_EXPORT extern int TF_OpIsStateful(const char* op_type,
+                                          TF_Status* status);
+
 #ifdef __cplusplus
 }
 #endif

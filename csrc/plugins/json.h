@@ -1,0 +1,69 @@
+/* A tiny JSON writer for the introspection functions of tfe/plugins.h.
+ * Header-only (static inline). Values are appended to a growable buffer;
+ * the caller writes separators itself with tfe_json_sep. The first
+ * allocation failure sets `oom` and later writes do nothing. */
+#ifndef TFE_PLUGINS_JSON_H_
+#define TFE_PLUGINS_JSON_H_
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ops/pb.h"
+#include "ops/proto_encode.h"
+
+typedef tfe_pbw tfe_json;
+
+static inline void tfe_json_raw(tfe_json* j, const char* s) {
+  tfe_pbw_bytes(j, s, strlen(s));
+}
+
+static inline void tfe_json_fmt(tfe_json* j, const char* fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+static inline void tfe_json_fmt(tfe_json* j, const char* fmt, ...) {
+  char buf[256];
+  va_list ap;
+  int n;
+  va_start(ap, fmt);
+  n = vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  if (n > 0) tfe_pbw_bytes(j, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
+}
+
+/* A JSON string (NULL becomes null). */
+static inline void tfe_json_str(tfe_json* j, const char* s) {
+  const unsigned char* p;
+  if (s == NULL) {
+    tfe_json_raw(j, "null");
+    return;
+  }
+  tfe_json_raw(j, "\"");
+  for (p = (const unsigned char*)s; *p; p++) {
+    if (*p == '"' || *p == '\\') {
+      char e[3] = {'\\', (char)*p, 0};
+      tfe_json_raw(j, e);
+    } else if (*p < 0x20) {
+      tfe_json_fmt(j, "\\u%04x", *p);
+    } else {
+      tfe_pbw_bytes(j, p, 1);
+    }
+  }
+  tfe_json_raw(j, "\"");
+}
+
+/* "key": */
+static inline void tfe_json_key(tfe_json* j, const char* key) {
+  tfe_json_str(j, key);
+  tfe_json_raw(j, ": ");
+}
+
+/* ", " before every element but the first. */
+static inline void tfe_json_sep(tfe_json* j, int* first) {
+  if (!*first) tfe_json_raw(j, ", ");
+  *first = 0;
+}
+
+#endif /* TFE_PLUGINS_JSON_H_ */
