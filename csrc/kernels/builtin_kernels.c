@@ -4,11 +4,15 @@
 #include "kernels/cpu/cpu_kernels.h"
 #include "kernels/kernel.h"
 
+/* nn, random, string and resource kernels (cpu/register_extra.c). */
+void tfe_register_cpu_extra_kernels(void);
+
 static pthread_once_t g_builtins_once = PTHREAD_ONCE_INIT;
 
 static void register_builtins(void) {
   tfe_register_cpu_elementwise_kernels();
   tfe_register_cpu_array_kernels();
+  tfe_register_cpu_extra_kernels();
 }
 
 void tfe_kernels_ensure_builtins(void) {

@@ -1,0 +1,30 @@
+/* Registers the neural-network, random, string and resource-variable CPU
+ * kernels (csrc/kernels/cpu/nn_*.c, random_*.c, string_*.c, resource_*.c)
+ * and NoOp. Called once by tfe_kernels_ensure_builtins. */
+#include "kernels/cpu/kutil.h"
+#include "kernels/kernel.h"
+
+void tfe_register_cpu_extra_kernels(void);
+
+/* One registration function per file. */
+void tfe_register_random_kernels(void);   /* random_ops.c */
+void tfe_register_string_kernels(void);   /* string_ops.c */
+void tfe_register_nn_conv_kernels(void);  /* nn_conv.c */
+void tfe_register_nn_pool_kernels(void);  /* nn_pool.c */
+void tfe_register_nn_norm_kernels(void);  /* nn_norm.c */
+void tfe_register_nn_resize_kernels(void); /* nn_resize.c */
+void tfe_register_nn_xent_kernels(void);   /* nn_xent.c */
+
+/* NoOp: nothing to compute. */
+static void noop_compute(tfe_kernel_context* k) { (void)k; }
+
+void tfe_register_cpu_extra_kernels(void) {
+  tfe_kutil_register("NoOp", noop_compute, NULL, NULL, 0, NULL, NULL, 0);
+  tfe_register_random_kernels();
+  tfe_register_string_kernels();
+  tfe_register_nn_conv_kernels();
+  tfe_register_nn_pool_kernels();
+  tfe_register_nn_norm_kernels();
+  tfe_register_nn_resize_kernels();
+  tfe_register_nn_xent_kernels();
+}
