@@ -1707,6 +1707,42 @@ TEST(bcast_iterator_walks_runs) {
   CHECK_EQ_INT(seen, 5);
 }
 
+/* ================================================== thread-pool splits */
+
+/* Large tensors are split across the intra-op pool; results and element
+ * errors must not depend on the split. */
+TEST(large_tensors_split_across_threads) {
+  enum { N = 300007 };
+  double* x = (double*)malloc(sizeof(double) * N);
+  double* y = (double*)malloc(sizeof(double) * N);
+  int64_t i, n = N;
+  const float* r;
+  CHECK(x != NULL && y != NULL);
+  for (i = 0; i < N; i++) {
+    x[i] = (double)(i % 1000) - 500;
+    y[i] = (double)(i % 7) + 1;
+  }
+  ew_begin();
+  EW_OK(ew_run("Mul", 2, ew_t(TF_FLOAT, &n, 1, x), ew_t(TF_FLOAT, &n, 1, y)));
+  r = (const float*)TF_TensorData(ew_out[0]);
+  for (i = 0; i < N; i++) CHECK(r[i] == (float)(x[i] * y[i]));
+  EW_OK(ew_run("Exp", 1, ew_t(TF_FLOAT, &n, 1, y)));
+  r = (const float*)TF_TensorData(ew_out[0]);
+  for (i = 0; i < N; i += 997) CHECK(r[i] == expf((float)y[i]));
+  EW_OK(ew_run("AddN", 3, ew_t(TF_FLOAT, &n, 1, x), ew_t(TF_FLOAT, &n, 1, y),
+               ew_t(TF_FLOAT, &n, 1, y)));
+  r = (const float*)TF_TensorData(ew_out[0]);
+  for (i = 0; i < N; i += 991) CHECK(r[i] == (float)(x[i] + 2 * y[i]));
+  /* a single zero divisor near the end is still reported */
+  y[N - 3] = 0;
+  EW_ERR(ew_run("FloorDiv", 2, ew_t(TF_INT32, &n, 1, x),
+                ew_t(TF_INT32, &n, 1, y)),
+         TF_INVALID_ARGUMENT, "Integer division by zero");
+  ew_drop();
+  free(x);
+  free(y);
+}
+
 /* ============================================================ misc */
 
 TEST(no_leaks_across_many_ops) {

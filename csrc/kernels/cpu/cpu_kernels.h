@@ -12,4 +12,7 @@ void tfe_register_cpu_elementwise_kernels(void);
  * (csrc/kernels/cpu/array_*.c, reduce_*.c, matmul*.c). */
 void tfe_register_cpu_array_kernels(void);
 
+/* nn, random, string and resource kernels (csrc/kernels/cpu/register_extra.c). */
+void tfe_register_cpu_extra_kernels(void);
+
 #endif /* TFE_KERNELS_CPU_CPU_KERNELS_H_ */

@@ -116,13 +116,13 @@ static int read_alpha(tfe_kernel_context* k, tfe_ew_params* p) {
   EW_F(OP) TFE_EW_SINTS(TFE_EW_ENT_I, OP) TFE_EW_UINTS(TFE_EW_ENT_I, OP)
 
 static const tfe_ew_op k_activations[] = {
-    {"Relu", 1, 0, 5, TF_OK, NULL, NULL, {EW_ALL(relu)}},
-    {"Relu6", 1, 0, 5, TF_OK, NULL, NULL, {EW_ALL(relu6)}},
-    {"Elu", 1, 0, 5, TF_OK, NULL, NULL, {EW_F(elu)}},
-    {"Selu", 1, 0, 5, TF_OK, NULL, NULL, {EW_F(selu)}},
-    {"Softplus", 1, 0, 5, TF_OK, NULL, NULL, {EW_F(softplus)}},
-    {"Softsign", 1, 0, 5, TF_OK, NULL, NULL, {EW_F(softsign)}},
-    {"LeakyRelu", 1, 0, 5, TF_OK, NULL, read_alpha, {EW_F(lrelu)}},
+    {"Relu", 1, 0, 5, TF_OK, NULL, NULL, {EW_ALL(relu)}, 0},
+    {"Relu6", 1, 0, 5, TF_OK, NULL, NULL, {EW_ALL(relu6)}, 0},
+    {"Elu", 1, 0, 5, TF_OK, NULL, NULL, {EW_F(elu)}, 1},
+    {"Selu", 1, 0, 5, TF_OK, NULL, NULL, {EW_F(selu)}, 1},
+    {"Softplus", 1, 0, 5, TF_OK, NULL, NULL, {EW_F(softplus)}, 1},
+    {"Softsign", 1, 0, 5, TF_OK, NULL, NULL, {EW_F(softsign)}, 0},
+    {"LeakyRelu", 1, 0, 5, TF_OK, NULL, read_alpha, {EW_F(lrelu)}, 0},
 };
 
 void tfe_ew_register_activations(void) {

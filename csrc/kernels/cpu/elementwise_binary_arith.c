@@ -37,7 +37,7 @@ TFE_EW_CPLX(ADD_C, add)
 static const tfe_ew_op k_addv2 = {
     "AddV2", 2, 0, 5, TF_OK, NULL, NULL,
     {TFE_EW_SINTS(TFE_EW_ENT_I, add) TFE_EW_UINTS(TFE_EW_ENT_I, add)
-         TFE_EW_FLOATS(TFE_EW_ENT_F, add) TFE_EW_CPLX(TFE_EW_ENT_C, add)}};
+         TFE_EW_FLOATS(TFE_EW_ENT_F, add) TFE_EW_CPLX(TFE_EW_ENT_C, add)}, 0};
 
 /* Add (v1): TF registers fewer integer types on CPU (and strings, which
  * concatenate; see elementwise_misc.c). */
@@ -45,7 +45,7 @@ static const tfe_ew_op k_add = {
     "Add", 2, 0, 5, TF_OK, NULL, NULL,
     {[TF_INT8] = add_i8, [TF_INT16] = add_i16, [TF_INT32] = add_i32,
      [TF_INT64] = add_i64, [TF_UINT8] = add_u8,
-     TFE_EW_FLOATS(TFE_EW_ENT_F, add) TFE_EW_CPLX(TFE_EW_ENT_C, add)}};
+     TFE_EW_FLOATS(TFE_EW_ENT_F, add) TFE_EW_CPLX(TFE_EW_ENT_C, add)}, 0};
 
 /* ---- Sub ---- */
 #define SUB_I(OP, sfx, T, U, DT) \
@@ -62,7 +62,7 @@ TFE_EW_CPLX(SUB_C, sub)
 static const tfe_ew_op k_sub = {
     "Sub", 2, 0, 5, TF_OK, NULL, NULL,
     {TFE_EW_SINTS(TFE_EW_ENT_I, sub) TFE_EW_UINTS(TFE_EW_ENT_I, sub)
-         TFE_EW_FLOATS(TFE_EW_ENT_F, sub) TFE_EW_CPLX(TFE_EW_ENT_C, sub)}};
+         TFE_EW_FLOATS(TFE_EW_ENT_F, sub) TFE_EW_CPLX(TFE_EW_ENT_C, sub)}, 0};
 
 /* ---- Mul ---- */
 #define MUL_I(OP, sfx, T, U, DT) \
@@ -79,7 +79,7 @@ TFE_EW_CPLX(MUL_C, mul)
 static const tfe_ew_op k_mul = {
     "Mul", 2, 0, 5, TF_OK, NULL, NULL,
     {TFE_EW_SINTS(TFE_EW_ENT_I, mul) TFE_EW_UINTS(TFE_EW_ENT_I, mul)
-         TFE_EW_FLOATS(TFE_EW_ENT_F, mul) TFE_EW_CPLX(TFE_EW_ENT_C, mul)}};
+         TFE_EW_FLOATS(TFE_EW_ENT_F, mul) TFE_EW_CPLX(TFE_EW_ENT_C, mul)}, 0};
 
 /* ---- MulNoNan: 0 wherever y is 0, even when x is inf or NaN ---- */
 #define MULNN_F(OP, sfx, T, TC, LD, ST, DT) \
@@ -92,7 +92,7 @@ TFE_EW_CPLX(MULNN_C, mulnn)
 
 static const tfe_ew_op k_mulnonan = {
     "MulNoNan", 2, 0, 5, TF_OK, NULL, NULL,
-    {TFE_EW_FLOATS(TFE_EW_ENT_F, mulnn) TFE_EW_CPLX(TFE_EW_ENT_C, mulnn)}};
+    {TFE_EW_FLOATS(TFE_EW_ENT_F, mulnn) TFE_EW_CPLX(TFE_EW_ENT_C, mulnn)}, 0};
 
 /* ---- Maximum / Minimum ---- */
 #define MAX_I(OP, sfx, T, U, DT) \
@@ -113,11 +113,11 @@ TFE_EW_FLOATS(MIN_F, min)
 static const tfe_ew_op k_maximum = {
     "Maximum", 2, 0, 5, TF_OK, NULL, NULL,
     {TFE_EW_SINTS(TFE_EW_ENT_I, max) TFE_EW_UINTS(TFE_EW_ENT_I, max)
-         TFE_EW_FLOATS(TFE_EW_ENT_F, max)}};
+         TFE_EW_FLOATS(TFE_EW_ENT_F, max)}, 0};
 static const tfe_ew_op k_minimum = {
     "Minimum", 2, 0, 5, TF_OK, NULL, NULL,
     {TFE_EW_SINTS(TFE_EW_ENT_I, min) TFE_EW_UINTS(TFE_EW_ENT_I, min)
-         TFE_EW_FLOATS(TFE_EW_ENT_F, min)}};
+         TFE_EW_FLOATS(TFE_EW_ENT_F, min)}, 0};
 
 /* ---- SquaredDifference: (x-y)^2; for complex (x-y)*conj(x-y) ---- */
 #define SQD_I(OP, sfx, T, U, DT)                                       \
@@ -138,7 +138,7 @@ TFE_EW_CPLX(SQD_C, sqd)
 static const tfe_ew_op k_sqdiff = {
     "SquaredDifference", 2, 0, 5, TF_OK, NULL, NULL,
     {[TF_INT32] = sqd_i32, [TF_INT64] = sqd_i64,
-     TFE_EW_FLOATS(TFE_EW_ENT_F, sqd) TFE_EW_CPLX(TFE_EW_ENT_C, sqd)}};
+     TFE_EW_FLOATS(TFE_EW_ENT_F, sqd) TFE_EW_CPLX(TFE_EW_ENT_C, sqd)}, 0};
 
 /* ---- Pow ---- */
 /* Integer powers: any negative exponent fails the whole op. */
@@ -158,7 +158,8 @@ static const tfe_ew_op k_pow = {
     "Pow", 2, 0, 5, TF_INVALID_ARGUMENT,
     "Integers to negative integer powers are not allowed", NULL,
     {TFE_EW_SINTS(TFE_EW_ENT_I, pow) TFE_EW_FLOATS(TFE_EW_ENT_F, pow)
-         TFE_EW_CPLX(TFE_EW_ENT_C, pow)}};
+         TFE_EW_CPLX(TFE_EW_ENT_C, pow)},
+    1};
 
 /* ---- Atan2(y, x): the first input is y ---- */
 #define ATAN2_F(OP, sfx, T, TC, LD, ST, DT) \
@@ -166,7 +167,7 @@ static const tfe_ew_op k_pow = {
 TFE_EW_FLOATS(ATAN2_F, atan2)
 
 static const tfe_ew_op k_atan2 = {"Atan2", 2, 0, 5, TF_OK, NULL, NULL,
-                                  {TFE_EW_FLOATS(TFE_EW_ENT_F, atan2)}};
+                                  {TFE_EW_FLOATS(TFE_EW_ENT_F, atan2)}, 1};
 
 const tfe_ew_op* tfe_ew_addv2_op(void) { return &k_addv2; }
 const tfe_ew_op* tfe_ew_add_op(void) { return &k_add; }

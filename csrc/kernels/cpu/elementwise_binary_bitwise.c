@@ -51,17 +51,17 @@ TFE_EW_SINTS(SHR_S, shr)
 TFE_EW_UINTS(SHR_U, shr)
 
 static const tfe_ew_op k_band = {"BitwiseAnd", 2, 0, 5, TF_OK, NULL, NULL,
-                                 {EW_ALL_INT_ENTRIES(band)}};
+                                 {EW_ALL_INT_ENTRIES(band)}, 0};
 static const tfe_ew_op k_bor = {"BitwiseOr", 2, 0, 5, TF_OK, NULL, NULL,
-                                {EW_ALL_INT_ENTRIES(bor)}};
+                                {EW_ALL_INT_ENTRIES(bor)}, 0};
 static const tfe_ew_op k_bxor = {"BitwiseXor", 2, 0, 5, TF_OK, NULL, NULL,
-                                 {EW_ALL_INT_ENTRIES(bxor)}};
+                                 {EW_ALL_INT_ENTRIES(bxor)}, 0};
 static const tfe_ew_op k_inv = {"Invert", 1, 0, 5, TF_OK, NULL, NULL,
-                                {EW_ALL_INT_ENTRIES(inv)}};
+                                {EW_ALL_INT_ENTRIES(inv)}, 0};
 static const tfe_ew_op k_shl = {"LeftShift", 2, 0, 5, TF_OK, NULL, NULL,
-                                {EW_ALL_INT_ENTRIES(shl)}};
+                                {EW_ALL_INT_ENTRIES(shl)}, 0};
 static const tfe_ew_op k_shr = {"RightShift", 2, 0, 5, TF_OK, NULL, NULL,
-                                {EW_ALL_INT_ENTRIES(shr)}};
+                                {EW_ALL_INT_ENTRIES(shr)}, 0};
 
 void tfe_ew_register_binary_bitwise(void) {
   tfe_ew_register(&k_band);

@@ -43,7 +43,7 @@ TFE_EW_CPLX(RDIV_C, rdiv)
 
 static const tfe_ew_op k_realdiv = {
     "RealDiv", 2, 0, 5, TF_OK, NULL, NULL,
-    {TFE_EW_FLOATS(TFE_EW_ENT_F, rdiv) TFE_EW_CPLX(TFE_EW_ENT_C, rdiv)}};
+    {TFE_EW_FLOATS(TFE_EW_ENT_F, rdiv) TFE_EW_CPLX(TFE_EW_ENT_C, rdiv)}, 0};
 
 /* ---- Div: RealDiv for floats, truncating division for integers ---- */
 #define DIV_S(OP, sfx, T, U, DT)                                       \
@@ -58,7 +58,7 @@ TFE_EW_UINTS(DIV_U, div)
 static const tfe_ew_op k_div = {
     "Div", 2, 0, 5, TF_INVALID_ARGUMENT, EW_INT_DIV_ZERO, NULL,
     {TFE_EW_SINTS(TFE_EW_ENT_I, div) TFE_EW_UINTS(TFE_EW_ENT_I, div)
-         TFE_EW_FLOATS(TFE_EW_ENT_F, rdiv) TFE_EW_CPLX(TFE_EW_ENT_C, rdiv)}};
+         TFE_EW_FLOATS(TFE_EW_ENT_F, rdiv) TFE_EW_CPLX(TFE_EW_ENT_C, rdiv)}, 0};
 
 /* ---- DivNoNan: 0 wherever y is 0 ---- */
 #define DIVNN_F(OP, sfx, T, TC, LD, ST, DT) \
@@ -71,7 +71,7 @@ TFE_EW_CPLX(DIVNN_C, divnn)
 
 static const tfe_ew_op k_divnonan = {
     "DivNoNan", 2, 0, 5, TF_OK, NULL, NULL,
-    {TFE_EW_FLOATS(TFE_EW_ENT_F, divnn) TFE_EW_CPLX(TFE_EW_ENT_C, divnn)}};
+    {TFE_EW_FLOATS(TFE_EW_ENT_F, divnn) TFE_EW_CPLX(TFE_EW_ENT_C, divnn)}, 0};
 
 /* ---- FloorDiv ---- */
 #define FDIV_S(OP, sfx, T, U, DT)                                  \
@@ -85,7 +85,7 @@ TFE_EW_FLOATS(FDIV_F, fdiv)
 static const tfe_ew_op k_floordiv = {
     "FloorDiv", 2, 0, 5, TF_INVALID_ARGUMENT, EW_INT_DIV_ZERO, NULL,
     {TFE_EW_SINTS(TFE_EW_ENT_I, fdiv) TFE_EW_UINTS(TFE_EW_ENT_I, div)
-         TFE_EW_FLOATS(TFE_EW_ENT_F, fdiv)}};
+         TFE_EW_FLOATS(TFE_EW_ENT_F, fdiv)}, 0};
 
 /* ---- FloorMod: result has the sign of the divisor ---- */
 #define FMOD_S(OP, sfx, T, U, DT)                            \
@@ -112,7 +112,7 @@ TFE_EW_FLOATS(FMOD_F, fmod)
 static const tfe_ew_op k_floormod = {
     "FloorMod", 2, 0, 5, TF_INVALID_ARGUMENT, EW_INT_DIV_ZERO, NULL,
     {TFE_EW_SINTS(TFE_EW_ENT_I, fmod) TFE_EW_UINTS(TFE_EW_ENT_I, fmod)
-         TFE_EW_FLOATS(TFE_EW_ENT_F, fmod)}};
+         TFE_EW_FLOATS(TFE_EW_ENT_F, fmod)}, 0};
 
 /* ---- TruncateDiv ---- */
 #define TDIV_F(OP, sfx, T, TC, LD, ST, DT) \
@@ -122,7 +122,7 @@ TFE_EW_FLOATS(TDIV_F, tdiv)
 static const tfe_ew_op k_truncatediv = {
     "TruncateDiv", 2, 0, 5, TF_INTERNAL, EW_TRUNC_DIV_ERROR, NULL,
     {TFE_EW_SINTS(TFE_EW_ENT_I, div) TFE_EW_UINTS(TFE_EW_ENT_I, div)
-         TFE_EW_FLOATS(TFE_EW_ENT_F, tdiv)}};
+         TFE_EW_FLOATS(TFE_EW_ENT_F, tdiv)}, 0};
 
 /* ---- TruncateMod and Mod: remainder with the dividend's sign ---- */
 #define TMOD_S(OP, sfx, T, U, DT)                            \
@@ -137,12 +137,12 @@ TFE_EW_F32F64(TMOD_F, tmod)
 static const tfe_ew_op k_truncatemod = {
     "TruncateMod", 2, 0, 5, TF_INTERNAL, EW_TRUNC_DIV_ERROR, NULL,
     {[TF_INT32] = tmod_i32, [TF_INT64] = tmod_i64,
-     TFE_EW_F32F64(TFE_EW_ENT_F, tmod)}};
+     TFE_EW_F32F64(TFE_EW_ENT_F, tmod)}, 0};
 
 static const tfe_ew_op k_mod = {
     "Mod", 2, 0, 5, TF_INVALID_ARGUMENT, EW_INT_DIV_ZERO, NULL,
     {[TF_INT32] = tmod_i32, [TF_INT64] = tmod_i64,
-     TFE_EW_F32F64(TFE_EW_ENT_F, tmod)}};
+     TFE_EW_F32F64(TFE_EW_ENT_F, tmod)}, 0};
 
 void tfe_ew_register_binary_div(void) {
   tfe_ew_register(&k_realdiv);

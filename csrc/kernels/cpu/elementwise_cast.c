@@ -305,7 +305,8 @@ static void cast_compute(tfe_kernel_context* k) {
   if (out == NULL) return;
   memset(&prm, 0, sizeof prm);
   in[0] = tfe_ew_data(x);
-  tfe_ew_run(fn, NULL, in, tfe_ew_data(out), tfe_ew_num_elements(x), &prm);
+  tfe_ew_run(k, fn, NULL, in, tfe_ew_data(out), tfe_ew_num_elements(x), &prm,
+             TFE_EW_CHUNK_CHEAP);
 }
 
 void tfe_ew_register_cast(void) {

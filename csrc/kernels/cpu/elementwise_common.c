@@ -2,9 +2,11 @@
  * kernels (see elementwise_common.h). */
 #include "kernels/cpu/elementwise_common.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "core/threadpool.h"
 #include "kernels/cpu/cpu_kernels.h"
 
 int tfe_ew_check_inputs(tfe_kernel_context* k, int n) {
@@ -30,11 +32,42 @@ int tfe_ew_check_inputs(tfe_kernel_context* k, int n) {
   return 1;
 }
 
-int tfe_ew_run(tfe_ew_fn fn, const tfe_bcast* bc, const void* const* in,
-               void* out, int64_t n, const void* params) {
-  /* Single-threaded for now: one range covering everything. */
+/* ---- running range functions ---- */
+
+typedef struct ew_job {
+  tfe_ew_fn fn;
+  const tfe_bcast* bc;
+  const void* const* in;
+  void* out;
+  const void* params;
+  atomic_int err;
+} ew_job;
+
+static void ew_chunk(void* arg, int64_t begin, int64_t end) {
+  ew_job* j = (ew_job*)arg;
+  if (j->fn(j->bc, j->in, j->out, begin, end, j->params)) {
+    atomic_store_explicit(&j->err, 1, memory_order_relaxed);
+  }
+}
+
+int tfe_ew_run(tfe_kernel_context* k, tfe_ew_fn fn, const tfe_bcast* bc,
+               const void* const* in, void* out, int64_t n,
+               const void* params, int64_t min_chunk) {
+  tfe_threadpool* pool;
+  ew_job job;
   if (n <= 0) return 0;
-  return fn(bc, in, out, 0, n, params);
+  if (min_chunk < 1) min_chunk = 1;
+  if (n < 2 * min_chunk) return fn(bc, in, out, 0, n, params);
+  pool = tfe_kernel_threadpool(k);
+  if (tfe_threadpool_size(pool) <= 1) return fn(bc, in, out, 0, n, params);
+  job.fn = fn;
+  job.bc = bc;
+  job.in = in;
+  job.out = out;
+  job.params = params;
+  atomic_init(&job.err, 0);
+  tfe_parallel_for(pool, n, min_chunk, ew_chunk, &job);
+  return atomic_load(&job.err);
 }
 
 static void set_no_kernel(tfe_kernel_context* k, const tfe_ew_op* op,
@@ -52,6 +85,7 @@ void tfe_ew_compute(tfe_kernel_context* k) {
   TF_Tensor* out;
   const void* in[2];
   int err, j;
+  int64_t chunk;
   memset(&prm, 0, sizeof prm);
   if (op == NULL || !tfe_ew_check_inputs(k, op->num_inputs)) {
     if (op == NULL) {
@@ -78,13 +112,18 @@ void tfe_ew_compute(tfe_kernel_context* k) {
   if (op->read_params != NULL && !op->read_params(k, &prm)) return;
   out_dt = op->out_bool ? TF_BOOL : dt;
   for (j = 0; j < op->num_inputs; j++) in[j] = tfe_ew_data(k->inputs[j]);
+  /* half/bfloat16/complex cost more per element than native types */
+  chunk = (op->heavy || dt == TF_HALF || dt == TF_BFLOAT16 ||
+           dt == TF_COMPLEX64 || dt == TF_COMPLEX128)
+              ? TFE_EW_CHUNK_HEAVY
+              : TFE_EW_CHUNK_CHEAP;
 
   if (op->num_inputs == 1) {
     const TF_Tensor* x = k->inputs[0];
     out = tfe_kernel_alloc_output(k, 0, out_dt, x->dims, x->num_dims);
     if (out == NULL) return;
-    err = tfe_ew_run(fn, NULL, in, tfe_ew_data(out), tfe_ew_num_elements(x),
-                     &prm);
+    err = tfe_ew_run(k, fn, NULL, in, tfe_ew_data(out),
+                     tfe_ew_num_elements(x), &prm, chunk);
   } else {
     tfe_bcast bc;
     const TF_Tensor* x = k->inputs[0];
@@ -116,7 +155,8 @@ void tfe_ew_compute(tfe_kernel_context* k) {
                       tfe_format_shape(y->dims, y->num_dims, sy, sizeof sy));
       return;
     }
-    err = tfe_ew_run(fn, &bc, in, tfe_ew_data(out), bc.out_elems, &prm);
+    err = tfe_ew_run(k, fn, &bc, in, tfe_ew_data(out), bc.out_elems, &prm,
+                     chunk);
   }
   if (err) {
     tfe_status_setf(k->status, op->err_code ? op->err_code : TF_INTERNAL,

@@ -60,6 +60,9 @@ typedef struct tfe_ew_op {
    * k->status set on failure. */
   int (*read_params)(tfe_kernel_context* k, tfe_ew_params* params);
   tfe_ew_fn fns[TFE_EW_NTYPES];
+  /* 1 for ops costing a libm call or more per element (smaller chunks
+   * when splitting across threads). */
+  int heavy;
 } tfe_ew_op;
 
 /* ---- generic kernel bodies (elementwise_common.c) ---- */
@@ -67,10 +70,17 @@ typedef struct tfe_ew_op {
 /* compute() of every op described by a tfe_ew_op (k->user_data). */
 void tfe_ew_compute(tfe_kernel_context* k);
 
-/* Runs fn over [0, n) (the place where splitting across threads goes).
- * Returns the OR of the error flags. */
-int tfe_ew_run(tfe_ew_fn fn, const tfe_bcast* bc, const void* const* in,
-               void* out, int64_t n, const void* params);
+/* Elements per thread-pool chunk below which splitting does not pay:
+ * cheap ops (a few cycles per element) and expensive ones (libm calls). */
+#define TFE_EW_CHUNK_CHEAP 32768
+#define TFE_EW_CHUNK_HEAVY 4096
+
+/* Runs fn over [0, n), split across k's intra-op thread pool in chunks of
+ * at least min_chunk elements when n is large enough (inline otherwise).
+ * Returns nonzero when any chunk flagged an element error. */
+int tfe_ew_run(tfe_kernel_context* k, tfe_ew_fn fn, const tfe_bcast* bc,
+               const void* const* in, void* out, int64_t n,
+               const void* params, int64_t min_chunk);
 
 /* Registers `op` on CPU with a constraint on attr "T" listing every dtype
  * that has a range function. */
@@ -225,8 +235,8 @@ void tfe_ew_register_misc(void);
 /* One input, output element i from input element i. */
 #define TFE_EW_UNARY_AT(ATTR, NAME, TI, TO, TC, LOAD, STORE, ...)            \
   ATTR static int NAME(const tfe_bcast* bc_, const void* const* in_,         \
-                       void* out_,                                           \
-                  int64_t begin_, int64_t end_, const void* params_) {       \
+                       void* out_, int64_t begin_, int64_t end_,             \
+                       const void* params_) {                                \
     typedef TI ti_ TFE_EW_UNUSED;                                            \
     typedef TO to_ TFE_EW_UNUSED;                                            \
     typedef TC tc_ TFE_EW_UNUSED;                                            \

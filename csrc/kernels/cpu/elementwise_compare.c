@@ -83,17 +83,17 @@ TFE_EW_FLOATS(CMP_F, ge)
       [TF_QINT16] = OP##_i16, [TF_QUINT16] = OP##_u16, [TF_QINT32] = OP##_i32,
 
 static const tfe_ew_op k_equal = {"Equal", 2, 1, 5, TF_OK, NULL, NULL,
-                                  {EW_EQ_ENTRIES(eq)}};
+                                  {EW_EQ_ENTRIES(eq)}, 0};
 static const tfe_ew_op k_notequal = {"NotEqual", 2, 1, 5, TF_OK, NULL, NULL,
-                                     {EW_EQ_ENTRIES(ne)}};
+                                     {EW_EQ_ENTRIES(ne)}, 0};
 static const tfe_ew_op k_less = {"Less", 2, 1, 5, TF_OK, NULL, NULL,
-                                 {EW_REAL_ENTRIES(lt)}};
+                                 {EW_REAL_ENTRIES(lt)}, 0};
 static const tfe_ew_op k_lessequal = {"LessEqual", 2, 1, 5, TF_OK, NULL, NULL,
-                                      {EW_REAL_ENTRIES(le)}};
+                                      {EW_REAL_ENTRIES(le)}, 0};
 static const tfe_ew_op k_greater = {"Greater", 2, 1, 5, TF_OK, NULL, NULL,
-                                    {EW_REAL_ENTRIES(gt)}};
+                                    {EW_REAL_ENTRIES(gt)}, 0};
 static const tfe_ew_op k_greaterequal = {"GreaterEqual", 2, 1, 5, TF_OK, NULL,
-                                         NULL, {EW_REAL_ENTRIES(ge)}};
+                                         NULL, {EW_REAL_ENTRIES(ge)}, 0};
 
 /* Equal / NotEqual: with incompatible_shape_error=false, shapes that do not
  * broadcast give a scalar (false for Equal, true for NotEqual) instead of

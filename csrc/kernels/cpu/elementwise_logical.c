@@ -10,11 +10,11 @@ TFE_EW_UNARY_T(lnot_bool, uint8_t, uint8_t, uint8_t, TFE_EW_ID, TFE_EW_ID,
                x == 0)
 
 static const tfe_ew_op k_land = {"LogicalAnd", 2, 1, 5, TF_OK, NULL, NULL,
-                                 {[TF_BOOL] = land_bool}};
+                                 {[TF_BOOL] = land_bool}, 0};
 static const tfe_ew_op k_lor = {"LogicalOr", 2, 1, 5, TF_OK, NULL, NULL,
-                                {[TF_BOOL] = lor_bool}};
+                                {[TF_BOOL] = lor_bool}, 0};
 static const tfe_ew_op k_lnot = {"LogicalNot", 1, 1, 5, TF_OK, NULL, NULL,
-                                 {[TF_BOOL] = lnot_bool}};
+                                 {[TF_BOOL] = lnot_bool}, 0};
 
 void tfe_ew_register_logical(void) {
   /* The op definitions fix the dtype to bool: no type constraint. */

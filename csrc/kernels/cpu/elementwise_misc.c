@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/threadpool.h"
 #include "kernels/cpu/elementwise_common.h"
 #include "tensorflow/c/tf_tstring.h"
 
@@ -166,6 +167,18 @@ static const addn_fn k_addn_fns[TFE_EW_NTYPES] = {
     TFE_EW_SINTS(ADDN_ENT_I, addn) TFE_EW_UINTS(ADDN_ENT_I, addn)
         TFE_EW_FLOATS(TFE_EW_ENT_F, addn) TFE_EW_CPLX(TFE_EW_ENT_C, addn)};
 
+typedef struct addn_job {
+  addn_fn fn;
+  void* out;
+  const void* const* ins;
+  int n;
+} addn_job;
+
+static void addn_chunk(void* arg, int64_t begin, int64_t end) {
+  addn_job* j = (addn_job*)arg;
+  j->fn(j->out, j->ins, j->n, begin, end);
+}
+
 static void addn_compute(tfe_kernel_context* k) {
   const TF_Tensor* first;
   TF_Tensor* out;
@@ -229,7 +242,17 @@ static void addn_compute(tfe_kernel_context* k) {
     }
   }
   for (i = 0; i < n; i++) ins[i] = tfe_ew_data(k->inputs[i]);
-  fn(tfe_ew_data(out), ins, n, 0, count);
+  {
+    addn_job job;
+    tfe_threadpool* pool = count >= 2 * TFE_EW_CHUNK_CHEAP
+                               ? tfe_kernel_threadpool(k)
+                               : NULL;
+    job.fn = fn;
+    job.out = tfe_ew_data(out);
+    job.ins = ins;
+    job.n = n;
+    tfe_parallel_for(pool, count, TFE_EW_CHUNK_CHEAP, addn_chunk, &job);
+  }
   if (ins != stack_ins) tfe_free((void*)ins);
 }
 
@@ -309,7 +332,8 @@ static void biasadd_compute(tfe_kernel_context* k) {
   memset(&prm, 0, sizeof prm);
   in[0] = tfe_ew_data(v);
   in[1] = tfe_ew_data(b);
-  tfe_ew_run(fn, &bc, in, tfe_ew_data(out), bc.out_elems, &prm);
+  tfe_ew_run(k, fn, &bc, in, tfe_ew_data(out), bc.out_elems, &prm,
+             TFE_EW_CHUNK_CHEAP);
 }
 
 /* =========================================================== Bucketize */

@@ -199,7 +199,10 @@ EW_FC_OP(atanh)
 #undef EW_EXPR_C
 
 #define EW_OP1(NAME, ENTRIES) \
-  {NAME, 1, 0, 5, TF_OK, NULL, NULL, {ENTRIES}}
+  {NAME, 1, 0, 5, TF_OK, NULL, NULL, {ENTRIES}, 0}
+/* ops that call libm per element */
+#define EW_OP1H(NAME, ENTRIES) \
+  {NAME, 1, 0, 5, TF_OK, NULL, NULL, {ENTRIES}, 1}
 
 static const tfe_ew_op k_unary_math[] = {
     EW_OP1("Neg", EW_FC_ENTRIES(neg) TFE_EW_SINTS(TFE_EW_ENT_I, neg)),
@@ -209,25 +212,25 @@ static const tfe_ew_op k_unary_math[] = {
                          TFE_EW_UINTS(TFE_EW_ENT_I, square)),
     EW_OP1("Reciprocal", EW_FC_ENTRIES(recip)),
     EW_OP1("Inv", EW_FC_ENTRIES(recip)),
-    EW_OP1("Sqrt", EW_FC_ENTRIES(sqrt)),
-    EW_OP1("Rsqrt", EW_FC_ENTRIES(rsqrt)),
-    EW_OP1("Exp", EW_FC_ENTRIES(exp)),
-    EW_OP1("Expm1", EW_FC_ENTRIES(expm1)),
-    EW_OP1("Log", EW_FC_ENTRIES(log)),
-    EW_OP1("Log1p", EW_FC_ENTRIES(log1p)),
-    EW_OP1("Sigmoid", EW_FC_ENTRIES(sigmoid)),
-    EW_OP1("Tanh", EW_FC_ENTRIES(tanh)),
-    EW_OP1("Sin", EW_FC_ENTRIES(sin)),
-    EW_OP1("Cos", EW_FC_ENTRIES(cos)),
-    EW_OP1("Tan", EW_FC_ENTRIES(tan)),
-    EW_OP1("Asin", EW_FC_ENTRIES(asin)),
-    EW_OP1("Acos", EW_FC_ENTRIES(acos)),
-    EW_OP1("Atan", EW_FC_ENTRIES(atan)),
-    EW_OP1("Sinh", EW_FC_ENTRIES(sinh)),
-    EW_OP1("Cosh", EW_FC_ENTRIES(cosh)),
-    EW_OP1("Asinh", EW_FC_ENTRIES(asinh)),
-    EW_OP1("Acosh", EW_FC_ENTRIES(acosh)),
-    EW_OP1("Atanh", EW_FC_ENTRIES(atanh)),
+    EW_OP1H("Sqrt", EW_FC_ENTRIES(sqrt)),
+    EW_OP1H("Rsqrt", EW_FC_ENTRIES(rsqrt)),
+    EW_OP1H("Exp", EW_FC_ENTRIES(exp)),
+    EW_OP1H("Expm1", EW_FC_ENTRIES(expm1)),
+    EW_OP1H("Log", EW_FC_ENTRIES(log)),
+    EW_OP1H("Log1p", EW_FC_ENTRIES(log1p)),
+    EW_OP1H("Sigmoid", EW_FC_ENTRIES(sigmoid)),
+    EW_OP1H("Tanh", EW_FC_ENTRIES(tanh)),
+    EW_OP1H("Sin", EW_FC_ENTRIES(sin)),
+    EW_OP1H("Cos", EW_FC_ENTRIES(cos)),
+    EW_OP1H("Tan", EW_FC_ENTRIES(tan)),
+    EW_OP1H("Asin", EW_FC_ENTRIES(asin)),
+    EW_OP1H("Acos", EW_FC_ENTRIES(acos)),
+    EW_OP1H("Atan", EW_FC_ENTRIES(atan)),
+    EW_OP1H("Sinh", EW_FC_ENTRIES(sinh)),
+    EW_OP1H("Cosh", EW_FC_ENTRIES(cosh)),
+    EW_OP1H("Asinh", EW_FC_ENTRIES(asinh)),
+    EW_OP1H("Acosh", EW_FC_ENTRIES(acosh)),
+    EW_OP1H("Atanh", EW_FC_ENTRIES(atanh)),
 };
 
 void tfe_ew_register_unary_math(void) {

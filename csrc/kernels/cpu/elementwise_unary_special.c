@@ -124,7 +124,9 @@ TFE_EW_FLOATS(UN_FB, isfinite)
 #undef EW_EXPR_F
 
 #define EW_OP1(NAME, BOOL, ENTRIES) \
-  {NAME, 1, BOOL, 5, TF_OK, NULL, NULL, {ENTRIES}}
+  {NAME, 1, BOOL, 5, TF_OK, NULL, NULL, {ENTRIES}, 0}
+#define EW_OP1H(NAME, BOOL, ENTRIES) \
+  {NAME, 1, BOOL, 5, TF_OK, NULL, NULL, {ENTRIES}, 1}
 #define EW_F(OP) TFE_EW_FLOATS(TFE_EW_ENT_F, OP)
 /* Lgamma and Digamma have no bfloat16 kernel in TF. */
 #define EW_F_NO_BF16(OP) \
@@ -139,10 +141,10 @@ static const tfe_ew_op k_unary_special[] = {
     EW_OP1("Rint", 0, TFE_EW_F32F64(TFE_EW_ENT_F, rint)),
     EW_OP1("Sign", 0, EW_F(sign) TFE_EW_SINTS(TFE_EW_ENT_I, sign)
                           TFE_EW_CPLX(TFE_EW_ENT_C, sign)),
-    EW_OP1("Erf", 0, EW_F(erf)),
-    EW_OP1("Erfc", 0, EW_F(erfc)),
-    EW_OP1("Lgamma", 0, EW_F_NO_BF16(lgamma)),
-    EW_OP1("Digamma", 0, EW_F_NO_BF16(digamma)),
+    EW_OP1H("Erf", 0, EW_F(erf)),
+    EW_OP1H("Erfc", 0, EW_F(erfc)),
+    EW_OP1H("Lgamma", 0, EW_F_NO_BF16(lgamma)),
+    EW_OP1H("Digamma", 0, EW_F_NO_BF16(digamma)),
     EW_OP1("IsNan", 1, EW_F(isnan)),
     EW_OP1("IsInf", 1, EW_F(isinf)),
     EW_OP1("IsFinite", 1, EW_F(isfinite)),
