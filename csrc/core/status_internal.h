@@ -3,6 +3,8 @@
 #ifndef TFE_CORE_STATUS_INTERNAL_H_
 #define TFE_CORE_STATUS_INTERNAL_H_
 
+#include <stddef.h>
+
 #include "tensorflow/c/tf_status.h"
 
 typedef struct tfe_payload {
