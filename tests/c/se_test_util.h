@@ -11,6 +11,7 @@
 
 #include "eager_test_util.h"
 #include "tensorflow/c/c_api_experimental.h"
+#include "tensorflow/c/experimental/stream_executor/stream_executor.h"
 #include "tfe/plugins.h"
 
 #define SE_PLUGIN(name) TFE_TEST_PLUGIN_DIR "/" name ".so"
