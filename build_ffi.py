@@ -64,6 +64,10 @@ const char* tfe_py_extension_version(void);
 /* tfe_py: the address of TFE_RuntimeVersion as this extension resolved it,
  * so that dladdr() can name the libtfe in use. */
 void* tfe_py_runtime_symbol(void);
+/* tfe_py: path of the shared object that defines TFE_RuntimeVersion as this
+ * extension resolved it (dladdr), or NULL. Static storage owned by the C
+ * library's loader; copy it before the library could be unloaded. */
+const char* tfe_py_runtime_library_path(void);
 """
 
 _BINDING_SOURCE = """
@@ -73,6 +77,11 @@ static void* tfe_py_runtime_symbol(void) {
   void* p;
   memcpy(&p, &fn, sizeof p); /* function to object pointer, portably */
   return p;
+}
+static const char* tfe_py_runtime_library_path(void) {
+  Dl_info info;
+  if (dladdr(tfe_py_runtime_symbol(), &info) == 0) return NULL;
+  return info.dli_fname;
 }
 """
 
@@ -231,6 +240,9 @@ def build_cdef(headers: list[str]) -> str:
         _BINDING_CDEF,
         # tfe_py's dispatch glue (added by the Python-layer helper; see tfe_py/_fast.h).
         (ROOT / "tfe_py" / "_fast.h").read_text(encoding="utf-8"),
+        # Callbacks written in Python (extern "Python", cdef only: cffi
+        # generates their C side); see tfe_py/cdef_python_callbacks.h.
+        (ROOT / "tfe_py" / "cdef_python_callbacks.h").read_text(encoding="utf-8"),
     ]
     return "\n".join(parts)
 
@@ -239,7 +251,7 @@ def build_source(headers: list[str]) -> str:
     includes = "".join(f'#include "{h}"\n' for h in headers)
     return (
         includes
-        + '#include <string.h>\n#include "tfe/tfe.h"\n'
+        + '#include <dlfcn.h>\n#include <string.h>\n#include "tfe/tfe.h"\n'
         + _BINDING_SOURCE
         # tfe_py's dispatch glue (added by the Python-layer helper; see tfe_py/_fast.c).
         + '#include "_fast.c"\n'

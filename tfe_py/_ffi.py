@@ -8,11 +8,31 @@ not: a stale build must fail loudly, not misbehave.
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
+import os
 from typing import Any, TypeAlias
 
 from tfe_py._version import __version__
+
+
+def _configure_blas() -> None:
+    """Points libtfe at the OpenBLAS of the scipy-openblas32 wheel.
+
+    libtfe looks for a CBLAS when MatMul first runs (TFE_BLAS_LIBRARY, then
+    system OpenBLAS/CBLAS, else its built-in GEMM); the Python build brings
+    its own through this wheel. An explicit TFE_BLAS_LIBRARY wins.
+    """
+    if "TFE_BLAS_LIBRARY" in os.environ:
+        return
+    try:
+        import scipy_openblas32
+    except ImportError:
+        return
+    path = os.path.join(scipy_openblas32.get_lib_dir(), "libscipy_openblas.so")
+    if os.path.exists(path):
+        os.environ["TFE_BLAS_LIBRARY"] = path
+
+
+_configure_blas()
 
 try:
     from tfe_py._tfe_cffi import ffi, lib
@@ -71,30 +91,14 @@ def check_versions(package: str, extension: str, runtime: str) -> None:
 def runtime_library_path() -> str | None:
     """Path of the shared object that implements the TF_* functions we call.
 
-    Found with dladdr() on the address of TFE_RuntimeVersion as the extension
-    resolved it, so it names the libtfe really in use (normally the
-    libtfe.so.0 shipped next to this file).
+    Found with dladdr() (in the extension's C glue) on the address of
+    TFE_RuntimeVersion as the extension resolved it, so it names the libtfe
+    really in use (normally the libtfe.so.0 shipped next to this file).
     """
-
-    class _DlInfo(ctypes.Structure):
-        _fields_ = [
-            ("dli_fname", ctypes.c_char_p),
-            ("dli_fbase", ctypes.c_void_p),
-            ("dli_sname", ctypes.c_char_p),
-            ("dli_saddr", ctypes.c_void_p),
-        ]
-
-    try:
-        dladdr = ctypes.CDLL(None).dladdr  # glibc >= 2.34 has it in libc
-    except AttributeError:  # pragma: no cover - older C libraries
-        dladdr = ctypes.CDLL(ctypes.util.find_library("dl")).dladdr
-    dladdr.argtypes = [ctypes.c_void_p, ctypes.POINTER(_DlInfo)]
-    dladdr.restype = ctypes.c_int
-    addr = int(ffi.cast("uintptr_t", lib.tfe_py_runtime_symbol()))
-    info = _DlInfo()
-    if dladdr(addr, ctypes.byref(info)) == 0 or not info.dli_fname:
+    path = lib.tfe_py_runtime_library_path()
+    if path == ffi.NULL:
         return None
-    return info.dli_fname.decode("utf-8", "replace")
+    return ffi.string(path).decode("utf-8", "replace")
 
 
 EXTENSION_VERSION: str = _c_str(lib.tfe_py_extension_version())
