@@ -1,0 +1,730 @@
+/* The graph and session API of tensorflow/c/c_api.h: the parts tfe
+ * implements (session options, empty graphs, import options and results,
+ * NULL deletes) and the stubs, each of which must report TF_UNIMPLEMENTED
+ * naming itself (or, without a status, return its neutral value) and never
+ * crash. */
+#include <stdint.h>
+#include <string.h>
+
+#include "tensorflow/c/c_api.h"
+#include "tensorflow/c/eager/c_api.h"
+#include "tfe/tfe.h"
+#include "tfe_test.h"
+
+#define CHECK_UNIMPLEMENTED(s, name)                                  \
+  do {                                                                \
+    CHECK_CODE(s, TF_UNIMPLEMENTED);                                  \
+    CHECK_STR_CONTAINS(TF_Message(s), name " is not implemented");    \
+    TF_SetStatus(s, TF_OK, "");                                       \
+  } while (0)
+
+/* ------------------------------------------------------------------------
+ * Session options. */
+
+/* ConfigProto { device_count { key: "CPU" value: 2 }
+ *               intra_op_parallelism_threads: 4 }, serialized. */
+static const unsigned char kConfig[] = {0x0a, 0x07, 0x0a, 0x03, 'C', 'P',
+                                        'U',  0x10, 0x02, 0x10, 0x04};
+
+TEST(session_options_lifecycle) {
+  TF_SessionOptions* o = TF_NewSessionOptions();
+  TF_Status* s = TF_NewStatus();
+  CHECK(o != NULL);
+  TF_SetTarget(o, "");
+  TF_SetTarget(o, "local");
+  TF_SetTarget(o, "grpc://localhost:2222,host:1");
+  TF_SetTarget(o, NULL); /* counts as "" */
+  TF_SetConfig(o, kConfig, sizeof(kConfig), s);
+  CHECK_CODE(s, TF_OK);
+  TF_SetConfig(o, kConfig, sizeof(kConfig), s); /* replaces, no leak */
+  CHECK_CODE(s, TF_OK);
+  TF_SetConfig(o, NULL, 0, s); /* empty ConfigProto */
+  CHECK_CODE(s, TF_OK);
+  TF_SetConfig(o, "", 0, s);
+  CHECK_CODE(s, TF_OK);
+  TF_DeleteSessionOptions(o);
+  TF_DeleteSessionOptions(NULL);
+  TF_SetTarget(NULL, "local"); /* no-op */
+  TF_DeleteStatus(s);
+}
+
+TEST(set_config_accepts_every_wire_type) {
+  /* field 3 varint, field 4 fixed64, field 5 fixed32, field 6 bytes,
+   * field 7 group holding field 1 varint, then field 536870911 varint
+   * (the largest field number). */
+  static const unsigned char msg[] = {
+      0x18, 0x96, 0x01,                                      /* 3: 150 */
+      0x21, 1,    2,    3,    4,    5,    6,    7,    8,     /* 4: fixed64 */
+      0x2d, 1,    2,    3,    4,                             /* 5: fixed32 */
+      0x32, 0x02, 'h',  'i',                                 /* 6: "hi" */
+      0x3b, 0x08, 0x01, 0x3c,                                /* 7: group */
+      0xf8, 0xff, 0xff, 0xff, 0x0f, 0x01,                    /* max field */
+      0x08, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01};
+  TF_SessionOptions* o = TF_NewSessionOptions();
+  TF_Status* s = TF_NewStatus();
+  TF_SetConfig(o, msg, sizeof(msg), s);
+  CHECK_CODE(s, TF_OK);
+  TF_DeleteSessionOptions(o);
+  TF_DeleteStatus(s);
+}
+
+TEST(set_config_rejects_malformed_bytes) {
+  static const unsigned char truncated_varint[] = {0x10, 0x80};
+  static const unsigned char field_zero[] = {0x00, 0x01};
+  static const unsigned char wire_type_6[] = {0x0e, 0x01};
+  static const unsigned char wire_type_7[] = {0x0f};
+  static const unsigned char length_too_long[] = {0x0a, 0x05, 'a', 'b'};
+  static const unsigned char short_fixed64[] = {0x09, 1, 2, 3};
+  static const unsigned char short_fixed32[] = {0x0d, 1, 2};
+  static const unsigned char stray_end_group[] = {0x0c};
+  static const unsigned char open_group[] = {0x0b, 0x08, 0x01};
+  static const unsigned char wrong_end_group[] = {0x0b, 0x14};
+  static const unsigned char varint_11_bytes[] = {
+      0x08, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01};
+  static const unsigned char varint_overflow[] = {
+      0x08, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02};
+  static const unsigned char tag_too_big[] = {0xf8, 0xff, 0xff, 0xff,
+                                              0xff, 0x01, 0x00};
+  const struct {
+    const unsigned char* data;
+    size_t len;
+  } bad[] = {
+      {truncated_varint, sizeof(truncated_varint)},
+      {field_zero, sizeof(field_zero)},
+      {wire_type_6, sizeof(wire_type_6)},
+      {wire_type_7, sizeof(wire_type_7)},
+      {length_too_long, sizeof(length_too_long)},
+      {short_fixed64, sizeof(short_fixed64)},
+      {short_fixed32, sizeof(short_fixed32)},
+      {stray_end_group, sizeof(stray_end_group)},
+      {open_group, sizeof(open_group)},
+      {wrong_end_group, sizeof(wrong_end_group)},
+      {varint_11_bytes, sizeof(varint_11_bytes)},
+      {varint_overflow, sizeof(varint_overflow)},
+      {tag_too_big, sizeof(tag_too_big)},
+  };
+  TF_SessionOptions* o = TF_NewSessionOptions();
+  TF_Status* s = TF_NewStatus();
+  size_t i;
+  for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+    TF_SetConfig(o, bad[i].data, bad[i].len, s);
+    if (TF_GetCode(s) != TF_INVALID_ARGUMENT) {
+      TFE_FAIL("case %zu: code %d (%s)", i, (int)TF_GetCode(s), TF_Message(s));
+    }
+    CHECK_STR_CONTAINS(TF_Message(s), "ConfigProto");
+  }
+  TF_DeleteSessionOptions(o);
+  TF_DeleteStatus(s);
+}
+
+TEST(set_config_deeply_nested_groups) {
+  /* 64 nested groups are accepted, 65 are not. */
+  unsigned char msg[2 * 65];
+  TF_SessionOptions* o = TF_NewSessionOptions();
+  TF_Status* s = TF_NewStatus();
+  int depth;
+  for (depth = 64; depth <= 65; depth++) {
+    int i;
+    for (i = 0; i < depth; i++) {
+      msg[i] = 0x0b;             /* field 1, start group */
+      msg[2 * depth - 1 - i] = 0x0c; /* field 1, end group */
+    }
+    TF_SetConfig(o, msg, (size_t)(2 * depth), s);
+    CHECK_CODE(s, depth == 64 ? TF_OK : TF_INVALID_ARGUMENT);
+  }
+  TF_DeleteSessionOptions(o);
+  TF_DeleteStatus(s);
+}
+
+TEST(set_config_argument_errors) {
+  TF_SessionOptions* o = TF_NewSessionOptions();
+  TF_Status* s = TF_NewStatus();
+  TF_SetConfig(NULL, kConfig, sizeof(kConfig), s);
+  CHECK_CODE(s, TF_INVALID_ARGUMENT);
+  CHECK_STR_CONTAINS(TF_Message(s), "options");
+  TF_SetConfig(o, NULL, 3, s);
+  CHECK_CODE(s, TF_INVALID_ARGUMENT);
+  TF_DeleteSessionOptions(o);
+  TF_DeleteStatus(s);
+}
+
+TEST(session_options_out_of_memory) {
+  TF_Status* s = TF_NewStatus();
+  TF_SessionOptions* o;
+  TFE_TestFailAllocationsAfter(0);
+  CHECK(TF_NewSessionOptions() == NULL);
+  TFE_TestFailAllocationsAfter(1); /* the struct succeeds, its target copy fails */
+  CHECK(TF_NewSessionOptions() == NULL);
+  TFE_TestFailAllocationsAfter(-1);
+  o = TF_NewSessionOptions();
+  CHECK(o != NULL);
+  TF_SetConfig(o, kConfig, sizeof(kConfig), s);
+  CHECK_CODE(s, TF_OK);
+  TFE_TestFailAllocationsAfter(0);
+  TF_SetConfig(o, kConfig, sizeof(kConfig), s);
+  CHECK_CODE(s, TF_RESOURCE_EXHAUSTED);
+  TF_SetTarget(o, "host:1"); /* keeps the old target */
+  TFE_TestFailAllocationsAfter(-1);
+  TF_DeleteSessionOptions(o); /* ASan: nothing leaked */
+  TF_DeleteStatus(s);
+}
+
+/* ------------------------------------------------------------------------
+ * Graphs. */
+
+TEST(graph_create_and_delete) {
+  TF_Graph* g = TF_NewGraph();
+  TF_Graph* g2 = TF_NewGraph();
+  CHECK(g != NULL && g2 != NULL && g != g2);
+  TF_DeleteGraph(g);
+  TF_DeleteGraph(g2);
+  TF_DeleteGraph(NULL);
+  TFE_TestFailAllocationsAfter(0);
+  CHECK(TF_NewGraph() == NULL);
+  TFE_TestFailAllocationsAfter(-1);
+}
+
+/* ------------------------------------------------------------------------
+ * Import options and results. */
+
+TEST(import_options_record_requests) {
+  TF_ImportGraphDefOptions* o = TF_NewImportGraphDefOptions();
+  TF_Output none = {NULL, 0};
+  CHECK(o != NULL);
+  CHECK_EQ_INT(TF_ImportGraphDefOptionsNumReturnOutputs(o), 0);
+  CHECK_EQ_INT(TF_ImportGraphDefOptionsNumReturnOperations(o), 0);
+  TF_ImportGraphDefOptionsSetPrefix(o, "imported");
+  TF_ImportGraphDefOptionsSetPrefix(o, "again"); /* replaces */
+  TF_ImportGraphDefOptionsSetPrefix(o, NULL);    /* clears */
+  TF_ImportGraphDefOptionsSetPrefix(o, "final");
+  TF_ImportGraphDefOptionsSetDefaultDevice(o, "/device:CPU:0");
+  TF_ImportGraphDefOptionsSetDefaultDevice(o, NULL);
+  TF_ImportGraphDefOptionsSetDefaultDevice(o, "/device:CPU:0");
+  TF_ImportGraphDefOptionsSetUniquifyNames(o, 1);
+  TF_ImportGraphDefOptionsSetUniquifyPrefix(o, 1);
+  TF_ImportGraphDefOptionsAddInputMapping(o, "x", 0, none);
+  TF_ImportGraphDefOptionsAddInputMapping(o, NULL, 0, none); /* ignored */
+  TF_ImportGraphDefOptionsRemapControlDependency(o, "init", NULL);
+  TF_ImportGraphDefOptionsRemapControlDependency(o, NULL, NULL);
+  TF_ImportGraphDefOptionsAddControlDependency(o, NULL);
+  TF_ImportGraphDefOptionsAddReturnOutput(o, "y", 0);
+  TF_ImportGraphDefOptionsAddReturnOutput(o, "y", 1);
+  TF_ImportGraphDefOptionsAddReturnOutput(o, NULL, 2); /* ignored */
+  TF_ImportGraphDefOptionsAddReturnOperation(o, "train");
+  CHECK_EQ_INT(TF_ImportGraphDefOptionsNumReturnOutputs(o), 2);
+  CHECK_EQ_INT(TF_ImportGraphDefOptionsNumReturnOperations(o), 1);
+  TF_DeleteImportGraphDefOptions(o);
+  TF_DeleteImportGraphDefOptions(NULL);
+}
+
+TEST(import_options_grow_past_initial_capacity) {
+  TF_ImportGraphDefOptions* o = TF_NewImportGraphDefOptions();
+  TF_Output none = {NULL, 3};
+  char name[16];
+  int i;
+  for (i = 0; i < 100; i++) {
+    snprintf(name, sizeof(name), "op%d", i);
+    TF_ImportGraphDefOptionsAddReturnOutput(o, name, i);
+    TF_ImportGraphDefOptionsAddReturnOperation(o, name);
+    TF_ImportGraphDefOptionsAddInputMapping(o, name, i, none);
+    TF_ImportGraphDefOptionsRemapControlDependency(o, name, NULL);
+    TF_ImportGraphDefOptionsAddControlDependency(o, NULL);
+  }
+  CHECK_EQ_INT(TF_ImportGraphDefOptionsNumReturnOutputs(o), 100);
+  CHECK_EQ_INT(TF_ImportGraphDefOptionsNumReturnOperations(o), 100);
+  TF_DeleteImportGraphDefOptions(o); /* ASan: every copy released */
+}
+
+TEST(import_options_null_and_out_of_memory) {
+  TF_ImportGraphDefOptions* o;
+  TF_Output none = {NULL, 0};
+  /* NULL options: setters do nothing, counters are 0. */
+  TF_ImportGraphDefOptionsSetPrefix(NULL, "p");
+  TF_ImportGraphDefOptionsSetDefaultDevice(NULL, "d");
+  TF_ImportGraphDefOptionsSetUniquifyNames(NULL, 1);
+  TF_ImportGraphDefOptionsSetUniquifyPrefix(NULL, 1);
+  TF_ImportGraphDefOptionsAddInputMapping(NULL, "x", 0, none);
+  TF_ImportGraphDefOptionsRemapControlDependency(NULL, "x", NULL);
+  TF_ImportGraphDefOptionsAddControlDependency(NULL, NULL);
+  TF_ImportGraphDefOptionsAddReturnOutput(NULL, "x", 0);
+  TF_ImportGraphDefOptionsAddReturnOperation(NULL, "x");
+  CHECK_EQ_INT(TF_ImportGraphDefOptionsNumReturnOutputs(NULL), 0);
+  CHECK_EQ_INT(TF_ImportGraphDefOptionsNumReturnOperations(NULL), 0);
+
+  TFE_TestFailAllocationsAfter(0);
+  CHECK(TF_NewImportGraphDefOptions() == NULL);
+  TFE_TestFailAllocationsAfter(-1);
+
+  o = TF_NewImportGraphDefOptions();
+  TF_ImportGraphDefOptionsAddReturnOutput(o, "kept", 0);
+  /* A failed copy leaves the options as they were. */
+  TFE_TestFailAllocationsAfter(0);
+  TF_ImportGraphDefOptionsAddReturnOutput(o, "lost", 0);
+  TF_ImportGraphDefOptionsAddReturnOperation(o, "lost");
+  TF_ImportGraphDefOptionsSetPrefix(o, "lost");
+  TFE_TestFailAllocationsAfter(-1);
+  CHECK_EQ_INT(TF_ImportGraphDefOptionsNumReturnOutputs(o), 1);
+  CHECK_EQ_INT(TF_ImportGraphDefOptionsNumReturnOperations(o), 0);
+  /* The name copy succeeds but growing the array fails: no leak. */
+  TF_ImportGraphDefOptionsAddReturnOperation(o, "first");
+  TF_ImportGraphDefOptionsAddReturnOperation(o, "second");
+  TF_ImportGraphDefOptionsAddReturnOperation(o, "third");
+  TF_ImportGraphDefOptionsAddReturnOperation(o, "fourth");
+  TFE_TestFailAllocationsAfter(1);
+  TF_ImportGraphDefOptionsAddReturnOperation(o, "fifth");
+  TFE_TestFailAllocationsAfter(-1);
+  CHECK_EQ_INT(TF_ImportGraphDefOptionsNumReturnOperations(o), 4);
+  TF_DeleteImportGraphDefOptions(o);
+}
+
+TEST(import_results_accessors_on_null) {
+  int n = 7;
+  TF_Output* outs = (TF_Output*)&n;
+  TF_Operation** opers = (TF_Operation**)&n;
+  const char** names = (const char**)&n;
+  int* indexes = &n;
+  TF_ImportGraphDefResultsReturnOutputs(NULL, &n, &outs);
+  CHECK_EQ_INT(n, 0);
+  CHECK(outs == NULL);
+  n = 7;
+  TF_ImportGraphDefResultsReturnOperations(NULL, &n, &opers);
+  CHECK_EQ_INT(n, 0);
+  CHECK(opers == NULL);
+  n = 7;
+  TF_ImportGraphDefResultsMissingUnusedInputMappings(NULL, &n, &names,
+                                                     &indexes);
+  CHECK_EQ_INT(n, 0);
+  CHECK(names == NULL && indexes == NULL);
+  /* NULL out-pointers are tolerated too. */
+  TF_ImportGraphDefResultsReturnOutputs(NULL, NULL, NULL);
+  TF_ImportGraphDefResultsReturnOperations(NULL, NULL, NULL);
+  TF_ImportGraphDefResultsMissingUnusedInputMappings(NULL, NULL, NULL, NULL);
+  TF_DeleteImportGraphDefResults(NULL);
+}
+
+/* ------------------------------------------------------------------------
+ * NULL deletes of objects tfe never creates. */
+
+TEST(null_deletes) {
+  TF_Status* s = TF_NewStatus();
+  TF_SetStatus(s, TF_INTERNAL, "stale");
+  TF_DeleteSession(NULL, s);
+  CHECK_CODE(s, TF_OK);
+  TF_SetStatus(s, TF_INTERNAL, "stale");
+  TF_DeleteDeprecatedSession(NULL, s);
+  CHECK_CODE(s, TF_OK);
+  TF_DeleteSession(NULL, NULL);
+  TF_DeleteDeprecatedSession(NULL, NULL);
+  TF_DeleteFunction(NULL);
+  TF_DeletePRunHandle(NULL);
+  TF_DeleteApiDefMap(NULL);
+  TF_DeleteServer(NULL);
+  TF_DeleteDeviceList(NULL);
+  TF_DeleteGraph(NULL);
+  TF_DeleteSessionOptions(NULL);
+  TF_DeleteImportGraphDefOptions(NULL);
+  TF_DeleteImportGraphDefResults(NULL);
+  TF_DeleteStatus(s);
+}
+
+/* ------------------------------------------------------------------------
+ * Stubs with a status. */
+
+TEST(graph_stubs_report_unimplemented) {
+  TF_Status* s = TF_NewStatus();
+  TF_Graph* g = TF_NewGraph();
+  TF_Output out = {NULL, 0};
+  TF_Input in = {NULL, 0};
+  TF_Buffer* buf = TF_NewBuffer();
+  int64_t dims[2] = {1, 2};
+  TF_Operation* op;
+
+  TF_GraphSetTensorShape(g, out, dims, 2, s);
+  CHECK_UNIMPLEMENTED(s, "TF_GraphSetTensorShape");
+  CHECK_EQ_INT(TF_GraphGetTensorNumDims(g, out, s), -1);
+  CHECK_UNIMPLEMENTED(s, "TF_GraphGetTensorNumDims");
+  TF_GraphGetTensorShape(g, out, dims, 2, s);
+  CHECK_UNIMPLEMENTED(s, "TF_GraphGetTensorShape");
+  CHECK_EQ_INT(dims[0], 1); /* untouched */
+  TF_GraphToGraphDef(g, buf, s);
+  CHECK_UNIMPLEMENTED(s, "TF_GraphToGraphDef");
+  CHECK(buf->data == NULL && buf->length == 0);
+  TF_GraphGetOpDef(g, "AddV2", buf, s);
+  CHECK_UNIMPLEMENTED(s, "TF_GraphGetOpDef");
+  TF_GraphVersions(g, buf, s);
+  CHECK_UNIMPLEMENTED(s, "TF_GraphVersions");
+  TF_UpdateEdge(g, out, in, s);
+  CHECK_UNIMPLEMENTED(s, "TF_UpdateEdge");
+  TF_SetAttr(g, NULL, "T", buf, s);
+  CHECK_UNIMPLEMENTED(s, "TF_SetAttr");
+  TF_ClearAttr(g, NULL, "T", s);
+  CHECK_UNIMPLEMENTED(s, "TF_ClearAttr");
+  TF_SetHandleShapeAndType(g, out, "", 0, s);
+  CHECK_UNIMPLEMENTED(s, "TF_SetHandleShapeAndType");
+  TF_AddWhileInputHack(g, out, NULL, s);
+  CHECK_UNIMPLEMENTED(s, "TF_AddWhileInputHack");
+
+  op = TF_FinishOperation(NULL, s);
+  CHECK(op == NULL);
+  CHECK_UNIMPLEMENTED(s, "TF_FinishOperation");
+  op = TF_FinishOperationLocked(NULL, s);
+  CHECK(op == NULL);
+  CHECK_UNIMPLEMENTED(s, "TF_FinishOperationLocked");
+  TF_OperationToNodeDef(NULL, buf, s);
+  CHECK_UNIMPLEMENTED(s, "TF_OperationToNodeDef");
+
+  TF_DeleteBuffer(buf);
+  TF_DeleteGraph(g);
+  TF_DeleteStatus(s);
+}
+
+TEST(description_stubs_report_unimplemented) {
+  TF_Status* s = TF_NewStatus();
+  TF_Tensor* t = TF_AllocateTensor(TF_FLOAT, NULL, 0, sizeof(float));
+  const void* protos[1] = {""};
+  size_t lens[1] = {0};
+  TF_SetAttrTensorShapeProto(NULL, "shape", "", 0, s);
+  CHECK_UNIMPLEMENTED(s, "TF_SetAttrTensorShapeProto");
+  TF_SetAttrTensorShapeProtoList(NULL, "shapes", protos, lens, 1, s);
+  CHECK_UNIMPLEMENTED(s, "TF_SetAttrTensorShapeProtoList");
+  TF_SetAttrTensor(NULL, "value", t, s);
+  CHECK_UNIMPLEMENTED(s, "TF_SetAttrTensor");
+  TF_SetAttrTensorList(NULL, "values", &t, 1, s);
+  CHECK_UNIMPLEMENTED(s, "TF_SetAttrTensorList");
+  TF_SetAttrValueProto(NULL, "x", "", 0, s);
+  CHECK_UNIMPLEMENTED(s, "TF_SetAttrValueProto");
+  TF_DeleteTensor(t); /* the stubs did not take it */
+  TF_DeleteStatus(s);
+}
+
+TEST(operation_attr_stubs_report_unimplemented) {
+  TF_Status* s = TF_NewStatus();
+  TF_Buffer* buf = TF_NewBuffer();
+  TF_Buffer* bufs[1] = {buf};
+  TF_AttrMetadata m;
+  char storage[8];
+  void* values[1];
+  size_t lengths[1];
+  int64_t i64 = 5, dims_storage[4];
+  int64_t* dims[1];
+  int num_dims[1];
+  float f = 1.0f;
+  unsigned char b = 1;
+  TF_DataType dt = TF_FLOAT;
+  TF_Tensor* t = NULL;
+
+  memset(&m, 0xff, sizeof(m));
+  m = TF_OperationGetAttrMetadata(NULL, "T", s);
+  CHECK_UNIMPLEMENTED(s, "TF_OperationGetAttrMetadata");
+  CHECK_EQ_INT(m.is_list, 0);
+  CHECK_EQ_INT(m.list_size, 0);
+  CHECK_EQ_INT(m.total_size, 0);
+  TF_OperationGetAttrString(NULL, "a", storage, sizeof(storage), s);
+  CHECK_UNIMPLEMENTED(s, "TF_OperationGetAttrString");
+  TF_OperationGetAttrStringList(NULL, "a", values, lengths, 1, storage,
+                                sizeof(storage), s);
+  CHECK_UNIMPLEMENTED(s, "TF_OperationGetAttrStringList");
+  TF_OperationGetAttrInt(NULL, "a", &i64, s);
+  CHECK_UNIMPLEMENTED(s, "TF_OperationGetAttrInt");
+  CHECK_EQ_INT(i64, 5);
+  TF_OperationGetAttrIntList(NULL, "a", &i64, 1, s);
+  CHECK_UNIMPLEMENTED(s, "TF_OperationGetAttrIntList");
+  TF_OperationGetAttrFloat(NULL, "a", &f, s);
+  CHECK_UNIMPLEMENTED(s, "TF_OperationGetAttrFloat");
+  TF_OperationGetAttrFloatList(NULL, "a", &f, 1, s);
+  CHECK_UNIMPLEMENTED(s, "TF_OperationGetAttrFloatList");
+  TF_OperationGetAttrBool(NULL, "a", &b, s);
+  CHECK_UNIMPLEMENTED(s, "TF_OperationGetAttrBool");
+  TF_OperationGetAttrBoolList(NULL, "a", &b, 1, s);
+  CHECK_UNIMPLEMENTED(s, "TF_OperationGetAttrBoolList");
+  TF_OperationGetAttrType(NULL, "a", &dt, s);
+  CHECK_UNIMPLEMENTED(s, "TF_OperationGetAttrType");
+  TF_OperationGetAttrTypeList(NULL, "a", &dt, 1, s);
+  CHECK_UNIMPLEMENTED(s, "TF_OperationGetAttrTypeList");
+  TF_OperationGetAttrShape(NULL, "a", dims_storage, 4, s);
+  CHECK_UNIMPLEMENTED(s, "TF_OperationGetAttrShape");
+  TF_OperationGetAttrShapeList(NULL, "a", dims, num_dims, 1, dims_storage, 4,
+                               s);
+  CHECK_UNIMPLEMENTED(s, "TF_OperationGetAttrShapeList");
+  TF_OperationGetAttrTensorShapeProto(NULL, "a", buf, s);
+  CHECK_UNIMPLEMENTED(s, "TF_OperationGetAttrTensorShapeProto");
+  TF_OperationGetAttrTensorShapeProtoList(NULL, "a", bufs, 1, s);
+  CHECK_UNIMPLEMENTED(s, "TF_OperationGetAttrTensorShapeProtoList");
+  TF_OperationGetAttrTensor(NULL, "a", &t, s);
+  CHECK_UNIMPLEMENTED(s, "TF_OperationGetAttrTensor");
+  CHECK(t == NULL);
+  TF_OperationGetAttrTensorList(NULL, "a", &t, 1, s);
+  CHECK_UNIMPLEMENTED(s, "TF_OperationGetAttrTensorList");
+  TF_OperationGetAttrValueProto(NULL, "a", buf, s);
+  CHECK_UNIMPLEMENTED(s, "TF_OperationGetAttrValueProto");
+  TF_OperationGetAttrName(NULL, 0, storage, s);
+  CHECK_UNIMPLEMENTED(s, "TF_OperationGetAttrName");
+  CHECK_EQ_INT(TF_OperationOutputListLength(NULL, "y", s), -1);
+  CHECK_UNIMPLEMENTED(s, "TF_OperationOutputListLength");
+  CHECK_EQ_INT(TF_OperationInputListLength(NULL, "x", s), -1);
+  CHECK_UNIMPLEMENTED(s, "TF_OperationInputListLength");
+  CHECK(buf->data == NULL);
+  TF_DeleteBuffer(buf);
+  TF_DeleteStatus(s);
+}
+
+TEST(import_and_function_stubs_report_unimplemented) {
+  TF_Status* s = TF_NewStatus();
+  TF_Graph* g = TF_NewGraph();
+  TF_ImportGraphDefOptions* o = TF_NewImportGraphDefOptions();
+  TF_Buffer* def = TF_NewBufferFromString("", 0);
+  TF_Buffer* out_buf = TF_NewBuffer();
+  TF_Output outs[2] = {{NULL, 0}, {NULL, 1}};
+  TF_Function* funcs[2] = {NULL, NULL};
+  TF_Tensor* result = NULL;
+
+  CHECK(TF_GraphImportGraphDefWithResults(g, def, o, s) == NULL);
+  CHECK_UNIMPLEMENTED(s, "TF_GraphImportGraphDefWithResults");
+  CHECK(TF_GraphImportGraphDefWithResultsNoSerialization(g, def, o, s) ==
+        NULL);
+  CHECK_UNIMPLEMENTED(s, "TF_GraphImportGraphDefWithResultsNoSerialization");
+  TF_GraphImportGraphDefWithReturnOutputs(g, def, o, outs, 0, s);
+  CHECK_UNIMPLEMENTED(s, "TF_GraphImportGraphDefWithReturnOutputs");
+  TF_GraphImportGraphDef(g, def, o, s);
+  CHECK_UNIMPLEMENTED(s, "TF_GraphImportGraphDef");
+
+  TF_GraphCopyFunction(g, NULL, NULL, s);
+  CHECK_UNIMPLEMENTED(s, "TF_GraphCopyFunction");
+  CHECK_EQ_INT(TF_GraphGetFunctions(g, funcs, 2, s), 0);
+  CHECK_UNIMPLEMENTED(s, "TF_GraphGetFunctions");
+  CHECK(TF_GraphToFunction(g, "f", 0, -1, NULL, 0, NULL, 0, NULL, NULL, NULL,
+                           NULL, s) == NULL);
+  CHECK_UNIMPLEMENTED(s, "TF_GraphToFunction");
+  CHECK(TF_GraphToFunctionWithControlOutputs(g, "f", 0, -1, NULL, 0, NULL, 0,
+                                             NULL, NULL, 0, NULL, NULL, NULL,
+                                             NULL, s) == NULL);
+  CHECK_UNIMPLEMENTED(s, "TF_GraphToFunctionWithControlOutputs");
+  TF_FunctionToFunctionDef(NULL, out_buf, s);
+  CHECK_UNIMPLEMENTED(s, "TF_FunctionToFunctionDef");
+  CHECK(TF_FunctionImportFunctionDef("", 0, s) == NULL);
+  CHECK_UNIMPLEMENTED(s, "TF_FunctionImportFunctionDef");
+  TF_FunctionSetAttrValueProto(NULL, "a", "", 0, s);
+  CHECK_UNIMPLEMENTED(s, "TF_FunctionSetAttrValueProto");
+  TF_FunctionGetAttrValueProto(NULL, "a", out_buf, s);
+  CHECK_UNIMPLEMENTED(s, "TF_FunctionGetAttrValueProto");
+  CHECK_EQ_INT(TF_TryEvaluateConstant(g, outs[0], &result, s), 0);
+  CHECK_UNIMPLEMENTED(s, "TF_TryEvaluateConstant");
+  CHECK(result == NULL);
+
+  {
+    /* Const members: a TF_WhileParams can only be initialised. */
+    const TF_WhileParams wp = TF_NewWhile(g, outs, 2, s);
+    CHECK_UNIMPLEMENTED(s, "TF_NewWhile");
+    CHECK_EQ_INT(wp.ninputs, 0);
+    CHECK(wp.cond_graph == NULL && wp.body_graph == NULL);
+    CHECK(wp.body_outputs == NULL && wp.name == NULL);
+    TF_FinishWhile(&wp, s, outs);
+    CHECK_UNIMPLEMENTED(s, "TF_FinishWhile");
+  }
+  TF_AddGradients(g, outs, 1, outs + 1, 1, NULL, s, outs);
+  CHECK_UNIMPLEMENTED(s, "TF_AddGradients");
+  TF_AddGradientsWithPrefix(g, "grads", outs, 1, outs + 1, 1, NULL, s, outs);
+  CHECK_UNIMPLEMENTED(s, "TF_AddGradientsWithPrefix");
+
+  TF_DeleteBuffer(out_buf);
+  TF_DeleteBuffer(def);
+  TF_DeleteImportGraphDefOptions(o);
+  TF_DeleteGraph(g);
+  TF_DeleteStatus(s);
+}
+
+TEST(session_stubs_report_unimplemented) {
+  TF_Status* s = TF_NewStatus();
+  TF_Graph* g = TF_NewGraph();
+  TF_SessionOptions* opts = TF_NewSessionOptions();
+  TF_Output outs[2] = {{NULL, 0}, {NULL, 1}};
+  TF_Tensor* values[2];
+  const char* handle = "stale";
+  const char* names[1] = {"x:0"};
+  const char* tags[1] = {"serve"};
+  TF_Tensor* in = TF_AllocateTensor(TF_FLOAT, NULL, 0, sizeof(float));
+
+  CHECK(TF_NewSession(g, opts, s) == NULL);
+  CHECK_UNIMPLEMENTED(s, "TF_NewSession");
+  CHECK(TF_LoadSessionFromSavedModel(opts, NULL, "/nonexistent", tags, 1, g,
+                                     NULL, s) == NULL);
+  CHECK_UNIMPLEMENTED(s, "TF_LoadSessionFromSavedModel");
+  TF_CloseSession(NULL, s);
+  CHECK_UNIMPLEMENTED(s, "TF_CloseSession");
+  values[0] = values[1] = in;
+  TF_SessionRun(NULL, NULL, outs, &in, 1, outs, values, 2, NULL, 0, NULL, s);
+  CHECK_UNIMPLEMENTED(s, "TF_SessionRun");
+  CHECK(values[0] == NULL && values[1] == NULL);
+  TF_SessionPRunSetup(NULL, outs, 1, outs, 1, NULL, 0, &handle, s);
+  CHECK_UNIMPLEMENTED(s, "TF_SessionPRunSetup");
+  CHECK(handle == NULL);
+  values[0] = in;
+  TF_SessionPRun(NULL, "h", outs, &in, 1, outs, values, 1, NULL, 0, s);
+  CHECK_UNIMPLEMENTED(s, "TF_SessionPRun");
+  CHECK(values[0] == NULL);
+  TF_ExtendSession(NULL, s);
+  CHECK_UNIMPLEMENTED(s, "TF_ExtendSession");
+  CHECK(TF_SessionListDevices(NULL, s) == NULL);
+  CHECK_UNIMPLEMENTED(s, "TF_SessionListDevices");
+  TF_DeleteSession((TF_Session*)&handle, s); /* not a tfe session */
+  CHECK_UNIMPLEMENTED(s, "TF_DeleteSession");
+
+  CHECK(TF_NewDeprecatedSession(opts, s) == NULL);
+  CHECK_UNIMPLEMENTED(s, "TF_NewDeprecatedSession");
+  TF_CloseDeprecatedSession(NULL, s);
+  CHECK_UNIMPLEMENTED(s, "TF_CloseDeprecatedSession");
+  TF_DeleteDeprecatedSession((TF_DeprecatedSession*)&handle, s);
+  CHECK_UNIMPLEMENTED(s, "TF_DeleteDeprecatedSession");
+  TF_Reset(opts, NULL, 0, s);
+  CHECK_UNIMPLEMENTED(s, "TF_Reset");
+  TF_ExtendGraph(NULL, "", 0, s);
+  CHECK_UNIMPLEMENTED(s, "TF_ExtendGraph");
+  values[0] = in;
+  TF_Run(NULL, NULL, names, &in, 1, names, values, 1, NULL, 0, NULL, s);
+  CHECK_UNIMPLEMENTED(s, "TF_Run");
+  CHECK(values[0] == NULL);
+  handle = "stale";
+  TF_PRunSetup(NULL, names, 1, names, 1, NULL, 0, &handle, s);
+  CHECK_UNIMPLEMENTED(s, "TF_PRunSetup");
+  CHECK(handle == NULL);
+  values[0] = in;
+  TF_PRun(NULL, "h", names, &in, 1, names, values, 1, NULL, 0, s);
+  CHECK_UNIMPLEMENTED(s, "TF_PRun");
+  CHECK(values[0] == NULL);
+  CHECK(TF_DeprecatedSessionListDevices(NULL, s) == NULL);
+  CHECK_UNIMPLEMENTED(s, "TF_DeprecatedSessionListDevices");
+
+  TF_DeleteTensor(in); /* the stubs did not take the input */
+  TF_DeleteSessionOptions(opts);
+  TF_DeleteGraph(g);
+  TF_DeleteStatus(s);
+}
+
+TEST(server_and_api_def_stubs_report_unimplemented) {
+  TF_Status* s = TF_NewStatus();
+  TF_Buffer* ops = TF_NewBufferFromString("", 0);
+  CHECK(TF_NewServer("", 0, s) == NULL);
+  CHECK_UNIMPLEMENTED(s, "TF_NewServer");
+  TF_ServerStart(NULL, s);
+  CHECK_UNIMPLEMENTED(s, "TF_ServerStart");
+  TF_ServerStop(NULL, s);
+  CHECK_UNIMPLEMENTED(s, "TF_ServerStop");
+  TF_ServerJoin(NULL, s);
+  CHECK_UNIMPLEMENTED(s, "TF_ServerJoin");
+  CHECK(TF_ServerTarget(NULL) == NULL);
+  CHECK(TF_NewApiDefMap(ops, s) == NULL);
+  CHECK_UNIMPLEMENTED(s, "TF_NewApiDefMap");
+  TF_ApiDefMapPut(NULL, "", 0, s);
+  CHECK_UNIMPLEMENTED(s, "TF_ApiDefMapPut");
+  CHECK(TF_ApiDefMapGet(NULL, "AddV2", 5, s) == NULL);
+  CHECK_UNIMPLEMENTED(s, "TF_ApiDefMapGet");
+  TF_DeleteBuffer(ops);
+  TF_DeleteStatus(s);
+}
+
+/* ------------------------------------------------------------------------
+ * Stubs without a status: neutral values, nothing else. */
+
+static void listener(const char* msg) { (void)msg; }
+
+TEST(statusless_stubs_return_neutral_values) {
+  TF_Graph* g = TF_NewGraph();
+  TF_Output out = {NULL, 0};
+  TF_Input in = {NULL, 0};
+  TF_Output producer;
+  TF_Output all[2];
+  TF_Input consumers[2];
+  TF_Operation* ctl[2];
+  size_t pos = 0;
+  int64_t dims[1] = {1};
+  const int64_t* dim_list[1] = {dims};
+  int nd[1] = {1};
+  const void* strs[1] = {"a"};
+  size_t lens[1] = {1};
+  int64_t ints[1] = {1};
+  float floats[1] = {1.0f};
+  unsigned char bools[1] = {1};
+  TF_DataType types[1] = {TF_FLOAT};
+  TF_OperationDescription* d = TF_NewOperation(g, "Const", "c");
+
+  CHECK(d == NULL);
+  CHECK(TF_NewOperationLocked(g, "Const", "c") == NULL);
+  /* Setters accept the NULL description and do nothing. */
+  TF_SetDevice(d, "/device:CPU:0");
+  TF_AddInput(d, out);
+  TF_AddInputList(d, &out, 1);
+  TF_AddControlInput(d, NULL);
+  TF_ColocateWith(d, NULL);
+  TF_SetAttrString(d, "s", "abc", 3);
+  TF_SetAttrStringList(d, "sl", strs, lens, 1);
+  TF_SetAttrInt(d, "i", 1);
+  TF_SetAttrIntList(d, "il", ints, 1);
+  TF_SetAttrFloat(d, "f", 1.0f);
+  TF_SetAttrFloatList(d, "fl", floats, 1);
+  TF_SetAttrBool(d, "b", 1);
+  TF_SetAttrBoolList(d, "bl", bools, 1);
+  TF_SetAttrType(d, "dtype", TF_FLOAT);
+  TF_SetAttrTypeList(d, "tl", types, 1);
+  TF_SetAttrPlaceholder(d, "p", "T");
+  TF_SetAttrFuncName(d, "fn", "f", 1);
+  TF_SetAttrShape(d, "shape", dims, 1);
+  TF_SetAttrShapeList(d, "shapes", dim_list, nd, 1);
+
+  CHECK(TF_OperationName(NULL) == NULL);
+  CHECK(TF_OperationOpType(NULL) == NULL);
+  CHECK(TF_OperationDevice(NULL) == NULL);
+  CHECK_EQ_INT(TF_OperationNumOutputs(NULL), 0);
+  CHECK_EQ_INT(TF_OperationOutputType(out), 0);
+  CHECK_EQ_INT(TF_OperationNumInputs(NULL), 0);
+  CHECK_EQ_INT(TF_OperationInputType(in), 0);
+  producer = TF_OperationInput(in);
+  CHECK(producer.oper == NULL && producer.index == 0);
+  TF_OperationAllInputs(NULL, all, 2);
+  CHECK_EQ_INT(TF_OperationOutputNumConsumers(out), 0);
+  CHECK_EQ_INT(TF_OperationOutputConsumers(out, consumers, 2), 0);
+  CHECK_EQ_INT(TF_OperationNumControlInputs(NULL), 0);
+  CHECK_EQ_INT(TF_OperationGetControlInputs(NULL, ctl, 2), 0);
+  CHECK_EQ_INT(TF_OperationNumControlOutputs(NULL), 0);
+  CHECK_EQ_INT(TF_OperationGetControlOutputs(NULL, ctl, 2), 0);
+  CHECK_EQ_INT(TF_OperationGetNumAttrs(NULL), 0);
+  CHECK_EQ_INT(TF_OperationGetAttrNameLength(NULL, 0), -1);
+  CHECK(TF_GraphOperationByName(g, "c") == NULL);
+  CHECK(TF_GraphNextOperation(g, &pos) == NULL);
+  CHECK_EQ_SIZE(pos, 0);
+  CHECK_EQ_INT(TF_GraphNumFunctions(g), 0);
+  CHECK(TF_FunctionName(NULL) == NULL);
+  TF_AbortWhile(NULL);
+  TF_AddOperationControlInput(g, NULL, NULL);
+  TF_SetFullType(g, NULL, NULL);
+  TF_SetRequestedDevice(g, NULL, "/device:CPU:0");
+  TF_RemoveAllControlInputs(g, NULL);
+  TF_SetRequireShapeInferenceFns(g, true);
+  CHECK(TF_GetHandleShapeAndType(g, out) == NULL);
+  TF_RegisterLogListener(listener);
+  TF_RegisterLogListener(NULL);
+  /* Calling a stub again is just as harmless (the warning is logged once). */
+  CHECK(TF_NewOperation(g, "Const", "c2") == NULL);
+  TF_DeleteGraph(g);
+}
+
+TEST(graph_and_eager_device_lists_are_one_api) {
+  /* TF_DeviceList functions declared in c_api.h work on lists from the
+   * eager context. */
+  TF_Status* s = TF_NewStatus();
+  TFE_ContextOptions* o = TFE_NewContextOptions();
+  TFE_Context* ctx = TFE_NewContext(o, s);
+  TF_DeviceList* l;
+  CHECK_CODE(s, TF_OK);
+  l = TFE_ContextListDevices(ctx, s);
+  CHECK_CODE(s, TF_OK);
+  CHECK(TF_DeviceListCount(l) >= 1);
+  CHECK_STR_EQ(TF_DeviceListType(l, 0, s), "CPU");
+  CHECK(TF_DeviceListName(l, TF_DeviceListCount(l), s) == NULL);
+  CHECK_CODE(s, TF_INVALID_ARGUMENT);
+  TF_DeleteDeviceList(l);
+  TFE_DeleteContext(ctx);
+  TFE_DeleteContextOptions(o);
+  TF_DeleteStatus(s);
+}
+
+TFE_TEST_MAIN

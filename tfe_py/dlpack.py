@@ -1,0 +1,252 @@
+"""Zero-copy exchange of tensors with other array libraries through DLPack.
+
+>>> import numpy as np, tfe_py
+>>> from tfe_py import dlpack
+>>> t = dlpack.from_dlpack(np.arange(6.0).reshape(2, 3))   # numpy -> tfe
+>>> a = np.from_dlpack(dlpack.DLPackTensor(t))               # tfe -> numpy
+
+Both directions share memory when they can (compact host data, 64-byte
+aligned for the way into tfe); otherwise tfe copies. Only host (CPU) memory
+is exchanged.
+
+Capsules: :func:`to_dlpack` returns a PyCapsule named ``"dltensor"`` that
+can be consumed once, by any library's ``from_dlpack``. A consumer renames
+it ``"used_dltensor"``; a capsule that is never consumed releases the
+tensor when it is garbage collected.
+
+Objects: :class:`DLPackTensor` wraps a tfe tensor in the ``__dlpack__`` /
+``__dlpack_device__`` protocol, for consumers such as ``np.from_dlpack``
+that take such objects rather than capsules.
+
+Caveat, as with TensorFlow: arrays created by other libraries from a tfe
+tensor may be writable, and writing to them changes the tfe tensor, which
+tfe otherwise treats as immutable.
+
+Implementation note: cffi cannot create or read PyCapsules, and it releases
+the GIL around every call, so it must not call the Python C API; the few
+capsule functions are called through :mod:`ctypes.pythonapi`, which keeps
+the GIL held.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from typing import Any
+
+import numpy as np
+
+from tfe_py._ffi import CData, ffi, lib
+from tfe_py.context import Context, current_context
+from tfe_py.eager import EagerTensor, convert_to_tensor
+from tfe_py.errors import status
+
+__all__ = ["DLPackTensor", "from_dlpack", "to_dlpack"]
+
+CAPSULE_NAME = b"dltensor"
+USED_CAPSULE_NAME = b"used_dltensor"
+KDL_CPU = 1  # DLDeviceType kDLCPU
+
+# ---------------------------------------------------------------------------
+# The PyCapsule C API, with the GIL held (ctypes.pythonapi is a PyDLL).
+
+_api = ctypes.pythonapi
+
+_capsule_new = _api.PyCapsule_New
+_capsule_new.restype = ctypes.py_object
+_capsule_new.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
+
+_capsule_is_valid = _api.PyCapsule_IsValid
+_capsule_is_valid.restype = ctypes.c_int
+_capsule_is_valid.argtypes = [ctypes.py_object, ctypes.c_char_p]
+
+_capsule_get_pointer = _api.PyCapsule_GetPointer
+_capsule_get_pointer.restype = ctypes.c_void_p
+_capsule_get_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
+
+_capsule_set_name = _api.PyCapsule_SetName
+_capsule_set_name.restype = ctypes.c_int
+_capsule_set_name.argtypes = [ctypes.py_object, ctypes.c_char_p]
+
+# The destructor receives the dying capsule as a raw PyObject* (its
+# reference count is already zero, so it must not become a py_object
+# again): separate prototypes taking a plain pointer.
+_raw_is_valid = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_char_p)(
+    ("PyCapsule_IsValid", _api)
+)
+_raw_get_pointer = ctypes.PYFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_char_p)(
+    ("PyCapsule_GetPointer", _api)
+)
+
+
+@ctypes.CFUNCTYPE(None, ctypes.c_void_p)
+def _capsule_destructor(capsule: int | None) -> None:
+    """Releases the DLManagedTensor of a capsule nobody consumed."""
+    try:
+        if capsule and _raw_is_valid(capsule, CAPSULE_NAME):
+            managed = _raw_get_pointer(capsule, CAPSULE_NAME)
+            if managed:
+                lib.TFE_CallDLManagedTensorDeleter(ffi.cast("void *", managed))
+    except Exception:  # never let an exception escape into C (shutdown, ...)
+        pass
+
+
+_DESTRUCTOR_ADDRESS = ctypes.cast(_capsule_destructor, ctypes.c_void_p).value
+
+_libc_free_fn = ctypes.CDLL(None).free
+_libc_free_fn.restype = None
+_libc_free_fn.argtypes = [ctypes.c_void_p]
+
+
+def _libc_free(address: CData) -> None:
+    """free() on memory tfe allocated for the caller (address as uintptr_t)."""
+    _libc_free_fn(int(address))
+
+
+def _new_capsule(managed: CData) -> object:
+    """A "dltensor" capsule owning ``managed`` (a DLManagedTensor*)."""
+    address = int(ffi.cast("uintptr_t", managed))
+    try:
+        return _capsule_new(address, CAPSULE_NAME, _DESTRUCTOR_ADDRESS)
+    except BaseException:
+        lib.TFE_CallDLManagedTensorDeleter(managed)
+        raise
+
+
+def _is_capsule(obj: object) -> bool:
+    return type(obj).__name__ == "PyCapsule"
+
+
+# ---------------------------------------------------------------------------
+# tfe -> others
+
+
+def to_dlpack(tensor: Any) -> object:
+    """A new ``"dltensor"`` PyCapsule sharing ``tensor``'s memory.
+
+    ``tensor`` is an :class:`~tfe_py.EagerTensor` (anything else is first
+    converted with :func:`tfe_py.convert_to_tensor`). The capsule keeps the
+    memory alive by itself, so the tensor may be closed afterwards. Pass it
+    to one consumer's ``from_dlpack`` (e.g. ``torch.from_dlpack``); an
+    unconsumed capsule releases the memory when garbage collected.
+
+    Raises :class:`tfe_py.errors.InvalidArgumentError` for tensors that are
+    not in host memory or whose dtype DLPack cannot describe (strings,
+    resources, variants, quantized types).
+    """
+    t = convert_to_tensor(tensor)
+    with status() as s:
+        managed = lib.TFE_HandleToDLPack(t.handle, s)
+    return _new_capsule(managed)
+
+
+class DLPackTensor:
+    """A tfe tensor seen through the DLPack object protocol.
+
+    ``np.from_dlpack(DLPackTensor(t))`` (or any consumer that calls
+    ``__dlpack__`` and ``__dlpack_device__``) gets a view of ``t``'s memory
+    without a copy. The wrapper keeps ``t`` open while it exists.
+    """
+
+    def __init__(self, tensor: Any) -> None:
+        self.tensor: EagerTensor = convert_to_tensor(tensor)
+
+    def __dlpack__(
+        self,
+        *,
+        stream: Any = None,
+        max_version: tuple[int, int] | None = None,
+        dl_device: tuple[int, int] | None = None,
+        copy: bool | None = None,
+    ) -> object:
+        """A ``"dltensor"`` capsule (a pre-1.0 capsule whatever
+        ``max_version`` asks, which the protocol allows)."""
+        del max_version  # only unversioned capsules are produced
+        if stream is not None and stream != -1:
+            raise BufferError("tfe tensors live in host memory: stream must be None")
+        if dl_device is not None and dl_device[0] != KDL_CPU:
+            raise BufferError(f"tfe tensors can only be exported to the CPU, not {dl_device}")
+        if copy:
+            return to_dlpack(EagerTensor(np.array(self.tensor.numpy(), copy=True)))
+        return to_dlpack(self.tensor)
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        with status() as s:
+            device = lib.TFE_GetDLDevice(self.tensor.handle, s)
+        try:
+            d = ffi.cast("DLDevice *", device)
+            return (int(d.device_type), int(d.device_id))
+        finally:
+            _libc_free(ffi.cast("uintptr_t", device))  # TFE_GetDLDevice: free()
+
+    def __repr__(self) -> str:
+        return f"DLPackTensor({self.tensor!r})"
+
+
+# ---------------------------------------------------------------------------
+# others -> tfe
+
+
+def from_dlpack(obj: Any, ctx: Context | None = None) -> EagerTensor:
+    """A tfe tensor over the memory of a DLPack capsule or exporter.
+
+    ``obj`` is a ``"dltensor"`` PyCapsule, or any object implementing
+    ``__dlpack__`` (NumPy arrays, PyTorch/JAX CPU tensors, ...). The data
+    is shared when it is compact and 64-byte aligned, and copied otherwise
+    (non-contiguous strides, unaligned start); either way the result is a
+    normal tensor of ``ctx`` (the current context by default) and the
+    producer's memory is released exactly once, when tfe no longer needs
+    it. A capsule is consumed (renamed ``"used_dltensor"``) only when the
+    import succeeds.
+
+    Read-only NumPy arrays cannot be exported as pre-1.0 DLPack capsules;
+    they are copied instead.
+
+    Raises ValueError for a capsule that is not an unused ``"dltensor"``,
+    BufferError when the producer's memory is not on the CPU, and
+    :class:`tfe_py.errors.InvalidArgumentError` for dtypes tfe cannot hold.
+    """
+    if ctx is None:
+        ctx = current_context()
+    if _is_capsule(obj):
+        capsule = obj
+    elif hasattr(obj, "__dlpack__"):
+        if hasattr(obj, "__dlpack_device__"):
+            device = tuple(obj.__dlpack_device__())
+            if int(device[0]) != KDL_CPU:
+                raise BufferError(f"tfe can only import CPU memory; the object is on {device}")
+        try:
+            capsule = obj.__dlpack__()
+        except BufferError:
+            if isinstance(obj, np.ndarray) and not obj.flags.writeable:
+                return _wrap(convert_to_tensor(obj.copy()), ctx)
+            raise
+    else:
+        raise TypeError(
+            f"from_dlpack needs a DLPack capsule or an object with __dlpack__, "
+            f"not {type(obj).__name__}"
+        )
+    if not _capsule_is_valid(capsule, CAPSULE_NAME):
+        raise ValueError(
+            "expected an unused DLPack capsule named 'dltensor' "
+            "(a capsule can be consumed only once)"
+        )
+    managed = ffi.cast("void *", _capsule_get_pointer(capsule, CAPSULE_NAME))
+    # Renamed first: on success tfe may run the deleter at once (when it
+    # copies), and the capsule's own destructor must not run it again.
+    _capsule_set_name(capsule, USED_CAPSULE_NAME)
+    try:
+        with status() as s:
+            handle = lib.TFE_HandleFromDLPack(managed, s, ctx.ptr)
+    except BaseException:
+        _capsule_set_name(capsule, CAPSULE_NAME)  # not consumed: still the capsule's
+        raise
+    return EagerTensor._wrap(handle, ctx)
+
+
+def _wrap(tensor: EagerTensor, ctx: Context) -> EagerTensor:
+    """``tensor`` itself when it belongs to ``ctx``, else a copy there."""
+    if tensor.context is ctx:
+        return tensor
+    with status() as s:
+        handle = lib.TFE_TensorHandleCopyToDevice(tensor.handle, ctx.ptr, b"CPU:0", s)
+    return EagerTensor._wrap(handle, ctx)
