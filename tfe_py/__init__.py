@@ -9,16 +9,20 @@ from tfe_py import context, dtypes, eager, errors, ops
 from tfe_py._ffi import RUNTIME_VERSION, runtime_library_path
 from tfe_py._version import __version__
 from tfe_py.context import Context, default_context
+from tfe_py.custom_device import CustomDevice
 from tfe_py.eager import DType, EagerTensor, constant, convert_to_tensor
 from tfe_py.errors import OpError
+from tfe_py.parallel import ParallelDevice, parallel_device
 from tfe_py.tensor import Tensor
 
 __all__ = [
     "RUNTIME_VERSION",
     "Context",
+    "CustomDevice",
     "DType",
     "EagerTensor",
     "OpError",
+    "ParallelDevice",
     "Tensor",
     "__version__",
     "constant",
@@ -29,5 +33,6 @@ __all__ = [
     "eager",
     "errors",
     "ops",
+    "parallel_device",
     "runtime_library_path",
 ]

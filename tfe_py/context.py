@@ -272,6 +272,15 @@ class Context:
         """Drops the context's cached kernels (TFE_ContextClearCaches)."""
         lib.TFE_ContextClearCaches(self.ptr)
 
+    # -- custom devices (tfe_py.custom_device) ----------------------------
+
+    def register_custom_device(self, device: Any, name: str) -> str:
+        """Registers a :class:`tfe_py.CustomDevice` as ``name`` (``"CUSTOM:0"``
+        or a full device name) in this context; returns the full name."""
+        from tfe_py.custom_device import register_custom_device  # import cycle
+
+        return register_custom_device(device, name, self)
+
 
 def _push(ctx: Context, device: bytes | None) -> None:
     st = _state

@@ -7,6 +7,7 @@
 #include "core/alloc.h"
 #include "core/status_internal.h"
 #include "devices/device_list.h"
+#include "eager/custom_device.h"
 #include "eager/eager_internal.h"
 #include "kernels/resource.h"
 #include "tensorflow/c/logging.h"
@@ -72,6 +73,7 @@ static _Atomic uint64_t g_next_ctx_id = 1;
 
 static void ctx_free(TFE_Context* ctx) {
   int i, n;
+  tfe_custom_devices_free(ctx);
   tfe_kcache_destroy(&ctx->cache);
   /* Resources kernels kept for this context (kernels/resource.h). */
   tfe_resources_clear_context(ctx->id);
@@ -145,6 +147,8 @@ TFE_Context* TFE_NewContext(const TFE_ContextOptions* opts,
   atomic_init(&ctx->step_depth, 0);
   atomic_init(&ctx->num_devices, 0);
   atomic_init(&ctx->devices_gen, 1);
+  atomic_init(&ctx->custom_devices, NULL);
+  atomic_init(&ctx->num_custom, 0);
   tfe_kcache_init(&ctx->cache);
   ctx->default_executor.is_async = opts->async;
   ctx->default_executor.in_flight_nodes_limit = 32;
@@ -197,6 +201,9 @@ void TFE_DeleteContext(TFE_Context* ctx) {
   /* A second delete of a zombie is a caller bug; ignore it rather than
    * dropping a reference that belongs to a handle. */
   if (atomic_exchange(&ctx->deleted, 1) != 0) return;
+  /* Custom devices are deleted now, as in TF, even when handles keep the
+   * context alive as a zombie (their device_info may hold references). */
+  tfe_custom_devices_release(ctx);
   tfe_ctx_unref(ctx);
 }
 

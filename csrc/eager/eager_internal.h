@@ -8,7 +8,9 @@
  * op.c (ops, inputs, attr inference), op_attrs.c (attr setters and
  * snapshots), attr_proto.c (AttrValue/NameAttrList wire format),
  * kernel_cache.c, execute.c (TFE_Execute, placement), executor.c,
- * unimplemented.c (declared-only parts of the experimental API). */
+ * unimplemented.c (declared-only parts of the experimental API),
+ * custom_device*.c (custom devices, see custom_device.h) and
+ * parallel_device*.c (the parallel device built on them). */
 #ifndef TFE_EAGER_EAGER_INTERNAL_H_
 #define TFE_EAGER_EAGER_INTERNAL_H_
 
@@ -160,6 +162,13 @@ struct TFE_Context {
   tfe_kcache cache;
 
   TFE_Executor default_executor;
+
+  /* Custom devices (custom_device.c): an append-only list, newest first,
+   * whose entries never change once published and live until the context
+   * is freed; num_custom lets TFE_Execute skip the custom-device checks
+   * with one load when there are none. Additions take `lock`. */
+  struct tfe_custom_device* _Atomic custom_devices;
+  atomic_int num_custom;
 };
 
 /* Takes / drops a reference on ctx; the last drop of a deleted context
@@ -212,6 +221,10 @@ struct TFE_TensorHandle {
   TF_Code error_code;
   char* error_msg;
   TF_Tensor storage;
+  /* Non-NULL for a handle on a custom device (then `t` is NULL): the
+   * device-owned data, shared by TFE_TensorHandleCopySharingTensor
+   * (custom_device.h). */
+  struct tfe_custom_payload* custom;
 };
 
 /* New READY handle adopting tensor `t` (ownership moves to the handle; on
@@ -222,6 +235,12 @@ TFE_TensorHandle* tfe_handle_adopt(TFE_Context* ctx, TF_Tensor* t,
 TFE_TensorHandle* tfe_handle_share(TFE_Context* ctx, const TF_Tensor* t,
                                    const tfe_device* device,
                                    const tfe_device* backing);
+/* New READY handle on custom device `device` over payload p (adopting one
+ * payload reference on success; on failure the caller keeps it). ctx must
+ * not be NULL; takes a context reference. */
+TFE_TensorHandle* tfe_handle_new_custom(TFE_Context* ctx, TF_DataType dtype,
+                                        const tfe_device* device,
+                                        struct tfe_custom_payload* p);
 void tfe_handle_ref(TFE_TensorHandle* h);
 void tfe_handle_unref(TFE_TensorHandle* h);
 /* Checks h is a live handle; INVALID_ARGUMENT naming fn otherwise. */

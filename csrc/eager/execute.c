@@ -10,6 +10,7 @@
 
 #include "core/alloc.h"
 #include "core/status_internal.h"
+#include "eager/custom_device.h"
 #include "eager/eager_internal.h"
 #include "kernels/host_memory.h"
 #include "tensorflow/c/logging.h"
@@ -367,6 +368,15 @@ static void run(TFE_Op* op, const tfe_kcache_entry* e,
       tfe_handle_ready(h, status);
       goto done;
     }
+    if (h->custom != NULL) {
+      /* Only reachable with a handle of another context's custom device:
+       * this context's own are routed by tfe_custom_dispatch. */
+      tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                      "cannot compute %s: input #%d is on custom device %s, "
+                      "which is not registered in this context",
+                      op->def->name, i, h->device->name);
+      goto done;
+    }
     if (h->device != e->run_device &&
         !tfe_device_same(h->device, e->run_device) &&
         !check_placement(op, i, h, e->run_device, status)) {
@@ -500,6 +510,13 @@ void TFE_Execute(TFE_Op* op, TFE_TensorHandle** retvals, int* num_retvals,
     return;
   }
   tfe_status_ok(status);
+
+  /* Ops placed on a custom device, or with inputs there, go to the device
+   * (custom_device_execute.c); one load when no custom device exists. */
+  if (atomic_load_explicit(&ctx->num_custom, memory_order_acquire) > 0 &&
+      tfe_custom_dispatch(op, retvals, num_retvals, status)) {
+    return;
+  }
 
   gen = atomic_load_explicit(&ctx->devices_gen, memory_order_acquire);
   dev = op->placed;

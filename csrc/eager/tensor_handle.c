@@ -5,6 +5,7 @@
 #include "core/alloc.h"
 #include "core/status_internal.h"
 #include "devices/pluggable_device.h"
+#include "eager/custom_device.h"
 #include "eager/eager_internal.h"
 #include "tensorflow/c/logging.h"
 #include "tensorflow/c/tf_tstring.h"
@@ -30,6 +31,7 @@ static TFE_TensorHandle* handle_alloc(TFE_Context* ctx, TF_DataType dtype,
   h->storage.buf = NULL;
   h->storage.dims = h->storage.dims_inline;
   h->storage.num_dims = 0;
+  h->custom = NULL;
   if (ctx != NULL) tfe_ctx_ref(ctx);
   tfe_count_inc(TFE_OBJ_TENSOR_HANDLE);
   return h;
@@ -62,6 +64,15 @@ TFE_TensorHandle* tfe_handle_share(TFE_Context* ctx, const TF_Tensor* t,
   return h;
 }
 
+TFE_TensorHandle* tfe_handle_new_custom(TFE_Context* ctx, TF_DataType dtype,
+                                        const tfe_device* device,
+                                        struct tfe_custom_payload* p) {
+  TFE_TensorHandle* h = handle_alloc(ctx, dtype, device, device);
+  if (h == NULL) return NULL;
+  h->custom = p;
+  return h;
+}
+
 void tfe_handle_ref(TFE_TensorHandle* h) {
   atomic_fetch_add_explicit(&h->refs, 1, memory_order_relaxed);
 }
@@ -77,6 +88,7 @@ void tfe_handle_unref(TFE_TensorHandle* h) {
     TF_DeleteTensor(h->t);
   }
   if (h->storage.dims != h->storage.dims_inline) tfe_free(h->storage.dims);
+  if (h->custom != NULL) tfe_custom_payload_unref(h->custom);
   tfe_free(h->error_msg);
   ctx = h->ctx;
   h->magic = TFE_DEAD_MAGIC;
@@ -174,12 +186,14 @@ TF_DataType TFE_TensorHandleDataType(TFE_TensorHandle* h) {
 
 int TFE_TensorHandleNumDims(TFE_TensorHandle* h, TF_Status* status) {
   if (!readable(h, "TFE_TensorHandleNumDims", status)) return -1;
+  if (h->custom != NULL) return tfe_custom_handle_num_dims(h, status);
   tfe_status_ok(status);
   return h->t->num_dims;
 }
 
 int64_t TFE_TensorHandleNumElements(TFE_TensorHandle* h, TF_Status* status) {
   if (!readable(h, "TFE_TensorHandleNumElements", status)) return -1;
+  if (h->custom != NULL) return tfe_custom_handle_num_elements(h, status);
   tfe_status_ok(status);
   return tfe_shape_num_elements(h->t->dims, h->t->num_dims);
 }
@@ -187,6 +201,7 @@ int64_t TFE_TensorHandleNumElements(TFE_TensorHandle* h, TF_Status* status) {
 int64_t TFE_TensorHandleDim(TFE_TensorHandle* h, int dim_index,
                             TF_Status* status) {
   if (!readable(h, "TFE_TensorHandleDim", status)) return -1;
+  if (h->custom != NULL) return tfe_custom_handle_dim(h, dim_index, status);
   if (dim_index < 0 || dim_index >= h->t->num_dims) {
     tfe_status_setf(status, TF_INVALID_ARGUMENT,
                     "TFE_TensorHandleDim: dimension %d is out of range for a "
@@ -242,6 +257,7 @@ void TFE_TensorHandleGetStatus(TFE_TensorHandle* h, TF_Status* status) {
 TF_Tensor* TFE_TensorHandleResolve(TFE_TensorHandle* h, TF_Status* status) {
   TF_Tensor* t;
   if (!readable(h, "TFE_TensorHandleResolve", status)) return NULL;
+  if (h->custom != NULL) return tfe_custom_handle_resolve(h, status);
   if (!tfe_tensor_in_host_memory(h->t)) {
     /* Device memory: a host copy (device.h's memory hooks). */
     return tfe_device_copy_tensor(h->t, h->backing, tfe_host_cpu_device(),
@@ -263,6 +279,7 @@ TFE_TensorHandle* TFE_TensorHandleCopySharingTensor(TFE_TensorHandle* h,
                                                     TF_Status* status) {
   TFE_TensorHandle* c;
   if (!readable(h, "TFE_TensorHandleCopySharingTensor", status)) return NULL;
+  if (h->custom != NULL) return tfe_custom_handle_share(h, status);
   c = tfe_handle_share(h->ctx, h->t, h->device, h->backing);
   if (c == NULL) {
     tfe_status_setf(status, TF_RESOURCE_EXHAUSTED,
@@ -287,6 +304,13 @@ TFE_TensorHandle* TFE_TensorHandleCopyToDevice(TFE_TensorHandle* h,
                     "Invalid device name: '%s'",
                     device_name == NULL ? "(null)" : device_name);
     return NULL;
+  }
+  /* Copies to or from a custom device go through its callbacks. */
+  if (h->custom != NULL ||
+      atomic_load_explicit(&ctx->num_custom, memory_order_acquire) > 0) {
+    int handled = 0;
+    c = tfe_custom_copy(h, ctx, device_name, &spec, &handled, status);
+    if (handled) return c;
   }
   dst = tfe_ctx_find_device(ctx, &spec);
   if (dst == NULL) {
@@ -336,12 +360,20 @@ static size_t tensor_bytes(const TF_Tensor* t) {
 void* TFE_TensorHandleDevicePointer(TFE_TensorHandle* h, TF_Status* status) {
   if (!readable(h, "TFE_TensorHandleDevicePointer", status)) return NULL;
   tfe_status_ok(status);
+  if (h->custom != NULL) return h->custom->data;
   return h->t->buf != NULL ? h->t->buf->data : NULL;
 }
 
 size_t TFE_TensorHandleDeviceMemorySize(TFE_TensorHandle* h,
                                         TF_Status* status) {
   if (!readable(h, "TFE_TensorHandleDeviceMemorySize", status)) return 0;
+  if (h->custom != NULL) {
+    tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                    "TFE_TensorHandleDeviceMemorySize may not be called on a "
+                    "custom device tensor handle (device %s)",
+                    h->device->name);
+    return 0;
+  }
   tfe_status_ok(status);
   return tensor_bytes(h->t);
 }
@@ -485,6 +517,13 @@ TFE_TensorDebugInfo* TFE_TensorHandleTensorDebugInfo(TFE_TensorHandle* h,
   TFE_TensorDebugInfo* d;
   size_t bytes;
   if (!readable(h, "TFE_TensorHandleTensorDebugInfo", status)) return NULL;
+  if (h->custom != NULL) {
+    tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                    "TFE_TensorHandleTensorDebugInfo may not be called on a "
+                    "custom device tensor handle (device %s)",
+                    h->device->name);
+    return NULL;
+  }
   bytes = sizeof(*d) + sizeof(int64_t) * (size_t)h->t->num_dims;
   d = (TFE_TensorDebugInfo*)tfe_malloc(bytes);
   if (d == NULL) {

@@ -1,6 +1,6 @@
 /* Parts of the experimental eager API that tfe declares but does not
- * implement yet: monitoring, cancellation, custom devices, distributed
- * execution and the coordination service, functions. Each reports
+ * implement yet: monitoring, cancellation, distributed execution and the
+ * coordination service, functions. Each reports
  * TF_UNIMPLEMENTED naming itself when it has a status; the others do
  * nothing, return NULL/0/false and log a warning (see
  * csrc/core/unimplemented.h for the convention). */
@@ -595,33 +595,6 @@ bool TFE_ContextCheckAlive(TFE_Context* ctx, const char* worker_name, TF_Status*
   return false;
 }
 
-void TFE_RegisterCustomDevice(TFE_Context* ctx, TFE_CustomDevice device, const char* device_name, void* device_info, TF_Status* status) {
-  (void)ctx;
-  (void)device;
-  (void)device_name;
-  (void)device_info;
-  TFE_UNIMPLEMENTED(status, "TFE_RegisterCustomDevice");
-}
-
-bool TFE_IsCustomDevice(TFE_Context* ctx, const char* device_name) {
-  (void)ctx;
-  (void)device_name;
-  /* TFE_UNIMPLEMENTED: TFE_IsCustomDevice */
-  not_implemented("TFE_IsCustomDevice");
-  return false;
-}
-
-TFE_TensorHandle* TFE_NewCustomDeviceTensorHandle(TFE_Context* arg0, const char* device_name, TF_DataType arg2, void* data, TFE_CustomDeviceTensorHandle methods, TF_Status* status) {
-  if (methods.deallocator != NULL) methods.deallocator(data);
-  (void)arg0;
-  (void)device_name;
-  (void)arg2;
-  (void)data;
-  (void)methods;
-  TFE_UNIMPLEMENTED(status, "TFE_NewCustomDeviceTensorHandle");
-  return NULL;
-}
-
 void TFE_ContextGetFunctionDef(TFE_Context* ctx, const char* function_name, TF_Buffer* buf, TF_Status* status) {
   (void)ctx;
   (void)function_name;
@@ -640,14 +613,6 @@ TF_Function* TFE_ContextGetFunction(TFE_Context* ctx, const char* name, TF_Statu
   (void)ctx;
   (void)name;
   TFE_UNIMPLEMENTED(status, "TFE_ContextGetFunction");
-  return NULL;
-}
-
-TFE_TensorHandle* TFE_CreatePackedTensorHandle(TFE_Context* ctx, TFE_TensorHandle** handles, int* num_handles, TF_Status* status) {
-  (void)ctx;
-  (void)handles;
-  (void)num_handles;
-  TFE_UNIMPLEMENTED(status, "TFE_CreatePackedTensorHandle");
   return NULL;
 }
 
