@@ -61,13 +61,15 @@ def _libtfe_with_graph_api() -> Path | None:
         if nm is None:
             return lib
         proc = subprocess.run(
-            [nm, "-D", "--defined-only", str(lib)],
+            [nm, "-D", str(lib)],
             capture_output=True,
             text=True,
             check=False,
         )
-        if proc.returncode == 0 and " TF_NewGraph" in proc.stdout:
-            return lib
+        if proc.returncode != 0 or " T TF_NewGraph" not in proc.stdout:
+            continue  # not built, or built before the graph API existed
+        if named or "__asan_init" not in proc.stdout:
+            return lib  # a sanitizer build needs its runtime preloaded: skipped
     return None
 
 
@@ -110,3 +112,47 @@ def test_program_links_and_reports_unimplemented(tmp_path: Path) -> None:
     # The failures name the function that is missing.
     assert "TF_FinishOperation is not implemented in tfe" in run.stderr
     assert "TF_NewSession is not implemented in tfe" in run.stderr
+
+
+# C++ written against TF's tensorflow/c/eager/dlpack.h, where the functions
+# live in namespace tensorflow.
+TF_CPP_DLPACK_SOURCE = """
+#include <cstring>
+#include "tensorflow/c/eager/dlpack.h"
+
+void* export_it(TFE_TensorHandle* h, TF_Status* s) {
+  return tensorflow::TFE_HandleToDLPack(h, s);
+}
+TFE_TensorHandle* import_it(void* dlm, TF_Status* s, TFE_Context* ctx) {
+  using namespace tensorflow;
+  return TFE_HandleFromDLPack(dlm, s, ctx);
+}
+void release(void* dlm) { tensorflow::TFE_CallDLManagedTensorDeleter(dlm); }
+void* device(TFE_TensorHandle* h, TF_Status* s) {
+  return tensorflow::TFE_GetDLDevice(h, s);
+}
+bool is_dltensor(const char* name) {
+  return std::strcmp(name, tensorflow::kDlTensorCapsuleName) == 0;
+}
+"""
+
+
+def test_tf_cpp_dlpack_spellings_compile(tmp_path: Path) -> None:
+    cxx = shlex.split(os.environ.get("CXX") or "c++")
+    if shutil.which(cxx[0]) is None:
+        pytest.skip(f"{cxx[0]} is not installed")
+    src = tmp_path / "dlpack_user.cc"
+    src.write_text(TF_CPP_DLPACK_SOURCE)
+    cmd = [
+        *cxx,
+        "-std=c++17",
+        *STRICT,
+        "-I",
+        str(INCLUDE),
+        "-c",
+        str(src),
+        "-o",
+        str(tmp_path / "o.o"),
+    ]
+    proc = subprocess.run(cmd, capture_output=True, text=True, check=False, timeout=120)
+    assert proc.returncode == 0, f"{shlex.join(cmd)}\n{proc.stderr}"

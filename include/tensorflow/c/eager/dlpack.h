@@ -43,11 +43,11 @@ TF_CAPI_EXPORT extern void* TFE_GetDLDevice(TFE_TensorHandle* h,
  * once (e.g. with TFE_CallDLManagedTensorDeleter), before or after the
  * handle is deleted. The receiver must not write to the memory while a
  * tfe handle still reads it.
- * Errors (NULL returned, nothing allocated): NULL handle or a handle whose
- * value is not available TF_INVALID_ARGUMENT (or the handle's own error);
- * a device other than CPU, or a dtype DLPack cannot describe (string,
- * resource, variant, quantized, 8-bit float, 4-bit int)
- * TF_INVALID_ARGUMENT; out of memory TF_RESOURCE_EXHAUSTED. */
+ * Errors (NULL returned, nothing allocated): a NULL handle, a device other
+ * than CPU, or a dtype DLPack cannot describe (string, resource, variant,
+ * quantized, 8-bit float, 4-bit int) give TF_INVALID_ARGUMENT; a handle
+ * whose (asynchronous) computation failed gives that failure; out of
+ * memory gives TF_RESOURCE_EXHAUSTED. */
 TF_CAPI_EXPORT extern void* TFE_HandleToDLPack(TFE_TensorHandle* h,
                                                TF_Status* status);
 
