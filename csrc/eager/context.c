@@ -9,6 +9,7 @@
 #include "devices/device_list.h"
 #include "eager/custom_device.h"
 #include "eager/eager_internal.h"
+#include "eager/executor.h"
 #include "kernels/resource.h"
 #include "tensorflow/c/logging.h"
 
@@ -73,6 +74,8 @@ static _Atomic uint64_t g_next_ctx_id = 1;
 
 static void ctx_free(TFE_Context* ctx) {
   int i, n;
+  /* The default executor's worker (may be the calling thread). */
+  tfe_executor_ctx_release(ctx);
   tfe_custom_devices_free(ctx);
   tfe_kcache_destroy(&ctx->cache);
   /* Resources kernels kept for this context (kernels/resource.h). */

@@ -108,8 +108,13 @@ struct TFE_Executor {
   /* A wrapper returned by TFE_ContextGetExecutorForThread refers to
    * another executor and owns nothing; `target` is NULL for real ones. */
   TFE_Executor* target;
-  /* Sticky error (async execution, later): code and message. */
+  /* Unused (the sticky error of an asynchronous executor is in `core`). */
   TF_Code error_code;
+  /* Queue, worker thread and sticky error of an asynchronous executor
+   * (executor.h); made on first use, NULL for synchronous executors. */
+  struct tfe_exec_core* _Atomic core;
+  /* Registry id (executor.c), 0 until the executor is registered. */
+  _Atomic uint64_t id;
 };
 
 /* ---- contexts (context.c) ---- */
@@ -245,8 +250,9 @@ void tfe_handle_ref(TFE_TensorHandle* h);
 void tfe_handle_unref(TFE_TensorHandle* h);
 /* Checks h is a live handle; INVALID_ARGUMENT naming fn otherwise. */
 int tfe_handle_check(const TFE_TensorHandle* h, const char* fn, TF_Status* s);
-/* For a READY handle returns 1; otherwise copies its error into s (or
- * UNAVAILABLE for PENDING) and returns 0. */
+/* Waits while h is PENDING (its producing op is queued on an asynchronous
+ * executor). For a READY handle then returns 1; otherwise copies its error
+ * into s and returns 0. */
 int tfe_handle_ready(TFE_TensorHandle* h, TF_Status* s);
 
 /* ---- ops (op.c, op_attrs.c) ---- */
@@ -296,6 +302,8 @@ struct TFE_Op {
 
   int xla;
   TFE_OpAttrs attrs_view;
+  /* Set by TFE_OpSetCancellationManager (borrowed; cleared with the op). */
+  struct TFE_CancellationManager* cancel;
 };
 
 /* Releases inputs and attrs, making `op` empty (keeps its arrays). */

@@ -12,6 +12,7 @@
 #include "core/status_internal.h"
 #include "eager/custom_device.h"
 #include "eager/eager_internal.h"
+#include "eager/executor.h"
 #include "kernels/host_memory.h"
 #include "tensorflow/c/logging.h"
 
@@ -320,68 +321,33 @@ static TF_Tensor* input_memory(TFE_Context* ctx, const tfe_kcache_entry* e,
   return c;
 }
 
-static void run(TFE_Op* op, const tfe_kcache_entry* e,
-                TFE_TensorHandle** retvals, int* num_retvals,
-                TF_Status* status) {
-  TFE_Context* ctx = op->ctx;
+/* Runs e's kernel on `inputs` (e->num_inputs handles; waits for pending
+ * ones) and stores e->num_outputs new tensors in outs (all NULL on entry).
+ * Shared by TFE_Execute and the nodes of asynchronous executors
+ * (executor.h). Returns 0 with the error in status (outs all NULL). */
+int tfe_execute_kernel(TFE_Context* ctx, const tfe_kcache_entry* e,
+                       TFE_TensorHandle* const* inputs, TF_Tensor** outs,
+                       TF_Status* status) {
   TF_Tensor** moved = NULL; /* inputs copied for the kernel */
   TF_Tensor* in_inline[INLINE_TENSORS];
-  TF_Tensor* out_inline[INLINE_TENSORS];
   TF_Tensor** ins = in_inline;
-  TF_Tensor** outs = out_inline;
-  const int n_in = op->num_inputs, n_out = e->num_outputs;
+  const int n_in = e->num_inputs, n_out = e->num_outputs;
   tfe_kernel_context k;
-  int i;
+  int i, ok = 0;
 
-  if (n_in != e->num_inputs) {
-    check_input_count(op, e->num_inputs, status);
-    return;
-  }
-  if (*num_retvals < n_out) {
-    tfe_status_setf(status, TF_INVALID_ARGUMENT,
-                    "Expecting %d outputs for %s, but *num_retvals is %d",
-                    n_out, op->def->name, *num_retvals);
-    return;
-  }
   if (n_in > INLINE_TENSORS) {
     ins = (TF_Tensor**)tfe_malloc(sizeof(TF_Tensor*) * (size_t)n_in);
-    if (ins == NULL) goto oom;
-  }
-  if (n_out > INLINE_TENSORS) {
-    outs = (TF_Tensor**)tfe_calloc((size_t)n_out, sizeof(TF_Tensor*));
-    if (outs == NULL) goto oom;
-  } else {
-    for (i = 0; i < n_out; i++) outs[i] = NULL;
+    if (ins == NULL) {
+      tfe_status_setf(status, TF_RESOURCE_EXHAUSTED,
+                      "TFE_Execute: out of memory running %s", e->def->name);
+      return 0;
+    }
   }
   for (i = 0; i < n_in; i++) {
-    TFE_TensorHandle* h = op->inputs[i];
-    if (h->dtype != e->input_types[i]) {
-      tfe_status_setf(status, TF_INVALID_ARGUMENT,
-                      "cannot compute %s as input #%d(zero-based) was "
-                      "expected to be a %s tensor but is a %s tensor",
-                      op->def->name, i, dtype_name(e->input_types[i]),
-                      dtype_name(h->dtype));
-      goto done;
-    }
-    if (atomic_load_explicit(&h->state, memory_order_acquire) !=
-        TFE_HANDLE_READY) {
-      tfe_handle_ready(h, status);
-      goto done;
-    }
-    if (h->custom != NULL) {
-      /* Only reachable with a handle of another context's custom device:
-       * this context's own are routed by tfe_custom_dispatch. */
-      tfe_status_setf(status, TF_INVALID_ARGUMENT,
-                      "cannot compute %s: input #%d is on custom device %s, "
-                      "which is not registered in this context",
-                      op->def->name, i, h->device->name);
-      goto done;
-    }
-    if (h->device != e->run_device &&
-        !tfe_device_same(h->device, e->run_device) &&
-        !check_placement(op, i, h, e->run_device, status)) {
-      goto done;
-    }
+    TFE_TensorHandle* h = inputs[i];
+    /* An input still computed by an asynchronous executor is waited for;
+     * one whose op failed fails this op with the same error. */
+    if (!tfe_handle_ready(h, status)) goto done;
     ins[i] = input_memory(ctx, e, i, h, n_in, &moved, status);
     if (ins[i] == NULL) goto done;
   }
@@ -405,18 +371,103 @@ static void run(TFE_Op* op, const tfe_kcache_entry* e,
     if (outs[i] == NULL) {
       tfe_status_setf(status, TF_INTERNAL,
                       "the kernel of %s did not produce output %d",
-                      op->def->name, i);
+                      e->def->name, i);
       goto done;
     }
     if (outs[i]->dtype != e->output_types[i]) {
       tfe_status_setf(status, TF_INTERNAL,
                       "the kernel of %s produced a %s tensor for output %d, "
                       "expected %s",
-                      op->def->name, dtype_name(outs[i]->dtype), i,
+                      e->def->name, dtype_name(outs[i]->dtype), i,
                       dtype_name(e->output_types[i]));
       goto done;
     }
   }
+  ok = 1;
+
+done:
+  if (!ok) {
+    for (i = 0; i < n_out; i++) {
+      if (outs[i] != NULL) TF_DeleteTensor(outs[i]);
+      outs[i] = NULL;
+    }
+  }
+  if (moved != NULL) {
+    for (i = 0; i < n_in; i++) {
+      if (moved[i] != NULL) TF_DeleteTensor(moved[i]);
+    }
+    tfe_free(moved);
+  }
+  if (ins != in_inline) tfe_free(ins);
+  return ok;
+}
+
+static void run(TFE_Op* op, const tfe_kcache_entry* e,
+                TFE_TensorHandle** retvals, int* num_retvals,
+                TF_Status* status) {
+  TFE_Context* ctx = op->ctx;
+  TF_Tensor* out_inline[INLINE_TENSORS];
+  TF_Tensor** outs = out_inline;
+  const int n_in = op->num_inputs, n_out = e->num_outputs;
+  TFE_Executor* async;
+  int i;
+
+  if (n_in != e->num_inputs) {
+    check_input_count(op, e->num_inputs, status);
+    return;
+  }
+  if (*num_retvals < n_out) {
+    tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                    "Expecting %d outputs for %s, but *num_retvals is %d",
+                    n_out, op->def->name, *num_retvals);
+    return;
+  }
+  /* Checks that need no input values (so they also hold for inputs still
+   * pending on an asynchronous executor, and fail at TFE_Execute there). */
+  for (i = 0; i < n_in; i++) {
+    TFE_TensorHandle* h = op->inputs[i];
+    if (h->dtype != e->input_types[i]) {
+      tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                      "cannot compute %s as input #%d(zero-based) was "
+                      "expected to be a %s tensor but is a %s tensor",
+                      op->def->name, i, dtype_name(e->input_types[i]),
+                      dtype_name(h->dtype));
+      return;
+    }
+    if (h->custom != NULL) {
+      /* Only reachable with a handle of another context's custom device:
+       * this context's own are routed by tfe_custom_dispatch. */
+      tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                      "cannot compute %s: input #%d is on custom device %s, "
+                      "which is not registered in this context",
+                      op->def->name, i, h->device->name);
+      return;
+    }
+    if (h->device != e->run_device &&
+        !tfe_device_same(h->device, e->run_device) &&
+        !check_placement(op, i, h, e->run_device, status)) {
+      return;
+    }
+  }
+  /* An asynchronous executor queues the op and returns pending outputs
+   * (eager/executor.h). */
+  async = tfe_executor_for_enqueue(ctx);
+  if (async != NULL) {
+    tfe_async_execute(async, op, e, retvals, num_retvals, status);
+    return;
+  }
+  if (!tfe_cancel_check(op->cancel, op->def->name, status)) return;
+  if (n_out > INLINE_TENSORS) {
+    outs = (TF_Tensor**)tfe_calloc((size_t)n_out, sizeof(TF_Tensor*));
+    if (outs == NULL) {
+      tfe_status_setf(status, TF_RESOURCE_EXHAUSTED,
+                      "TFE_Execute: out of memory running %s", op->def->name);
+      return;
+    }
+  } else {
+    for (i = 0; i < n_out; i++) outs[i] = NULL;
+  }
+  if (!tfe_execute_kernel(ctx, e, op->inputs, outs, status)) goto done;
   for (i = 0; i < n_out; i++) {
     TF_Tensor* t = outs[i];
     /* A device kernel's host-memory output is backed by the host. */
@@ -442,23 +493,10 @@ static void run(TFE_Op* op, const tfe_kcache_entry* e,
   }
 
 done:
-  for (i = 0; i < n_out && outs != NULL; i++) {
+  for (i = 0; i < n_out; i++) {
     if (outs[i] != NULL) TF_DeleteTensor(outs[i]);
   }
-  if (moved != NULL) {
-    for (i = 0; i < n_in; i++) {
-      if (moved[i] != NULL) TF_DeleteTensor(moved[i]);
-    }
-    tfe_free(moved);
-  }
-  if (ins != in_inline) tfe_free(ins);
   if (outs != out_inline) tfe_free(outs);
-  return;
-
-oom:
-  if (ins != in_inline) tfe_free(ins);
-  tfe_status_setf(status, TF_RESOURCE_EXHAUSTED,
-                  "TFE_Execute: out of memory running %s", op->def->name);
 }
 
 /* The last cache entry the thread used, to skip the shared cache (and its

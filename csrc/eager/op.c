@@ -87,6 +87,7 @@ void tfe_op_clear(TFE_Op* op) {
   op->infer_arg = 0;
   op->deferred_error = TF_OK;
   op->xla = 0;
+  op->cancel = NULL;
 }
 
 void tfe_op_free(TFE_Op* op) {

@@ -7,6 +7,7 @@
 #include "devices/pluggable_device.h"
 #include "eager/custom_device.h"
 #include "eager/eager_internal.h"
+#include "eager/executor.h"
 #include "tensorflow/c/logging.h"
 #include "tensorflow/c/tf_tstring.h"
 
@@ -112,6 +113,9 @@ int tfe_handle_check(const TFE_TensorHandle* h, const char* fn, TF_Status* s) {
 
 int tfe_handle_ready(TFE_TensorHandle* h, TF_Status* s) {
   int st = atomic_load_explicit(&h->state, memory_order_acquire);
+  if (st == TFE_HANDLE_READY) return 1;
+  /* Produced by an op queued on an asynchronous executor: wait for it. */
+  if (st == TFE_HANDLE_PENDING) st = tfe_handle_wait(h);
   if (st == TFE_HANDLE_READY) return 1;
   if (st == TFE_HANDLE_ERROR) {
     tfe_status_setf(s, h->error_code, "%s",

@@ -1,6 +1,6 @@
 /* Parts of the experimental eager API that tfe declares but does not
- * implement yet: monitoring, cancellation, distributed execution and the
- * coordination service, functions. Each reports
+ * implement yet: monitoring, distributed execution and the coordination
+ * service, functions. Each reports
  * TF_UNIMPLEMENTED naming itself when it has a status; the others do
  * nothing, return NULL/0/false and log a warning (see
  * csrc/core/unimplemented.h for the convention). */
@@ -478,76 +478,6 @@ TFE_MonitoringSamplerCell* TFE_MonitoringGetCellSampler2(TFE_MonitoringSampler2*
   /* TFE_UNIMPLEMENTED: TFE_MonitoringGetCellSampler2 */
   not_implemented("TFE_MonitoringGetCellSampler2");
   return NULL;
-}
-
-TFE_CancellationManager* TFE_NewCancellationManager(void) {
-  /* TFE_UNIMPLEMENTED: TFE_NewCancellationManager */
-  not_implemented("TFE_NewCancellationManager");
-  return NULL;
-}
-
-bool TFE_CancellationManagerIsCancelled(TFE_CancellationManager* arg0) {
-  (void)arg0;
-  /* TFE_UNIMPLEMENTED: TFE_CancellationManagerIsCancelled */
-  not_implemented("TFE_CancellationManagerIsCancelled");
-  return false;
-}
-
-bool TFE_CancellationManagerIsCancelling(TFE_CancellationManager* arg0) {
-  (void)arg0;
-  /* TFE_UNIMPLEMENTED: TFE_CancellationManagerIsCancelling */
-  not_implemented("TFE_CancellationManagerIsCancelling");
-  return false;
-}
-
-void TFE_CancellationManagerStartCancel(TFE_CancellationManager* arg0) {
-  (void)arg0;
-  /* TFE_UNIMPLEMENTED: TFE_CancellationManagerStartCancel */
-  not_implemented("TFE_CancellationManagerStartCancel");
-}
-
-TFE_CancellationToken TFE_CancellationManagerGetToken(TFE_CancellationManager* arg0) {
-  (void)arg0;
-  /* TFE_UNIMPLEMENTED: TFE_CancellationManagerGetToken */
-  not_implemented("TFE_CancellationManagerGetToken");
-  return 0;
-}
-
-bool TFE_CancellationManagerRegisterCallback(TFE_CancellationManager* arg0, TFE_CancellationToken token, const TFE_CancelCallback* c_callback, const char* callback_name) {
-  (void)arg0;
-  (void)token;
-  (void)c_callback;
-  (void)callback_name;
-  /* TFE_UNIMPLEMENTED: TFE_CancellationManagerRegisterCallback */
-  not_implemented("TFE_CancellationManagerRegisterCallback");
-  return false;
-}
-
-bool TFE_CancellationManagerDeregisterCallback(TFE_CancellationManager* arg0, TFE_CancellationToken token) {
-  (void)arg0;
-  (void)token;
-  /* TFE_UNIMPLEMENTED: TFE_CancellationManagerDeregisterCallback */
-  not_implemented("TFE_CancellationManagerDeregisterCallback");
-  return false;
-}
-
-bool TFE_CancellationManagerTryDeregisterCallback(TFE_CancellationManager* arg0, TFE_CancellationToken token) {
-  (void)arg0;
-  (void)token;
-  /* TFE_UNIMPLEMENTED: TFE_CancellationManagerTryDeregisterCallback */
-  not_implemented("TFE_CancellationManagerTryDeregisterCallback");
-  return false;
-}
-
-void TFE_DeleteCancellationManager(TFE_CancellationManager* arg0) {
-  (void)arg0;
-  /* TFE_UNIMPLEMENTED: TFE_DeleteCancellationManager */
-}
-
-void TFE_OpSetCancellationManager(TFE_Op* op, TFE_CancellationManager* cancellation_manager, TF_Status* status) {
-  (void)op;
-  (void)cancellation_manager;
-  TFE_UNIMPLEMENTED(status, "TFE_OpSetCancellationManager");
 }
 
 void TFE_ContextUpdateServerDef(TFE_Context* ctx, int keep_alive_secs, const void* proto, size_t proto_len, TF_Status* status) {

@@ -76,8 +76,6 @@ TEST(stubs_report_unimplemented) {
   CHECK_UNIMPLEMENTED(s, "TFE_ContextGetFunction");
   CHECK(TFE_CreatePackedTensorHandle(ctx, NULL, NULL, s) == NULL);
   CHECK_UNIMPLEMENTED(s, "TFE_CreatePackedTensorHandle");
-  TFE_OpSetCancellationManager(op, NULL, s);
-  CHECK_UNIMPLEMENTED(s, "TFE_OpSetCancellationManager");
   TFE_InsertConfigKeyValue(ctx, "k", "v", s);
   CHECK_UNIMPLEMENTED(s, "TFE_InsertConfigKeyValue");
   TFE_GetConfigKeyValue(ctx, "k", 1, buf, s);
@@ -120,7 +118,8 @@ TEST(stubs_report_unimplemented) {
   CHECK_UNIMPLEMENTED(s, "TFE_NewCustomDeviceTensorHandle");
   CHECK_EQ_INT(g_freed, 1); /* the call owned the data */
 
-  /* Monitoring and cancellation: NULL results, harmless calls. */
+  /* Monitoring: NULL results, harmless calls (cancellation is implemented:
+   * tests/c/test_async_cancellation.c). */
   CHECK(TFE_MonitoringNewCounter0("/c", s, "d") == NULL);
   CHECK_UNIMPLEMENTED(s, "TFE_MonitoringNewCounter0");
   CHECK(TFE_MonitoringNewIntGauge1("/g", s, "d", "l") == NULL);
@@ -138,11 +137,6 @@ TEST(stubs_report_unimplemented) {
   CHECK(!TFE_MonitoringBoolGaugeCellValue(NULL));
   CHECK(TFE_MonitoringNewExponentialBuckets(1, 2, 3) == NULL);
   TFE_MonitoringDeleteBuckets(NULL);
-  CHECK(TFE_NewCancellationManager() == NULL);
-  CHECK(!TFE_CancellationManagerIsCancelled(NULL));
-  TFE_CancellationManagerStartCancel(NULL);
-  CHECK_EQ_INT(TFE_CancellationManagerGetToken(NULL), 0);
-  TFE_DeleteCancellationManager(NULL);
 
   TF_DeleteBuffer(buf);
   TFE_DeleteOp(op);
