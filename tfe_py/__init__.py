@@ -13,6 +13,7 @@ from tfe_py.custom_device import CustomDevice
 from tfe_py.eager import DType, EagerTensor, constant, convert_to_tensor
 from tfe_py.errors import OpError
 from tfe_py.parallel import ParallelDevice, parallel_device
+from tfe_py.plugins import list_physical_devices, load_op_library, load_pluggable_device
 from tfe_py.tensor import Tensor
 
 __all__ = [
@@ -32,6 +33,9 @@ __all__ = [
     "dtypes",
     "eager",
     "errors",
+    "list_physical_devices",
+    "load_op_library",
+    "load_pluggable_device",
     "ops",
     "parallel_device",
     "runtime_library_path",

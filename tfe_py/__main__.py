@@ -3,6 +3,8 @@
 Commands:
   info   (the default) versions, dtypes, and a tensor round trip through the
          C core; exits non-zero if the round trip fails.
+  doctor [PLUGIN.so ...] checks device plugins and op libraries in child
+         processes (tfe_py/doctor.py); exits non-zero if any check fails.
 
 To add a command, write ``def cmd_<name>(args) -> int`` and register it in
 ``build_parser``.
@@ -17,7 +19,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 import tfe_py
-from tfe_py import dtypes
+from tfe_py import doctor, dtypes
 from tfe_py._ffi import ffi, lib
 from tfe_py.tensor import Tensor
 
@@ -85,6 +87,9 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Command]]:
     info = sub.add_parser("info", help="versions, dtypes and a tensor round trip (default)")
     info.add_argument("-v", "--verbose", action="store_true", help="show every round trip case")
     commands["info"] = cmd_info
+
+    doctor.add_parser(sub)
+    commands["doctor"] = doctor.cmd_doctor
 
     return parser, commands
 

@@ -26,6 +26,7 @@ from collections.abc import Iterator
 from types import TracebackType
 from typing import Any
 
+from tfe_py import plugins as _plugins
 from tfe_py._ffi import CData, ffi, lib
 from tfe_py.errors import status
 
@@ -133,6 +134,9 @@ class Context:
             isinstance(num_cpu_devices, bool) or int(num_cpu_devices) < 1
         ):
             raise ValueError(f"num_cpu_devices must be >= 1, got {num_cpu_devices!r}")
+        # Plugins of the plugin directories load before the first context,
+        # as TensorFlow loads tensorflow-plugins (tfe_py.plugins).
+        _plugins.ensure_autoloaded()
         opts = lib.TFE_NewContextOptions()
         if opts == ffi.NULL:
             raise MemoryError("TFE_NewContextOptions returned NULL")

@@ -158,9 +158,10 @@ TF_Buffer* TFE_PluggableDeviceSelfTest(const char* device_name,
       int same = memcmp(src, dst, big) == 0;
       check(&r, "event orders streams", same,
             same ? "" : "the copy out ran before the copy in finished");
-      check(&r, "event complete after use",
-            se->get_event_status(dev, ev) == SE_EVENT_COMPLETE,
-            "get_event_status did not report SE_EVENT_COMPLETE");
+      int complete = se->get_event_status(dev, ev) == SE_EVENT_COMPLETE;
+      check(&r, "event complete after use", complete,
+            complete ? "" : "get_event_status did not report "
+                            "SE_EVENT_COMPLETE");
     }
     if (ev != NULL) se->destroy_event(dev, ev);
   }
@@ -268,6 +269,21 @@ TF_Buffer* TFE_PluggableDeviceSelfTest(const char* device_name,
       check(&r, "timer", 0, TF_Message(st));
     }
     if (t != NULL) se->destroy_timer(dev, t);
+  }
+
+  /* The profiler, when the library registered one. */
+  if (d->plat->has_profiler) {
+    const TP_ProfilerFns* pf = &d->plat->profiler_fns;
+    size_t n = 0;
+    TF_SetStatus(st, TF_OK, "");
+    pf->start(&d->plat->profiler, st);
+    if (TF_GetCode(st) == TF_OK) pf->stop(&d->plat->profiler, st);
+    if (TF_GetCode(st) == TF_OK) {
+      pf->collect_data_xspace(&d->plat->profiler, NULL, &n, st);
+    }
+    snprintf(detail, sizeof detail, "%zu bytes of XSpace", n);
+    check(&r, "profiler start, stop and collect", TF_GetCode(st) == TF_OK,
+          TF_GetCode(st) == TF_OK ? detail : TF_Message(st));
   }
 
   /* Stream status, allocator statistics, memory usage, host memory. */

@@ -35,7 +35,7 @@ static inline void load_test_device(void) {
   loaded = 1;
 }
 
-/* A counter of the test plugin (pd_device_impl.h). */
+/* A counter of the test plugin (tfe_py/examples/example_device.h). */
 static inline long plugin_counter(const char* name) {
   void* h = dlopen(TEST_DEVICE, RTLD_NOW | RTLD_NOLOAD);
   long (*fn)(const char*);

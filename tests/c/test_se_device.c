@@ -1,6 +1,6 @@
 #define _GNU_SOURCE 1
 /* Running on a PluggableDevice: the test device plugin
- * (tests/plugins/pd_device_impl.h) keeps its memory behind poisoned
+ * (tfe_py/examples/example_device.h) keeps its memory behind poisoned
  * pointers and runs its streams on worker threads, so the core touching
  * device memory crashes and missing stream ordering gives wrong values. */
 #include <pthread.h>

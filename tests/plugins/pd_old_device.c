@@ -6,4 +6,4 @@
 #define PD_PLATFORM_NAME "OLD_PLATFORM"
 #define PD_DEVICE_TYPE "OLD_DEVICE"
 #define PD_NUM_DEVICES 1
-#include "pd_device_impl.h"
+#include "../../tfe_py/examples/example_device.h"

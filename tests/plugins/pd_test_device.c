@@ -1,4 +1,4 @@
-/* The test PluggableDevice: platform TFE_TEST_PLATFORM, device type
- * MY_DEVICE, two arena devices, stream worker threads (pd_device_impl.h).
- * Also the example plugin `python -m tfe_py doctor` checks. */
-#include "pd_device_impl.h"
+/* The test PluggableDevice: tfe's example device plugin
+ * (tfe_py/examples/example_device.h) as is: platform TFE_TEST_PLATFORM,
+ * device type MY_DEVICE, two arena devices, stream worker threads. */
+#include "../../tfe_py/examples/example_device.h"

@@ -1,5 +1,9 @@
-/* A complete PluggableDevice plugin for tests and for `tfe_py doctor`'s
- * example: tests/plugins/pd_test_device.c and pd_old_device.c include it.
+/* tfe's example PluggableDevice plugin: what `python -m tfe_py doctor`
+ * checks by default, and the device the tests run on. It uses only
+ * TensorFlow's C headers (stream_executor.h, kernels.h, grappler.h,
+ * pluggable_profiler.h), so the same source builds a plugin for TensorFlow.
+ * example_device.c builds it as is; tests/plugins/pd_test_device.c and
+ * pd_old_device.c include this file with different settings.
  *
  * "Device memory" is a private arena per device. The opaque pointers the
  * plugin hands out are poisoned: tag byte 0xDE in the top byte of a 64-bit
@@ -26,8 +30,8 @@
  *       SP_Platform and SP_StreamExecutor, no mem_zero/memset/memset32, no
  *       graph or profiler entry points);
  *   PD_NUM_DEVICES: devices (default 2; TFE_TEST_DEVICE_COUNT overrides). */
-#ifndef TFE_TESTS_PLUGINS_PD_DEVICE_IMPL_H_
-#define TFE_TESTS_PLUGINS_PD_DEVICE_IMPL_H_
+#ifndef TFE_PY_EXAMPLES_EXAMPLE_DEVICE_H_
+#define TFE_PY_EXAMPLES_EXAMPLE_DEVICE_H_
 
 /* usleep, rand_r and clock_gettime are POSIX, not ISO C. */
 #ifndef _GNU_SOURCE
@@ -1659,4 +1663,4 @@ void TF_InitProfiler(TF_ProfilerRegistrationParams* params,
 }
 #endif
 
-#endif /* TFE_TESTS_PLUGINS_PD_DEVICE_IMPL_H_ */
+#endif /* TFE_PY_EXAMPLES_EXAMPLE_DEVICE_H_ */
