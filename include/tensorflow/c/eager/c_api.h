@@ -114,9 +114,10 @@ typedef enum TFE_ContextDevicePlacementPolicy {
   TFE_DEVICE_PLACEMENT_SILENT_FOR_INT32 = 3,
 } TFE_ContextDevicePlacementPolicy;
 
-/* Requests asynchronous execution. tfe accepts the flag and reports it
- * through TFE_ExecutorIsAsync, but currently runs every op synchronously;
- * results and error codes are the same, errors just surface earlier. */
+/* Requests asynchronous execution: the context's default executor queues
+ * ops and TFE_Execute returns pending handles (see TFE_NewExecutor in
+ * c_api_experimental.h and docs/ASYNC.md). Errors of the kernels then
+ * surface at resolve or at TFE_ContextAsyncWait. NULL options is a no-op. */
 TF_CAPI_EXPORT extern void TFE_ContextOptionsSetAsync(TFE_ContextOptions*,
                                                       unsigned char enable);
 
@@ -225,7 +226,9 @@ TF_CAPI_EXPORT extern TFE_TensorHandle* TFE_TensorHandleCopySharingTensor(
 
 /* New TF_Tensor with the handle's value. For host memory it shares the
  * handle's buffer (no copy), so do not write through it. The caller owns the
- * tensor (TF_DeleteTensor). */
+ * tensor (TF_DeleteTensor). Waits for a handle whose op is still queued on
+ * an asynchronous executor; if that op failed, returns NULL with its
+ * error. */
 TF_CAPI_EXPORT extern TF_Tensor* TFE_TensorHandleResolve(TFE_TensorHandle* h,
                                                          TF_Status* status);
 
@@ -424,7 +427,12 @@ TF_CAPI_EXPORT extern int TFE_OpGetOutputLength(TFE_Op* op,
  *                        fewer outputs than the op has;
  *   TF_NOT_FOUND         a required attr is missing, or no kernel matches;
  *   whatever the kernel reports.
- * The op is unchanged and may be executed again. */
+ * The op is unchanged and may be executed again.
+ * On an asynchronous executor (TFE_ContextOptionsSetAsync, TFE_NewExecutor)
+ * the checks above still happen here, but the kernel runs later: the
+ * outputs are pending handles, the kernel's error surfaces when they are
+ * resolved or waited for, and while the executor is in error this fails
+ * with that error. It blocks while the executor's queue is full. */
 TF_CAPI_EXPORT extern void TFE_Execute(TFE_Op* op, TFE_TensorHandle** retvals,
                                        int* num_retvals, TF_Status* status);
 

@@ -18,10 +18,11 @@
  * written for TF often declare these functions and structs themselves.
  *
  * What tfe implements here: op reuse and attribute snapshots, device memory
- * access for host tensors, executors (all of them run synchronously for now,
- * see TFE_NewExecutor), logical CPU devices, soft and logged placement, and
- * the tensor-handle queries. Everything else (monitoring, cancellation,
- * custom devices, distributed execution, functions) is declared so that
+ * access for host tensors, synchronous and asynchronous executors (see
+ * TFE_NewExecutor and docs/ASYNC.md), cancellation managers, logical CPU
+ * devices, soft and logged placement, and the tensor-handle queries.
+ * Everything else (monitoring, custom devices, distributed execution,
+ * functions) is declared so that
  * programs link, and reports TF_UNIMPLEMENTED naming the function; functions
  * without a TF_Status return NULL/0/false instead and log a warning. */
 #ifndef TENSORFLOW_C_EAGER_C_API_EXPERIMENTAL_H_
@@ -272,9 +273,15 @@ TF_CAPI_EXPORT extern void TFE_ContextOptionsSetTfrt(TFE_ContextOptions*,
 TF_CAPI_EXPORT extern uint64_t TFE_GetContextId(TFE_Context* ctx);
 
 /* ------------------------------------------------------------------------
- * Cancellation (a later tfe issue). TFE_NewCancellationManager returns
- * NULL and logs; the other functions accept that NULL and do nothing
- * (returning false / 0). */
+ * Cancellation, with TF's semantics. A manager hands out tokens (0, 1, 2,
+ * ...), to which callers attach callbacks; StartCancel runs every attached
+ * callback once, on the calling thread, without holding the manager's lock.
+ * An op given a manager with TFE_OpSetCancellationManager fails with
+ * TF_CANCELLED instead of running its kernel when the manager is cancelled
+ * by the time the kernel is due: at TFE_Execute for synchronous execution,
+ * when the op reaches the head of the queue for asynchronous execution
+ * (TFE_Execute then returned OK and the error surfaces at resolve or wait).
+ * All functions may be called from any thread. */
 
 typedef struct TFE_CancellationManager TFE_CancellationManager;
 typedef int64_t TFE_CancellationToken;
@@ -282,56 +289,108 @@ typedef struct TFE_CancelCallback {
   void (*callback)(void* context);
   void* context;
 } TFE_CancelCallback;
+
+/* New manager, not cancelled; the caller owns it
+ * (TFE_DeleteCancellationManager). NULL only when memory runs out. */
 TF_CAPI_EXPORT extern TFE_CancellationManager* TFE_NewCancellationManager(
     void);
+
+/* True once StartCancel finished running the callbacks (false for NULL). */
 TF_CAPI_EXPORT extern bool TFE_CancellationManagerIsCancelled(
     TFE_CancellationManager*);
+
+/* True while StartCancel is running the callbacks (false for NULL). */
 TF_CAPI_EXPORT extern bool TFE_CancellationManagerIsCancelling(
     TFE_CancellationManager*);
+
+/* Cancels: runs each registered callback once and marks the manager
+ * cancelled. A second call, or a call during a cancellation, does nothing.
+ * NULL is a no-op. */
 TF_CAPI_EXPORT extern void TFE_CancellationManagerStartCancel(
     TFE_CancellationManager*);
+
+/* A new token for RegisterCallback (tokens count up from 0); -1 for NULL. */
 TF_CAPI_EXPORT extern TFE_CancellationToken TFE_CancellationManagerGetToken(
     TFE_CancellationManager*);
+
+/* Attaches c_callback (copied; callback_name is copied too and may be NULL)
+ * to `token`, replacing a callback the token had. Returns false, attaching
+ * nothing, when the manager is cancelled or being cancelled, or for NULL
+ * arguments or a NULL callback function. */
 TF_CAPI_EXPORT extern bool TFE_CancellationManagerRegisterCallback(
     TFE_CancellationManager*, TFE_CancellationToken token,
     const TFE_CancelCallback* c_callback, const char* callback_name);
+
+/* Detaches token's callback and returns true (also when the token had
+ * none). Once the manager is cancelled returns false; during a
+ * cancellation it first waits until every callback has run, then returns
+ * false, so the caller may free what its callback uses. */
 TF_CAPI_EXPORT extern bool TFE_CancellationManagerDeregisterCallback(
     TFE_CancellationManager*, TFE_CancellationToken token);
+
+/* Like DeregisterCallback but never waits: false during or after a
+ * cancellation. */
 TF_CAPI_EXPORT extern bool TFE_CancellationManagerTryDeregisterCallback(
     TFE_CancellationManager*, TFE_CancellationToken token);
+
+/* Releases the manager. Like TF, a manager that still has callbacks is
+ * cancelled first (they run now). Ops queued with the manager keep it
+ * alive until they ran. NULL is a no-op. */
 TF_CAPI_EXPORT extern void TFE_DeleteCancellationManager(
     TFE_CancellationManager*);
-/* TF_UNIMPLEMENTED. */
+
+/* Makes `op` use the manager (borrowed: it must live until the op is
+ * executed; a queued op holds its own reference). NULL detaches it;
+ * TFE_OpReset and TFE_DeleteOp forget it. INVALID_ARGUMENT for a NULL or
+ * dead op or a dead manager. */
 TF_CAPI_EXPORT extern void TFE_OpSetCancellationManager(
     TFE_Op* op, TFE_CancellationManager* cancellation_manager,
     TF_Status* status);
 
 /* ------------------------------------------------------------------------
- * Executors. An executor runs the ops of the threads that use it, in order.
- * tfe currently executes every op synchronously, also on an executor
- * created with is_async = true (and in a context whose options asked for
- * async): TFE_Execute returns after the kernel ran, and errors surface at
- * TFE_Execute rather than at the next wait. The flags are recorded and
- * reported back; the in-flight limit is accepted and has nothing to bound. */
+ * Executors. An executor runs the ops of the threads that use it, in
+ * order. A synchronous executor runs each op inside TFE_Execute. An
+ * asynchronous one (TFE_NewExecutor(true, ...), or the default executor of
+ * a context whose options set TFE_ContextOptionsSetAsync) validates the op
+ * in TFE_Execute (placement, kernel, input dtypes: those errors still
+ * surface there), then queues it and returns pending output handles; one
+ * worker thread per executor runs the queue. Queries that need a value
+ * (resolve, shape, device pointer, copies) wait for it.
+ *
+ * At most in_flight_nodes_limit ops are queued or running at a time
+ * (default 32); TFE_Execute blocks, and does not fail, while the queue is
+ * full. When a queued op fails, its outputs and the outputs of every op
+ * queued behind it carry its error (TFE_TensorHandleGetStatus), the
+ * executor enters an error state, and TFE_Execute on it fails at once with
+ * that error until TFE_ExecutorClearError or TFE_ContextAsyncWait.
+ * Statistics of the queue: include/tfe/executor.h. Threading rules:
+ * docs/ASYNC.md. */
 
 typedef struct TFE_Executor TFE_Executor;
 
-/* New executor; the caller owns it (TFE_DeleteExecutor). NULL only when
- * memory runs out. */
+/* New executor; the caller owns it (TFE_DeleteExecutor). For an
+ * asynchronous executor in_flight_nodes_limit bounds the ops in flight
+ * (<= 0 means 32, where TF would not bound them). enable_streaming_enqueue
+ * only matters for remote execution and is recorded. NULL only when memory
+ * runs out. */
 TF_CAPI_EXPORT extern TFE_Executor* TFE_NewExecutor(
     bool is_async, bool enable_streaming_enqueue, int in_flight_nodes_limit);
 
-/* Waits for the executor's pending work (none, in tfe) and frees it. The
- * caller must first stop using it in every context (see
- * TFE_ContextSetExecutorForThread). NULL is a no-op. */
+/* Waits for the executor's pending ops (their errors stay on their output
+ * handles), stops its worker thread and frees it. Threads that had chosen
+ * it with TFE_ContextSetExecutorForThread go back to their context's
+ * default executor. No other thread may be using it meanwhile. On a
+ * wrapper from TFE_ContextGetExecutorForThread, frees only the wrapper.
+ * NULL is a no-op. */
 TF_CAPI_EXPORT extern void TFE_DeleteExecutor(TFE_Executor*);
 
 /* The is_async flag it was created with (false for NULL). */
 TF_CAPI_EXPORT extern bool TFE_ExecutorIsAsync(TFE_Executor*);
 
-/* Waits until every op queued on the executor ran and reports the first
- * error among them. With synchronous execution there is never anything
- * pending: TF_OK (TF_INVALID_ARGUMENT for NULL). */
+/* Waits until every op queued on the executor ran, or until it is in
+ * error, and reports that error (TF_OK otherwise; always TF_OK for a
+ * synchronous executor). The error state is not cleared.
+ * TF_INVALID_ARGUMENT for NULL. */
 TF_CAPI_EXPORT extern void TFE_ExecutorWaitForAllPendingNodes(
     TFE_Executor*, TF_Status* status);
 
@@ -339,17 +398,17 @@ TF_CAPI_EXPORT extern void TFE_ExecutorWaitForAllPendingNodes(
  * no-op. */
 TF_CAPI_EXPORT extern void TFE_ExecutorClearError(TFE_Executor*);
 
-/* Makes the calling thread use `executor` for ops it runs in `ctx` (NULL
- * restores the context's default executor). The context does not take
- * ownership; the executor must outlive that use. */
+/* Makes the calling thread use `executor` for ops it runs in `ctx` (NULL,
+ * or the context's default executor, restores the default). The context
+ * does not take ownership. */
 TF_CAPI_EXPORT extern void TFE_ContextSetExecutorForThread(TFE_Context*,
                                                            TFE_Executor*);
 
 /* New wrapper of the executor the calling thread uses in `ctx` (the
  * context's default one unless TFE_ContextSetExecutorForThread chose
  * another). The caller owns the wrapper and releases it with
- * TFE_DeleteExecutor, which does not affect the executor it refers to.
- * NULL for a NULL context. */
+ * TFE_DeleteExecutor, which does not affect the executor it refers to; the
+ * wrapper must not outlive that executor. NULL for a NULL context. */
 TF_CAPI_EXPORT extern TFE_Executor* TFE_ContextGetExecutorForThread(
     TFE_Context*);
 
@@ -377,9 +436,11 @@ TF_CAPI_EXPORT extern bool TFE_ContextCheckAlive(TFE_Context* ctx,
                                                  const char* worker_name,
                                                  TF_Status* status);
 
-/* Waits for every op the context dispatched (on any executor) and reports
- * the first pending error. tfe runs synchronously, so: TF_OK at once
- * (TF_INVALID_ARGUMENT for NULL). */
+/* Waits for the ops queued on the context's default executor and on every
+ * executor a thread chose for this context, returns the first error among
+ * them and clears the error state of each (as TF does), so the context
+ * accepts ops again. TF_OK for a synchronous context;
+ * TF_INVALID_ARGUMENT for NULL. */
 TF_CAPI_EXPORT extern void TFE_ContextAsyncWait(TFE_Context* ctx,
                                                 TF_Status* status);
 
@@ -568,7 +629,8 @@ TF_CAPI_EXPORT extern int TFE_TensorHandleDeviceID(TFE_TensorHandle* h,
 
 /* Copies the handle's own status into *status: TF_OK for a handle holding a
  * value, the producing op's error for a handle that failed to compute
- * (possible once execution is asynchronous). NULL h: TF_INVALID_ARGUMENT. */
+ * (asynchronous execution). Does not wait: a handle whose op has not run
+ * yet reports TF_OK. NULL h: TF_INVALID_ARGUMENT. */
 TF_CAPI_EXPORT extern void TFE_TensorHandleGetStatus(TFE_TensorHandle* h,
                                                      TF_Status* status);
 
