@@ -340,7 +340,7 @@ TEST(executors_synchronous_form) {
   CHECK(TFE_ExecutorIsAsync(cur));
   TFE_DeleteExecutor(cur); /* a wrapper: ex itself is unaffected */
   CHECK(TFE_ExecutorIsAsync(ex));
-  /* Ops run synchronously even on an async executor. */
+  /* The op is queued on the async executor; reading the value waits. */
   a = scalar_f32(1, s);
   b = scalar_f32(2, s);
   r = binary(c, "AddV2", a, b, NULL, s);
