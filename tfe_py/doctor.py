@@ -702,8 +702,11 @@ def format_report(r: dict[str, Any], verbose: bool = False) -> str:
     if r.get("kernels"):
         by_op: dict[str, list[str]] = {}
         for k in r["kernels"]:
-            types = [t[3:].lower() for ts in k["constraints"].values() for t in ts] or ["any"]
-            tag = f"{k['device']}:" + "/".join(types)
+            cons = " ".join(
+                f"{attr}=" + "/".join(t[3:].lower() for t in types)
+                for attr, types in k["constraints"].items()
+            )
+            tag = k["device"] + (f" {cons}" if cons else "")
             if k["host_memory"]:
                 tag += " host:" + ",".join(k["host_memory"])
             if k["label"]:

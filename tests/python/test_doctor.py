@@ -41,7 +41,7 @@ def test_example_plugins_pass(tmp_path: Path) -> None:
     assert "2 of 2 plugin(s) passed" in out
     assert "platform TFE_TEST_PLATFORM, device type MY_DEVICE" in out
     assert "kind: PluggableDevice plugin (SE_InitPlugin, TF_InitKernel, TF_InitGraph" in out
-    assert "Sum: MY_DEVICE:float/int32/int64 host:reduction_indices" in out
+    assert "Sum: MY_DEVICE T=float Tidx=int32/int64 host:reduction_indices" in out
     assert "graph optimizer for MY_DEVICE (remapping=off): recorded, not run" in out
     assert "ops defined: TfeTestRowSums, TfeTestScaleAdd" in out
     assert "contract violations: none" in out
