@@ -113,10 +113,13 @@ TF_CAPI_EXPORT extern void TF_KernelBuilder_Label(
     TF_KernelBuilder* kernel_builder, const char* label);
 
 /* Registers the kernel and consumes `builder`, whether or not it succeeds.
- * kernel_name is descriptive. Errors: INVALID_ARGUMENT (NULL builder, a
- * constraint on an attr the op does not have, a host-memory arg the op
- * does not have), NOT_FOUND (the op is not registered), ALREADY_EXISTS (the
- * same op, device, constraints and label were registered before). */
+ * kernel_name is descriptive. The op may be registered later (as in
+ * TensorFlow); when it is already known, constraints and host-memory args
+ * are checked against it. Errors: INVALID_ARGUMENT (NULL builder, a
+ * constraint on an attr the op does not have, a host-memory arg it does
+ * not have, more than 4 constrained attrs), ALREADY_EXISTS (the same op,
+ * device type, constraints and label were registered before, whatever the
+ * priority). */
 TF_CAPI_EXPORT extern void TF_RegisterKernelBuilder(const char* kernel_name,
                                                     TF_KernelBuilder* builder,
                                                     TF_Status* status);
@@ -265,13 +268,16 @@ TF_CAPI_EXPORT extern TF_StringView TF_GetOpKernelRequestedInput(
 
 /* ---- TF_OpKernelConstruction: attributes ----
  *
- * Every getter fails with INVALID_ARGUMENT when the attr does not exist
- * ("No attr named ...") or has another type ("Attr ... has type ...").
- * List getters fill at most max_vals entries. */
+ * Every getter fails as TensorFlow's GetNodeAttr does: NOT_FOUND when the
+ * attr does not exist ("No attr named 'x' in NodeDef: ..."),
+ * INVALID_ARGUMENT when it has another type ("AttrValue had value with type
+ * 'int' when 'float' expected ..."). List getters fill at most max_vals
+ * entries. */
 
 /* list_size: length of a list attr, -1 for a single value. total_size: for
  * string attrs the byte length (sum for lists), for shapes the rank (sum
- * for lists, -1 when unknown), otherwise -1. */
+ * for lists, -1 when unknown), otherwise -1. A missing attr is
+ * INVALID_ARGUMENT ("Operation 'X' has no attr named 'y'."). */
 TF_CAPI_EXPORT extern void TF_OpKernelConstruction_GetAttrSize(
     TF_OpKernelConstruction* ctx, const char* attr_name, int32_t* list_size,
     int32_t* total_size, TF_Status* status);
@@ -357,9 +363,10 @@ TF_CAPI_EXPORT extern TF_StringView TF_OpKernelConstruction_GetName(
 
 /* Allocates output `index` with the given dtype and shape in the memory the
  * output lives in (device memory on a PluggableDevice unless declared host
- * memory) and returns a tensor sharing it, which the caller deletes. `len`
- * must be the shape's byte size. NULL with OUT_OF_RANGE (index),
- * INVALID_ARGUMENT (dtype or len mismatch) or RESOURCE_EXHAUSTED. */
+ * memory) and returns a tensor sharing it, which the caller deletes. As in
+ * TensorFlow `len` is ignored: the shape decides the size. NULL with
+ * OUT_OF_RANGE (index), INVALID_ARGUMENT (a dtype other than the output's)
+ * or RESOURCE_EXHAUSTED. */
 TF_CAPI_EXPORT extern TF_Tensor* TF_AllocateOutput(TF_OpKernelContext* context,
                                                    int index,
                                                    TF_DataType dtype,
@@ -367,10 +374,11 @@ TF_CAPI_EXPORT extern TF_Tensor* TF_AllocateOutput(TF_OpKernelContext* context,
                                                    int num_dims, size_t len,
                                                    TF_Status* status);
 
-/* Uses the buffer of one of the candidate inputs for output output_index
- * when nothing else holds it and dtype, size and memory match (then
- * *forwarded_input is that input's index), else allocates (then -1).
- * Returns a tensor the caller deletes, or NULL with status set. */
+/* TensorFlow reuses a candidate input's buffer for the output when nothing
+ * else holds it. In tfe an eager input is always also held by the caller's
+ * tensor handle, so this allocates output output_index (as
+ * TF_AllocateOutput) and sets *forwarded_input to -1. Returns a tensor the
+ * caller deletes, or NULL with status set. */
 TF_CAPI_EXPORT extern TF_Tensor* TF_ForwardInputOrAllocateOutput(
     TF_OpKernelContext* context, const int* candidate_input_indices,
     int num_candidate_input_indices, int output_index,
