@@ -24,11 +24,14 @@ import contextlib
 import threading
 from collections.abc import Iterator
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tfe_py import plugins as _plugins
 from tfe_py._ffi import CData, ffi, lib
 from tfe_py.errors import status
+
+if TYPE_CHECKING:
+    from tfe_py.executor import Executor
 
 __all__ = [
     "PLACEMENT_POLICIES",
@@ -275,6 +278,51 @@ class Context:
     def clear_caches(self) -> None:
         """Drops the context's cached kernels (TFE_ContextClearCaches)."""
         lib.TFE_ContextClearCaches(self.ptr)
+
+    # -- asynchronous execution (tfe_py.executor, docs/ASYNC.md) ------------
+
+    def sync(self) -> None:
+        """Waits for every op queued in this context (its default executor
+        and the executors threads chose for it) and raises the first error
+        among them as a ``tfe_py.errors`` exception (TFE_ContextAsyncWait).
+        The error is cleared, so the context accepts ops again. The GIL is
+        released while waiting. A no-op for synchronous execution."""
+        ptr = self.ptr
+        with status() as s:
+            lib.TFE_ContextAsyncWait(ptr, s)
+
+    @contextlib.contextmanager
+    def executor(self, async_: bool = True, in_flight_limit: int = 0) -> Iterator[Executor]:
+        """Runs this thread's ops in this context on a new executor for the block.
+
+        ``with ctx.executor(async_=True) as ex:`` queues the ops of the
+        block (at most ``in_flight_limit`` at a time, 0 meaning 32). When
+        the block ends the thread goes back to its previous executor, the
+        block's ops are waited for, the first error among them is raised
+        (unless the block itself raised) and the executor is freed; tensors
+        made in the block stay valid.
+        """
+        from tfe_py.executor import Executor  # import cycle
+
+        ptr = self.ptr
+        ex = Executor(async_=async_, in_flight_limit=in_flight_limit)
+        previous = lib.TFE_ContextGetExecutorForThread(ptr)
+        if previous == ffi.NULL:
+            ex.close()
+            raise MemoryError("TFE_ContextGetExecutorForThread returned NULL")
+        lib.TFE_ContextSetExecutorForThread(ptr, ex.ptr)
+        failed = True
+        try:
+            yield ex
+            failed = False
+        finally:
+            lib.TFE_ContextSetExecutorForThread(ptr, previous)
+            lib.TFE_DeleteExecutor(previous)
+            try:
+                if not failed and not ex.closed:
+                    ex.wait()
+            finally:
+                ex.close()
 
     # -- custom devices (tfe_py.custom_device) ----------------------------
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test tfe has: the C tests (ctest), the same C tests under
-# AddressSanitizer + UBSan, the Python tests (pytest), ruff, the C API
+# AddressSanitizer + UBSan, the threading tests under ThreadSanitizer, the
+# Python tests (pytest), ruff, the C API
 # conformance programs that are expected to pass, and the coverage check.
 # Usage: bash tools/test_all.sh        (from anywhere; installs what it needs)
 set -euo pipefail
@@ -25,6 +26,18 @@ cmake --build build-asan -j"$JOBS"
 ASAN_OPTIONS="detect_leaks=1:abort_on_error=1" \
 UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
   ctest --test-dir build-asan -j"$JOBS" --output-on-failure
+
+step "Threading tests under ThreadSanitizer"
+# Only the tests named thread/async/executor, and only the executables that
+# hold them are built (a TSan build of everything would be slow).
+TSAN_TESTS='thread|async|executor'
+cmake -S . -B build-tsan -DTFE_TSAN=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
+TSAN_TARGETS="$(ctest --test-dir build-tsan -N -R "$TSAN_TESTS" |
+  sed -n 's/^ *Test *#[0-9]*: \([A-Za-z0-9_]*\)\..*/\1/p' | sort -u)"
+# shellcheck disable=SC2086 # one target per word
+cmake --build build-tsan -j"$JOBS" --target $TSAN_TARGETS
+TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1" \
+  ctest --test-dir build-tsan -j"$JOBS" -R "$TSAN_TESTS" --output-on-failure
 
 step "Python package (editable, in place) and pytest"
 "$PY" -m pip install -q --no-build-isolation -e .

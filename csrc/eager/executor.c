@@ -56,6 +56,13 @@ typedef struct tfe_exec_core {
   int started;
   int shutdown;
   pthread_t thread;
+  /* Threads sleeping on each condition variable: signals are only sent
+   * when someone sleeps, and callers waiting for room sleep until the
+   * queue is half empty, so a full queue costs a few wake-ups per batch of
+   * ops rather than one per op. */
+  int worker_sleeping;
+  int room_waiters;
+  int idle_waiters;
 } tfe_exec_core;
 
 /* Worker threads mark themselves: ops they execute run inline. */
@@ -126,12 +133,19 @@ static tfe_async_node* fail_locked(tfe_exec_core* c, TF_Code code,
   return dropped;
 }
 
+/* In flight at or below which callers waiting for room are woken. */
+static int resume_level(const tfe_exec_core* c) { return c->limit / 2; }
+
 /* Marks n nodes finished (under mu). */
 static void finished_locked(tfe_exec_core* c, int n) {
   c->in_flight -= n;
   c->finished += n;
-  pthread_cond_broadcast(&c->room_cv);
-  if (c->in_flight == 0) pthread_cond_broadcast(&c->idle_cv);
+  if (c->room_waiters > 0 && c->in_flight <= resume_level(c)) {
+    pthread_cond_broadcast(&c->room_cv);
+  }
+  if (c->idle_waiters > 0 && c->in_flight == 0) {
+    pthread_cond_broadcast(&c->idle_cv);
+  }
 }
 
 static void* worker_main(void* arg) {
@@ -144,7 +158,9 @@ static void* worker_main(void* arg) {
     tfe_async_node *node, *dropped = NULL;
     int ndropped = 0;
     while (c->head == NULL && !c->shutdown) {
+      c->worker_sleeping = 1;
       pthread_cond_wait(&c->work_cv, &c->mu);
+      c->worker_sleeping = 0;
     }
     if (c->head == NULL) break; /* shutdown with nothing left */
     node = c->head;
@@ -189,6 +205,7 @@ static void core_shutdown(tfe_exec_core* c) {
   started = c->started;
   th = c->thread;
   pthread_cond_broadcast(&c->work_cv);
+  pthread_cond_broadcast(&c->room_cv);
   pthread_mutex_unlock(&c->mu);
   if (started) {
     if (pthread_equal(th, pthread_self())) {
@@ -224,9 +241,21 @@ int tfe_executor_push(TFE_Executor* ex, tfe_async_node* node, TF_Status* s) {
   }
   pthread_mutex_lock(&c->mu);
   if (c->err == TF_OK && c->in_flight >= c->limit) {
+    /* Full: wait (not fail) until the queue drained to half, or an error
+     * (room is never granted above the limit). */
     c->blocked++;
-    while (c->err == TF_OK && c->in_flight >= c->limit) {
+    c->room_waiters++;
+    do {
       pthread_cond_wait(&c->room_cv, &c->mu);
+    } while (c->err == TF_OK && c->in_flight > resume_level(c) &&
+             !c->shutdown);
+    c->room_waiters--;
+    /* Several callers may wake together: each takes room only below the
+     * limit. */
+    while (c->err == TF_OK && c->in_flight >= c->limit && !c->shutdown) {
+      c->room_waiters++;
+      pthread_cond_wait(&c->room_cv, &c->mu);
+      c->room_waiters--;
     }
   }
   if (c->err != TF_OK) {
@@ -265,7 +294,7 @@ int tfe_executor_push(TFE_Executor* ex, tfe_async_node* node, TF_Status* s) {
   c->in_flight++;
   c->enqueued++;
   if (c->in_flight > c->high_water) c->high_water = c->in_flight;
-  pthread_cond_signal(&c->work_cv);
+  if (c->worker_sleeping) pthread_cond_signal(&c->work_cv);
   pthread_mutex_unlock(&c->mu);
   tfe_status_ok(s);
   return 1;
@@ -277,7 +306,9 @@ static void core_wait(tfe_exec_core* c, TF_Status* s) {
   TF_Code code;
   pthread_mutex_lock(&c->mu);
   while (c->err == TF_OK && c->in_flight > 0) {
+    c->idle_waiters++;
     pthread_cond_wait(&c->idle_cv, &c->mu);
+    c->idle_waiters--;
   }
   code = c->err;
   if (code != TF_OK) {
