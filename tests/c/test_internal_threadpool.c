@@ -9,6 +9,8 @@
 #include <time.h>
 
 #include "core/threadpool.h"
+#include "kernels/kernel.h"
+#include "tensorflow/c/eager/c_api.h"
 #include "tfe_test.h"
 
 typedef struct counts {
@@ -152,6 +154,40 @@ TEST(shared_pools_and_sizes) {
     run_case(p, 100, 1);
     tfe_threadpool_delete(p);
   }
+}
+
+/* A kernel running in a context whose ConfigProto sets
+ * intra_op_parallelism_threads gets the shared pool of that size. */
+static tfe_threadpool* pool_for_config(const unsigned char* cfg, size_t len) {
+  TF_Status* s = TF_NewStatus();
+  TFE_ContextOptions* o = TFE_NewContextOptions();
+  TFE_Context* ctx;
+  tfe_kernel_context k;
+  tfe_threadpool* p;
+  TFE_ContextOptionsSetConfig(o, cfg, len, s);
+  CHECK_CODE(s, TF_OK);
+  ctx = TFE_NewContext(o, s);
+  CHECK_CODE(s, TF_OK);
+  memset(&k, 0, sizeof k);
+  k.eager_ctx = ctx;
+  p = tfe_kernel_threadpool(&k);
+  TFE_DeleteContext(ctx);
+  TFE_DeleteContextOptions(o);
+  TF_DeleteStatus(s);
+  return p;
+}
+
+TEST(pool_size_follows_the_context_config) {
+  static const unsigned char three[] = {0x10, 0x03}; /* field 2 = 3 */
+  static const unsigned char one[] = {0x10, 0x01};
+  static const unsigned char zero[] = {0x10, 0x00}; /* 0: system default */
+  tfe_threadpool* p = pool_for_config(three, sizeof three);
+  CHECK(p != NULL && p == tfe_threadpool_shared(3));
+  CHECK_EQ_INT(tfe_threadpool_size(p), 3);
+  CHECK(pool_for_config(one, sizeof one) == NULL); /* inline */
+  CHECK(pool_for_config(zero, sizeof zero) == tfe_threadpool_shared(0));
+  CHECK(pool_for_config(NULL, 0) == tfe_threadpool_shared(0));
+  tfe_threadpool_shutdown_all();
 }
 
 TFE_TEST_MAIN
