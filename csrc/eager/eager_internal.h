@@ -146,9 +146,10 @@ struct TFE_Context {
   int inter_op_threads;
   atomic_int soft_placement;
   atomic_int log_placement;
-  int run_eager_op_as_function;
-  int jit_compile_rewrite;
-  int run_metadata;
+  /* Only written (by setters that may race with each other). */
+  atomic_int run_eager_op_as_function;
+  atomic_int jit_compile_rewrite;
+  atomic_int run_metadata;
   atomic_int step_depth;
 
   /* Devices: entries below num_devices are complete and never change. */
