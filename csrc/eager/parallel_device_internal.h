@@ -36,6 +36,11 @@ typedef struct pd_worker_arg {
   struct pd_pool* pool;
   int index;
   unsigned long seen; /* generation the worker last ran */
+  /* The worker's own synchronous executor (as in TF: a component's op
+   * must have finished, or failed, when the parallel op returns, even in
+   * an asynchronous context), and the context it is bound in. */
+  TFE_Executor* sync;
+  TFE_Context* bound;
 } pd_worker_arg;
 
 /* n threads, started on first use; each runs job i of every batch. */

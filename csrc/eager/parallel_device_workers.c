@@ -39,11 +39,19 @@ static void* worker_main(void* arg) {
     a->seen = p->gen;
     job = &p->jobs[a->index];
     pthread_mutex_unlock(&p->mu);
+    if (a->bound != job->ctx) {
+      if (a->sync == NULL) a->sync = TFE_NewExecutor(false, false, 0);
+      /* Without one (out of memory) the context's executor is used. */
+      if (a->sync != NULL) TFE_ContextSetExecutorForThread(job->ctx, a->sync);
+      a->bound = job->ctx;
+    }
     pd_job_run(job);
     pthread_mutex_lock(&p->mu);
     if (--p->pending == 0) pthread_cond_signal(&p->done);
   }
   pthread_mutex_unlock(&p->mu);
+  TFE_DeleteExecutor(a->sync);
+  a->sync = NULL;
   return NULL;
 }
 
@@ -82,6 +90,8 @@ void pd_pool_run(pd_pool* p, pd_job* jobs) {
     a->pool = p;
     a->index = p->started;
     a->seen = p->gen;
+    a->sync = NULL;
+    a->bound = NULL;
     if (pthread_create(&p->threads[p->started], NULL, worker_main, a) != 0) {
       break;
     }

@@ -606,6 +606,61 @@ TEST(context_deleted_while_parallel_tensors_live) {
   CHECK_LIVE_EQ(live_now(), before);
 }
 
+TEST(async_context_components_finish_before_the_op_returns) {
+  TF_Status* s = TF_NewStatus();
+  live_counts before = live_now();
+  TFE_ContextOptions* o = TFE_NewContextOptions();
+  TFE_Context* ctx;
+  const int64_t d22[2] = {2, 2}, d23[2] = {2, 3};
+  const float v[6] = {1, 2, 3, 4, 5, 6};
+  TFE_TensorHandle *a, *b, *p, *r;
+  TFE_TensorHandle* xs[2];
+  TFE_TensorHandle* parts[2];
+
+  TFE_ContextOptionsSetAsync(o, 1);
+  ctx = TFE_NewContext(o, s);
+  CHECK_CODE(s, TF_OK);
+  TFE_DeleteContextOptions(o);
+  TFE_SetLogicalCpuDevices(ctx, 2, LOCAL, s);
+  CHECK_CODE(s, TF_OK);
+  TFE_RegisterParallelDevice(ctx, PAR, kCpus, 2, s);
+  CHECK_CODE(s, TF_OK);
+  a = floats(d22, 2, v, s);
+  b = floats(d23, 2, v, s);
+  xs[0] = a;
+  xs[1] = a;
+  p = TFE_ParallelDevicePack(ctx, PAR, xs, 2, s);
+  CHECK_CODE(s, TF_OK);
+  xs[0] = p;
+  xs[1] = p;
+  r = run(ctx, "MatMul", PAR, xs, 2, s);
+  CHECK_CODE(s, TF_OK);
+  TFE_ParallelDeviceUnpack(ctx, PAR, r, parts, 2, s);
+  CHECK_CODE(s, TF_OK);
+  CHECK(read_f32(parts[1], s) == 7); /* [1 2]x[1 3]^T */
+  TFE_DeleteTensorHandle(parts[0]);
+  TFE_DeleteTensorHandle(parts[1]);
+  TFE_DeleteTensorHandle(r);
+  TFE_DeleteTensorHandle(p);
+  /* A failing component fails TFE_Execute itself, not a later wait. */
+  xs[0] = a;
+  xs[1] = b;
+  p = TFE_ParallelDevicePack(ctx, PAR, xs, 2, s);
+  CHECK_CODE(s, TF_OK);
+  xs[0] = p;
+  xs[1] = p;
+  CHECK(run(ctx, "MatMul", PAR, xs, 2, s) == NULL);
+  CHECK_CODE(s, TF_INVALID_ARGUMENT);
+  TFE_ContextAsyncWait(ctx, s);
+  CHECK_CODE(s, TF_OK);
+  TFE_DeleteTensorHandle(p);
+  TFE_DeleteTensorHandle(a);
+  TFE_DeleteTensorHandle(b);
+  TFE_DeleteContext(ctx);
+  TF_DeleteStatus(s);
+  CHECK_LIVE_EQ(live_now(), before);
+}
+
 /* ------------------------------------------------------------------------
  * Concurrency: components are custom devices whose execute waits until
  * every component has arrived. Run one after the other, the first would
