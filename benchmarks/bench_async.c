@@ -13,7 +13,10 @@
  *   in-flight high-water mark of the async executor (tfe/executor.h).
  * A second workload interleaves host-to-device copies with the ops
  * ("copy+op"): each step copies a fresh host tensor to the device and adds
- * it. Build: benchmarks/run_async.sh, or
+ * it. A third one ("64K op+host", CPU only) uses 65536-float tensors and
+ * has the caller do 20 us of its own work after each TFE_Execute, which an
+ * asynchronous executor overlaps with the kernels.
+ * Build and run: benchmarks/run_async.sh, or
  *   cc -O2 -Iinclude benchmarks/bench_async.c -Lbuild -ltfe -lm */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -28,7 +31,11 @@
 #include "tfe/executor.h"
 
 #define RUNS 9
-#define LEN 16
+#define SMALL 16
+#define LARGE 65536
+#define HOST_WORK_US 20
+
+static int g_len = SMALL;
 
 static double now_ms(void) {
   struct timespec ts;
@@ -41,13 +48,21 @@ static void die(const char* what, TF_Status* s) {
   exit(1);
 }
 
+/* The caller's own work between ops (a busy wait). */
+static void host_work(void) {
+  double end = now_ms() + HOST_WORK_US / 1000.0;
+  while (now_ms() < end) {
+  }
+}
+
 static TFE_TensorHandle* host_vec(float v, TF_Status* s) {
-  int64_t dims[1] = {LEN};
-  TF_Tensor* t = TF_AllocateTensor(TF_FLOAT, dims, 1, sizeof(float) * LEN);
+  int64_t dims[1] = {g_len};
+  TF_Tensor* t =
+      TF_AllocateTensor(TF_FLOAT, dims, 1, sizeof(float) * (size_t)g_len);
   float* p = (float*)TF_TensorData(t);
   TFE_TensorHandle* h;
   int i;
-  for (i = 0; i < LEN; i++) p[i] = v;
+  for (i = 0; i < g_len; i++) p[i] = v;
   h = TFE_NewTensorHandle(t, s);
   TF_DeleteTensor(t);
   if (TF_GetCode(s) != TF_OK) die("TFE_NewTensorHandle", s);
@@ -81,7 +96,7 @@ typedef struct result {
 } result;
 
 /* One run of the workload; with_copies adds a host-to-device copy of a
- * fresh tensor to every step. */
+ * fresh tensor to every step, 2 means host work after every op instead. */
 static result run_once(TFE_Context* c, const char* dev, int n,
                        int with_copies, TF_Status* s) {
   TFE_TensorHandle* one = host_vec(1.0f, s);
@@ -103,13 +118,14 @@ static result run_once(TFE_Context* c, const char* dev, int n,
   t0 = now_ms();
   for (i = 0; i < n; i++) {
     TFE_TensorHandle* next;
-    if (with_copies) {
+    if (with_copies == 1) {
       TFE_TensorHandle* d = TFE_TensorHandleCopyToDevice(one, c, dev, s);
       if (TF_GetCode(s) != TF_OK) die("copy to device", s);
       next = add(c, cur, d, dev, s);
       TFE_DeleteTensorHandle(d);
     } else {
       next = add(c, cur, one_dev, dev, s);
+      if (with_copies == 2) host_work();
     }
     TFE_DeleteTensorHandle(cur);
     cur = next;
@@ -171,11 +187,14 @@ int main(int argc, char** argv) {
   if (n <= 0) n = 1000;
   printf("bench_async: chains of %d AddV2 ops on %d floats, median of %d "
          "runs\n",
-         n, LEN, RUNS);
+         n, SMALL, RUNS);
   snprintf(label, sizeof(label), "CPU:0 op");
   bench(label, "CPU:0", n, 0, s);
   snprintf(label, sizeof(label), "CPU:0 copy+op");
   bench(label, "CPU:0", n, 1, s);
+  g_len = LARGE;
+  bench("CPU:0 64K op+host", "CPU:0", n, 2, s);
+  g_len = SMALL;
   if (argc > 2) {
     TF_Library* lib = TF_LoadPluggableDeviceLibrary(argv[2], s);
     if (TF_GetCode(s) != TF_OK) die("TF_LoadPluggableDeviceLibrary", s);

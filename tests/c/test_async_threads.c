@@ -8,6 +8,7 @@
  * tools/test_all.sh (TFE_TSAN). */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -167,10 +168,13 @@ static void* chaos_main(void* p) {
   worker* w = (worker*)p;
   TF_Status* s = TF_NewStatus();
   int n = 0;
-  /* A device appears while the workers already execute. */
+  /* A device appears while the workers already execute (the first chaos
+   * thread adds it; the second one's attempt conflicts, as in TF). */
   TFE_SetLogicalCpuDevices(w->ctx, 2, NULL, s);
-  CHECK_CODE(s, TF_OK);
-  atomic_store(w->have_cpu1, 1);
+  if (w->index == 0) {
+    CHECK_CODE(s, TF_OK);
+    atomic_store(w->have_cpu1, 1);
+  }
   while (!atomic_load(w->stop_chaos)) {
     TF_DeviceList* l = TFE_ContextListDevices(w->ctx, s);
     TFE_Executor* ex;
@@ -183,6 +187,13 @@ static void* chaos_main(void* p) {
     CHECK(TFE_ExecutorIsAsync(ex));
     TFE_DeleteExecutor(ex);
     TFE_ContextSetLogDevicePlacement(w->ctx, 0, s);
+    TFE_ContextSetRunEagerOpAsFunction(w->ctx, (unsigned char)(n & 1), s);
+    TFE_ContextSetJitCompileRewrite(w->ctx, (unsigned char)(n & 1), s);
+    if (n & 1) {
+      TFE_ContextEnableRunMetadata(w->ctx);
+    } else {
+      TFE_ContextDisableRunMetadata(w->ctx);
+    }
     n++;
   }
   TF_DeleteStatus(s);
@@ -192,18 +203,21 @@ static void* chaos_main(void* p) {
 TEST(eight_threads_share_one_context) {
   TF_Status* s = TF_NewStatus();
   TFE_Context* c = new_ctx_async(1, s);
-  worker w[NTHREADS], chaos;
-  pthread_t th[NTHREADS], chaos_th;
+  worker w[NTHREADS], chaos[2];
+  pthread_t th[NTHREADS], chaos_th[2];
   atomic_int stop = 0, have_cpu1 = 0;
   TFE_TensorHandle* half;
   const float halfv[LEN] = {0.5f, 0.5f, 0.5f, 0.5f};
   int64_t base = live_handles();
   int i;
   half = vec_f32(halfv, LEN, s);
-  memset(&chaos, 0, sizeof(chaos));
-  chaos.ctx = c;
-  chaos.stop_chaos = &stop;
-  chaos.have_cpu1 = &have_cpu1;
+  memset(chaos, 0, sizeof(chaos));
+  for (i = 0; i < 2; i++) {
+    chaos[i].ctx = c;
+    chaos[i].index = i;
+    chaos[i].stop_chaos = &stop;
+    chaos[i].have_cpu1 = &have_cpu1;
+  }
   for (i = 0; i < NTHREADS; i++) {
     memset(&w[i], 0, sizeof(w[i]));
     w[i].ctx = c;
@@ -212,14 +226,18 @@ TEST(eight_threads_share_one_context) {
     w[i].have_cpu1 = &have_cpu1;
     CHECK(pthread_create(&th[i], NULL, worker_main, &w[i]) == 0);
   }
-  CHECK(pthread_create(&chaos_th, NULL, chaos_main, &chaos) == 0);
+  /* The second chaos thread starts after CPU:1 exists. */
+  CHECK(pthread_create(&chaos_th[0], NULL, chaos_main, &chaos[0]) == 0);
+  while (!atomic_load(&have_cpu1)) sched_yield();
+  CHECK(pthread_create(&chaos_th[1], NULL, chaos_main, &chaos[1]) == 0);
   for (i = 0; i < NTHREADS; i++) {
     pthread_join(th[i], NULL);
     CHECK(w[i].ok);
     CHECK(w[i].ops >= num_ops());
   }
   atomic_store(&stop, 1);
-  pthread_join(chaos_th, NULL);
+  pthread_join(chaos_th[0], NULL);
+  pthread_join(chaos_th[1], NULL);
   TFE_ContextAsyncWait(c, s);
   CHECK_CODE(s, TF_OK);
   TFE_DeleteTensorHandle(half);
