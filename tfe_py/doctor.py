@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shlex
 import signal
 import subprocess
@@ -646,7 +647,15 @@ def check_plugin(path: str | os.PathLike[str], timeout: float = 300.0) -> dict[s
         except ValueError:
             why = f"crashed with signal {-code}"
     else:
-        why = f"exited with status {code} without a report"
+        # Under AddressSanitizer a fault ends the child with an exit status
+        # and a report instead of a signal.
+        asan = re.search(r"ERROR: AddressSanitizer: (\w+)", stderr)
+        if asan is not None and asan.group(1) == "SEGV":
+            why = "crashed with SIGSEGV"
+        elif asan is not None:
+            why = f"crashed (AddressSanitizer: {asan.group(1)})"
+        else:
+            why = f"exited with status {code} without a report"
     report["crash"] = f"the plugin {why} during: {last}"
     report["violations"].append({"where": last.split(":")[0], "message": f"the plugin {why}"})
     return report
