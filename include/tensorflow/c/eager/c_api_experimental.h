@@ -21,8 +21,9 @@
  * access for host tensors, synchronous and asynchronous executors (see
  * TFE_NewExecutor and docs/ASYNC.md), cancellation managers, logical CPU
  * devices, soft and logged placement, and the tensor-handle queries.
- * Everything else (monitoring, custom devices, distributed execution,
- * functions) is declared so that
+ * custom devices (TFE_RegisterCustomDevice; docs/CUSTOM_DEVICES.md).
+ * Everything else (monitoring, distributed execution, functions) is
+ * declared so that
  * programs link, and reports TF_UNIMPLEMENTED naming the function; functions
  * without a TF_Status return NULL/0/false instead and log a warning. */
 #ifndef TENSORFLOW_C_EAGER_C_API_EXPERIMENTAL_H_
@@ -506,7 +507,7 @@ TF_CAPI_EXPORT extern void TFE_OpSetAttrValueProto(const TFE_Op* op,
                                                    TF_Status* status);
 
 /* ------------------------------------------------------------------------
- * Custom devices (a later tfe issue). The structs have TF's layout. */
+ * Custom devices (docs/CUSTOM_DEVICES.md). The structs have TF's layout. */
 
 #define TFE_CUSTOM_DEVICE_VERSION 4
 
@@ -532,15 +533,21 @@ typedef struct TFE_CustomDevice {
   bool (*shall_pin_to_this_device)(const TFE_Op* op, TF_Status* s);
 } TFE_CustomDevice;
 
-/* TF_UNIMPLEMENTED for now. */
+/* Registers a device implemented by `device`'s callbacks under the full
+ * device name `device_name`; from then on ops placed there, or with an
+ * input there, run through `device.execute`. The context keeps `device`
+ * (copied) and `device_info` (borrowed) and calls delete_device(device_info)
+ * exactly once: at TFE_DeleteContext, or at once if registration fails.
+ * Errors: ALREADY_EXISTS for a name already in use (custom or physical);
+ * INVALID_ARGUMENT for a name that is not a full device name, an unknown
+ * `version`, or a missing required callback (the message names it). */
 TF_CAPI_EXPORT extern void TFE_RegisterCustomDevice(TFE_Context* ctx,
                                                     TFE_CustomDevice device,
                                                     const char* device_name,
                                                     void* device_info,
                                                     TF_Status* status);
 
-/* Whether `device_name` names a custom device of ctx (always false for
- * now). */
+/* Whether `device_name` names a custom device registered with ctx. */
 TF_CAPI_EXPORT extern bool TFE_IsCustomDevice(TFE_Context* ctx,
                                               const char* device_name);
 
@@ -554,8 +561,11 @@ typedef struct TFE_CustomDeviceTensorHandleMethods {
   TF_Buffer* (*summarize)(void* data, TF_Status* status);
 } TFE_CustomDeviceTensorHandle;
 
-/* TF_UNIMPLEMENTED for now; `methods.deallocator(data)` is still called, as
- * TF does on failure, since the call owns `data`. */
+/* New handle on custom device `device_name` wrapping device-owned `data`,
+ * described by `methods`. The call owns `data`: methods.deallocator(data)
+ * runs exactly once, when the last reference to the handle goes, or before
+ * this returns NULL on failure. The caller owns the returned handle
+ * (TFE_DeleteTensorHandle). */
 TF_CAPI_EXPORT extern TFE_TensorHandle* TFE_NewCustomDeviceTensorHandle(
     TFE_Context*, const char* device_name, TF_DataType, void* data,
     TFE_CustomDeviceTensorHandle methods, TF_Status* status);
@@ -592,7 +602,10 @@ TF_CAPI_EXPORT extern TF_Tensor* TFE_AllocateHostTensor(TFE_Context* ctx,
 TF_CAPI_EXPORT TFE_TensorHandle* TFE_NewTensorHandleFromTensor(
     TFE_Context* ctx, TF_Tensor* t, TF_Status* status);
 
-/* Packed handles need composite devices: TF_UNIMPLEMENTED, NULL. */
+/* Packs handles that live on custom devices through the device's `pack`
+ * callback; the caller owns the result. INVALID_ARGUMENT for no handles;
+ * UNIMPLEMENTED when none of them is on a custom device (tfe has no
+ * composite devices). */
 TF_CAPI_EXPORT extern TFE_TensorHandle* TFE_CreatePackedTensorHandle(
     TFE_Context* ctx, TFE_TensorHandle** handles, int* num_handles,
     TF_Status* status);
