@@ -785,4 +785,144 @@ TEST(host_memory_flags_on_a_device_kernel) {
   TF_DeleteStatus(s);
 }
 
+/* ======================================================================
+ * A kernel of this program for the test device type: device memory,
+ * streams, host-memory outputs. */
+
+typedef struct dev_seen {
+  int stream_ok, device_id, out0_host, out1_host, in0_host, temp_poisoned,
+      host_temp_plain;
+  char device[96];
+} dev_seen;
+
+static dev_seen g_dev;
+
+/* KcDeviceProbe(x: float) -> (y: float, count: int32); count is host
+ * memory. y is x itself (TF_SetOutput), count the number of elements. */
+static void device_probe_compute(void* k, TF_OpKernelContext* ctx) {
+  TF_Status* st = TF_NewStatus();
+  TF_Tensor *x = NULL, *count, *temp, *host_temp;
+  TF_AllocatorAttributes host;
+  TF_StringView v;
+  int64_t dims[1] = {4};
+  (void)k;
+  memset(&g_dev, 0, sizeof g_dev);
+  g_dev.stream_ok = TF_GetStream(ctx, st) != NULL && TF_GetCode(st) == TF_OK;
+  g_dev.device_id = TF_GetDeviceId(ctx);
+  v = TF_GetDeviceName(ctx);
+  memcpy(g_dev.device, v.data, v.len);
+  g_dev.in0_host = TF_IsHostMemoryInput(ctx, 0, st);
+  g_dev.out0_host = TF_IsHostMemoryOutput(ctx, 0, st);
+  g_dev.out1_host = TF_IsHostMemoryOutput(ctx, 1, st);
+  temp = TF_AllocateTemp(ctx, TF_FLOAT, dims, 1, NULL, st);
+  CHECK_CODE(st, TF_OK);
+  g_dev.temp_poisoned = ((uintptr_t)TF_TensorData(temp) >> 56) == 0xDE;
+  TF_DeleteTensor(temp);
+  host.struct_size = TF_ALLOCATOR_ATTRIBUTES_STRUCT_SIZE;
+  host.on_host = 1;
+  host_temp = TF_AllocateTemp(ctx, TF_FLOAT, dims, 1, &host, st);
+  CHECK_CODE(st, TF_OK);
+  ((float*)TF_TensorData(host_temp))[3] = 1.0f; /* host memory: writable */
+  g_dev.host_temp_plain = 1;
+  TF_DeleteTensor(host_temp);
+  TF_GetInput(ctx, 0, &x, st);
+  TF_SetOutput(ctx, 0, x, st);
+  CHECK_CODE(st, TF_OK);
+  count = TF_AllocateOutput(ctx, 1, TF_INT32, NULL, 0, 4, st);
+  CHECK_CODE(st, TF_OK);
+  *(int32_t*)TF_TensorData(count) = (int32_t)TF_TensorElementCount(x);
+  TF_DeleteTensor(count);
+  TF_DeleteTensor(x);
+  TF_DeleteStatus(st);
+}
+
+TEST(device_kernels_get_device_memory_streams_and_host_outputs) {
+  static const char* const specs[] = {"in:x: float", "out:y: float",
+                                      "out:count: int32", NULL};
+  TF_Status* s = TF_NewStatus();
+  TFE_Context* ctx;
+  TFE_TensorHandle *x, *out[2];
+  TFE_Op* op;
+  TF_KernelBuilder* b;
+  float data[3] = {1, 2, 3}, back[3];
+  int64_t n = 3;
+  int nout = 2;
+  load_test_device();
+  define_op("KcDeviceProbe", specs);
+  b = TF_NewKernelBuilder("KcDeviceProbe", "MY_DEVICE", NULL,
+                          device_probe_compute, NULL);
+  TF_KernelBuilder_HostMemory(b, "count");
+  reg(b, "KcDeviceProbeMyDevice");
+  ctx = new_ctx(s);
+  x = f32_handle(&n, 1, data, s);
+  op = TFE_NewOp(ctx, "KcDeviceProbe", s);
+  TFE_OpAddInput(op, x, s);
+  TFE_OpSetDevice(op, "MY_DEVICE:1", s);
+  TFE_Execute(op, out, &nout, s);
+  CHECK_CODE(s, TF_OK);
+  CHECK(g_dev.stream_ok);
+  CHECK_EQ_INT(g_dev.device_id, 1);
+  CHECK_STR_EQ(g_dev.device, DEV1);
+  CHECK(!g_dev.in0_host && !g_dev.out0_host && g_dev.out1_host);
+  CHECK(g_dev.temp_poisoned && g_dev.host_temp_plain);
+  /* y is in the device's memory, count in host memory. */
+  CHECK_STR_EQ(TFE_TensorHandleDeviceName(out[0], s), DEV1);
+  CHECK_STR_EQ(TFE_TensorHandleBackingDeviceName(out[0], s), DEV1);
+  CHECK_STR_EQ(TFE_TensorHandleDeviceName(out[1], s), DEV1);
+  CHECK_STR_EQ(TFE_TensorHandleBackingDeviceName(out[1], s), CPU0);
+  CHECK_EQ_INT(read_i32(out[1], s), 3);
+  read_f32s(out[0], back, 3, s);
+  CHECK(back[0] == 1 && back[2] == 3);
+  TFE_PluggableDeviceSynchronize(DEV1, s);
+  CHECK_CODE(s, TF_OK);
+  TFE_DeleteTensorHandle(out[0]);
+  TFE_DeleteTensorHandle(out[1]);
+  TFE_DeleteOp(op);
+  TFE_DeleteTensorHandle(x);
+  TFE_DeleteContext(ctx);
+  TF_DeleteStatus(s);
+}
+
+TEST(out_of_memory_in_builders_and_registration) {
+  static const char* const specs[] = {"in:x: T", "out:y: T",
+                                      "attr:T: {float}", NULL};
+  TF_Status* s = TF_NewStatus();
+  int n, ok = 0, oom = 0;
+  define_op("KcOom", specs);
+  for (n = 0; n < 40; n++) {
+    char name[32];
+    TF_KernelBuilder* b;
+    snprintf(name, sizeof name, "KcOomLabel%d", n);
+    TFE_TestFailAllocationsAfter(n);
+    b = TF_NewKernelBuilder("KcOom", "CPU", NULL, one_compute, NULL);
+    if (b != NULL) {
+      TF_KernelBuilder_TypeConstraint(b, "T", TF_FLOAT, s);
+      TF_KernelBuilder_HostMemory(b, "x");
+      TF_KernelBuilder_Label(b, name);
+      TF_RegisterKernelBuilder(name, b, s);
+      if (TF_GetCode(s) == TF_OK) ok++;
+      else CHECK_CODE(s, TF_RESOURCE_EXHAUSTED);
+    } else {
+      oom++;
+    }
+    TFE_TestFailAllocationsAfter(-1);
+  }
+  CHECK(ok > 0);
+  CHECK(oom > 0);
+  for (n = 0; n < 30; n++) {
+    TF_OpDefinitionBuilder* b;
+    char name[32];
+    snprintf(name, sizeof name, "KcOomOp%d", n);
+    TFE_TestFailAllocationsAfter(n);
+    b = TF_NewOpDefinitionBuilder(name);
+    TF_OpDefinitionBuilderAddInput(b, "x: T");
+    TF_OpDefinitionBuilderAddAttr(b, "T: type");
+    TF_RegisterOpDefinition(b, s);
+    TFE_TestFailAllocationsAfter(-1);
+    CHECK(TF_GetCode(s) == TF_OK || TF_GetCode(s) == TF_RESOURCE_EXHAUSTED ||
+          TF_GetCode(s) == TF_INVALID_ARGUMENT);
+  }
+  TF_DeleteStatus(s);
+}
+
 TFE_TEST_MAIN

@@ -4,6 +4,7 @@
  * registering nothing, and having what it allocated released with its own
  * destroy functions, newest first. */
 #include "se_test_util.h"
+#include "tensorflow/c/experimental/grappler/grappler.h"
 
 /* The destroy log of a broken plugin (se_broken_common.h). */
 static const char* destroy_log(const char* path) {
@@ -333,6 +334,69 @@ TEST(profiler_without_start) {
                          "'start' field in TP_ProfilerFns must be set."),
                  "profiler_fns profiler " ALL_DESTROYED);
   CHECK(!context_has_type("PROF_DEVICE"));
+}
+
+TEST(grappler_helpers_report_that_tfe_runs_no_graphs) {
+  TF_Status* s = TF_NewStatus();
+  int n = 5;
+  size_t bytes = 5;
+  TF_Buffer* buf = TF_NewBuffer();
+  TF_GetNodesToPreserveListSize(NULL, &n, &bytes, s);
+  CHECK_CODE(s, TF_FAILED_PRECONDITION);
+  CHECK(n == 0 && bytes == 0);
+  CHECK_STR_CONTAINS(TF_Message(s), "tfe executes no graphs");
+  TF_GetNodesToPreserveList(NULL, NULL, NULL, 0, NULL, 0, s);
+  CHECK_CODE(s, TF_FAILED_PRECONDITION);
+  TF_GetFetchNodesListSize(NULL, &n, &bytes, s);
+  CHECK_CODE(s, TF_FAILED_PRECONDITION);
+  TF_GetFetchNodesList(NULL, NULL, NULL, 0, NULL, 0, s);
+  CHECK_CODE(s, TF_FAILED_PRECONDITION);
+  CHECK(TF_NewGraphProperties(NULL) == NULL);
+  TF_DeleteGraphProperties(NULL);
+  TF_InferStatically(NULL, 0, 0, 0, 0, s);
+  CHECK_CODE(s, TF_FAILED_PRECONDITION);
+  TF_GetInputPropertiesListSize(NULL, "x", &n, s);
+  CHECK_CODE(s, TF_FAILED_PRECONDITION);
+  TF_GetOutputPropertiesListSize(NULL, "x", &n, s);
+  CHECK_CODE(s, TF_FAILED_PRECONDITION);
+  TF_GetInputPropertiesList(NULL, "x", NULL, 0, s);
+  CHECK_CODE(s, TF_FAILED_PRECONDITION);
+  TF_GetOutputPropertiesList(NULL, "x", NULL, 0, s);
+  CHECK_CODE(s, TF_FAILED_PRECONDITION);
+  CHECK(TF_NewFunctionLibraryDefinition(buf, s) == NULL);
+  CHECK_CODE(s, TF_FAILED_PRECONDITION);
+  TF_DeleteFunctionLibraryDefinition(NULL);
+  TF_LookUpOpDef(NULL, "AddV2", buf, s);
+  CHECK_CODE(s, TF_FAILED_PRECONDITION);
+  TF_DeleteBuffer(buf);
+  TF_DeleteStatus(s);
+}
+
+TEST(loading_survives_out_of_memory) {
+  /* A plugin that fails late (its second device) walks the whole loader;
+   * under allocation failures it must fail cleanly, with the plugin's own
+   * error or RESOURCE_EXHAUSTED, and register nothing. */
+  TF_Status* s = TF_NewStatus();
+  int n, oom = 0, plugin_error = 0;
+  for (n = 0; n < 40; n++) {
+    TF_Library* lib;
+    TFE_TestFailAllocationsAfter(n);
+    lib = TF_LoadPluggableDeviceLibrary(
+        SE_PLUGIN("se_broken_second_device_fails"), s);
+    TFE_TestFailAllocationsAfter(-1);
+    CHECK(lib == NULL);
+    if (TF_GetCode(s) == TF_RESOURCE_EXHAUSTED &&
+        strstr(TF_Message(s), "out of order") == NULL) {
+      oom++;
+    } else {
+      CHECK_STR_EQ(TF_Message(s), "device 1 is out of order");
+      plugin_error++;
+    }
+  }
+  CHECK(oom > 0);
+  CHECK(plugin_error > 0);
+  CHECK(!context_has_type("BROKEN_DEVICE"));
+  TF_DeleteStatus(s);
 }
 
 TFE_TEST_MAIN
