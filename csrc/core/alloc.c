@@ -1,13 +1,13 @@
 /* Allocation wrappers with fault injection and live-object counters. */
 #include "core/alloc.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* Remaining allocations before injected failure; negative means off. */
 static _Atomic int64_t g_fail_after = -1;
-static _Atomic int64_t g_live[TFE_OBJ_KIND_COUNT];
 
 static int should_fail(void) {
   int64_t left = atomic_load_explicit(&g_fail_after, memory_order_relaxed);
@@ -64,17 +64,86 @@ char* tfe_strdup(const char* s) {
   return s == NULL ? NULL : tfe_strndup(s, strlen(s));
 }
 
-void tfe_count_inc(TFE_ObjectKind kind) {
-  if ((unsigned)kind < TFE_OBJ_KIND_COUNT) atomic_fetch_add(&g_live[kind], 1);
+/* Live-object counters. Counting happens on every op dispatch, so each
+ * thread counts into its own slot with plain (relaxed load + store, no
+ * locked instruction) updates; TFE_LiveObjectCount sums the slots of live
+ * threads plus what exited threads left behind. */
+typedef struct count_slot {
+  _Atomic int64_t n[TFE_OBJ_KIND_COUNT];
+  struct count_slot* next;
+  struct count_slot* prev;
+} count_slot;
+
+static pthread_mutex_t g_slots_mu = PTHREAD_MUTEX_INITIALIZER;
+static count_slot* g_slots;
+static _Atomic int64_t g_retired[TFE_OBJ_KIND_COUNT];
+static pthread_key_t g_slot_key;
+static pthread_once_t g_slot_once = PTHREAD_ONCE_INIT;
+static _Thread_local count_slot* t_slot;
+
+static void retire_slot(void* p) {
+  count_slot* slot = (count_slot*)p;
+  int k;
+  pthread_mutex_lock(&g_slots_mu);
+  for (k = 0; k < TFE_OBJ_KIND_COUNT; k++) {
+    atomic_fetch_add(&g_retired[k], atomic_load(&slot->n[k]));
+  }
+  if (slot->prev) slot->prev->next = slot->next;
+  else g_slots = slot->next;
+  if (slot->next) slot->next->prev = slot->prev;
+  pthread_mutex_unlock(&g_slots_mu);
+  free(slot);
 }
 
-void tfe_count_dec(TFE_ObjectKind kind) {
-  if ((unsigned)kind < TFE_OBJ_KIND_COUNT) atomic_fetch_sub(&g_live[kind], 1);
+static void make_key(void) { (void)pthread_key_create(&g_slot_key, retire_slot); }
+
+static count_slot* my_slot(void) {
+  count_slot* slot = t_slot;
+  if (slot != NULL) return slot;
+  /* Not through tfe_malloc: counting must work while allocation failures
+   * are being injected. */
+  slot = (count_slot*)calloc(1, sizeof(*slot));
+  if (slot == NULL) return NULL;
+  pthread_once(&g_slot_once, make_key);
+  pthread_mutex_lock(&g_slots_mu);
+  slot->next = g_slots;
+  if (g_slots) g_slots->prev = slot;
+  g_slots = slot;
+  pthread_mutex_unlock(&g_slots_mu);
+  (void)pthread_setspecific(g_slot_key, slot);
+  t_slot = slot;
+  return slot;
 }
+
+static void count_add(TFE_ObjectKind kind, int64_t d) {
+  count_slot* slot;
+  if ((unsigned)kind >= TFE_OBJ_KIND_COUNT) return;
+  slot = my_slot();
+  if (slot == NULL) {
+    atomic_fetch_add(&g_retired[kind], d);
+    return;
+  }
+  atomic_store_explicit(
+      &slot->n[kind],
+      atomic_load_explicit(&slot->n[kind], memory_order_relaxed) + d,
+      memory_order_relaxed);
+}
+
+void tfe_count_inc(TFE_ObjectKind kind) { count_add(kind, 1); }
+
+void tfe_count_dec(TFE_ObjectKind kind) { count_add(kind, -1); }
 
 int64_t TFE_LiveObjectCount(TFE_ObjectKind kind) {
+  const count_slot* slot;
+  int64_t total;
   if ((unsigned)kind >= TFE_OBJ_KIND_COUNT) return -1;
-  return atomic_load(&g_live[kind]);
+  pthread_mutex_lock(&g_slots_mu);
+  total = atomic_load(&g_retired[kind]);
+  for (slot = g_slots; slot != NULL; slot = slot->next) {
+    total += atomic_load_explicit(&slot->n[kind], memory_order_relaxed);
+  }
+  pthread_mutex_unlock(&g_slots_mu);
+  return total;
 }
 
 int tfe_mul_size(size_t n, size_t m, size_t* out) {

@@ -24,26 +24,27 @@ int64_t tfe_shape_num_elements(const int64_t* dims, int num_dims) {
   return n;
 }
 
-static void free_core_memory(void* data, size_t len, void* arg) {
-  (void)len;
-  (void)arg;
-  tfe_free(data);
-}
+/* Bytes reserved in front of the data for the buffer header, so that the
+ * data stays TFE_ALIGNMENT-aligned inside one allocation. */
+#define TFE_BUFFER_HEADER \
+  ((sizeof(tfe_tensor_buffer) + TFE_ALIGNMENT - 1) & ~(size_t)(TFE_ALIGNMENT - 1))
 
 tfe_tensor_buffer* tfe_buffer_alloc(size_t len, int64_t string_count) {
-  tfe_tensor_buffer* b = (tfe_tensor_buffer*)tfe_calloc(1, sizeof(*b));
+  tfe_tensor_buffer* b;
+  /* Header and data share one aligned block (one allocation per tensor
+   * buffer on the dispatch hot path); freeing the header frees both, so the
+   * buffer needs no deallocator. */
+  if (len > SIZE_MAX - TFE_BUFFER_HEADER) return NULL;
+  b = (tfe_tensor_buffer*)tfe_aligned_alloc(TFE_BUFFER_HEADER + len);
   if (b == NULL) return NULL;
-  b->data = tfe_aligned_alloc(len);
-  if (b->data == NULL) {
-    tfe_free(b);
-    return NULL;
-  }
+  memset(b, 0, sizeof(*b));
+  b->data = (char*)b + TFE_BUFFER_HEADER;
   if (string_count > 0) {
     memset(b->data, 0, (size_t)string_count * sizeof(TF_TString));
   }
   atomic_init(&b->refcount, 1);
   b->len = len;
-  b->dealloc = free_core_memory;
+  b->dealloc = NULL;
   b->owns_memory = 1;
   b->string_count = string_count;
   tfe_count_inc(TFE_OBJ_TENSOR_BUFFER);
