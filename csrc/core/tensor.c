@@ -24,21 +24,19 @@ int64_t tfe_shape_num_elements(const int64_t* dims, int num_dims) {
   return n;
 }
 
-/* Bytes reserved in front of the data for the buffer header, so that the
- * data stays TFE_ALIGNMENT-aligned inside one allocation. */
-#define TFE_BUFFER_HEADER \
-  ((sizeof(tfe_tensor_buffer) + TFE_ALIGNMENT - 1) & ~(size_t)(TFE_ALIGNMENT - 1))
-
 tfe_tensor_buffer* tfe_buffer_alloc(size_t len, int64_t string_count) {
   tfe_tensor_buffer* b;
-  /* Header and data share one aligned block (one allocation per tensor
-   * buffer on the dispatch hot path); freeing the header frees both, so the
-   * buffer needs no deallocator. */
-  if (len > SIZE_MAX - TFE_BUFFER_HEADER) return NULL;
-  b = (tfe_tensor_buffer*)tfe_aligned_alloc(TFE_BUFFER_HEADER + len);
+  size_t extra = sizeof(tfe_tensor_buffer) + TFE_ALIGNMENT - 1;
+  /* Header and data share one plain malloc block (one allocation per tensor
+   * buffer on the dispatch hot path, and no memalign, which is slow and
+   * fragments the heap); the data starts at the first aligned address after
+   * the header. Freeing the header frees both, so no deallocator. */
+  if (len > SIZE_MAX - extra) return NULL;
+  b = (tfe_tensor_buffer*)tfe_malloc(extra + len);
   if (b == NULL) return NULL;
   memset(b, 0, sizeof(*b));
-  b->data = (char*)b + TFE_BUFFER_HEADER;
+  b->data = (void*)(((uintptr_t)(b + 1) + TFE_ALIGNMENT - 1) &
+                    ~(uintptr_t)(TFE_ALIGNMENT - 1));
   if (string_count > 0) {
     memset(b->data, 0, (size_t)string_count * sizeof(TF_TString));
   }
