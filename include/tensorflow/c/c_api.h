@@ -748,9 +748,8 @@ TF_CAPI_EXPORT extern void TF_PRun(TF_DeprecatedSession*, const char* handle,
                                    TF_Status*);
 
 /* ------------------------------------------------------------------------
- * Device lists. The same declarations appear in
- * tensorflow/c/eager/c_api.h, whose TFE_ContextListDevices produces such
- * lists; they are implemented there. */
+ * Device lists (TFE_ContextListDevices in tensorflow/c/eager/c_api.h makes
+ * them; implemented in csrc/eager). */
 
 #ifndef TFE_TYPEDEF_TF_DEVICE_LIST
 #define TFE_TYPEDEF_TF_DEVICE_LIST
@@ -765,9 +764,6 @@ TF_CAPI_EXPORT extern TF_DeviceList* TF_SessionListDevices(TF_Session* session,
 TF_CAPI_EXPORT extern TF_DeviceList* TF_DeprecatedSessionListDevices(
     TF_DeprecatedSession* session, TF_Status* status);
 
-/* The cffi binding accepts each function only once and takes these from
- * tensorflow/c/eager/c_api.h, which declares them too. */
-#ifndef TFE_CFFI_CDEF
 /* Releases a list and the strings read from it. NULL is a no-op. */
 TF_CAPI_EXPORT extern void TF_DeleteDeviceList(TF_DeviceList* list);
 /* Number of entries; -1 for NULL. */
@@ -788,7 +784,6 @@ TF_CAPI_EXPORT extern int64_t TF_DeviceListMemoryBytes(
  * index. */
 TF_CAPI_EXPORT extern uint64_t TF_DeviceListIncarnation(
     const TF_DeviceList* list, int index, TF_Status* status);
-#endif /* TFE_CFFI_CDEF */
 
 /* ========================================================================
  * End of the graph and session API (continued after the library and

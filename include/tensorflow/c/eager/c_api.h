@@ -42,45 +42,9 @@
 extern "C" {
 #endif
 
-/* ------------------------------------------------------------------------
- * Types shared with tensorflow/c/c_api.h. tfe's c_api.h may declare them
- * too; the guard macros keep the typedefs single (C99 forbids repeating a
- * typedef). */
-#ifndef TFE_TYPEDEF_TF_DEVICE_LIST
-#define TFE_TYPEDEF_TF_DEVICE_LIST
-/* A snapshot list of devices (name, type, memory). Owned by whoever got it
- * from a *ListDevices call; release with TF_DeleteDeviceList. */
-typedef struct TF_DeviceList TF_DeviceList;
-#endif
-#ifndef TFE_TYPEDEF_TF_FUNCTION
-#define TFE_TYPEDEF_TF_FUNCTION
-/* A graph function (see TFE_ContextAddFunction). */
-typedef struct TF_Function TF_Function;
-#endif
-
-/* Releases a device list and every string read from it. NULL is a no-op. */
-TF_CAPI_EXPORT extern void TF_DeleteDeviceList(TF_DeviceList* list);
-/* Number of devices in the list; -1 for a NULL list. */
-TF_CAPI_EXPORT extern int TF_DeviceListCount(const TF_DeviceList* list);
-/* Full name of device `index` ("/job:localhost/replica:0/task:0/device:CPU:0").
- * Borrowed: valid until the list is deleted. An index out of range (or a
- * NULL list) gives NULL and TF_INVALID_ARGUMENT. */
-TF_CAPI_EXPORT extern const char* TF_DeviceListName(const TF_DeviceList* list,
-                                                    int index,
-                                                    TF_Status* status);
-/* Device type of entry `index` ("CPU", or a plugin's type). Borrowed like
- * TF_DeviceListName; same errors. */
-TF_CAPI_EXPORT extern const char* TF_DeviceListType(const TF_DeviceList* list,
-                                                    int index,
-                                                    TF_Status* status);
-/* Memory the device reports, in bytes (0 when it does not say); -1 and
- * TF_INVALID_ARGUMENT for a bad index. */
-TF_CAPI_EXPORT extern int64_t TF_DeviceListMemoryBytes(
-    const TF_DeviceList* list, int index, TF_Status* status);
-/* A number that identifies this instance of the device (it changes when a
- * device is recreated); 0 and TF_INVALID_ARGUMENT for a bad index. */
-TF_CAPI_EXPORT extern uint64_t TF_DeviceListIncarnation(
-    const TF_DeviceList* list, int index, TF_Status* status);
+/* TF_DeviceList (what TFE_ContextListDevices returns), its accessors
+ * (TF_DeviceListCount, TF_DeviceListName, ...) and TF_Function come from
+ * tensorflow/c/c_api.h, included above, as in TensorFlow. */
 
 /* ------------------------------------------------------------------------
  * Context options. */
