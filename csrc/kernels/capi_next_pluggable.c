@@ -315,6 +315,27 @@ void TF_CoordinationServiceDeleteKeyValue(const char* key,
   no_service("TF_CoordinationServiceDeleteKeyValue", status);
 }
 
+TF_Buffer* TF_CoordinationServiceGetKeyValueWithTimeout(
+    const char* key, int64_t key_size, int64_t timeout_seconds,
+    TF_CoordinationServiceAgent* agent, TF_Status* status) {
+  (void)key;
+  (void)key_size;
+  (void)timeout_seconds;
+  (void)agent;
+  no_service("TF_CoordinationServiceGetKeyValueWithTimeout", status);
+  return NULL;
+}
+
+TF_Buffer* TF_CoordinationServiceTryGetKeyValue(
+    const char* key, int64_t key_size, TF_CoordinationServiceAgent* agent,
+    TF_Status* status) {
+  (void)key;
+  (void)key_size;
+  (void)agent;
+  no_service("TF_CoordinationServiceTryGetKeyValue", status);
+  return NULL;
+}
+
 /* ------------------------------------------------------------------------
  * PJRT: outside tfe's scope. */
 
@@ -325,6 +346,11 @@ void TF_CreateAndSetPjRtCApiClient(const char* device_type, TF_Status* status,
   (void)create_options;
   (void)num_options;
   TFE_UNIMPLEMENTED(status, "TF_CreateAndSetPjRtCApiClient");
+}
+
+void TF_ResetPjRtCClient(const char* device_type, TF_Status* status) {
+  (void)device_type;
+  TFE_UNIMPLEMENTED(status, "TF_ResetPjRtCClient");
 }
 
 PJRT_Client* TF_GetPjRtCClient(const char* device_type, TF_Status* status) {

@@ -77,6 +77,201 @@ TF_CAPI_EXPORT extern void TF_DeletePluggableDeviceLibraryHandle(
 TF_CAPI_EXPORT extern int TF_OpIsStateful(const char* op_type,
                                           TF_Status* status);
 
+/* ------------------------------------------------------------------------
+ * The rest of TensorFlow 2.21's c_api_experimental.h.
+ *
+ * Implemented in csrc/graph/c_api_experimental_extra.c. Functions that
+ * need something tfe does not have (XLA, sessions with FIFO queues,
+ * checkpoints, collectives, shape inference from the C API) are declared
+ * so that TensorFlow code compiles, and report TF_UNIMPLEMENTED naming
+ * themselves (or, without a status, do nothing and return NULL/0). */
+
+/* tfe has no XLA: accepts any `options` (NULL included) and `enable`,
+ * changes nothing and logs once at TF_INFO that XLA is not available. */
+TF_CAPI_EXPORT extern void TF_EnableXLACompilation(TF_SessionOptions* options,
+                                                   unsigned char enable);
+
+/* A new TF_Buffer holding a serialized tensorflow.ConfigProto with
+ * device_count {"CPU": num_cpu_devices}, gpu_options.allow_growth =
+ * gpu_memory_allow_growth and graph_options.optimizer_options.
+ * global_jit_level = ON_1 when enable_xla_compilation is non-zero, else
+ * OFF. The caller owns the buffer (TF_DeleteBuffer). NULL only when memory
+ * runs out. */
+TF_CAPI_EXPORT extern TF_Buffer* TF_CreateConfig(
+    unsigned char enable_xla_compilation, unsigned char gpu_memory_allow_growth,
+    unsigned int num_cpu_devices);
+
+/* A new TF_Buffer holding a serialized tensorflow.RunOptions whose
+ * trace_level is FULL_TRACE when enable_full_trace is non-zero, NO_TRACE
+ * (an empty message) otherwise. Caller owns it (TF_DeleteBuffer). NULL
+ * only when memory runs out. */
+TF_CAPI_EXPORT extern TF_Buffer* TF_CreateRunOptions(
+    unsigned char enable_full_trace);
+
+/* Not implemented in tfe: return NULL and set *len to 0 (when len is not
+ * NULL). In TensorFlow the caller frees the returned text with free(). */
+TF_CAPI_EXPORT extern const char* TF_GraphDebugString(TF_Graph* graph,
+                                                      size_t* len);
+TF_CAPI_EXPORT extern char* TF_FunctionDebugString(TF_Function* func,
+                                                   size_t* len);
+
+/* Not implemented in tfe (TF_UNIMPLEMENTED): queue-backed tensor transfer
+ * through a session. Dequeue returns NULL; `tensor` stays the caller's. */
+TF_CAPI_EXPORT extern TF_Tensor* TF_DequeueNamedTensor(TF_Session* session,
+                                                       int tensor_id,
+                                                       TF_Status* status);
+TF_CAPI_EXPORT extern void TF_EnqueueNamedTensor(TF_Session* session,
+                                                 int tensor_id,
+                                                 TF_Tensor* tensor,
+                                                 TF_Status* status);
+
+/* Sets `status` to TF_INTERNAL with message `errMsg` (NULL reads as "").
+ * A NULL status is ignored. */
+TF_CAPI_EXPORT extern void TF_MakeInternalErrorStatus(TF_Status* status,
+                                                      const char* errMsg);
+
+/* Checkpoint reading: not implemented in tfe. TF_NewCheckpointReader
+ * reports TF_UNIMPLEMENTED and returns NULL, so no reader ever exists; the
+ * query functions answer 0 or NULL, and the ones with a status report
+ * TF_UNIMPLEMENTED. TF_DeleteCheckpointReader accepts NULL. */
+typedef struct TF_CheckpointReader TF_CheckpointReader;
+TF_CAPI_EXPORT extern TF_CheckpointReader* TF_NewCheckpointReader(
+    const char* filename, TF_Status* status);
+TF_CAPI_EXPORT extern void TF_DeleteCheckpointReader(
+    TF_CheckpointReader* reader);
+TF_CAPI_EXPORT extern int TF_CheckpointReaderHasTensor(
+    TF_CheckpointReader* reader, const char* name);
+TF_CAPI_EXPORT extern const char* TF_CheckpointReaderGetVariable(
+    TF_CheckpointReader* reader, int index);
+TF_CAPI_EXPORT extern int TF_CheckpointReaderSize(TF_CheckpointReader* reader);
+TF_CAPI_EXPORT extern TF_DataType TF_CheckpointReaderGetVariableDataType(
+    TF_CheckpointReader* reader, const char* name);
+TF_CAPI_EXPORT extern void TF_CheckpointReaderGetVariableShape(
+    TF_CheckpointReader* reader, const char* name, int64_t* dims, int num_dims,
+    TF_Status* status);
+TF_CAPI_EXPORT extern int TF_CheckpointReaderGetVariableNumDims(
+    TF_CheckpointReader* reader, const char* name);
+TF_CAPI_EXPORT extern TF_Tensor* TF_CheckpointReaderGetTensor(
+    TF_CheckpointReader* reader, const char* name, TF_Status* status);
+
+/* An op name plus type attrs, used to ask whether a kernel exists.
+ * TF_NewAttrBuilder copies `op_name` and returns a builder the caller
+ * frees with TF_DeleteAttrBuilder (NULL is a no-op); it returns NULL for a
+ * NULL op_name or when memory runs out. The setters copy their arguments,
+ * replace an earlier value of the same attr, and ignore NULL builder or
+ * attr_name (and, for the list, NULL values with num_values > 0 or a
+ * negative num_values). */
+typedef struct TF_AttrBuilder TF_AttrBuilder;
+TF_CAPI_EXPORT extern TF_AttrBuilder* TF_NewAttrBuilder(const char* op_name);
+TF_CAPI_EXPORT extern void TF_DeleteAttrBuilder(TF_AttrBuilder* builder);
+TF_CAPI_EXPORT extern void TF_AttrBuilderSetType(TF_AttrBuilder* builder,
+                                                 const char* attr_name,
+                                                 TF_DataType value);
+TF_CAPI_EXPORT extern void TF_AttrBuilderSetTypeList(TF_AttrBuilder* builder,
+                                                     const char* attr_name,
+                                                     const TF_DataType* values,
+                                                     int num_values);
+
+/* TF_OK when a kernel is registered for the builder's op on device type
+ * `device_type` (e.g. "CPU") with the attrs set so far plus the op's
+ * defaults. Errors: TF_INVALID_ARGUMENT (NULL builder or device_type, or
+ * attrs the op definition rejects), TF_NOT_FOUND (unknown op, an attr the
+ * kernel choice needs is missing, or no matching kernel). */
+TF_CAPI_EXPORT extern void TF_AttrBuilderCheckCanRunOnDevice(
+    TF_AttrBuilder* builder, const char* device_type, TF_Status* status);
+
+/* The name of the number attr ("N" in "values: N * T") of input
+ * `input_index` of op `op_name`. The string belongs to the op registry and
+ * lives as long as the process. NULL with: TF_NOT_FOUND (unknown op, or
+ * the input is not a "N * T" list), TF_INVALID_ARGUMENT (input_index out
+ * of range, NULL op_name). */
+TF_CAPI_EXPORT extern const char* TF_GetNumberAttrForOpListInput(
+    const char* op_name, int input_index, TF_Status* status);
+
+/* A new host tensor handle holding the scalar at `data` (copied; `len`
+ * bytes, which must equal TF_DataTypeSize(data_type)). The caller owns the
+ * handle (TFE_DeleteTensorHandle). NULL with TF_INVALID_ARGUMENT for NULL
+ * data, a variable-size dtype (string, resource, variant) or a wrong len. */
+TF_CAPI_EXPORT extern TFE_TensorHandle* TFE_NewTensorHandleFromScalar(
+    TF_DataType data_type, void* data, size_t len, TF_Status* status);
+
+/* Collectives across tasks: not implemented in tfe (TF_UNIMPLEMENTED). In
+ * TensorFlow TFE_AbortCollectiveOps reads `status` as the abort reason;
+ * tfe overwrites it with TF_UNIMPLEMENTED. */
+TF_CAPI_EXPORT extern void TFE_EnableCollectiveOps(TFE_Context* ctx,
+                                                   const void* proto,
+                                                   size_t proto_len,
+                                                   TF_Status* status);
+TF_CAPI_EXPORT extern void TFE_AbortCollectiveOps(TFE_Context* ctx,
+                                                  TF_Status* status);
+TF_CAPI_EXPORT extern void TFE_CollectiveOpsCheckPeerHealth(
+    TFE_Context* ctx, const char* task, int64_t timeout_in_ms,
+    TF_Status* status);
+
+/* The shape and dtype of one tensor. num_dims is -1 for unknown rank (dims
+ * then NULL); a dim of -1 is unknown; dtype 0 means not set. Layout as in
+ * TensorFlow. */
+struct TF_ShapeAndType {
+  int num_dims;
+  int64_t* dims;
+  TF_DataType dtype;
+};
+typedef struct TF_ShapeAndType TF_ShapeAndType;
+
+/* `num_items` entries; items is NULL when num_items is 0. */
+struct TF_ShapeAndTypeList {
+  int num_items;
+  TF_ShapeAndType* items;
+};
+typedef struct TF_ShapeAndTypeList TF_ShapeAndTypeList;
+
+/* A new list of `num_shapes` entries, each with num_dims 0, dims NULL and
+ * dtype 0. The caller owns it and frees it with TF_DeleteShapeAndTypeList.
+ * NULL for a negative count or when memory runs out. */
+TF_CAPI_EXPORT extern TF_ShapeAndTypeList* TF_NewShapeAndTypeList(
+    int num_shapes);
+/* Entry `index` gets a copy of dims[0..num_dims) (replacing any earlier
+ * shape). Ignored for a NULL list, an index out of range, a negative
+ * num_dims, NULL dims with num_dims > 0, or when memory runs out. */
+TF_CAPI_EXPORT extern void TF_ShapeAndTypeListSetShape(
+    TF_ShapeAndTypeList* shape_list, int index, const int64_t* dims,
+    int num_dims);
+/* Entry `index` becomes unknown rank (num_dims -1, dims NULL). Ignored for
+ * a NULL list or an index out of range. */
+TF_CAPI_EXPORT extern void TF_ShapeAndTypeListSetUnknownShape(
+    TF_ShapeAndTypeList* shape_list, int index);
+/* Sets the dtype of entry `index`; same rules as above. */
+TF_CAPI_EXPORT extern void TF_ShapeAndTypeListSetDtype(
+    TF_ShapeAndTypeList* shape_list, int index, TF_DataType dtype);
+/* Frees the list and every dims array. NULL is a no-op. */
+TF_CAPI_EXPORT extern void TF_DeleteShapeAndTypeList(
+    TF_ShapeAndTypeList* shape_list);
+/* Frees each of the `num_items` lists (NULL entries skipped) and then the
+ * array itself with free(): in TensorFlow the array comes from the
+ * library; pass an array from malloc or NULL (a no-op). */
+TF_CAPI_EXPORT extern void TF_DeleteShapeAndTypeListArray(
+    TF_ShapeAndTypeList** shape_list_array, int num_items);
+
+/* Shape inference through the C API: not implemented in tfe
+ * (TF_UNIMPLEMENTED); *output_shapes and *output_resource_shapes_and_types
+ * are set to NULL when those pointers are not NULL. */
+TF_CAPI_EXPORT extern void TFE_InferShapes(
+    TFE_Op* op, TF_ShapeAndTypeList* input_shapes, TF_Tensor** input_tensors,
+    TF_ShapeAndTypeList* input_tensor_as_shapes,
+    TF_ShapeAndTypeList** input_resource_shapes_and_types,
+    TF_ShapeAndTypeList** output_shapes,
+    TF_ShapeAndTypeList*** output_resource_shapes_and_types, TF_Status* status);
+
+/* Not implemented in tfe: does nothing (there is no status to report it). */
+TF_CAPI_EXPORT extern void
+TF_ImportGraphDefOptionsSetValidateColocationConstraints(
+    TF_ImportGraphDefOptions* opts, unsigned char enable);
+
+/* Not implemented in tfe (TF_UNIMPLEMENTED); the graph is unchanged. */
+TF_CAPI_EXPORT extern void TF_GraphRemoveFunction(TF_Graph* g,
+                                                  const char* func_name,
+                                                  TF_Status* status);
+
 #ifdef __cplusplus
 }
 #endif

@@ -119,11 +119,26 @@ TF_CAPI_EXPORT extern TF_Buffer* TF_CoordinationServiceGetKeyValue(
 TF_CAPI_EXPORT extern void TF_CoordinationServiceDeleteKeyValue(
     const char* key, TF_CoordinationServiceAgent* agent, TF_Status* status);
 
+/* TensorFlow 2.21's other key-value reads (key given with its length, as in
+ * TF 2.21). tfe has no coordination service: FAILED_PRECONDITION and NULL,
+ * like TF_CoordinationServiceGetKeyValue. Implemented in
+ * csrc/kernels/capi_next_pluggable.c. */
+TF_CAPI_EXPORT extern TF_Buffer* TF_CoordinationServiceGetKeyValueWithTimeout(
+    const char* key, int64_t key_size, int64_t timeout_seconds,
+    TF_CoordinationServiceAgent* agent, TF_Status* status);
+TF_CAPI_EXPORT extern TF_Buffer* TF_CoordinationServiceTryGetKeyValue(
+    const char* key, int64_t key_size, TF_CoordinationServiceAgent* agent,
+    TF_Status* status);
+
 /* ---- PJRT (TF_UNIMPLEMENTED in tfe) ---- */
 
 TF_CAPI_EXPORT extern void TF_CreateAndSetPjRtCApiClient(
     const char* device_type, TF_Status* status, PJRT_NamedValue* create_options,
     int num_options);
+
+/* Forgets the PJRT client of `device_type`: TF_UNIMPLEMENTED in tfe. */
+TF_CAPI_EXPORT extern void TF_ResetPjRtCClient(const char* device_type,
+                                               TF_Status* status);
 
 TF_CAPI_EXPORT extern PJRT_Client* TF_GetPjRtCClient(const char* device_type,
                                                      TF_Status* status);

@@ -1,0 +1,508 @@
+/* tfe: the part of TensorFlow 2.21's tensorflow/c/c_api_experimental.h
+ * that is not about plugins (see csrc/plugins/library.c for those).
+ *
+ * Implemented: TF_MakeInternalErrorStatus, TF_CreateConfig and
+ * TF_CreateRunOptions (hand-encoded protos), TF_EnableXLACompilation (a
+ * logged no-op: there is no XLA), the TF_ShapeAndTypeList helpers, the
+ * TF_AttrBuilder (checked against the op and kernel registries),
+ * TF_GetNumberAttrForOpListInput and TFE_NewTensorHandleFromScalar.
+ * Everything else reports TF_UNIMPLEMENTED naming itself, or carries the
+ * comment marker when it has no status argument. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/status_internal.h"
+#include "core/unimplemented.h"
+#include "kernels/kernel.h"
+#include "ops/attr_value.h"
+#include "ops/op_registry.h"
+#include "tensorflow/c/c_api_experimental.h"
+#include "tensorflow/c/logging.h"
+#include "tensorflow/c/tf_buffer.h"
+#include "tensorflow/c/tf_tensor.h"
+
+/* ------------------------------------------------------------------------
+ * Status and config helpers. */
+
+void TF_MakeInternalErrorStatus(TF_Status* status, const char* errMsg) {
+  if (status == NULL) return;
+  TF_SetStatus(status, TF_INTERNAL, errMsg != NULL ? errMsg : "");
+}
+
+void TF_EnableXLACompilation(TF_SessionOptions* options,
+                             unsigned char enable) {
+  static int logged = 0; /* racy at worst: the message prints twice */
+  (void)options;
+  if (enable && !logged) {
+    logged = 1;
+    TF_Log(TF_INFO,
+           "TF_EnableXLACompilation: tfe has no XLA; the setting is ignored");
+  }
+}
+
+/* Minimal protobuf writer over a fixed buffer (the messages are tiny). */
+typedef struct pbw {
+  unsigned char buf[96];
+  size_t len;
+} pbw;
+
+static void pbw_varint(pbw* w, uint64_t v) {
+  do {
+    unsigned char b = (unsigned char)(v & 0x7f);
+    v >>= 7;
+    if (v != 0) b |= 0x80;
+    w->buf[w->len++] = b;
+  } while (v != 0);
+}
+
+static void pbw_tag(pbw* w, unsigned field, unsigned wire) {
+  pbw_varint(w, ((uint64_t)field << 3) | wire);
+}
+
+/* A length-delimited field whose contents are `inner`. */
+static void pbw_sub(pbw* w, unsigned field, const pbw* inner) {
+  pbw_tag(w, field, 2);
+  pbw_varint(w, inner->len);
+  memcpy(w->buf + w->len, inner->buf, inner->len);
+  w->len += inner->len;
+}
+
+TF_Buffer* TF_CreateConfig(unsigned char enable_xla_compilation,
+                           unsigned char gpu_memory_allow_growth,
+                           unsigned int num_cpu_devices) {
+  pbw cfg = {{0}, 0}, entry = {{0}, 0}, gpu = {{0}, 0}, opt = {{0}, 0},
+      graph = {{0}, 0};
+  /* ConfigProto.device_count (1): map entry {key (1): "CPU", value (2)}. */
+  pbw_tag(&entry, 1, 2);
+  pbw_varint(&entry, 3);
+  memcpy(entry.buf + entry.len, "CPU", 3);
+  entry.len += 3;
+  if (num_cpu_devices != 0) {
+    pbw_tag(&entry, 2, 0);
+    /* int32 field: values above INT32_MAX wrap as in protobuf. */
+    pbw_varint(&entry,
+               (uint64_t)(int64_t)(int32_t)(uint32_t)num_cpu_devices);
+  }
+  pbw_sub(&cfg, 1, &entry);
+  /* ConfigProto.gpu_options (6): GPUOptions.allow_growth (4). */
+  if (gpu_memory_allow_growth) {
+    pbw_tag(&gpu, 4, 0);
+    pbw_varint(&gpu, 1);
+  }
+  pbw_sub(&cfg, 6, &gpu);
+  /* ConfigProto.graph_options (10) -> GraphOptions.optimizer_options (3)
+   * -> OptimizerOptions.global_jit_level (5): ON_1 = 1, OFF = -1. */
+  pbw_tag(&opt, 5, 0);
+  pbw_varint(&opt, enable_xla_compilation ? 1u : (uint64_t)(int64_t)-1);
+  pbw_sub(&graph, 3, &opt);
+  pbw_sub(&cfg, 10, &graph);
+  return TF_NewBufferFromString(cfg.buf, cfg.len);
+}
+
+TF_Buffer* TF_CreateRunOptions(unsigned char enable_full_trace) {
+  pbw w = {{0}, 0};
+  if (enable_full_trace) {
+    /* RunOptions.trace_level (1) = FULL_TRACE (3). */
+    pbw_tag(&w, 1, 0);
+    pbw_varint(&w, 3);
+  }
+  return TF_NewBufferFromString(w.buf, w.len);
+}
+
+/* ------------------------------------------------------------------------
+ * Graph, session and checkpoint functions tfe does not provide. */
+
+const char* TF_GraphDebugString(TF_Graph* graph, size_t* len) {
+  /* TFE_UNIMPLEMENTED: TF_GraphDebugString */
+  (void)graph;
+  if (len != NULL) *len = 0;
+  return NULL;
+}
+
+char* TF_FunctionDebugString(TF_Function* func, size_t* len) {
+  /* TFE_UNIMPLEMENTED: TF_FunctionDebugString */
+  (void)func;
+  if (len != NULL) *len = 0;
+  return NULL;
+}
+
+TF_Tensor* TF_DequeueNamedTensor(TF_Session* session, int tensor_id,
+                                 TF_Status* status) {
+  (void)session;
+  (void)tensor_id;
+  TFE_UNIMPLEMENTED(status, "TF_DequeueNamedTensor");
+  return NULL;
+}
+
+void TF_EnqueueNamedTensor(TF_Session* session, int tensor_id,
+                           TF_Tensor* tensor, TF_Status* status) {
+  (void)session;
+  (void)tensor_id;
+  (void)tensor;
+  TFE_UNIMPLEMENTED(status, "TF_EnqueueNamedTensor");
+}
+
+TF_CheckpointReader* TF_NewCheckpointReader(const char* filename,
+                                            TF_Status* status) {
+  (void)filename;
+  TFE_UNIMPLEMENTED(status, "TF_NewCheckpointReader");
+  return NULL;
+}
+
+void TF_DeleteCheckpointReader(TF_CheckpointReader* reader) {
+  /* TFE_UNIMPLEMENTED: TF_DeleteCheckpointReader */
+  (void)reader; /* no reader is ever created */
+}
+
+int TF_CheckpointReaderHasTensor(TF_CheckpointReader* reader,
+                                 const char* name) {
+  /* TFE_UNIMPLEMENTED: TF_CheckpointReaderHasTensor */
+  (void)reader;
+  (void)name;
+  return 0;
+}
+
+const char* TF_CheckpointReaderGetVariable(TF_CheckpointReader* reader,
+                                           int index) {
+  /* TFE_UNIMPLEMENTED: TF_CheckpointReaderGetVariable */
+  (void)reader;
+  (void)index;
+  return NULL;
+}
+
+int TF_CheckpointReaderSize(TF_CheckpointReader* reader) {
+  /* TFE_UNIMPLEMENTED: TF_CheckpointReaderSize */
+  (void)reader;
+  return 0;
+}
+
+TF_DataType TF_CheckpointReaderGetVariableDataType(TF_CheckpointReader* reader,
+                                                   const char* name) {
+  /* TFE_UNIMPLEMENTED: TF_CheckpointReaderGetVariableDataType */
+  (void)reader;
+  (void)name;
+  return (TF_DataType)0;
+}
+
+void TF_CheckpointReaderGetVariableShape(TF_CheckpointReader* reader,
+                                         const char* name, int64_t* dims,
+                                         int num_dims, TF_Status* status) {
+  (void)reader;
+  (void)name;
+  (void)dims;
+  (void)num_dims;
+  TFE_UNIMPLEMENTED(status, "TF_CheckpointReaderGetVariableShape");
+}
+
+int TF_CheckpointReaderGetVariableNumDims(TF_CheckpointReader* reader,
+                                          const char* name) {
+  /* TFE_UNIMPLEMENTED: TF_CheckpointReaderGetVariableNumDims */
+  (void)reader;
+  (void)name;
+  return 0;
+}
+
+TF_Tensor* TF_CheckpointReaderGetTensor(TF_CheckpointReader* reader,
+                                        const char* name, TF_Status* status) {
+  (void)reader;
+  (void)name;
+  TFE_UNIMPLEMENTED(status, "TF_CheckpointReaderGetTensor");
+  return NULL;
+}
+
+/* ------------------------------------------------------------------------
+ * Attr builder: an op name and a set of attrs. */
+
+struct TF_AttrBuilder {
+  char* op_name;
+  tfe_attrs attrs;
+};
+
+TF_AttrBuilder* TF_NewAttrBuilder(const char* op_name) {
+  TF_AttrBuilder* b;
+  if (op_name == NULL) return NULL;
+  b = (TF_AttrBuilder*)tfe_calloc(1, sizeof(*b));
+  if (b == NULL) return NULL;
+  b->op_name = tfe_strdup(op_name);
+  if (b->op_name == NULL) {
+    tfe_free(b);
+    return NULL;
+  }
+  tfe_attrs_init(&b->attrs);
+  return b;
+}
+
+void TF_DeleteAttrBuilder(TF_AttrBuilder* builder) {
+  if (builder == NULL) return;
+  tfe_attrs_destroy(&builder->attrs);
+  tfe_free(builder->op_name);
+  tfe_free(builder);
+}
+
+void TF_AttrBuilderSetType(TF_AttrBuilder* builder, const char* attr_name,
+                           TF_DataType value) {
+  tfe_attr_value v;
+  if (builder == NULL || attr_name == NULL) return;
+  memset(&v, 0, sizeof(v));
+  tfe_attr_value_set_type(&v, value);
+  (void)tfe_attrs_put(&builder->attrs, attr_name, &v);
+}
+
+void TF_AttrBuilderSetTypeList(TF_AttrBuilder* builder, const char* attr_name,
+                               const TF_DataType* values, int num_values) {
+  tfe_attr_value v;
+  if (builder == NULL || attr_name == NULL || num_values < 0) return;
+  if (values == NULL && num_values > 0) return;
+  memset(&v, 0, sizeof(v));
+  if (!tfe_attr_value_set_type_list(&v, values, num_values)) {
+    tfe_attr_value_clear(&v);
+    return;
+  }
+  (void)tfe_attrs_put(&builder->attrs, attr_name, &v);
+}
+
+void TF_AttrBuilderCheckCanRunOnDevice(TF_AttrBuilder* builder,
+                                       const char* device_type,
+                                       TF_Status* status) {
+  const tfe_op_def* def;
+  tfe_attrs attrs;
+  if (builder == NULL || device_type == NULL) {
+    tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                    "TF_AttrBuilderCheckCanRunOnDevice: %s is NULL",
+                    builder == NULL ? "builder" : "device_type");
+    return;
+  }
+  def = tfe_op_lookup(builder->op_name);
+  if (def == NULL) {
+    tfe_status_setf(status, TF_NOT_FOUND,
+                    "Op type not registered '%s' in binary running on tfe.",
+                    builder->op_name);
+    return;
+  }
+  tfe_kernels_ensure_builtins();
+  /* Defaults go into a copy so the builder keeps only what was set. */
+  tfe_attrs_init(&attrs);
+  if (!tfe_attrs_merge(&attrs, &builder->attrs)) {
+    tfe_attrs_destroy(&attrs);
+    tfe_status_setf(status, TF_RESOURCE_EXHAUSTED,
+                    "TF_AttrBuilderCheckCanRunOnDevice: out of memory");
+    return;
+  }
+  if (tfe_op_def_complete_attrs(def, &attrs, status) &&
+      tfe_kernel_find(def, device_type, &attrs, status) != NULL) {
+    tfe_status_ok(status);
+  }
+  tfe_attrs_destroy(&attrs);
+}
+
+const char* TF_GetNumberAttrForOpListInput(const char* op_name,
+                                           int input_index,
+                                           TF_Status* status) {
+  const tfe_op_def* def;
+  const tfe_arg_def* arg;
+  if (op_name == NULL) {
+    tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                    "TF_GetNumberAttrForOpListInput: op_name is NULL");
+    return NULL;
+  }
+  def = tfe_op_lookup(op_name);
+  if (def == NULL) {
+    tfe_status_setf(status, TF_NOT_FOUND,
+                    "Op type not registered '%s' in binary running on tfe.",
+                    op_name);
+    return NULL;
+  }
+  if (input_index < 0 || input_index >= def->num_inputs) {
+    tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                    "%d out of range for %s (it has %d inputs)", input_index,
+                    op_name, def->num_inputs);
+    return NULL;
+  }
+  arg = &def->inputs[input_index];
+  if (arg->number_attr == NULL || arg->number_attr[0] == '\0') {
+    tfe_status_setf(status, TF_NOT_FOUND,
+                    "%s does not have number_attr() defined for input %d "
+                    "('%s')",
+                    op_name, input_index, arg->name);
+    return NULL;
+  }
+  tfe_status_ok(status);
+  return arg->number_attr;
+}
+
+/* ------------------------------------------------------------------------
+ * Eager helpers. */
+
+TFE_TensorHandle* TFE_NewTensorHandleFromScalar(TF_DataType data_type,
+                                                void* data, size_t len,
+                                                TF_Status* status) {
+  size_t size;
+  TF_Tensor* t;
+  TFE_TensorHandle* h;
+  if (data == NULL) {
+    tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                    "TFE_NewTensorHandleFromScalar: data is NULL");
+    return NULL;
+  }
+  size = TF_DataTypeSize(data_type);
+  if (size == 0) {
+    tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                    "TFE_NewTensorHandleFromScalar: dtype %d has no fixed "
+                    "element size (cannot be copied as bytes)",
+                    (int)data_type);
+    return NULL;
+  }
+  if (len != size) {
+    tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                    "TFE_NewTensorHandleFromScalar: len is %zu but one "
+                    "element of dtype %d takes %zu bytes",
+                    len, (int)data_type, size);
+    return NULL;
+  }
+  t = TF_AllocateTensor(data_type, NULL, 0, len);
+  if (t == NULL) {
+    tfe_status_setf(status, TF_RESOURCE_EXHAUSTED,
+                    "TFE_NewTensorHandleFromScalar: out of memory");
+    return NULL;
+  }
+  memcpy(TF_TensorData(t), data, len);
+  h = TFE_NewTensorHandle(t, status);
+  TF_DeleteTensor(t);
+  return h;
+}
+
+void TFE_EnableCollectiveOps(TFE_Context* ctx, const void* proto,
+                             size_t proto_len, TF_Status* status) {
+  (void)ctx;
+  (void)proto;
+  (void)proto_len;
+  TFE_UNIMPLEMENTED(status, "TFE_EnableCollectiveOps");
+}
+
+void TFE_AbortCollectiveOps(TFE_Context* ctx, TF_Status* status) {
+  (void)ctx;
+  TFE_UNIMPLEMENTED(status, "TFE_AbortCollectiveOps");
+}
+
+void TFE_CollectiveOpsCheckPeerHealth(TFE_Context* ctx, const char* task,
+                                      int64_t timeout_in_ms,
+                                      TF_Status* status) {
+  (void)ctx;
+  (void)task;
+  (void)timeout_in_ms;
+  TFE_UNIMPLEMENTED(status, "TFE_CollectiveOpsCheckPeerHealth");
+}
+
+/* ------------------------------------------------------------------------
+ * TF_ShapeAndTypeList: plain C memory (tfe_malloc/tfe_free). */
+
+TF_ShapeAndTypeList* TF_NewShapeAndTypeList(int num_shapes) {
+  TF_ShapeAndTypeList* l;
+  if (num_shapes < 0) return NULL;
+  l = (TF_ShapeAndTypeList*)tfe_calloc(1, sizeof(*l));
+  if (l == NULL) return NULL;
+  l->num_items = num_shapes;
+  if (num_shapes > 0) {
+    l->items =
+        (TF_ShapeAndType*)tfe_calloc((size_t)num_shapes, sizeof(*l->items));
+    if (l->items == NULL) {
+      tfe_free(l);
+      return NULL;
+    }
+  }
+  return l;
+}
+
+static TF_ShapeAndType* entry_at(TF_ShapeAndTypeList* l, int index) {
+  if (l == NULL || index < 0 || index >= l->num_items || l->items == NULL)
+    return NULL;
+  return &l->items[index];
+}
+
+void TF_ShapeAndTypeListSetShape(TF_ShapeAndTypeList* shape_list, int index,
+                                 const int64_t* dims, int num_dims) {
+  TF_ShapeAndType* e = entry_at(shape_list, index);
+  int64_t* copy = NULL;
+  if (e == NULL || num_dims < 0 || (dims == NULL && num_dims > 0)) return;
+  if (num_dims > 0) {
+    copy = (int64_t*)tfe_malloc((size_t)num_dims * sizeof(int64_t));
+    if (copy == NULL) return;
+    memcpy(copy, dims, (size_t)num_dims * sizeof(int64_t));
+  }
+  tfe_free(e->dims);
+  e->dims = copy;
+  e->num_dims = num_dims;
+}
+
+void TF_ShapeAndTypeListSetUnknownShape(TF_ShapeAndTypeList* shape_list,
+                                        int index) {
+  TF_ShapeAndType* e = entry_at(shape_list, index);
+  if (e == NULL) return;
+  tfe_free(e->dims);
+  e->dims = NULL;
+  e->num_dims = -1;
+}
+
+void TF_ShapeAndTypeListSetDtype(TF_ShapeAndTypeList* shape_list, int index,
+                                 TF_DataType dtype) {
+  TF_ShapeAndType* e = entry_at(shape_list, index);
+  if (e != NULL) e->dtype = dtype;
+}
+
+void TF_DeleteShapeAndTypeList(TF_ShapeAndTypeList* shape_list) {
+  int i;
+  if (shape_list == NULL) return;
+  if (shape_list->items != NULL) {
+    for (i = 0; i < shape_list->num_items; i++)
+      tfe_free(shape_list->items[i].dims);
+    tfe_free(shape_list->items);
+  }
+  tfe_free(shape_list);
+}
+
+void TF_DeleteShapeAndTypeListArray(TF_ShapeAndTypeList** shape_list_array,
+                                    int num_items) {
+  int i;
+  if (shape_list_array == NULL) return;
+  for (i = 0; i < num_items; i++)
+    TF_DeleteShapeAndTypeList(shape_list_array[i]);
+  free(shape_list_array);
+}
+
+void TFE_InferShapes(TFE_Op* op, TF_ShapeAndTypeList* input_shapes,
+                     TF_Tensor** input_tensors,
+                     TF_ShapeAndTypeList* input_tensor_as_shapes,
+                     TF_ShapeAndTypeList** input_resource_shapes_and_types,
+                     TF_ShapeAndTypeList** output_shapes,
+                     TF_ShapeAndTypeList*** output_resource_shapes_and_types,
+                     TF_Status* status) {
+  (void)op;
+  (void)input_shapes;
+  (void)input_tensors;
+  (void)input_tensor_as_shapes;
+  (void)input_resource_shapes_and_types;
+  if (output_shapes != NULL) *output_shapes = NULL;
+  if (output_resource_shapes_and_types != NULL)
+    *output_resource_shapes_and_types = NULL;
+  TFE_UNIMPLEMENTED(status, "TFE_InferShapes");
+}
+
+/* ------------------------------------------------------------------------
+ * Graph import and functions. */
+
+void TF_ImportGraphDefOptionsSetValidateColocationConstraints(
+    TF_ImportGraphDefOptions* opts, unsigned char enable) {
+  /* TFE_UNIMPLEMENTED: TF_ImportGraphDefOptionsSetValidateColocationConstraints
+   */
+  (void)opts;
+  (void)enable;
+}
+
+void TF_GraphRemoveFunction(TF_Graph* g, const char* func_name,
+                            TF_Status* status) {
+  (void)g;
+  (void)func_name;
+  TFE_UNIMPLEMENTED(status, "TF_GraphRemoveFunction");
+}
