@@ -289,28 +289,35 @@ static void no_service(const char* fn, TF_Status* status) {
                   fn);
 }
 
-void TF_CoordinationServiceInsertKeyValue(const char* key, const char* value,
+void TF_CoordinationServiceInsertKeyValue(const char* key, int64_t key_size,
+                                          const char* value,
+                                          int64_t value_size,
                                           TF_CoordinationServiceAgent* agent,
                                           TF_Status* status) {
   (void)key;
+  (void)key_size;
   (void)value;
+  (void)value_size;
   (void)agent;
   no_service("TF_CoordinationServiceInsertKeyValue", status);
 }
 
 TF_Buffer* TF_CoordinationServiceGetKeyValue(const char* key,
+                                             int64_t key_size,
                                              TF_CoordinationServiceAgent* agent,
                                              TF_Status* status) {
   (void)key;
+  (void)key_size;
   (void)agent;
   no_service("TF_CoordinationServiceGetKeyValue", status);
   return NULL;
 }
 
-void TF_CoordinationServiceDeleteKeyValue(const char* key,
+void TF_CoordinationServiceDeleteKeyValue(const char* key, int64_t key_size,
                                           TF_CoordinationServiceAgent* agent,
                                           TF_Status* status) {
   (void)key;
+  (void)key_size;
   (void)agent;
   no_service("TF_CoordinationServiceDeleteKeyValue", status);
 }

@@ -167,11 +167,11 @@ static void plugin_compute(void* k, TF_OpKernelContext* ctx) {
   CHECK(TF_GetDevice(ctx) != NULL);
   CHECK(TF_GetCoordinationServiceAgent(ctx) == NULL);
   CHECK(!TF_CoordinationServiceIsInitialized(NULL));
-  TF_CoordinationServiceInsertKeyValue("k", "v", NULL, st);
+  TF_CoordinationServiceInsertKeyValue("k", 1, "v", 1, NULL, st);
   CHECK_CODE(st, TF_FAILED_PRECONDITION);
-  CHECK(TF_CoordinationServiceGetKeyValue("k", NULL, st) == NULL);
+  CHECK(TF_CoordinationServiceGetKeyValue("k", 1, NULL, st) == NULL);
   CHECK_CODE(st, TF_FAILED_PRECONDITION);
-  TF_CoordinationServiceDeleteKeyValue("k", NULL, st);
+  TF_CoordinationServiceDeleteKeyValue("k", 1, NULL, st);
   CHECK_CODE(st, TF_FAILED_PRECONDITION);
   TF_LookupOrCreatePluginResource(ctx, "c", "r", &got, create_res, &g_object,
                                   delete_res, st);

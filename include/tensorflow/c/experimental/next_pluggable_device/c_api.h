@@ -112,12 +112,14 @@ TF_CAPI_EXPORT extern bool TF_CoordinationServiceIsInitialized(
 /* Key-value store of the coordination service: FAILED_PRECONDITION (there
  * is no service); GetKeyValue returns NULL. */
 TF_CAPI_EXPORT extern void TF_CoordinationServiceInsertKeyValue(
-    const char* key, const char* value, TF_CoordinationServiceAgent* agent,
-    TF_Status* status);
+    const char* key, int64_t key_size, const char* value, int64_t value_size,
+    TF_CoordinationServiceAgent* agent, TF_Status* status);
 TF_CAPI_EXPORT extern TF_Buffer* TF_CoordinationServiceGetKeyValue(
-    const char* key, TF_CoordinationServiceAgent* agent, TF_Status* status);
+    const char* key, int64_t key_size, TF_CoordinationServiceAgent* agent,
+    TF_Status* status);
 TF_CAPI_EXPORT extern void TF_CoordinationServiceDeleteKeyValue(
-    const char* key, TF_CoordinationServiceAgent* agent, TF_Status* status);
+    const char* key, int64_t key_size, TF_CoordinationServiceAgent* agent,
+    TF_Status* status);
 
 /* TensorFlow 2.21's other key-value reads (key given with its length, as in
  * TF 2.21). tfe has no coordination service: FAILED_PRECONDITION and NULL,
