@@ -13,6 +13,7 @@ static void register_builtins(void) {
   tfe_register_cpu_elementwise_kernels();
   tfe_register_cpu_array_kernels();
   tfe_register_cpu_extra_kernels();
+  tfe_register_cpu_einsum_kernels();
 }
 
 void tfe_kernels_ensure_builtins(void) {

@@ -15,4 +15,7 @@ void tfe_register_cpu_array_kernels(void);
 /* nn, random, string and resource kernels (csrc/kernels/cpu/register_extra.c). */
 void tfe_register_cpu_extra_kernels(void);
 
+/* Einsum (csrc/kernels/cpu/einsum.c). */
+void tfe_register_cpu_einsum_kernels(void);
+
 #endif /* TFE_KERNELS_CPU_CPU_KERNELS_H_ */
