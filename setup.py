@@ -24,7 +24,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from setuptools import setup
+from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 ROOT = Path(__file__).resolve().parent
@@ -149,6 +149,14 @@ class BuildExtWithLibtfe(build_ext):
 setup(
     version=package_version(),
     cffi_modules=["build_ffi.py:ffibuilder"],
+    # PyCapsule helpers for DLPack (cffi cannot make capsules).
+    ext_modules=[
+        Extension(
+            "tfe_py._capsule",
+            sources=["tfe_py/_capsule.c"],
+            include_dirs=[str(ROOT / "include")],
+        )
+    ],
     cmdclass={"build_ext": BuildExtWithLibtfe},
     options={"build": {"build_base": BUILD_BASE}},
 )

@@ -24,17 +24,17 @@ tfe otherwise treats as immutable.
 
 Implementation note: cffi cannot create or read PyCapsules, and it releases
 the GIL around every call, so it must not call the Python C API; the few
-capsule functions are called through :mod:`ctypes.pythonapi`, which keeps
-the GIL held.
+capsule operations live in a tiny CPython extension, ``tfe_py._capsule``
+(tfe_py/_capsule.c), built next to the cffi module.
 """
 
 from __future__ import annotations
 
-import ctypes
 from typing import Any
 
 import numpy as np
 
+from tfe_py import _capsule  # type: ignore[attr-defined]
 from tfe_py._ffi import CData, ffi, lib
 from tfe_py.context import Context, current_context
 from tfe_py.eager import EagerTensor, convert_to_tensor
@@ -47,66 +47,20 @@ USED_CAPSULE_NAME = b"used_dltensor"
 KDL_CPU = 1  # DLDeviceType kDLCPU
 
 # ---------------------------------------------------------------------------
-# The PyCapsule C API, with the GIL held (ctypes.pythonapi is a PyDLL).
-
-_api = ctypes.pythonapi
-
-_capsule_new = _api.PyCapsule_New
-_capsule_new.restype = ctypes.py_object
-_capsule_new.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
-
-_capsule_is_valid = _api.PyCapsule_IsValid
-_capsule_is_valid.restype = ctypes.c_int
-_capsule_is_valid.argtypes = [ctypes.py_object, ctypes.c_char_p]
-
-_capsule_get_pointer = _api.PyCapsule_GetPointer
-_capsule_get_pointer.restype = ctypes.c_void_p
-_capsule_get_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
-
-_capsule_set_name = _api.PyCapsule_SetName
-_capsule_set_name.restype = ctypes.c_int
-_capsule_set_name.argtypes = [ctypes.py_object, ctypes.c_char_p]
-
-# The destructor receives the dying capsule as a raw PyObject* (its
-# reference count is already zero, so it must not become a py_object
-# again): separate prototypes taking a plain pointer.
-_raw_is_valid = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_char_p)(
-    ("PyCapsule_IsValid", _api)
-)
-_raw_get_pointer = ctypes.PYFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_char_p)(
-    ("PyCapsule_GetPointer", _api)
-)
-
-
-@ctypes.CFUNCTYPE(None, ctypes.c_void_p)
-def _capsule_destructor(capsule: int | None) -> None:
-    """Releases the DLManagedTensor of a capsule nobody consumed."""
-    try:
-        if capsule and _raw_is_valid(capsule, CAPSULE_NAME):
-            managed = _raw_get_pointer(capsule, CAPSULE_NAME)
-            if managed:
-                lib.TFE_CallDLManagedTensorDeleter(ffi.cast("void *", managed))
-    except Exception:  # never let an exception escape into C (shutdown, ...)
-        pass
-
-
-_DESTRUCTOR_ADDRESS = ctypes.cast(_capsule_destructor, ctypes.c_void_p).value
-
-_libc_free_fn = ctypes.CDLL(None).free
-_libc_free_fn.restype = None
-_libc_free_fn.argtypes = [ctypes.c_void_p]
+# Capsules (tfe_py/_capsule.c). An unconsumed capsule's destructor calls the
+# DLManagedTensor's deleter itself.
 
 
 def _libc_free(address: CData) -> None:
     """free() on memory tfe allocated for the caller (address as uintptr_t)."""
-    _libc_free_fn(int(address))
+    _capsule.free(int(address))
 
 
 def _new_capsule(managed: CData) -> object:
     """A "dltensor" capsule owning ``managed`` (a DLManagedTensor*)."""
     address = int(ffi.cast("uintptr_t", managed))
     try:
-        return _capsule_new(address, CAPSULE_NAME, _DESTRUCTOR_ADDRESS)
+        return _capsule.new(address)
     except BaseException:
         lib.TFE_CallDLManagedTensorDeleter(managed)
         raise
@@ -225,20 +179,20 @@ def from_dlpack(obj: Any, ctx: Context | None = None) -> EagerTensor:
             f"from_dlpack needs a DLPack capsule or an object with __dlpack__, "
             f"not {type(obj).__name__}"
         )
-    if not _capsule_is_valid(capsule, CAPSULE_NAME):
+    if not _capsule.is_live(capsule):
         raise ValueError(
             "expected an unused DLPack capsule named 'dltensor' "
             "(a capsule can be consumed only once)"
         )
-    managed = ffi.cast("void *", _capsule_get_pointer(capsule, CAPSULE_NAME))
+    managed = ffi.cast("void *", _capsule.pointer(capsule))
     # Renamed first: on success tfe may run the deleter at once (when it
     # copies), and the capsule's own destructor must not run it again.
-    _capsule_set_name(capsule, USED_CAPSULE_NAME)
+    _capsule.mark(capsule, True)
     try:
         with status() as s:
             handle = lib.TFE_HandleFromDLPack(managed, s, ctx.ptr)
     except BaseException:
-        _capsule_set_name(capsule, CAPSULE_NAME)  # not consumed: still the capsule's
+        _capsule.mark(capsule, False)  # not consumed: still the capsule's
         raise
     return EagerTensor._wrap(handle, ctx)
 

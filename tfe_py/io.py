@@ -29,14 +29,16 @@ Example::
 
 from __future__ import annotations
 
-import ctypes
 import io as _pyio
 import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from tfe_py import errors
+from tfe_py import (
+    _capsule,  # type: ignore[attr-defined]
+    errors,
+)
 from tfe_py._ffi import CData, ffi, lib
 
 __all__ = [
@@ -69,19 +71,9 @@ _OUT_OF_RANGE = errors.CODES["OUT_OF_RANGE"]
 _FAILED_PRECONDITION = errors.CODES["FAILED_PRECONDITION"]
 
 
-def _bytes_allocator() -> Any:
-    """CPython's PyBytes_FromStringAndSize, to make an uninitialised bytes
-    object of a given size (None elsewhere)."""
-    try:
-        fn = ctypes.pythonapi.PyBytes_FromStringAndSize
-    except (AttributeError, OSError):  # not CPython
-        return None
-    fn.restype = ctypes.py_object
-    fn.argtypes = (ctypes.c_void_p, ctypes.c_ssize_t)
-    return fn
-
-
-_new_bytes = _bytes_allocator()
+# A new, uninitialised bytes object of a given size (tfe_py/_capsule.c), so
+# readall() can read straight into its result, as CPython's FileIO does.
+_new_bytes = _capsule.uninit_bytes
 
 # Size of the Python-side buffer of a GFile. Reads and writes at least this
 # large bypass it and go straight to the C file.
@@ -374,10 +366,10 @@ class _RawReader(_pyio.RawIOBase):
             raise ValueError("I/O operation on closed file")
         remaining = max(self._size() - self._pos, 0)
         first = b""
-        if remaining and _new_bytes is not None:
+        if remaining:
             # Read straight into a new bytes object, as CPython's own
             # FileIO.readall does: the object is unshared until returned.
-            first = _new_bytes(None, remaining)
+            first = _new_bytes(remaining)
             got = self._read_into(ffi.from_buffer("char[]", first), remaining)
             if got < remaining:
                 return first[:got]
