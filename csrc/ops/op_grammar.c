@@ -157,6 +157,34 @@ static int take_ident(cur* c, int (*first)(unsigned char),
   return 1;
 }
 
+/* "<name>:" with surrounding blanks; the name is checked like take_ident. */
+static int take_name_colon(cur* c, int (*first)(unsigned char),
+                           int (*rest)(unsigned char), const char** s,
+                           size_t* n) {
+  if (!take_ident(c, first, rest, s, n)) return 0;
+  skip_ws(c);
+  if (!peek_is(c, ':')) return 0;
+  c->p++;
+  skip_ws(c);
+  return 1;
+}
+
+/* An optional "<word>(" prefix such as "Ref(" or "list(": consumed (with
+ * the blanks after it) and 1 returned when present; else c is unchanged. */
+static int take_open_call(cur* c, const char* word) {
+  cur save = *c;
+  if (take_lit(c, word)) {
+    skip_ws(c);
+    if (peek_is(c, '(')) {
+      c->p++;
+      skip_ws(c);
+      return 1;
+    }
+  }
+  *c = save;
+  return 0;
+}
+
 static int is_lower_digit_us(unsigned char ch) {
   return tfe_is_lower(ch) || tfe_is_digit(ch) || ch == '_';
 }
@@ -1406,26 +1434,10 @@ static int add_arg(tfe_op_def* def, const char* spec, int is_output,
   c.e = spec + strlen(spec);
 
   /* "<name>:" with a lower-case name. */
-  if (!take_ident(&c, is_lower, is_lower_digit_us, &nm, &nml)) goto bad_name;
-  skip_ws(&c);
-  if (!peek_is(&c, ':')) goto bad_name;
-  c.p++;
-  skip_ws(&c);
+  if (!take_name_colon(&c, is_lower, is_lower_digit_us, &nm, &nml)) goto bad_name;
 
   /* "Ref(" */
-  {
-    cur save = c;
-    if (take_lit(&c, "Ref")) {
-      skip_ws(&c);
-      if (peek_is(&c, '(')) {
-        c.p++;
-        skip_ws(&c);
-        a.is_ref = 1;
-      } else {
-        c = save;
-      }
-    }
-  }
+  if (take_open_call(&c, "Ref")) a.is_ref = 1;
 
   /* "<type|attr>" or "<number_attr> * <type|attr>" */
   if (!take_ident(&c, is_letter, is_ident, &first, &firstl)) {
@@ -1604,26 +1616,10 @@ int tfe_op_def_add_attr(tfe_op_def* def, const char* spec, TF_Status* s) {
   c.e = spec + strlen(spec);
 
   /* "<name>:" */
-  if (!take_ident(&c, is_letter, is_ident, &nm, &nml)) goto bad_name;
-  skip_ws(&c);
-  if (!peek_is(&c, ':')) goto bad_name;
-  c.p++;
-  skip_ws(&c);
+  if (!take_name_colon(&c, is_letter, is_ident, &nm, &nml)) goto bad_name;
 
   /* "list(" */
-  {
-    cur save = c;
-    if (take_lit(&c, "list")) {
-      skip_ws(&c);
-      if (peek_is(&c, '(')) {
-        c.p++;
-        skip_ws(&c);
-        a.is_list = 1;
-      } else {
-        c = save;
-      }
-    }
-  }
+  if (take_open_call(&c, "list")) a.is_list = 1;
 
   /* "<type>", a type class, or "{...}" */
   for (i = 0; i < TFE_NELEM(kKinds); i++) {
