@@ -52,55 +52,35 @@ typedef struct table_desc {
   int core_abi, core_api;
 } table_desc;
 
+/* Fills t[i] for the table `fld` of e, whose constants are PFX_SIZE,
+ * PFX_ABI and PFX_API. */
+#define TFE_DESCRIBE_TABLE(i, type, fld, PFX, min)  \
+  do {                                              \
+    t[i].type_name = #type;                         \
+    t[i].field = #fld;                              \
+    t[i].size_macro = #PFX "_SIZE";                 \
+    t[i].table = e->fld;                            \
+    t[i].size = e->fld##_size;                      \
+    t[i].abi = e->fld##_abi;                        \
+    t[i].api = e->fld##_api;                        \
+    t[i].core_size = PFX##_SIZE;                    \
+    t[i].min_size = (min);                          \
+    t[i].core_abi = PFX##_ABI;                      \
+    t[i].core_api = PFX##_API;                      \
+  } while (0)
+
 static void describe(const TF_FilesystemPluginOps* e, table_desc t[4]) {
-  t[0].type_name = "TF_FilesystemOps";
-  t[0].field = "filesystem_ops";
-  t[0].size_macro = "TF_FILESYSTEM_OPS_SIZE";
-  t[0].table = e->filesystem_ops;
-  t[0].size = e->filesystem_ops_size;
-  t[0].abi = e->filesystem_ops_abi;
-  t[0].api = e->filesystem_ops_api;
-  t[0].core_size = TF_FILESYSTEM_OPS_SIZE;
-  t[0].min_size = MIN_FS_SIZE;
-  t[0].core_abi = TF_FILESYSTEM_OPS_ABI;
-  t[0].core_api = TF_FILESYSTEM_OPS_API;
-
-  t[1].type_name = "TF_RandomAccessFileOps";
-  t[1].field = "random_access_file_ops";
-  t[1].size_macro = "TF_RANDOM_ACCESS_FILE_OPS_SIZE";
-  t[1].table = e->random_access_file_ops;
-  t[1].size = e->random_access_file_ops_size;
-  t[1].abi = e->random_access_file_ops_abi;
-  t[1].api = e->random_access_file_ops_api;
-  t[1].core_size = TF_RANDOM_ACCESS_FILE_OPS_SIZE;
-  t[1].min_size = MIN_RAF_SIZE;
-  t[1].core_abi = TF_RANDOM_ACCESS_FILE_OPS_ABI;
-  t[1].core_api = TF_RANDOM_ACCESS_FILE_OPS_API;
-
-  t[2].type_name = "TF_WritableFileOps";
-  t[2].field = "writable_file_ops";
-  t[2].size_macro = "TF_WRITABLE_FILE_OPS_SIZE";
-  t[2].table = e->writable_file_ops;
-  t[2].size = e->writable_file_ops_size;
-  t[2].abi = e->writable_file_ops_abi;
-  t[2].api = e->writable_file_ops_api;
-  t[2].core_size = TF_WRITABLE_FILE_OPS_SIZE;
-  t[2].min_size = MIN_WF_SIZE;
-  t[2].core_abi = TF_WRITABLE_FILE_OPS_ABI;
-  t[2].core_api = TF_WRITABLE_FILE_OPS_API;
-
-  t[3].type_name = "TF_ReadOnlyMemoryRegionOps";
-  t[3].field = "read_only_memory_region_ops";
-  t[3].size_macro = "TF_READ_ONLY_MEMORY_REGION_OPS_SIZE";
-  t[3].table = e->read_only_memory_region_ops;
-  t[3].size = e->read_only_memory_region_ops_size;
-  t[3].abi = e->read_only_memory_region_ops_abi;
-  t[3].api = e->read_only_memory_region_ops_api;
-  t[3].core_size = TF_READ_ONLY_MEMORY_REGION_OPS_SIZE;
-  t[3].min_size = MIN_ROMR_SIZE;
-  t[3].core_abi = TF_READ_ONLY_MEMORY_REGION_OPS_ABI;
-  t[3].core_api = TF_READ_ONLY_MEMORY_REGION_OPS_API;
+  TFE_DESCRIBE_TABLE(0, TF_FilesystemOps, filesystem_ops, TF_FILESYSTEM_OPS,
+                     MIN_FS_SIZE);
+  TFE_DESCRIBE_TABLE(1, TF_RandomAccessFileOps, random_access_file_ops,
+                     TF_RANDOM_ACCESS_FILE_OPS, MIN_RAF_SIZE);
+  TFE_DESCRIBE_TABLE(2, TF_WritableFileOps, writable_file_ops,
+                     TF_WRITABLE_FILE_OPS, MIN_WF_SIZE);
+  TFE_DESCRIBE_TABLE(3, TF_ReadOnlyMemoryRegionOps,
+                     read_only_memory_region_ops,
+                     TF_READ_ONLY_MEMORY_REGION_OPS, MIN_ROMR_SIZE);
 }
+#undef TFE_DESCRIBE_TABLE
 
 /* Copies min(plugin size, core size) bytes into a zeroed core table. */
 static void copy_table(void* dst, size_t core_size, const void* src,
