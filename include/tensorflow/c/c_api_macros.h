@@ -21,6 +21,12 @@
 #endif
 #endif /* TF_CAPI_EXPORT */
 
+/* The C API's one-byte boolean (0 or 1) used by the plugin interfaces;
+ * not to be confused with TF_BOOL, the tensor element type. */
+#ifndef TF_Bool
+#define TF_Bool unsigned char
+#endif
+
 /* Byte offset just past MEMBER inside TYPE. Plugin ABI structs use this to
  * compute their *_STRUCT_SIZE constants, so a newer core can tell how many
  * fields an older plugin knew about. */

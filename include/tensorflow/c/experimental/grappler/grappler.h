@@ -25,10 +25,6 @@
 #define GO_MINOR 0
 #define GO_PATCH 1
 
-#ifndef TF_Bool
-#define TF_Bool unsigned char
-#endif
-
 #ifdef __cplusplus
 extern "C" {
 #endif

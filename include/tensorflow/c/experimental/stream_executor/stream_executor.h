@@ -39,12 +39,6 @@
 #define SE_MINOR 0
 #define SE_PATCH 1
 
-/* The C API's one-byte boolean (0 or 1). TensorFlow defines it in
- * c_api_macros.h; it is repeated here so this header stands alone. */
-#ifndef TF_Bool
-#define TF_Bool unsigned char
-#endif
-
 #ifdef __cplusplus
 extern "C" {
 #endif
