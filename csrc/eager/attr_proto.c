@@ -17,172 +17,104 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/pb.h"
 #include "core/status_internal.h"
 #include "core/tensor_internal.h"
 #include "eager/eager_internal.h"
 #include "tensorflow/c/tf_tstring.h"
 
 /* ======================================================================
- * Writer. */
+ * Writer (core/pb.h). */
 
-typedef struct wbuf {
-  unsigned char* data;
-  size_t len, cap;
-  int oom;
-} wbuf;
-
-static void w_reserve(wbuf* b, size_t extra) {
-  size_t cap;
-  unsigned char* p;
-  if (b->oom || b->len + extra <= b->cap) return;
-  cap = b->cap ? b->cap * 2 : 64;
-  while (cap < b->len + extra) cap *= 2;
-  p = (unsigned char*)tfe_realloc(b->data, cap);
-  if (p == NULL) {
-    b->oom = 1;
-    return;
-  }
-  b->data = p;
-  b->cap = cap;
-}
-
-static void w_bytes(wbuf* b, const void* p, size_t n) {
-  w_reserve(b, n);
-  if (b->oom || n == 0) return;
-  memcpy(b->data + b->len, p, n);
-  b->len += n;
-}
-
-static void w_varint(wbuf* b, uint64_t v) {
-  unsigned char tmp[10];
-  size_t n = 0;
-  do {
-    unsigned char c = (unsigned char)(v & 0x7f);
-    v >>= 7;
-    if (v) c |= 0x80;
-    tmp[n++] = c;
-  } while (v);
-  w_bytes(b, tmp, n);
-}
-
-static void w_tag(wbuf* b, int field, int wire) {
-  w_varint(b, ((uint64_t)field << 3) | (uint64_t)wire);
-}
-
-static void w_len_field(wbuf* b, int field, const void* p, size_t n) {
-  w_tag(b, field, 2);
-  w_varint(b, n);
-  w_bytes(b, p, n);
-}
-
-/* Appends `sub` as a length-delimited field and frees it. */
-static void w_sub(wbuf* b, int field, wbuf* sub) {
-  if (sub->oom) b->oom = 1;
-  w_len_field(b, field, sub->data, sub->len);
-  tfe_free(sub->data);
-  memset(sub, 0, sizeof(*sub));
-}
-
-static void w_fixed32(wbuf* b, float f) {
-  uint32_t u;
-  unsigned char c[4];
-  memcpy(&u, &f, 4);
-  c[0] = (unsigned char)u;
-  c[1] = (unsigned char)(u >> 8);
-  c[2] = (unsigned char)(u >> 16);
-  c[3] = (unsigned char)(u >> 24);
-  w_bytes(b, c, 4);
-}
-
-static void enc_shape(wbuf* out, const tfe_shape* s) {
+static void enc_shape(tfe_pbw* out, const tfe_shape* s) {
   int i;
   if (s->num_dims < 0) {
-    w_tag(out, 3, 0);
-    w_varint(out, 1);
+    tfe_pbw_tag(out, 3, 0);
+    tfe_pbw_varint(out, 1);
     return;
   }
   for (i = 0; i < s->num_dims; i++) {
-    wbuf dim = {0};
-    w_tag(&dim, 1, 0);
-    w_varint(&dim, (uint64_t)s->dims[i]);
-    w_sub(out, 2, &dim);
+    tfe_pbw dim = {0};
+    tfe_pbw_tag(&dim, 1, 0);
+    tfe_pbw_varint(&dim, (uint64_t)s->dims[i]);
+    tfe_pbw_sub(out, 2, &dim);
   }
 }
 
-static void enc_tensor(wbuf* out, const TF_Tensor* t) {
-  wbuf shape = {0};
+static void enc_tensor(tfe_pbw* out, const TF_Tensor* t) {
+  tfe_pbw shape = {0};
   int i;
   int64_t n = tfe_shape_num_elements(t->dims, t->num_dims);
-  w_tag(out, 1, 0);
-  w_varint(out, (uint64_t)t->dtype);
+  tfe_pbw_tag(out, 1, 0);
+  tfe_pbw_varint(out, (uint64_t)t->dtype);
   for (i = 0; i < t->num_dims; i++) {
-    wbuf dim = {0};
-    w_tag(&dim, 1, 0);
-    w_varint(&dim, (uint64_t)t->dims[i]);
-    w_sub(&shape, 2, &dim);
+    tfe_pbw dim = {0};
+    tfe_pbw_tag(&dim, 1, 0);
+    tfe_pbw_varint(&dim, (uint64_t)t->dims[i]);
+    tfe_pbw_sub(&shape, 2, &dim);
   }
-  w_sub(out, 2, &shape);
+  tfe_pbw_sub(out, 2, &shape);
   if (t->buf == NULL || n <= 0) return;
   if (t->dtype == TF_STRING) {
     const TF_TString* s = (const TF_TString*)t->buf->data;
     int64_t k;
     for (k = 0; k < n; k++) {
-      w_len_field(out, 8, TF_StringGetDataPointer(&s[k]),
+      tfe_pbw_lenfield(out, 8, TF_StringGetDataPointer(&s[k]),
                   TF_StringGetSize(&s[k]));
     }
   } else {
     size_t bytes = (size_t)n * TF_DataTypeSize(t->dtype);
     if (bytes > t->buf->len) bytes = t->buf->len;
-    w_len_field(out, 4, t->buf->data, bytes);
+    tfe_pbw_lenfield(out, 4, t->buf->data, bytes);
   }
 }
 
-static void enc_func(wbuf* out, const char* name, size_t len) {
-  w_len_field(out, 1, name, len);
+static void enc_func(tfe_pbw* out, const char* name, size_t len) {
+  tfe_pbw_lenfield(out, 1, name, len);
 }
 
-static void enc_list(wbuf* out, const tfe_attr_value* v) {
+static void enc_list(tfe_pbw* out, const tfe_attr_value* v) {
   int i, n = v->list_size;
-  wbuf packed = {0};
+  tfe_pbw packed = {0};
   switch (v->type) {
     case TF_ATTR_STRING:
-      for (i = 0; i < n; i++) w_len_field(out, 2, v->list.s.data[i], v->list.s.len[i]);
+      for (i = 0; i < n; i++) tfe_pbw_lenfield(out, 2, v->list.s.data[i], v->list.s.len[i]);
       break;
     case TF_ATTR_FUNC:
       for (i = 0; i < n; i++) {
-        wbuf f = {0};
+        tfe_pbw f = {0};
         enc_func(&f, v->list.s.data[i], v->list.s.len[i]);
-        w_sub(out, 9, &f);
+        tfe_pbw_sub(out, 9, &f);
       }
       break;
     case TF_ATTR_INT:
-      for (i = 0; i < n; i++) w_varint(&packed, (uint64_t)v->list.i[i]);
-      if (n > 0) w_sub(out, 3, &packed);
+      for (i = 0; i < n; i++) tfe_pbw_varint(&packed, (uint64_t)v->list.i[i]);
+      if (n > 0) tfe_pbw_sub(out, 3, &packed);
       break;
     case TF_ATTR_FLOAT:
-      for (i = 0; i < n; i++) w_fixed32(&packed, v->list.f[i]);
-      if (n > 0) w_sub(out, 4, &packed);
+      for (i = 0; i < n; i++) tfe_pbw_fixed32(&packed, v->list.f[i]);
+      if (n > 0) tfe_pbw_sub(out, 4, &packed);
       break;
     case TF_ATTR_BOOL:
-      for (i = 0; i < n; i++) w_varint(&packed, v->list.b[i] ? 1 : 0);
-      if (n > 0) w_sub(out, 5, &packed);
+      for (i = 0; i < n; i++) tfe_pbw_varint(&packed, v->list.b[i] ? 1 : 0);
+      if (n > 0) tfe_pbw_sub(out, 5, &packed);
       break;
     case TF_ATTR_TYPE:
-      for (i = 0; i < n; i++) w_varint(&packed, (uint64_t)v->list.type[i]);
-      if (n > 0) w_sub(out, 6, &packed);
+      for (i = 0; i < n; i++) tfe_pbw_varint(&packed, (uint64_t)v->list.type[i]);
+      if (n > 0) tfe_pbw_sub(out, 6, &packed);
       break;
     case TF_ATTR_SHAPE:
       for (i = 0; i < n; i++) {
-        wbuf s = {0};
+        tfe_pbw s = {0};
         enc_shape(&s, &v->list.shape[i]);
-        w_sub(out, 7, &s);
+        tfe_pbw_sub(out, 7, &s);
       }
       break;
     case TF_ATTR_TENSOR:
       for (i = 0; i < n; i++) {
-        wbuf t = {0};
+        tfe_pbw t = {0};
         enc_tensor(&t, v->list.tensor[i]);
-        w_sub(out, 8, &t);
+        tfe_pbw_sub(out, 8, &t);
       }
       break;
     default:
@@ -191,44 +123,44 @@ static void enc_list(wbuf* out, const tfe_attr_value* v) {
   tfe_free(packed.data);
 }
 
-static void enc_attr_value(wbuf* out, const tfe_attr_value* v) {
-  wbuf sub = {0};
+static void enc_attr_value(tfe_pbw* out, const tfe_attr_value* v) {
+  tfe_pbw sub = {0};
   if (v->is_list) {
     enc_list(&sub, v);
-    w_sub(out, 1, &sub);
+    tfe_pbw_sub(out, 1, &sub);
     return;
   }
   switch (v->type) {
     case TF_ATTR_STRING:
-      w_len_field(out, 2, v->v.s.data, v->v.s.len);
+      tfe_pbw_lenfield(out, 2, v->v.s.data, v->v.s.len);
       break;
     case TF_ATTR_INT:
-      w_tag(out, 3, 0);
-      w_varint(out, (uint64_t)v->v.i);
+      tfe_pbw_tag(out, 3, 0);
+      tfe_pbw_varint(out, (uint64_t)v->v.i);
       break;
     case TF_ATTR_FLOAT:
-      w_tag(out, 4, 5);
-      w_fixed32(out, v->v.f);
+      tfe_pbw_tag(out, 4, 5);
+      tfe_pbw_fixed32(out, v->v.f);
       break;
     case TF_ATTR_BOOL:
-      w_tag(out, 5, 0);
-      w_varint(out, v->v.b ? 1 : 0);
+      tfe_pbw_tag(out, 5, 0);
+      tfe_pbw_varint(out, v->v.b ? 1 : 0);
       break;
     case TF_ATTR_TYPE:
-      w_tag(out, 6, 0);
-      w_varint(out, (uint64_t)v->v.type);
+      tfe_pbw_tag(out, 6, 0);
+      tfe_pbw_varint(out, (uint64_t)v->v.type);
       break;
     case TF_ATTR_SHAPE:
       enc_shape(&sub, &v->v.shape);
-      w_sub(out, 7, &sub);
+      tfe_pbw_sub(out, 7, &sub);
       break;
     case TF_ATTR_TENSOR:
       if (v->v.tensor != NULL) enc_tensor(&sub, v->v.tensor);
-      w_sub(out, 8, &sub);
+      tfe_pbw_sub(out, 8, &sub);
       break;
     case TF_ATTR_FUNC:
       enc_func(&sub, v->v.s.data, v->v.s.len);
-      w_sub(out, 10, &sub);
+      tfe_pbw_sub(out, 10, &sub);
       break;
     default:
       break;
@@ -238,20 +170,20 @@ static void enc_attr_value(wbuf* out, const tfe_attr_value* v) {
 void* tfe_attr_proto_encode_name_attr_list(const char* name,
                                            const tfe_attrs* const* sets,
                                            int num_sets, size_t* len) {
-  wbuf out = {0};
+  tfe_pbw out = {0};
   int s, i;
-  w_len_field(&out, 1, name, strlen(name));
+  tfe_pbw_lenfield(&out, 1, name, strlen(name));
   for (s = 0; s < num_sets; s++) {
     for (i = 0; i < sets[s]->count; i++) {
       const tfe_attr_entry* e = &sets[s]->items[i];
-      wbuf entry = {0}, value = {0};
-      w_len_field(&entry, 1, e->name, strlen(e->name));
+      tfe_pbw entry = {0}, value = {0};
+      tfe_pbw_lenfield(&entry, 1, e->name, strlen(e->name));
       enc_attr_value(&value, &e->value);
-      w_sub(&entry, 2, &value);
-      w_sub(&out, 2, &entry);
+      tfe_pbw_sub(&entry, 2, &value);
+      tfe_pbw_sub(&out, 2, &entry);
     }
   }
-  w_reserve(&out, 1); /* never return NULL for an empty message */
+  tfe_pbw_reserve(&out, 1); /* never return NULL for an empty message */
   if (out.oom) {
     tfe_free(out.data);
     return NULL;
@@ -261,72 +193,7 @@ void* tfe_attr_proto_encode_name_attr_list(const char* name,
 }
 
 /* ======================================================================
- * Reader. */
-
-typedef struct rd {
-  const unsigned char* p;
-  const unsigned char* end;
-} rd;
-
-static int r_varint(rd* r, uint64_t* out) {
-  uint64_t v = 0;
-  int shift = 0;
-  while (r->p < r->end && shift < 64) {
-    unsigned char c = *r->p++;
-    v |= (uint64_t)(c & 0x7f) << shift;
-    if (!(c & 0x80)) {
-      *out = v;
-      return 1;
-    }
-    shift += 7;
-  }
-  return 0;
-}
-
-static int r_tag(rd* r, int* field, int* wire) {
-  uint64_t t;
-  if (!r_varint(r, &t) || (t >> 3) == 0 || (t >> 32) != 0) return 0;
-  *field = (int)(t >> 3);
-  *wire = (int)(t & 7);
-  return 1;
-}
-
-static int r_len(rd* r, rd* sub) {
-  uint64_t n;
-  if (!r_varint(r, &n) || n > (uint64_t)(r->end - r->p)) return 0;
-  sub->p = r->p;
-  sub->end = r->p + n;
-  r->p += n;
-  return 1;
-}
-
-static int r_fixed32(rd* r, float* f) {
-  uint32_t u;
-  if (r->end - r->p < 4) return 0;
-  u = (uint32_t)r->p[0] | ((uint32_t)r->p[1] << 8) |
-      ((uint32_t)r->p[2] << 16) | ((uint32_t)r->p[3] << 24);
-  memcpy(f, &u, 4);
-  r->p += 4;
-  return 1;
-}
-
-static int r_skip(rd* r, int wire) {
-  uint64_t v;
-  rd sub;
-  switch (wire) {
-    case 0: return r_varint(r, &v);
-    case 1:
-      if (r->end - r->p < 8) return 0;
-      r->p += 8;
-      return 1;
-    case 2: return r_len(r, &sub);
-    case 5:
-      if (r->end - r->p < 4) return 0;
-      r->p += 4;
-      return 1;
-    default: return 0;
-  }
-}
+ * Reader (core/pb.h). */
 
 /* Growable arrays used while decoding lists. */
 typedef struct vec {
@@ -348,32 +215,32 @@ static int vec_push(vec* v, const void* item) {
   return 1;
 }
 
-static int dec_shape(rd* r, int64_t** dims, int* num_dims) {
+static int dec_shape(tfe_pbr* r, int64_t** dims, int* num_dims) {
   vec d = {NULL, 0, 0, sizeof(int64_t)};
   int unknown = 0, f, w;
   while (r->p < r->end) {
-    if (!r_tag(r, &f, &w)) goto bad;
+    if (!tfe_pbr_tag(r, &f, &w)) goto bad;
     if (f == 2 && w == 2) {
-      rd dim;
+      tfe_pbr dim;
       int64_t size = 0;
-      if (!r_len(r, &dim)) goto bad;
+      if (!tfe_pbr_len(r, &dim)) goto bad;
       while (dim.p < dim.end) {
         int df, dw;
         uint64_t u;
-        if (!r_tag(&dim, &df, &dw)) goto bad;
+        if (!tfe_pbr_tag(&dim, &df, &dw)) goto bad;
         if (df == 1 && dw == 0) {
-          if (!r_varint(&dim, &u)) goto bad;
+          if (!tfe_pbr_varint(&dim, &u)) goto bad;
           size = (int64_t)u;
-        } else if (!r_skip(&dim, dw)) {
+        } else if (!tfe_pbr_skip(&dim, df, dw)) {
           goto bad;
         }
       }
       if (d.n >= TFE_MAX_DIMS || !vec_push(&d, &size)) goto bad;
     } else if (f == 3 && w == 0) {
       uint64_t u;
-      if (!r_varint(r, &u)) goto bad;
+      if (!tfe_pbr_varint(r, &u)) goto bad;
       unknown = u != 0;
-    } else if (!r_skip(r, w)) {
+    } else if (!tfe_pbr_skip(r, f, w)) {
       goto bad;
     }
   }
@@ -392,45 +259,45 @@ bad:
 }
 
 /* Decodes a TensorProto into a new host tensor (NULL when malformed). */
-static TF_Tensor* dec_tensor(rd* r) {
+static TF_Tensor* dec_tensor(tfe_pbr* r) {
   uint64_t dtype = 0;
   int64_t* dims = NULL;
   int nd = 0, f, w;
-  rd content = {NULL, NULL};
+  tfe_pbr content = {NULL, NULL};
   int has_content = 0;
   vec vals = {NULL, 0, 0, 8};
-  vec strs = {NULL, 0, 0, sizeof(rd)};
+  vec strs = {NULL, 0, 0, sizeof(tfe_pbr)};
   TF_Tensor* t = NULL;
   int64_t n, k;
   size_t esz;
   while (r->p < r->end) {
-    if (!r_tag(r, &f, &w)) goto done;
+    if (!tfe_pbr_tag(r, &f, &w)) goto done;
     if (f == 1 && w == 0) {
-      if (!r_varint(r, &dtype)) goto done;
+      if (!tfe_pbr_varint(r, &dtype)) goto done;
     } else if (f == 2 && w == 2) {
-      rd s;
+      tfe_pbr s;
       tfe_free(dims);
       dims = NULL;
-      if (!r_len(r, &s) || !dec_shape(&s, &dims, &nd) || nd < 0) goto done;
+      if (!tfe_pbr_len(r, &s) || !dec_shape(&s, &dims, &nd) || nd < 0) goto done;
     } else if (f == 4 && w == 2) {
-      if (!r_len(r, &content)) goto done;
+      if (!tfe_pbr_len(r, &content)) goto done;
       has_content = 1;
     } else if (f == 8 && w == 2) {
-      rd s;
-      if (!r_len(r, &s) || !vec_push(&strs, &s)) goto done;
+      tfe_pbr s;
+      if (!tfe_pbr_len(r, &s) || !vec_push(&strs, &s)) goto done;
     } else if (f == 5 || f == 6 || f == 7 || f == 10 || f == 11) {
       /* Typed values, packed or not; kept as doubles / int64 bits. */
-      rd s, *src = r;
+      tfe_pbr s, *src = r;
       int packed = w == 2;
       if (packed) {
-        if (!r_len(r, &s)) goto done;
+        if (!tfe_pbr_len(r, &s)) goto done;
         src = &s;
       }
       do {
         union { double d; int64_t i; } u;
         if (f == 5) {
           float x;
-          if ((!packed && w != 5) || !r_fixed32(src, &x)) goto done;
+          if ((!packed && w != 5) || !tfe_pbr_fixed32(src, &x)) goto done;
           u.d = x;
         } else if (f == 6) {
           uint64_t bits = 0;
@@ -441,12 +308,12 @@ static TF_Tensor* dec_tensor(rd* r) {
           memcpy(&u.d, &bits, 8);
         } else {
           uint64_t x;
-          if ((!packed && w != 0) || !r_varint(src, &x)) goto done;
+          if ((!packed && w != 0) || !tfe_pbr_varint(src, &x)) goto done;
           u.i = (int64_t)x;
         }
         if (!vec_push(&vals, &u)) goto done;
       } while (packed && src->p < src->end);
-    } else if (!r_skip(r, w)) {
+    } else if (!tfe_pbr_skip(r, f, w)) {
       goto done;
     }
   }
@@ -459,7 +326,7 @@ static TF_Tensor* dec_tensor(rd* r) {
       TF_TString* dst = &((TF_TString*)t->buf->data)[k];
       if (strs.n == 0) break;
       {
-        const rd* s = &((rd*)strs.data)[k < strs.n ? k : strs.n - 1];
+        const tfe_pbr* s = &((tfe_pbr*)strs.data)[k < strs.n ? k : strs.n - 1];
         TF_StringCopy(dst, (const char*)s->p, (size_t)(s->end - s->p));
       }
     }
@@ -511,54 +378,54 @@ done:
 }
 
 /* Decodes NameAttrList.name of a func value. */
-static int dec_func_name(rd* r, rd* name) {
+static int dec_func_name(tfe_pbr* r, tfe_pbr* name) {
   int f, w;
   name->p = name->end = r->p;
   while (r->p < r->end) {
-    if (!r_tag(r, &f, &w)) return 0;
+    if (!tfe_pbr_tag(r, &f, &w)) return 0;
     if (f == 1 && w == 2) {
-      if (!r_len(r, name)) return 0;
-    } else if (!r_skip(r, w)) {
+      if (!tfe_pbr_len(r, name)) return 0;
+    } else if (!tfe_pbr_skip(r, f, w)) {
       return 0;
     }
   }
   return 1;
 }
 
-static int dec_list(rd* r, tfe_attr_value* out) {
+static int dec_list(tfe_pbr* r, tfe_attr_value* out) {
   vec ints = {NULL, 0, 0, sizeof(int64_t)};
   vec floats = {NULL, 0, 0, sizeof(float)};
   vec bools = {NULL, 0, 0, 1};
   vec types = {NULL, 0, 0, sizeof(TF_DataType)};
-  vec strs = {NULL, 0, 0, sizeof(rd)};
-  vec funcs = {NULL, 0, 0, sizeof(rd)};
+  vec strs = {NULL, 0, 0, sizeof(tfe_pbr)};
+  vec funcs = {NULL, 0, 0, sizeof(tfe_pbr)};
   vec shapes = {NULL, 0, 0, sizeof(int64_t*)};
   vec ranks = {NULL, 0, 0, sizeof(int)};
   vec tensors = {NULL, 0, 0, sizeof(TF_Tensor*)};
   int f, w, ok = 0, kinds, i;
   while (r->p < r->end) {
-    if (!r_tag(r, &f, &w)) goto done;
+    if (!tfe_pbr_tag(r, &f, &w)) goto done;
     if ((f == 2 || f == 9) && w == 2) {
-      rd s;
-      if (!r_len(r, &s)) goto done;
+      tfe_pbr s;
+      if (!tfe_pbr_len(r, &s)) goto done;
       if (f == 9) {
-        rd name;
+        tfe_pbr name;
         if (!dec_func_name(&s, &name) || !vec_push(&funcs, &name)) goto done;
       } else if (!vec_push(&strs, &s)) {
         goto done;
       }
     } else if (f == 3 || f == 5 || f == 6) {
-      rd s, *src = r;
+      tfe_pbr s, *src = r;
       int packed = w == 2;
       if (packed) {
-        if (!r_len(r, &s)) goto done;
+        if (!tfe_pbr_len(r, &s)) goto done;
         src = &s;
       } else if (w != 0) {
         goto done;
       }
       do {
         uint64_t u;
-        if (!r_varint(src, &u)) goto done;
+        if (!tfe_pbr_varint(src, &u)) goto done;
         if (f == 3) {
           int64_t x = (int64_t)u;
           if (!vec_push(&ints, &x)) goto done;
@@ -571,37 +438,37 @@ static int dec_list(rd* r, tfe_attr_value* out) {
         }
       } while (packed && src->p < src->end);
     } else if (f == 4) {
-      rd s, *src = r;
+      tfe_pbr s, *src = r;
       int packed = w == 2;
       if (packed) {
-        if (!r_len(r, &s)) goto done;
+        if (!tfe_pbr_len(r, &s)) goto done;
         src = &s;
       } else if (w != 5) {
         goto done;
       }
       do {
         float x;
-        if (!r_fixed32(src, &x) || !vec_push(&floats, &x)) goto done;
+        if (!tfe_pbr_fixed32(src, &x) || !vec_push(&floats, &x)) goto done;
       } while (packed && src->p < src->end);
     } else if (f == 7 && w == 2) {
-      rd s;
+      tfe_pbr s;
       int64_t* dims = NULL;
       int nd = 0;
-      if (!r_len(r, &s) || !dec_shape(&s, &dims, &nd)) goto done;
+      if (!tfe_pbr_len(r, &s) || !dec_shape(&s, &dims, &nd)) goto done;
       if (!vec_push(&shapes, &dims)) {
         tfe_free(dims);
         goto done;
       }
       if (!vec_push(&ranks, &nd)) goto done;
     } else if (f == 8 && w == 2) {
-      rd s;
+      tfe_pbr s;
       TF_Tensor* t;
-      if (!r_len(r, &s) || (t = dec_tensor(&s)) == NULL) goto done;
+      if (!tfe_pbr_len(r, &s) || (t = dec_tensor(&s)) == NULL) goto done;
       if (!vec_push(&tensors, &t)) {
         TF_DeleteTensor(t);
         goto done;
       }
-    } else if (!r_skip(r, w)) {
+    } else if (!tfe_pbr_skip(r, f, w)) {
       goto done;
     }
   }
@@ -620,7 +487,7 @@ static int dec_list(rd* r, tfe_attr_value* out) {
     size_t* lens = (size_t*)tfe_malloc(sizeof(size_t) * (size_t)src->n);
     if (ptrs != NULL && lens != NULL) {
       for (i = 0; i < src->n; i++) {
-        rd* s = &((rd*)src->data)[i];
+        tfe_pbr* s = &((tfe_pbr*)src->data)[i];
         ptrs[i] = s->p;
         lens[i] = (size_t)(s->end - s->p);
       }
@@ -656,7 +523,7 @@ done:
 
 int tfe_attr_proto_decode(const void* data, size_t len, tfe_attr_value* out,
                           TF_Status* s) {
-  rd r;
+  tfe_pbr r;
   int f, w, have = 0, ok = 1;
   tfe_attr_value v;
   memset(&v, 0, sizeof(v));
@@ -664,10 +531,10 @@ int tfe_attr_proto_decode(const void* data, size_t len, tfe_attr_value* out,
   r.p = (const unsigned char*)data;
   r.end = r.p + (data == NULL ? 0 : len);
   while (r.p < r.end && ok) {
-    rd sub;
+    tfe_pbr sub;
     uint64_t u;
     float x;
-    if (!r_tag(&r, &f, &w)) {
+    if (!tfe_pbr_tag(&r, &f, &w)) {
       ok = 0;
       break;
     }
@@ -676,39 +543,39 @@ int tfe_attr_proto_decode(const void* data, size_t len, tfe_attr_value* out,
     memset(&tmp, 0, sizeof(tmp));
     switch (f * 8 + w) {
       case 1 * 8 + 2:
-        ok = r_len(&r, &sub) && dec_list(&sub, &tmp);
+        ok = tfe_pbr_len(&r, &sub) && dec_list(&sub, &tmp);
         break;
       case 2 * 8 + 2:
-        ok = r_len(&r, &sub) &&
+        ok = tfe_pbr_len(&r, &sub) &&
              tfe_attr_value_set_string(&tmp, sub.p, (size_t)(sub.end - sub.p));
         break;
       case 3 * 8 + 0:
-        ok = r_varint(&r, &u);
+        ok = tfe_pbr_varint(&r, &u);
         if (ok) tfe_attr_value_set_int(&tmp, (int64_t)u);
         break;
       case 4 * 8 + 5:
-        ok = r_fixed32(&r, &x);
+        ok = tfe_pbr_fixed32(&r, &x);
         if (ok) tfe_attr_value_set_float(&tmp, x);
         break;
       case 5 * 8 + 0:
-        ok = r_varint(&r, &u);
+        ok = tfe_pbr_varint(&r, &u);
         if (ok) tfe_attr_value_set_bool(&tmp, u != 0);
         break;
       case 6 * 8 + 0:
-        ok = r_varint(&r, &u);
+        ok = tfe_pbr_varint(&r, &u);
         if (ok) tfe_attr_value_set_type(&tmp, (TF_DataType)u);
         break;
       case 7 * 8 + 2: {
         int64_t* dims = NULL;
         int nd = 0;
-        ok = r_len(&r, &sub) && dec_shape(&sub, &dims, &nd) &&
+        ok = tfe_pbr_len(&r, &sub) && dec_shape(&sub, &dims, &nd) &&
              tfe_attr_value_set_shape(&tmp, dims, nd);
         tfe_free(dims);
         break;
       }
       case 8 * 8 + 2: {
         TF_Tensor* t;
-        ok = r_len(&r, &sub) && (t = dec_tensor(&sub)) != NULL;
+        ok = tfe_pbr_len(&r, &sub) && (t = dec_tensor(&sub)) != NULL;
         if (ok) {
           ok = tfe_attr_value_set_tensor(&tmp, t);
           TF_DeleteTensor(t);
@@ -716,15 +583,15 @@ int tfe_attr_proto_decode(const void* data, size_t len, tfe_attr_value* out,
         break;
       }
       case 10 * 8 + 2: {
-        rd name;
-        ok = r_len(&r, &sub) && dec_func_name(&sub, &name) &&
+        tfe_pbr name;
+        ok = tfe_pbr_len(&r, &sub) && dec_func_name(&sub, &name) &&
              tfe_attr_value_set_func(&tmp, (const char*)name.p,
                                      (size_t)(name.end - name.p));
         break;
       }
       default:
         got = 0;
-        ok = r_skip(&r, w);
+        ok = tfe_pbr_skip(&r, f, w);
         break;
     }
     if (ok && got) {

@@ -7,7 +7,7 @@
 #include "core/status_internal.h"
 #include "core/unimplemented.h"
 #include "kernels/capi_kernel.h"
-#include "ops/pb.h"
+#include "core/pb.h"
 #include "tensorflow/c/logging.h"
 
 static void builder_error(TF_KernelBuilder* b, TF_Code code, const char* msg) {
@@ -436,7 +436,7 @@ static int read_types(tfe_pbr* r, TF_KernelBuilder* b, const char* attr,
       }
     } else if (f == 1 && w == 2) {
       if (!tfe_pbr_len(r, &sub) || !read_types(&sub, b, attr, s)) return 0;
-    } else if (!tfe_pbr_skip(r, w)) {
+    } else if (!tfe_pbr_skip(r, f, w)) {
       return 0;
     }
   }
@@ -458,7 +458,7 @@ static int read_constraint(tfe_pbr* r, TF_KernelBuilder* b, TF_Status* s) {
     } else if (f == 2 && w == 2) {
       ok = tfe_pbr_len(r, &allowed);
     } else {
-      ok = tfe_pbr_skip(r, w);
+      ok = tfe_pbr_skip(r, f, w);
     }
   }
   if (ok && name != NULL && allowed.p != NULL) {
@@ -512,7 +512,7 @@ static int apply_kernel_def(TF_KernelBuilder* b, const char* def,
     } else if (f == 6 && w == 0) {
       if (!tfe_pbr_varint(&r, &v)) goto bad;
       b->priority = (int32_t)v;
-    } else if (!tfe_pbr_skip(&r, w)) {
+    } else if (!tfe_pbr_skip(&r, f, w)) {
       goto bad;
     }
   }

@@ -10,7 +10,7 @@
 #include "kernels/kernel.h"
 #include "ops/attr_value.h"
 #include "ops/op_registry.h"
-#include "ops/pb.h"
+#include "core/pb.h"
 #include "tensorflow/c/tf_buffer.h"
 
 /* Message bodies (without the enclosing tag and length). */

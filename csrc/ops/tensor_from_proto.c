@@ -7,7 +7,7 @@
 #include "core/status_internal.h"
 #include "core/tensor_internal.h"
 #include "eager/eager_internal.h"
-#include "ops/pb.h"
+#include "core/pb.h"
 #include "tensorflow/c/c_api.h"
 
 void TF_TensorFromProto(const TF_Buffer* from, TF_Tensor* to,

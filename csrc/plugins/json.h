@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ops/pb.h"
+#include "core/pb.h"
 #include "ops/proto_encode.h"
 
 typedef tfe_pbw tfe_json;
