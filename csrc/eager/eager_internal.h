@@ -288,9 +288,10 @@ struct TFE_Op {
    * inference), or -1 once inference is off. */
   int infer_arg;
 
-  /* Attrs of the definition. Entry names point at the definition's attr
-   * names (never freed; definitions live for the process); values are
-   * owned. Only op_attrs.c and op.c touch this set. */
+  /* Attrs of the definition, plus a string "_kernel" (the kernel label a
+   * call asks for, see op_attrs.c). Entry names point at the definition's
+   * attr names or a static string (never freed; definitions live for the
+   * process); values are owned. Only op_attrs.c and op.c touch this set. */
   tfe_attrs attrs;
   /* Attrs that the definition does not have (ignored by kernels, kept for
    * snapshots): an ordinary owned set. */

@@ -18,12 +18,26 @@ uint64_t tfe_op_attr_entry_hash(int index, const tfe_attr_value* v) {
   return h;
 }
 
+/* The attr that asks for a labelled kernel (TF_KernelBuilder_Label). It is
+ * not part of any op definition, but it selects the kernel, so it lives in
+ * op->attrs (and so in the kernel cache key) under this name, hashed as if
+ * it were the attr after the definition's last. */
+static char kKernelLabelAttr[] = "_kernel";
+
 int tfe_op_put_attr(TFE_Op* op, const char* name, tfe_attr_value* value) {
   const tfe_attr_def* ad = op->def != NULL
                                ? tfe_op_def_find_attr(op->def, name)
                                : NULL;
-  int i;
-  if (ad == NULL) {
+  char* stored_name;
+  int i, index;
+  if (ad != NULL) {
+    stored_name = ad->name;
+    index = (int)(ad - op->def->attrs);
+  } else if (op->def != NULL && strcmp(name, kKernelLabelAttr) == 0 &&
+             value->type == TF_ATTR_STRING && !value->is_list) {
+    stored_name = kKernelLabelAttr;
+    index = op->def->num_attrs;
+  } else {
     /* Not an attr of the definition: kept aside, ignored by kernels. */
     if (tfe_attrs_find(&op->extra, name) != NULL) {
       tfe_attr_value_clear(value);
@@ -32,7 +46,7 @@ int tfe_op_put_attr(TFE_Op* op, const char* name, tfe_attr_value* value) {
     return tfe_attrs_put(&op->extra, name, value);
   }
   for (i = 0; i < op->attrs.count; i++) {
-    if (op->attrs.items[i].name == ad->name) {
+    if (op->attrs.items[i].name == stored_name) {
       tfe_attr_value_clear(value);
       return 1;
     }
@@ -48,16 +62,16 @@ int tfe_op_put_attr(TFE_Op* op, const char* name, tfe_attr_value* value) {
     op->attrs.items = p;
     op->attrs.cap = cap;
   }
-  /* The name is the definition's (borrowed, see eager_internal.h). */
-  op->attrs.items[op->attrs.count].name = ad->name;
+  /* The name is the definition's or kKernelLabelAttr (borrowed, see
+   * eager_internal.h). */
+  op->attrs.items[op->attrs.count].name = stored_name;
   op->attrs.items[op->attrs.count].value = *value;
   op->attrs.count++;
   memset(value, 0, sizeof(*value));
   /* The set's hash is a sum over entries, kept up to date here so that
    * TFE_Execute never rehashes: entry = (index in the definition, value). */
   op->attrs_hash += tfe_op_attr_entry_hash(
-      (int)(ad - op->def->attrs),
-      &op->attrs.items[op->attrs.count - 1].value);
+      index, &op->attrs.items[op->attrs.count - 1].value);
   return 1;
 }
 

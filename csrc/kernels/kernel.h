@@ -69,7 +69,7 @@ typedef struct tfe_kernel_reg {
 
 /* Copies *reg (all strings and arrays) into the registry. INVALID_ARGUMENT
  * for a missing op_name/device_type/compute; ALREADY_EXISTS when a kernel
- * with the same op, device type, constraints and label exists. */
+ * with the same op, device type, constraints, label and priority exists. */
 int tfe_kernel_register(const tfe_kernel_reg* reg, TF_Status* status);
 
 /* Registers every built-in CPU kernel exactly once (safe to call often). */

@@ -213,9 +213,12 @@ static int same_type_set(const tfe_kernel_constraint* a,
   return 1;
 }
 
-/* Two registrations that can never be told apart. */
+/* Two registrations that can never be told apart: same op, device, label,
+ * constraints and priority. Registrations that differ only in priority are
+ * distinct (lookup prefers the higher one, as TF does). */
 static int same_signature(const tfe_kernel_reg* a, const tfe_kernel_reg* b) {
   int i, j;
+  if (a->priority != b->priority) return 0;
   if (strcmp(a->op_name, b->op_name) != 0) return 0;
   if (strcmp(a->device_type, b->device_type) != 0) return 0;
   if (strcmp(nz(a->label), nz(b->label)) != 0) return 0;
@@ -262,10 +265,11 @@ int tfe_kernel_register(const tfe_kernel_reg* reg, TF_Status* status) {
       pthread_rwlock_unlock(&g_lock);
       tfe_status_setf(status, TF_ALREADY_EXISTS,
                       "A kernel for op '%s' on device '%s' with the same "
-                      "type constraints%s%s%s is already registered",
+                      "type constraints%s%s%s and priority %d is already "
+                      "registered",
                       reg->op_name, reg->device_type,
-                      r->reg.label ? " and label '" : "", nz(r->reg.label),
-                      r->reg.label ? "'" : "");
+                      r->reg.label ? ", label '" : "", nz(r->reg.label),
+                      r->reg.label ? "'" : "", r->reg.priority);
       record_free(r);
       return 0;
     }
@@ -420,6 +424,53 @@ static void append_kernel_line(msgbuf* m, const tfe_kernel_reg* r) {
   mb_append(m, "\n");
 }
 
+/* A registration as TF prints a KernelDef in one line (its proto text
+ * form), e.g. op: "X" device_type: "CPU" constraint { name: "T"
+ * allowed_values { list { type: DT_FLOAT } } } priority: 1 */
+static void append_kernel_def(msgbuf* m, const tfe_kernel_reg* r) {
+  int i, j;
+  mb_append(m, "op: \"%s\" device_type: \"%s\"", r->op_name,
+            r->device_type);
+  for (i = 0; i < r->num_constraints; i++) {
+    const tfe_kernel_constraint* c = &r->constraints[i];
+    mb_append(m, " constraint { name: \"%s\" allowed_values { list {",
+              c->attr);
+    for (j = 0; j < c->num_types; j++) {
+      mb_append(m, " type: %s", tfe_dtype_enum_name(c->types[j]));
+    }
+    mb_append(m, " } } }");
+  }
+  for (i = 0; i < r->num_host_memory_args; i++) {
+    mb_append(m, " host_memory_arg: \"%s\"", r->host_memory_args[i]);
+  }
+  if (r->label != NULL) mb_append(m, " label: \"%s\"", r->label);
+  if (r->priority != 0) mb_append(m, " priority: %d", r->priority);
+}
+
+/* TF's INVALID_ARGUMENT for two matching kernels at the same (highest)
+ * priority. Caller holds the read lock. */
+static void set_tie(const tfe_op_def* def, const tfe_kernel_reg* a,
+                    const tfe_kernel_reg* b, TF_Status* status) {
+  msgbuf m = {NULL, 0, 0, 0};
+  mb_append(&m,
+            "Multiple OpKernel registrations match NodeDef at the same "
+            "priority '{{node %s}}': '",
+            def->name);
+  append_kernel_def(&m, a);
+  mb_append(&m, "' and '");
+  append_kernel_def(&m, b);
+  mb_append(&m, "'");
+  if (m.failed || m.p == NULL) {
+    tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                    "Multiple OpKernel registrations match NodeDef at the "
+                    "same priority '{{node %s}}'",
+                    def->name);
+  } else {
+    tfe_status_setf(status, TF_INVALID_ARGUMENT, "%s", m.p);
+  }
+  tfe_free(m.p);
+}
+
 static void set_not_found(const tfe_op_def* def, const tfe_attrs* attrs,
                           TF_Status* status) {
   msgbuf m = {NULL, 0, 0, 0};
@@ -450,9 +501,10 @@ const tfe_kernel_reg* tfe_kernel_find(const tfe_op_def* def,
                                       const tfe_attrs* attrs,
                                       TF_Status* status) {
   const tfe_kernel_reg* best = NULL;
+  const tfe_kernel_reg* tie = NULL; /* another match at best's priority */
   const char* label;
   uint32_t b;
-  int i, tie = 0;
+  int i;
   if (def == NULL || def->name == NULL) {
     tfe_status_setf(status, TF_INVALID_ARGUMENT,
                     "tfe_kernel_find: op definition is NULL");
@@ -476,9 +528,9 @@ const tfe_kernel_reg* tfe_kernel_find(const tfe_op_def* def,
     if (!constraints_hold(r, attrs)) continue;
     if (best == NULL || r->priority > best->priority) {
       best = r;
-      tie = 0;
-    } else if (r->priority == best->priority) {
-      tie = 1;
+      tie = NULL;
+    } else if (r->priority == best->priority && tie == NULL) {
+      tie = r;
     }
   }
   if (best == NULL) {
@@ -486,14 +538,12 @@ const tfe_kernel_reg* tfe_kernel_find(const tfe_op_def* def,
     pthread_rwlock_unlock(&g_lock);
     return NULL;
   }
-  pthread_rwlock_unlock(&g_lock);
-  if (tie) {
-    tfe_status_setf(status, TF_INVALID_ARGUMENT,
-                    "Multiple OpKernel registrations match NodeDef '{{node "
-                    "%s}}' on device '%s' at the same priority %d",
-                    def->name, device_type, best->priority);
+  if (tie != NULL) {
+    set_tie(def, best, tie, status);
+    pthread_rwlock_unlock(&g_lock);
     return NULL;
   }
+  pthread_rwlock_unlock(&g_lock);
   tfe_status_ok(status);
   return best;
 }

@@ -274,6 +274,12 @@ TEST(duplicates_are_rejected_but_labels_and_devices_differ) {
   CHECK_CODE(s, TF_ALREADY_EXISTS);
   CHECK_STR_CONTAINS(TF_Message(s), "RegTestDup");
   CHECK_EQ_INT(tfe_kernel_count(), before);
+  /* Another priority makes it distinct too (lookup picks the higher). */
+  r.priority = 1;
+  CHECK(tfe_kernel_register(&r, s));
+  CHECK_CODE(s, TF_OK);
+  r.priority = 0;
+  before++;
   /* A label or another device makes it distinct. */
   r.label = "special";
   CHECK(tfe_kernel_register(&r, s));

@@ -639,6 +639,79 @@ TEST(priority_selects_kernels_and_labels_are_recorded) {
   TF_DeleteStatus(s);
 }
 
+/* Runs KcPrio with an optional "_kernel" label; returns the value or -1
+ * (status set) on failure. */
+static float run_prio(TFE_Context* ctx, const char* label, TF_Status* s) {
+  TFE_Op* op = TFE_NewOp(ctx, "KcPrio", s);
+  TFE_TensorHandle* out = NULL;
+  int n = 1;
+  float v = -1;
+  CHECK_CODE(s, TF_OK);
+  if (label != NULL) TFE_OpSetAttrString(op, "_kernel", label, strlen(label));
+  TFE_Execute(op, &out, &n, s);
+  if (TF_GetCode(s) == TF_OK) {
+    v = read_f32(out, s);
+    TFE_DeleteTensorHandle(out);
+  }
+  TFE_DeleteOp(op);
+  return v;
+}
+
+/* As in TF: registrations that differ only in priority are both kept and
+ * the higher one runs; two at the same priority make the lookup fail; a
+ * "_kernel" attr selects among labelled kernels only. */
+TEST(priority_only_differences_and_kernel_labels) {
+  static const char* const specs[] = {"out:y: float",
+                                      "attr:T: type = DT_FLOAT", NULL};
+  TF_Status* s = TF_NewStatus();
+  TFE_Context* ctx;
+  TF_KernelBuilder* b;
+  define_op("KcPrio", specs);
+  b = TF_NewKernelBuilder("KcPrio", "CPU", NULL, one_compute, NULL);
+  TF_KernelBuilder_Priority(b, 1);
+  reg(b, "KcPrio1");
+  b = TF_NewKernelBuilder("KcPrio", "CPU", NULL, two_compute, NULL);
+  TF_KernelBuilder_Priority(b, 2);
+  reg(b, "KcPrio2");
+  /* The very same registration again is still a duplicate. */
+  b = TF_NewKernelBuilder("KcPrio", "CPU", NULL, three_compute, NULL);
+  TF_KernelBuilder_Priority(b, 2);
+  TF_RegisterKernelBuilder("KcPrio2Again", b, s);
+  CHECK_CODE(s, TF_ALREADY_EXISTS);
+  b = TF_NewKernelBuilder("KcPrio", "CPU", NULL, three_compute, NULL);
+  TF_KernelBuilder_Label(b, "three");
+  reg(b, "KcPrioLabelled");
+  ctx = new_ctx(s);
+  CHECK(run_prio(ctx, NULL, s) == 2);
+  CHECK(run_prio(ctx, "three", s) == 3);
+  CHECK(run_prio(ctx, "four", s) == -1);
+  CHECK_CODE(s, TF_NOT_FOUND);
+  CHECK_STR_CONTAINS(TF_Message(s), "label='three'");
+  /* Labels are part of the kernel cache key. */
+  CHECK(run_prio(ctx, NULL, s) == 2);
+  /* A second labelled kernel at the same priority: TF's error. */
+  b = TF_NewKernelBuilder("KcPrio", "CPU", NULL, one_compute, NULL);
+  TF_KernelBuilder_Label(b, "three");
+  TF_KernelBuilder_TypeConstraint(b, "T", TF_FLOAT, s);
+  TF_KernelBuilder_TypeConstraint(b, "T", TF_DOUBLE, s);
+  TF_KernelBuilder_HostMemory(b, "y");
+  reg(b, "KcPrioLabelledTwin");
+  TFE_ContextClearCaches(ctx);
+  CHECK(run_prio(ctx, "three", s) == -1);
+  CHECK_CODE(s, TF_INVALID_ARGUMENT);
+  CHECK_STR_CONTAINS(TF_Message(s),
+                     "Multiple OpKernel registrations match NodeDef at the "
+                     "same priority '{{node KcPrio}}': 'op: \"KcPrio\" "
+                     "device_type: \"CPU\" label: \"three\"' and 'op: "
+                     "\"KcPrio\" device_type: \"CPU\" constraint { name: "
+                     "\"T\" allowed_values { list { type: DT_FLOAT type: "
+                     "DT_DOUBLE } } } host_memory_arg: \"y\" label: "
+                     "\"three\"'");
+  CHECK(run_prio(ctx, NULL, s) == 2);
+  TFE_DeleteContext(ctx);
+  TF_DeleteStatus(s);
+}
+
 TEST(registration_errors) {
   static const char* const specs[] = {"in:x: T", "out:y: T",
                                       "attr:T: {float, int32}", NULL};
