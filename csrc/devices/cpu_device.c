@@ -21,7 +21,8 @@ static void register_builtins(void) {
   tfe_device_factory f = {0};
   f.type = "CPU";
   f.is_host = 1;
-  f.priority = 0;
+  /* TF's ThreadPoolDeviceFactory priority. */
+  f.priority = 60;
   f.memory_bytes = CPU_MEMORY_BYTES;
   f.count = cpu_count;
   /* Registration of a constant, valid table on an empty registry cannot

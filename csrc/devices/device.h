@@ -54,7 +54,8 @@ typedef struct tfe_device_factory {
   /* 1 when the device's memory is host memory (handles share buffers and
    * resolve without copies). */
   int is_host;
-  /* Higher is preferred when nothing decides the placement. */
+  /* Higher is preferred when nothing else decides the placement (TF's
+   * device factory priority: CPU 60, PluggableDevice kinds 220). */
   int priority;
   /* Memory the devices report in device lists, in bytes. */
   int64_t memory_bytes;

@@ -230,9 +230,10 @@ int tfe_platform_publish(tfe_platform* p, TF_Status* s) {
   memset(&f, 0, sizeof f);
   f.type = p->type;
   f.is_host = 0;
-  /* Below CPU: unplaced ops stay on the host unless their first input
-   * lives on the device (see docs/PLUGINS.md). */
-  f.priority = -1;
+  /* TF registers PluggableDevice factories at 220, above CPU (60): an op
+   * without a device request runs on the plugin's device when it has a
+   * kernel there (csrc/eager/execute.c, docs/PLUGINS.md). */
+  f.priority = 220;
   if (p->num_devices > 0 && p->se.device_memory_usage != NULL &&
       p->se.device_memory_usage(&p->devices[0]->dev, &free_b, &total_b)) {
     f.memory_bytes = total_b;

@@ -178,7 +178,9 @@ TFE_Context* TFE_NewContext(const TFE_ContextOptions* opts,
         ctx_free(ctx);
         goto oom;
       }
-      if (f->priority > best_priority) {
+      /* The default device (soft placement's last resort) is the host
+       * CPU:0, whatever the kinds' placement priorities. */
+      if (f->is_host && f->priority > best_priority) {
         best_priority = f->priority;
         ctx->default_device = ctx->devices[atomic_load(&ctx->num_devices) - 1];
       }

@@ -82,11 +82,142 @@ static const tfe_device* place(TFE_Op* op, TF_Status* s) {
                     op->device_name, types, devs);
     return NULL;
   }
-  if (op->num_inputs > 0) {
-    d = tfe_ctx_same_device(ctx, op->inputs[0]->device);
-    if (d != NULL) return d;
-  }
   return ctx->default_device;
+}
+
+/* Ops that TF never pins to the host for small integer inputs: they make
+ * new data, better made where it is used. */
+static int pinnable_to_host(const char* name) {
+  static const char* const never[] = {
+      "RandomUniform",          "RandomUniformInt",
+      "RandomStandardNormal",   "StatelessRandomUniform",
+      "StatelessRandomUniformInt", "StatelessRandomUniformFullInt",
+      "StatelessRandomNormal",  NULL};
+  int i;
+  for (i = 0; never[i] != NULL; i++) {
+    if (strcmp(name, never[i]) == 0) return 0;
+  }
+  return strncmp(name, "XRT", 3) != 0;
+}
+
+/* Ops whose resource inputs do not decide their device (TF's input
+ * colocation exemptions that tfe can run). */
+static int colocation_exempt(const char* name) {
+  return strcmp(name, "IdentityN") == 0;
+}
+
+/* The device of op's first resource input (the op runs where its
+ * resource lives, whatever was requested, as in TF), or NULL. */
+static const tfe_device* resource_device(TFE_Op* op) {
+  const int n = op->num_inputs;
+  int i;
+  for (i = 0; i < n; i++) {
+    const TFE_TensorHandle* h = op->inputs[i];
+    if (h->dtype == TF_RESOURCE && !colocation_exempt(op->def->name)) {
+      const tfe_device* d = tfe_ctx_same_device(op->ctx, h->device);
+      return d != NULL ? d : op->ctx->devices[0];
+    }
+  }
+  return NULL;
+}
+
+/* Placement of an op without a device request, as TF's eager runtime does
+ * it: an op with a resource input runs on that resource's device; an op
+ * whose inputs are all small (at most 64 elements) int32/int64 tensors on
+ * the host CPU runs there; anything else returns NULL, meaning "the best
+ * device that has a kernel" (chosen once per kernel cache entry, see
+ * best_device). One pass over the inputs, reading dtype and device. */
+static const tfe_device* place_unrequested(TFE_Op* op) {
+  TFE_Context* ctx = op->ctx;
+  const tfe_device* host = ctx->devices[0];
+  const int n = op->num_inputs;
+  int i, small = n > 0;
+  for (i = 0; i < n; i++) {
+    const TFE_TensorHandle* h = op->inputs[i];
+    if (h->dtype == TF_RESOURCE && !colocation_exempt(op->def->name)) {
+      const tfe_device* d = tfe_ctx_same_device(ctx, h->device);
+      return d != NULL ? d : host;
+    }
+    if (small &&
+        ((h->dtype != TF_INT32 && h->dtype != TF_INT64) ||
+         atomic_load_explicit(&h->state, memory_order_acquire) !=
+             TFE_HANDLE_READY ||
+         !tfe_device_same(h->device, host) || h->t == NULL ||
+         tfe_shape_num_elements(h->t->dims, h->t->num_dims) > 64)) {
+      small = 0;
+    }
+  }
+  if (small && pinnable_to_host(op->def->name) &&
+      !colocation_exempt(op->def->name)) {
+    return host;
+  }
+  return NULL;
+}
+
+/* The device TF's placer picks for an op among ctx's devices: of the
+ * device kinds with a kernel for the op under `attrs`, the one with the
+ * highest kernel priority, then the highest kind priority (PluggableDevice
+ * kinds 220 above CPU 60, as TF's device factories), then the smallest
+ * type name; of that kind, the context's first device. `skip` (may be
+ * NULL) is a device known to have no kernel. Sets *reg. NULL with the
+ * host's NOT_FOUND in s when no kind has a kernel, or the lookup error of
+ * a kind (two kernels at the same priority). */
+static const tfe_device* best_device(TFE_Context* ctx, const tfe_op_def* def,
+                                     const tfe_attrs* attrs,
+                                     const tfe_device* skip,
+                                     const tfe_kernel_reg** reg,
+                                     TF_Status* s) {
+  const tfe_device* best = NULL;
+  const tfe_kernel_reg* best_reg = NULL;
+  const tfe_device_factory* seen[64];
+  int num_seen = 0, i, j, n = atomic_load(&ctx->num_devices);
+  TF_Status tmp;
+  tmp.code = TF_OK;
+  tmp.msg = NULL;
+  tmp.payloads = NULL;
+  for (i = 0; i < n; i++) {
+    const tfe_device* d = ctx->devices[i];
+    const tfe_kernel_reg* r;
+    for (j = 0; j < num_seen; j++) {
+      if (seen[j] == d->factory) break;
+    }
+    if (j < num_seen) continue;
+    if (num_seen < (int)(sizeof(seen) / sizeof(seen[0]))) {
+      seen[num_seen++] = d->factory;
+    }
+    if (skip != NULL && skip->factory == d->factory) continue;
+    r = tfe_kernel_find(def, d->type, attrs, &tmp);
+    if (r == NULL) {
+      if (tmp.code != TF_NOT_FOUND) {
+        tfe_status_copy(s, &tmp);
+        tfe_status_ok(&tmp);
+        return NULL;
+      }
+      continue;
+    }
+    if (best == NULL || r->priority > best_reg->priority ||
+        (r->priority == best_reg->priority &&
+         (d->factory->priority > best->factory->priority ||
+          (d->factory->priority == best->factory->priority &&
+           strcmp(d->type, best->type) < 0)))) {
+      best = d;
+      best_reg = r;
+    }
+  }
+  tfe_status_ok(&tmp);
+  if (best == NULL) {
+    /* The host's lookup error names every registered kernel. */
+    tfe_kernel_find(def, ctx->devices[0]->type, attrs, s);
+    if (s != NULL && TF_GetCode(s) == TF_OK) {
+      tfe_status_setf(s, TF_NOT_FOUND,
+                      "Could not find device for node: {{node %s}}",
+                      def->name);
+    }
+    return NULL;
+  }
+  *reg = best_reg;
+  tfe_status_ok(s);
+  return best;
 }
 
 /* Input i is on another device than the kernel's: apply the policy. */
@@ -236,23 +367,27 @@ static tfe_kcache_entry* build_entry(TFE_Op* op, const tfe_device* dev,
   }
   if (!check_input_count(op, n_in, s)) goto fail;
 
-  /* The kernel, on the placed device or (soft placement) on the host. */
-  e->run_device = dev;
-  reg = tfe_kernel_find(def, dev->type, &e->complete, s);
-  /* Without an explicit device request an op may run on the host when the
-   * device it followed (its first input's) has no kernel, as TF picks the
-   * first device with a kernel. */
-  if (reg == NULL &&
-      (!op->has_device ||
-       atomic_load_explicit(&ctx->soft_placement, memory_order_relaxed)) &&
-      dev != ctx->devices[0]) {
-
-    const tfe_kernel_reg* cpu_reg =
-        tfe_kernel_find(def, ctx->devices[0]->type, &e->complete, NULL);
-    if (cpu_reg != NULL) {
-      reg = cpu_reg;
-      e->run_device = ctx->devices[0];
-      tfe_status_ok(s);
+  /* The kernel: on the best device for an op without placement (dev
+   * NULL), else on dev; when dev has no kernel, an op without a device
+   * request (pinned to dev by a rule of place_unrequested) or one with soft
+   * placement runs on the best device that has one. */
+  if (dev == NULL) {
+    e->run_device = best_device(ctx, def, &e->complete, NULL, &reg, s);
+    if (e->run_device == NULL) goto fail;
+  } else {
+    e->run_device = dev;
+    reg = tfe_kernel_find(def, dev->type, &e->complete, s);
+    if (reg == NULL && TF_GetCode(s) == TF_NOT_FOUND &&
+        (!op->has_device ||
+         atomic_load_explicit(&ctx->soft_placement, memory_order_relaxed))) {
+      const tfe_kernel_reg* other = NULL;
+      const tfe_device* d =
+          best_device(ctx, def, &e->complete, dev, &other, NULL);
+      if (d != NULL) {
+        reg = other;
+        e->run_device = d;
+        tfe_status_ok(s);
+      }
     }
   }
   if (reg == NULL) goto fail;
@@ -556,13 +691,24 @@ void TFE_Execute(TFE_Op* op, TFE_TensorHandle** retvals, int* num_retvals,
     return;
   }
 
-  gen = atomic_load_explicit(&ctx->devices_gen, memory_order_acquire);
-  dev = op->placed;
-  if (dev == NULL || op->placed_gen != gen) {
-    dev = place(op, status);
-    if (dev == NULL) return;
-    op->placed = dev;
-    op->placed_gen = gen;
+  if (op->has_device) {
+    gen = atomic_load_explicit(&ctx->devices_gen, memory_order_acquire);
+    dev = op->placed;
+    if (dev == NULL || op->placed_gen != gen) {
+      dev = place(op, status);
+      if (dev == NULL) return;
+      op->placed = dev;
+      op->placed_gen = gen;
+    }
+    /* A resource input overrides the request (TF pins such ops to the
+     * resource's device). */
+    if (op->num_inputs > 0) {
+      const tfe_device* rd = resource_device(op);
+      if (rd != NULL) dev = rd;
+    }
+  } else {
+    /* NULL: the kernel cache entry knows the best device. */
+    dev = place_unrequested(op);
   }
   hash = tfe_kcache_key_hash(op->def, dev, op->attrs_hash);
   cache_gen = atomic_load_explicit(&ctx->cache.gen, memory_order_acquire);
@@ -584,8 +730,9 @@ void TFE_Execute(TFE_Op* op, TFE_TensorHandle** retvals, int* num_retvals,
     t_memo.hash = hash;
     t_memo.entry = e;
   }
-  /* An entry built for an unplaced op may run on the host because `dev`
-   * has no kernel; an explicit request for `dev` must fail instead. */
+  /* An entry built for an op pinned to `dev` without a request may run
+   * elsewhere because `dev` has no kernel; an explicit request for `dev`
+   * must fail instead, unless soft placement is on. */
   if (e->run_device != dev && op->has_device &&
       !atomic_load_explicit(&ctx->soft_placement, memory_order_relaxed) &&
       tfe_kernel_find(op->def, dev->type, &e->complete, status) == NULL) {

@@ -187,7 +187,10 @@ static TFE_TensorHandle* mixed_add(TFE_Context* ctx, TF_DataType dt,
   return r;
 }
 
-TEST(placement_follows_inputs_and_policies) {
+/* As in TF, an op without a device request runs on the first device of
+ * the best kind (CPU:0 here), not where its inputs are: an input on CPU:1
+ * is copied under the placement policy. */
+TEST(unplaced_ops_run_on_cpu0_and_policies_govern_copies) {
   TF_Status* s = TF_NewStatus();
   int policy;
   for (policy = 0; policy <= 3; policy++) {
@@ -199,14 +202,14 @@ TEST(placement_follows_inputs_and_policies) {
     if (policy == TFE_DEVICE_PLACEMENT_SILENT ||
         policy == TFE_DEVICE_PLACEMENT_WARN) {
       CHECK_CODE(s, TF_OK);
-      CHECK_STR_EQ(TFE_TensorHandleDeviceName(r, s), FULL_CPU(1));
+      CHECK_STR_EQ(TFE_TensorHandleDeviceName(r, s), FULL_CPU(0));
       CHECK(read_f32(r, s) == 3.0f);
       TFE_DeleteTensorHandle(r);
     } else {
       CHECK(r == NULL);
       CHECK_CODE(s, TF_INVALID_ARGUMENT);
       CHECK_STR_CONTAINS(TF_Message(s), "Tensors on conflicting devices");
-      CHECK_STR_CONTAINS(TF_Message(s), "input #1");
+      CHECK_STR_CONTAINS(TF_Message(s), "input #0");
     }
     r = mixed_add(ctx, TF_INT32, s);
     if (policy == TFE_DEVICE_PLACEMENT_EXPLICIT) {
@@ -244,11 +247,12 @@ TEST(placement_follows_inputs_and_policies) {
     CHECK_CODE(s, TF_OK);
     CHECK_STR_EQ(TFE_TensorHandleDeviceName(r, s), FULL_CPU(2));
     CHECK_EQ_INT(TFE_TensorHandleDeviceID(r, s), 2);
-    /* ...and its output then places the next op on CPU:2. */
+    /* ...but its output does not place the next op: an unplaced Mul runs
+     * on CPU:0, as in TF. */
     {
       TFE_TensorHandle* r2 = binary(ctx, "Mul", r, r, NULL, s);
       CHECK_CODE(s, TF_OK);
-      CHECK_STR_EQ(TFE_TensorHandleDeviceName(r2, s), FULL_CPU(2));
+      CHECK_STR_EQ(TFE_TensorHandleDeviceName(r2, s), FULL_CPU(0));
       CHECK(read_f32(r2, s) == 100.0f);
       TFE_DeleteTensorHandle(r2);
     }

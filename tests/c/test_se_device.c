@@ -6,6 +6,7 @@
 #include <pthread.h>
 
 #include "se_test_util.h"
+#include "tensorflow/c/kernels.h"
 
 TEST(devices_appear_in_new_contexts) {
   TF_Status* s = TF_NewStatus();
@@ -280,7 +281,10 @@ TEST(memory_returns_to_the_plugin_baseline) {
   TF_DeleteStatus(s);
 }
 
-TEST(unplaced_ops_follow_their_first_input) {
+/* Unplaced ops are placed as TF's eager runtime places them: on the
+ * highest-priority device kind with a kernel (the plugin's, 220, before
+ * CPU, 60), the kind's first device; inputs are copied there. */
+TEST(unplaced_ops_run_on_the_best_device_with_a_kernel) {
   TF_Status* s = TF_NewStatus();
   TFE_Context* ctx;
   TFE_TensorHandle *a, *b, *da, *db, *in[2], *sum, *diff;
@@ -288,13 +292,22 @@ TEST(unplaced_ops_follow_their_first_input) {
   ctx = new_ctx(s);
   a = scalar_f32(2, s);
   b = scalar_f32(3, s);
+  in[0] = a;
+  in[1] = b;
+  /* Host inputs, float AddV2: the device has a kernel, so it runs there. */
+  sum = run_op(ctx, "AddV2", in, 2, NULL, s);
+  CHECK_CODE(s, TF_OK);
+  CHECK_STR_EQ(TFE_TensorHandleDeviceName(sum, s), DEV0);
+  CHECK(read_f32(sum, s) == 5);
+  TFE_DeleteTensorHandle(sum);
+  /* Inputs on MY_DEVICE:1 still go to the kind's first device. */
   da = to_device(ctx, a, "MY_DEVICE:1", s);
   db = to_device(ctx, b, "MY_DEVICE:1", s);
   in[0] = da;
   in[1] = db;
   sum = run_op(ctx, "AddV2", in, 2, NULL, s);
   CHECK_CODE(s, TF_OK);
-  CHECK_STR_EQ(TFE_TensorHandleDeviceName(sum, s), DEV1);
+  CHECK_STR_EQ(TFE_TensorHandleDeviceName(sum, s), DEV0);
   CHECK(read_f32(sum, s) == 5);
   /* The device has no Sub kernel: an unplaced Sub runs on the host. */
   diff = run_op(ctx, "Sub", in, 2, NULL, s);
@@ -304,10 +317,192 @@ TEST(unplaced_ops_follow_their_first_input) {
   /* Placed explicitly there, it fails with TF's NOT_FOUND. */
   CHECK(run_op(ctx, "Sub", in, 2, "MY_DEVICE:1", s) == NULL);
   CHECK_CODE(s, TF_NOT_FOUND);
+  /* An explicit request is kept: float AddV2 on the host. */
+  TFE_DeleteTensorHandle(sum);
+  in[0] = a;
+  in[1] = b;
+  sum = run_op(ctx, "AddV2", in, 2, "CPU:0", s);
+  CHECK_CODE(s, TF_OK);
+  CHECK_STR_EQ(TFE_TensorHandleDeviceName(sum, s), CPU0);
+  CHECK(read_f32(sum, s) == 5);
   TFE_DeleteTensorHandle(diff);
   TFE_DeleteTensorHandle(sum);
   TFE_DeleteTensorHandle(da);
   TFE_DeleteTensorHandle(db);
+  TFE_DeleteTensorHandle(a);
+  TFE_DeleteTensorHandle(b);
+  TFE_DeleteContext(ctx);
+  TF_DeleteStatus(s);
+}
+
+static TFE_TensorHandle* i32_vector(int64_t n, int32_t v, TF_Status* s) {
+  int32_t* data = (int32_t*)malloc(sizeof(int32_t) * (size_t)n);
+  TFE_TensorHandle* h;
+  int64_t i;
+  for (i = 0; i < n; i++) data[i] = v;
+  h = make_handle(TF_INT32, &n, 1, data, sizeof(int32_t) * (size_t)n, s);
+  free(data);
+  return h;
+}
+
+/* TF pins ops whose inputs are all small int32/int64 host tensors to the
+ * host CPU; bigger ones go to the device like any other. */
+TEST(small_integer_ops_are_pinned_to_the_host) {
+  TF_Status* s = TF_NewStatus();
+  TFE_Context* ctx;
+  TFE_TensorHandle *x, *y, *in[2], *out;
+  TF_Tensor* t;
+  load_test_device();
+  ctx = new_ctx(s);
+  x = i32_vector(64, 3, s);
+  y = i32_vector(64, 4, s);
+  in[0] = x;
+  in[1] = y;
+  out = run_op(ctx, "AddV2", in, 2, NULL, s);
+  CHECK_CODE(s, TF_OK);
+  CHECK_STR_EQ(TFE_TensorHandleDeviceName(out, s), CPU0);
+  t = TFE_TensorHandleResolve(out, s);
+  CHECK(((const int32_t*)TF_TensorData(t))[63] == 7);
+  TF_DeleteTensor(t);
+  TFE_DeleteTensorHandle(out);
+  /* Explicitly on the device it runs there. */
+  out = run_op(ctx, "AddV2", in, 2, "MY_DEVICE:0", s);
+  CHECK_CODE(s, TF_OK);
+  CHECK_STR_EQ(TFE_TensorHandleDeviceName(out, s), DEV0);
+  TFE_DeleteTensorHandle(out);
+  TFE_DeleteTensorHandle(x);
+  TFE_DeleteTensorHandle(y);
+  /* 65 elements are not small: the device's int32 kernel runs. */
+  x = i32_vector(65, 3, s);
+  y = i32_vector(65, 4, s);
+  in[0] = x;
+  in[1] = y;
+  out = run_op(ctx, "AddV2", in, 2, NULL, s);
+  CHECK_CODE(s, TF_OK);
+  CHECK_STR_EQ(TFE_TensorHandleDeviceName(out, s), DEV0);
+  t = TFE_TensorHandleResolve(out, s);
+  CHECK_CODE(s, TF_OK);
+  CHECK(((const int32_t*)TF_TensorData(t))[64] == 7);
+  TF_DeleteTensor(t);
+  TFE_DeleteTensorHandle(out);
+  TFE_DeleteTensorHandle(x);
+  TFE_DeleteTensorHandle(y);
+  TFE_DeleteContext(ctx);
+  TF_DeleteStatus(s);
+}
+
+static void fail_on_device(void* kernel, TF_OpKernelContext* k) {
+  TF_Status* s = TF_NewStatus();
+  (void)kernel;
+  TF_SetStatus(s, TF_ABORTED, "ReadVariableOp ran on MY_DEVICE");
+  TF_OpKernelContext_Failure(k, s);
+  TF_DeleteStatus(s);
+}
+
+static TFE_TensorHandle* run_attr_op(TFE_Context* ctx, const char* name,
+                                     TFE_TensorHandle* in, const char* dev,
+                                     TF_Status* s) {
+  TFE_TensorHandle* out[1] = {NULL};
+  int n = 1;
+  TFE_Op* op = TFE_NewOp(ctx, name, s);
+  CHECK_CODE(s, TF_OK);
+  if (dev != NULL) TFE_OpSetDevice(op, dev, s);
+  if (in != NULL) TFE_OpAddInput(op, in, s);
+  TFE_OpSetAttrType(op, "dtype", TF_FLOAT);
+  TFE_OpSetAttrShape(op, "shape", NULL, 0, s);
+  TFE_OpSetAttrString(op, "shared_name", "place_var", 9);
+  TFE_Execute(op, out, &n, s);
+  TFE_DeleteOp(op);
+  return out[0];
+}
+
+/* An op with a resource input runs where the resource is, even when a
+ * higher-priority kind has a kernel for it (here one that fails). */
+TEST(resource_ops_follow_their_resource) {
+  TF_Status* s = TF_NewStatus();
+  TFE_Context* ctx;
+  TFE_TensorHandle *var, *val, *out;
+  TF_KernelBuilder* b;
+  load_test_device();
+  /* A device kernel that would fail if chosen. */
+  b = TF_NewKernelBuilder("ReadVariableOp", "MY_DEVICE", NULL, fail_on_device,
+                          NULL);
+  TF_RegisterKernelBuilder("PlaceTestReadVariableOp", b, s);
+  CHECK_CODE(s, TF_OK);
+  ctx = new_ctx(s);
+  var = run_attr_op(ctx, "VarHandleOp", NULL, NULL, s);
+  CHECK_CODE(s, TF_OK);
+  CHECK_STR_EQ(TFE_TensorHandleDeviceName(var, s), CPU0);
+  val = scalar_f32(7, s);
+  {
+    TFE_Op* op = TFE_NewOp(ctx, "AssignVariableOp", s);
+    int n = 0;
+    TFE_OpAddInput(op, var, s);
+    TFE_OpAddInput(op, val, s);
+    TFE_OpSetAttrType(op, "dtype", TF_FLOAT);
+    TFE_Execute(op, NULL, &n, s);
+    CHECK_CODE(s, TF_OK);
+    TFE_DeleteOp(op);
+  }
+  out = run_attr_op(ctx, "ReadVariableOp", var, NULL, s);
+  CHECK_CODE(s, TF_OK);
+  CHECK_STR_EQ(TFE_TensorHandleDeviceName(out, s), CPU0);
+  CHECK(read_f32(out, s) == 7);
+  TFE_DeleteTensorHandle(out);
+  /* Even an explicit request yields to the resource's device, as in TF. */
+  out = run_attr_op(ctx, "ReadVariableOp", var, "MY_DEVICE:0", s);
+  CHECK_CODE(s, TF_OK);
+  CHECK_STR_EQ(TFE_TensorHandleDeviceName(out, s), CPU0);
+  CHECK(read_f32(out, s) == 7);
+  TFE_DeleteTensorHandle(out);
+  TFE_DeleteTensorHandle(val);
+  TFE_DeleteTensorHandle(var);
+  TFE_DeleteContext(ctx);
+  TF_DeleteStatus(s);
+}
+
+static TFE_TensorHandle* add_with_label(TFE_Context* ctx, TFE_TensorHandle* a,
+                                        TFE_TensorHandle* b, const char* label,
+                                        TF_Status* s) {
+  TFE_TensorHandle* out[1] = {NULL};
+  int n = 1;
+  TFE_Op* op = TFE_NewOp(ctx, "AddV2", s);
+  CHECK_CODE(s, TF_OK);
+  TFE_OpSetDevice(op, "MY_DEVICE:0", s);
+  TFE_OpAddInput(op, a, s);
+  TFE_OpAddInput(op, b, s);
+  if (label != NULL) TFE_OpSetAttrString(op, "_kernel", label, strlen(label));
+  TFE_Execute(op, out, &n, s);
+  TFE_DeleteOp(op);
+  return out[0];
+}
+
+/* The example device registers a second float AddV2 kernel with label
+ * "never" (it fails when run): only a "_kernel" attr selects it. */
+TEST(kernel_label_attr_selects_labelled_kernels) {
+  TF_Status* s = TF_NewStatus();
+  TFE_Context* ctx;
+  TFE_TensorHandle *a, *b, *out;
+  load_test_device();
+  ctx = new_ctx(s);
+  a = scalar_f32(1, s);
+  b = scalar_f32(2, s);
+  out = add_with_label(ctx, a, b, NULL, s);
+  CHECK_CODE(s, TF_OK);
+  CHECK(read_f32(out, s) == 3);
+  TFE_DeleteTensorHandle(out);
+  CHECK(add_with_label(ctx, a, b, "never", s) == NULL);
+  CHECK_CODE(s, TF_INTERNAL);
+  CHECK_STR_CONTAINS(TF_Message(s), "low-priority AddV2 kernel was chosen");
+  /* No kernel has that label: TF's NOT_FOUND. */
+  CHECK(add_with_label(ctx, a, b, "other", s) == NULL);
+  CHECK_CODE(s, TF_NOT_FOUND);
+  CHECK_STR_CONTAINS(TF_Message(s), "label='never'");
+  /* The unlabelled kernel again: the label is part of the cache key. */
+  out = add_with_label(ctx, a, b, NULL, s);
+  CHECK_CODE(s, TF_OK);
+  CHECK(read_f32(out, s) == 3);
+  TFE_DeleteTensorHandle(out);
   TFE_DeleteTensorHandle(a);
   TFE_DeleteTensorHandle(b);
   TFE_DeleteContext(ctx);

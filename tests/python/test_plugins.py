@@ -147,6 +147,37 @@ def test_copies_and_errors(device_plugin: Path) -> None:
     assert result["no_kernel"].startswith("Could not find device for node")
 
 
+def test_unplaced_ops_are_placed_like_tensorflow(device_plugin: Path) -> None:
+    result = run_child(
+        f"""
+        import json
+        import numpy as np
+        import tfe_py
+        from tfe_py import ops
+
+        tfe_py.load_pluggable_device({str(device_plugin)!r})
+        ctx = tfe_py.Context()
+        x = np.arange(4, dtype=np.float32)
+        out = {{}}
+        with ctx.as_default():
+            added = ops.AddV2(x, x)  # the device has a float kernel
+            diff = ops.Sub(x, np.ones(4, np.float32))  # it has no Sub kernel
+            small = ops.AddV2(np.arange(3, dtype=np.int32), np.int32(1))
+            big = ops.AddV2(np.arange(100, dtype=np.int32), np.int32(1))
+            with ctx.device("CPU:0"):
+                host = ops.AddV2(x, x)
+        for name, t in dict(added=added, diff=diff, small=small, big=big, host=host).items():
+            out[name] = [t.device.rsplit("device:", 1)[1], t.numpy().tolist()]
+        print(json.dumps(out))
+        """
+    )
+    assert result["added"] == ["MY_DEVICE:0", [0.0, 2.0, 4.0, 6.0]]
+    assert result["diff"] == ["CPU:0", [-1.0, 0.0, 1.0, 2.0]]
+    assert result["small"] == ["CPU:0", [1, 2, 3]]
+    assert result["big"] == ["MY_DEVICE:0", list(range(1, 101))]
+    assert result["host"] == ["CPU:0", [0.0, 2.0, 4.0, 6.0]]
+
+
 BROKEN = [
     (
         "se_broken_no_allocate",
