@@ -5,6 +5,7 @@
 #include "core/alloc.h"
 #include "core/status_internal.h"
 #include "core/tensor_internal.h"
+#include "core/variant.h"
 #include "tensorflow/c/logging.h"
 #include "tensorflow/c/tf_tstring.h"
 
@@ -63,6 +64,11 @@ void tfe_buffer_unref(tfe_tensor_buffer* b) {
     int64_t i;
     for (i = 0; i < b->string_count; i++) TF_TString_Dealloc(&s[i]);
   }
+  if (b->variant_count > 0) {
+    tfe_variant** v = (tfe_variant**)b->data;
+    int64_t i;
+    for (i = 0; i < b->variant_count; i++) tfe_variant_unref(v[i]);
+  }
   if (b->dealloc != NULL) b->dealloc(b->data, b->len, b->dealloc_arg);
   tfe_free(b);
   tfe_count_dec(TFE_OBJ_TENSOR_BUFFER);
@@ -114,7 +120,7 @@ TF_Tensor* TF_AllocateTensor(TF_DataType dtype, const int64_t* dims,
                              int num_dims, size_t len) {
   int ok;
   size_t need = needed_bytes(dtype, dims, num_dims, &ok);
-  int64_t nstr = 0;
+  int64_t nstr = 0, nvar = 0;
   tfe_tensor_buffer* b;
   TF_Tensor* t;
   if (!ok) return NULL;
@@ -123,11 +129,23 @@ TF_Tensor* TF_AllocateTensor(TF_DataType dtype, const int64_t* dims,
      * later TF_SetShape grows into also starts empty and is freed. */
     if (len < need) len = need;
     nstr = (int64_t)(len / sizeof(TF_TString));
+  } else if (dtype == TF_VARIANT) {
+    /* Same idea for variants: every whole slot is an empty variant (a NULL
+     * object pointer) that the buffer releases. TF_DataTypeSize stays 0,
+     * as in TensorFlow. */
+    int64_t n = tfe_shape_num_elements(dims, num_dims);
+    if (!tfe_mul_size((size_t)n, sizeof(tfe_variant*), &need)) return NULL;
+    if (len < need) len = need;
+    nvar = (int64_t)(len / sizeof(tfe_variant*));
   } else if (len < need) {
     return NULL;
   }
   b = tfe_buffer_alloc(len, nstr);
   if (b == NULL) return NULL;
+  if (nvar > 0) {
+    memset(b->data, 0, (size_t)nvar * sizeof(tfe_variant*));
+    b->variant_count = nvar;
+  }
   t = tfe_tensor_from_buffer(dtype, dims, num_dims, b);
   tfe_buffer_unref(b);
   return t;

@@ -24,6 +24,10 @@ typedef struct tfe_tensor_buffer {
   int owns_memory;
   /* For TF_STRING buffers the core allocated: elements to release. */
   int64_t string_count;
+  /* For TF_VARIANT buffers the core allocated: the number of
+   * `tfe_variant*` slots at the start of `data` (NULL = empty variant); the
+   * buffer owns one reference to each and drops them when released. */
+  int64_t variant_count;
 } tfe_tensor_buffer;
 
 struct TF_Tensor {

@@ -9,6 +9,7 @@
 #include "core/status_internal.h"
 #include "core/tensor_internal.h"
 #include "core/unimplemented.h"
+#include "core/variant.h"
 #include "kernels/capi_kernel.h"
 #include "kernels/resource.h"
 #include "tensorflow/c/kernels_experimental.h"
@@ -54,6 +55,17 @@ static TF_Tensor* copy_with(TF_OpKernelContext* ctx, const TF_Tensor* src,
                             copy_fn copyFunc, TF_Status* s) {
   TF_Tensor *dst, *sv, *dv;
   int on_host = tfe_pdev_tensor_device(src) == NULL;
+  if (src->dtype == TF_VARIANT) {
+    /* Variant values are copied element by element, sharing each element's
+     * object, as TensorFlow copies Variants; copyFunc is not called. */
+    dst = tfe_variant_tensor_copy(src);
+    if (dst == NULL) {
+      tfe_status_setf(s, TF_INTERNAL,
+                      "cannot copy a DT_VARIANT value that holds no variant "
+                      "objects (or out of memory)");
+    }
+    return dst;
+  }
   if (copyFunc == NULL) {
     tfe_status_setf(s, TF_INVALID_ARGUMENT, "copyFunc is NULL");
     return NULL;
@@ -152,10 +164,9 @@ void TF_AssignUpdateVariable(
   tfe_resource* r;
   const TF_Tensor* value;
   TF_Tensor *vv, *tv;
-  if (isVariantType) {
-    TFE_UNIMPLEMENTED(status, "TF_AssignUpdateVariable on DT_VARIANT values");
-    return;
-  }
+  /* isVariantType: copies of DT_VARIANT values share element objects
+   * (copy_with); the update itself is updateFunc's, as in TensorFlow. */
+  (void)isVariantType;
   if (updateFunc == NULL) {
     tfe_status_setf(status, TF_INVALID_ARGUMENT,
                     "TF_AssignUpdateVariable: updateFunc is NULL");
@@ -311,11 +322,9 @@ void TF_GetInputTensorFromVariable(
   const TF_Tensor* t;
   tfe_resource* r;
   TF_Tensor* view;
-  if (isVariantType) {
-    TFE_UNIMPLEMENTED(status,
-                      "TF_GetInputTensorFromVariable on DT_VARIANT values");
-    return;
-  }
+  /* isVariantType: a private copy (sparse) of a DT_VARIANT value shares
+   * element objects (copy_with). */
+  (void)isVariantType;
   if (ctx == NULL || ctx->k == NULL || out == NULL) {
     tfe_status_setf(status, TF_INVALID_ARGUMENT,
                     "TF_GetInputTensorFromVariable: NULL argument");
@@ -409,22 +418,4 @@ void TF_DestroyTemporaryVariable(TF_OpKernelContext* ctx, const int index,
   TFE_UNIMPLEMENTED(tf_status, "TF_DestroyTemporaryVariable");
 }
 
-void TF_AddNVariant(TF_OpKernelContext* ctx,
-                    void (*binary_add_func)(TF_OpKernelContext* ctx,
-                                            TF_Tensor* a, TF_Tensor* b,
-                                            TF_Tensor* out),
-                    TF_Status* status) {
-  (void)ctx;
-  (void)binary_add_func;
-  TFE_UNIMPLEMENTED(status, "TF_AddNVariant");
-}
-
-void TF_ZerosLikeVariant(TF_OpKernelContext* ctx,
-                         void (*zeros_like_func)(TF_OpKernelContext* ctx,
-                                                 TF_Tensor* input,
-                                                 TF_Tensor* out),
-                         TF_Status* status) {
-  (void)ctx;
-  (void)zeros_like_func;
-  TFE_UNIMPLEMENTED(status, "TF_ZerosLikeVariant");
-}
+/* TF_AddNVariant and TF_ZerosLikeVariant: csrc/kernels/capi_variant.c. */

@@ -413,15 +413,18 @@ TEST(unsupported_variants_and_refs_are_unimplemented) {
   CHECK_CODE(st, TF_UNIMPLEMENTED);
   TF_DestroyTemporaryVariable(NULL, 0, NULL, st);
   CHECK_CODE(st, TF_UNIMPLEMENTED);
+  /* TF_AddNVariant / TF_ZerosLikeVariant work now
+   * (tests/c/test_variant_lists.c); NULL arguments are rejected. */
   TF_AddNVariant(NULL, NULL, st);
-  CHECK_CODE(st, TF_UNIMPLEMENTED);
+  CHECK_CODE(st, TF_INVALID_ARGUMENT);
   TF_ZerosLikeVariant(NULL, NULL, st);
-  CHECK_CODE(st, TF_UNIMPLEMENTED);
+  CHECK_CODE(st, TF_INVALID_ARGUMENT);
+  /* The DT_VARIANT paths of these two work now; NULL is rejected. */
   TF_AssignUpdateVariable(NULL, 0, 1, 0, 1, copy_fn, add_fn, st);
-  CHECK_CODE(st, TF_UNIMPLEMENTED);
+  CHECK_CODE(st, TF_INVALID_ARGUMENT);
   TF_GetInputTensorFromVariable(NULL, 0, false, true, false, copy_fn, NULL,
                                 st);
-  CHECK_CODE(st, TF_UNIMPLEMENTED);
+  CHECK_CODE(st, TF_INVALID_ARGUMENT);
   TF_OpKernelContext_ForwardRefInputToRefOutput(NULL, 0, 0);
   TF_CreateAndSetPjRtCApiClient("X", st, NULL, 0);
   CHECK_CODE(st, TF_UNIMPLEMENTED);

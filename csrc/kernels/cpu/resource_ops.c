@@ -156,7 +156,8 @@ static void assign_var_compute(tfe_kernel_context* k) {
   }
   /* Reuse the variable's buffer when nobody else holds it and the size
    * matches; otherwise a fresh copy (the input stays the caller's). */
-  if (r->value != NULL && value->dtype != TF_STRING && r->value->buf &&
+  if (r->value != NULL && value->dtype != TF_STRING &&
+      value->dtype != TF_VARIANT && r->value->buf &&
       value->buf && r->value->buf->len == value->buf->len &&
       atomic_load(&r->value->buf->refcount) == 1) {
     if (value->buf->len > 0) {

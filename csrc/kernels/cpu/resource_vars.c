@@ -7,6 +7,7 @@
 #include "core/alloc.h"
 #include "core/status_internal.h"
 #include "core/tensor_internal.h"
+#include "core/variant.h"
 #include "eager/eager_internal.h"
 #include "kernels/kernel.h"
 #include "kernels/resource.h"
@@ -78,6 +79,9 @@ TF_Tensor* tfe_var_share_value(tfe_resource* r) {
 TF_Tensor* tfe_tensor_deep_copy(const TF_Tensor* t) {
   TF_Tensor* c;
   size_t len = t->buf != NULL ? t->buf->len : 0;
+  /* Variant elements are objects: the copy shares them (NULL when t holds
+   * no variant slots). */
+  if (t->dtype == TF_VARIANT) return tfe_variant_tensor_copy(t);
   c = TF_AllocateTensor(t->dtype, t->dims, t->num_dims, len);
   if (c == NULL) return NULL;
   if (len == 0) return c;

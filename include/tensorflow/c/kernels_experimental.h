@@ -135,13 +135,39 @@ TF_CAPI_EXPORT extern void TF_DestroyTemporaryVariable(TF_OpKernelContext* ctx,
                                                        TF_StringView* var_name,
                                                        TF_Status* tf_status);
 
-/* AddN and ZerosLike over DT_VARIANT tensors: TF_UNIMPLEMENTED in tfe. */
+/* The AddN kernel for T=variant, for a kernel to call from its compute
+ * function: the core walks the TensorList / Optional objects held by the
+ * kernel's scalar DT_VARIANT inputs and calls binary_add_func once per pair
+ * of initialised elements (an uninitialised element on one side gives the
+ * other side's element, without a call). With a single input the output
+ * is that input; otherwise every input must be a scalar, the lists must
+ * agree in element dtype, element shape and length (optionals in having a
+ * value and in component count), and the sums are made pairwise.
+ *
+ * Each call gets three new tensors that the callback owns and must free
+ * with TF_DeleteTensor: `a` and `b` (views of the elements, not to be
+ * written) and `out`, allocated with a's dtype and shape (DT_VARIANT in
+ * host memory, other dtypes where the kernel's device keeps temporaries),
+ * which it fills. A callback fails with TF_OpKernelContext_Failure.
+ * Output 0 is set to a new scalar DT_VARIANT tensor in host memory owned by
+ * the runtime. On failure (TensorFlow's codes and messages) both `status`
+ * and the kernel context carry the error and no output is set. */
 TF_CAPI_EXPORT extern void TF_AddNVariant(
     TF_OpKernelContext* ctx,
     void (*binary_add_func)(TF_OpKernelContext* ctx, TF_Tensor* a, TF_Tensor* b,
                             TF_Tensor* out),
     TF_Status* status);
 
+/* The ZerosLike kernel for T=variant: input 0 must be a scalar DT_VARIANT
+ * ("ZerosLike non-scalar Tensor with dtype=DT_VARIANT is not supported."
+ * otherwise); the result has the same kind, dtype, element shape and
+ * length, with zeros_like_func called once per initialised element
+ * (nested DT_VARIANT elements are handled by the core, uninitialised ones
+ * stay uninitialised). The callback owns `input` (a view, not to be
+ * written) and `out` (allocated like input) and frees both with
+ * TF_DeleteTensor. Output 0 is a new scalar DT_VARIANT tensor in host
+ * memory owned by the runtime; errors go to `status` and to the kernel
+ * context (an object of an unknown kind is INTERNAL). */
 TF_CAPI_EXPORT extern void TF_ZerosLikeVariant(
     TF_OpKernelContext* ctx,
     void (*zeros_like_func)(TF_OpKernelContext* ctx, TF_Tensor* input,
