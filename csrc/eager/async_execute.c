@@ -12,6 +12,7 @@
 #include "core/status_internal.h"
 #include "eager/executor.h"
 #include "kernels/host_memory.h"
+#include "kernels/ref_var.h"
 
 #define INLINE_TENSORS 8
 
@@ -38,6 +39,7 @@ void tfe_async_execute(TFE_Executor* ex, TFE_Op* op,
   size_t bytes = sizeof(tfe_async_node) +
                  sizeof(TFE_TensorHandle*) * (size_t)(n_in + n_out);
   tfe_async_node* node = (tfe_async_node*)tfe_calloc(1, bytes);
+  const int has_ref = tfe_op_def_has_ref(e->def);
   int i;
   if (node == NULL) goto oom;
   node->ctx = op->ctx;
@@ -53,6 +55,11 @@ void tfe_async_execute(TFE_Executor* ex, TFE_Op* op,
     if (node->outputs[i] != NULL && !e->run_device->is_host &&
         tfe_kernel_arg_in_host_memory(e->reg, e->def, &e->complete, 1, i)) {
       node->outputs[i]->backing = op->ctx->devices[0];
+    }
+    /* A Ref output: known to be a reference before it is computed. */
+    if (node->outputs[i] != NULL && has_ref &&
+        tfe_op_def_flat_is_ref(e->def, &e->complete, 1, i)) {
+      node->outputs[i]->is_ref = 1;
     }
     if (node->outputs[i] == NULL) {
       while (--i >= 0) tfe_handle_unref(node->outputs[i]);
@@ -101,6 +108,7 @@ void tfe_async_node_run(tfe_async_node* node, TF_Status* s) {
   const tfe_kcache_entry* e = node->e;
   TF_Tensor* out_inline[INLINE_TENSORS];
   TF_Tensor** outs = out_inline;
+  tfe_ref_cell** out_refs = NULL; /* ops with Ref(T) args only */
   int i;
 
   if (node->num_outputs > INLINE_TENSORS) {
@@ -118,10 +126,28 @@ void tfe_async_node_run(tfe_async_node* node, TF_Status* s) {
   /* The manager is checked once the op is due to run: an op queued before
    * the cancellation fails too. */
   if (!tfe_cancel_check(node->cancel, e->def->name, s)) goto done;
+  if (tfe_op_def_has_ref(e->def)) {
+    out_refs = (tfe_ref_cell**)tfe_calloc((size_t)node->num_outputs + 1,
+                                          sizeof(*out_refs));
+    if (out_refs == NULL) {
+      tfe_status_setf(s, TF_RESOURCE_EXHAUSTED,
+                      "out of memory running %s asynchronously",
+                      e->def->name);
+      goto done;
+    }
+  }
   /* Waits for inputs produced by earlier nodes (of this or another
    * executor); an input whose op failed fails this op with that error. */
-  if (!tfe_execute_kernel(node->ctx, e, node->inputs, outs, s)) goto done;
+  if (!tfe_execute_kernel(node->ctx, e, node->inputs, outs, out_refs, s)) {
+    goto done;
+  }
   for (i = 0; i < node->num_outputs; i++) {
+    if (out_refs != NULL && out_refs[i] != NULL) {
+      /* The handle adopts the cell reference; publishing READY makes it
+       * visible to readers. */
+      node->outputs[i]->ref = out_refs[i];
+      out_refs[i] = NULL;
+    }
     tfe_handle_fulfil(node->outputs[i], outs[i]);
     outs[i] = NULL;
   }
@@ -130,6 +156,7 @@ done:
   if (TF_GetCode(s) != TF_OK) {
     tfe_async_node_abort(node, TF_GetCode(s), TF_Message(s));
   }
+  tfe_free(out_refs);
   if (outs != out_inline) tfe_free(outs);
 }
 

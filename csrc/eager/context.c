@@ -10,6 +10,7 @@
 #include "eager/custom_device.h"
 #include "eager/eager_internal.h"
 #include "eager/executor.h"
+#include "kernels/ref_var.h"
 #include "kernels/resource.h"
 #include "tensorflow/c/logging.h"
 
@@ -80,6 +81,8 @@ static void ctx_free(TFE_Context* ctx) {
   tfe_kcache_destroy(&ctx->cache);
   /* Resources kernels kept for this context (kernels/resource.h). */
   tfe_resources_clear_context(ctx->id);
+  /* Its temporary variables (kernels/ref_var.h). */
+  tfe_tmpvars_clear_context(ctx->id);
   n = atomic_load(&ctx->num_devices);
   for (i = 0; i < n; i++) tfe_free(ctx->devices[i]);
   if (ctx->executed_names != NULL) {

@@ -231,6 +231,12 @@ struct TFE_TensorHandle {
    * device-owned data, shared by TFE_TensorHandleCopySharingTensor
    * (custom_device.h). */
   struct tfe_custom_payload* custom;
+  /* A handle for a Ref(T) output (docs/REF_VARIABLES.md): is_ref is set
+   * from creation (also while PENDING) and `ref` (one cell reference,
+   * kernels/ref_var.h) once READY; `t` stays NULL, readers see the cell's
+   * current value. */
+  int is_ref;
+  struct tfe_ref_cell* ref;
 };
 
 /* New READY handle adopting tensor `t` (ownership moves to the handle; on
@@ -247,6 +253,11 @@ TFE_TensorHandle* tfe_handle_share(TFE_Context* ctx, const TF_Tensor* t,
 TFE_TensorHandle* tfe_handle_new_custom(TFE_Context* ctx, TF_DataType dtype,
                                         const tfe_device* device,
                                         struct tfe_custom_payload* p);
+/* New READY handle referring to reference cell `cell` (takes a new cell
+ * reference) with base dtype `dtype`, on `device`. NULL on OOM. */
+TFE_TensorHandle* tfe_handle_new_ref(TFE_Context* ctx, TF_DataType dtype,
+                                     const tfe_device* device,
+                                     struct tfe_ref_cell* cell);
 void tfe_handle_ref(TFE_TensorHandle* h);
 void tfe_handle_unref(TFE_TensorHandle* h);
 /* Checks h is a live handle; INVALID_ARGUMENT naming fn otherwise. */

@@ -14,6 +14,8 @@
 #include "eager/eager_internal.h"
 #include "eager/executor.h"
 #include "kernels/host_memory.h"
+#include "kernels/ref_var.h"
+#include "kernels/resource.h"
 #include "tensorflow/c/logging.h"
 
 #define INLINE_TENSORS 8
@@ -422,54 +424,174 @@ fail:
 /* ------------------------------------------------------------------------
  * Running. */
 
-/* The tensor the kernel reads for input i (handle h): h's own, or a copy
- * into the memory the kernel needs (host memory for host-memory args and
- * host-only dtypes, else the run device's), kept in (*moved)[i] until the
- * kernel returns. NULL with the status set on failure. */
+/* Makes sure *held (2 * n_in slots: copies of inputs, then views of
+ * references, each kept until the kernel returned) exists. */
+static int hold_slots(TF_Tensor*** held, int n_in, TF_Status* s) {
+  if (*held != NULL) return 1;
+  *held = (TF_Tensor**)tfe_calloc((size_t)n_in * 2, sizeof(TF_Tensor*));
+  if (*held == NULL) {
+    tfe_status_setf(s, TF_RESOURCE_EXHAUSTED,
+                    "TFE_Execute: out of memory copying inputs");
+    return 0;
+  }
+  return 1;
+}
+
+/* The tensor the kernel reads for input i (tensor `src` held by device
+ * `backing`): src itself, or a copy into the memory the kernel needs (host
+ * memory for host-memory args and host-only dtypes, else the run
+ * device's), kept in (*held)[i] until the kernel returns. NULL with the
+ * status set on failure. */
 static TF_Tensor* input_memory(TFE_Context* ctx, const tfe_kcache_entry* e,
-                               int i, TFE_TensorHandle* h, int n_in,
-                               TF_Tensor*** moved, TF_Status* s) {
+                               int i, TF_Tensor* src,
+                               const tfe_device* backing, int n_in,
+                               TF_Tensor*** held, TF_Status* s) {
   const tfe_device* run = e->run_device;
-  int have_host = tfe_tensor_in_host_memory(h->t);
+  int have_host = tfe_tensor_in_host_memory(src);
   int want_host;
   TF_Tensor* c;
-  if (run->is_host && have_host) return h->t;
-  want_host = run->is_host || h->dtype == TF_STRING ||
-              h->dtype == TF_RESOURCE || h->dtype == TF_VARIANT ||
+  if (run->is_host && have_host) return src;
+  want_host = run->is_host || src->dtype == TF_STRING ||
+              src->dtype == TF_RESOURCE || src->dtype == TF_VARIANT ||
               tfe_kernel_arg_in_host_memory(e->reg, e->def, &e->complete, 0,
                                             i);
   if (want_host == have_host &&
-      (have_host || tfe_device_same(h->backing, run))) {
-    return h->t;
+      (have_host || tfe_device_same(backing, run))) {
+    return src;
   }
-  if (*moved == NULL) {
-    *moved = (TF_Tensor**)tfe_calloc((size_t)n_in, sizeof(TF_Tensor*));
-    if (*moved == NULL) {
-      tfe_status_setf(s, TF_RESOURCE_EXHAUSTED,
-                      "TFE_Execute: out of memory copying inputs");
-      return NULL;
-    }
-  }
-  c = tfe_device_copy_tensor(h->t, h->backing,
-                             want_host ? ctx->devices[0] : run, s);
-  (*moved)[i] = c;
+  if (!hold_slots(held, n_in, s)) return NULL;
+  c = tfe_device_copy_tensor(src, backing, want_host ? ctx->devices[0] : run,
+                             s);
+  (*held)[i] = c;
   return c;
 }
 
+/* Input i is reference handle h. For a Ref(T) arg (is_ref) the kernel gets
+ * the cell and a view of its value; for a plain arg the value is read
+ * (TF's automatic dereference): a host value is copied so that the result
+ * never changes with later updates of the reference. The view or copy is
+ * kept in (*held)[n_in + i]. Returns the tensor for ins[i] (NULL for an
+ * uninitialized reference the op accepts), 0 in *ok on failure. */
+static TF_Tensor* ref_input(TFE_Context* ctx, const tfe_kcache_entry* e,
+                            int i, TFE_TensorHandle* h, int is_ref, int n_in,
+                            TF_Tensor*** held, int* ok, TF_Status* s) {
+  TF_Tensor* v;
+  const tfe_device* backing;
+  *ok = 0;
+  if (!hold_slots(held, n_in, s)) return NULL;
+  if (is_ref) {
+    pthread_mutex_lock(&h->ref->mu);
+    if (h->ref->value == NULL) {
+      pthread_mutex_unlock(&h->ref->mu);
+      if (e->def->allows_uninitialized_input) {
+        *ok = 1;
+        return NULL;
+      }
+      tfe_status_setf(s, TF_FAILED_PRECONDITION,
+                      "Attempting to use uninitialized value: input #%d of "
+                      "%s is a reference that was never assigned",
+                      i, e->def->name);
+      return NULL;
+    }
+    v = tfe_ref_cell_read(h->ref, 1, s);
+    pthread_mutex_unlock(&h->ref->mu);
+    if (v == NULL) return NULL;
+    (*held)[n_in + i] = v;
+    *ok = 1;
+    return v;
+  }
+  v = tfe_ref_cell_read(h->ref, 0, s);
+  if (v == NULL) return NULL;
+  if (tfe_tensor_in_host_memory(v)) {
+    TF_Tensor* c = tfe_tensor_deep_copy(v);
+    TF_DeleteTensor(v);
+    if (c == NULL) {
+      tfe_status_setf(s, TF_RESOURCE_EXHAUSTED,
+                      "TFE_Execute: out of memory reading a reference");
+      return NULL;
+    }
+    v = c;
+    backing = ctx->devices[0];
+  } else {
+    backing = h->backing;
+  }
+  (*held)[n_in + i] = v;
+  v = input_memory(ctx, e, i, v, backing, n_in, held, s);
+  *ok = v != NULL;
+  return v;
+}
+
+/* After the kernel ran: checks the outputs (every plain output set with
+ * its dtype, every Ref output given a cell of its dtype). */
+static int check_outputs(const tfe_kcache_entry* e, TF_Tensor** outs,
+                         tfe_ref_cell** out_refs, int has_ref,
+                         TF_Status* status) {
+  int i;
+  for (i = 0; i < e->num_outputs; i++) {
+    if (has_ref && tfe_op_def_flat_is_ref(e->def, &e->complete, 1, i)) {
+      if (out_refs[i] == NULL) {
+        tfe_status_setf(status, TF_INTERNAL,
+                        "the kernel of %s did not produce reference output "
+                        "%d (use TF_OpKernelContext_ForwardRefInputToRef"
+                        "Output or TF_TemporaryVariable)",
+                        e->def->name, i);
+        return 0;
+      }
+      if (out_refs[i]->dtype != e->output_types[i]) {
+        tfe_status_setf(status, TF_INTERNAL,
+                        "the kernel of %s produced a %s reference for output "
+                        "%d, expected %s",
+                        e->def->name, dtype_name(out_refs[i]->dtype), i,
+                        dtype_name(e->output_types[i]));
+        return 0;
+      }
+      if (outs[i] != NULL) {
+        TF_DeleteTensor(outs[i]);
+        outs[i] = NULL;
+      }
+      continue;
+    }
+    if (outs[i] == NULL) {
+      tfe_status_setf(status, TF_INTERNAL,
+                      "the kernel of %s did not produce output %d",
+                      e->def->name, i);
+      return 0;
+    }
+    if (outs[i]->dtype != e->output_types[i]) {
+      tfe_status_setf(status, TF_INTERNAL,
+                      "the kernel of %s produced a %s tensor for output %d, "
+                      "expected %s",
+                      e->def->name, dtype_name(outs[i]->dtype), i,
+                      dtype_name(e->output_types[i]));
+      return 0;
+    }
+  }
+  return 1;
+}
+
 /* Runs e's kernel on `inputs` (e->num_inputs handles; waits for pending
- * ones) and stores e->num_outputs new tensors in outs (all NULL on entry).
+ * ones) and stores e->num_outputs new tensors in outs (all NULL on entry),
+ * and for ops with Ref(T) args the Ref outputs' cells in out_refs.
  * Shared by TFE_Execute and the nodes of asynchronous executors
  * (executor.h). Returns 0 with the error in status (outs all NULL). */
 int tfe_execute_kernel(TFE_Context* ctx, const tfe_kcache_entry* e,
                        TFE_TensorHandle* const* inputs, TF_Tensor** outs,
-                       TF_Status* status) {
-  TF_Tensor** moved = NULL; /* inputs copied for the kernel */
+                       tfe_ref_cell** out_refs, TF_Status* status) {
+  TF_Tensor** held = NULL; /* copies and reference views (hold_slots) */
   TF_Tensor* in_inline[INLINE_TENSORS];
   TF_Tensor** ins = in_inline;
+  tfe_ref_cell** in_refs = NULL;
   const int n_in = e->num_inputs, n_out = e->num_outputs;
+  const int has_ref = tfe_op_def_has_ref(e->def);
   tfe_kernel_context k;
   int i, ok = 0;
 
+  if (has_ref && out_refs == NULL) {
+    tfe_status_setf(status, TF_INTERNAL,
+                    "TFE_Execute: no room for the reference outputs of %s",
+                    e->def->name);
+    return 0;
+  }
   if (n_in > INLINE_TENSORS) {
     ins = (TF_Tensor**)tfe_malloc(sizeof(TF_Tensor*) * (size_t)n_in);
     if (ins == NULL) {
@@ -478,12 +600,29 @@ int tfe_execute_kernel(TFE_Context* ctx, const tfe_kcache_entry* e,
       return 0;
     }
   }
+  if (has_ref && n_in > 0) {
+    in_refs = (tfe_ref_cell**)tfe_calloc((size_t)n_in, sizeof(*in_refs));
+    if (in_refs == NULL) {
+      tfe_status_setf(status, TF_RESOURCE_EXHAUSTED,
+                      "TFE_Execute: out of memory running %s", e->def->name);
+      goto done;
+    }
+  }
   for (i = 0; i < n_in; i++) {
     TFE_TensorHandle* h = inputs[i];
     /* An input still computed by an asynchronous executor is waited for;
      * one whose op failed fails this op with the same error. */
     if (!tfe_handle_ready(h, status)) goto done;
-    ins[i] = input_memory(ctx, e, i, h, n_in, &moved, status);
+    if (h->ref != NULL) {
+      int is_ref = has_ref &&
+                   tfe_op_def_flat_is_ref(e->def, &e->complete, 0, i);
+      int got;
+      ins[i] = ref_input(ctx, e, i, h, is_ref, n_in, &held, &got, status);
+      if (!got) goto done;
+      if (is_ref) in_refs[i] = h->ref;
+      continue;
+    }
+    ins[i] = input_memory(ctx, e, i, h->t, h->backing, n_in, &held, status);
     if (ins[i] == NULL) goto done;
   }
 
@@ -499,42 +638,84 @@ int tfe_execute_kernel(TFE_Context* ctx, const tfe_kcache_entry* e,
   k.user_data = e->reg->user_data;
   k.eager_ctx = ctx;
   k.device_name = e->run_device->name;
+  k.input_refs = in_refs;
+  k.output_refs = has_ref ? out_refs : NULL;
   e->reg->compute(&k);
   if (TF_GetCode(status) != TF_OK) goto done;
-
-  for (i = 0; i < n_out; i++) {
-    if (outs[i] == NULL) {
-      tfe_status_setf(status, TF_INTERNAL,
-                      "the kernel of %s did not produce output %d",
-                      e->def->name, i);
-      goto done;
-    }
-    if (outs[i]->dtype != e->output_types[i]) {
-      tfe_status_setf(status, TF_INTERNAL,
-                      "the kernel of %s produced a %s tensor for output %d, "
-                      "expected %s",
-                      e->def->name, dtype_name(outs[i]->dtype), i,
-                      dtype_name(e->output_types[i]));
-      goto done;
-    }
-  }
-  ok = 1;
+  ok = check_outputs(e, outs, out_refs, has_ref, status);
 
 done:
   if (!ok) {
     for (i = 0; i < n_out; i++) {
       if (outs[i] != NULL) TF_DeleteTensor(outs[i]);
       outs[i] = NULL;
+      if (has_ref) {
+        tfe_ref_cell_unref(out_refs[i]);
+        out_refs[i] = NULL;
+      }
     }
   }
-  if (moved != NULL) {
-    for (i = 0; i < n_in; i++) {
-      if (moved[i] != NULL) TF_DeleteTensor(moved[i]);
+  if (held != NULL) {
+    for (i = 0; i < 2 * n_in; i++) {
+      if (held[i] != NULL) TF_DeleteTensor(held[i]);
     }
-    tfe_free(moved);
+    tfe_free(held);
   }
+  tfe_free(in_refs);
   if (ins != in_inline) tfe_free(ins);
   return ok;
+}
+
+/* Reference rules for input i of an op with Ref(T) args: a Ref(T) arg
+ * needs a reference handle on the op's device (a reference cannot be
+ * copied); a plain arg takes either kind. */
+static int check_ref_input(const TFE_Op* op, const tfe_kcache_entry* e,
+                           int i, const TFE_TensorHandle* h, TF_Status* s) {
+  if (!tfe_op_def_flat_is_ref(e->def, &e->complete, 0, i)) return 1;
+  if (!h->is_ref) {
+    tfe_status_setf(s, TF_INVALID_ARGUMENT,
+                    "cannot compute %s as input #%d(zero-based) was expected "
+                    "to be a %s_ref tensor but is a %s tensor (a reference "
+                    "input takes the output of an op with a Ref output, "
+                    "such as TemporaryVariable)",
+                    op->def->name, i, dtype_name(e->input_types[i]),
+                    dtype_name(h->dtype));
+    return 0;
+  }
+  if (h->device != e->run_device &&
+      !tfe_device_same(h->device, e->run_device)) {
+    tfe_status_setf(s, TF_INVALID_ARGUMENT,
+                    "cannot compute %s: reference input #%d lives on %s but "
+                    "the op runs on %s, and a reference cannot be copied "
+                    "between devices",
+                    op->def->name, i, h->device->name, e->run_device->name);
+    return 0;
+  }
+  return 1;
+}
+
+/* The handle for output i of a finished kernel: a reference handle for a
+ * Ref output (out_refs[i] set), else one adopting outs[i]. NULL on OOM. */
+static TFE_TensorHandle* wrap_output(TFE_Context* ctx,
+                                     const tfe_kcache_entry* e, int i,
+                                     TF_Tensor** outs,
+                                     tfe_ref_cell** out_refs) {
+  TFE_TensorHandle* h;
+  TF_Tensor* t = outs[i];
+  int on_host;
+  if (out_refs != NULL && out_refs[i] != NULL) {
+    h = tfe_handle_new_ref(ctx, e->output_types[i], e->run_device,
+                           out_refs[i]);
+    tfe_ref_cell_unref(out_refs[i]);
+    out_refs[i] = NULL;
+    return h;
+  }
+  /* A device kernel's host-memory output is backed by the host. */
+  on_host = !e->run_device->is_host && tfe_tensor_in_host_memory(t);
+  outs[i] = NULL;
+  h = tfe_handle_adopt(ctx, t, e->run_device);
+  if (h != NULL && on_host) h->backing = ctx->devices[0];
+  return h;
 }
 
 static void run(TFE_Op* op, const tfe_kcache_entry* e,
@@ -543,7 +724,9 @@ static void run(TFE_Op* op, const tfe_kcache_entry* e,
   TFE_Context* ctx = op->ctx;
   TF_Tensor* out_inline[INLINE_TENSORS];
   TF_Tensor** outs = out_inline;
+  tfe_ref_cell** out_refs = NULL; /* ops with Ref(T) args only */
   const int n_in = op->num_inputs, n_out = e->num_outputs;
+  const int has_ref = tfe_op_def_has_ref(op->def);
   TFE_Executor* async;
   int i;
 
@@ -569,6 +752,7 @@ static void run(TFE_Op* op, const tfe_kcache_entry* e,
                       dtype_name(h->dtype));
       return;
     }
+    if (has_ref && !check_ref_input(op, e, i, h, status)) return;
     if (h->custom != NULL) {
       /* Only reachable with a handle of another context's custom device:
        * this context's own are routed by tfe_custom_dispatch. */
@@ -584,17 +768,31 @@ static void run(TFE_Op* op, const tfe_kcache_entry* e,
       return;
     }
   }
+  if (has_ref) {
+    out_refs = (tfe_ref_cell**)tfe_calloc((size_t)n_out + 1,
+                                          sizeof(*out_refs));
+    if (out_refs == NULL) {
+      tfe_status_setf(status, TF_RESOURCE_EXHAUSTED,
+                      "TFE_Execute: out of memory running %s", op->def->name);
+      return;
+    }
+  }
   /* An asynchronous executor queues the op and returns pending outputs
    * (eager/executor.h). */
   async = tfe_executor_for_enqueue(ctx);
   if (async != NULL) {
+    tfe_free(out_refs);
     tfe_async_execute(async, op, e, retvals, num_retvals, status);
     return;
   }
-  if (!tfe_cancel_check(op->cancel, op->def->name, status)) return;
+  if (!tfe_cancel_check(op->cancel, op->def->name, status)) {
+    tfe_free(out_refs);
+    return;
+  }
   if (n_out > INLINE_TENSORS) {
     outs = (TF_Tensor**)tfe_calloc((size_t)n_out, sizeof(TF_Tensor*));
     if (outs == NULL) {
+      tfe_free(out_refs);
       tfe_status_setf(status, TF_RESOURCE_EXHAUSTED,
                       "TFE_Execute: out of memory running %s", op->def->name);
       return;
@@ -602,14 +800,11 @@ static void run(TFE_Op* op, const tfe_kcache_entry* e,
   } else {
     for (i = 0; i < n_out; i++) outs[i] = NULL;
   }
-  if (!tfe_execute_kernel(ctx, e, op->inputs, outs, status)) goto done;
+  if (!tfe_execute_kernel(ctx, e, op->inputs, outs, out_refs, status)) {
+    goto done;
+  }
   for (i = 0; i < n_out; i++) {
-    TF_Tensor* t = outs[i];
-    /* A device kernel's host-memory output is backed by the host. */
-    int on_host = !e->run_device->is_host && tfe_tensor_in_host_memory(t);
-    outs[i] = NULL;
-    retvals[i] = tfe_handle_adopt(ctx, t, e->run_device);
-    if (retvals[i] != NULL && on_host) retvals[i]->backing = ctx->devices[0];
+    retvals[i] = wrap_output(ctx, e, i, outs, out_refs);
     if (retvals[i] == NULL) {
       int j;
       for (j = 0; j < i; j++) {
@@ -630,7 +825,9 @@ static void run(TFE_Op* op, const tfe_kcache_entry* e,
 done:
   for (i = 0; i < n_out; i++) {
     if (outs[i] != NULL) TF_DeleteTensor(outs[i]);
+    if (out_refs != NULL) tfe_ref_cell_unref(out_refs[i]);
   }
+  tfe_free(out_refs);
   if (outs != out_inline) tfe_free(outs);
 }
 

@@ -79,10 +79,13 @@ tfe_async_node** tfe_async_node_next(tfe_async_node* node);
  * pending) and stores e->num_outputs new tensors in outs (which must hold
  * NULLs); on failure returns 0 with the error in status and outs all
  * NULL. Copies inputs to the memory the kernel needs and checks that the
- * kernel produced every output with the expected dtype. */
+ * kernel produced every output with the expected dtype. For an op with
+ * Ref(T) args, out_refs (e->num_outputs NULLs) receives one cell
+ * reference per Ref output (kernels/ref_var.h; outs[i] stays NULL there);
+ * it may be NULL for other ops. */
 int tfe_execute_kernel(TFE_Context* ctx, const tfe_kcache_entry* e,
                        TFE_TensorHandle* const* inputs, TF_Tensor** outs,
-                       TF_Status* status);
+                       struct tfe_ref_cell** out_refs, TF_Status* status);
 
 /* ---- pending handles (pending_handle.c) ---- */
 

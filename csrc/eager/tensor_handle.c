@@ -8,6 +8,8 @@
 #include "eager/custom_device.h"
 #include "eager/eager_internal.h"
 #include "eager/executor.h"
+#include "kernels/ref_var.h"
+#include "kernels/resource.h"
 #include "tensorflow/c/logging.h"
 #include "tensorflow/c/tf_tstring.h"
 
@@ -33,6 +35,8 @@ static TFE_TensorHandle* handle_alloc(TFE_Context* ctx, TF_DataType dtype,
   h->storage.dims = h->storage.dims_inline;
   h->storage.num_dims = 0;
   h->custom = NULL;
+  h->is_ref = 0;
+  h->ref = NULL;
   if (ctx != NULL) tfe_ctx_ref(ctx);
   tfe_count_inc(TFE_OBJ_TENSOR_HANDLE);
   return h;
@@ -74,6 +78,17 @@ TFE_TensorHandle* tfe_handle_new_custom(TFE_Context* ctx, TF_DataType dtype,
   return h;
 }
 
+TFE_TensorHandle* tfe_handle_new_ref(TFE_Context* ctx, TF_DataType dtype,
+                                     const tfe_device* device,
+                                     struct tfe_ref_cell* cell) {
+  TFE_TensorHandle* h = handle_alloc(ctx, dtype, device, device);
+  if (h == NULL) return NULL;
+  h->is_ref = 1;
+  h->ref = cell;
+  tfe_ref_cell_ref(cell);
+  return h;
+}
+
 void tfe_handle_ref(TFE_TensorHandle* h) {
   atomic_fetch_add_explicit(&h->refs, 1, memory_order_relaxed);
 }
@@ -90,6 +105,7 @@ void tfe_handle_unref(TFE_TensorHandle* h) {
   }
   if (h->storage.dims != h->storage.dims_inline) tfe_free(h->storage.dims);
   if (h->custom != NULL) tfe_custom_payload_unref(h->custom);
+  tfe_ref_cell_unref(h->ref);
   tfe_free(h->error_msg);
   ctx = h->ctx;
   h->magic = TFE_DEAD_MAGIC;
@@ -127,9 +143,33 @@ int tfe_handle_ready(TFE_TensorHandle* h, TF_Status* s) {
   return 0;
 }
 
-/* Checks and waits for the value; 1 when h->t may be read. */
+/* Checks and waits for the value; 1 when h->t may be read (or, for a
+ * reference handle, h->ref). */
 static int readable(TFE_TensorHandle* h, const char* fn, TF_Status* s) {
   return tfe_handle_check(h, fn, s) && tfe_handle_ready(h, s);
+}
+
+/* The tensor a READY, non-custom handle stands for: h->t, or for a
+ * reference handle a view of the cell's current value stored in *view
+ * (the caller deletes it; NULL otherwise). NULL with the status set when
+ * the reference is uninitialized. */
+static const TF_Tensor* value_of(TFE_TensorHandle* h, TF_Tensor** view,
+                                 TF_Status* s) {
+  *view = NULL;
+  if (h->ref == NULL) return h->t;
+  *view = tfe_ref_cell_read(h->ref, 0, s);
+  return *view;
+}
+
+/* The device holding t's memory for handle h (a reference's value may be
+ * in host memory on a device). */
+static const tfe_device* backing_of(const TFE_TensorHandle* h,
+                                    const TF_Tensor* t) {
+  if (h->ref != NULL && tfe_tensor_in_host_memory(t) &&
+      !h->backing->is_host) {
+    return tfe_host_cpu_device();
+  }
+  return h->backing;
 }
 
 /* ------------------------------------------------------------------------
@@ -189,32 +229,50 @@ TF_DataType TFE_TensorHandleDataType(TFE_TensorHandle* h) {
 }
 
 int TFE_TensorHandleNumDims(TFE_TensorHandle* h, TF_Status* status) {
+  const TF_Tensor* t;
+  TF_Tensor* view;
+  int n;
   if (!readable(h, "TFE_TensorHandleNumDims", status)) return -1;
   if (h->custom != NULL) return tfe_custom_handle_num_dims(h, status);
+  if ((t = value_of(h, &view, status)) == NULL) return -1;
+  n = t->num_dims;
+  TF_DeleteTensor(view);
   tfe_status_ok(status);
-  return h->t->num_dims;
+  return n;
 }
 
 int64_t TFE_TensorHandleNumElements(TFE_TensorHandle* h, TF_Status* status) {
+  const TF_Tensor* t;
+  TF_Tensor* view;
+  int64_t n;
   if (!readable(h, "TFE_TensorHandleNumElements", status)) return -1;
   if (h->custom != NULL) return tfe_custom_handle_num_elements(h, status);
+  if ((t = value_of(h, &view, status)) == NULL) return -1;
+  n = tfe_shape_num_elements(t->dims, t->num_dims);
+  TF_DeleteTensor(view);
   tfe_status_ok(status);
-  return tfe_shape_num_elements(h->t->dims, h->t->num_dims);
+  return n;
 }
 
 int64_t TFE_TensorHandleDim(TFE_TensorHandle* h, int dim_index,
                             TF_Status* status) {
+  const TF_Tensor* t;
+  TF_Tensor* view;
+  int64_t d = -1;
   if (!readable(h, "TFE_TensorHandleDim", status)) return -1;
   if (h->custom != NULL) return tfe_custom_handle_dim(h, dim_index, status);
-  if (dim_index < 0 || dim_index >= h->t->num_dims) {
+  if ((t = value_of(h, &view, status)) == NULL) return -1;
+  if (dim_index < 0 || dim_index >= t->num_dims) {
     tfe_status_setf(status, TF_INVALID_ARGUMENT,
                     "TFE_TensorHandleDim: dimension %d is out of range for a "
                     "tensor of rank %d",
-                    dim_index, h->t->num_dims);
-    return -1;
+                    dim_index, t->num_dims);
+  } else {
+    d = t->dims[dim_index];
+    tfe_status_ok(status);
   }
-  tfe_status_ok(status);
-  return h->t->dims[dim_index];
+  TF_DeleteTensor(view);
+  return d;
 }
 
 const char* TFE_TensorHandleDeviceName(TFE_TensorHandle* h,
@@ -258,10 +316,33 @@ void TFE_TensorHandleGetStatus(TFE_TensorHandle* h, TF_Status* status) {
 /* ------------------------------------------------------------------------
  * Values. */
 
+/* A reference's value is copied, so that later updates of the reference
+ * do not change what the caller got. */
+static TF_Tensor* resolve_ref(TFE_TensorHandle* h, TF_Status* status) {
+  TF_Tensor *view, *t;
+  if ((view = tfe_ref_cell_read(h->ref, 0, status)) == NULL) return NULL;
+  if (!tfe_tensor_in_host_memory(view)) {
+    t = tfe_device_copy_tensor(view, backing_of(h, view),
+                               tfe_host_cpu_device(), status);
+    TF_DeleteTensor(view);
+    return t;
+  }
+  t = tfe_tensor_deep_copy(view);
+  TF_DeleteTensor(view);
+  if (t == NULL) {
+    tfe_status_setf(status, TF_RESOURCE_EXHAUSTED,
+                    "TFE_TensorHandleResolve: out of memory");
+    return NULL;
+  }
+  tfe_status_ok(status);
+  return t;
+}
+
 TF_Tensor* TFE_TensorHandleResolve(TFE_TensorHandle* h, TF_Status* status) {
   TF_Tensor* t;
   if (!readable(h, "TFE_TensorHandleResolve", status)) return NULL;
   if (h->custom != NULL) return tfe_custom_handle_resolve(h, status);
+  if (h->ref != NULL) return resolve_ref(h, status);
   if (!tfe_tensor_in_host_memory(h->t)) {
     /* Device memory: a host copy (device.h's memory hooks). */
     return tfe_device_copy_tensor(h->t, h->backing, tfe_host_cpu_device(),
@@ -284,7 +365,12 @@ TFE_TensorHandle* TFE_TensorHandleCopySharingTensor(TFE_TensorHandle* h,
   TFE_TensorHandle* c;
   if (!readable(h, "TFE_TensorHandleCopySharingTensor", status)) return NULL;
   if (h->custom != NULL) return tfe_custom_handle_share(h, status);
-  c = tfe_handle_share(h->ctx, h->t, h->device, h->backing);
+  if (h->ref != NULL) {
+    /* The copy refers to the same reference. */
+    c = tfe_handle_new_ref(h->ctx, h->dtype, h->device, h->ref);
+  } else {
+    c = tfe_handle_share(h->ctx, h->t, h->device, h->backing);
+  }
   if (c == NULL) {
     tfe_status_setf(status, TF_RESOURCE_EXHAUSTED,
                     "TFE_TensorHandleCopySharingTensor: out of memory");
@@ -324,6 +410,33 @@ TFE_TensorHandle* TFE_TensorHandleCopyToDevice(TFE_TensorHandle* h,
                     device_name);
     return NULL;
   }
+  if (h->ref != NULL) {
+    /* A reference: a plain handle holding a copy of its current value
+     * (a host value is copied too, so that later updates of the reference
+     * do not show through). */
+    TF_Tensor* view = tfe_ref_cell_read(h->ref, 0, status);
+    TF_Tensor* t;
+    if (view == NULL) return NULL;
+    if (tfe_tensor_in_host_memory(view) && dst->is_host) {
+      t = tfe_tensor_deep_copy(view);
+      if (t == NULL) {
+        tfe_status_setf(status, TF_RESOURCE_EXHAUSTED,
+                        "TFE_TensorHandleCopyToDevice: out of memory");
+      }
+    } else {
+      t = tfe_device_copy_tensor(view, backing_of(h, view), dst, status);
+    }
+    TF_DeleteTensor(view);
+    if (t == NULL) return NULL;
+    c = tfe_handle_adopt(ctx, t, dst);
+    if (c == NULL) {
+      tfe_status_setf(status, TF_RESOURCE_EXHAUSTED,
+                      "TFE_TensorHandleCopyToDevice: out of memory");
+      return NULL;
+    }
+    tfe_status_ok(status);
+    return c;
+  }
   if (!tfe_tensor_in_host_memory(h->t) || !dst->is_host) {
     /* Into or out of device memory: copy through the device's hooks. */
     TF_Tensor* t = tfe_device_copy_tensor(h->t, h->backing, dst, status);
@@ -362,10 +475,18 @@ static size_t tensor_bytes(const TF_Tensor* t) {
 }
 
 void* TFE_TensorHandleDevicePointer(TFE_TensorHandle* h, TF_Status* status) {
+  void* p;
+  TF_Tensor* view;
+  const TF_Tensor* t;
   if (!readable(h, "TFE_TensorHandleDevicePointer", status)) return NULL;
   tfe_status_ok(status);
   if (h->custom != NULL) return h->custom->data;
-  return h->t->buf != NULL ? h->t->buf->data : NULL;
+  /* For a reference: the current value's memory, valid until the value is
+   * replaced (docs/REF_VARIABLES.md). */
+  if ((t = value_of(h, &view, status)) == NULL) return NULL;
+  p = t->buf != NULL ? t->buf->data : NULL;
+  TF_DeleteTensor(view);
+  return p;
 }
 
 size_t TFE_TensorHandleDeviceMemorySize(TFE_TensorHandle* h,
@@ -378,8 +499,16 @@ size_t TFE_TensorHandleDeviceMemorySize(TFE_TensorHandle* h,
                     h->device->name);
     return 0;
   }
-  tfe_status_ok(status);
-  return tensor_bytes(h->t);
+  {
+    TF_Tensor* view;
+    const TF_Tensor* t = value_of(h, &view, status);
+    size_t n;
+    if (t == NULL) return 0;
+    n = tensor_bytes(t);
+    TF_DeleteTensor(view);
+    tfe_status_ok(status);
+    return n;
+  }
 }
 
 TFE_TensorHandle* TFE_NewTensorHandleFromDeviceMemory(
@@ -520,6 +649,8 @@ TFE_TensorDebugInfo* TFE_TensorHandleTensorDebugInfo(TFE_TensorHandle* h,
                                                      TF_Status* status) {
   TFE_TensorDebugInfo* d;
   size_t bytes;
+  TF_Tensor* view;
+  const TF_Tensor* t;
   if (!readable(h, "TFE_TensorHandleTensorDebugInfo", status)) return NULL;
   if (h->custom != NULL) {
     tfe_status_setf(status, TF_INVALID_ARGUMENT,
@@ -528,17 +659,20 @@ TFE_TensorDebugInfo* TFE_TensorHandleTensorDebugInfo(TFE_TensorHandle* h,
                     h->device->name);
     return NULL;
   }
-  bytes = sizeof(*d) + sizeof(int64_t) * (size_t)h->t->num_dims;
+  if ((t = value_of(h, &view, status)) == NULL) return NULL;
+  bytes = sizeof(*d) + sizeof(int64_t) * (size_t)t->num_dims;
   d = (TFE_TensorDebugInfo*)tfe_malloc(bytes);
   if (d == NULL) {
+    TF_DeleteTensor(view);
     tfe_status_setf(status, TF_RESOURCE_EXHAUSTED,
                     "TFE_TensorHandleTensorDebugInfo: out of memory");
     return NULL;
   }
-  d->num_dims = h->t->num_dims;
+  d->num_dims = t->num_dims;
   if (d->num_dims > 0) {
-    memcpy(d->dims, h->t->dims, sizeof(int64_t) * (size_t)d->num_dims);
+    memcpy(d->dims, t->dims, sizeof(int64_t) * (size_t)d->num_dims);
   }
+  TF_DeleteTensor(view);
   tfe_status_ok(status);
   return d;
 }

@@ -8,6 +8,7 @@
 #include "eager/eager_internal.h"
 #include "kernels/capi_kernel.h"
 #include "kernels/host_memory.h"
+#include "kernels/ref_var.h"
 #include "kernels/resource.h"
 #include "ops/proto_encode.h"
 #include "tensorflow/c/kernels_experimental.h"
@@ -107,6 +108,14 @@ void TF_GetInput(TF_OpKernelContext* ctx, int i, TF_Tensor** tensor,
     tfe_status_setf(status, TF_INVALID_ARGUMENT, "TF_GetInput: tensor is NULL");
     return;
   }
+  if (tfe_kernel_input_ref(ctx->k, i) != NULL) {
+    /* A reference: its value now (the kernel may have assigned it). */
+    t = tfe_ref_cell_read(tfe_kernel_input_ref(ctx->k, i), 0, status);
+    if (t == NULL) return;
+    *tensor = t;
+    tfe_status_ok(status);
+    return;
+  }
   t = tfe_capi_share(ctx->k->inputs[i]);
   if (t == NULL) {
     tfe_status_setf(status, TF_RESOURCE_EXHAUSTED, "TF_GetInput: out of memory");
@@ -129,6 +138,10 @@ void TF_InputRange(TF_OpKernelContext* ctx, const char* name,
 }
 
 TF_DataType TF_InputDatatype(TF_OpKernelContext* ctx, int index) {
+  tfe_ref_cell* ref = ctx != NULL ? tfe_kernel_input_ref(ctx->k, index) : NULL;
+  /* A reference reports its base dtype (TF would say e.g. DT_FLOAT_REF,
+   * which TF_DataType cannot express). */
+  if (ref != NULL) return ref->dtype;
   if (ctx == NULL || ctx->k == NULL || index < 0 ||
       index >= ctx->k->num_inputs || ctx->k->inputs[index] == NULL) {
     TF_Log(TF_ERROR, "TF_InputDatatype: input index %d is out of range",
@@ -162,7 +175,7 @@ bool TF_IsRefInput(TF_OpKernelContext* ctx, int i, TF_Status* status) {
     return false;
   }
   tfe_status_ok(status);
-  return false;
+  return tfe_kernel_input_ref(ctx->k, i) != NULL;
 }
 
 bool TF_IsHostMemoryInput(TF_OpKernelContext* ctx, int i, TF_Status* status) {
@@ -187,6 +200,20 @@ bool TF_IsHostMemoryOutput(TF_OpKernelContext* ctx, int i,
 /* ------------------------------------------------------------------------
  * Outputs. */
 
+/* A Ref(T) output takes a reference, never a tensor. */
+static int plain_output(TF_OpKernelContext* ctx, int i, const char* fn,
+                        TF_Status* s) {
+  if (ctx->k->output_refs != NULL &&
+      tfe_op_def_flat_is_ref(ctx->k->op_def, ctx->k->attrs, 1, i)) {
+    tfe_status_setf(s, TF_INVALID_ARGUMENT,
+                    "%s: output %d of %s is a reference (Ref) output; use "
+                    "TF_OpKernelContext_ForwardRefInputToRefOutput",
+                    fn, i, ctx->k->op_def->name);
+    return 0;
+  }
+  return 1;
+}
+
 static void put_output(tfe_kernel_context* k, int i, TF_Tensor* t) {
   if (k->outputs[i] != NULL) TF_DeleteTensor(k->outputs[i]);
   k->outputs[i] = t;
@@ -203,6 +230,7 @@ void TF_SetOutput(TF_OpKernelContext* ctx, int i, const TF_Tensor* tensor,
     tfe_status_setf(status, TF_INVALID_ARGUMENT, "TF_SetOutput: tensor is NULL");
     return;
   }
+  if (!plain_output(ctx, i, "TF_SetOutput", status)) return;
   if (ctx->k->output_types != NULL && tensor->dtype != ctx->k->output_types[i]) {
     tfe_status_setf(status, TF_INVALID_ARGUMENT,
                     "TF_SetOutput: output %d of %s must be a %s tensor, got %s",
@@ -291,7 +319,8 @@ TF_Tensor* TF_AllocateOutput(TF_OpKernelContext* context, int index,
   TF_Tensor *t, *view;
   (void)len; /* TensorFlow ignores it too: the shape decides */
   if (!in_range(context, index, context ? TF_NumOutputs(context) : 0,
-                "TF_AllocateOutput", status)) {
+                "TF_AllocateOutput", status) ||
+      !plain_output(context, index, "TF_AllocateOutput", status)) {
     return NULL;
   }
   if (context->k->output_types != NULL &&

@@ -11,6 +11,7 @@
 #include "core/unimplemented.h"
 #include "core/variant.h"
 #include "kernels/capi_kernel.h"
+#include "kernels/ref_var.h"
 #include "kernels/resource.h"
 #include "tensorflow/c/kernels_experimental.h"
 
@@ -229,11 +230,21 @@ void TF_AssignUpdateVariable(
 /* ------------------------------------------------------------------------
  * Ordered locking. */
 
+/* Resource variables are locked first (by creation order), then the
+ * mutexes of reference inputs (by address): one global order. */
 struct TF_VariableInputLockHolder {
   int n;
   int locked;
+  int n_refs;
+  tfe_ref_cell** refs;   /* n_refs entries (stored after vars) */
   tfe_resource* vars[1]; /* n entries, increasing lock order */
 };
+
+static int by_address(const void* a, const void* b) {
+  uintptr_t x = (uintptr_t)*(tfe_ref_cell* const*)a;
+  uintptr_t y = (uintptr_t)*(tfe_ref_cell* const*)b;
+  return x < y ? -1 : x > y;
+}
 
 static int by_order(const void* a, const void* b) {
   const tfe_resource* x = *(tfe_resource* const*)a;
@@ -257,23 +268,38 @@ void TF_MaybeLockVariableInputMutexesInOrder(
     return;
   }
   h = (TF_VariableInputLockHolder*)tfe_calloc(
-      1, sizeof(*h) + sizeof(tfe_resource*) * (len > 0 ? len : 1));
+      1, sizeof(*h) + (sizeof(tfe_resource*) + sizeof(tfe_ref_cell*)) *
+                          (len > 0 ? len : 1));
   if (h == NULL) {
     tfe_status_setf(status, TF_RESOURCE_EXHAUSTED, "out of memory");
     return;
   }
+  h->refs = (tfe_ref_cell**)(h->vars + (len > 0 ? len : 1));
   for (i = 0; i < len; i++) {
     int idx = inputs[i];
     const TF_Tensor* t;
     tfe_resource* r;
     if (idx < 0 || idx >= ctx->k->num_inputs) {
       for (j = 0; j < n; j++) tfe_resource_unref(h->vars[j]);
+      for (j = 0; j < h->n_refs; j++) tfe_ref_cell_unref(h->refs[j]);
       tfe_free(h);
       tfe_status_setf(status, TF_OUT_OF_RANGE,
                       "TF_MaybeLockVariableInputMutexesInOrder: input %d is "
                       "out of range",
                       idx);
       return;
+    }
+    if (tfe_kernel_input_ref(ctx->k, idx) != NULL) {
+      /* A reference input: its own mutex, once. */
+      tfe_ref_cell* c = tfe_kernel_input_ref(ctx->k, idx);
+      for (j = 0; j < h->n_refs; j++) {
+        if (h->refs[j] == c) break;
+      }
+      if (j == h->n_refs) {
+        tfe_ref_cell_ref(c);
+        h->refs[h->n_refs++] = c;
+      }
+      continue;
     }
     t = ctx->k->inputs[idx];
     r = t != NULL && t->dtype == TF_RESOURCE ? tfe_resource_of_tensor(t) : NULL;
@@ -287,8 +313,10 @@ void TF_MaybeLockVariableInputMutexesInOrder(
   }
   h->n = n;
   qsort(h->vars, (size_t)n, sizeof(tfe_resource*), by_order);
+  qsort(h->refs, (size_t)h->n_refs, sizeof(tfe_ref_cell*), by_address);
   if (do_lock) {
     for (j = 0; j < n; j++) pthread_mutex_lock(&h->vars[j]->mu);
+    for (j = 0; j < h->n_refs; j++) pthread_mutex_lock(&h->refs[j]->mu);
     h->locked = 1;
   }
   tfe_status_ok(status);
@@ -306,6 +334,10 @@ void TF_MaybeLockVariableInputMutexesInOrder(
 void TF_ReleaseVariableInputLockHolder(TF_VariableInputLockHolder* lockHolder) {
   int j;
   if (lockHolder == NULL) return;
+  for (j = lockHolder->n_refs - 1; j >= 0; j--) {
+    if (lockHolder->locked) pthread_mutex_unlock(&lockHolder->refs[j]->mu);
+    tfe_ref_cell_unref(lockHolder->refs[j]);
+  }
   for (j = lockHolder->n - 1; j >= 0; j--) {
     if (lockHolder->locked) pthread_mutex_unlock(&lockHolder->vars[j]->mu);
     tfe_resource_unref(lockHolder->vars[j]);
@@ -336,8 +368,18 @@ void TF_GetInputTensorFromVariable(
                     input);
     return;
   }
+  if (tfe_kernel_input_ref(ctx->k, input) != NULL) {
+    /* A reference input: its tensor now, sharing the buffer (TF's
+     * mutable_input); lock_held says the caller holds its mutex. */
+    view = tfe_ref_cell_read(tfe_kernel_input_ref(ctx->k, input), lock_held,
+                             status);
+    if (view == NULL) return;
+    *out = view;
+    tfe_status_ok(status);
+    return;
+  }
   t = ctx->k->inputs[input];
-  if (t->dtype != TF_RESOURCE) {
+  if (t == NULL || t->dtype != TF_RESOURCE) {
     /* A plain tensor input is its own value. */
     TF_GetInput(ctx, input, out, status);
     return;
@@ -366,56 +408,7 @@ void TF_GetInputTensorFromVariable(
   *out = view;
 }
 
-/* ------------------------------------------------------------------------
- * Not supported by an eager-only runtime. */
-
-void TF_AssignRefVariable(
-    TF_OpKernelContext* ctx, int input_ref_index, int output_ref_index,
-    int value_index, bool use_locking, bool validate_shape,
-    void (*copyFunc)(TF_OpKernelContext* ctx, TF_Tensor* source,
-                     TF_Tensor* dest),
-    TF_Status* status) {
-  (void)ctx;
-  (void)input_ref_index;
-  (void)output_ref_index;
-  (void)value_index;
-  (void)use_locking;
-  (void)validate_shape;
-  (void)copyFunc;
-  TFE_UNIMPLEMENTED(status, "TF_AssignRefVariable");
-}
-
-void TF_OpKernelContext_ForwardRefInputToRefOutput(TF_OpKernelContext* ctx,
-                                                   int32_t input_index,
-                                                   int32_t output_index) {
-  /*TFE_UNIMPLEMENTED: TF_OpKernelContext_ForwardRefInputToRefOutput*/
-  (void)ctx;
-  (void)input_index;
-  (void)output_index;
-}
-
-void TF_TemporaryVariable(
-    TF_OpKernelContext* ctx, TF_DataType dtype, const int64_t* dims,
-    int num_dims, TF_StringView* var_name,
-    void (*plugin_allocator)(TF_OpKernelContext*, TF_Tensor*, TF_DataType,
-                             const int64_t*, int, TF_Status*),
-    TF_Status* tf_status) {
-  (void)ctx;
-  (void)dtype;
-  (void)dims;
-  (void)num_dims;
-  (void)var_name;
-  (void)plugin_allocator;
-  TFE_UNIMPLEMENTED(tf_status, "TF_TemporaryVariable");
-}
-
-void TF_DestroyTemporaryVariable(TF_OpKernelContext* ctx, const int index,
-                                 TF_StringView* var_name,
-                                 TF_Status* tf_status) {
-  (void)ctx;
-  (void)index;
-  (void)var_name;
-  TFE_UNIMPLEMENTED(tf_status, "TF_DestroyTemporaryVariable");
-}
+/* TF_AssignRefVariable, TF_OpKernelContext_ForwardRefInputToRefOutput,
+ * TF_TemporaryVariable and TF_DestroyTemporaryVariable: capi_ref.c. */
 
 /* TF_AddNVariant and TF_ZerosLikeVariant: csrc/kernels/capi_variant.c. */

@@ -40,6 +40,15 @@ struct tfe_kernel_context {
   void* eager_ctx;
   /* Name of the device the kernel runs on (full TF name). */
   const char* device_name;
+  /* Ref(T) args (kernels/ref_var.h); both NULL when the op has none.
+   * input_refs[i] is the cell behind flat input i (borrowed), or NULL for
+   * a plain input; inputs[i] is then a view of the cell's value taken
+   * before the kernel ran (NULL while uninitialized). For a Ref output j
+   * the kernel stores a cell reference in output_refs[j] (ownership goes
+   * to the runtime; tfe_kernel_set_output_ref) and leaves outputs[j]
+   * NULL. */
+  struct tfe_ref_cell* const* input_refs;
+  struct tfe_ref_cell** output_refs;
 };
 
 typedef struct tfe_kernel_constraint {

@@ -36,6 +36,8 @@ typedef enum TFE_ObjectKind {
   TFE_OBJ_CONTEXT = 5,
   TFE_OBJ_TENSOR_HANDLE = 6,
   TFE_OBJ_OP = 7,
+  /* Reference cells behind Ref(T) tensors (docs/REF_VARIABLES.md). */
+  TFE_OBJ_REF_CELL = 8,
   TFE_OBJ_KIND_COUNT = 16
 } TFE_ObjectKind;
 

@@ -20,7 +20,9 @@
  * TF_InitKernel registers float kernels for AddV2, Mul (also int32), MatMul,
  * BiasAdd, Relu (asynchronous, finished by a host callback on the stream)
  * and Sum (reduction_indices in host memory), plus a low-priority AddV2
- * that must never be chosen. TF_InitGraph and TF_InitProfiler register a
+ * that must never be chosen, and float reference kernels (TemporaryVariable,
+ * Assign, DestroyTemporaryVariable, RefIdentity) built on
+ * kernels_experimental.h. TF_InitGraph and TF_InitProfiler register a
  * no-op optimizer and profiler.
  *
  * Compile-time knobs (set before including):
@@ -51,6 +53,7 @@
 #include "tensorflow/c/experimental/pluggable_profiler/pluggable_profiler.h"
 #include "tensorflow/c/experimental/stream_executor/stream_executor.h"
 #include "tensorflow/c/kernels.h"
+#include "tensorflow/c/kernels_experimental.h"
 #include "tensorflow/c/tf_status.h"
 #include "tensorflow/c/tf_tensor.h"
 
@@ -1556,6 +1559,179 @@ static void pd_constrain(TF_KernelBuilder* b, const char* attr,
   TF_DeleteStatus(s);
 }
 
+/* ------------------------------------------------------------------------
+ * Reference (Ref(T)) kernels for float: TemporaryVariable, Assign,
+ * DestroyTemporaryVariable and RefIdentity, written on the
+ * kernels_experimental.h functions as a TensorFlow plugin would. The
+ * variable's memory comes from TF_AllocateTemp; copies run on the stream
+ * with the device's own memcpy. */
+
+typedef struct pd_copy_args {
+  uint64_t bytes;
+  const void* src;
+  void* dst;
+} pd_copy_args;
+
+static void pd_copy_run(pd_dev* d, void* p) {
+  pd_copy_args* a = (pd_copy_args*)p;
+  const unsigned char* src;
+  unsigned char* dst;
+  if (a->bytes == 0) return;
+  src = pd_decode(d, a->src, a->bytes);
+  dst = pd_decode(d, a->dst, a->bytes);
+  if (src == NULL || dst == NULL) {
+    fprintf(stderr, "test device: a variable copy got a bad pointer\n");
+    abort();
+  }
+  memmove(dst, src, (size_t)a->bytes);
+}
+
+/* copyFunc of TF_AssignRefVariable: device-to-device on the stream. */
+static void pd_var_copy(TF_OpKernelContext* ctx, TF_Tensor* source,
+                        TF_Tensor* dest) {
+  pd_copy_args* a;
+  if (TF_TensorByteSize(source) != TF_TensorByteSize(dest)) {
+    pd_fail(ctx, TF_INTERNAL, "variable copy between different sizes");
+    return;
+  }
+  a = (pd_copy_args*)calloc(1, sizeof(*a));
+  if (a == NULL) {
+    pd_fail(ctx, TF_RESOURCE_EXHAUSTED, "out of host memory");
+    return;
+  }
+  a->bytes = (uint64_t)TF_TensorByteSize(source);
+  a->src = TF_TensorData(source);
+  a->dst = TF_TensorData(dest);
+  pd_launch(ctx, pd_copy_run, a);
+}
+
+/* plugin_allocator of TF_TemporaryVariable: a temp in device memory whose
+ * buffer `dest` takes over. */
+static void pd_var_alloc(TF_OpKernelContext* ctx, TF_Tensor* dest,
+                         TF_DataType dtype, const int64_t* dims, int num_dims,
+                         TF_Status* status) {
+  TF_AllocatorAttributes attrs;
+  TF_Tensor* tmp;
+  memset(&attrs, 0, sizeof attrs);
+  attrs.struct_size = TF_ALLOCATOR_ATTRIBUTES_STRUCT_SIZE;
+  tmp = TF_AllocateTemp(ctx, dtype, dims, num_dims, &attrs, status);
+  if (TF_GetCode(status) != TF_OK) return;
+  TF_TensorBitcastFrom(tmp, dtype, dest, dims, num_dims, status);
+  TF_DeleteTensor(tmp);
+}
+
+typedef struct pd_var {
+  int rank;
+  int64_t dims[PD_MAXR];
+  char name[256];
+  TF_Bool validate_shape, use_locking;
+} pd_var;
+
+/* Reads the attrs the four kernels use (each takes what it has). */
+static void* pd_var_create(TF_OpKernelConstruction* ctx) {
+  pd_var* v = (pd_var*)calloc(1, sizeof(*v));
+  TF_Status* s = TF_NewStatus();
+  int32_t list_size = 0;
+  int32_t total = 0;
+  if (v == NULL) {
+    TF_SetStatus(s, TF_RESOURCE_EXHAUSTED, "out of host memory");
+    TF_OpKernelConstruction_Failure(ctx, s);
+    TF_DeleteStatus(s);
+    return NULL;
+  }
+  TF_OpKernelConstruction_GetAttrSize(ctx, "shape", &list_size, &total, s);
+  if (TF_GetCode(s) == TF_OK && total >= 0 && total <= PD_MAXR) {
+    v->rank = total;
+    TF_OpKernelConstruction_GetAttrTensorShape(ctx, "shape", v->dims,
+                                               (size_t)total, s);
+  }
+  TF_OpKernelConstruction_GetAttrSize(ctx, "var_name", &list_size, &total, s);
+  if (TF_GetCode(s) == TF_OK && total > 0 && total < (int32_t)sizeof v->name) {
+    TF_OpKernelConstruction_GetAttrString(ctx, "var_name", v->name,
+                                          (size_t)total, s);
+  }
+  v->validate_shape = 1;
+  v->use_locking = 1;
+  TF_OpKernelConstruction_GetAttrBool(ctx, "validate_shape",
+                                      &v->validate_shape, s);
+  TF_OpKernelConstruction_GetAttrBool(ctx, "use_locking", &v->use_locking, s);
+  TF_DeleteStatus(s);
+  return v;
+}
+
+static TF_StringView pd_var_name(const pd_var* v) {
+  TF_StringView name;
+  name.data = v->name;
+  name.len = strlen(v->name);
+  return name;
+}
+
+static void pd_tmpvar_compute(void* k, TF_OpKernelContext* ctx) {
+  pd_var* v = (pd_var*)k;
+  TF_Status* s = TF_NewStatus();
+  TF_StringView name = pd_var_name(v);
+  TF_TemporaryVariable(ctx, TF_FLOAT, v->dims, v->rank, &name, pd_var_alloc,
+                       s);
+  if (TF_GetCode(s) != TF_OK) TF_OpKernelContext_Failure(ctx, s);
+  TF_DeleteStatus(s);
+}
+
+static void pd_assign_compute(void* k, TF_OpKernelContext* ctx) {
+  pd_var* v = (pd_var*)k;
+  TF_Status* s = TF_NewStatus();
+  TF_AssignRefVariable(ctx, 0, 0, 1, v->use_locking, v->validate_shape,
+                       pd_var_copy, s);
+  if (TF_GetCode(s) != TF_OK) TF_OpKernelContext_Failure(ctx, s);
+  TF_DeleteStatus(s);
+}
+
+static void pd_destroy_tmpvar_compute(void* k, TF_OpKernelContext* ctx) {
+  pd_var* v = (pd_var*)k;
+  TF_Status* s = TF_NewStatus();
+  TF_StringView name = pd_var_name(v);
+  TF_DestroyTemporaryVariable(ctx, 0, &name, s);
+  if (TF_GetCode(s) != TF_OK) TF_OpKernelContext_Failure(ctx, s);
+  TF_DeleteStatus(s);
+}
+
+static void pd_ref_identity_compute(void* k, TF_OpKernelContext* ctx) {
+  TF_Status* s = TF_NewStatus();
+  (void)k;
+  if (!TF_IsRefInput(ctx, 0, s)) {
+    if (TF_GetCode(s) == TF_OK) {
+      TF_SetStatus(s, TF_INVALID_ARGUMENT, "RefIdentity needs a reference");
+    }
+    TF_OpKernelContext_Failure(ctx, s);
+  } else {
+    TF_OpKernelContext_ForwardRefInputToRefOutput(ctx, 0, 0);
+  }
+  TF_DeleteStatus(s);
+}
+
+static void pd_register_ref_kernels(void) {
+  static const struct {
+    const char* op;
+    const char* type_attr;
+    void (*compute)(void*, TF_OpKernelContext*);
+    const char* name;
+  } kRef[] = {
+      {"TemporaryVariable", "dtype", pd_tmpvar_compute,
+       "TestDeviceTemporaryVariable"},
+      {"Assign", "T", pd_assign_compute, "TestDeviceAssign"},
+      {"DestroyTemporaryVariable", "T", pd_destroy_tmpvar_compute,
+       "TestDeviceDestroyTemporaryVariable"},
+      {"RefIdentity", "T", pd_ref_identity_compute, "TestDeviceRefIdentity"},
+  };
+  size_t i;
+  for (i = 0; i < sizeof kRef / sizeof kRef[0]; i++) {
+    TF_KernelBuilder* b = TF_NewKernelBuilder(kRef[i].op, PD_DEVICE_TYPE,
+                                              pd_var_create, kRef[i].compute,
+                                              pd_free_state);
+    pd_constrain(b, kRef[i].type_attr, TF_FLOAT);
+    pd_register(b, kRef[i].name);
+  }
+}
+
 TF_CAPI_EXPORT void TF_InitKernel(void);
 void TF_InitKernel(void) {
   TF_KernelBuilder* b;
@@ -1593,6 +1769,7 @@ void TF_InitKernel(void) {
   pd_constrain(b, "Tidx", TF_INT64);
   TF_KernelBuilder_HostMemory(b, "reduction_indices");
   pd_register(b, "TestDeviceSum");
+  pd_register_ref_kernels();
 }
 
 #ifndef PD_OLD

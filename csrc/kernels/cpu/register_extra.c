@@ -8,6 +8,7 @@ void tfe_register_cpu_extra_kernels(void);
 
 /* One registration function per file. */
 void tfe_register_resource_kernels(void); /* resource_ops.c */
+void tfe_register_ref_kernels(void);      /* ref_ops.c */
 void tfe_register_random_kernels(void);   /* random_ops.c */
 void tfe_register_string_kernels(void);   /* string_ops.c */
 void tfe_register_nn_conv_kernels(void);  /* nn_conv.c */
@@ -23,6 +24,7 @@ static void noop_compute(tfe_kernel_context* k) { (void)k; }
 void tfe_register_cpu_extra_kernels(void) {
   tfe_kutil_register("NoOp", noop_compute, NULL, NULL, 0, NULL, NULL, 0);
   tfe_register_resource_kernels();
+  tfe_register_ref_kernels();
   tfe_register_random_kernels();
   tfe_register_string_kernels();
   tfe_register_nn_conv_kernels();
