@@ -5,6 +5,7 @@
  * whose AddN / ZerosLike kernels go through TF_AddNVariant /
  * TF_ZerosLikeVariant. Expected values and messages were checked against
  * TensorFlow 2.21. */
+#include <dlfcn.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -14,6 +15,8 @@
 #include "tensorflow/c/kernels.h"
 #include "tensorflow/c/kernels_experimental.h"
 #include "tfe_test.h"
+
+#define VARIANT_PLUGIN TFE_TEST_PLUGIN_DIR "/variant_kernels.so"
 
 /* ---- small builders ---- */
 
@@ -778,6 +781,161 @@ TEST(capi_variant_functions_validate_arguments) {
   TF_ZerosLikeVariant(NULL, NULL, st);
   CHECK_CODE(st, TF_INVALID_ARGUMENT);
   TF_DeleteStatus(st);
+}
+
+/* ------------------------------------------------------------------------
+ * A kernel library whose AddN / ZerosLike call TF_AddNVariant /
+ * TF_ZerosLikeVariant. It replaces the built-ins for the whole process, so
+ * the built-in results are computed first. */
+
+static int* plugin_int(void* lib, const char* name) {
+  int* p = (int*)dlsym(lib, name);
+  CHECK(p != NULL);
+  return p;
+}
+
+TEST(plugin_addn_and_zeros_through_capi_match_builtin) {
+  TF_Status* s = TF_NewStatus();
+  live_counts before = live_now(), after;
+  TFE_Context* ctx = new_ctx(s);
+  TFE_TensorHandle *a, *b, *in[3], *sum, *st, *z;
+  float builtin_sum[6], plugin_sum[6], got[6];
+  const float zero[6] = {0, 0, 0, 0, 0, 0};
+  int64_t d2[2] = {3, 2};
+  TF_Library* lib;
+  void* h;
+  int *adds, *zeros, *runs, *last;
+
+  a = list_from(ctx, kA, 3, 2, s);
+  b = list_from(ctx, kB, 3, 2, s);
+  in[0] = a;
+  in[1] = b;
+  in[2] = a;
+  sum = add_n(ctx, in, 3, s);
+  CHECK_CODE(s, TF_OK);
+  st = stack(ctx, sum, TF_FLOAT, s);
+  read_floats(st, builtin_sum, 6, d2, 2, s);
+  TFE_DeleteTensorHandle(st);
+  TFE_DeleteTensorHandle(sum);
+  TFE_DeleteTensorHandle(a);
+  TFE_DeleteTensorHandle(b);
+  TFE_DeleteContext(ctx);
+
+  lib = TF_LoadLibrary(VARIANT_PLUGIN, s);
+  CHECK_CODE(s, TF_OK);
+  h = dlopen(VARIANT_PLUGIN, RTLD_NOW | RTLD_NOLOAD);
+  CHECK(h != NULL);
+  CHECK_EQ_INT(*plugin_int(h, "variant_kernels_registered"), 2);
+  adds = plugin_int(h, "variant_kernels_add_calls");
+  zeros = plugin_int(h, "variant_kernels_zeros_calls");
+  runs = plugin_int(h, "variant_kernels_addn_runs");
+  last = plugin_int(h, "variant_kernels_last_code");
+
+  ctx = new_ctx(s);
+  a = list_from(ctx, kA, 3, 2, s);
+  b = list_from(ctx, kB, 3, 2, s);
+  in[0] = a;
+  in[1] = b;
+  in[2] = a;
+  sum = add_n(ctx, in, 3, s);
+  CHECK_CODE(s, TF_OK);
+  CHECK_EQ_INT(*runs, 1);
+  CHECK_EQ_INT(*last, TF_OK);
+  /* Two pairwise list additions of three elements each. */
+  CHECK_EQ_INT(*adds, 6);
+  st = stack(ctx, sum, TF_FLOAT, s);
+  read_floats(st, plugin_sum, 6, d2, 2, s);
+  check_floats(plugin_sum, builtin_sum, 6);
+  TFE_DeleteTensorHandle(st);
+
+  z = zeros_like(ctx, sum, s);
+  CHECK_CODE(s, TF_OK);
+  CHECK_EQ_INT(*zeros, 3);
+  CHECK_EQ_INT(*last, TF_OK);
+  st = stack(ctx, z, TF_FLOAT, s);
+  read_floats(st, got, 6, d2, 2, s);
+  check_floats(got, zero, 6);
+  TFE_DeleteTensorHandle(st);
+  TFE_DeleteTensorHandle(z);
+  TFE_DeleteTensorHandle(sum);
+
+  /* Mismatched lengths: the kernel sees the error in its status and the
+   * op fails with it. */
+  {
+    TFE_TensorHandle* c = list_from(ctx, kB, 2, 2, s);
+    in[1] = c;
+    CHECK(add_n(ctx, in, 2, s) == NULL);
+    CHECK_CODE(s, TF_INVALID_ARGUMENT);
+    CHECK_STR_CONTAINS(TF_Message(s),
+                       "Trying to add two lists of tensors with different "
+                       "lengths. One is 3 and the other is 2");
+    CHECK_EQ_INT(*last, TF_INVALID_ARGUMENT);
+    TFE_DeleteTensorHandle(c);
+  }
+  /* Non-scalar variants. */
+  {
+    TFE_TensorHandle* pair = variant_vector(s);
+    in[0] = pair;
+    in[1] = pair;
+    CHECK(add_n(ctx, in, 2, s) == NULL);
+    CHECK_CODE(s, TF_INVALID_ARGUMENT);
+    CHECK_STR_CONTAINS(TF_Message(s),
+                       "AddN of non-scalar Tensor with dtype=DT_VARIANT is "
+                       "not supported; inputs[0 has shape: [2].");
+    CHECK_EQ_INT(*last, TF_INVALID_ARGUMENT);
+    CHECK(zeros_like(ctx, pair, s) == NULL);
+    CHECK_CODE(s, TF_INVALID_ARGUMENT);
+    CHECK_STR_CONTAINS(TF_Message(s),
+                       "ZerosLike non-scalar Tensor with dtype=DT_VARIANT is "
+                       "not supported.");
+    CHECK_EQ_INT(*last, TF_INVALID_ARGUMENT);
+    TFE_DeleteTensorHandle(pair);
+  }
+  /* An optional through the plugin: one call per component. */
+  {
+    const float v[2] = {1, 2};
+    int64_t d1[1] = {2};
+    TFE_TensorHandle *c[1], *o, *r;
+    int before_adds = *adds, before_zeros = *zeros;
+    c[0] = f32_handle(v, d1, 1, s);
+    o = optional_of(ctx, c, 1, s);
+    CHECK_CODE(s, TF_OK);
+    in[0] = o;
+    in[1] = o;
+    sum = add_n(ctx, in, 2, s);
+    CHECK_CODE(s, TF_OK);
+    CHECK_EQ_INT(*adds, before_adds + 1);
+    {
+      TF_DataType types[1] = {TF_FLOAT};
+      const int64_t* dims[1] = {d1};
+      int nd[1] = {1};
+      TFE_Op* op = new_op(ctx, "OptionalGetValue", s);
+      add_in(op, sum, s);
+      TFE_OpSetAttrTypeList(op, "output_types", types, 1);
+      TFE_OpSetAttrShapeList(op, "output_shapes", dims, nd, 1, s);
+      r = run(op, 1, NULL, s);
+      CHECK_CODE(s, TF_OK);
+      read_floats(r, got, 2, d1, 1, s);
+      CHECK(got[0] == 2 && got[1] == 4);
+      TFE_DeleteTensorHandle(r);
+    }
+    z = zeros_like(ctx, o, s);
+    CHECK_CODE(s, TF_OK);
+    CHECK_EQ_INT(*zeros, before_zeros + 1);
+    TFE_DeleteTensorHandle(z);
+    TFE_DeleteTensorHandle(sum);
+    TFE_DeleteTensorHandle(o);
+    TFE_DeleteTensorHandle(c[0]);
+  }
+  TFE_DeleteTensorHandle(a);
+  TFE_DeleteTensorHandle(b);
+  TFE_DeleteContext(ctx);
+  dlclose(h);
+  TF_DeleteLibraryHandle(lib);
+  TF_DeleteStatus(s);
+  after = live_now();
+  CHECK_EQ_INT(after.tensors, before.tensors);
+  CHECK_EQ_INT(after.buffers, before.buffers);
 }
 
 /* ------------------------------------------------------------------------
