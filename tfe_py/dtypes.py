@@ -13,6 +13,7 @@ from types import MappingProxyType
 import numpy as np
 import numpy.typing as npt
 
+from tfe_py import errors
 from tfe_py._ffi import lib
 
 __all__ = [
@@ -122,6 +123,17 @@ def to_numpy_dtype(tf_dtype: int) -> np.dtype:
         return _TO_NUMPY[value]
     except KeyError:
         raise TypeError(f"{_NAMES[value]} has no numpy equivalent") from None
+
+
+def check_numpy_convertible(tf_dtype: int) -> None:
+    """Raises InvalidArgumentError for DT_VARIANT, whose elements are runtime
+    objects (TensorLists, Optionals) with no array form; TensorFlow refuses
+    the conversion with the same error."""
+    if int(tf_dtype) == int(lib.TF_VARIANT):
+        errors.raise_for(
+            int(lib.TF_INVALID_ARGUMENT),
+            "Cannot convert a Tensor of dtype variant to a NumPy array.",
+        )
 
 
 def from_numpy_dtype(np_dtype: npt.DTypeLike) -> int:

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from tfe_py import dtypes
+from tfe_py import dtypes, errors
 from tfe_py._ffi import CData, ffi, lib
 from tfe_py.context import Context, _state, default_context
 from tfe_py.errors import check, status
@@ -418,6 +418,7 @@ def _resolve_to_numpy(handle: CData) -> np.ndarray:
     owned = True
     try:
         tf_dtype = int(lib.TF_TensorType(tensor))
+        dtypes.check_numpy_convertible(tf_dtype)
         shape = _tensor_shape(tensor)
         if tf_dtype == _TF_STRING:
             arr = _strings_to_numpy(tensor, shape)
@@ -665,12 +666,18 @@ class EagerTensor:
             value = np.array2string(self.numpy(), separator=", ")
         except TypeError:  # no numpy equivalent (e.g. bfloat16)
             value = "<unprintable>"
+        except errors.OpError:  # variant: no array form
+            value = "<variant>"
         return f"<tfe_py.EagerTensor: shape={self.shape}, dtype={self.dtype.name}, numpy={value}>"
 
     def __str__(self) -> str:
         if not self._h:
             return "tfe_py.EagerTensor(closed)"
-        return f"tfe_py.EagerTensor({self.numpy()}, shape={self.shape}, dtype={self.dtype.name})"
+        if int(self.dtype) == int(lib.TF_VARIANT):
+            value: Any = "<variant>"
+        else:
+            value = self.numpy()
+        return f"tfe_py.EagerTensor({value}, shape={self.shape}, dtype={self.dtype.name})"
 
     # Tensors define == elementwise, so they cannot be hashed (as in TF).
     __hash__ = None  # type: ignore[assignment]

@@ -159,6 +159,7 @@ class Tensor:
         The view keeps the data alive on its own, even after ``close()``.
         """
         ptr = self.ptr
+        dtypes.check_numpy_convertible(int(lib.TF_TensorType(ptr)))
         np_dtype = dtypes.to_numpy_dtype(int(lib.TF_TensorType(ptr)))
         shape = self.shape
         if math.prod(shape) == 0:
