@@ -130,8 +130,9 @@ def test_device_scope_places_constants_and_ops():
                 assert d.device == CPU0
         assert current_device() is None
         e = ops.Neg(b)
-        # No scope: the op follows its input's device, as TF places ops.
-        assert e.device == CPU1
+        # No scope: as in TF, the op runs on the first device of the best
+        # kind (CPU:0), not on its input's device; the input is copied.
+        assert e.device == CPU0
         assert float(e) == -2.5
 
 
