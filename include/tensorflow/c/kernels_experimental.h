@@ -58,8 +58,9 @@ TF_CAPI_EXPORT extern void TF_AssignRefVariable(
  * variable's buffer is shared with another tensor, the variable first gets
  * a private copy made with copyFunc. The variable must be initialized
  * (FAILED_PRECONDITION) and have the value's dtype and shape
- * (INVALID_ARGUMENT). isVariantType must be 0 (variants are
- * UNIMPLEMENTED). */
+ * (INVALID_ARGUMENT). For a DT_VARIANT variable (isVariantType) the
+ * private copy shares each element's object and copyFunc is not called;
+ * updateFunc still does the update (docs/TENSOR_LISTS.md). */
 TF_CAPI_EXPORT extern void TF_AssignUpdateVariable(
     TF_OpKernelContext* ctx, int input_index, int value_index, int Op,
     int isVariantType,
@@ -86,8 +87,8 @@ TF_CAPI_EXPORT extern void TF_MaybeLockVariableInputMutexesInOrder(
  * DT_RESOURCE input `input` (the caller deletes it); a non-resource input
  * is returned as is. lock_held says the caller already holds the
  * variable's lock. With sparse set, a shared buffer is first made private
- * (copyFunc). FAILED_PRECONDITION for an uninitialized variable; variants
- * are UNIMPLEMENTED. */
+ * (copyFunc; for DT_VARIANT values the copy shares each element's object
+ * instead). FAILED_PRECONDITION for an uninitialized variable. */
 TF_CAPI_EXPORT extern void TF_GetInputTensorFromVariable(
     TF_OpKernelContext* ctx, int input, bool lock_held, bool isVariantType,
     bool sparse,
