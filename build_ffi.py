@@ -53,6 +53,7 @@ FAKE_SYSTEM_HEADERS = (
 _IGNORED_MACROS = frozenset({"TF_CAPI_EXPORT", "TFE_CFFI_CDEF"})
 
 _FLOAT_RE = re.compile(r"[-+]?(\d+\.\d*|\.\d+|\d+)([eE][-+]?\d+)?[fFlL]?")
+_TYPE_ALIAS_RE = re.compile(r"(?:(?:unsigned|signed|char|short|int|long)\s*)+")
 _DEFINE_RE = re.compile(r"^\s*#\s*define\s+([A-Za-z_]\w*)", re.MULTILINE)
 _DUMP_RE = re.compile(r"#define ([A-Za-z_]\w*)(\(?)(.*)")
 
@@ -188,6 +189,8 @@ def _macro_kind(value: str, defs: dict[str, str], depth: int = 0) -> str | None:
         return None
     if value.startswith('"'):
         return "string"
+    if _TYPE_ALIAS_RE.fullmatch(value):
+        return None  # a type spelled as a macro (TF_Bool), not a constant
     if _FLOAT_RE.fullmatch(value) and re.search(r"[.eE]", value) and not value.isdigit():
         return "float"
     if value in defs and depth < 16:
