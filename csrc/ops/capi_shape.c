@@ -417,7 +417,10 @@ int TFE_OpInferOutputShape(TFE_Op* op, int output_index, int64_t* dims,
   for (i = 0; i < op->num_inputs; i++) {
     TFE_TensorHandle* h = op->inputs[i];
     if (!tfe_handle_ready(h, status)) goto done;
-    if (!set_shape(&ins[i], h->t->num_dims, h->t->dims)) {
+    /* A reference or custom-device handle has no tensor here: its shape
+     * is taken as unknown. */
+    if (!set_shape(&ins[i], h->t != NULL ? h->t->num_dims : -1,
+                   h->t != NULL ? h->t->dims : NULL)) {
       oom(status);
       goto done;
     }

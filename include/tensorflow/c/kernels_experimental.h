@@ -12,9 +12,16 @@
  * caller of copyFunc (the runtime deletes them after the call), and must
  * copy the bytes (on the device for device tensors).
  *
- * tfe executes eagerly and has no reference (Ref) tensors, TensorFlow 1
- * temporary variables or DT_VARIANT values: the functions that need them
- * report TF_UNIMPLEMENTED naming themselves. */
+ * Reference variables (TensorFlow 1's Ref(T) args; docs/REF_VARIABLES.md):
+ * a Ref(T) input of a kernel is a reference to a mutable tensor slot with
+ * its own mutex, not a tensor. tfe runs ops with Ref args eagerly (an
+ * extension: TensorFlow's Python eager mode refuses them), so plugins can
+ * run and test such kernels. A Ref(T) output is set with
+ * TF_OpKernelContext_ForwardRefInputToRefOutput or TF_TemporaryVariable,
+ * never with TF_SetOutput / TF_AllocateOutput (INVALID_ARGUMENT). For a
+ * reference input, TF_GetInput gives a new tensor sharing the reference's
+ * current value (the caller deletes it; FAILED_PRECONDITION while
+ * uninitialized) and TF_InputDatatype its base dtype. */
 #ifndef TENSORFLOW_C_KERNELS_EXPERIMENTAL_H_
 #define TENSORFLOW_C_KERNELS_EXPERIMENTAL_H_
 
@@ -44,7 +51,22 @@ TF_CAPI_EXPORT extern void TF_AssignVariable(
                      TF_Tensor* dest),
     TF_Status* status);
 
-/* Reference-variable assignment: TF_UNIMPLEMENTED in tfe. */
+/* Assign through a reference, as TensorFlow's Assign kernel: output
+ * `output_ref_index` (a Ref output) is set to reference input
+ * `input_ref_index` first; then, under the reference's lock, input
+ * `value_index` is copied in with copyFunc(ctx, source, dest) (both tensors
+ * owned by the runtime, deleted after the call): into the existing buffer
+ * when the element counts match (the value is reshaped to the new shape if
+ * needed), else into a new buffer allocated where the value lives (the
+ * kernel's device memory for a device value). With validate_shape, an
+ * initialized reference of another shape is INVALID_ARGUMENT ("Assign
+ * requires shapes of both tensors to match. lhs shape= [2] rhs shape=
+ * [3]"). tfe always copies under the lock, whatever use_locking says.
+ * INVALID_ARGUMENT for a NULL ctx or copyFunc, an index out of range, an
+ * input that is not a reference or an output that is not a Ref output;
+ * INTERNAL "Right hand side of AssignOp is not initialized" when the value
+ * is an uninitialized reference; a failure of copyFunc is returned. The
+ * caller owns nothing new. */
 TF_CAPI_EXPORT extern void TF_AssignRefVariable(
     TF_OpKernelContext* ctx, int input_ref_index, int output_ref_index,
     int value_index, bool use_locking, bool validate_shape,
@@ -73,8 +95,9 @@ TF_CAPI_EXPORT extern void TF_AssignUpdateVariable(
 /* Locks the variables of the DT_RESOURCE inputs listed in inputs[0..len)
  * in a fixed global order (so two kernels never deadlock) when do_lock is
  * true, and returns a holder in *lockHolder that
- * TF_ReleaseVariableInputLockHolder releases. Inputs that are not
- * resources are skipped. With sparse set, a variable whose buffer is
+ * TF_ReleaseVariableInputLockHolder releases. A reference (Ref) input
+ * locks the reference's mutex (after the variables, in address order);
+ * other inputs are skipped. With sparse set, a variable whose buffer is
  * shared first gets a private copy (copyFunc). */
 TF_CAPI_EXPORT extern void TF_MaybeLockVariableInputMutexesInOrder(
     TF_OpKernelContext* ctx, bool do_lock, bool sparse, const int* const inputs,
@@ -84,7 +107,9 @@ TF_CAPI_EXPORT extern void TF_MaybeLockVariableInputMutexesInOrder(
     TF_VariableInputLockHolder** lockHolder, TF_Status* status);
 
 /* *out receives a tensor sharing the current value of the variable of
- * DT_RESOURCE input `input` (the caller deletes it); a non-resource input
+ * DT_RESOURCE input `input` (the caller deletes it); for a reference
+ * (Ref) input, a tensor sharing the reference's current buffer (TF's
+ * mutable_input: writes through it update the reference); any other input
  * is returned as is. lock_held says the caller already holds the
  * variable's lock. With sparse set, a shared buffer is first made private
  * (copyFunc; for DT_VARIANT values the copy shares each element's object
@@ -96,7 +121,12 @@ TF_CAPI_EXPORT extern void TF_GetInputTensorFromVariable(
                      TF_Tensor* dest),
     TF_Tensor** out, TF_Status* status);
 
-/* Reference forwarding: does nothing in tfe (there are no Ref tensors). */
+/* Makes Ref output `output_index` the same reference as Ref input
+ * `input_index` (RefIdentity, Assign). Nothing happens for a DT_RESOURCE
+ * input, as in TensorFlow. There is no status: a bad index, an input that
+ * is not a reference or an output that is not a Ref output fails the
+ * kernel with INVALID_ARGUMENT (TF_OpKernelContext_Failure); a NULL ctx is
+ * logged and ignored. */
 TF_CAPI_EXPORT extern void TF_OpKernelContext_ForwardRefInputToRefOutput(
     TF_OpKernelContext* ctx, int32_t input_index, int32_t output_index);
 
@@ -118,12 +148,26 @@ TF_CAPI_EXPORT extern void TF_OpKernelConstruction_GetAttrTensorShape(
     TF_OpKernelConstruction* ctx, const char* attr_name, int64_t* dims,
     size_t num_dims, TF_Status* status);
 
-/* Whether input i is a reference: always false in tfe; OUT_OF_RANGE for a
- * bad index. */
+/* Whether input i is a reference (a Ref(T) arg); OUT_OF_RANGE for a bad
+ * index. */
 TF_CAPI_EXPORT extern bool TF_IsRefInput(TF_OpKernelContext* ctx, int i,
                                          TF_Status* status);
 
-/* TensorFlow 1 temporary variables: TF_UNIMPLEMENTED in tfe. */
+/* TensorFlow 1 temporary variables (TemporaryVariable): makes a reference
+ * holding a new tensor of dtype and dims, registers it in the eager
+ * context under *var_name (the op's name when var_name is NULL or empty)
+ * and sets output 0 (a Ref output) to it. plugin_allocator(ctx, dest,
+ * dtype, dims, num_dims, status) receives an empty tensor `dest` (owned
+ * by the runtime) and must give it a buffer of that dtype and shape,
+ * typically TF_AllocateTemp then TF_TensorBitcastFrom(temp, dtype, dest,
+ * dims, num_dims, status); the reference keeps dest's buffer. With a NULL
+ * plugin_allocator tfe allocates in the kernel's device memory. The
+ * reference lives until TF_DestroyTemporaryVariable (or the context) and
+ * the last handle to it go. INVALID_ARGUMENT for a NULL ctx, a bad shape
+ * or an op whose output 0 is not a Ref output; ALREADY_EXISTS when the
+ * name is taken in this context; INTERNAL when plugin_allocator left dest
+ * without a buffer of the right dtype and shape; its own failure is
+ * returned. */
 TF_CAPI_EXPORT extern void TF_TemporaryVariable(
     TF_OpKernelContext* ctx, TF_DataType dtype, const int64_t* dims,
     int num_dims, TF_StringView* var_name,
@@ -131,6 +175,14 @@ TF_CAPI_EXPORT extern void TF_TemporaryVariable(
                              const int64_t*, int, TF_Status*),
     TF_Status* tf_status);
 
+/* DestroyTemporaryVariable: sets output 0 to a tensor sharing the current
+ * value of reference input `index` (owned by the runtime) and drops the
+ * temporary variable registered under *var_name. INVALID_ARGUMENT for a
+ * NULL ctx, a bad index, "lhs input needs to be a ref type" for a plain
+ * input and "Missing var_name attribute" for a NULL or empty name;
+ * FAILED_PRECONDITION for an uninitialized reference; NOT_FOUND when no
+ * temporary variable has that name (output 0 is then set all the same, as
+ * in TensorFlow). */
 TF_CAPI_EXPORT extern void TF_DestroyTemporaryVariable(TF_OpKernelContext* ctx,
                                                        const int index,
                                                        TF_StringView* var_name,
