@@ -282,6 +282,7 @@ class _Child:
                     if problem:
                         self.violation("SP_StreamExecutor.memcpy_*", problem)
                 self._kernels_vs_cpu(ctx, p)
+                self._ref_sequence_vs_cpu(ctx, p)
             finally:
                 ctx.close()
             self.stage("memory returns to the plugin")
@@ -361,6 +362,51 @@ class _Child:
                     self.violation(f"kernel {op_name}", f"{dt}: result differs from CPU: {detail}")
                 want.close()
                 got.close()
+
+    def _ref_sequence_vs_cpu(self, ctx: Any, platform: dict[str, Any]) -> None:
+        """Reference kernels need a variable, not random inputs: when the
+        device has float TemporaryVariable and Assign kernels, runs
+        TemporaryVariable -> Assign (-> RefIdentity) -> read
+        (-> DestroyTemporaryVariable) on the device, each step the device
+        has a kernel for, and compares the values with the CPU's."""
+        import numpy as np
+
+        from tfe_py import constant, ops
+        from tfe_py.errors import OpError
+
+        have = {k["op"] for k in platform["kernels"] if not k["label"]}
+        if not {"TemporaryVariable", "Assign"} <= have:
+            return
+        dev0 = platform["devices"][0]["name"]
+        name = f"reference ops on {dev0.rsplit('/', 1)[-1]} vs CPU"
+        self.stage(f"kernel {name}")
+        value = np.random.default_rng(2).standard_normal((2, 3)).astype(np.float32)
+        steps = ["TemporaryVariable", "Assign"]
+        steps += [op for op in ("RefIdentity", "DestroyTemporaryVariable") if op in have]
+
+        def sequence(device: str, var_name: str) -> Any:
+            with ctx.as_default(), ctx.device(device):
+                v = ops.TemporaryVariable(shape=[2, 3], dtype="float32", var_name=var_name)
+                v = ops.Assign(v, constant(value))
+                if "RefIdentity" in have:
+                    v = ops.RefIdentity(v)
+                out = v.numpy()
+                if "DestroyTemporaryVariable" in have:
+                    out = ops.DestroyTemporaryVariable(v, var_name=var_name).numpy()
+                return out
+
+        try:
+            want = sequence("CPU:0", "_tfe_doctor_cpu")
+            got = sequence(dev0, "_tfe_doctor_dev")
+        except OpError as e:
+            self.smoke(name, "fail", str(e))
+            self.violation("reference kernels", str(e))
+            return
+        if np.array_equal(got, want) and np.array_equal(got, value):
+            self.smoke(name, "pass", ", ".join(steps))
+        else:
+            self.smoke(name, "fail", "the variable does not hold the assigned value")
+            self.violation("reference kernels", "the variable does not hold the assigned value")
 
     def op_smoke(self) -> None:
         import numpy as np
@@ -524,7 +570,7 @@ def _random_inputs(od: Any, dt: str, primary: str | None = None) -> list[Any]:
     if any(a.is_ref for a in [*od.inputs, *od.outputs]):
         # A reference (Ref) op needs a variable made by an earlier op, not
         # random data (docs/REF_VARIABLES.md).
-        raise _Skip("reference (Ref) args: not run on random inputs")
+        raise _Skip("reference (Ref) args: run in the reference ops sequence instead")
     if primary is None:
         primary = next((a.name for a in od.attrs if a.base == "type" and not a.is_list), None)
     attrs = {a.name: a for a in od.attrs}
