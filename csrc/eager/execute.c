@@ -124,9 +124,10 @@ static const tfe_device* resource_device(TFE_Op* op) {
 }
 
 /* Placement of an op without a device request, as TF's eager runtime does
- * it: an op with a resource input runs on that resource's device; an op
- * whose inputs are all small (at most 64 elements) int32/int64 tensors on
- * the host CPU runs there; anything else returns NULL, meaning "the best
+ * it: an op with a resource input runs on that resource's device (and one
+ * with a reference input on the reference's, as TF's placer colocates
+ * reference edges); an op whose inputs are all small (at most 64 elements)
+ * int32/int64 tensors on the host CPU runs there; anything else returns NULL, meaning "the best
  * device that has a kernel" (chosen once per kernel cache entry, see
  * best_device). One pass over the inputs, reading dtype and device. */
 static const tfe_device* place_unrequested(TFE_Op* op) {
@@ -136,7 +137,10 @@ static const tfe_device* place_unrequested(TFE_Op* op) {
   int i, small = n > 0;
   for (i = 0; i < n; i++) {
     const TFE_TensorHandle* h = op->inputs[i];
-    if (h->dtype == TF_RESOURCE && !colocation_exempt(op->def->name)) {
+    /* A resource or reference input decides (references cannot move
+     * between devices: the op must run where the cell's value lives). */
+    if ((h->dtype == TF_RESOURCE || h->is_ref) &&
+        !colocation_exempt(op->def->name)) {
       const tfe_device* d = tfe_ctx_same_device(ctx, h->device);
       return d != NULL ? d : host;
     }

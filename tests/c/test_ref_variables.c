@@ -179,6 +179,35 @@ TEST(device_temporary_variable_sequence) {
   TF_DeleteStatus(s);
 }
 
+/* An unplaced op with a reference input runs where the reference lives
+ * (TF colocates reference edges), here on the example device although the
+ * value comes from the host. */
+TEST(unplaced_ops_follow_their_reference) {
+  TF_Status* s = TF_NewStatus();
+  const float a[2] = {3, 4};
+  TFE_Context* ctx;
+  TFE_TensorHandle *va, *v, *r, *out;
+  load_test_device();
+  ctx = new_ctx(s);
+  va = f32_handle(k2, 1, a, s);
+  v = tmpvar(ctx, DEV0, k2, 1, "follow", s);
+  CHECK_CODE(s, TF_OK);
+  r = assign(ctx, "Assign", v, va, NULL, -1, s);
+  CHECK_CODE(s, TF_OK);
+  CHECK(strcmp(TFE_TensorHandleDeviceName(r, s), DEV0) == 0);
+  check_values(r, a, 2, s);
+  out = unary(ctx, "DestroyTemporaryVariable", r, NULL, "follow", s);
+  CHECK_CODE(s, TF_OK);
+  CHECK(strcmp(TFE_TensorHandleDeviceName(out, s), DEV0) == 0);
+  check_values(out, a, 2, s);
+  TFE_DeleteTensorHandle(out);
+  TFE_DeleteTensorHandle(r);
+  TFE_DeleteTensorHandle(v);
+  TFE_DeleteTensorHandle(va);
+  TFE_DeleteContext(ctx);
+  TF_DeleteStatus(s);
+}
+
 TEST(assign_sub_and_shapes) {
   TF_Status* s = TF_NewStatus();
   TFE_Context* ctx = new_ctx(s);
