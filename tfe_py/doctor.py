@@ -25,6 +25,7 @@ errors). Without arguments the example plugins shipped in
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import re
@@ -65,10 +66,22 @@ def _cache_dir() -> Path:
     return base / "tfe_py" / __version__ / "examples"
 
 
+def _sources_digest(files: list[Path]) -> str:
+    """A digest of the files' names and contents (what a build depends on)."""
+    h = hashlib.sha256()
+    for f in sorted(files):
+        h.update(f.name.encode())
+        h.update(b"\0")
+        h.update(f.read_bytes())
+        h.update(b"\0")
+    return h.hexdigest()
+
+
 def example_plugins() -> list[Path]:
     """The example plugins, built from ``tfe_py/examples/*.c`` at first use
-    (rebuilt when a source is newer). Raises RuntimeError when they cannot
-    be built (no compiler, no headers)."""
+    and rebuilt whenever their sources or tfe's headers change (a digest of
+    their contents is kept next to each build). Raises RuntimeError when
+    they cannot be built (no compiler, no headers)."""
     src_dir = Path(__file__).resolve().parent / "examples"
     include = _include_dir()
     if include is None:
@@ -78,12 +91,16 @@ def example_plugins() -> list[Path]:
         )
     out_dir = _cache_dir()
     out_dir.mkdir(parents=True, exist_ok=True)
+    headers = [*src_dir.glob("*.h"), *Path(include).rglob("*.h")]
     built = []
     for name in EXAMPLES:
         src = src_dir / f"{name}.c"
         out = out_dir / f"lib{name}.so"
-        deps = [src, *src_dir.glob("*.h")]
-        if not out.exists() or any(d.stat().st_mtime > out.stat().st_mtime for d in deps):
+        stamp = out_dir / f"lib{name}.so.sha256"
+        digest = _sources_digest([src, *headers])
+        current = stamp.read_text().strip() if stamp.exists() else ""
+        if not out.exists() or current != digest:
+            tmp = out_dir / f".lib{name}.{os.getpid()}.so"
             cmd = [
                 *shlex.split(os.environ.get("CC") or "cc"),
                 "-shared",
@@ -93,12 +110,17 @@ def example_plugins() -> list[Path]:
                 str(include),
                 str(src),
                 "-o",
-                str(out),
+                str(tmp),
                 "-lpthread",
             ]
             proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
             if proc.returncode != 0:
+                tmp.unlink(missing_ok=True)
                 raise RuntimeError(f"building {src} failed:\n{shlex.join(cmd)}\n{proc.stderr}")
+            # Renames are atomic: a concurrent doctor sees the old or the new
+            # library, never a half-written one.
+            os.replace(tmp, out)
+            stamp.write_text(digest + "\n")
         built.append(out)
     return built
 

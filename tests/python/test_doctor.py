@@ -137,3 +137,22 @@ def test_help(argv: list[str]) -> None:
     )
     assert proc.returncode == 0
     assert "PLUGIN.so" in proc.stdout
+
+
+def test_example_builds_are_reused_until_a_source_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TFE_DOCTOR_CACHE", str(tmp_path / "cache"))
+    first = doctor.example_plugins()
+    stamps = {p: p.stat().st_mtime_ns for p in first}
+    # Same sources: nothing is rebuilt.
+    again = doctor.example_plugins()
+    assert again == first
+    assert {p: p.stat().st_mtime_ns for p in again} == stamps
+    # A build whose recorded digest no longer matches the sources (as after
+    # an edit, whatever the file times say) is rebuilt.
+    device = next(p for p in first if "example_device" in p.name)
+    Path(str(device) + ".sha256").write_text("stale\n")
+    doctor.example_plugins()
+    assert device.stat().st_mtime_ns != stamps[device]
+    assert Path(str(device) + ".sha256").read_text().strip() != "stale"
