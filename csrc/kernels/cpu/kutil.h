@@ -246,4 +246,11 @@ int tfe_kutil_register(const char* op, void (*compute)(tfe_kernel_context*),
 #define KUTIL_CLONES
 #endif
 
+/* dst[i] = dst[i] + src[i] (or - when sub) for n elements of dtype dt in
+ * place, as TF's AssignAdd/AssignSub: integers wrap, half and bfloat16
+ * round through float, complex adds both parts. Other dtypes are left
+ * alone (kernels register only the supported ones). In resource_ops.c. */
+void tfe_cpu_add_sub_inplace(TF_DataType dt, void* dst, const void* src,
+                             int64_t n, int sub);
+
 #endif /* TFE_KERNELS_CPU_KUTIL_H_ */

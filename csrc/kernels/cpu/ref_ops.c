@@ -191,60 +191,6 @@ static void assign_compute(tfe_kernel_context* k) {
 
 /* ---- AssignAdd / AssignSub ---- */
 
-#define REF_ADDSUB(T)                                     \
-  do {                                                    \
-    T* d = (T*)dst;                                       \
-    const T* x = (const T*)src;                           \
-    for (i = 0; i < n; i++) d[i] = sub ? d[i] - x[i] : d[i] + x[i]; \
-  } while (0)
-/* Signed integers wrap as TF's do, computed unsigned. */
-#define REF_ADDSUB_WRAP(T, U)                                          \
-  do {                                                                 \
-    T* d = (T*)dst;                                                    \
-    const T* x = (const T*)src;                                        \
-    for (i = 0; i < n; i++) {                                          \
-      d[i] = (T)(sub ? (U)d[i] - (U)x[i] : (U)d[i] + (U)x[i]);         \
-    }                                                                  \
-  } while (0)
-
-static void add_sub(TF_DataType dt, void* dst, const void* src, int64_t n,
-                    int sub) {
-  int64_t i;
-  switch (dt) {
-    case TF_FLOAT: REF_ADDSUB(float); break;
-    case TF_DOUBLE: REF_ADDSUB(double); break;
-    case TF_INT8: REF_ADDSUB_WRAP(int8_t, uint8_t); break;
-    case TF_INT16: REF_ADDSUB_WRAP(int16_t, uint16_t); break;
-    case TF_INT32: REF_ADDSUB_WRAP(int32_t, uint32_t); break;
-    case TF_INT64: REF_ADDSUB_WRAP(int64_t, uint64_t); break;
-    case TF_UINT8: REF_ADDSUB_WRAP(uint8_t, uint32_t); break;
-    case TF_UINT16: REF_ADDSUB_WRAP(uint16_t, uint32_t); break;
-    case TF_UINT32: REF_ADDSUB(uint32_t); break;
-    case TF_UINT64: REF_ADDSUB(uint64_t); break;
-    case TF_COMPLEX64: n *= 2; REF_ADDSUB(float); break;
-    case TF_COMPLEX128: n *= 2; REF_ADDSUB(double); break;
-    case TF_HALF:
-    case TF_BFLOAT16: {
-      uint16_t* d = (uint16_t*)dst;
-      const uint16_t* x = (const uint16_t*)src;
-      for (i = 0; i < n; i++) {
-        float a, b;
-        if (dt == TF_HALF) {
-          a = kutil_f16_to_f32(d[i]);
-          b = kutil_f16_to_f32(x[i]);
-          d[i] = kutil_f32_to_f16(sub ? a - b : a + b);
-        } else {
-          a = kutil_bf16_to_f32(d[i]);
-          b = kutil_bf16_to_f32(x[i]);
-          d[i] = kutil_f32_to_bf16(sub ? a - b : a + b);
-        }
-      }
-      break;
-    }
-    default: break;
-  }
-}
-
 static void assign_update(tfe_kernel_context* k, int sub) {
   tfe_ref_cell* c = input_cell(k, 0);
   const TF_Tensor* x = k->inputs[1];
@@ -262,7 +208,7 @@ static void assign_update(tfe_kernel_context* k, int sub) {
     KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
                "Parameters and update must be the same size");
   } else {
-    add_sub(c->dtype, kutil_data(c->value), kutil_data(x),
+    tfe_cpu_add_sub_inplace(c->dtype, kutil_data(c->value), kutil_data(x),
             kutil_num_elements(x), sub);
   }
   pthread_mutex_unlock(&c->mu);

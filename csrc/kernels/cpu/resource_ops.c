@@ -217,10 +217,9 @@ done:
     }                                                                    \
   } while (0)
 
-/* dst[i] (op)= src[i] for n elements, or src[0] for every i when
- * src_scalar is set (scatter with a scalar update). */
-static void add_sub(TF_DataType dt, void* dst, const void* src, int64_t n,
-                    int sub) {
+/* dst[i] (op)= src[i] for n elements (kutil.h). */
+void tfe_cpu_add_sub_inplace(TF_DataType dt, void* dst, const void* src,
+                             int64_t n, int sub) {
   int64_t i;
   switch (dt) {
     case TF_FLOAT: ADDSUB_LOOP(float); break;
@@ -280,7 +279,7 @@ static void assign_update(tfe_kernel_context* k, int sub) {
     goto done;
   }
   if (!tfe_var_prepare_update(r, k->status)) goto done;
-  add_sub(r->dtype, kutil_data(r->value), kutil_data(value),
+  tfe_cpu_add_sub_inplace(r->dtype, kutil_data(r->value), kutil_data(value),
           kutil_num_elements(value), sub);
 done:
   pthread_mutex_unlock(&r->mu);
@@ -549,7 +548,7 @@ static void scatter(tfe_kernel_context* k, int add) {
     if (scalar) {
       for (j = 0; j < inner; j++) {
         if (add) {
-          add_sub(r->dtype, dst + (size_t)j * esz, src, 1, 0);
+          tfe_cpu_add_sub_inplace(r->dtype, dst + (size_t)j * esz, src, 1, 0);
         } else {
           kutil_copy1(r->dtype, esz, dst + (size_t)j * esz, src);
         }
@@ -557,7 +556,7 @@ static void scatter(tfe_kernel_context* k, int add) {
     } else {
       src += (size_t)(i * inner) * esz;
       if (add) {
-        add_sub(r->dtype, dst, src, inner, 0);
+        tfe_cpu_add_sub_inplace(r->dtype, dst, src, inner, 0);
       } else {
         kutil_copy(r->dtype, dst, src, inner);
       }
