@@ -380,6 +380,23 @@ TFE_TensorHandle* TFE_TensorHandleCopySharingTensor(TFE_TensorHandle* h,
   return c;
 }
 
+/* Wraps t, a copy made for TFE_TensorHandleCopyToDevice, in a new handle
+ * on dst. t NULL means the copy failed (status already set). */
+static TFE_TensorHandle* adopt_copy(TFE_Context* ctx, TF_Tensor* t,
+                                    const tfe_device* dst,
+                                    TF_Status* status) {
+  TFE_TensorHandle* c;
+  if (t == NULL) return NULL;
+  c = tfe_handle_adopt(ctx, t, dst);
+  if (c == NULL) {
+    tfe_status_setf(status, TF_RESOURCE_EXHAUSTED,
+                    "TFE_TensorHandleCopyToDevice: out of memory");
+    return NULL;
+  }
+  tfe_status_ok(status);
+  return c;
+}
+
 TFE_TensorHandle* TFE_TensorHandleCopyToDevice(TFE_TensorHandle* h,
                                                TFE_Context* ctx,
                                                const char* device_name,
@@ -427,28 +444,13 @@ TFE_TensorHandle* TFE_TensorHandleCopyToDevice(TFE_TensorHandle* h,
       t = tfe_device_copy_tensor(view, backing_of(h, view), dst, status);
     }
     TF_DeleteTensor(view);
-    if (t == NULL) return NULL;
-    c = tfe_handle_adopt(ctx, t, dst);
-    if (c == NULL) {
-      tfe_status_setf(status, TF_RESOURCE_EXHAUSTED,
-                      "TFE_TensorHandleCopyToDevice: out of memory");
-      return NULL;
-    }
-    tfe_status_ok(status);
-    return c;
+    return adopt_copy(ctx, t, dst, status);
   }
   if (!tfe_tensor_in_host_memory(h->t) || !dst->is_host) {
     /* Into or out of device memory: copy through the device's hooks. */
-    TF_Tensor* t = tfe_device_copy_tensor(h->t, h->backing, dst, status);
-    if (t == NULL) return NULL;
-    c = tfe_handle_adopt(ctx, t, dst);
-    if (c == NULL) {
-      tfe_status_setf(status, TF_RESOURCE_EXHAUSTED,
-                      "TFE_TensorHandleCopyToDevice: out of memory");
-      return NULL;
-    }
-    tfe_status_ok(status);
-    return c;
+    return adopt_copy(
+        ctx, tfe_device_copy_tensor(h->t, h->backing, dst, status), dst,
+        status);
   }
   /* Host devices share memory: the copy shares the buffer. */
   c = tfe_handle_share(ctx, h->t, dst, dst);
