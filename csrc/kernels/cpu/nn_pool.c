@@ -1,7 +1,8 @@
 /* Pooling CPU kernels (NHWC): MaxPool (SAME/VALID/EXPLICIT) and AvgPool
  * (SAME/VALID). Padded positions never count: the max is over the real
  * elements of a window and the average divides by their number, as in
- * TensorFlow. Values are processed in double (exact for every registered
+ * TensorFlow. MaxPool also pools across channels (see depth_max_pool).
+ * Values are processed in double (exact for every registered
  * dtype up to 2^53); rows of the output run on the intra-op pool. */
 #include <math.h>
 #include <string.h>
@@ -53,6 +54,86 @@ static void pool_rows(void* arg, int64_t r0, int64_t r1) {
       }
     }
   }
+}
+
+/* Max over groups of w consecutive channels; the spatial strides and the
+ * padding mode play no part (TF ignores them here). TF reduces each group
+ * with Eigen's vectorized max (AVX packets: P = 4 lanes for double, 8 for
+ * float, half and bfloat16), whose order of comparisons decides which
+ * value wins when NaNs are present; it is reproduced here:
+ *  - the combining step keeps the running value a unless a < b (so a NaN
+ *    held stays, and a NaN met later is skipped);
+ *  - a group is cut into packets of P lanes starting at its first element
+ *    whose offset in the tensor is a multiple of P (TF's buffers are
+ *    aligned to a whole packet); with at least one whole packet: two
+ *    lane-wise accumulators over alternating packets (plus one trailing
+ *    packet), merged, the lanes folded in halves (lane i with lane
+ *    i + P/2, and so on), then the elements before the first packet and
+ *    after the last are folded in order;
+ *  - a group with no whole packet is folded left to right.
+ * For integers every order gives the same result. */
+static double dmax(double a, double b) { return a < b ? b : a; }
+
+static double group_max(const double* v, int64_t n, int64_t off, int P) {
+  int64_t s = (P - off % P) % P, a1, a2, i;
+  double p0[8], p1[8], r;
+  int l, h;
+  if (s > n) s = n;
+  a1 = ((n - s) / P) * P;
+  a2 = ((n - s) / (2 * P)) * (2 * P);
+  if (a1 == 0) {
+    r = v[0];
+    for (i = 1; i < n; i++) r = dmax(r, v[i]);
+    return r;
+  }
+  for (l = 0; l < P; l++) p0[l] = v[s + l];
+  if (a1 > P) {
+    for (l = 0; l < P; l++) p1[l] = v[s + P + l];
+    for (i = s + 2 * P; i < s + a2; i += 2 * P) {
+      for (l = 0; l < P; l++) {
+        p0[l] = dmax(p0[l], v[i + l]);
+        p1[l] = dmax(p1[l], v[i + P + l]);
+      }
+    }
+    for (l = 0; l < P; l++) p0[l] = dmax(p0[l], p1[l]);
+    if (a1 > a2) {
+      for (l = 0; l < P; l++) p0[l] = dmax(p0[l], v[s + a2 + l]);
+    }
+  }
+  for (h = P / 2; h >= 1; h /= 2) {
+    for (l = 0; l < h; l++) p0[l] = dmax(p0[l], p0[l + h]);
+  }
+  r = p0[0];
+  for (i = 0; i < s; i++) r = dmax(r, v[i]);
+  for (i = s + a1; i < n; i++) r = dmax(r, v[i]);
+  return r;
+}
+
+static void depth_max_pool(tfe_kernel_context* k, const TF_Tensor* in,
+                           int64_t w) {
+  int64_t od[4], groups, g;
+  int owned = 0, P = in->dtype == TF_DOUBLE ? 4 : 8;
+  const double* x;
+  double* y;
+  TF_Tensor* out;
+  od[0] = in->dims[0];
+  od[1] = in->dims[1];
+  od[2] = in->dims[2];
+  od[3] = in->dims[3] / w;
+  out = tfe_kernel_alloc_output(k, 0, in->dtype, od, 4);
+  if (out == NULL) return;
+  groups = kutil_num_elements(out);
+  if (groups == 0) return;
+  x = (const double*)nn_to_work(in, 1, &owned);
+  y = (double*)tfe_malloc((size_t)groups * sizeof(double));
+  if (x == NULL || y == NULL) {
+    KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory in MaxPool");
+  } else {
+    for (g = 0; g < groups; g++) y[g] = group_max(x + g * w, w, g * w, P);
+    nn_from_work(out, y, 1, groups);
+  }
+  if (owned) tfe_free((void*)x);
+  tfe_free(y);
 }
 
 static const char* str_attr(const tfe_kernel_context* k, const char* name,
@@ -119,18 +200,6 @@ static void pool_compute(tfe_kernel_context* k, int is_max) {
                "Sliding window stride must be positive.");
     return;
   }
-  if (ks[3] != 1 || st[3] != 1) {
-    if (is_max && (ks[1] != 1 || ks[2] != 1)) {
-      KUTIL_FAIL(k, TF_UNIMPLEMENTED,
-                 "MaxPooling supports exactly one of pooling across depth or "
-                 "pooling across width/height.");
-    } else {
-      KUTIL_FAIL(k, TF_UNIMPLEMENTED,
-                 "%s across the depth dimension is not implemented in tfe",
-                 is_max ? "MaxPool" : "AvgPool");
-    }
-    return;
-  }
   if (in->num_dims != 4) {
     KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "input must be 4-dimensional: %s",
                kutil_tshape(in, &sb));
@@ -168,6 +237,42 @@ static void pool_compute(tfe_kernel_context* k, int is_max) {
     KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
                "explicit_paddings attribute must be empty if the padding "
                "attribute is not EXPLICIT");
+    return;
+  }
+  /* Pooling across channels (TF's PoolParameters, then the op): only
+   * MaxPool implements it, with the window equal to the stride and
+   * dividing the depth, and without spatial pooling or explicit padding.
+   * A depth stride with a depth window of 1 is ignored, as in TF. */
+  if (ks[3] > 1) {
+    if (ks[1] != 1 || ks[2] != 1) {
+      KUTIL_FAIL(k, TF_UNIMPLEMENTED,
+                 "MaxPooling supports exactly one of pooling across depth or "
+                 "pooling across width/height.");
+      return;
+    }
+    if (in->dims[3] % ks[3] != 0) {
+      KUTIL_FAIL(k, TF_UNIMPLEMENTED,
+                 "Depthwise max pooling requires the depth window to evenly "
+                 "divide the input depth");
+      return;
+    }
+    if (ks[3] != st[3]) {
+      KUTIL_FAIL(k, TF_UNIMPLEMENTED,
+                 "Depthwise max pooling requires the depth window to equal "
+                 "the depth stride");
+      return;
+    }
+    if (!is_max) {
+      KUTIL_FAIL(k, TF_UNIMPLEMENTED,
+                 "Non-spatial pooling is not yet supported. Volunteers? :)");
+      return;
+    }
+    if (padding == NN_PAD_EXPLICIT) {
+      KUTIL_FAIL(k, TF_UNIMPLEMENTED,
+                 "Depthwise max pooling does not support explicit padding.");
+      return;
+    }
+    depth_max_pool(k, in, ks[3]);
     return;
   }
   memset(&j, 0, sizeof j);
