@@ -13,6 +13,7 @@
 
 #include "core/alloc.h"
 #include "core/threadpool.h"
+#include "kernels/cpu/conv_direct.h"
 #include "kernels/cpu/kutil.h"
 #include "kernels/cpu/nn_common.h"
 
@@ -151,6 +152,26 @@ static int64_t tile_rows(int64_t K, size_t esz, int64_t P) {
 
 /* ---- Conv2D ---- */
 
+/* The forward geometry as the direct kernel's descriptor. */
+static void conv_desc_from_geom(const conv_geom* g, tfe_conv_desc* d) {
+  d->n = g->n;
+  d->ih = g->ih;
+  d->iw = g->iw;
+  d->ic = g->ic;
+  d->kh = g->kh;
+  d->kw = g->kw;
+  d->oh = g->oh;
+  d->ow = g->ow;
+  d->oc = g->oc;
+  d->groups = g->groups;
+  d->sh = g->w.stride_h;
+  d->sw = g->w.stride_w;
+  d->dh = g->w.dil_h;
+  d->dw = g->w.dil_w;
+  d->pt = g->pad_t;
+  d->pl = g->pad_l;
+}
+
 typedef struct conv_job {
   const conv_geom* g;
   int dbl;
@@ -246,6 +267,16 @@ static void conv2d_compute(tfe_kernel_context* k) {
     KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory in Conv2D");
     goto done;
   }
+  if (!dbl && tfe_conv_direct_available()) {
+    tfe_conv_desc d;
+    conv_desc_from_geom(&g, &d);
+    if (!tfe_conv_direct_f32(&d, (const float*)xw, (const float*)fw,
+                             (float*)yw, tfe_kernel_threadpool(k))) {
+      KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory in Conv2D");
+      goto done;
+    }
+    goto convert;
+  }
   j.g = &g;
   j.dbl = dbl;
   j.x = xw;
@@ -260,6 +291,7 @@ static void conv2d_compute(tfe_kernel_context* k) {
     KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory in Conv2D");
     goto done;
   }
+convert:
   if (yw != kutil_data(out)) nn_from_work(out, yw, dbl, kutil_num_elements(out));
 done:
   if (ox) tfe_free(xw);

@@ -1,0 +1,305 @@
+/* Direct float32 NHWC convolution (see conv_direct.h).
+ *
+ * Layout of the work:
+ *   - the filter of each group is repacked into column panels of NR output
+ *     channels (zero-padded past the group's last channel), rows in
+ *     (kh, kw, in-channel) order, so a micro-kernel step reads NR
+ *     contiguous, aligned floats;
+ *   - output pixels are numbered over (batch, row, column) and cut into
+ *     blocks of MR; a block's inputs are described by "segments": one per
+ *     filter row when every pixel's window row lies inside the image and
+ *     the taps are contiguous (groups == 1, horizontal dilation 1), else
+ *     one per tap; a pixel whose tap falls in the padding reads zeros;
+ *   - the micro-kernel keeps MR x NR sums in vector registers across all
+ *     segments and writes them once.
+ * GCC vector extensions with per-function target attributes produce the
+ * AVX2 and AVX-512 copies; the ISA is the one the built-in GEMM detected. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("O3", "fp-contract=fast")
+#endif
+
+#include "kernels/cpu/conv_direct.h"
+
+#include <string.h>
+
+#include "core/alloc.h"
+#include "kernels/cpu/matmul_gemm.h"
+
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+#define CD_HAVE_X86 1
+#else
+#define CD_HAVE_X86 0
+#endif
+
+/* One run of consecutive filter rows: w = first panel row, len rows. */
+typedef struct cd_seg {
+  const float* w;
+  int64_t len;
+} cd_seg;
+
+/* y[rows, cols] (row stride ldy) = sum over segments of
+ * a_p[0..len) * panel rows; ap holds MR pointers per segment. */
+typedef void (*cd_kernel_fn)(const cd_seg* segs, int nseg,
+                             const float* const* ap, float* y, int64_t ldy,
+                             int rows, int cols);
+
+#if CD_HAVE_X86
+
+#define CD_MAX_MR 12
+
+#define DEF_CD_KERNEL(S, V, VU, VL, MR, NV, ATTR)                            \
+  ATTR static void cd_kern_##S(const cd_seg* segs, int nseg,                \
+                               const float* const* ap, float* y,            \
+                               int64_t ldy, int rows, int cols) {           \
+    V acc[MR][NV];                                                          \
+    int s, p, v;                                                            \
+    for (p = 0; p < MR; p++)                                                \
+      for (v = 0; v < NV; v++) acc[p][v] = (V){0};                          \
+    for (s = 0; s < nseg; s++) {                                            \
+      const float* w = segs[s].w;                                           \
+      const int64_t len = segs[s].len;                                      \
+      const float* a[MR];                                                   \
+      int64_t t;                                                            \
+      for (p = 0; p < MR; p++) a[p] = ap[s * MR + p];                       \
+      for (t = 0; t < len; t++) {                                           \
+        V wv[NV];                                                           \
+        _Pragma("GCC unroll 8") for (v = 0; v < NV; v++) wv[v] =            \
+            *(const V*)(w + t * (NV * VL) + v * VL);                        \
+        _Pragma("GCC unroll 16") for (p = 0; p < MR; p++) {                 \
+          const float av = a[p][t];                                         \
+          _Pragma("GCC unroll 8") for (v = 0; v < NV; v++) acc[p][v] +=     \
+              av * wv[v];                                                   \
+        }                                                                   \
+      }                                                                     \
+    }                                                                       \
+    if (rows == MR && cols == NV * VL) {                                    \
+      for (p = 0; p < MR; p++)                                              \
+        for (v = 0; v < NV; v++) *(VU*)(y + p * ldy + v * VL) = acc[p][v];  \
+    } else {                                                                \
+      float tmp[MR * NV * VL];                                              \
+      for (p = 0; p < MR; p++)                                              \
+        for (v = 0; v < NV; v++) *(VU*)(tmp + (p * NV + v) * VL) = acc[p][v]; \
+      for (p = 0; p < rows; p++)                                            \
+        memcpy(y + p * ldy, tmp + p * NV * VL, sizeof(float) * (size_t)cols); \
+    }                                                                       \
+  }
+
+typedef float cd_v16 __attribute__((vector_size(64)));
+typedef float cd_v16u __attribute__((vector_size(64), aligned(4)));
+typedef float cd_v8 __attribute__((vector_size(32)));
+typedef float cd_v8u __attribute__((vector_size(32), aligned(4)));
+
+#define CD_ATTR_AVX512 __attribute__((target("avx512f,avx512vl,avx2,fma")))
+#define CD_ATTR_AVX2 __attribute__((target("avx2,fma")))
+
+DEF_CD_KERNEL(avx512_w, cd_v16, cd_v16u, 16, 6, 4, CD_ATTR_AVX512)
+DEF_CD_KERNEL(avx512_n, cd_v16, cd_v16u, 16, 12, 2, CD_ATTR_AVX512)
+DEF_CD_KERNEL(avx2_w, cd_v8, cd_v8u, 8, 6, 2, CD_ATTR_AVX2)
+
+#endif /* CD_HAVE_X86 */
+
+typedef struct cd_variant {
+  cd_kernel_fn fn;
+  int mr, nr;
+} cd_variant;
+
+/* Picks the micro-kernel for this CPU and group width; 0 when none. */
+static int pick_variant(int64_t ocg, cd_variant* out) {
+#if CD_HAVE_X86
+  const char* isa = tfe_gemm_isa();
+  if (strcmp(isa, "avx512") == 0) {
+    if (ocg <= 32) {
+      out->fn = cd_kern_avx512_n;
+      out->mr = 12;
+      out->nr = 32;
+    } else {
+      out->fn = cd_kern_avx512_w;
+      out->mr = 6;
+      out->nr = 64;
+    }
+    return 1;
+  }
+  if (strcmp(isa, "avx2") == 0) {
+    out->fn = cd_kern_avx2_w;
+    out->mr = 6;
+    out->nr = 16;
+    return 1;
+  }
+#endif
+  (void)ocg;
+  (void)out;
+  return 0;
+}
+
+int tfe_conv_direct_available(void) {
+  cd_variant v;
+  return pick_variant(64, &v);
+}
+
+typedef struct cd_job {
+  const tfe_conv_desc* d;
+  cd_variant var;
+  const float* x;
+  const float* panels; /* [groups][nob][kh*kw*icg][nr] */
+  const float* zero;   /* kw*icg zeros */
+  float* y;
+  int64_t icg, ocg, nob, rows_per_panel, M, tile, ntiles;
+  int failed;
+} cd_job;
+
+/* Segments of the pixel block [m0, m0+h) of group grp for panel pw;
+ * returns their count. */
+static int build_segments(const cd_job* j, int64_t m0, int64_t h, int64_t grp,
+                          const float* pw, cd_seg* segs, const float** ptrs) {
+  const tfe_conv_desc* d = j->d;
+  const int mr = j->var.mr;
+  const int64_t P = d->oh * d->ow;
+  int64_t bb[CD_MAX_MR], iy0[CD_MAX_MR], ix0[CD_MAX_MR];
+  int merged = d->groups == 1 && d->dw == 1;
+  int nseg = 0, p;
+  int64_t i, jj;
+  for (p = 0; p < h; p++) {
+    int64_t m = m0 + p, r = m % P;
+    bb[p] = m / P;
+    iy0[p] = (r / d->ow) * d->sh - d->pt;
+    ix0[p] = (r % d->ow) * d->sw - d->pl;
+    if (ix0[p] < 0 || ix0[p] + d->kw > d->iw) merged = 0;
+  }
+  for (i = 0; i < d->kh; i++) {
+    if (merged) {
+      int any = 0;
+      for (p = 0; p < mr; p++) {
+        int64_t iy = p < h ? iy0[p] + i * d->dh : -1;
+        if (iy >= 0 && iy < d->ih) {
+          ptrs[nseg * mr + p] =
+              j->x + ((bb[p] * d->ih + iy) * d->iw + ix0[p]) * d->ic;
+          any = 1;
+        } else {
+          ptrs[nseg * mr + p] = j->zero;
+        }
+      }
+      if (any) {
+        segs[nseg].w = pw + i * d->kw * j->icg * j->var.nr;
+        segs[nseg].len = d->kw * j->icg;
+        nseg++;
+      }
+      continue;
+    }
+    for (jj = 0; jj < d->kw; jj++) {
+      int any = 0;
+      for (p = 0; p < mr; p++) {
+        int64_t iy = p < h ? iy0[p] + i * d->dh : -1;
+        int64_t ix = p < h ? ix0[p] + jj * d->dw : -1;
+        if (iy >= 0 && iy < d->ih && ix >= 0 && ix < d->iw) {
+          ptrs[nseg * mr + p] = j->x +
+                                ((bb[p] * d->ih + iy) * d->iw + ix) * d->ic +
+                                grp * j->icg;
+          any = 1;
+        } else {
+          ptrs[nseg * mr + p] = j->zero;
+        }
+      }
+      if (any) {
+        segs[nseg].w = pw + (i * d->kw + jj) * j->icg * j->var.nr;
+        segs[nseg].len = j->icg;
+        nseg++;
+      }
+    }
+  }
+  return nseg;
+}
+
+/* Work items [t0, t1): item = group * ntiles + tile. */
+static void cd_items(void* arg, int64_t t0, int64_t t1) {
+  cd_job* j = (cd_job*)arg;
+  const tfe_conv_desc* d = j->d;
+  const int mr = j->var.mr, nr = j->var.nr;
+  const int64_t taps = d->kh * d->kw;
+  cd_seg* segs = (cd_seg*)tfe_malloc(sizeof(cd_seg) * (size_t)taps);
+  const float** ptrs =
+      (const float**)tfe_malloc(sizeof(float*) * (size_t)(taps * mr));
+  int64_t t;
+  if (segs == NULL || ptrs == NULL) {
+    j->failed = 1;
+    tfe_free(segs);
+    tfe_free((void*)ptrs);
+    return;
+  }
+  for (t = t0; t < t1; t++) {
+    const int64_t grp = t / j->ntiles, tile = t % j->ntiles;
+    const int64_t mbeg = tile * j->tile;
+    const int64_t mend = mbeg + j->tile < j->M ? mbeg + j->tile : j->M;
+    int64_t ob, m0;
+    for (ob = 0; ob < j->nob; ob++) {
+      const float* pw = j->panels + (grp * j->nob + ob) * j->rows_per_panel * nr;
+      const int64_t c0 = grp * j->ocg + ob * nr;
+      const int cols = (int)(j->ocg - ob * nr < nr ? j->ocg - ob * nr : nr);
+      for (m0 = mbeg; m0 < mend; m0 += mr) {
+        const int h = (int)(mend - m0 < mr ? mend - m0 : mr);
+        const int nseg = build_segments(j, m0, h, grp, pw, segs, ptrs);
+        j->var.fn(segs, nseg, ptrs, j->y + m0 * d->oc + c0, d->oc, h, cols);
+      }
+    }
+  }
+  tfe_free(segs);
+  tfe_free((void*)ptrs);
+}
+
+int tfe_conv_direct_f32(const tfe_conv_desc* d, const float* x,
+                        const float* f, float* y, tfe_threadpool* pool) {
+  cd_job j;
+  float* panels;
+  float* zero;
+  int64_t g, ob, r, c, nthreads;
+  memset(&j, 0, sizeof j);
+  if (d->groups <= 0 || d->ic % d->groups != 0 || d->oc % d->groups != 0) {
+    return 0;
+  }
+  j.icg = d->ic / d->groups;
+  j.ocg = d->oc / d->groups;
+  if (!pick_variant(j.ocg, &j.var)) return 0;
+  j.d = d;
+  j.x = x;
+  j.y = y;
+  j.M = d->n * d->oh * d->ow;
+  if (j.M <= 0 || d->oc <= 0) return 1;
+  j.nob = (j.ocg + j.var.nr - 1) / j.var.nr;
+  j.rows_per_panel = d->kh * d->kw * j.icg;
+  panels = (float*)tfe_aligned_alloc(
+      sizeof(float) *
+      (size_t)(d->groups * j.nob * j.rows_per_panel * j.var.nr + 1));
+  zero = (float*)tfe_calloc((size_t)(d->kw * j.icg + 16), sizeof(float));
+  if (panels == NULL || zero == NULL) {
+    tfe_free(panels);
+    tfe_free(zero);
+    return 0;
+  }
+  for (g = 0; g < d->groups; g++) {
+    for (ob = 0; ob < j.nob; ob++) {
+      float* pw = panels + (g * j.nob + ob) * j.rows_per_panel * j.var.nr;
+      const int64_t c0 = g * j.ocg + ob * j.var.nr;
+      const int64_t w = j.ocg - ob * j.var.nr < j.var.nr
+                            ? j.ocg - ob * j.var.nr
+                            : j.var.nr;
+      for (r = 0; r < j.rows_per_panel; r++) {
+        const float* src = f + r * d->oc + c0;
+        float* dst = pw + r * j.var.nr;
+        for (c = 0; c < w; c++) dst[c] = src[c];
+        for (c = w; c < j.var.nr; c++) dst[c] = 0;
+      }
+    }
+  }
+  j.panels = panels;
+  j.zero = zero;
+  /* Tiles: a few per thread for balance, at most 480 pixels so that a
+   * tile's input rows stay in L2 while every panel sweeps over them. */
+  nthreads = tfe_threadpool_size(pool);
+  j.tile = (j.M * d->groups + 4 * nthreads - 1) / (4 * nthreads);
+  if (j.tile > 480) j.tile = 480;
+  j.tile = (j.tile + j.var.mr - 1) / j.var.mr * j.var.mr;
+  j.ntiles = (j.M + j.tile - 1) / j.tile;
+  tfe_parallel_for(pool, d->groups * j.ntiles, 1, cd_items, &j);
+  tfe_free(panels);
+  tfe_free(zero);
+  return !j.failed;
+}
