@@ -348,6 +348,74 @@ static int check_backprop_dims(tfe_kernel_context* k, const char* op,
   return 1;
 }
 
+/* Stride-1 input gradient as a forward convolution of dy with the filter
+ * turned by 180 degrees and its in/out channels swapped (per group):
+ * dx[y] = sum_i dy[y + pad_t - i*dil] w[i] is a convolution whose leading
+ * padding is (k-1)*dil - pad_t. Runs on the direct kernel (float work). */
+static void backprop_input_direct(tfe_kernel_context* k, const conv_geom* g,
+                                  const TF_Tensor* fl, const TF_Tensor* dy,
+                                  TF_Tensor* out) {
+  const int64_t ocg = g->oc / g->groups;
+  int of = 0, od = 0;
+  float *fw, *dyw, *dxw, *ft = NULL;
+  tfe_conv_desc d;
+  int64_t i, j, c, o, grp;
+  fw = (float*)nn_to_work(fl, 0, &of);
+  dyw = (float*)nn_to_work(dy, 0, &od);
+  dxw = out->dtype == TF_FLOAT
+            ? (float*)kutil_data(out)
+            : (float*)tfe_malloc(sizeof(float) *
+                                 (size_t)kutil_num_elements(out));
+  ft = (float*)tfe_malloc(sizeof(float) *
+                          (size_t)(g->kh * g->kw * g->fic * g->oc + 1));
+  if (fw == NULL || dyw == NULL || dxw == NULL || ft == NULL) {
+    KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory in Conv2DBackpropInput");
+    goto done;
+  }
+  /* ft[kh-1-i][kw-1-j][o][grp*fic + c] = f[i][j][c][grp*ocg + o] */
+  for (i = 0; i < g->kh; i++) {
+    for (j = 0; j < g->kw; j++) {
+      const float* src = fw + (i * g->kw + j) * g->fic * g->oc;
+      float* dst = ft + ((g->kh - 1 - i) * g->kw + (g->kw - 1 - j)) * ocg * g->ic;
+      for (grp = 0; grp < g->groups; grp++) {
+        for (c = 0; c < g->fic; c++) {
+          for (o = 0; o < ocg; o++) {
+            dst[o * g->ic + grp * g->fic + c] = src[c * g->oc + grp * ocg + o];
+          }
+        }
+      }
+    }
+  }
+  d.n = g->n;
+  d.ih = g->oh;
+  d.iw = g->ow;
+  d.ic = g->oc;
+  d.kh = g->kh;
+  d.kw = g->kw;
+  d.oh = g->ih;
+  d.ow = g->iw;
+  d.oc = g->ic;
+  d.groups = g->groups;
+  d.sh = 1;
+  d.sw = 1;
+  d.dh = g->w.dil_h;
+  d.dw = g->w.dil_w;
+  d.pt = (g->kh - 1) * g->w.dil_h - g->pad_t;
+  d.pl = (g->kw - 1) * g->w.dil_w - g->pad_l;
+  if (!tfe_conv_direct_f32(&d, dyw, ft, dxw, tfe_kernel_threadpool(k))) {
+    KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory in Conv2DBackpropInput");
+    goto done;
+  }
+  if (dxw != kutil_data(out)) {
+    nn_from_work(out, dxw, 0, kutil_num_elements(out));
+  }
+done:
+  if (of) tfe_free(fw);
+  if (od) tfe_free(dyw);
+  if (dxw != NULL && dxw != kutil_data(out)) tfe_free(dxw);
+  tfe_free(ft);
+}
+
 static void conv2d_backprop_input_compute(tfe_kernel_context* k) {
   const TF_Tensor* sizes = k->inputs[0];
   const TF_Tensor* fl = k->inputs[1];
@@ -400,6 +468,11 @@ static void conv2d_backprop_input_compute(tfe_kernel_context* k) {
   if (kutil_num_elements(out) == 0) return;
   dbl = nn_work_is_double(fl->dtype);
   esz = dbl ? 8 : 4;
+  if (!dbl && g.w.stride_h == 1 && g.w.stride_w == 1 &&
+      tfe_conv_direct_available()) {
+    backprop_input_direct(k, &g, fl, dy, out);
+    return;
+  }
   fw = nn_to_work(fl, dbl, &of);
   dyw = nn_to_work(dy, dbl, &od);
   dxw = tfe_calloc((size_t)kutil_num_elements(out), esz);
