@@ -15,7 +15,8 @@ faster):
               line says which)
     Softmax   1024x1024 float32    vs a numpy softmax
 
-Usage:  python benchmarks/bench_kernels.py [--repeat N]
+Usage:  python benchmarks/bench_kernels.py [--repeat N] [--only TEXT]
+        (--only runs the lines whose name contains TEXT, e.g. --only conv2d)
 """
 
 from __future__ import annotations
@@ -122,55 +123,69 @@ def conv_reference(x: np.ndarray, w: np.ndarray, repeat: int) -> tuple[float, st
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=10)
+    parser.add_argument(
+        "--only", default="", help="run only the lines whose name contains this (any case)"
+    )
     args = parser.parse_args()
     r = args.repeat
     rng = np.random.default_rng(0)
+    only = args.only.lower()
+
+    def want(name: str) -> bool:
+        return only in name.lower()
+
+    ref_name = ""
 
     a = rng.standard_normal(4 << 20).astype(np.float32)
     b = rng.standard_normal(4 << 20).astype(np.float32)
     ta, tb = constant(a), constant(b)
-    line(
-        "AddV2 4M float32",
-        best(lambda: ops.AddV2(ta, tb), r),
-        best(lambda: np.add(a, b), r),
-        "numpy.add",
-    )
+    if want("AddV2 4M float32"):
+        line(
+            "AddV2 4M float32",
+            best(lambda: ops.AddV2(ta, tb), r),
+            best(lambda: np.add(a, b), r),
+            "numpy.add",
+        )
 
     axis = constant(np.int32(0))
-    line(
-        "Sum 4M float32",
-        best(lambda: ops.Sum(ta, axis), r),
-        best(lambda: np.sum(a), r),
-        "numpy.sum",
-    )
+    if want("Sum 4M float32"):
+        line(
+            "Sum 4M float32",
+            best(lambda: ops.Sum(ta, axis), r),
+            best(lambda: np.sum(a), r),
+            "numpy.sum",
+        )
 
     m1 = rng.standard_normal((1024, 1024)).astype(np.float32)
     m2 = rng.standard_normal((1024, 1024)).astype(np.float32)
     t1, t2 = constant(m1), constant(m2)
-    line(
-        "MatMul 1024x1024 float32",
-        best(lambda: ops.MatMul(t1, t2), r),
-        best(lambda: m1 @ m2, r),
-        "numpy.matmul",
-    )
+    if want("MatMul 1024x1024 float32"):
+        line(
+            "MatMul 1024x1024 float32",
+            best(lambda: ops.MatMul(t1, t2), r),
+            best(lambda: m1 @ m2, r),
+            "numpy.matmul",
+        )
 
     x = rng.standard_normal((1, 224, 224, 64)).astype(np.float32)
     w = rng.standard_normal((3, 3, 64, 64)).astype(np.float32)
     tx, tw = constant(x), constant(w)
-    got = ops.Conv2D(tx, tw, strides=[1, 1, 1, 1], padding="SAME").numpy()
-    np.testing.assert_allclose(got, np_conv_im2col(x, w), rtol=2e-3, atol=2e-3)
-    conv_s = best(lambda: ops.Conv2D(tx, tw, strides=[1, 1, 1, 1], padding="SAME"), r)
-    ref_s, ref_name = conv_reference(x, w, r)
-    line("Conv2D 1x224x224x64*3x3x64x64", conv_s, ref_s, ref_name)
+    if want("Conv2D 1x224x224x64*3x3x64x64"):
+        got = ops.Conv2D(tx, tw, strides=[1, 1, 1, 1], padding="SAME").numpy()
+        np.testing.assert_allclose(got, np_conv_im2col(x, w), rtol=2e-3, atol=2e-3)
+        conv_s = best(lambda: ops.Conv2D(tx, tw, strides=[1, 1, 1, 1], padding="SAME"), r)
+        ref_s, ref_name = conv_reference(x, w, r)
+        line("Conv2D 1x224x224x64*3x3x64x64", conv_s, ref_s, ref_name)
 
     s = rng.standard_normal((1024, 1024)).astype(np.float32)
     ts = constant(s)
-    line(
-        "Softmax 1024x1024 float32",
-        best(lambda: ops.Softmax(ts), r),
-        best(lambda: np_softmax(s), r),
-        "numpy softmax",
-    )
+    if want("Softmax 1024x1024 float32"):
+        line(
+            "Softmax 1024x1024 float32",
+            best(lambda: ops.Softmax(ts), r),
+            best(lambda: np_softmax(s), r),
+            "numpy softmax",
+        )
     if ref_name.endswith("*"):
         print("* TensorFlow timed in a subprocess (TFE_BENCH_TF_PYTHON)")
     print(f"BLAS: {os.environ.get('TFE_BLAS_LIBRARY', '(search)')}; numpy {np.__version__}")
