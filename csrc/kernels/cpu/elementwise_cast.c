@@ -15,9 +15,11 @@
  *    where TF does (see the truncation table below);
  *  - complex to real keeps the real part (also for bool: real != 0);
  *  - anything to bool is "!= 0" (NaN is true).
+ * float8 (e4m3fn, e5m2) and int4/uint4 casts are described further down.
  * Same-type casts share the input buffer. Strings only cast to strings
  * (UNIMPLEMENTED otherwise, as in TF). */
 #include <complex.h>
+#include <math.h>
 #include <string.h>
 
 #include "kernels/cpu/elementwise_common.h"
@@ -236,6 +238,248 @@ TFE_EW_UNARY_T(cplx_c128_c64, tfe_c128, tfe_c64, tfe_c128, TFE_EW_ID,
 TFE_EW_UNARY_T(cplxt_c128_c64, tfe_c128, tfe_c64, tfe_c128, TFE_EW_ID,
                TFE_EW_ID, CMPLXF(ew_d2f_trunc(creal(x)), ew_d2f_trunc(cimag(x))))
 
+/* ---- float8 (e4m3fn, e5m2) and 4-bit integers ----
+ * As TF 2.21's CPU Cast (ml_dtypes' conversions):
+ *  - float8_e4m3fn and float8_e5m2 cast to every real, complex, bool and
+ *    integer type, and from half, bfloat16, float, double and each other.
+ *    Integer, bool and complex sources are not supported, nor the fnuz
+ *    float8 types at all.
+ *  - To float8: one rounding to nearest even straight from the source
+ *    value (a double is not rounded to float first). e4m3fn has no
+ *    infinity: overflow (above 464) and +-inf give NaN (0x7f, sign kept);
+ *    e5m2 overflows to +-inf. NaN gives the quiet NaN with its sign
+ *    (0x7f / 0x7e), except that a half NaN keeps its top payload bits in
+ *    e5m2 (the two formats share their exponent layout) with the quiet bit
+ *    set.
+ *  - Truncate=true clears the source mantissa bits the target cannot
+ *    hold (on the raw field, subnormal sources included) and then converts
+ *    with rounding, so results below the target's normal range may still
+ *    round up.
+ *  - From float8: the exact value, through float; integer targets then
+ *    behave as float sources do, except uint32, which gets the low bits of
+ *    the int32 conversion (NaN and inf give 2^31).
+ *  - int4/uint4 are stored one per byte in the low nibble (the high
+ *    nibble is zero on output and ignored on input). They cast to and from
+ *    the 8- to 64-bit integer types and each other only; every cast keeps
+ *    the low bits (wraps). */
+
+static int is_f8(TF_DataType t) {
+  return t == TF_FLOAT8_E4M3FN || t == TF_FLOAT8_E5M2;
+}
+static int is_i4(TF_DataType t) { return t == TF_INT4 || t == TF_UINT4; }
+static int is_plain_int(TF_DataType t) {
+  switch (t) {
+    case TF_INT8: case TF_INT16: case TF_INT32: case TF_INT64:
+    case TF_UINT8: case TF_UINT16: case TF_UINT32: case TF_UINT64:
+      return 1;
+    default:
+      return 0;
+  }
+}
+static int is_f8_peer(TF_DataType t) {
+  return t == TF_HALF || t == TF_BFLOAT16 || t == TF_FLOAT ||
+         t == TF_DOUBLE || is_f8(t);
+}
+
+/* Exact value of a float8 byte (NaN is the quiet NaN with its sign). */
+static float f8_decode(uint8_t b, int e4m3) {
+  const float sign = (b & 0x80u) ? -1.0f : 1.0f;
+  const unsigned em = b & 0x7fu;
+  float v;
+  if (e4m3) {
+    unsigned e = em >> 3, m = em & 7u;
+    if (em == 0x7fu) return tfe_bits_f32((b & 0x80u) ? 0xffc00000u : 0x7fc00000u);
+    v = e == 0 ? (float)m * 0.001953125f /* 2^-9 */
+               : ldexpf(1.0f + (float)m / 8.0f, (int)e - 7);
+  } else {
+    unsigned e = em >> 2, m = em & 3u;
+    if (e == 31u) {
+      if (m != 0) return tfe_bits_f32((b & 0x80u) ? 0xffc00000u : 0x7fc00000u);
+      return sign * INFINITY;
+    }
+    v = e == 0 ? (float)m * 1.52587890625e-05f /* 2^-16 */
+               : ldexpf(1.0f + (float)m / 4.0f, (int)e - 15);
+  }
+  return sign * v;
+}
+
+/* Nearest float8 to d, ties to even. */
+static uint8_t f8_encode(double d, int e4m3) {
+  const uint8_t sign = signbit(d) ? 0x80u : 0u;
+  const int mb = e4m3 ? 3 : 2, emin = e4m3 ? -6 : -14, bias = e4m3 ? 7 : 15;
+  const double maxv = e4m3 ? 448.0 : 57344.0;
+  const uint8_t over = e4m3 ? 0x7fu : 0x7cu;
+  double a = fabs(d), q, fl, r, v;
+  int e;
+  if (isnan(d)) return (uint8_t)(sign | (e4m3 ? 0x7fu : 0x7eu));
+  if (isinf(d)) return (uint8_t)(sign | over);
+  if (a == 0.0) return sign;
+  (void)frexp(a, &e);
+  e -= 1; /* a is in [2^e, 2^(e+1)) */
+  if (e < emin) e = emin;
+  if (e > 64) return (uint8_t)(sign | over);
+  q = ldexp(a, mb - e); /* in units of the last place at exponent e */
+  fl = floor(q);
+  r = q - fl;
+  if (r > 0.5 || (r == 0.5 && fmod(fl, 2.0) != 0.0)) fl += 1.0;
+  v = ldexp(fl, e - mb);
+  if (v > maxv) return (uint8_t)(sign | over);
+  if (v < ldexp(1.0, emin)) return (uint8_t)(sign | (uint8_t)fl);
+  (void)frexp(v, &e);
+  e -= 1;
+  return (uint8_t)(sign | (unsigned)((e + bias) << mb) |
+                   (unsigned)(ldexp(v, mb - e) - (double)(1 << mb)));
+}
+
+typedef struct f8_cast_params {
+  TF_DataType src, dst;
+  int truncate;
+} f8_cast_params;
+
+/* Source element i as a double, for a float8 target: Truncate clears the
+ * mantissa bits the target lacks first. *nan_bits receives a ready target
+ * byte for half NaNs going to e5m2 (else -1). */
+static double f8_load(const void* in, int64_t i, const f8_cast_params* p,
+                      int* nan_bits) {
+  const int mb = p->dst == TF_FLOAT8_E4M3FN ? 3 : 2;
+  const int tr = p->truncate && is_f8(p->dst);
+  *nan_bits = -1;
+  switch (p->src) {
+    case TF_FLOAT: {
+      uint32_t u;
+      memcpy(&u, (const float*)in + i, sizeof u);
+      if (tr && (u & 0x7f800000u) != 0x7f800000u) u &= ~((1u << (23 - mb)) - 1u);
+      return (double)tfe_bits_f32(u);
+    }
+    case TF_DOUBLE: {
+      double d = ((const double*)in)[i];
+      return tr ? ew_chop_d(d, 52 - mb) : d;
+    }
+    case TF_HALF: {
+      uint16_t h = ((const uint16_t*)in)[i];
+      if ((h & 0x7c00u) == 0x7c00u && (h & 0x3ffu) != 0 &&
+          p->dst == TF_FLOAT8_E5M2) {
+        *nan_bits = (h >> 8) | 0x02;
+      }
+      if (tr && (h & 0x7c00u) != 0x7c00u) h &= (uint16_t)~((1u << (10 - mb)) - 1u);
+      return (double)tfe_half_to_float(h);
+    }
+    case TF_BFLOAT16: {
+      uint16_t b = ((const uint16_t*)in)[i];
+      if (tr && (b & 0x7f80u) != 0x7f80u) b &= (uint16_t)~((1u << (7 - mb)) - 1u);
+      return (double)tfe_bf16_to_float(b);
+    }
+    case TF_FLOAT8_E4M3FN: {
+      uint8_t b = ((const uint8_t*)in)[i];
+      if (tr && mb < 3 && (b & 0x7fu) != 0x7fu) b &= (uint8_t)~1u;
+      return (double)f8_decode(b, 1);
+    }
+    default: /* TF_FLOAT8_E5M2: e4m3fn holds more mantissa bits */
+      return (double)f8_decode(((const uint8_t*)in)[i], 0);
+  }
+}
+
+static int f8_cast_range(const tfe_bcast* bc, const void* const* in,
+                         void* out, int64_t b, int64_t e, const void* prm) {
+  const f8_cast_params* p = (const f8_cast_params*)prm;
+  int64_t i;
+  (void)bc;
+  if (is_f8(p->dst)) {
+    const int e4m3 = p->dst == TF_FLOAT8_E4M3FN;
+    uint8_t* o = (uint8_t*)out;
+    for (i = b; i < e; i++) {
+      int nb;
+      double d = f8_load(in[0], i, p, &nb);
+      o[i] = nb >= 0 ? (uint8_t)nb : f8_encode(d, e4m3);
+    }
+    return 0;
+  }
+  /* float8 source, any other target: through the exact float value */
+  for (i = b; i < e; i++) {
+    const float x = f8_decode(((const uint8_t*)in[0])[i],
+                              p->src == TF_FLOAT8_E4M3FN);
+    switch (p->dst) {
+      case TF_FLOAT: ((float*)out)[i] = x; break;
+      case TF_DOUBLE: ((double*)out)[i] = x; break;
+      case TF_HALF: ((tfe_half*)out)[i] = tfe_float_to_half(x); break;
+      case TF_BFLOAT16: ((tfe_bf16*)out)[i] = tfe_float_to_bf16(x); break;
+      case TF_INT8: ((int8_t*)out)[i] = EW_TO_i8_KF(x); break;
+      case TF_INT16: ((int16_t*)out)[i] = EW_TO_i16_KF(x); break;
+      case TF_INT32: ((int32_t*)out)[i] = EW_TO_i32_KF(x); break;
+      case TF_INT64: ((int64_t*)out)[i] = EW_TO_i64_KF(x); break;
+      case TF_UINT8: ((uint8_t*)out)[i] = EW_TO_u8_KF(x); break;
+      case TF_UINT16: ((uint16_t*)out)[i] = EW_TO_u16_KF(x); break;
+      case TF_UINT32: ((uint32_t*)out)[i] = (uint32_t)ew_f2i32(x); break;
+      case TF_UINT64: ((uint64_t*)out)[i] = EW_TO_u64_KF(x); break;
+      case TF_BOOL: ((uint8_t*)out)[i] = EW_TO_bool_KF(x); break;
+      case TF_COMPLEX64: ((tfe_c64*)out)[i] = EW_TO_c64_KF(x); break;
+      case TF_COMPLEX128: ((tfe_c128*)out)[i] = EW_TO_c128_KF(x); break;
+      default: break;
+    }
+  }
+  return 0;
+}
+
+/* Integer element i (int4 sign-extended, uint4 zero-extended) as int64
+ * bits. */
+static int64_t i4_load(const void* in, int64_t i, TF_DataType t) {
+  switch (t) {
+    case TF_INT4: {
+      int v = ((const uint8_t*)in)[i] & 0xf;
+      return v >= 8 ? v - 16 : v;
+    }
+    case TF_UINT4: return ((const uint8_t*)in)[i] & 0xf;
+    case TF_INT8: return ((const int8_t*)in)[i];
+    case TF_INT16: return ((const int16_t*)in)[i];
+    case TF_INT32: return ((const int32_t*)in)[i];
+    case TF_INT64: return ((const int64_t*)in)[i];
+    case TF_UINT8: return ((const uint8_t*)in)[i];
+    case TF_UINT16: return ((const uint16_t*)in)[i];
+    case TF_UINT32: return ((const uint32_t*)in)[i];
+    default: return (int64_t)((const uint64_t*)in)[i];
+  }
+}
+
+static int i4_cast_range(const tfe_bcast* bc, const void* const* in,
+                         void* out, int64_t b, int64_t e, const void* prm) {
+  const f8_cast_params* p = (const f8_cast_params*)prm;
+  int64_t i;
+  (void)bc;
+  for (i = b; i < e; i++) {
+    const int64_t v = i4_load(in[0], i, p->src);
+    switch (p->dst) {
+      case TF_INT4: case TF_UINT4: ((uint8_t*)out)[i] = (uint8_t)(v & 0xf); break;
+      case TF_INT8: ((int8_t*)out)[i] = (int8_t)v; break;
+      case TF_INT16: ((int16_t*)out)[i] = (int16_t)v; break;
+      case TF_INT32: ((int32_t*)out)[i] = (int32_t)v; break;
+      case TF_INT64: ((int64_t*)out)[i] = v; break;
+      case TF_UINT8: ((uint8_t*)out)[i] = (uint8_t)v; break;
+      case TF_UINT16: ((uint16_t*)out)[i] = (uint16_t)v; break;
+      case TF_UINT32: ((uint32_t*)out)[i] = (uint32_t)v; break;
+      default: ((uint64_t*)out)[i] = (uint64_t)v; break;
+    }
+  }
+  return 0;
+}
+
+/* The float8 / 4-bit function for src -> dst, or NULL when TF has none. */
+static tfe_ew_fn narrow_cast_fn(TF_DataType src, TF_DataType dst) {
+  if (is_f8(dst)) return is_f8_peer(src) ? f8_cast_range : NULL;
+  if (is_f8(src)) {
+    return (is_f8_peer(dst) || is_plain_int(dst) || dst == TF_BOOL ||
+            dst == TF_COMPLEX64 || dst == TF_COMPLEX128)
+               ? f8_cast_range
+               : NULL;
+  }
+  if (is_i4(src) || is_i4(dst)) {
+    return ((is_i4(src) || is_plain_int(src)) &&
+            (is_i4(dst) || is_plain_int(dst)))
+               ? i4_cast_range
+               : NULL;
+  }
+  return NULL;
+}
+
 /* Quantized integers share the layout (and casts) of the plain ones. */
 static TF_DataType plain_type(TF_DataType t) {
   switch (t) {
@@ -273,6 +517,25 @@ static void cast_compute(tfe_kernel_context* k) {
   if (src == dst) {
     /* Nothing to convert: share the input's buffer. */
     tfe_kernel_alias_input(k, 0, 0, x->dims, x->num_dims);
+    return;
+  }
+  if (is_f8(src) || is_f8(dst) || is_i4(src) || is_i4(dst)) {
+    f8_cast_params fp;
+    fn = narrow_cast_fn(src, dst);
+    if (fn == NULL) {
+      tfe_status_setf(k->status, TF_UNIMPLEMENTED,
+                      "Cast %s to %s is not supported", type_word(src),
+                      type_word(dst));
+      return;
+    }
+    out = tfe_kernel_alloc_output(k, 0, dst, x->dims, x->num_dims);
+    if (out == NULL) return;
+    fp.src = src;
+    fp.dst = dst;
+    fp.truncate = truncate;
+    in[0] = tfe_ew_data(x);
+    tfe_ew_run(k, fn, NULL, in, tfe_ew_data(out), tfe_ew_num_elements(x), &fp,
+               TFE_EW_CHUNK_CHEAP);
     return;
   }
   ps = plain_type(src);
