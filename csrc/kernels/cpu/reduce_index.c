@@ -1,6 +1,11 @@
 /* ArgMax and ArgMin: the index of the largest/smallest element along one
- * axis (the first one on ties; a NaN counts as the extreme value, so the
- * first NaN wins, as numpy does). */
+ * axis (the first one on ties). Floating-point inputs follow TF's CPU
+ * kernel (Eigen's arg reducers): the running best starts as index 0 with
+ * the dtype's lowest (ArgMax) or highest (ArgMin) finite value and is
+ * replaced only by a strictly better element, so NaNs never win, and a
+ * row of NaNs (or of values no better than that start, such as -inf for
+ * ArgMax) gives 0. -0.0 and 0.0 tie (the first is kept). */
+#include <float.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -39,14 +44,10 @@ static void load_key(const TF_Tensor* x, int64_t i, key* k) {
   }
 }
 
-/* 1 when a is strictly "better" than b (greater for max, less for min). */
+/* 1 when a is strictly "better" than b (greater for max, less for min;
+ * false whenever a NaN is involved). */
 static int better(int kind, const key* a, const key* b, int is_max) {
-  if (kind == 0) {
-    int an = a->f != a->f, bn = b->f != b->f;
-    if (bn) return 0;
-    if (an) return 1;
-    return is_max ? a->f > b->f : a->f < b->f;
-  }
+  if (kind == 0) return is_max ? a->f > b->f : a->f < b->f;
   if (kind == 1) return is_max ? a->s > b->s : a->s < b->s;
   return is_max ? a->u > b->u : a->u < b->u;
 }
@@ -58,6 +59,7 @@ static void arg_compute(tfe_kernel_context* k, int is_max) {
   TF_DataType ot = k->output_types != NULL ? k->output_types[0] : TF_INT64;
   int nd = x->num_dims, i, on = 0, kind;
   int64_t axis, odims[TFE_MAX_DIMS], outer, len, inner, o, j, t;
+  double fmax;
   TF_Tensor* y;
   if (dt->num_dims != 0) {
     KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
@@ -87,6 +89,11 @@ static void arg_compute(tfe_kernel_context* k, int is_max) {
           x->dtype == TF_HALF || x->dtype == TF_BFLOAT16)
              ? 0
              : x->dtype == TF_UINT64 ? 2 : 1;
+  /* largest finite value of the float dtype */
+  fmax = x->dtype == TF_DOUBLE ? DBL_MAX
+         : x->dtype == TF_HALF ? 65504.0
+         : x->dtype == TF_BFLOAT16 ? 3.3895313892515355e38
+                                   : (double)FLT_MAX;
   outer = prodr(x->dims, 0, (int)axis);
   len = x->dims[axis];
   inner = prodr(x->dims, (int)axis + 1, nd);
@@ -95,7 +102,8 @@ static void arg_compute(tfe_kernel_context* k, int is_max) {
       key best, cur;
       int64_t bi = 0, e = o * len * inner + j;
       load_key(x, e, &best);
-      for (t = 1; t < len; t++) {
+      if (kind == 0) best.f = is_max ? -fmax : fmax;
+      for (t = kind == 0 ? 0 : 1; t < len; t++) {
         load_key(x, e + t * inner, &cur);
         if (better(kind, &cur, &best, is_max)) {
           best = cur;
