@@ -102,3 +102,74 @@ def test_same_values_as_tensorflow() -> None:  # pragma: no cover - optional
     ).numpy()
     got = stack(ops.AddN([from_tensor(a), from_tensor(b)]))
     np.testing.assert_array_equal(got, want)
+
+
+def i64(x: object) -> EagerTensor:
+    return constant(np.asarray(x, dtype=np.int64))
+
+
+# Expected values below were produced by TensorFlow 2.21 (tf.raw_ops) on CPU.
+
+
+def test_split_then_concat_round_trips() -> None:
+    x = np.arange(10, dtype=np.float32).reshape(5, 2)
+    handle = ops.TensorListSplit(f32(x), i32([-1, 2]), i64([2, 0, 3]))
+    assert int(ops.TensorListLength(handle).numpy()) == 3
+    middle = ops.TensorListGetItem(handle, i32(1), i32(-1), element_dtype=FLOAT)
+    assert middle.numpy().shape == (0, 2)
+    tensor, lengths = ops.TensorListConcatV2(handle, i32(-1), i64([]), element_dtype=FLOAT)
+    np.testing.assert_array_equal(tensor.numpy(), x)
+    np.testing.assert_array_equal(lengths.numpy(), [2, 0, 3])
+    assert lengths.numpy().dtype == np.int64
+    tensor, _ = ops.TensorListConcat(handle, element_dtype=FLOAT)
+    np.testing.assert_array_equal(tensor.numpy(), x)
+
+
+def test_concat_uses_leading_dims_for_uninitialised_elements() -> None:
+    handle = ops.TensorListReserve(i32([-1, 2]), i32(3), element_dtype=FLOAT)
+    handle = ops.TensorListSetItem(handle, i32(1), f32(np.ones((2, 2))))
+    tensor, lengths = ops.TensorListConcatV2(handle, i32(-1), i64([1, 5, 3]), element_dtype=FLOAT)
+    np.testing.assert_array_equal(tensor.numpy(), [[0, 0], [1, 1], [1, 1], [0, 0], [0, 0], [0, 0]])
+    np.testing.assert_array_equal(lengths.numpy(), [1, 2, 3])
+    unset = ops.TensorListReserve(i32([-1, 2]), i32(3), element_dtype=FLOAT)
+    with pytest.raises(errors.OpError, match="leading_dims has only 1 elements"):
+        ops.TensorListConcatV2(unset, i32(-1), i64([1]), element_dtype=FLOAT)
+
+
+def test_gather_and_scatter_match_tensorflow() -> None:
+    a = np.arange(6, dtype=np.float32).reshape(3, 2)
+    handle = from_tensor(a)
+    got = ops.TensorListGather(handle, i32([2, 0, 2]), i32(-1), element_dtype=FLOAT)
+    np.testing.assert_array_equal(got.numpy(), [[4, 5], [0, 1], [4, 5]])
+    with pytest.raises(errors.OpError, match="Trying to gather element 3 in a list with 3"):
+        ops.TensorListGather(handle, i32([0, 3]), i32(-1), element_dtype=FLOAT)
+    scattered = ops.TensorListScatter(f32(a), i32([3, 0, 3]), i32(-1))
+    np.testing.assert_array_equal(stack(scattered), [[2, 3], [0, 0], [0, 0], [4, 5]])
+    sized = ops.TensorListScatterV2(f32(a), i32([3, 0, 1]), i32(-1), i32(6))
+    assert int(ops.TensorListLength(sized).numpy()) == 6
+    into = ops.TensorListScatterIntoExistingList(handle, f32([[9, 9], [8, 8]]), i32([2, 0]))
+    np.testing.assert_array_equal(stack(into), [[8, 8], [2, 3], [9, 9]])
+    np.testing.assert_array_equal(stack(handle), a)
+
+
+def test_resize_concat_lists_and_push_back_batch() -> None:
+    a = np.arange(6, dtype=np.float32).reshape(3, 2)
+    la, lb = from_tensor(a), from_tensor(a[:1])
+    grown = ops.TensorListResize(la, i32(5))
+    np.testing.assert_array_equal(stack(grown), np.concatenate([a, np.zeros((2, 2))]))
+    np.testing.assert_array_equal(stack(ops.TensorListResize(la, i32(1))), a[:1])
+    joined = ops.TensorListConcatLists(la, lb, element_dtype=FLOAT)
+    np.testing.assert_array_equal(stack(joined), np.concatenate([a, a[:1]]))
+    batch = ops.Pack([la, lb])
+    assert batch.dtype.name == "variant"
+    assert batch.shape == (2,)
+    pushed = ops.TensorListPushBackBatch(batch, f32([[7, 7], [8, 8]]))
+    first, second = ops.Unpack(pushed, num=2)
+    np.testing.assert_array_equal(stack(first), [[0, 1], [2, 3], [4, 5], [7, 7]])
+    np.testing.assert_array_equal(stack(second), [[0, 1], [8, 8]])
+    picked = ops.GatherV2(batch, i32(1), i32(0))
+    np.testing.assert_array_equal(stack(picked), a[:1])
+    with pytest.raises(errors.OpError, match=r"Expected tensor.shape\[0\] == input_handles.size"):
+        ops.TensorListPushBackBatch(batch, f32(np.ones((3, 2))))
+    with pytest.raises(errors.OpError, match="TensorListSlice expects size to be non-negative"):
+        ops.TensorListResize(la, i32(-1))
