@@ -1,4 +1,5 @@
-/* FusedBatchNormV3 CPU kernel (training and inference; NHWC/NDHWC with
+/* FusedBatchNorm, FusedBatchNormV2 and FusedBatchNormV3 CPU kernels
+ * (training and inference; NHWC/NDHWC with
  * channels last, NCHW/NCDHW with channels second). x is half, bfloat16
  * or float; scale/offset/mean/variance and the statistics are float.
  * Statistics accumulate in double.
@@ -8,7 +9,8 @@
  * with the running mean/variance inputs when exponential_avg_factor != 1;
  * inference: the mean/variance inputs); reserve_space_1/2 (training: the
  * batch mean and biased variance; inference: zeros); reserve_space_3 (a
- * scalar 0). */
+ * scalar 0, V3 only). V1 and V2 compute exactly what V3 does (TF's kernels
+ * share their code). */
 #include <math.h>
 #include <string.h>
 
@@ -109,9 +111,13 @@ static void fbn_compute(tfe_kernel_context* k) {
   bv = bm ? tfe_kernel_alloc_output(k, 2, TF_FLOAT, &cdim, 1) : NULL;
   r1 = bv ? tfe_kernel_alloc_output(k, 3, TF_FLOAT, &cdim, 1) : NULL;
   r2 = r1 ? tfe_kernel_alloc_output(k, 4, TF_FLOAT, &cdim, 1) : NULL;
-  r3 = r2 ? tfe_kernel_alloc_output(k, 5, TF_FLOAT, NULL, 0) : NULL;
-  if (r3 == NULL) return;
-  *(float*)kutil_data(r3) = 0.0f;
+  if (r2 == NULL) return;
+  if (k->num_outputs > 5) {
+    /* V3 only: reserve_space_3 */
+    r3 = tfe_kernel_alloc_output(k, 5, TF_FLOAT, NULL, 0);
+    if (r3 == NULL) return;
+    *(float*)kutil_data(r3) = 0.0f;
+  }
   sc = (const float*)kutil_data(scale);
   of = (const float*)kutil_data(offset);
   mi = (const float*)kutil_data(mean_in);
@@ -203,5 +209,11 @@ done:
 void tfe_register_nn_norm_kernels(void) {
   static const TF_DataType kT[] = {TF_HALF, TF_BFLOAT16, TF_FLOAT};
   static const TF_DataType kU[] = {TF_FLOAT};
+  static const TF_DataType kV1[] = {TF_FLOAT};
+  /* TF's CPU kernels: V2 and V3 for (half|bfloat16|float, float), the
+   * original op for float only (its T is also the statistics' type). */
   tfe_kutil_register("FusedBatchNormV3", fbn_compute, "T", kT, 3, "U", kU, 1);
+  tfe_kutil_register("FusedBatchNormV2", fbn_compute, "T", kT, 3, "U", kU, 1);
+  tfe_kutil_register("FusedBatchNorm", fbn_compute, "T", kV1, 1, NULL, NULL,
+                     0);
 }
