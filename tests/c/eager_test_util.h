@@ -43,7 +43,7 @@ static inline TFE_TensorHandle* make_handle(TF_DataType dt,
   TF_Tensor* t = TF_AllocateTensor(dt, dims, nd, nbytes);
   TFE_TensorHandle* h;
   CHECK(t != NULL);
-  if (nbytes) memcpy(TF_TensorData(t), data, nbytes);
+  if (nbytes > 0 && data != NULL) memcpy(TF_TensorData(t), data, nbytes);
   h = TFE_NewTensorHandle(t, s);
   CHECK_CODE(s, TF_OK);
   TF_DeleteTensor(t);

@@ -173,3 +173,12 @@ def test_resize_concat_lists_and_push_back_batch() -> None:
         ops.TensorListPushBackBatch(batch, f32(np.ones((3, 2))))
     with pytest.raises(errors.OpError, match="TensorListSlice expects size to be non-negative"):
         ops.TensorListResize(la, i32(-1))
+
+
+def test_expand_dims_and_squeeze_refuse_variants_as_tensorflow() -> None:
+    handle = from_tensor(np.ones((2, 2), np.float32))
+    with pytest.raises(errors.InvalidArgumentError, match="ExpandDims on Variant not supported"):
+        ops.ExpandDims(handle, i32(0))
+    batch = ops.Pack([handle])
+    with pytest.raises(errors.InvalidArgumentError, match="Squeeze on Variant not supported"):
+        ops.Squeeze(batch)

@@ -208,6 +208,11 @@ static void k_expand_dims(tfe_kernel_context* k) {
   int64_t dims[TFE_MAX_DIMS + 1];
   int64_t dim;
   int nd = x->num_dims, i, j;
+  /* TF's kernel refuses variant tensors (its reshape cannot move them). */
+  if (x->dtype == TF_VARIANT) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "ExpandDims on Variant not supported");
+    return;
+  }
   if (kutil_num_elements(dim_t) != 1) {
     KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
                "'dim' must be a tensor with a single value");
@@ -235,6 +240,10 @@ static void k_squeeze(tfe_kernel_context* k) {
   int nsq = 0, nd = x->num_dims, i, n = 0;
   unsigned char mark[TFE_MAX_DIMS];
   int64_t dims[TFE_MAX_DIMS];
+  if (x->dtype == TF_VARIANT) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Squeeze on Variant not supported");
+    return;
+  }
   if (k->attrs != NULL) {
     tfe_attrs_get_int_list(k->attrs, "squeeze_dims", &sq, &nsq, NULL);
   }
