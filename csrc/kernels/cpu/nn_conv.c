@@ -2,6 +2,10 @@
  * SAME/VALID/EXPLICIT padding), DepthwiseConv2dNative,
  * Conv2DBackpropInput and Conv2DBackpropFilter.
  *
+ * float32 work (float, half, bfloat16) of Conv2D, and of
+ * Conv2DBackpropInput with stride 1, runs the direct kernel of
+ * conv_direct.c when the CPU has AVX2 or AVX-512. Otherwise (double, int32,
+ * other CPUs, strided input gradients, the filter gradient):
  * Conv2D and the two gradients are im2col + GEMM: a tile of output pixels
  * has its input patches gathered into rows of a scratch matrix, which is
  * multiplied by the filter viewed as a [kh*kw*in_c, out_c] matrix (BLAS
