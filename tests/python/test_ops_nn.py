@@ -88,6 +88,28 @@ def test_pooling_against_numpy() -> None:
     np.testing.assert_allclose(y, x.reshape(2, 3, 2, 3, 2, 3).mean(axis=(2, 4)), rtol=1e-6)
 
 
+@pytest.mark.parametrize("name", ["FusedBatchNorm", "FusedBatchNormV2"])
+def test_fused_batch_norm_v1_v2_inference_recorded_from_tf(name: str) -> None:
+    x = np.arange(24, dtype=np.float32).reshape(2, 2, 3, 2)
+    op = getattr(ops, name)
+    y, mean, var, _, _ = op(
+        constant(x),
+        constant(np.array([1, 2], np.float32)),
+        constant(np.array([0.5, 0], np.float32)),
+        constant(np.array([1, 2], np.float32)),
+        constant(np.array([3, 4], np.float32)),
+        is_training=False,
+    )
+    # First values of TF 2.21's outputs for the same inputs.
+    np.testing.assert_allclose(
+        y.numpy().ravel()[:4],
+        [-0.07734066247940063, -0.9999874830245972, 1.0773406028747559, 0.9999874830245972],
+        rtol=1e-6,
+    )
+    np.testing.assert_array_equal(mean.numpy(), [1, 2])
+    np.testing.assert_array_equal(var.numpy(), [3, 4])
+
+
 def test_fused_batch_norm_training_against_numpy() -> None:
     rng = np.random.default_rng(2)
     x = rng.standard_normal((4, 5, 5, 3)).astype(np.float32)
