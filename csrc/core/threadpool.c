@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "core/alloc.h"
+#include "core/fpenv.h"
 #include "eager/eager_internal.h"
 #include "kernels/kernel.h"
 
@@ -92,6 +93,8 @@ static void finish(tfe_threadpool* p, tp_job* j) {
 
 static void* worker_main(void* arg) {
   tfe_threadpool* p = (tfe_threadpool*)arg;
+  /* Chunks of kernels run here: same FP modes as on the kernel's caller. */
+  tfe_fpenv_set_thread();
   pthread_mutex_lock(&p->mu);
   for (;;) {
     tp_job* j;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/fpenv.h"
 #include "core/status_internal.h"
 #include "eager/custom_device.h"
 #include "eager/eager_internal.h"
@@ -644,7 +645,14 @@ int tfe_execute_kernel(TFE_Context* ctx, const tfe_kcache_entry* e,
   k.device_name = e->run_device->name;
   k.input_refs = in_refs;
   k.output_refs = has_ref ? out_refs : NULL;
-  e->reg->compute(&k);
+  {
+    /* Kernels run with denormals flushed and round-to-nearest, as in TF;
+     * the caller's modes are back once compute returns (core/fpenv.h). */
+    tfe_fpenv_saved fp;
+    tfe_fpenv_enter(&fp);
+    e->reg->compute(&k);
+    tfe_fpenv_leave(&fp);
+  }
   if (TF_GetCode(status) != TF_OK) goto done;
   ok = check_outputs(e, outs, out_refs, has_ref, status);
 

@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/fpenv.h"
 #include "core/status_internal.h"
 #include "eager/executor.h"
 #include "tensorflow/c/logging.h"
@@ -153,6 +154,9 @@ static void* worker_main(void* arg) {
   /* A status on the stack: the worker allocates nothing of its own. */
   TF_Status s = {TF_OK, NULL, NULL};
   t_on_worker = 1;
+  /* Queued kernels run on this thread: keep it in the kernel FP modes so
+   * each run finds them set already (core/fpenv.h). */
+  tfe_fpenv_set_thread();
   pthread_mutex_lock(&c->mu);
   for (;;) {
     tfe_async_node *node, *dropped = NULL;
