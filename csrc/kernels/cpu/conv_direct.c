@@ -303,3 +303,301 @@ int tfe_conv_direct_f32(const tfe_conv_desc* d, const float* x,
   tfe_free(zero);
   return !j.failed;
 }
+
+/* ================================================== filter gradient
+ *
+ * df is a product [kh*kw*icg, ocg] = patches^T [.., pixels] x dy [pixels,
+ * ocg] per group whose inner dimension (the output pixels) is long. A
+ * register block holds MR consecutive input channels of one tap times NR
+ * output channels; for each output pixel it broadcasts the MR input values
+ * (contiguous in NHWC) and multiplies them into NR values of dy. The pixels
+ * of one tap whose input lies inside the image form, per output row, one
+ * run with constant strides in x and dy, so padding costs nothing.
+ *
+ * Work items are (group, column panel, tap, channel block): each owns its
+ * block of df, so no reduction is needed and every element is summed in
+ * the same order (pixel rows in order) whatever the number of threads.
+ * Each thread takes a contiguous range of items and walks the output rows
+ * in tiles of a few rows, running all its items on a tile while the
+ * tile's x and dy rows are in cache. */
+
+/* One output row's run of pixels for one tap: x at the run's first input
+ * pixel (channel 0), dy at its first output pixel (column 0). */
+typedef struct fg_seg {
+  const float* x;
+  const float* dy;
+} fg_seg;
+
+/* out[p*ldo + 0..NR) += sum over segments and t < len of
+ * x[t*xs + c0 + p] * dy[t*ys + dyo + 0..NR), for p < rows. */
+typedef void (*fg_kernel_fn)(const fg_seg* segs, int64_t nseg, int64_t len,
+                             int64_t xs, int64_t ys, int64_t c0, int64_t dyo,
+                             float* out, int64_t ldo, int rows);
+
+#if CD_HAVE_X86
+
+#define FG_STEP(V, VU, VL, MR, NV, XOFF)                                                       \
+  do {                                                                      \
+    V dv[NV];                                                               \
+    _Pragma("GCC unroll 8") for (v = 0; v < NV; v++) dv[v] =                \
+        *(const VU*)(dp + v * VL);                                          \
+    _Pragma("GCC unroll 32") for (p = 0; p < MR; p++) {                     \
+      const float av = xp[XOFF];                                            \
+      _Pragma("GCC unroll 8") for (v = 0; v < NV; v++) acc[p][v] +=         \
+          av * dv[v];                                                       \
+    }                                                                       \
+  } while (0)
+
+#define DEF_FG_KERNEL(S, V, VU, VL, MR, NV, ATTR)                           \
+  ATTR static void fg_kern_##S(const fg_seg* segs, int64_t nseg,            \
+                               int64_t len, int64_t xs, int64_t ys,         \
+                               int64_t c0, int64_t dyo, float* out,         \
+                               int64_t ldo, int rows) {                     \
+    V acc[MR][NV];                                                          \
+    int64_t s, t;                                                           \
+    int p, v;                                                               \
+    for (p = 0; p < MR; p++)                                                \
+      for (v = 0; v < NV; v++) acc[p][v] = (V){0};                          \
+    if (rows == MR) {                                                       \
+      for (s = 0; s < nseg; s++) {                                          \
+        const float* xp = segs[s].x + c0;                                   \
+        const float* dp = segs[s].dy + dyo;                                 \
+        for (t = 0; t < len; t++, xp += xs, dp += ys) FG_STEP(V, VU, VL, MR, NV, p);           \
+      }                                                                     \
+    } else {                                                                \
+      int64_t co[MR];                                                       \
+      for (p = 0; p < MR; p++) co[p] = c0 + (p < rows ? p : 0);             \
+      for (s = 0; s < nseg; s++) {                                          \
+        const float* xp = segs[s].x;                                        \
+        const float* dp = segs[s].dy + dyo;                                 \
+        for (t = 0; t < len; t++, xp += xs, dp += ys) FG_STEP(V, VU, VL, MR, NV, co[p]);       \
+      }                                                                     \
+    }                                                                       \
+    for (p = 0; p < rows; p++)                                              \
+      for (v = 0; v < NV; v++) *(VU*)(out + p * ldo + v * VL) += acc[p][v]; \
+  }
+
+DEF_FG_KERNEL(avx512_4, cd_v16, cd_v16u, 16, 6, 4, CD_ATTR_AVX512)
+DEF_FG_KERNEL(avx512_2, cd_v16, cd_v16u, 16, 12, 2, CD_ATTR_AVX512)
+DEF_FG_KERNEL(avx512_1, cd_v16, cd_v16u, 16, 24, 1, CD_ATTR_AVX512)
+DEF_FG_KERNEL(avx2_2, cd_v8, cd_v8u, 8, 6, 2, CD_ATTR_AVX2)
+DEF_FG_KERNEL(avx2_1, cd_v8, cd_v8u, 8, 12, 1, CD_ATTR_AVX2)
+
+#endif /* CD_HAVE_X86 */
+
+typedef struct fg_variant {
+  fg_kernel_fn fn;
+  int mr, nr;
+} fg_variant;
+
+/* The kernels for this CPU, widest first; returns their count (0: none)
+ * and the vector width in floats. */
+static int fg_variants(fg_variant* v, int* vl) {
+#if CD_HAVE_X86
+  const char* isa = tfe_gemm_isa();
+  if (strcmp(isa, "avx512") == 0) {
+    v[0].fn = fg_kern_avx512_4;
+    v[0].mr = 6;
+    v[0].nr = 64;
+    v[1].fn = fg_kern_avx512_2;
+    v[1].mr = 12;
+    v[1].nr = 32;
+    v[2].fn = fg_kern_avx512_1;
+    v[2].mr = 24;
+    v[2].nr = 16;
+    *vl = 16;
+    return 3;
+  }
+  if (strcmp(isa, "avx2") == 0) {
+    v[0].fn = fg_kern_avx2_2;
+    v[0].mr = 6;
+    v[0].nr = 16;
+    v[1].fn = fg_kern_avx2_1;
+    v[1].mr = 12;
+    v[1].nr = 8;
+    *vl = 8;
+    return 2;
+  }
+#endif
+  (void)v;
+  *vl = 0;
+  return 0;
+}
+
+typedef struct fg_item {
+  const fg_variant* var;
+  int64_t grp, col, tap, c0;
+} fg_item;
+
+typedef struct fg_job {
+  const tfe_conv_desc* d;
+  const float* x;
+  const float* dy; /* [n*oh*ow][ys], group g's column 0 at g*ocgp */
+  float* acc;      /* [kh*kw*icg][ldo] */
+  const fg_item* items;
+  int64_t nitems, nunits, ys, icg, ocgp, ldo, rows_total, tile_rows;
+  int failed;
+} fg_job;
+
+/* Units [u0, u1): unit u runs items [nitems*u/nunits, nitems*(u+1)/nunits)
+ * over every output row. */
+static void fg_units(void* arg, int64_t u0, int64_t u1) {
+  fg_job* j = (fg_job*)arg;
+  const tfe_conv_desc* d = j->d;
+  fg_seg* segs =
+      (fg_seg*)tfe_malloc(sizeof(fg_seg) * (size_t)(j->tile_rows + 1));
+  int64_t u;
+  if (segs == NULL) {
+    j->failed = 1;
+    return;
+  }
+  for (u = u0; u < u1; u++) {
+    const int64_t i0 = j->nitems * u / j->nunits;
+    const int64_t i1 = j->nitems * (u + 1) / j->nunits;
+    int64_t r0;
+    for (r0 = 0; r0 < j->rows_total; r0 += j->tile_rows) {
+      const int64_t r1 = r0 + j->tile_rows < j->rows_total
+                             ? r0 + j->tile_rows
+                             : j->rows_total;
+      int64_t it, seg_tap = -1, nseg = 0, len = 0;
+      for (it = i0; it < i1; it++) {
+        const fg_item* m = &j->items[it];
+        const int64_t ti = m->tap / d->kw, tj = m->tap % d->kw;
+        if (m->tap != seg_tap) {
+          /* runs of this tap in rows [r0, r1) */
+          const int64_t a = d->pl - tj * d->dw;
+          const int64_t lo = a <= 0 ? 0 : (a + d->sw - 1) / d->sw;
+          const int64_t hiin = d->iw - 1 + a;
+          int64_t hi = hiin < 0 ? 0 : hiin / d->sw + 1, r;
+          if (hi > d->ow) hi = d->ow;
+          seg_tap = m->tap;
+          nseg = 0;
+          len = hi - lo;
+          if (len > 0) {
+            for (r = r0; r < r1; r++) {
+              const int64_t b = r / d->oh, oy = r % d->oh;
+              const int64_t iy = oy * d->sh - d->pt + ti * d->dh;
+              if (iy < 0 || iy >= d->ih) continue;
+              segs[nseg].x =
+                  j->x + ((b * d->ih + iy) * d->iw + lo * d->sw - a) * d->ic;
+              segs[nseg].dy = j->dy + (r * d->ow + lo) * j->ys;
+              nseg++;
+            }
+          }
+        }
+        if (nseg == 0 || len <= 0) continue;
+        {
+          const int64_t rows =
+              j->icg - m->c0 < m->var->mr ? j->icg - m->c0 : m->var->mr;
+          const int64_t dyo = m->grp * j->ocgp + m->col;
+          m->var->fn(segs, nseg, len, d->sw * d->ic, j->ys,
+                     m->grp * j->icg + m->c0, dyo,
+                     j->acc + (m->tap * j->icg + m->c0) * j->ldo + dyo,
+                     j->ldo, (int)rows);
+        }
+      }
+    }
+  }
+  tfe_free(segs);
+}
+
+int tfe_conv_direct_filter_grad_f32(const tfe_conv_desc* d, const float* x,
+                                    const float* dy, float* df,
+                                    tfe_threadpool* pool) {
+  fg_variant vars[3];
+  fg_job j;
+  fg_item* items = NULL;
+  float* dyp = NULL;
+  float* acc = NULL;
+  int nvar, vl = 0, ok = 0;
+  int64_t ocg, ocgp, taps, g, col, t, c0, n, K, M, nthreads, r, o;
+  memset(&j, 0, sizeof j);
+  nvar = fg_variants(vars, &vl);
+  if (nvar == 0 || d->groups <= 0 || d->ic % d->groups != 0 ||
+      d->oc % d->groups != 0) {
+    return 0;
+  }
+  j.icg = d->ic / d->groups;
+  ocg = d->oc / d->groups;
+  taps = d->kh * d->kw;
+  K = taps * j.icg;
+  if (K <= 0 || d->oc <= 0) return 1;
+  M = d->n * d->oh * d->ow;
+  ocgp = (ocg + vl - 1) / vl * vl;
+  j.ocgp = ocgp;
+  j.ldo = d->groups * ocgp;
+  /* dy is read NR columns at a time: pad each group to whole vectors
+   * unless it already is. */
+  if (ocgp != ocg || d->groups > 1) {
+    dyp = (float*)tfe_calloc((size_t)(M * j.ldo + 1), sizeof(float));
+    if (dyp == NULL) goto done;
+    for (r = 0; r < M; r++) {
+      for (g = 0; g < d->groups; g++) {
+        memcpy(dyp + r * j.ldo + g * ocgp, dy + r * d->oc + g * ocg,
+               sizeof(float) * (size_t)ocg);
+      }
+    }
+    j.dy = dyp;
+    j.ys = j.ldo;
+  } else {
+    j.dy = dy;
+    j.ys = d->oc;
+  }
+  acc = (float*)tfe_calloc((size_t)(K * j.ldo + 1), sizeof(float));
+  /* items: for each group, panels of 64/32/16 (AVX2: 16/8) columns */
+  n = 0;
+  for (g = 0; g < d->groups; g++) {
+    for (col = 0; col < ocgp;) {
+      int v = 0;
+      while (vars[v].nr > ocgp - col) v++;
+      n += taps * ((j.icg + vars[v].mr - 1) / vars[v].mr);
+      col += vars[v].nr;
+    }
+  }
+  items = (fg_item*)tfe_malloc(sizeof(fg_item) * (size_t)(n + 1));
+  if (acc == NULL || items == NULL) goto done;
+  n = 0;
+  for (g = 0; g < d->groups; g++) {
+    for (col = 0; col < ocgp;) {
+      int v = 0;
+      while (vars[v].nr > ocgp - col) v++;
+      for (t = 0; t < taps; t++) {
+        for (c0 = 0; c0 < j.icg; c0 += vars[v].mr) {
+          items[n].var = &vars[v];
+          items[n].grp = g;
+          items[n].col = col;
+          items[n].tap = t;
+          items[n].c0 = c0;
+          n++;
+        }
+      }
+      col += vars[v].nr;
+    }
+  }
+  j.d = d;
+  j.x = x;
+  j.acc = acc;
+  j.items = items;
+  j.nitems = n;
+  j.rows_total = d->n * d->oh;
+  j.tile_rows = d->ow >= 128 ? 1 : (256 + d->ow - 1) / (d->ow > 0 ? d->ow : 1);
+  nthreads = tfe_threadpool_size(pool);
+  j.nunits = nthreads < n ? nthreads : n;
+  if (j.rows_total > 0 && M > 0) {
+    tfe_parallel_for(pool, j.nunits, 1, fg_units, &j);
+  }
+  if (j.failed) goto done;
+  for (r = 0; r < K; r++) {
+    for (g = 0; g < d->groups; g++) {
+      const float* src = acc + r * j.ldo + g * ocgp;
+      float* dst = df + r * d->oc + g * ocg;
+      for (o = 0; o < ocg; o++) dst[o] = src[o];
+    }
+  }
+  ok = 1;
+done:
+  tfe_free(dyp);
+  tfe_free(acc);
+  tfe_free(items);
+  return ok;
+}

@@ -36,4 +36,18 @@ int tfe_conv_direct_available(void);
 int tfe_conv_direct_f32(const tfe_conv_desc* d, const float* x,
                         const float* f, float* y, tfe_threadpool* pool);
 
+/* Filter gradient of the same convolution:
+ *   df[i][j][c][o] = sum over (b, oy, ox) of
+ *     x[b][oy*sh - pt + i*dh][ox*sw - pl + j*dw][g*icg + c] * dy[b][oy][ox][o]
+ * (g = o's group; taps in the padding add nothing); df [kh, kw, icg, oc] is
+ * fully written. Output pixel rows are shared out in contiguous ranges,
+ * one per thread of pool, each summed into its own copy of df in a fixed
+ * order; the copies are then added in thread order, so the result only
+ * depends on the pool's size. Register blocks hold a few input channels
+ * of one tap times 16..64 output channels and run over whole rows of
+ * output pixels. Same return convention as tfe_conv_direct_f32. */
+int tfe_conv_direct_filter_grad_f32(const tfe_conv_desc* d, const float* x,
+                                    const float* dy, float* df,
+                                    tfe_threadpool* pool);
+
 #endif /* TFE_KERNELS_CPU_CONV_DIRECT_H_ */

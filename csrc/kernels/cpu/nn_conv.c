@@ -2,10 +2,10 @@
  * SAME/VALID/EXPLICIT padding), DepthwiseConv2dNative,
  * Conv2DBackpropInput and Conv2DBackpropFilter.
  *
- * float32 work (float, half, bfloat16) of Conv2D, and of
- * Conv2DBackpropInput with stride 1, runs the direct kernel of
+ * float32 work (float, half, bfloat16) of Conv2D, of Conv2DBackpropFilter
+ * and of Conv2DBackpropInput with stride 1 runs the direct kernels of
  * conv_direct.c when the CPU has AVX2 or AVX-512. Otherwise (double, int32,
- * other CPUs, strided input gradients, the filter gradient):
+ * other CPUs, strided input gradients):
  * Conv2D and the two gradients are im2col + GEMM: a tile of output pixels
  * has its input patches gathered into rows of a scratch matrix, which is
  * multiplied by the filter viewed as a [kh*kw*in_c, out_c] matrix (BLAS
@@ -515,6 +515,40 @@ done:
 
 /* ---- Conv2DBackpropFilter ---- */
 
+/* float work on the direct filter-gradient kernel of conv_direct.c. */
+static void backprop_filter_direct(tfe_kernel_context* k, const conv_geom* g,
+                                   const TF_Tensor* in, const TF_Tensor* dy,
+                                   TF_Tensor* out) {
+  int ox = 0, od = 0;
+  float *xw, *dyw, *dfw;
+  tfe_conv_desc d;
+  xw = (float*)nn_to_work(in, 0, &ox);
+  dyw = (float*)nn_to_work(dy, 0, &od);
+  dfw = out->dtype == TF_FLOAT
+            ? (float*)kutil_data(out)
+            : (float*)tfe_malloc(sizeof(float) *
+                                 (size_t)kutil_num_elements(out));
+  if (xw == NULL || dyw == NULL || dfw == NULL) {
+    KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED,
+               "out of memory in Conv2DBackpropFilter");
+    goto done;
+  }
+  conv_desc_from_geom(g, &d);
+  if (!tfe_conv_direct_filter_grad_f32(&d, xw, dyw, dfw,
+                                       tfe_kernel_threadpool(k))) {
+    KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED,
+               "out of memory in Conv2DBackpropFilter");
+    goto done;
+  }
+  if (dfw != kutil_data(out)) {
+    nn_from_work(out, dfw, 0, kutil_num_elements(out));
+  }
+done:
+  if (ox) tfe_free(xw);
+  if (od) tfe_free(dyw);
+  if (dfw != NULL && dfw != kutil_data(out)) tfe_free(dfw);
+}
+
 static void conv2d_backprop_filter_compute(tfe_kernel_context* k) {
   const TF_Tensor* in = k->inputs[0];
   const TF_Tensor* sizes = k->inputs[1];
@@ -549,6 +583,10 @@ static void conv2d_backprop_filter_compute(tfe_kernel_context* k) {
   if (out == NULL) return;
   if (kutil_num_elements(out) == 0) return;
   dbl = nn_work_is_double(in->dtype);
+  if (!dbl && tfe_conv_direct_available()) {
+    backprop_filter_direct(k, &g, in, dy, out);
+    return;
+  }
   esz = dbl ? 8 : 4;
   P = g.oh * g.ow;
   ocg = g.oc / g.groups;
