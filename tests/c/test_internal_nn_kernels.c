@@ -589,7 +589,7 @@ TEST(pooling_errors) {
              "Sliding window ksize must be positive. The specified or "
              "inferred ksize is: 1,0,2,1");
   pool_error("MaxPool", k2, S2, NULL, 3, TF_INVALID_ARGUMENT,
-             "must be 4-dimensional");
+             "tensor_in_shape must have 2 spatial dimensions. 3 0");
 }
 
 /* ---- FusedBatchNormV3 (values recorded from TF 2.21) ---- */

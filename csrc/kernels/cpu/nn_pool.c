@@ -1,7 +1,12 @@
-/* Pooling CPU kernels (NHWC): MaxPool (SAME/VALID/EXPLICIT) and AvgPool
+/* Pooling CPU kernels (NHWC): MaxPool (SAME/VALID/EXPLICIT), MaxPoolV2
+ * (SAME/VALID; ksize and strides come from two int32 tensors) and AvgPool
  * (SAME/VALID). Padded positions never count: the max is over the real
  * elements of a window and the average divides by their number, as in
- * TensorFlow. MaxPool also pools across channels (see depth_max_pool).
+ * TensorFlow. The spatial max behaves like TF's CPU kernel: each output
+ * starts at the lowest finite value of the dtype and an element replaces
+ * it only when strictly greater, so NaNs never win and a window of only
+ * NaNs and -inf yields that lowest value. MaxPool also pools across
+ * channels (see depth_max_pool).
  * Values are processed in double (exact for every registered
  * dtype up to 2^53); rows of the output run on the intra-op pool. */
 #include <math.h>
@@ -16,6 +21,7 @@ void tfe_register_nn_pool_kernels(void);
 
 typedef struct pool_job {
   int is_max;
+  double lowest; /* starting value of a max window */
   int64_t n, ih, iw, c, oh, ow;
   int64_t kh, kw, sh, sw, pt, pl;
   const double* x;
@@ -35,13 +41,13 @@ static void pool_rows(void* arg, int64_t r0, int64_t r1) {
       double* out = j->y + ((b * j->oh + oy) * j->ow + ox) * j->c;
       if (x0 < 0) x0 = 0;
       if (x1 > j->iw) x1 = j->iw;
-      for (c = 0; c < j->c; c++) out[c] = j->is_max ? -INFINITY : 0.0;
+      for (c = 0; c < j->c; c++) out[c] = j->is_max ? j->lowest : 0.0;
       for (yy = y0; yy < y1; yy++) {
         for (xx = x0; xx < x1; xx++) {
           const double* in = j->x + ((b * j->ih + yy) * j->iw + xx) * j->c;
           if (j->is_max) {
             for (c = 0; c < j->c; c++) {
-              if (in[c] > out[c] || isnan(in[c])) out[c] = in[c];
+              if (in[c] > out[c]) out[c] = in[c];
             }
           } else {
             for (c = 0; c < j->c; c++) out[c] += in[c];
@@ -147,109 +153,149 @@ static const char* str_attr(const tfe_kernel_context* k, const char* name,
   return s;
 }
 
-static void pool_compute(tfe_kernel_context* k, int is_max) {
-  const TF_Tensor* in = k->inputs[0];
-  const char* opname = is_max ? "MaxPooling" : "AvgPooling";
-  const int64_t *ks = NULL, *st = NULL, *ep = NULL;
-  int nks = 0, nst = 0, nep = 0, owned = 0;
-  const char* fmt = str_attr(k, "data_format", "NHWC");
-  const char* pad = str_attr(k, "padding", "VALID");
-  nn_padding padding = strcmp(pad, "SAME") == 0       ? NN_PAD_SAME
-                       : strcmp(pad, "EXPLICIT") == 0 ? NN_PAD_EXPLICIT
-                                                      : NN_PAD_VALID;
-  kutil_shape_buf sb;
-  pool_job j;
-  int64_t od[4];
-  TF_Tensor* out;
-  double* yw = NULL;
-  if (k->attrs != NULL) {
-    tfe_attrs_get_int_list(k->attrs, "ksize", &ks, &nks, NULL);
-    tfe_attrs_get_int_list(k->attrs, "strides", &st, &nst, NULL);
-    tfe_attrs_get_int_list(k->attrs, "explicit_paddings", &ep, &nep, NULL);
+/* Lowest finite value of each dtype MaxPool accepts, in the work type. */
+static double dtype_lowest(TF_DataType dt) {
+  switch (dt) {
+    case TF_HALF: return -65504.0;
+    case TF_BFLOAT16: return -3.3895313892515355e38;
+    case TF_FLOAT: return -3.4028234663852886e38;
+    case TF_DOUBLE: return -1.7976931348623157e308;
+    case TF_INT8: return -128.0;
+    case TF_INT16: return -32768.0;
+    case TF_INT32: return -2147483648.0;
+    case TF_INT64: return -9223372036854775808.0;
+    default: return 0.0; /* unsigned types */
   }
-  if (strcmp(fmt, "NHWC") != 0) {
-    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
-               "Default %sOp only supports NHWC on device type CPU", opname);
-    return;
-  }
+}
+
+typedef enum pool_kind { POOL_MAX, POOL_MAX_V2, POOL_AVG } pool_kind;
+
+/* The checks TF makes before its PoolParameters (which the op's
+ * constructor does, each op in its own order and words); 0 after failing. */
+static int front_checks(tfe_kernel_context* k, pool_kind kind,
+                        const int64_t* ks, int nks, const int64_t* st,
+                        int nst) {
+  int i;
   if (nks != 4) {
     KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
                "Sliding window ksize field must specify 4 dimensions");
-    return;
+    return 0;
+  }
+  if (kind != POOL_AVG && (ks[0] <= 0 || ks[1] <= 0 || ks[2] <= 0 ||
+                           ks[3] <= 0)) {
+    if (kind == POOL_MAX_V2) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "Sliding window ksize must be positive.");
+    } else {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "Sliding window ksize must be positive. The specified or "
+                 "inferred ksize is: %lld,%lld,%lld,%lld",
+                 (long long)ks[0], (long long)ks[1], (long long)ks[2],
+                 (long long)ks[3]);
+    }
+    return 0;
   }
   if (nst != 4) {
     KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
                "Sliding window stride field must specify 4 dimensions");
-    return;
+    return 0;
   }
   if (ks[0] != 1 || st[0] != 1) {
     KUTIL_FAIL(k, TF_UNIMPLEMENTED,
                "Pooling is not yet supported on the batch dimension.");
-    return;
+    return 0;
   }
-  if (ks[0] <= 0 || ks[1] <= 0 || ks[2] <= 0 || ks[3] <= 0) {
+  if (kind == POOL_AVG) {
+    for (i = 0; i < 4; i++) {
+      if (ks[i] <= 0) {
+        KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                   "ksize must be a positive int32 value, got:%lld",
+                   (long long)ks[i]);
+        return 0;
+      }
+    }
+  }
+  return 1;
+}
+
+/* TF's PoolParameters checks in its order (explicit padding only reaches
+ * here for MaxPool), then the pooling itself. fmt_code is the number TF
+ * prints for the data format (NHWC 0, NCHW_VECT_C 2). */
+static void pool_run(tfe_kernel_context* k, pool_kind kind, const int64_t* ks,
+                     const int64_t* st, nn_padding padding, const int64_t* ep,
+                     int fmt_code) {
+  const TF_Tensor* in = k->inputs[0];
+  int is_max = kind != POOL_AVG, owned = 0, i, ri;
+  pool_job j;
+  int64_t od[4];
+  TF_Tensor* out;
+  double* yw = NULL;
+  if (in->num_dims != 4 || fmt_code != 0) {
     KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
-               "Sliding window ksize must be positive. The specified or "
-               "inferred ksize is: %lld,%lld,%lld,%lld",
-               (long long)ks[0], (long long)ks[1], (long long)ks[2],
-               (long long)ks[3]);
+               "tensor_in_shape must have 2 spatial dimensions. %d %d",
+               in->num_dims, fmt_code);
     return;
   }
-  if (st[1] <= 0 || st[2] <= 0 || st[3] <= 0) {
-    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
-               "Sliding window stride must be positive.");
-    return;
-  }
-  if (in->num_dims != 4) {
-    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "input must be 4-dimensional: %s",
-               kutil_tshape(in, &sb));
+  if (ks[3] != 1 && (ks[1] != 1 || ks[2] != 1)) {
+    KUTIL_FAIL(k, TF_UNIMPLEMENTED,
+               "MaxPooling supports exactly one of pooling across depth or "
+               "pooling across width/height.");
     return;
   }
   if (padding == NN_PAD_EXPLICIT) {
-    int i;
-    if (nep != 8) {
-      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
-                 "explicit_paddings attribute must contain 8 values, but "
-                 "got: %d",
-                 nep);
-      return;
-    }
-    for (i = 0; i < 8; i++) {
-      if (ep[i] < 0) {
-        KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
-                   "All elements of explicit_paddings must be nonnegative");
-        return;
-      }
-    }
+    static const char* const kSide[4] = {"Top", "Bottom", "Left", "Right"};
     if (ep[0] || ep[1] || ep[6] || ep[7]) {
       KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
                  "Nonzero explicit padding in the batch or depth dimensions "
                  "is not supported");
       return;
     }
-    if (ep[2] >= ks[1] || ep[3] >= ks[1] || ep[4] >= ks[2] ||
-        ep[5] >= ks[2]) {
-      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
-                 "Padding size must be smaller than the window size");
-      return;
+    for (i = 0; i < 4; i++) {
+      int64_t win = ks[1 + i / 2];
+      if (ep[2 + i] >= win) {
+        KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                   "%s padding %lld needs to be smaller than the window size "
+                   "%lld",
+                   kSide[i], (long long)ep[2 + i], (long long)win);
+        return;
+      }
     }
-  } else if (nep != 0) {
-    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
-               "explicit_paddings attribute must be empty if the padding "
-               "attribute is not EXPLICIT");
-    return;
   }
-  /* Pooling across channels (TF's PoolParameters, then the op): only
-   * MaxPool implements it, with the window equal to the stride and
-   * dividing the depth, and without spatial pooling or explicit padding.
-   * A depth stride with a depth window of 1 is ignored, as in TF. */
-  if (ks[3] > 1) {
-    if (ks[1] != 1 || ks[2] != 1) {
-      KUTIL_FAIL(k, TF_UNIMPLEMENTED,
-                 "MaxPooling supports exactly one of pooling across depth or "
-                 "pooling across width/height.");
+  memset(&j, 0, sizeof j);
+  j.is_max = is_max;
+  j.lowest = dtype_lowest(in->dtype);
+  /* TF's default CPU build runs bfloat16 MaxPool through oneDNN, which
+   * starts from float's lowest value: rounded to bfloat16 that is -inf.
+   * MaxPoolV2 always runs TF's own kernel. */
+  if (kind == POOL_MAX && in->dtype == TF_BFLOAT16) j.lowest = -INFINITY;
+  j.n = in->dims[0];
+  j.ih = in->dims[1];
+  j.iw = in->dims[2];
+  j.c = in->dims[3];
+  j.kh = ks[1];
+  j.kw = ks[2];
+  j.sh = st[1];
+  j.sw = st[2];
+  /* Rows first, then columns, each: stride, then output size. */
+  for (ri = 1; ri <= 2; ri++) {
+    int64_t extent = ri == 1 ? j.ih : j.iw;
+    int64_t before = padding == NN_PAD_EXPLICIT ? ep[2 * ri] : 0;
+    int64_t after = padding == NN_PAD_EXPLICIT ? ep[2 * ri + 1] : 0;
+    if (st[ri] <= 0) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Stride must be > 0, but got %lld",
+                 (long long)st[ri]);
       return;
     }
+    if (!nn_out_size(k, extent, ks[ri], 1, st[ri], padding, before, after,
+                     ri == 1 ? &j.oh : &j.ow, ri == 1 ? &j.pt : &j.pl)) {
+      return;
+    }
+  }
+  /* Pooling across channels: only MaxPool implements it, with the window
+   * equal to the stride and dividing the depth, and without explicit
+   * padding. A depth stride with a depth window of 1 is ignored, as in
+   * TF. */
+  if (ks[3] > 1) {
     if (in->dims[3] % ks[3] != 0) {
       KUTIL_FAIL(k, TF_UNIMPLEMENTED,
                  "Depthwise max pooling requires the depth window to evenly "
@@ -275,24 +321,6 @@ static void pool_compute(tfe_kernel_context* k, int is_max) {
     depth_max_pool(k, in, ks[3]);
     return;
   }
-  memset(&j, 0, sizeof j);
-  j.is_max = is_max;
-  j.n = in->dims[0];
-  j.ih = in->dims[1];
-  j.iw = in->dims[2];
-  j.c = in->dims[3];
-  j.kh = ks[1];
-  j.kw = ks[2];
-  j.sh = st[1];
-  j.sw = st[2];
-  if (!nn_out_size(k, j.ih, j.kh, 1, j.sh, padding,
-                   padding == NN_PAD_EXPLICIT ? ep[2] : 0,
-                   padding == NN_PAD_EXPLICIT ? ep[3] : 0, &j.oh, &j.pt) ||
-      !nn_out_size(k, j.iw, j.kw, 1, j.sw, padding,
-                   padding == NN_PAD_EXPLICIT ? ep[4] : 0,
-                   padding == NN_PAD_EXPLICIT ? ep[5] : 0, &j.ow, &j.pl)) {
-    return;
-  }
   od[0] = j.n;
   od[1] = j.oh;
   od[2] = j.ow;
@@ -315,6 +343,93 @@ done:
   tfe_free(yw);
 }
 
+/* MaxPool and AvgPool: window and strides from attrs. */
+static void pool_compute(tfe_kernel_context* k, int is_max) {
+  const char* opname = is_max ? "MaxPooling" : "AvgPooling";
+  const int64_t *ks = NULL, *st = NULL, *ep = NULL;
+  int nks = 0, nst = 0, nep = 0, i;
+  const char* fmt = str_attr(k, "data_format", "NHWC");
+  const char* pad = str_attr(k, "padding", "VALID");
+  nn_padding padding = strcmp(pad, "SAME") == 0       ? NN_PAD_SAME
+                       : strcmp(pad, "EXPLICIT") == 0 ? NN_PAD_EXPLICIT
+                                                      : NN_PAD_VALID;
+  if (k->attrs != NULL) {
+    tfe_attrs_get_int_list(k->attrs, "ksize", &ks, &nks, NULL);
+    tfe_attrs_get_int_list(k->attrs, "strides", &st, &nst, NULL);
+    tfe_attrs_get_int_list(k->attrs, "explicit_paddings", &ep, &nep, NULL);
+  }
+  if (strcmp(fmt, "NHWC") != 0) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "Default %sOp only supports NHWC on device type CPU", opname);
+    return;
+  }
+  if (!front_checks(k, is_max ? POOL_MAX : POOL_AVG, ks, nks, st, nst)) {
+    return;
+  }
+  /* TF reads explicit_paddings only under EXPLICIT padding (a list given
+   * with SAME or VALID is ignored). */
+  if (padding == NN_PAD_EXPLICIT) {
+    if (nep != 8) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "explicit_paddings attribute must contain 8 values, but "
+                 "got: %d",
+                 nep);
+      return;
+    }
+    for (i = 0; i < 8; i++) {
+      if (ep[i] < 0) {
+        KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                   "All elements of explicit_paddings must be nonnegative");
+        return;
+      }
+    }
+  }
+  pool_run(k, is_max ? POOL_MAX : POOL_AVG, ks, st, padding, ep, 0);
+}
+
+/* Copies a MaxPoolV2 size input (any shape; TF reads its elements in
+ * order) into v; returns its element count, or -1 when it exceeds cap. */
+static int read_sizes(const TF_Tensor* t, int64_t* v, int cap) {
+  int64_t n = kutil_num_elements(t), i;
+  if (n > cap) return -1;
+  for (i = 0; i < n; i++) v[i] = ((const int32_t*)kutil_data(t))[i];
+  return (int)n;
+}
+
+/* MaxPoolV2: MaxPool with ksize and strides taken from inputs 1 and 2
+ * (int32, read element by element whatever their shape), SAME or VALID
+ * padding, and the data formats TF's MaxPoolingV2Op accepts. */
+static void max_pool_v2_compute(tfe_kernel_context* k) {
+  const char* fmt = str_attr(k, "data_format", "NHWC");
+  const char* pad = str_attr(k, "padding", "VALID");
+  int64_t ks[4], st[4];
+  int nks, nst, fmt_code;
+  if (strcmp(fmt, "NHWC") == 0) {
+    fmt_code = 0;
+  } else if (strcmp(fmt, "NCHW_VECT_C") == 0) {
+    fmt_code = 2;
+  } else {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "MaxPoolingV2Op only supports NHWC or NCHW_VECT_C. Got: %s",
+               fmt);
+    return;
+  }
+  nks = read_sizes(k->inputs[1], ks, 4);
+  nst = read_sizes(k->inputs[2], st, 4);
+  if (!front_checks(k, POOL_MAX_V2, ks, nks, st, nst)) return;
+  if (fmt_code == 2 && k->inputs[0]->num_dims == 5) {
+    /* TF's CPU kernel has no NCHW_VECT_C layout (it is meant for qint8
+     * on GPU, which tfe does not register). */
+    KUTIL_FAIL(k, TF_UNIMPLEMENTED,
+               "MaxPoolV2 with data_format NCHW_VECT_C is not supported on "
+               "CPU");
+    return;
+  }
+  pool_run(k, POOL_MAX_V2, ks, st,
+           strcmp(pad, "SAME") == 0 ? NN_PAD_SAME : NN_PAD_VALID, NULL,
+           fmt_code);
+}
+
 static void max_pool_compute(tfe_kernel_context* k) { pool_compute(k, 1); }
 static void avg_pool_compute(tfe_kernel_context* k) { pool_compute(k, 0); }
 
@@ -326,6 +441,8 @@ void tfe_register_nn_pool_kernels(void) {
   static const TF_DataType kAvg[] = {TF_HALF, TF_BFLOAT16, TF_FLOAT,
                                      TF_DOUBLE};
   tfe_kutil_register("MaxPool", max_pool_compute, "T", kMax,
+                     KUTIL_COUNT(kMax), NULL, NULL, 0);
+  tfe_kutil_register("MaxPoolV2", max_pool_v2_compute, "T", kMax,
                      KUTIL_COUNT(kMax), NULL, NULL, 0);
   tfe_kutil_register("AvgPool", avg_pool_compute, "T", kAvg,
                      KUTIL_COUNT(kAvg), NULL, NULL, 0);
