@@ -536,34 +536,296 @@ static void k_cumprod(tfe_kernel_context* k) { scan_compute(k, 1); }
 
 /* --------------------------------------------------------------- TopKV2 */
 
-typedef struct topk_item {
-  double f;   /* value for float types */
-  int64_t s;  /* value for signed ints */
-  uint64_t u; /* value for unsigned ints */
-  int64_t idx;
-} topk_item;
+/* TopKV2 reproduces the exact output order of TF's CPU kernel, sorted or
+ * not, NaNs included. TF picks one of three strategies per row:
+ *  - k == 1: Eigen's max reduction of the row, then the first column equal
+ *    to that max (column 0, whatever it holds, when the max is NaN);
+ *  - k == n: std::sort of the column indices by descending value, then
+ *    each run of equal values re-sorted by ascending index;
+ *  - otherwise: a bounded heap (tsl's TopN) fed columns 0..n-1, ordered by
+ *    "greater" = larger value, or equal (incomparable, for NaN) and lower
+ *    index; sorted=True reads it back with std::sort_heap, sorted=False
+ *    returns the heap's internal order.
+ * The orders depend on libstdc++'s heap and introsort algorithms, which
+ * are reimplemented here (same steps, same comparisons) over an index
+ * array. Values are compared as double (float types; half and bfloat16
+ * widen exactly), int64 or uint64. */
 
-/* Descending by value (NaN first, as larger than everything), ties by
- * ascending index. */
-static int cmp_f(const void* a, const void* b) {
-  const topk_item* x = (const topk_item*)a;
-  const topk_item* y = (const topk_item*)b;
-  int xn = x->f != x->f, yn = y->f != y->f;
-  if (xn != yn) return xn ? -1 : 1;
-  if (!xn && x->f != y->f) return x->f > y->f ? -1 : 1;
-  return x->idx < y->idx ? -1 : x->idx > y->idx;
+typedef struct topk_row {
+  int kind; /* 0 float, 1 signed, 2 unsigned */
+  const double* f;
+  const int64_t* s;
+  const uint64_t* u;
+} topk_row;
+
+/* Value comparisons between columns a and b of the row. */
+static int tk_lt(const topk_row* r, int64_t a, int64_t b) {
+  switch (r->kind) {
+    case 0: return r->f[a] < r->f[b];
+    case 1: return r->s[a] < r->s[b];
+    default: return r->u[a] < r->u[b];
+  }
 }
-static int cmp_s(const void* a, const void* b) {
-  const topk_item* x = (const topk_item*)a;
-  const topk_item* y = (const topk_item*)b;
-  if (x->s != y->s) return x->s > y->s ? -1 : 1;
-  return x->idx < y->idx ? -1 : x->idx > y->idx;
+static int tk_eq(const topk_row* r, int64_t a, int64_t b) {
+  switch (r->kind) {
+    case 0: return r->f[a] == r->f[b];
+    case 1: return r->s[a] == r->s[b];
+    default: return r->u[a] == r->u[b];
+  }
 }
-static int cmp_u(const void* a, const void* b) {
-  const topk_item* x = (const topk_item*)a;
-  const topk_item* y = (const topk_item*)b;
-  if (x->u != y->u) return x->u > y->u ? -1 : 1;
-  return x->idx < y->idx ? -1 : x->idx > y->idx;
+
+/* The two orders TF uses: mode 0 "stable greater" (heap path), mode 1
+ * "value greater" (sort path). */
+typedef struct tk_cmp {
+  const topk_row* row;
+  int mode;
+} tk_cmp;
+
+static int tk_less(const tk_cmp* c, int64_t a, int64_t b) {
+  if (tk_lt(c->row, b, a)) return 1;
+  if (c->mode == 1) return 0;
+  if (tk_lt(c->row, a, b)) return 0;
+  return a < b;
+}
+
+/* libstdc++'s heap primitives over v[0..len) with "less" = tk_less. */
+static void tk_push_up(int64_t* v, int64_t hole, int64_t top, int64_t val,
+                       const tk_cmp* c) {
+  int64_t parent = (hole - 1) / 2;
+  while (hole > top && tk_less(c, v[parent], val)) {
+    v[hole] = v[parent];
+    hole = parent;
+    parent = (hole - 1) / 2;
+  }
+  v[hole] = val;
+}
+
+static void tk_adjust(int64_t* v, int64_t hole, int64_t len, int64_t val,
+                      const tk_cmp* c) {
+  int64_t top = hole, child = hole;
+  while (child < (len - 1) / 2) {
+    child = 2 * (child + 1);
+    if (tk_less(c, v[child], v[child - 1])) child--;
+    v[hole] = v[child];
+    hole = child;
+  }
+  if ((len & 1) == 0 && child == (len - 2) / 2) {
+    child = 2 * (child + 1);
+    v[hole] = v[child - 1];
+    hole = child - 1;
+  }
+  tk_push_up(v, hole, top, val, c);
+}
+
+static void tk_make_heap(int64_t* v, int64_t len, const tk_cmp* c) {
+  int64_t parent;
+  if (len < 2) return;
+  for (parent = (len - 2) / 2;; parent--) {
+    tk_adjust(v, parent, len, v[parent], c);
+    if (parent == 0) return;
+  }
+}
+
+/* Moves the top to v[len - 1] and restores the heap on v[0..len-1). */
+static void tk_pop_heap(int64_t* v, int64_t len, const tk_cmp* c) {
+  int64_t val;
+  if (len < 2) return;
+  val = v[len - 1];
+  v[len - 1] = v[0];
+  tk_adjust(v, 0, len - 1, val, c);
+}
+
+static void tk_push_heap(int64_t* v, int64_t len, const tk_cmp* c) {
+  tk_push_up(v, len - 1, 0, v[len - 1], c);
+}
+
+static void tk_sort_heap(int64_t* v, int64_t len, const tk_cmp* c) {
+  while (len > 1) {
+    tk_pop_heap(v, len, c);
+    len--;
+  }
+}
+
+/* libstdc++'s std::sort: introsort (median-of-three pivot, heapsort past
+ * the depth limit) down to runs of 16, then insertion sort. */
+static void tk_iswap(int64_t* a, int64_t* b) {
+  int64_t t = *a;
+  *a = *b;
+  *b = t;
+}
+
+static void tk_median_to_first(int64_t* v, int64_t r, int64_t a, int64_t b,
+                               int64_t cc, const tk_cmp* c) {
+  if (tk_less(c, v[a], v[b])) {
+    if (tk_less(c, v[b], v[cc])) {
+      tk_iswap(&v[r], &v[b]);
+    } else if (tk_less(c, v[a], v[cc])) {
+      tk_iswap(&v[r], &v[cc]);
+    } else {
+      tk_iswap(&v[r], &v[a]);
+    }
+  } else if (tk_less(c, v[a], v[cc])) {
+    tk_iswap(&v[r], &v[a]);
+  } else if (tk_less(c, v[b], v[cc])) {
+    tk_iswap(&v[r], &v[cc]);
+  } else {
+    tk_iswap(&v[r], &v[b]);
+  }
+}
+
+static int64_t tk_partition(int64_t* v, int64_t first, int64_t last,
+                            int64_t pivot, const tk_cmp* c) {
+  for (;;) {
+    while (tk_less(c, v[first], v[pivot])) first++;
+    last--;
+    while (tk_less(c, v[pivot], v[last])) last--;
+    if (!(first < last)) return first;
+    tk_iswap(&v[first], &v[last]);
+    first++;
+  }
+}
+
+static void tk_heap_select_sort(int64_t* v, int64_t len, const tk_cmp* c) {
+  /* std::partial_sort(first, last, last): heap select then sort_heap */
+  tk_make_heap(v, len, c);
+  tk_sort_heap(v, len, c);
+}
+
+static void tk_introsort(int64_t* v, int64_t first, int64_t last,
+                         int64_t depth, const tk_cmp* c) {
+  while (last - first > 16) {
+    int64_t cut;
+    if (depth == 0) {
+      tk_heap_select_sort(v + first, last - first, c);
+      return;
+    }
+    depth--;
+    tk_median_to_first(v, first, first + 1, first + (last - first) / 2,
+                       last - 1, c);
+    cut = tk_partition(v, first + 1, last, first, c);
+    tk_introsort(v, cut, last, depth, c);
+    last = cut;
+  }
+}
+
+static void tk_linear_insert(int64_t* v, int64_t pos, const tk_cmp* c) {
+  int64_t val = v[pos], next = pos - 1;
+  while (next >= 0 && tk_less(c, val, v[next])) {
+    v[pos] = v[next];
+    pos = next;
+    next--;
+  }
+  v[pos] = val;
+}
+
+static void tk_insertion_sort(int64_t* v, int64_t first, int64_t last,
+                              const tk_cmp* c) {
+  int64_t i;
+  if (first == last) return;
+  for (i = first + 1; i < last; i++) {
+    if (tk_less(c, v[i], v[first])) {
+      int64_t val = v[i];
+      memmove(v + first + 1, v + first, (size_t)(i - first) * sizeof *v);
+      v[first] = val;
+    } else {
+      tk_linear_insert(v, i, c);
+    }
+  }
+}
+
+static void tk_sort(int64_t* v, int64_t n, const tk_cmp* c) {
+  int64_t lg = 0, m = n, i;
+  if (n < 2) return;
+  while (m > 1) {
+    m >>= 1;
+    lg++;
+  }
+  tk_introsort(v, 0, n, 2 * lg, c);
+  if (n > 16) {
+    tk_insertion_sort(v, 0, 16, c);
+    /* libstdc++ inserts the rest without a bound check; the first 16
+     * hold a minimum under a consistent order, and the bound check here
+     * only matters when NaNs make the order inconsistent */
+    for (i = 16; i < n; i++) tk_linear_insert(v, i, c);
+  } else {
+    tk_insertion_sort(v, 0, n, c);
+  }
+}
+
+static int cmp_i64(const void* a, const void* b) {
+  int64_t x = *(const int64_t*)a, y = *(const int64_t*)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Eigen's max reduction as TF's k == 1 path computes it: the accumulator
+ * takes each element unless the element is smaller, so a NaN enters and
+ * the next element replaces it. */
+static double tk_row_max_f(const double* f, int64_t n) {
+  double acc = -INFINITY;
+  int64_t i;
+  for (i = 0; i < n; i++) acc = f[i] < acc ? acc : f[i];
+  return acc;
+}
+
+/* Column order of one row into idx[0..k). heap holds k + 1 slots. */
+static void tk_row(const topk_row* row, int64_t n, int64_t k, int sorted,
+                   int64_t* idx, int64_t* heap) {
+  int64_t c, size = 0;
+  tk_cmp cmp;
+  cmp.row = row;
+  if (k == 1) {
+    int64_t best = 0;
+    if (row->kind == 0) {
+      double m = tk_row_max_f(row->f, n);
+      for (c = 0; c < n; c++) {
+        if (row->f[c] == m) {
+          best = c;
+          break;
+        }
+      }
+    } else {
+      for (c = 1; c < n; c++) {
+        if (tk_lt(row, best, c)) best = c;
+      }
+    }
+    idx[0] = best;
+    return;
+  }
+  if (k == n) {
+    int64_t b, e;
+    cmp.mode = 1;
+    for (c = 0; c < n; c++) idx[c] = c;
+    tk_sort(idx, n, &cmp);
+    for (b = 0; b < n;) {
+      e = b + 1;
+      if (e == n) break;
+      if (tk_eq(row, idx[b], idx[e])) {
+        while (++e != n) {
+          if (!tk_eq(row, idx[b], idx[e])) break;
+        }
+        qsort(idx + b, (size_t)(e - b), sizeof *idx, cmp_i64);
+      }
+      b = e;
+    }
+    return;
+  }
+  cmp.mode = 0;
+  for (c = 0; c < n; c++) {
+    if (size < k) {
+      heap[size++] = c;
+    } else if (size == k && c == k) {
+      heap[size++] = c;
+      tk_make_heap(heap, size, &cmp);
+      tk_pop_heap(heap, size, &cmp);
+      size--;
+    } else if (tk_less(&cmp, c, heap[0])) {
+      tk_pop_heap(heap, size, &cmp);
+      heap[size - 1] = c;
+      tk_push_heap(heap, size, &cmp);
+    }
+  }
+  if (sorted) tk_sort_heap(heap, size, &cmp);
+  memcpy(idx, heap, (size_t)k * sizeof *idx);
 }
 
 static void k_top_k_v2(tfe_kernel_context* k) {
@@ -571,13 +833,19 @@ static void k_top_k_v2(tfe_kernel_context* k) {
   const TF_Tensor* kt = k->inputs[1];
   kutil_shape_buf sa;
   TF_DataType it = k->output_types != NULL ? k->output_types[1] : TF_INT32;
-  int nd = x->num_dims, flt = is_float_type(x->dtype);
+  int nd = x->num_dims, flt = is_float_type(x->dtype), sorted = 1;
   int uns = x->dtype == TF_UINT8 || x->dtype == TF_UINT16 ||
             x->dtype == TF_UINT32 || x->dtype == TF_UINT64;
   int64_t kk, n, rows, r, j, odims[TFE_MAX_DIMS];
   size_t esz = kutil_esize(x->dtype);
-  topk_item* items;
+  void* vals;
+  int64_t *idx, *heap;
+  topk_row row;
   TF_Tensor *yv, *yi;
+  if (k->attrs != NULL) {
+    int b = 1;
+    if (tfe_attrs_get_bool(k->attrs, "sorted", &b, NULL)) sorted = b;
+  }
   if (kt->num_dims != 0) {
     KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "k must be 0-D, got shape %s",
                kutil_tshape(kt, &sa));
@@ -608,40 +876,49 @@ static void k_top_k_v2(tfe_kernel_context* k) {
   if (yi == NULL) return;
   if (kk == 0 || kutil_num_elements(yv) == 0) return;
   rows = prodr(x->dims, 0, nd - 1);
-  items = (topk_item*)tfe_malloc(sizeof(topk_item) * (size_t)n);
-  if (items == NULL) {
+  vals = tfe_malloc(8 * (size_t)n);
+  idx = (int64_t*)tfe_malloc(sizeof(int64_t) * (size_t)n);
+  heap = (int64_t*)tfe_malloc(sizeof(int64_t) * (size_t)(kk + 1));
+  if (vals == NULL || idx == NULL || heap == NULL) {
     KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "OOM in TopKV2");
-    return;
+    goto done;
   }
+  memset(&row, 0, sizeof row);
+  row.kind = flt ? 0 : uns ? 2 : 1;
+  row.f = (const double*)vals;
+  row.s = (const int64_t*)vals;
+  row.u = (const uint64_t*)vals;
   for (r = 0; r < rows; r++) {
     for (j = 0; j < n; j++) {
       int64_t e = r * n + j;
-      items[j].idx = j;
       if (flt) {
-        items[j].f = elem_f64(x, e);
+        ((double*)vals)[j] = elem_f64(x, e);
       } else if (uns) {
-        items[j].u = x->dtype == TF_UINT64
-                         ? ((const uint64_t*)kutil_data(x))[e]
-                         : (uint64_t)kutil_get_int(x, e);
+        ((uint64_t*)vals)[j] = x->dtype == TF_UINT64
+                                   ? ((const uint64_t*)kutil_data(x))[e]
+                                   : (uint64_t)kutil_get_int(x, e);
       } else {
-        items[j].s = kutil_get_int(x, e);
+        ((int64_t*)vals)[j] = kutil_get_int(x, e);
       }
     }
-    qsort(items, (size_t)n, sizeof(topk_item), flt ? cmp_f : uns ? cmp_u : cmp_s);
+    tk_row(&row, n, kk, sorted, idx, heap);
     for (j = 0; j < kk; j++) {
-      int64_t src = r * n + items[j].idx, dst = r * kk + j;
+      int64_t src = r * n + idx[j], dst = r * kk + j;
       memcpy((char*)kutil_data(yv) + (size_t)dst * esz,
              (const char*)kutil_data(x) + (size_t)src * esz, esz);
       if (it == TF_INT32) {
-        ((int32_t*)kutil_data(yi))[dst] = (int32_t)items[j].idx;
+        ((int32_t*)kutil_data(yi))[dst] = (int32_t)idx[j];
       } else if (it == TF_INT16) {
-        ((int16_t*)kutil_data(yi))[dst] = (int16_t)items[j].idx;
+        ((int16_t*)kutil_data(yi))[dst] = (int16_t)idx[j];
       } else {
-        ((int64_t*)kutil_data(yi))[dst] = items[j].idx;
+        ((int64_t*)kutil_data(yi))[dst] = idx[j];
       }
     }
   }
-  tfe_free(items);
+done:
+  tfe_free(vals);
+  tfe_free(idx);
+  tfe_free(heap);
 }
 
 void tfe_register_array_misc_kernels(void) {
