@@ -81,6 +81,22 @@ static const clip_fn k_clip_fns[TFE_EW_NTYPES] = {
     [TF_UINT16] = clip_u16, TFE_EW_FLOATS(TFE_EW_ENT_F, clip)
         TFE_EW_CPLX(TFE_EW_ENT_C, clip)};
 
+/* Elements [b, end) of a clip. */
+typedef struct clip_job {
+  clip_fn fn;
+  const char *t, *lo, *hi;
+  char* z;
+  size_t esz;
+  int sl, sh;
+} clip_job;
+
+static void clip_chunk(void* arg, int64_t b, int64_t end) {
+  const clip_job* j = (const clip_job*)arg;
+  j->fn(j->t + (size_t)b * j->esz, j->lo + (size_t)(b * j->sl) * j->esz,
+        j->hi + (size_t)(b * j->sh) * j->esz, j->z + (size_t)b * j->esz,
+        end - b, j->sl, j->sh);
+}
+
 static void clip_compute(tfe_kernel_context* k) {
   const TF_Tensor *t, *lo, *hi;
   TF_Tensor* out;
@@ -115,8 +131,24 @@ static void clip_compute(tfe_kernel_context* k) {
   }
   out = tfe_kernel_alloc_output(k, 0, t->dtype, t->dims, t->num_dims);
   if (out == NULL || n == 0) return;
-  fn(tfe_ew_data(t), tfe_ew_data(lo), tfe_ew_data(hi), tfe_ew_data(out), n,
-     lo->num_dims != 0, hi->num_dims != 0);
+  {
+    clip_job j;
+    j.fn = fn;
+    j.t = (const char*)tfe_ew_data(t);
+    j.lo = (const char*)tfe_ew_data(lo);
+    j.hi = (const char*)tfe_ew_data(hi);
+    j.z = (char*)tfe_ew_data(out);
+    j.esz = TF_DataTypeSize(t->dtype);
+    j.sl = lo->num_dims != 0;
+    j.sh = hi->num_dims != 0;
+    if (n < 2 * TFE_EW_CHUNK_CHEAP) {
+      clip_chunk(&j, 0, n);
+    } else {
+      /* elementwise, so the result does not depend on the split */
+      tfe_parallel_for(tfe_kernel_threadpool(k), n, TFE_EW_CHUNK_CHEAP,
+                       clip_chunk, &j);
+    }
+  }
 }
 
 /* ================================================================ AddN */

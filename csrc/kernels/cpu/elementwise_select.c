@@ -6,10 +6,22 @@
  * shape and pick elementwise.
  * SelectV2: condition, t and e broadcast together (TF's rules).
  * Values are copied by element size, so every fixed-size dtype works;
- * strings are deep-copied. */
+ * strings are deep-copied.
+ *
+ * Speed: both t and e are loaded for every element and one is kept, so
+ * the loops vectorize (no branch on the condition); outputs of at least
+ * SEL_PAR_MIN elements are filled in chunks on the intra-op pool (each
+ * element is a plain copy, so the result does not depend on the split). */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("O3")
+#endif
+
 #include <string.h>
 
+#include "core/threadpool.h"
 #include "kernels/cpu/elementwise_common.h"
+
+#define SEL_PAR_MIN 65536
 #include "tensorflow/c/tf_tstring.h"
 
 typedef struct ew_u128 {
@@ -43,17 +55,34 @@ static void copy_elems(TF_DataType dt, size_t esz, void* dst, const void* src,
 /* ---- the three-input select loop, per element size ----
  * c, t, e advance by sc, st, se (0 or 1) per output element. */
 #define EW_SEL_LOOP(NAME, T)                                                \
-  static void NAME(const uint8_t* restrict c, const void* tv, const void* ev, \
-                   void* zv, int64_t n, int sc, int st, int se) {           \
+  TFE_EW_CLONES static void NAME(const uint8_t* restrict c, const void* tv, \
+                                 const void* ev, void* zv, int64_t n,       \
+                                 int sc, int st, int se) {                  \
     const T* restrict t = (const T*)tv;                                     \
     const T* restrict e = (const T*)ev;                                     \
     T* restrict z = (T*)zv;                                                 \
     int64_t i;                                                              \
     if (sc && st && se) {                                                   \
-      for (i = 0; i < n; i++) z[i] = c[i] ? t[i] : e[i];                    \
+      for (i = 0; i < n; i++) {                                             \
+        const T a = t[i], b = e[i];                                         \
+        z[i] = c[i] ? a : b;                                                \
+      }                                                                     \
+    } else if (sc && st) {                                                  \
+      const T b = e[0];                                                     \
+      for (i = 0; i < n; i++) {                                             \
+        const T a = t[i];                                                   \
+        z[i] = c[i] ? a : b;                                                \
+      }                                                                     \
+    } else if (sc && se) {                                                  \
+      const T a = t[0];                                                     \
+      for (i = 0; i < n; i++) {                                             \
+        const T b = e[i];                                                   \
+        z[i] = c[i] ? a : b;                                                \
+      }                                                                     \
     } else {                                                                \
       for (i = 0; i < n; i++) {                                             \
-        z[i] = c[i * sc] ? t[i * st] : e[i * se];                           \
+        const T a = t[i * st], b = e[i * se];                               \
+        z[i] = c[i * sc] ? a : b;                                           \
       }                                                                     \
     }                                                                       \
   }
@@ -87,6 +116,46 @@ static sel_fn pick_sel(TF_DataType dt, size_t esz) {
     case 16: return sel_16;
     default: return NULL;
   }
+}
+
+/* fn over n elements, in chunks on the pool when large (not strings:
+ * their copies allocate). sc/st/se as for the loop. */
+typedef struct sel_job {
+  sel_fn fn;
+  const uint8_t* c;
+  const char *t, *e;
+  char* z;
+  size_t esz;
+  int sc, st, se;
+} sel_job;
+
+static void sel_chunk(void* arg, int64_t b, int64_t end) {
+  const sel_job* j = (const sel_job*)arg;
+  j->fn(j->c + b * j->sc, j->t + (size_t)(b * j->st) * j->esz,
+        j->e + (size_t)(b * j->se) * j->esz, j->z + (size_t)b * j->esz,
+        end - b, j->sc, j->st, j->se);
+}
+
+static void sel_run(tfe_kernel_context* k, TF_DataType dt, sel_fn fn,
+                    size_t esz, const uint8_t* c, const void* t,
+                    const void* e, void* z, int64_t n, int sc, int st,
+                    int se) {
+  sel_job j;
+  if (n < 2 * SEL_PAR_MIN || dt == TF_STRING) {
+    fn(c, t, e, z, n, sc, st, se);
+    return;
+  }
+  j.fn = fn;
+  j.c = c;
+  j.t = (const char*)t;
+  j.e = (const char*)e;
+  j.z = (char*)z;
+  j.esz = esz;
+  j.sc = sc;
+  j.st = st;
+  j.se = se;
+  tfe_parallel_for(tfe_kernel_threadpool(k), n, SEL_PAR_MIN / 2, sel_chunk,
+                   &j);
 }
 
 /* Common input checks; returns the element copier or NULL (status set). */
@@ -207,11 +276,39 @@ static void select_compute(tfe_kernel_context* k) {
   }
   out = tfe_kernel_alloc_output(k, 0, t->dtype, t->dims, t->num_dims);
   if (out == NULL) return;
-  fn((const uint8_t*)tfe_ew_data(c), tfe_ew_data(t), tfe_ew_data(e),
-     tfe_ew_data(out), tfe_ew_num_elements(t), 1, 1, 1);
+  sel_run(k, t->dtype, fn, esz, (const uint8_t*)tfe_ew_data(c),
+          tfe_ew_data(t), tfe_ew_data(e), tfe_ew_data(out),
+          tfe_ew_num_elements(t), 1, 1, 1);
 }
 
 /* ---- SelectV2 ---- */
+
+/* Output elements [b, end) of a general broadcast. */
+typedef struct bsel_job {
+  const tfe_bcast* bc;
+  sel_fn fn;
+  size_t esz;
+  const char* const* base;
+  char* z;
+} bsel_job;
+
+static void bsel_chunk(void* arg, int64_t b, int64_t end) {
+  const bsel_job* j = (const bsel_job*)arg;
+  const tfe_bcast* bc = j->bc;
+  tfe_bcast_iter it;
+  int64_t o, off[TFE_BCAST_MAX_INPUTS], len;
+  const int last = bc->rank - 1;
+  const int sc = bc->strides[0][last] != 0;
+  const int st = bc->strides[1][last] != 0;
+  const int se = bc->strides[2][last] != 0;
+  tfe_bcast_iter_init(&it, bc, b, end);
+  while (tfe_bcast_iter_next(&it, &o, off, &len)) {
+    j->fn((const uint8_t*)j->base[0] + off[0],
+          j->base[1] + (size_t)off[1] * j->esz,
+          j->base[2] + (size_t)off[2] * j->esz, j->z + (size_t)o * j->esz, len,
+          sc, st, se);
+  }
+}
 
 static void selectv2_compute(tfe_kernel_context* k) {
   const TF_Tensor *c, *t, *e;
@@ -246,10 +343,10 @@ static void selectv2_compute(tfe_kernel_context* k) {
   if (out == NULL || bc.out_elems == 0) return;
   zb = (char*)tfe_ew_data(out);
   if (tfe_bcast_is_linear(&bc)) {
-    fn((const uint8_t*)base[0], base[1], base[2], zb, bc.out_elems,
-       bc.in_elems[0] != 1 || bc.out_elems == 1,
-       bc.in_elems[1] != 1 || bc.out_elems == 1,
-       bc.in_elems[2] != 1 || bc.out_elems == 1);
+    sel_run(k, t->dtype, fn, esz, (const uint8_t*)base[0], base[1], base[2],
+            zb, bc.out_elems, bc.in_elems[0] != 1 || bc.out_elems == 1,
+            bc.in_elems[1] != 1 || bc.out_elems == 1,
+            bc.in_elems[2] != 1 || bc.out_elems == 1);
     return;
   }
   if (code == TFE_BCAST_TOO_COMPLEX) {
@@ -263,17 +360,17 @@ static void selectv2_compute(tfe_kernel_context* k) {
     return;
   }
   {
-    tfe_bcast_iter it;
-    int64_t o, off[TFE_BCAST_MAX_INPUTS], len;
-    const int last = bc.rank - 1;
-    const int sc = bc.strides[0][last] != 0;
-    const int st = bc.strides[1][last] != 0;
-    const int se = bc.strides[2][last] != 0;
-    tfe_bcast_iter_init(&it, &bc, 0, bc.out_elems);
-    while (tfe_bcast_iter_next(&it, &o, off, &len)) {
-      fn((const uint8_t*)base[0] + off[0], base[1] + (size_t)off[1] * esz,
-         base[2] + (size_t)off[2] * esz, zb + (size_t)o * esz, len, sc, st,
-         se);
+    bsel_job j;
+    j.bc = &bc;
+    j.fn = fn;
+    j.esz = esz;
+    j.base = base;
+    j.z = zb;
+    if (bc.out_elems < 2 * SEL_PAR_MIN || t->dtype == TF_STRING) {
+      bsel_chunk(&j, 0, bc.out_elems);
+    } else {
+      tfe_parallel_for(tfe_kernel_threadpool(k), bc.out_elems,
+                       SEL_PAR_MIN / 2, bsel_chunk, &j);
     }
   }
 }

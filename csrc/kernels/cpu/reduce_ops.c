@@ -9,9 +9,12 @@
  *
  * Accuracy and speed: floating-point sums run over blocks with many
  * independent float lanes (the compiler turns them into SIMD registers),
- * each block is combined as a tree, and block results are added in double.
+ * each block is combined as a tree, and block results are added in double
+ * (per chunk of RCHUNK elements, chunk results then in order, in double).
  * That is about as accurate as TF's tree reduction and is limited by memory
- * bandwidth. 16-bit floats are accumulated in float, complex numbers in
+ * bandwidth. Inputs of 1 MiB and more are split over the intra-op pool
+ * (see reduce_run) in ways that never change the order of any float
+ * operation, so every result is the same bits for any number of threads. 16-bit floats are accumulated in float, complex numbers in
  * double, integer sums/products wrap in 64 bits and are truncated (the same
  * low bits as wrapping in the narrow type); integer Mean divides the 64-bit
  * sum, as TF does for 8/16/32-bit types. Max/Min propagate NaN.
@@ -28,6 +31,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "core/alloc.h"
+#include "core/threadpool.h"
 #include "kernels/cpu/array_kernels.h"
 #include "kernels/cpu/kutil.h"
 
@@ -35,6 +40,8 @@ enum { R_SUM, R_MEAN, R_PROD, R_MAX, R_MIN, R_ALL, R_ANY };
 
 #define LANES 32
 #define BLOCK 2048
+/* Elements per chunk of a row reduction (a multiple of BLOCK). */
+#define RCHUNK 65536
 
 /* ================================================== floating point */
 
@@ -42,6 +49,17 @@ static inline float ld_f32(const float* p) { return *p; }
 static inline double ld_f64(const double* p) { return *p; }
 static inline float ld_f16(const uint16_t* p) { return kutil_f16_to_f32(*p); }
 static inline float ld_bf16(const uint16_t* p) { return kutil_bf16_to_f32(*p); }
+
+/* Folds the partial result p of one chunk into acc (in chunk order). */
+static double float_fold(int op, double acc, double p) {
+  switch (op) {
+    case R_SUM:
+    case R_MEAN: return acc + p;
+    case R_PROD: return acc * p;
+    case R_MAX: return acc != acc ? acc : ((p > acc) | (p != p)) ? p : acc;
+    default: return acc != acc ? acc : ((p < acc) | (p != p)) ? p : acc;
+  }
+}
 
 /* W: lane type (float for 32/16-bit floats, double for double). */
 #define DEF_FLOAT_PRIMS(S, T, W, LOAD)                                        \
@@ -76,29 +94,38 @@ static inline float ld_bf16(const uint16_t* p) { return kutil_bf16_to_f32(*p); }
     return total;                                                             \
   }                                                                           \
   static double cprod_##S(const T* x, int64_t n) {                            \
-    W acc[8] = {1, 1, 1, 1, 1, 1, 1, 1};                                      \
+    W acc[LANES];                                                             \
     int64_t i = 0;                                                            \
-    int j;                                                                    \
-    for (; n - i >= 8; i += 8) {                                              \
-      for (j = 0; j < 8; j++) acc[j] *= LOAD(x + i + j);                      \
+    int j, s;                                                                 \
+    for (j = 0; j < LANES; j++) acc[j] = 1;                                   \
+    for (; n - i >= LANES; i += LANES) {                                      \
+      for (j = 0; j < LANES; j++) acc[j] *= LOAD(x + i + j);                  \
     }                                                                         \
-    for (; i < n; i++) acc[0] *= LOAD(x + i);                                 \
-    return (double)(((acc[0] * acc[1]) * (acc[2] * acc[3])) *                 \
-                    ((acc[4] * acc[5]) * (acc[6] * acc[7])));                 \
+    for (j = 0; i < n; i++, j++) acc[j] *= LOAD(x + i);                       \
+    for (s = LANES / 2; s > 0; s >>= 1) {                                     \
+      for (j = 0; j < s; j++) acc[j] *= acc[j + s];                           \
+    }                                                                         \
+    return (double)acc[0];                                                    \
   }                                                                           \
-  /* max (is_max) or min; NaN if any element is NaN */                        \
+  /* max (is_max) or min; NaN if any element is NaN (NaNs are kept in      \
+   * separate lanes so that the max/min itself vectorizes plainly) */        \
   KUTIL_CLONES static double cext_##S(const T* x, int64_t n, int is_max) {    \
-    W m[LANES];                                                               \
+    W m[LANES], q[LANES];                                                     \
     int64_t i = 0;                                                            \
     int j;                                                                    \
     W r;                                                                      \
     if (is_max) {                                                             \
       for (j = 0; j < LANES; j++) m[j] = (W)-INFINITY;                        \
+      for (j = 0; j < LANES; j++) q[j] = 0;                                   \
       for (; n - i >= LANES; i += LANES) {                                    \
         for (j = 0; j < LANES; j++) {                                         \
           W v = LOAD(x + i + j);                                              \
-          m[j] = ((v > m[j]) | (v != v)) ? v : m[j];                          \
+          m[j] = v > m[j] ? v : m[j];                                         \
+          q[j] = v != v ? v : q[j];                                           \
         }                                                                     \
+      }                                                                       \
+      for (j = 0; j < LANES; j++) {                                           \
+        if (q[j] != q[j]) return (double)q[j];                                \
       }                                                                       \
       for (; i < n; i++) {                                                    \
         W v = LOAD(x + i);                                                    \
@@ -108,11 +135,16 @@ static inline float ld_bf16(const uint16_t* p) { return kutil_bf16_to_f32(*p); }
       for (j = 1; j < LANES; j++) r = ((m[j] > r) | (m[j] != m[j])) ? m[j] : r; \
     } else {                                                                  \
       for (j = 0; j < LANES; j++) m[j] = (W)INFINITY;                         \
+      for (j = 0; j < LANES; j++) q[j] = 0;                                   \
       for (; n - i >= LANES; i += LANES) {                                    \
         for (j = 0; j < LANES; j++) {                                         \
           W v = LOAD(x + i + j);                                              \
-          m[j] = ((v < m[j]) | (v != v)) ? v : m[j];                          \
+          m[j] = v < m[j] ? v : m[j];                                         \
+          q[j] = v != v ? v : q[j];                                           \
         }                                                                     \
+      }                                                                       \
+      for (j = 0; j < LANES; j++) {                                           \
+        if (q[j] != q[j]) return (double)q[j];                                \
       }                                                                       \
       for (; i < n; i++) {                                                    \
         W v = LOAD(x + i);                                                    \
@@ -126,7 +158,7 @@ static inline float ld_bf16(const uint16_t* p) { return kutil_bf16_to_f32(*p); }
   /* accumulate R rows of length I into acc (double). Sums run in W lanes \
    * over tiles of 16 rows x 512 columns before reaching acc.  */           \
   KUTIL_CLONES static void cols_##S(const T* x, int64_t R, int64_t I,         \
-                                    double* acc, int op) {                    \
+                                    int64_t ld, double* acc, int op) {        \
     int64_t r, j;                                                             \
     if (op == R_SUM || op == R_MEAN) {                                        \
       int64_t j0, r0;                                                         \
@@ -137,7 +169,7 @@ static inline float ld_bf16(const uint16_t* p) { return kutil_bf16_to_f32(*p); }
           int64_t rn = R - r0 < 16 ? R - r0 : 16;                             \
           for (j = 0; j < jn; j++) blk[j] = 0;                                \
           for (r = 0; r < rn; r++) {                                          \
-            const T* row = x + (r0 + r) * I + j0;                             \
+            const T* row = x + (r0 + r) * ld + j0;                            \
             for (j = 0; j < jn; j++) blk[j] += LOAD(row + j);                 \
           }                                                                   \
           for (j = 0; j < jn; j++) acc[j0 + j] += (double)blk[j];             \
@@ -145,8 +177,43 @@ static inline float ld_bf16(const uint16_t* p) { return kutil_bf16_to_f32(*p); }
       }                                                                       \
       return;                                                                 \
     }                                                                         \
+    if (op == R_MAX || op == R_MIN) {                                         \
+      /* tiles of 512 columns over all rows in W lanes; NaNs kept apart */    \
+      int64_t j0;                                                             \
+      const int is_max = op == R_MAX;                                         \
+      W blk[512], q[512];                                                     \
+      for (j0 = 0; j0 < I; j0 += 512) {                                       \
+        int64_t jn = I - j0 < 512 ? I - j0 : 512;                             \
+        for (j = 0; j < jn; j++) {                                            \
+          blk[j] = is_max ? (W)-INFINITY : (W)INFINITY;                       \
+          q[j] = 0;                                                           \
+        }                                                                     \
+        for (r = 0; r < R; r++) {                                             \
+          const T* row = x + r * ld + j0;                                     \
+          if (is_max) {                                                       \
+            for (j = 0; j < jn; j++) {                                        \
+              W v = LOAD(row + j);                                            \
+              blk[j] = v > blk[j] ? v : blk[j];                               \
+              q[j] = v != v ? v : q[j];                                       \
+            }                                                                 \
+          } else {                                                            \
+            for (j = 0; j < jn; j++) {                                        \
+              W v = LOAD(row + j);                                            \
+              blk[j] = v < blk[j] ? v : blk[j];                               \
+              q[j] = v != v ? v : q[j];                                       \
+            }                                                                 \
+          }                                                                   \
+        }                                                                     \
+        for (j = 0; j < jn; j++) {                                            \
+          acc[j0 + j] = q[j] != q[j] ? (double)q[j]                           \
+                                     : float_fold(op, acc[j0 + j],            \
+                                                  (double)blk[j]);            \
+        }                                                                     \
+      }                                                                       \
+      return;                                                                 \
+    }                                                                         \
     for (r = 0; r < R; r++) {                                                 \
-      const T* row = x + r * I;                                               \
+      const T* row = x + r * ld;                                              \
       switch (op) {                                                           \
         case R_PROD:                                                          \
           for (j = 0; j < I; j++) acc[j] *= (double)LOAD(row + j);            \
@@ -191,9 +258,29 @@ static double float_identity(int op) {
   }
 }
 
+/* x[o][r][j] is at x + (o*R + r)*ld + j (ld >= I); y[o][j] at y + o*I + j.
+ * A row reduction (I == 1, ld == 1) is cut into chunks of RCHUNK elements
+ * whose partial results are folded in order (in double), the same way
+ * whether the chunks run inline or on several threads. */
 #define DEF_FLOAT_DRIVER(S, T, STORE)                                         \
+  static double fpart_##S(int op, const T* x, int64_t n) {                    \
+    switch (op) {                                                             \
+      case R_SUM:                                                             \
+      case R_MEAN: return csum_##S(x, n);                                     \
+      case R_PROD: return cprod_##S(x, n);                                    \
+      case R_MAX: return cext_##S(x, n, 1);                                   \
+      default: return cext_##S(x, n, 0);                                      \
+    }                                                                         \
+  }                                                                           \
+  static void ffin_##S(int op, const double* parts, int64_t np, int64_t R,    \
+                       T* y) {                                                \
+    double acc = op == R_MEAN ? 0.0 : float_identity(op);                     \
+    int64_t i;                                                                \
+    for (i = 0; i < np; i++) acc = float_fold(op, acc, parts[i]);             \
+    STORE(y, op == R_MEAN ? acc / (double)R : acc);                           \
+  }                                                                           \
   static int drv_##S(int op, const T* x, int64_t O, int64_t R, int64_t I,     \
-                     T* y) {                                                  \
+                     int64_t ld, T* y) {                                      \
     int64_t o, j;                                                             \
     if (R == 0) {                                                             \
       double v = float_identity(op);                                          \
@@ -203,15 +290,14 @@ static double float_identity(int op) {
     if (I == 1) {                                                             \
       for (o = 0; o < O; o++) {                                               \
         const T* row = x + o * R;                                             \
-        double v;                                                             \
-        switch (op) {                                                         \
-          case R_SUM: v = csum_##S(row, R); break;                            \
-          case R_MEAN: v = csum_##S(row, R) / (double)R; break;               \
-          case R_PROD: v = cprod_##S(row, R); break;                          \
-          case R_MAX: v = cext_##S(row, R, 1); break;                         \
-          default: v = cext_##S(row, R, 0); break;                            \
+        double acc = op == R_MEAN ? 0.0 : float_identity(op);                 \
+        int64_t c;                                                            \
+        for (c = 0; c < R; c += RCHUNK) {                                     \
+          acc = float_fold(op, acc,                                           \
+                           fpart_##S(op, row + c,                             \
+                                     R - c < RCHUNK ? R - c : RCHUNK));       \
         }                                                                     \
-        STORE(y + o, v);                                                      \
+        STORE(y + o, op == R_MEAN ? acc / (double)R : acc);                   \
       }                                                                       \
       return 1;                                                               \
     }                                                                         \
@@ -221,7 +307,7 @@ static double float_identity(int op) {
       for (o = 0; o < O; o++) {                                               \
         double init = op == R_MEAN ? 0.0 : float_identity(op);                \
         for (j = 0; j < I; j++) acc[j] = init;                                \
-        cols_##S(x + o * R * I, R, I, acc, op);                               \
+        cols_##S(x + o * R * ld, R, I, ld, acc, op);                          \
         for (j = 0; j < I; j++) {                                             \
           STORE(y + o * I + j, op == R_MEAN ? acc[j] / (double)R : acc[j]);   \
         }                                                                     \
@@ -288,8 +374,39 @@ DEF_FLOAT_DRIVER(bf16, uint16_t, st_bf16)
     }                                                                         \
     return (T)(A)acc;                                                         \
   }                                                                           \
+  static uint64_t ipart_##S(int op, const T* x, int64_t n) {                  \
+    switch (op) {                                                             \
+      case R_PROD: return iprod_##S(x, n);                                    \
+      case R_MAX: return (uint64_t)iext_##S(x, n, 1);                         \
+      case R_MIN: return (uint64_t)iext_##S(x, n, 0);                         \
+      default: return isum_##S(x, n);                                         \
+    }                                                                         \
+  }                                                                           \
+  /* folds chunk partials (exact: the order does not matter) */               \
+  static void ifinal_##S(int op, const uint64_t* parts, int64_t np,           \
+                         int64_t R, T* y) {                                   \
+    int64_t i;                                                                \
+    if (op == R_MAX || op == R_MIN) {                                         \
+      A m = (A)parts[0];                                                      \
+      for (i = 1; i < np; i++) {                                              \
+        A v = (A)parts[i];                                                    \
+        if (op == R_MAX ? v > m : v < m) m = v;                               \
+      }                                                                       \
+      *y = (T)m;                                                              \
+    } else {                                                                  \
+      uint64_t acc = op == R_PROD ? 1u : 0u;                                  \
+      for (i = 0; i < np; i++) {                                              \
+        if (op == R_PROD) {                                                   \
+          acc *= parts[i];                                                    \
+        } else {                                                              \
+          acc += parts[i];                                                    \
+        }                                                                     \
+      }                                                                       \
+      *y = ifin_##S(op, acc, R);                                              \
+    }                                                                         \
+  }                                                                           \
   static int drv_##S(int op, const T* x, int64_t O, int64_t R, int64_t I,     \
-                     T* y) {                                                  \
+                     int64_t ld, T* y) {                                      \
     int64_t o, j, r;                                                          \
     if (op == R_MAX || op == R_MIN) {                                         \
       int is_max = op == R_MAX;                                               \
@@ -301,7 +418,7 @@ DEF_FLOAT_DRIVER(bf16, uint16_t, st_bf16)
         T* yo = y + o * I;                                                    \
         for (j = 0; j < I; j++) yo[j] = is_max ? (T)(LOWEST) : (T)(HIGHEST);  \
         for (r = 0; r < R; r++) {                                             \
-          const T* row = x + (o * R + r) * I;                                 \
+          const T* row = x + (o * R + r) * ld;                                \
           if (is_max) {                                                       \
             for (j = 0; j < I; j++) yo[j] = row[j] > yo[j] ? row[j] : yo[j];  \
           } else {                                                            \
@@ -325,7 +442,7 @@ DEF_FLOAT_DRIVER(bf16, uint16_t, st_bf16)
       for (o = 0; o < O; o++) {                                               \
         for (j = 0; j < I; j++) acc[j] = op == R_PROD ? 1u : 0u;              \
         for (r = 0; r < R; r++) {                                             \
-          const T* row = x + (o * R + r) * I;                                 \
+          const T* row = x + (o * R + r) * ld;                                \
           if (op == R_PROD) {                                                 \
             for (j = 0; j < I; j++) acc[j] *= (uint64_t)(A)row[j];            \
           } else {                                                            \
@@ -352,13 +469,13 @@ DEF_INT_DRIVER(u64, uint64_t, uint64_t, 0, 0, UINT64_MAX)
 
 #define DEF_COMPLEX_DRIVER(S, T)                                              \
   static int drv_##S(int op, const T* x, int64_t O, int64_t R, int64_t I,     \
-                     T* y) {                                                  \
+                     int64_t ld, T* y) {                                      \
     int64_t o, j, r;                                                          \
     for (o = 0; o < O; o++) {                                                 \
       for (j = 0; j < I; j++) {                                               \
         double re = op == R_PROD ? 1.0 : 0.0, im = 0.0;                       \
         for (r = 0; r < R; r++) {                                             \
-          const T* e = x + 2 * ((o * R + r) * I + j);                         \
+          const T* e = x + 2 * ((o * R + r) * ld + j);                        \
           double a = (double)e[0], b = (double)e[1];                          \
           if (op == R_PROD) {                                                 \
             double nre = re * a - im * b;                                     \
@@ -385,19 +502,47 @@ DEF_COMPLEX_DRIVER(c128, double)
 
 /* ================================================================ bool */
 
+/* 1 when every byte of x[0..n) is nonzero (All) or any is (Any). */
+static int bpart(int op, const unsigned char* x, int64_t n) {
+  if (op == R_ALL) return n <= 0 || memchr(x, 0, (size_t)n) == NULL;
+  {
+    int64_t i = 0;
+    while (i < n) {
+      /* OR blocks of 256 bytes (vectorized), stopping at the first hit */
+      int64_t e = n - i < 256 ? n : i + 256;
+      unsigned char acc = 0;
+      for (; i < e; i++) acc = (unsigned char)(acc | x[i]);
+      if (acc) return 1;
+    }
+    return 0;
+  }
+}
+
 static int drv_bool(int op, const unsigned char* x, int64_t O, int64_t R,
-                    int64_t I, unsigned char* y) {
+                    int64_t I, int64_t ld, unsigned char* y) {
   int64_t o, j, r;
   int all = op == R_ALL;
+  if (I == 1) {
+    for (o = 0; o < O; o++) y[o] = (unsigned char)bpart(op, x + o * R, R);
+    return 1;
+  }
   for (o = 0; o < O; o++) {
-    unsigned char* yo = y + o * I;
-    for (j = 0; j < I; j++) yo[j] = (unsigned char)all;
-    for (r = 0; r < R; r++) {
-      const unsigned char* row = x + (o * R + r) * I;
-      if (all) {
-        for (j = 0; j < I; j++) yo[j] = (unsigned char)(yo[j] & (row[j] != 0));
-      } else {
-        for (j = 0; j < I; j++) yo[j] = (unsigned char)(yo[j] | (row[j] != 0));
+    int64_t j0;
+    /* tiles of 1024 columns: hit[j] = some row is false (All) / true (Any) */
+    for (j0 = 0; j0 < I; j0 += 1024) {
+      const int64_t jn = I - j0 < 1024 ? I - j0 : 1024;
+      unsigned char hit[1024];
+      memset(hit, 0, (size_t)jn);
+      for (r = 0; r < R; r++) {
+        const unsigned char* row = x + (o * R + r) * ld + j0;
+        if (all) {
+          for (j = 0; j < jn; j++) hit[j] = (unsigned char)(hit[j] | (row[j] == 0));
+        } else {
+          for (j = 0; j < jn; j++) hit[j] = (unsigned char)(hit[j] | (row[j] != 0));
+        }
+      }
+      for (j = 0; j < jn; j++) {
+        y[o * I + j0 + j] = (unsigned char)(all ? !hit[j] : hit[j]);
       }
     }
   }
@@ -406,32 +551,195 @@ static int drv_bool(int op, const unsigned char* x, int64_t O, int64_t R,
 
 /* ============================================================== driver */
 
+#define RT_FLOATS(X)                                                          \
+  X(TF_FLOAT, f32, float)                                                     \
+  X(TF_DOUBLE, f64, double)                                                   \
+  X(TF_HALF, f16, uint16_t)                                                   \
+  X(TF_BFLOAT16, bf16, uint16_t)
+#define RT_INTS(X)                                                            \
+  X(TF_INT8, i8, int8_t)                                                      \
+  X(TF_INT16, i16, int16_t)                                                   \
+  X(TF_INT32, i32, int32_t)                                                   \
+  X(TF_INT64, i64, int64_t)                                                   \
+  X(TF_UINT8, u8, uint8_t)                                                    \
+  X(TF_UINT16, u16, uint16_t)                                                 \
+  X(TF_UINT32, u32, uint32_t)                                                 \
+  X(TF_UINT64, u64, uint64_t)
+
+/* x[o][r][j] at x + (o*R + r)*ld + j, y[o][j] at y + o*I + j. Returns 1,
+ * 0 when out of memory, -1 for an unsupported dtype. */
 static int run_typed(int op, TF_DataType dt, const void* x, int64_t O,
-                     int64_t R, int64_t I, void* y) {
+                     int64_t R, int64_t I, int64_t ld, void* y) {
   switch (dt) {
-    case TF_FLOAT: return drv_f32(op, (const float*)x, O, R, I, (float*)y);
-    case TF_DOUBLE: return drv_f64(op, (const double*)x, O, R, I, (double*)y);
-    case TF_HALF: return drv_f16(op, (const uint16_t*)x, O, R, I, (uint16_t*)y);
-    case TF_BFLOAT16:
-      return drv_bf16(op, (const uint16_t*)x, O, R, I, (uint16_t*)y);
-    case TF_INT8: return drv_i8(op, (const int8_t*)x, O, R, I, (int8_t*)y);
-    case TF_INT16: return drv_i16(op, (const int16_t*)x, O, R, I, (int16_t*)y);
-    case TF_INT32: return drv_i32(op, (const int32_t*)x, O, R, I, (int32_t*)y);
-    case TF_INT64: return drv_i64(op, (const int64_t*)x, O, R, I, (int64_t*)y);
-    case TF_UINT8: return drv_u8(op, (const uint8_t*)x, O, R, I, (uint8_t*)y);
-    case TF_UINT16:
-      return drv_u16(op, (const uint16_t*)x, O, R, I, (uint16_t*)y);
-    case TF_UINT32:
-      return drv_u32(op, (const uint32_t*)x, O, R, I, (uint32_t*)y);
-    case TF_UINT64:
-      return drv_u64(op, (const uint64_t*)x, O, R, I, (uint64_t*)y);
-    case TF_COMPLEX64: return drv_c64(op, (const float*)x, O, R, I, (float*)y);
+#define RT_CALL(DT, S, T) \
+  case DT: return drv_##S(op, (const T*)x, O, R, I, ld, (T*)y);
+    RT_FLOATS(RT_CALL)
+    RT_INTS(RT_CALL)
+#undef RT_CALL
+    case TF_COMPLEX64:
+      return drv_c64(op, (const float*)x, O, R, I, ld, (float*)y);
     case TF_COMPLEX128:
-      return drv_c128(op, (const double*)x, O, R, I, (double*)y);
+      return drv_c128(op, (const double*)x, O, R, I, ld, (double*)y);
     case TF_BOOL:
-      return drv_bool(op, (const unsigned char*)x, O, R, I, (unsigned char*)y);
+      return drv_bool(op, (const unsigned char*)x, O, R, I, ld,
+                      (unsigned char*)y);
     default: return -1;
   }
+}
+
+/* Partial result of the chunk x[0..n) into parts[idx] (double for floats,
+ * uint64_t for integers and bool). */
+static void part_typed(int op, TF_DataType dt, const void* x, int64_t n,
+                       void* parts, int64_t idx) {
+  switch (dt) {
+#define RT_FP(DT, S, T) \
+  case DT: ((double*)parts)[idx] = fpart_##S(op, (const T*)x, n); return;
+#define RT_IP(DT, S, T) \
+  case DT: ((uint64_t*)parts)[idx] = ipart_##S(op, (const T*)x, n); return;
+    RT_FLOATS(RT_FP)
+    RT_INTS(RT_IP)
+#undef RT_FP
+#undef RT_IP
+    case TF_BOOL:
+      ((uint64_t*)parts)[idx] = (uint64_t)bpart(op, (const unsigned char*)x, n);
+      return;
+    default: return;
+  }
+}
+
+/* Folds np chunk partials of one row of R elements into *y. */
+static void final_typed(int op, TF_DataType dt, const void* parts, int64_t np,
+                        int64_t R, void* y) {
+  switch (dt) {
+#define RT_FF(DT, S, T) \
+  case DT: ffin_##S(op, (const double*)parts, np, R, (T*)y); return;
+#define RT_IF(DT, S, T) \
+  case DT: ifinal_##S(op, (const uint64_t*)parts, np, R, (T*)y); return;
+    RT_FLOATS(RT_FF)
+    RT_INTS(RT_IF)
+#undef RT_FF
+#undef RT_IF
+    case TF_BOOL: {
+      const uint64_t* p = (const uint64_t*)parts;
+      int64_t i;
+      int v = op == R_ALL;
+      for (i = 0; i < np; i++) v = op == R_ALL ? (v && p[i]) : (v || p[i]);
+      *(unsigned char*)y = (unsigned char)v;
+      return;
+    }
+    default: return;
+  }
+}
+
+/* ---- splitting over the intra-op pool ----
+ * Inputs of at least RPAR_MIN_BYTES are split three ways, each giving
+ * bit-identical results whatever the number of threads:
+ *   rows    O >= 2 x threads: ranges of whole outputs;
+ *   columns I > 1: (output row, block of >= 64 columns and >= 1 KiB)
+ *           pairs; each column is
+ *           summed in the same order as inline;
+ *   chunks  I == 1: (output, RCHUNK-element chunk) pairs whose partials
+ *           are folded in order afterwards, exactly as the inline row
+ *           reduction folds them.
+ * Complex numbers stay inline. */
+#define RPAR_MIN_BYTES (1 << 20)
+#define RPAR_GRAIN 65536 /* elements per rows chunk, at least */
+
+enum { RP_ROWS, RP_COLS, RP_CHUNKS };
+
+typedef struct red_job {
+  int op, mode;
+  TF_DataType dt;
+  size_t esz;
+  const char* x;
+  char* y;
+  int64_t O, R, I, span, nsub;
+  void* parts;
+  int failed; /* set (racily, only ever to 1) when a part fails */
+} red_job;
+
+static void red_items(void* arg, int64_t t0, int64_t t1) {
+  red_job* j = (red_job*)arg;
+  int64_t t;
+  if (j->mode == RP_ROWS) {
+    if (run_typed(j->op, j->dt, j->x + (size_t)(t0 * j->R * j->I) * j->esz,
+                  t1 - t0, j->R, j->I, j->I,
+                  j->y + (size_t)(t0 * j->I) * j->esz) != 1) {
+      j->failed = 1;
+    }
+    return;
+  }
+  for (t = t0; t < t1; t++) {
+    const int64_t o = t / j->nsub, b = (t % j->nsub) * j->span;
+    const int64_t lim = j->mode == RP_COLS ? j->I : j->R;
+    const int64_t len = lim - b < j->span ? lim - b : j->span;
+    if (j->mode == RP_COLS) {
+      if (run_typed(j->op, j->dt, j->x + (size_t)(o * j->R * j->I + b) * j->esz,
+                    1, j->R, len, j->I,
+                    j->y + (size_t)(o * j->I + b) * j->esz) != 1) {
+        j->failed = 1;
+      }
+    } else {
+      part_typed(j->op, j->dt, j->x + (size_t)(o * j->R + b) * j->esz, len,
+                 j->parts, t);
+    }
+  }
+}
+
+/* run_typed for a dense [O, R, I] input, on the pool when it is large. */
+static int reduce_run(tfe_kernel_context* k, int op, TF_DataType dt,
+                      size_t esz, const void* x, int64_t O, int64_t R,
+                      int64_t I, void* y) {
+  tfe_threadpool* pool;
+  red_job j;
+  int64_t nt, o;
+  if (dt == TF_COMPLEX64 || dt == TF_COMPLEX128 || R <= 1 ||
+      (double)O * (double)R * (double)I * (double)esz < RPAR_MIN_BYTES) {
+    return run_typed(op, dt, x, O, R, I, I, y);
+  }
+  pool = tfe_kernel_threadpool(k);
+  nt = tfe_threadpool_size(pool);
+  if (nt <= 1) return run_typed(op, dt, x, O, R, I, I, y);
+  memset(&j, 0, sizeof j);
+  j.op = op;
+  j.dt = dt;
+  j.esz = esz;
+  j.x = (const char*)x;
+  j.y = (char*)y;
+  j.O = O;
+  j.R = R;
+  j.I = I;
+  if (O >= 2 * nt) {
+    int64_t grain = RPAR_GRAIN / (R * I);
+    j.mode = RP_ROWS;
+    tfe_parallel_for(pool, O, grain < 1 ? 1 : grain, red_items, &j);
+    return j.failed ? 0 : 1;
+  }
+  if (I > 1) {
+    /* about 4 blocks per thread, at least 64 columns each */
+    int64_t nsub = (4 * nt + O - 1) / O;
+    j.span = (I + nsub - 1) / nsub;
+    j.span = (j.span + 63) / 64 * 64;
+    if (j.span * (int64_t)esz < 1024) j.span = 1024 / (int64_t)esz;
+    j.nsub = (I + j.span - 1) / j.span;
+    if (O * j.nsub < 2) return run_typed(op, dt, x, O, R, I, I, y);
+    j.mode = RP_COLS;
+    tfe_parallel_for(pool, O * j.nsub, 1, red_items, &j);
+    return j.failed ? 0 : 1;
+  }
+  if (R <= RCHUNK) return run_typed(op, dt, x, O, R, I, I, y);
+  j.mode = RP_CHUNKS;
+  j.span = RCHUNK;
+  j.nsub = (R + RCHUNK - 1) / RCHUNK;
+  j.parts = tfe_malloc(sizeof(uint64_t) * (size_t)(O * j.nsub));
+  if (j.parts == NULL) return 0;
+  tfe_parallel_for(pool, O * j.nsub, 1, red_items, &j);
+  for (o = 0; o < O; o++) {
+    final_typed(op, dt, (const char*)j.parts + (size_t)(o * j.nsub) * 8,
+                j.nsub, R, (char*)y + (size_t)o * esz);
+  }
+  tfe_free(j.parts);
+  return 1;
 }
 
 static void reduce_compute(tfe_kernel_context* k, int op) {
@@ -538,7 +846,7 @@ static void reduce_compute(tfe_kernel_context* k, int op) {
         src = tmp;
       }
     }
-    rc = run_typed(op, x->dtype, src, O, R, I, kutil_data(y));
+    rc = reduce_run(k, op, x->dtype, esz, src, O, R, I, kutil_data(y));
     tfe_free(tmp);
     if (rc == 0) {
       KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "OOM in reduction");
