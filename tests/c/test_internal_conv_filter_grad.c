@@ -213,6 +213,18 @@ TEST(filter_grad_strides_dilations_and_padding) {
               (const int64_t[]){7, 7, 3, 16}, S2, NULL, "SAME", NULL);
   filter_case(TF_FLOAT, (const int64_t[]){1, 5, 5, 2},
               (const int64_t[]){5, 5, 2, 3}, S1, NULL, "VALID", NULL);
+  /* up to 4 input channels: the padded-input path (blocks span taps) */
+  {
+    const int64_t xs[4] = {2, 11, 13, 3}, fs[4] = {3, 3, 3, 20};
+    const int64_t x1[4] = {3, 9, 10, 1}, f1[4] = {4, 3, 1, 70};
+    filter_case(TF_FLOAT, xs, fs, S2, D2, "SAME", NULL);
+    filter_case(TF_FLOAT, xs, fs, S1, D31, "VALID", NULL);
+    filter_case(TF_FLOAT, xs, fs, S1, NULL, "EXPLICIT", ep_big);
+    filter_case(TF_FLOAT, xs, fs, S2, NULL, "EXPLICIT", ep_small);
+    filter_case(TF_FLOAT, xs, fs, S3, NULL, "SAME", NULL);
+    filter_case(TF_FLOAT, x1, f1, S12, NULL, "SAME", NULL);
+    filter_case(TF_HALF, x1, f1, S1, D2, "SAME", NULL);
+  }
 }
 
 TEST(filter_grad_groups_batches_and_other_types) {
@@ -299,6 +311,71 @@ TEST(filter_grad_same_bits_on_any_pool) {
                                                (const float*)TF_TensorData(tdy),
                                                df2, NULL),
                0);
+  TF_DeleteTensor(tx);
+  TF_DeleteTensor(tdy);
+  free(xv);
+  free(dyv);
+  free(want);
+  free(mag);
+  free(df1);
+  free(df2);
+}
+
+/* The padded-input path (3 input channels, stride 2, 7x7) on pools of
+ * 1..3 threads: the same bits. */
+TEST(filter_grad_few_channels_same_bits_on_any_pool) {
+  tfe_conv_desc d;
+  geom g;
+  const int64_t xd[4] = {2, 23, 21, 3}, fd[4] = {7, 7, 3, 40};
+  double *xv, *dyv, *want, *mag;
+  float *df1, *df2;
+  TF_Tensor *tx, *tdy;
+  int64_t nf = tfe_shape_num_elements(fd, 4), i;
+  int threads;
+  if (!tfe_conv_direct_available()) return;
+  make_geom(&g, xd, fd, S2, NULL, "SAME", NULL);
+  tx = rand_tensor(TF_FLOAT, xd, &xv);
+  tdy = rand_tensor(TF_FLOAT, (const int64_t[]){g.n, g.oh, g.ow, g.oc}, &dyv);
+  want = (double*)calloc((size_t)nf, sizeof(double));
+  mag = (double*)calloc((size_t)nf, sizeof(double));
+  df1 = (float*)malloc(sizeof(float) * (size_t)nf);
+  df2 = (float*)malloc(sizeof(float) * (size_t)nf);
+  ref_filter_grad(&g, xv, dyv, want, mag);
+  memset(&d, 0, sizeof d);
+  d.n = g.n;
+  d.ih = g.ih;
+  d.iw = g.iw;
+  d.ic = g.ic;
+  d.kh = g.kh;
+  d.kw = g.kw;
+  d.oh = g.oh;
+  d.ow = g.ow;
+  d.oc = g.oc;
+  d.groups = 1;
+  d.sh = d.sw = 2;
+  d.dh = d.dw = 1;
+  d.pt = g.pt;
+  d.pl = g.pl;
+  CHECK_EQ_INT(tfe_conv_direct_filter_grad_f32(&d, (const float*)TF_TensorData(tx),
+                                               (const float*)TF_TensorData(tdy),
+                                               df1, NULL),
+               1);
+  for (i = 0; i < nf; i++) {
+    if (!(fabs(df1[i] - want[i]) <= 2e-6 * mag[i] + 1e-6)) {
+      TFE_FAIL("element %lld: %.9g vs %.9g", (long long)i, df1[i], want[i]);
+      break;
+    }
+  }
+  for (threads = 1; threads <= 3; threads++) {
+    tfe_threadpool* pool = tfe_threadpool_new(threads);
+    CHECK(pool != NULL);
+    CHECK_EQ_INT(tfe_conv_direct_filter_grad_f32(
+                     &d, (const float*)TF_TensorData(tx),
+                     (const float*)TF_TensorData(tdy), df2, pool),
+                 1);
+    CHECK(memcmp(df1, df2, sizeof(float) * (size_t)nf) == 0);
+    tfe_threadpool_delete(pool);
+  }
   TF_DeleteTensor(tx);
   TF_DeleteTensor(tdy);
   free(xv);

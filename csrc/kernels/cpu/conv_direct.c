@@ -319,7 +319,13 @@ int tfe_conv_direct_f32(const tfe_conv_desc* d, const float* x,
  * the same order (pixel rows in order) whatever the number of threads.
  * Each thread takes a contiguous range of items and walks the output rows
  * in tiles of a few rows, running all its items on a tile while the
- * tile's x and dy rows are in cache. */
+ * tile's x and dy rows are in cache.
+ *
+ * With at most 4 input channels (a 3-channel image stem) a block of
+ * channels of one tap would be mostly empty; the input is then copied
+ * with its padding made explicit, so that every tap of every output pixel
+ * is inside it and a block can take consecutive rows of df across taps
+ * (each row with its own offset into the window). */
 
 /* One output row's run of pixels for one tap: x at the run's first input
  * pixel (channel 0), dy at its first output pixel (column 0). */
@@ -329,10 +335,12 @@ typedef struct fg_seg {
 } fg_seg;
 
 /* out[p*ldo + 0..NR) += sum over segments and t < len of
- * x[t*xs + c0 + p] * dy[t*ys + dyo + 0..NR), for p < rows. */
+ * x[t*xs + off_p] * dy[t*ys + dyo + 0..NR), for p < rows, where off_p is
+ * offs[p] when offs is given, else c0 + p. */
 typedef void (*fg_kernel_fn)(const fg_seg* segs, int64_t nseg, int64_t len,
-                             int64_t xs, int64_t ys, int64_t c0, int64_t dyo,
-                             float* out, int64_t ldo, int rows);
+                             int64_t xs, int64_t ys, int64_t c0,
+                             const int64_t* offs, int64_t dyo, float* out,
+                             int64_t ldo, int rows);
 
 #if CD_HAVE_X86
 
@@ -351,14 +359,15 @@ typedef void (*fg_kernel_fn)(const fg_seg* segs, int64_t nseg, int64_t len,
 #define DEF_FG_KERNEL(S, V, VU, VL, MR, NV, ATTR)                           \
   ATTR static void fg_kern_##S(const fg_seg* segs, int64_t nseg,            \
                                int64_t len, int64_t xs, int64_t ys,         \
-                               int64_t c0, int64_t dyo, float* out,         \
-                               int64_t ldo, int rows) {                     \
+                               int64_t c0, const int64_t* offs,             \
+                               int64_t dyo, float* out, int64_t ldo,        \
+                               int rows) {                                  \
     V acc[MR][NV];                                                          \
     int64_t s, t;                                                           \
     int p, v;                                                               \
     for (p = 0; p < MR; p++)                                                \
       for (v = 0; v < NV; v++) acc[p][v] = (V){0};                          \
-    if (rows == MR) {                                                       \
+    if (rows == MR && offs == NULL) {                                       \
       for (s = 0; s < nseg; s++) {                                          \
         const float* xp = segs[s].x + c0;                                   \
         const float* dp = segs[s].dy + dyo;                                 \
@@ -366,7 +375,10 @@ typedef void (*fg_kernel_fn)(const fg_seg* segs, int64_t nseg, int64_t len,
       }                                                                     \
     } else {                                                                \
       int64_t co[MR];                                                       \
-      for (p = 0; p < MR; p++) co[p] = c0 + (p < rows ? p : 0);             \
+      for (p = 0; p < MR; p++) {                                            \
+        const int q = p < rows ? p : 0;                                     \
+        co[p] = offs != NULL ? offs[q] : c0 + q;                            \
+      }                                                                     \
       for (s = 0; s < nseg; s++) {                                          \
         const float* xp = segs[s].x;                                        \
         const float* dp = segs[s].dy + dyo;                                 \
@@ -431,6 +443,13 @@ typedef struct fg_item {
 
 typedef struct fg_job {
   const tfe_conv_desc* d;
+  /* padded mode: x is a zero-padded copy [n][ihp][iwp][ic] in which every
+   * tap of every output pixel is inside, so a block of rows may span taps
+   * (offs[k] = offset of df row k from the window's first input); items
+   * then carry the first df row in c0 and no tap */
+  int padded;
+  int64_t ihp, iwp;
+  const int64_t* offs;
   const float* x;
   const float* dy; /* [n*oh*ow][ys], group g's column 0 at g*ocgp */
   float* acc;      /* [kh*kw*icg][ldo] */
@@ -463,6 +482,26 @@ static void fg_units(void* arg, int64_t u0, int64_t u1) {
       for (it = i0; it < i1; it++) {
         const fg_item* m = &j->items[it];
         const int64_t ti = m->tap / d->kw, tj = m->tap % d->kw;
+        if (j->padded) {
+          const int64_t K = d->kh * d->kw * j->icg;
+          const int64_t rows = K - m->c0 < m->var->mr ? K - m->c0 : m->var->mr;
+          int64_t r;
+          if (seg_tap < 0) {
+            seg_tap = 0;
+            nseg = 0;
+            len = d->ow;
+            for (r = r0; r < r1; r++) {
+              const int64_t b = r / d->oh, oy = r % d->oh;
+              segs[nseg].x = j->x + (b * j->ihp + oy * d->sh) * j->iwp * d->ic;
+              segs[nseg].dy = j->dy + r * d->ow * j->ys;
+              nseg++;
+            }
+          }
+          m->var->fn(segs, nseg, len, d->sw * d->ic, j->ys, 0,
+                     j->offs + m->c0, m->col,
+                     j->acc + m->c0 * j->ldo + m->col, j->ldo, (int)rows);
+          continue;
+        }
         if (m->tap != seg_tap) {
           /* runs of this tap in rows [r0, r1) */
           const int64_t a = d->pl - tj * d->dw;
@@ -491,7 +530,7 @@ static void fg_units(void* arg, int64_t u0, int64_t u1) {
               j->icg - m->c0 < m->var->mr ? j->icg - m->c0 : m->var->mr;
           const int64_t dyo = m->grp * j->ocgp + m->col;
           m->var->fn(segs, nseg, len, d->sw * d->ic, j->ys,
-                     m->grp * j->icg + m->c0, dyo,
+                     m->grp * j->icg + m->c0, NULL, dyo,
                      j->acc + (m->tap * j->icg + m->c0) * j->ldo + dyo,
                      j->ldo, (int)rows);
         }
@@ -509,6 +548,8 @@ int tfe_conv_direct_filter_grad_f32(const tfe_conv_desc* d, const float* x,
   fg_item* items = NULL;
   float* dyp = NULL;
   float* acc = NULL;
+  float* xpad = NULL;
+  int64_t* offs = NULL;
   int nvar, vl = 0, ok = 0;
   int64_t ocg, ocgp, taps, g, col, t, c0, n, K, M, nthreads, r, o;
   memset(&j, 0, sizeof j);
@@ -544,23 +585,71 @@ int tfe_conv_direct_filter_grad_f32(const tfe_conv_desc* d, const float* x,
     j.ys = d->oc;
   }
   acc = (float*)tfe_calloc((size_t)(K * j.ldo + 1), sizeof(float));
+  if (acc == NULL) goto done;
+  /* Few input channels would leave most rows of a register block empty:
+   * pad the input instead so that blocks can span taps. */
+  j.padded = d->groups == 1 && j.icg <= 4 && taps > 1 && M > 0;
+  if (j.padded) {
+    int64_t b, py, px, i, jj, c;
+    j.ihp = (d->oh - 1) * d->sh + (d->kh - 1) * d->dh + 1;
+    j.iwp = (d->ow - 1) * d->sw + (d->kw - 1) * d->dw + 1;
+    xpad = (float*)tfe_calloc((size_t)(d->n * j.ihp * j.iwp * d->ic + 1),
+                              sizeof(float));
+    offs = (int64_t*)tfe_malloc(sizeof(int64_t) * (size_t)K);
+    if (xpad == NULL || offs == NULL) goto done;
+    for (b = 0; b < d->n; b++) {
+      for (py = 0; py < j.ihp; py++) {
+        const int64_t iy = py - d->pt;
+        if (iy < 0 || iy >= d->ih) continue;
+        for (px = 0; px < j.iwp; px++) {
+          const int64_t ix = px - d->pl;
+          if (ix < 0 || ix >= d->iw) continue;
+          memcpy(xpad + ((b * j.ihp + py) * j.iwp + px) * d->ic,
+                 x + ((b * d->ih + iy) * d->iw + ix) * d->ic,
+                 sizeof(float) * (size_t)d->ic);
+        }
+      }
+    }
+    for (i = 0; i < d->kh; i++) {
+      for (jj = 0; jj < d->kw; jj++) {
+        for (c = 0; c < j.icg; c++) {
+          offs[(i * d->kw + jj) * j.icg + c] =
+              (i * d->dh * j.iwp + jj * d->dw) * d->ic + c;
+        }
+      }
+    }
+    j.offs = offs;
+  }
   /* items: for each group, panels of 64/32/16 (AVX2: 16/8) columns */
   n = 0;
   for (g = 0; g < d->groups; g++) {
     for (col = 0; col < ocgp;) {
       int v = 0;
       while (vars[v].nr > ocgp - col) v++;
-      n += taps * ((j.icg + vars[v].mr - 1) / vars[v].mr);
+      n += j.padded ? (K + vars[v].mr - 1) / vars[v].mr
+                    : taps * ((j.icg + vars[v].mr - 1) / vars[v].mr);
       col += vars[v].nr;
     }
   }
   items = (fg_item*)tfe_malloc(sizeof(fg_item) * (size_t)(n + 1));
-  if (acc == NULL || items == NULL) goto done;
+  if (items == NULL) goto done;
   n = 0;
   for (g = 0; g < d->groups; g++) {
     for (col = 0; col < ocgp;) {
       int v = 0;
       while (vars[v].nr > ocgp - col) v++;
+      if (j.padded) {
+        for (c0 = 0; c0 < K; c0 += vars[v].mr) {
+          items[n].var = &vars[v];
+          items[n].grp = 0;
+          items[n].col = col;
+          items[n].tap = 0;
+          items[n].c0 = c0;
+          n++;
+        }
+        col += vars[v].nr;
+        continue;
+      }
       for (t = 0; t < taps; t++) {
         for (c0 = 0; c0 < j.icg; c0 += vars[v].mr) {
           items[n].var = &vars[v];
@@ -575,7 +664,7 @@ int tfe_conv_direct_filter_grad_f32(const tfe_conv_desc* d, const float* x,
     }
   }
   j.d = d;
-  j.x = x;
+  j.x = j.padded ? xpad : x;
   j.acc = acc;
   j.items = items;
   j.nitems = n;
@@ -599,5 +688,7 @@ done:
   tfe_free(dyp);
   tfe_free(acc);
   tfe_free(items);
+  tfe_free(xpad);
+  tfe_free(offs);
   return ok;
 }
