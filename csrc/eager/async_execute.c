@@ -39,7 +39,7 @@ void tfe_async_execute(TFE_Executor* ex, TFE_Op* op,
   size_t bytes = sizeof(tfe_async_node) +
                  sizeof(TFE_TensorHandle*) * (size_t)(n_in + n_out);
   tfe_async_node* node = (tfe_async_node*)tfe_calloc(1, bytes);
-  const int has_ref = tfe_op_def_has_ref(e->def);
+  const int has_ref = e->has_ref;
   int i;
   if (node == NULL) goto oom;
   node->ctx = op->ctx;
@@ -126,7 +126,7 @@ void tfe_async_node_run(tfe_async_node* node, TF_Status* s) {
   /* The manager is checked once the op is due to run: an op queued before
    * the cancellation fails too. */
   if (!tfe_cancel_check(node->cancel, e->def->name, s)) goto done;
-  if (tfe_op_def_has_ref(e->def)) {
+  if (e->has_ref) {
     out_refs = (tfe_ref_cell**)tfe_calloc((size_t)node->num_outputs + 1,
                                           sizeof(*out_refs));
     if (out_refs == NULL) {

@@ -67,6 +67,7 @@ typedef struct tfe_kcache_entry {
   int num_outputs;
   TF_DataType* input_types;  /* num_inputs entries */
   TF_DataType* output_types; /* num_outputs entries */
+  int has_ref; /* the op has Ref(T) args (kernels/ref_var.h) */
 } tfe_kcache_entry;
 
 typedef struct tfe_kcache {

@@ -357,6 +357,7 @@ static tfe_kcache_entry* build_entry(TFE_Op* op, const tfe_device* dev,
   e->output_types = e->input_types + n_in;
   e->num_inputs = n_in;
   e->num_outputs = n_out;
+  e->has_ref = tfe_op_def_has_ref(def);
   k = 0;
   for (i = 0; i < def->num_inputs; i++) {
     int len = 0, j;
@@ -587,7 +588,7 @@ int tfe_execute_kernel(TFE_Context* ctx, const tfe_kcache_entry* e,
   TF_Tensor** ins = in_inline;
   tfe_ref_cell** in_refs = NULL;
   const int n_in = e->num_inputs, n_out = e->num_outputs;
-  const int has_ref = tfe_op_def_has_ref(e->def);
+  const int has_ref = e->has_ref;
   tfe_kernel_context k;
   int i, ok = 0;
 
@@ -738,7 +739,7 @@ static void run(TFE_Op* op, const tfe_kcache_entry* e,
   TF_Tensor** outs = out_inline;
   tfe_ref_cell** out_refs = NULL; /* ops with Ref(T) args only */
   const int n_in = op->num_inputs, n_out = e->num_outputs;
-  const int has_ref = tfe_op_def_has_ref(op->def);
+  const int has_ref = e->has_ref;
   TFE_Executor* async;
   int i;
 
