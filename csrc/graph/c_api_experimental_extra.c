@@ -112,7 +112,8 @@ TF_Buffer* TF_CreateRunOptions(unsigned char enable_full_trace) {
 }
 
 /* ------------------------------------------------------------------------
- * Graph, session and checkpoint functions tfe does not provide. */
+ * Graph and session functions tfe does not provide (the checkpoint reader
+ * is in checkpoint_reader.c). */
 
 const char* TF_GraphDebugString(TF_Graph* graph, size_t* len) {
   /* TFE_UNIMPLEMENTED: TF_GraphDebugString */
@@ -142,74 +143,6 @@ void TF_EnqueueNamedTensor(TF_Session* session, int tensor_id,
   (void)tensor_id;
   (void)tensor;
   TFE_UNIMPLEMENTED(status, "TF_EnqueueNamedTensor");
-}
-
-TF_CheckpointReader* TF_NewCheckpointReader(const char* filename,
-                                            TF_Status* status) {
-  (void)filename;
-  TFE_UNIMPLEMENTED(status, "TF_NewCheckpointReader");
-  return NULL;
-}
-
-void TF_DeleteCheckpointReader(TF_CheckpointReader* reader) {
-  /* TFE_UNIMPLEMENTED: TF_DeleteCheckpointReader */
-  (void)reader; /* no reader is ever created */
-}
-
-int TF_CheckpointReaderHasTensor(TF_CheckpointReader* reader,
-                                 const char* name) {
-  /* TFE_UNIMPLEMENTED: TF_CheckpointReaderHasTensor */
-  (void)reader;
-  (void)name;
-  return 0;
-}
-
-const char* TF_CheckpointReaderGetVariable(TF_CheckpointReader* reader,
-                                           int index) {
-  /* TFE_UNIMPLEMENTED: TF_CheckpointReaderGetVariable */
-  (void)reader;
-  (void)index;
-  return NULL;
-}
-
-int TF_CheckpointReaderSize(TF_CheckpointReader* reader) {
-  /* TFE_UNIMPLEMENTED: TF_CheckpointReaderSize */
-  (void)reader;
-  return 0;
-}
-
-TF_DataType TF_CheckpointReaderGetVariableDataType(TF_CheckpointReader* reader,
-                                                   const char* name) {
-  /* TFE_UNIMPLEMENTED: TF_CheckpointReaderGetVariableDataType */
-  (void)reader;
-  (void)name;
-  return (TF_DataType)0;
-}
-
-void TF_CheckpointReaderGetVariableShape(TF_CheckpointReader* reader,
-                                         const char* name, int64_t* dims,
-                                         int num_dims, TF_Status* status) {
-  (void)reader;
-  (void)name;
-  (void)dims;
-  (void)num_dims;
-  TFE_UNIMPLEMENTED(status, "TF_CheckpointReaderGetVariableShape");
-}
-
-int TF_CheckpointReaderGetVariableNumDims(TF_CheckpointReader* reader,
-                                          const char* name) {
-  /* TFE_UNIMPLEMENTED: TF_CheckpointReaderGetVariableNumDims */
-  (void)reader;
-  (void)name;
-  return 0;
-}
-
-TF_Tensor* TF_CheckpointReaderGetTensor(TF_CheckpointReader* reader,
-                                        const char* name, TF_Status* status) {
-  (void)reader;
-  (void)name;
-  TFE_UNIMPLEMENTED(status, "TF_CheckpointReaderGetTensor");
-  return NULL;
 }
 
 /* ------------------------------------------------------------------------

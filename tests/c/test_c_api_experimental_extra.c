@@ -276,18 +276,11 @@ TEST(stubs_with_status_report_unimplemented) {
   TF_Status* s = TF_NewStatus();
   TF_ShapeAndTypeList* out = (TF_ShapeAndTypeList*)1;
   TF_ShapeAndTypeList** out_res = (TF_ShapeAndTypeList**)1;
-  int64_t dims[2];
 
   CHECK(TF_DequeueNamedTensor(NULL, 0, s) == NULL);
   check_unimplemented(s, "TF_DequeueNamedTensor");
   TF_EnqueueNamedTensor(NULL, 0, NULL, s);
   check_unimplemented(s, "TF_EnqueueNamedTensor");
-  CHECK(TF_NewCheckpointReader("/tmp/x.ckpt", s) == NULL);
-  check_unimplemented(s, "TF_NewCheckpointReader");
-  TF_CheckpointReaderGetVariableShape(NULL, "v", dims, 2, s);
-  check_unimplemented(s, "TF_CheckpointReaderGetVariableShape");
-  CHECK(TF_CheckpointReaderGetTensor(NULL, "v", s) == NULL);
-  check_unimplemented(s, "TF_CheckpointReaderGetTensor");
   TFE_EnableCollectiveOps(NULL, NULL, 0, s);
   check_unimplemented(s, "TFE_EnableCollectiveOps");
   TFE_AbortCollectiveOps(NULL, s);
@@ -313,12 +306,6 @@ TEST(stubs_without_status_return_neutral_values) {
   CHECK(TF_FunctionDebugString(NULL, &len) == NULL);
   CHECK_EQ_SIZE(len, 0);
   CHECK(TF_GraphDebugString(NULL, NULL) == NULL);
-  CHECK_EQ_INT(TF_CheckpointReaderHasTensor(NULL, "v"), 0);
-  CHECK(TF_CheckpointReaderGetVariable(NULL, 0) == NULL);
-  CHECK_EQ_INT(TF_CheckpointReaderSize(NULL), 0);
-  CHECK_EQ_INT(TF_CheckpointReaderGetVariableDataType(NULL, "v"), 0);
-  CHECK_EQ_INT(TF_CheckpointReaderGetVariableNumDims(NULL, "v"), 0);
-  TF_DeleteCheckpointReader(NULL);
   TF_ImportGraphDefOptionsSetValidateColocationConstraints(o, 1);
   TF_ImportGraphDefOptionsSetValidateColocationConstraints(NULL, 0);
   TF_DeleteImportGraphDefOptions(o);

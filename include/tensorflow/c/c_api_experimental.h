@@ -130,10 +130,38 @@ TF_CAPI_EXPORT extern void TF_EnqueueNamedTensor(TF_Session* session,
 TF_CAPI_EXPORT extern void TF_MakeInternalErrorStatus(TF_Status* status,
                                                       const char* errMsg);
 
-/* Checkpoint reading: not implemented in tfe. TF_NewCheckpointReader
- * reports TF_UNIMPLEMENTED and returns NULL, so no reader ever exists; the
- * query functions answer 0 or NULL, and the ones with a status report
- * TF_UNIMPLEMENTED. TF_DeleteCheckpointReader accepts NULL. */
+/* Reading TensorFlow V2 checkpoints (`<prefix>.index` plus
+ * `<prefix>.data-NNNNN-of-MMMMM`, through the filesystem layer, so any
+ * registered scheme works). See docs/CHECKPOINTS.md.
+ *
+ * TF_NewCheckpointReader opens the checkpoint with prefix `filename` and
+ * reads its whole index; it returns a reader the caller frees with
+ * TF_DeleteCheckpointReader (NULL is a no-op), or NULL with `status` set:
+ * TF_NOT_FOUND when nothing matches the prefix, TF_DATA_LOSS for a
+ * corrupt or truncated index, TF_UNIMPLEMENTED for a V1 or big-endian
+ * checkpoint, TF_INVALID_ARGUMENT for a NULL filename. A NULL status makes
+ * it return NULL. A reader may be used from several threads.
+ *
+ * TF_CheckpointReaderHasTensor: 1 when `name` is a key of the index (as
+ * in TensorFlow, this includes the header's key ""), else 0 (also for NULL
+ * arguments).
+ * TF_CheckpointReaderSize / TF_CheckpointReaderGetVariable: the number of
+ * stored tensors and the name at `index` in byte-wise sorted order. The
+ * name is owned by the reader and valid until it is deleted; NULL for an
+ * index out of range or a NULL reader (TensorFlow does not check).
+ * TF_CheckpointReaderGetVariableDataType: the dtype of tensor `name`, or
+ * 0 (not a valid TF_DataType) when there is no such tensor.
+ * TF_CheckpointReaderGetVariableNumDims: its rank, or -1 when there is no
+ * such tensor (TensorFlow throws for unknown names in these three).
+ * TF_CheckpointReaderGetVariableShape writes its `num_dims` dimensions to
+ * `dims`; TF_INVALID_ARGUMENT when `num_dims` is not the rank or for NULL
+ * arguments, TF_NOT_FOUND for an unknown name.
+ * TF_CheckpointReaderGetTensor reads tensor `name`, verifying its CRC-32C,
+ * and returns a new tensor the caller deletes with TF_DeleteTensor, or
+ * NULL with `status` set: TF_NOT_FOUND ("Key <name> not found in
+ * checkpoint"), TF_DATA_LOSS when the data does not match its checksum or
+ * entry, the filesystem's error for a missing or short data file,
+ * TF_UNIMPLEMENTED for partitioned (sliced) and variant tensors. */
 typedef struct TF_CheckpointReader TF_CheckpointReader;
 TF_CAPI_EXPORT extern TF_CheckpointReader* TF_NewCheckpointReader(
     const char* filename, TF_Status* status);
