@@ -120,7 +120,7 @@ static int parse_shape(tfe_pbr* r, ckpt_entry* e) {
 /* 1 parsed, 0 malformed, -1 invalid shape, -2 out of memory. */
 static int parse_entry(const unsigned char* p, size_t n, ckpt_entry* e) {
   tfe_pbr r;
-  int field, wire, got_shape = 0;
+  int field, wire;
   r.p = p;
   r.end = p + n;
   while (r.p < r.end) {
@@ -140,7 +140,6 @@ static int parse_entry(const unsigned char* p, size_t n, ckpt_entry* e) {
       e->dims = NULL;
       rc = parse_shape(&sub, e);
       if (rc != 1) return rc;
-      got_shape = 1;
     } else if (field == 6 && wire == 5) {
       if (r.end - r.p < 4) return 0;
       e->crc32c = (uint32_t)r.p[0] | ((uint32_t)r.p[1] << 8) |
@@ -154,7 +153,6 @@ static int parse_entry(const unsigned char* p, size_t n, ckpt_entry* e) {
       return 0;
     }
   }
-  (void)got_shape;
   return 1;
 }
 
@@ -493,13 +491,12 @@ static const ckpt_entry* find_entry(const TF_CheckpointReader* r,
   return NULL;
 }
 
-/* A full tensor listed by TF_CheckpointReaderGetVariable, or NULL. */
+/* The tensor `name` for the per-variable queries (NULL-safe). Slice keys
+ * contain a NUL byte, so no C string names them. */
 static const ckpt_entry* find_variable(const TF_CheckpointReader* r,
                                        const char* name) {
-  const ckpt_entry* e;
   if (r == NULL || name == NULL) return NULL;
-  e = find_entry(r, name);
-  return e;
+  return find_entry(r, name);
 }
 
 int TF_CheckpointReaderHasTensor(TF_CheckpointReader* reader,

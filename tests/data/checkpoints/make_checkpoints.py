@@ -28,6 +28,7 @@ import os
 import shutil
 import struct
 import sys
+from typing import Any
 
 import numpy as np
 import tensorflow as tf
@@ -36,7 +37,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 # ---------------------------------------------------------------- values
-def raw_tensors():
+def raw_tensors() -> dict[str, Any]:
     t = {
         "a/weights": np.arange(6, dtype=np.float32).reshape(2, 3) * 0.5 - 1,
         "b": np.array([1.5, -2.25, 1e300], dtype=np.float64),
@@ -58,11 +59,11 @@ def raw_tensors():
         "q_large": np.arange(1000, dtype=np.float32) * 0.25,
     }
     for i in range(40):
-        t["many/%02d" % i] = np.array([i, i * i], dtype=np.int64)
+        t[f"many/{i:02d}"] = np.array([i, i * i], dtype=np.int64)
     return t
 
 
-def save_raw(prefix, tensors):
+def save_raw(prefix: str, tensors: dict[str, Any]) -> None:
     names = sorted(tensors)
     tf.raw_ops.SaveV2(
         prefix=prefix, tensor_names=names, shape_and_slices=[""] * len(names),
@@ -70,7 +71,7 @@ def save_raw(prefix, tensors):
 
 
 # ------------------------------------------------- table (index) writer
-def varint(v):
+def varint(v: int) -> bytes:
     out = bytearray()
     while True:
         b = v & 0x7F
@@ -82,7 +83,7 @@ def varint(v):
             return bytes(out)
 
 
-def crc32c(data, crc=0):
+def crc32c(data: bytes, crc: int = 0) -> int:
     crc ^= 0xFFFFFFFF
     for byte in data:
         crc ^= byte
@@ -91,11 +92,11 @@ def crc32c(data, crc=0):
     return crc ^ 0xFFFFFFFF
 
 
-def mask(crc):
+def mask(crc: int) -> int:
     return ((((crc >> 15) | (crc << 17)) & 0xFFFFFFFF) + 0xA282EAD8) & 0xFFFFFFFF
 
 
-def build_block(entries, restart_interval):
+def build_block(entries: list[tuple[bytes, bytes]], restart_interval: int) -> bytes:
     out = bytearray()
     restarts = []
     prev = b""
@@ -118,13 +119,13 @@ def build_block(entries, restart_interval):
     return bytes(out)
 
 
-def snappy_compress(data):
+def snappy_compress(data: bytes) -> bytes:
     """A small greedy snappy compressor (literals plus 2-byte-offset copies)."""
     out = bytearray(varint(len(data)))
     table = {}
     i = lit = 0
 
-    def emit_literal(a, b):
+    def emit_literal(a: int, b: int) -> None:
         while a < b:
             n = min(b - a, 65536)
             if n <= 60:
@@ -155,10 +156,12 @@ def snappy_compress(data):
     return bytes(out)
 
 
-def write_table(path, entries, block_bytes, compress):
+def write_table(
+    path: str, entries: list[tuple[bytes, bytes]], block_bytes: int, compress: bool
+) -> int:
     f = bytearray()
 
-    def put_block(raw):
+    def put_block(raw: bytes) -> bytes:
         ctype = 0
         if compress:
             raw = snappy_compress(raw)
@@ -190,11 +193,11 @@ def write_table(path, entries, block_bytes, compress):
     return len(index)
 
 
-def read_entries(prefix):
+def read_entries(prefix: str) -> list[tuple[bytes, bytes]]:
     """Reads back the (key, value) pairs of an uncompressed one-level table."""
     data = open(prefix + ".index", "rb").read()
 
-    def get_varint(buf, p):
+    def get_varint(buf: bytes, p: int) -> tuple[int, int]:
         v = s = 0
         while True:
             b = buf[p]
@@ -204,7 +207,7 @@ def read_entries(prefix):
             if not b & 0x80:
                 return v, p
 
-    def block_entries(off, n):
+    def block_entries(off: int, n: int) -> list[tuple[bytes, bytes]]:
         blk = data[off:off + n]
         nr = struct.unpack("<I", blk[-4:])[0]
         end = len(blk) - 4 - 4 * nr
@@ -235,7 +238,7 @@ def read_entries(prefix):
 
 
 # ------------------------------------------------------------- checking
-def check(prefix, expect):
+def check(prefix: str, expect: dict[str, Any]) -> Any:
     r = tf.train.load_checkpoint(prefix)
     for name, val in expect.items():
         got = np.asarray(r.get_tensor(name))
@@ -248,7 +251,7 @@ def check(prefix, expect):
     return r
 
 
-def main():
+def main() -> int:
     for sub in ("objgraph", "raw", "sharded", "multiblock", "snappy"):
         shutil.rmtree(os.path.join(HERE, sub), ignore_errors=True)
         os.makedirs(os.path.join(HERE, sub))
