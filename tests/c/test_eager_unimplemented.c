@@ -96,25 +96,8 @@ TEST(stubs_report_unimplemented) {
   CHECK_EQ_SIZE(sizeof(TFE_CustomDeviceTensorHandle), 5 * sizeof(void*));
   /* Registration and custom handles work: tests/c/test_custom_device.c. */
 
-  /* Monitoring: NULL results, harmless calls (cancellation is implemented:
-   * tests/c/test_async_cancellation.c). */
-  CHECK(TFE_MonitoringNewCounter0("/c", s, "d") == NULL);
-  CHECK_UNIMPLEMENTED(s, "TFE_MonitoringNewCounter0");
-  CHECK(TFE_MonitoringNewIntGauge1("/g", s, "d", "l") == NULL);
-  CHECK_UNIMPLEMENTED(s, "TFE_MonitoringNewIntGauge1");
-  CHECK(TFE_MonitoringNewStringGauge4("/g", s, "d", "a", "b", "c", "e") == NULL);
-  CHECK_UNIMPLEMENTED(s, "TFE_MonitoringNewStringGauge4");
-  CHECK(TFE_MonitoringNewSampler2("/s", NULL, s, "d", "a", "b") == NULL);
-  CHECK_UNIMPLEMENTED(s, "TFE_MonitoringNewSampler2");
-  CHECK(TFE_MonitoringNewBoolGauge0("/b", s, "d") == NULL);
-  CHECK_UNIMPLEMENTED(s, "TFE_MonitoringNewBoolGauge0");
-  TFE_MonitoringDeleteCounter0(NULL);
-  CHECK(TFE_MonitoringGetCellCounter0(NULL) == NULL);
-  TFE_MonitoringCounterCellIncrementBy(NULL, 1);
-  CHECK_EQ_INT(TFE_MonitoringCounterCellValue(NULL), 0);
-  CHECK(!TFE_MonitoringBoolGaugeCellValue(NULL));
-  CHECK(TFE_MonitoringNewExponentialBuckets(1, 2, 3) == NULL);
-  TFE_MonitoringDeleteBuckets(NULL);
+  /* Monitoring is implemented: tests/c/test_monitoring.c. Cancellation
+   * too: tests/c/test_async_cancellation.c. */
 
   TF_DeleteBuffer(buf);
   TFE_DeleteOp(op);

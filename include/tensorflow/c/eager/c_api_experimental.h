@@ -21,8 +21,9 @@
  * access for host tensors, synchronous and asynchronous executors (see
  * TFE_NewExecutor and docs/ASYNC.md), cancellation managers, logical CPU
  * devices, soft and logged placement, and the tensor-handle queries.
- * custom devices (TFE_RegisterCustomDevice; docs/CUSTOM_DEVICES.md).
- * Everything else (monitoring, distributed execution, functions) is
+ * custom devices (TFE_RegisterCustomDevice; docs/CUSTOM_DEVICES.md),
+ * monitoring metrics (TFE_Monitoring*; docs/MONITORING.md).
+ * Everything else (distributed execution, functions) is
  * declared so that
  * programs link, and reports TF_UNIMPLEMENTED naming the function; functions
  * without a TF_Status return NULL/0/false instead and log a warning. */
@@ -60,10 +61,25 @@ TF_CAPI_EXPORT extern void TFE_ContextEnableGraphCollection(TFE_Context* ctx);
 TF_CAPI_EXPORT extern void TFE_ContextDisableGraphCollection(TFE_Context* ctx);
 
 /* ------------------------------------------------------------------------
- * Monitoring (metrics). Not implemented: every New* reports TF_UNIMPLEMENTED
- * and returns NULL; the getters and setters accept only those NULLs and do
- * nothing (value getters return 0/false); Delete* of NULL is a no-op. */
+ * Monitoring (metrics); docs/MONITORING.md.
+ *
+ * New*: creates a metric; the caller owns it and releases it with the
+ * matching Delete* (NULL is a no-op). `name`, `description` and the label
+ * names are copied. Sets TF_OK on success. NULL name, description or label
+ * name (or NULL buckets for samplers): TF_INVALID_ARGUMENT and NULL; out of
+ * memory: TF_RESOURCE_EXHAUSTED and NULL; NULL status: NULL. A name that is
+ * already in use is accepted (as in TF 2.21): a warning is logged and the
+ * new metric takes the name over.
+ *
+ * GetCell*: the cell for the given label values, created on first use with
+ * a zero value. The metric owns it: the same label values give the same
+ * pointer until the metric is deleted. NULL for a NULL metric or a NULL
+ * label value. Cells may be used from any number of threads.
+ *
+ * Cell functions ignore a NULL cell (value getters then return 0/false). */
 
+/* IncrementBy adds `value`; a negative value subtracts (TF checks the sign
+ * only in debug builds). */
 typedef struct TFE_MonitoringCounterCell TFE_MonitoringCounterCell;
 TF_CAPI_EXPORT extern void TFE_MonitoringCounterCellIncrementBy(
     TFE_MonitoringCounterCell* cell, int64_t value);
@@ -130,10 +146,14 @@ TF_CAPI_EXPORT extern TFE_MonitoringIntGaugeCell*
 TFE_MonitoringGetCellIntGauge2(TFE_MonitoringIntGauge2* gauge,
                                const char* label1, const char* label2);
 
+/* Set copies `value` (NULL: the gauge keeps its value). Value replaces the
+ * contents of `buf` (releasing the old ones through buf's deallocator) with
+ * a copy of the string, owned by `buf` and freed by TF_DeleteBuffer; NULL
+ * buf: no effect. TF declares Value's return type as `const void`; plain
+ * void is the same. */
 typedef struct TFE_MonitoringStringGaugeCell TFE_MonitoringStringGaugeCell;
 TF_CAPI_EXPORT extern void TFE_MonitoringStringGaugeCellSet(
     TFE_MonitoringStringGaugeCell* cell, const char* value);
-/* TF declares the return type as `const void`; plain void is the same. */
 TF_CAPI_EXPORT extern void TFE_MonitoringStringGaugeCellValue(
     TFE_MonitoringStringGaugeCell* cell, TF_Buffer* buf);
 
@@ -222,12 +242,23 @@ TF_CAPI_EXPORT extern TFE_MonitoringBoolGaugeCell*
 TFE_MonitoringGetCellBoolGauge2(TFE_MonitoringBoolGauge2* gauge,
                                 const char* label1, const char* label2);
 
+/* Add records one sample; samples at or above DBL_MAX, and NaN, count in
+ * the last bucket. Value replaces the contents of `buf` (releasing the old
+ * ones through buf's deallocator) with a serialized tensorflow.
+ * HistogramProto (min, max, num, sum, sum_squares, one bucket_limit and
+ * bucket entry per bucket), owned by `buf`; NULL buf: no effect. */
 typedef struct TFE_MonitoringSamplerCell TFE_MonitoringSamplerCell;
 TF_CAPI_EXPORT extern void TFE_MonitoringSamplerCellAdd(
     TFE_MonitoringSamplerCell* cell, double value);
 TF_CAPI_EXPORT extern void TFE_MonitoringSamplerCellValue(
     TFE_MonitoringSamplerCell* cell, TF_Buffer* buf);
 
+/* Exponential buckets with upper bounds scale * growth_factor^i for
+ * i < bucket_count, plus DBL_MAX. Only the parameters are recorded here
+ * (NULL only when out of memory); NewSampler* checks them (bucket_count > 0,
+ * finite, strictly increasing bounds: else TF_INVALID_ARGUMENT) and keeps
+ * its own copy. The caller owns the result: TFE_MonitoringDeleteBuckets
+ * (NULL is a no-op), any time after the samplers are created. */
 typedef struct TFE_MonitoringBuckets TFE_MonitoringBuckets;
 TF_CAPI_EXPORT extern TFE_MonitoringBuckets*
 TFE_MonitoringNewExponentialBuckets(double scale, double growth_factor,
