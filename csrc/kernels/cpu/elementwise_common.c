@@ -217,4 +217,5 @@ void tfe_register_cpu_elementwise_kernels(void) {
   tfe_ew_register_select();
   tfe_ew_register_cast();
   tfe_ew_register_misc();
+  tfe_ew_register_extra();
 }

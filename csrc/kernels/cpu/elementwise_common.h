@@ -131,6 +131,7 @@ void tfe_ew_register_logical(void);
 void tfe_ew_register_select(void);
 void tfe_ew_register_cast(void);
 void tfe_ew_register_misc(void);
+void tfe_ew_register_extra(void); /* elementwise_extra.c */
 
 /* ---- load/store of the compute type ---- */
 
