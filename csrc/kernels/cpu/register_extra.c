@@ -17,6 +17,7 @@ void tfe_register_nn_norm_kernels(void);  /* nn_norm.c */
 void tfe_register_nn_resize_kernels(void); /* nn_resize.c */
 void tfe_register_nn_xent_kernels(void);   /* nn_xent.c */
 void tfe_register_list_kernels(void);      /* list_kernels.c */
+void tfe_register_arrayops_kernels(void);  /* arrayops_*.c */
 
 /* NoOp: nothing to compute. */
 static void noop_compute(tfe_kernel_context* k) { (void)k; }
@@ -33,4 +34,5 @@ void tfe_register_cpu_extra_kernels(void) {
   tfe_register_nn_resize_kernels();
   tfe_register_nn_xent_kernels();
   tfe_register_list_kernels();
+  tfe_register_arrayops_kernels();
 }
