@@ -1,0 +1,166 @@
+/* Dense linear-algebra routines, instantiated twice by nnlinalg_la.c: once
+ * for real matrices (LA_T = double) and once for complex ones
+ * (LA_T = double _Complex). LA_SUF names the instance, LA_ABS is the
+ * modulus, LA_CONJ the conjugate, LA_RE the real part. Matrices are
+ * row-major n x n (or n x m for right-hand sides) in LA_T. */
+
+#define LA_CAT2(a, b) a##b
+#define LA_CAT(a, b) LA_CAT2(a, b)
+#define LA_FN(name) LA_CAT(name, LA_SUF)
+
+/* In-place LU with partial pivoting (the pivot is the first entry of
+ * largest modulus in the column, as Eigen's PartialPivLU). perm[i] is the
+ * original row now at row i; returns the permutation's sign (+1/-1). */
+static int LA_FN(la_lu)(LA_T* a, int64_t n, int64_t* perm) {
+  int64_t i, j, c, p;
+  int sign = 1;
+  for (i = 0; i < n; i++) perm[i] = i;
+  for (c = 0; c < n; c++) {
+    double best = LA_ABS(a[c * n + c]);
+    p = c;
+    for (i = c + 1; i < n; i++) {
+      double v = LA_ABS(a[i * n + c]);
+      if (v > best) {
+        best = v;
+        p = i;
+      }
+    }
+    if (p != c) {
+      for (j = 0; j < n; j++) {
+        LA_T t = a[c * n + j];
+        a[c * n + j] = a[p * n + j];
+        a[p * n + j] = t;
+      }
+      {
+        int64_t t = perm[c];
+        perm[c] = perm[p];
+        perm[p] = t;
+      }
+      sign = -sign;
+    }
+    /* A zero pivot leaves the column as it is (Eigen skips the division
+     * too, so the factors stay finite and the singularity shows on the
+     * diagonal). */
+    if (a[c * n + c] != 0) {
+      for (i = c + 1; i < n; i++) {
+        LA_T l = a[i * n + c] / a[c * n + c];
+        a[i * n + c] = l;
+        for (j = c + 1; j < n; j++) a[i * n + j] -= l * a[c * n + j];
+      }
+    }
+  }
+  return sign;
+}
+
+/* The smallest |U_ii| folded left to right with "take the new one when it
+ * is smaller", which is how a NaN on the diagonal is (or is not) seen. */
+static double LA_FN(la_min_pivot)(const LA_T* a, int64_t n) {
+  double m;
+  int64_t i;
+  if (n == 0) return 1.0;
+  m = LA_ABS(a[0]);
+  for (i = 1; i < n; i++) {
+    double v = LA_ABS(a[i * n + i]);
+    if (v < m) m = v;
+  }
+  return m;
+}
+
+/* Solves (LU) X = P B for X in place of b (n x m), given la_lu's output. */
+static void LA_FN(la_lu_solve)(const LA_T* lu, int64_t n, const int64_t* perm,
+                               const LA_T* b, LA_T* x, int64_t m) {
+  int64_t i, j, c;
+  for (i = 0; i < n; i++) {
+    for (c = 0; c < m; c++) x[i * m + c] = b[perm[i] * m + c];
+  }
+  for (i = 0; i < n; i++) {
+    for (j = 0; j < i; j++) {
+      LA_T l = lu[i * n + j];
+      for (c = 0; c < m; c++) x[i * m + c] -= l * x[j * m + c];
+    }
+  }
+  for (i = n - 1; i >= 0; i--) {
+    for (j = i + 1; j < n; j++) {
+      LA_T u = lu[i * n + j];
+      for (c = 0; c < m; c++) x[i * m + c] -= u * x[j * m + c];
+    }
+    for (c = 0; c < m; c++) x[i * m + c] /= lu[i * n + i];
+  }
+}
+
+/* sign and log|det| of an LU-factored matrix (sign 0 and -inf when a
+ * pivot is zero). */
+static void LA_FN(la_slogdet)(const LA_T* lu, int64_t n, int psign,
+                              LA_T* sign, double* logabs) {
+  int64_t i;
+  LA_T s = (LA_T)psign;
+  double la = 0;
+  for (i = 0; i < n; i++) {
+    LA_T d = lu[i * n + i];
+    double ad = LA_ABS(d);
+    if (ad == 0) {
+      *sign = 0;
+      *logabs = -INFINITY;
+      return;
+    }
+    la += log(ad);
+    s *= d / ad;
+  }
+  *sign = s;
+  *logabs = la;
+}
+
+/* Cholesky of the lower triangle in place (row-major); the upper triangle
+ * is zeroed. Returns 0 when a diagonal value is not positive. */
+static int LA_FN(la_cholesky)(LA_T* a, int64_t n) {
+  int64_t i, j, k;
+  for (j = 0; j < n; j++) {
+    double x = LA_RE(a[j * n + j]);
+    for (k = 0; k < j; k++) {
+      double ak = LA_ABS(a[j * n + k]);
+      x -= ak * ak;
+    }
+    if (x <= 0) return 0;
+    x = sqrt(x);
+    a[j * n + j] = x;
+    for (i = j + 1; i < n; i++) {
+      LA_T s = a[i * n + j];
+      for (k = 0; k < j; k++) s -= a[i * n + k] * LA_CONJ(a[j * n + k]);
+      a[i * n + j] = s / x;
+    }
+    for (i = j + 1; i < n; i++) a[j * n + i] = 0;
+  }
+  return 1;
+}
+
+/* Triangular solve op(T) X = B: lower/upper, op = adjoint or not; b is
+ * n x m and is overwritten with X. A zero diagonal gives inf/NaN. */
+static void LA_FN(la_trisolve)(const LA_T* t, int64_t n, int lower,
+                               int adjoint, LA_T* b, int64_t m) {
+  int64_t i, j, c;
+  /* op(T) is lower triangular when lower != adjoint. */
+  int eff_lower = lower != adjoint;
+#define LA_TEL(r, q) (adjoint ? LA_CONJ(t[(q) * n + (r)]) : t[(r) * n + (q)])
+  if (eff_lower) {
+    for (i = 0; i < n; i++) {
+      for (j = 0; j < i; j++) {
+        LA_T v = LA_TEL(i, j);
+        for (c = 0; c < m; c++) b[i * m + c] -= v * b[j * m + c];
+      }
+      for (c = 0; c < m; c++) b[i * m + c] /= LA_TEL(i, i);
+    }
+  } else {
+    for (i = n - 1; i >= 0; i--) {
+      for (j = i + 1; j < n; j++) {
+        LA_T v = LA_TEL(i, j);
+        for (c = 0; c < m; c++) b[i * m + c] -= v * b[j * m + c];
+      }
+      for (c = 0; c < m; c++) b[i * m + c] /= LA_TEL(i, i);
+    }
+  }
+#undef LA_TEL
+}
+
+#undef LA_FN
+#undef LA_CAT
+#undef LA_CAT2

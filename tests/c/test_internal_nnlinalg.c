@@ -1,0 +1,320 @@
+/* White-box tests of the kernels in nnlinalg_nn.c and nnlinalg_la.c,
+ * run through the kernel registry: which element MaxPoolGrad routes each
+ * gradient to (NaN and ties as in TF 2.21), accumulation in the dtype,
+ * AvgPoolGrad averages and its shape checks, BiasAddGrad layouts and
+ * wrap-around, InTopK's non-finite rule, and the linear-algebra kernels'
+ * numerics (partial pivoting, batches, broadcasting) and TF's errors. */
+#include <complex.h>
+#include <math.h>
+
+#include "kernel_test_harness.h"
+#include "tfe_test.h"
+
+#define NANV NAN
+#define INFV INFINITY
+
+static void pool_attrs(const int64_t* ks, const int64_t* st,
+                       const char* pad) {
+  kt_attr_ints(&A, "ksize", ks, 4);
+  kt_attr_ints(&A, "strides", st, 4);
+  kt_attr_string(&A, "padding", pad);
+}
+
+static const int64_t K22[4] = {1, 2, 2, 1};
+static const int64_t S11[4] = {1, 1, 1, 1};
+
+TEST(max_pool_grad_routes_to_tf_choice_with_nan_and_ties) {
+  /* 4x4 input; 2x2 windows, stride 1. The window at (1,1) starts with a
+   * NaN, which keeps its gradient; a NaN later in a window never wins;
+   * ties go to the first element in row-major order. */
+  static const double x[16] = {1, 1, 2, 2, 5, NANV, 0, 3,
+                               2, 9, 9, 1, 0, 0, 0, 0};
+  int n;
+  begin();
+  pool_attrs(K22, S11, "VALID");
+  n = run("MaxPoolGrad", 3, kt_tensor(TF_FLOAT, KT_DIMS(1, 4, 4, 1), x),
+          kt_tensor(TF_FLOAT, KT_DIMS(1, 3, 3, 1), NULL),
+          kt_tensor(TF_FLOAT, KT_DIMS(1, 3, 3, 1),
+                    KT_V(1, 2, 3, 4, 5, 6, 7, 8, 9)));
+  EXPECT_OK(n, 1);
+  KT_CHECK(OUT[0], TF_FLOAT, KT_DIMS(1, 4, 4, 1),
+           KT_V(0, 0, 2, 0, 1, 5, 0, 3, 0, 19, 15, 0, 0, 0, 0, 0));
+  drop(n);
+}
+
+TEST(max_pool_grad_accumulates_in_dtype) {
+  int n;
+  begin();
+  pool_attrs(K22, S11, "SAME");
+  n = run("MaxPoolGrad", 3, kt_tensor(TF_INT8, KT_DIMS(1, 2, 2, 1), KT_V(1, 1, 1, 1)),
+          kt_tensor(TF_INT8, KT_DIMS(1, 2, 2, 1), NULL),
+          kt_tensor(TF_INT8, KT_DIMS(1, 2, 2, 1), KT_V(100, 100, 100, 100)));
+  EXPECT_OK(n, 1);
+  /* all equal: each SAME window picks its own top-left element */
+  KT_CHECK(OUT[0], TF_INT8, KT_DIMS(1, 2, 2, 1), KT_V(100, 100, 100, 100));
+  drop(n);
+  /* int8: all four windows pick the 9, and 4 * 100 wraps. */
+  pool_attrs(K22, S11, "SAME");
+  n = run("MaxPoolGrad", 3, kt_tensor(TF_INT8, KT_DIMS(1, 2, 2, 1), KT_V(0, 0, 0, 9)),
+          kt_tensor(TF_INT8, KT_DIMS(1, 2, 2, 1), NULL),
+          kt_tensor(TF_INT8, KT_DIMS(1, 2, 2, 1), KT_V(100, 100, 100, 100)));
+  EXPECT_OK(n, 1);
+  KT_CHECK(OUT[0], TF_INT8, KT_DIMS(1, 2, 2, 1), KT_V(0, 0, 0, -112));
+  drop(n);
+  /* half rounds after each addition: 2048 + 1 + 1 stays 2048. */
+  pool_attrs(K22, S11, "SAME");
+  n = run("MaxPoolGrad", 3, kt_tensor(TF_HALF, KT_DIMS(1, 2, 2, 1), KT_V(0, 0, 0, 9)),
+          kt_tensor(TF_HALF, KT_DIMS(1, 2, 2, 1), NULL),
+          kt_tensor(TF_HALF, KT_DIMS(1, 2, 2, 1), KT_V(2048, 1, 1, 0)));
+  EXPECT_OK(n, 1);
+  KT_CHECK(OUT[0], TF_HALF, KT_DIMS(1, 2, 2, 1), KT_V(0, 0, 0, 2048));
+  drop(n);
+}
+
+TEST(max_pool_grad_checks_shapes_like_tf) {
+  int n;
+  begin();
+  pool_attrs(K22, S11, "VALID");
+  n = run("MaxPoolGrad", 3, kt_tensor(TF_FLOAT, KT_DIMS(1, 4, 4, 1), NULL),
+          kt_tensor(TF_FLOAT, KT_DIMS(1, 3, 3, 1), NULL),
+          kt_tensor(TF_FLOAT, KT_DIMS(1, 2, 2, 1), NULL));
+  EXPECT_ERR(n, TF_INVALID_ARGUMENT,
+             "Expected grad shape to be [1,3,3,1], but got [1,2,2,1]");
+  pool_attrs(K22, S11, "SAME");
+  n = run("MaxPoolGrad", 3, kt_tensor(TF_FLOAT, KT_DIMS(1, 4, 4, 1), NULL),
+          kt_tensor(TF_FLOAT, KT_DIMS(1, 3, 3, 1), NULL),
+          kt_tensor(TF_FLOAT, KT_DIMS(1, 3, 3, 1), NULL));
+  EXPECT_ERR(n, TF_INVALID_ARGUMENT,
+             "Expected orig_output shape to be [1,4,4,1], but got [1,3,3,1]");
+  pool_attrs(K22, S11, "VALID");
+  kt_attr_string(&A, "data_format", "NCHW");
+  n = run("MaxPoolGrad", 3, kt_tensor(TF_FLOAT, KT_DIMS(1, 4, 4, 1), NULL),
+          kt_tensor(TF_FLOAT, KT_DIMS(1, 3, 3, 1), NULL),
+          kt_tensor(TF_FLOAT, KT_DIMS(1, 3, 3, 1), NULL));
+  EXPECT_ERR(n, TF_INVALID_ARGUMENT, "only supports NHWC");
+  /* MaxPoolGradV2 reads ksize/strides from tensors of any shape. */
+  kt_attr_string(&A, "padding", "VALID");
+  n = run("MaxPoolGradV2", 5,
+          kt_tensor(TF_FLOAT, KT_DIMS(1, 2, 2, 1), KT_V(1, 4, 3, 2)),
+          kt_tensor(TF_FLOAT, KT_DIMS(1, 1, 1, 1), NULL),
+          kt_tensor(TF_FLOAT, KT_DIMS(1, 1, 1, 1), KT_V(7)),
+          kt_tensor(TF_INT32, KT_DIMS(2, 2), KT_V(1, 2, 2, 1)),
+          kt_tensor(TF_INT32, KT_DIMS(4), KT_V(1, 1, 1, 1)));
+  EXPECT_OK(n, 1);
+  KT_CHECK(OUT[0], TF_FLOAT, KT_DIMS(1, 2, 2, 1), KT_V(0, 7, 0, 0));
+  drop(n);
+  kt_attr_string(&A, "padding", "VALID");
+  n = run("MaxPoolGradV2", 5,
+          kt_tensor(TF_FLOAT, KT_DIMS(1, 2, 2, 1), NULL),
+          kt_tensor(TF_FLOAT, KT_DIMS(1, 1, 1, 1), NULL),
+          kt_tensor(TF_FLOAT, KT_DIMS(1, 1, 1, 1), NULL),
+          kt_tensor(TF_INT32, KT_DIMS(3), KT_V(1, 2, 2)),
+          kt_tensor(TF_INT32, KT_DIMS(4), KT_V(1, 1, 1, 1)));
+  EXPECT_ERR(n, TF_INVALID_ARGUMENT,
+             "Sliding window ksize field must specify 4 dimensions");
+}
+
+TEST(avg_pool_grad_spreads_averages_and_rejects_bad_shapes) {
+  int n;
+  static const int64_t s22[4] = {1, 2, 2, 1};
+  begin();
+  pool_attrs(K22, s22, "SAME");
+  n = run("AvgPoolGrad", 2, kt_vec(TF_INT32, 4, KT_V(1, 3, 3, 1)),
+          kt_tensor(TF_FLOAT, KT_DIMS(1, 2, 2, 1), KT_V(1, 2, 3, 4)));
+  EXPECT_OK(n, 1);
+  /* padded positions do not count: edge windows have 2 or 1 elements */
+  KT_CHECK(OUT[0], TF_FLOAT, KT_DIMS(1, 3, 3, 1),
+           KT_V(0.25, 0.25, 1, 0.25, 0.25, 1, 1.5, 1.5, 4));
+  drop(n);
+  /* TF 2.21's oneDNN kernel crashes or misreads on these; tfe rejects. */
+  pool_attrs(K22, S11, "VALID");
+  n = run("AvgPoolGrad", 2, kt_vec(TF_INT32, 3, KT_V(1, 3, 3)),
+          kt_tensor(TF_FLOAT, KT_DIMS(1, 2, 2, 1), NULL));
+  EXPECT_ERR(n, TF_INVALID_ARGUMENT, "orig_input_shape must be 1-dimensional");
+  pool_attrs(K22, S11, "VALID");
+  n = run("AvgPoolGrad", 2, kt_vec(TF_INT32, 4, KT_V(1, 4, 3, 1)),
+          kt_tensor(TF_FLOAT, KT_DIMS(1, 2, 2, 1), NULL));
+  EXPECT_ERR(n, TF_INVALID_ARGUMENT,
+             "Expected grad shape to be [1,3,2,1], but got [1,2,2,1]");
+  pool_attrs(K22, S11, "VALID");
+  n = run("AvgPoolGrad", 2, kt_vec(TF_INT32, 4, KT_V(1, 3, -3, 1)),
+          kt_tensor(TF_FLOAT, KT_DIMS(1, 2, 2, 1), NULL));
+  EXPECT_ERR(n, TF_INVALID_ARGUMENT, "Expected a non-negative size, got -3");
+}
+
+TEST(bias_add_grad_layouts_and_wrap) {
+  int n;
+  begin();
+  kt_attr_string(&A, "data_format", "NCHW");
+  n = run("BiasAddGrad", 1,
+          kt_tensor(TF_FLOAT, KT_DIMS(2, 3, 2),
+                    KT_V(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)));
+  EXPECT_OK(n, 1);
+  KT_CHECK(OUT[0], TF_FLOAT, KT_DIMS(3), KT_V(1 + 2 + 7 + 8, 3 + 4 + 9 + 10,
+                                               5 + 6 + 11 + 12));
+  drop(n);
+  n = run("BiasAddGrad", 1,
+          kt_tensor(TF_UINT8, KT_DIMS(3, 2), KT_V(200, 1, 100, 2, 0, 3)));
+  EXPECT_OK(n, 1);
+  KT_CHECK(OUT[0], TF_UINT8, KT_DIMS(2), KT_V(44, 6));
+  drop(n);
+  n = run("BiasAddGrad", 1, kt_vec(TF_FLOAT, 2, KT_V(1, 2)));
+  EXPECT_ERR(n, TF_INVALID_ARGUMENT, "Input tensor must be at least 2D: [2]");
+}
+
+TEST(in_top_k_non_finite_and_range) {
+  int n;
+  begin();
+  kt_attr_int(&A, "k", 1);
+  n = run("InTopK", 2,
+          kt_tensor(TF_FLOAT, KT_DIMS(4, 3),
+                    KT_V(1, 2, 2, NANV, 1, 2, 1, INFV, 2, 3, 1, 1)),
+          kt_vec(TF_INT64, 4, KT_V(1, 2, 2, 3)));
+  EXPECT_OK(n, 1);
+  /* tie counts as in; a NaN anywhere or inf above: out; bad index: out */
+  KT_CHECK(OUT[0], TF_BOOL, KT_DIMS(4), KT_V(1, 0, 0, 0));
+  drop(n);
+  n = run("InTopKV2", 3, kt_tensor(TF_FLOAT, KT_DIMS(1, 3), KT_V(1, 2, 3)),
+          kt_vec(TF_INT32, 1, KT_V(0)), kt_scalar(TF_INT32, 3));
+  EXPECT_OK(n, 1);
+  KT_CHECK(OUT[0], TF_BOOL, KT_DIMS(1), KT_V(1));
+  drop(n);
+  n = run("InTopKV2", 3, kt_tensor(TF_FLOAT, KT_DIMS(1, 3), KT_V(1, 2, 3)),
+          kt_vec(TF_INT32, 1, KT_V(0)), kt_vec(TF_INT32, 1, KT_V(3)));
+  EXPECT_ERR(n, TF_INVALID_ARGUMENT, "k must be 0-D, got shape [1]");
+}
+
+TEST(determinant_uses_partial_pivoting) {
+  int n;
+  begin();
+  /* A zero in the leading position needs a row swap. */
+  n = run("MatrixDeterminant", 1,
+          kt_tensor(TF_DOUBLE, KT_DIMS(2, 3, 3),
+                    KT_V(0, 2, 1, 1, 1, 1, 2, 1, 0,  /* det = 3 */
+                         1, 2, 3, 4, 5, 6, 7, 8, 9))); /* singular */
+  EXPECT_OK(n, 1);
+  KT_CHECK_TOL(OUT[0], TF_DOUBLE, KT_DIMS(2), KT_V(3, 0), 1e-14);
+  drop(n);
+  n = run("LogMatrixDeterminant", 1,
+          kt_tensor(TF_FLOAT, KT_DIMS(2, 2), KT_V(0, 3, 2, 0)));
+  EXPECT_OK(n, 2);
+  KT_CHECK(OUT[0], TF_FLOAT, KT_SCALAR, KT_V(-1));
+  KT_CHECK_TOL(OUT[1], TF_FLOAT, KT_SCALAR, KT_V(1.791759469228055), 1e-6);
+  drop(n);
+  n = run("MatrixDeterminant", 1, kt_tensor(TF_FLOAT, KT_DIMS(3, 0, 0), NULL));
+  EXPECT_OK(n, 1);
+  KT_CHECK(OUT[0], TF_FLOAT, KT_DIMS(3), KT_V(1, 1, 1));
+  drop(n);
+}
+
+TEST(inverse_and_solve_errors_and_values) {
+  int n;
+  begin();
+  kt_attr_bool(&A, "adjoint", 1);
+  n = run("MatrixInverse", 1,
+          kt_tensor(TF_DOUBLE, KT_DIMS(2, 2), KT_V(1, 2, 3, 4)));
+  EXPECT_OK(n, 1);
+  KT_CHECK_TOL(OUT[0], TF_DOUBLE, KT_DIMS(2, 2), KT_V(-2, 1.5, 1, -0.5),
+               1e-14);
+  drop(n);
+  n = run("MatrixInverse", 1,
+          kt_tensor(TF_FLOAT, KT_DIMS(2, 2), KT_V(1, 2, 2, 4)));
+  EXPECT_ERR(n, TF_INVALID_ARGUMENT, "Input is not invertible.");
+  /* A NaN first on U's diagonal makes it "not invertible"; a later one
+   * just propagates (TF's min-pivot check). */
+  n = run("MatrixInverse", 1,
+          kt_tensor(TF_FLOAT, KT_DIMS(2, 2), KT_V(NANV, 0, 0, 1)));
+  EXPECT_ERR(n, TF_INVALID_ARGUMENT, "Input is not invertible.");
+  n = run("MatrixInverse", 1,
+          kt_tensor(TF_FLOAT, KT_DIMS(2, 2), KT_V(1, NANV, 0, 1)));
+  EXPECT_OK(n, 1);
+  KT_CHECK(OUT[0], TF_FLOAT, KT_DIMS(2, 2), KT_V(NANV, NANV, NANV, NANV));
+  drop(n);
+  n = run("MatrixSolve", 2,
+          kt_tensor(TF_DOUBLE, KT_DIMS(2, 2), KT_V(0, 1, 1, 0)),
+          kt_tensor(TF_DOUBLE, KT_DIMS(2, 2), KT_V(1, 2, 3, 4)));
+  EXPECT_OK(n, 1);
+  KT_CHECK(OUT[0], TF_DOUBLE, KT_DIMS(2, 2), KT_V(3, 4, 1, 2));
+  drop(n);
+  n = run("MatrixSolve", 2,
+          kt_tensor(TF_DOUBLE, KT_DIMS(2, 2), KT_V(1, 1, 1, 1)),
+          kt_tensor(TF_DOUBLE, KT_DIMS(2, 1), KT_V(1, 2)));
+  EXPECT_ERR(n, TF_INVALID_ARGUMENT, "Input matrix is not invertible.");
+  n = run("MatrixSolve", 2, kt_tensor(TF_DOUBLE, KT_DIMS(2, 2), NULL),
+          kt_tensor(TF_DOUBLE, KT_DIMS(3, 1), NULL));
+  EXPECT_ERR(n, TF_INVALID_ARGUMENT, "Input matrix and rhs are incompatible.");
+}
+
+TEST(cholesky_values_and_failure) {
+  int n;
+  begin();
+  /* only the lower triangle is read */
+  n = run("Cholesky", 1,
+          kt_tensor(TF_DOUBLE, KT_DIMS(2, 2), KT_V(4, 99, 2, 5)));
+  EXPECT_OK(n, 1);
+  KT_CHECK_TOL(OUT[0], TF_DOUBLE, KT_DIMS(2, 2), KT_V(2, 0, 1, 2), 1e-15);
+  drop(n);
+  n = run("Cholesky", 1,
+          kt_tensor(TF_FLOAT, KT_DIMS(2, 2, 2),
+                    KT_V(1, 0, 0, 1, 1, 2, 2, 4)));
+  EXPECT_OK(n, 1);
+  KT_CHECK(OUT[0], TF_FLOAT, KT_DIMS(2, 2, 2),
+           KT_V(1, 0, 0, 1, NANV, 0, NANV, NANV));
+  drop(n);
+  n = run("Cholesky", 1, kt_tensor(TF_FLOAT, KT_DIMS(2, 3), NULL));
+  EXPECT_ERR(n, TF_INVALID_ARGUMENT, "Input matrix must be square.");
+}
+
+TEST(triangular_solve_broadcasts_and_divides_by_zero) {
+  int n;
+  begin();
+  /* one lower matrix against a batch of 2 right-hand sides */
+  n = run("MatrixTriangularSolve", 2,
+          kt_tensor(TF_DOUBLE, KT_DIMS(1, 2, 2), KT_V(2, 0, 1, 4)),
+          kt_tensor(TF_DOUBLE, KT_DIMS(2, 2, 1), KT_V(2, 5, 4, 6)));
+  EXPECT_OK(n, 1);
+  KT_CHECK(OUT[0], TF_DOUBLE, KT_DIMS(2, 2, 1), KT_V(1, 1, 2, 1));
+  drop(n);
+  kt_attr_bool(&A, "lower", 0);
+  kt_attr_bool(&A, "adjoint", 1);
+  /* upper, adjoint: solves U^T x = b with U = [[2,1],[0,4]] */
+  n = run("MatrixTriangularSolve", 2,
+          kt_tensor(TF_DOUBLE, KT_DIMS(2, 2), KT_V(2, 1, 0, 4)),
+          kt_tensor(TF_DOUBLE, KT_DIMS(2, 1), KT_V(2, 5)));
+  EXPECT_OK(n, 1);
+  KT_CHECK(OUT[0], TF_DOUBLE, KT_DIMS(2, 1), KT_V(1, 1));
+  drop(n);
+  n = run("MatrixTriangularSolve", 2,
+          kt_tensor(TF_FLOAT, KT_DIMS(2, 2), KT_V(0, 0, 1, 1)),
+          kt_tensor(TF_FLOAT, KT_DIMS(2, 1), KT_V(1, 1)));
+  EXPECT_OK(n, 1);
+  KT_CHECK(OUT[0], TF_FLOAT, KT_DIMS(2, 1), KT_V(INFV, -INFV));
+  drop(n);
+  n = run("MatrixTriangularSolve", 2,
+          kt_tensor(TF_FLOAT, KT_DIMS(3, 2, 2), NULL),
+          kt_tensor(TF_FLOAT, KT_DIMS(2, 2, 1), NULL));
+  EXPECT_ERR(n, TF_INVALID_ARGUMENT,
+             "In[0] and In[1] must have compatible batch dimensions: "
+             "[3,2,2] vs. [2,2,1]");
+}
+
+TEST(complex_linalg) {
+  int n;
+  TF_Tensor* m;
+  float* d;
+  begin();
+  m = kt_tensor(TF_COMPLEX64, KT_DIMS(2, 2), NULL);
+  d = (float*)TF_TensorData(m);
+  /* [[1+i, 2], [3i, 4]]: det = 4 - 2i */
+  d[0] = 1, d[1] = 1, d[2] = 2, d[3] = 0, d[4] = 0, d[5] = 3, d[6] = 4,
+  d[7] = 0;
+  n = run("MatrixDeterminant", 1, m);
+  EXPECT_OK(n, 1);
+  {
+    const float* o = (const float*)TF_TensorData(OUT[0]);
+    CHECK(fabs(o[0] - 4.0) < 1e-5 && fabs(o[1] + 2.0) < 1e-5);
+  }
+  drop(n);
+}
+
+TFE_TEST_MAIN
