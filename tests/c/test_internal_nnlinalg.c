@@ -20,6 +20,12 @@ static void pool_attrs(const int64_t* ks, const int64_t* st,
   kt_attr_string(&A, "padding", pad);
 }
 
+static void kt_attr_float_nl(tfe_attrs* a, const char* name, float x) {
+  tfe_attr_value v;
+  tfe_attr_value_set_float(&v, x);
+  tfe_attrs_put(a, name, &v);
+}
+
 static const int64_t K22[4] = {1, 2, 2, 1};
 static const int64_t S11[4] = {1, 1, 1, 1};
 
@@ -315,6 +321,66 @@ TEST(complex_linalg) {
     CHECK(fabs(o[0] - 4.0) < 1e-5 && fabs(o[1] + 2.0) < 1e-5);
   }
   drop(n);
+}
+
+TEST(max_pool_with_argmax_indices) {
+  static const double x[16] = {1, 1, 2, 2, 5, NANV, 0, 3,
+                               2, 9, 9, 1, 0, 0, 0, 0};
+  int n;
+  begin();
+  pool_attrs(K22, S11, "VALID");
+  kt_attr_type(&A, "Targmax", TF_INT32);
+  n = run("MaxPoolWithArgmax", 1, kt_tensor(TF_FLOAT, KT_DIMS(1, 4, 4, 1), x));
+  EXPECT_OK(n, 2);
+  KT_CHECK(OUT[0], TF_FLOAT, KT_DIMS(1, 3, 3, 1),
+           KT_V(5, 2, 3, 9, NANV, 9, 9, 9, 9));
+  KT_CHECK(OUT[1], TF_INT32, KT_DIMS(1, 3, 3, 1),
+           KT_V(4, 2, 7, 9, 5, 10, 9, 9, 10));
+  drop(n);
+  /* second batch: indices restart unless include_batch_in_index */
+  {
+    static const int64_t s22[4] = {1, 2, 2, 1};
+    pool_attrs(K22, s22, "VALID");
+    kt_attr_bool(&A, "include_batch_in_index", 1);
+    n = run("MaxPoolWithArgmax", 1,
+            kt_tensor(TF_INT64, KT_DIMS(2, 2, 2, 1), KT_V(1, 2, 3, 4, 4, 3, 2, 1)));
+    EXPECT_OK(n, 2);
+    KT_CHECK(OUT[0], TF_INT64, KT_DIMS(2, 1, 1, 1), KT_V(4, 4));
+    KT_CHECK(OUT[1], TF_INT64, KT_DIMS(2, 1, 1, 1), KT_V(3, 4));
+    drop(n);
+  }
+  pool_attrs(K22, S11, "VALID");
+  n = run("MaxPoolWithArgmax", 1, kt_tensor(TF_FLOAT, KT_DIMS(0, 2, 2, 1), NULL));
+  EXPECT_ERR(n, TF_INVALID_ARGUMENT, "tensor_in must not be empty");
+}
+
+TEST(lrn_values_nan_rows_and_grad) {
+  int n;
+  begin();
+  kt_attr_int(&A, "depth_radius", 1);
+  kt_attr_float_nl(&A, "bias", 1.0f);
+  kt_attr_float_nl(&A, "alpha", 1.0f);
+  kt_attr_float_nl(&A, "beta", 1.0f);
+  /* second row: a NaN makes the whole depth row NaN (band-matrix sum) */
+  n = run("LRN", 1, kt_tensor(TF_FLOAT, KT_DIMS(2, 1, 1, 3),
+                              KT_V(1, 2, 0, 1, NANV, 5)));
+  EXPECT_OK(n, 1);
+  KT_CHECK_TOL(OUT[0], TF_FLOAT, KT_DIMS(2, 1, 1, 3),
+               KT_V(1.0 / 6, 2.0 / 6, 0, NANV, NANV, NANV), 1e-7);
+  drop(n);
+  kt_attr_int(&A, "depth_radius", 0);
+  kt_attr_float_nl(&A, "beta", 1.0f);
+  /* radius 0: y = x / (1 + x^2), dy/dx = (1 - x^2) / (1 + x^2)^2 */
+  n = run("LRNGrad", 3, kt_tensor(TF_FLOAT, KT_DIMS(1, 1, 1, 2), KT_V(1, 1)),
+          kt_tensor(TF_FLOAT, KT_DIMS(1, 1, 1, 2), KT_V(0, 2)),
+          kt_tensor(TF_FLOAT, KT_DIMS(1, 1, 1, 2), KT_V(0, 0.4)));
+  EXPECT_OK(n, 1);
+  KT_CHECK_TOL(OUT[0], TF_FLOAT, KT_DIMS(1, 1, 1, 2), KT_V(1, -3.0 / 25),
+               1e-7);
+  drop(n);
+  kt_attr_int(&A, "depth_radius", -1);
+  n = run("LRN", 1, kt_tensor(TF_FLOAT, KT_DIMS(1, 1, 1, 3), NULL));
+  EXPECT_ERR(n, TF_INVALID_ARGUMENT, "depth_radius = -1 larger than int max");
 }
 
 TFE_TEST_MAIN

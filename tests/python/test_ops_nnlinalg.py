@@ -1,5 +1,5 @@
-"""Neural-network gradient ops (BiasAddGrad, MaxPoolGrad, MaxPoolGradV2,
-AvgPoolGrad, InTopK, InTopKV2) and batched dense linear algebra
+"""Neural-network ops (BiasAddGrad, MaxPoolGrad, MaxPoolGradV2,
+AvgPoolGrad, InTopK, InTopKV2, MaxPoolWithArgmax, LRN, LRNGrad) and batched dense linear algebra
 (MatrixDeterminant, LogMatrixDeterminant, MatrixInverse, Cholesky,
 MatrixSolve, MatrixTriangularSolve) through tfe_py.ops, against values
 recorded from TensorFlow 2.21 (ops_nnlinalg_tf221.json, one entry per case
@@ -37,6 +37,8 @@ APPROX_OPS = {
     "Cholesky",
     "MatrixSolve",
     "MatrixTriangularSolve",
+    "LRN",
+    "LRNGrad",
 }
 TOL = {
     "float16": 2e-3,
@@ -519,8 +521,221 @@ def linalg_cases() -> list[Case]:
     return out
 
 
+def argmax_lrn_cases() -> list[Case]:
+    out: list[Case] = []
+    x = np.array([1, 1, 2, 2, 5, nan, 0, 3, 2, 9, 9, 1, 0, 0, 0, 0], np.float64).reshape(1, 4, 4, 1)
+    xx = np.concatenate([x, 2 * x], 3)
+    xb = np.concatenate([x, x[:, ::-1]], 0)
+    v = {"ksize": [1, 2, 2, 1], "strides": [1, 1, 1, 1], "padding": "VALID"}
+    s2 = {"ksize": [1, 2, 2, 1], "strides": [1, 2, 2, 1], "padding": "SAME"}
+    for dt in ["float32", "float64", "float16", "bfloat16"]:
+        out.append(("MaxPoolWithArgmax", dt, {"input": x}, v))
+    out.append(
+        ("MaxPoolWithArgmax", "float32", {"input": xx}, {**s2, "include_batch_in_index": True})
+    )
+    for tg in ["int32", "int64"]:
+        for ib in [False, True]:
+            out.append(
+                (
+                    "MaxPoolWithArgmax",
+                    "float32",
+                    {"input": xb},
+                    {**s2, "include_batch_in_index": ib, "Targmax": tg},
+                )
+            )
+    xi = rint(30, (2, 5, 6, 3), 0, 4)
+    for dt in ["int32", "uint8", "int64", "uint64"]:
+        out.append(
+            (
+                "MaxPoolWithArgmax",
+                dt,
+                {"input": xi},
+                {"ksize": [1, 3, 2, 1], "strides": [1, 2, 1, 1], "padding": "SAME"},
+            )
+        )
+    out.append(("MaxPoolWithArgmax", "float32", {"input": np.full((1, 2, 2, 1), -inf)}, s2))
+    out.append(
+        (
+            "MaxPoolWithArgmax",
+            "float32",
+            {"input": np.ones((1, 2, 2, 1))},
+            {**s2, "strides": [1, 2, 2, 2]},
+        )
+    )
+    out.append(
+        (
+            "MaxPoolWithArgmax",
+            "float32",
+            {"input": np.ones((1, 2, 2, 1))},
+            {**s2, "ksize": [1, 3, 2, 1], "padding": "VALID"},
+        )
+    )
+    # errors
+    out.append(("MaxPoolWithArgmax", "float32", {"input": np.ones((2, 2, 1))}, s2))
+    out.append(("MaxPoolWithArgmax", "float32", {"input": np.ones((0, 2, 2, 1))}, s2))
+    out.append(
+        (
+            "MaxPoolWithArgmax",
+            "float32",
+            {"input": np.ones((1, 2, 2, 1))},
+            {**s2, "ksize": [1, 2, 0, 1]},
+        )
+    )
+    out.append(
+        (
+            "MaxPoolWithArgmax",
+            "float32",
+            {"input": np.ones((1, 2, 2, 1))},
+            {**s2, "ksize": [1, 2, 2, 2], "strides": [1, 2, 2, 2]},
+        )
+    )
+    out.append(
+        (
+            "MaxPoolWithArgmax",
+            "float32",
+            {"input": np.ones((1, 2, 2, 1))},
+            {**s2, "ksize": [1, 1, 1, 2], "strides": [1, 1, 1, 2]},
+        )
+    )
+    out.append(
+        (
+            "MaxPoolWithArgmax",
+            "float32",
+            {"input": np.ones((1, 2, 2, 1))},
+            {**s2, "strides": [1, 0, 2, 1]},
+        )
+    )
+    d2 = np.arange(8.0).reshape(1, 2, 2, 2)
+    out.append(
+        (
+            "MaxPoolWithArgmax",
+            "float32",
+            {"input": d2},
+            {"ksize": [1, 1, 1, 2], "strides": [1, 1, 1, 2], "padding": "VALID"},
+        )
+    )
+    out.append(
+        (
+            "MaxPoolWithArgmax",
+            "float32",
+            {"input": d2},
+            {"ksize": [1, 1, 1, 2], "strides": [1, 1, 1, 1], "padding": "VALID"},
+        )
+    )
+    out.append(
+        (
+            "MaxPoolWithArgmax",
+            "float32",
+            {"input": np.ones((1, 2, 2, 1))},
+            {**s2, "ksize": [2, 2, 2, 1]},
+        )
+    )
+    # LRN
+    a = rnd(31, (2, 2, 3, 7))
+    for dt in ["float32", "float16"]:
+        for attrs in [
+            {},
+            {"depth_radius": 2, "bias": 1.0, "alpha": 0.5, "beta": 0.75},
+            {"depth_radius": 1, "bias": 2.0, "alpha": 0.1, "beta": 1.0},
+            {"depth_radius": 0, "bias": 0.5, "alpha": 1.0, "beta": 0.5},
+            {"depth_radius": 100, "beta": 0.3},
+        ]:
+            out.append(("LRN", dt, {"input": a}, attrs))
+            out.append(
+                (
+                    "LRNGrad",
+                    dt,
+                    {
+                        "input_grads": rnd(32, (2, 2, 3, 7)),
+                        "input_image": a,
+                        "output_image": rnd(33, (2, 2, 3, 7)),
+                    },
+                    attrs,
+                )
+            )
+    out.append(
+        (
+            "LRN",
+            "float32",
+            {"input": [[[[nan, 1.0, -inf, 2.0]], [[1.0, 2.0, 3.0, 4.0]]]]},
+            {"depth_radius": 1},
+        )
+    )
+    out.append(
+        (
+            "LRNGrad",
+            "float32",
+            {
+                "input_grads": [[[[0.0, 1.0, 0.0, 0.0]]]],
+                "input_image": [[[[nan, 1.0, 2.0, 3.0]]]],
+                "output_image": [[[[nan, 1.0, 2.0, 3.0]]]],
+            },
+            {"depth_radius": 1},
+        )
+    )
+    out.append(
+        (
+            "LRNGrad",
+            "float32",
+            {
+                "input_grads": [[[[0.0, 1.0, 0.0, 0.0]]]],
+                "input_image": [[[[nan, 1.0, 2.0, 3.0]]]],
+                "output_image": [[[[nan, 1.0, 2.0, 3.0]]]],
+            },
+            {"depth_radius": 2},
+        )
+    )
+    out.append(("LRN", "float32", {"input": np.zeros((1, 1, 1, 0))}, {}))
+    out.append(("LRN", "float32", {"input": np.ones((2, 6))}, {}))
+    out.append(("LRN", "float32", {"input": np.ones((1, 1, 1, 6))}, {"depth_radius": -1}))
+    out.append(("LRN", "float32", {"input": np.ones((1, 1, 1, 6))}, {"depth_radius": 2**31 - 1}))
+    out.append(
+        (
+            "LRNGrad",
+            "float32",
+            {
+                "input_grads": np.ones((1, 1, 1, 6)),
+                "input_image": np.ones((1, 1, 1, 6)),
+                "output_image": np.ones((1, 1, 1, 5)),
+            },
+            {},
+        )
+    )
+    out.append(
+        (
+            "LRNGrad",
+            "float32",
+            {
+                "input_grads": np.ones((1, 1, 6)),
+                "input_image": np.ones((1, 1, 6)),
+                "output_image": np.ones((1, 1, 6)),
+            },
+            {},
+        )
+    )
+    out.append(
+        (
+            "LRNGrad",
+            "float32",
+            {
+                "input_grads": np.ones((1, 1, 1, 6)),
+                "input_image": np.ones((1, 1, 1, 6)),
+                "output_image": np.ones((1, 1, 1, 6)),
+            },
+            {"depth_radius": -1},
+        )
+    )
+    return out
+
+
 def cases() -> list[Case]:
-    return [*bias_cases(), *pool_cases(), *topk_cases(), *linalg_cases()]
+    return [
+        *bias_cases(),
+        *pool_cases(),
+        *topk_cases(),
+        *linalg_cases(),
+        *argmax_lrn_cases(),
+    ]
 
 
 CASES = cases()

@@ -1,6 +1,6 @@
 /* Neural-network gradient kernels added from TF 2.21's CPU registrations:
- * BiasAddGrad, MaxPoolGrad, MaxPoolGradV2, AvgPoolGrad, InTopK and
- * InTopKV2 (NHWC only, as TF's CPU kernels).
+ * BiasAddGrad, MaxPoolGrad, MaxPoolGradV2, AvgPoolGrad, InTopK, InTopKV2,
+ * MaxPoolWithArgmax, LRN and LRNGrad (NHWC only, as TF's CPU kernels).
  *
  * MaxPoolGrad picks, for every output position, the input element TF's CPU
  * kernel picks: the first real element of the window in row-major order is
@@ -659,6 +659,255 @@ static void in_top_k_v2_compute(tfe_kernel_context* k) {
   in_top_k_run(k, kutil_get_int(kt, 0));
 }
 
+/* ---- MaxPoolWithArgmax ---- */
+
+/* The maxima MaxPoolGrad routes to, with their flat indices:
+ * ((b * H + y) * W + x) * C + c with include_batch_in_index, else without
+ * the batch term. */
+static void max_pool_argmax_compute(tfe_kernel_context* k) {
+  const TF_Tensor* in = k->inputs[0];
+  const int64_t *ks = NULL, *st = NULL;
+  int nks = 0, nst = 0, i, with_batch = kutil_attr_bool(k, "include_batch_in_index", 0);
+  TF_DataType targ = TF_INT64;
+  pool_geom g;
+  int64_t od[4], b, oy, ox, ch, oi = 0;
+  TF_Tensor *out, *arg;
+  size_t es = kutil_esize(in->dtype);
+  if (k->attrs != NULL) {
+    tfe_attrs_get_int_list(k->attrs, "ksize", &ks, &nks, NULL);
+    tfe_attrs_get_int_list(k->attrs, "strides", &st, &nst, NULL);
+    tfe_attrs_get_type(k->attrs, "Targmax", &targ, NULL);
+  }
+  if (nks != 4) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "Sliding window ksize field must specify 4 dimensions");
+    return;
+  }
+  if (nst != 4) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "Sliding window stride field must specify 4 dimensions");
+    return;
+  }
+  if (ks[0] != 1 || st[0] != 1) {
+    KUTIL_FAIL(k, TF_UNIMPLEMENTED,
+               "Pooling is not yet supported on the batch dimension.");
+    return;
+  }
+  if (in->num_dims != 4) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "tensor_in must be 4-dimensional (2)");
+    return;
+  }
+  if (kutil_num_elements(in) == 0) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "tensor_in must not be empty (2)");
+    return;
+  }
+  for (i = 0; i < 4; i++) {
+    if (ks[i] <= 0) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "ksize must be a positive int32 value, got:%lld",
+                 (long long)ks[i]);
+      return;
+    }
+  }
+  /* A depth window passes TF's checks but its CPU kernel then pools only
+   * spatially (here over 1x1 windows), so the output copies the input. */
+  if (ks[3] != 1) {
+    if (ks[1] != 1 || ks[2] != 1) {
+      KUTIL_FAIL(k, TF_UNIMPLEMENTED,
+                 "MaxPooling supports exactly one of pooling across depth or "
+                 "pooling across width/height.");
+      return;
+    }
+    if (in->dims[3] % ks[3] != 0) {
+      KUTIL_FAIL(k, TF_UNIMPLEMENTED,
+                 "Depthwise max pooling requires the depth window to evenly "
+                 "divide the input depth");
+      return;
+    }
+    if (ks[3] != st[3]) {
+      KUTIL_FAIL(k, TF_UNIMPLEMENTED,
+                 "Depthwise max pooling requires the depth window to equal "
+                 "the depth stride");
+      return;
+    }
+  }
+  if (!pool_geometry(k, in->dims, ks, st, padding_attr(k), NULL, &g)) return;
+  od[0] = g.n;
+  od[1] = g.oh;
+  od[2] = g.ow;
+  od[3] = g.c;
+  out = tfe_kernel_alloc_output(k, 0, in->dtype, od, 4);
+  if (out == NULL) return;
+  arg = tfe_kernel_alloc_output(k, 1, targ, od, 4);
+  if (arg == NULL) return;
+  for (b = 0; b < g.n; b++) {
+    for (oy = 0; oy < g.oh; oy++) {
+      for (ox = 0; ox < g.ow; ox++) {
+        for (ch = 0; ch < g.c; ch++, oi++) {
+          int64_t p = (in->dtype == TF_INT64 || in->dtype == TF_UINT64)
+                          ? max_pick_i64(in, &g, b, oy, ox, ch)
+                          : max_pick(in, &g, b, oy, ox, ch);
+          int64_t idx = with_batch ? p : p - b * g.ih * g.iw * g.c;
+          memcpy((char*)kutil_data(out) + (size_t)oi * es,
+                 (const char*)kutil_data(in) + (size_t)p * es, es);
+          if (targ == TF_INT32) {
+            ((int32_t*)kutil_data(arg))[oi] = (int32_t)idx;
+          } else {
+            ((int64_t*)kutil_data(arg))[oi] = idx;
+          }
+        }
+      }
+    }
+  }
+}
+
+/* ---- LRN / LRNGrad ---- */
+
+static int lrn_radius(tfe_kernel_context* k, int64_t* r) {
+  *r = kutil_attr_int(k, "depth_radius", 5);
+  if (*r < 0 || *r >= 2147483647) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "depth_radius = %lld larger than int max",
+               (long long)*r);
+    return 0;
+  }
+  return 1;
+}
+
+static float attr_float(const tfe_kernel_context* k, const char* name,
+                        float dflt) {
+  float v;
+  if (k->attrs != NULL && tfe_attrs_get_float(k->attrs, name, &v, NULL)) {
+    return v;
+  }
+  return dflt;
+}
+
+/* out = in / (bias + alpha * sum of squares over the depth window)^beta.
+ * TF sums the squares through a band-matrix product, so one non-finite
+ * square anywhere along the depth makes the whole depth row NaN; that is
+ * reproduced. Computed in double, rounded to the dtype. */
+static void lrn_compute(tfe_kernel_context* k) {
+  const TF_Tensor* in = k->inputs[0];
+  int64_t r, rows, d, i, c, j;
+  double bias = attr_float(k, "bias", 1.0f), alpha = attr_float(k, "alpha", 1.0f);
+  double beta = attr_float(k, "beta", 0.5f);
+  TF_Tensor* out;
+  double* sq;
+  if (!lrn_radius(k, &r)) return;
+  if (in->num_dims != 4) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "in must be 4-dimensional");
+    return;
+  }
+  if (kutil_num_elements(in) >= 2147483647) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "argument to LRN too large");
+    return;
+  }
+  d = in->dims[3];
+  if (d + r > 2147483647) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "depth %lld + depth_radius %lld exceeds int max.", (long long)d,
+               (long long)r);
+    return;
+  }
+  out = tfe_kernel_alloc_output(k, 0, in->dtype, in->dims, 4);
+  if (out == NULL || kutil_num_elements(out) == 0) return;
+  rows = kutil_num_elements(in) / d;
+  sq = (double*)tfe_malloc((size_t)d * sizeof(double));
+  if (sq == NULL) {
+    KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory in LRN");
+    return;
+  }
+  for (i = 0; i < rows; i++) {
+    int finite = 1;
+    for (c = 0; c < d; c++) {
+      float x = (float)ld(in->dtype, kutil_data(in), i * d + c);
+      float x2 = x * x; /* TF squares in the dtype */
+      if (in->dtype == TF_HALF) x2 = kutil_f16_to_f32(kutil_f32_to_f16(x2));
+      sq[c] = x2;
+      if (!isfinite(x2)) finite = 0;
+    }
+    for (c = 0; c < d; c++) {
+      int64_t j0 = c - r < 0 ? 0 : c - r, j1 = c + r + 1 > d ? d : c + r + 1;
+      double s = 0, x = ld(in->dtype, kutil_data(in), i * d + c), norm, y;
+      for (j = j0; j < j1; j++) s += sq[j];
+      norm = s * alpha + bias;
+      if (!finite) {
+        y = NAN;
+      } else if (beta == 1.0) {
+        y = x / norm;
+      } else if (beta == 0.5) {
+        y = x / sqrt(norm);
+      } else {
+        y = x * exp(log(norm) * -beta);
+      }
+      nl_store_double(in->dtype, kutil_data(out), i * d + c, y);
+    }
+  }
+  tfe_free(sq);
+}
+
+/* Gradient of LRN, as TF's CPU kernel: for every depth position j with a
+ * nonzero incoming gradient g, each k in j's window receives
+ * g * ([k == j] * N^-beta - 2 * alpha * beta * x_k * y_j / N), with N the
+ * window's bias + alpha * sum of squares. */
+static void lrn_grad_compute(tfe_kernel_context* k) {
+  const TF_Tensor *gr = k->inputs[0], *xi = k->inputs[1], *yo = k->inputs[2];
+  int64_t r, rows, d, i, c, j;
+  double bias = attr_float(k, "bias", 1.0f), alpha = attr_float(k, "alpha", 1.0f);
+  double beta = attr_float(k, "beta", 0.5f);
+  TF_DataType dt = gr->dtype;
+  TF_Tensor* out;
+  double* acc;
+  if (!lrn_radius(k, &r)) return;
+  if (gr->num_dims != 4 || xi->num_dims != 4) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "inputs must be 4-dimensional");
+    return;
+  }
+  {
+    int same = yo->num_dims == 4, q;
+    for (q = 0; q < 4 && same; q++) {
+      if (xi->dims[q] != gr->dims[q] || yo->dims[q] != gr->dims[q]) same = 0;
+    }
+    if (!same) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "input_grads, input_image, and out_image should have the "
+                 "same shape");
+      return;
+    }
+  }
+  out = tfe_kernel_alloc_output(k, 0, dt, gr->dims, 4);
+  if (out == NULL || kutil_num_elements(out) == 0) return;
+  d = gr->dims[3];
+  rows = kutil_num_elements(gr) / d;
+  acc = (double*)tfe_malloc((size_t)d * sizeof(double));
+  if (acc == NULL) {
+    KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory in LRNGrad");
+    return;
+  }
+  for (i = 0; i < rows; i++) {
+    for (c = 0; c < d; c++) acc[c] = 0;
+    for (j = 0; j < d; j++) {
+      double g = ld(dt, kutil_data(gr), i * d + j), norm = 0, p, ab2;
+      int64_t j0 = j - r < 0 ? 0 : j - r, j1 = j + r + 1 > d ? d : j + r + 1;
+      if (g == 0) continue;
+      for (c = j0; c < j1; c++) {
+        double x = ld(dt, kutil_data(xi), i * d + c);
+        norm += x * x;
+      }
+      norm = alpha * norm + bias;
+      p = pow(norm, -beta);
+      ab2 = -2.0 * alpha * beta * ld(dt, kutil_data(yo), i * d + j);
+      for (c = j0; c < j1; c++) {
+        double v = ld(dt, kutil_data(xi), i * d + c) * ab2 / norm;
+        if (c == j) v += p;
+        acc[c] += v * g;
+      }
+    }
+    for (c = 0; c < d; c++) nl_store_double(dt, kutil_data(out), i * d + c, acc[c]);
+  }
+  tfe_free(acc);
+}
+
 void tfe_register_nnlinalg_nn_kernels(void) {
   static const TF_DataType kBias[] = {
       TF_COMPLEX128, TF_COMPLEX64, TF_DOUBLE, TF_FLOAT,  TF_BFLOAT16,
@@ -683,4 +932,14 @@ void tfe_register_nnlinalg_nn_kernels(void) {
                      KUTIL_COUNT(kIdx), NULL, NULL, 0);
   tfe_kutil_register("InTopKV2", in_top_k_v2_compute, "T", kIdx,
                      KUTIL_COUNT(kIdx), NULL, NULL, 0);
+  {
+    static const TF_DataType kArg[] = {TF_INT64, TF_INT32};
+    static const TF_DataType kLrn[] = {TF_HALF, TF_FLOAT};
+    tfe_kutil_register("MaxPoolWithArgmax", max_pool_argmax_compute, "T", kMax,
+                       KUTIL_COUNT(kMax), "Targmax", kArg, KUTIL_COUNT(kArg));
+    tfe_kutil_register("LRN", lrn_compute, "T", kLrn, KUTIL_COUNT(kLrn), NULL,
+                       NULL, 0);
+    tfe_kutil_register("LRNGrad", lrn_grad_compute, "T", kLrn,
+                       KUTIL_COUNT(kLrn), NULL, NULL, 0);
+  }
 }
