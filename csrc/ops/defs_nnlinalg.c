@@ -97,6 +97,18 @@ static const tfe_builtin_op kOps[] = {
            "attr: alpha: float = 1.0",
            "attr: beta: float = 0.5",
            "attr: T: {half, bfloat16, float} = DT_FLOAT"),
+    TFE_OP("ResizeBilinearGrad", "in: grads: float",
+           "in: original_image: T",
+           "out: output: T",
+           "attr: T: {float, bfloat16, half, double}",
+           "attr: align_corners: bool = false",
+           "attr: half_pixel_centers: bool = false"),
+    TFE_OP("ResizeNearestNeighborGrad", "in: grads: T",
+           "in: size: int32",
+           "out: output: T",
+           "attr: T: {uint8, int8, int32, half, float, double, bfloat16}",
+           "attr: align_corners: bool = false",
+           "attr: half_pixel_centers: bool = false"),
 };
 
 int tfe_ops_register_nnlinalg_defs(void) {

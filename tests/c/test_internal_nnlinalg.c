@@ -383,4 +383,36 @@ TEST(lrn_values_nan_rows_and_grad) {
   EXPECT_ERR(n, TF_INVALID_ARGUMENT, "depth_radius = -1 larger than int max");
 }
 
+TEST(resize_grads) {
+  int n;
+  begin();
+  /* 2x2 -> 3x3 forward with align_corners: scale 0.5; middle rows and
+   * columns split their gradient evenly. */
+  kt_attr_bool(&A, "align_corners", 1);
+  n = run("ResizeBilinearGrad", 2,
+          kt_tensor(TF_FLOAT, KT_DIMS(1, 3, 3, 1), KT_V(1, 1, 1, 1, 1, 1, 1, 1, 1)),
+          kt_tensor(TF_DOUBLE, KT_DIMS(1, 2, 2, 1), NULL));
+  EXPECT_OK(n, 1);
+  KT_CHECK(OUT[0], TF_DOUBLE, KT_DIMS(1, 2, 2, 1), KT_V(2.25, 2.25, 2.25, 2.25));
+  drop(n);
+  /* nearest: 3x3 grads onto 1x1 all land on the one pixel; int8 wraps */
+  n = run("ResizeNearestNeighborGrad", 2,
+          kt_tensor(TF_INT8, KT_DIMS(1, 3, 3, 1),
+                    KT_V(100, 100, 100, 100, 100, 100, 100, 100, 100)),
+          kt_vec(TF_INT32, 2, KT_V(1, 1)));
+  EXPECT_OK(n, 1);
+  KT_CHECK(OUT[0], TF_INT8, KT_DIMS(1, 1, 1, 1), KT_V(-124));
+  drop(n);
+  n = run("ResizeNearestNeighborGrad", 2,
+          kt_tensor(TF_FLOAT, KT_DIMS(1, 3, 3, 1), NULL),
+          kt_vec(TF_INT32, 2, KT_V(0, 1)));
+  EXPECT_ERR(n, TF_INVALID_ARGUMENT, "shape_t's elements must be positive");
+  kt_attr_bool(&A, "align_corners", 1);
+  kt_attr_bool(&A, "half_pixel_centers", 1);
+  n = run("ResizeBilinearGrad", 2, kt_tensor(TF_FLOAT, KT_DIMS(1, 3, 3, 1), NULL),
+          kt_tensor(TF_FLOAT, KT_DIMS(1, 2, 2, 1), NULL));
+  EXPECT_ERR(n, TF_INVALID_ARGUMENT,
+             "If half_pixel_centers is True, align_corners must be False.");
+}
+
 TFE_TEST_MAIN

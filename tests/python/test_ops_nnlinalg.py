@@ -1,5 +1,6 @@
 """Neural-network ops (BiasAddGrad, MaxPoolGrad, MaxPoolGradV2,
-AvgPoolGrad, InTopK, InTopKV2, MaxPoolWithArgmax, LRN, LRNGrad) and batched dense linear algebra
+AvgPoolGrad, InTopK, InTopKV2, MaxPoolWithArgmax, LRN, LRNGrad,
+ResizeBilinearGrad, ResizeNearestNeighborGrad) and batched dense linear algebra
 (MatrixDeterminant, LogMatrixDeterminant, MatrixInverse, Cholesky,
 MatrixSolve, MatrixTriangularSolve) through tfe_py.ops, against values
 recorded from TensorFlow 2.21 (ops_nnlinalg_tf221.json, one entry per case
@@ -728,6 +729,112 @@ def argmax_lrn_cases() -> list[Case]:
     return out
 
 
+def resize_grad_cases() -> list[Case]:
+    out: list[Case] = []
+    flags = [
+        {},
+        {"align_corners": True},
+        {"half_pixel_centers": True},
+    ]
+    for dt in ["float32", "float64", "float16", "bfloat16"]:
+        for fl in flags:
+            for rs, orig in [
+                ((2, 5, 7, 3), (2, 3, 4, 3)),
+                ((1, 2, 3, 2), (1, 5, 4, 2)),
+                ((1, 1, 1, 1), (1, 3, 3, 1)),
+            ]:
+                out.append(
+                    (
+                        "ResizeBilinearGrad",
+                        dt,
+                        {"grads": (rnd(40, rs), "float32"), "original_image": np.zeros(orig)},
+                        fl,
+                    )
+                )
+    for dt in ["float32", "float64", "float16", "int32", "uint8", "int8", "bfloat16"]:
+        for fl in [*flags, {"align_corners": True, "half_pixel_centers": True}]:
+            for rs, size in [
+                ((2, 5, 7, 3), [3, 4]),
+                ((1, 2, 3, 2), [5, 4]),
+                ((1, 3, 3, 1), [1, 1]),
+            ]:
+                out.append(
+                    (
+                        "ResizeNearestNeighborGrad",
+                        dt,
+                        {"grads": rint(41, rs, 0, 100), "size": (size, "int32")},
+                        fl,
+                    )
+                )
+    # output takes batch and depth from grads
+    out.append(
+        (
+            "ResizeBilinearGrad",
+            "float32",
+            {"grads": (rnd(42, (1, 3, 3, 1)), "float32"), "original_image": np.zeros((2, 2, 2, 2))},
+            {},
+        )
+    )
+    out.append(
+        (
+            "ResizeNearestNeighborGrad",
+            "float32",
+            {"grads": np.zeros((1, 0, 3, 1)), "size": ([2, 2], "int32")},
+            {},
+        )
+    )
+    # errors
+    g = (np.ones((1, 3, 3, 1)), "float32")
+    out.append(
+        (
+            "ResizeBilinearGrad",
+            "float32",
+            {"grads": g, "original_image": np.ones((1, 2, 2, 1))},
+            {"align_corners": True, "half_pixel_centers": True},
+        )
+    )
+    out.append(
+        (
+            "ResizeBilinearGrad",
+            "float32",
+            {"grads": (np.ones((3, 3, 1)), "float32"), "original_image": np.ones((1, 2, 2, 1))},
+            {},
+        )
+    )
+    out.append(
+        ("ResizeBilinearGrad", "float32", {"grads": g, "original_image": np.ones((2, 2, 1))}, {})
+    )
+    out.append(
+        ("ResizeBilinearGrad", "float32", {"grads": g, "original_image": np.ones((1, 0, 2, 1))}, {})
+    )
+    out.append(
+        (
+            "ResizeBilinearGrad",
+            "float32",
+            {"grads": (np.ones((1, 0, 3, 1)), "float32"), "original_image": np.ones((1, 2, 2, 1))},
+            {},
+        )
+    )
+    out.append(
+        (
+            "ResizeNearestNeighborGrad",
+            "float32",
+            {"grads": np.ones((3, 3, 1)), "size": ([2, 2], "int32")},
+            {},
+        )
+    )
+    out.append(
+        ("ResizeNearestNeighborGrad", "float32", {"grads": g[0], "size": ([[2, 2]], "int32")}, {})
+    )
+    out.append(
+        ("ResizeNearestNeighborGrad", "float32", {"grads": g[0], "size": ([2, 2, 2], "int32")}, {})
+    )
+    out.append(
+        ("ResizeNearestNeighborGrad", "float32", {"grads": g[0], "size": ([0, 2], "int32")}, {})
+    )
+    return out
+
+
 def cases() -> list[Case]:
     return [
         *bias_cases(),
@@ -735,6 +842,7 @@ def cases() -> list[Case]:
         *topk_cases(),
         *linalg_cases(),
         *argmax_lrn_cases(),
+        *resize_grad_cases(),
     ]
 
 

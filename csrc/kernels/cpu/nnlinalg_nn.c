@@ -1,6 +1,7 @@
 /* Neural-network gradient kernels added from TF 2.21's CPU registrations:
  * BiasAddGrad, MaxPoolGrad, MaxPoolGradV2, AvgPoolGrad, InTopK, InTopKV2,
- * MaxPoolWithArgmax, LRN and LRNGrad (NHWC only, as TF's CPU kernels).
+ * MaxPoolWithArgmax, LRN, LRNGrad, ResizeBilinearGrad and
+ * ResizeNearestNeighborGrad (NHWC only, as TF's CPU kernels).
  *
  * MaxPoolGrad picks, for every output position, the input element TF's CPU
  * kernel picks: the first real element of the window in row-major order is
@@ -908,6 +909,191 @@ static void lrn_grad_compute(tfe_kernel_context* k) {
   tfe_free(acc);
 }
 
+/* ---- ResizeBilinearGrad / ResizeNearestNeighborGrad ---- */
+
+/* TF's resize scale: original / resized, or (original - 1) / (resized - 1)
+ * with align_corners when resized > 1; in float. */
+static float rs_scale(int64_t orig, int64_t resized, int align) {
+  return (align && resized > 1) ? (float)(orig - 1) / (float)(resized - 1)
+                                : (float)orig / (float)resized;
+}
+
+/* Spreads each float gradient over the four source pixels of the forward
+ * bilinear resize, in TF's order, adding (g * wy) * wx in float and then
+ * in the dtype (half and bfloat16 accumulate in float and are rounded at
+ * the end, as TF does). Output: [grad batch, original h, w, grad depth]. */
+static void resize_bilinear_grad_compute(tfe_kernel_context* k) {
+  const TF_Tensor *gr = k->inputs[0], *orig = k->inputs[1];
+  int align = kutil_attr_bool(k, "align_corners", 0);
+  int half = kutil_attr_bool(k, "half_pixel_centers", 0);
+  TF_DataType dt = orig->dtype;
+  kutil_shape_buf sb;
+  int64_t od[4], b, y, x, c, rh, rw, C;
+  float hs, ws;
+  TF_Tensor* out;
+  double* acc = NULL; /* double or float accumulation, see below */
+  float* accf = NULL;
+  const float* g;
+  if (half && align) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "If half_pixel_centers is True, align_corners must be False.");
+    return;
+  }
+  if (gr->num_dims != 4) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "input_grad must be 4-dimensional%s",
+               kutil_tshape(gr, &sb));
+    return;
+  }
+  if (orig->num_dims != 4) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "original_image must be 4-dimensional%s",
+               kutil_tshape(orig, &sb));
+    return;
+  }
+  rh = gr->dims[1];
+  rw = gr->dims[2];
+  if (rh <= 0 || rw <= 0) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "resized dimensions must be positive");
+    return;
+  }
+  if (orig->dims[1] > 2147483647 || orig->dims[2] > 2147483647) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "original sizes must be between 0 and max int32");
+    return;
+  }
+  if (orig->dims[1] <= 0 || orig->dims[2] <= 0) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "original dimensions must be positive");
+    return;
+  }
+  od[0] = gr->dims[0];
+  od[1] = orig->dims[1];
+  od[2] = orig->dims[2];
+  od[3] = gr->dims[3];
+  C = od[3];
+  out = tfe_kernel_alloc_output(k, 0, dt, od, 4);
+  if (out == NULL || kutil_num_elements(out) == 0) return;
+  hs = rs_scale(od[1], rh, align);
+  ws = rs_scale(od[2], rw, align);
+  if (dt == TF_DOUBLE) {
+    acc = (double*)kutil_data(out);
+    memset(acc, 0, (size_t)kutil_num_elements(out) * sizeof(double));
+  } else if (dt == TF_FLOAT) {
+    accf = (float*)kutil_data(out);
+    memset(accf, 0, (size_t)kutil_num_elements(out) * sizeof(float));
+  } else {
+    accf = (float*)tfe_calloc((size_t)kutil_num_elements(out), sizeof(float));
+    if (accf == NULL) {
+      KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED,
+                 "out of memory in ResizeBilinearGrad");
+      return;
+    }
+  }
+  g = (const float*)kutil_data(gr);
+  for (b = 0; b < od[0]; b++) {
+    for (y = 0; y < rh; y++) {
+      float iy = half ? ((float)y + 0.5f) * hs - 0.5f : (float)y * hs;
+      int64_t top = (int64_t)floorf(iy), bot = (int64_t)ceilf(iy);
+      float ly = iy - floorf(iy), ily = 1.0f - ly;
+      if (top < 0) top = 0;
+      if (bot > od[1] - 1) bot = od[1] - 1;
+      for (x = 0; x < rw; x++) {
+        float ix = half ? ((float)x + 0.5f) * ws - 0.5f : (float)x * ws;
+        int64_t left = (int64_t)floorf(ix), right = (int64_t)ceilf(ix);
+        float lx = ix - floorf(ix), ilx = 1.0f - lx;
+        const float* gp = g + ((b * rh + y) * rw + x) * C;
+        int64_t tl, tr, bl, br;
+        if (left < 0) left = 0;
+        if (right > od[2] - 1) right = od[2] - 1;
+        tl = ((b * od[1] + top) * od[2] + left) * C;
+        tr = ((b * od[1] + top) * od[2] + right) * C;
+        bl = ((b * od[1] + bot) * od[2] + left) * C;
+        br = ((b * od[1] + bot) * od[2] + right) * C;
+        for (c = 0; c < C; c++) {
+          float v = gp[c];
+          if (acc != NULL) {
+            acc[tl + c] += (double)(v * ily * ilx);
+            acc[tr + c] += (double)(v * ily * lx);
+            acc[bl + c] += (double)(v * ly * ilx);
+            acc[br + c] += (double)(v * ly * lx);
+          } else {
+            accf[tl + c] += v * ily * ilx;
+            accf[tr + c] += v * ily * lx;
+            accf[bl + c] += v * ly * ilx;
+            accf[br + c] += v * ly * lx;
+          }
+        }
+      }
+    }
+  }
+  if (dt == TF_HALF || dt == TF_BFLOAT16) {
+    int64_t i, n = kutil_num_elements(out);
+    for (i = 0; i < n; i++) nl_store_double(dt, kutil_data(out), i, accf[i]);
+    tfe_free(accf);
+  }
+}
+
+/* Adds each gradient to the pixel the forward nearest-neighbour resize
+ * read it from, in the dtype (integers wrap, half/bfloat16 round per
+ * addition), in TF's loop order. */
+static void resize_nearest_grad_compute(tfe_kernel_context* k) {
+  const TF_Tensor *gr = k->inputs[0], *sz = k->inputs[1];
+  int align = kutil_attr_bool(k, "align_corners", 0);
+  int half = kutil_attr_bool(k, "half_pixel_centers", 0);
+  kutil_shape_buf sb;
+  int64_t od[4], b, y, x, c, ih, iw, C;
+  float hs, ws;
+  TF_Tensor* out;
+  if (gr->num_dims != 4) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "input must be 4-dimensional%s",
+               kutil_tshape(gr, &sb));
+    return;
+  }
+  if (sz->num_dims != 1) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "shape_t must be 1-dimensional%s",
+               kutil_tshape(sz, &sb));
+    return;
+  }
+  if (sz->dims[0] != 2) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "shape_t must have two elements%s",
+               kutil_tshape(sz, &sb));
+    return;
+  }
+  od[1] = ((const int32_t*)kutil_data(sz))[0];
+  od[2] = ((const int32_t*)kutil_data(sz))[1];
+  if (od[1] <= 0 || od[2] <= 0) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "shape_t's elements must be positive");
+    return;
+  }
+  od[0] = gr->dims[0];
+  od[3] = gr->dims[3];
+  ih = gr->dims[1];
+  iw = gr->dims[2];
+  C = od[3];
+  out = tfe_kernel_alloc_output(k, 0, gr->dtype, od, 4);
+  if (out == NULL || kutil_num_elements(out) == 0) return;
+  memset(kutil_data(out), 0,
+         (size_t)kutil_num_elements(out) * kutil_esize(gr->dtype));
+  hs = rs_scale(od[1], ih, align);
+  ws = rs_scale(od[2], iw, align);
+  for (y = 0; y < ih; y++) {
+    float fy = half ? ((float)y + 0.5f) * hs : (float)y * hs;
+    int64_t oy = align ? (int64_t)roundf(fy) : (int64_t)floorf(fy);
+    if (oy > od[1] - 1) oy = od[1] - 1;
+    for (x = 0; x < iw; x++) {
+      float fx = half ? ((float)x + 0.5f) * ws : (float)x * ws;
+      int64_t ox = align ? (int64_t)roundf(fx) : (int64_t)floorf(fx);
+      if (ox > od[2] - 1) ox = od[2] - 1;
+      for (b = 0; b < od[0]; b++) {
+        for (c = 0; c < C; c++) {
+          add_in_type(gr->dtype, kutil_data(out),
+                      ((b * od[1] + oy) * od[2] + ox) * C + c,
+                      kutil_data(gr), ((b * ih + y) * iw + x) * C + c);
+        }
+      }
+    }
+  }
+}
+
 void tfe_register_nnlinalg_nn_kernels(void) {
   static const TF_DataType kBias[] = {
       TF_COMPLEX128, TF_COMPLEX64, TF_DOUBLE, TF_FLOAT,  TF_BFLOAT16,
@@ -941,5 +1127,10 @@ void tfe_register_nnlinalg_nn_kernels(void) {
                        NULL, 0);
     tfe_kutil_register("LRNGrad", lrn_grad_compute, "T", kLrn,
                        KUTIL_COUNT(kLrn), NULL, NULL, 0);
+    tfe_kutil_register("ResizeBilinearGrad", resize_bilinear_grad_compute,
+                       "T", kAvg, KUTIL_COUNT(kAvg), NULL, NULL, 0);
+    tfe_kutil_register("ResizeNearestNeighborGrad",
+                       resize_nearest_grad_compute, "T", kMax,
+                       KUTIL_COUNT(kMax), NULL, NULL, 0);
   }
 }
