@@ -835,6 +835,15 @@ def resize_grad_cases() -> list[Case]:
     return out
 
 
+def half_inverse_cases() -> list[Case]:
+    m = well_conditioned(50, (3, 4, 4))
+    return [
+        ("MatrixInverse", "float16", {"input": m}, {}),
+        ("MatrixInverse", "float16", {"input": m}, {"adjoint": True}),
+        ("MatrixInverse", "float16", {"input": [[1.0, 2.0], [2.0, 4.0]]}, {}),
+    ]
+
+
 def cases() -> list[Case]:
     return [
         *bias_cases(),
@@ -843,6 +852,7 @@ def cases() -> list[Case]:
         *linalg_cases(),
         *argmax_lrn_cases(),
         *resize_grad_cases(),
+        *half_inverse_cases(),
     ]
 
 

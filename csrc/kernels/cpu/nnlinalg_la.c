@@ -1,5 +1,6 @@
 /* Batched dense linear algebra on the CPU, with TF 2.21's registrations
- * (float, double, complex64, complex128): MatrixDeterminant,
+ * (float, double, complex64, complex128; MatrixInverse also half):
+ * MatrixDeterminant,
  * LogMatrixDeterminant, MatrixInverse, Cholesky, MatrixSolve and
  * MatrixTriangularSolve. Matrices are the two innermost dimensions.
  * Every matrix is factored in double (or double complex) precision with
@@ -61,6 +62,11 @@ static void load_n(const TF_Tensor* t, int64_t off, int64_t n, void* dst) {
     case TF_FLOAT:
       for (i = 0; i < n; i++) ((double*)dst)[i] = ((const float*)d)[off + i];
       break;
+    case TF_HALF:
+      for (i = 0; i < n; i++) {
+        ((double*)dst)[i] = kutil_f16_to_f32(((const uint16_t*)d)[off + i]);
+      }
+      break;
     case TF_DOUBLE:
       memcpy(dst, (const double*)d + off, (size_t)n * sizeof(double));
       break;
@@ -86,6 +92,12 @@ static void store_n(TF_Tensor* t, int64_t off, int64_t n, const void* src) {
   switch (t->dtype) {
     case TF_FLOAT:
       for (i = 0; i < n; i++) ((float*)d)[off + i] = (float)((const double*)src)[i];
+      break;
+    case TF_HALF:
+      for (i = 0; i < n; i++) {
+        ((uint16_t*)d)[off + i] =
+            kutil_f32_to_f16((float)((const double*)src)[i]);
+      }
       break;
     case TF_DOUBLE:
       memcpy((double*)d + off, src, (size_t)n * sizeof(double));
@@ -487,12 +499,15 @@ done:
 void tfe_register_nnlinalg_la_kernels(void) {
   static const TF_DataType kT[] = {TF_COMPLEX128, TF_COMPLEX64, TF_DOUBLE,
                                    TF_FLOAT};
+  /* TF registers MatrixInverse for half as well. */
+  static const TF_DataType kInv[] = {TF_COMPLEX128, TF_COMPLEX64, TF_DOUBLE,
+                                     TF_FLOAT, TF_HALF};
   tfe_kutil_register("MatrixDeterminant", det_compute, "T", kT,
                      KUTIL_COUNT(kT), NULL, NULL, 0);
   tfe_kutil_register("LogMatrixDeterminant", logdet_compute, "T", kT,
                      KUTIL_COUNT(kT), NULL, NULL, 0);
-  tfe_kutil_register("MatrixInverse", inverse_compute, "T", kT,
-                     KUTIL_COUNT(kT), NULL, NULL, 0);
+  tfe_kutil_register("MatrixInverse", inverse_compute, "T", kInv,
+                     KUTIL_COUNT(kInv), NULL, NULL, 0);
   tfe_kutil_register("Cholesky", cholesky_compute, "T", kT, KUTIL_COUNT(kT),
                      NULL, NULL, 0);
   tfe_kutil_register("MatrixSolve", solve_compute, "T", kT, KUTIL_COUNT(kT),
