@@ -19,6 +19,7 @@ void tfe_register_nn_xent_kernels(void);   /* nn_xent.c */
 void tfe_register_list_kernels(void);      /* list_kernels.c */
 void tfe_register_nnlinalg_nn_kernels(void); /* nnlinalg_nn.c */
 void tfe_register_nnlinalg_la_kernels(void); /* nnlinalg_la.c */
+void tfe_register_special_kernels(void);   /* special_*.c */
 void tfe_register_arrayops_kernels(void);  /* arrayops_*.c */
 
 /* NoOp: nothing to compute. */
@@ -38,5 +39,6 @@ void tfe_register_cpu_extra_kernels(void) {
   tfe_register_list_kernels();
   tfe_register_nnlinalg_nn_kernels();
   tfe_register_nnlinalg_la_kernels();
+  tfe_register_special_kernels();
   tfe_register_arrayops_kernels();
 }
