@@ -109,6 +109,11 @@ static const tfe_builtin_op kOps[] = {
            "attr: T: {uint8, int8, int32, half, float, double, bfloat16}",
            "attr: align_corners: bool = false",
            "attr: half_pixel_centers: bool = false"),
+    TFE_OP("Qr", "in: input: T",
+           "out: q: T",
+           "out: r: T",
+           "attr: full_matrices: bool = false",
+           "attr: T: {double, float, half, complex64, complex128}"),
 };
 
 int tfe_ops_register_nnlinalg_defs(void) {

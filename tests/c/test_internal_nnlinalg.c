@@ -415,4 +415,24 @@ TEST(resize_grads) {
              "If half_pixel_centers is True, align_corners must be False.");
 }
 
+TEST(qr_follows_eigen_householder_signs) {
+  int n;
+  begin();
+  /* [[3],[4]]: R = -5 (the reflector flips the sign of a positive lead) */
+  n = run("Qr", 1, kt_tensor(TF_DOUBLE, KT_DIMS(2, 1), KT_V(3, 4)));
+  EXPECT_OK(n, 2);
+  KT_CHECK_TOL(OUT[0], TF_DOUBLE, KT_DIMS(2, 1), KT_V(-0.6, -0.8), 1e-15);
+  KT_CHECK_TOL(OUT[1], TF_DOUBLE, KT_DIMS(1, 1), KT_V(-5), 1e-15);
+  drop(n);
+  /* a column already reduced keeps its sign and needs no reflector */
+  kt_attr_bool(&A, "full_matrices", 1);
+  n = run("Qr", 1, kt_tensor(TF_FLOAT, KT_DIMS(2, 2), KT_V(-1, 2, 0, 3)));
+  EXPECT_OK(n, 2);
+  KT_CHECK(OUT[0], TF_FLOAT, KT_DIMS(2, 2), KT_V(1, 0, 0, 1));
+  KT_CHECK(OUT[1], TF_FLOAT, KT_DIMS(2, 2), KT_V(-1, 2, 0, 3));
+  drop(n);
+  n = run("Qr", 1, kt_vec(TF_FLOAT, 2, KT_V(1, 2)));
+  EXPECT_ERR(n, TF_INVALID_ARGUMENT, "Input tensor 0 must have rank >= 2, got 1");
+}
+
 TFE_TEST_MAIN

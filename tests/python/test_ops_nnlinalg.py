@@ -2,7 +2,7 @@
 AvgPoolGrad, InTopK, InTopKV2, MaxPoolWithArgmax, LRN, LRNGrad,
 ResizeBilinearGrad, ResizeNearestNeighborGrad) and batched dense linear algebra
 (MatrixDeterminant, LogMatrixDeterminant, MatrixInverse, Cholesky,
-MatrixSolve, MatrixTriangularSolve) through tfe_py.ops, against values
+MatrixSolve, MatrixTriangularSolve, Qr) through tfe_py.ops, against values
 recorded from TensorFlow 2.21 (ops_nnlinalg_tf221.json, one entry per case
 below, in order: the outputs or the error class and message).
 
@@ -38,6 +38,7 @@ APPROX_OPS = {
     "Cholesky",
     "MatrixSolve",
     "MatrixTriangularSolve",
+    "Qr",
     "LRN",
     "LRNGrad",
 }
@@ -844,6 +845,29 @@ def half_inverse_cases() -> list[Case]:
     ]
 
 
+def qr_cases() -> list[Case]:
+    out: list[Case] = []
+    for dt in ["float32", "float64", "complex64", "complex128", "float16"]:
+        c = dt.startswith("complex")
+        for shape in [(4, 4), (2, 5, 3), (3, 5), (1, 1)]:
+            a = np.array(rnd(60, shape))
+            if c:
+                a = a + 1j * np.array(rnd(61, shape))
+            for full in [False, True]:
+                out.append(("Qr", dt, {"input": a.tolist()}, {"full_matrices": full}))
+    # columns that need no reflection, a negative pivot, rank deficiency
+    out.append(("Qr", "float64", {"input": [[-1.0, 0.0], [0.0, 1.0]]}, {}))
+    out.append(
+        ("Qr", "float64", {"input": [[1.0, 2.0], [2.0, 4.0], [3.0, 6.0]]}, {"full_matrices": True})
+    )
+    out.append(("Qr", "float32", {"input": np.zeros((2, 3))}, {}))
+    out.append(("Qr", "float32", {"input": np.zeros((0, 3))}, {"full_matrices": True}))
+    out.append(("Qr", "float32", {"input": np.zeros((3, 0))}, {"full_matrices": True}))
+    out.append(("Qr", "float32", {"input": np.zeros((3, 0))}, {}))
+    out.append(("Qr", "float32", {"input": [1.0, 2.0]}, {}))
+    return out
+
+
 def cases() -> list[Case]:
     return [
         *bias_cases(),
@@ -853,6 +877,7 @@ def cases() -> list[Case]:
         *argmax_lrn_cases(),
         *resize_grad_cases(),
         *half_inverse_cases(),
+        *qr_cases(),
     ]
 
 

@@ -1,8 +1,8 @@
 /* Batched dense linear algebra on the CPU, with TF 2.21's registrations
  * (float, double, complex64, complex128; MatrixInverse also half):
- * MatrixDeterminant,
- * LogMatrixDeterminant, MatrixInverse, Cholesky, MatrixSolve and
- * MatrixTriangularSolve. Matrices are the two innermost dimensions.
+ * MatrixDeterminant, LogMatrixDeterminant, MatrixInverse, Cholesky,
+ * MatrixSolve, MatrixTriangularSolve and Qr (Householder, Eigen's sign
+ * conventions; also half). Matrices are the two innermost dimensions.
  * Every matrix is factored in double (or double complex) precision with
  * partial pivoting (LU) or Cholesky, then rounded to the tensor's dtype,
  * so float results can differ from TF's float arithmetic in the last
@@ -496,12 +496,111 @@ done:
   tfe_free(x);
 }
 
+/* ---- Qr ---- */
+
+static void qr_compute(tfe_kernel_context* k) {
+  const TF_Tensor* in = k->inputs[0];
+  int r = in->num_dims, i, cplx = is_cplx(in->dtype);
+  int full = kutil_attr_bool(k, "full_matrices", 0);
+  int64_t m, n, kk, kq, rr, batch = 1, b, qd[TFE_MAX_LA_DIMS],
+                                     rd[TFE_MAX_LA_DIMS];
+  size_t es = work_esize(in->dtype);
+  double tol = (in->dtype == TF_DOUBLE || in->dtype == TF_COMPLEX128)
+                   ? 2.2250738585072014e-308
+               : in->dtype == TF_HALF ? 6.103515625e-05
+                                      : 1.1754943508222875e-38;
+  TF_Tensor *qo, *ro;
+  void *a = NULL, *tau = NULL, *q = NULL;
+  if (r < 2) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "Input tensor 0 must have rank >= 2, got %d", r);
+    return;
+  }
+  if (r > TFE_MAX_LA_DIMS) {
+    KUTIL_FAIL(k, TF_UNIMPLEMENTED, "Qr supports at most %d dimensions",
+               TFE_MAX_LA_DIMS);
+    return;
+  }
+  m = in->dims[r - 2];
+  n = in->dims[r - 1];
+  kk = m < n ? m : n;
+  kq = full ? m : kk;
+  rr = full ? m : kk;
+  for (i = 0; i < r - 2; i++) {
+    batch *= in->dims[i];
+    qd[i] = rd[i] = in->dims[i];
+  }
+  qd[r - 2] = m;
+  qd[r - 1] = kq;
+  rd[r - 2] = rr;
+  rd[r - 1] = n;
+  qo = tfe_kernel_alloc_output(k, 0, in->dtype, qd, r);
+  if (qo == NULL) return;
+  ro = tfe_kernel_alloc_output(k, 1, in->dtype, rd, r);
+  if (ro == NULL || batch == 0) return;
+  if (m == 0 || n == 0) {
+    /* no reflectors: Q is the identity's first columns, R is empty or 0 */
+    if (kutil_num_elements(qo) > 0) {
+      void* id = tfe_calloc((size_t)(m * kq), es);
+      if (id == NULL) {
+        oom(k, "Qr");
+        return;
+      }
+      for (i = 0; i < m && i < kq; i++) {
+        if (cplx) ((la_c*)id)[i * kq + i] = 1;
+        else ((double*)id)[i * kq + i] = 1;
+      }
+      for (b = 0; b < batch; b++) store_n(qo, b * m * kq, m * kq, id);
+      tfe_free(id);
+    }
+    if (kutil_num_elements(ro) > 0) {
+      memset(kutil_data(ro), 0,
+             (size_t)kutil_num_elements(ro) * kutil_esize(in->dtype));
+    }
+    return;
+  }
+  a = tfe_malloc((size_t)(m * n) * es);
+  tau = tfe_malloc((size_t)kk * es);
+  q = tfe_malloc((size_t)(m * kq) * es);
+  if (a == NULL || tau == NULL || q == NULL) {
+    oom(k, "Qr");
+    goto done;
+  }
+  for (b = 0; b < batch; b++) {
+    int64_t y, x;
+    load_n(in, b * m * n, m * n, a);
+    if (cplx) {
+      la_qr_c((la_c*)a, m, n, (la_c*)tau, tol);
+      la_qr_q_c((const la_c*)a, m, n, (const la_c*)tau, (la_c*)q, kq);
+      for (y = 0; y < m; y++) {
+        for (x = 0; x < y && x < n; x++) ((la_c*)a)[y * n + x] = 0;
+      }
+    } else {
+      la_qr_r((double*)a, m, n, (double*)tau, tol);
+      la_qr_q_r((const double*)a, m, n, (const double*)tau, (double*)q, kq);
+      for (y = 0; y < m; y++) {
+        for (x = 0; x < y && x < n; x++) ((double*)a)[y * n + x] = 0;
+      }
+    }
+    store_n(qo, b * m * kq, m * kq, q);
+    store_n(ro, b * rr * n, rr * n, a);
+  }
+done:
+  tfe_free(a);
+  tfe_free(tau);
+  tfe_free(q);
+}
+
 void tfe_register_nnlinalg_la_kernels(void) {
   static const TF_DataType kT[] = {TF_COMPLEX128, TF_COMPLEX64, TF_DOUBLE,
                                    TF_FLOAT};
   /* TF registers MatrixInverse for half as well. */
   static const TF_DataType kInv[] = {TF_COMPLEX128, TF_COMPLEX64, TF_DOUBLE,
                                      TF_FLOAT, TF_HALF};
+  static const TF_DataType kQr[] = {TF_HALF, TF_FLOAT, TF_DOUBLE,
+                                    TF_COMPLEX64, TF_COMPLEX128};
+  tfe_kutil_register("Qr", qr_compute, "T", kQr, KUTIL_COUNT(kQr), NULL,
+                     NULL, 0);
   tfe_kutil_register("MatrixDeterminant", det_compute, "T", kT,
                      KUTIL_COUNT(kT), NULL, NULL, 0);
   tfe_kutil_register("LogMatrixDeterminant", logdet_compute, "T", kT,

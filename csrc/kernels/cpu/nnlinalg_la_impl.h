@@ -161,6 +161,69 @@ static void LA_FN(la_trisolve)(const LA_T* t, int64_t n, int lower,
 #undef LA_TEL
 }
 
+/* Householder QR of the m x n matrix a in place, as Eigen's HouseholderQR:
+ * for column j the reflector keeps the leading entry's direction out of
+ * R (R_jj = -sign(re a_jj) * norm), or is skipped (tau 0, R_jj = re a_jj)
+ * when the column below the diagonal is negligible (squared norm <= tol,
+ * the dtype's smallest normal). On return the upper triangle holds R, the
+ * part below the diagonal the reflector vectors (implicit leading 1). */
+static void LA_FN(la_qr)(LA_T* a, int64_t m, int64_t n, LA_T* tau,
+                         double tol) {
+  int64_t k = m < n ? m : n, j, i, c;
+  for (j = 0; j < k; j++) {
+    LA_T c0 = a[j * n + j], beta_t, t;
+    double tail = 0, beta, im0 = LA_ABS(c0 - (LA_T)LA_RE(c0));
+    for (i = j + 1; i < m; i++) {
+      double v = LA_ABS(a[i * n + j]);
+      tail += v * v;
+    }
+    if (tail <= tol && im0 * im0 <= tol) {
+      tau[j] = 0;
+      a[j * n + j] = LA_RE(c0);
+      for (i = j + 1; i < m; i++) a[i * n + j] = 0;
+    } else {
+      double a0 = LA_ABS(c0);
+      beta = sqrt(a0 * a0 + tail);
+      if (LA_RE(c0) >= 0) beta = -beta;
+      beta_t = (LA_T)beta;
+      for (i = j + 1; i < m; i++) a[i * n + j] /= (c0 - beta_t);
+      tau[j] = LA_CONJ((beta_t - c0) / beta_t);
+      a[j * n + j] = beta_t;
+    }
+    /* apply (I - tau v v^H) to the columns on the right */
+    for (c = j + 1; c < n; c++) {
+      if (j == m - 1) {
+        a[j * n + c] *= (LA_T)1 - tau[j];
+        continue;
+      }
+      t = a[j * n + c];
+      for (i = j + 1; i < m; i++) t += LA_CONJ(a[i * n + j]) * a[i * n + c];
+      a[j * n + c] -= tau[j] * t;
+      for (i = j + 1; i < m; i++) a[i * n + c] -= tau[j] * a[i * n + j] * t;
+    }
+  }
+}
+
+/* Q (m x kq, the first kq columns of H_0 H_1 ... H_{k-1}, where
+ * H_j = I - conj(tau_j) v_j v_j^H) from la_qr's output. */
+static void LA_FN(la_qr_q)(const LA_T* a, int64_t m, int64_t n,
+                           const LA_T* tau, LA_T* q, int64_t kq) {
+  int64_t k = m < n ? m : n, j, i, c;
+  for (i = 0; i < m; i++) {
+    for (c = 0; c < kq; c++) q[i * kq + c] = (i == c) ? 1 : 0;
+  }
+  for (j = k - 1; j >= 0; j--) {
+    LA_T h = LA_CONJ(tau[j]);
+    if (h == 0) continue;
+    for (c = 0; c < kq; c++) {
+      LA_T t = q[j * kq + c];
+      for (i = j + 1; i < m; i++) t += LA_CONJ(a[i * n + j]) * q[i * kq + c];
+      q[j * kq + c] -= h * t;
+      for (i = j + 1; i < m; i++) q[i * kq + c] -= h * a[i * n + j] * t;
+    }
+  }
+}
+
 #undef LA_FN
 #undef LA_CAT
 #undef LA_CAT2
