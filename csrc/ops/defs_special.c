@@ -1,6 +1,7 @@
 /* Built-in op definitions: special mathematical functions (Bessel
  * functions, the inverse normal CDF and error function, Dawson's integral,
- * the exponential integral). Generated from TensorFlow 2.21's op registry:
+ * the exponential integral) and the string ops StringLower, StringUpper
+ * and StringStrip. Generated from TensorFlow 2.21's op registry:
  * names, args, attrs and allowed dtypes match it. */
 #include "ops/ops_internal.h"
 
@@ -55,6 +56,14 @@ static const tfe_builtin_op kOps[] = {
     TFE_OP("Expint", "in: x: T",
            "out: y: T",
            "attr: T: {bfloat16, half, float, double}"),
+    TFE_OP("StringLower", "in: input: string",
+           "out: output: string",
+           "attr: encoding: string = ''"),
+    TFE_OP("StringUpper", "in: input: string",
+           "out: output: string",
+           "attr: encoding: string = ''"),
+    TFE_OP("StringStrip", "in: input: string",
+           "out: output: string"),
 };
 
 int tfe_ops_register_special_defs(void) {

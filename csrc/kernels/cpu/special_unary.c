@@ -17,6 +17,7 @@
 #include "kernels/cpu/elementwise_common.h"
 
 void tfe_register_special_kernels(void);
+void tfe_register_special_string_kernels(void); /* special_strings.c */
 
 #define SP_PI 3.14159265358979323846
 #define SP_EULER 0.57721566490153286061
@@ -424,4 +425,5 @@ void tfe_register_special_kernels(void) {
   for (i = 0; i < sizeof k_special_unary / sizeof k_special_unary[0]; i++) {
     tfe_ew_register(&k_special_unary[i]);
   }
+  tfe_register_special_string_kernels();
 }
