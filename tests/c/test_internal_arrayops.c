@@ -241,4 +241,91 @@ TEST(allocation_failures) {
   CHECK(failed > 0);
 }
 
+TEST(depth_space_reverse_strings) {
+  static const char* const deep[] = {"a", "a string longer than the inline buffer",
+                                     "c", "d"};
+  static const char* const wide_want[] = {
+      "a", "a string longer than the inline buffer", "c", "d"};
+  static const char* const seq[] = {"p", "q", "r", "s", "t", "u"};
+  static const char* const seq_want[] = {"q", "p", "r", "u", "t", "s"};
+  int64_t d4[4] = {1, 1, 1, 4};
+  int64_t d2[2] = {2, 3};
+  TF_Tensor* x;
+  int n;
+  begin();
+  x = str_vec(4, deep);
+  tfe_tensor_set_dims(x, d4, 4);
+  kt_attr_int(&A, "block_size", 2);
+  n = run("DepthToSpace", 1, x);
+  EXPECT_OK(n, 1);
+  CHECK_EQ_INT(TF_NumDims(OUT[0]), 4);
+  CHECK_EQ_INT((int)TF_Dim(OUT[0], 1), 2);
+  check_strs(OUT[0], 4, wide_want); /* [1,2,2,1] keeps row-major order */
+  drop(1);
+  x = str_vec(6, seq);
+  tfe_tensor_set_dims(x, d2, 2);
+  kt_attr_int(&A, "seq_dim", 1);
+  n = run("ReverseSequence", 2, x, kt_vec(TF_INT64, 2, KT_V(2, 3)));
+  EXPECT_OK(n, 1);
+  check_strs(OUT[0], 6, seq_want);
+  drop(1);
+  /* only NHWC has a CPU kernel */
+  kt_attr_int(&A, "block_size", 2);
+  kt_attr_string(&A, "data_format", "NCHW");
+  n = run("SpaceToDepth", 1, kt_tensor(TF_FLOAT, KT_DIMS(1, 4, 2, 2), NULL));
+  EXPECT_ERR(n, TF_NOT_FOUND,
+             "SpaceToDepth[T=DT_FLOAT, block_size=2, data_format=\"NCHW\"]");
+}
+
+TEST(diagonal_bands) {
+  int n;
+  begin();
+  /* k = [-1, 1] of a 3x3 matrix, default RIGHT_LEFT: the superdiagonal is
+   * padded on the left, the subdiagonal on the right */
+  n = run("MatrixDiagPartV3", 3,
+          kt_tensor(TF_INT8, KT_DIMS(3, 3), KT_V(1, 2, 3, 4, 5, 6, 7, 8, 9)),
+          kt_vec(TF_INT32, 2, KT_V(-1, 1)), kt_scalar(TF_INT8, -1));
+  EXPECT_OK(n, 1);
+  KT_CHECK(OUT[0], TF_INT8, KT_DIMS(3, 3), KT_V(-1, 2, 6, 1, 5, 9, 4, 8, -1));
+  drop(1);
+  n = run("MatrixSetDiagV3", 3,
+          kt_tensor(TF_BOOL, KT_DIMS(2, 3), KT_V(0, 0, 0, 0, 0, 0)),
+          kt_tensor(TF_BOOL, KT_DIMS(2, 2), KT_V(1, 1, 0, 1)),
+          kt_vec(TF_INT32, 2, KT_V(0, 1)));
+  EXPECT_OK(n, 1);
+  /* superdiagonal (1,1) at (0,1),(1,2); main diagonal (0,1) at (0,0),(1,1) */
+  KT_CHECK(OUT[0], TF_BOOL, KT_DIMS(2, 3), KT_V(0, 1, 0, 0, 1, 1));
+  drop(1);
+  n = run("MatrixSetDiag", 2, kt_tensor(TF_FLOAT, KT_DIMS(2, 2), NULL),
+          kt_vec(TF_FLOAT, 3, KT_V(1, 2, 3)));
+  EXPECT_ERR(n, TF_INVALID_ARGUMENT, "Expected diagonal shape: [2]");
+}
+
+TEST(tensor_scatter_fold) {
+  int n;
+  begin();
+  n = run("TensorScatterSub", 3, kt_vec(TF_HALF, 3, KT_V(1, 2, 3)),
+          kt_tensor(TF_INT64, KT_DIMS(3, 1), KT_V(2, 0, 2)),
+          kt_vec(TF_HALF, 3, KT_V(0.5, 1, 0.25)));
+  EXPECT_OK(n, 1);
+  KT_CHECK(OUT[0], TF_HALF, KT_DIMS(3), KT_V(0, 2, 2.25));
+  drop(1);
+  n = run("TensorScatterMin", 3, kt_vec(TF_UINT32, 2, KT_V(7, 7)),
+          kt_tensor(TF_INT32, KT_DIMS(2, 1), KT_V(1, 1)),
+          kt_vec(TF_UINT32, 2, KT_V(9, 4)));
+  EXPECT_OK(n, 1);
+  KT_CHECK(OUT[0], TF_UINT32, KT_DIMS(2), KT_V(7, 4));
+  drop(1);
+  n = run("TensorScatterAdd", 3, kt_tensor(TF_FLOAT, KT_DIMS(2, 2), NULL),
+          kt_tensor(TF_INT32, KT_DIMS(1, 2), KT_V(1, 2)),
+          kt_vec(TF_FLOAT, 1, KT_V(1)));
+  EXPECT_ERR(n, TF_INVALID_ARGUMENT,
+             "indices[0] = [1, 2] does not index into shape [2,2]");
+  {
+    float acc[2] = {NAN, 1.0f}, src[2] = {1.0f, NAN};
+    CHECK(tfe_ao_combine(TF_FLOAT, TFE_AO_MAX_KEEP, acc, src, 2));
+    CHECK(isnan(acc[0]) && acc[1] == 1.0f); /* NaN neither enters nor leaves */
+  }
+}
+
 TFE_TEST_MAIN

@@ -587,6 +587,524 @@ def cases() -> list[Case]:
             {},
         )
     )
+    # diagonal bands
+    m34 = np.arange(12).reshape(3, 4).tolist()
+    b234 = (np.arange(24).reshape(2, 3, 4) - 5).tolist()
+    for dt in ["float32", "int32", "bool", "complex64", "float16", "uint8", "bfloat16"]:
+        v = [[bool(x % 3) for x in r] for r in m34] if dt == "bool" else m34
+        add(("MatrixDiagPart", {"input": (v, dt)}, {}))
+        pad = True if dt == "bool" else 9
+        add(
+            (
+                "MatrixDiagPartV3",
+                {"input": (v, dt), "k": ([-1, 2], "int32"), "padding_value": (pad, dt)},
+                {},
+            )
+        )
+    for k in [0, 2, -2, [-2, 3], [-1, 1], [1, 3], [-2, -1]]:
+        for align in ["RIGHT_LEFT", "LEFT_RIGHT", "LEFT_LEFT", "RIGHT_RIGHT"]:
+            add(
+                (
+                    "MatrixDiagPartV3",
+                    {
+                        "input": (b234, "float32"),
+                        "k": (k, "int32"),
+                        "padding_value": (-1, "float32"),
+                    },
+                    {"align": align},
+                )
+            )
+        add(
+            (
+                "MatrixDiagPartV2",
+                {"input": (b234, "float64"), "k": (k, "int32"), "padding_value": (7, "float64")},
+                {},
+            )
+        )
+    tall = np.arange(15).reshape(5, 3).tolist()
+    add(
+        (
+            "MatrixDiagPartV3",
+            {"input": (tall, "int64"), "k": ([-4, 1], "int32"), "padding_value": (0, "int64")},
+            {},
+        )
+    )
+    add(("MatrixDiagPart", {"input": (np.zeros((2, 0, 3)).tolist(), "float32")}, {}))
+    add(
+        (
+            "MatrixDiagPartV3",
+            {
+                "input": (np.zeros((2, 0, 3)).tolist(), "float32"),
+                "k": (0, "int32"),
+                "padding_value": (9, "float32"),
+            },
+            {},
+        )
+    )
+    add(("MatrixDiagPart", {"input": ([1, 2], "float32")}, {}))
+    for k in [[[0]], [0, 1, 2], [], [2, 1], [-3, 1], [-2, 4]]:
+        add(
+            (
+                "MatrixDiagPartV3",
+                {"input": (m34, "float32"), "k": (k, "int32"), "padding_value": (0, "float32")},
+                {},
+            )
+        )
+    for dt in ["float32", "int32", "complex128", "float16"]:
+        add(("MatrixSetDiag", {"input": (b234, dt), "diagonal": ([[1, 2, 3], [4, 5, 6]], dt)}, {}))
+    add(
+        (
+            "MatrixSetDiag",
+            {
+                "input": ([[True, False], [False, False]], "bool"),
+                "diagonal": ([True, True], "bool"),
+            },
+            {},
+        )
+    )
+    for k, dg in [
+        (0, [10, 20, 30]),
+        (1, [10, 20, 30]),
+        (-1, [10, 20]),
+        ([0, 1], [[10, 20, 30], [40, 50, 60]]),
+        ([-1, 1], [[1, 2, 3], [4, 5, 6], [7, 8, 9]]),
+        ([-2, 0], [[1, 2, 3], [4, 5, 6], [7, 8, 9]]),
+        ([1, 3], [[1, 2, 3], [4, 5, 6], [7, 8, 9]]),
+    ]:
+        for align in ["RIGHT_LEFT", "LEFT_RIGHT", "LEFT_LEFT", "RIGHT_RIGHT"]:
+            add(
+                (
+                    "MatrixSetDiagV3",
+                    {"input": (m34, "float32"), "diagonal": (dg, "float32"), "k": (k, "int32")},
+                    {"align": align},
+                )
+            )
+        add(
+            (
+                "MatrixSetDiagV2",
+                {"input": (m34, "int32"), "diagonal": (dg, "int32"), "k": (k, "int32")},
+                {},
+            )
+        )
+    add(("MatrixSetDiag", {"input": ([1, 2], "float32"), "diagonal": ([1], "float32")}, {}))
+    add(("MatrixSetDiag", {"input": (m34, "float32"), "diagonal": ([1, 2], "float32")}, {}))
+    add(("MatrixSetDiag", {"input": (m34, "float32"), "diagonal": ([[1, 2, 3]], "float32")}, {}))
+    add(
+        (
+            "MatrixSetDiagV3",
+            {
+                "input": (m34, "float32"),
+                "diagonal": ([[1, 2, 3]], "float32"),
+                "k": ([0, 1], "int32"),
+            },
+            {},
+        )
+    )
+    add(
+        (
+            "MatrixSetDiagV3",
+            {"input": (m34, "float32"), "diagonal": ([1, 2, 3], "float32"), "k": ([0, 1], "int32")},
+            {},
+        )
+    )
+    add(
+        (
+            "MatrixSetDiagV3",
+            {
+                "input": (m34, "float32"),
+                "diagonal": ([[1, 2, 3], [4, 5, 6]], "float32"),
+                "k": ([1, 0], "int32"),
+            },
+            {},
+        )
+    )
+    add(
+        (
+            "MatrixSetDiagV3",
+            {
+                "input": (m34, "float32"),
+                "diagonal": ([[1, 2, 3], [4, 5, 6]], "float32"),
+                "k": ([-3, 0], "int32"),
+            },
+            {},
+        )
+    )
+    add(
+        (
+            "MatrixSetDiagV3",
+            {
+                "input": (m34, "float32"),
+                "diagonal": ([[1, 2, 3], [4, 5, 6]], "float32"),
+                "k": ([0, 4], "int32"),
+            },
+            {},
+        )
+    )
+    add(
+        (
+            "MatrixSetDiagV3",
+            {"input": (m34, "float32"), "diagonal": (1.0, "float32"), "k": (0, "int32")},
+            {},
+        )
+    )
+    add(
+        (
+            "MatrixSetDiagV3",
+            {"input": (m34, "float32"), "diagonal": ([1, 2, 3], "float32"), "k": ([], "int32")},
+            {},
+        )
+    )
+    add(
+        (
+            "MatrixSetDiagV3",
+            {"input": (m34, "float32"), "diagonal": ([1, 2, 3], "float32"), "k": ([[0]], "int32")},
+            {},
+        )
+    )
+    # DepthToSpace / SpaceToDepth
+    x = np.arange(2 * 2 * 3 * 8).reshape(2, 2, 3, 8).tolist()
+    for dt in ["float32", "int8", "complex64", "bool"]:
+        v = [[[[bool(c % 3) for c in w] for w in h] for h in b] for b in x] if dt == "bool" else x
+        add(("DepthToSpace", {"input": (v, dt)}, {"block_size": 2}))
+    add(
+        (
+            "DepthToSpace",
+            {"input": (np.arange(2 * 9 * 2).reshape(1, 1, 2, 18).tolist(), "int32")},
+            {"block_size": 3},
+        )
+    )
+    y = np.arange(2 * 4 * 6 * 3).reshape(2, 4, 6, 3).tolist()
+    for dt in ["float32", "uint16", "float64"]:
+        add(("SpaceToDepth", {"input": (y, dt)}, {"block_size": 2}))
+    add(
+        (
+            "SpaceToDepth",
+            {"input": (np.arange(36).reshape(1, 6, 6, 1).tolist(), "int64")},
+            {"block_size": 3},
+        )
+    )
+    add(("DepthToSpace", {"input": ([[[["a", "b", "c", "d"]]]], "string")}, {"block_size": 2}))
+    add(
+        (
+            "SpaceToDepth",
+            {"input": ([[[["a"], ["b"]], [["c"], ["d"]]]], "string")},
+            {"block_size": 2},
+        )
+    )
+    add(
+        ("DepthToSpace", {"input": (np.zeros((1, 2, 2, 3)).tolist(), "float32")}, {"block_size": 2})
+    )
+    add(("DepthToSpace", {"input": (np.zeros((2, 2, 3)).tolist(), "float32")}, {"block_size": 2}))
+    add(
+        ("SpaceToDepth", {"input": (np.zeros((1, 3, 2, 4)).tolist(), "float32")}, {"block_size": 2})
+    )
+    add(
+        ("SpaceToDepth", {"input": (np.zeros((1, 2, 3, 4)).tolist(), "float32")}, {"block_size": 2})
+    )
+    add(("SpaceToDepth", {"input": (np.zeros((2, 2, 3)).tolist(), "float32")}, {"block_size": 2}))
+    add(
+        ("DepthToSpace", {"input": (np.zeros((0, 2, 2, 4)).tolist(), "float32")}, {"block_size": 2})
+    )
+    for op in ["DepthToSpace", "SpaceToDepth"]:
+        add(
+            (
+                op,
+                {"input": (np.zeros((1, 4, 2, 2)).tolist(), "int32")},
+                {"block_size": 2, "data_format": "NCHW"},
+            )
+        )
+    # ReverseSequence
+    r3 = np.arange(2 * 5 * 3).reshape(2, 5, 3).tolist()
+    for dt in ["float32", "int16", "bool", "complex128"]:
+        v = [[[bool(c % 2) for c in w] for w in h] for h in r3] if dt == "bool" else r3
+        add(
+            (
+                "ReverseSequence",
+                {"input": (v, dt), "seq_lengths": ([3, 5], "int64")},
+                {"seq_dim": 1},
+            )
+        )
+    add(
+        (
+            "ReverseSequence",
+            {"input": (r3, "float32"), "seq_lengths": ([0, 1, 2], "int32")},
+            {"seq_dim": 1, "batch_dim": 2},
+        )
+    )
+    add(
+        (
+            "ReverseSequence",
+            {"input": (r3, "float32"), "seq_lengths": ([2, 1, 3, 0, 2], "int32")},
+            {"seq_dim": 2, "batch_dim": 1},
+        )
+    )
+    add(
+        (
+            "ReverseSequence",
+            {"input": (r3, "float32"), "seq_lengths": ([1, 1, 2, 0, 2], "int32")},
+            {"seq_dim": 0, "batch_dim": 1},
+        )
+    )
+    add(
+        (
+            "ReverseSequence",
+            {
+                "input": ([["a", "b", "c"], ["d", "e", "f"]], "string"),
+                "seq_lengths": ([2, 3], "int32"),
+            },
+            {"seq_dim": 1},
+        )
+    )
+    for sl, sd, bd in [
+        ([1, 2, 5], 1, 0),
+        ([1, 2, -1], 1, 0),
+        ([1, 2], 1, 0),
+        ([[1, 2, 1]], 1, 0),
+        ([1, 2, 1], 0, 0),
+        ([1, 2, 1], 2, 0),
+        ([1, 2, 1], 1, 3),
+        ([1, 2, 1, 1], -1, 1),
+        ([1, 2, 1], 1, -1),
+    ]:
+        add(
+            (
+                "ReverseSequence",
+                {"input": (m34, "float32"), "seq_lengths": (sl, "int32")},
+                {"seq_dim": sd, "batch_dim": bd},
+            )
+        )
+    # folding tensor scatters
+    base = [[1, 2, 3], [4, 5, 6], [7, 8, 9], [10, 11, 12]]
+    idx2 = [[1], [3], [1]]
+    upd = [[10, -20, 30], [1, 1, 1], [-5, 50, 0]]
+    for op in ["TensorScatterAdd", "TensorScatterSub", "TensorScatterMax", "TensorScatterMin"]:
+        types = REAL + (
+            ["complex64", "complex128"] if op in ("TensorScatterAdd", "TensorScatterSub") else []
+        )
+        for dt in types:
+            b = base
+            u = [[abs(x) for x in r] for r in upd] if dt.startswith("uint") else upd
+            add((op, {"tensor": (b, dt), "indices": (idx2, "int32"), "updates": (u, dt)}, {}))
+        add(
+            (
+                op,
+                {
+                    "tensor": (base, "float32"),
+                    "indices": ([[0, 2], [3, 0], [0, 2]], "int64"),
+                    "updates": ([5.0, -7.0, 2.0], "float32"),
+                },
+                {},
+            )
+        )
+        add(
+            (
+                op,
+                {
+                    "tensor": (base, "float32"),
+                    "indices": ([[[1], [2]], [[0], [0]]], "int32"),
+                    "updates": (np.ones((2, 2, 3)).tolist(), "float32"),
+                },
+                {},
+            )
+        )
+        add(
+            (
+                op,
+                {
+                    "tensor": ([1.0, 2.0, nan, 4.0], "float32"),
+                    "indices": ([[0], [2], [1]], "int32"),
+                    "updates": ([nan, 1.0, nan], "float32"),
+                },
+                {},
+            )
+        )
+        add(
+            (
+                op,
+                {
+                    "tensor": ([1.0, 2.0, 3.0, 4.0], "float32"),
+                    "indices": ([[1], [5]], "int32"),
+                    "updates": ([1.0, 1.0], "float32"),
+                },
+                {},
+            )
+        )
+        add(
+            (
+                op,
+                {
+                    "tensor": ([1.0, 2.0, 3.0, 4.0], "float32"),
+                    "indices": ([[1], [5]], "int32"),
+                    "updates": ([1.0, 1.0], "float32"),
+                },
+                {"bad_indices_policy": "IGNORE"},
+            )
+        )
+    add(
+        (
+            "TensorScatterAdd",
+            {
+                "tensor": ([1.0, 2.0, 3.0, 4.0], "float32"),
+                "indices": ([[1], [-1]], "int32"),
+                "updates": ([1.0, 1.0], "float32"),
+            },
+            {"bad_indices_policy": "ERROR"},
+        )
+    )
+    add(
+        (
+            "TensorScatterAdd",
+            {
+                "tensor": ([1.0, 2.0, 3.0, 4.0], "float32"),
+                "indices": ([[1], [3]], "int32"),
+                "updates": ([1.0, 1.0], "float32"),
+            },
+            {"bad_indices_policy": "foo"},
+        )
+    )
+    add(
+        (
+            "TensorScatterAdd",
+            {
+                "tensor": (base, "float32"),
+                "indices": ([[[1], [9]]], "int32"),
+                "updates": (np.ones((1, 2, 3)).tolist(), "float32"),
+            },
+            {},
+        )
+    )
+    add(
+        (
+            "TensorScatterAdd",
+            {
+                "tensor": ([1.0, 2.0, 3.0, 4.0], "float32"),
+                "indices": ([[1], [3]], "int32"),
+                "updates": ([1.0, 1.0, 1.0], "float32"),
+            },
+            {},
+        )
+    )
+    add(
+        (
+            "TensorScatterAdd",
+            {
+                "tensor": ([1.0, 2.0, 3.0, 4.0], "float32"),
+                "indices": ([1, 3], "int32"),
+                "updates": ([1.0, 1.0], "float32"),
+            },
+            {},
+        )
+    )
+    add(
+        (
+            "TensorScatterAdd",
+            {
+                "tensor": ([1.0, 2.0, 3.0, 4.0], "float32"),
+                "indices": ([1], "int32"),
+                "updates": (1.0, "float32"),
+            },
+            {},
+        )
+    )
+    add(
+        (
+            "TensorScatterAdd",
+            {
+                "tensor": ([1.0, 2.0, 3.0, 4.0], "float32"),
+                "indices": ([[1, 3]], "int32"),
+                "updates": ([1.0], "float32"),
+            },
+            {},
+        )
+    )
+    add(
+        (
+            "TensorScatterAdd",
+            {
+                "tensor": (1.0, "float32"),
+                "indices": ([[0]], "int32"),
+                "updates": ([1.0], "float32"),
+            },
+            {},
+        )
+    )
+    add(
+        (
+            "TensorScatterAdd",
+            {
+                "tensor": ([1.0, 2.0, 3.0, 4.0], "float32"),
+                "indices": (np.zeros((0, 1)).tolist(), "int32"),
+                "updates": ([], "float32"),
+            },
+            {},
+        )
+    )
+    add(
+        (
+            "TensorScatterAdd",
+            {
+                "tensor": (base, "float32"),
+                "indices": ([[1]], "int32"),
+                "updates": ([[1.0, 2.0]], "float32"),
+            },
+            {},
+        )
+    )
+    add(
+        (
+            "TensorScatterAdd",
+            {
+                "tensor": (base, "float32"),
+                "indices": ([[1]], "int32"),
+                "updates": ([[[1.0, 2.0, 3.0]]], "float32"),
+            },
+            {},
+        )
+    )
+    add(
+        (
+            "TensorScatterAdd",
+            {
+                "tensor": (base, "float32"),
+                "indices": ([[1], [2]], "int32"),
+                "updates": (1.0, "float32"),
+            },
+            {},
+        )
+    )
+    add(
+        (
+            "TensorScatterAdd",
+            {
+                "tensor": (base, "float32"),
+                "indices": (1, "int32"),
+                "updates": ([1.0, 2.0, 3.0], "float32"),
+            },
+            {},
+        )
+    )
+    add(
+        (
+            "TensorScatterAdd",
+            {
+                "tensor": (np.zeros((0, 3)).tolist(), "float32"),
+                "indices": ([[0]], "int32"),
+                "updates": ([[1.0, 2.0, 3.0]], "float32"),
+            },
+            {},
+        )
+    )
+    add(
+        (
+            "TensorScatterAdd",
+            {
+                "tensor": (base, "float32"),
+                "indices": (np.zeros((2, 0)).tolist(), "int32"),
+                "updates": (np.ones((2, 4, 3)).tolist(), "float32"),
+            },
+            {},
+        )
+    )
     return out
 
 

@@ -674,4 +674,7 @@ void tfe_register_arrayops_kernels(void) {
   tfe_kutil_register("ListDiff", k_list_diff, "T", ld, KUTIL_COUNT(ld), NULL,
                      NULL, 0);
   tfe_register_arrayops_segment_kernels();
+  tfe_register_arrayops_matrix_kernels();
+  tfe_register_arrayops_space_kernels();
+  tfe_register_arrayops_scatter_kernels();
 }

@@ -30,6 +30,12 @@
       case TFE_AO_MIN:                                                      \
         for (i = 0; i < n; i++) a[i] = s[i] > a[i] ? a[i] : s[i];           \
         return 1;                                                           \
+      case TFE_AO_MAX_KEEP:                                                 \
+        for (i = 0; i < n; i++) a[i] = a[i] < s[i] ? s[i] : a[i];           \
+        return 1;                                                           \
+      case TFE_AO_MIN_KEEP:                                                 \
+        for (i = 0; i < n; i++) a[i] = a[i] > s[i] ? s[i] : a[i];           \
+        return 1;                                                           \
     }                                                                       \
     return 0;                                                               \
   } while (0)
@@ -53,6 +59,12 @@
         return 1;                                                 \
       case TFE_AO_MIN:                                            \
         for (i = 0; i < n; i++) a[i] = s[i] > a[i] ? a[i] : s[i]; \
+        return 1;                                                 \
+      case TFE_AO_MAX_KEEP:                                       \
+        for (i = 0; i < n; i++) a[i] = a[i] < s[i] ? s[i] : a[i]; \
+        return 1;                                                 \
+      case TFE_AO_MIN_KEEP:                                       \
+        for (i = 0; i < n; i++) a[i] = a[i] > s[i] ? s[i] : a[i]; \
         return 1;                                                 \
     }                                                             \
     return 0;                                                     \
@@ -101,6 +113,12 @@ static int combine16(TF_DataType dt, tfe_ao_kind kind, uint16_t* a,
       case TFE_AO_MIN:
         if (y > x) continue;
         a[i] = s[i];
+        continue;
+      case TFE_AO_MAX_KEEP:
+        if (x < y) a[i] = s[i];
+        continue;
+      case TFE_AO_MIN_KEEP:
+        if (x > y) a[i] = s[i];
         continue;
       default: return 0;
     }

@@ -14,14 +14,18 @@ typedef enum tfe_ao_kind {
   TFE_AO_PROD,
   TFE_AO_MAX,
   TFE_AO_MIN,
-  TFE_AO_SUB
+  TFE_AO_SUB,
+  TFE_AO_MAX_KEEP, /* MAX that keeps acc unless src is strictly greater */
+  TFE_AO_MIN_KEEP  /* MIN that keeps acc unless src is strictly smaller */
 } tfe_ao_kind;
 
 /* acc[i] = acc[i] (op) src[i] for n elements of dtype dt. Integers wrap,
  * half/bfloat16 compute in float and round back after each step, complex
  * values use complex arithmetic. MAX keeps acc only when src < acc (so a
  * NaN in src replaces acc and a NaN in acc is replaced by the next value),
- * MIN the mirror image. Returns 0 for an unsupported dtype/kind. */
+ * MIN the mirror image. MAX_KEEP/MIN_KEEP replace acc only when src
+ * compares greater/smaller, so NaN never enters and never leaves (the
+ * tensor scatters). Returns 0 for an unsupported dtype/kind. */
 int tfe_ao_combine(TF_DataType dt, tfe_ao_kind kind, void* acc,
                    const void* src, int64_t n);
 
@@ -40,5 +44,8 @@ int tfe_ao_divide(TF_DataType dt, void* acc, int64_t n, int64_t count);
  * arrayops_basic.c) calls the others. */
 void tfe_register_arrayops_kernels(void);
 void tfe_register_arrayops_segment_kernels(void); /* arrayops_segment.c */
+void tfe_register_arrayops_matrix_kernels(void);  /* arrayops_matrix.c */
+void tfe_register_arrayops_space_kernels(void);   /* arrayops_space.c */
+void tfe_register_arrayops_scatter_kernels(void); /* arrayops_scatter.c */
 
 #endif /* TFE_KERNELS_CPU_ARRAYOPS_COMMON_H_ */
