@@ -1,8 +1,10 @@
 /* The special-function kernels of special_unary.c (Bessel I/K/J/Y, Ndtri,
  * Erfinv, Dawsn, Expint) run through the kernel registry: values checked
  * against high-precision references (mpmath), TF 2.21's special values
- * and overflow behaviour, the registered dtypes, shapes. */
+ * and overflow behaviour, the registered dtypes, shapes; and the string
+ * kernels of special_strings.c (StringLower, StringUpper, StringStrip). */
 #include <math.h>
+#include <string.h>
 
 #include "kernel_test_harness.h"
 #include "tfe_test.h"
@@ -179,6 +181,62 @@ TEST(dtypes_shapes_and_missing_kernels) {
   CHECK(TF_GetCode(S) != TF_OK);
   n = run1("BesselK0", TF_INT32, 1, KT_V(1.));
   CHECK_EQ_INT(n, -1);
+}
+
+/* A 1-D string tensor of n NUL-terminated strings (one long enough to
+ * need a heap allocation). */
+static TF_Tensor* strs(int n, const char* const* v) {
+  int64_t d = n;
+  TF_Tensor* t = TF_AllocateTensor(TF_STRING, &d, 1, (size_t)n * sizeof(TF_TString));
+  TF_TString* e = (TF_TString*)TF_TensorData(t);
+  int i;
+  for (i = 0; i < n; i++) TF_TString_Copy(&e[i], v[i], strlen(v[i]));
+  return t;
+}
+
+static int str_is(const TF_Tensor* t, int i, const char* want) {
+  const TF_TString* e = &((const TF_TString*)TF_TensorData(t))[i];
+  size_t n = TF_TString_GetSize(e);
+  return n == strlen(want) && memcmp(TF_TString_GetDataPointer(e), want, n) == 0;
+}
+
+TEST(string_case_and_strip) {
+  static const char* const in[4] = {
+      "  Hello \xc3\x84 World\t", "", "\v\f\r\n",
+      "A rather long string, Well Past The Inline Capacity OF A TSTRING  "};
+  int n;
+  begin();
+  n = run("StringUpper", 1, strs(4, in));
+  EXPECT_OK(n, 1);
+  CHECK(str_is(OUT[0], 0, "  HELLO \xc3\x84 WORLD\t"));
+  CHECK(str_is(OUT[0], 1, ""));
+  CHECK(str_is(OUT[0], 3,
+               "A RATHER LONG STRING, WELL PAST THE INLINE CAPACITY OF A TSTRING  "));
+  drop(n);
+  n = run("StringLower", 1, strs(4, in));
+  EXPECT_OK(n, 1);
+  CHECK(str_is(OUT[0], 0, "  hello \xc3\x84 world\t"));
+  drop(n);
+  n = run("StringStrip", 1, strs(4, in));
+  EXPECT_OK(n, 1);
+  CHECK(str_is(OUT[0], 0, "Hello \xc3\x84 World"));
+  CHECK(str_is(OUT[0], 1, ""));
+  CHECK(str_is(OUT[0], 2, ""));
+  CHECK(str_is(OUT[0], 3,
+               "A rather long string, Well Past The Inline Capacity OF A TSTRING"));
+  drop(n);
+  kt_attr_string(&A, "encoding", "utf-8");
+  n = run("StringLower", 1, strs(4, in));
+  EXPECT_ERR(n, TF_UNIMPLEMENTED, "StringLower with encoding 'utf-8'");
+  kt_attr_string(&A, "encoding", "utf-8");
+  n = run("StringLower", 1, strs(2, in + 2));
+  EXPECT_OK(n, 1);
+  CHECK(str_is(OUT[0], 1, "a rather long string, well past the inline capacity of a tstring  "));
+  drop(n);
+  kt_attr_string(&A, "encoding", "ascii");
+  n = run("StringUpper", 1, strs(1, in));
+  EXPECT_ERR(n, TF_INVALID_ARGUMENT,
+             "only utf-8 or '' (no encoding) is supported, received ascii");
 }
 
 TFE_TEST_MAIN
