@@ -114,6 +114,11 @@ static const tfe_builtin_op kOps[] = {
            "out: r: T",
            "attr: full_matrices: bool = false",
            "attr: T: {double, float, half, complex64, complex128}"),
+    TFE_OP("SelfAdjointEigV2", "in: input: T",
+           "out: e: T",
+           "out: v: T",
+           "attr: compute_v: bool = true",
+           "attr: T: {double, float, half, complex64, complex128}"),
 };
 
 int tfe_ops_register_nnlinalg_defs(void) {

@@ -435,4 +435,34 @@ TEST(qr_follows_eigen_householder_signs) {
   EXPECT_ERR(n, TF_INVALID_ARGUMENT, "Input tensor 0 must have rank >= 2, got 1");
 }
 
+TEST(self_adjoint_eig) {
+  int n;
+  begin();
+  /* [[2,1],[1,2]]: eigenvalues 1, 3 (ascending); only the lower triangle
+   * is read, so the 99 is ignored */
+  n = run("SelfAdjointEigV2", 1,
+          kt_tensor(TF_DOUBLE, KT_DIMS(2, 2), KT_V(2, 99, 1, 2)));
+  EXPECT_OK(n, 2);
+  KT_CHECK_TOL(OUT[0], TF_DOUBLE, KT_DIMS(2), KT_V(1, 3), 1e-15);
+  {
+    const double* v = (const double*)TF_TensorData(OUT[1]);
+    /* columns are unit eigenvectors: A v = lambda v */
+    CHECK(fabs(2 * v[0] + v[2] - 1 * v[0]) < 1e-14);
+    CHECK(fabs(v[0] + 2 * v[2] - 1 * v[2]) < 1e-14);
+    CHECK(fabs(v[0] * v[0] + v[2] * v[2] - 1) < 1e-14);
+  }
+  drop(n);
+  kt_attr_bool(&A, "compute_v", 0);
+  n = run("SelfAdjointEigV2", 1,
+          kt_tensor(TF_FLOAT, KT_DIMS(3, 3), KT_V(3, 0, 0, 0, 1, 0, 0, 0, 2)));
+  EXPECT_OK(n, 2);
+  KT_CHECK_TOL(OUT[0], TF_FLOAT, KT_DIMS(3), KT_V(1, 2, 3), 1e-6);
+  KT_CHECK(OUT[1], TF_FLOAT, KT_SCALAR, KT_V(0));
+  drop(n);
+  n = run("SelfAdjointEigV2", 1,
+          kt_tensor(TF_FLOAT, KT_DIMS(2, 2), KT_V(NANV, 0, 0, 1)));
+  EXPECT_ERR(n, TF_INVALID_ARGUMENT,
+             "Self-adjoint eigen decomposition was not successful.");
+}
+
 TFE_TEST_MAIN

@@ -1,8 +1,10 @@
 /* Batched dense linear algebra on the CPU, with TF 2.21's registrations
  * (float, double, complex64, complex128; MatrixInverse also half):
  * MatrixDeterminant, LogMatrixDeterminant, MatrixInverse, Cholesky,
- * MatrixSolve, MatrixTriangularSolve and Qr (Householder, Eigen's sign
- * conventions; also half). Matrices are the two innermost dimensions.
+ * MatrixSolve, MatrixTriangularSolve, Qr (Householder, Eigen's sign
+ * conventions; also half) and SelfAdjointEigV2 (Eigen's tridiagonal QR
+ * steps, so eigenvector signs match TF's). Matrices are the two innermost
+ * dimensions.
  * Every matrix is factored in double (or double complex) precision with
  * partial pivoting (LU) or Cholesky, then rounded to the tensor's dtype,
  * so float results can differ from TF's float arithmetic in the last
@@ -174,7 +176,7 @@ static void oom(tfe_kernel_context* k, const char* op) {
 
 static void det_run(tfe_kernel_context* k, int log_form) {
   const TF_Tensor* in = k->inputs[0];
-  int64_t n, batch = square_input(k, in, &n), b;
+  int64_t n = 0, batch = square_input(k, in, &n), b;
   int cplx = is_cplx(in->dtype);
   TF_Tensor *o0, *o1 = NULL;
   void* a;
@@ -267,7 +269,7 @@ static int lu_solve_one(void* a, int64_t n, int adjoint, int cplx,
 
 static void inverse_compute(tfe_kernel_context* k) {
   const TF_Tensor* in = k->inputs[0];
-  int64_t n, batch = square_input(k, in, &n), b;
+  int64_t n = 0, batch = square_input(k, in, &n), b;
   int cplx = is_cplx(in->dtype), adj = kutil_attr_bool(k, "adjoint", 0);
   size_t es = work_esize(in->dtype);
   TF_Tensor* out;
@@ -368,7 +370,7 @@ done:
 
 static void cholesky_compute(tfe_kernel_context* k) {
   const TF_Tensor* in = k->inputs[0];
-  int64_t n, batch = square_input(k, in, &n), b, i, j;
+  int64_t n = 0, batch = square_input(k, in, &n), b, i, j;
   int cplx = is_cplx(in->dtype);
   TF_Tensor* out;
   void* a;
@@ -591,6 +593,68 @@ done:
   tfe_free(q);
 }
 
+/* ---- SelfAdjointEigV2 ---- */
+
+static void eig_compute(tfe_kernel_context* k) {
+  const TF_Tensor* in = k->inputs[0];
+  int64_t n = 0, batch = square_input(k, in, &n), b, i;
+  int cplx = is_cplx(in->dtype), cv = kutil_attr_bool(k, "compute_v", 1);
+  size_t es = work_esize(in->dtype);
+  TF_Tensor *eo, *vo;
+  void *a = NULL, *v = NULL, *w = NULL, *ev = NULL;
+  double *d = NULL, *dw = NULL;
+  int single = in->dtype == TF_FLOAT || in->dtype == TF_COMPLEX64;
+  double eps = single ? 1.1920928955078125e-07 : 2.220446049250313e-16;
+  double tiny = single ? 1.1754943508222875e-38 : 2.2250738585072014e-308;
+  if (batch < 0) return;
+  eo = tfe_kernel_alloc_output(k, 0, in->dtype, in->dims, in->num_dims - 1);
+  if (eo == NULL) return;
+  /* Without compute_v TF returns a zero scalar for v. */
+  vo = cv ? tfe_kernel_alloc_output(k, 1, in->dtype, in->dims, in->num_dims)
+          : tfe_kernel_alloc_output(k, 1, in->dtype, NULL, 0);
+  if (vo == NULL) return;
+  if (!cv) memset(kutil_data(vo), 0, kutil_esize(in->dtype));
+  if (batch == 0 || n == 0) return;
+  a = tfe_malloc((size_t)(n * n) * es);
+  v = tfe_malloc((size_t)(n * n) * es);
+  w = tfe_malloc((size_t)(2 * n) * es);
+  ev = tfe_malloc((size_t)n * es);
+  d = (double*)tfe_malloc((size_t)n * sizeof(double));
+  dw = (double*)tfe_malloc((size_t)(2 * n) * sizeof(double));
+  if (a == NULL || v == NULL || w == NULL || ev == NULL || d == NULL ||
+      dw == NULL) {
+    oom(k, "SelfAdjointEigV2");
+    goto done;
+  }
+  for (b = 0; b < batch; b++) {
+    int ok;
+    load_n(in, b * n * n, n * n, a);
+    ok = cplx ? la_eigh_c((la_c*)a, n, d, cv ? (la_c*)v : NULL, (la_c*)w, dw,
+                          eps, tiny)
+              : la_eigh_r((double*)a, n, d, cv ? (double*)v : NULL,
+                          (double*)w, dw, eps, tiny);
+    if (!ok) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "Self-adjoint eigen decomposition was not successful. The "
+                 "input might not be valid.");
+      goto done;
+    }
+    for (i = 0; i < n; i++) {
+      if (cplx) ((la_c*)ev)[i] = d[i];
+      else ((double*)ev)[i] = d[i];
+    }
+    store_n(eo, b * n, n, ev);
+    if (cv) store_n(vo, b * n * n, n * n, v);
+  }
+done:
+  tfe_free(a);
+  tfe_free(v);
+  tfe_free(w);
+  tfe_free(ev);
+  tfe_free(d);
+  tfe_free(dw);
+}
+
 void tfe_register_nnlinalg_la_kernels(void) {
   static const TF_DataType kT[] = {TF_COMPLEX128, TF_COMPLEX64, TF_DOUBLE,
                                    TF_FLOAT};
@@ -599,6 +663,8 @@ void tfe_register_nnlinalg_la_kernels(void) {
                                      TF_FLOAT, TF_HALF};
   static const TF_DataType kQr[] = {TF_HALF, TF_FLOAT, TF_DOUBLE,
                                     TF_COMPLEX64, TF_COMPLEX128};
+  tfe_kutil_register("SelfAdjointEigV2", eig_compute, "T", kT,
+                     KUTIL_COUNT(kT), NULL, NULL, 0);
   tfe_kutil_register("Qr", qr_compute, "T", kQr, KUTIL_COUNT(kQr), NULL,
                      NULL, 0);
   tfe_kutil_register("MatrixDeterminant", det_compute, "T", kT,

@@ -224,6 +224,209 @@ static void LA_FN(la_qr_q)(const LA_T* a, int64_t m, int64_t n,
   }
 }
 
+/* Eigen-decomposition of the self-adjoint n x n matrix a (only its lower
+ * triangle is read), following the steps of Eigen's
+ * SelfAdjointEigenSolver so that eigenvector signs come out the same:
+ * scale by the largest |entry|, Householder tridiagonalization, implicit
+ * symmetric QR steps with Wilkinson shifts and Givens rotations, then a
+ * selection sort into ascending order. eps and tiny are the epsilon and
+ * smallest normal of the tensor's dtype (they decide when an off-diagonal
+ * entry counts as zero, hence the path taken). evals gets n values; vecs
+ * (when not NULL) the eigenvectors as columns. work holds 2 n LA_T and
+ * dwork 2 n double.
+ * Returns 0 when the iteration does not converge. */
+static int LA_FN(la_eigh)(LA_T* a, int64_t n, double* evals, LA_T* vecs,
+                          LA_T* work, double* dwork, double eps,
+                          double tiny) {
+  LA_T* h = work;       /* n - 1 Householder coefficients */
+  LA_T* t = work + n;   /* n scratch */
+  double* d = evals;
+  double* e = dwork;    /* n - 1 subdiagonal */
+  double scale = 0;
+  int64_t i, j, r, c, end, start, iter = 0;
+#define LA_A(y, x) a[(y) * n + (x)]
+  if (n == 1) {
+    evals[0] = LA_RE(a[0]);
+    if (vecs != NULL) vecs[0] = 1;
+    return 1;
+  }
+  for (r = 0; r < n; r++) {
+    for (c = 0; c <= r; c++) {
+      double v = LA_ABS(LA_A(r, c));
+      /* a NaN or inf scale turns every entry into NaN: no convergence */
+      if (!isfinite(v)) return 0;
+      if (v > scale) scale = v;
+    }
+  }
+  if (scale == 0) scale = 1;
+  for (r = 0; r < n; r++) {
+    for (c = 0; c <= r; c++) LA_A(r, c) /= scale;
+    for (c = r + 1; c < n; c++) LA_A(r, c) = 0;
+  }
+  /* tridiagonalization; the lower triangle of the trailing block is the
+   * live part, column i below the diagonal stores the reflector */
+  for (i = 0; i < n - 1; i++) {
+    int64_t L = n - i - 1;
+    LA_T c0 = LA_A(i + 1, i), hh, dot = 0;
+    double tail = 0, beta, im0 = LA_ABS(c0 - (LA_T)LA_RE(c0));
+    for (r = i + 2; r < n; r++) {
+      double v = LA_ABS(LA_A(r, i));
+      tail += v * v;
+    }
+    if (tail <= tiny && im0 * im0 <= tiny) {
+      hh = 0;
+      beta = LA_RE(c0);
+      for (r = i + 2; r < n; r++) LA_A(r, i) = 0;
+    } else {
+      double a0 = LA_ABS(c0);
+      beta = sqrt(a0 * a0 + tail);
+      if (LA_RE(c0) >= 0) beta = -beta;
+      for (r = i + 2; r < n; r++) LA_A(r, i) /= (c0 - (LA_T)beta);
+      hh = LA_CONJ(((LA_T)beta - c0) / (LA_T)beta);
+    }
+    LA_A(i + 1, i) = 1;
+    /* t = B * (conj(hh) v), B the self-adjoint trailing block */
+    for (r = 0; r < L; r++) {
+      LA_T s = 0;
+      for (c = 0; c < L; c++) {
+        int64_t R = i + 1 + r, C = i + 1 + c;
+        LA_T b = R >= C ? LA_A(R, C) : LA_CONJ(LA_A(C, R));
+        s += b * (LA_CONJ(hh) * LA_A(i + 1 + c, i));
+      }
+      t[r] = s;
+    }
+    for (r = 0; r < L; r++) dot += LA_CONJ(t[r]) * LA_A(i + 1 + r, i);
+    for (r = 0; r < L; r++) {
+      t[r] += (LA_CONJ(hh) * -0.5 * dot) * LA_A(i + 1 + r, i);
+    }
+    /* B -= v t^H + t v^H (lower triangle) */
+    for (r = 0; r < L; r++) {
+      for (c = 0; c <= r; c++) {
+        LA_T vr = LA_A(i + 1 + r, i), vc = LA_A(i + 1 + c, i);
+        LA_A(i + 1 + r, i + 1 + c) -= vr * LA_CONJ(t[c]) + t[r] * LA_CONJ(vc);
+      }
+    }
+    LA_A(i + 1, i) = beta;
+    h[i] = hh;
+  }
+  for (i = 0; i < n; i++) d[i] = LA_RE(LA_A(i, i));
+  for (i = 0; i < n - 1; i++) e[i] = LA_RE(LA_A(i + 1, i));
+  if (vecs != NULL) {
+    /* Q = H_0 ... H_{n-2}, H_j = I - conj(h_j) v_j v_j^H, v_j starting at
+     * row j + 1 with a leading 1 */
+    for (r = 0; r < n; r++) {
+      for (c = 0; c < n; c++) vecs[r * n + c] = r == c ? 1 : 0;
+    }
+    for (j = n - 2; j >= 0; j--) {
+      LA_T hj = LA_CONJ(h[j]);
+      if (hj == 0) continue;
+      for (c = 0; c < n; c++) {
+        LA_T s = vecs[(j + 1) * n + c];
+        for (r = j + 2; r < n; r++) s += LA_CONJ(LA_A(r, j)) * vecs[r * n + c];
+        vecs[(j + 1) * n + c] -= hj * s;
+        for (r = j + 2; r < n; r++) vecs[r * n + c] -= hj * LA_A(r, j) * s;
+      }
+    }
+  }
+#undef LA_A
+  /* implicit QR on the tridiagonal (d, e) */
+  end = n - 1;
+  start = 0;
+  while (end > 0) {
+    for (i = start; i < end; i++) {
+      if (fabs(e[i]) < tiny) {
+        e[i] = 0;
+      } else {
+        double sc = e[i] / eps;
+        if (sc * sc <= fabs(d[i]) + fabs(d[i + 1])) e[i] = 0;
+      }
+    }
+    while (end > 0 && e[end - 1] == 0) end--;
+    if (end <= 0) break;
+    iter++;
+    if (iter > 30 * n) return 0;
+    start = end - 1;
+    while (start > 0 && e[start - 1] != 0) start--;
+    {
+      double td = (d[end - 1] - d[end]) * 0.5, ee = e[end - 1], mu = d[end];
+      double x, z;
+      int64_t k;
+      if (td == 0) {
+        mu -= fabs(ee);
+      } else if (ee != 0) {
+        double e2 = ee * ee, hy = hypot(td, ee);
+        if (e2 == 0) {
+          mu -= ee / ((td + (td > 0 ? hy : -hy)) / ee);
+        } else {
+          mu -= e2 / (td + (td > 0 ? hy : -hy));
+        }
+      }
+      x = d[start] - mu;
+      z = e[start];
+      for (k = start; k < end && z != 0; k++) {
+        double cs, sn, sdk, dkp1;
+        /* Givens rotation for (x, z) */
+        if (z == 0) {
+          cs = x < 0 ? -1 : 1;
+          sn = 0;
+        } else if (x == 0) {
+          cs = 0;
+          sn = z < 0 ? 1 : -1;
+        } else if (fabs(x) > fabs(z)) {
+          double tt = z / x, u = sqrt(1 + tt * tt);
+          if (x < 0) u = -u;
+          cs = 1 / u;
+          sn = -tt * cs;
+        } else {
+          double tt = x / z, u = sqrt(1 + tt * tt);
+          if (z < 0) u = -u;
+          sn = -1 / u;
+          cs = -tt * sn;
+        }
+        sdk = sn * d[k] + cs * e[k];
+        dkp1 = sn * e[k] + cs * d[k + 1];
+        d[k] = cs * (cs * d[k] - sn * e[k]) - sn * (cs * e[k] - sn * d[k + 1]);
+        d[k + 1] = sn * sdk + cs * dkp1;
+        e[k] = cs * sdk - sn * dkp1;
+        if (k > start) e[k - 1] = cs * e[k - 1] - sn * z;
+        x = e[k];
+        if (k < end - 1) {
+          z = -sn * e[k + 1];
+          e[k + 1] = cs * e[k + 1];
+        }
+        if (vecs != NULL) {
+          for (r = 0; r < n; r++) {
+            LA_T p0 = vecs[r * n + k], p1 = vecs[r * n + k + 1];
+            vecs[r * n + k] = cs * p0 - sn * p1;
+            vecs[r * n + k + 1] = sn * p0 + cs * p1;
+          }
+        }
+      }
+    }
+  }
+  /* ascending order by selection (first minimum wins) */
+  for (i = 0; i < n - 1; i++) {
+    int64_t kmin = i;
+    for (j = i + 1; j < n; j++) {
+      if (d[j] < d[kmin]) kmin = j;
+    }
+    if (kmin != i) {
+      double tv = d[i];
+      d[i] = d[kmin];
+      d[kmin] = tv;
+      if (vecs != NULL) {
+        for (r = 0; r < n; r++) {
+          LA_T tq = vecs[r * n + i];
+          vecs[r * n + i] = vecs[r * n + kmin];
+          vecs[r * n + kmin] = tq;
+        }
+      }
+    }
+  }
+  for (i = 0; i < n; i++) d[i] *= scale;
+  return 1;
+}
+
 #undef LA_FN
 #undef LA_CAT
 #undef LA_CAT2
