@@ -119,6 +119,11 @@ static const tfe_builtin_op kOps[] = {
            "out: v: T",
            "attr: compute_v: bool = true",
            "attr: T: {double, float, half, complex64, complex128}"),
+    TFE_OP("Lu", "in: input: T",
+           "out: lu: T",
+           "out: p: output_idx_type",
+           "attr: T: {double, float, half, complex64, complex128}",
+           "attr: output_idx_type: {int32, int64} = DT_INT32"),
 };
 
 int tfe_ops_register_nnlinalg_defs(void) {

@@ -465,4 +465,19 @@ TEST(self_adjoint_eig) {
              "Self-adjoint eigen decomposition was not successful.");
 }
 
+TEST(lu_factors_and_permutation) {
+  int n;
+  begin();
+  kt_attr_type(&A, "output_idx_type", TF_INT64);
+  n = run("Lu", 1, kt_tensor(TF_DOUBLE, KT_DIMS(2, 2), KT_V(1, 2, 3, 4)));
+  EXPECT_OK(n, 2);
+  /* rows swapped: U = [[3,4],[0,2/3]], L = [[1,0],[1/3,1]] */
+  KT_CHECK_TOL(OUT[0], TF_DOUBLE, KT_DIMS(2, 2), KT_V(3, 4, 1.0 / 3, 2.0 / 3),
+               1e-15);
+  KT_CHECK(OUT[1], TF_INT64, KT_DIMS(2), KT_V(1, 0));
+  drop(n);
+  n = run("Lu", 1, kt_tensor(TF_FLOAT, KT_DIMS(2, 2), KT_V(1, 2, 2, 4)));
+  EXPECT_ERR(n, TF_INVALID_ARGUMENT, "Input is not invertible.");
+}
+
 TFE_TEST_MAIN

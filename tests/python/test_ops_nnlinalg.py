@@ -2,7 +2,7 @@
 AvgPoolGrad, InTopK, InTopKV2, MaxPoolWithArgmax, LRN, LRNGrad,
 ResizeBilinearGrad, ResizeNearestNeighborGrad) and batched dense linear algebra
 (MatrixDeterminant, LogMatrixDeterminant, MatrixInverse, Cholesky,
-MatrixSolve, MatrixTriangularSolve, Qr, SelfAdjointEigV2) through tfe_py.ops, against values
+MatrixSolve, MatrixTriangularSolve, Lu, Qr, SelfAdjointEigV2) through tfe_py.ops, against values
 recorded from TensorFlow 2.21 (ops_nnlinalg_tf221.json, one entry per case
 below, in order: the outputs or the error class and message).
 
@@ -39,6 +39,7 @@ APPROX_OPS = {
     "MatrixSolve",
     "MatrixTriangularSolve",
     "Qr",
+    "Lu",
     "SelfAdjointEigV2",
     "LRN",
     "LRNGrad",
@@ -887,6 +888,28 @@ def eig_cases() -> list[Case]:
     return out
 
 
+def lu_cases() -> list[Case]:
+    out: list[Case] = []
+    for dt in ["float32", "float64", "complex64", "complex128"]:
+        c = dt.startswith("complex")
+        for seed, shape in [(80, (4, 4)), (81, (2, 3, 5, 5)), (82, (1, 1))]:
+            a = np.array(rnd(seed, shape))
+            if c:
+                a = a + 1j * np.array(rnd(seed + 10, shape))
+            for it in ["int32", "int64"]:
+                out.append(("Lu", dt, {"input": a.tolist()}, {"output_idx_type": it}))
+    out.append(
+        ("Lu", "float64", {"input": [[0.0, 2.0, 1.0], [1.0, 1.0, 1.0], [2.0, 1.0, 0.0]]}, {})
+    )
+    out.append(("Lu", "float32", {"input": np.zeros((2, 0, 0))}, {}))
+    out.append(("Lu", "float32", {"input": [[1.0, 2.0], [2.0, 4.0]]}, {}))
+    out.append(("Lu", "float32", {"input": [[nan, 2.0], [3.0, 4.0]]}, {}))
+    out.append(("Lu", "float32", {"input": [[1.0, nan], [0.0, 1.0]]}, {}))
+    out.append(("Lu", "float32", {"input": np.ones((2, 3))}, {}))
+    out.append(("Lu", "float32", {"input": [1.0, 2.0, 3.0]}, {}))
+    return out
+
+
 def cases() -> list[Case]:
     return [
         *bias_cases(),
@@ -898,6 +921,7 @@ def cases() -> list[Case]:
         *half_inverse_cases(),
         *qr_cases(),
         *eig_cases(),
+        *lu_cases(),
     ]
 
 

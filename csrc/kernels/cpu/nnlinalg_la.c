@@ -1,7 +1,7 @@
 /* Batched dense linear algebra on the CPU, with TF 2.21's registrations
  * (float, double, complex64, complex128; MatrixInverse also half):
  * MatrixDeterminant, LogMatrixDeterminant, MatrixInverse, Cholesky,
- * MatrixSolve, MatrixTriangularSolve, Qr (Householder, Eigen's sign
+ * MatrixSolve, MatrixTriangularSolve, Lu, Qr (Householder, Eigen's sign
  * conventions; also half) and SelfAdjointEigV2 (Eigen's tridiagonal QR
  * steps, so eigenvector signs match TF's). Matrices are the two innermost
  * dimensions.
@@ -655,6 +655,68 @@ done:
   tfe_free(dw);
 }
 
+/* ---- Lu ---- */
+
+/* lu holds L (unit diagonal, below) and U (on and above the diagonal) of
+ * the row-permuted input; p[i] is the input row that ended up at row i. */
+static void lu_compute(tfe_kernel_context* k) {
+  const TF_Tensor* in = k->inputs[0];
+  int r = in->num_dims, cplx = is_cplx(in->dtype);
+  int64_t n, batch = 1, b, i;
+  size_t es = work_esize(in->dtype);
+  TF_DataType pt = TF_INT32;
+  TF_Tensor *lo, *po;
+  void* a = NULL;
+  int64_t* perm = NULL;
+  if (k->attrs != NULL) {
+    tfe_attrs_get_type(k->attrs, "output_idx_type", &pt, NULL);
+  }
+  if (r < 2) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "Input tensor must have rank >= 2, got %d", r);
+    return;
+  }
+  if (in->dims[r - 1] != in->dims[r - 2]) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Input matrix must be square.");
+    return;
+  }
+  n = in->dims[r - 1];
+  for (i = 0; i < r - 2; i++) batch *= in->dims[i];
+  lo = tfe_kernel_alloc_output(k, 0, in->dtype, in->dims, r);
+  if (lo == NULL) return;
+  po = tfe_kernel_alloc_output(k, 1, pt, in->dims, r - 1);
+  if (po == NULL || batch == 0 || n == 0) return;
+  a = tfe_malloc((size_t)(n * n) * es);
+  perm = (int64_t*)tfe_malloc((size_t)n * sizeof(int64_t));
+  if (a == NULL || perm == NULL) {
+    oom(k, "Lu");
+    goto done;
+  }
+  for (b = 0; b < batch; b++) {
+    double mp;
+    load_n(in, b * n * n, n * n, a);
+    if (cplx) {
+      la_lu_c((la_c*)a, n, perm);
+      mp = la_min_pivot_c((const la_c*)a, n);
+    } else {
+      la_lu_r((double*)a, n, perm);
+      mp = la_min_pivot_r((const double*)a, n);
+    }
+    if (!(mp > 0)) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Input is not invertible.");
+      goto done;
+    }
+    store_n(lo, b * n * n, n * n, a);
+    for (i = 0; i < n; i++) {
+      if (pt == TF_INT64) ((int64_t*)kutil_data(po))[b * n + i] = perm[i];
+      else ((int32_t*)kutil_data(po))[b * n + i] = (int32_t)perm[i];
+    }
+  }
+done:
+  tfe_free(a);
+  tfe_free(perm);
+}
+
 void tfe_register_nnlinalg_la_kernels(void) {
   static const TF_DataType kT[] = {TF_COMPLEX128, TF_COMPLEX64, TF_DOUBLE,
                                    TF_FLOAT};
@@ -665,6 +727,11 @@ void tfe_register_nnlinalg_la_kernels(void) {
                                     TF_COMPLEX64, TF_COMPLEX128};
   tfe_kutil_register("SelfAdjointEigV2", eig_compute, "T", kT,
                      KUTIL_COUNT(kT), NULL, NULL, 0);
+  {
+    static const TF_DataType kIdx[] = {TF_INT32, TF_INT64};
+    tfe_kutil_register("Lu", lu_compute, "T", kT, KUTIL_COUNT(kT),
+                       "output_idx_type", kIdx, KUTIL_COUNT(kIdx));
+  }
   tfe_kutil_register("Qr", qr_compute, "T", kQr, KUTIL_COUNT(kQr), NULL,
                      NULL, 0);
   tfe_kutil_register("MatrixDeterminant", det_compute, "T", kT,
