@@ -1,6 +1,6 @@
 /* Built-in op definitions: special mathematical functions (Bessel
  * functions, the inverse normal CDF and error function, Dawson's integral,
- * the exponential integral) and the string ops StringLower, StringUpper
+ * the exponential integral), CumulativeLogsumexp and the string ops StringLower, StringUpper
  * and StringStrip. Generated from TensorFlow 2.21's op registry:
  * names, args, attrs and allowed dtypes match it. */
 #include "ops/ops_internal.h"
@@ -56,6 +56,13 @@ static const tfe_builtin_op kOps[] = {
     TFE_OP("Expint", "in: x: T",
            "out: y: T",
            "attr: T: {bfloat16, half, float, double}"),
+    TFE_OP("CumulativeLogsumexp", "in: x: T",
+           "in: axis: Tidx",
+           "out: out: T",
+           "attr: exclusive: bool = false",
+           "attr: reverse: bool = false",
+           "attr: T: {bfloat16, half, float, double}",
+           "attr: Tidx: {int32, int64} = DT_INT32"),
     TFE_OP("StringLower", "in: input: string",
            "out: output: string",
            "attr: encoding: string = ''"),

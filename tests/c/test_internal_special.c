@@ -2,7 +2,8 @@
  * Erfinv, Dawsn, Expint) run through the kernel registry: values checked
  * against high-precision references (mpmath), TF 2.21's special values
  * and overflow behaviour, the registered dtypes, shapes; and the string
- * kernels of special_strings.c (StringLower, StringUpper, StringStrip). */
+ * kernels of special_strings.c (StringLower, StringUpper, StringStrip);
+ * CumulativeLogsumexp (special_scan.c). */
 #include <math.h>
 #include <string.h>
 
@@ -237,6 +238,47 @@ TEST(string_case_and_strip) {
   n = run("StringUpper", 1, strs(1, in));
   EXPECT_ERR(n, TF_INVALID_ARGUMENT,
              "only utf-8 or '' (no encoding) is supported, received ascii");
+}
+
+TEST(cumulative_logsumexp) {
+  int n;
+  begin();
+  kt_attr_type(&A, "T", TF_DOUBLE);
+  kt_attr_type(&A, "Tidx", TF_INT32);
+  /* NaN leaves the running value alone (TF's max/min order), -inf adds
+   * nothing, +inf saturates */
+  n = run("CumulativeLogsumexp", 2,
+          kt_vec(TF_DOUBLE, 6, KT_V(1., NANV, 2., -INFV, INFV, 3.)),
+          kt_scalar(TF_INT32, 0));
+  EXPECT_OK(n, 1);
+  KT_CHECK_TOL(OUT[0], TF_DOUBLE, KT_DIMS(6),
+               KT_V(1., 1.6931471805599454, 2.5514447139320513,
+                    2.5514447139320513, INFV, INFV),
+               1e-15);
+  drop(n);
+  /* [2, 2] along axis 0, exclusive and reversed */
+  kt_attr_type(&A, "T", TF_FLOAT);
+  kt_attr_type(&A, "Tidx", TF_INT64);
+  kt_attr_bool(&A, "exclusive", 1);
+  kt_attr_bool(&A, "reverse", 1);
+  n = run("CumulativeLogsumexp", 2,
+          kt_tensor(TF_FLOAT, KT_DIMS(2, 2), KT_V(0., 1., 2., 3.)),
+          kt_scalar(TF_INT64, -2));
+  EXPECT_OK(n, 1);
+  KT_CHECK(OUT[0], TF_FLOAT, KT_DIMS(2, 2), KT_V(2., 3., -INFV, -INFV));
+  drop(n);
+  kt_attr_type(&A, "T", TF_FLOAT);
+  kt_attr_type(&A, "Tidx", TF_INT32);
+  n = run("CumulativeLogsumexp", 2,
+          kt_tensor(TF_FLOAT, KT_DIMS(1, 2), KT_V(0., 1.)),
+          kt_scalar(TF_INT32, -3));
+  EXPECT_ERR(n, TF_INVALID_ARGUMENT,
+             "ScanOp: Expected scan axis in the range [-2, 2), but got -1");
+  kt_attr_type(&A, "T", TF_FLOAT);
+  kt_attr_type(&A, "Tidx", TF_INT32);
+  n = run("CumulativeLogsumexp", 2, kt_vec(TF_FLOAT, 2, KT_V(0., 1.)),
+          kt_vec(TF_INT32, 1, KT_V(0.)));
+  EXPECT_ERR(n, TF_INVALID_ARGUMENT, "ScanOp: axis must be a scalar, not [1]");
 }
 
 TFE_TEST_MAIN

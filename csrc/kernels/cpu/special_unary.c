@@ -18,6 +18,7 @@
 
 void tfe_register_special_kernels(void);
 void tfe_register_special_string_kernels(void); /* special_strings.c */
+void tfe_register_special_scan_kernels(void);   /* special_scan.c */
 
 #define SP_PI 3.14159265358979323846
 #define SP_EULER 0.57721566490153286061
@@ -426,4 +427,5 @@ void tfe_register_special_kernels(void) {
     tfe_ew_register(&k_special_unary[i]);
   }
   tfe_register_special_string_kernels();
+  tfe_register_special_scan_kernels();
 }
