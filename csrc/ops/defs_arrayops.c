@@ -2,7 +2,8 @@
  * (csrc/kernels/cpu/arrayops_*.c): gradient markers, numeric checks,
  * diagonals, LinSpace, Roll, sorted searches, counting, set difference,
  * segment reductions, diagonal bands, depth/space moves, ReverseSequence
- * and the folding tensor scatters. Names, args, attrs, defaults and allowed dtypes are
+ * the folding tensor scatters, ConjugateTranspose, Cross, Empty, Bitcast,
+ * UniqueWithCounts and DenseBincount. Names, args, attrs, defaults and allowed dtypes are
  * TensorFlow 2.21's. */
 #include "ops/ops_internal.h"
 
@@ -194,6 +195,36 @@ static const tfe_builtin_op kOps[] = {
            "attr: T: type",
            "attr: Tindices: {int32, int64}",
            "attr: bad_indices_policy: string = ''"),
+    TFE_OP("ConjugateTranspose", "in: x: T",
+           "in: perm: Tperm",
+           "out: y: T",
+           "attr: T: type",
+           "attr: Tperm: {int32, int64} = DT_INT32"),
+    TFE_OP("Cross", "in: a: T",
+           "in: b: T",
+           "out: product: T",
+           "attr: T: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64}"),
+    TFE_OP("Empty", "in: shape: int32",
+           "out: output: dtype",
+           "attr: dtype: type",
+           "attr: init: bool = false"),
+    TFE_OP("Bitcast", "in: input: T",
+           "out: output: type",
+           "attr: T: {bfloat16, half, float, double, int64, int32, uint8, uint16, uint32, uint64, int8, int16, complex64, complex128, qint8, quint8, qint16, quint16, qint32}",
+           "attr: type: {bfloat16, half, float, double, int64, int32, uint8, uint16, uint32, uint64, int8, int16, complex64, complex128, qint8, quint8, qint16, quint16, qint32}"),
+    TFE_OP("UniqueWithCounts", "in: x: T",
+           "out: y: T",
+           "out: idx: out_idx",
+           "out: count: out_idx",
+           "attr: T: type",
+           "attr: out_idx: {int32, int64} = DT_INT32"),
+    TFE_OP("DenseBincount", "in: input: Tidx",
+           "in: size: Tidx",
+           "in: weights: T",
+           "out: output: T",
+           "attr: Tidx: {int32, int64}",
+           "attr: T: {int32, int64, float, double}",
+           "attr: binary_output: bool = false"),
 };
 
 int tfe_ops_register_arrayops_defs(void) {

@@ -328,4 +328,77 @@ TEST(tensor_scatter_fold) {
   }
 }
 
+TEST(unique_counts_bitcast_empty) {
+  static const char* const xs[] = {"b", "a", "b", "a long string past the inline size", "a"};
+  static const char* const ys[] = {"b", "a", "a long string past the inline size"};
+  int n, i, failed = 0;
+  begin();
+  n = run("UniqueWithCounts", 1, str_vec(5, xs));
+  EXPECT_OK(n, 3);
+  check_strs(OUT[0], 3, ys);
+  KT_CHECK(OUT[1], TF_INT32, KT_DIMS(5), KT_V(0, 1, 0, 2, 1));
+  KT_CHECK(OUT[2], TF_INT32, KT_DIMS(3), KT_V(2, 2, 1));
+  drop(3);
+  /* Bitcast shares the input's bytes */
+  {
+    TF_Tensor* x = kt_vec(TF_FLOAT, 2, KT_V(1, -2));
+    const void* before = TF_TensorData(x);
+    kt_attr_type(&A, "type", TF_UINT16);
+    n = run("Bitcast", 1, x);
+    EXPECT_OK(n, 1);
+    CHECK(TF_TensorData(OUT[0]) == before);
+    CHECK_EQ_INT(TF_NumDims(OUT[0]), 2);
+    CHECK_EQ_INT((int)TF_Dim(OUT[0], 1), 2);
+    drop(1);
+  }
+  kt_attr_type(&A, "dtype", TF_STRING);
+  kt_attr_bool(&A, "init", 1);
+  n = run("Empty", 1, kt_vec(TF_INT32, 2, KT_V(2, 0)));
+  EXPECT_OK(n, 1);
+  CHECK_EQ_INT(TF_TensorType(OUT[0]), TF_STRING);
+  CHECK_EQ_INT((int)TF_TensorElementCount(OUT[0]), 0);
+  drop(1);
+  kt_setup();
+  for (i = 0; i < 10; i++) {
+    TF_Tensor* x = str_vec(5, xs);
+    TFE_TestFailAllocationsAfter(i);
+    n = run("UniqueWithCounts", 1, x);
+    TFE_TestFailAllocationsAfter(-1);
+    if (n < 0) {
+      CHECK_CODE(S, TF_RESOURCE_EXHAUSTED);
+      failed++;
+    } else {
+      drop(n);
+    }
+  }
+  CHECK(failed > 0);
+}
+
+TEST(cross_and_conjugate_transpose) {
+  int n;
+  begin();
+  n = run("Cross", 2, kt_vec(TF_BFLOAT16, 3, KT_V(1, 2, 3)),
+          kt_vec(TF_BFLOAT16, 3, KT_V(4, 5, 6)));
+  EXPECT_OK(n, 1);
+  KT_CHECK(OUT[0], TF_BFLOAT16, KT_DIMS(3), KT_V(-3, 6, -3));
+  drop(1);
+  n = run("Cross", 2, kt_vec(TF_INT32, 2, KT_V(1, 2)),
+          kt_vec(TF_INT32, 2, KT_V(4, 5)));
+  EXPECT_ERR(n, TF_FAILED_PRECONDITION, "only defined for 3-element vectors");
+  {
+    TF_Tensor* x = kt_tensor(TF_COMPLEX64, KT_DIMS(1, 2), NULL);
+    float* p = (float*)TF_TensorData(x);
+    p[0] = 1;
+    p[1] = 2;
+    p[2] = 3;
+    p[3] = -4;
+    n = run("ConjugateTranspose", 2, x, kt_vec(TF_INT32, 2, KT_V(1, 0)));
+    EXPECT_OK(n, 1);
+    p = (float*)TF_TensorData(OUT[0]);
+    CHECK_EQ_INT((int)TF_Dim(OUT[0], 0), 2);
+    CHECK(p[0] == 1 && p[1] == -2 && p[2] == 3 && p[3] == 4);
+    drop(1);
+  }
+}
+
 TFE_TEST_MAIN

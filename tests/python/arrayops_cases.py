@@ -1105,6 +1105,161 @@ def cases() -> list[Case]:
             {},
         )
     )
+    # ConjugateTranspose
+    c23 = [[1 + 2j, -3j, 4], [0.5 - 1j, 2 + 2j, -1 - 1j]]
+    for dt in ["complex64", "complex128"]:
+        add(("ConjugateTranspose", {"x": (c23, dt), "perm": ([1, 0], "int32")}, {}))
+        add(("ConjugateTranspose", {"x": (c23, dt), "perm": ([0, 1], "int64")}, {}))
+    add(
+        (
+            "ConjugateTranspose",
+            {
+                "x": (np.arange(24).reshape(2, 3, 4).tolist(), "float32"),
+                "perm": ([2, 0, 1], "int32"),
+            },
+            {},
+        )
+    )
+    add(
+        (
+            "ConjugateTranspose",
+            {"x": ([["a", "b"], ["c", "d"]], "string"), "perm": ([1, 0], "int32")},
+            {},
+        )
+    )
+    add(("ConjugateTranspose", {"x": ([[1.0, 2.0]], "float32"), "perm": ([0, 0], "int32")}, {}))
+    add(("ConjugateTranspose", {"x": ([[1.0, 2.0]], "float32"), "perm": ([0], "int32")}, {}))
+    add(("ConjugateTranspose", {"x": ([[1.0, 2.0]], "float32"), "perm": ([0, 2], "int32")}, {}))
+    add(("ConjugateTranspose", {"x": ([[1.0, 2.0]], "float32"), "perm": ([[0, 1]], "int32")}, {}))
+    # Cross
+    ca = [[1, 2, 3], [-4, 5, 6], [0, 0, 1]]
+    cb = [[4, 5, 6], [7, -8, 9], [1, 0, 0]]
+    for dt in REAL:
+        a = [[abs(x) for x in r] for r in ca] if dt.startswith("uint") else ca
+        b = [[abs(x) for x in r] for r in cb] if dt.startswith("uint") else cb
+        add(("Cross", {"a": (a, dt), "b": (b, dt)}, {}))
+    add(("Cross", {"a": (rnd(11, (2, 2, 3)), "float64"), "b": (rnd(12, (2, 2, 3)), "float64")}, {}))
+    add(("Cross", {"a": ([100, 100, 100], "int8"), "b": ([-100, 3, 100], "int8")}, {}))
+    add(("Cross", {"a": ([1.0, 2.0], "float32"), "b": ([4.0, 5.0], "float32")}, {}))
+    add(("Cross", {"a": ([1.0, 2.0, 3.0], "float32"), "b": ([[4.0, 5.0, 6.0]], "float32")}, {}))
+    add(("Cross", {"a": (1.0, "float32"), "b": (2.0, "float32")}, {}))
+    # Empty (with init the values are zeros)
+    for dt in ["float32", "int64", "bool", "complex64", "string", "float16"]:
+        add(("Empty", {"shape": ([2, 3], "int32")}, {"dtype": dt, "init": True}))
+    add(("Empty", {"shape": ([0, 4], "int32")}, {"dtype": "float32", "init": True}))
+    add(("Empty", {"shape": ([], "int32")}, {"dtype": "float32", "init": True}))
+    add(("Empty", {"shape": ([[2, 3]], "int32")}, {"dtype": "float32", "init": True}))
+    add(("Empty", {"shape": ([-2, 3], "int32")}, {"dtype": "float32", "init": True}))
+    add(("Empty", {"shape": (2, "int32")}, {"dtype": "float32", "init": True}))
+    # Bitcast
+    add(("Bitcast", {"input": ([1.0, -2.5], "float32")}, {"type": "uint8"}))
+    add(("Bitcast", {"input": ([1.0, -2.5], "float32")}, {"type": "int32"}))
+    add(("Bitcast", {"input": ([[1.0, -2.5]], "float64")}, {"type": "uint16"}))
+    add(("Bitcast", {"input": ([[0, 0, 128, 63], [0, 0, 32, 192]], "uint8")}, {"type": "float32"}))
+    add(("Bitcast", {"input": ([[1, 2], [3, 4]], "int32")}, {"type": "int64"}))
+    add(("Bitcast", {"input": ([1 + 2j, -3j], "complex64")}, {"type": "float64"}))
+    add(("Bitcast", {"input": ([1.5, -2.0], "float16")}, {"type": "int16"}))
+    add(("Bitcast", {"input": ([-1, 2], "int8")}, {"type": "uint8"}))
+    add(("Bitcast", {"input": (np.zeros((2, 3)).tolist(), "uint8")}, {"type": "float32"}))
+    add(("Bitcast", {"input": (0, "uint8")}, {"type": "float32"}))
+    add(("Bitcast", {"input": (7, "int32")}, {"type": "int16"}))
+    # UniqueWithCounts
+    for dt in ["int32", "int64", "float32", "uint8", "float16", "int8"]:
+        add(("UniqueWithCounts", {"x": ([4, 1, 1, 2, 4, 4, 7, 8, 8, 1], dt)}, {}))
+    add(("UniqueWithCounts", {"x": ([3, 3, 1], "int32")}, {"out_idx": "int64"}))
+    add(("UniqueWithCounts", {"x": ([0.0, -0.0, nan, nan, 1.0, 0.0], "float32")}, {}))
+    add(("UniqueWithCounts", {"x": ([True, False, True], "bool")}, {}))
+    add(("UniqueWithCounts", {"x": (["b", "a", "b", "", "a"], "string")}, {}))
+    add(("UniqueWithCounts", {"x": ([], "float32")}, {}))
+    add(("UniqueWithCounts", {"x": ([[1]], "int32")}, {}))
+    add(("UniqueWithCounts", {"x": (1, "int32")}, {}))
+    # DenseBincount
+    for dt in ["int32", "int64", "float32", "float64"]:
+        add(
+            (
+                "DenseBincount",
+                {"input": ([1, 2, 2, 5, 0], "int32"), "size": (4, "int32"), "weights": ([], dt)},
+                {},
+            )
+        )
+        add(
+            (
+                "DenseBincount",
+                {
+                    "input": ([[1, 2], [2, 5]], "int64"),
+                    "size": (4, "int64"),
+                    "weights": ([[1, 2], [3, 4]], dt),
+                },
+                {},
+            )
+        )
+        add(
+            (
+                "DenseBincount",
+                {
+                    "input": ([[1, 2, 2], [2, 5, 3]], "int32"),
+                    "size": (4, "int32"),
+                    "weights": ([[1, 2, 5], [3, 4, 6]], dt),
+                },
+                {"binary_output": True},
+            )
+        )
+    add(
+        (
+            "DenseBincount",
+            {"input": (1, "int32"), "size": (4, "int32"), "weights": ([], "float32")},
+            {},
+        )
+    )
+    add(
+        (
+            "DenseBincount",
+            {"input": ([1, -2], "int32"), "size": (4, "int32"), "weights": ([], "float32")},
+            {},
+        )
+    )
+    add(
+        (
+            "DenseBincount",
+            {"input": ([[1, -2]], "int32"), "size": (4, "int32"), "weights": ([], "float32")},
+            {},
+        )
+    )
+    add(
+        (
+            "DenseBincount",
+            {"input": ([1, 2], "int32"), "size": (-4, "int32"), "weights": ([], "float32")},
+            {},
+        )
+    )
+    add(
+        (
+            "DenseBincount",
+            {"input": ([1, 2], "int32"), "size": ([4], "int32"), "weights": ([], "float32")},
+            {},
+        )
+    )
+    add(
+        (
+            "DenseBincount",
+            {"input": ([1, 2], "int32"), "size": (4, "int32"), "weights": ([1], "float32")},
+            {},
+        )
+    )
+    add(
+        (
+            "DenseBincount",
+            {"input": ([[[1, 2]]], "int32"), "size": (4, "int32"), "weights": ([], "float32")},
+            {},
+        )
+    )
+    add(
+        (
+            "DenseBincount",
+            {"input": ([[1, 2]], "int32"), "size": (0, "int32"), "weights": ([], "float32")},
+            {},
+        )
+    )
     return out
 
 
@@ -1138,7 +1293,10 @@ def _record() -> None:  # pragma: no cover - needs TensorFlow
         kw = {
             k: tf.constant(make_input(v, dt), dtype=tf.as_dtype(dt)) for k, (v, dt) in ins.items()
         }
-        at = {k: (tf.as_dtype(v) if k in ("out_type", "out_idx") else v) for k, v in attrs.items()}
+        at = {
+            k: (tf.as_dtype(v) if k in ("out_type", "out_idx", "dtype", "type") else v)
+            for k, v in attrs.items()
+        }
         try:
             r = getattr(tf.raw_ops, op)(**kw, **at)
             outs = list(r) if isinstance(r, (tuple, list)) else [r]

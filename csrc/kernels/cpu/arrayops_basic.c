@@ -1,6 +1,6 @@
 /* StopGradient, PreventGradient, CheckNumerics(V2), Diag, DiagPart,
  * LinSpace, PopulationCount, Roll, LowerBound, UpperBound, Bincount and
- * ListDiff; also the registration entry point of the arrayops files. */
+ * ListDiff, UniqueWithCounts; also the registration entry point of the arrayops files. */
 #include <complex.h>
 #include <math.h>
 #include <stdint.h>
@@ -533,6 +533,10 @@ static ld_key ld_get(const TF_Tensor* t, int64_t i) {
       key.kind = 2;
       key.u = ((const uint64_t*)d)[i];
       break;
+    case TF_BOOL:
+      key.kind = 1;
+      key.s = ((const unsigned char*)d)[i] != 0;
+      break;
     case TF_STRING: {
       const TF_TString* s = (const TF_TString*)d + i;
       key.kind = 3;
@@ -632,6 +636,111 @@ done:
   tfe_free(keep_mask);
 }
 
+/* ---------------------------------------------------- UniqueWithCounts */
+
+/* Sort order for grouping equal elements: by key, NaNs after everything
+ * and never equal to each other, ties by position (so each group starts
+ * with its first occurrence). */
+typedef struct uq_item {
+  ld_key key;
+  int64_t pos;
+  int nan;
+} uq_item;
+
+static int uq_cmp(const void* pa, const void* pb) {
+  const uq_item* a = (const uq_item*)pa;
+  const uq_item* b = (const uq_item*)pb;
+  int c;
+  if (a->nan != b->nan) return a->nan - b->nan;
+  c = a->nan ? 0 : ld_cmp(&a->key, &b->key);
+  if (c != 0) return c;
+  return (a->pos > b->pos) - (a->pos < b->pos);
+}
+
+static int cmp_i64(const void* pa, const void* pb) {
+  int64_t a = *(const int64_t*)pa, b = *(const int64_t*)pb;
+  return (a > b) - (a < b);
+}
+
+static void k_unique_with_counts(tfe_kernel_context* k) {
+  const TF_Tensor* x = k->inputs[0];
+  TF_DataType it = k->output_types[1];
+  size_t esz = kutil_esize(x->dtype);
+  int64_t n, i, groups = 0;
+  uq_item* items = NULL;
+  int64_t* group_of = NULL; /* element -> group (in sort order) */
+  int64_t* firsts = NULL;   /* group -> first position, then sorted */
+  int64_t* rank = NULL;     /* group -> output index */
+  int64_t* counts = NULL;
+  TF_Tensor *y, *idx, *cnt;
+  if (x->num_dims != 1) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "unique expects a 1D vector.");
+    return;
+  }
+  n = x->dims[0];
+  if (n > 0) {
+    items = (uq_item*)tfe_malloc((size_t)n * sizeof *items);
+    group_of = (int64_t*)tfe_malloc((size_t)n * sizeof *group_of);
+    firsts = (int64_t*)tfe_malloc((size_t)n * 2 * sizeof *firsts);
+    rank = (int64_t*)tfe_malloc((size_t)n * sizeof *rank);
+    counts = (int64_t*)tfe_calloc((size_t)n, sizeof *counts);
+    if (!items || !group_of || !firsts || !rank || !counts) {
+      KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "OOM in UniqueWithCounts");
+      goto done;
+    }
+  }
+  for (i = 0; i < n; i++) {
+    items[i].key = ld_get(x, i);
+    items[i].pos = i;
+    items[i].nan = items[i].key.kind == 0 && isnan(items[i].key.f);
+  }
+  if (n > 1) qsort(items, (size_t)n, sizeof *items, uq_cmp);
+  for (i = 0; i < n; i++) {
+    int fresh = i == 0 || items[i].nan || items[i - 1].nan ||
+                ld_cmp(&items[i - 1].key, &items[i].key) != 0;
+    if (fresh) {
+      /* (first position, group) pairs, ordered by position below */
+      firsts[2 * groups] = items[i].pos;
+      firsts[2 * groups + 1] = groups;
+      groups++;
+    }
+    group_of[items[i].pos] = groups - 1;
+    counts[groups - 1]++;
+  }
+  if (groups > 1) qsort(firsts, (size_t)groups, 2 * sizeof *firsts, cmp_i64);
+  for (i = 0; i < groups; i++) rank[firsts[2 * i + 1]] = i;
+  y = tfe_kernel_alloc_output(k, 0, x->dtype, &groups, 1);
+  if (y == NULL) goto done;
+  idx = tfe_kernel_alloc_output(k, 1, it, &n, 1);
+  if (idx == NULL) goto done;
+  cnt = tfe_kernel_alloc_output(k, 2, it, &groups, 1);
+  if (cnt == NULL) goto done;
+  for (i = 0; i < groups; i++) {
+    int64_t g = firsts[2 * i + 1];
+    kutil_copy1(x->dtype, esz, (char*)kutil_data(y) + (size_t)i * esz,
+                (const char*)kutil_data(x) + (size_t)firsts[2 * i] * esz);
+    if (it == TF_INT32) {
+      ((int32_t*)kutil_data(cnt))[i] = (int32_t)counts[g];
+    } else {
+      ((int64_t*)kutil_data(cnt))[i] = counts[g];
+    }
+  }
+  for (i = 0; i < n; i++) {
+    int64_t r = rank[group_of[i]];
+    if (it == TF_INT32) {
+      ((int32_t*)kutil_data(idx))[i] = (int32_t)r;
+    } else {
+      ((int64_t*)kutil_data(idx))[i] = r;
+    }
+  }
+done:
+  tfe_free(items);
+  tfe_free(group_of);
+  tfe_free(firsts);
+  tfe_free(rank);
+  tfe_free(counts);
+}
+
 /* ------------------------------------------------------- registration */
 
 void tfe_register_arrayops_kernels(void) {
@@ -648,6 +757,7 @@ void tfe_register_arrayops_kernels(void) {
   static const TF_DataType binc[] = {TF_INT32, TF_INT64, TF_FLOAT,
                                      TF_DOUBLE};
   static const TF_DataType ld[] = {KUTIL_REAL_TYPES, TF_STRING};
+  static const TF_DataType uq[] = {KUTIL_REAL_TYPES, TF_BOOL, TF_STRING};
   tfe_kutil_register("StopGradient", k_forward, NULL, NULL, 0, NULL, NULL, 0);
   tfe_kutil_register("PreventGradient", k_forward, NULL, NULL, 0, NULL, NULL,
                      0);
@@ -673,8 +783,11 @@ void tfe_register_arrayops_kernels(void) {
                      NULL, NULL, 0);
   tfe_kutil_register("ListDiff", k_list_diff, "T", ld, KUTIL_COUNT(ld), NULL,
                      NULL, 0);
+  tfe_kutil_register("UniqueWithCounts", k_unique_with_counts, "T", uq,
+                     KUTIL_COUNT(uq), NULL, NULL, 0);
   tfe_register_arrayops_segment_kernels();
   tfe_register_arrayops_matrix_kernels();
   tfe_register_arrayops_space_kernels();
   tfe_register_arrayops_scatter_kernels();
+  tfe_register_arrayops_more_kernels();
 }

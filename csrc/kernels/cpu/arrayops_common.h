@@ -47,5 +47,6 @@ void tfe_register_arrayops_segment_kernels(void); /* arrayops_segment.c */
 void tfe_register_arrayops_matrix_kernels(void);  /* arrayops_matrix.c */
 void tfe_register_arrayops_space_kernels(void);   /* arrayops_space.c */
 void tfe_register_arrayops_scatter_kernels(void); /* arrayops_scatter.c */
+void tfe_register_arrayops_more_kernels(void);    /* arrayops_more.c */
 
 #endif /* TFE_KERNELS_CPU_ARRAYOPS_COMMON_H_ */
