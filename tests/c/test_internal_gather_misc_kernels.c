@@ -244,6 +244,11 @@ TEST(cumsum_cumprod) {
           kt_scalar(TF_INT32, 1));
   EXPECT_ERR(n, TF_INVALID_ARGUMENT,
              "ScanOp: Expected scan axis in the range [-1, 1), but got 1");
+  /* A negative axis is reported with the rank added, as TF does. */
+  n = run("Cumsum", 2, kt_tensor(TF_FLOAT, KT_DIMS(4), NULL),
+          kt_scalar(TF_INT32, -3));
+  EXPECT_ERR(n, TF_INVALID_ARGUMENT,
+             "ScanOp: Expected scan axis in the range [-1, 1), but got -2");
 }
 
 /* -------------------------------------------------------------- TopKV2 */

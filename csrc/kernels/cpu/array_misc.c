@@ -496,7 +496,7 @@ static void scan_compute(tfe_kernel_context* k, int prod) {
   if (axis < -nd || axis >= nd) {
     KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
                "ScanOp: Expected scan axis in the range [%d, %d), but got %lld",
-               -nd, nd, (long long)axis);
+               -nd, nd, (long long)(axis < 0 ? axis + nd : axis));
     return;
   }
   if (axis < 0) axis += nd;
