@@ -1,10 +1,10 @@
 /* Built-in op definitions added with the arrayops kernels
  * (csrc/kernels/cpu/arrayops_*.c): gradient markers, numeric checks,
  * diagonals, LinSpace, Roll, sorted searches, counting, set difference,
- * segment reductions, diagonal bands, depth/space moves, ReverseSequence
- * the folding tensor scatters, ConjugateTranspose, Cross, Empty, Bitcast,
- * UniqueWithCounts and DenseBincount. Names, args, attrs, defaults and allowed dtypes are
- * TensorFlow 2.21's. */
+ * segment reductions, diagonal bands, depth/space and space/batch moves,
+ * ReverseSequence, the folding tensor scatters, ConjugateTranspose, Cross,
+ * Empty, Bitcast, UniqueWithCounts and DenseBincount. Names, args, attrs,
+ * defaults and allowed dtypes are TensorFlow 2.21's. */
 #include "ops/ops_internal.h"
 
 int tfe_ops_register_arrayops_defs(void);
@@ -225,6 +225,20 @@ static const tfe_builtin_op kOps[] = {
            "attr: Tidx: {int32, int64}",
            "attr: T: {int32, int64, float, double}",
            "attr: binary_output: bool = false"),
+    TFE_OP("SpaceToBatchND", "in: input: T",
+           "in: block_shape: Tblock_shape",
+           "in: paddings: Tpaddings",
+           "out: output: T",
+           "attr: T: type",
+           "attr: Tblock_shape: {int32, int64} = DT_INT32",
+           "attr: Tpaddings: {int32, int64} = DT_INT32"),
+    TFE_OP("BatchToSpaceND", "in: input: T",
+           "in: block_shape: Tblock_shape",
+           "in: crops: Tcrops",
+           "out: output: T",
+           "attr: T: type",
+           "attr: Tblock_shape: {int32, int64} = DT_INT32",
+           "attr: Tcrops: {int32, int64} = DT_INT32"),
 };
 
 int tfe_ops_register_arrayops_defs(void) {

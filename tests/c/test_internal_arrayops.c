@@ -401,4 +401,26 @@ TEST(cross_and_conjugate_transpose) {
   }
 }
 
+TEST(space_batch_round_trip) {
+  double v[2 * 4 * 6];
+  int64_t d[4] = {2, 4, 6, 1};
+  int i, n;
+  TF_Tensor* mid;
+  for (i = 0; i < 48; i++) v[i] = i - 20;
+  begin();
+  /* pad, move into the batch, then crop the padding away again */
+  n = run("SpaceToBatchND", 3, kt_tensor(TF_INT16, d, 4, v),
+          kt_vec(TF_INT32, 2, KT_V(2, 4)),
+          kt_tensor(TF_INT64, KT_DIMS(2, 2), KT_V(1, 1, 0, 2)));
+  EXPECT_OK(n, 1);
+  kt_check_shape(OUT[0], KT_DIMS(16, 3, 2, 1), __FILE__, __LINE__);
+  mid = OUT[0];
+  OUT[0] = NULL;
+  n = run("BatchToSpaceND", 3, mid, kt_vec(TF_INT64, 2, KT_V(2, 4)),
+          kt_tensor(TF_INT32, KT_DIMS(2, 2), KT_V(1, 1, 0, 2)));
+  EXPECT_OK(n, 1);
+  kt_check(OUT[0], TF_INT16, d, 4, v, 0.0, __FILE__, __LINE__);
+  drop(1);
+}
+
 TFE_TEST_MAIN

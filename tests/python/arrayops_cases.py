@@ -1260,6 +1260,117 @@ def cases() -> list[Case]:
             {},
         )
     )
+    # SpaceToBatchND / BatchToSpaceND
+    sb = np.arange(2 * 4 * 6 * 2).reshape(2, 4, 6, 2).tolist()
+    for dt in ["float32", "int64", "float16", "uint8"]:
+        add(
+            (
+                "SpaceToBatchND",
+                {
+                    "input": (sb, dt),
+                    "block_shape": ([2, 3], "int32"),
+                    "paddings": ([[0, 0], [0, 0]], "int32"),
+                },
+                {},
+            )
+        )
+        add(
+            (
+                "BatchToSpaceND",
+                {
+                    "input": (sb, dt),
+                    "block_shape": ([2, 1], "int64"),
+                    "crops": ([[0, 1], [2, 0]], "int32"),
+                },
+                {},
+            )
+        )
+    add(
+        (
+            "SpaceToBatchND",
+            {
+                "input": (sb, "float32"),
+                "block_shape": ([2, 2], "int64"),
+                "paddings": ([[1, 1], [0, 2]], "int64"),
+            },
+            {},
+        )
+    )
+    add(
+        (
+            "SpaceToBatchND",
+            {
+                "input": (sb, "float32"),
+                "block_shape": ([3], "int32"),
+                "paddings": ([[1, 1]], "int32"),
+            },
+            {},
+        )
+    )
+    add(
+        (
+            "SpaceToBatchND",
+            {
+                "input": (sb, "float32"),
+                "block_shape": ([], "int32"),
+                "paddings": (np.zeros((0, 2)).tolist(), "int32"),
+            },
+            {},
+        )
+    )
+    add(
+        (
+            "SpaceToBatchND",
+            {
+                "input": (sb, "float32"),
+                "block_shape": ([2, 3, 2], "int32"),
+                "paddings": ([[0, 0], [0, 0], [0, 0]], "int32"),
+            },
+            {},
+        )
+    )
+    add(
+        (
+            "BatchToSpaceND",
+            {
+                "input": (np.arange(12 * 2 * 2).reshape(12, 2, 2, 1).tolist(), "int32"),
+                "block_shape": ([2, 3], "int32"),
+                "crops": ([[0, 1], [1, 1]], "int32"),
+            },
+            {},
+        )
+    )
+    add(
+        (
+            "BatchToSpaceND",
+            {
+                "input": (sb, "float32"),
+                "block_shape": ([2, 1], "int32"),
+                "crops": ([[0, 8], [0, 0]], "int32"),
+            },
+            {},
+        )
+    )
+    for op, third, bs, pc in [
+        ("SpaceToBatchND", "paddings", [2, 3], [[0, 1], [0, 0]]),
+        ("SpaceToBatchND", "paddings", [[2, 3]], [[0, 0], [0, 0]]),
+        ("SpaceToBatchND", "paddings", [2, 3], [[0, 0]]),
+        ("SpaceToBatchND", "paddings", [2, 3], [0, 0]),
+        ("SpaceToBatchND", "paddings", [0, 3], [[0, 0], [0, 0]]),
+        ("SpaceToBatchND", "paddings", [2, 3], [[-1, 1], [0, 0]]),
+        ("SpaceToBatchND", "paddings", [2, 3, 1, 1], [[0, 0]] * 4),
+        ("SpaceToBatchND", "paddings", 2, [[0, 0]]),
+        ("BatchToSpaceND", "crops", [3, 1], [[0, 0], [0, 0]]),
+        ("BatchToSpaceND", "crops", [2, 1], [[0, 9], [0, 0]]),
+        ("BatchToSpaceND", "crops", [2, 1], [[-1, 0], [0, 0]]),
+        ("BatchToSpaceND", "crops", [0, 1], [[0, 0], [0, 0]]),
+        ("BatchToSpaceND", "crops", [[2, 1]], [[0, 0], [0, 0]]),
+        ("BatchToSpaceND", "crops", [2, 1], [[0, 0]]),
+        ("BatchToSpaceND", "crops", [2, 1, 1, 1], [[0, 0]] * 4),
+    ]:
+        add(
+            (op, {"input": (sb, "float32"), "block_shape": (bs, "int32"), third: (pc, "int32")}, {})
+        )
     return out
 
 

@@ -48,5 +48,6 @@ void tfe_register_arrayops_matrix_kernels(void);  /* arrayops_matrix.c */
 void tfe_register_arrayops_space_kernels(void);   /* arrayops_space.c */
 void tfe_register_arrayops_scatter_kernels(void); /* arrayops_scatter.c */
 void tfe_register_arrayops_more_kernels(void);    /* arrayops_more.c */
+void tfe_register_arrayops_batch_kernels(void);   /* arrayops_batch.c */
 
 #endif /* TFE_KERNELS_CPU_ARRAYOPS_COMMON_H_ */

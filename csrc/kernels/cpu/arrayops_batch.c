@@ -1,0 +1,188 @@
+/* SpaceToBatchND and BatchToSpaceND: moving blocks of the M spatial
+ * dimensions (after the batch dimension) into the batch dimension and
+ * back, with zero padding or cropping. Batch index of block offset
+ * (o_1..o_M) and original batch b is ((o_1 * block_2 + o_2) ...) * B + b. */
+#include <stdint.h>
+#include <string.h>
+
+#include "kernels/cpu/arrayops_common.h"
+#include "kernels/cpu/kutil.h"
+
+typedef struct bs_geom {
+  int m;                          /* number of block dimensions */
+  int64_t block[TFE_MAX_DIMS];    /* block sizes */
+  int64_t before[TFE_MAX_DIMS];   /* padding/crop at the start */
+  int64_t after[TFE_MAX_DIMS];    /* padding/crop at the end */
+} bs_geom;
+
+/* Shared checks of block_shape and paddings/crops. */
+static int read_geom(tfe_kernel_context* k, const char* what, bs_geom* g) {
+  const TF_Tensor* x = k->inputs[0];
+  const TF_Tensor* bs = k->inputs[1];
+  const TF_Tensor* pc = k->inputs[2];
+  kutil_shape_buf sb;
+  int i;
+  if (bs->num_dims != 1) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "block_shape rank should be 1 instead of %d", bs->num_dims);
+    return 0;
+  }
+  if (bs->dims[0] > TFE_MAX_DIMS - 1 || x->num_dims < 1 + bs->dims[0]) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "input rank should be >= %lld instead of %d",
+               (long long)(1 + bs->dims[0]), x->num_dims);
+    return 0;
+  }
+  g->m = (int)bs->dims[0];
+  if (pc->num_dims != 2 || pc->dims[0] != g->m || pc->dims[1] != 2) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "%s should have shape [%d, 2] instead of %s", what, g->m,
+               kutil_tshape(pc, &sb));
+    return 0;
+  }
+  for (i = 0; i < g->m; i++) {
+    g->block[i] = kutil_get_int(bs, i);
+    g->before[i] = kutil_get_int(pc, 2 * i);
+    g->after[i] = kutil_get_int(pc, 2 * i + 1);
+  }
+  return 1;
+}
+
+/* Walks every element of the batch-side tensor (dims `bdims`) and copies
+ * it to or from the space-side tensor (dims `sdims`); positions that fall
+ * into the padding read as zero (to batch) or are dropped (to space). */
+static void move(const bs_geom* g, TF_DataType dt, const int64_t* bdims,
+                 const int64_t* sdims, int nd, char* batch_side,
+                 char* space_side, int to_batch) {
+  size_t esz = kutil_esize(dt);
+  int64_t n = 1, i, idx[TFE_MAX_DIMS], sstride[TFE_MAX_DIMS];
+  int64_t B = sdims[0];
+  int d;
+  for (d = 0; d < nd; d++) n *= bdims[d];
+  if (n == 0) return;
+  sstride[nd - 1] = 1;
+  for (d = nd - 2; d >= 0; d--) sstride[d] = sstride[d + 1] * sdims[d + 1];
+  for (d = 0; d < nd; d++) idx[d] = 0;
+  for (i = 0; i < n; i++) {
+    /* split the batch index into block offsets and the original batch */
+    int64_t rest = idx[0] / B, b = idx[0] % B, off = b * sstride[0];
+    int inside = 1;
+    for (d = g->m - 1; d >= 0; d--) {
+      int64_t o = rest % g->block[d], pos;
+      rest /= g->block[d];
+      pos = idx[d + 1] * g->block[d] + o - g->before[d];
+      if (pos < 0 || pos >= sdims[d + 1]) inside = 0;
+      off += pos * sstride[d + 1];
+    }
+    for (d = g->m + 1; d < nd; d++) off += idx[d] * sstride[d];
+    if (to_batch) {
+      if (inside) {
+        memcpy(batch_side + (size_t)i * esz, space_side + (size_t)off * esz, esz);
+      } else {
+        memset(batch_side + (size_t)i * esz, 0, esz);
+      }
+    } else if (inside) {
+      memcpy(space_side + (size_t)off * esz, batch_side + (size_t)i * esz, esz);
+    }
+    for (d = nd - 1; d >= 0; d--) {
+      if (++idx[d] < bdims[d]) break;
+      idx[d] = 0;
+    }
+  }
+}
+
+static void k_space_to_batch(tfe_kernel_context* k) {
+  const TF_Tensor* x = k->inputs[0];
+  bs_geom g;
+  int64_t odims[TFE_MAX_DIMS], prod = 1;
+  int i, nd = x->num_dims;
+  TF_Tensor* y;
+  if (!read_geom(k, "paddings", &g)) return;
+  for (i = 0; i < g.m; i++) {
+    if (g.block[i] < 1) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "All values in block_shape must be positive, got value, "
+                 "%lld at index %d.",
+                 (long long)g.block[i], i);
+      return;
+    }
+  }
+  for (i = 0; i < g.m; i++) {
+    int64_t padded;
+    if (g.before[i] < 0 || g.after[i] < 0) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Paddings must be non-negative");
+      return;
+    }
+    padded = x->dims[i + 1] + g.before[i] + g.after[i];
+    if (padded % g.block[i] != 0) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "padded_shape[%d]=%lld is not divisible by "
+                 "block_shape[%d]=%lld",
+                 i, (long long)padded, i, (long long)g.block[i]);
+      return;
+    }
+    odims[i + 1] = padded / g.block[i];
+    prod *= g.block[i];
+  }
+  odims[0] = x->dims[0] * prod;
+  for (i = g.m + 1; i < nd; i++) odims[i] = x->dims[i];
+  y = tfe_kernel_alloc_output(k, 0, x->dtype, odims, nd);
+  if (y == NULL) return;
+  move(&g, x->dtype, odims, x->dims, nd, (char*)kutil_data(y),
+       (char*)kutil_data(x), 1);
+}
+
+static void k_batch_to_space(tfe_kernel_context* k) {
+  const TF_Tensor* x = k->inputs[0];
+  bs_geom g;
+  int64_t odims[TFE_MAX_DIMS], prod = 1;
+  int i, nd = x->num_dims, bad = 0;
+  TF_Tensor* y;
+  if (!read_geom(k, "crops", &g)) return;
+  for (i = 0; i < g.m; i++) {
+    prod *= g.block[i];
+    if (g.block[i] < 1) bad = 1;
+  }
+  if (prod <= 0 || bad) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "Product of block sizes must be positive, got %lld",
+               (long long)prod);
+    return;
+  }
+  if (x->dims[0] % prod != 0) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "Input batch dimension (%lld) is not divisible by product of "
+               "block sizes (%lld)",
+               (long long)x->dims[0], (long long)prod);
+    return;
+  }
+  for (i = 0; i < g.m; i++) {
+    int64_t size;
+    if (g.before[i] < 0 || g.after[i] < 0) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Crops must be non-negative");
+      return;
+    }
+    size = x->dims[i + 1] * g.block[i] - g.before[i] - g.after[i];
+    if (size < 0) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "cropped_shape[%d]=%lld must be non-negative", i,
+                 (long long)size);
+      return;
+    }
+    odims[i + 1] = size;
+  }
+  odims[0] = x->dims[0] / prod;
+  for (i = g.m + 1; i < nd; i++) odims[i] = x->dims[i];
+  y = tfe_kernel_alloc_output(k, 0, x->dtype, odims, nd);
+  if (y == NULL) return;
+  move(&g, x->dtype, x->dims, odims, nd, (char*)kutil_data(x),
+       (char*)kutil_data(y), 0);
+}
+
+void tfe_register_arrayops_batch_kernels(void) {
+  static const TF_DataType t[] = {KUTIL_REAL_TYPES};
+  tfe_kutil_register("SpaceToBatchND", k_space_to_batch, "T", t,
+                     KUTIL_COUNT(t), NULL, NULL, 0);
+  tfe_kutil_register("BatchToSpaceND", k_batch_to_space, "T", t,
+                     KUTIL_COUNT(t), NULL, NULL, 0);
+}
