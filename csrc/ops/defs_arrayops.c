@@ -3,7 +3,8 @@
  * diagonals, LinSpace, Roll, sorted searches, counting, set difference,
  * segment reductions, diagonal bands, depth/space and space/batch moves,
  * ReverseSequence, the folding tensor scatters, ConjugateTranspose, Cross,
- * Empty, Bitcast, UniqueWithCounts and DenseBincount. Names, args, attrs,
+ * Empty, Bitcast, UniqueWithCounts, DenseBincount, UnravelIndex and the
+ * pass-through/copy ops (Snapshot, DeepCopy, ...). Names, args, attrs,
  * defaults and allowed dtypes are TensorFlow 2.21's. */
 #include "ops/ops_internal.h"
 
@@ -239,6 +240,38 @@ static const tfe_builtin_op kOps[] = {
            "attr: T: type",
            "attr: Tblock_shape: {int32, int64} = DT_INT32",
            "attr: Tcrops: {int32, int64} = DT_INT32"),
+    TFE_OP("Snapshot", "in: input: T",
+           "out: output: T",
+           "attr: T: type"),
+    TFE_OP("GuaranteeConst", "in: input: T",
+           "out: output: T",
+           "attr: T: type"),
+    TFE_OP("DeepCopy", "in: x: T",
+           "out: y: T",
+           "attr: T: type"),
+    TFE_OP("DebugGradientIdentity", "in: input: T",
+           "out: output: T",
+           "attr: T: type"),
+    TFE_OP("PlaceholderWithDefault", "in: input: dtype",
+           "out: output: dtype",
+           "attr: dtype: type",
+           "attr: shape: shape"),
+    TFE_OP("SpaceToBatch", "in: input: T",
+           "in: paddings: Tpaddings",
+           "out: output: T",
+           "attr: T: type",
+           "attr: Tpaddings: {int32, int64} = DT_INT32",
+           "attr: block_size: int >= 2"),
+    TFE_OP("BatchToSpace", "in: input: T",
+           "in: crops: Tidx",
+           "out: output: T",
+           "attr: T: type",
+           "attr: block_size: int >= 2",
+           "attr: Tidx: {int32, int64} = DT_INT32"),
+    TFE_OP("UnravelIndex", "in: indices: Tidx",
+           "in: dims: Tidx",
+           "out: output: Tidx",
+           "attr: Tidx: {int32, int64} = DT_INT32"),
 };
 
 int tfe_ops_register_arrayops_defs(void) {

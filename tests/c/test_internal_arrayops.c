@@ -423,4 +423,30 @@ TEST(space_batch_round_trip) {
   drop(1);
 }
 
+TEST(copies_and_pass_through) {
+  static const char* const xs[] = {"x", "a string longer than the inline buffer"};
+  TF_Tensor* x;
+  const void* before;
+  int n;
+  begin();
+  x = str_vec(2, xs);
+  before = TF_TensorData(x);
+  n = run("DeepCopy", 1, x);
+  EXPECT_OK(n, 1);
+  CHECK(TF_TensorData(OUT[0]) != before); /* its own buffer */
+  check_strs(OUT[0], 2, xs);
+  drop(1);
+  x = kt_vec(TF_FLOAT, 2, KT_V(1, 2));
+  before = TF_TensorData(x);
+  n = run("GuaranteeConst", 1, x);
+  EXPECT_OK(n, 1);
+  CHECK(TF_TensorData(OUT[0]) == before); /* passed through */
+  drop(1);
+  n = run("UnravelIndex", 2, kt_scalar(TF_INT64, 1621),
+          kt_vec(TF_INT64, 4, KT_V(6, 7, 8, 9)));
+  EXPECT_OK(n, 1);
+  KT_CHECK(OUT[0], TF_INT64, KT_DIMS(4), KT_V(3, 1, 4, 1));
+  drop(1);
+}
+
 TFE_TEST_MAIN

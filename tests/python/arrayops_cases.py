@@ -1371,6 +1371,103 @@ def cases() -> list[Case]:
         add(
             (op, {"input": (sb, "float32"), "block_shape": (bs, "int32"), third: (pc, "int32")}, {})
         )
+    # SpaceToBatch / BatchToSpace (4-D, one block size)
+    add(
+        (
+            "SpaceToBatch",
+            {"input": (sb, "float32"), "paddings": ([[0, 0], [1, 1]], "int32")},
+            {"block_size": 2},
+        )
+    )
+    add(
+        (
+            "SpaceToBatch",
+            {"input": (sb, "int32"), "paddings": ([[1, 1], [0, 0]], "int64")},
+            {"block_size": 3},
+        )
+    )
+    add(
+        (
+            "BatchToSpace",
+            {
+                "input": (np.arange(8 * 2 * 3).reshape(8, 2, 3, 1).tolist(), "float32"),
+                "crops": ([[0, 1], [1, 0]], "int32"),
+            },
+            {"block_size": 2},
+        )
+    )
+    add(
+        (
+            "SpaceToBatch",
+            {"input": (sb, "float32"), "paddings": ([[0, 1], [0, 0]], "int32")},
+            {"block_size": 2},
+        )
+    )
+    add(
+        (
+            "SpaceToBatch",
+            {
+                "input": (np.zeros((2, 4, 6)).tolist(), "float32"),
+                "paddings": ([[0, 0], [0, 0]], "int32"),
+            },
+            {"block_size": 2},
+        )
+    )
+    add(
+        (
+            "SpaceToBatch",
+            {"input": (sb, "float32"), "paddings": ([[0, 0]], "int32")},
+            {"block_size": 2},
+        )
+    )
+    add(
+        (
+            "BatchToSpace",
+            {"input": (sb, "float32"), "crops": ([[0, 0], [0, 0]], "int32")},
+            {"block_size": 2},
+        )
+    )
+    add(
+        (
+            "BatchToSpace",
+            {
+                "input": (np.zeros((4, 4, 6)).tolist(), "float32"),
+                "crops": ([[0, 1], [0, 0]], "int32"),
+            },
+            {"block_size": 2},
+        )
+    )
+    add(
+        (
+            "BatchToSpace",
+            {"input": (np.zeros((4, 4, 6, 1)).tolist(), "float32"), "crops": ([[0, 1]], "int32")},
+            {"block_size": 2},
+        )
+    )
+    # pass-through and copies
+    for op in ["GuaranteeConst", "DebugGradientIdentity", "DeepCopy", "Snapshot"]:
+        add((op, {"input" if op != "DeepCopy" else "x": ([[1.5, -2.0]], "float32")}, {}))
+        add((op, {"input" if op != "DeepCopy" else "x": ([1, 2, 3], "int64")}, {}))
+    add(("DeepCopy", {"x": (["a", "bc"], "string")}, {}))
+    add(("Snapshot", {"input": (["a"], "string")}, {}))
+    add(("PlaceholderWithDefault", {"input": ([1.0, 2.0], "float32")}, {"shape": [2]}))
+    add(("PlaceholderWithDefault", {"input": ([[True]], "bool")}, {"shape": [None, 1]}))
+    # UnravelIndex
+    for dt in ["int32", "int64"]:
+        add(("UnravelIndex", {"indices": ([22, 41, 37, 0], dt), "dims": ([7, 6], dt)}, {}))
+        add(("UnravelIndex", {"indices": (1621, dt), "dims": ([6, 7, 8, 9], dt)}, {}))
+    add(("UnravelIndex", {"indices": ([-1, -7], "int32"), "dims": ([7, 6], "int32")}, {}))
+    add(("UnravelIndex", {"indices": ([0], "int32"), "dims": ([], "int32")}, {}))
+    for ind, dims in [
+        ([[22, 41], [0, 1]], [7, 6]),
+        ([42], [7, 6]),
+        ([1], [[7, 6]]),
+        ([1], [7, 0]),
+        ([1], [7, -6]),
+        ([1], []),
+        ([], [3]),
+    ]:
+        add(("UnravelIndex", {"indices": (ind, "int32"), "dims": (dims, "int32")}, {}))
     return out
 
 

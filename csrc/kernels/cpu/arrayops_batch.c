@@ -1,4 +1,5 @@
-/* SpaceToBatchND and BatchToSpaceND: moving blocks of the M spatial
+/* SpaceToBatchND and BatchToSpaceND (and the 4-D SpaceToBatch and
+ * BatchToSpace with one block size for both spatial dimensions): moving blocks of the M spatial
  * dimensions (after the batch dimension) into the batch dimension and
  * back, with zero padding or cropping. Batch index of block offset
  * (o_1..o_M) and original batch b is ((o_1 * block_2 + o_2) ...) * B + b. */
@@ -15,25 +16,36 @@ typedef struct bs_geom {
   int64_t after[TFE_MAX_DIMS];    /* padding/crop at the end */
 } bs_geom;
 
-/* Shared checks of block_shape and paddings/crops. */
-static int read_geom(tfe_kernel_context* k, const char* what, bs_geom* g) {
+/* Shared checks of block_shape and paddings/crops. The ND ops pass the
+ * block_shape tensor; the 4-D ops (SpaceToBatch, BatchToSpace) pass NULL
+ * and their block_size, which applies to both spatial dimensions. */
+static int read_geom(tfe_kernel_context* k, const char* what,
+                     const TF_Tensor* bs, int64_t block_size,
+                     const TF_Tensor* pc, bs_geom* g) {
   const TF_Tensor* x = k->inputs[0];
-  const TF_Tensor* bs = k->inputs[1];
-  const TF_Tensor* pc = k->inputs[2];
   kutil_shape_buf sb;
   int i;
-  if (bs->num_dims != 1) {
-    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
-               "block_shape rank should be 1 instead of %d", bs->num_dims);
-    return 0;
+  if (bs == NULL) {
+    if (x->num_dims != 4) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "Input rank should be: 4instead of: %d", x->num_dims);
+      return 0;
+    }
+    g->m = 2;
+  } else {
+    if (bs->num_dims != 1) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "block_shape rank should be 1 instead of %d", bs->num_dims);
+      return 0;
+    }
+    if (bs->dims[0] > TFE_MAX_DIMS - 1 || x->num_dims < 1 + bs->dims[0]) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "input rank should be >= %lld instead of %d",
+                 (long long)(1 + bs->dims[0]), x->num_dims);
+      return 0;
+    }
+    g->m = (int)bs->dims[0];
   }
-  if (bs->dims[0] > TFE_MAX_DIMS - 1 || x->num_dims < 1 + bs->dims[0]) {
-    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
-               "input rank should be >= %lld instead of %d",
-               (long long)(1 + bs->dims[0]), x->num_dims);
-    return 0;
-  }
-  g->m = (int)bs->dims[0];
   if (pc->num_dims != 2 || pc->dims[0] != g->m || pc->dims[1] != 2) {
     KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
                "%s should have shape [%d, 2] instead of %s", what, g->m,
@@ -41,13 +53,12 @@ static int read_geom(tfe_kernel_context* k, const char* what, bs_geom* g) {
     return 0;
   }
   for (i = 0; i < g->m; i++) {
-    g->block[i] = kutil_get_int(bs, i);
+    g->block[i] = bs != NULL ? kutil_get_int(bs, i) : block_size;
     g->before[i] = kutil_get_int(pc, 2 * i);
     g->after[i] = kutil_get_int(pc, 2 * i + 1);
   }
   return 1;
 }
-
 /* Walks every element of the batch-side tensor (dims `bdims`) and copies
  * it to or from the space-side tensor (dims `sdims`); positions that fall
  * into the padding read as zero (to batch) or are dropped (to space). */
@@ -91,13 +102,14 @@ static void move(const bs_geom* g, TF_DataType dt, const int64_t* bdims,
   }
 }
 
-static void k_space_to_batch(tfe_kernel_context* k) {
+static void space_to_batch(tfe_kernel_context* k, const TF_Tensor* bs,
+                           int64_t block_size, const TF_Tensor* pads) {
   const TF_Tensor* x = k->inputs[0];
   bs_geom g;
   int64_t odims[TFE_MAX_DIMS], prod = 1;
   int i, nd = x->num_dims;
   TF_Tensor* y;
-  if (!read_geom(k, "paddings", &g)) return;
+  if (!read_geom(k, "paddings", bs, block_size, pads, &g)) return;
   for (i = 0; i < g.m; i++) {
     if (g.block[i] < 1) {
       KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
@@ -132,13 +144,14 @@ static void k_space_to_batch(tfe_kernel_context* k) {
        (char*)kutil_data(x), 1);
 }
 
-static void k_batch_to_space(tfe_kernel_context* k) {
+static void batch_to_space(tfe_kernel_context* k, const TF_Tensor* bs,
+                           int64_t block_size, const TF_Tensor* crops) {
   const TF_Tensor* x = k->inputs[0];
   bs_geom g;
   int64_t odims[TFE_MAX_DIMS], prod = 1;
   int i, nd = x->num_dims, bad = 0;
   TF_Tensor* y;
-  if (!read_geom(k, "crops", &g)) return;
+  if (!read_geom(k, "crops", bs, block_size, crops, &g)) return;
   for (i = 0; i < g.m; i++) {
     prod *= g.block[i];
     if (g.block[i] < 1) bad = 1;
@@ -179,10 +192,27 @@ static void k_batch_to_space(tfe_kernel_context* k) {
        (char*)kutil_data(y), 0);
 }
 
+static void k_space_to_batch_nd(tfe_kernel_context* k) {
+  space_to_batch(k, k->inputs[1], 0, k->inputs[2]);
+}
+static void k_batch_to_space_nd(tfe_kernel_context* k) {
+  batch_to_space(k, k->inputs[1], 0, k->inputs[2]);
+}
+static void k_space_to_batch(tfe_kernel_context* k) {
+  space_to_batch(k, NULL, kutil_attr_int(k, "block_size", 2), k->inputs[1]);
+}
+static void k_batch_to_space(tfe_kernel_context* k) {
+  batch_to_space(k, NULL, kutil_attr_int(k, "block_size", 2), k->inputs[1]);
+}
+
 void tfe_register_arrayops_batch_kernels(void) {
   static const TF_DataType t[] = {KUTIL_REAL_TYPES};
-  tfe_kutil_register("SpaceToBatchND", k_space_to_batch, "T", t,
+  tfe_kutil_register("SpaceToBatchND", k_space_to_batch_nd, "T", t,
                      KUTIL_COUNT(t), NULL, NULL, 0);
-  tfe_kutil_register("BatchToSpaceND", k_batch_to_space, "T", t,
+  tfe_kutil_register("BatchToSpaceND", k_batch_to_space_nd, "T", t,
+                     KUTIL_COUNT(t), NULL, NULL, 0);
+  tfe_kutil_register("SpaceToBatch", k_space_to_batch, "T", t,
+                     KUTIL_COUNT(t), NULL, NULL, 0);
+  tfe_kutil_register("BatchToSpace", k_batch_to_space, "T", t,
                      KUTIL_COUNT(t), NULL, NULL, 0);
 }

@@ -1,4 +1,6 @@
-/* ConjugateTranspose, Cross, Empty, Bitcast and DenseBincount. */
+/* ConjugateTranspose, Cross, Empty, Bitcast, DenseBincount, UnravelIndex
+ * and the pass-through/copy ops GuaranteeConst, DebugGradientIdentity,
+ * PlaceholderWithDefault, Snapshot and DeepCopy. */
 #include <complex.h>
 #include <stdint.h>
 #include <string.h>
@@ -329,10 +331,101 @@ static void k_dense_bincount(tfe_kernel_context* k) {
   }
 }
 
+/* ------------------------------------------------------- identity-likes */
+
+/* GuaranteeConst, DebugGradientIdentity, PlaceholderWithDefault: the
+ * input passes through (the shape attr of PlaceholderWithDefault only
+ * matters to graph shape inference). */
+static void k_pass(tfe_kernel_context* k) {
+  const TF_Tensor* x = k->inputs[0];
+  tfe_kutil_forward(k, 0, 0, x->dims, x->num_dims);
+}
+
+/* Snapshot and DeepCopy: a new buffer with the same values. */
+static void k_copy(tfe_kernel_context* k) {
+  const TF_Tensor* x = k->inputs[0];
+  TF_Tensor* y = tfe_kernel_alloc_output(k, 0, x->dtype, x->dims, x->num_dims);
+  if (y == NULL) return;
+  kutil_copy(x->dtype, kutil_data(y), kutil_data(x), kutil_num_elements(x));
+}
+
+/* -------------------------------------------------------- UnravelIndex */
+
+static void k_unravel_index(tfe_kernel_context* k) {
+  const TF_Tensor* ix = k->inputs[0];
+  const TF_Tensor* dt = k->inputs[1];
+  kutil_shape_buf sb;
+  int64_t nd, n, i, j, prod = 1, odims[2];
+  TF_Tensor* y;
+  if (ix->num_dims > 1) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "The indices can only be scalar or vector, got \"%s\"",
+               kutil_tshape(ix, &sb));
+    return;
+  }
+  if (dt->num_dims != 1) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "The indices can only be 1-D, got \"%s\"",
+               kutil_tshape(dt, &sb));
+    return;
+  }
+  nd = dt->dims[0];
+  for (j = 0; j < nd; j++) {
+    int64_t d = kutil_get_int(dt, j);
+    if (d == 0) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "Input dims cannot contain a dim of zero, but dims contains "
+                 "zero at index %lld",
+                 (long long)j);
+      return;
+    }
+    if (d < 0) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "Input dims cannot be negative. Got dim = %lld at index %lld",
+                 (long long)d, (long long)j);
+      return;
+    }
+    if (prod > INT64_MAX / d) prod = INT64_MAX; else prod *= d;
+  }
+  n = kutil_num_elements(ix);
+  if (n == 0) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "received empty tensor indices: Tensor<type: %s shape: %s "
+               "values: >",
+               tfe_dtype_short_name(ix->dtype), kutil_tshape(ix, &sb));
+    return;
+  }
+  /* only indices past the end are refused (TF lets negative ones through
+   * and divides them as C does) */
+  for (i = 0; i < n; i++) {
+    if (kutil_get_int(ix, i) >= prod) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "index is out of bound as with dims");
+      return;
+    }
+  }
+  odims[0] = nd;
+  odims[1] = n;
+  y = tfe_kernel_alloc_output(k, 0, ix->dtype, odims, ix->num_dims == 0 ? 1 : 2);
+  if (y == NULL) return;
+  for (i = 0; i < n; i++) {
+    int64_t v = kutil_get_int(ix, i);
+    for (j = nd - 1; j >= 0; j--) {
+      int64_t d = kutil_get_int(dt, j), r = v % d;
+      v /= d;
+      if (ix->dtype == TF_INT32) {
+        ((int32_t*)kutil_data(y))[j * n + i] = (int32_t)r;
+      } else {
+        ((int64_t*)kutil_data(y))[j * n + i] = r;
+      }
+    }
+  }
+}
+
 void tfe_register_arrayops_more_kernels(void) {
   static const TF_DataType all[] = {KUTIL_POD_TYPES, TF_STRING};
   static const TF_DataType cross[] = {KUTIL_REAL_TYPES};
   static const TF_DataType bc[] = {TF_INT32, TF_INT64, TF_FLOAT, TF_DOUBLE};
+  static const TF_DataType pod[] = {KUTIL_POD_TYPES};
   tfe_kutil_register("ConjugateTranspose", k_conjugate_transpose, "T", all,
                      KUTIL_COUNT(all), NULL, NULL, 0);
   tfe_kutil_register("Cross", k_cross, "T", cross, KUTIL_COUNT(cross), NULL,
@@ -342,4 +435,14 @@ void tfe_register_arrayops_more_kernels(void) {
   tfe_kutil_register("Bitcast", k_bitcast, NULL, NULL, 0, NULL, NULL, 0);
   tfe_kutil_register("DenseBincount", k_dense_bincount, "T", bc,
                      KUTIL_COUNT(bc), NULL, NULL, 0);
+  tfe_kutil_register("GuaranteeConst", k_pass, NULL, NULL, 0, NULL, NULL, 0);
+  tfe_kutil_register("DebugGradientIdentity", k_pass, NULL, NULL, 0, NULL,
+                     NULL, 0);
+  tfe_kutil_register("PlaceholderWithDefault", k_pass, NULL, NULL, 0, NULL,
+                     NULL, 0);
+  tfe_kutil_register("DeepCopy", k_copy, NULL, NULL, 0, NULL, NULL, 0);
+  tfe_kutil_register("Snapshot", k_copy, "T", pod, KUTIL_COUNT(pod), NULL,
+                     NULL, 0);
+  tfe_kutil_register("UnravelIndex", k_unravel_index, NULL, NULL, 0, NULL,
+                     NULL, 0);
 }
