@@ -4,7 +4,8 @@
  * segment reductions, diagonal bands, depth/space and space/batch moves,
  * ReverseSequence, the folding tensor scatters, ConjugateTranspose, Cross,
  * Empty, Bitcast, UniqueWithCounts, DenseBincount, UnravelIndex and the
- * pass-through/copy ops (Snapshot, DeepCopy, ...). Names, args, attrs,
+ * pass-through/copy ops (Snapshot, DeepCopy, ...), Gather and Concat (the
+ * first versions). Names, args, attrs,
  * defaults and allowed dtypes are TensorFlow 2.21's. */
 #include "ops/ops_internal.h"
 
@@ -272,6 +273,17 @@ static const tfe_builtin_op kOps[] = {
            "in: dims: Tidx",
            "out: output: Tidx",
            "attr: Tidx: {int32, int64} = DT_INT32"),
+    TFE_OP("Gather", "in: params: Tparams",
+           "in: indices: Tindices",
+           "out: output: Tparams",
+           "attr: validate_indices: bool = true",
+           "attr: Tparams: type",
+           "attr: Tindices: {int32, int64}"),
+    TFE_OP("Concat", "in: concat_dim: int32",
+           "in: values: N * T",
+           "out: output: T",
+           "attr: N: int >= 2",
+           "attr: T: type"),
 };
 
 int tfe_ops_register_arrayops_defs(void) {

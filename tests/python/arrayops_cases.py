@@ -1468,6 +1468,34 @@ def cases() -> list[Case]:
         ([], [3]),
     ]:
         add(("UnravelIndex", {"indices": (ind, "int32"), "dims": (dims, "int32")}, {}))
+    # Gather (first version)
+    g32 = [[1, 2], [3, 4], [5, 6]]
+    for dt in ["float32", "int64", "bool", "complex64", "string", "bfloat16"]:
+        v = [[bool(x % 2) for x in r] for r in g32] if dt == "bool" else g32
+        v = [[str(x) for x in r] for r in g32] if dt == "string" else v
+        add(("Gather", {"params": (v, dt), "indices": ([[2, 0], [1, 1]], "int32")}, {}))
+    add(("Gather", {"params": (g32, "float32"), "indices": (1, "int64")}, {}))
+    add(
+        (
+            "Gather",
+            {"params": (g32, "float32"), "indices": ([1], "int32")},
+            {"validate_indices": False},
+        )
+    )
+    add(
+        ("Gather", {"params": (np.zeros((0, 2)).tolist(), "float32"), "indices": ([], "int32")}, {})
+    )
+    add(("Gather", {"params": (g32, "float32"), "indices": ([3], "int32")}, {}))
+    add(("Gather", {"params": (g32, "float32"), "indices": ([[0, -1]], "int32")}, {}))
+    add(("Gather", {"params": (1.0, "float32"), "indices": ([0], "int32")}, {}))
+    add(
+        (
+            "Gather",
+            {"params": (np.zeros((0, 2)).tolist(), "float32"), "indices": ([0], "int32")},
+            {},
+        )
+    )
+    add(("Gather", {"params": (g32, "float32"), "indices": (5, "int32")}, {}))
     return out
 
 

@@ -92,6 +92,42 @@ def test_stop_gradient_shares_input() -> None:
     np.testing.assert_array_equal(ops.StopGradient(x).numpy(), x.numpy())
 
 
+def test_concat_first_version() -> None:
+    # Concat takes a list input, which the case table does not model; the
+    # expected values and messages were recorded from TF 2.21.
+    x = constant(np.array([[1, 2], [3, 4], [5, 6]], np.float32))
+    want = np.array([[1, 2, 1, 2], [3, 4, 3, 4], [5, 6, 5, 6]], np.float32)
+    for dim in (constant(np.int32(1)), constant(np.int32(-1)), constant(np.array([1], np.int32))):
+        np.testing.assert_array_equal(ops.Concat(dim, [x, x]).numpy(), want)
+    s = constant(np.array(["a", "b"], dtype=object), "string")
+    assert ops.Concat(constant(np.int32(0)), [s, s, s]).numpy().tolist() == [b"a", b"b"] * 3
+    errs = [
+        (2, [x, x], "ConcatOp : Expected concatenating dimensions in the range [-2, 2), but got 2"),
+        (
+            0,
+            [x, constant(np.ones((1, 3), np.float32))],
+            "ConcatOp : Dimension 1 in both shapes must be equal: "
+            "shape[0] = [3,2] vs. shape[1] = [1,3]",
+        ),
+        (
+            0,
+            [x, constant(np.ones(2, np.float32))],
+            "ConcatOp : Ranks of all input tensors should match: "
+            "shape[0] = [3,2] vs. shape[1] = [2]",
+        ),
+        (
+            0,
+            [constant(np.float32(1)), constant(np.float32(2))],
+            "ConcatOp : Can't concatenate scalars (use tf.stack instead)",
+        ),
+        ([[0]], [x, x], "concat_dim tensor should be a scalar integer, but got shape [1,1]"),
+    ]
+    for dim, vals, msg in errs:
+        with pytest.raises(errors.InvalidArgumentError) as ei:
+            ops.Concat(constant(np.array(dim, np.int32)), vals)
+        assert str(ei.value).split("\n")[0] == msg
+
+
 def test_no_kernel_for_unregistered_dtypes() -> None:
     # The op definitions allow these but TF 2.21 registers no CPU kernel.
     with pytest.raises(errors.NotFoundError):

@@ -791,4 +791,5 @@ void tfe_register_arrayops_kernels(void) {
   tfe_register_arrayops_scatter_kernels();
   tfe_register_arrayops_more_kernels();
   tfe_register_arrayops_batch_kernels();
+  tfe_register_arrayops_v1_kernels();
 }

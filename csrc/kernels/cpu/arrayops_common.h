@@ -49,5 +49,6 @@ void tfe_register_arrayops_space_kernels(void);   /* arrayops_space.c */
 void tfe_register_arrayops_scatter_kernels(void); /* arrayops_scatter.c */
 void tfe_register_arrayops_more_kernels(void);    /* arrayops_more.c */
 void tfe_register_arrayops_batch_kernels(void);   /* arrayops_batch.c */
+void tfe_register_arrayops_v1_kernels(void);      /* arrayops_v1.c */
 
 #endif /* TFE_KERNELS_CPU_ARRAYOPS_COMMON_H_ */

@@ -1,0 +1,143 @@
+/* The first versions of two common ops: Gather (GatherV2 along axis 0,
+ * indices always checked on CPU) and Concat (concat_dim first). */
+#include <stdint.h>
+#include <string.h>
+
+#include "kernels/cpu/arrayops_common.h"
+#include "kernels/cpu/kutil.h"
+
+/* -------------------------------------------------------------- Gather */
+
+static void k_gather(tfe_kernel_context* k) {
+  const TF_Tensor* p = k->inputs[0];
+  const TF_Tensor* ix = k->inputs[1];
+  size_t esz = kutil_esize(p->dtype);
+  int64_t dims[TFE_MAX_DIMS], n, slice = 1, i;
+  int nd = 0, d;
+  TF_Tensor* y;
+  if (p->num_dims < 1) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "params must be at least 1 dimensional");
+    return;
+  }
+  if (ix->num_dims + p->num_dims - 1 > TFE_MAX_DIMS) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Gather: too many dimensions");
+    return;
+  }
+  for (d = 0; d < ix->num_dims; d++) dims[nd++] = ix->dims[d];
+  for (d = 1; d < p->num_dims; d++) {
+    dims[nd++] = p->dims[d];
+    slice *= p->dims[d];
+  }
+  n = kutil_num_elements(ix);
+  for (i = 0; i < n; i++) {
+    int64_t v = kutil_get_int(ix, i);
+    if (v < 0 || v >= p->dims[0]) {
+      char pos[512];
+      int64_t q = i, at[TFE_MAX_DIMS];
+      for (d = ix->num_dims - 1; d >= 0; d--) {
+        at[d] = q % ix->dims[d];
+        q /= ix->dims[d];
+      }
+      if (ix->num_dims > 0) {
+        kutil_shape_str(at, ix->num_dims, pos, sizeof pos);
+      } else {
+        pos[0] = '\0';
+      }
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "indices%s = %lld is not in [0, %lld)",
+                 pos, (long long)v, (long long)p->dims[0]);
+      return;
+    }
+  }
+  y = tfe_kernel_alloc_output(k, 0, p->dtype, dims, nd);
+  if (y == NULL) return;
+  for (i = 0; i < n && slice > 0; i++) {
+    kutil_copy(p->dtype, (char*)kutil_data(y) + (size_t)(i * slice) * esz,
+               (const char*)kutil_data(p) +
+                   (size_t)(kutil_get_int(ix, i) * slice) * esz,
+               slice);
+  }
+}
+
+/* -------------------------------------------------------------- Concat */
+
+static void k_concat(tfe_kernel_context* k) {
+  int n = k->num_inputs - 1, i, j, nd;
+  const TF_Tensor* dim_t = k->inputs[0];
+  const TF_Tensor* first = k->inputs[1];
+  kutil_shape_buf sa, sb;
+  int64_t cd, axis, odims[TFE_MAX_DIMS], outer = 1, o, pos;
+  size_t esz = kutil_esize(first->dtype);
+  TF_Tensor* y;
+  char* dst;
+  if (!(dim_t->num_dims == 0 ||
+        (dim_t->num_dims == 1 && dim_t->dims[0] == 1))) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "concat_dim tensor should be a scalar integer, but got shape %s",
+               kutil_tshape(dim_t, &sa));
+    return;
+  }
+  cd = kutil_get_int(dim_t, 0);
+  nd = first->num_dims;
+  axis = cd < 0 ? cd + nd : cd;
+  /* concat_dim 0 passes this check even for scalars, which are refused
+   * next with their own message */
+  if (!((0 <= axis && axis < nd) || cd == 0)) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "ConcatOp : Expected concatenating dimensions in the range "
+               "[%d, %d), but got %lld",
+               -nd, nd, (long long)cd);
+    return;
+  }
+  for (i = 0; i < n; i++) {
+    const TF_Tensor* in = k->inputs[1 + i];
+    if (in->num_dims != nd) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "ConcatOp : Ranks of all input tensors should match: "
+                 "shape[0] = %s vs. shape[%d] = %s",
+                 kutil_tshape(first, &sa), i, kutil_tshape(in, &sb));
+      return;
+    }
+    if (nd == 0) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "ConcatOp : Can't concatenate scalars (use tf.stack instead)");
+      return;
+    }
+    for (j = 0; j < nd; j++) {
+      if (j != axis && in->dims[j] != first->dims[j]) {
+        KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                   "ConcatOp : Dimension %d in both shapes must be equal: "
+                   "shape[0] = %s vs. shape[%d] = %s",
+                   j, kutil_tshape(first, &sa), i, kutil_tshape(in, &sb));
+        return;
+      }
+    }
+  }
+  memcpy(odims, first->dims, sizeof(int64_t) * (size_t)nd);
+  odims[axis] = 0;
+  for (i = 0; i < n; i++) odims[axis] += k->inputs[1 + i]->dims[axis];
+  y = tfe_kernel_alloc_output(k, 0, first->dtype, odims, nd);
+  if (y == NULL || kutil_num_elements(y) == 0) return;
+  for (j = 0; j < axis; j++) outer *= odims[j];
+  dst = (char*)kutil_data(y);
+  pos = 0;
+  for (o = 0; o < outer; o++) {
+    for (i = 0; i < n; i++) {
+      const TF_Tensor* in = k->inputs[1 + i];
+      int64_t run = 1;
+      for (j = (int)axis; j < nd; j++) run *= in->dims[j];
+      if (run > 0) {
+        kutil_copy(first->dtype, dst + (size_t)pos * esz,
+                   (const char*)kutil_data(in) + (size_t)(o * run) * esz, run);
+      }
+      pos += run;
+    }
+  }
+}
+
+void tfe_register_arrayops_v1_kernels(void) {
+  static const TF_DataType all[] = {KUTIL_POD_TYPES, TF_STRING};
+  tfe_kutil_register("Gather", k_gather, "Tparams", all, KUTIL_COUNT(all),
+                     NULL, NULL, 0);
+  tfe_kutil_register("Concat", k_concat, "T", all, KUTIL_COUNT(all), NULL,
+                     NULL, 0);
+}
