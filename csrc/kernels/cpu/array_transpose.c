@@ -208,7 +208,7 @@ static void k_transpose(tfe_kernel_context* k) {
   TF_Tensor* y;
 
   if (pt->num_dims != 1) {
-    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "perm must be a vector, not %s",
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "perm must be rank 1, got shape %s",
                kutil_tshape(pt, &sb));
     return;
   }
