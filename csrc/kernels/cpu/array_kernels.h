@@ -29,6 +29,14 @@ TF_Tensor* tfe_kutil_forward(tfe_kernel_context* k, int out, int in,
 /* Fills every element of y with the scalar at src (same dtype as y). */
 void tfe_kutil_fill(TF_Tensor* y, const void* src);
 
+/* Checks Transpose's `perm` input pt against x as TF does (rank 1, one
+ * entry per dim, each in range and used once; TF's messages) and fills
+ * perm, the output dims and *identity (1 when only size-1 dims move).
+ * Returns 0 with k's status set on a bad perm. In array_transpose.c. */
+int tfe_kutil_transpose_perm(tfe_kernel_context* k, const TF_Tensor* x,
+                             const TF_Tensor* pt, int* perm, int64_t* odims,
+                             int* identity);
+
 /* Permutes a dense row-major array of `nd` dims (elements of esz bytes;
  * strings deep-copied when dt is TF_STRING): dst has dims
  * in_dims[perm[0]], ..., in_dims[perm[nd-1]]. */

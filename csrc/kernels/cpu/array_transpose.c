@@ -196,41 +196,37 @@ void tfe_kutil_transpose(TF_DataType dt, size_t esz, const void* src,
 
 /* ------------------------------------------------------------ Transpose */
 
-static void k_transpose(tfe_kernel_context* k) {
-  const TF_Tensor* x = k->inputs[0];
-  const TF_Tensor* pt = k->inputs[1];
+int tfe_kutil_transpose_perm(tfe_kernel_context* k, const TF_Tensor* x,
+                             const TF_Tensor* pt, int* perm, int64_t* odims,
+                             int* identity) {
   kutil_shape_buf sb;
   int nd = x->num_dims, i;
-  int perm[TFE_MAX_DIMS];
   unsigned char bits[TFE_MAX_DIMS];
-  int64_t odims[TFE_MAX_DIMS];
-  int identity = 1;
-  TF_Tensor* y;
-
   if (pt->num_dims != 1) {
     KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "perm must be rank 1, got shape %s",
                kutil_tshape(pt, &sb));
-    return;
+    return 0;
   }
   if (pt->dims[0] != nd) {
     KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
                "transpose expects a vector of size %d. But input(1) is a "
                "vector of size %lld",
                nd, (long long)pt->dims[0]);
-    return;
+    return 0;
   }
   memset(bits, 0, sizeof bits);
+  *identity = 1;
   for (i = 0; i < nd; i++) {
     int64_t d = kutil_get_int(pt, i);
     if (d < 0 || d >= nd) {
       KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "%lld is out of range [0 .. %d)",
                  (long long)d, nd);
-      return;
+      return 0;
     }
     perm[i] = (int)d;
     bits[d] = 1;
     odims[i] = x->dims[d];
-    if (x->dims[d] != 1 && d != i) identity = 0;
+    if (x->dims[d] != 1 && d != i) *identity = 0;
   }
   for (i = 0; i < nd; i++) {
     if (!bits[i]) {
@@ -243,8 +239,20 @@ static void k_transpose(tfe_kernel_context* k) {
                                 j ? ",%d" : "%d", perm[j]);
       }
       KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "%d is missing from {%s}.", i, list);
-      return;
+      return 0;
     }
+  }
+  return 1;
+}
+
+static void k_transpose(tfe_kernel_context* k) {
+  const TF_Tensor* x = k->inputs[0];
+  int nd = x->num_dims, identity;
+  int perm[TFE_MAX_DIMS];
+  int64_t odims[TFE_MAX_DIMS];
+  TF_Tensor* y;
+  if (!tfe_kutil_transpose_perm(k, x, k->inputs[1], perm, odims, &identity)) {
+    return;
   }
   if (identity) {
     /* Only size-1 dims move: the bytes are already in output order. */

@@ -13,49 +13,11 @@
 
 static void k_conjugate_transpose(tfe_kernel_context* k) {
   const TF_Tensor* x = k->inputs[0];
-  const TF_Tensor* pt = k->inputs[1];
-  kutil_shape_buf sb;
-  int nd = x->num_dims, i, perm[TFE_MAX_DIMS];
-  unsigned char seen[TFE_MAX_DIMS];
+  int nd = x->num_dims, perm[TFE_MAX_DIMS], identity;
   int64_t odims[TFE_MAX_DIMS], n;
   TF_Tensor* y;
-  if (pt->num_dims != 1) {
-    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "perm must be rank 1, got shape %s",
-               kutil_tshape(pt, &sb));
+  if (!tfe_kutil_transpose_perm(k, x, k->inputs[1], perm, odims, &identity)) {
     return;
-  }
-  if (pt->dims[0] != nd) {
-    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
-               "transpose expects a vector of size %d. But input(1) is a "
-               "vector of size %lld",
-               nd, (long long)pt->dims[0]);
-    return;
-  }
-  memset(seen, 0, sizeof seen);
-  for (i = 0; i < nd; i++) {
-    int64_t d = kutil_get_int(pt, i);
-    if (d < 0 || d >= nd) {
-      KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "%lld is out of range [0 .. %d)",
-                 (long long)d, nd);
-      return;
-    }
-    perm[i] = (int)d;
-    seen[d] = 1;
-    odims[i] = x->dims[d];
-  }
-  for (i = 0; i < nd; i++) {
-    if (!seen[i]) {
-      char list[1024];
-      size_t len = 0;
-      int j;
-      list[0] = '\0';
-      for (j = 0; j < nd && len < sizeof list; j++) {
-        len += (size_t)snprintf(list + len, sizeof list - len,
-                                j ? ",%d" : "%d", perm[j]);
-      }
-      KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "%d is missing from {%s}.", i, list);
-      return;
-    }
   }
   y = tfe_kernel_alloc_output(k, 0, x->dtype, odims, nd);
   if (y == NULL) return;
