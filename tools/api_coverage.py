@@ -310,8 +310,12 @@ def gather(
     names: set[str],
     lib: Path | None,
     conformance_dir: Path | None,
+    conformance_fallback: set[str] | None = None,
 ) -> Facts:
-    """Collects every fact the report needs from the tree at root."""
+    """Collects every fact the report needs from the tree at root.
+
+    Without the conformance sources (a checkout with no ../shared next to
+    it), ``conformance_fallback`` supplies the names instead."""
     facts = Facts()
     facts.declared = find_declarations(root / "include")
     facts.stubs = find_stubs(root / "csrc")
@@ -319,7 +323,20 @@ def gather(
     facts.tested = find_mentions([root / "tests"], names)
     if conformance_dir is not None and conformance_dir.is_dir():
         facts.conformance = find_mentions([conformance_dir], names)
+    elif conformance_fallback is not None:
+        facts.conformance = conformance_fallback & names
     return facts
+
+
+_CONFORMANCE_ROW = re.compile(r"^\| `(\w+)` \| [^|]* \| [^|]*\bconformance\b[^|]* \|", re.MULTILINE)
+
+
+def conformance_from_report(text: str) -> set[str] | None:
+    """The functions an existing COVERAGE.md marks as used by conformance
+    programs, or None when it has no conformance column."""
+    if "| conformance |" not in text:
+        return None
+    return set(_CONFORMANCE_ROW.findall(text))
 
 
 # -------------------------------------------------------- classification ---
@@ -530,11 +547,12 @@ def build_report(
     list_path: Path,
     lib: Path | None,
     conformance_dir: Path | None,
+    conformance_fallback: set[str] | None = None,
 ) -> tuple[str, list[Row], Facts]:
     """Runs the whole pipeline; returns the Markdown text, rows and facts."""
     functions = parse_function_list(list_path.read_text())
     known = {f.name for f in functions}
-    facts = gather(root, known, lib, conformance_dir)
+    facts = gather(root, known, lib, conformance_dir, conformance_fallback)
     rows = [classify(f, facts) for f in functions]
     return render(rows, facts, known), rows, facts
 
@@ -591,8 +609,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     if lib is not None:
         print(f"api_coverage: reading exports from {lib}", file=sys.stderr)
 
+    # A checkout without ../shared cannot see the conformance programs; it
+    # keeps the conformance marks of the report it would rewrite.
+    fallback = None
+    if not conf.is_dir() and out_path.is_file():
+        fallback = conformance_from_report(out_path.read_text())
+        if fallback is not None:
+            print(
+                f"api_coverage: {conf} not found; conformance marks kept from {out_path}",
+                file=sys.stderr,
+            )
+
     try:
-        text, rows, _ = build_report(root, list_path, lib, conf)
+        text, rows, _ = build_report(root, list_path, lib, conf, fallback)
     except (OSError, ValueError, RuntimeError, subprocess.CalledProcessError) as e:
         print(f"api_coverage: {e}", file=sys.stderr)
         return 2

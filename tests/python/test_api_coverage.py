@@ -418,3 +418,15 @@ def test_real_tree_declared_functions_are_exported_or_stubs() -> None:
     ]
     assert broken == [], f"declared by tfe, not exported by {lib}, not stubs: {broken}"
     assert cov.problems(rows) == []
+
+
+def test_conformance_marks_read_back_from_a_report() -> None:
+    report = (
+        "| function | status | tests | notes |\n"
+        "|---|---|---|---|\n"
+        "| conformance |\n"
+        "| `TF_NewStatus` | implemented, tested | tests + conformance |  |\n"
+        "| `TF_GetCode` | implemented, tested | tests |  |\n"
+    )
+    assert cov.conformance_from_report(report) == {"TF_NewStatus"}
+    assert cov.conformance_from_report("| function | status |\n") is None
