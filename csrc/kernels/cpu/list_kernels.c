@@ -29,6 +29,21 @@ static tfe_pshape tensor_pshape(const TF_Tensor* t) {
   return s;
 }
 
+/* Merges element e's shape into *shape in place. On a mismatch returns 0
+ * with k->status set and *shape freed. */
+static int merge_element_shape(tfe_kernel_context* k, tfe_pshape* shape,
+                               const TF_Tensor* e) {
+  tfe_pshape es = tensor_pshape(e), tmp;
+  tfe_pshape_init_unknown(&tmp);
+  if (!tfe_pshape_merge(shape, &es, &tmp, k->status)) {
+    tfe_pshape_free(shape);
+    return 0;
+  }
+  tfe_pshape_free(shape);
+  *shape = tmp;
+  return 1;
+}
+
 /* The list held by scalar variant input i, or NULL with k->status set. */
 static const tfe_variant* input_list(tfe_kernel_context* k, int i) {
   const TF_Tensor* t = k->inputs[i];
@@ -252,16 +267,8 @@ static int element_shape_for(tfe_kernel_context* k, const tfe_variant* l,
   if (!tfe_pshape_merge(op, &l->element_shape, out, k->status)) return 0;
   if (!scan || tfe_pshape_fully_defined(out)) return 1;
   for (i = 0; i < l->num_tensors; i++) {
-    tfe_pshape tmp, es;
     if (l->tensors[i] == NULL) continue;
-    es = tensor_pshape(l->tensors[i]);
-    tfe_pshape_init_unknown(&tmp);
-    if (!tfe_pshape_merge(out, &es, &tmp, k->status)) {
-      tfe_pshape_free(out);
-      return 0;
-    }
-    tfe_pshape_free(out);
-    *out = tmp;
+    if (!merge_element_shape(k, out, l->tensors[i])) return 0;
   }
   return 1;
 }
@@ -275,7 +282,6 @@ static void k_tensor_list_stack(tfe_kernel_context* k) {
   size_t esz = elem_bytes(dtype);
   TF_Tensor* out;
   char sbuf[256];
-  int any_set = 0;
   if (l == NULL || !check_dtype(k, dtype, l)) return;
   if (want != -1 && want != l->num_tensors) {
     KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
@@ -300,17 +306,8 @@ static void k_tensor_list_stack(tfe_kernel_context* k) {
     return;
   }
   for (i = 0; i < l->num_tensors; i++) {
-    tfe_pshape tmp, es;
     if (l->tensors[i] == NULL) continue;
-    any_set = 1;
-    es = tensor_pshape(l->tensors[i]);
-    tfe_pshape_init_unknown(&tmp);
-    if (!tfe_pshape_merge(&shape, &es, &tmp, k->status)) {
-      tfe_pshape_free(&shape);
-      return;
-    }
-    tfe_pshape_free(&shape);
-    shape = tmp;
+    if (!merge_element_shape(k, &shape, l->tensors[i])) return;
   }
   if (!tfe_pshape_fully_defined(&shape)) {
     KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
@@ -320,7 +317,6 @@ static void k_tensor_list_stack(tfe_kernel_context* k) {
     tfe_pshape_free(&shape);
     return;
   }
-  (void)any_set;
   dims = (int64_t*)tfe_malloc(sizeof(int64_t) * (size_t)(shape.rank + 1));
   if (dims == NULL) {
     tfe_pshape_free(&shape);
@@ -883,7 +879,6 @@ static void k_tensor_list_gather(tfe_kernel_context* k) {
   for (i = 0; i < n; i++) {
     int64_t idx = kutil_get_int(indices, i);
     const TF_Tensor* e;
-    tfe_pshape es, tmp;
     if (idx < 0 || idx >= l->num_tensors) {
       KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
                  "Trying to gather element %lld in a list with %lld "
@@ -896,14 +891,7 @@ static void k_tensor_list_gather(tfe_kernel_context* k) {
      * fully defined list shape), so a stray element cannot overflow. */
     e = l->tensors[idx];
     if (e == NULL) continue;
-    es = tensor_pshape(e);
-    tfe_pshape_init_unknown(&tmp);
-    if (!tfe_pshape_merge(&shape, &es, &tmp, k->status)) {
-      tfe_pshape_free(&shape);
-      return;
-    }
-    tfe_pshape_free(&shape);
-    shape = tmp;
+    if (!merge_element_shape(k, &shape, e)) return;
   }
   if (!tfe_pshape_fully_defined(&shape)) {
     KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
