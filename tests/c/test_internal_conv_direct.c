@@ -9,7 +9,8 @@
 #include <stdlib.h>
 
 #include "core/threadpool.h"
-#include "kernel_test_util.h"
+#define CONV_TEST_SEED 777u
+#include "conv_test_util.h"
 #include "kernels/cpu/conv_direct.h"
 
 static TF_Status* S;
@@ -20,70 +21,6 @@ static void begin(void) {
   if (S == NULL) S = TF_NewStatus();
   tfe_attrs_destroy(&A);
   tfe_attrs_init(&A);
-}
-
-static uint32_t rng_state = 777;
-static double urand(void) {
-  rng_state = rng_state * 1664525u + 1013904223u;
-  return (double)(rng_state >> 8) / 16777216.0 * 2.0 - 1.0;
-}
-
-/* Random values rounded to dt, returned in a double copy. */
-static TF_Tensor* rand_tensor(TF_DataType dt, const int64_t* dims,
-                              double** copy) {
-  int64_t n = tfe_shape_num_elements(dims, 4), i;
-  double* v = (double*)malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
-  for (i = 0; i < n; i++) {
-    v[i] = urand();
-    if (dt == TF_HALF) v[i] = kutil_f16_to_f32(kutil_f32_to_f16((float)v[i]));
-    if (dt == TF_FLOAT) v[i] = (float)v[i];
-  }
-  *copy = v;
-  return kt_tensor(dt, dims, 4, v);
-}
-
-typedef struct geom {
-  int64_t n, ih, iw, ic, kh, kw, fic, oc, oh, ow, pt, pl, sh, sw, dh, dw;
-} geom;
-
-/* TF's output size and leading padding for one spatial dimension. */
-static void out_size(int64_t in, int64_t k, int64_t s, int64_t d,
-                     const char* pad, int64_t eb, int64_t ea, int64_t* out,
-                     int64_t* before) {
-  int64_t eff = (k - 1) * d + 1;
-  if (strcmp(pad, "VALID") == 0) {
-    *out = (in - eff + s) / s;
-    *before = 0;
-  } else if (strcmp(pad, "SAME") == 0) {
-    int64_t tot;
-    *out = (in + s - 1) / s;
-    tot = (*out - 1) * s + eff - in;
-    *before = tot > 0 ? tot / 2 : 0;
-  } else {
-    *out = (in + eb + ea - eff + s) / s;
-    *before = eb;
-  }
-}
-
-static void make_geom(geom* g, const int64_t* x, const int64_t* f,
-                      const int64_t* st, const int64_t* dil, const char* pad,
-                      const int64_t* ep) {
-  g->n = x[0];
-  g->ih = x[1];
-  g->iw = x[2];
-  g->ic = x[3];
-  g->kh = f[0];
-  g->kw = f[1];
-  g->fic = f[2];
-  g->oc = f[3];
-  g->sh = st[1];
-  g->sw = st[2];
-  g->dh = dil ? dil[1] : 1;
-  g->dw = dil ? dil[2] : 1;
-  out_size(g->ih, g->kh, g->sh, g->dh, pad, ep ? ep[2] : 0, ep ? ep[3] : 0,
-           &g->oh, &g->pt);
-  out_size(g->iw, g->kw, g->sw, g->dw, pad, ep ? ep[4] : 0, ep ? ep[5] : 0,
-           &g->ow, &g->pl);
 }
 
 /* Forward convolution and the input gradient in double. */
