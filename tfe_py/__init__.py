@@ -3,10 +3,18 @@
 The compiled cffi extension and the libtfe runtime it links against are
 loaded (and their versions checked) by :mod:`tfe_py._ffi`; the rest of the
 package builds on that.
+
+Data types are module attributes as in TensorFlow (``tfe_py.float32``,
+``tfe_py.int64``, ... one per ``tfe_py.dtypes.ALL_DTYPES``, plus the aliases
+``half`` and ``double``): :class:`DType` values, which are also ints.
+:func:`get_include` and :func:`get_library_dir` say where the C headers and
+``libtfe.so.0`` are, for building plugins and programs against this package
+(``python -m tfe_py config --cflags --libs`` prints the flags).
 """
 
 from tfe_py import context, dtypes, eager, errors, ops
 from tfe_py._ffi import RUNTIME_VERSION, runtime_library_path
+from tfe_py._paths import get_include, get_library_dir
 from tfe_py._version import __version__
 from tfe_py.context import Context, default_context
 from tfe_py.custom_device import CustomDevice
@@ -33,6 +41,8 @@ __all__ = [
     "dtypes",
     "eager",
     "errors",
+    "get_include",
+    "get_library_dir",
     "list_physical_devices",
     "load_op_library",
     "load_pluggable_device",
@@ -40,3 +50,16 @@ __all__ = [
     "parallel_device",
     "runtime_library_path",
 ]
+
+
+def _dtype_constants() -> dict[str, DType]:
+    """``float32`` -> DType(TF_FLOAT), ... for every dtype tfe knows."""
+    found = {dtypes.name(v): DType(v) for v in dtypes.ALL_DTYPES}
+    found["half"] = found["float16"]
+    found["double"] = found["float64"]
+    return found
+
+
+_DTYPES = _dtype_constants()
+globals().update(_DTYPES)
+__all__ += sorted(_DTYPES)

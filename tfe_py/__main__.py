@@ -5,6 +5,10 @@ Commands:
          C core; exits non-zero if the round trip fails.
   doctor [PLUGIN.so ...] checks device plugins and op libraries in child
          processes (tfe_py/doctor.py); exits non-zero if any check fails.
+  config [--cflags] [--libs] [--include-dir] [--libdir]
+         prints what a C compiler needs to build a plugin (--cflags) or a
+         program (--cflags --libs) against this installed tfe, like
+         pkg-config; without options, all of it with labels.
 
 To add a command, write ``def cmd_<name>(args) -> int`` and register it in
 ``build_parser``.
@@ -13,13 +17,14 @@ To add a command, write ``def cmd_<name>(args) -> int`` and register it in
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 from collections.abc import Callable, Sequence
 
 import numpy as np
 
 import tfe_py
-from tfe_py import doctor, dtypes
+from tfe_py import _paths, doctor, dtypes
 from tfe_py._ffi import ffi, lib
 from tfe_py.tensor import Tensor
 
@@ -77,6 +82,29 @@ def cmd_info(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_config(args: argparse.Namespace) -> int:
+    try:
+        if args.include_dir:
+            print(_paths.get_include())
+        if args.libdir:
+            print(_paths.get_library_dir())
+        flags = [*(_paths.cflags() if args.cflags else []), *(_paths.libs() if args.libs else [])]
+        if flags:
+            print(shlex.join(flags))
+        if not (args.include_dir or args.libdir or args.cflags or args.libs):
+            print(f"include dir: {_paths.get_include()}")
+            print(f"library dir: {_paths.get_library_dir()} ({_paths.LIBTFE_NAME})")
+            print(f"cflags:      {shlex.join(_paths.cflags())}")
+            print(f"libs:        {shlex.join(_paths.libs())}")
+            print("a plugin:    cc -shared -fPIC $(python -m tfe_py config --cflags) plugin.c "
+                  "-o libplugin.so   (plugins are not linked to libtfe)")
+            print("a program:   cc $(python -m tfe_py config --cflags --libs) prog.c -o prog")
+    except FileNotFoundError as e:
+        print(f"python -m tfe_py config: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
 def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Command]]:
     parser = argparse.ArgumentParser(
         prog="python -m tfe_py", description="tfe runtime information and self-checks."
@@ -90,6 +118,17 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Command]]:
 
     doctor.add_parser(sub)
     commands["doctor"] = doctor.cmd_doctor
+
+    config = sub.add_parser(
+        "config", help="compiler and linker flags for building against this tfe (like pkg-config)"
+    )
+    config.add_argument("--cflags", action="store_true", help="-I flag for tfe's C headers")
+    config.add_argument(
+        "--libs", action="store_true", help="flags to link a program with libtfe (with rpath)"
+    )
+    config.add_argument("--include-dir", action="store_true", help="the header directory")
+    config.add_argument("--libdir", action="store_true", help="the directory of libtfe.so.0")
+    commands["config"] = cmd_config
 
     return parser, commands
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test tfe has: the C tests (ctest), the same C tests under
 # AddressSanitizer + UBSan, the threading tests under ThreadSanitizer, the
-# Python tests (pytest), ruff, the C API
+# Python tests (pytest), the wheel in a fresh venv (tools/wheel_smoke.sh),
+# ruff, the C API
 # conformance programs that are expected to pass, and the coverage check.
 # Usage: bash tools/test_all.sh        (from anywhere; installs what it needs)
 set -euo pipefail
@@ -42,6 +43,9 @@ TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1" \
 step "Python package (editable, in place) and pytest"
 "$PY" -m pip install -q --no-build-isolation -e .
 "$PY" -m pytest tests/python -q -p no:cacheprovider
+
+step "Wheel: built, installed into a fresh venv outside the checkout, doctor + smoke test"
+PYTHON="$PY" bash tools/wheel_smoke.sh
 
 step "ruff"
 "$PY" -m ruff check tfe_py tests tools benchmarks build_ffi.py setup.py
