@@ -183,7 +183,34 @@ def clean_declarations(text: str) -> str:
     return "\n".join(line for line in lines if line) + "\n"
 
 
-def _macro_kind(value: str, defs: dict[str, str], depth: int = 0) -> str | None:
+def _without_braces(text: str) -> str:
+    """text with every ``{...}`` block (nested ones too) removed."""
+    out: list[str] = []
+    depth = 0
+    for ch in text:
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth = max(0, depth - 1)
+        elif depth == 0:
+            out.append(ch)
+    return "".join(out)
+
+
+def typedef_names(declarations: str) -> set[str]:
+    """Names the preprocessed headers declare with typedef (struct, enum and
+    function-pointer types alike; enumerators and fields are not included)."""
+    names: set[str] = set()
+    for stmt in _without_braces(declarations).split(";"):
+        stmt = stmt.strip()
+        if re.match(r"typedef\b", stmt):
+            names.update(re.findall(r"[A-Za-z_]\w*", stmt))
+    return names
+
+
+def _macro_kind(
+    value: str, defs: dict[str, str], depth: int = 0, types: frozenset[str] = frozenset()
+) -> str | None:
     value = value.strip()
     if not value or value.startswith("{"):
         return None
@@ -191,10 +218,12 @@ def _macro_kind(value: str, defs: dict[str, str], depth: int = 0) -> str | None:
         return "string"
     if _TYPE_ALIAS_RE.fullmatch(value):
         return None  # a type spelled as a macro (TF_Bool), not a constant
+    if value in types:
+        return None  # another name for a typedef (TF_PayloadVisitor), not a constant
     if _FLOAT_RE.fullmatch(value) and re.search(r"[.eE]", value) and not value.isdigit():
         return "float"
     if value in defs and depth < 16:
-        return _macro_kind(defs[value], defs, depth + 1)
+        return _macro_kind(defs[value], defs, depth + 1, types)
     return "int"
 
 
@@ -222,9 +251,10 @@ def macro_constants(headers: list[str]) -> list[str]:
         name, value = m.group(1), m.group(3).strip()
         if name in ours and name not in _IGNORED_MACROS and not name.startswith("_"):
             defs[name] = value
+    types = frozenset(typedef_names(preprocess(headers)))
     decls: list[str] = []
     for name in sorted(defs):
-        kind = _macro_kind(defs[name], defs)
+        kind = _macro_kind(defs[name], defs, types=types)
         if kind == "int":
             decls.append(f"#define {name} ...")
         elif kind == "string":
