@@ -63,6 +63,7 @@ _TABLE: tuple[tuple[str, str, str | None], ...] = (
     ("TF_UINT4", "uint4", None),
     ("TF_INT2", "int2", None),
     ("TF_UINT2", "uint2", None),
+    ("TF_FLOAT4_E2M1FN", "float4_e2m1fn", None),
 )
 
 _ENUM_NAMES: dict[int, str] = {int(getattr(lib, c)): c for c, _, _ in _TABLE}

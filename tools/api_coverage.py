@@ -5,7 +5,9 @@ For every function listed in tools/tf_c_api_functions.txt the tool finds out
 whether tfe's headers declare it, whether the built libtfe.so exports it,
 whether tfe marks it as a deliberate TF_UNIMPLEMENTED stub (see
 csrc/core/unimplemented.h) and whether tests mention it. The result is
-written to docs/COVERAGE.md.
+written to docs/COVERAGE.md, together with the list of deliberate
+differences from the binary interface of TF's headers (ABI_EXCEPTIONS,
+checked by ../shared/tools/abi-check and tests/c/test_abi_layout.c).
 
     python3 tools/api_coverage.py                 # (re)write docs/COVERAGE.md
     python3 tools/api_coverage.py --check         # exit 1 if it is stale
@@ -31,6 +33,30 @@ ROOT = Path(__file__).resolve().parent.parent
 COMMAND = "python3 tools/api_coverage.py"
 
 NOT_EXPORTED_NOTE = "declared, not exported"
+# A section note marking a header of TF's source tree that the wheel does
+# not ship (reported apart from the wheel's API).
+SOURCE_TREE_NOTE = "source tree"
+
+# Where tfe's headers deliberately differ from the binary interface of the
+# headers in the tensorflow-cpu 2.21.0 wheel: (what, header, reason). These
+# are the only differences ../shared/tools/abi-check may report.
+ABI_EXCEPTIONS: tuple[tuple[str, str, str], ...] = (
+    (
+        "`TF_align16`, `TF_max`, `TF_min`, `TF_swap32`",
+        "tsl/platform/ctstring_internal.h",
+        "`static inline` helpers inside TF's TF_TString implementation, not API: "
+        "nothing is exported or laid out by them, and names this generic would "
+        "clash with a program's own. tfe's inline TF_TString functions (same "
+        "names, layout and behaviour as TF's) do not need them.",
+    ),
+    (
+        "`TFE_NewTensorHandle(const tensorflow::Tensor&, TF_Status*)`",
+        "tensorflow/c/eager/c_api.h",
+        "a C++-only overload taking TF's C++ `tensorflow::Tensor`, a class tfe "
+        "does not have. The C function `TFE_NewTensorHandle(const TF_Tensor*, "
+        "TF_Status*)` is declared and exported as in TF.",
+    ),
+)
 
 # Statuses shown per function.
 IMPLEMENTED_TESTED = "implemented, tested"
@@ -62,6 +88,7 @@ class TFFunction:
     name: str
     header: str
     note: str = ""
+    source_tree: bool = False
 
     @property
     def tf_exports(self) -> bool:
@@ -105,22 +132,24 @@ def parse_function_list(text: str) -> list[TFFunction]:
     """Parses the `[header]` / one-name-per-line format."""
     out: list[TFFunction] = []
     header = ""
+    source_tree = False
     seen: set[str] = set()
     for lineno, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
-        if line.startswith("[") and line.endswith("]"):
-            header = line[1:-1].strip()
-            continue
         name, _, note = line.partition("#")
         name = name.strip()
+        if name.startswith("[") and name.endswith("]"):
+            header = name[1:-1].strip()
+            source_tree = note.strip() == SOURCE_TREE_NOTE
+            continue
         if not header or not IDENT.fullmatch(name):
             raise ValueError(f"line {lineno}: cannot parse {raw!r}")
         if name in seen:
             raise ValueError(f"line {lineno}: {name} listed twice")
         seen.add(name)
-        out.append(TFFunction(name, header, note.strip()))
+        out.append(TFFunction(name, header, note.strip(), source_tree))
     return out
 
 
@@ -275,6 +304,22 @@ def find_mentions(dirs: Iterable[Path], names: set[str]) -> set[str]:
                 words = set(IDENT.findall(strip_c_comments(text)))
             seen |= words & names
     return seen
+
+
+_CXX_NAME = re.compile(r"^_ZN10tensorflow(\d+)(\w+)$")
+
+
+def cxx_alias_of(symbol: str) -> str | None:
+    """The function name inside a `tensorflow::NAME(...)` mangled symbol
+    (e.g. `TFE_HandleToDLPack`), or None for any other symbol."""
+    m = _CXX_NAME.match(symbol)
+    if m is None:
+        return None
+    n = int(m.group(1))
+    rest = m.group(2)
+    if len(rest) <= n or rest[n] != "E":
+        return None
+    return rest[:n]
 
 
 def find_exports(lib: Path) -> set[str]:
@@ -458,9 +503,26 @@ def render(
     add("| " + " | ".join(cols) + " |")
     add("|" + "|".join(["---"] + ["--:"] * (len(cols) - 1)) + "|")
     headers = _headers_in_order(rows)
-    for h in headers:
+    wheel_rows = [r for r in rows if not r.fn.source_tree]
+    for h in _headers_in_order(wheel_rows):
         add(_summary_line(f"`{h}`", [r for r in rows if r.fn.header == h], has_conf))
-    add(_summary_line("**total**", rows, has_conf))
+    add(_summary_line("**total**", wheel_rows, has_conf))
+    tree_rows = [r for r in rows if r.fn.source_tree]
+    if tree_rows:
+        for h in _headers_in_order(tree_rows):
+            add(
+                _summary_line(
+                    f"`{h}` (TF source tree)", [r for r in rows if r.fn.header == h], has_conf
+                )
+            )
+        add("")
+        add(
+            "Headers marked *TF source tree* are part of TensorFlow's C API in its "
+            "repository but are not shipped in the tensorflow-cpu 2.21.0 wheel "
+            "(so they are not in the wheel's function list and not in the total). "
+            "Plugins include them (e.g. `tensorflow/c/logging.h` for `TF_Log`); "
+            "tfe keeps them and exports their functions."
+        )
     add("")
 
     bad = problems(rows)
@@ -493,6 +555,9 @@ def render(
                     "TF declares it but does not export it"
                     + ("; tfe exports it" if exported else "")
                 )
+                extra = r.fn.note[len(NOT_EXPORTED_NOTE) :].strip(" ;")
+                if extra:
+                    notes.append(extra)
             elif r.fn.note and not r.fn.plugin_entry:
                 notes.append(r.fn.note)
             if r.declared and h not in r.declared_in:
@@ -522,10 +587,29 @@ def render(
     if extras:
         for name in extras:
             where = facts.declared.get(name)
-            tail = f" (`{where[0]}`)" if where else " (not declared in `include/`)"
+            cxx = cxx_alias_of(name)
+            if cxx is not None:
+                tail = f" (C++ name of `{cxx}`: `tensorflow::{cxx}`, as TF's header declares it)"
+            else:
+                tail = f" (`{where[0]}`)" if where else " (not declared in `include/`)"
             add(f"- `{name}`{tail}")
     else:
         add("- none")
+
+    add("")
+    add("## ABI exceptions")
+    add("")
+    add(
+        "`../shared/tools/abi-check TF_INCLUDE include` compares every struct "
+        "layout, enumerator value and function type of tfe's public headers "
+        "with the headers of the tensorflow-cpu 2.21.0 wheel (TF_INCLUDE: its "
+        "`tensorflow/include`); `tests/c/test_abi_layout.c` records the same "
+        "layouts as compile-time assertions, so CI needs no TensorFlow. The "
+        "only differences abi-check reports are these, on purpose:"
+    )
+    add("")
+    for what, header, reason in ABI_EXCEPTIONS:
+        add(f"- {what} (`{header}`): {reason}")
 
     unknown_stubs = sorted(set(facts.stubs) - known)
     if unknown_stubs:

@@ -11,7 +11,7 @@ size_t TF_DataTypeSize(TF_DataType dt) {
     case TF_FLOAT8_E5M2: case TF_FLOAT8_E4M3FN: case TF_FLOAT8_E4M3FNUZ:
     case TF_FLOAT8_E4M3B11FNUZ: case TF_FLOAT8_E5M2FNUZ: case TF_INT4:
     case TF_UINT4: case TF_INT2: case TF_UINT2:
-    case 33: /* float4_e2m1fn in types.proto, one element per byte */
+    case TF_FLOAT4_E2M1FN: /* sub-byte types: one element per byte */
       return 1;
     case TF_INT16: case TF_UINT16: case TF_QINT16: case TF_QUINT16:
     case TF_BFLOAT16: case TF_HALF:

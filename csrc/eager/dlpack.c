@@ -82,6 +82,8 @@ static const char* unsupported_dtype_name(TF_DataType dtype) {
     case TF_INT4: return "DT_INT4";
     case TF_UINT4: return "DT_UINT4";
     case TF_INT2: return "DT_INT2";
+    case TF_UINT2: return "DT_UINT2";
+    case TF_FLOAT4_E2M1FN: return "DT_FLOAT4_E2M1FN";
     default: return "this dtype";
   }
 }
@@ -483,3 +485,32 @@ TFE_TensorHandle* TFE_HandleFromDLPack(void* dlm, TF_Status* status,
   }
   return import_copied(m, dtype, start, bytes, n, esz, compact, ctx, status);
 }
+
+/* ------------------------------------------------------------------------
+ * TensorFlow's header declares these four functions as C++ functions in
+ * namespace tensorflow, so a C++ program compiled against it refers to
+ * them by their mangled names (TF_Status is TSL_Status, hence the TSL in
+ * the names). The same functions are exported under those names too, as
+ * aliases of the C ones. (TensorFlow's own binaries export three of them;
+ * tfe adds TFE_GetDLDevice.) */
+#if defined(__GNUC__) && defined(__ELF__)
+#define TFE_CXX_ALIAS(target, mangled) \
+  __asm__(mangled) __attribute__((alias(#target), visibility("default")))
+
+void* tfe_cxx_TFE_GetDLDevice(TFE_TensorHandle* h, TF_Status* status)
+    TFE_CXX_ALIAS(TFE_GetDLDevice,
+                  "_ZN10tensorflow15TFE_GetDLDeviceEP16TFE_TensorHandleP10"
+                  "TSL_Status");
+void* tfe_cxx_TFE_HandleToDLPack(TFE_TensorHandle* h, TF_Status* status)
+    TFE_CXX_ALIAS(TFE_HandleToDLPack,
+                  "_ZN10tensorflow18TFE_HandleToDLPackEP16TFE_TensorHandleP10"
+                  "TSL_Status");
+TFE_TensorHandle* tfe_cxx_TFE_HandleFromDLPack(void* dlm, TF_Status* status,
+                                               TFE_Context* ctx)
+    TFE_CXX_ALIAS(TFE_HandleFromDLPack,
+                  "_ZN10tensorflow20TFE_HandleFromDLPackEPvP10TSL_Status"
+                  "P11TFE_Context");
+void tfe_cxx_TFE_CallDLManagedTensorDeleter(void* dlm_ptr)
+    TFE_CXX_ALIAS(TFE_CallDLManagedTensorDeleter,
+                  "_ZN10tensorflow30TFE_CallDLManagedTensorDeleterEPv");
+#endif

@@ -1,6 +1,7 @@
 /* The kernel-side NextPluggableDevice C API
  * (experimental/next_pluggable_device/c_api.h): the kernel's device, plugin
- * resources, variable infos, the coordination service, PJRT stubs. */
+ * resources, variable infos, the coordination service, PJRT stubs; and
+ * TF_GetRendezvous (kernels.h), which has no rendezvous to give. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +20,18 @@ TF_Device* TF_GetDevice(TF_OpKernelContext* ctx) {
     return NULL;
   }
   return (TF_Device*)(void*)ctx->k->device_name;
+}
+
+/* ------------------------------------------------------------------------
+ * The rendezvous (kernels.h). */
+
+TF_RendezvousThunk TF_GetRendezvous(TF_OpKernelContext* ctx) {
+  /* TFE_UNIMPLEMENTED: TF_GetRendezvous */
+  /* tfe has no Send/Recv rendezvous; the all-NULL thunk says so. */
+  TF_RendezvousThunk none;
+  (void)ctx;
+  memset(&none, 0, sizeof none);
+  return none;
 }
 
 /* ------------------------------------------------------------------------

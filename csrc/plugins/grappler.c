@@ -115,7 +115,7 @@ void TF_GetOutputPropertiesList(TF_GraphProperties* graph_properties,
 }
 
 TF_FunctionLibraryDefinition* TF_NewFunctionLibraryDefinition(
-    TF_Buffer* graph_buf, TF_Status* status) {
+    const TF_Buffer* graph_buf, TF_Status* status) {
   (void)graph_buf;
   no_graphs("TF_NewFunctionLibraryDefinition", status);
   return NULL;

@@ -35,6 +35,16 @@
 
 #define END_OF(T, F) TF_OFFSET_OF_END(T, F)
 
+/* SP_STREAMEXECUTOR_STRUCT_SIZE of the headers before TensorFlow added
+ * mem_zero, memset and memset32 in front of host_callback: host_callback was
+ * then the last field, at today's offset of mem_zero. No header ever ended
+ * the struct at mem_zero, so this size identifies that layout. */
+#define SE_LEGACY_SIZE END_OF(SP_StreamExecutor, mem_zero)
+/* TP_OPTIMIZER_CONFIGS_STRUCT_SIZE of the headers before
+ * auto_mixed_precision_onednn_bfloat16 was inserted after
+ * auto_mixed_precision (no header ends the struct at memory_optimization). */
+#define CFG_LEGACY_SIZE END_OF(TP_OptimizerConfigs, memory_optimization)
+
 int tfe_se_valid_type_name(const char* s) {
   size_t i, n;
   if (s == NULL) return 0;
@@ -250,8 +260,17 @@ static int build_rest(tfe_platform* p, TF_Status* s) {
   p->se_size = ses->struct_size;
   copy_table(&p->se, sizeof p->se, ses, ses->struct_size);
   p->have |= TFE_PD_HAVE_SE;
+  if (ses->struct_size == SE_LEGACY_SIZE) {
+    /* Built with headers from before mem_zero, memset and memset32: its
+     * host_callback sits in today's mem_zero slot (and it has no fills). */
+    memcpy(&p->se.host_callback, &p->se.mem_zero, sizeof p->se.host_callback);
+    p->se.mem_zero = NULL;
+  }
   if (!check_size(path, "SP_StreamExecutor", "SP_STREAMEXECUTOR_STRUCT_SIZE",
-                  ses->struct_size, END_OF(SP_StreamExecutor, host_callback),
+                  ses->struct_size,
+                  ses->struct_size == SE_LEGACY_SIZE
+                      ? SE_LEGACY_SIZE
+                      : END_OF(SP_StreamExecutor, host_callback),
                   s) ||
       !check_se(path, &p->se, &p->platform, s)) {
     goto done;
@@ -499,6 +518,16 @@ int tfe_graph_load(tfe_platform* p, tfe_graph_init_fn init, TF_Status* s) {
   copy_table(&p->optimizer, sizeof p->optimizer, opt, opt->struct_size);
   copy_table(&p->optimizer_configs, sizeof p->optimizer_configs, cfg,
              cfg->struct_size);
+  if (cfg->struct_size == CFG_LEGACY_SIZE) {
+    /* Headers before auto_mixed_precision_onednn_bfloat16: the fields from
+     * auto_mixed_precision_mkl on sit one slot earlier; move them up. */
+    char* base = (char*)&p->optimizer_configs;
+    const size_t at =
+        offsetof(TP_OptimizerConfigs, auto_mixed_precision_onednn_bfloat16);
+    memmove(base + at + sizeof(TF_TriState), base + at, CFG_LEGACY_SIZE - at);
+    p->optimizer_configs.auto_mixed_precision_onednn_bfloat16 =
+        TF_TriState_Default;
+  }
   if (params->device_type == NULL) {
     missing(path, "TP_OptimizerRegistrationParams", "device_type", s);
     goto done;
@@ -577,7 +606,7 @@ int tfe_profiler_load(tfe_platform* p, tfe_profiler_init_fn init,
   copy_table(&p->profiler_fns, sizeof p->profiler_fns, fns, fns->struct_size);
   have_destroy = 1;
   if (!check_size(path, "TP_Profiler", "TP_PROFILER_STRUCT_SIZE",
-                  prof->struct_size, END_OF(TP_Profiler, type), s) ||
+                  prof->struct_size, END_OF(TP_Profiler, device_type), s) ||
       !check_size(path, "TP_ProfilerFns", "TP_PROFILER_FNS_STRUCT_SIZE",
                   fns->struct_size,
                   END_OF(TP_ProfilerFns, collect_data_xspace), s) ||
@@ -594,8 +623,8 @@ int tfe_profiler_load(tfe_platform* p, tfe_profiler_init_fn init,
     missing(path, "TF_ProfilerRegistrationParams", "destroy_profiler_fns", s);
     goto done;
   }
-  if (p->profiler.type == NULL) {
-    missing(path, "TP_Profiler", "type", s);
+  if (p->profiler.device_type == NULL) {
+    missing(path, "TP_Profiler", "device_type", s);
     goto done;
   }
   if (p->profiler_fns.start == NULL) {
@@ -610,7 +639,8 @@ int tfe_profiler_load(tfe_platform* p, tfe_profiler_init_fn init,
     missing(path, "TP_ProfilerFns", "collect_data_xspace", s);
     goto done;
   }
-  snprintf(p->profiler_type, sizeof p->profiler_type, "%s", p->profiler.type);
+  snprintf(p->profiler_type, sizeof p->profiler_type, "%s",
+           p->profiler.device_type);
   p->has_profiler = 1;
   ok = 1;
   tfe_status_ok(s);

@@ -1,7 +1,8 @@
 /* TF_TString: the inline TF_TString_* family (ctstring_internal.h) and the
  * exported TF_String* family (tf_tstring.h). Layout, the SMALL/LARGE
- * boundary, VIEW and OFFSET strings, copies, appends (also of a string's
- * own bytes), resize, reserve, assign, move, dealloc and NULL handling. */
+ * boundary, VIEW and OFFSET strings, views with a reference-counted
+ * owner, copies, appends (also of a string's own bytes), resize, reserve,
+ * assign, move, dealloc and NULL handling. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -48,7 +49,8 @@ static void make_offset(offset_string* o, const char* text, uint32_t n) {
 TEST(layout_matches_tensorflow) {
   CHECK_EQ_SIZE(sizeof(TF_TString), 24);
   CHECK_EQ_SIZE(sizeof(TF_TString_Large), 24);
-  CHECK_EQ_SIZE(sizeof(TF_TString_View), 16);
+  CHECK_EQ_SIZE(sizeof(TF_TString_View), 24);
+  CHECK_EQ_SIZE(sizeof(TStringOwnerCApi), 24);
   CHECK_EQ_SIZE(sizeof(TF_TString_Offset), 12);
   CHECK_EQ_SIZE(sizeof(TF_TString_Small), 24);
   CHECK_EQ_SIZE(sizeof(TF_TString_Raw), 24);
@@ -57,6 +59,10 @@ TEST(layout_matches_tensorflow) {
   CHECK_EQ_SIZE(offsetof(TF_TString_Large, ptr), 16);
   CHECK_EQ_SIZE(offsetof(TF_TString_View, size), 0);
   CHECK_EQ_SIZE(offsetof(TF_TString_View, ptr), 8);
+  CHECK_EQ_SIZE(offsetof(TF_TString_View, owner_ref), 16);
+  CHECK_EQ_SIZE(offsetof(TStringOwnerCApi, ref), 0);
+  CHECK_EQ_SIZE(offsetof(TStringOwnerCApi, unref), 8);
+  CHECK_EQ_SIZE(offsetof(TStringOwnerCApi, obj), 16);
   CHECK_EQ_SIZE(offsetof(TF_TString_Offset, size), 0);
   CHECK_EQ_SIZE(offsetof(TF_TString_Offset, offset), 4);
   CHECK_EQ_SIZE(offsetof(TF_TString_Offset, count), 8);
@@ -847,6 +853,201 @@ TEST(exported_and_inline_agree) {
   /* Memory from one family may be released by the other. */
   TF_TString_Dealloc(&a);
   TF_StringDealloc(&b);
+}
+
+/* ---- views with an owner (TStringOwnerCApi) ---------------------------- */
+
+/* A heap buffer shared through a reference count; freed by the last unref. */
+typedef struct {
+  TStringOwnerCApi api; /* first: the strings hand back &api */
+  int refs;
+  int unrefs;
+  int freed;
+  char* bytes;
+} test_owner;
+
+static void owner_ref(TStringOwnerCApi* self) {
+  test_owner* o = (test_owner*)self->obj;
+  o->refs++;
+}
+
+static bool owner_unref(TStringOwnerCApi* self) {
+  test_owner* o = (test_owner*)self->obj;
+  o->unrefs++;
+  if (o->refs - o->unrefs == 0) {
+    free(o->bytes);
+    o->bytes = NULL;
+    o->freed = 1;
+    return true;
+  }
+  return false;
+}
+
+/* An owner of a copy of text, holding one reference of its creator. */
+static void owner_init(test_owner* o, const char* text) {
+  memset(o, 0, sizeof *o);
+  o->api.ref = owner_ref;
+  o->api.unref = owner_unref;
+  o->api.obj = o;
+  o->refs = 1;
+  o->bytes = (char*)malloc(strlen(text) + 1);
+  memcpy(o->bytes, text, strlen(text) + 1);
+}
+
+/* The creator's reference goes; the strings' references keep the bytes. */
+static void owner_drop_creator(test_owner* o) { o->api.unref(&o->api); }
+
+static int owner_live(const test_owner* o) { return o->refs - o->unrefs; }
+
+TEST(view_with_owner_holds_one_reference) {
+  test_owner o;
+  TF_TString s;
+  owner_init(&o, "owned by someone else entirely");
+  TF_TString_Init(&s);
+  TF_TString_AssignViewWithOwner(&s, o.bytes, 5, &o.api);
+  CHECK_EQ_INT(TF_TString_GetType(&s), TF_TSTR_VIEW);
+  CHECK(s.u.view.owner_ref == &o.api);
+  CHECK(TF_TString_GetDataPointer(&s) == o.bytes);
+  CHECK_EQ_SIZE(TF_TString_GetSize(&s), 5);
+  CHECK_EQ_SIZE(TF_TString_GetCapacity(&s), 0);
+  CHECK_EQ_INT(owner_live(&o), 2);
+  /* The string alone keeps the bytes alive now. */
+  owner_drop_creator(&o);
+  CHECK_EQ_INT(o.freed, 0);
+  CHECK_TSTR(&s, "owned", 5);
+  TF_TString_Dealloc(&s);
+  CHECK_EQ_INT(o.freed, 1);
+  CHECK_EQ_INT(owner_live(&o), 0);
+  CHECK_EQ_INT(TF_TString_GetType(&s), TF_TSTR_SMALL);
+  CHECK_EQ_SIZE(TF_TString_GetSize(&s), 0);
+}
+
+TEST(plain_view_has_no_owner) {
+  TF_TString s;
+  const char* text = "borrowed";
+  TF_TString_Init(&s);
+  TF_TString_AssignView(&s, text, 8);
+  CHECK(s.u.view.owner_ref == NULL);
+  TF_TString_Dealloc(&s);
+  /* A NULL owner is a plain view too. */
+  TF_TString_AssignViewWithOwner(&s, text, 3, NULL);
+  CHECK_EQ_INT(TF_TString_GetType(&s), TF_TSTR_VIEW);
+  CHECK(s.u.view.owner_ref == NULL);
+  CHECK_TSTR(&s, "bor", 3);
+  TF_TString_Dealloc(&s);
+}
+
+TEST(reassigning_a_view_releases_the_old_owner) {
+  test_owner a, b;
+  TF_TString s;
+  owner_init(&a, "first owner");
+  owner_init(&b, "second owner");
+  TF_TString_Init(&s);
+  TF_TString_AssignViewWithOwner(&s, a.bytes, 5, &a.api);
+  owner_drop_creator(&a);
+  TF_TString_AssignViewWithOwner(&s, b.bytes, 6, &b.api);
+  CHECK_EQ_INT(a.freed, 1);
+  CHECK_EQ_INT(owner_live(&b), 2);
+  /* The same owner again: the new reference is taken before the old one
+   * goes, so the bytes never die in between. */
+  owner_drop_creator(&b);
+  TF_TString_AssignViewWithOwner(&s, b.bytes + 7, 5, &b.api);
+  CHECK_EQ_INT(b.freed, 0);
+  CHECK_EQ_INT(owner_live(&b), 1);
+  CHECK_TSTR(&s, "owner", 5);
+  /* A plain view replaces it and drops the reference. */
+  TF_TString_AssignView(&s, "x", 1);
+  CHECK_EQ_INT(b.freed, 1);
+  TF_TString_Dealloc(&s);
+}
+
+TEST(copying_a_view_takes_a_reference_moving_hands_it_over) {
+  test_owner o;
+  TF_TString a, b, c;
+  owner_init(&o, "shared bytes");
+  TF_TString_Init(&a);
+  TF_TString_Init(&b);
+  TF_TString_Init(&c);
+  TF_TString_AssignViewWithOwner(&a, o.bytes, 6, &o.api);
+  owner_drop_creator(&o);
+  TF_TString_Assign(&b, &a);
+  CHECK_EQ_INT(TF_TString_GetType(&b), TF_TSTR_VIEW);
+  CHECK(b.u.view.owner_ref == &o.api);
+  CHECK_EQ_INT(owner_live(&o), 2);
+  TF_TString_Move(&c, &b);
+  CHECK_EQ_INT(owner_live(&o), 2);
+  CHECK(c.u.view.owner_ref == &o.api);
+  CHECK_EQ_INT(TF_TString_GetType(&b), TF_TSTR_SMALL);
+  TF_TString_Dealloc(&b); /* empty: nothing to release */
+  CHECK_EQ_INT(owner_live(&o), 2);
+  TF_TString_Dealloc(&a);
+  CHECK_EQ_INT(o.freed, 0);
+  CHECK_TSTR(&c, "shared", 6);
+  TF_TString_Dealloc(&c);
+  CHECK_EQ_INT(o.freed, 1);
+}
+
+TEST(writing_through_an_owned_view_copies_then_releases) {
+  static const char* long_text =
+      "a view long enough that its copy needs a LARGE buffer";
+  test_owner small_o, large_o, copy_o, reserve_o;
+  TF_TString s;
+  char* p;
+  /* To SMALL through the mutable pointer. */
+  owner_init(&small_o, "tiny");
+  TF_TString_Init(&s);
+  TF_TString_AssignViewWithOwner(&s, small_o.bytes, 4, &small_o.api);
+  owner_drop_creator(&small_o);
+  p = TF_TString_GetMutableDataPointer(&s);
+  CHECK(p != NULL);
+  CHECK_EQ_INT(small_o.freed, 1);
+  check_owned(&s);
+  CHECK_TSTR(&s, "tiny", 4);
+  TF_TString_Dealloc(&s);
+  /* To LARGE by growing. */
+  owner_init(&large_o, long_text);
+  TF_TString_AssignViewWithOwner(&s, large_o.bytes, strlen(long_text),
+                                 &large_o.api);
+  owner_drop_creator(&large_o);
+  p = TF_TString_Resize(&s, strlen(long_text) + 2, '!');
+  CHECK(p != NULL);
+  CHECK_EQ_INT(large_o.freed, 1);
+  check_owned(&s);
+  CHECK(memcmp(p, long_text, strlen(long_text)) == 0);
+  CHECK_EQ_INT(p[strlen(long_text) + 1], '!');
+  TF_TString_Dealloc(&s);
+  /* Copying the view's own bytes over it: read before the release. */
+  owner_init(&copy_o, "copy of my own tail");
+  TF_TString_AssignViewWithOwner(&s, copy_o.bytes, 19, &copy_o.api);
+  owner_drop_creator(&copy_o);
+  TF_TString_Copy(&s, TF_TString_GetDataPointer(&s) + 11, 8);
+  CHECK_EQ_INT(copy_o.freed, 1);
+  check_owned(&s);
+  CHECK_TSTR(&s, "own tail", 8);
+  TF_TString_Dealloc(&s);
+  /* Reserve turns it into an owned LARGE string. */
+  owner_init(&reserve_o, "reserve me");
+  TF_TString_AssignViewWithOwner(&s, reserve_o.bytes, 10, &reserve_o.api);
+  owner_drop_creator(&reserve_o);
+  TF_TString_Reserve(&s, 100);
+  CHECK_EQ_INT(reserve_o.freed, 1);
+  CHECK_EQ_INT(TF_TString_GetType(&s), TF_TSTR_LARGE);
+  CHECK(TF_TString_GetCapacity(&s) >= 100);
+  CHECK_TSTR(&s, "reserve me", 10);
+  TF_TString_Dealloc(&s);
+}
+
+TEST(exported_dealloc_releases_the_owner) {
+  test_owner o;
+  TF_TString s;
+  owner_init(&o, "through TF_StringDealloc");
+  TF_StringInit(&s);
+  TF_TString_AssignViewWithOwner(&s, o.bytes, 7, &o.api);
+  owner_drop_creator(&o);
+  CHECK_EQ_SIZE(TF_StringGetSize(&s), 7);
+  CHECK_EQ_INT(TF_StringGetType(&s), TF_TSTR_VIEW);
+  TF_StringDealloc(&s);
+  CHECK_EQ_INT(o.freed, 1);
 }
 
 TFE_TEST_MAIN

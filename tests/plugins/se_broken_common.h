@@ -417,7 +417,7 @@ TF_CAPI_EXPORT void TF_InitProfiler(TF_ProfilerRegistrationParams* params,
                                     TF_Status* status);
 void TF_InitProfiler(TF_ProfilerRegistrationParams* params,
                      TF_Status* status) {
-  params->profiler->type = SE_DEVICE_TYPE;
+  params->profiler->device_type = SE_DEVICE_TYPE;
   params->profiler_fns->start = se_prof_op;
   params->profiler_fns->stop = se_prof_op;
   params->profiler_fns->collect_data_xspace = se_prof_collect;

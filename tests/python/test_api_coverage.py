@@ -152,6 +152,26 @@ def test_real_function_list_parses() -> None:
     assert sum(f.plugin_entry for f in fns) == 1
 
 
+def test_source_tree_sections_are_reported_apart(tree: Path) -> None:
+    listing = FIXTURE_LIST + "\n[tensorflow/c/gamma.h]  # source tree\nTF_FixtureLog\n"
+    fns = cov.parse_function_list(listing)
+    assert [f.name for f in fns if f.source_tree] == ["TF_FixtureLog"]
+    assert not any(f.source_tree for f in fns if f.name != "TF_FixtureLog")
+    _, facts = _facts(tree, set())
+    rows = [cov.classify(f, facts) for f in fns]
+    text = cov.render(rows, facts, {f.name for f in fns})
+    # The total counts the wheel's 8 functions, not the source-tree one.
+    assert "| **total** | 8 |" in text
+    assert "| `tensorflow/c/gamma.h` (TF source tree) | 1 |" in text
+
+
+def test_cxx_alias_names() -> None:
+    assert cov.cxx_alias_of("_ZN10tensorflow8TF_Fixt1EPv") == "TF_Fixt1"
+    assert cov.cxx_alias_of("_ZN10tensorflow8TF_FixtEPv") is None
+    assert cov.cxx_alias_of("TF_FixtureDone") is None
+    assert cov.cxx_alias_of("_ZN3tsl8TF_Fixt1EPv") is None
+
+
 def test_declarations_parsed_across_lines_and_attributes() -> None:
     names = cov.parse_declared_names(ALPHA_H)
     assert names == [
@@ -271,6 +291,9 @@ def test_report_contents(tree: Path) -> None:
     assert "TF declares it but does not export it" in text
     assert "- `TFE_FixtureExtension` (`tensorflow/c/alpha.h`)" in text
     assert "`TF_FixtureOther` in `csrc/area/stub.c`" in text
+    # The deliberate ABI differences are listed with their reasons.
+    assert "## ABI exceptions" in text
+    assert "`TF_align16`" in text and "C++-only overload" in text
     # Sections follow the list's order, not alphabetical order.
     assert text.index("### `tensorflow/c/alpha.h`") < text.index("### `tensorflow/c/beta.h`")
 

@@ -98,8 +98,10 @@ def test_dtype_mapping(enum, np_type):
 
 def test_dtype_table_covers_the_enum():
     assert set(dtypes.NUMPY_DTYPES) == {getattr(lib, e) for e, _ in NUMPY_CASES}
-    assert len(dtypes.ALL_DTYPES) == 32
-    assert dtypes.ALL_DTYPES == tuple(range(1, 33))
+    assert len(dtypes.ALL_DTYPES) == 33
+    assert dtypes.ALL_DTYPES == tuple(range(1, 34))
+    assert dtypes.name(lib.TF_FLOAT4_E2M1FN) == "float4_e2m1fn"
+    assert dtypes.size(lib.TF_FLOAT4_E2M1FN) == 1
     assert dtypes.name(lib.TF_HALF) == "float16"
     assert dtypes.name(lib.TF_STRING) == "string"
     assert dtypes.size(lib.TF_STRING) == 0

@@ -261,11 +261,19 @@ TFE_EW_UNARY_T(cplxt_c128_c64, tfe_c128, tfe_c64, tfe_c128, TFE_EW_ID,
  *  - int4/uint4 are stored one per byte in the low nibble (the high
  *    nibble is zero on output and ignored on input). They cast to and from
  *    the 8- to 64-bit integer types and each other only; every cast keeps
- *    the low bits (wraps). */
+ *    the low bits (wraps).
+ *  - float4_e2m1fn (values 0, 0.5, 1, 1.5, 2, 3, 4, 6 and negatives, one
+ *    per byte in the low nibble) casts like a float8 type, with the same
+ *    peers. It has neither infinity nor NaN: as ml_dtypes converts, values
+ *    round to nearest even, overflow and +-inf give +-6, and NaN gives a
+ *    zero whose sign bit is the NaN's flipped (0x8 for +NaN). */
 
 static int is_f8(TF_DataType t) {
   return t == TF_FLOAT8_E4M3FN || t == TF_FLOAT8_E5M2;
 }
+static int is_f4(TF_DataType t) { return t == TF_FLOAT4_E2M1FN; }
+/* float8 or float4: the narrow floats cast through f8_cast_range. */
+static int is_narrow_float(TF_DataType t) { return is_f8(t) || is_f4(t); }
 static int is_i4(TF_DataType t) { return t == TF_INT4 || t == TF_UINT4; }
 static int is_plain_int(TF_DataType t) {
   switch (t) {
@@ -278,7 +286,32 @@ static int is_plain_int(TF_DataType t) {
 }
 static int is_f8_peer(TF_DataType t) {
   return t == TF_HALF || t == TF_BFLOAT16 || t == TF_FLOAT ||
-         t == TF_DOUBLE || is_f8(t);
+         t == TF_DOUBLE || is_narrow_float(t);
+}
+
+/* Exact value of a float4_e2m1fn nibble (bias 1, no inf or NaN). */
+static float f4_decode(uint8_t b) {
+  const unsigned e = (b >> 1) & 3u, m = b & 1u;
+  const float v = e == 0 ? 0.5f * (float)m
+                         : ldexpf(1.0f + 0.5f * (float)m, (int)e - 1);
+  return (b & 0x8u) ? -v : v;
+}
+
+/* Nearest float4_e2m1fn to d, ties to an even code (mantissa bit 0);
+ * beyond 6 and +-inf saturate to +-6; NaN as ml_dtypes: +NaN 0x8, -NaN
+ * 0x0. */
+static uint8_t f4_encode(double d) {
+  static const double grid[8] = {0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0};
+  const uint8_t sign = signbit(d) ? 0x8u : 0u;
+  const double a = fabs(d);
+  unsigned k;
+  if (isnan(d)) return (uint8_t)(sign ^ 0x8u);
+  for (k = 0; k < 7; k++) {
+    const double mid = 0.5 * (grid[k] + grid[k + 1]);
+    if (a < mid) return (uint8_t)(sign | k);
+    if (a == mid) return (uint8_t)(sign | ((k & 1u) ? k + 1 : k));
+  }
+  return (uint8_t)(sign | 7u);
 }
 
 /* Exact value of a float8 byte (NaN is the quiet NaN with its sign). */
@@ -301,6 +334,11 @@ static float f8_decode(uint8_t b, int e4m3) {
                : ldexpf(1.0f + (float)m / 4.0f, (int)e - 15);
   }
   return sign * v;
+}
+
+/* Exact value of a narrow float byte of type t. */
+static float narrow_decode(uint8_t b, TF_DataType t) {
+  return is_f4(t) ? f4_decode(b) : f8_decode(b, t == TF_FLOAT8_E4M3FN);
 }
 
 /* Nearest float8 to d, ties to even. */
@@ -341,8 +379,8 @@ typedef struct f8_cast_params {
  * byte for half NaNs going to e5m2 (else -1). */
 static double f8_load(const void* in, int64_t i, const f8_cast_params* p,
                       int* nan_bits) {
-  const int mb = p->dst == TF_FLOAT8_E4M3FN ? 3 : 2;
-  const int tr = p->truncate && is_f8(p->dst);
+  const int mb = p->dst == TF_FLOAT8_E4M3FN ? 3 : is_f4(p->dst) ? 1 : 2;
+  const int tr = p->truncate && is_narrow_float(p->dst);
   *nan_bits = -1;
   switch (p->src) {
     case TF_FLOAT: {
@@ -371,11 +409,18 @@ static double f8_load(const void* in, int64_t i, const f8_cast_params* p,
     }
     case TF_FLOAT8_E4M3FN: {
       uint8_t b = ((const uint8_t*)in)[i];
-      if (tr && mb < 3 && (b & 0x7fu) != 0x7fu) b &= (uint8_t)~1u;
+      if (tr && mb < 3 && (b & 0x7fu) != 0x7fu) {
+        b &= (uint8_t)~((1u << (3 - mb)) - 1u);
+      }
       return (double)f8_decode(b, 1);
     }
-    default: /* TF_FLOAT8_E5M2: e4m3fn holds more mantissa bits */
-      return (double)f8_decode(((const uint8_t*)in)[i], 0);
+    case TF_FLOAT4_E2M1FN: /* no target has fewer mantissa bits */
+      return (double)f4_decode(((const uint8_t*)in)[i]);
+    default: { /* TF_FLOAT8_E5M2 */
+      uint8_t b = ((const uint8_t*)in)[i];
+      if (tr && mb < 2 && (b & 0x7cu) != 0x7cu) b &= (uint8_t)~1u;
+      return (double)f8_decode(b, 0);
+    }
   }
 }
 
@@ -394,10 +439,17 @@ static int f8_cast_range(const tfe_bcast* bc, const void* const* in,
     }
     return 0;
   }
-  /* float8 source, any other target: through the exact float value */
+  if (is_f4(p->dst)) {
+    uint8_t* o = (uint8_t*)out;
+    for (i = b; i < e; i++) {
+      int nb;
+      o[i] = f4_encode(f8_load(in[0], i, p, &nb));
+    }
+    return 0;
+  }
+  /* narrow float source, any other target: through the exact float value */
   for (i = b; i < e; i++) {
-    const float x = f8_decode(((const uint8_t*)in[0])[i],
-                              p->src == TF_FLOAT8_E4M3FN);
+    const float x = narrow_decode(((const uint8_t*)in[0])[i], p->src);
     switch (p->dst) {
       case TF_FLOAT: ((float*)out)[i] = x; break;
       case TF_DOUBLE: ((double*)out)[i] = x; break;
@@ -464,8 +516,8 @@ static int i4_cast_range(const tfe_bcast* bc, const void* const* in,
 
 /* The float8 / 4-bit function for src -> dst, or NULL when TF has none. */
 static tfe_ew_fn narrow_cast_fn(TF_DataType src, TF_DataType dst) {
-  if (is_f8(dst)) return is_f8_peer(src) ? f8_cast_range : NULL;
-  if (is_f8(src)) {
+  if (is_narrow_float(dst)) return is_f8_peer(src) ? f8_cast_range : NULL;
+  if (is_narrow_float(src)) {
     return (is_f8_peer(dst) || is_plain_int(dst) || dst == TF_BOOL ||
             dst == TF_COMPLEX64 || dst == TF_COMPLEX128)
                ? f8_cast_range
@@ -519,7 +571,8 @@ static void cast_compute(tfe_kernel_context* k) {
     tfe_kernel_alias_input(k, 0, 0, x->dims, x->num_dims);
     return;
   }
-  if (is_f8(src) || is_f8(dst) || is_i4(src) || is_i4(dst)) {
+  if (is_narrow_float(src) || is_narrow_float(dst) || is_i4(src) ||
+      is_i4(dst)) {
     f8_cast_params fp;
     fn = narrow_cast_fn(src, dst);
     if (fn == NULL) {

@@ -86,6 +86,34 @@ TF_CAPI_EXPORT extern int TF_OpIsStateful(const char* op_type,
  * so that TensorFlow code compiles, and report TF_UNIMPLEMENTED naming
  * themselves (or, without a status, do nothing and return NULL/0). */
 
+/* XLA flags. tfe has no XLA: these functions only record the values they
+ * are given (process-wide, thread-safe) so that programs which set and read
+ * them behave as with TensorFlow; nothing in tfe acts on them. The starting
+ * values are TensorFlow's defaults: lazy compilation on, CPU global jit
+ * off, auto-jit off (level 0), minimum cluster size 4, constant folding not
+ * disabled. (TF_XLA_FLAGS in the environment is not read.) */
+
+/* Sets the "lazy compilation" flag to `enable` (non-zero: on) and returns
+ * its previous value (1 or 0). */
+TF_CAPI_EXPORT extern unsigned char TF_SetXlaEnableLazyCompilation(
+    unsigned char enable);
+/* Sets the "CPU global jit" flag and returns its previous value. */
+TF_CAPI_EXPORT extern unsigned char TF_SetTfXlaCpuGlobalJit(
+    unsigned char enable);
+/* Sets the auto-jit level from a --tf_xla_auto_jit value: an integer N
+ * (both the single-GPU and the general level become N), "single-gpu(N)"
+ * (only the single-GPU level) or "fusible" (both 1). Anything else, NULL
+ * included, changes nothing and is logged at TF_ERROR, as in TensorFlow. */
+TF_CAPI_EXPORT extern void TF_SetXlaAutoJitMode(const char* mode);
+/* 1 when either auto-jit level is above 0, else 0. */
+TF_CAPI_EXPORT extern unsigned char TF_GetXlaAutoJitEnabled(void);
+/* Records the minimum cluster size (any value is kept as given). */
+TF_CAPI_EXPORT extern void TF_SetXlaMinClusterSize(int size);
+/* Reads / sets the "disable constant folding" flag (non-zero: disabled). */
+TF_CAPI_EXPORT extern unsigned char TF_GetXlaConstantFoldingDisabled(void);
+TF_CAPI_EXPORT extern void TF_SetXlaConstantFoldingDisabled(
+    unsigned char should_enable);
+
 /* tfe has no XLA: accepts any `options` (NULL included) and `enable`,
  * changes nothing and logs once at TF_INFO that XLA is not available. */
 TF_CAPI_EXPORT extern void TF_EnableXLACompilation(TF_SessionOptions* options,
@@ -124,6 +152,22 @@ TF_CAPI_EXPORT extern void TF_EnqueueNamedTensor(TF_Session* session,
                                                  int tensor_id,
                                                  TF_Tensor* tensor,
                                                  TF_Status* status);
+
+/* Parses `text_proto`, a tensorflow.ServerDef in protobuf text format, and
+ * returns it serialized (binary) in a new buffer the caller owns
+ * (TF_DeleteBuffer); `status` is TF_OK. tfe has no distributed runtime but
+ * builds the message as TensorFlow does. Supported fields: cluster (job
+ * entries with name and tasks {key, value}), job_name, task_index,
+ * protocol, port and replica, with the text format's comments, optional
+ * separators, '{}' or '<>' delimiters and quoted strings with escapes.
+ * Errors (NULL result): TF_INTERNAL "Invalid text proto for ServerDef:
+ * <text>" for text that is not a valid ServerDef (unknown field, syntax
+ * error, a singular field given twice, a value out of range), as in
+ * TensorFlow; TF_UNIMPLEMENTED naming the field for default_session_config
+ * and cluster_device_filters, which tfe cannot encode; TF_INVALID_ARGUMENT
+ * for a NULL text_proto; TF_RESOURCE_EXHAUSTED when memory runs out. */
+TF_CAPI_EXPORT extern TF_Buffer* TFE_GetServerDef(const char* text_proto,
+                                                  TF_Status* status);
 
 /* Sets `status` to TF_INTERNAL with message `errMsg` (NULL reads as "").
  * A NULL status is ignored. */
@@ -215,6 +259,20 @@ TF_CAPI_EXPORT extern void TF_AttrBuilderCheckCanRunOnDevice(
  * of range, NULL op_name). */
 TF_CAPI_EXPORT extern const char* TF_GetNumberAttrForOpListInput(
     const char* op_name, int input_index, TF_Status* status);
+
+/* TensorFlow's platform initialisation. On Linux TensorFlow does nothing
+ * here, and neither does tfe: `usage`, *argc and *argv are left as they are
+ * (any of them may be NULL). */
+TF_CAPI_EXPORT extern void TF_InitMain(const char* usage, int* argc,
+                                       char*** argv);
+
+/* Returns a TCP port on 127.0.0.1 that is free right now (the system picks
+ * it: bind to port 0), also free for UDP, and not returned before by this
+ * process. Meant for tests, as in TensorFlow: the port is not reserved, so
+ * another process may take it before the caller binds it. When no port
+ * can be found TensorFlow aborts the process; tfe logs an error and
+ * returns -1 instead. */
+TF_CAPI_EXPORT extern int TF_PickUnusedPortOrDie(void);
 
 /* A new host tensor handle holding the scalar at `data` (copied; `len`
  * bytes, which must equal TF_DataTypeSize(data_type)). The caller owns the

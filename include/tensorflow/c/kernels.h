@@ -39,6 +39,7 @@
 #include "tensorflow/c/tf_datatype.h"
 #include "tensorflow/c/tf_status.h"
 #include "tensorflow/c/tf_tensor.h"
+#include "tensorflow/core/common_runtime/next_pluggable_device/c/tf_rendezvous_c_api.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -248,6 +249,14 @@ TF_CAPI_EXPORT extern int TF_GetDeviceId(TF_OpKernelContext* ctx);
 
 /* Full name of the device the kernel runs on. */
 TF_CAPI_EXPORT extern TF_StringView TF_GetDeviceName(TF_OpKernelContext* ctx);
+
+/* The rendezvous of the kernel's step, through which Send and Recv kernels
+ * exchange tensors. tfe runs no graphs with Send/Recv and has no
+ * rendezvous: the result is always a thunk whose `rendezvous` and three
+ * function pointers are NULL (check `rendezvous` before calling through
+ * it). Nothing needs releasing. */
+TF_CAPI_EXPORT extern TF_RendezvousThunk TF_GetRendezvous(
+    TF_OpKernelContext* ctx);
 
 /* GraphDef version the kernel was built for (TF_GRAPH_DEF_VERSION of
  * TensorFlow 2.21). */

@@ -44,12 +44,17 @@ typedef enum TF_DataType {
   TF_INT4 = 29,
   TF_UINT4 = 30,
   TF_INT2 = 31,
-  TF_UINT2 = 32
+  TF_UINT2 = 32,
+  /* 4-bit float, 1 sign, 2 exponent (bias 1) and 1 mantissa bit, finite
+   * only (no inf, no NaN): 0, 0.5, 1, 1.5, 2, 3, 4, 6 and their negatives.
+   * Stored one element per byte, in the low nibble. */
+  TF_FLOAT4_E2M1FN = 33
 } TF_DataType;
 
 /* Bytes per element of `dt`. Returns 0 for types without a fixed element
  * size (TF_STRING, TF_RESOURCE, TF_VARIANT) and for unknown values. Sub-byte
- * types (int4, int2, ...) are stored one element per byte and report 1. */
+ * types (int4, int2, float4_e2m1fn, ...) are stored one element per byte
+ * and report 1. */
 TF_CAPI_EXPORT extern size_t TF_DataTypeSize(TF_DataType dt);
 
 #ifdef __cplusplus

@@ -56,9 +56,10 @@ TF_CAPI_EXPORT void TF_SetPayload(TF_Status* s, const char* key,
                                   const char* value);
 
 /* Calls visitor(key, value, capture) once per payload. The strings are owned
- * by the status and live until its next mutation. */
-typedef void (*TF_PayloadVisitor)(const char* key, const char* value,
-                                  void* capture);
+ * by the status and live until its next mutation. The visitor type is
+ * tsl_status.h's TSL_PayloadVisitor; TF_PayloadVisitor is another name for
+ * it, as in TensorFlow. */
+#define TF_PayloadVisitor TSL_PayloadVisitor
 TF_CAPI_EXPORT extern void TF_ForEachPayload(const TF_Status* s,
                                              TF_PayloadVisitor visitor,
                                              void* capture);

@@ -7,7 +7,14 @@
  *   LARGE  (1)  heap buffer owned by the string: {size<<2|1, capacity, ptr}.
  *   OFFSET (2)  bytes that live at a fixed offset from the string itself:
  *               {uint32 size<<2|2, uint32 offset, uint32 count}.
- *   VIEW   (3)  bytes owned by someone else: {size<<2|3, ptr}.
+ *   VIEW   (3)  bytes owned by someone else: {size<<2|3, ptr, owner_ref}.
+ *               owner_ref is NULL for a plain view; otherwise it is a
+ *               reference-counted owner of the bytes (TStringOwnerCApi):
+ *               the string holds one reference, taken when it becomes the
+ *               view (TF_TString_AssignViewWithOwner, or copying a view
+ *               with TF_TString_Assign) and dropped when it stops being one
+ *               (Dealloc, a resize or write that copies the bytes, another
+ *               assignment). A move hands the reference over.
  * A string that is all zero bytes is a valid empty SMALL string.
  *
  * The functions below are inline so that plugins can use them without a
@@ -18,6 +25,9 @@
 #ifndef TENSORFLOW_TSL_PLATFORM_CTSTRING_INTERNAL_H_
 #define TENSORFLOW_TSL_PLATFORM_CTSTRING_INTERNAL_H_
 
+#ifndef __cplusplus
+#include <stdbool.h>
+#endif
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,9 +56,23 @@ typedef struct TF_TString_Offset {
   uint32_t count;
 } TF_TString_Offset;
 
+/* A shared owner of the bytes a VIEW string points at: ref() takes one
+ * reference, unref() drops one (and returns true when it was the last; the
+ * strings ignore the result). `obj` is the owner's own data. */
+struct TStringOwnerCApi;
+typedef void (*tstring_owner_ref_t)(struct TStringOwnerCApi* self);
+typedef bool (*tstring_owner_unref_t)(struct TStringOwnerCApi* self);
+
+typedef struct TStringOwnerCApi {
+  tstring_owner_ref_t ref;
+  tstring_owner_unref_t unref;
+  void* obj;
+} TStringOwnerCApi;
+
 typedef struct TF_TString_View {
   size_t size;
   const char* ptr;
+  TStringOwnerCApi* owner_ref; /* NULL: the bytes are merely borrowed */
 } TF_TString_View;
 
 typedef struct TF_TString_Raw {
@@ -111,6 +135,9 @@ static inline void TF_TString_Init(TF_TString* str) {
 static inline void TF_TString_Dealloc(TF_TString* str) {
   if (TF_TString_GetType(str) == TF_TSTR_LARGE && str->u.large.ptr != NULL) {
     free(str->u.large.ptr);
+  } else if (TF_TString_GetType(str) == TF_TSTR_VIEW &&
+             str->u.view.owner_ref != NULL) {
+    (void)str->u.view.owner_ref->unref(str->u.view.owner_ref);
   }
   TF_TString_Init(str);
 }
@@ -159,6 +186,18 @@ static inline const char* TF_TString_GetDataPointer(const TF_TString* str) {
   }
 }
 
+/* The owner a VIEW string holds a reference to, else NULL. */
+static inline TStringOwnerCApi* TF_TString_ViewOwner(const TF_TString* str) {
+  return TF_TString_GetType(str) == TF_TSTR_VIEW ? str->u.view.owner_ref
+                                                 : NULL;
+}
+
+/* Drops the reference `owner` (may be NULL) after the string stopped being
+ * its view. */
+static inline void TF_TString_ReleaseOwner(TStringOwnerCApi* owner) {
+  if (owner != NULL) (void)owner->unref(owner);
+}
+
 /* Capacity given to a LARGE buffer able to hold `need` bytes: the
  * allocation (capacity + NUL) is rounded up to a multiple of 16. */
 static inline size_t TF_TString_LargeCapacityFor(size_t need) {
@@ -175,12 +214,14 @@ static inline char* TF_TString_ResizeUninitialized(TF_TString* str,
   size_t old_size = TF_TString_GetSize(str);
   size_t keep = old_size < new_size ? old_size : new_size;
   const char* old_ptr = TF_TString_GetDataPointer(str);
+  TStringOwnerCApi* owner = TF_TString_ViewOwner(str);
 
   if (new_size <= TF_TString_SmallCapacity) {
     char tmp[TF_TString_SmallCapacity];
     char* old_heap = type == TF_TSTR_LARGE ? str->u.large.ptr : NULL;
     if (keep) memcpy(tmp, old_ptr, keep);
     if (old_heap) free(old_heap);
+    TF_TString_ReleaseOwner(owner);
     str->u.smll.size = (uint8_t)(new_size << 2);
     if (keep) memcpy(str->u.smll.str, tmp, keep);
     str->u.smll.str[new_size] = '\0';
@@ -203,6 +244,7 @@ static inline char* TF_TString_ResizeUninitialized(TF_TString* str,
       buf = (char*)malloc(cap + 1);
       if (buf == NULL) return NULL;
       if (keep) memcpy(buf, old_ptr, keep);
+      TF_TString_ReleaseOwner(owner);
     }
     buf[new_size] = '\0';
     str->u.large.size = TF_TString_ToInternalSizeT(new_size, TF_TSTR_LARGE);
@@ -224,12 +266,14 @@ static inline char* TF_TString_GetMutableDataPointer(TF_TString* str) {
       /* Copy the borrowed bytes into owned storage of the same size. */
       size_t n = TF_TString_GetSize(str);
       const char* src = TF_TString_GetDataPointer(str);
+      TStringOwnerCApi* owner = TF_TString_ViewOwner(str);
       TF_TString tmp;
       char* dst;
       TF_TString_Init(&tmp);
       dst = TF_TString_ResizeUninitialized(&tmp, n);
       if (dst == NULL) return NULL;
       if (n) memcpy(dst, src, n);
+      TF_TString_ReleaseOwner(owner);
       *str = tmp;
       return TF_TString_GetType(str) == TF_TSTR_LARGE ? str->u.large.ptr
                                                       : str->u.smll.str;
@@ -259,6 +303,7 @@ static inline void TF_TString_Reserve(TF_TString* str, size_t new_cap) {
       buf = (char*)malloc(cap + 1);
       if (buf == NULL) return;
       if (size) memcpy(buf, src, size);
+      TF_TString_ReleaseOwner(TF_TString_ViewOwner(str));
     }
     buf[size] = '\0';
     str->u.large.size = TF_TString_ToInternalSizeT(size, TF_TSTR_LARGE);
@@ -289,13 +334,28 @@ static inline char* TF_TString_Resize(TF_TString* str, size_t new_size,
   return p;
 }
 
-/* Makes the string a VIEW of src[0, size); the caller keeps src alive for
- * as long as the string refers to it. Any owned buffer is freed first. */
-static inline void TF_TString_AssignView(TF_TString* dst, const char* src,
-                                         size_t size) {
+/* Makes the string a VIEW of src[0, size) whose bytes belong to
+ * `owner_ref`: the string takes one reference (owner_ref->ref) and drops it
+ * (owner_ref->unref) when it stops being that view, so the bytes live at
+ * least as long as the view. With a NULL owner_ref the caller keeps src
+ * alive instead. What the string held before is released after the new
+ * reference is taken, so re-assigning a view of the same owner is safe. */
+static inline void TF_TString_AssignViewWithOwner(TF_TString* dst,
+                                                  const char* src, size_t size,
+                                                  TStringOwnerCApi* owner_ref) {
+  if (owner_ref != NULL) owner_ref->ref(owner_ref);
   TF_TString_Dealloc(dst);
   dst->u.view.size = TF_TString_ToInternalSizeT(size, TF_TSTR_VIEW);
   dst->u.view.ptr = src;
+  dst->u.view.owner_ref = owner_ref;
+}
+
+/* Makes the string a VIEW of src[0, size) with no owner: the caller keeps
+ * src alive for as long as the string refers to it. Any owned buffer (or
+ * owner reference) is released first. */
+static inline void TF_TString_AssignView(TF_TString* dst, const char* src,
+                                         size_t size) {
+  TF_TString_AssignViewWithOwner(dst, src, size, NULL);
 }
 
 /* Appends src[0, src_size). src may point into the string itself. */
@@ -347,26 +407,36 @@ static inline void TF_TString_Copy(TF_TString* dst, const char* src,
       return;
     }
   }
-  if (type == TF_TSTR_VIEW ||
-      TF_TString_GetType(dst) == TF_TSTR_OFFSET) {
-    TF_TString_Init(dst); /* borrowed bytes: nothing to free */
+  if (type == TF_TSTR_VIEW || type == TF_TSTR_OFFSET) {
+    /* Borrowed bytes: nothing to free, but src may lie inside them, so an
+     * owner's reference is dropped only once they are copied. */
+    TStringOwnerCApi* owner = TF_TString_ViewOwner(dst);
+    TF_TString_Init(dst);
+    p = TF_TString_ResizeUninitialized(dst, size);
+    if (p != NULL && size) memmove(p, src, size);
+    TF_TString_ReleaseOwner(owner);
+    return;
   }
   p = TF_TString_ResizeUninitialized(dst, size);
   if (p != NULL && size) memmove(p, src, size);
 }
 
-/* Makes dst a copy of src; a VIEW stays a VIEW of the same bytes. */
+/* Makes dst a copy of src; a VIEW stays a VIEW of the same bytes (and
+ * takes its own reference to their owner, if any). */
 static inline void TF_TString_Assign(TF_TString* dst, const TF_TString* src) {
   if (dst == src) return;
   if (TF_TString_GetType(src) == TF_TSTR_VIEW) {
-    TF_TString_AssignView(dst, src->u.view.ptr, TF_TString_GetSize(src));
+    TF_TString_AssignViewWithOwner(dst, src->u.view.ptr,
+                                   TF_TString_GetSize(src),
+                                   src->u.view.owner_ref);
     return;
   }
   TF_TString_Copy(dst, TF_TString_GetDataPointer(src), TF_TString_GetSize(src));
 }
 
-/* Moves src's contents into dst and leaves src empty. An OFFSET string is
- * copied, since its bytes are only reachable from its own address. */
+/* Moves src's contents into dst and leaves src empty; a VIEW's owner
+ * reference moves with it. An OFFSET string is copied, since its bytes are
+ * only reachable from its own address. */
 static inline void TF_TString_Move(TF_TString* dst, TF_TString* src) {
   if (dst == src) return;
   if (TF_TString_GetType(src) == TF_TSTR_OFFSET) {

@@ -6,13 +6,16 @@
  * initializers, a reference parameter). This one declares the same
  * functions with the same ABI:
  *   - TFE_CustomDevice / TFE_CustomDeviceTensorHandle have TF's layout
- *     (version 4) without initializers: set `version` to
+ *     (version 4). In C++ their members have TF's default initializers
+ *     (`version` = TFE_CUSTOM_DEVICE_VERSION, the optional pointers
+ *     nullptr); C has no such thing: set `version` to
  *     TFE_CUSTOM_DEVICE_VERSION and zero the optional pointers yourself
  *     (e.g. start from `= {0}` / memset).
  *   - TFE_GetTaskStates takes `const TF_Buffer*` in C (a C++ reference has
  *     the same ABI), and `const TF_Buffer&` in C++ as in TF.
- *   - TFE_MonitoringStringGaugeCellValue returns plain `void` (TF writes
- *     `const void`, which means the same).
+ *   - TFE_MonitoringStringGaugeCellValue returns `const void` in C++ as in
+ *     TF, and plain `void` in C (the same thing; C compilers warn about
+ *     the qualifier).
  *
  * This header is not included by tensorflow/c/eager/c_api.h: C programs
  * written for TF often declare these functions and structs themselves.
@@ -149,13 +152,25 @@ TFE_MonitoringGetCellIntGauge2(TFE_MonitoringIntGauge2* gauge,
 /* Set copies `value` (NULL: the gauge keeps its value). Value replaces the
  * contents of `buf` (releasing the old ones through buf's deallocator) with
  * a copy of the string, owned by `buf` and freed by TF_DeleteBuffer; NULL
- * buf: no effect. TF declares Value's return type as `const void`; plain
- * void is the same. */
+ * buf: no effect. TF declares Value's return type as `const void`, which
+ * C++ sees too; in C it is plain void (the same ABI). */
 typedef struct TFE_MonitoringStringGaugeCell TFE_MonitoringStringGaugeCell;
 TF_CAPI_EXPORT extern void TFE_MonitoringStringGaugeCellSet(
     TFE_MonitoringStringGaugeCell* cell, const char* value);
+#ifdef __cplusplus
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wignored-qualifiers"
+#endif
+TF_CAPI_EXPORT extern const void TFE_MonitoringStringGaugeCellValue(
+    TFE_MonitoringStringGaugeCell* cell, TF_Buffer* buf);
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+#else
 TF_CAPI_EXPORT extern void TFE_MonitoringStringGaugeCellValue(
     TFE_MonitoringStringGaugeCell* cell, TF_Buffer* buf);
+#endif
 
 typedef struct TFE_MonitoringStringGauge0 TFE_MonitoringStringGauge0;
 TF_CAPI_EXPORT extern TFE_MonitoringStringGauge0* TFE_MonitoringNewStringGauge0(
@@ -315,7 +330,10 @@ TF_CAPI_EXPORT extern uint64_t TFE_GetContextId(TFE_Context* ctx);
  * (TFE_Execute then returned OK and the error surfaces at resolve or wait).
  * All functions may be called from any thread. */
 
+#ifndef TFE_CANCELLATION_MANAGER_TYPEDEF_
+#define TFE_CANCELLATION_MANAGER_TYPEDEF_
 typedef struct TFE_CancellationManager TFE_CancellationManager;
+#endif
 typedef int64_t TFE_CancellationToken;
 typedef struct TFE_CancelCallback {
   void (*callback)(void* context);
@@ -542,11 +560,21 @@ TF_CAPI_EXPORT extern void TFE_OpSetAttrValueProto(const TFE_Op* op,
 
 #define TFE_CUSTOM_DEVICE_VERSION 4
 
+/* In C++ the members below get TF's default initializers, so that C++ code
+ * written for TF that relies on them (`TFE_CustomDevice device;` then only
+ * the required callbacks) registers the right version; C has no member
+ * initializers and sees plain members. */
+#ifdef __cplusplus
+#define TFE_CXX_MEMBER_DEFAULT_(value) = value
+#else
+#define TFE_CXX_MEMBER_DEFAULT_(value)
+#endif
+
 /* Callbacks implementing a device in the caller's code. `version` must be
  * TFE_CUSTOM_DEVICE_VERSION; `pack` and `shall_pin_to_this_device` are
  * optional (NULL). */
 typedef struct TFE_CustomDevice {
-  int version;
+  int version TFE_CXX_MEMBER_DEFAULT_(TFE_CUSTOM_DEVICE_VERSION);
   TFE_TensorHandle* (*copy_tensor_to_device)(TFE_Context* context,
                                              TFE_TensorHandle* tensor,
                                              TF_Status* status,
@@ -560,8 +588,10 @@ typedef struct TFE_CustomDevice {
                   TFE_TensorHandle** outputs, TF_Status* s, void* device_info);
   void (*delete_device)(void* device_info);
   TFE_TensorHandle* (*pack)(TFE_Context* context, TFE_TensorHandle** handles,
-                            int num_handles, TF_Status* s, void* device_info);
-  bool (*shall_pin_to_this_device)(const TFE_Op* op, TF_Status* s);
+                            int num_handles, TF_Status* s, void* device_info)
+      TFE_CXX_MEMBER_DEFAULT_(nullptr);
+  bool (*shall_pin_to_this_device)(const TFE_Op* op, TF_Status* s)
+      TFE_CXX_MEMBER_DEFAULT_(nullptr);
 } TFE_CustomDevice;
 
 /* Registers a device implemented by `device`'s callbacks under the full
@@ -585,11 +615,12 @@ TF_CAPI_EXPORT extern bool TFE_IsCustomDevice(TFE_Context* ctx,
 /* Methods of a tensor that lives on a custom device. `version` must be
  * TFE_CUSTOM_DEVICE_VERSION; `summarize` is optional. */
 typedef struct TFE_CustomDeviceTensorHandleMethods {
-  int version;
+  int version TFE_CXX_MEMBER_DEFAULT_(TFE_CUSTOM_DEVICE_VERSION);
   int (*num_dims)(void* data, TF_Status* status);
   int64_t (*dim)(void* data, int dim_index, TF_Status* status);
   void (*deallocator)(void* data);
-  TF_Buffer* (*summarize)(void* data, TF_Status* status);
+  TF_Buffer* (*summarize)(void* data, TF_Status* status)
+      TFE_CXX_MEMBER_DEFAULT_(nullptr);
 } TFE_CustomDeviceTensorHandle;
 
 /* New handle on custom device `device_name` wrapping device-owned `data`,

@@ -39,7 +39,11 @@ typedef enum TF_TriState {
 /* The graph being optimized, with its fetch and feed nodes (opaque). */
 typedef struct TF_GrapplerItem TF_GrapplerItem;
 
-/* Which of the runtime's own optimizers the plugin wants on or off. */
+/* Which of the runtime's own optimizers the plugin wants on or off.
+ * TensorFlow inserted auto_mixed_precision_onednn_bfloat16 in the middle;
+ * a plugin built with the headers before it declares a struct_size of
+ * TF_OFFSET_OF_END(TP_OptimizerConfigs, memory_optimization) (a size no
+ * header ends at), and tfe reads its fields at their old offsets. */
 typedef struct TP_OptimizerConfigs {
   size_t struct_size;
   void* ext;
@@ -52,6 +56,7 @@ typedef struct TP_OptimizerConfigs {
   TF_TriState constant_folding;
   TF_TriState shape_optimization;
   TF_TriState auto_mixed_precision;
+  TF_TriState auto_mixed_precision_onednn_bfloat16;
   TF_TriState auto_mixed_precision_mkl;
   TF_TriState pin_to_host_optimization;
   TF_TriState layout_optimizer;
@@ -169,7 +174,8 @@ typedef struct TF_FunctionLibraryDefinition TF_FunctionLibraryDefinition;
 
 /* NULL with FAILED_PRECONDITION in tfe. */
 TF_CAPI_EXPORT extern TF_FunctionLibraryDefinition*
-TF_NewFunctionLibraryDefinition(TF_Buffer* graph_buf, TF_Status* status);
+TF_NewFunctionLibraryDefinition(const TF_Buffer* graph_buf,
+                                TF_Status* status);
 
 /* NULL is a no-op. */
 TF_CAPI_EXPORT extern void TF_DeleteFunctionLibraryDefinition(

@@ -27,14 +27,15 @@
 extern "C" {
 #endif
 
-/* The profiler: `type` names the device type it profiles (required). */
+/* The profiler: `device_type` names the device type it profiles
+ * (required). */
 typedef struct TP_Profiler {
   size_t struct_size;
   void* ext;
-  const char* type;
+  const char* device_type;
 } TP_Profiler;
 
-#define TP_PROFILER_STRUCT_SIZE TF_OFFSET_OF_END(TP_Profiler, type)
+#define TP_PROFILER_STRUCT_SIZE TF_OFFSET_OF_END(TP_Profiler, device_type)
 
 /* The profiler's functions, all required. */
 typedef struct TP_ProfilerFns {

@@ -285,11 +285,6 @@ typedef struct SP_StreamExecutor {
   /* Blocks until all work on the device is done. */
   void (*synchronize_all_activity)(const SP_Device* device, TF_Status* status);
 
-  /* Enqueues a call of callback_fn(callback_arg, status) on the host, after
-   * the work enqueued before it. Returns 0 when it could not be enqueued. */
-  TF_Bool (*host_callback)(const SP_Device* device, SP_Stream stream,
-                           SE_StatusCallbackFn callback_fn, void* callback_arg);
-
   /* ---- fills (enqueue) ---- */
 
   /* Sets `size` bytes at `location` to zero. */
@@ -307,10 +302,21 @@ typedef struct SP_StreamExecutor {
   void (*memset32)(const SP_Device* device, SP_Stream stream,
                    SP_DeviceMemoryBase* location, uint32_t pattern,
                    uint64_t size, TF_Status* status);
+
+  /* ---- host callbacks (enqueue) ---- */
+
+  /* Enqueues a call of callback_fn(callback_arg, status) on the host, after
+   * the work enqueued before it. Returns 0 when it could not be enqueued.
+   * TensorFlow 2.21 puts it last, after the fills; plugins built with
+   * headers older than the fills have it at the fills' first slot and a
+   * struct_size of TF_OFFSET_OF_END(SP_StreamExecutor, mem_zero): tfe
+   * recognises that size and reads it from there. */
+  TF_Bool (*host_callback)(const SP_Device* device, SP_Stream stream,
+                           SE_StatusCallbackFn callback_fn, void* callback_arg);
 } SP_StreamExecutor;
 
 #define SP_STREAMEXECUTOR_STRUCT_SIZE \
-  TF_OFFSET_OF_END(SP_StreamExecutor, memset32)
+  TF_OFFSET_OF_END(SP_StreamExecutor, host_callback)
 
 /* Arguments of create_stream_executor: the plugin fills *stream_executor
  * (a zeroed table owned by the runtime). */
