@@ -906,7 +906,15 @@ static void pd_create_se(const SP_Platform* platform,
   SP_StreamExecutor* se = params->stream_executor;
   (void)platform;
 #ifdef PD_OLD
-  se->struct_size = TF_OFFSET_OF_END(SP_StreamExecutor, host_callback);
+  /* Headers older than mem_zero/memset/memset32 ended the struct with
+   * host_callback, at the offset mem_zero has now: write it there, with the
+   * struct_size those headers gave. */
+  se->struct_size = TF_OFFSET_OF_END(SP_StreamExecutor, mem_zero);
+  {
+    TF_Bool (*callback)(const SP_Device*, SP_Stream, SE_StatusCallbackFn,
+                        void*) = pd_host_callback;
+    memcpy(&se->mem_zero, &callback, sizeof callback);
+  }
 #else
   se->struct_size = SP_STREAMEXECUTOR_STRUCT_SIZE;
   se->mem_zero = pd_mem_zero;
@@ -941,7 +949,9 @@ static void pd_create_se(const SP_Platform* platform,
   se->block_host_for_event = pd_block_for_event;
   se->block_host_until_done = pd_block_until_done;
   se->synchronize_all_activity = pd_sync_all;
+#ifndef PD_OLD
   se->host_callback = pd_host_callback;
+#endif
   TF_SetStatus(status, TF_OK, "");
 }
 
@@ -1829,7 +1839,7 @@ void TF_InitProfiler(TF_ProfilerRegistrationParams* params,
                      TF_Status* status) {
   params->struct_size = TF_PROFILER_REGISTRATION_PARAMS_STRUCT_SIZE;
   params->profiler->struct_size = TP_PROFILER_STRUCT_SIZE;
-  params->profiler->type = PD_DEVICE_TYPE;
+  params->profiler->device_type = PD_DEVICE_TYPE;
   params->profiler_fns->struct_size = TP_PROFILER_FNS_STRUCT_SIZE;
   params->profiler_fns->start = pd_prof_start;
   params->profiler_fns->stop = pd_prof_stop;
