@@ -1,7 +1,7 @@
 /* The kernel-side NextPluggableDevice C API
  * (experimental/next_pluggable_device/c_api.h): the kernel's device, plugin
  * resources, variable infos, the coordination service, PJRT stubs; and
- * TF_GetRendezvous (kernels.h), which has no rendezvous to give. */
+ * TF_GetRendezvous (kernels.h; the rendezvous is kernels/rendezvous.c). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,6 +10,7 @@
 #include "core/tensor_internal.h"
 #include "core/unimplemented.h"
 #include "kernels/capi_kernel.h"
+#include "kernels/rendezvous.h"
 #include "kernels/resource.h"
 #include "tensorflow/c/experimental/next_pluggable_device/c_api.h"
 
@@ -26,12 +27,12 @@ TF_Device* TF_GetDevice(TF_OpKernelContext* ctx) {
  * The rendezvous (kernels.h). */
 
 TF_RendezvousThunk TF_GetRendezvous(TF_OpKernelContext* ctx) {
-  /* TFE_UNIMPLEMENTED: TF_GetRendezvous */
-  /* tfe has no Send/Recv rendezvous; the all-NULL thunk says so. */
   TF_RendezvousThunk none;
-  (void)ctx;
-  memset(&none, 0, sizeof none);
-  return none;
+  if (ctx == NULL || ctx->k == NULL) {
+    memset(&none, 0, sizeof none);
+    return none;
+  }
+  return tfe_rendezvous_thunk(tfe_capi_ctx_id(ctx));
 }
 
 /* ------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 /* Functions and types TensorFlow 2.21's headers declare that tfe gained
- * with the exact-ABI work: TF_GetRendezvous (no rendezvous in tfe: an
- * all-NULL thunk), TF_ForEachPayload taking a TSL_PayloadVisitor (and
+ * with the exact-ABI work: TF_GetRendezvous without a kernel context (the
+ * rendezvous itself: test_rendezvous.c), TF_ForEachPayload taking a TSL_PayloadVisitor (and
  * TF_PayloadVisitor naming the same type), the C++ names of the dlpack.h
  * functions exported by libtfe (looked up with dlsym and called), and
  * TFE_MonitoringStringGaugeCellValue. */
@@ -16,7 +16,7 @@
 #include "tensorflow/c/tf_status.h"
 #include "tfe_test.h"
 
-TEST(get_rendezvous_gives_an_empty_thunk) {
+TEST(get_rendezvous_without_a_kernel_context_is_empty) {
   TF_RendezvousThunk t = TF_GetRendezvous(NULL);
   CHECK(t.rendezvous == NULL);
   CHECK(t.send_func == NULL);

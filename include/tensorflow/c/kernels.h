@@ -250,11 +250,26 @@ TF_CAPI_EXPORT extern int TF_GetDeviceId(TF_OpKernelContext* ctx);
 /* Full name of the device the kernel runs on. */
 TF_CAPI_EXPORT extern TF_StringView TF_GetDeviceName(TF_OpKernelContext* ctx);
 
-/* The rendezvous of the kernel's step, through which Send and Recv kernels
- * exchange tensors. tfe runs no graphs with Send/Recv and has no
- * rendezvous: the result is always a thunk whose `rendezvous` and three
- * function pointers are NULL (check `rendezvous` before calling through
- * it). Nothing needs releasing. */
+/* The rendezvous of the kernel's eager context: a table through which one
+ * kernel sends a tensor under a key and another receives it. Call through
+ * the thunk as thunk.send_func(thunk.rendezvous, &params) and so on.
+ *   send_func: when a receive of the key waits, its callback runs at once
+ *     with the tensor; otherwise the tensor (its buffer shared, not
+ *     copied; the caller keeps its TF_Tensor) waits for a receive. Sets
+ *     params->status (the abort status after start_abort_func).
+ *   async_recv_func: on_done.callback(on_done.context, &done_params) runs
+ *     at once when a tensor of the key waits, else when one is sent (in
+ *     the sender's thread). done_params.tensor is lent to the callback:
+ *     valid until it returns. Sends and receives of one key pair up in
+ *     order; keys are compared as bytes.
+ *   start_abort_func: waiting receives complete with the status (an OK or
+ *     NULL status counts as TF_ABORTED), waiting tensors are dropped, later
+ *     calls fail with it.
+ * The rendezvous belongs to the context and lives as long as it; receives
+ * still waiting when the context goes complete with TF_CANCELLED. The
+ * args (device context, allocator attributes, cancellation manager) are
+ * not used. Nothing needs releasing. A NULL ctx (or, should memory run
+ * out, any ctx) gives an all-NULL thunk. */
 TF_CAPI_EXPORT extern TF_RendezvousThunk TF_GetRendezvous(
     TF_OpKernelContext* ctx);
 

@@ -2,10 +2,13 @@
  * (TensorFlow 2.21's tensorflow/c/eager/dlpack.h).
  *
  * TensorFlow declares these functions inside `namespace tensorflow`, as
- * C++, and its binaries do not export them: they cannot be called from C.
- * tfe declares them as C functions with the same names and parameters,
- * exports them, and (for C++ sources written against TF's header) makes
- * them available as tensorflow::TFE_... too.
+ * C++, so its binaries export them only under their C++ (mangled) names
+ * and C cannot call them. tfe declares them as C functions with the same
+ * names and parameters and exports them; C++ sources see them as
+ * tensorflow::TFE_... too (below). libtfe also exports the four C++ names,
+ * e.g. tensorflow::TFE_HandleToDLPack(TFE_TensorHandle*, TSL_Status*), as
+ * aliases of the C functions, so C++ code compiled against TensorFlow's own
+ * dlpack.h links against libtfe unchanged.
  *
  * The DLPack structures travel as `void*`, as in TensorFlow. C code that
  * wants to look inside them includes tfe/dlpack.h (DLDevice,

@@ -2,11 +2,9 @@
  * API (the thunk TF_GetRendezvous in kernels.h returns), with TensorFlow's
  * names and layouts.
  *
- * A rendezvous is the table through which a Send kernel hands a tensor to
- * a Recv kernel under a string key. tfe runs no graphs with Send/Recv
- * pairs and has no rendezvous: TF_GetRendezvous gives a thunk whose
- * pointers are all NULL (see kernels.h). The types are here so that
- * plugins written for TensorFlow compile. */
+ * A rendezvous is the table through which one kernel hands a tensor to
+ * another under a string key; TF_GetRendezvous (kernels.h) gives the one
+ * of the kernel's context and says how it behaves. */
 #ifndef TENSORFLOW_CORE_COMMON_RUNTIME_NEXT_PLUGGABLE_DEVICE_C_TF_RENDEZVOUS_C_API_H_
 #define TENSORFLOW_CORE_COMMON_RUNTIME_NEXT_PLUGGABLE_DEVICE_C_TF_RENDEZVOUS_C_API_H_
 
