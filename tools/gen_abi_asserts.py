@@ -18,8 +18,8 @@ include/tsl and include/xla that TF's include/ also has, the generated file
 holds, read from TF's copy compiled as C++ by clang:
 
   - `_Static_assert(offsetof(S, f) == N, ...)` for every field of every
-    named struct and union defined in those headers, and one for
-    `sizeof(S)`;
+    named struct and union defined in those headers (members of anonymous
+    nested structs and unions too, as `u.smll`), and one for `sizeof(S)`;
   - `_Static_assert(E == V, ...)` for every enumerator they define;
 
 and one TEST() that checks the same numbers again at run time, so ctest
@@ -157,7 +157,9 @@ def layouts(tf_inc: Path, header: str) -> dict[str, tuple[list[tuple[str, int]],
         if not m:
             continue
         fields: list[tuple[str, int]] = []
-        size, base = -1, None
+        size = -1
+        # (indent, path, anonymous type) of the fields enclosing this line
+        stack: list[tuple[int, str, bool]] = []
         for ln in lines[1:]:
             mm = re.match(r"\s*(\d+)(?::\d+-\d+)? \|( +)(.*)$", ln)
             if not mm:
@@ -165,10 +167,17 @@ def layouts(tf_inc: Path, header: str) -> dict[str, tuple[list[tuple[str, int]],
                 if sm:
                     size = int(sm.group(1))
                 continue
-            indent = len(mm.group(2))
-            base = indent if base is None else base
-            if indent == base:
-                fields.append((mm.group(3).split()[-1], int(mm.group(1))))
+            indent, text = len(mm.group(2)), mm.group(3)
+            while stack and stack[-1][0] >= indent:
+                stack.pop()
+            name = text.split()[-1]
+            anonymous = "(unnamed" in text or "(anonymous" in text
+            path = f"{stack[-1][1]}.{name}" if stack else name
+            # Members of a named nested type are covered by its own record;
+            # members of an anonymous one only here (as u.smll, ...).
+            if all(anon for _, _, anon in stack):
+                fields.append((path, int(mm.group(1))))
+            stack.append((indent, path, anonymous))
         out[m.group(1)] = (fields, size)
     return out
 

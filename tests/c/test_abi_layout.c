@@ -196,6 +196,8 @@ _Static_assert(sizeof(struct TF_Filesystem_Option_Value) == 16, "sizeof TF_Files
 _Static_assert(offsetof(union TF_Filesystem_Option_Value_Union, int_val) == 0, "TF_Filesystem_Option_Value_Union.int_val");
 _Static_assert(offsetof(union TF_Filesystem_Option_Value_Union, real_val) == 0, "TF_Filesystem_Option_Value_Union.real_val");
 _Static_assert(offsetof(union TF_Filesystem_Option_Value_Union, buffer_val) == 0, "TF_Filesystem_Option_Value_Union.buffer_val");
+_Static_assert(offsetof(union TF_Filesystem_Option_Value_Union, buffer_val.buf) == 0, "TF_Filesystem_Option_Value_Union.buffer_val.buf");
+_Static_assert(offsetof(union TF_Filesystem_Option_Value_Union, buffer_val.buf_length) == 8, "TF_Filesystem_Option_Value_Union.buffer_val.buf_length");
 _Static_assert(sizeof(union TF_Filesystem_Option_Value_Union) == 16, "sizeof TF_Filesystem_Option_Value_Union");
 
 /* struct TF_RandomAccessFile (tensorflow/c/experimental/filesystem/filesystem_interface.h) */
@@ -514,6 +516,11 @@ _Static_assert(sizeof(struct TF_RendezvousThunk) == 32, "sizeof TF_RendezvousThu
 
 /* struct TF_TString (tsl/platform/ctstring_internal.h) */
 _Static_assert(offsetof(struct TF_TString, u) == 0, "TF_TString.u");
+_Static_assert(offsetof(struct TF_TString, u.smll) == 0, "TF_TString.u.smll");
+_Static_assert(offsetof(struct TF_TString, u.large) == 0, "TF_TString.u.large");
+_Static_assert(offsetof(struct TF_TString, u.offset) == 0, "TF_TString.u.offset");
+_Static_assert(offsetof(struct TF_TString, u.view) == 0, "TF_TString.u.view");
+_Static_assert(offsetof(struct TF_TString, u.raw) == 0, "TF_TString.u.raw");
 _Static_assert(sizeof(struct TF_TString) == 24, "sizeof TF_TString");
 
 /* struct TF_TString_Large (tsl/platform/ctstring_internal.h) */
@@ -782,6 +789,8 @@ static const struct {
     {"TF_Filesystem_Option_Value_Union.int_val", (long long)(offsetof(union TF_Filesystem_Option_Value_Union, int_val)), 0LL},
     {"TF_Filesystem_Option_Value_Union.real_val", (long long)(offsetof(union TF_Filesystem_Option_Value_Union, real_val)), 0LL},
     {"TF_Filesystem_Option_Value_Union.buffer_val", (long long)(offsetof(union TF_Filesystem_Option_Value_Union, buffer_val)), 0LL},
+    {"TF_Filesystem_Option_Value_Union.buffer_val.buf", (long long)(offsetof(union TF_Filesystem_Option_Value_Union, buffer_val.buf)), 0LL},
+    {"TF_Filesystem_Option_Value_Union.buffer_val.buf_length", (long long)(offsetof(union TF_Filesystem_Option_Value_Union, buffer_val.buf_length)), 8LL},
     {"sizeof TF_Filesystem_Option_Value_Union", (long long)(sizeof(union TF_Filesystem_Option_Value_Union)), 16LL},
     {"TF_RandomAccessFile.plugin_file", (long long)(offsetof(struct TF_RandomAccessFile, plugin_file)), 0LL},
     {"sizeof TF_RandomAccessFile", (long long)(sizeof(struct TF_RandomAccessFile)), 8LL},
@@ -1026,6 +1035,11 @@ static const struct {
     {"TF_RendezvousThunk.start_abort_func", (long long)(offsetof(struct TF_RendezvousThunk, start_abort_func)), 24LL},
     {"sizeof TF_RendezvousThunk", (long long)(sizeof(struct TF_RendezvousThunk)), 32LL},
     {"TF_TString.u", (long long)(offsetof(struct TF_TString, u)), 0LL},
+    {"TF_TString.u.smll", (long long)(offsetof(struct TF_TString, u.smll)), 0LL},
+    {"TF_TString.u.large", (long long)(offsetof(struct TF_TString, u.large)), 0LL},
+    {"TF_TString.u.offset", (long long)(offsetof(struct TF_TString, u.offset)), 0LL},
+    {"TF_TString.u.view", (long long)(offsetof(struct TF_TString, u.view)), 0LL},
+    {"TF_TString.u.raw", (long long)(offsetof(struct TF_TString, u.raw)), 0LL},
     {"sizeof TF_TString", (long long)(sizeof(struct TF_TString)), 24LL},
     {"TF_TString_Large.size", (long long)(offsetof(struct TF_TString_Large, size)), 0LL},
     {"TF_TString_Large.cap", (long long)(offsetof(struct TF_TString_Large, cap)), 8LL},
@@ -1144,7 +1158,7 @@ TEST(tensorflow_2_21_layouts_and_enumerator_values) {
                kFacts[i].got, kFacts[i].want);
     }
   }
-  CHECK_EQ_SIZE(sizeof kFacts / sizeof kFacts[0], 474);
+  CHECK_EQ_SIZE(sizeof kFacts / sizeof kFacts[0], 481);
 }
 
 TFE_TEST_MAIN
