@@ -1,25 +1,43 @@
 """``python -m tfe_py doctor [PLUGIN.so ...]``: checks plugins for tfe.
 
 Each plugin is loaded in a child process of its own (a plugin that crashes
-cannot take the checker down; the report says in which stage it died).
-The child loads the library as a PluggableDevice plugin, a filesystem
+cannot take the checker down). The child streams what it learns to the
+parent as it goes, so when the plugin crashes the report still holds
+everything found before the crash, plus the full name of the stage it died
+in. The child loads the library as a PluggableDevice plugin, a filesystem
 plugin or an op library, whichever entry point it has, and reports:
 
 * what it registered: platform name and type, devices with their memory
   and attributes, optional StreamExecutor functions, kernels by op and
   dtype, ops, graph optimizer, profiler, filesystem schemes;
+* why it could not be loaded: every symbol it needs that nothing provides
+  (read from its ELF dynamic symbol table), each classified as a TF C API
+  function tfe does not have, a TensorFlow C++ internal no C-API runtime
+  can provide, or a symbol of another library, with advice;
 * contract checks, each violation naming the struct and field concerned
   (the loader's own checks, fill functions TensorFlow 2.21 requires,
-  kernels for unknown ops or other device types, shape functions that
-  disagree with their kernels, memory not returned to the plugin);
+  handles the plugin's callbacks leave NULL, kernels for ops nobody
+  defines or for other device types, shape functions that disagree with
+  their kernels, memory not returned to the plugin), and warnings for what
+  TensorFlow itself does not check (they do not fail the plugin);
+* kernels for standard TensorFlow ops tfe does not define yet ("op not
+  known to tfe", informational);
 * smoke tests: tfe's stream-executor self-test per device (allocation and
   copy round trips, event and stream-dependency ordering, fills, host
-  callbacks, timers), copies through the runtime, and every registered
-  kernel run on random inputs and compared with tfe's CPU kernel.
+  callbacks, timers), copies through the runtime, every registered kernel
+  run on random inputs and compared with tfe's CPU kernel, and for
+  filesystem plugins write/read/append/stat/list/rename/delete/recursive
+  delete in a scratch folder made under ``--fs-root`` (only that folder is
+  ever written or deleted).
 
-The exit status is 0 when every plugin passed, 1 otherwise (2 for usage
-errors). Without arguments the example plugins shipped in
-``tfe_py/examples`` are built (once, into a cache directory) and checked.
+A library that exports no plugin entry point and registers nothing is
+reported as "not a TensorFlow plugin" and fails.
+
+The exit status is 0 when every plugin passed, 1 otherwise, 2 when the
+doctor could not run (usage error; without arguments: no C compiler or no
+headers to build the example plugins, reported in one line). Without
+arguments the example plugins shipped in ``tfe_py/examples`` are built
+(once, into a cache directory) and checked.
 """
 
 from __future__ import annotations
@@ -29,20 +47,30 @@ import hashlib
 import json
 import os
 import re
+import secrets
 import shlex
+import shutil
 import signal
+import struct
 import subprocess
 import sys
-from collections.abc import Sequence
+import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
-STAGE_PREFIX = "@@tfe-doctor-stage "
-REPORT_PREFIX = "@@tfe-doctor-report "
 EXAMPLES = ("example_device", "example_op_library")
+#: Exit status when the doctor itself cannot run.
+EXIT_CANNOT_RUN = 2
 
 # ----------------------------------------------------------------------------
 # Example plugins
+
+
+class MissingToolError(RuntimeError):
+    """A program the doctor needs (the C compiler) is missing; the message
+    is one line saying what and how to get it."""
 
 
 def _include_dir() -> Path | None:
@@ -54,6 +82,36 @@ def _include_dir() -> Path | None:
         if (c / "tensorflow" / "c" / "kernels.h").is_file():
             return c
     return None
+
+
+_INSTALL_CC = (
+    "install a C compiler (e.g. `apt-get install gcc`, `dnf install gcc` or "
+    "`apk add gcc musl-dev`) or set CC to one, or name the plugins to check: "
+    "python -m tfe_py doctor PLUGIN.so"
+)
+
+
+def find_c_compiler() -> list[str]:
+    """The command that compiles C: ``$CC`` (split like a shell word list)
+    when set, else the first of cc, gcc, clang on PATH. Raises
+    MissingToolError with a one-line message when there is none."""
+    cc = os.environ.get("CC", "").strip()
+    if cc:
+        argv = shlex.split(cc)
+        if argv and shutil.which(argv[0]) is not None:
+            return argv
+        raise MissingToolError(
+            f"CC is set to {cc!r}, which is not an executable program, so the example "
+            f"plugins cannot be built; {_INSTALL_CC}"
+        )
+    for name in ("cc", "gcc", "clang"):
+        found = shutil.which(name)
+        if found is not None:
+            return [found]
+    raise MissingToolError(
+        "no C compiler found (looked for $CC, cc, gcc and clang on PATH) to build the "
+        f"example plugins; {_INSTALL_CC}"
+    )
 
 
 def _cache_dir() -> Path:
@@ -80,8 +138,9 @@ def _sources_digest(files: list[Path]) -> str:
 def example_plugins() -> list[Path]:
     """The example plugins, built from ``tfe_py/examples/*.c`` at first use
     and rebuilt whenever their sources or tfe's headers change (a digest of
-    their contents is kept next to each build). Raises RuntimeError when
-    they cannot be built (no compiler, no headers)."""
+    their contents is kept next to each build). Raises MissingToolError when
+    no C compiler is found, RuntimeError when they cannot be built
+    otherwise (no headers, a compiler error)."""
     src_dir = Path(__file__).resolve().parent / "examples"
     include = _include_dir()
     if include is None:
@@ -93,6 +152,7 @@ def example_plugins() -> list[Path]:
     out_dir.mkdir(parents=True, exist_ok=True)
     headers = [*src_dir.glob("*.h"), *Path(include).rglob("*.h")]
     built = []
+    compiler: list[str] | None = None
     for name in EXAMPLES:
         src = src_dir / f"{name}.c"
         out = out_dir / f"lib{name}.so"
@@ -100,9 +160,11 @@ def example_plugins() -> list[Path]:
         digest = _sources_digest([src, *headers])
         current = stamp.read_text().strip() if stamp.exists() else ""
         if not out.exists() or current != digest:
+            if compiler is None:
+                compiler = find_c_compiler()
             tmp = out_dir / f".lib{name}.{os.getpid()}.so"
             cmd = [
-                *shlex.split(os.environ.get("CC") or "cc"),
+                *compiler,
                 "-shared",
                 "-fPIC",
                 "-O1",
@@ -113,7 +175,12 @@ def example_plugins() -> list[Path]:
                 str(tmp),
                 "-lpthread",
             ]
-            proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
+            try:
+                proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
+            except OSError as e:
+                raise MissingToolError(
+                    f"cannot run the C compiler {compiler[0]!r} ({e.strerror or e}); {_INSTALL_CC}"
+                ) from None
             if proc.returncode != 0:
                 tmp.unlink(missing_ok=True)
                 raise RuntimeError(f"building {src} failed:\n{shlex.join(cmd)}\n{proc.stderr}")
@@ -126,46 +193,299 @@ def example_plugins() -> list[Path]:
 
 
 # ----------------------------------------------------------------------------
+# Reading a shared library's dynamic symbols (ELF), without external tools
+
+#: Entry points of TensorFlow plugins, looked for among a library's exports.
+ENTRY_POINTS = (
+    "SE_InitPlugin",
+    "TF_InitPlugin",
+    "TF_InitKernel",
+    "TF_InitGraph",
+    "TF_InitProfiler",
+)
+
+_SHT_DYNAMIC = 6
+_SHT_DYNSYM = 11
+_DT_NEEDED = 1
+_DT_RPATH = 15
+_DT_RUNPATH = 29
+_STB_GLOBAL = 1
+_STB_WEAK = 2
+_STB_GNU_UNIQUE = 10
+
+
+@dataclass
+class ElfDynamic:
+    """What the dynamic linker sees of a shared library."""
+
+    #: Symbols it exports (defined, global or weak, default or protected
+    #: visibility).
+    defined: set[str] = field(default_factory=set)
+    #: Symbols it needs from elsewhere (undefined and not weak: a weak
+    #: reference may stay unresolved), in table order.
+    undefined: list[str] = field(default_factory=list)
+    #: Its DT_NEEDED libraries.
+    needed: list[str] = field(default_factory=list)
+    #: Its DT_RUNPATH (or DT_RPATH) directories, as written.
+    runpath: list[str] = field(default_factory=list)
+
+
+def read_elf_dynamic(path: str | os.PathLike[str]) -> ElfDynamic:
+    """Reads the dynamic symbol table (.dynsym) and dynamic section of an
+    ELF shared library (32 or 64 bit, either byte order). Raises ValueError
+    when the file is not ELF or has no section headers to find them by."""
+    with open(path, "rb") as f:
+        ident = f.read(16)
+        if len(ident) < 16 or ident[:4] != b"\x7fELF":
+            raise ValueError(f"{os.fspath(path)} is not an ELF file")
+        is64 = ident[4] == 2
+        end = "<" if ident[5] == 1 else ">"
+        if is64:
+            hdr_fmt, sh_fmt, sym_fmt, dyn_fmt = "HHIQQQIHHHHHH", "IIQQQQIIQQ", "IBBHQQ", "qQ"
+        else:
+            hdr_fmt, sh_fmt, sym_fmt, dyn_fmt = "HHIIIIIHHHHHH", "IIIIIIIIII", "IIIBBH", "iI"
+        hdr = struct.unpack(end + hdr_fmt, f.read(struct.calcsize(end + hdr_fmt)))
+        shoff, shentsize, shnum = hdr[5], hdr[10], hdr[11]
+        if shoff == 0 or shnum == 0:
+            raise ValueError(f"{os.fspath(path)} has no section headers")
+        f.seek(shoff)
+        raw = f.read(shentsize * shnum)
+        sections = [struct.unpack_from(end + sh_fmt, raw, i * shentsize) for i in range(shnum)]
+
+        def contents(index: int) -> bytes:
+            sec = sections[index]
+            f.seek(sec[4])
+            return f.read(sec[5])
+
+        out = ElfDynamic()
+        sym_size = struct.calcsize(end + sym_fmt)
+        dyn_size = struct.calcsize(end + dyn_fmt)
+        for sec in sections:
+            if sec[1] == _SHT_DYNSYM:
+                strtab = contents(sec[6])
+                data = contents(sections.index(sec))
+                for off in range(sym_size, len(data) - sym_size + 1, sym_size):
+                    ent = struct.unpack_from(end + sym_fmt, data, off)
+                    if is64:
+                        name_off, info, other, shndx = ent[0], ent[1], ent[2], ent[3]
+                    else:
+                        name_off, info, other, shndx = ent[0], ent[3], ent[4], ent[5]
+                    name = strtab[name_off : strtab.index(b"\0", name_off)].decode(
+                        "utf-8", "replace"
+                    )
+                    bind = info >> 4
+                    if not name:
+                        continue
+                    if shndx == 0:
+                        if bind == _STB_GLOBAL:
+                            out.undefined.append(name)
+                    elif bind in (_STB_GLOBAL, _STB_WEAK, _STB_GNU_UNIQUE) and (other & 3) in (
+                        0,
+                        3,
+                    ):
+                        out.defined.add(name)
+            elif sec[1] == _SHT_DYNAMIC:
+                strtab = contents(sec[6])
+                data = contents(sections.index(sec))
+                for off in range(0, len(data) - dyn_size + 1, dyn_size):
+                    tag, val = struct.unpack_from(end + dyn_fmt, data, off)
+                    if tag == 0:
+                        break
+                    if tag in (_DT_NEEDED, _DT_RPATH, _DT_RUNPATH):
+                        text = strtab[val : strtab.index(b"\0", val)].decode("utf-8", "replace")
+                        if tag == _DT_NEEDED:
+                            out.needed.append(text)
+                        elif tag == _DT_RUNPATH or not out.runpath:
+                            out.runpath = [d for d in text.split(":") if d]
+        return out
+
+
+_TF_CXX = re.compile(
+    r"^_Z.*?(?<![0-9])(10tensorflow|3tsl|4absl|3xla|15stream_executor|6google8protobuf)"
+)
+_TF_C_PREFIXES = ("TF_", "TFE_", "TSL_", "SE_", "TP_")
+
+
+def classify_symbol(name: str) -> str:
+    """ "tf_c_api" for a TensorFlow C API name (TF_, TFE_, TSL_, SE_, TP_),
+    "tf_cxx" for a C++ internal of TensorFlow or the libraries it bundles
+    (tensorflow::, tsl::, absl::, xla::, stream_executor::, protobuf),
+    "other" for anything else."""
+    if name.startswith(_TF_C_PREFIXES):
+        return "tf_c_api"
+    if _TF_CXX.match(name):
+        return "tf_cxx"
+    return "other"
+
+
+UNRESOLVED_KINDS: dict[str, tuple[str, str]] = {
+    "tf_c_api": (
+        "TensorFlow C API functions tfe does not have",
+        "tfe implements TensorFlow 2.21's C API except what docs/COVERAGE.md lists: a function "
+        "of TF 2.21 missing here is a gap in tfe worth reporting; a name TF 2.21 does not "
+        "declare means the plugin was built for another TensorFlow version",
+    ),
+    "tf_cxx": (
+        "TensorFlow C++ internals",
+        "the plugin was linked against TensorFlow's C++ libraries (libtensorflow_framework, "
+        "libtensorflow_cc); no C-API runtime, tfe included, can provide their internals, so "
+        "it only runs inside a full TensorFlow. Rebuild it against the C API headers "
+        "(tensorflow/c/...) only",
+    ),
+    "other": (
+        "symbols of other libraries",
+        "nothing loaded provides them: install the library that does, or add its folder to "
+        "LD_LIBRARY_PATH (or the plugin's RUNPATH)",
+    ),
+}
+
+
+def _demangle(names: list[str]) -> dict[str, str]:
+    """Readable forms of C++ names, through c++filt when it is installed
+    (the raw names otherwise)."""
+    mangled = [n for n in names if n.startswith("_Z")]
+    tool = shutil.which("c++filt")
+    if not mangled or tool is None:
+        return {}
+    try:
+        proc = subprocess.run(
+            [tool], input="\n".join(mangled) + "\n", capture_output=True, text=True, timeout=30
+        )
+    except (OSError, subprocess.SubprocessError):
+        return {}
+    out = proc.stdout.splitlines()
+    if proc.returncode != 0 or len(out) != len(mangled):
+        return {}
+    return {m: d for m, d in zip(mangled, out, strict=True) if d != m}
+
+
+# ----------------------------------------------------------------------------
 # The child: load one plugin and check it
+
+#: Loader warnings about what TensorFlow 2.21 itself does not check: they
+#: are reported as warnings and do not fail the plugin (why, after the
+#: pattern). Every other loader warning is a contract violation.
+_TF_DOES_NOT_CHECK: list[tuple[re.Pattern[str], str]] = [
+    (
+        re.compile(r"create_device for ordinal -?\d+ set SP_Device\.ordinal to -?\d+"),
+        "TensorFlow checks only SP_Device.struct_size after create_device and keeps the "
+        "ordinal it asked for, as tfe does",
+    ),
+    (
+        re.compile(r"built for the \S+ C API version .*loading it anyway"),
+        "TensorFlow does not compare the minor and patch versions a plugin declares",
+    ),
+]
+
+
+def _tf_op_names() -> frozenset[str]:
+    """Every op TensorFlow 2.21 registers (tfe_py/tf_op_names.txt)."""
+    path = Path(__file__).resolve().parent / "tf_op_names.txt"
+    try:
+        lines = path.read_text().splitlines()
+    except OSError:
+        return frozenset()
+    return frozenset(ln.strip() for ln in lines if ln.strip() and not ln.startswith("#"))
+
+
+def _empty_report(path: str) -> dict[str, Any]:
+    return {
+        "path": path,
+        "kind": None,
+        "entry_points": [],
+        "exports": [],
+        "load_error": None,
+        "unresolved": [],
+        "missing_libraries": [],
+        "platforms": [],
+        "kernels": [],
+        "ops": [],
+        "ops_not_in_tfe": [],
+        "schemes": [],
+        "fs_unsupported": [],
+        "violations": [],
+        "warnings": [],
+        "notes": [],
+        "smoke": [],
+    }
+
+
+def _uri_scheme(uri: str) -> str:
+    return uri.split("://", 1)[0] if "://" in uri else ""
 
 
 class _Child:
-    def __init__(self, path: str) -> None:
+    """Checks one plugin in this process. Everything it learns goes into
+    ``report`` and, as it is learned, to the events file as one JSON object
+    a line ({"stage": name}, {"set": key, "value": v}, {"add": key,
+    "value": item}, finally {"final": report}), from which the parent
+    rebuilds the report when the plugin kills this process."""
+
+    def __init__(self, path: str, events: IO[str] | None, fs_roots: Sequence[str] = ()) -> None:
         self.path = path
-        self.report: dict[str, Any] = {
-            "path": path,
-            "kind": None,
-            "entry_points": [],
-            "load_error": None,
-            "platforms": [],
-            "kernels": [],
-            "ops": [],
-            "schemes": [],
-            "violations": [],
-            "notes": [],
-            "smoke": [],
-        }
+        self.events = events
+        self.fs_roots = list(fs_roots)
+        self.report: dict[str, Any] = _empty_report(path)
 
-    # -- helpers ------------------------------------------------------------
+    # -- the event stream ---------------------------------------------------
 
-    @staticmethod
-    def stage(name: str) -> None:
-        sys.stderr.write(f"{STAGE_PREFIX}{name}\n")
-        sys.stderr.flush()
+    def _emit(self, event: dict[str, Any]) -> None:
+        if self.events is not None:
+            self.events.write(json.dumps(event) + "\n")
+            self.events.flush()
+
+    def stage(self, name: str) -> None:
+        self._emit({"stage": name})
+
+    def set(self, key: str, value: Any) -> None:
+        self.report[key] = value
+        self._emit({"set": key, "value": value})
+
+    def add(self, key: str, item: Any) -> None:
+        self.report[key].append(item)
+        self._emit({"add": key, "value": item})
 
     def violation(self, where: str, message: str) -> None:
         first = message.strip().splitlines()[0] if message.strip() else message
-        self.report["violations"].append({"where": where, "message": first})
+        self.add("violations", {"where": where, "message": first})
+
+    def warning(self, where: str, message: str) -> None:
+        self.add("warnings", {"where": where, "message": message})
 
     def smoke(self, name: str, status: str, detail: str = "") -> None:
-        self.report["smoke"].append({"name": name, "status": status, "detail": detail})
+        self.add("smoke", {"name": name, "status": status, "detail": detail})
 
     # -- loading ------------------------------------------------------------
+
+    def _exports(self, elf: ElfDynamic | None) -> list[str]:
+        """The plugin entry points the library exports: from its ELF table,
+        else (a file that could be loaded but not parsed) through dlsym."""
+        if elf is not None:
+            return [e for e in ENTRY_POINTS if e in elf.defined]
+        import ctypes
+
+        try:
+            handle = ctypes.CDLL(self.path)
+        except OSError:
+            return []
+        found = []
+        for e in ENTRY_POINTS:
+            try:
+                handle[e]
+            except AttributeError:
+                continue
+            found.append(e)
+        return found
 
     def load(self) -> bool:
         from tfe_py import _opgen, io, plugins
         from tfe_py.errors import NotFoundError, OpError
 
+        elf: ElfDynamic | None
+        try:
+            elf = read_elf_dynamic(self.path)
+        except (OSError, ValueError, struct.error, IndexError):
+            elf = None
         ops_before = set(_opgen.list_op_names())
         kernels_before = {json.dumps(k, sort_keys=True) for k in plugins.describe_kernels()}
         schemes_before = set(io.get_registered_schemes())
@@ -173,35 +493,113 @@ class _Child:
         try:
             try:
                 plugins.load_pluggable_device(self.path)
-                self.report["kind"] = "device"
+                self.set("kind", "device")
             except NotFoundError as e:
                 if "SE_InitPlugin" not in str(e):
                     raise
                 self.stage("load: TF_InitPlugin (filesystem)")
                 try:
                     io.register_filesystem_plugin(self.path)
-                    self.report["kind"] = "filesystem"
+                    self.set("kind", "filesystem")
+                    self.set("entry_points", ["TF_InitPlugin"])
                 except NotFoundError as e2:
                     if "TF_InitPlugin" not in str(e2):
                         raise
                     self.stage("load: TF_LoadLibrary (ops and kernels)")
                     plugins.load_op_library(self.path)
-                    self.report["kind"] = "ops"
+                    self.set("kind", "ops")
         except OpError as e:
-            self.report["load_error"] = f"{type(e).__name__}: {e}"
+            self.set("load_error", f"{type(e).__name__}: {e}")
             self.violation("load", str(e))
+            text = str(e)
+            if elf is not None and (
+                "undefined symbol" in text
+                or "symbol lookup error" in text
+                or "cannot open shared object file" in text
+            ):
+                self.stage("unresolved symbols")
+                self._unresolved(elf)
             return False
-        self.report["ops"] = sorted(set(_opgen.list_op_names()) - ops_before)
-        self.report["kernels"] = [
-            k
-            for k in plugins.describe_kernels()
-            if json.dumps(k, sort_keys=True) not in kernels_before
-        ]
-        self.report["schemes"] = sorted(set(io.get_registered_schemes()) - schemes_before)
-        self.report["platforms"] = [
-            p for p in plugins.describe_pluggable_devices() if p["path"] == self.path
-        ]
+        self.set("exports", self._exports(elf))
+        self.set("ops", sorted(set(_opgen.list_op_names()) - ops_before))
+        self.set(
+            "kernels",
+            [
+                k
+                for k in plugins.describe_kernels()
+                if json.dumps(k, sort_keys=True) not in kernels_before
+            ],
+        )
+        self.set("schemes", sorted(set(io.get_registered_schemes()) - schemes_before))
+        self.set(
+            "platforms",
+            [p for p in plugins.describe_pluggable_devices() if p["path"] == self.path],
+        )
+        if (
+            self.report["kind"] == "ops"
+            and not self.report["ops"]
+            and not self.report["kernels"]
+            and not self.report["exports"]
+        ):
+            # Any shared library loads with TF_LoadLibrary; one that brings
+            # nothing and has no entry point is not a plugin (a wrong path?).
+            self.set("kind", "none")
+            self.violation(
+                "load",
+                "not a TensorFlow plugin: the library exports no plugin entry point ("
+                + ", ".join(ENTRY_POINTS)
+                + ") and registered no op or kernel when it was loaded",
+            )
+            return False
         return True
+
+    def _unresolved(self, elf: ElfDynamic) -> None:
+        """Every symbol the library needs that nothing provides (dlopen
+        names only the first), and the DT_NEEDED libraries that do not
+        load. A symbol counts as provided when libtfe, the process's
+        global scope or one of the library's own dependencies has it."""
+        import ctypes
+
+        from tfe_py import _paths
+
+        handles: list[Any] = [ctypes.CDLL(None)]
+        try:
+            handles.append(ctypes.CDLL(str(Path(_paths.get_library_dir()) / _paths.LIBTFE_NAME)))
+        except (OSError, FileNotFoundError):
+            pass
+        origin = str(Path(self.path).resolve().parent)
+        for name in elf.needed:
+            dirs = [d.replace("${ORIGIN}", origin).replace("$ORIGIN", origin) for d in elf.runpath]
+            candidates = [f"{d}/{name}" for d in dirs if os.path.exists(f"{d}/{name}")] + [name]
+            error = ""
+            for cand in candidates:
+                try:
+                    handles.append(ctypes.CDLL(cand))
+                    error = ""
+                    break
+                except OSError as e:
+                    error = str(e)
+            if error:
+                self.add("missing_libraries", {"name": name, "error": error})
+
+        def provided(sym: str) -> bool:
+            for h in handles:
+                try:
+                    h[sym]
+                except AttributeError:
+                    continue
+                return True
+            return False
+
+        missing = sorted(s for s in set(elf.undefined) if not provided(s))
+        readable = _demangle(missing)
+        self.set(
+            "unresolved",
+            [
+                {"name": s, "kind": classify_symbol(s), "demangled": readable.get(s, "")}
+                for s in missing
+            ],
+        )
 
     # -- contract checks ----------------------------------------------------
 
@@ -216,20 +614,26 @@ class _Child:
                 entry.append("TF_InitGraph")
             if p["profiler"] is not None:
                 entry.append("TF_InitProfiler")
-            self.report["entry_points"] = entry
+            self.set("entry_points", entry)
             for w in p["warnings"]:
-                self.violation("loader", w)
-            for struct, size in p["struct_sizes"].items():
-                want = p["expected_struct_sizes"][struct]
+                why = next((why for pat, why in _TF_DOES_NOT_CHECK if pat.search(w)), None)
+                if why is None:
+                    self.violation("loader", w)
+                else:
+                    self.warning("loader", f"{w} ({why})")
+            for struct_name, size in p["struct_sizes"].items():
+                want = p["expected_struct_sizes"][struct_name]
                 if size < want:
-                    self.report["notes"].append(
-                        f"{struct}.struct_size is {size}, TensorFlow 2.21's is {want}: an "
-                        "older plugin; fields past its end count as NULL"
+                    self.add(
+                        "notes",
+                        f"{struct_name}.struct_size is {size}, TensorFlow 2.21's is {want}: an "
+                        "older plugin; fields past its end count as NULL",
                     )
                 elif size > want:
-                    self.report["notes"].append(
-                        f"{struct}.struct_size is {size}, TensorFlow 2.21's is {want}: a "
-                        "newer plugin; the extra fields are ignored"
+                    self.add(
+                        "notes",
+                        f"{struct_name}.struct_size is {size}, TensorFlow 2.21's is {want}: a "
+                        "newer plugin; the extra fields are ignored",
                     )
             if not p["devices"]:
                 self.violation("SP_PlatformFns.get_device_count", "the platform has no devices")
@@ -246,12 +650,24 @@ class _Child:
                         f"kernel for {k['op']} is registered for device type "
                         f"{k['device']}, not the platform's {p['type']}",
                     )
+        known = set(_opgen.list_op_names())
+        tf_ops = _tf_op_names()
+        not_in_tfe: set[str] = set()
         for k in self.report["kernels"]:
-            if k["op"] not in _opgen.list_op_names():
+            if k["op"] in known:
+                continue
+            if k["op"] in tf_ops:
+                # A standard op tfe does not define yet: its kernel cannot
+                # run here, but the plugin is not at fault.
+                not_in_tfe.add(k["op"])
+            else:
                 self.violation(
                     "TF_RegisterKernelBuilder",
-                    f"kernel for op {k['op']} ({k['device']}), which is not registered",
+                    f"kernel for op {k['op']} ({k['device']}), which is not registered "
+                    "(neither by the plugin, nor by tfe, nor by TensorFlow 2.21)",
                 )
+        if not_in_tfe:
+            self.set("ops_not_in_tfe", sorted(not_in_tfe))
 
     # -- smoke tests --------------------------------------------------------
 
@@ -283,7 +699,11 @@ class _Child:
                             self.violation(f"SP_StreamExecutor.{c['name']}", c["detail"])
                         self.smoke(name, "fail", c["detail"])
                     else:
-                        self.violation("SP_StreamExecutor", f"{name}: {c['detail']}")
+                        # A detail that starts "SP_X.field ..." names the
+                        # struct and field at fault.
+                        at_fault = re.match(r"(SP_\w+\.\w+)\s", c["detail"])
+                        where = at_fault.group(1) if at_fault else "SP_StreamExecutor"
+                        self.violation(where, f"{name}: {c['detail']}")
                         self.smoke(name, "fail", c["detail"])
             if not devices:
                 continue
@@ -333,10 +753,17 @@ class _Child:
 
         done: set[tuple[str, str]] = set()
         dev0 = platform["devices"][0]["name"]
+        known = set(_opgen.list_op_names())
         for k in platform["kernels"]:
             if k["label"]:
                 continue
             op_name = k["op"]
+            if op_name not in known:
+                if (op_name, "") not in done:
+                    done.add((op_name, ""))
+                    short = dev0.rsplit("/", 1)[-1]
+                    self.smoke(f"{op_name} on {short}", "skip", "op not known to tfe")
+                continue
             primary = next(iter(k["constraints"]), None)
             dtypes = k["constraints"][primary] if primary else ["DT_FLOAT"]
             for dt in dtypes:
@@ -473,16 +900,303 @@ class _Child:
         finally:
             ctx.close()
 
+    def fs_smoke(self) -> None:
+        """Filesystem smoke tests for each scheme the plugin registered, in
+        a scratch folder under each --fs-root of that scheme; skipped (with
+        a note saying how to run them) for a scheme without one."""
+        schemes = [s for s in self.report["schemes"] if s]
+        for scheme in schemes:
+            roots = [r for r in self.fs_roots if _uri_scheme(r) == scheme]
+            if not roots:
+                self.smoke(
+                    f"{scheme}:// filesystem operations",
+                    "skip",
+                    f"no scratch folder named (--fs-root {scheme}://...)",
+                )
+                self.add(
+                    "notes",
+                    f"filesystem smoke tests for {scheme}:// skipped: name a folder they may "
+                    f"use with --fs-root {scheme}://BUCKET/PATH (the doctor creates one uniquely "
+                    "named folder in it and deletes only that)",
+                )
+                continue
+            for root in roots:
+                _FsSmoke(self, scheme, root).run()
+        for root in self.fs_roots:
+            if _uri_scheme(root) not in schemes:
+                self.add(
+                    "notes",
+                    f"--fs-root {root} ignored: the plugin did not register the scheme "
+                    f"'{_uri_scheme(root)}' (it registered: {', '.join(schemes) or 'none'})",
+                )
+
     def run(self) -> dict[str, Any]:
         if self.load():
             self.stage("contract checks")
             self.contracts()
             if self.report["kind"] == "device":
                 self.device_smoke()
+            if self.report["kind"] == "filesystem":
+                self.fs_smoke()
             if self.report["ops"]:
                 self.op_smoke()
         self.stage("done")
+        self._emit({"final": self.report})
         return self.report
+
+
+class _FsSmoke:
+    """Write, read, append, stat, list, rename, delete and recursive delete
+    through the runtime's filesystem functions, all inside one new folder
+    ``<root>/tfe-doctor-<pid>-<random>``: nothing outside it is written,
+    renamed or deleted, and it is removed at the end. An operation the
+    plugin leaves out (UNIMPLEMENTED) is reported as not supported."""
+
+    def __init__(self, child: _Child, scheme: str, root: str) -> None:
+        self.child = child
+        self.scheme = scheme
+        self.root = root.rstrip("/")
+        self.scratch = f"{self.root}/tfe-doctor-{os.getpid()}-{secrets.token_hex(6)}"
+        self.unsupported: list[str] = []
+        self.files: list[str] = []
+        self.dirs: list[str] = []
+
+    def attempt(
+        self,
+        label: str,
+        op_field: str,
+        fn: Callable[[], Any],
+        check: Callable[[Any], str | None] | None = None,
+        passed_detail: str = "",
+    ) -> bool:
+        """Runs one operation and records one smoke test for it: pass, skip
+        (UNIMPLEMENTED: not supported), or fail (any other error, or
+        `check` returning what is wrong with the result), a failure also
+        being a violation of TF_FilesystemOps.<op_field>."""
+        from tfe_py.errors import CODES, OpError
+
+        c = self.child
+        name = f"{self.scheme}:// {label} ({op_field})"
+        c.stage(f"filesystem {label} in {self.scratch}")
+        try:
+            result = fn()
+            problem = check(result) if check is not None else None
+        except OpError as e:
+            message = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+            if e.error_code == CODES["UNIMPLEMENTED"]:
+                self.unsupported.append(f"{label} ({op_field})")
+                c.smoke(name, "skip", f"not supported by the plugin: {message}")
+            else:
+                c.smoke(name, "fail", message)
+                c.violation(f"TF_FilesystemOps.{op_field}", f"{label}: {message}")
+            return False
+        if problem is not None:
+            c.smoke(name, "fail", problem)
+            c.violation(f"TF_FilesystemOps.{op_field}", f"{label}: {problem}")
+            return False
+        c.smoke(name, "pass", passed_detail)
+        return True
+
+    def skip(self, label: str, why: str) -> None:
+        self.child.smoke(f"{self.scheme}:// {label}", "skip", why)
+
+    def run(self) -> None:
+        from tfe_py import io
+        from tfe_py.errors import NotFoundError, OpError
+
+        sc = self.scratch
+        self.child.stage(f"filesystem smoke tests in {sc}")
+        try:
+            taken = io.exists(sc)
+        except OpError:
+            taken = False
+        if taken:  # a 48-bit random name: practically never
+            self.child.add("notes", f"{sc} exists already; filesystem smoke tests skipped")
+            return
+        try:
+            self._run(io)
+        except NotFoundError as e:
+            if not self.dirs and not self.files:
+                self.child.add(
+                    "notes",
+                    f"filesystem smoke tests for {self.scheme}:// skipped: cannot create a "
+                    f"folder in --fs-root {self.root} ({str(e).splitlines()[0]}); name an "
+                    "existing folder",
+                )
+            else:
+                raise
+        finally:
+            self._clean_up(io)
+        if self.unsupported:
+            self.child.add(
+                "fs_unsupported",
+                {"scheme": self.scheme, "root": self.root, "operations": self.unsupported},
+            )
+
+    def _run(self, io: Any) -> None:
+        from tfe_py.errors import NotFoundError, OpError
+
+        sc = self.scratch
+        # The scratch folder. A missing --fs-root (NOT_FOUND) ends the tests
+        # (see run); a plugin without folders (an object store may leave
+        # create_dir out) still gets the file tests, under the same unique
+        # prefix; any other failure ends them before anything is written.
+        try:
+            io.mkdir(sc)
+        except NotFoundError:
+            raise
+        except OpError:
+            pass
+        else:
+            self.dirs.append(sc)
+        made = bool(self.dirs)
+        if made:
+            self.child.smoke(f"{self.scheme}:// create folder (create_dir)", "pass", sc)
+        elif not self.attempt("create folder", "create_dir", lambda: io.mkdir(sc)):
+            if not self.unsupported:
+                return
+        else:  # the second try worked: a flaky create_dir, but the folder exists
+            self.dirs.append(sc)
+            made = True
+        a = f"{sc}/a.bin"
+        data = secrets.token_bytes(70_000)
+        more = secrets.token_bytes(1_000)
+
+        def write(path: str, payload: bytes, mode: str) -> None:
+            with io.GFile(path, mode) as f:
+                f.write(payload)
+
+        def read(path: str) -> bytes:
+            with io.GFile(path, "rb") as f:
+                return bytes(f.read())
+
+        def same(want: bytes) -> Callable[[Any], str | None]:
+            return lambda got: (
+                None
+                if got == want
+                else (f"read back {len(got)} bytes that differ from the {len(want)} written")
+            )
+
+        self.files.append(a)
+        if not self.attempt(
+            "write", "new_writable_file", lambda: write(a, data, "wb"), None, f"{len(data)} bytes"
+        ):
+            self.files.remove(a)
+            for label in ("read", "append", "stat", "list", "rename", "delete"):
+                self.skip(label, "needs the file that could not be written")
+        else:
+            self.attempt("read", "new_random_access_file", lambda: read(a), same(data))
+            expected = data
+            if self.attempt(
+                "append",
+                "new_appendable_file",
+                lambda: write(a, more, "ab"),
+                None,
+                f"{len(more)} bytes",
+            ):
+                expected = data + more
+                self.attempt(
+                    "read after append", "new_appendable_file", lambda: read(a), same(expected)
+                )
+
+            def stat_check(st: Any) -> str | None:
+                if st.is_directory:
+                    return "a file is reported as a directory"
+                if st.length != len(expected):
+                    return f"length {st.length}, {len(expected)} bytes were written"
+                return None
+
+            self.attempt("stat", "stat", lambda: io.stat(a), stat_check, f"{len(expected)} bytes")
+            if made:
+                self.attempt(
+                    "stat of a folder",
+                    "stat",
+                    lambda: io.stat(sc),
+                    lambda st: None if st.is_directory else "a folder is reported as a file",
+                )
+            # A subfolder with a file in it, so that the listing and the
+            # recursive delete meet both kinds of entry.
+            sub = f"{sc}/sub"
+            want = ["a.bin"]
+            if made and self.attempt("create subfolder", "create_dir", lambda: io.mkdir(sub)):
+                self.dirs.append(sub)
+                want.append("sub")
+                self.files.append(f"{sub}/c.bin")
+                try:
+                    write(f"{sub}/c.bin", more, "wb")
+                except OpError:
+                    self.files.pop()
+            self.attempt(
+                "list",
+                "get_children",
+                lambda: sorted(n.rstrip("/") for n in io.listdir(sc)),
+                lambda got: None if got == want else f"listed {got}, expected {want}",
+                ", ".join(want),
+            )
+            b = f"{sc}/b.bin"
+            target = a
+
+            def renamed(_: Any) -> str | None:
+                if io.exists(a):
+                    return "the source still exists after the rename"
+                if read(b) != expected:
+                    return "the renamed file does not hold the data"
+                return None
+
+            if self.attempt("rename", "rename_file", lambda: io.rename(a, b), renamed):
+                self.files[self.files.index(a)] = b
+                target = b
+            self.attempt(
+                "delete",
+                "delete_file",
+                lambda: io.remove(target),
+                lambda _: "the file still exists" if io.exists(target) else None,
+            )
+            try:
+                if not io.exists(target):
+                    self.files.remove(target)
+            except OpError:
+                pass
+        if made:
+            self.attempt(
+                "recursive delete",
+                "delete_recursively",
+                lambda: io.rmtree(sc),
+                lambda _: "the folder still exists" if io.exists(sc) else None,
+            )
+
+    def _clean_up(self, io: Any) -> None:
+        """Removes what the tests left in the scratch folder (only what they
+        created) and the folder itself."""
+        from tfe_py._ffi import lib
+        from tfe_py.errors import OpError, status
+
+        try:
+            if self.dirs and not io.exists(self.scratch):
+                return
+        except OpError:
+            pass
+        for path in self.files:
+            try:
+                if io.exists(path):
+                    io.remove(path)
+            except OpError:
+                pass
+        for path in reversed(self.dirs):
+            try:
+                with status() as s:
+                    lib.TF_DeleteDir(path.encode(), s)
+            except OpError:
+                pass
+        try:
+            left = io.exists(self.scratch)
+        except OpError:
+            left = False
+        if left:
+            self.child.add(
+                "notes",
+                f"the scratch folder {self.scratch} could not be removed; remove it by hand",
+            )
 
 
 class _Skip(Exception):
@@ -665,10 +1379,20 @@ def _infer_shape(ctx: Any, op_name: str, inputs: list[Any]) -> list[int] | None:
         lib.TF_DeleteStatus(s)
 
 
-def _child_main(path: str) -> int:
-    report = _Child(path).run()
-    sys.stdout.write(REPORT_PREFIX + json.dumps(report) + "\n")
-    sys.stdout.flush()
+def _child_main(argv: Sequence[str]) -> int:
+    parser = argparse.ArgumentParser(prog="tfe_py.doctor --child")
+    parser.add_argument("--child", required=True)
+    parser.add_argument("--events")
+    parser.add_argument("--fs-root", action="append", default=[])
+    args = parser.parse_args(argv)
+    events: IO[str] | None = None
+    if args.events:
+        events = open(args.events, "a", encoding="utf-8")
+    try:
+        _Child(args.child, events, args.fs_root).run()
+    finally:
+        if events is not None:
+            events.close()
     return 0
 
 
@@ -676,40 +1400,57 @@ def _child_main(path: str) -> int:
 # The parent: run children, print reports
 
 
-def check_plugin(path: str | os.PathLike[str], timeout: float = 300.0) -> dict[str, Any]:
+def replay_events(path: str, text: str) -> tuple[dict[str, Any], list[str], bool]:
+    """The report a child's events describe, the stages it entered and
+    whether it finished (wrote its final report)."""
+    report = _empty_report(path)
+    stages: list[str] = []
+    for line in text.splitlines():
+        try:
+            ev = json.loads(line)
+        except ValueError:
+            continue  # the line the child was writing when it died
+        if not isinstance(ev, dict):
+            continue
+        if "final" in ev:
+            return ev["final"], stages, True
+        if "stage" in ev:
+            stages.append(ev["stage"])
+        elif "set" in ev:
+            report[ev["set"]] = ev["value"]
+        elif "add" in ev:
+            report.setdefault(ev["add"], []).append(ev["value"])
+    return report, stages, False
+
+
+def check_plugin(
+    path: str | os.PathLike[str], timeout: float = 300.0, fs_roots: Sequence[str] = ()
+) -> dict[str, Any]:
     """Checks one plugin in a child process; returns its report (with
-    "crash" set when the child died: the signal and the last stage)."""
+    "crash" set when the child died: the signal and the full name of the
+    last stage; everything learned before the crash is kept)."""
     path = os.path.abspath(os.fspath(path))
     env = dict(os.environ)
     env["TFE_PLUGIN_AUTOLOAD"] = "0"
     env.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
-    cmd = [sys.executable, "-m", "tfe_py.doctor", "--child", path]
-    try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout)
-        stdout, stderr, code = proc.stdout, proc.stderr, proc.returncode
-    except subprocess.TimeoutExpired as e:
-        stdout = e.stdout.decode() if isinstance(e.stdout, bytes) else (e.stdout or "")
-        stderr = e.stderr.decode() if isinstance(e.stderr, bytes) else (e.stderr or "")
-        code = None
-    stages = [ln[len(STAGE_PREFIX) :] for ln in stderr.splitlines() if ln.startswith(STAGE_PREFIX)]
-    log = [ln for ln in stderr.splitlines() if not ln.startswith(STAGE_PREFIX)]
-    for line in stdout.splitlines():
-        if line.startswith(REPORT_PREFIX):
-            report: dict[str, Any] = json.loads(line[len(REPORT_PREFIX) :])
-            report["log"] = log
-            return report
-    report = {
-        "path": path,
-        "kind": None,
-        "violations": [],
-        "smoke": [],
-        "notes": [],
-        "log": log,
-        "platforms": [],
-        "kernels": [],
-        "ops": [],
-        "schemes": [],
-    }
+    with tempfile.TemporaryDirectory(prefix="tfe-doctor-") as tmp:
+        events = Path(tmp) / "events.jsonl"
+        events.touch()
+        cmd = [sys.executable, "-m", "tfe_py.doctor", "--child", path, "--events", str(events)]
+        for root in fs_roots:
+            cmd += ["--fs-root", root]
+        code: int | None
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout)
+            stderr, code = proc.stderr, proc.returncode
+        except subprocess.TimeoutExpired as e:
+            stderr = e.stderr.decode() if isinstance(e.stderr, bytes) else (e.stderr or "")
+            code = None
+        text = events.read_text(encoding="utf-8", errors="replace")
+    report, stages, finished = replay_events(path, text)
+    report["log"] = stderr.splitlines()
+    if finished and code == 0:
+        return report
     last = stages[-1] if stages else "start-up"
     if code is None:
         why = f"timed out after {timeout:g} s"
@@ -726,10 +1467,12 @@ def check_plugin(path: str | os.PathLike[str], timeout: float = 300.0) -> dict[s
             why = "crashed with SIGSEGV"
         elif asan is not None:
             why = f"crashed (AddressSanitizer: {asan.group(1)})"
+        elif code == 0:
+            why = "exited without a report"
         else:
             why = f"exited with status {code} without a report"
     report["crash"] = f"the plugin {why} during: {last}"
-    report["violations"].append({"where": last.split(":")[0], "message": f"the plugin {why}"})
+    report.setdefault("violations", []).append({"where": last, "message": f"the plugin {why}"})
     return report
 
 
@@ -737,20 +1480,41 @@ def _mib(n: int) -> str:
     return f"{n / (1 << 20):.1f} MiB" if n >= 0 else "unknown"
 
 
+KINDS = {
+    "device": "PluggableDevice plugin",
+    "ops": "op and kernel library",
+    "filesystem": "filesystem plugin",
+    "none": "not a TensorFlow plugin",
+}
+
+
+def _format_unresolved(r: dict[str, Any], lines: list[str]) -> None:
+    for lib in r.get("missing_libraries") or []:
+        lines.append(f"  needs {lib['name']}, which does not load: {lib['error']}")
+    unresolved = r.get("unresolved") or []
+    if not unresolved:
+        return
+    lines.append(f"  unresolved symbols ({len(unresolved)}):")
+    for kind, (title, advice) in UNRESOLVED_KINDS.items():
+        names = [u for u in unresolved if u["kind"] == kind]
+        if not names:
+            continue
+        lines.append(f"    {title} ({len(names)}):")
+        for u in names:
+            lines.append(f"      {u['name']}" + (f"  ({u['demangled']})" if u["demangled"] else ""))
+        lines.append(f"    -> {advice}")
+
+
 def format_report(r: dict[str, Any], verbose: bool = False) -> str:
     lines = [f"== {r['path']}"]
-    kinds = {
-        "device": "PluggableDevice plugin",
-        "ops": "op and kernel library",
-        "filesystem": "filesystem plugin",
-    }
     if r.get("crash"):
         lines.append(f"  CRASH: {r['crash']}")
-    elif r.get("load_error"):
+    if r.get("load_error"):
         lines.append(f"  load failed: {r['load_error']}")
-    else:
+        _format_unresolved(r, lines)
+    elif r.get("kind"):
         entry = ", ".join(r.get("entry_points") or [])
-        kind = kinds.get(r["kind"], r["kind"])
+        kind = KINDS.get(r["kind"], r["kind"])
         lines.append(f"  kind: {kind}" + (f" ({entry})" if entry else ""))
     for p in r.get("platforms", []):
         lines.append(
@@ -796,10 +1560,21 @@ def format_report(r: dict[str, Any], verbose: bool = False) -> str:
         lines.append(f"  kernels ({len(r['kernels'])}):")
         for op in sorted(by_op):
             lines.append(f"    {op}: {'; '.join(by_op[op])}")
+    if r.get("ops_not_in_tfe"):
+        names = r["ops_not_in_tfe"]
+        lines.append(
+            f"  op not known to tfe ({len(names)}): {', '.join(names)} (standard TensorFlow "
+            "ops tfe does not define yet: their kernels are listed but cannot run here; not "
+            "a fault of the plugin)"
+        )
     if r.get("ops"):
         lines.append(f"  ops defined: {', '.join(r['ops'])}")
     if r.get("schemes"):
         lines.append(f"  filesystem schemes: {', '.join(s or '(local)' for s in r['schemes'])}")
+    for u in r.get("fs_unsupported") or []:
+        lines.append(
+            f"  not supported by the plugin ({u['scheme']}://): {', '.join(u['operations'])}"
+        )
     for n in r.get("notes", []):
         lines.append(f"  note: {n}")
     smoke = r.get("smoke", [])
@@ -813,6 +1588,11 @@ def format_report(r: dict[str, Any], verbose: bool = False) -> str:
             if verbose or x["status"] == "fail":
                 detail = f" ({x['detail']})" if x["detail"] else ""
                 lines.append(f"    [{x['status']}] {x['name']}{detail}")
+    warnings = r.get("warnings") or []
+    if warnings:
+        lines.append(f"  warnings: {len(warnings)}")
+        for w in warnings:
+            lines.append(f"    {w['where']}: {w['message']}")
     violations = r.get("violations", [])
     if violations:
         lines.append(f"  contract violations: {len(violations)}")
@@ -829,17 +1609,20 @@ def passed(report: dict[str, Any]) -> bool:
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
-    import tfe_py
-    from tfe_py._ffi import ffi, lib
-
     plugins = list(args.plugins)
     if not plugins:
         try:
             plugins = [str(p) for p in example_plugins()]
+        except MissingToolError as e:
+            sys.stderr.write(f"tfe doctor: {e}\n")
+            return EXIT_CANNOT_RUN
         except RuntimeError as e:
             sys.stderr.write(f"tfe doctor: {e}\n")
-            return 2
-    reports = [check_plugin(p, timeout=args.timeout) for p in plugins]
+            return EXIT_CANNOT_RUN
+    import tfe_py
+    from tfe_py._ffi import ffi, lib
+
+    reports = [check_plugin(p, timeout=args.timeout, fs_roots=args.fs_root or ()) for p in plugins]
     if args.json:
         json.dump(reports, sys.stdout, indent=2)
         sys.stdout.write("\n")
@@ -867,13 +1650,21 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the reports as JSON")
     p.add_argument("-v", "--verbose", action="store_true", help="list every smoke test")
     p.add_argument("--timeout", type=float, default=300.0, help="seconds per plugin (default 300)")
+    p.add_argument(
+        "--fs-root",
+        action="append",
+        metavar="SCHEME://PATH",
+        help="an existing folder where filesystem plugins of that scheme are smoke-tested: the "
+        "doctor creates one uniquely named folder in it and deletes only that (repeatable; "
+        "without it the filesystem smoke tests are skipped)",
+    )
     return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if len(argv) == 2 and argv[0] == "--child":
-        return _child_main(argv[1])
+    if argv and argv[0] == "--child":
+        return _child_main(argv)
     parser = argparse.ArgumentParser(prog="python -m tfe_py doctor")
     sub = parser.add_subparsers(dest="command")
     add_parser(sub)

@@ -38,6 +38,15 @@ static void pattern(unsigned char* p, size_t n, unsigned seed) {
   for (i = 0; i < n; i++) p[i] = (unsigned char)((i * 131u + seed) & 0xff);
 }
 
+/* A plugin callback that reported success but left its output handle
+ * NULL: the handle is never passed back to the plugin (which would most
+ * likely dereference it); the status names the struct and field. */
+static void null_handle(TF_Status* st, const char* field, const char* what) {
+  tfe_status_setf(st, TF_INTERNAL,
+                  "SP_StreamExecutor.%s returned OK but left the %s NULL",
+                  field, what);
+}
+
 /* Blocks until the stream is idle (block_host_until_done, else an event). */
 static void drain(const SP_StreamExecutor* se, const SP_Device* dev,
                   SP_Stream s, TF_Status* st) {
@@ -48,6 +57,10 @@ static void drain(const SP_StreamExecutor* se, const SP_Device* dev,
   }
   se->create_event(dev, &ev, st);
   if (TF_GetCode(st) != TF_OK) return;
+  if (ev == NULL) {
+    null_handle(st, "create_event", "SP_Event");
+    return;
+  }
   se->record_event(dev, s, ev, st);
   if (TF_GetCode(st) == TF_OK) se->block_host_for_event(dev, ev, st);
   se->destroy_event(dev, ev);
@@ -108,7 +121,9 @@ TF_Buffer* TFE_PluggableDeviceSelfTest(const char* device_name,
     m.struct_size = SP_DEVICE_MEMORY_BASE_STRUCT_SIZE;
     se->allocate(dev, n, 0, &m);
     if (m.opaque == NULL) {
-      check(&r, name, 0, "allocate returned no memory");
+      check(&r, name, 0,
+            "SP_StreamExecutor.allocate left SP_DeviceMemoryBase.opaque "
+            "NULL (no memory)");
       continue;
     }
     pattern(src, n, (unsigned)i + 1);
@@ -128,14 +143,22 @@ TF_Buffer* TFE_PluggableDeviceSelfTest(const char* device_name,
   /* Streams. */
   TF_SetStatus(st, TF_OK, "");
   se->create_stream(dev, &a, st);
+  if (TF_GetCode(st) == TF_OK && a == NULL) {
+    null_handle(st, "create_stream", "SP_Stream");
+  }
   if (TF_GetCode(st) == TF_OK) se->create_stream(dev, &b, st);
+  if (TF_GetCode(st) == TF_OK && b == NULL) {
+    null_handle(st, "create_stream", "SP_Stream");
+  }
   check(&r, "create two streams", TF_GetCode(st) == TF_OK, TF_Message(st));
   if (TF_GetCode(st) != TF_OK) goto finish;
   m1.struct_size = m2.struct_size = SP_DEVICE_MEMORY_BASE_STRUCT_SIZE;
   se->allocate(dev, big, 0, &m1);
   se->allocate(dev, big, 0, &m2);
   if (m1.opaque == NULL || m2.opaque == NULL) {
-    check(&r, "allocate 1 MiB twice", 0, "allocate returned no memory");
+    check(&r, "allocate 1 MiB twice", 0,
+          "SP_StreamExecutor.allocate left SP_DeviceMemoryBase.opaque NULL "
+          "(no memory)");
     goto finish;
   }
 
@@ -147,6 +170,9 @@ TF_Buffer* TFE_PluggableDeviceSelfTest(const char* device_name,
     memset(dst, 0, big);
     TF_SetStatus(st, TF_OK, "");
     se->create_event(dev, &ev, st);
+    if (TF_GetCode(st) == TF_OK && ev == NULL) {
+      null_handle(st, "create_event", "SP_Event");
+    }
     if (TF_GetCode(st) == TF_OK) se->memcpy_htod(dev, a, &m1, src, big, st);
     if (TF_GetCode(st) == TF_OK) se->record_event(dev, a, ev, st);
     if (TF_GetCode(st) == TF_OK) se->wait_for_event(dev, b, ev, st);
@@ -256,6 +282,9 @@ TF_Buffer* TFE_PluggableDeviceSelfTest(const char* device_name,
     SP_Timer t = NULL;
     TF_SetStatus(st, TF_OK, "");
     se->create_timer(dev, &t, st);
+    if (TF_GetCode(st) == TF_OK && t == NULL) {
+      null_handle(st, "create_timer", "SP_Timer");
+    }
     if (TF_GetCode(st) == TF_OK) se->start_timer(dev, a, t, st);
     if (TF_GetCode(st) == TF_OK) se->memcpy_htod(dev, a, &m1, src, big, st);
     if (TF_GetCode(st) == TF_OK) se->stop_timer(dev, a, t, st);
@@ -320,7 +349,9 @@ TF_Buffer* TFE_PluggableDeviceSelfTest(const char* device_name,
       se->host_memory_deallocate(dev, hm);
     }
     check(&r, "host_memory_allocate", hm != NULL,
-          hm != NULL ? "" : "returned NULL for 4096 bytes");
+          hm != NULL ? ""
+                     : "SP_StreamExecutor.host_memory_allocate returned NULL "
+                       "for 4096 bytes");
   }
   TF_SetStatus(st, TF_OK, "");
   se->synchronize_all_activity(dev, st);

@@ -20,8 +20,10 @@ from tfe_py import doctor
 REPO = Path(__file__).resolve().parents[2]
 
 
-def run_doctor(*args: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ)
+def run_doctor(
+    *args: str, tmp_path: Path, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ if env is None else env)
     env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
     env["TFE_DOCTOR_CACHE"] = str(tmp_path / "cache")
     return subprocess.run(
@@ -156,3 +158,361 @@ def test_example_builds_are_reused_until_a_source_changes(
     doctor.example_plugins()
     assert device.stat().st_mtime_ns != stamps[device]
     assert Path(str(device) + ".sha256").read_text().strip() != "stale"
+
+
+# ---------------------------------------------------------------------------
+# A crash keeps the partial report and the full stage name
+
+
+def test_crash_in_self_test_keeps_what_was_learned(
+    build_test_plugin: Callable[[str], Path], tmp_path: Path
+) -> None:
+    path = build_test_plugin("doctor_crash_selftest")
+    proc = run_doctor(str(path), tmp_path=tmp_path)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    out = proc.stdout
+    stage = "self-test /job:localhost/replica:0/task:0/device:MY_DEVICE:0"
+    assert f"CRASH: the plugin crashed with SIGSEGV during: {stage}" in out
+    # What was learned before the crash is still reported.
+    assert "kind: PluggableDevice plugin (SE_InitPlugin, TF_InitKernel" in out
+    assert "devices: 2" in out
+    assert "/job:localhost/replica:0/task:0/device:MY_DEVICE:1: tfe arena device" in out
+    assert "MatMul: MY_DEVICE T=float" in out
+    # The violation names the whole stage, ':' in the device name included.
+    assert f"    {stage}: the plugin crashed with SIGSEGV" in out
+
+    proc = run_doctor("--json", str(path), tmp_path=tmp_path)
+    (report,) = json.loads(proc.stdout)
+    assert report["kind"] == "device"
+    assert len(report["platforms"][0]["devices"]) == 2
+    assert {k["op"] for k in report["kernels"]} >= {"MatMul", "AddV2", "Sum"}
+    assert report["violations"][-1]["where"] == stage
+
+
+def test_replay_events_rebuilds_the_report_from_a_torn_stream() -> None:
+    lines = [
+        {"stage": "load: SE_InitPlugin"},
+        {"set": "kind", "value": "device"},
+        {"add": "smoke", "value": {"name": "a", "status": "pass", "detail": ""}},
+        {"stage": "self-test /job:localhost/replica:0/task:0/device:X:0"},
+    ]
+    text = "\n".join(json.dumps(x) for x in lines) + '\n{"add": "smo'
+    report, stages, finished = doctor.replay_events("/p.so", text)
+    assert not finished
+    assert report["kind"] == "device" and report["path"] == "/p.so"
+    assert report["smoke"] == [{"name": "a", "status": "pass", "detail": ""}]
+    assert stages[-1] == "self-test /job:localhost/replica:0/task:0/device:X:0"
+    final = {**report, "kind": "ops"}
+    final_line = json.dumps({"final": final})
+    report, _, finished = doctor.replay_events("/p.so", f"{text}\n{final_line}\n")
+    assert finished and report["kind"] == "ops"
+
+
+# ---------------------------------------------------------------------------
+# Filesystem plugins: smoke tests in a scratch folder, and nowhere else
+
+
+def _tree(root: Path) -> dict[str, bytes | None]:
+    """Every path below root with its contents (None for a folder)."""
+    return {
+        str(p.relative_to(root)): (None if p.is_dir() else p.read_bytes())
+        for p in sorted(root.rglob("*"))
+    }
+
+
+def _testfs_root(tmp_path: Path) -> Path:
+    """A testfs backing folder with files next to and inside the folder
+    named as --fs-root, which the doctor must leave alone."""
+    root = tmp_path / "testfs-root"
+    (root / "bucket" / "tmp" / "old").mkdir(parents=True)
+    (root / "bucket" / "keep.txt").write_bytes(b"outside the fs root")
+    (root / "bucket" / "tmp" / "other.txt").write_bytes(b"inside the fs root")
+    (root / "bucket" / "tmp" / "old" / "x.bin").write_bytes(b"\x00" * 10)
+    return root
+
+
+def test_filesystem_smoke_tests_run_in_a_scratch_folder_only(
+    build_test_plugin: Callable[[str], Path], tmp_path: Path
+) -> None:
+    path = build_test_plugin("fs_testfs")
+    root = _testfs_root(tmp_path)
+    before = _tree(root)
+    env = {**os.environ, "TFE_TESTFS_ROOT": str(root)}
+    proc = run_doctor(
+        "-v", "--fs-root", "testfs://bucket/tmp", str(path), tmp_path=tmp_path, env=env
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    out = proc.stdout
+    assert "kind: filesystem plugin (TF_InitPlugin)" in out
+    for name in (
+        "create folder (create_dir)",
+        "write (new_writable_file)",
+        "read (new_random_access_file)",
+        "append (new_appendable_file)",
+        "read after append (new_appendable_file)",
+        "stat (stat)",
+        "stat of a folder (stat)",
+        "create subfolder (create_dir)",
+        "list (get_children)",
+        "rename (rename_file)",
+        "delete (delete_file)",
+        "recursive delete (delete_recursively)",
+    ):
+        assert f"[pass] testfs:// {name}" in out, name
+    assert "smoke tests: 12 passed, 0 failed, 0 skipped" in out
+    assert "[pass] testfs:// create folder (create_dir) (testfs://bucket/tmp/tfe-doctor-" in out
+    assert "not supported" not in out
+    # Nothing outside the scratch folder changed, and the folder is gone.
+    assert _tree(root) == before
+
+
+def test_filesystem_operations_left_out_are_not_supported(
+    build_test_plugin: Callable[[str], Path], tmp_path: Path
+) -> None:
+    path = build_test_plugin("doctor_fs_minimal")
+    root = _testfs_root(tmp_path)
+    before = _tree(root)
+    env = {**os.environ, "TFE_TESTFS_ROOT": str(root)}
+    proc = run_doctor(
+        "--json", "--fs-root", "docmin://bucket/tmp/", str(path), tmp_path=tmp_path, env=env
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    (report,) = json.loads(proc.stdout)
+    assert report["schemes"] == ["docmin"]
+    assert report["fs_unsupported"] == [
+        {
+            "scheme": "docmin",
+            "root": "docmin://bucket/tmp",
+            "operations": [
+                "append (new_appendable_file)",
+                "list (get_children)",
+                "recursive delete (delete_recursively)",
+            ],
+        }
+    ]
+    status = {x["name"]: x["status"] for x in report["smoke"]}
+    # rename_file and copy_file are left out too, but the runtime's default
+    # (copy, then delete) does the rename.
+    assert status["docmin:// rename (rename_file)"] == "pass"
+    assert status["docmin:// write (new_writable_file)"] == "pass"
+    assert status["docmin:// list (get_children)"] == "skip"
+    assert report["violations"] == []
+    # Without a recursive delete, the doctor removed its folder file by file.
+    assert _tree(root) == before
+
+    proc = run_doctor("--fs-root", "docmin://bucket/tmp", str(path), tmp_path=tmp_path, env=env)
+    assert (
+        "not supported by the plugin (docmin://): append (new_appendable_file), "
+        "list (get_children), recursive delete (delete_recursively)" in proc.stdout
+    )
+    assert "result: PASS" in proc.stdout
+
+
+def test_filesystem_smoke_tests_need_a_named_root(
+    build_test_plugin: Callable[[str], Path], tmp_path: Path
+) -> None:
+    path = build_test_plugin("fs_testfs")
+    root = _testfs_root(tmp_path)
+    before = _tree(root)
+    env = {**os.environ, "TFE_TESTFS_ROOT": str(root)}
+    proc = run_doctor(str(path), tmp_path=tmp_path, env=env)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert (
+        "note: filesystem smoke tests for testfs:// skipped: name a folder they may use with "
+        "--fs-root testfs://BUCKET/PATH" in proc.stdout
+    )
+    assert "smoke tests: 0 passed, 0 failed, 1 skipped" in proc.stdout
+    # A root that does not exist: nothing is created to make it exist.
+    proc = run_doctor(
+        "--fs-root", "testfs://bucket/missing/dir", str(path), tmp_path=tmp_path, env=env
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "cannot create a folder in --fs-root testfs://bucket/missing/dir" in proc.stdout
+    # A root of another scheme is ignored, with a note.
+    proc = run_doctor("--fs-root", "gs://bucket/tmp", str(path), tmp_path=tmp_path, env=env)
+    assert "--fs-root gs://bucket/tmp ignored: the plugin did not register the scheme 'gs'" in (
+        proc.stdout
+    )
+    assert _tree(root) == before
+
+
+# ---------------------------------------------------------------------------
+# Unresolved symbols: all of them, classified
+
+
+def test_unresolved_symbols_are_all_listed_and_classified(
+    build_test_plugin: Callable[[str], Path], tmp_path: Path
+) -> None:
+    path = build_test_plugin("doctor_unresolved_many")
+    proc = run_doctor(str(path), tmp_path=tmp_path)
+    assert proc.returncode == 1
+    out = proc.stdout
+    assert "load failed: NotFoundError: could not load" in out
+    assert "unresolved symbols (7):" in out
+    assert "TensorFlow C API functions tfe does not have (2):" in out
+    assert "TensorFlow C++ internals (4):" in out
+    assert "symbols of other libraries (1):" in out
+    assert "no C-API runtime, tfe included, can provide their internals" in out
+    proc = run_doctor("--json", str(path), tmp_path=tmp_path)
+    (report,) = json.loads(proc.stdout)
+    kinds = {u["name"]: u["kind"] for u in report["unresolved"]}
+    assert kinds == {
+        "TF_DoctorTestFunctionTfeLacks": "tf_c_api",
+        "TFE_DoctorTestFunctionTfeLacks": "tf_c_api",
+        "_ZN10tensorflow6TensorC1Ev": "tf_cxx",
+        "_ZN10tensorflow8OpKernelD2Ev": "tf_cxx",
+        "_ZN3tsl3Env7DefaultEv": "tf_cxx",
+        "_ZN4absl5Mutex4LockEv": "tf_cxx",
+        "doctor_vendor_runtime_init": "other",
+    }
+    # Symbols libc or libtfe provide are not listed (the plugin needs none
+    # here but the C runtime's), nor are weak references.
+    assert "__cxa_finalize" not in kinds
+
+
+def test_read_elf_dynamic_and_classify_symbol(build_test_plugin: Callable[[str], Path]) -> None:
+    elf = doctor.read_elf_dynamic(build_test_plugin("doctor_unresolved_many"))
+    assert "SE_InitPlugin" in elf.defined
+    assert "_ZN10tensorflow6TensorC1Ev" in elf.undefined
+    assert "doctor_vendor_runtime_init" in elf.undefined
+    assert "__cxa_finalize" not in elf.undefined  # weak
+    elf = doctor.read_elf_dynamic(build_test_plugin("pd_test_device"))
+    assert any(n.startswith("libc.so") for n in elf.needed)
+    assert {"SE_InitPlugin", "TF_InitKernel", "TF_InitGraph", "TF_InitProfiler"} <= elf.defined
+    assert "TF_NewKernelBuilder" in elf.undefined
+    with pytest.raises(ValueError):
+        doctor.read_elf_dynamic(Path(__file__))
+    assert doctor.classify_symbol("TF_NewTensor") == "tf_c_api"
+    assert doctor.classify_symbol("TP_Foo") == "tf_c_api"
+    assert doctor.classify_symbol("_ZNK10tensorflow6Status8ToStringEv") == "tf_cxx"
+    assert doctor.classify_symbol("_ZN3xla5ShapeC1Ev") == "tf_cxx"
+    assert doctor.classify_symbol("_ZNSt6vectorIiSaIiEED1Ev") == "other"
+    assert doctor.classify_symbol("cudaMalloc") == "other"
+
+
+# ---------------------------------------------------------------------------
+# TensorFlow's own checks decide what is a violation
+
+
+def test_ordinal_not_written_is_a_warning_only(
+    build_test_plugin: Callable[[str], Path], tmp_path: Path
+) -> None:
+    path = build_test_plugin("doctor_ordinal_unset")
+    proc = run_doctor(str(path), tmp_path=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    out = proc.stdout
+    assert "warnings: 1" in out
+    assert "create_device for ordinal 1 set SP_Device.ordinal to 0 (TensorFlow checks only" in out
+    assert "contract violations: none" in out
+    assert "result: PASS" in out
+
+
+@pytest.mark.parametrize(
+    ("which", "field", "handle"),
+    [
+        ("timer", "create_timer", "SP_Timer"),
+        ("event", "create_event", "SP_Event"),
+        ("stream", "create_stream", "SP_Stream"),
+    ],
+)
+def test_null_handles_from_callbacks_are_violations(
+    build_test_plugin: Callable[[str], Path], tmp_path: Path, which: str, field: str, handle: str
+) -> None:
+    path = build_test_plugin("doctor_null_handle")
+    env = {**os.environ, "TFE_DOCTOR_NULL_HANDLE": which}
+    proc = run_doctor("--json", str(path), tmp_path=tmp_path, env=env)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    (report,) = json.loads(proc.stdout)
+    message = f"SP_StreamExecutor.{field} returned OK but left the {handle} NULL"
+    hits = [v for v in report["violations"] if v["where"] == f"SP_StreamExecutor.{field}"]
+    assert len(hits) == 2, report["violations"]  # one per device
+    assert all(message in v["message"] for v in hits)
+    # The self-test never hands the NULL handle back to the plugin.
+    assert "self-test" not in report.get("crash", "")
+    if which == "timer":
+        assert "crash" not in report
+
+
+# ---------------------------------------------------------------------------
+# What is a plugin at all; ops tfe does not know
+
+
+def test_library_that_is_no_plugin_fails(
+    build_test_plugin: Callable[[str], Path], tmp_path: Path
+) -> None:
+    libs = [str(build_test_plugin("lib_empty"))]
+    libz = next(
+        (p for p in ("/lib/x86_64-linux-gnu/libz.so.1", "/usr/lib/libz.so.1") if Path(p).exists()),
+        None,
+    )
+    if libz is not None:
+        libs.append(libz)
+    ok = build_test_plugin("op_lib_test")
+    proc = run_doctor(*libs, str(ok), tmp_path=tmp_path)
+    assert proc.returncode == 1
+    out = proc.stdout
+    assert out.count("kind: not a TensorFlow plugin") == len(libs)
+    assert out.count("load: not a TensorFlow plugin: the library exports no plugin entry") == len(
+        libs
+    )
+    assert "op and kernel library" not in out.split("op_lib_test.so")[0]
+    # A real op library (registering from a static constructor) still is one.
+    assert out.split("op_lib_test.so")[1].count("kind: op and kernel library") == 1
+    assert f"1 of {len(libs) + 1} plugin(s) passed" in out
+
+
+def test_kernels_for_standard_ops_tfe_lacks_are_not_violations(
+    build_test_plugin: Callable[[str], Path], tmp_path: Path
+) -> None:
+    from tfe_py import _opgen
+
+    standard = "BoostedTreesBucketize"  # the op doctor_unknown_ops.c uses
+    assert standard in doctor._tf_op_names()
+    if standard in _opgen.list_op_names():
+        pytest.skip(f"tfe defines {standard} now: give doctor_unknown_ops.c another op")
+    path = build_test_plugin("doctor_unknown_ops")
+    proc = run_doctor("--json", str(path), tmp_path=tmp_path)
+    (report,) = json.loads(proc.stdout)
+    assert report["ops_not_in_tfe"] == [standard]
+    assert [v["where"] for v in report["violations"]] == ["TF_RegisterKernelBuilder"]
+    assert "TfeDoctorNoSuchOp" in report["violations"][0]["message"]
+    proc = run_doctor(str(path), tmp_path=tmp_path)
+    assert f"op not known to tfe (1): {standard} (standard TensorFlow ops" in proc.stdout
+    assert "contract violations: 1" in proc.stdout
+
+
+def test_tf_op_names_cover_tfe_ops() -> None:
+    from tfe_py import _opgen
+
+    names = doctor._tf_op_names()
+    assert len(names) > 1500
+    assert {"MatMul", "AddV2", "_FusedMatMul", "_Arg", "Const"} <= names
+    # Every op tfe defines is a TensorFlow 2.21 op.
+    assert set(_opgen.list_op_names()) - names == set()
+
+
+# ---------------------------------------------------------------------------
+# No C compiler: one line, no traceback
+
+
+def test_without_a_c_compiler_one_line_says_what_to_do(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "CC"}
+    empty = tmp_path / "bin"
+    empty.mkdir()
+    env["PATH"] = str(empty)
+    proc = run_doctor(tmp_path=tmp_path, env=env)
+    assert proc.returncode == doctor.EXIT_CANNOT_RUN == 2
+    assert proc.stdout == ""
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1, proc.stderr
+    assert lines[0].startswith("tfe doctor: no C compiler found")
+    assert "apt-get install gcc" in lines[0] and "set CC" in lines[0]
+
+    env["PATH"] = os.environ.get("PATH", "")
+    env["CC"] = "/nonexistent/cc"
+    proc = run_doctor(tmp_path=tmp_path, env=env)
+    assert proc.returncode == 2
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1, proc.stderr
+    assert "CC is set to '/nonexistent/cc', which is not an executable program" in lines[0]
+    assert "Traceback" not in proc.stderr
