@@ -13,10 +13,19 @@ A parallel device mirrors every op placed on it onto its component devices
 Inside ``with pd:`` ops are placed on the parallel device and new constants
 are copied onto it (one copy per component). Its tensors cannot be read
 directly (``numpy()`` raises UnimplementedError, as in TF): unpack them.
+
+Collective ops run across the components (docs/PARALLEL_DEVICE.md):
+``pd.all_reduce(g, "Add", "Div")`` averages a parallel tensor over the
+components (CollectiveReduceV2), ``pd.all_gather(x)`` concatenates the
+components along axis 0 (CollectiveGatherV2); both give a parallel tensor
+whose components are all equal. ``pd.variable(initial)`` makes a resource
+variable with TF's "no sharing" name: one variable per component.
 """
 
 from __future__ import annotations
 
+import itertools
+import threading
 from collections.abc import Iterator, Sequence
 from contextlib import ExitStack
 from types import TracebackType
@@ -28,7 +37,17 @@ from tfe_py.custom_device import full_device_name
 from tfe_py.eager import EagerTensor, convert_to_tensor
 from tfe_py.errors import status
 
-__all__ = ["ParallelDevice", "parallel_device"]
+__all__ = ["NO_SHARING", "ParallelDevice", "parallel_device"]
+
+#: TF's shared name for resources that are never shared
+#: (``ResourceHandle::ANONYMOUS_NAME``): a VarHandleOp with it makes a new
+#: variable every time it runs, so one per component on a parallel device.
+NO_SHARING = "cd2c89b7-88b7-44c8-ad83-06c2a9158347"
+
+# Group keys of the parallel devices' collectives; one per device, process
+# wide so that two devices never share a group.
+_group_keys = itertools.count(1 << 20)
+_group_keys_lock = threading.Lock()
 
 
 def _free_name(ctx: Context) -> str:
@@ -66,6 +85,10 @@ class ParallelDevice:
         self._components = tuple(full_device_name(str(c)) for c in components)
         self._name = full_device_name(name) if name is not None else _free_name(self._ctx)
         self._scopes: list[ExitStack] = []
+        with _group_keys_lock:
+            self._group_key = next(_group_keys)
+        self._instance_keys = itertools.count(1)
+        self._instance_lock = threading.Lock()
         raw = [ffi.new("char[]", c.encode("utf-8")) for c in self._components]
         array = ffi.new("const char*[]", raw if raw else [ffi.NULL])
         with status() as s:
@@ -126,6 +149,77 @@ class ParallelDevice:
             lib.TFE_DeleteOp(op)
         handle: CData = out[0]
         return EagerTensor.from_handle(handle, ctx)
+
+    # -- collectives ----------------------------------------------------------
+
+    @property
+    def group_key(self) -> int:
+        """The group key of this device's collectives (all components)."""
+        return self._group_key
+
+    def _next_instance_key(self) -> int:
+        with self._instance_lock:
+            return next(self._instance_keys)
+
+    def all_reduce(
+        self,
+        tensor: Any,
+        merge_op: str = "Add",
+        final_op: str = "Id",
+        *,
+        timeout: float = 0.0,
+    ) -> EagerTensor:
+        """Elementwise ``merge_op`` ("Add", "Mul", "Min", "Max") of the
+        components of ``tensor``, then ``final_op`` ("Id", or "Div" to divide
+        by the number of components): CollectiveReduceV2 on every component.
+        ``timeout`` (seconds, 0 = tfe's default) bounds the wait for the
+        other components."""
+        from tfe_py import ops
+
+        with self._ctx.device(self._name):
+            return ops.CollectiveReduceV2(
+                tensor,
+                len(self._components),
+                self._group_key,
+                self._next_instance_key(),
+                [],
+                merge_op=merge_op,
+                final_op=final_op,
+                timeout_seconds=timeout,
+            )
+
+    def all_gather(self, tensor: Any, *, timeout: float = 0.0) -> EagerTensor:
+        """The components of ``tensor`` concatenated along axis 0, in rank
+        order (components sorted by device name): CollectiveGatherV2."""
+        from tfe_py import ops
+
+        with self._ctx.device(self._name):
+            return ops.CollectiveGatherV2(
+                tensor,
+                len(self._components),
+                self._group_key,
+                self._next_instance_key(),
+                [],
+                timeout_seconds=timeout,
+            )
+
+    def variable(self, initial_value: Any) -> EagerTensor:
+        """A resource variable per component (TF's no-sharing shared name),
+        assigned ``initial_value`` (broadcast, or a parallel tensor). Returns
+        the parallel resource handle; read it with ``ReadVariableOp``."""
+        from tfe_py import ops
+
+        with self._ctx.device(self._name):
+            value = (
+                initial_value
+                if isinstance(initial_value, EagerTensor) and initial_value.device == self._name
+                else convert_to_tensor(initial_value)
+            )
+            handle: EagerTensor = ops.VarHandleOp(
+                dtype=value.dtype, shape=list(value.shape), shared_name=NO_SHARING
+            )
+            ops.AssignVariableOp(handle, value)
+        return handle
 
     # -- scope --------------------------------------------------------------
 

@@ -11,6 +11,7 @@
 #include "eager/eager_internal.h"
 #include "eager/executor.h"
 #include "kernels/ref_var.h"
+#include "kernels/cpu/collective.h"
 #include "kernels/resource.h"
 #include "tensorflow/c/logging.h"
 
@@ -83,8 +84,15 @@ static void ctx_free(TFE_Context* ctx) {
   tfe_resources_clear_context(ctx->id);
   /* Its temporary variables (kernels/ref_var.h). */
   tfe_tmpvars_clear_context(ctx->id);
+  /* Its collective groups (kernels/cpu/collective.h). */
+  tfe_collectives_clear_context(ctx->id);
   n = atomic_load(&ctx->num_devices);
-  for (i = 0; i < n; i++) tfe_free(ctx->devices[i]);
+  for (i = 0; i < n; i++) {
+    /* The kind learns the context let go (a PluggableDevice may return
+     * its cached memory to the plugin). */
+    tfe_device_fini(ctx->devices[i]);
+    tfe_free(ctx->devices[i]);
+  }
   if (ctx->executed_names != NULL) {
     for (i = 0; i < ctx->executed_count; i++) {
       tfe_free(ctx->executed_names[(ctx->executed_start + i) %

@@ -53,6 +53,8 @@ int pd_ensure_ops(TF_Status* s) {
   return ok;
 }
 
+static int same_name(const char* a, const char* b);
+
 /* ------------------------------------------------------------------------
  * Inputs: parallel tensors of this device, or ordinary handles. */
 
@@ -155,10 +157,17 @@ static void pack(pd_device* d, TFE_Context* ctx, pd_input* in, int n_in,
     TF_SetStatus(s, TF_RESOURCE_EXHAUSTED, "parallel device: out of memory");
     return;
   }
-  /* Input i becomes the component on device i. */
+  /* Input i becomes the component on device i: shared when it is there
+   * already (a parallel tensor of an inner parallel device, say), else
+   * copied there. */
   for (i = 0; i < d->n; i++) {
-    comps[i] = TFE_TensorHandleCopyToDevice(in[i].handle, ctx,
-                                            d->components[i], s);
+    const char* at = TFE_TensorHandleDeviceName(in[i].handle, s);
+    if (TF_GetCode(s) == TF_OK && same_name(at, d->components[i])) {
+      comps[i] = TFE_TensorHandleCopySharingTensor(in[i].handle, s);
+    } else if (TF_GetCode(s) == TF_OK) {
+      comps[i] = TFE_TensorHandleCopyToDevice(in[i].handle, ctx,
+                                              d->components[i], s);
+    }
     if (TF_GetCode(s) != TF_OK) {
       while (--i >= 0) TFE_DeleteTensorHandle(comps[i]);
       tfe_free(comps);
@@ -302,6 +311,7 @@ static void run_parallel(pd_device* d, const TFE_Op* op, TFE_Context* ctx,
     j->outputs = job_outputs + i * max_out;
     j->max_outputs = max_out;
     j->status = d->statuses[i];
+    j->replica = d->aliased ? i : -1;
     TF_SetStatus(j->status, TF_OK, "");
   }
   pd_pool_run(&d->pool, jobs);
@@ -545,6 +555,12 @@ void TFE_NewParallelDevice(const char* device_name,
     if (d->components[i] == NULL || d->statuses[i] == NULL) {
       pd_free(d);
       goto oom;
+    }
+  }
+  for (i = 0; i < num_components && !d->aliased; i++) {
+    int j;
+    for (j = i + 1; j < num_components; j++) {
+      if (same_name(components[i], components[j])) d->aliased = 1;
     }
   }
   memset(device, 0, sizeof(*device));

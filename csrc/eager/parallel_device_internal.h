@@ -30,6 +30,9 @@ typedef struct pd_job {
   int max_outputs;
   int num_outputs; /* set on success */
   TF_Status* status;
+  /* The component's index when the device has two components on the same
+   * device (collectives then tell them apart by it), else -1. */
+  int replica;
 } pd_job;
 
 typedef struct pd_worker_arg {
@@ -101,6 +104,7 @@ typedef struct pd_device {
   int n;
   char** components;
   TF_Status** statuses; /* one per component, for its job */
+  int aliased; /* two components name the same device */
   pthread_mutex_t exec_mu; /* one parallel op at a time */
   pd_pool pool;
 } pd_device;

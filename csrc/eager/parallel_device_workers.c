@@ -4,6 +4,7 @@
 
 #include "core/alloc.h"
 #include "eager/parallel_device_internal.h"
+#include "kernels/cpu/collective.h"
 
 void pd_job_run(pd_job* j) {
   TFE_Op* op;
@@ -20,7 +21,10 @@ void pd_job_run(pd_job* j) {
     TFE_OpAddInput(op, j->inputs[i], j->status);
     if (TF_GetCode(j->status) != TF_OK) goto out;
   }
+  /* Collectives run by this job count as member `replica` (collective.h). */
+  tfe_collective_set_thread_replica(j->replica);
   TFE_Execute(op, j->outputs, &n, j->status);
+  tfe_collective_set_thread_replica(-1);
   if (TF_GetCode(j->status) == TF_OK) j->num_outputs = n;
 out:
   TFE_DeleteOp(op);

@@ -15,6 +15,8 @@
 #include "core/alloc.h"
 #include "core/status_internal.h"
 #include "core/unimplemented.h"
+#include "eager/eager_internal.h"
+#include "kernels/cpu/collective.h"
 #include "kernels/kernel.h"
 #include "ops/attr_value.h"
 #include "ops/op_registry.h"
@@ -314,9 +316,12 @@ void TFE_EnableCollectiveOps(TFE_Context* ctx, const void* proto,
   TFE_UNIMPLEMENTED(status, "TFE_EnableCollectiveOps");
 }
 
+/* `status` is the abort's status (an input, as in TF): every waiting and
+ * every later collective of ctx fails with it (kernels/cpu/collective.h).
+ * A NULL argument or an OK status does nothing. */
 void TFE_AbortCollectiveOps(TFE_Context* ctx, TF_Status* status) {
-  (void)ctx;
-  TFE_UNIMPLEMENTED(status, "TFE_AbortCollectiveOps");
+  if (ctx == NULL || status == NULL) return;
+  tfe_collectives_abort(ctx->id, TF_GetCode(status), TF_Message(status));
 }
 
 void TFE_CollectiveOpsCheckPeerHealth(TFE_Context* ctx, const char* task,

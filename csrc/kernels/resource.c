@@ -150,6 +150,14 @@ tfe_resource* tfe_resources_lookup(uint64_t ctx_id, const char* device,
   return found;
 }
 
+tfe_resource* tfe_resources_lookup_handle(tfe_resource* h) {
+  if (h->anonymous) {
+    tfe_resource_ref(h);
+    return h;
+  }
+  return tfe_resources_lookup(h->ctx_id, h->device, h->container, h->name);
+}
+
 int tfe_resources_insert(tfe_resource* r, TF_Status* s) {
   entry* e;
   entry* n = (entry*)tfe_malloc(sizeof(*n));

@@ -48,7 +48,15 @@ typedef struct tfe_resource {
   int decl_rank;
   int64_t decl_dims[8];
   int ever_initialized;
+  /* Made by VarHandleOp with TF's "no sharing" shared name
+   * (TFE_RESOURCE_ANONYMOUS_NAME): never registered, each run makes a new
+   * one, and it lives as long as its handles (TF's ref-counting handles). */
+  int anonymous;
 } tfe_resource;
+
+/* TF's ResourceHandle::ANONYMOUS_NAME: a VarHandleOp with this shared_name
+ * makes a new variable every time it runs. */
+#define TFE_RESOURCE_ANONYMOUS_NAME "cd2c89b7-88b7-44c8-ad83-06c2a9158347"
 
 #define TFE_RESOURCE_MAX_DECL_DIMS 8
 
@@ -81,6 +89,10 @@ tfe_resource* tfe_resource_of_tensor(const TF_Tensor* t);
 tfe_resource* tfe_resources_lookup(uint64_t ctx_id, const char* device,
                                    const char* container, const char* name);
 int tfe_resources_insert(tfe_resource* r, TF_Status* s);
+/* The resource handle target h stands for, with a new reference: h itself
+ * when it is anonymous, else the registered one of its key (NULL when
+ * none). */
+tfe_resource* tfe_resources_lookup_handle(tfe_resource* h);
 /* Unregisters every resource of a context / of a device name. */
 void tfe_resources_clear_context(uint64_t ctx_id);
 void tfe_resources_clear_device(const char* device);

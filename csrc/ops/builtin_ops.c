@@ -24,6 +24,7 @@ int tfe_ops_register_list_defs(void);
 int tfe_ops_register_nnlinalg_defs(void);
 int tfe_ops_register_special_defs(void);
 int tfe_ops_register_arrayops_defs(void);
+int tfe_ops_register_collective_defs(void);
 
 /* Registration runs once, under g_mu. If memory runs out part way (tests
  * inject allocation failures, possibly before anything else touched the
@@ -85,6 +86,7 @@ static void register_all(void) {
   tfe_ops_register_nnlinalg_defs();
   tfe_ops_register_special_defs();
   tfe_ops_register_arrayops_defs();
+  tfe_ops_register_collective_defs();
   tl_registering = 0;
   if (!g_out_of_memory) atomic_store_explicit(&g_done, 1, memory_order_release);
 }

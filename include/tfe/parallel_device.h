@@ -13,7 +13,9 @@
  *   TPUReplicatedInput   inputs: one tensor per component (N = number of
  *                        components); output: the parallel tensor whose
  *                        i-th component is input i, copied to component
- *                        device i. Packs.
+ *                        device i (shared, not copied, when it is on that
+ *                        device already, e.g. a parallel tensor of an
+ *                        inner parallel device). Packs.
  *   TPUReplicatedOutput  input: a parallel tensor; attr num_replicas = N;
  *                        outputs: its N components. Unpacks.
  *   DeviceID             output: an int64 scalar parallel tensor whose i-th
@@ -36,6 +38,17 @@
  *     tensor reports -1 for axes whose length differs between components;
  *     components of different ranks make the rank query fail
  *     (TF_UNIMPLEMENTED).
+ *
+ * Also as in TF (docs/PARALLEL_DEVICE.md):
+ *   - A VarHandleOp with TF's "no sharing" shared name
+ *     ("cd2c89b7-88b7-44c8-ad83-06c2a9158347") gives one new variable per
+ *     component, also when two components are the same device.
+ *   - A parallel device may be a component of another one.
+ *   - Collective ops (CollectiveReduceV2, CollectiveGatherV2, ...) placed
+ *     on the device run concurrently on every component and meet there:
+ *     with group_size = number of components, every component gets the
+ *     reduction (gather, ...) of all components. Components that are the
+ *     same device count as distinct members (by component index).
  *
  * Nothing here exists in TensorFlow's C API; guard its use with
  * #ifdef TFE_VERSION. See docs/CUSTOM_DEVICES.md. */

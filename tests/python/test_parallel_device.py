@@ -12,7 +12,7 @@ import tfe_py
 from tfe_py import errors, ops
 from tfe_py.context import Context, default_context
 from tfe_py.custom_device import CustomDevice
-from tfe_py.eager import constant
+from tfe_py.eager import EagerTensor, constant
 
 LOCAL = "/job:localhost/replica:0/task:0"
 
@@ -184,3 +184,162 @@ def test_exception_in_a_python_component_fails_the_parallel_op(live_count):
         with pd:
             y = ops.Neg(x)
         assert [float(t.numpy()) for t in pd.unpack(y)] == [-1.0, -2.0, -3.0]
+
+
+# -- collectives, no-sharing variables and nesting (TF's parallel-device tests)
+
+_MERGES = {"Add": np.sum, "Mul": np.prod, "Min": np.min, "Max": np.max}
+
+
+@pytest.mark.parametrize("merge", sorted(_MERGES))
+@pytest.mark.parametrize("final", ["Id", "Div"])
+@pytest.mark.parametrize("dtype", [np.float32, np.int32])
+def test_all_reduce_every_merge_and_final_op(merge: str, final: str, dtype: type) -> None:
+    vals = [np.array([1, -4, 7], dtype), np.array([2, 8, -3], dtype), np.array([6, 3, 5], dtype)]
+    with Context(num_cpu_devices=3):
+        pd = tfe_py.parallel_device(["CPU:0", "CPU:1", "CPU:2"])
+        out = pd.all_reduce(pd.pack(vals), merge, final)
+        want = _MERGES[merge](np.stack(vals), axis=0)
+        if final == "Div":
+            want = want / 3 if dtype == np.float32 else np.trunc(want / 3).astype(dtype)
+        for part in pd.unpack(out):
+            np.testing.assert_allclose(part.numpy(), want, rtol=1e-6)
+            assert part.dtype == dtype
+
+
+def test_collective_reduce_v1_as_tfs_test():
+    with Context(num_cpu_devices=2) as ctx:
+        pd = tfe_py.parallel_device(["CPU:0", "CPU:1"])
+        with ctx.device(pd.name):
+            r = ops.CollectiveReduce(
+                pd.pack([1.0, 2.0]),
+                group_size=2,
+                group_key=0,
+                instance_key=0,
+                merge_op="Add",
+                final_op="Id",
+                subdiv_offsets=[],
+            )
+        assert [float(t.numpy()) for t in pd.unpack(r)] == [3.0, 3.0]
+
+
+def test_all_gather_in_device_name_order():
+    with Context(num_cpu_devices=2):
+        pd = tfe_py.parallel_device(["CPU:1", "CPU:0"])  # component 0 on CPU:1
+        x = pd.pack([np.array([[1.0, 2.0]], np.float32), np.array([[3.0, 4.0]], np.float32)])
+        for part in pd.unpack(pd.all_gather(x)):
+            np.testing.assert_array_equal(part.numpy(), [[3.0, 4.0], [1.0, 2.0]])
+
+
+def test_broadcast_between_threads():
+    with Context(num_cpu_devices=3) as ctx:
+        got: dict[str, np.ndarray] = {}
+        failures: list[BaseException] = []
+
+        def member(device: str, send: bool) -> None:
+            try:
+                with ctx.device(device):
+                    if send:
+                        out = ops.CollectiveBcastSendV2(
+                            constant(np.array([5.0, 6.0], np.float32)), 3, 42, 1
+                        )
+                    else:
+                        out = ops.CollectiveBcastRecvV2(3, 42, 1, [2], T="float32")
+                got[device] = out.numpy()
+            except BaseException as e:
+                failures.append(e)
+
+        threads = [
+            threading.Thread(target=member, args=(f"CPU:{i}", i == 1)) for i in range(3)
+        ]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert not failures
+        assert len(got) == 3
+        for v in got.values():
+            np.testing.assert_array_equal(v, [5.0, 6.0])
+
+
+def test_collective_errors_do_not_hang():
+    with Context(num_cpu_devices=2):
+        pd = tfe_py.parallel_device(["CPU:0", "CPU:1"])
+        x = pd.pack([np.ones(2, np.float32), np.ones(3, np.float32)])
+        with pytest.raises(errors.InvalidArgumentError, match="Shape mismatch"):
+            pd.all_reduce(x, timeout=5.0)
+        with pytest.raises(errors.DeadlineExceededError, match="timed out"):
+            with pd:
+                ops.CollectiveReduceV2(
+                    constant(1.0), 3, 99, 1, [], merge_op="Add", final_op="Id", timeout_seconds=0.2
+                )
+        with pytest.raises(errors.InvalidArgumentError, match="merge_op"):
+            pd.all_reduce(pd.pack([1.0, 2.0]), "Sum")
+
+
+@pytest.mark.parametrize("components", [["CPU:0", "CPU:1"], ["CPU:0", "CPU:0"]])
+def test_no_sharing_variables_one_per_component(components: list[str]) -> None:
+    with Context(num_cpu_devices=2):
+        pd = tfe_py.parallel_device(components)
+        var = pd.variable(20.0)
+        with pd:
+            ops.AssignAddVariableOp(var, pd.pack([3.0, -2.0]))
+            read = ops.ReadVariableOp(var, dtype="float32")
+        assert [float(t.numpy()) for t in pd.unpack(read)] == [23.0, 18.0]
+        assert [t.device for t in pd.unpack(read)] == list(pd.components)
+
+
+def test_nested_parallel_devices_with_copies_in_and_out():
+    with Context(num_cpu_devices=3):
+        inner = tfe_py.parallel_device(["CPU:0", "CPU:1"])
+        outer = tfe_py.parallel_device([inner.name, "CPU:2"])
+        x = outer.pack([inner.pack([1.0, 2.0]), 3.0])
+        with outer:
+            y = ops.Mul(x, constant(3.0))  # the constant is copied in, twice
+        a, b = outer.unpack(y)
+        assert a.device == inner.name and float(b.numpy()) == 9.0
+        assert [float(t.numpy()) for t in inner.unpack(a)] == [3.0, 6.0]
+        with pytest.raises(errors.UnimplementedError):
+            y.numpy()  # copying out of the outer device is refused
+        with pytest.raises(errors.UnimplementedError):
+            a.numpy()  # and out of the inner one
+        # A collective over all three leaves (the inner device's two and CPU:2).
+        with outer:
+            r = ops.CollectiveReduceV2(x, 3, 7, 1, [], merge_op="Add", final_op="Id")
+        a, b = outer.unpack(r)
+        assert float(b.numpy()) == 6.0
+        assert [float(t.numpy()) for t in inner.unpack(a)] == [6.0, 6.0]
+
+
+def test_data_parallel_training_step_matches_single_device():
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((8, 3)).astype(np.float32)
+    y = rng.standard_normal((8, 1)).astype(np.float32)
+    w0 = rng.standard_normal((3, 1)).astype(np.float32)
+    lr = np.float32(0.1)
+
+    def grad(xs: EagerTensor, ws: EagerTensor, ys: EagerTensor, n: int) -> EagerTensor:
+        err = ops.Sub(ops.MatMul(xs, ws), ys)
+        return ops.Mul(ops.MatMul(xs, err, transpose_a=True), constant(np.float32(2.0 / n)))
+
+    with Context(num_cpu_devices=2) as ctx:
+        pd = tfe_py.parallel_device(["CPU:0", "CPU:1"])
+        w = pd.variable(w0)
+        xs, ys = pd.pack([x[:4], x[4:]]), pd.pack([y[:4], y[4:]])
+        for _ in range(3):
+            with pd:
+                g = grad(xs, ops.ReadVariableOp(w, dtype="float32"), ys, 4)
+            g = pd.all_reduce(g, "Add", "Div")
+            with pd:
+                ops.AssignSubVariableOp(w, ops.Mul(g, constant(lr)))
+        # The same three steps on one device with the whole batch.
+        with ctx.device("CPU:0"):
+            w_ref = constant(w0)
+            for _ in range(3):
+                step = ops.Mul(grad(constant(x), w_ref, constant(y), 8), constant(lr))
+                w_ref = ops.Sub(w_ref, step)
+        with pd:
+            final = ops.ReadVariableOp(w, dtype="float32")
+        for part in pd.unpack(final):
+            np.testing.assert_allclose(part.numpy(), w_ref.numpy(), rtol=1e-5, atol=1e-6)
+        assert not np.allclose(w_ref.numpy(), w0)

@@ -21,6 +21,7 @@ void tfe_register_nnlinalg_nn_kernels(void); /* nnlinalg_nn.c */
 void tfe_register_nnlinalg_la_kernels(void); /* nnlinalg_la.c */
 void tfe_register_special_kernels(void);   /* special_*.c */
 void tfe_register_arrayops_kernels(void);  /* arrayops_*.c */
+void tfe_register_collective_kernels(void); /* collective_*.c */
 
 /* NoOp: nothing to compute. */
 static void noop_compute(tfe_kernel_context* k) { (void)k; }
@@ -41,4 +42,5 @@ void tfe_register_cpu_extra_kernels(void) {
   tfe_register_nnlinalg_la_kernels();
   tfe_register_special_kernels();
   tfe_register_arrayops_kernels();
+  tfe_register_collective_kernels();
 }

@@ -4,6 +4,8 @@
  * ResourceScatterAdd and ResourceScatterUpdate.
  * Semantics and messages follow TensorFlow's eager CPU kernels; the
  * variable model is described in csrc/kernels/resource.h. */
+#include <stdatomic.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "core/alloc.h"
@@ -44,6 +46,45 @@ static int same_shape(const TF_Tensor* a, const TF_Tensor* b) {
 
 /* ---- VarHandleOp ---- */
 
+/* Records the declared shape of a new variable. */
+static void set_decl_shape(tfe_resource* r, const tfe_shape* shape) {
+  int i;
+  if (shape == NULL || shape->num_dims < 0 ||
+      shape->num_dims > TFE_RESOURCE_MAX_DECL_DIMS) {
+    r->decl_rank = -1;
+    return;
+  }
+  r->decl_rank = shape->num_dims;
+  for (i = 0; i < shape->num_dims; i++) r->decl_dims[i] = shape->dims[i];
+}
+
+/* TF's "no sharing" name: a new, unregistered variable every run, named
+ * _AnonymousVar<n> as TF names them. */
+static void anonymous_var(tfe_kernel_context* k, uint64_t ctx_id,
+                          const char* device, const char* container,
+                          TF_DataType dtype, const tfe_shape* shape) {
+  static _Atomic uint64_t next_id;
+  char name[64];
+  tfe_resource* r;
+  TF_Tensor* out;
+  snprintf(name, sizeof name, "_AnonymousVar%llu",
+           (unsigned long long)atomic_fetch_add(&next_id, 1));
+  r = tfe_variable_new(ctx_id, device, container, name, dtype);
+  if (r == NULL) {
+    KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory in VarHandleOp");
+    return;
+  }
+  r->anonymous = 1;
+  set_decl_shape(r, shape);
+  out = tfe_resource_new_handle(r);
+  tfe_resource_unref(r);
+  if (out == NULL) {
+    KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory in VarHandleOp");
+    return;
+  }
+  tfe_kernel_set_output(k, 0, out);
+}
+
 static void var_handle_compute(tfe_kernel_context* k) {
   const char* container = attr_str(k, "container");
   const char* name = attr_str(k, "shared_name");
@@ -56,6 +97,10 @@ static void var_handle_compute(tfe_kernel_context* k) {
   int attempt;
   if (container[0] == '\0') container = TFE_RESOURCE_DEFAULT_CONTAINER;
   if (k->attrs != NULL) tfe_attrs_get_shape(k->attrs, "shape", &shape, NULL);
+  if (strcmp(name, TFE_RESOURCE_ANONYMOUS_NAME) == 0) {
+    anonymous_var(k, ctx_id, device, container, dtype, shape);
+    return;
+  }
   for (attempt = 0;; attempt++) {
     r = tfe_resources_lookup(ctx_id, device, container, name);
     if (r != NULL) break;
@@ -64,14 +109,7 @@ static void var_handle_compute(tfe_kernel_context* k) {
       KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory in VarHandleOp");
       return;
     }
-    if (shape == NULL || shape->num_dims < 0 ||
-        shape->num_dims > TFE_RESOURCE_MAX_DECL_DIMS) {
-      r->decl_rank = -1;
-    } else {
-      int i;
-      r->decl_rank = shape->num_dims;
-      for (i = 0; i < shape->num_dims; i++) r->decl_dims[i] = shape->dims[i];
-    }
+    set_decl_shape(r, shape);
     if (tfe_resources_insert(r, k->status)) break;
     tfe_resource_unref(r);
     r = NULL;
@@ -298,7 +336,7 @@ static void is_init_compute(tfe_kernel_context* k) {
   unsigned char init = 0;
   if (out == NULL) return;
   if (h != NULL) {
-    r = tfe_resources_lookup(h->ctx_id, h->device, h->container, h->name);
+    r = tfe_resources_lookup_handle(h);
     if (r != NULL) {
       pthread_mutex_lock(&r->mu);
       init = r->kind == TFE_RESOURCE_VARIABLE && r->value != NULL;
@@ -321,6 +359,9 @@ static void destroy_compute(tfe_kernel_context* k) {
                "by tfe");
     return;
   }
+  /* An anonymous variable lives as long as its handles: destroying it is a
+   * no-op, as for TF's ref-counting handles. */
+  if (h->anonymous) return;
   r = tfe_resources_lookup(h->ctx_id, h->device, h->container, h->name);
   if (r == NULL) {
     if (!ignore) {

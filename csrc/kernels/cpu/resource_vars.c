@@ -28,7 +28,7 @@ tfe_resource* tfe_var_from_handle(const TF_Tensor* h, TF_Status* s) {
                     "VarHandleOp)");
     return NULL;
   }
-  cur = tfe_resources_lookup(r->ctx_id, r->device, r->container, r->name);
+  cur = tfe_resources_lookup_handle(r);
   if (cur == NULL) {
     tfe_status_setf(s, TF_NOT_FOUND,
                     "Resource %s/%s/N10tensorflow3VarE does not exist.",
