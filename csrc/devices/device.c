@@ -114,6 +114,18 @@ void tfe_device_init(tfe_device* d, const tfe_device_factory* f, int id) {
   d->id = id;
   d->is_host = f->is_host;
   d->incarnation = next_incarnation();
+  if (f->memory_ops != NULL && f->memory_ops->context_acquire != NULL) {
+    f->memory_ops->context_acquire(d);
+  }
+}
+
+void tfe_device_fini(tfe_device* d) {
+  const tfe_device_factory* f;
+  if (d == NULL || (f = d->factory) == NULL) return;
+  if (f->memory_ops != NULL && f->memory_ops->context_release != NULL) {
+    f->memory_ops->context_release(d);
+  }
+  d->factory = NULL;
 }
 
 static tfe_device g_host_cpu;

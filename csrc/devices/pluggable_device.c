@@ -474,7 +474,8 @@ static void pmem_release(void* data, size_t len, void* arg) {
   m->next = d->cache;
   d->cache = m;
   d->cached_bytes += (int64_t)m->capacity;
-  trim = d->cached_bytes > PD_CACHE_LIMIT;
+  /* No context uses the device any more: nothing to cache for. */
+  trim = d->cached_bytes > PD_CACHE_LIMIT || d->ctx_users == 0;
   pthread_mutex_unlock(&d->amu);
   if (trim) tfe_pdev_release_cache(d);
 }
@@ -808,6 +809,54 @@ fail:
   return NULL;
 }
 
+/* Between two devices of one platform with the plugin's memcpy_dtod, as
+ * TF's PluggableDevice does it: on a stream of the source device (its d2h
+ * stream here), ordered after the writers of the source block and after
+ * the destination device's compute stream (which may still read a reused
+ * destination block); the host waits for the copy, so the result is ready
+ * for any stream of the destination. Never holds both device locks. */
+static TF_Tensor* copy_peer(tfe_pdev* dst, const TF_Tensor* t, TF_Status* s) {
+  tfe_pmem* m = block_of(t);
+  tfe_pdev* src = m->dev;
+  const SP_StreamExecutor* se = &src->plat->se;
+  TF_Tensor* out;
+  tfe_pmem* om;
+  tfe_pdev_lock(dst);
+  if (!ensure_streams_locked(dst, s)) {
+    tfe_pdev_unlock(dst);
+    return NULL;
+  }
+  out = tfe_pdev_alloc_tensor(dst, t->dtype, t->dims, t->num_dims, 0, s);
+  tfe_pdev_unlock(dst);
+  if (out == NULL) return NULL;
+  if (t->buf->len == 0) return out;
+  om = block_of(out);
+  tfe_pdev_lock(src);
+  if (!ensure_streams_locked(src, s)) goto fail;
+  tfe_status_ok(s);
+  if (m->touched) {
+    se->create_stream_dependency(&src->dev, src->d2h, src->compute, s);
+    if (TF_GetCode(s) != TF_OK) goto fail;
+  }
+  if (!retire_ready(src, m)) {
+    se->create_stream_dependency(&src->dev, src->d2h, src->h2d, s);
+    if (TF_GetCode(s) != TF_OK) goto fail;
+  }
+  if (om->touched) {
+    se->create_stream_dependency(&src->dev, src->d2h, dst->compute, s);
+    if (TF_GetCode(s) != TF_OK) goto fail;
+  }
+  se->memcpy_dtod(&src->dev, src->d2h, &om->mem, &m->mem, t->buf->len, s);
+  if (TF_GetCode(s) != TF_OK) goto fail;
+  if (!wait_stream(src, src->d2h, s)) goto fail;
+  tfe_pdev_unlock(src);
+  return out;
+fail:
+  tfe_pdev_unlock(src);
+  TF_DeleteTensor(out);
+  return NULL;
+}
+
 TF_Tensor* tfe_pdev_copy_device_to_device(tfe_pdev* dst, const TF_Tensor* t,
                                           TF_Status* s) {
   tfe_pmem* m = block_of(t);
@@ -820,8 +869,11 @@ TF_Tensor* tfe_pdev_copy_device_to_device(tfe_pdev* dst, const TF_Tensor* t,
     return NULL;
   }
   se = &dst->plat->se;
+  if (se->memcpy_dtod != NULL && m->dev != dst && m->dev->plat == dst->plat) {
+    return copy_peer(dst, t, s);
+  }
   if (m->dev != dst || se->memcpy_dtod == NULL) {
-    /* Across devices, or without memcpy_dtod: through the host. */
+    /* Another platform, or no memcpy_dtod: through the host. */
     host = tfe_pdev_copy_to_host(t, s);
     if (host == NULL) return NULL;
     out = tfe_pdev_copy_from_host(dst, host, s);
@@ -954,5 +1006,25 @@ static TF_Tensor* hook_between(const tfe_device* dst, const tfe_device* src,
   return tfe_pdev_copy_device_to_device(d, t, s);
 }
 
+/* Contexts holding the device: when the last one goes, the cached blocks
+ * go back to the plugin. */
+static void hook_acquire(const tfe_device* dev) {
+  tfe_pdev* d = tfe_pdev_of_device(dev);
+  if (d == NULL) return;
+  pthread_mutex_lock(&d->amu);
+  d->ctx_users++;
+  pthread_mutex_unlock(&d->amu);
+}
+
+static void hook_release(const tfe_device* dev) {
+  tfe_pdev* d = tfe_pdev_of_device(dev);
+  int last;
+  if (d == NULL) return;
+  pthread_mutex_lock(&d->amu);
+  last = d->ctx_users > 0 && --d->ctx_users == 0;
+  pthread_mutex_unlock(&d->amu);
+  if (last) tfe_pdev_release_cache(d);
+}
+
 const tfe_device_memory_ops tfe_pluggable_memory_ops = {
-    hook_from_host, hook_to_host, hook_between};
+    hook_from_host, hook_to_host, hook_between, hook_acquire, hook_release};

@@ -25,7 +25,12 @@
  * copy. A freed block that compute touched is reused by compute directly
  * (stream order) and by the h2d stream only after a dependency on compute.
  * Blocks go back to the plugin (deallocate) only after the streams that
- * touched them are idle.
+ * touched them are idle: when the cache grows too large, on request
+ * (TFE_PluggableDeviceReleaseCachedMemory), and when the last context
+ * using the device is freed; while no context uses it, a freed block goes
+ * back at once. A copy between two devices of one platform uses the
+ * plugin's memcpy_dtod on the source device's stream (through the host
+ * when the plugin has none).
  *
  * Locking: each device has an execution lock (kernels, transfers, stream
  * creation) and an allocator lock; the allocator lock is never held while
@@ -85,6 +90,10 @@ struct tfe_pdev {
   int64_t plugin_allocs;   /* calls of the plugin's allocate */
   int64_t plugin_frees;    /* calls of the plugin's deallocate */
   int64_t cache_hits;
+  /* Context devices that stand for this device (tfe_device_init /
+   * tfe_device_fini). While it is 0, freed blocks go straight back to the
+   * plugin, and reaching 0 returns the cache. */
+  int64_t ctx_users;
 };
 
 struct tfe_platform {
@@ -130,6 +139,7 @@ struct tfe_platform {
   /* Kernels registered by TF_InitKernel (registry indices [first, end)). */
   int has_init_kernel;
   int kernels_first, kernels_end;
+  unsigned kernels_tag; /* tfe_kernels_mark_begin's tag for them */
 
   char* warnings[TFE_PD_MAX_WARNINGS];
   int num_warnings;

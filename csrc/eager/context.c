@@ -87,7 +87,12 @@ static void ctx_free(TFE_Context* ctx) {
   /* Its collective groups (kernels/cpu/collective.h). */
   tfe_collectives_clear_context(ctx->id);
   n = atomic_load(&ctx->num_devices);
-  for (i = 0; i < n; i++) tfe_free(ctx->devices[i]);
+  for (i = 0; i < n; i++) {
+    /* The kind learns the context let go (a PluggableDevice may return
+     * its cached memory to the plugin). */
+    tfe_device_fini(ctx->devices[i]);
+    tfe_free(ctx->devices[i]);
+  }
   if (ctx->executed_names != NULL) {
     for (i = 0; i < ctx->executed_count; i++) {
       tfe_free(ctx->executed_names[(ctx->executed_start + i) %

@@ -4,9 +4,11 @@
  *
  * Records are allocated one by one and never freed or moved, so the
  * pointers handed out by tfe_kernel_find / tfe_kernel_at stay valid for the
- * life of the process. A read/write lock guards the index (registration
- * writes, lookups read concurrently). */
+ * life of the process; records of a library whose load failed leave the
+ * index but stay allocated (g_removed). A read/write lock guards the index
+ * (registration writes, lookups read concurrently). */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -23,6 +25,8 @@
 typedef struct reg_record {
   tfe_kernel_reg reg; /* every string and array inside is owned */
   int next;           /* next record in the same bucket, or -1 */
+  unsigned tag;       /* tfe_kernels_mark_begin's tag, or 0 */
+  struct reg_record* removed_next; /* in g_removed */
 } reg_record;
 
 static pthread_rwlock_t g_lock = PTHREAD_RWLOCK_INITIALIZER;
@@ -31,6 +35,9 @@ static int g_count;
 static int g_cap;
 static int g_bucket_head[REG_BUCKETS];
 static int g_buckets_ready;
+static reg_record* g_removed; /* taken out by tfe_kernels_remove_marked */
+static _Atomic unsigned g_next_tag = 1;
+static _Thread_local unsigned t_tag;
 
 static uint32_t name_hash(const char* s) {
   /* FNV-1a, 32 bits. */
@@ -257,6 +264,7 @@ int tfe_kernel_register(const tfe_kernel_reg* reg, TF_Status* status) {
                     reg->op_name);
     return 0;
   }
+  r->tag = t_tag;
   b = name_hash(reg->op_name) & (REG_BUCKETS - 1);
   pthread_rwlock_wrlock(&g_lock);
   init_buckets_locked();
@@ -562,4 +570,50 @@ const tfe_kernel_reg* tfe_kernel_at(int i) {
   if (i >= 0 && i < g_count) r = &g_regs[i]->reg;
   pthread_rwlock_unlock(&g_lock);
   return r;
+}
+
+/* ------------------------------------------------------------ rollback */
+
+unsigned tfe_kernels_mark_begin(void) {
+  unsigned tag = atomic_fetch_add(&g_next_tag, 1);
+  if (tag == 0) tag = atomic_fetch_add(&g_next_tag, 1);
+  t_tag = tag;
+  return tag;
+}
+
+void tfe_kernels_mark_end(void) { t_tag = 0; }
+
+int tfe_kernels_remove_marked(unsigned tag) {
+  int i, kept = 0, removed = 0;
+  if (tag == 0) return 0;
+  pthread_rwlock_wrlock(&g_lock);
+  for (i = 0; i < g_count; i++) {
+    reg_record* r = g_regs[i];
+    if (r->tag == tag) {
+      r->removed_next = g_removed;
+      g_removed = r;
+      removed++;
+    } else {
+      g_regs[kept++] = r;
+    }
+  }
+  if (removed > 0) {
+    /* Indices moved: rebuild every chain, in registration order. */
+    int tail[REG_BUCKETS];
+    g_count = kept;
+    for (i = 0; i < REG_BUCKETS; i++) g_bucket_head[i] = tail[i] = -1;
+    g_buckets_ready = 1;
+    for (i = 0; i < g_count; i++) {
+      uint32_t b = name_hash(g_regs[i]->reg.op_name) & (REG_BUCKETS - 1);
+      g_regs[i]->next = -1;
+      if (tail[b] < 0) {
+        g_bucket_head[b] = i;
+      } else {
+        g_regs[tail[b]]->next = i;
+      }
+      tail[b] = i;
+    }
+  }
+  pthread_rwlock_unlock(&g_lock);
+  return removed;
 }

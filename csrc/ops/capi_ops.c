@@ -32,6 +32,23 @@ static void collect(const char* name) {
   c->defs[c->n++] = d;
 }
 
+/* Records the first failed registration of the library being loaded. */
+static void collect_failure(const char* name, TF_Code code, const char* msg) {
+  tfe_op_collector* c = t_collector;
+  int i;
+  if (c == NULL || c->error != TF_OK || code == TF_OK) return;
+  if (code == TF_ALREADY_EXISTS) {
+    /* Only a clash with the library's own ops fails the load. */
+    int own = 0;
+    for (i = 0; i < c->n && !own; i++) {
+      own = strcmp(c->defs[i]->name, name) == 0;
+    }
+    if (!own) return;
+  }
+  c->error = code;
+  snprintf(c->error_msg, sizeof c->error_msg, "%s", msg ? msg : "");
+}
+
 struct TF_OpDefinitionBuilder {
   tfe_op_def* def;
   /* First spec that did not parse (reported at registration). */
@@ -163,9 +180,10 @@ void TF_RegisterOpDefinition(TF_OpDefinitionBuilder* builder,
     return;
   }
   if (builder->error != TF_OK) {
-    tfe_status_setf(status, builder->error, "%s",
-                    builder->error_msg ? builder->error_msg
-                                       : "out of memory building the op");
+    const char* msg = builder->error_msg ? builder->error_msg
+                                         : "out of memory building the op";
+    collect_failure(builder->def->name, builder->error, msg);
+    tfe_status_setf(status, builder->error, "%s", msg);
     TF_DeleteOpDefinitionBuilder(builder);
     return;
   }
@@ -173,7 +191,22 @@ void TF_RegisterOpDefinition(TF_OpDefinitionBuilder* builder,
   builder->def = NULL;
   snprintf(name, sizeof name, "%s", def->name);
   /* The registry takes the definition in every case. */
-  if (!tfe_op_register(def, status)) {
+  if (status == NULL) {
+    /* The caller ignores the outcome; a library load still learns it. */
+    TF_Status* scratch = TF_NewStatus();
+    int ok = tfe_op_register(def, scratch);
+    if (!ok) {
+      collect_failure(name,
+                      scratch ? TF_GetCode(scratch) : TF_RESOURCE_EXHAUSTED,
+                      scratch ? TF_Message(scratch) : "out of memory");
+    }
+    TF_DeleteStatus(scratch);
+    if (!ok) {
+      TF_DeleteOpDefinitionBuilder(builder);
+      return;
+    }
+  } else if (!tfe_op_register(def, status)) {
+    collect_failure(name, TF_GetCode(status), TF_Message(status));
     TF_DeleteOpDefinitionBuilder(builder);
     return;
   }

@@ -12,6 +12,13 @@ typedef struct tfe_op_collector {
   const tfe_op_def** defs; /* tfe_malloc'd; the definitions are borrowed */
   int n, cap;
   int oom; /* an append failed: the list is incomplete */
+  /* The first registration on this thread that failed while collecting
+   * (TF_OK when none did): a malformed spec, an invalid definition, out
+   * of memory, or a second definition of an op this library registered
+   * itself. Redefining an op the library did not define (a built-in or
+   * another library's) is not a failure, as in TF. */
+  TF_Code error;
+  char error_msg[512];
 } tfe_op_collector;
 
 /* Starts collecting on this thread into c (zero it first). */

@@ -8,7 +8,9 @@
  * definition is complete, and a full table is replaced by a bigger copy that
  * is published atomically. Replaced tables are kept (never freed), so a
  * reader still probing an old table stays safe. Definitions are never
- * removed. The listing (tfe_op_count/tfe_op_at) reads under the read lock. */
+ * freed: tfe_op_unregister (a library's load failed) publishes a table
+ * without them and keeps them in g_unregistered. The listing
+ * (tfe_op_count/tfe_op_at) reads under the read lock. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -38,6 +40,9 @@ static tfe_op_def** g_order; /* registration order; guarded by g_lock */
 static int g_count;
 static int g_cap;
 static op_table* g_retired; /* replaced tables, kept alive */
+/* Definitions taken out by tfe_op_unregister (kept alive). */
+static tfe_op_def** g_unregistered;
+static int g_unregistered_count;
 
 /* The last n < 8 bytes of a key as one word, with plain loads (a partial
  * memcpy into a stack word stalls store forwarding). Overlapping reads are
@@ -581,6 +586,54 @@ int tfe_op_register_specs(const char* name, const char* const* specs,
     }
   }
   return tfe_op_register(def, s);
+}
+
+int tfe_op_unregister(const tfe_op_def* const* defs, int n) {
+  op_table *t, *nt;
+  tfe_op_def** gone;
+  int i, j, kept = 0, removed = 0;
+  if (defs == NULL || n <= 0) return 0;
+  pthread_rwlock_wrlock(&g_lock);
+  t = atomic_load_explicit(&g_table, memory_order_relaxed);
+  gone = (tfe_op_def**)tfe_realloc(
+      g_unregistered,
+      sizeof(tfe_op_def*) * (size_t)(g_unregistered_count + n));
+  nt = t != NULL ? table_new(t->cap) : NULL;
+  if (gone == NULL || nt == NULL) {
+    if (gone != NULL) g_unregistered = gone;
+    if (nt != NULL) {
+      tfe_free(nt->hashes);
+      tfe_free((void*)nt->slots);
+      tfe_free(nt);
+    }
+    pthread_rwlock_unlock(&g_lock);
+    return 0;
+  }
+  g_unregistered = gone;
+  for (i = 0; i < g_count; i++) {
+    tfe_op_def* d = g_order[i];
+    int drop = 0;
+    for (j = 0; j < n && !drop; j++) drop = defs[j] == d;
+    if (drop) {
+      g_unregistered[g_unregistered_count++] = d;
+      removed++;
+    } else {
+      g_order[kept++] = d;
+      table_insert(nt, hash_name(d->name), d);
+    }
+  }
+  g_count = kept;
+  if (removed == 0) {
+    tfe_free(nt->hashes);
+    tfe_free((void*)nt->slots);
+    tfe_free(nt);
+  } else {
+    atomic_store_explicit(&g_table, nt, memory_order_release);
+    t->retired_next = g_retired;
+    g_retired = t;
+  }
+  pthread_rwlock_unlock(&g_lock);
+  return removed;
 }
 
 const tfe_op_def* tfe_op_lookup(const char* name) {

@@ -98,6 +98,13 @@ int tfe_op_register(tfe_op_def* def, TF_Status* s);
 int tfe_op_register_specs(const char* name, const char* const* specs,
                           TF_Status* s);
 
+/* Takes defs[0..n) (registered definitions) out of lookups and listings,
+ * for a library whose load failed. The definitions stay allocated, since
+ * pointers to them may have been handed out; a lookup racing with the
+ * removal may still see them. Returns how many were removed; 0 (nothing
+ * changed) when memory for the new index runs out. */
+int tfe_op_unregister(const tfe_op_def* const* defs, int n);
+
 /* ---- lookup ---- */
 
 /* Registers every built-in op exactly once (safe to call often, from any
@@ -105,7 +112,8 @@ int tfe_op_register_specs(const char* name, const char* const* specs,
  * are registered by a later call. */
 void tfe_ops_ensure_builtins(void);
 /* The definition named `name`, or NULL. Definitions are never removed, so
- * the pointer stays valid for the life of the process. Lock-free and
+ * the pointer stays valid for the life of the process (also after
+ * tfe_op_unregister). Lock-free and
  * allocation-free (a hash probe); registers the built-ins on first use. */
 const tfe_op_def* tfe_op_lookup(const char* name);
 /* Snapshot listing: number of ops, and the i-th in registration order. */

@@ -2,9 +2,11 @@
  * what its TF_InitPlugin declared, in this order (docs/FILESYSTEMS.md):
  *
  *   1. dlopen the library and find TF_InitPlugin          NOT_FOUND
+ *      (an empty path is NOT_FOUND too, as in TF)
  *   2. call TF_InitPlugin with a zeroed info struct
  *   3. the plugin's allocator pair is present             FAILED_PRECONDITION
- *      and it declared at least one scheme                FAILED_PRECONDITION
+ *      no schemes at all (num_schemes 0) is OK, as in TF: nothing is
+ *      registered; num_schemes > 0 with a NULL ops array  FAILED_PRECONDITION
  *   then for each scheme entry:
  *   4. every supplied table has a size (not 0)            FAILED_PRECONDITION
  *   5. every supplied table covers the fields the core
@@ -293,11 +295,20 @@ static void register_all(TF_FilesystemPluginInfo* info, const char* origin,
                     origin);
     return;
   }
-  if (n == 0 || info->ops == NULL) {
+  if (n == 0) {
+    /* TF loads such a plugin and registers nothing. */
+    TF_Log(TF_WARNING,
+           "filesystem plugin '%s' declared no schemes "
+           "(TF_FilesystemPluginInfo.num_schemes is 0); nothing registered",
+           origin);
+    tfe_status_ok(status);
+    return;
+  }
+  if (info->ops == NULL) {
     tfe_status_setf(status, TF_FAILED_PRECONDITION,
-                    "filesystem plugin '%s' declared no schemes "
-                    "(TF_FilesystemPluginInfo.num_schemes is %zu, ops is %s)",
-                    origin, n, info->ops ? "set" : "NULL");
+                    "filesystem plugin '%s' declared %zu schemes but "
+                    "TF_FilesystemPluginInfo.ops is NULL",
+                    origin, n);
     return;
   }
 
@@ -376,10 +387,16 @@ void TF_RegisterFilesystemPlugin(const char* plugin_filename,
   void* handle;
   void (*init)(TF_FilesystemPluginInfo*);
   TF_FilesystemPluginInfo info;
-  if (plugin_filename == NULL || plugin_filename[0] == '\0') {
+  if (plugin_filename == NULL) {
     tfe_status_setf(status, TF_INVALID_ARGUMENT,
-                    "TF_RegisterFilesystemPlugin: plugin_filename must be a "
-                    "non-empty path");
+                    "TF_RegisterFilesystemPlugin: plugin_filename is NULL");
+    return;
+  }
+  if (plugin_filename[0] == '\0') {
+    /* TF's loader fails to open "" and says NOT_FOUND. */
+    tfe_status_setf(status, TF_NOT_FOUND,
+                    "filesystem plugin: could not load '': the path is "
+                    "empty");
     return;
   }
   tfe_fs_builtins_ensure();

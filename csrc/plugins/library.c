@@ -20,13 +20,23 @@ static pthread_mutex_t g_load_mu = PTHREAD_MUTEX_INITIALIZER;
 void tfe_library_load_lock(void) { pthread_mutex_lock(&g_load_mu); }
 void tfe_library_load_unlock(void) { pthread_mutex_unlock(&g_load_mu); }
 
-/* Ops each opened library registered, by dlopen handle (guarded by
+/* Guards the reference counts of handles and lib_ops.device_handle (the
+ * Delete functions may run while the load lock is held). */
+static pthread_mutex_t g_ref_mu = PTHREAD_MUTEX_INITIALIZER;
+
+/* What each opened library registered, by dlopen handle (guarded by
  * g_load_mu; kept for the life of the process like the libraries). */
-typedef struct lib_ops {
+typedef struct tfe_lib_ops {
   void* dl;
   const tfe_op_def** defs;
   int n;
-  struct lib_ops* next;
+  /* The load failed (ops rolled back): a later load of the same library
+   * reports this again, since its initialisers do not run twice. */
+  TF_Code failed;
+  char* failed_msg;
+  /* Live handle TF_LoadPluggableDeviceLibrary returned (g_ref_mu). */
+  TF_Library* device_handle;
+  struct tfe_lib_ops* next;
 } lib_ops;
 
 static lib_ops* g_lib_ops;
@@ -71,6 +81,8 @@ TF_Library* tfe_library_handle_new(void* dl, const char* path,
   lib = (TF_Library*)tfe_calloc(1, sizeof(*lib));
   if (lib == NULL) goto oom;
   lib->handle = dl;
+  lib->refs = 1;
+  lib->known = known;
   lib->path = tfe_strdup(path);
   if (lib->path == NULL) {
     tfe_free(lib);
@@ -95,9 +107,54 @@ oom:
   return NULL;
 }
 
+TF_Library* tfe_library_device_handle(void* dl, const char* path,
+                                      const tfe_op_collector* ops,
+                                      TF_Status* status) {
+  lib_ops* known = find_lib_ops(dl);
+  TF_Library* lib = NULL;
+  if (known != NULL) {
+    pthread_mutex_lock(&g_ref_mu);
+    lib = known->device_handle;
+    if (lib != NULL) lib->refs++;
+    pthread_mutex_unlock(&g_ref_mu);
+    if (lib != NULL) {
+      tfe_status_ok(status);
+      return lib;
+    }
+  }
+  lib = tfe_library_handle_new(dl, path, ops, status);
+  if (lib != NULL) {
+    pthread_mutex_lock(&g_ref_mu);
+    lib->known->device_handle = lib;
+    pthread_mutex_unlock(&g_ref_mu);
+  }
+  return lib;
+}
+
+void tfe_library_rollback(const tfe_op_collector* ops) {
+  if (ops != NULL && ops->n > 0) tfe_op_unregister(ops->defs, ops->n);
+}
+
+/* Remembers that the library opened as `dl` failed to load with `s`. */
+static void record_failure(void* dl, const TF_Status* s) {
+  lib_ops* known = find_lib_ops(dl);
+  if (known == NULL) {
+    known = (lib_ops*)tfe_calloc(1, sizeof(*known));
+    if (known == NULL) return;
+    known->dl = dl;
+    known->next = g_lib_ops;
+    g_lib_ops = known;
+  }
+  known->failed = TF_GetCode(s);
+  tfe_free(known->failed_msg);
+  known->failed_msg = tfe_strdup(TF_Message(s));
+}
+
 TF_Library* TF_LoadLibrary(const char* library_filename, TF_Status* status) {
   TF_Library* lib;
   tfe_op_collector ops;
+  lib_ops* known;
+  unsigned tag;
   void* h;
   if (library_filename == NULL || library_filename[0] == '\0') {
     tfe_status_setf(status, TF_INVALID_ARGUMENT,
@@ -105,14 +162,42 @@ TF_Library* TF_LoadLibrary(const char* library_filename, TF_Status* status) {
                     "path");
     return NULL;
   }
+  /* Built-ins first, so that none of them counts as the library's (a
+   * failed load removes what the library registered). */
+  tfe_ops_ensure_builtins();
+  tfe_kernels_ensure_builtins();
   tfe_framework_compat_ensure();
   memset(&ops, 0, sizeof ops);
   tfe_library_load_lock();
-  /* Ops the library's initialisers define are its ops. */
+  /* Ops the library's initialisers define are its ops; kernels they
+   * register carry the load's tag. */
   tfe_ops_collect_begin(&ops);
+  tag = tfe_kernels_mark_begin();
   h = tfe_dl_open(library_filename, status);
+  tfe_kernels_mark_end();
   tfe_ops_collect_end();
   if (h == NULL) {
+    tfe_library_load_unlock();
+    tfe_free(ops.defs);
+    return NULL;
+  }
+  if (ops.error != TF_OK) {
+    /* As in TF, an op the library could not register fails the load; tfe
+     * also takes back what the library registered before that. The
+     * library stays mapped (its initialisers may have left state). */
+    tfe_library_rollback(&ops);
+    tfe_kernels_remove_marked(tag);
+    tfe_status_setf(status, ops.error, "%s", ops.error_msg);
+    record_failure(h, status);
+    tfe_library_load_unlock();
+    tfe_free(ops.defs);
+    return NULL;
+  }
+  known = find_lib_ops(h);
+  if (known != NULL && known->failed != TF_OK) {
+    /* Loaded before and failed then: its initialisers did not run now. */
+    tfe_status_setf(status, known->failed, "%s",
+                    known->failed_msg ? known->failed_msg : "");
     tfe_library_load_unlock();
     tfe_free(ops.defs);
     return NULL;
@@ -135,7 +220,16 @@ TF_Buffer TF_GetOpList(TF_Library* lib_handle) {
 }
 
 void TF_DeleteLibraryHandle(TF_Library* lib_handle) {
+  int last;
   if (lib_handle == NULL) return;
+  pthread_mutex_lock(&g_ref_mu);
+  last = --lib_handle->refs <= 0;
+  if (last && lib_handle->known != NULL &&
+      lib_handle->known->device_handle == lib_handle) {
+    lib_handle->known->device_handle = NULL;
+  }
+  pthread_mutex_unlock(&g_ref_mu);
+  if (!last) return;
   /* The library stays mapped: ops and kernels it registered point into
    * its code for the rest of the process, as in TensorFlow. */
   if (lib_handle->op_list.data_deallocator != NULL) {

@@ -1,6 +1,7 @@
 /* TF_LoadPluggableDeviceLibrary: SE_InitPlugin, then TF_InitKernel,
  * TF_InitGraph and TF_InitProfiler when present, then publishing the
- * platform's devices. */
+ * platform's devices. A library already loaded is not initialised again:
+ * the call returns its handle (see below). */
 #include <dlfcn.h>
 #include <string.h>
 
@@ -16,6 +17,16 @@
 /* dlsym into a function pointer without a pedantic cast warning. */
 static void* sym(void* h, const char* name) { return dlsym(h, name); }
 
+/* Whether the library opened as `dl` already has a published platform. */
+static int already_loaded(void* dl) {
+  int i, n = tfe_platform_count();
+  for (i = 0; i < n; i++) {
+    const tfe_platform* p = tfe_platform_at(i);
+    if (p != NULL && p->dl == dl) return 1;
+  }
+  return 0;
+}
+
 TF_Library* TF_LoadPluggableDeviceLibrary(const char* library_filename,
                                           TF_Status* status) {
   void* h;
@@ -27,6 +38,7 @@ TF_Library* TF_LoadPluggableDeviceLibrary(const char* library_filename,
   tfe_platform* p;
   TF_Library* lib;
   int first_kernel;
+  unsigned tag;
   tfe_op_collector ops;
   if (library_filename == NULL || library_filename[0] == '\0') {
     tfe_status_setf(status, TF_INVALID_ARGUMENT,
@@ -43,6 +55,18 @@ TF_Library* TF_LoadPluggableDeviceLibrary(const char* library_filename,
   tfe_ops_collect_begin(&ops);
   h = tfe_dl_open(library_filename, status);
   if (h == NULL) goto fail_unlocked_early;
+  if (already_loaded(h)) {
+    /* TF would run SE_InitPlugin again and abort on the duplicate
+     * platform; tfe returns the library's handle (the live one, with one
+     * more reference, or a new one) and initialises nothing. dlopen's
+     * extra reference is dropped: the library stays loaded anyway. */
+    dlclose(h);
+    tfe_ops_collect_end();
+    lib = tfe_library_device_handle(h, library_filename, &ops, status);
+    tfe_library_load_unlock();
+    tfe_free(ops.defs);
+    return lib;
+  }
   entry = sym(h, "SE_InitPlugin");
   if (entry == NULL) {
     tfe_status_setf(status, TF_NOT_FOUND,
@@ -67,8 +91,11 @@ TF_Library* TF_LoadPluggableDeviceLibrary(const char* library_filename,
   p->dl = h;
   if (kernel_init != NULL) {
     first_kernel = tfe_kernel_count();
+    tag = tfe_kernels_mark_begin();
     kernel_init();
+    tfe_kernels_mark_end();
     p->has_init_kernel = 1;
+    p->kernels_tag = tag;
     p->kernels_first = first_kernel;
     p->kernels_end = tfe_kernel_count();
   }
@@ -77,7 +104,7 @@ TF_Library* TF_LoadPluggableDeviceLibrary(const char* library_filename,
     goto fail;
   }
   tfe_ops_collect_end();
-  lib = tfe_library_handle_new(h, library_filename, &ops, status);
+  lib = tfe_library_device_handle(h, library_filename, &ops, status);
   if (lib == NULL) goto fail;
   if (!tfe_platform_publish(p, status)) {
     TF_DeleteLibraryHandle(lib);
@@ -89,6 +116,10 @@ TF_Library* TF_LoadPluggableDeviceLibrary(const char* library_filename,
   return lib;
 fail:
   tfe_ops_collect_end();
+  /* Nothing the library registered stays: its kernels would name a
+   * device type that does not exist, its ops would be unusable. */
+  if (p->has_init_kernel) tfe_kernels_remove_marked(p->kernels_tag);
+  tfe_library_rollback(&ops);
   tfe_platform_destroy(p);
   tfe_library_load_unlock();
   tfe_free(ops.defs);

@@ -1,7 +1,7 @@
 /* TF_LoadLibrary, TF_GetOpList, TF_DeleteLibraryHandle: argument checks,
  * missing and non-loadable files, plugins that bind to this runtime, live
  * counts and allocation failures. Plugins come from tests/plugins/. */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE 1 /* memmem */
 
 #include <dlfcn.h>
 #include <stdio.h>
@@ -11,12 +11,15 @@
 #include <unistd.h>
 
 #include "tensorflow/c/c_api.h"
+#include "tensorflow/c/c_api_experimental.h"
 #include "tfe/tfe.h"
 #include "tfe_test.h"
 
 #define PROBE_PLUGIN TFE_TEST_PLUGIN_DIR "/status_probe_plugin.so"
 #define EMPTY_PLUGIN TFE_TEST_PLUGIN_DIR "/lib_empty.so"
 #define UNRESOLVED_PLUGIN TFE_TEST_PLUGIN_DIR "/lib_unresolved.so"
+#define BAD_OP_PLUGIN TFE_TEST_PLUGIN_DIR "/lib_bad_op_attr.so"
+#define REDEF_PLUGIN TFE_TEST_PLUGIN_DIR "/lib_redefines_builtin.so"
 
 static int64_t live_libraries(void) {
   return TFE_LiveObjectCount(TFE_OBJ_LIBRARY);
@@ -179,6 +182,11 @@ TEST(allocation_failure_is_resource_exhausted) {
   TF_Status* s = TF_NewStatus();
   int64_t libs = live_libraries();
   int saw_failure = 0, saw_success = 0;
+  /* The built-in ops and kernels register on first use (TF_LoadLibrary
+   * makes sure they are): do that before memory starts to fail. */
+  TF_DeleteBuffer(TF_GetAllOpList());
+  TF_DeleteBuffer(TF_GetAllRegisteredKernels(s));
+  CHECK_CODE(s, TF_OK);
   for (int n = 0; n < 6; n++) {
     TF_Library* lib;
     TFE_TestFailAllocationsAfter(n);
@@ -196,6 +204,116 @@ TEST(allocation_failure_is_resource_exhausted) {
   }
   CHECK(saw_failure);
   CHECK(saw_success);
+  TF_DeleteStatus(s);
+}
+
+/* Whether op `name` is registered (TF_OpIsStateful looks it up). */
+static int op_listed(const char* name) {
+  TF_Status* s = TF_NewStatus();
+  int found;
+  TF_OpIsStateful(name, s);
+  found = TF_GetCode(s) == TF_OK;
+  CHECK(found || TF_GetCode(s) == TF_NOT_FOUND);
+  TF_DeleteStatus(s);
+  return found;
+}
+
+static int kernels_for(const char* op) {
+  TF_Status* s = TF_NewStatus();
+  TF_Buffer* b = TF_GetRegisteredKernelsForOp(op, s);
+  int n;
+  CHECK_CODE(s, TF_OK);
+  n = b->length > 0;
+  TF_DeleteBuffer(b);
+  TF_DeleteStatus(s);
+  return n;
+}
+
+static int bad_lib_int(const char* fn_name, int arg) {
+  void* h = dlopen(BAD_OP_PLUGIN, RTLD_NOW | RTLD_NOLOAD);
+  int (*fn)(int);
+  int v;
+  CHECK(h != NULL);
+  *(void**)&fn = dlsym(h, fn_name);
+  CHECK(fn != NULL);
+  v = fn(arg);
+  dlclose(h);
+  return v;
+}
+
+/* As in TF, a library whose op registration fails does not load:
+ * INVALID_ARGUMENT with the registration's message, and NULL. tfe also
+ * takes back what it registered before the failure (an op and its
+ * kernel), and the op after it registers normally but is taken back too. */
+TEST(library_with_a_malformed_attr_fails_and_registers_nothing) {
+  TF_Status* s = TF_NewStatus();
+  int64_t libs = live_libraries();
+  int ops_before, kernels_before;
+  TF_Buffer* all;
+  TF_Library* lib;
+  CHECK(!op_listed("TfeBadLibGood"));
+  all = TF_GetAllRegisteredKernels(s);
+  kernels_before = (int)all->length;
+  TF_DeleteBuffer(all);
+  all = TF_GetAllOpList();
+  ops_before = (int)all->length;
+  TF_DeleteBuffer(all);
+
+  lib = TF_LoadLibrary(BAD_OP_PLUGIN, s);
+  CHECK(lib == NULL);
+  CHECK_CODE(s, TF_INVALID_ARGUMENT);
+  CHECK_STR_CONTAINS(TF_Message(s), "bad_attr:");
+  CHECK_STR_CONTAINS(TF_Message(s), "TfeBadLibBroken");
+  CHECK_EQ_INT(live_libraries(), libs);
+  /* The constructor ran once and saw: OK, OK, the error, OK. */
+  CHECK_EQ_INT(bad_lib_int("tfe_test_bad_lib_loads", 0), 1);
+  CHECK_EQ_INT(bad_lib_int("tfe_test_bad_lib_code", 0), TF_OK);
+  CHECK_EQ_INT(bad_lib_int("tfe_test_bad_lib_code", 1), TF_OK);
+  CHECK_EQ_INT(bad_lib_int("tfe_test_bad_lib_code", 2), TF_INVALID_ARGUMENT);
+  CHECK_EQ_INT(bad_lib_int("tfe_test_bad_lib_code", 3), TF_OK);
+  /* Nothing stays: no op, no kernel; the registries are as before. */
+  CHECK(!op_listed("TfeBadLibGood"));
+  CHECK(!op_listed("TfeBadLibBroken"));
+  CHECK(!op_listed("TfeBadLibLater"));
+  CHECK(!kernels_for("TfeBadLibGood"));
+  TF_OpIsStateful("TfeBadLibGood", s);
+  CHECK_CODE(s, TF_NOT_FOUND);
+  all = TF_GetAllOpList();
+  CHECK_EQ_INT((int)all->length, ops_before);
+  TF_DeleteBuffer(all);
+  all = TF_GetAllRegisteredKernels(s);
+  CHECK_EQ_INT((int)all->length, kernels_before);
+  TF_DeleteBuffer(all);
+
+  /* Loading it again fails the same way (its constructor does not run
+   * again), and other libraries still load. */
+  lib = TF_LoadLibrary(BAD_OP_PLUGIN, s);
+  CHECK(lib == NULL);
+  CHECK_CODE(s, TF_INVALID_ARGUMENT);
+  CHECK_STR_CONTAINS(TF_Message(s), "bad_attr:");
+  CHECK_EQ_INT(bad_lib_int("tfe_test_bad_lib_loads", 0), 1);
+  lib = TF_LoadLibrary(EMPTY_PLUGIN, s);
+  CHECK_CODE(s, TF_OK);
+  TF_DeleteLibraryHandle(lib);
+  CHECK(!op_listed("TfeBadLibGood"));
+  TF_DeleteStatus(s);
+}
+
+/* A library that defines an op name already taken by a built-in loads,
+ * as in TF (that definition is ignored; the built-in stays), and its own
+ * ops are listed. */
+TEST(redefining_a_builtin_op_does_not_fail_the_load) {
+  TF_Status* s = TF_NewStatus();
+  TF_Library* lib = TF_LoadLibrary(REDEF_PLUGIN, s);
+  TF_Buffer ops;
+  CHECK_CODE(s, TF_OK);
+  CHECK(lib != NULL);
+  CHECK(op_listed("TfeRedefOwn"));
+  ops = TF_GetOpList(lib);
+  CHECK(ops.length > 0);
+  CHECK(memmem(ops.data, ops.length, "TfeRedefOwn", 11) != NULL);
+  CHECK(memmem(ops.data, ops.length, "AddV2", 5) == NULL);
+  TF_DeleteLibraryHandle(lib);
   TF_DeleteStatus(s);
 }
 

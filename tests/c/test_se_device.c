@@ -43,14 +43,53 @@ TEST(devices_appear_in_new_contexts) {
   TF_DeleteStatus(s);
 }
 
-TEST(loading_twice_is_already_exists) {
+/* TF_LoadPluggableDeviceLibrary of a library already loaded returns OK
+ * and the live handle (TF would run SE_InitPlugin again and abort): the
+ * plugin is initialised once, and each Delete drops one reference. */
+TEST(loading_twice_returns_the_same_handle_and_inits_once) {
   TF_Status* s = TF_NewStatus();
-  TF_Library* lib;
-  load_test_device();
-  lib = TF_LoadPluggableDeviceLibrary(TEST_DEVICE, s);
-  CHECK(lib == NULL);
-  CHECK_CODE(s, TF_ALREADY_EXISTS);
-  CHECK_STR_CONTAINS(TF_Message(s), "TFE_TEST_PLATFORM");
+  int64_t libs = TFE_LiveObjectCount(TFE_OBJ_LIBRARY);
+  TF_Library *a, *b, *c;
+  TF_Buffer ops_a, ops_b;
+  TFE_Context* ctx;
+  TF_DeviceList* l;
+  int i, mine = 0;
+  a = TF_LoadPluggableDeviceLibrary(TEST_DEVICE, s);
+  CHECK_CODE(s, TF_OK);
+  CHECK(a != NULL);
+  CHECK_EQ_INT(plugin_counter("inits"), 1);
+  b = TF_LoadPluggableDeviceLibrary(TEST_DEVICE, s);
+  CHECK_CODE(s, TF_OK);
+  CHECK(b == a);
+  CHECK_EQ_INT(plugin_counter("inits"), 1);
+  CHECK_EQ_INT(TFE_LiveObjectCount(TFE_OBJ_LIBRARY), libs + 1);
+  ops_a = TF_GetOpList(a);
+  ops_b = TF_GetOpList(b);
+  CHECK(ops_a.data == ops_b.data && ops_a.length == ops_b.length);
+  /* One reference gone: the handle is still usable. */
+  TF_DeletePluggableDeviceLibraryHandle(b);
+  CHECK_EQ_INT(TFE_LiveObjectCount(TFE_OBJ_LIBRARY), libs + 1);
+  ops_a = TF_GetOpList(a);
+  CHECK(ops_a.length == ops_b.length);
+  TF_DeletePluggableDeviceLibraryHandle(a);
+  CHECK_EQ_INT(TFE_LiveObjectCount(TFE_OBJ_LIBRARY), libs);
+  /* After the last Delete, loading again gives a new handle, still
+   * without a second SE_InitPlugin. */
+  c = TF_LoadPluggableDeviceLibrary(TEST_DEVICE, s);
+  CHECK_CODE(s, TF_OK);
+  CHECK(c != NULL);
+  CHECK_EQ_INT(plugin_counter("inits"), 1);
+  TF_DeletePluggableDeviceLibraryHandle(c);
+  CHECK_EQ_INT(TFE_LiveObjectCount(TFE_OBJ_LIBRARY), libs);
+  /* The devices are there once. */
+  ctx = new_ctx(s);
+  l = TFE_ContextListDevices(ctx, s);
+  for (i = 0; i < TF_DeviceListCount(l); i++) {
+    if (strcmp(TF_DeviceListType(l, i, s), "MY_DEVICE") == 0) mine++;
+  }
+  CHECK_EQ_INT(mine, 2);
+  TF_DeleteDeviceList(l);
+  TFE_DeleteContext(ctx);
   TF_DeleteStatus(s);
 }
 
@@ -96,6 +135,168 @@ TEST(copies_round_trip_in_both_directions) {
     free(y);
   }
   TFE_DeleteContext(ctx);
+  TF_DeleteStatus(s);
+}
+
+/* A copy between two devices of one plugin uses the plugin's memcpy_dtod
+ * (as TF's PluggableDevice does), not the host: one memcpy_dtod, no
+ * memcpy_dtoh/htod. With streams that sleep at random before every
+ * operation, the copy still sees the kernel's result on the source and the
+ * destination's kernel sees the copy. */
+TEST(copy_between_devices_of_one_plugin_uses_memcpy_dtod) {
+  static const int64_t sizes[] = {1, 1000, 70000};
+  TF_Status* s = TF_NewStatus();
+  TFE_Context* ctx;
+  size_t k;
+  setenv("TFE_TEST_DEVICE_JITTER_US", "200", 1);
+  load_test_device();
+  ctx = new_ctx(s);
+  for (k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+    int64_t n = sizes[k], i;
+    float* x = (float*)malloc((size_t)n * sizeof(float));
+    float* y = (float*)malloc((size_t)n * sizeof(float));
+    TFE_TensorHandle *h, *d0, *in[2], *sum0, *d1, *in1[2], *sum1;
+    long dtod, dtoh, htod;
+    fill_random(x, n, (unsigned)k + 7);
+    h = f32_handle(&n, 1, x, s);
+    d0 = to_device(ctx, h, "MY_DEVICE:0", s);
+    in[0] = d0;
+    in[1] = d0;
+    sum0 = run_op(ctx, "AddV2", in, 2, "MY_DEVICE:0", s); /* 2x on dev 0 */
+    CHECK_CODE(s, TF_OK);
+    dtod = plugin_counter("dtod");
+    dtoh = plugin_counter("dtoh");
+    htod = plugin_counter("htod");
+    d1 = to_device(ctx, sum0, "MY_DEVICE:1", s);
+    CHECK_EQ_INT(plugin_counter("dtod"), dtod + 1);
+    CHECK_EQ_INT(plugin_counter("dtoh"), dtoh);
+    CHECK_EQ_INT(plugin_counter("htod"), htod);
+    CHECK_STR_EQ(TFE_TensorHandleDeviceName(d1, s), DEV1);
+    CHECK_EQ_INT((unsigned)((uintptr_t)TFE_TensorHandleDevicePointer(d1, s) >>
+                            48) & 0xff, 1); /* memory of device 1 */
+    in1[0] = d1;
+    in1[1] = d1;
+    sum1 = run_op(ctx, "AddV2", in1, 2, "MY_DEVICE:1", s); /* 4x on dev 1 */
+    CHECK_CODE(s, TF_OK);
+    read_f32s(sum1, y, n, s);
+    for (i = 0; i < n; i++) CHECK(y[i] == 4.0f * x[i]);
+    read_f32s(d1, y, n, s);
+    for (i = 0; i < n; i++) CHECK(y[i] == 2.0f * x[i]);
+    /* And back from device 1 to device 0, again without the host. */
+    dtod = plugin_counter("dtod");
+    {
+      TFE_TensorHandle* back = to_device(ctx, sum1, "MY_DEVICE:0", s);
+      CHECK_EQ_INT(plugin_counter("dtod"), dtod + 1);
+      CHECK_STR_EQ(TFE_TensorHandleDeviceName(back, s), DEV0);
+      read_f32s(back, y, n, s);
+      for (i = 0; i < n; i++) CHECK(y[i] == 4.0f * x[i]);
+      TFE_DeleteTensorHandle(back);
+    }
+    TFE_DeleteTensorHandle(sum1);
+    TFE_DeleteTensorHandle(d1);
+    TFE_DeleteTensorHandle(sum0);
+    TFE_DeleteTensorHandle(d0);
+    TFE_DeleteTensorHandle(h);
+    free(x);
+    free(y);
+  }
+  TFE_DeleteContext(ctx);
+  TF_DeleteStatus(s);
+}
+
+/* A plugin without memcpy_dtod: the copy goes through the host (one
+ * memcpy_dtoh from device 0, one memcpy_htod into device 1). */
+TEST(copy_between_devices_without_memcpy_dtod_goes_through_the_host) {
+  TF_Status* s = TF_NewStatus();
+  TF_Library* lib;
+  TFE_Context* ctx;
+  float x[5] = {1, -2, 3.5f, 4, 1e6f}, y[5];
+  int64_t n = 5;
+  TFE_TensorHandle *h, *d0, *d1;
+  long (*counter)(const char*);
+  void* dl;
+  lib = TF_LoadPluggableDeviceLibrary(SE_PLUGIN("pd_no_dtod_device"), s);
+  CHECK_CODE(s, TF_OK);
+  TF_DeletePluggableDeviceLibraryHandle(lib);
+  dl = dlopen(SE_PLUGIN("pd_no_dtod_device"), RTLD_NOW | RTLD_NOLOAD);
+  CHECK(dl != NULL);
+  *(void**)&counter = dlsym(dl, "pd_test_counter");
+  CHECK(counter != NULL);
+  ctx = new_ctx(s);
+  h = f32_handle(&n, 1, x, s);
+  d0 = to_device(ctx, h, "NODTOD_DEVICE:0", s);
+  CHECK_EQ_INT(counter("htod"), 1);
+  d1 = to_device(ctx, d0, "NODTOD_DEVICE:1", s);
+  CHECK_EQ_INT(counter("dtod"), 0);
+  CHECK_EQ_INT(counter("dtoh"), 1);
+  CHECK_EQ_INT(counter("htod"), 2);
+  CHECK_STR_EQ(TFE_TensorHandleDeviceName(d1, s),
+               "/job:localhost/replica:0/task:0/device:NODTOD_DEVICE:1");
+  read_f32s(d1, y, 5, s);
+  CHECK(memcmp(x, y, sizeof x) == 0);
+  TFE_DeleteTensorHandle(d1);
+  TFE_DeleteTensorHandle(d0);
+  TFE_DeleteTensorHandle(h);
+  TFE_DeleteContext(ctx);
+  dlclose(dl);
+  TF_DeleteStatus(s);
+}
+
+/* Blocks the plugin holds: allocations minus deallocations. */
+static long plugin_blocks(void) {
+  return plugin_counter("allocs") - plugin_counter("frees");
+}
+
+/* When the last context using the devices goes, every block of the
+ * caching allocator goes back to the plugin: its own count of live blocks
+ * returns to where it was before the context. */
+TEST(deleting_the_last_context_returns_every_block_to_the_plugin) {
+  TF_Status* s = TF_NewStatus();
+  TFE_Context *ctx, *other;
+  float x[64], y[64];
+  int64_t n = 64;
+  long base;
+  int it;
+  load_test_device();
+  base = plugin_blocks();
+  ctx = new_ctx(s);
+  other = new_ctx(s);
+  for (it = 0; it < 3; it++) {
+    TFE_TensorHandle *h = f32_handle(&n, 1, x, s), *d0, *d1, *in[2], *sum;
+    fill_random(x, n, (unsigned)it);
+    d0 = to_device(ctx, h, "MY_DEVICE:0", s);
+    d1 = to_device(ctx, d0, "MY_DEVICE:1", s);
+    in[0] = d1;
+    in[1] = d1;
+    sum = run_op(ctx, "AddV2", in, 2, "MY_DEVICE:1", s);
+    CHECK_CODE(s, TF_OK);
+    read_f32s(sum, y, n, s);
+    TFE_DeleteTensorHandle(sum);
+    TFE_DeleteTensorHandle(d1);
+    TFE_DeleteTensorHandle(d0);
+    TFE_DeleteTensorHandle(h);
+  }
+  /* The freed blocks are cached while contexts use the devices. */
+  CHECK(plugin_blocks() > base);
+  TFE_DeleteContext(ctx);
+  CHECK(plugin_blocks() > base); /* `other` still uses them */
+  TFE_DeleteContext(other);
+  CHECK_EQ_INT(plugin_blocks(), base);
+
+  /* A handle that outlives TFE_DeleteContext keeps the context (and its
+   * block) until it goes; then everything is back. */
+  ctx = new_ctx(s);
+  {
+    TFE_TensorHandle* h = f32_handle(&n, 1, x, s);
+    TFE_TensorHandle* d0 = to_device(ctx, h, "MY_DEVICE:0", s);
+    TFE_DeleteTensorHandle(h);
+    TFE_DeleteContext(ctx);
+    CHECK(plugin_blocks() > base);
+    read_f32s(d0, y, n, s);
+    CHECK(memcmp(x, y, sizeof x) == 0);
+    TFE_DeleteTensorHandle(d0);
+  }
+  CHECK_EQ_INT(plugin_blocks(), base);
   TF_DeleteStatus(s);
 }
 

@@ -31,7 +31,13 @@
  *   PD_OLD: behave like a plugin built for an older TensorFlow (smaller
  *       SP_Platform and SP_StreamExecutor, no mem_zero/memset/memset32, no
  *       graph or profiler entry points);
- *   PD_NUM_DEVICES: devices (default 2; TFE_TEST_DEVICE_COUNT overrides). */
+ *   PD_NUM_DEVICES: devices (default 2; TFE_TEST_DEVICE_COUNT overrides);
+ *   PD_NO_DTOD: leave memcpy_dtod NULL (the core must copy between
+ *       devices through the host).
+ *
+ * memcpy_dtod accepts blocks of any device of this plugin (as a GPU with
+ * peer access would): the core calls it on the source device's stream to
+ * copy into another device's memory. */
 #ifndef TFE_PY_EXAMPLES_EXAMPLE_DEVICE_H_
 #define TFE_PY_EXAMPLES_EXAMPLE_DEVICE_H_
 
@@ -75,7 +81,8 @@
  * Counters the tests read through dlsym. */
 
 static atomic_long pd_allocs, pd_frees, pd_launches, pd_streams_live,
-    pd_events_live, pd_devices_live, pd_inits, pd_teardowns;
+    pd_events_live, pd_devices_live, pd_inits, pd_teardowns, pd_htods,
+    pd_dtohs, pd_dtods;
 
 TF_CAPI_EXPORT long pd_test_counter(const char* name);
 long pd_test_counter(const char* name) {
@@ -87,6 +94,10 @@ long pd_test_counter(const char* name) {
   if (strcmp(name, "devices") == 0) return atomic_load(&pd_devices_live);
   if (strcmp(name, "inits") == 0) return atomic_load(&pd_inits);
   if (strcmp(name, "teardowns") == 0) return atomic_load(&pd_teardowns);
+  /* Calls of memcpy_htod, memcpy_dtoh and memcpy_dtod that were queued. */
+  if (strcmp(name, "htod") == 0) return atomic_load(&pd_htods);
+  if (strcmp(name, "dtoh") == 0) return atomic_load(&pd_dtohs);
+  if (strcmp(name, "dtod") == 0) return atomic_load(&pd_dtods);
   return -1;
 }
 
@@ -138,6 +149,17 @@ static unsigned char* pd_decode(const pd_dev* dev, const void* opaque,
 }
 
 static pd_dev* pd_of(const SP_Device* d) { return (pd_dev*)d->device_handle; }
+
+/* Like pd_decode, for a block of whichever device the pointer names. */
+static unsigned char* pd_decode_any(const void* opaque, uint64_t size) {
+  uint64_t v = (uint64_t)(uintptr_t)opaque;
+  int ordinal = (int)((v >> 48) & 0xff);
+  if ((v >> 56) != PD_TAG || ordinal >= PD_MAX_DEVICES ||
+      pd_devs[ordinal].arena == NULL) {
+    return NULL;
+  }
+  return pd_decode(&pd_devs[ordinal], opaque, size);
+}
 
 static void* pd_arena_alloc(pd_dev* d, uint64_t size) {
   pd_block* b;
@@ -327,8 +349,8 @@ static void pd_run_op(SP_Stream s, pd_op* op) {
       else memcpy(op->dst, q, op->size);
       break;
     case PD_OP_D2D:
-      p = pd_decode(d, op->dst, op->size);
-      q = pd_decode(d, op->src, op->size);
+      p = pd_decode_any(op->dst, op->size);
+      q = pd_decode_any(op->src, op->size);
       if (p == NULL || q == NULL) {
         pd_stream_fail(s, "memcpy_dtod: bad device pointer");
       } else {
@@ -671,6 +693,7 @@ static void pd_memcpy_dtoh(const SP_Device* device, SP_Stream stream,
                            void* host_dst, const SP_DeviceMemoryBase* src,
                            uint64_t size, TF_Status* status) {
   if (!pd_check_ptr(device, src->opaque, size, "memcpy_dtoh", status)) return;
+  atomic_fetch_add(&pd_dtohs, 1);
   pd_copy(stream, PD_OP_D2H, host_dst, src->opaque, size, status);
 }
 
@@ -678,19 +701,31 @@ static void pd_memcpy_htod(const SP_Device* device, SP_Stream stream,
                            SP_DeviceMemoryBase* dst, const void* host_src,
                            uint64_t size, TF_Status* status) {
   if (!pd_check_ptr(device, dst->opaque, size, "memcpy_htod", status)) return;
+  atomic_fetch_add(&pd_htods, 1);
   pd_copy(stream, PD_OP_H2D, dst->opaque, host_src, size, status);
 }
 
+#ifndef PD_NO_DTOD
+/* Either block may be on another device of the plugin (a peer copy). */
 static void pd_memcpy_dtod(const SP_Device* device, SP_Stream stream,
                            SP_DeviceMemoryBase* dst,
                            const SP_DeviceMemoryBase* src, uint64_t size,
                            TF_Status* status) {
-  if (!pd_check_ptr(device, dst->opaque, size, "memcpy_dtod", status) ||
-      !pd_check_ptr(device, src->opaque, size, "memcpy_dtod", status)) {
+  if (pd_decode_any(dst->opaque, size) == NULL ||
+      pd_decode_any(src->opaque, size) == NULL) {
+    char msg[160];
+    snprintf(msg, sizeof msg,
+             "memcpy_dtod: %p or %p is not a block of %llu bytes on a test "
+             "device (called on device %d)",
+             dst->opaque, src->opaque, (unsigned long long)size,
+             (int)device->ordinal);
+    TF_SetStatus(status, TF_INVALID_ARGUMENT, msg);
     return;
   }
+  atomic_fetch_add(&pd_dtods, 1);
   pd_copy(stream, PD_OP_D2D, dst->opaque, src->opaque, size, status);
 }
+#endif
 
 static void pd_sync_dtoh(const SP_Device* device, void* host_dst,
                          const SP_DeviceMemoryBase* src, uint64_t size,
@@ -942,7 +977,9 @@ static void pd_create_se(const SP_Platform* platform,
   se->stop_timer = pd_stop_timer;
   se->memcpy_dtoh = pd_memcpy_dtoh;
   se->memcpy_htod = pd_memcpy_htod;
+#ifndef PD_NO_DTOD
   se->memcpy_dtod = pd_memcpy_dtod;
+#endif
   se->sync_memcpy_dtoh = pd_sync_dtoh;
   se->sync_memcpy_htod = pd_sync_htod;
   se->sync_memcpy_dtod = pd_sync_dtod;
