@@ -47,11 +47,11 @@ typedef struct tfe_device_memory_ops {
   struct TF_Tensor* (*copy_between)(const struct tfe_device* dst,
                                     const struct tfe_device* src,
                                     const struct TF_Tensor* t, TF_Status* s);
-} tfe_device_memory_ops;
   /* A context device of this kind was created (tfe_device_init) or freed
    * (tfe_device_fini); either may be NULL. */
   void (*context_acquire)(const struct tfe_device* d);
   void (*context_release)(const struct tfe_device* d);
+} tfe_device_memory_ops;
 
 typedef struct tfe_device_factory {
   /* Device type, [A-Z][A-Z0-9_]* ; copied by the registry. */
@@ -99,9 +99,9 @@ typedef struct tfe_device {
  * PluggableDevice keeps its memory cache while some context does). Pair
  * every call with tfe_device_fini before freeing d. */
 void tfe_device_init(tfe_device* d, const tfe_device_factory* f, int id);
-
 /* The context holding d lets go of it (NULL is a no-op). */
 void tfe_device_fini(tfe_device* d);
+
 /* The host CPU:0 device used by handles that belong to no context
  * (TFE_NewTensorHandle). Static storage. */
 const tfe_device* tfe_host_cpu_device(void);

@@ -99,6 +99,16 @@ const tfe_kernel_reg* tfe_kernel_find(const tfe_op_def* def,
 int tfe_kernel_count(void);
 const tfe_kernel_reg* tfe_kernel_at(int i);
 
+/* Undoing a library's registrations (its load failed): between
+ * tfe_kernels_mark_begin and tfe_kernels_mark_end, kernels registered on
+ * the calling thread carry the returned tag; tfe_kernels_remove_marked
+ * takes every kernel with that tag out of lookups and listings (the
+ * records stay allocated, since pointers to them may have been handed
+ * out) and returns how many it removed. */
+unsigned tfe_kernels_mark_begin(void);
+void tfe_kernels_mark_end(void);
+int tfe_kernels_remove_marked(unsigned tag);
+
 /* ---- helpers for kernel implementations ---- */
 
 /* Allocates output `index` on the host (aligned, contents unspecified,
@@ -112,16 +122,6 @@ TF_Tensor* tfe_kernel_alloc_output(tfe_kernel_context* k, int index,
  * dtype/shape (no copy; byte sizes must match). Returns the output or NULL
  * with k->status set. */
 TF_Tensor* tfe_kernel_alias_input(tfe_kernel_context* k, int index,
-/* Undoing a library's registrations (its load failed): between
- * tfe_kernels_mark_begin and tfe_kernels_mark_end, kernels registered on
- * the calling thread carry the returned tag; tfe_kernels_remove_marked
- * takes every kernel with that tag out of lookups and listings (the
- * records stay allocated, since pointers to them may have been handed
- * out) and returns how many it removed. */
-unsigned tfe_kernels_mark_begin(void);
-void tfe_kernels_mark_end(void);
-int tfe_kernels_remove_marked(unsigned tag);
-
                                   int input_index, const int64_t* dims,
                                   int num_dims);
 /* Stores an existing tensor as output `index`, taking ownership of it. */
