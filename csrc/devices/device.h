@@ -12,6 +12,7 @@
 #ifndef TFE_DEVICES_DEVICE_H_
 #define TFE_DEVICES_DEVICE_H_
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "tensorflow/c/tf_status.h"
@@ -113,11 +114,11 @@ static inline int tfe_device_same(const tfe_device* a, const tfe_device* b) {
          (a != 0 && b != 0 && a->factory == b->factory && a->id == b->id);
 }
 
-/* ---- device names ----
- * Accepted forms (TF's): full or partial names made of "/job:NAME",
- * "/replica:N", "/task:N", "/device:TYPE:ID" (ID may be "*" or missing),
- * legacy "/cpu:N" and "/gpu:N"; local names "TYPE:ID" ("CPU:0", "cpu:0");
- * "" (no constraint). */
+/* ---- device names (device_name.c) ----
+ * Accepted forms (TF's DeviceNameUtils rules): full or partial names made
+ * of "/job:NAME", "/replica:N", "/task:N", "/device:TYPE[:ID]" (any N or
+ * ID may be "*"), legacy "/cpu:N" and "/gpu:N"; local names "TYPE:ID"
+ * ("CPU:0", "cpu:0"); "" (no constraint). */
 typedef struct tfe_device_spec {
   int has_job;
   char job[64];
@@ -138,6 +139,13 @@ int tfe_device_spec_parse(const char* name, tfe_device_spec* out);
 int tfe_device_spec_matches(const tfe_device_spec* spec, const tfe_device* d);
 /* 1 when the spec gives no component at all. */
 int tfe_device_spec_is_empty(const tfe_device_spec* spec);
+/* Writes TF's canonical form of the spec into buf (TF's
+ * DeviceNameUtils::ParsedNameToString): the components that are set, in
+ * the order job, replica, task, device, with "/device:TYPE:*" for a type
+ * without index ("/cpu:0" -> "/device:CPU:0", "" -> ""). Returns the
+ * length, or -1 when buf (cap bytes) is too small. */
+int tfe_device_spec_format(const tfe_device_spec* spec, char* buf,
+                           size_t cap);
 
 /* ---- moving tensors between devices (device_copy.c) ----
  * A tensor "held by" a device lives in that device's memory: host memory

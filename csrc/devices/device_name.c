@@ -1,5 +1,22 @@
 /* Parsing TF device names ("/job:localhost/replica:0/task:0/device:CPU:0",
- * "/device:CPU:1", "/cpu:0", "CPU:0", ...) and matching them to devices. */
+ * "/device:CPU:1", "/cpu:0", "CPU:0", ...), printing them back in TF's
+ * canonical form, and matching them to devices.
+ *
+ * The rules are TensorFlow's (DeviceNameUtils::ParseFullName, with
+ * ParseLocalName as the fallback for names without a leading '/'):
+ *  - a full name is a sequence of components, each introduced by '/':
+ *    "job:NAME" (NAME = a letter, then letters, digits or '_'),
+ *    "replica:N", "task:N", "device:TYPE" optionally followed by ":N",
+ *    and the legacy "cpu:N", "CPU:N", "gpu:N", "GPU:N" (TYPE CPU/GPU).
+ *    Every N may be "*" (any), which leaves the component unset, as does
+ *    "device:*". Components may come in any order and a later one
+ *    replaces an earlier one of the same kind; "" and "/" give no
+ *    constraint; anything else (a trailing '/', unknown words, "-1") is
+ *    malformed;
+ *  - a local name is "TYPE:N" with a number. tfe also reads lower-case
+ *    "cpu:N"/"gpu:N" as CPU/GPU (TF would keep the lower-case type and then
+ *    find no such device). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,8 +26,20 @@ static int is_letter(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 static int is_digit(char c) { return c >= '0' && c <= '9'; }
+static int is_word_char(char c) {
+  return is_letter(c) || is_digit(c) || c == '_';
+}
 
-/* Consumes a decimal number (no sign, fits in int). */
+/* Consumes `prefix` at *p; 1 when it was there. */
+static int eat(const char** p, const char* prefix) {
+  size_t n = strlen(prefix);
+  if (strncmp(*p, prefix, n) != 0) return 0;
+  *p += n;
+  return 1;
+}
+
+/* Consumes a decimal number (no sign; at most 10^9, as device indices are
+ * small) into *out. */
 static int take_number(const char** p, int* out) {
   const char* s = *p;
   long v = 0;
@@ -25,12 +54,18 @@ static int take_number(const char** p, int* out) {
   return 1;
 }
 
-/* Consumes an identifier [A-Za-z][A-Za-z0-9_]* into buf (cap bytes). */
-static int take_ident(const char** p, char* buf, size_t cap) {
+/* Consumes a word that starts with a letter and runs up to the next
+ * character of `stops` (or the end); every character of it must be a
+ * letter, digit or '_'. Copies it into buf (cap bytes). */
+static int take_word(const char** p, const char* stops, char* buf,
+                     size_t cap) {
   const char* s = *p;
   size_t n = 0;
   if (!is_letter(*s)) return 0;
-  while (is_letter(s[n]) || is_digit(s[n]) || s[n] == '_') n++;
+  while (s[n] != '\0' && strchr(stops, s[n]) == NULL) {
+    if (!is_word_char(s[n])) return 0;
+    n++;
+  }
   if (n >= cap) return 0;
   memcpy(buf, s, n);
   buf[n] = '\0';
@@ -38,100 +73,125 @@ static int take_ident(const char** p, char* buf, size_t cap) {
   return 1;
 }
 
-static int starts(const char* s, const char* prefix) {
-  return strncmp(s, prefix, strlen(prefix)) == 0;
-}
-
-/* ":ID", ":*" or nothing after a type. */
-static int take_id(const char** p, tfe_device_spec* out) {
-  const char* s = *p;
-  if (*s != ':') {
-    out->has_id = 0;
+/* "*" (leaves *has 0) or a number (sets *has). */
+static int take_index(const char** p, int* has, int* value) {
+  if (eat(p, "*")) {
+    *has = 0;
     return 1;
   }
-  s++;
-  if (*s == '*') {
-    out->has_id = 0;
-    *p = s + 1;
-    return 1;
-  }
-  if (!take_number(&s, &out->id)) return 0;
-  out->has_id = 1;
-  *p = s;
+  if (!take_number(p, value)) return 0;
+  *has = 1;
   return 1;
 }
 
-static void upcase(char* s) {
-  for (; *s; s++) {
-    if (*s >= 'a' && *s <= 'z') *s = (char)(*s - 'a' + 'A');
+/* One pass of TF's full-name loop: each kind of component at most once,
+ * in TF's order. 1 when something was consumed, 0 when nothing matched,
+ * -1 for a malformed component. */
+static int full_name_pass(const char** p, tfe_device_spec* out) {
+  int progress = 0;
+  if (eat(p, "/job:")) {
+    if (eat(p, "*")) {
+      out->has_job = 0;
+      out->job[0] = '\0';
+    } else {
+      if (!take_word(p, "/", out->job, sizeof(out->job))) return -1;
+      out->has_job = 1;
+    }
+    progress = 1;
   }
+  if (eat(p, "/replica:")) {
+    if (!take_index(p, &out->has_replica, &out->replica)) return -1;
+    progress = 1;
+  }
+  if (eat(p, "/task:")) {
+    if (!take_index(p, &out->has_task, &out->task)) return -1;
+    progress = 1;
+  }
+  if (eat(p, "/device:")) {
+    if (eat(p, "*")) {
+      out->has_type = 0;
+      out->type[0] = '\0';
+    } else {
+      if (!take_word(p, "/:", out->type, sizeof(out->type))) return -1;
+      out->has_type = 1;
+    }
+    if (eat(p, ":")) {
+      if (!take_index(p, &out->has_id, &out->id)) return -1;
+    } else {
+      out->has_id = 0;
+    }
+    progress = 1;
+  }
+  if (eat(p, "/cpu:") || eat(p, "/CPU:")) {
+    out->has_type = 1;
+    strcpy(out->type, "CPU");
+    if (!take_index(p, &out->has_id, &out->id)) return -1;
+    progress = 1;
+  }
+  if (eat(p, "/gpu:") || eat(p, "/GPU:")) {
+    out->has_type = 1;
+    strcpy(out->type, "GPU");
+    if (!take_index(p, &out->has_id, &out->id)) return -1;
+    progress = 1;
+  }
+  return progress;
 }
 
-/* "TYPE:ID" with TYPE given in upper case, or legacy "cpu:N"/"gpu:N". */
-static int take_type_and_id(const char** p, tfe_device_spec* out) {
-  const char* s = *p;
-  if (!take_ident(&s, out->type, sizeof(out->type))) return 0;
-  if (strcmp(out->type, "cpu") == 0 || strcmp(out->type, "gpu") == 0) {
-    upcase(out->type);
+static int parse_full(const char* name, tfe_device_spec* out) {
+  const char* s = name;
+  memset(out, 0, sizeof(*out));
+  if (strcmp(s, "/") == 0) return 1;
+  while (*s != '\0') {
+    if (full_name_pass(&s, out) != 1) return 0;
   }
+  return 1;
+}
+
+/* "TYPE:N" (TF's ParseLocalName), plus lower-case cpu/gpu. */
+static int parse_local(const char* name, tfe_device_spec* out) {
+  const char* s = name;
+  memset(out, 0, sizeof(*out));
+  if (!take_word(&s, "/:", out->type, sizeof(out->type))) return 0;
+  if (strcmp(out->type, "cpu") == 0) strcpy(out->type, "CPU");
+  if (strcmp(out->type, "gpu") == 0) strcpy(out->type, "GPU");
   out->has_type = 1;
-  if (*s != ':') return 0; /* a bare word is not a device */
-  if (!take_id(&s, out)) return 0;
-  *p = s;
-  return 1;
+  if (!eat(&s, ":") || !take_number(&s, &out->id)) return 0;
+  out->has_id = 1;
+  return *s == '\0';
 }
 
 int tfe_device_spec_parse(const char* name, tfe_device_spec* out) {
-  const char* s = name;
   if (out == NULL || name == NULL) return 0;
+  if (parse_full(name, out)) return 1;
+  if (parse_local(name, out)) return 1;
   memset(out, 0, sizeof(*out));
-  if (*s == '\0') return 1;
-  if (*s != '/') {
-    /* Local name: "CPU:0", "cpu:0", "device:CPU:0". */
-    if (starts(s, "device:")) {
-      s += 7;
-      if (!take_ident(&s, out->type, sizeof(out->type))) return 0;
-      out->has_type = 1;
-      if (!take_id(&s, out)) return 0;
-    } else if (!take_type_and_id(&s, out)) {
-      return 0;
-    }
-    return *s == '\0';
-  }
-  while (*s == '/') {
-    s++;
-    if (*s == '\0') break; /* trailing slash */
-    if (starts(s, "job:")) {
-      s += 4;
-      if (out->has_job) return 0;
-      if (!take_ident(&s, out->job, sizeof(out->job))) return 0;
-      out->has_job = 1;
-    } else if (starts(s, "replica:")) {
-      s += 8;
-      if (out->has_replica || !take_number(&s, &out->replica)) return 0;
-      out->has_replica = 1;
-    } else if (starts(s, "task:")) {
-      s += 5;
-      if (out->has_task || !take_number(&s, &out->task)) return 0;
-      out->has_task = 1;
-    } else if (starts(s, "device:")) {
-      s += 7;
-      if (out->has_type) return 0;
-      if (*s == '*') {
-        s++; /* "/device:*": any type */
-        if (!take_id(&s, out)) return 0;
-      } else {
-        if (!take_ident(&s, out->type, sizeof(out->type))) return 0;
-        out->has_type = 1;
-        if (!take_id(&s, out)) return 0;
-      }
+  return 0;
+}
+
+int tfe_device_spec_format(const tfe_device_spec* spec, char* buf,
+                           size_t cap) {
+  size_t pos = 0;
+  int w;
+  if (spec == NULL || buf == NULL || cap == 0) return -1;
+  buf[0] = '\0';
+#define TFE_APPEND(...)                                   \
+  do {                                                    \
+    w = snprintf(buf + pos, cap - pos, __VA_ARGS__);      \
+    if (w < 0 || (size_t)w >= cap - pos) return -1;       \
+    pos += (size_t)w;                                     \
+  } while (0)
+  if (spec->has_job) TFE_APPEND("/job:%s", spec->job);
+  if (spec->has_replica) TFE_APPEND("/replica:%d", spec->replica);
+  if (spec->has_task) TFE_APPEND("/task:%d", spec->task);
+  if (spec->has_type) {
+    if (spec->has_id) {
+      TFE_APPEND("/device:%s:%d", spec->type, spec->id);
     } else {
-      if (out->has_type) return 0;
-      if (!take_type_and_id(&s, out)) return 0;
+      TFE_APPEND("/device:%s:*", spec->type);
     }
-    if (*s != '/' && *s != '\0') return 0;
   }
-  return *s == '\0';
+#undef TFE_APPEND
+  return (int)pos;
 }
 
 int tfe_device_spec_is_empty(const tfe_device_spec* spec) {

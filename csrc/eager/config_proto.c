@@ -4,6 +4,7 @@
  *   field 1  device_count: map<string, int32> (entries: key = 1, value = 2)
  *   field 2  intra_op_parallelism_threads: int32
  *   field 5  inter_op_parallelism_threads: int32
+ *   field 7  allow_soft_placement: bool (the context's soft placement)
  * Every other field is skipped according to its wire type. Anything that is
  * not well-formed protobuf (truncated varints or lengths, field number 0,
  * unknown wire types, unbalanced groups) is INVALID_ARGUMENT. */
@@ -53,6 +54,7 @@ int tfe_config_proto_parse(const void* data, size_t len,
   tfe_pbr r;
   int cpu_count = opts->cpu_count;
   int intra = opts->intra_op_threads, inter = opts->inter_op_threads;
+  int soft = opts->soft_placement;
   r.p = (const unsigned char*)data;
   r.end = r.p + (data == NULL ? 0 : len);
   while (r.p < r.end) {
@@ -74,10 +76,14 @@ int tfe_config_proto_parse(const void* data, size_t len,
       } else {
         inter = n;
       }
+    } else if (f == 7 && w == 0) {
+      if (!tfe_pbr_varint(&r, &v)) goto bad;
+      soft = v != 0;
     } else if (!tfe_pbr_skip(&r, f, w)) {
       goto bad;
     }
   }
+  opts->soft_placement = soft;
   opts->cpu_count = cpu_count;
   opts->intra_op_threads = intra;
   opts->inter_op_threads = inter;

@@ -156,7 +156,7 @@ TFE_Context* TFE_NewContext(const TFE_ContextOptions* opts,
   ctx->is_async = opts->async;
   ctx->intra_op_threads = opts->intra_op_threads;
   ctx->inter_op_threads = opts->inter_op_threads;
-  atomic_init(&ctx->soft_placement, 0);
+  atomic_init(&ctx->soft_placement, opts->soft_placement != 0);
   atomic_init(&ctx->log_placement, 0);
   atomic_init(&ctx->step_depth, 0);
   atomic_init(&ctx->num_devices, 0);

@@ -130,6 +130,8 @@ struct TFE_ContextOptions {
   int cpu_count;
   int intra_op_threads;
   int inter_op_threads;
+  /* ConfigProto.allow_soft_placement (0 when not given, as in TF). */
+  int soft_placement;
 };
 
 struct TFE_Context {
@@ -267,6 +269,12 @@ int tfe_handle_check(const TFE_TensorHandle* h, const char* fn, TF_Status* s);
  * executor). For a READY handle then returns 1; otherwise copies its error
  * into s and returns 0. */
 int tfe_handle_ready(TFE_TensorHandle* h, TF_Status* s);
+/* Marks h as consumed: a kernel of op `op_name` reused the buffer of its
+ * input #`input` (h, which only the executing op or node held) for an
+ * output. h then reads as an error (FAILED_PRECONDITION), so executing the
+ * same op again, or reading the input back through TFE_OpGetFlatInput,
+ * fails instead of seeing the output's values. */
+void tfe_handle_consume(TFE_TensorHandle* h, const char* op_name, int input);
 
 /* ---- ops (op.c, op_attrs.c) ---- */
 

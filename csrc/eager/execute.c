@@ -227,6 +227,50 @@ static const tfe_device* best_device(TFE_Context* ctx, const tfe_op_def* def,
   return best;
 }
 
+/* An op explicitly placed (without soft placement) on a device that has no
+ * kernel for it: s holds that device's NOT_FOUND. As in TF's
+ * EagerContext::SelectDevice, when some other device kind of the context
+ * has a kernel for the op under `attrs` the request is what cannot be
+ * satisfied (INVALID_ARGUMENT, listing the kinds that could run it);
+ * when no kind has one, the NOT_FOUND stays. */
+static void explicit_request_fails(TFE_Op* op, const tfe_attrs* attrs,
+                                   TF_Status* s) {
+  TFE_Context* ctx = op->ctx;
+  char types[256], devs[1024];
+  const tfe_device_factory* seen[64];
+  int num_seen = 0, i, j, n = atomic_load(&ctx->num_devices);
+  size_t pos = 0;
+  TF_Status tmp;
+  tmp.code = TF_OK;
+  tmp.msg = NULL;
+  tmp.payloads = NULL;
+  types[0] = '\0';
+  for (i = 0; i < n; i++) {
+    const tfe_device* d = ctx->devices[i];
+    int w;
+    for (j = 0; j < num_seen; j++) {
+      if (seen[j] == d->factory) break;
+    }
+    if (j < num_seen) continue;
+    if (num_seen < (int)(sizeof(seen) / sizeof(seen[0]))) {
+      seen[num_seen++] = d->factory;
+    }
+    if (tfe_kernel_find(op->def, d->type, attrs, &tmp) == NULL) continue;
+    w = snprintf(types + pos, sizeof(types) - pos, "%s%s", pos ? ", " : "",
+                 d->type);
+    if (w < 0 || (size_t)w >= sizeof(types) - pos) break;
+    pos += (size_t)w;
+  }
+  tfe_status_ok(&tmp);
+  if (pos == 0) return;
+  list_devices(ctx, devs, sizeof(devs));
+  tfe_status_setf(s, TF_INVALID_ARGUMENT,
+                  "Could not satisfy device specification '%s'. "
+                  "enable_soft_placement=0. Supported device types [%s]. "
+                  "All available devices [%s].",
+                  op->device_name != NULL ? op->device_name : "", types, devs);
+}
+
 /* Input i is on another device than the kernel's: apply the policy. */
 static int check_placement(TFE_Op* op, int i, const TFE_TensorHandle* h,
                            const tfe_device* d, TF_Status* s) {
@@ -396,6 +440,9 @@ static tfe_kcache_entry* build_entry(TFE_Op* op, const tfe_device* dev,
         e->run_device = d;
         tfe_status_ok(s);
       }
+    }
+    if (reg == NULL && TF_GetCode(s) == TF_NOT_FOUND && op->has_device) {
+      explicit_request_fails(op, &e->complete, s);
     }
   }
   if (reg == NULL) goto fail;
@@ -575,6 +622,39 @@ static int check_outputs(const tfe_kcache_entry* e, TF_Tensor** outs,
   return 1;
 }
 
+/* Which inputs the kernel may forward (tfe_kernel_context.forwardable),
+ * as in TF, where a tensor handle protects its buffer from forwarding
+ * until the op executing it holds the handle's last reference: input i
+ * qualifies when its handle has that single reference (the op's, or an
+ * asynchronous node's: the caller deleted its own handle after adding
+ * it), the kernel reads the handle's own tensor (not a copy or a
+ * reference's view), and that tensor's buffer is core host memory with a
+ * single reference. A handle referenced once cannot gain references
+ * while it runs (only a holder can make new ones), so the answer stays
+ * true until the kernel returns. The same handle added twice, a handle
+ * the caller kept, a TF_Tensor from TFE_TensorHandleResolve, a DLPack or
+ * numpy export, a variable's value or another handle sharing the buffer
+ * all hold a reference and prevent it. */
+static uint64_t forwardable_inputs(TFE_TensorHandle* const* inputs,
+                                   TF_Tensor* const* ins, int n_in) {
+  uint64_t m = 0;
+  int i;
+  for (i = 0; i < n_in && i < 64; i++) {
+    const TFE_TensorHandle* h = inputs[i];
+    const TF_Tensor* t = ins[i];
+    if (t == NULL || t != h->t || t->buf == NULL || !t->buf->owns_memory) {
+      continue;
+    }
+    if (atomic_load_explicit(&((TFE_TensorHandle*)h)->refs,
+                             memory_order_acquire) != 1 ||
+        atomic_load_explicit(&t->buf->refcount, memory_order_acquire) != 1) {
+      continue;
+    }
+    m |= (uint64_t)1 << i;
+  }
+  return m;
+}
+
 /* Runs e's kernel on `inputs` (e->num_inputs handles; waits for pending
  * ones) and stores e->num_outputs new tensors in outs (all NULL on entry),
  * and for ops with Ref(T) args the Ref outputs' cells in out_refs.
@@ -646,6 +726,8 @@ int tfe_execute_kernel(TFE_Context* ctx, const tfe_kcache_entry* e,
   k.device_name = e->run_device->name;
   k.input_refs = in_refs;
   k.output_refs = has_ref ? out_refs : NULL;
+  k.forwardable = has_ref ? 0 : forwardable_inputs(inputs, ins, n_in);
+  k.forwarded = 0;
   {
     /* Kernels run with denormals flushed and round-to-nearest, as in TF;
      * the caller's modes are back once compute returns (core/fpenv.h). */
@@ -653,6 +735,15 @@ int tfe_execute_kernel(TFE_Context* ctx, const tfe_kcache_entry* e,
     tfe_fpenv_enter(&fp);
     e->reg->compute(&k);
     tfe_fpenv_leave(&fp);
+  }
+  /* An input whose buffer became an output's no longer holds its value
+   * (whether or not the kernel then succeeded). */
+  if (k.forwarded != 0) {
+    for (i = 0; i < n_in && i < 64; i++) {
+      if (k.forwarded & ((uint64_t)1 << i)) {
+        tfe_handle_consume(inputs[i], e->def->name, i);
+      }
+    }
   }
   if (TF_GetCode(status) != TF_OK) goto done;
   ok = check_outputs(e, outs, out_refs, has_ref, status);
@@ -946,6 +1037,9 @@ void TFE_Execute(TFE_Op* op, TFE_TensorHandle** retvals, int* num_retvals,
   if (e->run_device != dev && op->has_device &&
       !atomic_load_explicit(&ctx->soft_placement, memory_order_relaxed) &&
       tfe_kernel_find(op->def, dev->type, &e->complete, status) == NULL) {
+    if (TF_GetCode(status) == TF_NOT_FOUND) {
+      explicit_request_fails(op, &e->complete, status);
+    }
     return;
   }
   run(op, e, retvals, num_retvals, status);

@@ -191,8 +191,13 @@ TFE_Context* TFE_OpGetContext(const TFE_Op* op, TF_Status* status) {
   return op->ctx;
 }
 
+/* The op keeps TF's canonical form of the requested name (what
+ * TFE_OpGetDevice returns): "/cpu:0" is kept as "/device:CPU:0",
+ * "/job:localhost/device:CPU:0" stays as given, "" means no request. */
 int tfe_op_set_device(TFE_Op* op, const char* name, TF_Status* s) {
   tfe_device_spec spec;
+  char canon[TFE_DEVICE_NAME_MAX + 128];
+  int len;
   size_t n;
   if (!tfe_device_spec_parse(name, &spec)) {
     tfe_status_setf(s, TF_INVALID_ARGUMENT,
@@ -200,7 +205,16 @@ int tfe_op_set_device(TFE_Op* op, const char* name, TF_Status* s) {
                     name, op->def != NULL ? op->def->name : "");
     return 0;
   }
-  n = strlen(name);
+  len = tfe_device_spec_format(&spec, canon, sizeof(canon));
+  if (len < 0) {
+    tfe_status_setf(s, TF_INVALID_ARGUMENT,
+                    "Malformed device specification '%s' in eager op: %s "
+                    "(the name is too long)",
+                    name, op->def != NULL ? op->def->name : "");
+    return 0;
+  }
+  name = canon;
+  n = (size_t)len;
   if (op->device_name == NULL || op->device_cap < n + 1) {
     size_t cap = n + 1 < 64 ? 64 : n + 1;
     char* p = (char*)tfe_malloc(cap);

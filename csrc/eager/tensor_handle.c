@@ -1,5 +1,6 @@
 /* Tensor handles: creation, reference counting, queries, resolve, copies,
  * device memory. */
+#include <stdio.h>
 #include <string.h>
 
 #include "core/alloc.h"
@@ -143,10 +144,39 @@ int tfe_handle_ready(TFE_TensorHandle* h, TF_Status* s) {
   return 0;
 }
 
+/* Argument check of the TFE_TensorHandle* functions: a NULL handle gets
+ * exactly TF's message, "Invalid handle" (TF's own tests compare it); a
+ * pointer that is not a live handle gets tfe_handle_check's message. */
+static int handle_arg(const TFE_TensorHandle* h, const char* fn,
+                      TF_Status* s) {
+  if (h == NULL) {
+    tfe_status_setf(s, TF_INVALID_ARGUMENT, "Invalid handle");
+    return 0;
+  }
+  return tfe_handle_check(h, fn, s);
+}
+
+void tfe_handle_consume(TFE_TensorHandle* h, const char* op_name,
+                        int input) {
+  char msg[320];
+  snprintf(msg, sizeof(msg),
+           "input #%d of %s was consumed by an earlier execution: its only "
+           "holder was the op, so the kernel reused its buffer for an "
+           "output (TF's input forwarding); add the input again to run the "
+           "op anew",
+           input, op_name != NULL ? op_name : "the op");
+  /* Only the executing op (or node) holds h: nobody reads these fields
+   * concurrently. */
+  tfe_free(h->error_msg);
+  h->error_msg = tfe_strdup(msg);
+  h->error_code = TF_FAILED_PRECONDITION;
+  atomic_store_explicit(&h->state, TFE_HANDLE_ERROR, memory_order_release);
+}
+
 /* Checks and waits for the value; 1 when h->t may be read (or, for a
  * reference handle, h->ref). */
 static int readable(TFE_TensorHandle* h, const char* fn, TF_Status* s) {
-  return tfe_handle_check(h, fn, s) && tfe_handle_ready(h, s);
+  return handle_arg(h, fn, s) && tfe_handle_ready(h, s);
 }
 
 /* The tensor a READY, non-custom handle stands for: h->t, or for a
@@ -277,14 +307,14 @@ int64_t TFE_TensorHandleDim(TFE_TensorHandle* h, int dim_index,
 
 const char* TFE_TensorHandleDeviceName(TFE_TensorHandle* h,
                                        TF_Status* status) {
-  if (!tfe_handle_check(h, "TFE_TensorHandleDeviceName", status)) return NULL;
+  if (!handle_arg(h, "TFE_TensorHandleDeviceName", status)) return NULL;
   tfe_status_ok(status);
   return h->device->name;
 }
 
 const char* TFE_TensorHandleBackingDeviceName(TFE_TensorHandle* h,
                                               TF_Status* status) {
-  if (!tfe_handle_check(h, "TFE_TensorHandleBackingDeviceName", status)) {
+  if (!handle_arg(h, "TFE_TensorHandleBackingDeviceName", status)) {
     return NULL;
   }
   tfe_status_ok(status);
@@ -293,19 +323,19 @@ const char* TFE_TensorHandleBackingDeviceName(TFE_TensorHandle* h,
 
 const char* TFE_TensorHandleDeviceType(TFE_TensorHandle* h,
                                        TF_Status* status) {
-  if (!tfe_handle_check(h, "TFE_TensorHandleDeviceType", status)) return NULL;
+  if (!handle_arg(h, "TFE_TensorHandleDeviceType", status)) return NULL;
   tfe_status_ok(status);
   return h->device->type;
 }
 
 int TFE_TensorHandleDeviceID(TFE_TensorHandle* h, TF_Status* status) {
-  if (!tfe_handle_check(h, "TFE_TensorHandleDeviceID", status)) return -1;
+  if (!handle_arg(h, "TFE_TensorHandleDeviceID", status)) return -1;
   tfe_status_ok(status);
   return h->device->id;
 }
 
 void TFE_TensorHandleGetStatus(TFE_TensorHandle* h, TF_Status* status) {
-  if (!tfe_handle_check(h, "TFE_TensorHandleGetStatus", status)) return;
+  if (!handle_arg(h, "TFE_TensorHandleGetStatus", status)) return;
   if (atomic_load(&h->state) == TFE_HANDLE_ERROR) {
     tfe_handle_ready(h, status);
     return;
@@ -406,10 +436,12 @@ TFE_TensorHandle* TFE_TensorHandleCopyToDevice(TFE_TensorHandle* h,
   TFE_TensorHandle* c;
   if (!readable(h, "TFE_TensorHandleCopyToDevice", status)) return NULL;
   if (!tfe_ctx_check(ctx, "TFE_TensorHandleCopyToDevice", status)) return NULL;
-  if (device_name == NULL || !tfe_device_spec_parse(device_name, &spec)) {
-    tfe_status_setf(status, TF_INVALID_ARGUMENT,
-                    "Invalid device name: '%s'",
-                    device_name == NULL ? "(null)" : device_name);
+  /* As in TF, no name (NULL or "") means the host CPU, and a name that
+   * names no device, malformed or not, is "<name> unknown device.". */
+  if (device_name == NULL) device_name = "";
+  if (!tfe_device_spec_parse(device_name, &spec)) {
+    tfe_status_setf(status, TF_INVALID_ARGUMENT, "%s unknown device.",
+                    device_name);
     return NULL;
   }
   /* Copies to or from a custom device go through its callbacks. */
@@ -419,11 +451,10 @@ TFE_TensorHandle* TFE_TensorHandleCopyToDevice(TFE_TensorHandle* h,
     c = tfe_custom_copy(h, ctx, device_name, &spec, &handled, status);
     if (handled) return c;
   }
-  dst = tfe_ctx_find_device(ctx, &spec);
+  dst = tfe_device_spec_is_empty(&spec) ? ctx->devices[0]
+                                         : tfe_ctx_find_device(ctx, &spec);
   if (dst == NULL) {
-    tfe_status_setf(status, TF_INVALID_ARGUMENT,
-                    "Could not find the device '%s' in the context; use "
-                    "TFE_ContextListDevices to see the available devices",
+    tfe_status_setf(status, TF_INVALID_ARGUMENT, "%s unknown device.",
                     device_name);
     return NULL;
   }
@@ -531,8 +562,8 @@ TFE_TensorHandle* TFE_NewTensorHandleFromDeviceMemory(
   }
   if (device_name == NULL || !tfe_device_spec_parse(device_name, &spec) ||
       (dev = tfe_ctx_find_device(ctx, &spec)) == NULL) {
-    tfe_status_setf(status, TF_INVALID_ARGUMENT,
-                    "TFE_NewTensorHandleFromDeviceMemory: unknown device '%s'",
+    /* TF's words (its tests compare them). */
+    tfe_status_setf(status, TF_INVALID_ARGUMENT, "%s unknown device.",
                     device_name == NULL ? "(null)" : device_name);
     goto fail_quiet;
   }

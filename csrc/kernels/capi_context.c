@@ -351,27 +351,58 @@ TF_Tensor* TF_ForwardInputOrAllocateOutput(
     int num_candidate_input_indices, int output_index,
     const int64_t* output_dims, int output_num_dims, int* forwarded_input,
     TF_Status* status) {
-  /* An eager input is also held by the caller's tensor handle, so it is
-   * never safe to overwrite: always allocate (TensorFlow forwards only
-   * buffers nobody else holds). */
-  (void)candidate_input_indices;
-  if (num_candidate_input_indices < 0) {
+  TF_DataType dtype;
+  int i;
+  int64_t n;
+  if (num_candidate_input_indices < 0 ||
+      (num_candidate_input_indices > 0 && candidate_input_indices == NULL)) {
     tfe_status_setf(status, TF_INVALID_ARGUMENT,
-                    "TF_ForwardInputOrAllocateOutput: negative candidate "
-                    "count");
+                    "TF_ForwardInputOrAllocateOutput: bad candidate list");
     return NULL;
   }
   if (forwarded_input != NULL) *forwarded_input = -1;
   if (!in_range(context, output_index,
                 context ? TF_NumOutputs(context) : 0,
-                "TF_ForwardInputOrAllocateOutput", status)) {
+                "TF_ForwardInputOrAllocateOutput", status) ||
+      !plain_output(context, output_index, "TF_ForwardInputOrAllocateOutput",
+                    status)) {
     return NULL;
   }
-  return TF_AllocateOutput(context, output_index,
-                           context->k->output_types
-                               ? context->k->output_types[output_index]
-                               : TF_FLOAT,
-                           output_dims, output_num_dims, 0, status);
+  dtype = context->k->output_types ? context->k->output_types[output_index]
+                                   : TF_FLOAT;
+  n = (output_num_dims >= 0 && output_num_dims <= TFE_MAX_DIMS &&
+       (output_num_dims == 0 || output_dims != NULL))
+          ? tfe_shape_num_elements(output_dims, output_num_dims)
+          : -1;
+  /* As TF: an input may become the output when the runtime lets it be
+   * reused (nobody else can observe it: tfe_kernel_can_forward; a kernel
+   * that still holds the tensor TF_GetInput gave it holds a reference and
+   * so prevents this, as in TF) and both live in the same memory. Forwarded
+   * buffers are core host memory, so a PluggableDevice kernel forwards
+   * only between host-memory args. */
+  for (i = 0; n >= 0 && i < num_candidate_input_indices; i++) {
+    int c = candidate_input_indices[i];
+    TF_Tensor *t, *view;
+    if (c < 0 || c >= context->k->num_inputs) continue;
+    if (!input_on_host(context, c) || !output_on_host(context, output_index) ||
+        !tfe_kernel_can_forward(context->k, c, dtype, n)) {
+      continue;
+    }
+    t = tfe_tensor_from_buffer(dtype, output_dims, output_num_dims,
+                               context->k->inputs[c]->buf);
+    view = t != NULL ? tfe_capi_share(t) : NULL;
+    if (view == NULL) {
+      TF_DeleteTensor(t);
+      break; /* out of memory: allocating reports it */
+    }
+    put_output(context->k, output_index, t);
+    context->k->forwarded |= (uint64_t)1 << c;
+    if (forwarded_input != NULL) *forwarded_input = c;
+    tfe_status_ok(status);
+    return view;
+  }
+  return TF_AllocateOutput(context, output_index, dtype, output_dims,
+                           output_num_dims, 0, status);
 }
 
 TF_Tensor* TF_AllocateTemp(TF_OpKernelContext* context, TF_DataType dtype,

@@ -1,5 +1,7 @@
 /* Output helpers for kernels: allocate an output, alias an input's buffer,
- * or hand over a tensor that the kernel built itself. */
+ * reuse (forward) the buffer of an input nobody else can observe, or hand
+ * over a tensor that the kernel built itself. */
+#include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -139,6 +141,58 @@ TF_Tensor* tfe_kernel_alias_input(tfe_kernel_context* k, int index,
   }
   replace_output(k, index, t);
   return t;
+}
+
+int tfe_kernel_can_forward(const tfe_kernel_context* k, int input,
+                           TF_DataType dtype, int64_t num_elements) {
+  const TF_Tensor* in;
+  const tfe_tensor_buffer* b;
+  if (k == NULL || input < 0 || input >= 64 || input >= k->num_inputs ||
+      k->inputs == NULL || (k->forwardable & ((uint64_t)1 << input)) == 0) {
+    return 0;
+  }
+  if (k->input_refs != NULL && k->input_refs[input] != NULL) return 0;
+  in = k->inputs[input];
+  if (in == NULL || in->dtype != dtype || dtype == TF_STRING ||
+      dtype == TF_VARIANT || dtype == TF_RESOURCE) {
+    return 0;
+  }
+  if (tfe_shape_num_elements(in->dims, in->num_dims) != num_elements) return 0;
+  b = in->buf;
+  /* Core host memory only (never a caller's block or device memory), and
+   * only while inputs[i] is its one holder. */
+  if (b == NULL || !b->owns_memory || b->data == NULL) return 0;
+  return atomic_load_explicit(&((tfe_tensor_buffer*)b)->refcount,
+                              memory_order_acquire) == 1;
+}
+
+TF_Tensor* tfe_kernel_forward_or_alloc_output(tfe_kernel_context* k,
+                                              const int* candidates,
+                                              int num_candidates, int index,
+                                              TF_DataType dtype,
+                                              const int64_t* dims,
+                                              int num_dims, int* forwarded) {
+  int i;
+  int64_t n;
+  if (forwarded != NULL) *forwarded = -1;
+  if (k == NULL) return NULL;
+  if (k->forwardable != 0 && candidates != NULL && num_candidates > 0 &&
+      num_dims >= 0 && num_dims <= TFE_MAX_DIMS &&
+      (num_dims == 0 || dims != NULL) && check_index(k, index, "forward") &&
+      (n = tfe_shape_num_elements(dims, num_dims)) >= 0) {
+    for (i = 0; i < num_candidates; i++) {
+      TF_Tensor* t;
+      if (!tfe_kernel_can_forward(k, candidates[i], dtype, n)) continue;
+      t = tfe_tensor_from_buffer(dtype, dims, num_dims,
+                                 k->inputs[candidates[i]]->buf);
+      if (t == NULL) break; /* out of memory: let allocation report it */
+      replace_output(k, index, t);
+      k->forwarded |= (uint64_t)1 << candidates[i];
+      if (forwarded != NULL) *forwarded = candidates[i];
+      return t;
+    }
+  }
+  return tfe_kernel_alloc_output(k, index, dtype, dims, num_dims);
 }
 
 void tfe_kernel_set_output(tfe_kernel_context* k, int index, TF_Tensor* t) {

@@ -5,6 +5,8 @@
 #ifndef TFE_KERNELS_KERNEL_H_
 #define TFE_KERNELS_KERNEL_H_
 
+#include <stdint.h>
+
 #include "ops/attr_value.h"
 #include "ops/op_registry.h"
 #include "tensorflow/c/tf_status.h"
@@ -49,6 +51,17 @@ struct tfe_kernel_context {
    * NULL. */
   struct tfe_ref_cell* const* input_refs;
   struct tfe_ref_cell** output_refs;
+  /* Bit i (i < 64) set by the runtime when nothing but inputs[i] can
+   * observe that input's buffer: its tensor handle is held only by the
+   * executing op (the caller deleted its own handle after adding it), the
+   * buffer is core-allocated host memory, and no other tensor, handle,
+   * variable, reference or export shares it. Such a buffer may become an
+   * output's (TF's input forwarding, tfe_kernel_forward_or_alloc_output);
+   * 0 when the runtime allows none (kernels called directly, tests). */
+  uint64_t forwardable;
+  /* Bit i set by the forwarding helpers when input i's buffer became an
+   * output's: the runtime then marks that input's handle as consumed. */
+  uint64_t forwarded;
 };
 
 typedef struct tfe_kernel_constraint {
@@ -124,6 +137,29 @@ TF_Tensor* tfe_kernel_alloc_output(tfe_kernel_context* k, int index,
 TF_Tensor* tfe_kernel_alias_input(tfe_kernel_context* k, int index,
                                   int input_index, const int64_t* dims,
                                   int num_dims);
+/* 1 when input `input`'s buffer may be reused for an output of `dtype`
+ * with `num_elements` elements (TF's OpKernelContext::forward_input
+ * rules): the runtime marked it forwardable (k->forwardable), it is a
+ * plain (non-reference) input of that same dtype (not a string, variant or
+ * resource) and element count, and its buffer still has a single
+ * reference (a kernel that took its own share of the input, e.g. through
+ * TF_GetInput, has made it unforwardable). */
+int tfe_kernel_can_forward(const tfe_kernel_context* k, int input,
+                           TF_DataType dtype, int64_t num_elements);
+/* TF's forward_input_or_allocate_output: makes output `index` (of dtype,
+ * dims) share the buffer of the first input among candidates[0..n) that
+ * tfe_kernel_can_forward accepts, else allocates it as
+ * tfe_kernel_alloc_output does. *forwarded (may be NULL) gets the input
+ * used, or -1. The kernel then writes the output in place: it must read
+ * input element j before writing output element j and never read input
+ * element j after writing output element j. NULL with k->status set on
+ * failure. */
+TF_Tensor* tfe_kernel_forward_or_alloc_output(tfe_kernel_context* k,
+                                              const int* candidates,
+                                              int num_candidates, int index,
+                                              TF_DataType dtype,
+                                              const int64_t* dims,
+                                              int num_dims, int* forwarded);
 /* Stores an existing tensor as output `index`, taking ownership of it. */
 void tfe_kernel_set_output(tfe_kernel_context* k, int index, TF_Tensor* t);
 

@@ -81,7 +81,8 @@ TEST(config_proto_cpu_count_and_unknown_fields) {
   TF_Status* s = TF_NewStatus();
   /* device_count {"CPU": 3}, intra_op 4, inter_op 2, then unknown fields of
    * every wire type: a length-delimited message (6), fixed64 (20), fixed32
-   * (21), a group (22) holding a varint, a varint (7). */
+   * (21), a group (22) holding a varint; then allow_soft_placement (7), a
+   * varint tfe reads. */
   static const unsigned char cfg[] = {
       0x0a, 0x07, 0x0a, 0x03, 'C', 'P', 'U', 0x10, 0x03,  /* device_count */
       0x10, 0x04,                                         /* intra */
@@ -90,7 +91,7 @@ TEST(config_proto_cpu_count_and_unknown_fields) {
       0xa1, 0x01, 1, 2, 3, 4, 5, 6, 7, 8,                 /* fixed64 */
       0xad, 0x01, 1, 2, 3, 4,                             /* fixed32 */
       0xb3, 0x01, 0x08, 0x05, 0xb4, 0x01,                 /* group */
-      0x38, 0x01};                                        /* varint */
+      0x38, 0x01};                                /* allow_soft_placement */
   TFE_ContextOptions* o = TFE_NewContextOptions();
   TFE_Context* c;
   TFE_ContextOptionsSetConfig(o, cfg, sizeof(cfg), s);

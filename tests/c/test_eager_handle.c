@@ -202,8 +202,12 @@ TEST(copy_to_device_between_logical_cpus) {
   CHECK(TFE_TensorHandleCopyToDevice(h, ctx, "/job:other/device:CPU:0", s) ==
         NULL);
   CHECK_CODE(s, TF_INVALID_ARGUMENT);
-  CHECK(TFE_TensorHandleCopyToDevice(h, ctx, NULL, s) == NULL);
-  CHECK_CODE(s, TF_INVALID_ARGUMENT);
+  CHECK_STR_CONTAINS(TF_Message(s), "/job:other/device:CPU:0 unknown device.");
+  /* No name is the host CPU, as in TF. */
+  c = TFE_TensorHandleCopyToDevice(h, ctx, NULL, s);
+  CHECK_CODE(s, TF_OK);
+  CHECK_STR_EQ(TFE_TensorHandleDeviceName(c, s), FULL_CPU(0));
+  TFE_DeleteTensorHandle(c);
   CHECK(TFE_TensorHandleCopyToDevice(h, NULL, "CPU:0", s) == NULL);
   CHECK_CODE(s, TF_INVALID_ARGUMENT);
   TFE_DeleteTensorHandle(h);

@@ -27,36 +27,57 @@ TEST(op_metadata_and_device_names) {
   TF_Status* s = TF_NewStatus();
   TFE_Context* ctx = new_ctx(s);
   TFE_Op* op = TFE_NewOp(ctx, "AddV2", s);
-  static const char* good[] = {FULL_CPU(0),
-                               "/device:CPU:0",
-                               "CPU:0",
-                               "cpu:0",
-                               "/cpu:0",
-                               "/job:localhost/device:CPU:1",
-                               "/job:localhost",
-                               "/device:GPU:3",
-                               "/device:CPU:*",
-                               "/device:CPU",
-                               "/replica:0/task:0/device:FOO:2",
-                               ""};
+  /* Accepted names and TF's canonical form of each (what TFE_OpGetDevice
+   * returns: DeviceNameUtils::ParsedNameToString of the parsed name). */
+  static const char* good[][2] = {
+      {FULL_CPU(0), FULL_CPU(0)},
+      {"/device:CPU:0", "/device:CPU:0"},
+      {"CPU:0", "/device:CPU:0"},
+      {"cpu:0", "/device:CPU:0"},
+      {"/cpu:0", "/device:CPU:0"},
+      {"/CPU:1", "/device:CPU:1"},
+      {"/gpu:1", "/device:GPU:1"},
+      {"/job:localhost/device:CPU:1", "/job:localhost/device:CPU:1"},
+      {"/job:localhost", "/job:localhost"},
+      {"/device:GPU:3", "/device:GPU:3"},
+      {"/device:CPU:*", "/device:CPU:*"},
+      {"/device:CPU", "/device:CPU:*"},
+      {"/replica:0/task:0/device:FOO:2", "/replica:0/task:0/device:FOO:2"},
+      /* any order, TF's order on output; a repeated component wins */
+      {"/device:CPU:0/job:localhost", "/job:localhost/device:CPU:0"},
+      {"/task:0/replica:0/cpu:0", "/replica:0/task:0/device:CPU:0"},
+      {"/device:CPU:0/device:CPU:1", "/device:CPU:1"},
+      {"/job:a/job:b", "/job:b"},
+      /* wildcards leave a component out */
+      {"/job:*/replica:*/task:*/device:*", ""},
+      {"/job:localhost/replica:*", "/job:localhost"},
+      {"/", ""},
+      {"", ""}};
   static const char* bad[] = {"not a device name", "garbage::", "CPU",
-                              "/job:", "/replica:x", "/device:CPU:0/device:CPU:1",
-                              "/job:a/job:b", "/device:CPU:-1", "CPU:0 "};
+                              "/job:", "/replica:x", "/device:CPU:-1",
+                              "CPU:0 ", "/job:localhost/", "/MY_DEVICE:0",
+                              "device:CPU:0", "CPU:*", "/device:CPU:",
+                              "/job:local-host", "//device:CPU:0"};
   size_t i;
   CHECK_CODE(s, TF_OK);
   CHECK_STR_EQ(TFE_OpGetName(op, s), "AddV2");
   CHECK(TFE_OpGetContext(op, s) == ctx);
   CHECK_STR_EQ(TFE_OpGetDevice(op, s), "");
   for (i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
-    TFE_OpSetDevice(op, good[i], s);
-    if (TF_GetCode(s) != TF_OK) TFE_FAIL("'%s' rejected", good[i]);
-    CHECK_STR_EQ(TFE_OpGetDevice(op, s), good[i]);
+    TFE_OpSetDevice(op, good[i][0], s);
+    if (TF_GetCode(s) != TF_OK) TFE_FAIL("'%s' rejected", good[i][0]);
+    if (strcmp(TFE_OpGetDevice(op, s), good[i][1]) != 0) {
+      TFE_FAIL("'%s' read back as '%s', expected '%s'", good[i][0],
+               TFE_OpGetDevice(op, s), good[i][1]);
+    }
   }
   TFE_OpSetDevice(op, "CPU:0", s);
   for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
     TFE_OpSetDevice(op, bad[i], s);
     if (TF_GetCode(s) != TF_INVALID_ARGUMENT) TFE_FAIL("'%s' accepted", bad[i]);
-    CHECK_STR_EQ(TFE_OpGetDevice(op, s), "CPU:0"); /* unchanged */
+    CHECK_STR_CONTAINS(TF_Message(s), "Malformed device specification");
+    /* unchanged */
+    CHECK_STR_EQ(TFE_OpGetDevice(op, s), "/device:CPU:0");
   }
   TFE_OpSetDevice(op, NULL, s);
   CHECK_CODE(s, TF_INVALID_ARGUMENT);

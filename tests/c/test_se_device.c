@@ -515,9 +515,14 @@ TEST(unplaced_ops_run_on_the_best_device_with_a_kernel) {
   CHECK_CODE(s, TF_OK);
   CHECK_STR_EQ(TFE_TensorHandleDeviceName(diff, s), CPU0);
   CHECK(read_f32(diff, s) == -1);
-  /* Placed explicitly there, it fails with TF's NOT_FOUND. */
+  /* Placed explicitly there, it fails as in TF: the request cannot be
+   * satisfied (INVALID_ARGUMENT naming the kinds that have a kernel). */
   CHECK(run_op(ctx, "Sub", in, 2, "MY_DEVICE:1", s) == NULL);
-  CHECK_CODE(s, TF_NOT_FOUND);
+  CHECK_CODE(s, TF_INVALID_ARGUMENT);
+  CHECK_STR_CONTAINS(TF_Message(s),
+                     "Could not satisfy device specification "
+                     "'/device:MY_DEVICE:1'. enable_soft_placement=0. "
+                     "Supported device types [CPU]. All available devices [");
   /* An explicit request is kept: float AddV2 on the host. */
   TFE_DeleteTensorHandle(sum);
   in[0] = a;

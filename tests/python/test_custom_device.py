@@ -94,9 +94,10 @@ def test_tracer_sees_copies_and_ops(live_count):
         np.testing.assert_array_equal(n.numpy(), [[-2, -4], [-6, -8]])
     assert tracer.log == [
         ("copy_to", CPU0),
-        ("execute", "AddV2", "CUSTOM:0", ["here", "here"]),
-        ("execute", "Neg", "CUSTOM:0", ["here"]),
-        ("execute", "LeakyRelu", "CUSTOM:0", ["here"]),
+        # The op's device reads back in TF's canonical form.
+        ("execute", "AddV2", "/device:CUSTOM:0", ["here", "here"]),
+        ("execute", "Neg", "/device:CUSTOM:0", ["here"]),
+        ("execute", "LeakyRelu", "/device:CUSTOM:0", ["here"]),
         ("execute", "Mul", "", ["here", CPU0]),
         ("copy_from", CPU0),
         ("copy_from", CPU0),
@@ -306,7 +307,8 @@ def test_shall_pin_to_this_device():
         with ctx.device("CPU:0"):
             z = ops.Neg(x)  # "yes" wins over the requested CPU
         assert z.device == DEV
-        assert dev.log[0] == ("shall_pin", "Neg") and dev.log[1][:3] == ("execute", "Neg", "CPU:0")
+        assert dev.log[0] == ("shall_pin", "Neg")
+        assert dev.log[1][:3] == ("execute", "Neg", "/device:CPU:0")
         dev.pin = "raise"
         with pytest.raises(errors.FailedPreconditionError, match="undecided"):
             ops.Neg(x)

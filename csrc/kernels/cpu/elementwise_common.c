@@ -77,6 +77,30 @@ static void set_no_kernel(tfe_kernel_context* k, const tfe_ew_op* op,
                   tfe_dtype_enum_name(dt));
 }
 
+/* The output of an elementwise op: an input's buffer when the runtime
+ * lets the kernel reuse it (an input of the output's dtype and size that
+ * nobody else can observe, see tfe_kernel_forward_or_alloc_output), else a
+ * new one. The range functions are in-place safe for this: output element
+ * i is stored after input element i was loaded, and a forwarded input has
+ * the output's element count, so it is read at the output's own index
+ * (never broadcast). Where an op can fail on an element (only integer
+ * dtypes do: division by zero, negative powers) the output is always
+ * allocated, so a failure never leaves an input half overwritten. */
+static TF_Tensor* forward_or_alloc(tfe_kernel_context* k, const tfe_ew_op* op,
+                                   TF_DataType dt, TF_DataType out_dt,
+                                   const int64_t* dims, int num_dims) {
+  static const int candidates[2] = {0, 1};
+  int may_fail = (op->err_msg != NULL || op->err_code != TF_OK) &&
+                 dt != TF_FLOAT && dt != TF_DOUBLE && dt != TF_HALF &&
+                 dt != TF_BFLOAT16 && dt != TF_COMPLEX64 &&
+                 dt != TF_COMPLEX128;
+  if (k->forwardable == 0 || may_fail) {
+    return tfe_kernel_alloc_output(k, 0, out_dt, dims, num_dims);
+  }
+  return tfe_kernel_forward_or_alloc_output(k, candidates, op->num_inputs, 0,
+                                            out_dt, dims, num_dims, NULL);
+}
+
 void tfe_ew_compute(tfe_kernel_context* k) {
   const tfe_ew_op* op = (const tfe_ew_op*)k->user_data;
   tfe_ew_params prm;
@@ -120,7 +144,7 @@ void tfe_ew_compute(tfe_kernel_context* k) {
 
   if (op->num_inputs == 1) {
     const TF_Tensor* x = k->inputs[0];
-    out = tfe_kernel_alloc_output(k, 0, out_dt, x->dims, x->num_dims);
+    out = forward_or_alloc(k, op, dt, out_dt, x->dims, x->num_dims);
     if (out == NULL) return;
     err = tfe_ew_run(k, fn, NULL, in, tfe_ew_data(out),
                      tfe_ew_num_elements(x), &prm, chunk);
@@ -144,9 +168,7 @@ void tfe_ew_compute(tfe_kernel_context* k) {
                       tfe_format_shape(y->dims, y->num_dims, sy, sizeof sy));
       return;
     }
-    out = tfe_kernel_alloc_output(k, 0, out_dt, bc.out_dims, bc.out_rank);
-    if (out == NULL || bc.out_elems == 0) return;
-    if (!tfe_bcast_is_linear(&bc) &&
+    if (bc.out_elems != 0 && !tfe_bcast_is_linear(&bc) &&
         (code == TFE_BCAST_TOO_COMPLEX || bc.rank > op->max_rank)) {
       char sx[256], sy[256];
       tfe_status_setf(k->status, TF_UNIMPLEMENTED,
@@ -155,6 +177,8 @@ void tfe_ew_compute(tfe_kernel_context* k) {
                       tfe_format_shape(y->dims, y->num_dims, sy, sizeof sy));
       return;
     }
+    out = forward_or_alloc(k, op, dt, out_dt, bc.out_dims, bc.out_rank);
+    if (out == NULL || bc.out_elems == 0) return;
     err = tfe_ew_run(k, fn, &bc, in, tfe_ew_data(out), bc.out_elems, &prm,
                      chunk);
   }

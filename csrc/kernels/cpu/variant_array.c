@@ -157,6 +157,8 @@ static void k_variant_by_number(tfe_kernel_context* k) {
   sub.user_data = reg->user_data;
   sub.input_refs = NULL;
   sub.output_refs = NULL;
+  sub.forwardable = 0; /* the inner kernel sees rewritten inputs */
+  sub.forwarded = 0;
   if (reg->create != NULL) {
     sub.state = reg->create(k->op_def, &attrs, reg->user_data, k->status);
     if (!KUTIL_OK(k)) goto done;
