@@ -551,6 +551,17 @@ class _Child:
                 + ") and registered no op or kernel when it was loaded",
             )
             return False
+        if (
+            self.report["kind"] == "ops"
+            and "TF_InitKernel" in self.report["exports"]
+            and not self.report["kernels"]
+        ):
+            self.add(
+                "notes",
+                "the library exports TF_InitKernel but no SE_InitPlugin: tfe calls "
+                "TF_InitKernel only for PluggableDevice plugins (after SE_InitPlugin), so "
+                "loaded as an op library it registered no kernel",
+            )
         return True
 
     def _unresolved(self, elf: ElfDynamic) -> None:
@@ -1452,6 +1463,8 @@ def check_plugin(
     if finished and code == 0:
         return report
     last = stages[-1] if stages else "start-up"
+    if finished:
+        last = "process exit, after every check (destructors, atexit handlers)"
     if code is None:
         why = f"timed out after {timeout:g} s"
     elif code < 0:

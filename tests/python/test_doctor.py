@@ -461,6 +461,16 @@ def test_library_that_is_no_plugin_fails(
     assert f"1 of {len(libs) + 1} plugin(s) passed" in out
 
 
+def test_library_with_only_tf_init_kernel_is_still_a_plugin(
+    build_test_plugin: Callable[[str], Path], tmp_path: Path
+) -> None:
+    path = build_test_plugin("doctor_kernel_entry_only")
+    proc = run_doctor(str(path), tmp_path=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "kind: op and kernel library" in proc.stdout
+    assert "note: the library exports TF_InitKernel but no SE_InitPlugin" in proc.stdout
+
+
 def test_kernels_for_standard_ops_tfe_lacks_are_not_violations(
     build_test_plugin: Callable[[str], Path], tmp_path: Path
 ) -> None:
