@@ -455,6 +455,36 @@ TEST(forwards_the_full_size_operand_of_a_broadcast) {
   TF_DeleteStatus(s);
 }
 
+/* The gradient kernels (elementwise_extra.c) forward too: ReluGrad writes
+ * into the incoming gradient when only the op holds it. */
+TEST(gradient_kernels_forward_too) {
+  TF_Status* s = TF_NewStatus();
+  TFE_Context* ctx = new_ctx(s);
+  TFE_TensorHandle* dy = iota_f32(N, 1, s);
+  TFE_TensorHandle* feat = iota_f32(N, -10, s); /* -10 .. N-11 */
+  TFE_TensorHandle *in[2], *g;
+  void* pdy = data_of(dy, s);
+  TFE_Op* op;
+  in[0] = dy;
+  in[1] = feat;
+  op = op_with(ctx, "ReluGrad", in, 2, s);
+  TFE_DeleteTensorHandle(dy);
+  g = exec1(op, s);
+  CHECK_CODE(s, TF_OK);
+  CHECK(data_of(g, s) == pdy);
+  {
+    TF_Tensor* t = TFE_TensorHandleResolve(g, s);
+    const float* v = (const float*)TF_TensorData(t);
+    CHECK(v[0] == 0 && v[10] == 0 && v[11] == 12 && v[N - 1] == (float)N);
+    TF_DeleteTensor(t);
+  }
+  check_iota(feat, N, -10, 0, s); /* the caller kept it: untouched */
+  TFE_DeleteTensorHandle(g);
+  TFE_DeleteTensorHandle(feat);
+  TFE_DeleteContext(ctx);
+  TF_DeleteStatus(s);
+}
+
 /* Nothing that anyone else can still observe is ever overwritten. */
 TEST(never_forwards_an_observable_buffer) {
   TF_Status* s = TF_NewStatus();

@@ -86,7 +86,7 @@ static void set_no_kernel(tfe_kernel_context* k, const tfe_ew_op* op,
  * (never broadcast). Where an op can fail on an element (only integer
  * dtypes do: division by zero, negative powers) the output is always
  * allocated, so a failure never leaves an input half overwritten. */
-static TF_Tensor* forward_or_alloc(tfe_kernel_context* k, const tfe_ew_op* op,
+TF_Tensor* tfe_ew_forward_or_alloc(tfe_kernel_context* k, const tfe_ew_op* op,
                                    TF_DataType dt, TF_DataType out_dt,
                                    const int64_t* dims, int num_dims) {
   static const int candidates[2] = {0, 1};
@@ -144,7 +144,7 @@ void tfe_ew_compute(tfe_kernel_context* k) {
 
   if (op->num_inputs == 1) {
     const TF_Tensor* x = k->inputs[0];
-    out = forward_or_alloc(k, op, dt, out_dt, x->dims, x->num_dims);
+    out = tfe_ew_forward_or_alloc(k, op, dt, out_dt, x->dims, x->num_dims);
     if (out == NULL) return;
     err = tfe_ew_run(k, fn, NULL, in, tfe_ew_data(out),
                      tfe_ew_num_elements(x), &prm, chunk);
@@ -177,7 +177,7 @@ void tfe_ew_compute(tfe_kernel_context* k) {
                       tfe_format_shape(y->dims, y->num_dims, sy, sizeof sy));
       return;
     }
-    out = forward_or_alloc(k, op, dt, out_dt, bc.out_dims, bc.out_rank);
+    out = tfe_ew_forward_or_alloc(k, op, dt, out_dt, bc.out_dims, bc.out_rank);
     if (out == NULL || bc.out_elems == 0) return;
     err = tfe_ew_run(k, fn, &bc, in, tfe_ew_data(out), bc.out_elems, &prm,
                      chunk);

@@ -82,6 +82,16 @@ int tfe_ew_run(tfe_kernel_context* k, tfe_ew_fn fn, const tfe_bcast* bc,
                const void* const* in, void* out, int64_t n,
                const void* params, int64_t min_chunk);
 
+/* Output 0 of an elementwise op with inputs of dtype dt: the buffer of an
+ * input the runtime lets the kernel reuse (same dtype and element count as
+ * the output, see tfe_kernel_forward_or_alloc_output), else a new one. Only
+ * for range functions that read each forwarded input at the output's own
+ * index (all of the TFE_EW_*_T templates). Ops that may fail on an element
+ * (op->err_msg) never reuse an integer input. NULL with k->status set. */
+TF_Tensor* tfe_ew_forward_or_alloc(tfe_kernel_context* k, const tfe_ew_op* op,
+                                   TF_DataType dt, TF_DataType out_dt,
+                                   const int64_t* dims, int num_dims);
+
 /* Registers `op` on CPU with a constraint on attr "T" listing every dtype
  * that has a range function. */
 void tfe_ew_register(const tfe_ew_op* op);

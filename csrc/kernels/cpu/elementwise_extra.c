@@ -361,7 +361,7 @@ static void ex_compute(tfe_kernel_context* k) {
 
   if (ew->num_inputs == 1) {
     const TF_Tensor* x = k->inputs[0];
-    out = tfe_kernel_alloc_output(k, 0, out_dt, x->dims, x->num_dims);
+    out = tfe_ew_forward_or_alloc(k, ew, dt, out_dt, x->dims, x->num_dims);
     if (out == NULL) return;
     err = tfe_ew_run(k, fn, NULL, in, tfe_ew_data(out),
                      tfe_ew_num_elements(x), &prm, chunk);
@@ -395,7 +395,7 @@ static void ex_compute(tfe_kernel_context* k) {
       }
       return;
     }
-    out = tfe_kernel_alloc_output(k, 0, out_dt, x->dims, x->num_dims);
+    out = tfe_ew_forward_or_alloc(k, ew, dt, out_dt, x->dims, x->num_dims);
     if (out == NULL || n == 0) return;
     /* Equal element counts: the range functions take the linear path. */
     memset(&bc, 0, sizeof bc);
@@ -424,9 +424,7 @@ static void ex_compute(tfe_kernel_context* k) {
                       tfe_format_shape(y->dims, y->num_dims, sy, sizeof sy));
       return;
     }
-    out = tfe_kernel_alloc_output(k, 0, out_dt, bc.out_dims, bc.out_rank);
-    if (out == NULL || bc.out_elems == 0) return;
-    if (!tfe_bcast_is_linear(&bc) &&
+    if (bc.out_elems != 0 && !tfe_bcast_is_linear(&bc) &&
         (code == TFE_BCAST_TOO_COMPLEX || bc.rank > ew->max_rank)) {
       tfe_status_setf(k->status, TF_UNIMPLEMENTED,
                       "Broadcast between %s and %s is not supported yet.",
@@ -434,6 +432,9 @@ static void ex_compute(tfe_kernel_context* k) {
                       tfe_format_shape(y->dims, y->num_dims, sy, sizeof sy));
       return;
     }
+    out = tfe_ew_forward_or_alloc(k, ew, dt, out_dt, bc.out_dims,
+                                  bc.out_rank);
+    if (out == NULL || bc.out_elems == 0) return;
     err = tfe_ew_run(k, fn, &bc, in, tfe_ew_data(out), bc.out_elems, &prm,
                      chunk);
   }
