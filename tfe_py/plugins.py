@@ -140,9 +140,10 @@ def load_pluggable_device(path: str | os.PathLike[str]) -> LoadedPlugin:
     Its devices appear in contexts created afterwards. Raises the
     :mod:`tfe_py.errors` exception the loader reports, e.g.
     ``FailedPreconditionError`` naming the struct and field a plugin got
-    wrong, ``AlreadyExistsError`` for a platform loaded before,
-    ``NotFoundError`` for a missing file or entry point. A plugin stays
-    loaded for the life of the process.
+    wrong, ``AlreadyExistsError`` when another library already declared the
+    platform, ``NotFoundError`` for a missing file or entry point. Loading
+    the same library again initialises nothing and returns its ops again. A
+    plugin stays loaded for the life of the process.
     """
     text, raw = _path_bytes(path)
     with _lock, status() as s:

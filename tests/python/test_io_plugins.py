@@ -31,6 +31,21 @@ def test_missing_plugin_file(tmp_path: Path) -> None:
     assert tio.get_registered_schemes() == before
 
 
+def test_empty_plugin_path_is_not_found() -> None:
+    # As in TF: "" names no loadable library.
+    before = tio.get_registered_schemes()
+    with pytest.raises(errors.NotFoundError):
+        tio.register_filesystem_plugin("")
+    assert tio.get_registered_schemes() == before
+
+
+def test_plugin_without_schemes_loads(build_test_plugin: Callable[[str], Path]) -> None:
+    # TF loads a plugin that declares no scheme and registers nothing.
+    before = tio.get_registered_schemes()
+    tio.register_filesystem_plugin(build_test_plugin("fs_broken_no_schemes"))
+    assert tio.get_registered_schemes() == before
+
+
 @pytest.mark.parametrize(
     ("plugin", "error", "message"),
     [
