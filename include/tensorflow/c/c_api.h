@@ -802,7 +802,10 @@ typedef struct TF_Library TF_Library;
  * links against this very runtime. On success returns a handle the caller
  * owns (release it with TF_DeleteLibraryHandle); on failure returns NULL
  * with *status NOT_FOUND (file missing or not loadable) or INVALID_ARGUMENT
- * (NULL or empty name). */
+ * (NULL or empty name, or, as in TensorFlow, an op the library could not
+ * register: the registration's message). A library that fails that way
+ * keeps nothing registered (tfe takes back its ops and kernels) and fails
+ * the same way when loaded again. */
 TF_CAPI_EXPORT extern TF_Library* TF_LoadLibrary(const char* library_filename,
                                                  TF_Status* status);
 
@@ -810,9 +813,11 @@ TF_CAPI_EXPORT extern TF_Library* TF_LoadLibrary(const char* library_filename,
  * belongs to the handle and lives as long as it. */
 TF_CAPI_EXPORT extern TF_Buffer TF_GetOpList(TF_Library* lib_handle);
 
-/* Releases the handle. The library itself stays loaded for the life of the
- * process, because ops and kernels it registered point into its code (TF
- * behaves the same way). NULL is a harmless no-op. */
+/* Releases the handle (a handle TF_LoadPluggableDeviceLibrary returned more
+ * than once loses one reference; the last frees it). The library itself
+ * stays loaded for the life of the process, because ops and kernels it
+ * registered point into its code (TF behaves the same way). NULL is a
+ * harmless no-op. */
 TF_CAPI_EXPORT extern void TF_DeleteLibraryHandle(TF_Library* lib_handle);
 
 /* ------------------------------------------------------------------------

@@ -33,12 +33,14 @@ extern "C" {
  * wrong. On success `status` is TF_OK and the schemes work in every path
  * argument of env.h and tfe/filesystem.h. Errors, with messages naming the
  * plugin, the scheme, the table and the field: TF_NOT_FOUND (library
- * missing or not loadable, no TF_InitPlugin), TF_FAILED_PRECONDITION (ABI
- * mismatch, table too small, required operation missing, no schemes),
- * TF_INVALID_ARGUMENT (NULL or malformed scheme, NULL or empty
- * plugin_filename), TF_ALREADY_EXISTS (scheme taken), or whatever the
- * filesystem's own init reported. The library is never unloaded once its
- * TF_InitPlugin ran. */
+ * missing or not loadable, an empty plugin_filename, no TF_InitPlugin),
+ * TF_FAILED_PRECONDITION (ABI mismatch, table too small, required
+ * operation missing, schemes declared without an ops array),
+ * TF_INVALID_ARGUMENT (NULL or malformed scheme, NULL plugin_filename),
+ * TF_ALREADY_EXISTS (scheme taken), or whatever the filesystem's own init
+ * reported. A plugin that declares no scheme loads with TF_OK and
+ * registers nothing, as in TensorFlow. The library is never unloaded once
+ * its TF_InitPlugin ran. */
 TF_CAPI_EXPORT extern void TF_RegisterFilesystemPlugin(
     const char* plugin_filename, TF_Status* status);
 #endif
@@ -55,20 +57,24 @@ TF_CAPI_EXPORT extern void TF_RegisterFilesystemPlugin(
  * /job:localhost/replica:0/task:0/device:<type>:<n> in contexts created
  * afterwards. Returns a handle the caller releases with
  * TF_DeletePluggableDeviceLibraryHandle; TF_GetOpList works on it. On
- * failure returns NULL and nothing is registered (kernels registered by
- * TF_InitKernel before a later step failed stay registered, for a device
- * type that does not exist). Errors, with messages naming the library,
- * the struct and the field (docs/PLUGINS.md): TF_NOT_FOUND (library
+ * failure returns NULL and nothing is registered (kernels and ops the
+ * library registered before a later step failed are taken back). A library
+ * already loaded (any path dlopen resolves to it) is not initialised
+ * again: the call returns TF_OK and the handle returned before (one more
+ * reference; each TF_DeletePluggableDeviceLibraryHandle drops one), or a
+ * new handle once all were released. Errors, with messages naming the
+ * library, the struct and the field (docs/PLUGINS.md): TF_NOT_FOUND (library
  * missing or not loadable, no SE_InitPlugin), TF_FAILED_PRECONDITION
  * (struct sizes, versions, required fields, names), TF_ALREADY_EXISTS (the
- * platform or device type is taken), TF_INVALID_ARGUMENT (NULL or empty
- * name), or the status an init function reported, unchanged. The library
- * is never unloaded. */
+ * platform or device type is taken by another library or device kind),
+ * TF_INVALID_ARGUMENT (NULL or empty name), or the status an init function
+ * reported, unchanged. The library is never unloaded. */
 TF_CAPI_EXPORT extern TF_Library* TF_LoadPluggableDeviceLibrary(
     const char* library_filename, TF_Status* status);
 
-/* Releases the handle; the plugin stays loaded and its devices stay
- * registered. NULL is a harmless no-op. */
+/* Drops one reference to the handle and frees it with the last; the
+ * plugin stays loaded and its devices stay registered. NULL is a harmless
+ * no-op. */
 TF_CAPI_EXPORT extern void TF_DeletePluggableDeviceLibraryHandle(
     TF_Library* lib_handle);
 
