@@ -212,6 +212,8 @@ _DT_RUNPATH = 29
 _STB_GLOBAL = 1
 _STB_WEAK = 2
 _STB_GNU_UNIQUE = 10
+_STV_DEFAULT = 0
+_STV_PROTECTED = 3
 
 
 @dataclass
@@ -260,10 +262,10 @@ def read_elf_dynamic(path: str | os.PathLike[str]) -> ElfDynamic:
         out = ElfDynamic()
         sym_size = struct.calcsize(end + sym_fmt)
         dyn_size = struct.calcsize(end + dyn_fmt)
-        for sec in sections:
+        for i, sec in enumerate(sections):
             if sec[1] == _SHT_DYNSYM:
                 strtab = contents(sec[6])
-                data = contents(sections.index(sec))
+                data = contents(i)
                 for off in range(sym_size, len(data) - sym_size + 1, sym_size):
                     ent = struct.unpack_from(end + sym_fmt, data, off)
                     if is64:
@@ -279,14 +281,13 @@ def read_elf_dynamic(path: str | os.PathLike[str]) -> ElfDynamic:
                     if shndx == 0:
                         if bind == _STB_GLOBAL:
                             out.undefined.append(name)
-                    elif bind in (_STB_GLOBAL, _STB_WEAK, _STB_GNU_UNIQUE) and (other & 3) in (
-                        0,
-                        3,
+                    elif bind in (_STB_GLOBAL, _STB_WEAK, _STB_GNU_UNIQUE) and (
+                        (other & 3) in (_STV_DEFAULT, _STV_PROTECTED)
                     ):
                         out.defined.add(name)
             elif sec[1] == _SHT_DYNAMIC:
                 strtab = contents(sec[6])
-                data = contents(sections.index(sec))
+                data = contents(i)
                 for off in range(0, len(data) - dyn_size + 1, dyn_size):
                     tag, val = struct.unpack_from(end + dyn_fmt, data, off)
                     if tag == 0:
@@ -1154,8 +1155,9 @@ class _FsSmoke:
                     return "the renamed file does not hold the data"
                 return None
 
+            # Cleaned up whatever happens (a half-done rename may leave both).
+            self.files.append(b)
             if self.attempt("rename", "rename_file", lambda: io.rename(a, b), renamed):
-                self.files[self.files.index(a)] = b
                 target = b
             self.attempt(
                 "delete",
