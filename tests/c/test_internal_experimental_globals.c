@@ -1,12 +1,16 @@
 /* The process-wide functions of c_api_experimental.h: the XLA flags (tfe
- * records them with TensorFlow's defaults and return values), TF_InitMain,
+ * records them with TensorFlow's defaults and return values, and reads
+ * TF_XLA_FLAGS), TF_InitMain,
  * TF_PickUnusedPortOrDie and TFE_GetServerDef (text ServerDef to binary,
  * byte for byte as protobuf encodes it). White-box: reads the recorded XLA
  * flags through csrc/graph/xla_flags.h. */
+#define _GNU_SOURCE 1
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "graph/xla_flags.h"
@@ -14,7 +18,9 @@
 #include "tfe_test.h"
 
 TEST(xla_flags_start_at_tensorflows_defaults) {
-  tfe_xla_flags f = tfe_xla_flags_get();
+  tfe_xla_flags f;
+  unsetenv("TF_XLA_FLAGS"); /* read at the first use, just below */
+  f = tfe_xla_flags_get();
   CHECK_EQ_INT(f.enable_lazy_compilation, 1);
   CHECK_EQ_INT(f.cpu_global_jit, 0);
   CHECK_EQ_INT(f.auto_jit_single_gpu, 0);
@@ -70,6 +76,48 @@ TEST(auto_jit_mode_strings) {
   f = tfe_xla_flags_get();
   CHECK_EQ_INT(f.auto_jit_single_gpu, 1);
   CHECK_EQ_INT(f.auto_jit_general, 1);
+}
+
+/* TF_XLA_FLAGS is read once per process, at the first use: the checks
+ * run in a fresh copy of this program started with the variable set. */
+TEST(xla_flags_from_the_environment) {
+  if (getenv("TFE_TEST_XLA_ENV_CHILD") == NULL) {
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    pid_t pid;
+    int status = 0;
+    CHECK(n > 0);
+    exe[n] = '\0';
+    setenv("TFE_TEST_XLA_ENV_CHILD", "1", 1);
+    setenv("TF_XLA_FLAGS",
+           " --tf_xla_auto_jit=single-gpu(2)  --tf_xla_min_cluster_size=7 "
+           "--tf_xla_cpu_global_jit --tf_xla_enable_lazy_compilation=false "
+           "--tf_xla_disable_constant_folding=1 --xla_some_other_flag=3 "
+           "--tf_xla_min_cluster_size=x",
+           1);
+    pid = fork();
+    CHECK(pid >= 0);
+    if (pid == 0) {
+      execl(exe, exe, "xla_flags_from_the_environment", (char*)NULL);
+      _exit(127);
+    }
+    CHECK(waitpid(pid, &status, 0) == pid);
+    CHECK(WIFEXITED(status));
+    CHECK_EQ_INT(WEXITSTATUS(status), 0);
+    return;
+  }
+  {
+    tfe_xla_flags f = tfe_xla_flags_get();
+    CHECK_EQ_INT(f.auto_jit_single_gpu, 2);
+    CHECK_EQ_INT(f.auto_jit_general, 0);
+    CHECK_EQ_INT(f.min_cluster_size, 7); /* the invalid later value ignored */
+    CHECK_EQ_INT(f.cpu_global_jit, 1);
+    CHECK_EQ_INT(f.enable_lazy_compilation, 0);
+    CHECK_EQ_INT(f.disable_constant_folding, 1);
+    CHECK_EQ_INT(TF_GetXlaAutoJitEnabled(), 1);
+    CHECK_EQ_INT(TF_GetXlaConstantFoldingDisabled(), 1);
+    CHECK_EQ_INT(TF_SetXlaEnableLazyCompilation(1), 0);
+  }
 }
 
 TEST(init_main_leaves_arguments_alone) {

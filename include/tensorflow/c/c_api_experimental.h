@@ -97,7 +97,12 @@ TF_CAPI_EXPORT extern int TF_OpIsStateful(const char* op_type,
  * them behave as with TensorFlow; nothing in tfe acts on them. The starting
  * values are TensorFlow's defaults: lazy compilation on, CPU global jit
  * off, auto-jit off (level 0), minimum cluster size 4, constant folding not
- * disabled. (TF_XLA_FLAGS in the environment is not read.) */
+ * disabled; as in TensorFlow, TF_XLA_FLAGS in the environment (read once,
+ * at the first call) can change them: --tf_xla_auto_jit=,
+ * --tf_xla_min_cluster_size=, --tf_xla_cpu_global_jit,
+ * --tf_xla_enable_lazy_compilation=, --tf_xla_disable_constant_folding=
+ * (booleans: true/false/1/0, a bare flag is true). tfe ignores the other
+ * flags TF_XLA_FLAGS may hold, and logs invalid values of these. */
 
 /* Sets the "lazy compilation" flag to `enable` (non-zero: on) and returns
  * its previous value (1 or 0). */
