@@ -328,6 +328,26 @@ TEST(graph_optimizer_without_optimize_func) {
   CHECK(!context_has_type("GRAPH_DEVICE"));
 }
 
+/* What TF_InitKernel registered before a later check failed is taken
+ * back: no op, no kernel for the device type that never came to be. */
+TEST(failed_load_takes_back_what_init_kernel_registered) {
+  TF_Status* s = TF_NewStatus();
+  TF_Buffer* kernels;
+  expect_failure("se_broken_graph_after_kernels", TF_FAILED_PRECONDITION,
+                 msg_for("se_broken_graph_after_kernels",
+                         "'optimize_func' field in TP_Optimizer must be "
+                         "set."),
+                 ALL_DESTROYED);
+  CHECK(!context_has_type("KGRAPH_DEVICE"));
+  TF_OpIsStateful("SeBrokenKernelOp", s);
+  CHECK_CODE(s, TF_NOT_FOUND);
+  kernels = TF_GetRegisteredKernelsForOp("SeBrokenKernelOp", s);
+  CHECK_CODE(s, TF_OK);
+  CHECK_EQ_INT((int)kernels->length, 0);
+  TF_DeleteBuffer(kernels);
+  TF_DeleteStatus(s);
+}
+
 TEST(profiler_without_start) {
   expect_failure("se_broken_profiler_no_start", TF_FAILED_PRECONDITION,
                  msg_for("se_broken_profiler_no_start",
