@@ -321,6 +321,11 @@ static int ensure_streams_locked(tfe_pdev* d, TF_Status* s) {
   for (i = 0; i < 3; i++) {
     tfe_status_ok(s);
     se->create_stream(&d->dev, &made[i], s);
+    if (TF_GetCode(s) == TF_OK && made[i] == NULL)
+      tfe_status_setf(s, TF_INTERNAL,
+                      "plugin for %s: SP_StreamExecutor.create_stream "
+                      "returned OK but left the SP_Stream NULL",
+                      d->plat->type);
     if (TF_GetCode(s) != TF_OK) {
       int j;
       for (j = 0; j < i; j++) se->destroy_stream(&d->dev, made[j]);
@@ -340,6 +345,19 @@ SP_Stream tfe_pdev_compute_stream_locked(tfe_pdev* d, TF_Status* s) {
   return d->compute;
 }
 
+/* Creates an event through the plugin; an OK answer with a NULL event is
+   the plugin's bug and becomes INTERNAL (the event is never used). */
+static int new_event(tfe_pdev* d, SP_Event* ev, TF_Status* s) {
+  *ev = NULL;
+  d->plat->se.create_event(&d->dev, ev, s);
+  if (TF_GetCode(s) == TF_OK && *ev == NULL)
+    tfe_status_setf(s, TF_INTERNAL,
+                    "plugin for %s: SP_StreamExecutor.create_event returned "
+                    "OK but left the SP_Event NULL",
+                    d->plat->type);
+  return TF_GetCode(s) == TF_OK;
+}
+
 /* Blocks until the work enqueued on `stream` so far is done. */
 static int wait_stream(tfe_pdev* d, SP_Stream stream, TF_Status* s) {
   const SP_StreamExecutor* se = &d->plat->se;
@@ -349,8 +367,7 @@ static int wait_stream(tfe_pdev* d, SP_Stream stream, TF_Status* s) {
     se->block_host_until_done(&d->dev, stream, s);
     return TF_GetCode(s) == TF_OK;
   }
-  se->create_event(&d->dev, &ev, s);
-  if (TF_GetCode(s) != TF_OK) return 0;
+  if (!new_event(d, &ev, s)) return 0;
   se->record_event(&d->dev, stream, ev, s);
   if (TF_GetCode(s) == TF_OK) se->block_host_for_event(&d->dev, ev, s);
   se->destroy_event(&d->dev, ev);
@@ -728,8 +745,7 @@ TF_Tensor* tfe_pdev_copy_from_host(tfe_pdev* d, const TF_Tensor* host,
   }
   se->memcpy_htod(&d->dev, d->h2d, &m->mem, host->buf->data, bytes, s);
   if (TF_GetCode(s) != TF_OK) goto fail_tensor;
-  se->create_event(&d->dev, &ev, s);
-  if (TF_GetCode(s) == TF_OK) {
+  if (new_event(d, &ev, s)) {
     se->record_event(&d->dev, d->h2d, ev, s);
     if (TF_GetCode(s) != TF_OK) {
       se->destroy_event(&d->dev, ev);
