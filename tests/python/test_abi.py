@@ -76,25 +76,84 @@ def test_generated_layout_test_is_current(tmp_path: Path) -> None:
     )
 
 
+def build_with_tf_headers(src: Path, out: Path, inc: Path, cxx: bool = False) -> None:
+    """Compiles a plugin against TensorFlow's headers (as C++ when those
+    headers are not valid C: tf_file_statistics.h and ops.h are not)."""
+    tool = shutil.which("c++" if cxx else "cc") or shutil.which("g++" if cxx else "gcc")
+    if tool is None:
+        pytest.skip("no C/C++ compiler")
+    lang = ["-x", "c++", "-std=c++17"] if cxx else ["-std=c11"]
+    cmd = [tool, *lang, "-shared", "-fPIC", "-O1", f"-I{inc}", str(src)]
+    proc = subprocess.run(
+        [*cmd, "-o", str(out), "-lpthread"], capture_output=True, text=True, check=False
+    )
+    assert proc.returncode == 0, proc.stderr
+
+
+def run_child(code: str) -> dict[str, object]:
+    """Runs code in a fresh interpreter (plugins stay loaded for the life of
+    a process) and returns the JSON object its last line prints."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    env["TFE_PLUGIN_AUTOLOAD"] = "0"
+    proc = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    result: dict[str, object] = json.loads(proc.stdout.strip().splitlines()[-1])
+    return result
+
+
+def test_op_library_and_filesystem_built_with_tensorflows_headers_run(
+    tmp_path: Path,
+) -> None:
+    inc = tf_include()
+    ops_lib = tmp_path / "libtf_built_ops.so"
+    fs_lib = tmp_path / "libtf_built_fs.so"
+    build_with_tf_headers(ROOT / "tfe_py" / "examples" / "example_op_library.c", ops_lib, inc, True)
+    build_with_tf_headers(ROOT / "tests" / "plugins" / "fs_testfs.c", fs_lib, inc, True)
+    root = tmp_path / "fsroot"
+    (root / "host").mkdir(parents=True)
+    result = run_child(
+        f"""
+        import json, os
+        import numpy as np
+        import tfe_py
+        from tfe_py import io, ops
+
+        os.environ["TFE_TESTFS_ROOT"] = {str(root)!r}
+        lib = tfe_py.load_op_library({str(ops_lib)!r})
+        out = ops.TfeTestScaleAdd(np.array([1.0, 2.0], np.float32), np.float32(1), scale=3.0)
+        io.register_filesystem_plugin({str(fs_lib)!r})
+        with io.GFile("testfs://host/a.txt", "w") as f:
+            f.write("written through a TF-built plugin")
+        with io.GFile("testfs://host/a.txt") as f:
+            text = f.read()
+        print(json.dumps(dict(ops=list(lib.ops), out=out.numpy().tolist(), text=text,
+                              size=io.stat("testfs://host/a.txt").length)))
+        """
+    )
+    assert result["ops"] == ["TfeTestScaleAdd", "TfeTestRowSums"]
+    assert result["out"] == [4.0, 7.0]
+    assert result["text"] == "written through a TF-built plugin"
+    assert result["size"] == len("written through a TF-built plugin")
+    assert (root / "host" / "a.txt").is_file()
+
+
 def test_plugin_built_with_tensorflows_headers_runs(tmp_path: Path) -> None:
     """The example device plugin, compiled against TF's headers (not tfe's),
     loads into tfe, computes, and has its fill functions (the slots TF
     2.21 moved) called rather than emulated."""
     inc = tf_include()
-    cc = shutil.which("cc") or shutil.which("gcc")
-    if cc is None:
-        pytest.skip("no C compiler")
     lib = tmp_path / "libtf_built_device.so"
-    src = ROOT / "tfe_py" / "examples" / "example_device.c"
-    cmd = [cc, "-std=c11", "-shared", "-fPIC", "-O1", f"-I{inc}", str(src)]
-    build = subprocess.run(
-        [*cmd, "-o", str(lib), "-lpthread"],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert build.returncode == 0, build.stderr
-    code = f"""
+    build_with_tf_headers(ROOT / "tfe_py" / "examples" / "example_device.c", lib, inc)
+    result = run_child(
+        f"""
         import json
         import numpy as np
         import tfe_py
@@ -112,20 +171,8 @@ def test_plugin_built_with_tensorflows_headers_runs(tmp_path: Path) -> None:
             ok=bool(np.allclose(y.numpy(), x @ x.T)),
         )))
         """
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
-    env["TFE_PLUGIN_AUTOLOAD"] = "0"
-    proc = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(code)],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=300,
-        check=False,
     )
-    assert proc.returncode == 0, proc.stderr
-    result = json.loads(proc.stdout.strip().splitlines()[-1])
     assert result["se_size"] == 288
     assert result["emulated"] == []
-    assert result["device"].endswith("device:MY_DEVICE:0")
+    assert str(result["device"]).endswith("device:MY_DEVICE:0")
     assert result["ok"]
