@@ -623,6 +623,8 @@ typedef struct TFE_CustomDeviceTensorHandleMethods {
       TFE_CXX_MEMBER_DEFAULT_(nullptr);
 } TFE_CustomDeviceTensorHandle;
 
+#undef TFE_CXX_MEMBER_DEFAULT_
+
 /* New handle on custom device `device_name` wrapping device-owned `data`,
  * described by `methods`. The call owns `data`: methods.deallocator(data)
  * runs exactly once, when the last reference to the handle goes, or before
