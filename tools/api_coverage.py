@@ -582,7 +582,10 @@ def render(
         )
     else:
         extras = sorted(facts.exported - known)
-        add("Exported by `libtfe.so` but not in TF's list (tfe extensions and TSL_* twins):")
+        add(
+            "Exported by `libtfe.so` but not in TF's list (tfe extensions, TSL_* twins, "
+            "C++ names, and functions TF's headers declare without TF_CAPI_EXPORT):"
+        )
     add("")
     if extras:
         for name in extras:
