@@ -277,17 +277,20 @@ class BuildPyWithHeaders(build_py):
         return [*outputs, *(str(base / rel) for _, rel in self._header_files())]
 
 
-setup(
-    version=package_version(),
-    cffi_modules=["build_ffi.py:ffibuilder"],
-    # PyCapsule helpers for DLPack (cffi cannot make capsules).
-    ext_modules=[
-        Extension(
-            "tfe_py._capsule",
-            sources=["tfe_py/_capsule.c"],
-            include_dirs=[str(ROOT / "include")],
-        )
-    ],
-    cmdclass={"build_ext": BuildExtWithLibtfe, "build_py": BuildPyWithHeaders},
-    options={"build": {"build_base": BUILD_BASE}},
-)
+# pip's build backend and `python setup.py` both run this file as __main__;
+# tests import it (as another name) to check the helpers above.
+if __name__ == "__main__":
+    setup(
+        version=package_version(),
+        cffi_modules=["build_ffi.py:ffibuilder"],
+        # PyCapsule helpers for DLPack (cffi cannot make capsules).
+        ext_modules=[
+            Extension(
+                "tfe_py._capsule",
+                sources=["tfe_py/_capsule.c"],
+                include_dirs=[str(ROOT / "include")],
+            )
+        ],
+        cmdclass={"build_ext": BuildExtWithLibtfe, "build_py": BuildPyWithHeaders},
+        options={"build": {"build_base": BUILD_BASE}},
+    )

@@ -212,3 +212,48 @@ def test_dtype_constants_at_module_level() -> None:
         assert getattr(tfe_py, dtypes.name(value)) == value
         assert dtypes.name(value) in tfe_py.__all__
     assert tfe_py.constant(1.0).dtype is tfe_py.float32
+
+
+# ---- setup.py: streamed CMake output and the progress line ----
+
+
+def _load_setup_module() -> object:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("tfe_setup_under_test", ROOT / "setup.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)  # setup() runs only as __main__
+    return module
+
+
+def test_setup_streams_output_and_shows_progress(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+
+    mod = _load_setup_module()
+    progress = mod._Progress()  # type: ignore[attr-defined]
+    fake_tty = io.StringIO()
+    progress.tty = fake_tty  # as if pip hid stdout and a terminal existed
+    script = (
+        "import sys\n"
+        "print('-- Configuring done')\n"
+        "print('[  7%] Building C object CMakeFiles/tfe_objects.dir/csrc/core/alloc.c.o')\n"
+        "print('[100%] Built target tfe')\n"
+        "print('to stderr', file=sys.stderr)\n"
+    )
+    mod._run([sys.executable, "-c", script], progress)  # type: ignore[attr-defined]
+    out = capsys.readouterr().out
+    # Every line of the child (stderr included) is passed on, in order.
+    assert out.index("-- Configuring done") < out.index("[100%] Built target tfe")
+    assert "to stderr" in out
+    # Only CMake's progress lines reach the terminal line, numbered.
+    shown = fake_tty.getvalue()
+    assert "tfe: [  7%] Building C object" in shown and "tfe: [100%] Built target tfe" in shown
+    assert "Configuring done" not in shown and "to stderr" not in shown
+    with pytest.raises(subprocess.CalledProcessError):
+        mod._run([sys.executable, "-c", "raise SystemExit(3)"], None)  # type: ignore[attr-defined]
+    # Switched off: nothing is written to /dev/tty.
+    monkeypatch.setenv("TFE_BUILD_PROGRESS", "0")
+    assert mod._Progress().tty is None  # type: ignore[attr-defined]
