@@ -798,8 +798,9 @@ void tfe_collective_run(tfe_kernel_context* k, const tfe_coll_request* r) {
                         ? "Collective has timed out during execution."
                         : "Collective has timed out waiting for other "
                           "workers.");
-    } else if (rc == ETIMEDOUT) {
-      /* All arrived: the result is being computed; wait for it. */
+    } else if (rc == ETIMEDOUT && in->state == COMPUTING) {
+      /* All arrived: the result is being computed; wait for it (the
+       * computing member broadcasts when it is done). */
       pthread_cond_wait(&in->cv, &g_mu);
     }
   }
