@@ -635,18 +635,19 @@ static int check_outputs(const tfe_kcache_entry* e, TF_Tensor** outs,
  * the caller kept, a TF_Tensor from TFE_TensorHandleResolve, a DLPack or
  * numpy export, a variable's value or another handle sharing the buffer
  * all hold a reference and prevent it. */
+/* `sole` has bit i set for the inputs whose handle had one reference when
+ * the input loop saw it (the common case, a handle the caller kept, costs
+ * that loop one load); this confirms the rest for those. */
 static uint64_t forwardable_inputs(TFE_TensorHandle* const* inputs,
-                                   TF_Tensor* const* ins, int n_in) {
+                                   TF_Tensor* const* ins, uint64_t sole) {
   uint64_t m = 0;
   int i;
-  for (i = 0; i < n_in && i < 64; i++) {
+  atomic_thread_fence(memory_order_acquire);
+  for (i = 0; sole != 0; i++, sole >>= 1) {
     const TFE_TensorHandle* h = inputs[i];
     const TF_Tensor* t = ins[i];
-    if (t == NULL || t != h->t || t->buf == NULL || !t->buf->owns_memory) {
-      continue;
-    }
-    if (atomic_load_explicit(&((TFE_TensorHandle*)h)->refs,
-                             memory_order_acquire) != 1 ||
+    if ((sole & 1) == 0 || t == NULL || t != h->t || t->buf == NULL ||
+        !t->buf->owns_memory ||
         atomic_load_explicit(&t->buf->refcount, memory_order_acquire) != 1) {
       continue;
     }
@@ -670,6 +671,7 @@ int tfe_execute_kernel(TFE_Context* ctx, const tfe_kcache_entry* e,
   const int n_in = e->num_inputs, n_out = e->num_outputs;
   const int has_ref = e->has_ref;
   tfe_kernel_context k;
+  uint64_t sole = 0; /* inputs whose handle had a single reference */
   int i, ok = 0;
 
   if (has_ref && out_refs == NULL) {
@@ -699,6 +701,9 @@ int tfe_execute_kernel(TFE_Context* ctx, const tfe_kcache_entry* e,
     /* An input still computed by an asynchronous executor is waited for;
      * one whose op failed fails this op with the same error. */
     if (!tfe_handle_ready(h, status)) goto done;
+    if (i < 64 && atomic_load_explicit(&h->refs, memory_order_relaxed) == 1) {
+      sole |= (uint64_t)1 << i;
+    }
     if (h->ref != NULL) {
       int is_ref = has_ref &&
                    tfe_op_def_flat_is_ref(e->def, &e->complete, 0, i);
@@ -726,7 +731,8 @@ int tfe_execute_kernel(TFE_Context* ctx, const tfe_kcache_entry* e,
   k.device_name = e->run_device->name;
   k.input_refs = in_refs;
   k.output_refs = has_ref ? out_refs : NULL;
-  k.forwardable = has_ref ? 0 : forwardable_inputs(inputs, ins, n_in);
+  k.forwardable =
+      has_ref || sole == 0 ? 0 : forwardable_inputs(inputs, ins, sole);
   k.forwarded = 0;
   {
     /* Kernels run with denormals flushed and round-to-nearest, as in TF;

@@ -94,7 +94,7 @@ TF_Tensor* tfe_ew_forward_or_alloc(tfe_kernel_context* k, const tfe_ew_op* op,
                  dt != TF_FLOAT && dt != TF_DOUBLE && dt != TF_HALF &&
                  dt != TF_BFLOAT16 && dt != TF_COMPLEX64 &&
                  dt != TF_COMPLEX128;
-  if (k->forwardable == 0 || may_fail) {
+  if (may_fail) {
     return tfe_kernel_alloc_output(k, 0, out_dt, dims, num_dims);
   }
   return tfe_kernel_forward_or_alloc_output(k, candidates, op->num_inputs, 0,
@@ -144,7 +144,10 @@ void tfe_ew_compute(tfe_kernel_context* k) {
 
   if (op->num_inputs == 1) {
     const TF_Tensor* x = k->inputs[0];
-    out = tfe_ew_forward_or_alloc(k, op, dt, out_dt, x->dims, x->num_dims);
+    out = k->forwardable == 0
+              ? tfe_kernel_alloc_output(k, 0, out_dt, x->dims, x->num_dims)
+              : tfe_ew_forward_or_alloc(k, op, dt, out_dt, x->dims,
+                                        x->num_dims);
     if (out == NULL) return;
     err = tfe_ew_run(k, fn, NULL, in, tfe_ew_data(out),
                      tfe_ew_num_elements(x), &prm, chunk);
@@ -177,7 +180,11 @@ void tfe_ew_compute(tfe_kernel_context* k) {
                       tfe_format_shape(y->dims, y->num_dims, sy, sizeof sy));
       return;
     }
-    out = tfe_ew_forward_or_alloc(k, op, dt, out_dt, bc.out_dims, bc.out_rank);
+    out = k->forwardable == 0
+              ? tfe_kernel_alloc_output(k, 0, out_dt, bc.out_dims,
+                                        bc.out_rank)
+              : tfe_ew_forward_or_alloc(k, op, dt, out_dt, bc.out_dims,
+                                        bc.out_rank);
     if (out == NULL || bc.out_elems == 0) return;
     err = tfe_ew_run(k, fn, &bc, in, tfe_ew_data(out), bc.out_elems, &prm,
                      chunk);
