@@ -16,7 +16,6 @@
  *  - a local name is "TYPE:N" with a number. tfe also reads lower-case
  *    "cpu:N"/"gpu:N" as CPU/GPU (TF would keep the lower-case type and then
  *    find no such device). */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -168,29 +167,61 @@ int tfe_device_spec_parse(const char* name, tfe_device_spec* out) {
   return 0;
 }
 
+/* Appends text (n bytes) at buf[*pos]; 0 when it does not fit (with the
+ * terminating NUL) in cap bytes. */
+static int put(char* buf, size_t cap, size_t* pos, const char* text,
+               size_t n) {
+  if (n >= cap - *pos) return 0;
+  memcpy(buf + *pos, text, n);
+  *pos += n;
+  buf[*pos] = '\0';
+  return 1;
+}
+
+static int put_str(char* buf, size_t cap, size_t* pos, const char* text) {
+  return put(buf, cap, pos, text, strlen(text));
+}
+
+/* Appends a non-negative int in decimal (no snprintf: TFE_OpSetDevice is
+ * on the dispatch path). */
+static int put_int(char* buf, size_t cap, size_t* pos, int v) {
+  char digits[12];
+  size_t n = sizeof(digits);
+  unsigned u = v < 0 ? 0u : (unsigned)v;
+  do {
+    digits[--n] = (char)('0' + u % 10);
+    u /= 10;
+  } while (u != 0 && n > 0);
+  return put(buf, cap, pos, digits + n, sizeof(digits) - n);
+}
+
 int tfe_device_spec_format(const tfe_device_spec* spec, char* buf,
                            size_t cap) {
   size_t pos = 0;
-  int w;
   if (spec == NULL || buf == NULL || cap == 0) return -1;
   buf[0] = '\0';
-#define TFE_APPEND(...)                                   \
-  do {                                                    \
-    w = snprintf(buf + pos, cap - pos, __VA_ARGS__);      \
-    if (w < 0 || (size_t)w >= cap - pos) return -1;       \
-    pos += (size_t)w;                                     \
-  } while (0)
-  if (spec->has_job) TFE_APPEND("/job:%s", spec->job);
-  if (spec->has_replica) TFE_APPEND("/replica:%d", spec->replica);
-  if (spec->has_task) TFE_APPEND("/task:%d", spec->task);
+  if (spec->has_job && (!put_str(buf, cap, &pos, "/job:") ||
+                        !put_str(buf, cap, &pos, spec->job))) {
+    return -1;
+  }
+  if (spec->has_replica && (!put_str(buf, cap, &pos, "/replica:") ||
+                            !put_int(buf, cap, &pos, spec->replica))) {
+    return -1;
+  }
+  if (spec->has_task && (!put_str(buf, cap, &pos, "/task:") ||
+                         !put_int(buf, cap, &pos, spec->task))) {
+    return -1;
+  }
   if (spec->has_type) {
-    if (spec->has_id) {
-      TFE_APPEND("/device:%s:%d", spec->type, spec->id);
-    } else {
-      TFE_APPEND("/device:%s:*", spec->type);
+    if (!put_str(buf, cap, &pos, "/device:") ||
+        !put_str(buf, cap, &pos, spec->type) || !put_str(buf, cap, &pos, ":")) {
+      return -1;
+    }
+    if (spec->has_id ? !put_int(buf, cap, &pos, spec->id)
+                     : !put_str(buf, cap, &pos, "*")) {
+      return -1;
     }
   }
-#undef TFE_APPEND
   return (int)pos;
 }
 
