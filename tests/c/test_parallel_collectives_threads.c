@@ -3,7 +3,8 @@
  * components are the same device), nested parallel devices, and the
  * collective ops (CollectiveReduce v1, CollectiveReduceV2 with every
  * merge/final op, CollectiveGather/GatherV2, CollectiveBcastSend/Recv v1
- * and V2) across components and across plain threads, their errors
+ * and V2, CollectiveReduceScatterV2, CollectiveAllToAllV2) across
+ * components and across plain threads, TFE_AbortCollectiveOps, their errors
  * (group size and shape mismatches, timeouts, bad arguments), and one step
  * of data-parallel training that matches the single-device computation. */
 #define _POSIX_C_SOURCE 200809L
@@ -540,6 +541,77 @@ TEST(collective_gather_rank_order) {
   check_gather(FULL_CPU(1), FULL_CPU(0), 0, ba);
   /* Same device twice: component order. */
   check_gather(FULL_CPU(0), FULL_CPU(0), 1, ab);
+}
+
+/* CollectiveReduceScatterV2 and CollectiveAllToAllV2 over components
+ * {CPU:1, CPU:0}: rank 0 is CPU:0, i.e. component 1. */
+static TFE_TensorHandle* split_op(TFE_Context* ctx, const char* name,
+                                  TFE_TensorHandle* x, int instance_key,
+                                  TF_Status* s) {
+  TFE_Op* op = new_op(ctx, name, PAR, s);
+  add_input(op, x, s);
+  add_i32(op, 2, s);
+  add_i32(op, 5, s);
+  add_i32(op, instance_key, s);
+  if (strcmp(name, "CollectiveReduceScatterV2") == 0) {
+    set_str(op, "merge_op", "Add");
+    set_str(op, "final_op", "Id");
+  }
+  return exec1(op, s);
+}
+
+TEST(collective_reduce_scatter_and_all_to_all) {
+  TF_Status* s = TF_NewStatus();
+  TFE_Context* ctx = ctx_cpus(2, 0, s);
+  const float xa[4] = {1.f, 2.f, 3.f, 4.f}, xb[4] = {10.f, 20.f, 30.f, 40.f};
+  const float odd[3] = {1.f, 2.f, 3.f};
+  TFE_TensorHandle *a, *b, *p, *r, *comps[2], *o;
+  float got[4];
+  reg(ctx, PAR, FULL_CPU(1), FULL_CPU(0), s);
+  a = vec_f32(xa, 4, s);
+  b = vec_f32(xb, 4, s);
+  p = pack2(ctx, PAR, a, b, s);
+
+  /* Sum = {11, 22, 33, 44}; rank 0 (component 1) gets the first half. */
+  r = split_op(ctx, "CollectiveReduceScatterV2", p, 1, s);
+  CHECK_CODE(s, TF_OK);
+  unpack2(ctx, PAR, r, comps, s);
+  CHECK_EQ_INT(TFE_TensorHandleDim(comps[0], 0, s), 2);
+  read_floats(comps[0], got, 2, s);
+  CHECK(got[0] == 33.f && got[1] == 44.f);
+  read_floats(comps[1], got, 2, s);
+  CHECK(got[0] == 11.f && got[1] == 22.f);
+  TFE_DeleteTensorHandle(comps[0]);
+  TFE_DeleteTensorHandle(comps[1]);
+  TFE_DeleteTensorHandle(r);
+
+  /* Rank r gets block r of every member, in rank order: rank 0 (CPU:0,
+   * component 1, input b) gets {b[0..1], a[0..1]}. */
+  r = split_op(ctx, "CollectiveAllToAllV2", p, 2, s);
+  CHECK_CODE(s, TF_OK);
+  unpack2(ctx, PAR, r, comps, s);
+  read_floats(comps[1], got, 4, s);
+  CHECK(got[0] == 10.f && got[1] == 20.f && got[2] == 1.f && got[3] == 2.f);
+  read_floats(comps[0], got, 4, s);
+  CHECK(got[0] == 30.f && got[1] == 40.f && got[2] == 3.f && got[3] == 4.f);
+  TFE_DeleteTensorHandle(comps[0]);
+  TFE_DeleteTensorHandle(comps[1]);
+  TFE_DeleteTensorHandle(r);
+  TFE_DeleteTensorHandle(p);
+
+  /* Dimension 0 must split evenly. */
+  o = vec_f32(odd, 3, s);
+  p = pack2(ctx, PAR, o, o, s);
+  r = split_op(ctx, "CollectiveAllToAllV2", p, 3, s);
+  CHECK(r == NULL);
+  CHECK_CODE(s, TF_INVALID_ARGUMENT);
+  CHECK_STR_CONTAINS(TF_Message(s), "multiple of group_size");
+  TFE_DeleteTensorHandle(p);
+  TFE_DeleteTensorHandle(o);
+  TFE_DeleteTensorHandle(a);
+  TFE_DeleteTensorHandle(b);
+  TFE_DeleteContext(ctx);
+  TF_DeleteStatus(s);
 }
 
 /* ------------------------------------------------------------------------

@@ -343,3 +343,17 @@ def test_data_parallel_training_step_matches_single_device():
         for part in pd.unpack(final):
             np.testing.assert_allclose(part.numpy(), w_ref.numpy(), rtol=1e-5, atol=1e-6)
         assert not np.allclose(w_ref.numpy(), w0)
+
+
+def test_reduce_scatter_and_all_to_all():
+    with Context(num_cpu_devices=2) as ctx:
+        pd = tfe_py.parallel_device(["CPU:0", "CPU:1"])
+        x = pd.pack([np.arange(4, dtype=np.float32), 10 * np.arange(4, dtype=np.float32)])
+        with ctx.device(pd.name):
+            rs = ops.CollectiveReduceScatterV2(x, 2, 77, 1, [], merge_op="Max", final_op="Id")
+            a2a = ops.CollectiveAllToAllV2(x, 2, 77, 2, [])
+        assert [t.numpy().tolist() for t in pd.unpack(rs)] == [[0.0, 10.0], [20.0, 30.0]]
+        assert [t.numpy().tolist() for t in pd.unpack(a2a)] == [
+            [0.0, 1.0, 0.0, 10.0],
+            [2.0, 3.0, 20.0, 30.0],
+        ]

@@ -33,7 +33,13 @@
 enum {
   TFE_COLL_REDUCE = 1,
   TFE_COLL_GATHER = 2,
-  TFE_COLL_BCAST = 3
+  TFE_COLL_BCAST = 3,
+  /* Reduction whose dimension 0 is split in group_size blocks: the member
+   * of rank r gets block r. */
+  TFE_COLL_REDUCE_SCATTER = 4,
+  /* Each member's dimension 0 split in group_size blocks: the member of
+   * rank r gets block r of every member, in rank order. */
+  TFE_COLL_ALL_TO_ALL = 5
 };
 
 enum { TFE_COLL_ADD = 1, TFE_COLL_MUL, TFE_COLL_MIN, TFE_COLL_MAX };
@@ -51,8 +57,8 @@ typedef struct tfe_coll_request {
   /* The member's input (borrowed; NULL for a broadcast receiver). */
   const TF_Tensor* input;
   /* The instance's shape as this member sees it: the input's for
-   * reductions and the sender, the declared one for receivers, the
-   * output's for gathers. Borrowed. */
+   * reductions, all-to-all and the sender, the declared one for receivers,
+   * the output's for gathers and reduce-scatters. Borrowed. */
   const int64_t* dims;
   int num_dims;
   float timeout_seconds; /* the op's attr; 0 = the default */

@@ -1,7 +1,8 @@
 /* CPU kernels of the collective ops: CollectiveReduce, CollectiveGather,
  * CollectiveBcastSend/Recv (version 1: group and instance from attrs),
- * CollectiveReduceV2, CollectiveGatherV2, CollectiveBcastSendV2/RecvV2
- * (version 2: from int32 scalar inputs) and CollectiveAssignGroupV2. They
+ * CollectiveReduceV2, CollectiveGatherV2, CollectiveBcastSendV2/RecvV2,
+ * CollectiveReduceScatterV2, CollectiveAllToAllV2 (version 2: from int32
+ * scalar inputs) and CollectiveAssignGroupV2. They
  * check their arguments as TF's kernels do and hand over to the in-process
  * rendezvous (collective_rendezvous.c, model in collective.h). */
 #include <stdio.h>
@@ -148,6 +149,58 @@ static void reduce_v2_compute(tfe_kernel_context* k) {
   init_request(k, &r, TFE_COLL_REDUCE);
   if (!read_v2_keys(k, 1, &r)) return;
   reduce_common(k, &r);
+}
+
+/* Reduce-scatter and all-to-all split dimension 0 in group_size blocks. */
+static int check_splittable(tfe_kernel_context* k, const TF_Tensor* x,
+                            int32_t group_size, const char* what) {
+  if (x->num_dims < 1) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "input should have rank > 0, received %d", x->num_dims);
+    return 0;
+  }
+  if (x->num_dims > COLL_MAX_DIMS) {
+    KUTIL_FAIL(k, TF_UNIMPLEMENTED, "collective %s of a tensor of rank %d "
+               "(at most %d)", what, x->num_dims, COLL_MAX_DIMS);
+    return 0;
+  }
+  if (x->dims[0] % group_size != 0) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "%s needs dimension 0 of the input (%lld) to be a multiple of "
+               "group_size (%d)",
+               what, (long long)x->dims[0], (int)group_size);
+    return 0;
+  }
+  return 1;
+}
+
+static void reduce_scatter_v2_compute(tfe_kernel_context* k) {
+  tfe_coll_request r;
+  const TF_Tensor* x = k->inputs[0];
+  int64_t dims[COLL_MAX_DIMS];
+  int i;
+  init_request(k, &r, TFE_COLL_REDUCE_SCATTER);
+  if (!read_v2_keys(k, 1, &r) || !read_reduce_ops(k, &r)) return;
+  if (!check_splittable(k, x, r.group_size, "reduce-scatter")) return;
+  /* The output: block `rank` of the reduction along dimension 0. */
+  for (i = 0; i < x->num_dims; i++) dims[i] = x->dims[i];
+  dims[0] /= r.group_size;
+  r.input = x;
+  r.dims = dims;
+  r.num_dims = x->num_dims;
+  tfe_collective_run(k, &r);
+}
+
+static void all_to_all_v2_compute(tfe_kernel_context* k) {
+  tfe_coll_request r;
+  const TF_Tensor* x = k->inputs[0];
+  init_request(k, &r, TFE_COLL_ALL_TO_ALL);
+  if (!read_v2_keys(k, 1, &r)) return;
+  if (!check_splittable(k, x, r.group_size, "all-to-all")) return;
+  r.input = x;
+  r.dims = x->dims;
+  r.num_dims = x->num_dims;
+  tfe_collective_run(k, &r);
 }
 
 /* ---- gathers ---- */
@@ -386,6 +439,10 @@ void tfe_register_collective_kernels(void) {
                      nb, NULL, NULL, 0);
   tfe_kutil_register("CollectiveBcastRecvV2", recv_v2_compute, "T",
                      bcast_types, nb, NULL, NULL, 0);
+  tfe_kutil_register("CollectiveReduceScatterV2", reduce_scatter_v2_compute,
+                     "T", reduce_types, nr, NULL, NULL, 0);
+  tfe_kutil_register("CollectiveAllToAllV2", all_to_all_v2_compute, "T",
+                     reduce_types, nr, NULL, NULL, 0);
   tfe_kutil_register("CollectiveAssignGroupV2", assign_group_compute, NULL,
                      NULL, 0, NULL, NULL, 0);
 }

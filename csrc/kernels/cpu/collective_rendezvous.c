@@ -103,6 +103,10 @@ static const char* kind_name(int kind) {
       return "reduction";
     case TFE_COLL_GATHER:
       return "gather";
+    case TFE_COLL_REDUCE_SCATTER:
+      return "reduce-scatter";
+    case TFE_COLL_ALL_TO_ALL:
+      return "all-to-all";
     default:
       return "broadcast";
   }
@@ -485,13 +489,39 @@ static int compute(coll_instance* in, TF_Status* s) {
   by_rank = (coll_member**)tfe_calloc((size_t)n, sizeof(*by_rank));
   if (by_rank == NULL) goto oom;
   for (i = 0; i < n; i++) by_rank[in->members[i].rank] = &in->members[i];
-  out = TF_AllocateTensor(in->dtype, in->dims, in->num_dims,
-                          (size_t)num_elements(in->dims, in->num_dims) * esz);
+  if (in->kind == TFE_COLL_REDUCE || in->kind == TFE_COLL_REDUCE_SCATTER) {
+    /* The whole reduction (members of a reduce-scatter take a block). */
+    const TF_Tensor* x = by_rank[0]->input;
+    out = TF_AllocateTensor(in->dtype, x->dims, x->num_dims,
+                            (size_t)kutil_num_elements(x) * esz);
+  } else if (in->kind == TFE_COLL_ALL_TO_ALL) {
+    /* Rank r's output at block r: n inputs' worth. */
+    int64_t flat = num_elements(in->dims, in->num_dims) * n;
+    out = TF_AllocateTensor(in->dtype, &flat, 1, (size_t)flat * esz);
+  } else {
+    out = TF_AllocateTensor(in->dtype, in->dims, in->num_dims,
+                            (size_t)num_elements(in->dims, in->num_dims) *
+                                esz);
+  }
   if (out == NULL) {
     tfe_free(by_rank);
     goto oom;
   }
-  if (in->kind == TFE_COLL_REDUCE) {
+  if (in->kind == TFE_COLL_ALL_TO_ALL) {
+    /* Output of rank r = block r of every member's input, in rank order. */
+    size_t whole = (size_t)num_elements(in->dims, in->num_dims) * esz;
+    size_t block = whole / (size_t)n;
+    char* dst = (char*)kutil_data(out);
+    int32_t r;
+    for (r = 0; r < n && block > 0; r++) {
+      for (i = 0; i < n; i++) {
+        memcpy(dst + (size_t)r * whole + (size_t)i * block,
+               (const char*)kutil_data(by_rank[i]->input) + (size_t)r * block,
+               block);
+      }
+    }
+  } else if (in->kind == TFE_COLL_REDUCE ||
+             in->kind == TFE_COLL_REDUCE_SCATTER) {
     int64_t count = kutil_num_elements(out);
     if (count > 0) {
       memcpy(kutil_data(out), kutil_data(by_rank[0]->input),
@@ -810,12 +840,20 @@ void tfe_collective_run(tfe_kernel_context* k, const tfe_coll_request* r) {
   pthread_mutex_unlock(&g_mu);
 
   if (in->state == DONE) {
-    /* Each member gets its own copy (the sender of a broadcast too). */
+    /* Each member gets its own copy (the sender of a broadcast too); the
+     * members of a reduce-scatter or all-to-all their rank's block. */
     TF_Tensor* out = tfe_kernel_alloc_output(k, 0, in->dtype, in->dims,
                                              in->num_dims);
     if (out != NULL) {
-      size_t bytes = TF_TensorByteSize(in->result);
-      if (bytes > 0) memcpy(kutil_data(out), kutil_data(in->result), bytes);
+      size_t bytes = TF_TensorByteSize(out), off = 0;
+      if (in->kind == TFE_COLL_REDUCE_SCATTER ||
+          in->kind == TFE_COLL_ALL_TO_ALL) {
+        off = (size_t)me->rank * bytes;
+      }
+      if (bytes > 0) {
+        memcpy(kutil_data(out), (const char*)kutil_data(in->result) + off,
+               bytes);
+      }
     }
   }
 
