@@ -357,3 +357,14 @@ def test_reduce_scatter_and_all_to_all():
             [0.0, 1.0, 0.0, 10.0],
             [2.0, 3.0, 20.0, 30.0],
         ]
+
+
+def test_collective_assign_group_v2():
+    with Context():
+        assignment = np.array([[0, 1], [2, 3]], np.int32)
+        size, key = ops.CollectiveAssignGroupV2(assignment, 2, 10)
+        assert int(size.numpy()) == 2 and int(key.numpy()) == 11
+        with pytest.raises(errors.InvalidArgumentError, match="not found in group_assignment"):
+            ops.CollectiveAssignGroupV2(assignment, 7, 10)
+        with pytest.raises(errors.InvalidArgumentError, match="reserved group_key = 0"):
+            ops.CollectiveAssignGroupV2(assignment, 0, 0)
