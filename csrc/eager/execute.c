@@ -58,11 +58,83 @@ static void list_types(TFE_Context* ctx, char* buf, size_t cap) {
   }
 }
 
+/* Writes the types of ctx's device kinds that have a kernel for `def`
+ * under `attrs` into buf ("CPU, MY_DEVICE"), in the context's device
+ * order; returns the length (0: no kind has one). */
+static size_t kernel_kinds(TFE_Context* ctx, const tfe_op_def* def,
+                           const tfe_attrs* attrs, char* buf, size_t cap) {
+  const tfe_device_factory* seen[64];
+  int num_seen = 0, i, j, n = atomic_load(&ctx->num_devices);
+  size_t pos = 0;
+  TF_Status tmp;
+  tmp.code = TF_OK;
+  tmp.msg = NULL;
+  tmp.payloads = NULL;
+  buf[0] = '\0';
+  for (i = 0; i < n; i++) {
+    const tfe_device* d = ctx->devices[i];
+    int w;
+    for (j = 0; j < num_seen; j++) {
+      if (seen[j] == d->factory) break;
+    }
+    if (j < num_seen) continue;
+    if (num_seen < (int)(sizeof(seen) / sizeof(seen[0]))) {
+      seen[num_seen++] = d->factory;
+    }
+    if (tfe_kernel_find(def, d->type, attrs, &tmp) == NULL) continue;
+    w = snprintf(buf + pos, cap - pos, "%s%s", pos ? ", " : "", d->type);
+    if (w < 0 || (size_t)w >= cap - pos) break;
+    pos += (size_t)w;
+  }
+  tfe_status_ok(&tmp);
+  return pos;
+}
+
+/* An explicit request for a device the context does not have (without
+ * soft placement), as TF's EagerContext::SelectDevice reports it: NOT_FOUND
+ * when no device kind has a kernel for the op, else INVALID_ARGUMENT
+ * listing the kinds that have one (all kinds when the attrs cannot be
+ * completed yet; TFE_Execute reports that problem later). */
+static void missing_device(TFE_Op* op, TF_Status* s) {
+  TFE_Context* ctx = op->ctx;
+  char devs[1024], types[256];
+  tfe_attrs full;
+  TF_Status tmp;
+  size_t n = 0;
+  int complete;
+  tmp.code = TF_OK;
+  tmp.msg = NULL;
+  tmp.payloads = NULL;
+  tfe_attrs_init(&full);
+  complete = op->def != NULL && tfe_attrs_merge(&full, &op->attrs) &&
+             tfe_op_def_complete_attrs(op->def, &full, &tmp);
+  tfe_status_ok(&tmp);
+  if (complete) {
+    n = kernel_kinds(ctx, op->def, &full, types, sizeof(types));
+    if (n == 0) {
+      /* The host's lookup error names every registered kernel. */
+      if (tfe_kernel_find(op->def, ctx->devices[0]->type, &full, s) ==
+              NULL &&
+          TF_GetCode(s) != TF_OK) {
+        tfe_attrs_destroy(&full);
+        return;
+      }
+    }
+  }
+  tfe_attrs_destroy(&full);
+  if (n == 0) list_types(ctx, types, sizeof(types));
+  list_devices(ctx, devs, sizeof(devs));
+  tfe_status_setf(s, TF_INVALID_ARGUMENT,
+                  "Could not satisfy device specification '%s'. "
+                  "enable_soft_placement=0. Supported device types [%s]. "
+                  "All available devices [%s].",
+                  op->device_name, types, devs);
+}
+
 static const tfe_device* place(TFE_Op* op, TF_Status* s) {
   TFE_Context* ctx = op->ctx;
   const tfe_device* d;
   if (op->has_device) {
-    char devs[1024], types[256];
     d = tfe_ctx_find_device(ctx, &op->spec);
     if (d != NULL) return d;
     if (atomic_load_explicit(&ctx->soft_placement, memory_order_relaxed)) {
@@ -76,13 +148,7 @@ static const tfe_device* place(TFE_Op* op, TF_Status* s) {
       }
       return d != NULL ? d : ctx->default_device;
     }
-    list_devices(ctx, devs, sizeof(devs));
-    list_types(ctx, types, sizeof(types));
-    tfe_status_setf(s, TF_INVALID_ARGUMENT,
-                    "Could not satisfy device specification '%s'. "
-                    "enable_soft_placement=0. Supported device types [%s]. "
-                    "All available devices [%s].",
-                    op->device_name, types, devs);
+    missing_device(op, s);
     return NULL;
   }
   return ctx->default_device;
@@ -235,35 +301,11 @@ static const tfe_device* best_device(TFE_Context* ctx, const tfe_op_def* def,
  * when no kind has one, the NOT_FOUND stays. */
 static void explicit_request_fails(TFE_Op* op, const tfe_attrs* attrs,
                                    TF_Status* s) {
-  TFE_Context* ctx = op->ctx;
   char types[256], devs[1024];
-  const tfe_device_factory* seen[64];
-  int num_seen = 0, i, j, n = atomic_load(&ctx->num_devices);
-  size_t pos = 0;
-  TF_Status tmp;
-  tmp.code = TF_OK;
-  tmp.msg = NULL;
-  tmp.payloads = NULL;
-  types[0] = '\0';
-  for (i = 0; i < n; i++) {
-    const tfe_device* d = ctx->devices[i];
-    int w;
-    for (j = 0; j < num_seen; j++) {
-      if (seen[j] == d->factory) break;
-    }
-    if (j < num_seen) continue;
-    if (num_seen < (int)(sizeof(seen) / sizeof(seen[0]))) {
-      seen[num_seen++] = d->factory;
-    }
-    if (tfe_kernel_find(op->def, d->type, attrs, &tmp) == NULL) continue;
-    w = snprintf(types + pos, sizeof(types) - pos, "%s%s", pos ? ", " : "",
-                 d->type);
-    if (w < 0 || (size_t)w >= sizeof(types) - pos) break;
-    pos += (size_t)w;
+  if (kernel_kinds(op->ctx, op->def, attrs, types, sizeof(types)) == 0) {
+    return;
   }
-  tfe_status_ok(&tmp);
-  if (pos == 0) return;
-  list_devices(ctx, devs, sizeof(devs));
+  list_devices(op->ctx, devs, sizeof(devs));
   tfe_status_setf(s, TF_INVALID_ARGUMENT,
                   "Could not satisfy device specification '%s'. "
                   "enable_soft_placement=0. Supported device types [%s]. "

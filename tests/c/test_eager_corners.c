@@ -170,6 +170,19 @@ TEST(explicit_device_without_kernel_is_invalid_argument) {
   /* The same again (the kernel cache's fast path). */
   CHECK(run_op(ctx, "Sub", in, 2, "MY_DEVICE:0", s) == NULL);
   CHECK_CODE(s, TF_INVALID_ARGUMENT);
+  /* A device the context does not have: the same error, naming the kinds
+   * that have a kernel (CPU only for Sub). */
+  CHECK(run_op(ctx, "Sub", in, 2, "/job:localhost/device:FOO:0", s) == NULL);
+  CHECK_CODE(s, TF_INVALID_ARGUMENT);
+  CHECK_STR_CONTAINS(TF_Message(s),
+                     "Could not satisfy device specification "
+                     "'/job:localhost/device:FOO:0'. enable_soft_placement=0."
+                     " Supported device types [CPU]. All available devices "
+                     "[/job:localhost/replica:0/task:0/device:CPU:0");
+  /* AddV2 has kernels on both kinds. */
+  CHECK(run_op(ctx, "AddV2", in, 2, "/device:CPU:7", s) == NULL);
+  CHECK_CODE(s, TF_INVALID_ARGUMENT);
+  CHECK_STR_CONTAINS(TF_Message(s), "Supported device types [CPU, MY_DEVICE]");
   /* An unplaced Sub runs on the host. */
   out = run_op(ctx, "Sub", in, 2, NULL, s);
   CHECK_CODE(s, TF_OK);
@@ -222,6 +235,11 @@ TEST(op_without_any_kernel_is_not_found) {
   CHECK_STR_CONTAINS(TF_Message(s), "Could not find device for node");
   CHECK(run_op(ctx, "CornersNoKernel", &x, 1, NULL, s) == NULL);
   CHECK_CODE(s, TF_NOT_FOUND);
+  /* Also when the requested device does not exist (TF looks for kernels
+   * first). */
+  CHECK(run_op(ctx, "CornersNoKernel", &x, 1, "/device:FOO:0", s) == NULL);
+  CHECK_CODE(s, TF_NOT_FOUND);
+  CHECK_STR_CONTAINS(TF_Message(s), "Could not find device for node");
   TFE_DeleteTensorHandle(x);
   TFE_DeleteContext(ctx);
   TF_DeleteStatus(s);
