@@ -311,7 +311,7 @@ static void run_parallel(pd_device* d, const TFE_Op* op, TFE_Context* ctx,
     j->outputs = job_outputs + i * max_out;
     j->max_outputs = max_out;
     j->status = d->statuses[i];
-    j->replica = d->aliased ? i : -1;
+    j->replica = i;
     TF_SetStatus(j->status, TF_OK, "");
   }
   pd_pool_run(&d->pool, jobs);
@@ -555,12 +555,6 @@ void TFE_NewParallelDevice(const char* device_name,
     if (d->components[i] == NULL || d->statuses[i] == NULL) {
       pd_free(d);
       goto oom;
-    }
-  }
-  for (i = 0; i < num_components && !d->aliased; i++) {
-    int j;
-    for (j = i + 1; j < num_components; j++) {
-      if (same_name(components[i], components[j])) d->aliased = 1;
     }
   }
   memset(device, 0, sizeof(*device));

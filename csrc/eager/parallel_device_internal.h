@@ -30,8 +30,9 @@ typedef struct pd_job {
   int max_outputs;
   int num_outputs; /* set on success */
   TF_Status* status;
-  /* The component's index when the device has two components on the same
-   * device (collectives then tell them apart by it), else -1. */
+  /* The component's index: collectives run by the job count as a member
+   * of their own (kernels/cpu/collective.h), also when two components run
+   * their kernels on the same device. -1: none. */
   int replica;
 } pd_job;
 
@@ -104,7 +105,6 @@ typedef struct pd_device {
   int n;
   char** components;
   TF_Status** statuses; /* one per component, for its job */
-  int aliased; /* two components name the same device */
   pthread_mutex_t exec_mu; /* one parallel op at a time */
   pd_pool pool;
 } pd_device;

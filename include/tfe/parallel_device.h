@@ -47,8 +47,9 @@
  *   - Collective ops (CollectiveReduceV2, CollectiveGatherV2, ...) placed
  *     on the device run concurrently on every component and meet there:
  *     with group_size = number of components, every component gets the
- *     reduction (gather, ...) of all components. Components that are the
- *     same device count as distinct members (by component index).
+ *     reduction (gather, ...) of all components. Components whose kernels
+ *     run on the same device count as distinct members (by component
+ *     index).
  *
  * Nothing here exists in TensorFlow's C API; guard its use with
  * #ifdef TFE_VERSION. See docs/CUSTOM_DEVICES.md. */

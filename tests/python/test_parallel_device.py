@@ -368,3 +368,13 @@ def test_collective_assign_group_v2():
             ops.CollectiveAssignGroupV2(assignment, 7, 10)
         with pytest.raises(errors.InvalidArgumentError, match="reserved group_key = 0"):
             ops.CollectiveAssignGroupV2(assignment, 0, 0)
+
+
+def test_all_reduce_over_custom_devices_forwarding_to_one_cpu():
+    """Both components run their kernels on CPU:0; the parallel device's
+    component tags keep them distinct members of the collective."""
+    with Context() as ctx:
+        names = [ctx.register_custom_device(CustomDevice(), f"FWD:{i}") for i in range(2)]
+        pd = tfe_py.parallel_device(names)
+        r = pd.all_reduce(pd.pack([1.0, 2.0]), "Add", "Div", timeout=10.0)
+        assert [float(t.numpy()) for t in pd.unpack(r)] == [1.5, 1.5]

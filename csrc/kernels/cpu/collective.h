@@ -12,11 +12,13 @@
  *     then each gets its output. The first member fixes the instance's
  *     kind, dtype and shape; a member that disagrees fails the whole
  *     instance (every waiting member gets the error: nothing hangs).
- *   - Members are identified by the device their kernel runs on. When a
- *     parallel device has two components on the same device it tags the
- *     thread of each component (tfe_collective_set_thread_replica), so the
- *     members stay distinct. Rank = position in the members sorted by full
- *     device name (TF's order), then by that tag.
+ *   - Members are identified by the device their kernel runs on and, on a
+ *     parallel device, by the component: the parallel device tags the
+ *     thread of each component (tfe_collective_set_thread_replica), so two
+ *     components whose kernels run on the same device (the same device
+ *     twice, or custom devices forwarding to one device) are distinct
+ *     members. Rank = position in the members sorted by full device name
+ *     (TF's order), then by that tag.
  *   - A member waits at most timeout_seconds (the op's attr), or, when the
  *     attr is 0 (TF: wait forever), TFE_COLLECTIVE_TIMEOUT_SECONDS from the
  *     environment, default 60: then the instance fails with

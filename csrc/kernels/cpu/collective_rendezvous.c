@@ -257,7 +257,7 @@ static int join_group(uint64_t ctx_id, const tfe_coll_request* r,
         snprintf(msg, sizeof msg,
                  "Device %s is joining a group that is already full "
                  "(group_key=%d)",
-                 key, (int)g->key);
+                 device, (int)g->key);
         set_group_failure(g, TF_INTERNAL, msg);
       } else {
         g->members[g->num_members] = tfe_strdup(key);
