@@ -8,7 +8,7 @@
 
 void pd_job_run(pd_job* j) {
   TFE_Op* op;
-  int i, n = j->max_outputs;
+  int i, saved, n = j->max_outputs;
   j->num_outputs = 0;
   op = TFE_NewOp(j->ctx, j->op_name, j->status);
   if (TF_GetCode(j->status) != TF_OK) return;
@@ -21,10 +21,13 @@ void pd_job_run(pd_job* j) {
     TFE_OpAddInput(op, j->inputs[i], j->status);
     if (TF_GetCode(j->status) != TF_OK) goto out;
   }
-  /* Collectives run by this job count as member `replica` (collective.h). */
+  /* Collectives run by this job count as member `replica` (collective.h);
+   * the thread's own tag comes back after (the calling thread runs jobs
+   * whose worker could not start, and may be another parallel device's). */
+  saved = tfe_collective_thread_replica();
   tfe_collective_set_thread_replica(j->replica);
   TFE_Execute(op, j->outputs, &n, j->status);
-  tfe_collective_set_thread_replica(-1);
+  tfe_collective_set_thread_replica(saved);
   if (TF_GetCode(j->status) == TF_OK) j->num_outputs = n;
 out:
   TFE_DeleteOp(op);
