@@ -485,6 +485,100 @@ TEST(collective_reduce_v2_merge_and_final_ops) {
   TF_DeleteStatus(s);
 }
 
+/* The other dtypes of reductions: double, int64, half and bfloat16
+ * (16-bit floats given by their bits: 1.5, 2.5 and 4 are exact). */
+TEST(collective_reduce_v2_other_dtypes) {
+  TF_Status* s = TF_NewStatus();
+  TFE_Context* ctx = ctx_cpus(2, 0, s);
+  const double da[2] = {1.25, -3.0}, db[2] = {2.5, 7.0};
+  const int64_t la[2] = {5, -(1LL << 40)}, lb[2] = {-2, 3};
+  const uint16_t ha[2] = {0x3E00, 0x4100}, hb[2] = {0x4100, 0x3E00}; /* half */
+  const uint16_t ba[2] = {0x3FC0, 0x4020}, bb[2] = {0x4020, 0x3FC0}; /* bf16 */
+  int64_t two = 2;
+  TFE_TensorHandle *in[2], *p, *r, *out[2];
+  int c, k = 40;
+  reg(ctx, PAR, FULL_CPU(0), FULL_CPU(1), s);
+
+  /* double: Add/Div -> mean. */
+  in[0] = make_handle(TF_DOUBLE, &two, 1, da, sizeof da, s);
+  in[1] = make_handle(TF_DOUBLE, &two, 1, db, sizeof db, s);
+  p = pack2(ctx, PAR, in[0], in[1], s);
+  r = reduce_v2(ctx, PAR, p, 2, 9, k++, "Add", "Div", 0, s);
+  CHECK_CODE(s, TF_OK);
+  unpack2(ctx, PAR, r, out, s);
+  for (c = 0; c < 2; c++) {
+    TF_Tensor* t = TFE_TensorHandleResolve(out[c], s);
+    const double* v = (const double*)TF_TensorData(t);
+    CHECK(v[0] == 1.875 && v[1] == 2.0);
+    TF_DeleteTensor(t);
+    TFE_DeleteTensorHandle(out[c]);
+  }
+  TFE_DeleteTensorHandle(r);
+  TFE_DeleteTensorHandle(p);
+  TFE_DeleteTensorHandle(in[0]);
+  TFE_DeleteTensorHandle(in[1]);
+
+  /* int64: Min, and Add of values beyond 32 bits. */
+  in[0] = make_handle(TF_INT64, &two, 1, la, sizeof la, s);
+  in[1] = make_handle(TF_INT64, &two, 1, lb, sizeof lb, s);
+  p = pack2(ctx, PAR, in[0], in[1], s);
+  r = reduce_v2(ctx, PAR, p, 2, 9, k++, "Min", "Id", 0, s);
+  CHECK_CODE(s, TF_OK);
+  unpack2(ctx, PAR, r, out, s);
+  for (c = 0; c < 2; c++) {
+    TF_Tensor* t = TFE_TensorHandleResolve(out[c], s);
+    const int64_t* v = (const int64_t*)TF_TensorData(t);
+    CHECK(v[0] == -2 && v[1] == -(1LL << 40));
+    TF_DeleteTensor(t);
+    TFE_DeleteTensorHandle(out[c]);
+  }
+  TFE_DeleteTensorHandle(r);
+  r = reduce_v2(ctx, PAR, p, 2, 9, k++, "Add", "Id", 0, s);
+  CHECK_CODE(s, TF_OK);
+  unpack2(ctx, PAR, r, out, s);
+  for (c = 0; c < 2; c++) {
+    TF_Tensor* t = TFE_TensorHandleResolve(out[c], s);
+    const int64_t* v = (const int64_t*)TF_TensorData(t);
+    CHECK(v[0] == 3 && v[1] == -(1LL << 40) + 3);
+    TF_DeleteTensor(t);
+    TFE_DeleteTensorHandle(out[c]);
+  }
+  TFE_DeleteTensorHandle(r);
+  TFE_DeleteTensorHandle(p);
+  TFE_DeleteTensorHandle(in[0]);
+  TFE_DeleteTensorHandle(in[1]);
+
+  /* half and bfloat16: 1.5 + 2.5 = 4, Div -> 2 (bits 0x4000 / 0x4000). */
+  for (c = 0; c < 2; c++) {
+    TF_DataType dt = c == 0 ? TF_HALF : TF_BFLOAT16;
+    const uint16_t* xa = c == 0 ? ha : ba;
+    const uint16_t* xb = c == 0 ? hb : bb;
+    const uint16_t two_bits = 0x4000; /* 2.0 in both formats */
+    int m;
+    in[0] = make_handle(dt, &two, 1, xa, sizeof ha, s);
+    in[1] = make_handle(dt, &two, 1, xb, sizeof hb, s);
+    p = pack2(ctx, PAR, in[0], in[1], s);
+    r = reduce_v2(ctx, PAR, p, 2, 9, k++, "Add", "Div", 0, s);
+    CHECK_CODE(s, TF_OK);
+    unpack2(ctx, PAR, r, out, s);
+    for (m = 0; m < 2; m++) {
+      TF_Tensor* t = TFE_TensorHandleResolve(out[m], s);
+      const uint16_t* v = (const uint16_t*)TF_TensorData(t);
+      CHECK_EQ_INT(TF_TensorType(t), dt);
+      CHECK_EQ_INT(v[0], two_bits);
+      CHECK_EQ_INT(v[1], two_bits);
+      TF_DeleteTensor(t);
+      TFE_DeleteTensorHandle(out[m]);
+    }
+    TFE_DeleteTensorHandle(r);
+    TFE_DeleteTensorHandle(p);
+    TFE_DeleteTensorHandle(in[0]);
+    TFE_DeleteTensorHandle(in[1]);
+  }
+  TFE_DeleteContext(ctx);
+  TF_DeleteStatus(s);
+}
+
 /* Gathers concatenate in rank order: by device name, then (same device)
  * by component. */
 static void check_gather(const char* c0, const char* c1, int v2,
