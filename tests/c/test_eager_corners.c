@@ -503,6 +503,99 @@ TEST(gradient_kernels_forward_too) {
   TF_DeleteStatus(s);
 }
 
+/* AddN reuses its first or second input (it adds the rest into the
+ * output afterwards, so never a later one); Select and SelectV2 reuse
+ * 'then' or 'else'. */
+TEST(addn_and_select_forward) {
+  TF_Status* s = TF_NewStatus();
+  TFE_Context* ctx = new_ctx(s);
+  TFE_TensorHandle *a, *b, *c, *y, *in[3];
+  TFE_Op* op;
+  void* p;
+  /* AddN([a, b, c]) with only the op holding b: into b. */
+  a = iota_f32(N, 0, s);
+  b = iota_f32(N, 0, s);
+  c = iota_f32(N, 0, s);
+  p = data_of(b, s);
+  in[0] = a;
+  in[1] = b;
+  in[2] = c;
+  op = TFE_NewOp(ctx, "AddN", s);
+  TFE_OpAddInputList(op, in, 3, s);
+  CHECK_CODE(s, TF_OK);
+  TFE_DeleteTensorHandle(b);
+  y = exec1(op, s);
+  CHECK_CODE(s, TF_OK);
+  CHECK(data_of(y, s) == p);
+  {
+    TF_Tensor* t = TFE_TensorHandleResolve(y, s);
+    const float* v = (const float*)TF_TensorData(t);
+    CHECK(v[0] == 0 && v[7] == 21 && v[N - 1] == 3.0f * (N - 1));
+    TF_DeleteTensor(t);
+  }
+  TFE_DeleteTensorHandle(y);
+  /* Only the op holds c, the third: a new buffer, right values. */
+  b = iota_f32(N, 0, s);
+  p = data_of(c, s);
+  in[1] = b;
+  op = TFE_NewOp(ctx, "AddN", s);
+  TFE_OpAddInputList(op, in, 3, s);
+  CHECK_CODE(s, TF_OK);
+  TFE_DeleteTensorHandle(c);
+  y = exec1(op, s);
+  CHECK_CODE(s, TF_OK);
+  CHECK(data_of(y, s) != p);
+  {
+    TF_Tensor* t = TFE_TensorHandleResolve(y, s);
+    CHECK(((const float*)TF_TensorData(t))[7] == 21);
+    TF_DeleteTensor(t);
+  }
+  TFE_DeleteTensorHandle(y);
+  check_iota(a, N, 0, 0, s);
+  check_iota(b, N, 0, 0, s);
+  /* Select(cond, a, e) with only the op holding e: into e. */
+  {
+    unsigned char cond[N];
+    int64_t dim = N;
+    TFE_TensorHandle* ch;
+    TFE_TensorHandle* e = iota_f32(N, 100, s);
+    int i;
+    for (i = 0; i < N; i++) cond[i] = (unsigned char)(i % 2);
+    ch = make_handle(TF_BOOL, &dim, 1, cond, sizeof cond, s);
+    p = data_of(e, s);
+    in[0] = ch;
+    in[1] = a;
+    in[2] = e;
+    op = op_with(ctx, "SelectV2", in, 3, s);
+    TFE_DeleteTensorHandle(e);
+    y = exec1(op, s);
+    CHECK_CODE(s, TF_OK);
+    CHECK(data_of(y, s) == p);
+    {
+      TF_Tensor* t = TFE_TensorHandleResolve(y, s);
+      const float* v = (const float*)TF_TensorData(t);
+      CHECK(v[0] == 100 && v[1] == 1 && v[2] == 102 && v[3] == 3);
+      TF_DeleteTensor(t);
+    }
+    TFE_DeleteTensorHandle(y);
+    e = iota_f32(N, 100, s);
+    p = data_of(e, s);
+    in[2] = e;
+    op = op_with(ctx, "Select", in, 3, s);
+    TFE_DeleteTensorHandle(e);
+    y = exec1(op, s);
+    CHECK_CODE(s, TF_OK);
+    CHECK(data_of(y, s) == p);
+    TFE_DeleteTensorHandle(y);
+    TFE_DeleteTensorHandle(ch);
+  }
+  check_iota(a, N, 0, 0, s);
+  TFE_DeleteTensorHandle(a);
+  TFE_DeleteTensorHandle(b);
+  TFE_DeleteContext(ctx);
+  TF_DeleteStatus(s);
+}
+
 /* Nothing that anyone else can still observe is ever overwritten. */
 TEST(never_forwards_an_observable_buffer) {
   TF_Status* s = TF_NewStatus();

@@ -260,8 +260,15 @@ static void addn_compute(tfe_kernel_context* k) {
                     tfe_dtype_enum_name(first->dtype));
     return;
   }
-  out = tfe_kernel_alloc_output(k, 0, first->dtype, first->dims,
-                                first->num_dims);
+  {
+    /* The loops write z[i] after reading inputs 0 and 1 at i, then add the
+     * others into z: only inputs 0 and 1 may become the output (when
+     * nobody else can observe them, as TF forwards them). */
+    static const int first_two[2] = {0, 1};
+    out = tfe_kernel_forward_or_alloc_output(k, first_two, 2, 0, first->dtype,
+                                             first->dims, first->num_dims,
+                                             NULL);
+  }
   if (out == NULL) return;
   count = tfe_ew_num_elements(first);
   if (count == 0) return;

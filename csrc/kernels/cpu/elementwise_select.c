@@ -52,6 +52,9 @@ static void copy_elems(TF_DataType dt, size_t esz, void* dst, const void* src,
   }
 }
 
+/* Inputs that may become the output ('then', 'else'). */
+static const int k_then_else[2] = {1, 2};
+
 /* ---- the three-input select loop, per element size ----
  * c, t, e advance by sc, st, se (0 or 1) per output element. */
 #define EW_SEL_LOOP(NAME, T)                                                \
@@ -274,7 +277,11 @@ static void select_compute(tfe_kernel_context* k) {
       }
     }
   }
-  out = tfe_kernel_alloc_output(k, 0, t->dtype, t->dims, t->num_dims);
+  /* The loops read t[i] and e[i] before writing z[i]: 'then' or 'else'
+   * may become the output when nobody else can observe it (TF forwards
+   * them too). */
+  out = tfe_kernel_forward_or_alloc_output(k, k_then_else, 2, 0, t->dtype,
+                                           t->dims, t->num_dims, NULL);
   if (out == NULL) return;
   sel_run(k, t->dtype, fn, esz, (const uint8_t*)tfe_ew_data(c),
           tfe_ew_data(t), tfe_ew_data(e), tfe_ew_data(out),
@@ -339,7 +346,10 @@ static void selectv2_compute(tfe_kernel_context* k) {
                     tfe_format_shape(e->dims, e->num_dims, s3, sizeof s3));
     return;
   }
-  out = tfe_kernel_alloc_output(k, 0, t->dtype, bc.out_dims, bc.out_rank);
+  /* A forwarded input has the output's element count, so it is read at
+   * the output's own index (linear or broadcast iteration alike). */
+  out = tfe_kernel_forward_or_alloc_output(k, k_then_else, 2, 0, t->dtype,
+                                           bc.out_dims, bc.out_rank, NULL);
   if (out == NULL || bc.out_elems == 0) return;
   zb = (char*)tfe_ew_data(out);
   if (tfe_bcast_is_linear(&bc)) {
