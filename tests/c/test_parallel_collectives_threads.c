@@ -708,6 +708,100 @@ TEST(collective_reduce_scatter_and_all_to_all) {
   TF_DeleteStatus(s);
 }
 
+/* Communicators: CollectiveInitializeCommunicator waits for its group;
+ * the V3 ops use the ranks it was given (here the reverse of the device
+ * order) and a new instance key each. */
+TEST(communicator_and_v3_ops) {
+  TF_Status* s = TF_NewStatus();
+  TFE_Context* ctx = ctx_cpus(2, 0, s);
+  const float xa[2] = {1.f, 2.f}, xb[2] = {10.f, 20.f};
+  TFE_TensorHandle *r0, *r1, *ranks, *comm, *a, *b, *p, *r, *empty, *out[2];
+  TFE_Op* op;
+  int64_t zero = 0;
+  float got[2];
+  int c;
+  reg(ctx, PAR, FULL_CPU(0), FULL_CPU(1), s);
+  r0 = scalar_i32(1, s);
+  r1 = scalar_i32(0, s);
+  ranks = pack2(ctx, PAR, r0, r1, s);
+  op = new_op(ctx, "CollectiveInitializeCommunicator", PAR, s);
+  add_i32(op, 6, s); /* group_key */
+  add_input(op, ranks, s);
+  add_i32(op, 2, s); /* group_size */
+  comm = exec1(op, s);
+  CHECK_CODE(s, TF_OK);
+  CHECK_EQ_INT(TFE_TensorHandleDataType(comm), TF_RESOURCE);
+
+  a = vec_f32(xa, 2, s);
+  b = vec_f32(xb, 2, s);
+  p = pack2(ctx, PAR, a, b, s);
+  empty = make_handle(TF_INT32, &zero, 1, NULL, 0, s);
+  for (c = 0; c < 2; c++) { /* twice: the instance keys advance */
+    op = new_op(ctx, "CollectiveReduceV3", PAR, s);
+    add_input(op, p, s);
+    add_input(op, comm, s);
+    add_input(op, empty, s);
+    set_str(op, "reduction", c == 0 ? "Add" : "Max");
+    r = exec1(op, s);
+    CHECK_CODE(s, TF_OK);
+    unpack2(ctx, PAR, r, out, s);
+    read_floats(out[1], got, 2, s);
+    CHECK(got[0] == (c == 0 ? 11.f : 10.f) && got[1] == (c == 0 ? 22.f : 20.f));
+    TFE_DeleteTensorHandle(out[0]);
+    TFE_DeleteTensorHandle(out[1]);
+    TFE_DeleteTensorHandle(r);
+  }
+  /* Rank 0 is component 1 (input b): component 0 (rank 1) gets block 1 of
+   * b, then of a. */
+  op = new_op(ctx, "CollectiveAllToAllV3", PAR, s);
+  add_input(op, p, s);
+  add_input(op, comm, s);
+  add_input(op, empty, s);
+  r = exec1(op, s);
+  CHECK_CODE(s, TF_OK);
+  unpack2(ctx, PAR, r, out, s);
+  read_floats(out[0], got, 2, s);
+  CHECK(got[0] == 20.f && got[1] == 2.f);
+  read_floats(out[1], got, 2, s);
+  CHECK(got[0] == 10.f && got[1] == 1.f);
+  TFE_DeleteTensorHandle(out[0]);
+  TFE_DeleteTensorHandle(out[1]);
+  TFE_DeleteTensorHandle(r);
+
+  /* Group assignments are not supported (as in TF). */
+  TFE_DeleteTensorHandle(empty);
+  empty = scalar_i32(3, s);
+  op = new_op(ctx, "CollectiveReduceV3", PAR, s);
+  add_input(op, p, s);
+  add_input(op, comm, s);
+  add_input(op, empty, s);
+  set_str(op, "reduction", "Add");
+  r = exec1(op, s);
+  CHECK(r == NULL);
+  CHECK_CODE(s, TF_UNIMPLEMENTED);
+
+  /* rank >= group_size */
+  op = new_op(ctx, "CollectiveInitializeCommunicator", FULL_CPU(0), s);
+  add_i32(op, 7, s);
+  add_i32(op, 2, s);
+  add_i32(op, 2, s);
+  r = exec1(op, s);
+  CHECK(r == NULL);
+  CHECK_CODE(s, TF_INVALID_ARGUMENT);
+  CHECK_STR_CONTAINS(TF_Message(s), "rank must be less than group size");
+
+  TFE_DeleteTensorHandle(empty);
+  TFE_DeleteTensorHandle(p);
+  TFE_DeleteTensorHandle(a);
+  TFE_DeleteTensorHandle(b);
+  TFE_DeleteTensorHandle(comm);
+  TFE_DeleteTensorHandle(ranks);
+  TFE_DeleteTensorHandle(r0);
+  TFE_DeleteTensorHandle(r1);
+  TFE_DeleteContext(ctx);
+  TF_DeleteStatus(s);
+}
+
 /* ------------------------------------------------------------------------
  * Collectives from plain threads (one member per thread). */
 

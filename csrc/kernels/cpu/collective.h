@@ -41,8 +41,14 @@ enum {
   TFE_COLL_REDUCE_SCATTER = 4,
   /* Each member's dimension 0 split in group_size blocks: the member of
    * rank r gets block r of every member, in rank order. */
-  TFE_COLL_ALL_TO_ALL = 5
+  TFE_COLL_ALL_TO_ALL = 5,
+  /* No data: returns once group_size members arrived
+   * (CollectiveInitializeCommunicator's wait for its group). */
+  TFE_COLL_BARRIER = 6
 };
+
+/* Instance key of the barrier of CollectiveInitializeCommunicator. */
+#define TFE_COLL_BARRIER_INSTANCE INT32_MIN
 
 enum { TFE_COLL_ADD = 1, TFE_COLL_MUL, TFE_COLL_MIN, TFE_COLL_MAX };
 enum { TFE_COLL_ID = 1, TFE_COLL_DIV };
@@ -64,6 +70,9 @@ typedef struct tfe_coll_request {
   const int64_t* dims;
   int num_dims;
   float timeout_seconds; /* the op's attr; 0 = the default */
+  /* The member's rank chosen by the user (communicators), or -1: ranks by
+   * device name. Members of an instance give one all or none. */
+  int user_rank;
 } tfe_coll_request;
 
 /* Runs one member of a collective for kernel k: joins the group and the

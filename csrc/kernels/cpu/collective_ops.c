@@ -2,14 +2,18 @@
  * CollectiveBcastSend/Recv (version 1: group and instance from attrs),
  * CollectiveReduceV2, CollectiveGatherV2, CollectiveBcastSendV2/RecvV2,
  * CollectiveReduceScatterV2, CollectiveAllToAllV2 (version 2: from int32
- * scalar inputs) and CollectiveAssignGroupV2. They
+ * scalar inputs), CollectiveInitializeCommunicator with CollectiveReduceV3
+ * and CollectiveAllToAllV3 (version 3: from a communicator resource) and
+ * CollectiveAssignGroupV2. They
  * check their arguments as TF's kernels do and hand over to the in-process
  * rendezvous (collective_rendezvous.c, model in collective.h). */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "kernels/cpu/collective.h"
 #include "kernels/cpu/kutil.h"
+#include "kernels/resource.h"
 
 void tfe_register_collective_kernels(void);
 
@@ -51,9 +55,9 @@ static int check_group_size(tfe_kernel_context* k, int64_t group_size) {
 
 /* Merge and final ops by name (the op registry already limits them to
  * TF's allowed values). */
-static int read_reduce_ops(tfe_kernel_context* k, tfe_coll_request* r) {
-  const char* merge = attr_string(k, "merge_op");
-  const char* final_op = attr_string(k, "final_op");
+static int read_merge_op(tfe_kernel_context* k, const char* attr,
+                         tfe_coll_request* r) {
+  const char* merge = attr_string(k, attr);
   if (strcmp(merge, "Add") == 0) {
     r->merge_op = TFE_COLL_ADD;
   } else if (strcmp(merge, "Mul") == 0) {
@@ -64,11 +68,17 @@ static int read_reduce_ops(tfe_kernel_context* k, tfe_coll_request* r) {
     r->merge_op = TFE_COLL_MAX;
   } else {
     KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
-               "merge_op must be one of {\"Min\", \"Max\", \"Mul\", \"Add\"} "
+               "%s must be one of {\"Min\", \"Max\", \"Mul\", \"Add\"} "
                "but got %s",
-               merge);
+               attr, merge);
     return 0;
   }
+  return 1;
+}
+
+static int read_reduce_ops(tfe_kernel_context* k, tfe_coll_request* r) {
+  const char* final_op = attr_string(k, "final_op");
+  if (!read_merge_op(k, "merge_op", r)) return 0;
   if (strcmp(final_op, "Id") == 0) {
     r->final_op = TFE_COLL_ID;
   } else if (strcmp(final_op, "Div") == 0) {
@@ -121,6 +131,7 @@ static int read_v2_keys(tfe_kernel_context* k, int first,
 static void init_request(tfe_kernel_context* k, tfe_coll_request* r,
                          int kind) {
   memset(r, 0, sizeof(*r));
+  r->user_rank = -1;
   r->kind = kind;
   r->dtype = attr_type(k, "T");
   r->timeout_seconds = attr_float(k, "timeout_seconds");
@@ -345,6 +356,168 @@ static void recv_v2_compute(tfe_kernel_context* k) {
   tfe_collective_run(k, &r);
 }
 
+/* ---- communicators: CollectiveInitializeCommunicator and the V3 ops ----
+ * A communicator is a resource (container "collective_op_group", name
+ * "<group_key>:r<rank>", as in TF) holding the member's group, its rank
+ * and the next instance key of its V3 collectives. */
+
+typedef struct coll_comm {
+  int32_t group_key, rank, group_size;
+  float timeout_seconds;
+  atomic_int next_instance;
+} coll_comm;
+
+static void comm_delete(void* p) { tfe_free(p); }
+
+static int scalar_input(tfe_kernel_context* k, int index, const char* name,
+                        int32_t* out) {
+  const TF_Tensor* t = k->inputs[index];
+  if (t->num_dims > 0) {
+    kutil_shape_buf b;
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "Unexpected dimensions on input %s. It shoulbe a scalar, got "
+               "tensor with shape %s",
+               name, kutil_tshape(t, &b));
+    return 0;
+  }
+  *out = (int32_t)kutil_get_int(t, 0);
+  return 1;
+}
+
+static void init_communicator_compute(tfe_kernel_context* k) {
+  int32_t group_key, rank, group_size;
+  char name[64];
+  coll_comm* comm;
+  tfe_resource* res;
+  tfe_coll_request r;
+  TF_Tensor* handle;
+  if (!scalar_input(k, 2, "group_size", &group_size) ||
+      !scalar_input(k, 0, "group_key", &group_key) ||
+      !scalar_input(k, 1, "rank", &rank)) {
+    return;
+  }
+  if (!check_group_size(k, group_size)) return;
+  if (rank < 0) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "rank must be non-negative integer but got %d", (int)rank);
+    return;
+  }
+  if (rank >= group_size) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "rank must be less than group size but got %d >= %d",
+               (int)rank, (int)group_size);
+    return;
+  }
+  comm = (coll_comm*)tfe_calloc(1, sizeof(*comm));
+  if (comm == NULL) {
+    KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED,
+               "out of memory in CollectiveInitializeCommunicator");
+    return;
+  }
+  comm->group_key = group_key;
+  comm->rank = rank;
+  comm->group_size = group_size;
+  comm->timeout_seconds = attr_float(k, "timeout_seconds");
+  atomic_init(&comm->next_instance, 0);
+  snprintf(name, sizeof name, "%d:r%04d", (int)group_key, (int)rank);
+  res = tfe_plugin_resource_new(tfe_resource_kernel_ctx_id(k),
+                                k->device_name, "collective_op_group", name,
+                                comm, comm_delete);
+  if (res == NULL) {
+    comm_delete(comm);
+    KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED,
+               "out of memory in CollectiveInitializeCommunicator");
+    return;
+  }
+  if (!tfe_resources_insert(res, k->status)) {
+    tfe_resource_unref(res);
+    return;
+  }
+  /* Wait for the whole group, as TF's kernel does. */
+  memset(&r, 0, sizeof r);
+  r.kind = TFE_COLL_BARRIER;
+  r.group_size = group_size;
+  r.group_key = group_key;
+  r.instance_key = TFE_COLL_BARRIER_INSTANCE;
+  r.dtype = TF_FLOAT;
+  r.user_rank = rank;
+  r.timeout_seconds = comm->timeout_seconds;
+  tfe_collective_run(k, &r);
+  if (KUTIL_OK(k)) {
+    handle = tfe_resource_new_handle(res);
+    if (handle == NULL) {
+      KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED,
+                 "out of memory in CollectiveInitializeCommunicator");
+    } else {
+      tfe_kernel_set_output(k, 0, handle);
+    }
+  }
+  tfe_resource_unref(res);
+}
+
+/* Fills r from communicator input 1 and group_assignment input 2; the
+ * communicator (a new reference) in *out. */
+static int read_communicator(tfe_kernel_context* k, tfe_coll_request* r,
+                             tfe_resource** out) {
+  tfe_resource* h = tfe_resource_of_tensor(k->inputs[1]);
+  tfe_resource* res = h != NULL ? tfe_resources_lookup_handle(h) : NULL;
+  const coll_comm* comm;
+  float timeout = r->timeout_seconds;
+  *out = NULL;
+  if (res == NULL || res->kind != TFE_RESOURCE_PLUGIN ||
+      res->del != comm_delete) {
+    KUTIL_FAIL(k, h == NULL ? TF_INVALID_ARGUMENT : TF_NOT_FOUND,
+               "the communicator input is not a communicator made by "
+               "CollectiveInitializeCommunicator (or it is gone)");
+    tfe_resource_unref(res);
+    return 0;
+  }
+  if (kutil_num_elements(k->inputs[2]) != 0) {
+    KUTIL_FAIL(k, TF_UNIMPLEMENTED, "Group assignments are not supported yet.");
+    tfe_resource_unref(res);
+    return 0;
+  }
+  comm = (const coll_comm*)res->object;
+  r->group_size = comm->group_size;
+  r->group_key = comm->group_key;
+  r->user_rank = comm->rank;
+  r->instance_key =
+      atomic_fetch_add(&((coll_comm*)res->object)->next_instance, 1);
+  r->timeout_seconds = timeout > 0 ? comm->timeout_seconds : timeout;
+  *out = res;
+  return 1;
+}
+
+static void reduce_v3_compute(tfe_kernel_context* k) {
+  tfe_coll_request r;
+  tfe_resource* res;
+  const TF_Tensor* x = k->inputs[0];
+  init_request(k, &r, TFE_COLL_REDUCE);
+  r.final_op = TFE_COLL_ID;
+  if (!read_merge_op(k, "reduction", &r)) return;
+  if (!read_communicator(k, &r, &res)) return;
+  r.input = x;
+  r.dims = x->dims;
+  r.num_dims = x->num_dims;
+  tfe_collective_run(k, &r);
+  tfe_resource_unref(res);
+}
+
+static void all_to_all_v3_compute(tfe_kernel_context* k) {
+  tfe_coll_request r;
+  tfe_resource* res;
+  const TF_Tensor* x = k->inputs[0];
+  init_request(k, &r, TFE_COLL_ALL_TO_ALL);
+  if (!read_communicator(k, &r, &res)) return;
+  if (check_splittable(k, x, r.group_size, "all-to-all")) {
+    r.input = x;
+    r.dims = x->dims;
+    r.num_dims = x->num_dims;
+    tfe_collective_run(k, &r);
+  }
+  tfe_resource_unref(res);
+}
+
 /* ---- CollectiveAssignGroupV2 ---- */
 
 static void assign_group_compute(tfe_kernel_context* k) {
@@ -445,4 +618,10 @@ void tfe_register_collective_kernels(void) {
                      reduce_types, nr, NULL, NULL, 0);
   tfe_kutil_register("CollectiveAssignGroupV2", assign_group_compute, NULL,
                      NULL, 0, NULL, NULL, 0);
+  tfe_kutil_register("CollectiveInitializeCommunicator",
+                     init_communicator_compute, NULL, NULL, 0, NULL, NULL, 0);
+  tfe_kutil_register("CollectiveReduceV3", reduce_v3_compute, "T",
+                     reduce_types, nr, NULL, NULL, 0);
+  tfe_kutil_register("CollectiveAllToAllV3", all_to_all_v3_compute, "T",
+                     reduce_types, nr, NULL, NULL, 0);
 }

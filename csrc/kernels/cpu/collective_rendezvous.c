@@ -54,6 +54,7 @@ typedef struct coll_member {
   int replica;
   const TF_Tensor* input;
   int is_source;
+  int user_rank; /* -1: none */
   int rank;
 } coll_member;
 
@@ -107,6 +108,8 @@ static const char* kind_name(int kind) {
       return "reduce-scatter";
     case TFE_COLL_ALL_TO_ALL:
       return "all-to-all";
+    case TFE_COLL_BARRIER:
+      return "communicator initialization";
     default:
       return "broadcast";
   }
@@ -486,6 +489,7 @@ static int compute(coll_instance* in, TF_Status* s) {
   coll_member** by_rank;
   TF_Tensor* out;
   int32_t i;
+  if (in->kind == TFE_COLL_BARRIER) return 1; /* nothing to compute */
   by_rank = (coll_member**)tfe_calloc((size_t)n, sizeof(*by_rank));
   if (by_rank == NULL) goto oom;
   for (i = 0; i < n; i++) by_rank[in->members[i].rank] = &in->members[i];
@@ -689,9 +693,34 @@ static int check_member(coll_instance* in, const tfe_coll_request* r,
   return 1;
 }
 
-/* Ranks the members (all arrived). Hold g_mu. */
-static void assign_ranks(coll_instance* in) {
-  int32_t i, j;
+/* Ranks the members (all arrived): the ranks users gave (all members or
+ * none, each once), else by device. Hold g_mu. 0 with msg set when the
+ * users' ranks do not fit. */
+static int assign_ranks(coll_instance* in, char* msg, size_t cap) {
+  int32_t i, j, given = 0;
+  for (i = 0; i < in->size; i++) given += in->members[i].user_rank >= 0;
+  if (given > 0) {
+    if (given != in->size) {
+      snprintf(msg, cap, "Only %d of the %d members of collective instance "
+               "%d of group %d gave a rank: all or none must",
+               (int)given, (int)in->size, (int)in->instance_key,
+               (int)in->group_key);
+      return 0;
+    }
+    for (i = 0; i < in->size; i++) {
+      for (j = 0; j < i; j++) {
+        if (in->members[j].user_rank == in->members[i].user_rank) {
+          snprintf(msg, cap, "Duplicate rank %d in collective instance %d "
+                   "of group %d",
+                   in->members[i].user_rank, (int)in->instance_key,
+                   (int)in->group_key);
+          return 0;
+        }
+      }
+      in->members[i].rank = in->members[i].user_rank;
+    }
+    return 1;
+  }
   for (i = 0; i < in->size; i++) {
     int rank = 0;
     for (j = 0; j < in->size; j++) {
@@ -699,6 +728,7 @@ static void assign_ranks(coll_instance* in) {
     }
     in->members[i].rank = rank;
   }
+  return 1;
 }
 
 static void deadline_after(double seconds, struct timespec* ts) {
@@ -771,6 +801,7 @@ void tfe_collective_run(tfe_kernel_context* k, const tfe_coll_request* r) {
       me->replica = replica;
       me->input = r->input;
       me->is_source = r->is_source;
+      me->user_rank = r->user_rank;
       in->arrived++;
       if (r->is_source) in->sources++;
       if (in->arrived == in->size) {
@@ -780,9 +811,10 @@ void tfe_collective_run(tfe_kernel_context* k, const tfe_coll_request* r) {
                    "sender: all %d members are receivers",
                    (int)r->instance_key, (int)r->group_key, (int)in->size);
           fail_instance(in, TF_INTERNAL, msg);
+        } else if (!assign_ranks(in, msg, sizeof msg)) {
+          fail_instance(in, TF_INVALID_ARGUMENT, msg);
         } else {
           in->state = COMPUTING;
-          assign_ranks(in);
           last = 1;
         }
       }
@@ -839,7 +871,7 @@ void tfe_collective_run(tfe_kernel_context* k, const tfe_coll_request* r) {
   }
   pthread_mutex_unlock(&g_mu);
 
-  if (in->state == DONE) {
+  if (in->state == DONE && in->kind != TFE_COLL_BARRIER) {
     /* Each member gets its own copy (the sender of a broadcast too); the
      * members of a reduce-scatter or all-to-all their rank's block. */
     TF_Tensor* out = tfe_kernel_alloc_output(k, 0, in->dtype, in->dims,
