@@ -237,12 +237,8 @@ int tfe_op_set_device(TFE_Op* op, const char* name, TF_Status* s) {
 
 void TFE_OpSetDevice(TFE_Op* op, const char* device_name, TF_Status* status) {
   if (!tfe_op_check(op, "TFE_OpSetDevice", status)) return;
-  if (device_name == NULL) {
-    tfe_status_setf(status, TF_INVALID_ARGUMENT,
-                    "TFE_OpSetDevice: device_name is NULL");
-    return;
-  }
-  tfe_op_set_device(op, device_name, status);
+  /* As in TF, no name (NULL) is "": the request is cleared. */
+  tfe_op_set_device(op, device_name != NULL ? device_name : "", status);
 }
 
 const char* TFE_OpGetDevice(const TFE_Op* op, TF_Status* status) {

@@ -79,8 +79,10 @@ TEST(op_metadata_and_device_names) {
     /* unchanged */
     CHECK_STR_EQ(TFE_OpGetDevice(op, s), "/device:CPU:0");
   }
+  /* NULL clears the request, as in TF. */
   TFE_OpSetDevice(op, NULL, s);
-  CHECK_CODE(s, TF_INVALID_ARGUMENT);
+  CHECK_CODE(s, TF_OK);
+  CHECK_STR_EQ(TFE_OpGetDevice(op, s), "");
   TFE_OpSetDevice(NULL, "CPU:0", s);
   CHECK_CODE(s, TF_INVALID_ARGUMENT);
   CHECK(TFE_OpGetDevice(NULL, s) == NULL);
