@@ -292,13 +292,16 @@ TF_CAPI_EXPORT extern int TF_PickUnusedPortOrDie(void);
 TF_CAPI_EXPORT extern TFE_TensorHandle* TFE_NewTensorHandleFromScalar(
     TF_DataType data_type, void* data, size_t len, TF_Status* status);
 
-/* Collectives across tasks: not implemented in tfe (TF_UNIMPLEMENTED). In
- * TensorFlow TFE_AbortCollectiveOps reads `status` as the abort reason;
- * tfe overwrites it with TF_UNIMPLEMENTED. */
+/* Collectives across tasks: not implemented in tfe (TF_UNIMPLEMENTED). */
 TF_CAPI_EXPORT extern void TFE_EnableCollectiveOps(TFE_Context* ctx,
                                                    const void* proto,
                                                    size_t proto_len,
                                                    TF_Status* status);
+/* Aborts the in-process collectives of `ctx` (the collective ops that run
+ * across the components of a parallel device): members waiting now, and
+ * collectives started later in this context, fail with a copy of `status`,
+ * which is an input here (the abort reason) and is not modified. A NULL
+ * context or an OK status does nothing. */
 TF_CAPI_EXPORT extern void TFE_AbortCollectiveOps(TFE_Context* ctx,
                                                   TF_Status* status);
 TF_CAPI_EXPORT extern void TFE_CollectiveOpsCheckPeerHealth(

@@ -57,8 +57,9 @@ typedef struct TFE_ContextOptions TFE_ContextOptions;
 TF_CAPI_EXPORT extern TFE_ContextOptions* TFE_NewContextOptions(void);
 
 /* Stores a serialized tensorflow.ConfigProto. tfe reads
- * `device_count` (the number of "CPU" devices), `intra_op_parallelism_threads`
- * and `inter_op_parallelism_threads`; other fields are skipped. Bytes that
+ * `device_count` (the number of "CPU" devices), `intra_op_parallelism_threads`,
+ * `inter_op_parallelism_threads` and `allow_soft_placement`; other fields are
+ * skipped. Bytes that
  * are not a valid protobuf give TF_INVALID_ARGUMENT and leave the options
  * unchanged. The bytes are copied; the caller keeps `proto`. */
 TF_CAPI_EXPORT extern void TFE_ContextOptionsSetConfig(
@@ -197,8 +198,10 @@ TF_CAPI_EXPORT extern TF_Tensor* TFE_TensorHandleResolve(TFE_TensorHandle* h,
                                                          TF_Status* status);
 
 /* New handle with h's value on device `device_name` (full or partial name,
- * e.g. "CPU:1"). Between host devices the buffer is shared. The caller owns
- * the result. Unknown device: TF_INVALID_ARGUMENT and NULL. */
+ * e.g. "CPU:1"; NULL or "" means the host CPU, as in TF). Between host
+ * devices the buffer is shared. The caller owns the result. A device the
+ * context does not have: TF_INVALID_ARGUMENT ("<name> unknown device.") and
+ * NULL. A NULL h: TF_INVALID_ARGUMENT "Invalid handle". */
 TF_CAPI_EXPORT extern TFE_TensorHandle* TFE_TensorHandleCopyToDevice(
     TFE_TensorHandle* h, TFE_Context* ctx, const char* device_name,
     TF_Status* status);
@@ -251,11 +254,12 @@ TF_CAPI_EXPORT extern TFE_Context* TFE_OpGetContext(const TFE_Op* op,
  * "/job:localhost/replica:0/task:0/device:CPU:0", "/device:CPU:0", "CPU:0",
  * "/cpu:0"); a string that is not a device name is TF_INVALID_ARGUMENT and
  * leaves the op unchanged. Whether the device exists is checked by
- * TFE_Execute. "" clears the request. */
+ * TFE_Execute. NULL or "" clears the request. */
 TF_CAPI_EXPORT extern void TFE_OpSetDevice(TFE_Op* op, const char* device_name,
                                            TF_Status* status);
 
-/* The device name last set ("" when none). Borrowed: valid until the next
+/* The device name last set, in TF's canonical form ("/cpu:0" reads back as
+ * "/device:CPU:0"; "" when none). Borrowed: valid until the next
  * TFE_OpSetDevice/TFE_OpReset or the op's deletion. */
 TF_CAPI_EXPORT extern const char* TFE_OpGetDevice(const TFE_Op* op,
                                                   TF_Status* status);
@@ -388,10 +392,17 @@ TF_CAPI_EXPORT extern int TFE_OpGetOutputLength(TFE_Op* op,
  *   TF_INVALID_ARGUMENT  wrong number of inputs, an input of the wrong
  *                        dtype, a bad attr, an unknown device, an input on
  *                        another device under the EXPLICIT policy, room for
- *                        fewer outputs than the op has;
- *   TF_NOT_FOUND         a required attr is missing, or no kernel matches;
+ *                        fewer outputs than the op has, an explicit device
+ *                        that the context lacks or that has no kernel for
+ *                        the op (without soft placement);
+ *   TF_NOT_FOUND         a required attr is missing, or no device type has a
+ *                        kernel for the op;
  *   whatever the kernel reports.
- * The op is unchanged and may be executed again.
+ * The op is unchanged and may be executed again, unless an elementwise
+ * kernel reused the buffer of an input that only the op held (the caller
+ * deleted its handle after TFE_OpAddInput): that input is consumed, and a
+ * second TFE_Execute fails with TF_FAILED_PRECONDITION until it is replaced
+ * (TFE_OpReset). TF instead computes silently on the overwritten buffer.
  * On an asynchronous executor (TFE_ContextOptionsSetAsync, TFE_NewExecutor)
  * the checks above still happen here, but the kernel runs later: the
  * outputs are pending handles, the kernel's error surfaces when they are
