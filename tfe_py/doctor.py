@@ -4,8 +4,14 @@ Each plugin is loaded in a child process of its own (a plugin that crashes
 cannot take the checker down). The child streams what it learns to the
 parent as it goes, so when the plugin crashes the report still holds
 everything found before the crash, plus the full name of the stage it died
-in. The child loads the library as a PluggableDevice plugin, a filesystem
-plugin or an op library, whichever entry point it has, and reports:
+in. The report comes on a pipe of its own, each line behind a per-run nonce,
+so nothing the plugin prints or writes can pass for it; a plugin passes only
+when the child exits with status 0 after a well-formed final report. The
+child's whole process group is killed when it has exited or at the timeout
+(helpers the plugin forked included), and the text report shows the end of
+the child's stderr when it ended without a report. The child loads the
+library as a PluggableDevice plugin, a filesystem plugin or an op library,
+whichever entry point it has, and reports:
 
 * what it registered: platform name and type, devices with their memory
   and attributes, optional StreamExecutor functions, kernels by op and
@@ -43,11 +49,13 @@ arguments the example plugins shipped in ``tfe_py/examples`` are built
 from __future__ import annotations
 
 import argparse
+import fcntl
 import hashlib
 import json
 import os
 import re
 import secrets
+import select
 import shlex
 import shutil
 import signal
@@ -55,10 +63,12 @@ import struct
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 EXAMPLES = ("example_device", "example_op_library")
 #: Exit status when the doctor itself cannot run.
@@ -417,23 +427,24 @@ def _uri_scheme(uri: str) -> str:
 
 class _Child:
     """Checks one plugin in this process. Everything it learns goes into
-    ``report`` and, as it is learned, to the events file as one JSON object
-    a line ({"stage": name}, {"set": key, "value": v}, {"add": key,
-    "value": item}, finally {"final": report}), from which the parent
-    rebuilds the report when the plugin kills this process."""
+    ``report`` and, as it is learned, to the parent through ``writer`` (the
+    report channel) as events ({"stage": name}, {"set": key, "value": v},
+    {"add": key, "value": item}, finally {"final": report}), from which the
+    parent rebuilds the report when the plugin kills this process."""
 
-    def __init__(self, path: str, events: IO[str] | None, fs_roots: Sequence[str] = ()) -> None:
+    def __init__(
+        self, path: str, writer: _ReportWriter | None, fs_roots: Sequence[str] = ()
+    ) -> None:
         self.path = path
-        self.events = events
+        self.writer = writer
         self.fs_roots = list(fs_roots)
         self.report: dict[str, Any] = _empty_report(path)
 
     # -- the event stream ---------------------------------------------------
 
     def _emit(self, event: dict[str, Any]) -> None:
-        if self.events is not None:
-            self.events.write(json.dumps(event) + "\n")
-            self.events.flush()
+        if self.writer is not None:
+            self.writer.write(event)
 
     def stage(self, name: str) -> None:
         self._emit({"stage": name})
@@ -1392,82 +1403,372 @@ def _infer_shape(ctx: Any, op_name: str, inputs: list[Any]) -> list[int] | None:
         lib.TF_DeleteStatus(s)
 
 
+def _read_nonce() -> str:
+    """The per-run nonce the parent writes on the child's stdin (one line),
+    read before any plugin is loaded; stdin is /dev/null afterwards, so the
+    plugin never sees it there."""
+    data = b""
+    while not data.endswith(b"\n") and len(data) < 256:
+        chunk = os.read(0, 256 - len(data))
+        if not chunk:
+            break
+        data += chunk
+    null = os.open(os.devnull, os.O_RDONLY)
+    try:
+        os.dup2(null, 0)
+    finally:
+        os.close(null)
+    return data.decode("ascii", "replace").strip()
+
+
+class _ReportWriter:
+    """The child's end of the report channel: a pipe only the doctor's
+    child writes to. Each event is one line, ``<nonce> <json>``, written
+    after a newline of its own (so that anything a plugin left unfinished
+    on the pipe ends before it) with as few write() calls as the pipe
+    allows."""
+
+    def __init__(self, fd: int, nonce: str) -> None:
+        # Out of the way of the low descriptor numbers a plugin might write
+        # to by mistake, and not inherited by programs the plugin runs.
+        try:
+            moved = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 200)
+        except OSError:
+            moved = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 3)
+        os.close(fd)
+        self.fd = moved
+        self.prefix = f"\n{nonce} "
+
+    def write(self, event: dict[str, Any]) -> None:
+        data = memoryview((self.prefix + json.dumps(event) + "\n").encode())
+        while data:
+            n = os.write(self.fd, data)
+            data = data[n:]
+
+
 def _child_main(argv: Sequence[str]) -> int:
     parser = argparse.ArgumentParser(prog="tfe_py.doctor --child")
     parser.add_argument("--child", required=True)
-    parser.add_argument("--events")
+    parser.add_argument(
+        "--report-fd",
+        type=int,
+        help="the write end of the report pipe; the nonce comes on stdin (without it the "
+        "report is printed as JSON)",
+    )
     parser.add_argument("--fs-root", action="append", default=[])
     args = parser.parse_args(argv)
-    events: IO[str] | None = None
-    if args.events:
-        events = open(args.events, "a", encoding="utf-8")
-    try:
-        _Child(args.child, events, args.fs_root).run()
-    finally:
-        if events is not None:
-            events.close()
+    writer: _ReportWriter | None = None
+    if args.report_fd is not None:
+        nonce = _read_nonce()
+        if not nonce:
+            sys.stderr.write("tfe_py.doctor --child: no nonce on stdin\n")
+            return EXIT_CANNOT_RUN
+        writer = _ReportWriter(args.report_fd, nonce)
+    report = _Child(args.child, writer, args.fs_root).run()
+    if writer is None:
+        json.dump(report, sys.stdout, indent=2)
+        sys.stdout.write("\n")
     return 0
 
 
 # ----------------------------------------------------------------------------
 # The parent: run children, print reports
 
+#: Lines of the child's output shown in the text report when it ends
+#: without a (valid) report.
+OUTPUT_TAIL_LINES = 20
+#: How much of the child's output (stderr and stdout) the report keeps.
+_OUTPUT_KEEP = 1 << 20
+#: The most the parent reads from a report channel (a plugin flooding it
+#: makes the report malformed instead of exhausting memory).
+_CHANNEL_LIMIT = 256 << 20
+#: Where the violation about a malformed report is filed.
+REPORT_CHANNEL = "doctor report channel"
 
-def replay_events(path: str, text: str) -> tuple[dict[str, Any], list[str], bool]:
-    """The report a child's events describe, the stages it entered and
-    whether it finished (wrote its final report)."""
+
+@dataclass
+class Replay:
+    """What a child's report channel says."""
+
+    #: The final report, else the one rebuilt from the events before it.
+    report: dict[str, Any]
+    #: The stages the child entered, in order.
+    stages: list[str]
+    #: Whether the child sent its final report.
+    finished: bool
+    #: What is wrong with lines that carry the nonce (empty: nothing).
+    malformed: list[str]
+    #: Lines without the nonce: written by someone else (the plugin).
+    foreign: int
+
+
+_LIST_KEYS = tuple(k for k, v in _empty_report("").items() if isinstance(v, list))
+
+
+def _report_problem(report: Any, path: str) -> str | None:
+    """What makes `report` unusable as the report on plugin `path` (None
+    when it is fine): not an object, another plugin's, fields of the wrong
+    type, or anything the report printer trips over."""
+    if not isinstance(report, dict):
+        return f"the report is a JSON {type(report).__name__}, not an object"
+    if report.get("path") != path:
+        return f"the report is about {report.get('path')!r}, not {path!r}"
+    for key in ("kind", "load_error"):
+        if report.get(key) is not None and not isinstance(report[key], str):
+            return f"'{key}' is not a string"
+    for key in _LIST_KEYS:
+        if not isinstance(report.get(key, []), list):
+            return f"'{key}' is not a list"
+    for key, fields in (
+        ("violations", ("where", "message")),
+        ("warnings", ("where", "message")),
+        ("smoke", ("name", "status", "detail")),
+    ):
+        for item in report.get(key, []):
+            if not isinstance(item, dict) or not all(isinstance(item.get(f), str) for f in fields):
+                return f"an entry of '{key}' is not an object with {', '.join(fields)}"
+    try:
+        format_report(report, verbose=True)
+        json.dumps(report)
+    except (KeyError, TypeError, AttributeError, ValueError, IndexError) as e:
+        return f"the report cannot be read ({type(e).__name__}: {e})"
+    return None
+
+
+def replay_events(path: str, data: bytes | str, nonce: str) -> Replay:
+    """Reads a child's report channel: the lines carrying `nonce` are the
+    child's events ({"stage": name}, {"set": key, "value": v}, {"add": key,
+    "value": item}, finally {"final": report}); anything else on the channel
+    was written by someone else and is only counted. A line the child was
+    writing when it died (the text after the last newline) is ignored."""
+    text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
     report = _empty_report(path)
-    stages: list[str] = []
-    for line in text.splitlines():
-        try:
-            ev = json.loads(line)
-        except ValueError:
-            continue  # the line the child was writing when it died
-        if not isinstance(ev, dict):
+    out = Replay(report, [], False, [], 0)
+    lines = text.split("\n")
+    lines.pop()  # after the last newline: nothing, or a line cut short
+    prefix = f"{nonce} "
+    for number, line in enumerate(lines, 1):
+        if not line:
             continue
-        if "final" in ev:
-            return ev["final"], stages, True
-        if "stage" in ev:
-            stages.append(ev["stage"])
-        elif "set" in ev:
-            report[ev["set"]] = ev["value"]
-        elif "add" in ev:
-            report.setdefault(ev["add"], []).append(ev["value"])
-    return report, stages, False
-
-
-def check_plugin(
-    path: str | os.PathLike[str], timeout: float = 300.0, fs_roots: Sequence[str] = ()
-) -> dict[str, Any]:
-    """Checks one plugin in a child process; returns its report (with
-    "crash" set when the child died: the signal and the full name of the
-    last stage; everything learned before the crash is kept)."""
-    path = os.path.abspath(os.fspath(path))
-    env = dict(os.environ)
-    env["TFE_PLUGIN_AUTOLOAD"] = "0"
-    env.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
-    with tempfile.TemporaryDirectory(prefix="tfe-doctor-") as tmp:
-        events = Path(tmp) / "events.jsonl"
-        events.touch()
-        cmd = [sys.executable, "-m", "tfe_py.doctor", "--child", path, "--events", str(events)]
-        for root in fs_roots:
-            cmd += ["--fs-root", root]
-        code: int | None
+        if not line.startswith(prefix):
+            if nonce in line:
+                out.malformed.append(f"line {number}: the child's event is mixed with other text")
+            else:
+                out.foreign += 1
+            continue
         try:
-            proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout)
-            stderr, code = proc.stderr, proc.returncode
-        except subprocess.TimeoutExpired as e:
-            stderr = e.stderr.decode() if isinstance(e.stderr, bytes) else (e.stderr or "")
-            code = None
-        text = events.read_text(encoding="utf-8", errors="replace")
-    report, stages, finished = replay_events(path, text)
-    report["log"] = stderr.splitlines()
-    if finished and code == 0:
+            ev = json.loads(line[len(prefix) :])
+        except ValueError as e:
+            out.malformed.append(f"line {number} is not JSON ({e})")
+            continue
+        if out.finished:
+            out.malformed.append(f"line {number}: an event after the final report")
+        elif not isinstance(ev, dict) or len(ev) not in (1, 2):
+            out.malformed.append(f"line {number}: not an event")
+        elif "final" in ev:
+            problem = _report_problem(ev["final"], path)
+            if problem is not None:
+                out.malformed.append(f"line {number}: the final report is malformed: {problem}")
+            else:
+                out.report, out.finished = ev["final"], True
+        elif "stage" in ev and isinstance(ev["stage"], str):
+            out.stages.append(ev["stage"])
+        elif "set" in ev and isinstance(ev["set"], str) and "value" in ev:
+            report[ev["set"]] = ev["value"]
+        elif (
+            "add" in ev
+            and isinstance(ev["add"], str)
+            and "value" in ev
+            and isinstance(report.setdefault(ev["add"], []), list)
+        ):
+            report[ev["add"]].append(ev["value"])
+        else:
+            out.malformed.append(f"line {number}: not an event")
+    if not out.finished:
+        problem = _report_problem(report, path)
+        if problem is not None:
+            out.malformed.append(f"the events make no report: {problem}")
+            out.report = _empty_report(path)
+    return out
+
+
+@dataclass
+class ChildRun:
+    """How a child process ended and what it left behind."""
+
+    #: Its exit status (negative: the signal that ended it).
+    status: int
+    #: Whether the doctor killed it at the timeout.
+    timed_out: bool
+    #: Everything read from the report channel.
+    channel: bytes
+    #: The end of its stderr and stdout (one stream).
+    output: str
+    #: Whether more than _CHANNEL_LIMIT bytes came on the report channel.
+    overflow: bool = False
+
+
+def _exited(pid: int) -> bool:
+    """Whether child `pid` has ended, without reaping it: until it is
+    reaped its pid stays its process group's id, so the group can be
+    killed safely afterwards."""
+    try:
+        return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+    except ChildProcessError:
+        return True
+
+
+def _kill_group(pid: int) -> None:
+    """Kills child `pid` and everything left in its process group (helpers
+    the plugin forked)."""
+    for kill in (os.killpg, os.kill):
+        try:
+            kill(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+def _read_available(fd: int, chunks: list[bytes], deadline: float | None = None) -> bool:
+    """Reads what the non-blocking `fd` has now into `chunks` (beyond
+    _CHANNEL_LIMIT bytes in all, it is read and dropped, with one empty
+    chunk marking the overflow), until it has nothing more or `deadline`
+    passes; True at end of file."""
+    size = sum(len(c) for c in chunks)
+    while deadline is None or time.monotonic() < deadline:
+        try:
+            data = os.read(fd, 1 << 16)
+        except BlockingIOError:
+            return False
+        if not data:
+            return True
+        if size < _CHANNEL_LIMIT:
+            chunks.append(data)
+            size += len(data)
+            if size >= _CHANNEL_LIMIT:
+                chunks.append(b"")
+    return False
+
+
+def _tail(path: Path, limit: int) -> str:
+    with open(path, "rb") as f:
+        f.seek(0, os.SEEK_END)
+        size = f.tell()
+        f.seek(max(0, size - limit))
+        data = f.read()
+    if size > limit:
+        data = data.split(b"\n", 1)[-1]  # from the first whole line
+    return data.decode("utf-8", "replace")
+
+
+def _run_child(
+    cmd: list[str], env: dict[str, str], timeout: float, workdir: Path, nonce: str
+) -> ChildRun:
+    """Runs the doctor's child: its report comes on a pipe of its own
+    (write end passed as --report-fd), a line at a time, each line carrying
+    a nonce the parent sends on the child's stdin; its stderr and stdout go
+    to a file. It runs in a new session: when it has exited (or at the
+    timeout) its whole process group is killed, so a helper the plugin
+    forked neither outlives the check nor keeps the doctor waiting (nothing
+    waits for the end of a pipe a helper may hold)."""
+    output = workdir / "output"
+    nonce_r, nonce_w = os.pipe()
+    report_r, report_w = os.pipe()
+    proc: subprocess.Popen[bytes] | None = None
+    try:
+        os.write(nonce_w, nonce.encode() + b"\n")
+        os.close(nonce_w)
+        nonce_w = -1
+        with open(output, "wb") as out:
+            proc = subprocess.Popen(
+                [*cmd, "--report-fd", str(report_w)],
+                stdin=nonce_r,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                env=env,
+                pass_fds=(report_w,),
+                start_new_session=True,
+            )
+    finally:
+        for fd in (nonce_r, nonce_w, report_w):
+            if fd >= 0:
+                os.close(fd)
+        if proc is None:
+            os.close(report_r)
+    chunks: list[bytes] = []
+    timed_out = False
+    pidfd = -1
+    try:
+        os.set_blocking(report_r, False)
+        poller = select.poll()
+        poller.register(report_r, select.POLLIN)
+        try:
+            pidfd = os.pidfd_open(proc.pid)
+            poller.register(pidfd, select.POLLIN)
+        except (AttributeError, OSError):
+            pidfd = -1  # no pidfds: notice the exit by polling
+        deadline = time.monotonic() + timeout
+        eof = False
+        while not _exited(proc.pid):
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                timed_out = True
+                break
+            wait = min(remaining, 1.0 if pidfd >= 0 else 0.05)
+            if eof:
+                # The pipe is closed (the child closed it): only the exit
+                # remains to be seen.
+                time.sleep(min(wait, 0.05))
+            elif poller.poll(int(wait * 1000) + 1):
+                eof = _read_available(report_r, chunks)
+                if eof:
+                    poller.unregister(report_r)
+    finally:
+        _kill_group(proc.pid)
+        status = proc.wait()
+        if pidfd >= 0:
+            os.close(pidfd)
+        # What the child wrote before it ended is in the pipe now; anything
+        # later comes from others (a helper that left the group), so the
+        # read stops as soon as the pipe is empty.
+        _read_available(report_r, chunks, deadline=time.monotonic() + 2.0)
+        os.close(report_r)
+    overflow = bool(chunks) and chunks[-1] == b""
+    return ChildRun(status, timed_out, b"".join(chunks), _tail(output, _OUTPUT_KEEP), overflow)
+
+
+def judge(path: str, run: ChildRun, nonce: str, timeout: float) -> dict[str, Any]:
+    """The report on plugin `path` from how its child ran: the child's own
+    report only when it exited with status 0 after sending a well-formed
+    final report carrying the nonce; otherwise what its events say, with
+    "crash" set (the signal, the timeout, or "without a report", and the
+    full name of the last stage it entered)."""
+    replay = replay_events(path, run.channel, nonce)
+    report = replay.report
+    report["log"] = run.output.splitlines()
+    if replay.foreign:
+        report.setdefault("warnings", []).append(
+            {
+                "where": REPORT_CHANNEL,
+                "message": f"{replay.foreign} line(s) on the doctor's report channel did not "
+                "come from the doctor (the plugin wrote to a file descriptor it does not own); "
+                "ignored",
+            }
+        )
+    malformed = list(replay.malformed)
+    if run.overflow:
+        malformed.append(f"more than {_CHANNEL_LIMIT >> 20} MiB on the report channel")
+    if malformed:
+        more = f" (and {len(malformed) - 1} more)" if len(malformed) > 1 else ""
+        report.setdefault("violations", []).append(
+            {"where": REPORT_CHANNEL, "message": f"malformed report: {malformed[0]}{more}"}
+        )
+    if run.status == 0 and replay.finished and not run.timed_out:
         return report
-    last = stages[-1] if stages else "start-up"
-    if finished:
+    last = replay.stages[-1] if replay.stages else "start-up"
+    if replay.finished:
         last = "process exit, after every check (destructors, atexit handlers)"
-    if code is None:
+    code = run.status
+    if run.timed_out:
         why = f"timed out after {timeout:g} s"
     elif code < 0:
         try:
@@ -1477,7 +1778,7 @@ def check_plugin(
     else:
         # Under AddressSanitizer a fault ends the child with an exit status
         # and a report instead of a signal.
-        asan = re.search(r"ERROR: AddressSanitizer: (\w+)", stderr)
+        asan = re.search(r"ERROR: AddressSanitizer: (\w+)", run.output)
         if asan is not None and asan.group(1) == "SEGV":
             why = "crashed with SIGSEGV"
         elif asan is not None:
@@ -1489,6 +1790,33 @@ def check_plugin(
     report["crash"] = f"the plugin {why} during: {last}"
     report.setdefault("violations", []).append({"where": last, "message": f"the plugin {why}"})
     return report
+
+
+def check_plugin(
+    path: str | os.PathLike[str], timeout: float = 300.0, fs_roots: Sequence[str] = ()
+) -> dict[str, Any]:
+    """Checks one plugin in a child process; returns its report (with
+    "crash" set when the child died, timed out or exited without a report:
+    the reason and the full name of the last stage; everything learned
+    before is kept, and "log" holds the end of the child's output)."""
+    path = os.path.abspath(os.fspath(path))
+    env = dict(os.environ)
+    env["TFE_PLUGIN_AUTOLOAD"] = "0"
+    env.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
+    cmd = [sys.executable, "-m", "tfe_py.doctor", "--child", path]
+    for root in fs_roots:
+        cmd += ["--fs-root", root]
+    nonce = secrets.token_hex(16)
+    with tempfile.TemporaryDirectory(prefix="tfe-doctor-") as tmp:
+        try:
+            run = _run_child(cmd, env, timeout, Path(tmp), nonce)
+        except OSError as e:
+            report = _empty_report(path)
+            report["crash"] = f"the doctor could not start its child process: {e}"
+            report["violations"].append({"where": "start-up", "message": report["crash"]})
+            report["log"] = []
+            return report
+    return judge(path, run, nonce, timeout)
 
 
 def _mib(n: int) -> str:
@@ -1615,12 +1943,43 @@ def format_report(r: dict[str, Any], verbose: bool = False) -> str:
             lines.append(f"    {v['where']}: {v['message']}")
     else:
         lines.append("  contract violations: none")
+    if r.get("crash") or any(v.get("where") == REPORT_CHANNEL for v in violations):
+        # The child did not end with a report of its own: what it wrote
+        # last usually says why.
+        log = r.get("log") or []
+        tail = log[-OUTPUT_TAIL_LINES:]
+        if tail:
+            shown = f"last {len(tail)} of {len(log)} lines" if len(tail) < len(log) else "all"
+            lines.append(f"  the child's stderr and stdout ({shown}):")
+            lines.extend(f"    | {ln[:500]}" for ln in tail)
+        else:
+            lines.append("  the child wrote nothing on stderr or stdout")
     lines.append(f"  result: {'PASS' if passed(r) else 'FAIL'}")
     return "\n".join(lines)
 
 
 def passed(report: dict[str, Any]) -> bool:
     return not report.get("violations") and not report.get("crash")
+
+
+def _check_all(plugins: list[str], timeout: float, fs_roots: Sequence[str]) -> list[dict[str, Any]]:
+    """check_plugin on each plugin. SIGTERM and SIGHUP end the doctor as an
+    exception would, so the running child's process group is still killed
+    on the way out (in the main thread; elsewhere they keep their
+    handlers)."""
+
+    def stop(signum: int, frame: Any) -> None:
+        raise SystemExit(128 + signum)
+
+    saved: dict[int, Any] = {}
+    if threading.current_thread() is threading.main_thread():
+        for sig in (signal.SIGTERM, signal.SIGHUP):
+            saved[sig] = signal.signal(sig, stop)
+    try:
+        return [check_plugin(p, timeout=timeout, fs_roots=fs_roots) for p in plugins]
+    finally:
+        for sig, handler in saved.items():
+            signal.signal(sig, handler)
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
@@ -1637,7 +1996,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     import tfe_py
     from tfe_py._ffi import ffi, lib
 
-    reports = [check_plugin(p, timeout=args.timeout, fs_roots=args.fs_root or ()) for p in plugins]
+    reports = _check_all(plugins, args.timeout, args.fs_root or ())
     if args.json:
         json.dump(reports, sys.stdout, indent=2)
         sys.stdout.write("\n")

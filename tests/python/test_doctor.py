@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -21,7 +23,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def run_doctor(
-    *args: str, tmp_path: Path, env: dict[str, str] | None = None
+    *args: str, tmp_path: Path, env: dict[str, str] | None = None, timeout: float = 600
 ) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ if env is None else env)
     env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
@@ -31,7 +33,7 @@ def run_doctor(
         capture_output=True,
         text=True,
         env=env,
-        timeout=600,
+        timeout=timeout,
         check=False,
     )
 
@@ -189,23 +191,115 @@ def test_crash_in_self_test_keeps_what_was_learned(
     assert report["violations"][-1]["where"] == stage
 
 
+def _channel(nonce: str, *events: object) -> str:
+    """Report channel text as the child writes it."""
+    return "".join(f"\n{nonce} {json.dumps(ev)}\n" for ev in events)
+
+
 def test_replay_events_rebuilds_the_report_from_a_torn_stream() -> None:
-    lines = [
+    nonce = "0f" * 16
+    text = _channel(
+        nonce,
         {"stage": "load: SE_InitPlugin"},
         {"set": "kind", "value": "device"},
         {"add": "smoke", "value": {"name": "a", "status": "pass", "detail": ""}},
         {"stage": "self-test /job:localhost/replica:0/task:0/device:X:0"},
-    ]
-    text = "\n".join(json.dumps(x) for x in lines) + '\n{"add": "smo'
-    report, stages, finished = doctor.replay_events("/p.so", text)
-    assert not finished
+    )
+    torn = f'\n{nonce} {{"add": "smo'
+    replay = doctor.replay_events("/p.so", text + torn, nonce)
+    assert not replay.finished and not replay.malformed and replay.foreign == 0
+    report = replay.report
     assert report["kind"] == "device" and report["path"] == "/p.so"
     assert report["smoke"] == [{"name": "a", "status": "pass", "detail": ""}]
-    assert stages[-1] == "self-test /job:localhost/replica:0/task:0/device:X:0"
+    assert replay.stages[-1] == "self-test /job:localhost/replica:0/task:0/device:X:0"
     final = {**report, "kind": "ops"}
-    final_line = json.dumps({"final": final})
-    report, _, finished = doctor.replay_events("/p.so", f"{text}\n{final_line}\n")
-    assert finished and report["kind"] == "ops"
+    replay = doctor.replay_events("/p.so", text + _channel(nonce, {"final": final}), nonce)
+    assert replay.finished and replay.report["kind"] == "ops" and not replay.malformed
+    # Only death cuts a line short: the child writing on after it is not.
+    replay = doctor.replay_events("/p.so", text + torn + _channel(nonce, {"final": final}), nonce)
+    assert replay.malformed and "is not JSON" in replay.malformed[0]
+
+
+def test_replay_events_ignores_lines_without_the_nonce() -> None:
+    nonce = "ab" * 16
+    forged = {**doctor._empty_report("/p.so"), "kind": "ops", "ops": ["Forged"]}
+    text = (
+        "junk without an end"
+        + _channel(nonce, {"stage": "load"}, {"set": "kind", "value": "ops"})
+        + json.dumps({"final": forged})
+        + "\n"
+        + _channel("cd" * 16, {"final": forged})
+        + '@@tfe-doctor-report {"final": 5}\n'
+    )
+    replay = doctor.replay_events("/p.so", text, nonce)
+    # The unfinished junk ends at the child's own newline; the child's
+    # events count, the rest (4 lines) is someone else's.
+    assert not replay.finished and not replay.malformed
+    assert replay.foreign == 4
+    assert replay.report["kind"] == "ops" and replay.report["ops"] == []
+
+
+@pytest.mark.parametrize(
+    "events, problem",
+    [
+        ([{"final": 5}], "the final report is malformed: the report is a JSON int"),
+        ([{"final": {"path": "/other.so"}}], "the report is about '/other.so'"),
+        ([{"final": {"path": "/p.so", "violations": "none"}}], "'violations' is not a list"),
+        ([{"final": {"path": "/p.so", "smoke": [{"name": 1}]}}], "an entry of 'smoke'"),
+        ([{"final": {"path": "/p.so", "platforms": [{}]}}], "cannot be read (KeyError"),
+        ([{"set": "violations", "value": 3}], "the events make no report: 'violations'"),
+        ([{"add": "kind", "value": 1}], "not an event"),
+        ([{"stage": {}}], "not an event"),
+        ([[1, 2]], "not an event"),
+    ],
+)
+def test_malformed_report_from_the_child_fails_with_its_output(
+    events: list[object], problem: str
+) -> None:
+    nonce = "01" * 16
+    run = doctor.ChildRun(
+        status=0,
+        timed_out=False,
+        channel=_channel(nonce, {"stage": "load"}, *events).encode(),
+        output="".join(f"child line {i}\n" for i in range(1, 41)),
+    )
+    report = doctor.judge("/p.so", run, nonce, timeout=10)
+    assert not doctor.passed(report)
+    messages = [v["message"] for v in report["violations"] if v["where"] == doctor.REPORT_CHANNEL]
+    assert len(messages) == 1 and problem in messages[0], messages
+    text = doctor.format_report(report)
+    assert "Traceback" not in text
+    assert "the child's stderr and stdout (last 20 of 40 lines):" in text
+    assert "    | child line 40" in text and "| child line 20\n" not in text
+
+
+def test_not_json_on_the_channel_is_malformed() -> None:
+    nonce = "02" * 16
+    text = _channel(nonce, {"stage": "load"}) + f"\n{nonce} {{not json\n"
+    replay = doctor.replay_events("/p.so", text, nonce)
+    assert replay.malformed and "line 4 is not JSON" in replay.malformed[0]
+
+
+def test_verdict_needs_status_zero_and_the_final_report() -> None:
+    nonce = "03" * 16
+    final = {**doctor._empty_report("/p.so"), "kind": "ops", "ops": ["A"]}
+    channel = _channel(nonce, {"stage": "done"}, {"final": final}).encode()
+    ok = doctor.judge("/p.so", doctor.ChildRun(0, False, channel, ""), nonce, 10)
+    assert doctor.passed(ok) and "crash" not in ok
+    # A crash after the final report is still a crash.
+    late = doctor.judge("/p.so", doctor.ChildRun(-11, False, channel, ""), nonce, 10)
+    assert late["crash"] == (
+        "the plugin crashed with SIGSEGV during: process exit, after every check "
+        "(destructors, atexit handlers)"
+    )
+    assert not doctor.passed(late) and late["ops"] == ["A"]
+    # So is being killed at the timeout, whatever was sent before.
+    slow = doctor.judge("/p.so", doctor.ChildRun(-9, True, channel, ""), nonce, 10)
+    assert slow["crash"].startswith("the plugin timed out after 10 s")
+    # The same report under another nonce is no report at all.
+    other = doctor.judge("/p.so", doctor.ChildRun(0, False, channel, ""), "04" * 16, 10)
+    assert other["crash"] == "the plugin exited without a report during: start-up"
+    assert "the child wrote nothing on stderr or stdout" in doctor.format_report(other)
 
 
 # ---------------------------------------------------------------------------
@@ -525,3 +619,185 @@ def test_without_a_c_compiler_one_line_says_what_to_do(tmp_path: Path) -> None:
     assert len(lines) == 1, proc.stderr
     assert "CC is set to '/nonexistent/cc', which is not an executable program" in lines[0]
     assert "Traceback" not in proc.stderr
+
+
+# ---------------------------------------------------------------------------
+# The doctor cannot be fooled: the report travels on a channel of its own,
+# checked with a per-run nonce; the child's whole process group is killed
+
+
+def _gone(pid: int, within: float = 10.0) -> bool:
+    """Whether process `pid` has ended (gone, or a zombie) within `within`
+    seconds."""
+    deadline = time.monotonic() + within
+    while True:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (FileNotFoundError, ProcessLookupError):
+            return True
+        if state in ("Z", "X"):
+            return True
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+
+
+def _kill_quietly(pid: int) -> None:
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def test_forged_report_then_a_crash_is_a_crash(
+    build_test_plugin: Callable[[str], Path], tmp_path: Path
+) -> None:
+    path = build_test_plugin("doctor_fool_fake_report")
+    proc = run_doctor(str(path), tmp_path=tmp_path)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    out = proc.stdout
+    # It died while loading: the forged report it wrote everywhere (stdout,
+    # every pipe and file it could write to) is not taken for the child's.
+    assert "CRASH: the plugin crashed with SIGSEGV during: load: SE_InitPlugin" in out
+    assert "ops defined: Forged" not in out
+    assert "result: FAIL" in out and "0 of 1 plugin(s) passed" in out
+    # Forging and then ending with status 0 is no better: no report.
+    env = {**os.environ, "DOCTOR_FOOL_END": "exit0"}
+    proc = run_doctor("--json", str(path), tmp_path=tmp_path, env=env)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    (report,) = json.loads(proc.stdout)
+    assert report["crash"].startswith("the plugin exited without a report during: load: ")
+    assert report["path"] == str(path)
+    assert report["ops"] == [] and report["smoke"] == []
+    assert any("@@tfe-doctor-report" in line for line in report["log"])
+
+
+def test_malformed_report_lines_do_not_decide_the_verdict(
+    build_test_plugin: Callable[[str], Path], tmp_path: Path
+) -> None:
+    path = build_test_plugin("doctor_fool_malformed")
+    proc = run_doctor("--json", str(path), tmp_path=tmp_path)
+    assert "Traceback" not in proc.stdout + proc.stderr, proc.stderr
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    (report,) = json.loads(proc.stdout)
+    # The real report decides: the plugin loaded and its one fault is the
+    # kernel for an op nobody defines.
+    assert "crash" not in report, report["crash"]
+    assert report["kind"] == "ops"
+    assert [k["op"] for k in report["kernels"]] == ["TfeDoctorFoolNoSuchOp"]
+    assert [v["where"] for v in report["violations"]] == ["TF_RegisterKernelBuilder"]
+    # The junk it wrote onto the report channel is a warning, not a verdict.
+    assert any("report channel" in w["message"] for w in report["warnings"]), report["warnings"]
+    proc = run_doctor(str(path), tmp_path=tmp_path)
+    assert "Traceback" not in proc.stdout + proc.stderr, proc.stderr
+    assert "kernel for op TfeDoctorFoolNoSuchOp (CPU), which is not registered" in proc.stdout
+    assert "contract violations: 1" in proc.stdout and "result: FAIL" in proc.stdout
+
+
+def test_helper_holding_stdout_does_not_stall_the_doctor(
+    build_test_plugin: Callable[[str], Path], tmp_path: Path
+) -> None:
+    path = build_test_plugin("doctor_fool_fork_holder")
+    pidfile = tmp_path / "helper.pid"
+    env = {**os.environ, "DOCTOR_FOOL_PIDFILE": str(pidfile)}
+    started = time.monotonic()
+    try:
+        proc = run_doctor("--timeout", "120", str(path), tmp_path=tmp_path, env=env, timeout=90)
+        elapsed = time.monotonic() - started
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        assert "result: PASS" in proc.stdout
+        # Well before --timeout: the doctor did not wait for the helper to
+        # let go of stdout, stderr or the report channel.
+        assert elapsed < 60, elapsed
+        helper, child = (int(x) for x in pidfile.read_text().split())
+        # The child's process group, helper included, was killed.
+        assert _gone(helper) and _gone(child)
+    finally:
+        if pidfile.exists():
+            for pid in pidfile.read_text().split():
+                _kill_quietly(int(pid))
+
+
+def test_timeout_kills_the_whole_process_group(
+    build_test_plugin: Callable[[str], Path], tmp_path: Path
+) -> None:
+    path = build_test_plugin("doctor_fool_fork_holder")
+    pidfile = tmp_path / "helper.pid"
+    env = {**os.environ, "DOCTOR_FOOL_PIDFILE": str(pidfile), "DOCTOR_FOOL_HANG": "1"}
+    try:
+        proc = run_doctor("--timeout", "8", str(path), tmp_path=tmp_path, env=env, timeout=90)
+        assert proc.returncode == 1, proc.stdout + proc.stderr
+        assert "CRASH: the plugin timed out after 8 s during: load: SE_InitPlugin" in proc.stdout
+        # The tail of the child's output shows what the helper wrote.
+        assert "doctor_fool_fork_holder: helper holds stdout and stderr" in proc.stdout
+        helper, child = (int(x) for x in pidfile.read_text().split())
+        assert _gone(helper) and _gone(child)
+    finally:
+        if pidfile.exists():
+            for pid in pidfile.read_text().split():
+                _kill_quietly(int(pid))
+
+
+def test_helper_that_leaves_the_group_does_not_stall_the_doctor(
+    build_test_plugin: Callable[[str], Path], tmp_path: Path
+) -> None:
+    path = build_test_plugin("doctor_fool_fork_holder")
+    pidfile = tmp_path / "helper.pid"
+    env = {**os.environ, "DOCTOR_FOOL_PIDFILE": str(pidfile), "DOCTOR_FOOL_SETSID": "1"}
+    started = time.monotonic()
+    try:
+        proc = run_doctor("--timeout", "120", str(path), tmp_path=tmp_path, env=env, timeout=90)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        assert time.monotonic() - started < 60
+        _, child = (int(x) for x in pidfile.read_text().split())
+        assert _gone(child)
+    finally:
+        # A process in a session of its own is beyond the group kill.
+        if pidfile.exists():
+            for pid in pidfile.read_text().split():
+                _kill_quietly(int(pid))
+
+
+def test_child_exiting_without_a_report_shows_its_stderr_tail(
+    build_test_plugin: Callable[[str], Path], tmp_path: Path
+) -> None:
+    path = build_test_plugin("doctor_fool_silent_exit")
+    proc = run_doctor(str(path), tmp_path=tmp_path)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    out = proc.stdout
+    assert "CRASH: the plugin exited without a report during: load: SE_InitPlugin" in out
+    assert "doctor_fool_silent_exit: no device found, giving up" in out
+    assert "doctor_fool_silent_exit: line 30 of 30" in out
+    # Only the tail: the first lines are left out.
+    assert "doctor_fool_silent_exit: line 1 of 30\n" not in out
+    assert out.index("giving up") > out.index("CRASH:")
+
+
+def test_terminating_the_doctor_kills_the_child_group(
+    build_test_plugin: Callable[[str], Path], tmp_path: Path
+) -> None:
+    path = build_test_plugin("doctor_fool_fork_holder")
+    pidfile = tmp_path / "helper.pid"
+    env = {**os.environ, "DOCTOR_FOOL_PIDFILE": str(pidfile), "DOCTOR_FOOL_HANG": "1"}
+    env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tfe_py", "doctor", "--timeout", "300", str(path)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=env,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while len(pidfile.read_text().split() if pidfile.exists() else []) < 2:
+            assert time.monotonic() < deadline and proc.poll() is None
+            time.sleep(0.05)
+        proc.terminate()
+        assert proc.wait(timeout=30) == 128 + signal.SIGTERM
+        helper, child = (int(x) for x in pidfile.read_text().split())
+        assert _gone(helper) and _gone(child)
+    finally:
+        proc.kill()
+        proc.wait()
+        if pidfile.exists():
+            for pid in pidfile.read_text().split():
+                _kill_quietly(int(pid))
