@@ -3,6 +3,8 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,25 +25,31 @@ void TFE_TestFailAllocationsAfter(int64_t n) {
   atomic_store(&g_fail_after, n < 0 ? -1 : n);
 }
 
+/* No object may be larger than PTRDIFF_MAX bytes. glibc refuses such
+ * requests itself, but a sanitizer's allocator aborts on them: refusing
+ * here gives every build the same clean failure. */
+#define TOO_BIG(n) ((n) > (size_t)PTRDIFF_MAX)
+
 void* tfe_malloc(size_t n) {
-  if (should_fail()) return NULL;
+  if (TOO_BIG(n) || should_fail()) return NULL;
   return malloc(n ? n : 1);
 }
 
 void* tfe_calloc(size_t count, size_t size) {
   if (should_fail()) return NULL;
   if (count == 0 || size == 0) return calloc(1, 1);
+  if (count > (size_t)PTRDIFF_MAX / size) return NULL;
   return calloc(count, size);
 }
 
 void* tfe_realloc(void* p, size_t n) {
-  if (should_fail()) return NULL;
+  if (TOO_BIG(n) || should_fail()) return NULL;
   return realloc(p, n ? n : 1);
 }
 
 void* tfe_aligned_alloc(size_t n) {
   void* p = NULL;
-  if (should_fail()) return NULL;
+  if (TOO_BIG(n) || should_fail()) return NULL;
   if (posix_memalign(&p, TFE_ALIGNMENT, n ? n : TFE_ALIGNMENT) != 0) {
     return NULL;
   }
@@ -52,7 +60,7 @@ void tfe_free(void* p) { free(p); }
 
 char* tfe_strndup(const char* s, size_t n) {
   char* d;
-  if (s == NULL) return NULL;
+  if (s == NULL || n == SIZE_MAX) return NULL; /* n + 1 would wrap */
   d = (char*)tfe_malloc(n + 1);
   if (d == NULL) return NULL;
   memcpy(d, s, n);

@@ -24,23 +24,52 @@ void tfe_cb_status_end(tfe_cb_status* c) {
   if (c->s == &c->local) TF_SetStatus(&c->local, TF_OK, "");
 }
 
-int tfe_custom_check_result(const TFE_TensorHandle* r,
-                            const tfe_custom_device* d, const char* what,
-                            TF_Status* s) {
+static int is_borrowed(const TFE_TensorHandle* r,
+                       TFE_TensorHandle* const* borrowed, int n_borrowed) {
+  int i;
+  for (i = 0; i < n_borrowed; i++) {
+    if (borrowed[i] == r) return 1;
+  }
+  return 0;
+}
+
+TFE_TensorHandle* tfe_custom_take_result(TFE_TensorHandle* r,
+                                         TFE_TensorHandle* const* borrowed,
+                                         int n_borrowed,
+                                         const tfe_custom_device* d,
+                                         const char* what, TF_Status* s) {
+  if (TF_GetCode(s) != TF_OK) {
+    /* The caller of the API sees only the error, so nobody else could
+     * ever release a handle that came with it. */
+    if (r != NULL && !is_borrowed(r, borrowed, n_borrowed) &&
+        r->magic == TFE_HANDLE_MAGIC) {
+      TFE_DeleteTensorHandle(r);
+    }
+    return NULL;
+  }
   if (r == NULL) {
     tfe_status_setf(s, TF_INTERNAL,
                     "custom device %s: %s returned NULL with an OK status",
                     d->base.name, what);
-    return 0;
+    return NULL;
+  }
+  if (is_borrowed(r, borrowed, n_borrowed)) {
+    /* Its caller would then release one handle twice. */
+    tfe_status_setf(s, TF_INTERNAL,
+                    "custom device %s: %s returned a handle it was given "
+                    "instead of a new one (TFE_TensorHandleCopySharingTensor "
+                    "makes one)",
+                    d->base.name, what);
+    return NULL;
   }
   if (r->magic != TFE_HANDLE_MAGIC) {
     tfe_status_setf(s, TF_INTERNAL,
                     "custom device %s: %s returned something that is not a "
                     "live TFE_TensorHandle",
                     d->base.name, what);
-    return 0;
+    return NULL;
   }
-  return 1;
+  return r;
 }
 
 /* ------------------------------------------------------------------------

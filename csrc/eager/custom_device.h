@@ -82,12 +82,18 @@ TF_Status* tfe_cb_status_begin(tfe_cb_status* c, TF_Status* user);
 /* Releases the local status' message, if it was used. */
 void tfe_cb_status_end(tfe_cb_status* c);
 
-/* Checks a handle a callback of d returned (`what` names the callback)
- * with an OK status: it must be a live handle. Otherwise sets INTERNAL and
- * returns 0. */
-int tfe_custom_check_result(const TFE_TensorHandle* r,
-                            const tfe_custom_device* d, const char* what,
-                            TF_Status* s);
+/* Takes the handle r that a callback of d (`what` names it) returned with
+ * status s; `borrowed[0..n_borrowed)` are the handles the callback was
+ * given. With an error status, r (unless NULL, borrowed or not a live
+ * handle) is released, since no one else could release it, and NULL is
+ * returned. With an OK status r must be a live handle that is not one of
+ * the borrowed ones; otherwise s becomes INTERNAL naming the device and
+ * NULL is returned (a borrowed r is not released: it is not ours). */
+TFE_TensorHandle* tfe_custom_take_result(TFE_TensorHandle* r,
+                                         TFE_TensorHandle* const* borrowed,
+                                         int n_borrowed,
+                                         const tfe_custom_device* d,
+                                         const char* what, TF_Status* s);
 
 /* ---- custom_device_handle.c ---- */
 

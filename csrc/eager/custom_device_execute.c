@@ -76,14 +76,84 @@ static int choose(TFE_Op* op, tfe_custom_device** chosen,
   return 1;
 }
 
-/* Releases the live handles among outs[0..n). */
-static void release_outputs(TFE_TensorHandle** outs, int n) {
+/* Whether h is one of op's inputs (handles the device only borrowed). */
+static int is_input(const TFE_Op* op, const TFE_TensorHandle* h) {
   int i;
+  for (i = 0; i < op->num_inputs; i++) {
+    if (op->inputs[i] == h) return 1;
+  }
+  return 0;
+}
+
+/* Releases the live handles among outs[0..n) that the device may have
+ * given us: each distinct one once, and none of op's inputs. */
+static void release_outputs(const TFE_Op* op, TFE_TensorHandle** outs,
+                            int n) {
+  int i, j;
   for (i = 0; i < n; i++) {
-    if (outs[i] != NULL && outs[i]->magic == TFE_HANDLE_MAGIC) {
+    int seen = 0;
+    if (outs[i] == NULL || is_input(op, outs[i])) continue;
+    for (j = 0; j < i && !seen; j++) seen = outs[j] == outs[i];
+    if (!seen && outs[i]->magic == TFE_HANDLE_MAGIC) {
       TFE_DeleteTensorHandle(outs[i]);
     }
   }
+}
+
+/* How many outputs the op has under its current attrs (missing ones take
+ * their defaults); 0 when that cannot be told (attrs missing). */
+static int expected_outputs(const TFE_Op* op, int* n_out) {
+  tfe_attrs full;
+  tfe_cb_status cb;
+  TF_Status* tmp = tfe_cb_status_begin(&cb, NULL);
+  int ok;
+  tfe_attrs_init(&full);
+  ok = tfe_attrs_merge(&full, &op->attrs) &&
+       tfe_op_def_complete_attrs(op->def, &full, tmp) &&
+       tfe_op_def_output_types(op->def, &full, NULL, 0, n_out, tmp);
+  tfe_attrs_destroy(&full);
+  tfe_cb_status_end(&cb);
+  return ok;
+}
+
+/* Checks what execute returned with an OK status: outs[0..n) must be n
+ * distinct new live handles, n the op's output count. 0 with an INTERNAL
+ * status naming the device otherwise. */
+static int check_outputs(tfe_custom_device* d, const TFE_Op* op,
+                         TFE_TensorHandle** outs, int n, int cap,
+                         TF_Status* s) {
+  int i, j, want;
+  if (n < 0 || n > cap) {
+    tfe_status_setf(s, TF_INTERNAL,
+                    "custom device %s: execute of %s reported %d outputs, "
+                    "but the caller has room for %d",
+                    d->base.name, op->def->name, n, cap);
+    return 0;
+  }
+  if (expected_outputs(op, &want) && n != want) {
+    tfe_status_setf(s, TF_INTERNAL,
+                    "custom device %s: execute of %s reported %d outputs "
+                    "with an OK status, but %s has %d outputs",
+                    d->base.name, op->def->name, n, op->def->name, want);
+    return 0;
+  }
+  for (i = 0; i < n; i++) {
+    TFE_TensorHandle* r = outs[i];
+    if (tfe_custom_take_result(r, op->inputs, op->num_inputs, d, "execute",
+                               s) == NULL) {
+      return 0;
+    }
+    for (j = 0; j < i; j++) {
+      if (outs[j] == r) {
+        tfe_status_setf(s, TF_INTERNAL,
+                        "custom device %s: execute of %s returned the same "
+                        "handle as outputs %d and %d",
+                        d->base.name, op->def->name, j, i);
+        return 0;
+      }
+    }
+  }
+  return 1;
 }
 
 static void run_on_device(tfe_custom_device* d, TFE_Op* op,
@@ -109,21 +179,13 @@ static void run_on_device(tfe_custom_device* d, TFE_Op* op,
   tfe_status_ok(s);
   d->cbs.execute(op, &n, outs, s, d->info);
   /* On error the device's outputs are ignored, as in TF: the device
-   * releases whatever it stored before failing. */
+   * releases whatever it stored before failing (tfe cannot tell a handle
+   * it stored from one it stored and then released). */
   if (TF_GetCode(s) != TF_OK) goto done;
-  if (n < 0 || n > cap) {
-    tfe_status_setf(s, TF_INTERNAL,
-                    "custom device %s: execute of %s reported %d outputs, "
-                    "but the caller has room for %d",
-                    d->base.name, op->def->name, n, cap);
-    release_outputs(outs, cap);
+  if (!check_outputs(d, op, outs, n, cap, s)) {
+    /* Everything the device put in the room is ours to release. */
+    release_outputs(op, outs, cap);
     goto done;
-  }
-  for (i = 0; i < n; i++) {
-    if (!tfe_custom_check_result(outs[i], d, "execute", s)) {
-      release_outputs(outs, n);
-      goto done;
-    }
   }
   for (i = 0; i < n; i++) retvals[i] = outs[i];
   *num_retvals = n;
@@ -153,8 +215,9 @@ static int copy_inputs_off(TFE_Op* op, tfe_custom_device* from,
     if (h->custom == NULL) continue;
     cs = tfe_cb_status_begin(&cb, s);
     c = from->cbs.copy_tensor_from_device(op->ctx, h, target, cs, from->info);
-    if (TF_GetCode(cs) != TF_OK ||
-        !tfe_custom_check_result(c, from, "copy_tensor_from_device", cs)) {
+    c = tfe_custom_take_result(c, op->inputs, op->num_inputs, from,
+                               "copy_tensor_from_device", cs);
+    if (c == NULL) {
       tfe_cb_status_end(&cb);
       return 0;
     }

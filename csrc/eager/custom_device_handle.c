@@ -2,6 +2,7 @@
  * shared payload and its deallocator, shape queries through the handle's
  * methods, copies and resolve through the device's callbacks, and packing
  * (TFE_CreatePackedTensorHandle). */
+#include <stdint.h>
 #include <string.h>
 
 #include "core/alloc.h"
@@ -226,8 +227,8 @@ TF_Tensor* tfe_custom_handle_resolve(TFE_TensorHandle* h, TF_Status* s) {
   }
   cs = tfe_cb_status_begin(&cb, s);
   cpu = d->cbs.copy_tensor_from_device(h->ctx, h, HOST_CPU_NAME, cs, d->info);
-  if (TF_GetCode(cs) == TF_OK &&
-      tfe_custom_check_result(cpu, d, "copy_tensor_from_device", cs)) {
+  cpu = tfe_custom_take_result(cpu, &h, 1, d, "copy_tensor_from_device", cs);
+  if (cpu != NULL) {
     t_resolve_depth++;
     t = TFE_TensorHandleResolve(cpu, cs);
     t_resolve_depth--;
@@ -263,10 +264,9 @@ TFE_TensorHandle* tfe_custom_copy(TFE_TensorHandle* h, TFE_Context* ctx,
     *handled = 0;
     return NULL;
   }
-  /* With an error status the result is ignored (TF does the same). */
-  if (TF_GetCode(cs) != TF_OK || !tfe_custom_check_result(r, d, what, cs)) {
-    r = NULL;
-  }
+  /* With an error status the result is released (TF ignores it, which
+   * leaks it). */
+  r = tfe_custom_take_result(r, &h, 1, d, what, cs);
   tfe_cb_status_end(&cb);
   return r;
 }
@@ -313,10 +313,7 @@ TFE_TensorHandle* TFE_CreatePackedTensorHandle(TFE_Context* ctx,
     }
     cs = tfe_cb_status_begin(&cb, status);
     r = d->cbs.pack(ctx, handles, *num_handles, cs, d->info);
-    if (TF_GetCode(cs) != TF_OK ||
-        !tfe_custom_check_result(r, d, "pack", cs)) {
-      r = NULL;
-    }
+    r = tfe_custom_take_result(r, handles, *num_handles, d, "pack", cs);
     tfe_cb_status_end(&cb);
     return r;
   }
@@ -374,6 +371,13 @@ void TFE_CustomDeviceTensorHandleSummarize(TFE_TensorHandle* h,
                       "custom device %s: summarize returned NULL with an OK "
                       "status",
                       h->device->name);
+    } else if ((b->data == NULL && b->length > 0) ||
+               b->length >= (size_t)PTRDIFF_MAX) {
+      /* Not a buffer that can exist (and length + 1 would wrap). */
+      tfe_status_setf(cs, TF_INTERNAL,
+                      "custom device %s: summarize returned a buffer of %zu "
+                      "bytes at %p",
+                      h->device->name, b->length, b->data);
     } else {
       char* copy = (char*)tfe_malloc(b->length + 1);
       if (copy == NULL) {

@@ -2,6 +2,7 @@
  *
  * As in TF, the first value set for an attr is kept: setting it again, or
  * inferring it from an input after it was set, changes nothing. */
+#include <stdint.h>
 #include <string.h>
 
 #include "core/alloc.h"
@@ -87,10 +88,23 @@ static void store(TFE_Op* op, const char* attr_name, tfe_attr_value* v,
   }
 }
 
+/* Whether a caller's byte count can be the length of a copy: no object is
+ * larger than PTRDIFF_MAX bytes, and the copy needs one byte more for its
+ * NUL. Larger lengths (e.g. SIZE_MAX from a wrapped computation) are
+ * memory that cannot be allocated: the setter records RESOURCE_EXHAUSTED,
+ * which TFE_Execute reports, instead of wrapping length + 1 to 0. */
+static int copyable_length(size_t length) {
+  return length < (size_t)PTRDIFF_MAX;
+}
+
 void TFE_OpSetAttrString(TFE_Op* op, const char* attr_name, const void* value,
                          size_t length) {
   tfe_attr_value v;
   if (!usable(op, attr_name) || (value == NULL && length > 0)) return;
+  if (!copyable_length(length)) {
+    store(op, attr_name, &v, 0);
+    return;
+  }
   store(op, attr_name, &v, tfe_attr_value_set_string(&v, value, length));
 }
 
@@ -178,6 +192,10 @@ void TFE_OpSetAttrFunctionName(TFE_Op* op, const char* attr_name,
                                const char* data, size_t length) {
   tfe_attr_value v;
   if (!usable(op, attr_name) || (data == NULL && length > 0)) return;
+  if (!copyable_length(length)) {
+    store(op, attr_name, &v, 0);
+    return;
+  }
   store(op, attr_name, &v,
         tfe_attr_value_set_func(&v, data == NULL ? "" : data, length));
 }
@@ -210,6 +228,12 @@ void TFE_OpSetAttrStringList(TFE_Op* op, const char* attr_name,
   if (num_values > 0 && (values == NULL || lengths == NULL)) return;
   for (i = 0; i < num_values; i++) {
     if (values[i] == NULL && lengths[i] > 0) return;
+  }
+  for (i = 0; i < num_values; i++) {
+    if (!copyable_length(lengths[i])) {
+      store(op, attr_name, &v, 0);
+      return;
+    }
   }
   store(op, attr_name, &v,
         tfe_attr_value_set_string_list(&v, values, lengths, num_values));

@@ -265,7 +265,9 @@ void tfe_attr_value_clear(tfe_attr_value* v) {
 }
 
 static char* dup_bytes(const void* s, size_t len) {
-  char* d = (char*)tfe_malloc(len + 1);
+  char* d;
+  if (len == SIZE_MAX) return NULL; /* len + 1 would wrap to 0 */
+  d = (char*)tfe_malloc(len + 1);
   if (d == NULL) return NULL;
   if (len > 0) memcpy(d, s, len);
   d[len] = '\0';

@@ -20,12 +20,14 @@ extern "C" {
 /* Makes *t an empty string. Does not free anything *t held before. */
 TF_CAPI_EXPORT extern void TF_StringInit(TF_TString* t);
 
-/* Replaces the contents of *dst with a copy of src[0, size). */
+/* Replaces the contents of *dst with a copy of src[0, size). *dst is left
+ * unchanged when size exceeds TF_TSTRING_MAX_SIZE or memory runs out. */
 TF_CAPI_EXPORT extern void TF_StringCopy(TF_TString* dst, const char* src,
                                          size_t size);
 
 /* Makes *dst refer to src[0, size) without copying; the caller keeps src
- * alive for as long as *dst refers to it. */
+ * alive for as long as *dst refers to it. Sizes above TF_TSTRING_MAX_SIZE
+ * leave *dst unchanged. */
 TF_CAPI_EXPORT extern void TF_StringAssignView(TF_TString* dst, const char* src,
                                                size_t size);
 

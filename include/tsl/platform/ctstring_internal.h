@@ -109,6 +109,12 @@ typedef struct TF_TString {
 
 #ifndef TFE_CFFI_CDEF /* tfe's binding reads only the types above */
 
+/* tfe: the largest size a string can have. The size is stored shifted
+ * left by two bits (the low bits hold the type), so larger sizes cannot be
+ * represented; any request beyond this limit fails (see the functions
+ * below) instead of wrapping around. */
+#define TF_TSTRING_MAX_SIZE ((size_t)-1 >> 2)
+
 static inline TF_TString_Type TF_TString_GetType(const TF_TString* str) {
   return (TF_TString_Type)(str->u.raw.raw[0] & TF_TSTR_TYPE_MASK);
 }
@@ -199,7 +205,8 @@ static inline void TF_TString_ReleaseOwner(TStringOwnerCApi* owner) {
 }
 
 /* Capacity given to a LARGE buffer able to hold `need` bytes: the
- * allocation (capacity + NUL) is rounded up to a multiple of 16. */
+ * allocation (capacity + NUL) is rounded up to a multiple of 16. `need`
+ * must not exceed TF_TSTRING_MAX_SIZE (then nothing here can wrap). */
 static inline size_t TF_TString_LargeCapacityFor(size_t need) {
   return ((need + 1 + 15) & ~(size_t)15) - 1;
 }
@@ -207,7 +214,8 @@ static inline size_t TF_TString_LargeCapacityFor(size_t need) {
 /* Sets the size to new_size, keeping the first min(old, new) bytes and
  * leaving any new bytes uninitialised; the result is always NUL-terminated
  * and owned by the string. Returns the writable data pointer, or NULL when
- * memory runs out (the string is then unchanged). */
+ * new_size exceeds TF_TSTRING_MAX_SIZE or memory runs out; the string is
+ * then unchanged. */
 static inline char* TF_TString_ResizeUninitialized(TF_TString* str,
                                                    size_t new_size) {
   TF_TString_Type type = TF_TString_GetType(str);
@@ -216,6 +224,7 @@ static inline char* TF_TString_ResizeUninitialized(TF_TString* str,
   const char* old_ptr = TF_TString_GetDataPointer(str);
   TStringOwnerCApi* owner = TF_TString_ViewOwner(str);
 
+  if (new_size > TF_TSTRING_MAX_SIZE) return NULL;
   if (new_size <= TF_TString_SmallCapacity) {
     char tmp[TF_TString_SmallCapacity];
     char* old_heap = type == TF_TSTR_LARGE ? str->u.large.ptr : NULL;
@@ -281,10 +290,16 @@ static inline char* TF_TString_GetMutableDataPointer(TF_TString* str) {
   }
 }
 
-/* Makes sure at least new_cap bytes fit without another allocation. */
+/* Makes sure at least new_cap bytes fit without another allocation (a
+ * VIEW or OFFSET string also gets room for its current bytes, which it
+ * then owns). Returns nothing, as in TF: when new_cap exceeds
+ * TF_TSTRING_MAX_SIZE or memory runs out the string is left unchanged, and
+ * the caller sees it from TF_TString_GetCapacity or from the NULL that the
+ * next resize returns. */
 static inline void TF_TString_Reserve(TF_TString* str, size_t new_cap) {
   TF_TString_Type type = TF_TString_GetType(str);
   size_t size = TF_TString_GetSize(str);
+  if (new_cap > TF_TSTRING_MAX_SIZE) return;
   if (new_cap <= TF_TString_SmallCapacity) {
     if (type != TF_TSTR_SMALL && type != TF_TSTR_LARGE) {
       TF_TString_GetMutableDataPointer(str);
@@ -293,7 +308,8 @@ static inline void TF_TString_Reserve(TF_TString* str, size_t new_cap) {
   }
   if (type == TF_TSTR_LARGE && new_cap <= str->u.large.cap) return;
   {
-    size_t cap = TF_TString_LargeCapacityFor(new_cap);
+    /* A VIEW or OFFSET may hold more bytes than new_cap asks for. */
+    size_t cap = TF_TString_LargeCapacityFor(new_cap > size ? new_cap : size);
     const char* src = TF_TString_GetDataPointer(str);
     char* buf;
     if (type == TF_TSTR_LARGE) {
@@ -318,6 +334,7 @@ static inline void TF_TString_ReserveAmortized(TF_TString* str,
                                                size_t new_cap) {
   size_t cur = TF_TString_GetCapacity(str);
   if (new_cap > cur) {
+    /* cur <= TF_TSTRING_MAX_SIZE, so doubling cannot wrap. */
     size_t grown = cur * 2 + 1;
     TF_TString_Reserve(str, new_cap > grown ? new_cap : grown);
   }
@@ -339,10 +356,13 @@ static inline char* TF_TString_Resize(TF_TString* str, size_t new_size,
  * (owner_ref->unref) when it stops being that view, so the bytes live at
  * least as long as the view. With a NULL owner_ref the caller keeps src
  * alive instead. What the string held before is released after the new
- * reference is taken, so re-assigning a view of the same owner is safe. */
+ * reference is taken, so re-assigning a view of the same owner is safe.
+ * A size above TF_TSTRING_MAX_SIZE cannot be a view: dst is left unchanged
+ * and no reference is taken. */
 static inline void TF_TString_AssignViewWithOwner(TF_TString* dst,
                                                   const char* src, size_t size,
                                                   TStringOwnerCApi* owner_ref) {
+  if (size > TF_TSTRING_MAX_SIZE) return;
   if (owner_ref != NULL) owner_ref->ref(owner_ref);
   TF_TString_Dealloc(dst);
   dst->u.view.size = TF_TString_ToInternalSizeT(size, TF_TSTR_VIEW);
@@ -352,19 +372,23 @@ static inline void TF_TString_AssignViewWithOwner(TF_TString* dst,
 
 /* Makes the string a VIEW of src[0, size) with no owner: the caller keeps
  * src alive for as long as the string refers to it. Any owned buffer (or
- * owner reference) is released first. */
+ * owner reference) is released first. Sizes above TF_TSTRING_MAX_SIZE
+ * leave dst unchanged. */
 static inline void TF_TString_AssignView(TF_TString* dst, const char* src,
                                          size_t size) {
   TF_TString_AssignViewWithOwner(dst, src, size, NULL);
 }
 
-/* Appends src[0, src_size). src may point into the string itself. */
+/* Appends src[0, src_size). src may point into the string itself. When
+ * the result would exceed TF_TSTRING_MAX_SIZE or memory runs out, dst is
+ * left unchanged. */
 static inline void TF_TString_AppendN(TF_TString* dst, const char* src,
                                       size_t src_size) {
   size_t old_size;
   char* p;
   if (src_size == 0) return;
   old_size = TF_TString_GetSize(dst);
+  if (src_size > TF_TSTRING_MAX_SIZE - old_size) return;
   {
     /* src may alias dst's own storage, which a reallocation would move. */
     const char* base = TF_TString_GetDataPointer(dst);
@@ -386,7 +410,8 @@ static inline void TF_TString_Append(TF_TString* dst, const TF_TString* src) {
                      TF_TString_GetSize(src));
 }
 
-/* Replaces the contents with a copy of src[0, size). */
+/* Replaces the contents with a copy of src[0, size). When size exceeds
+ * TF_TSTRING_MAX_SIZE or memory runs out, dst is left unchanged. */
 static inline void TF_TString_Copy(TF_TString* dst, const char* src,
                                    size_t size) {
   char* p;
@@ -411,9 +436,12 @@ static inline void TF_TString_Copy(TF_TString* dst, const char* src,
     /* Borrowed bytes: nothing to free, but src may lie inside them, so an
      * owner's reference is dropped only once they are copied. */
     TStringOwnerCApi* owner = TF_TString_ViewOwner(dst);
-    TF_TString_Init(dst);
-    p = TF_TString_ResizeUninitialized(dst, size);
-    if (p != NULL && size) memmove(p, src, size);
+    TF_TString tmp;
+    TF_TString_Init(&tmp);
+    p = TF_TString_ResizeUninitialized(&tmp, size);
+    if (p == NULL) return;
+    if (size) memcpy(p, src, size);
+    *dst = tmp;
     TF_TString_ReleaseOwner(owner);
     return;
   }
