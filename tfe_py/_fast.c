@@ -310,11 +310,23 @@ static int run_op(TFE_Context* ctx, const char* op_name, const char* device,
                   TFE_TensorHandle* const* inputs, const int* arg_lengths,
                   int num_args, TFE_TensorHandle** outputs, int max_outputs,
                   TF_Status* s) {
-  if (ctx == NULL || op_name == NULL || outputs == NULL || max_outputs < 0 ||
-      num_args < 0 || (num_args > 0 && inputs == NULL) ||
-      (attrs_len > 0 && attrs == NULL)) {
-    TF_SetStatus(s, TF_INVALID_ARGUMENT,
-                 "tfe_py_fast_execute: invalid arguments");
+  const char* bad = NULL;
+  if (op_name == NULL) {
+    bad = "op_name is NULL";
+  } else if (ctx == NULL) {
+    bad = "the context is NULL (closed?)";
+  } else if (outputs == NULL || max_outputs < 0) {
+    bad = "no room for outputs (NULL array or negative capacity)";
+  } else if (num_args < 0 || (num_args > 0 && inputs == NULL)) {
+    bad = "no input array";
+  } else if (attrs_len > 0 && attrs == NULL) {
+    bad = "attribute data is NULL";
+  }
+  if (bad != NULL) {
+    char msg[256];
+    (void)snprintf(msg, sizeof msg, "tfe_py_fast_execute: op '%s': %s",
+                   op_name != NULL ? op_name : "?", bad);
+    TF_SetStatus(s, TF_INVALID_ARGUMENT, msg);
     return -1;
   }
   TFE_Op* op = TFE_NewOp(ctx, op_name, s);
@@ -392,13 +404,36 @@ int tfe_py_fast_execute(TFE_Context* ctx, const char* op_name,
   return n;
 }
 
+/* The one output of a run with room for one, or NULL with an error kept:
+ * a run that succeeded with no output (a misbehaving device) is an error
+ * too, so a NULL return always comes with a status (or with none only when
+ * not even that could be allocated). */
+static TFE_TensorHandle* single_output(int n, TFE_TensorHandle* out,
+                                       const char* fn, const char* op_name) {
+  char msg[256];
+  if (n == 1) return out;
+  if (n < 0) return NULL; /* the error is kept already */
+  if (n > 1) {
+    /* Cannot happen with max_outputs 1, but never leak a handle. */
+    TFE_DeleteTensorHandle(out);
+    (void)snprintf(msg, sizeof msg, "%s: op '%s' has more than one output",
+                   fn, op_name != NULL ? op_name : "?");
+  } else {
+    (void)snprintf(msg, sizeof msg,
+                   "%s: op '%s' succeeded without producing its output", fn,
+                   op_name != NULL ? op_name : "?");
+  }
+  tfe_py_keep_error(tfe_py_new_error(TF_INTERNAL, msg));
+  return NULL;
+}
+
 TFE_TensorHandle* tfe_py_fast_execute1(TFE_Context* ctx, const char* op_name,
                                        const char* device, const char* attrs,
                                        size_t attrs_len, TFE_TensorHandle* x) {
   TFE_TensorHandle* out = NULL;
   int n = tfe_py_fast_execute(ctx, op_name, device, attrs, attrs_len, &x, NULL,
                               1, &out, 1);
-  return n == 1 ? out : NULL;
+  return single_output(n, out, "tfe_py_fast_execute1", op_name);
 }
 
 TFE_TensorHandle* tfe_py_fast_execute2(TFE_Context* ctx, const char* op_name,
@@ -409,17 +444,7 @@ TFE_TensorHandle* tfe_py_fast_execute2(TFE_Context* ctx, const char* op_name,
   TFE_TensorHandle* out = NULL;
   int n = tfe_py_fast_execute(ctx, op_name, device, attrs, attrs_len, in, NULL,
                               2, &out, 1);
-  if (n == 1) return out;
-  if (n > 1) {
-    /* Cannot happen with max_outputs 1, but never leak a handle. */
-    TFE_DeleteTensorHandle(out);
-    tfe_py_keep_error(tfe_py_new_error(
-        TF_INTERNAL, "tfe_py_fast_execute2: op has more than one output"));
-  } else if (n == 0) {
-    tfe_py_keep_error(tfe_py_new_error(
-        TF_INVALID_ARGUMENT, "tfe_py_fast_execute2: op produced no output"));
-  }
-  return NULL;
+  return single_output(n, out, "tfe_py_fast_execute2", op_name);
 }
 
 TFE_TensorHandle* tfe_py_new_handle(TF_DataType dtype, const int64_t* dims,

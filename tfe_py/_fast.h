@@ -10,7 +10,9 @@
  * TF_Status. When they fail, that status is kept in a per-thread slot and
  * the function returns NULL (or -1); the caller then takes it with
  * tfe_py_take_error() and owns it. A later failure on the same thread
- * frees an error that was never taken.
+ * frees an error that was never taken. Every failure keeps a status, so
+ * tfe_py_take_error() returning NULL after a failure means that not even a
+ * TF_Status could be allocated: out of memory.
  *
  * Attribute blob: attrs are passed as one byte string of records, each
  *   u8 kind, u16 name length, name bytes, payload
@@ -45,7 +47,8 @@ int tfe_py_fast_execute(TFE_Context* ctx, const char* op_name,
 
 /* Shorthands for single-output ops with one or two single-tensor inputs.
  * Return the new output handle (owned by the caller) or NULL on failure
- * (then call tfe_py_take_error()). */
+ * (then call tfe_py_take_error()); a run that reports success without an
+ * output is a failure (INTERNAL naming the op). */
 TFE_TensorHandle* tfe_py_fast_execute1(TFE_Context* ctx, const char* op_name,
                                        const char* device, const char* attrs,
                                        size_t attrs_len, TFE_TensorHandle* x);

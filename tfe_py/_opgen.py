@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from tfe_py import errors
 from tfe_py._ffi import CData, ffi, lib
 from tfe_py.context import Context, _device_bytes, _state, default_context
 from tfe_py.eager import (
@@ -36,12 +37,13 @@ from tfe_py.eager import (
     _array_for,
     _infer,
     _new_handle,
+    _pending_error,
     _place,
     _scalar_handle,
     as_dtype,
     constant,
 )
-from tfe_py.errors import check, status
+from tfe_py.errors import status
 
 __all__ = ["ArgDef", "AttrDef", "OpDef", "list_op_names", "op_def", "op_specs", "wrapper"]
 
@@ -53,6 +55,8 @@ if int(lib.tfe_py_fast_abi()) != _FAST_ABI:  # pragma: no cover - stale build
 # Output capacity used when the number of outputs cannot be worked out
 # beforehand (the runtime reports the real count).
 _FALLBACK_OUTPUTS = 1024
+# Counts from attrs above this are not trusted for sizing the output array.
+_MAX_KNOWN_OUTPUTS = 1 << 20
 # Cached attribute blobs per op.
 _BLOB_CACHE_LIMIT = 256
 # Type classes of the grammar ("T: numbertype" and friends).
@@ -398,9 +402,18 @@ def _buffer_bytes(buf: CData) -> bytes:
     return ffi.buffer(buf.data, buf.length)[:]
 
 
+def _new_buffer() -> CData:
+    buf = lib.TF_NewBuffer()
+    if buf == ffi.NULL:
+        raise errors.error_for(
+            errors.RESOURCE_EXHAUSTED, "out of memory (TF_NewBuffer returned NULL)"
+        )
+    return buf
+
+
 def list_op_names() -> list[str]:
     """Names of every registered op, in registration order (TFE_ListOpNames)."""
-    buf = lib.TF_NewBuffer()
+    buf = _new_buffer()
     try:
         lib.TFE_ListOpNames(buf)
         text = _buffer_bytes(buf).decode("utf-8")
@@ -411,7 +424,7 @@ def list_op_names() -> list[str]:
 
 def op_specs(name: str) -> list[str]:
     """The grammar lines of op ``name`` (TFE_GetOpDefSpecs). NotFoundError if unknown."""
-    buf = lib.TF_NewBuffer()
+    buf = _new_buffer()
     try:
         with status() as s:
             lib.TFE_GetOpDefSpecs(name.encode("utf-8"), buf, s)
@@ -484,6 +497,29 @@ def _is_int(v: Any) -> bool:
     return isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_))
 
 
+_INT64_MIN = -(2**63)
+_INT64_MAX = 2**63 - 1
+
+
+def _attr_range_error(op: OpDef, attr: AttrDef, value: Any, what: str) -> errors.OpError:
+    text = repr(value)
+    if len(text) > 80:
+        text = text[:77] + "..."
+    return errors.error_for(
+        errors.INVALID_ARGUMENT,
+        f"{op.name}: attr '{attr.py_name}': value {text} is out of range ({what})",
+    )
+
+
+def _int64(op: OpDef, attr: AttrDef, v: Any) -> int:
+    """``v`` as an int attr value; InvalidArgumentError beyond int64, which
+    is what an int attr holds."""
+    i = int(v)
+    if not _INT64_MIN <= i <= _INT64_MAX:
+        raise _attr_range_error(op, attr, v, "it does not fit int64")
+    return i
+
+
 def _is_float(v: Any) -> bool:
     return isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_))
 
@@ -504,7 +540,16 @@ def _shape_payload(op: OpDef, attr: AttrDef, v: Any) -> bytes:
         v,
         "a shape (a tuple of ints or None)",
     )
-    dims = [-1 if d is None else int(d) for d in v]
+    dims = [-1 if d is None else _int64(op, attr, d) for d in v]
+    if any(d < -1 for d in dims):
+        # TF's shape parsing refuses these; libtfe would read them as -1
+        # (unknown) and accept any input.
+        text = ",".join("?" if d == -1 else str(d) for d in dims)
+        raise errors.error_for(
+            errors.INVALID_ARGUMENT,
+            f"{op.name}: attr '{attr.py_name}': Shape [{text}] has dimensions "
+            "with values below -1 (where -1 means unknown)",
+        )
     return struct.pack(f"=i{len(dims)}q", len(dims), *dims)
 
 
@@ -515,7 +560,7 @@ def _scalar_payload(op: OpDef, attr: AttrDef, v: Any, keep: list[Any]) -> tuple[
         return "b", struct.pack("=B", 1 if v else 0)
     if base == "int":
         _need(_is_int(v), op, attr, v, "an int")
-        return "i", struct.pack("=q", int(v))
+        return "i", struct.pack("=q", _int64(op, attr, v))
     if base == "float":
         _need(_is_float(v), op, attr, v, "a float")
         return "f", struct.pack("=d", float(v))
@@ -574,7 +619,7 @@ def _list_payload(op: OpDef, attr: AttrDef, v: Any) -> tuple[str, bytes]:
         return kind, struct.pack(f"=I{n}B", n, *(1 if x else 0 for x in v))
     if kind == "I":
         _need(all(_is_int(x) for x in v), op, attr, v, "a list of ints")
-        return kind, struct.pack(f"=I{n}q", n, *(int(x) for x in v))
+        return kind, struct.pack(f"=I{n}q", n, *(_int64(op, attr, x) for x in v))
     if kind == "F":
         _need(all(_is_float(x) for x in v), op, attr, v, "a list of floats")
         return kind, struct.pack(f"=I{n}d", n, *(float(x) for x in v))
@@ -603,10 +648,15 @@ def _encode_attrs(op: OpDef, values: Sequence[Any], keep: list[Any]) -> bytes:
     for attr, v in zip(op.attrs, values, strict=True):
         if v is None:
             continue
-        if attr.is_list:
-            kind, payload = _list_payload(op, attr, v)
-        else:
-            kind, payload = _scalar_payload(op, attr, v, keep)
+        try:
+            if attr.is_list:
+                kind, payload = _list_payload(op, attr, v)
+            else:
+                kind, payload = _scalar_payload(op, attr, v, keep)
+        except (struct.error, OverflowError) as exc:
+            # A value the blob's fixed-size fields cannot hold (a float beyond
+            # a double, a string or list longer than 2**32, ...).
+            raise _attr_range_error(op, attr, v, str(exc)) from None
         name = attr.name.encode("utf-8")
         out.append(struct.pack("=cH", kind.encode("ascii"), len(name)) + name + payload)
     return b"".join(out)
@@ -753,6 +803,11 @@ def _gather_inputs(
             except (TypeError, ValueError) as exc:
                 where = f"input '{arg.py_name}'" + (f"[{k}]" if arg.is_list else "")
                 raise type(exc)(f"{op.name}: {where} (#{idx}): {exc}") from exc
+            except errors.OpError as exc:  # e.g. out of memory copying it
+                where = f"input '{arg.py_name}'" + (f"[{k}]" if arg.is_list else "")
+                raise errors.error_for(
+                    exc.error_code, f"{op.name}: {where} (#{idx}): {exc.message}"
+                ) from exc
             if arg.type_attr is not None and group is not None and arg.type_attr not in group:
                 group[arg.type_attr] = int(t.dtype)
             made.append(t)
@@ -781,6 +836,8 @@ def _output_lengths(op: OpDef, explicit: dict[str, Any], values: Sequence[Any]) 
         v = explicit.get(ref)
         if v is not None:
             n = len(v) if arg.type_list_attr is not None else int(v)
+            if not 0 <= n <= _MAX_KNOWN_OUTPUTS:
+                n = None  # nonsense (e.g. num_split=-1): the runtime says why
         elif ref in by_attr:
             n = by_attr[ref]
         else:
@@ -817,8 +874,32 @@ def _pack(op: OpDef, tensors: list[EagerTensor], lengths: list[int | None]) -> A
     return op.result_type(*parts)
 
 
+def _short_list_error(op: OpDef, inputs: Iterable[Any]) -> errors.OpError | None:
+    """InvalidArgumentError for a list input shorter than its attr's minimum
+    (``AddN([])``), else None. The runtime may trip over something else
+    first (no element to infer ``T`` from); this names the real mistake."""
+    for arg, v in zip(op.inputs, inputs, strict=False):
+        if not arg.is_list or not isinstance(v, (list, tuple)):
+            continue
+        ref = arg.number_attr or arg.type_list_attr
+        a = op.attr_map.get(ref) if ref is not None else None
+        if a is None or a.minimum is None or len(v) >= a.minimum:
+            continue
+        what = "Value" if arg.number_attr else "Length"
+        return errors.error_for(
+            errors.INVALID_ARGUMENT,
+            f"{op.name}: input '{arg.py_name}' is a list of {len(v)} tensors: "
+            f"{what} for attr '{ref}' of {len(v)} must be at least minimum {a.minimum}",
+        )
+    return None
+
+
 def _fail(op: OpDef, ctx: Context, inputs: Iterable[Any]) -> None:
-    """Raises the error of a failed dispatch (kept by the C glue)."""
+    """Raises the error of a failed dispatch (kept by the C glue).
+
+    Runs only after a failure, so the checks here cost the successful
+    calls nothing.
+    """
     s = lib.tfe_py_take_error()
     try:
         if not ctx._ptr:
@@ -828,10 +909,10 @@ def _fail(op: OpDef, ctx: Context, inputs: Iterable[Any]) -> None:
             for item in items:
                 if isinstance(item, EagerTensor):
                     _check_open(op, arg, item)
-        if s == ffi.NULL:
-            raise RuntimeError(f"{op.name}: dispatch failed without reporting an error")
-        check(s)
-        raise RuntimeError(f"{op.name}: dispatch failed but its status is OK")
+        short = _short_list_error(op, inputs)
+        if short is not None:
+            raise short
+        raise _pending_error(op.name, s)
     finally:
         if s != ffi.NULL:
             lib.TF_DeleteStatus(s)
@@ -875,7 +956,9 @@ def _call(op: OpDef, inputs: tuple[Any, ...], attrs: tuple[Any, ...], device: An
         capacity = _FALLBACK_OUTPUTS
     else:
         capacity = sum(out_lengths)  # type: ignore[arg-type]
-    in_arr = ffi.new("TFE_TensorHandle*[]", handles) if handles else ffi.NULL
+    # Never NULL, even for an empty list input such as AddN([]): the
+    # runtime, not the glue, then reports what is wrong with it.
+    in_arr = ffi.new("TFE_TensorHandle*[]", handles or 1)
     len_arr = ffi.new("int[]", arg_lengths) if arg_lengths else ffi.NULL
     out_arr = ffi.new("TFE_TensorHandle*[]", max(capacity, 1))
     n = lib.tfe_py_fast_execute(

@@ -26,6 +26,7 @@ from collections.abc import Iterator
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
+from tfe_py import errors
 from tfe_py import plugins as _plugins
 from tfe_py._ffi import CData, ffi, lib
 from tfe_py.errors import status
@@ -142,7 +143,7 @@ class Context:
         _plugins.ensure_autoloaded()
         opts = lib.TFE_NewContextOptions()
         if opts == ffi.NULL:
-            raise MemoryError("TFE_NewContextOptions returned NULL")
+            raise errors.out_of_memory("TFE_NewContextOptions returned NULL")
         try:
             lib.TFE_ContextOptionsSetAsync(opts, 1 if async_ else 0)
             if policy is not None:
@@ -156,7 +157,7 @@ class Context:
         finally:
             lib.TFE_DeleteContextOptions(opts)
         if ptr == ffi.NULL:
-            raise MemoryError("TFE_NewContext returned NULL")
+            raise errors.out_of_memory("TFE_NewContext returned NULL")
         self._ptr = ptr
         self._async = bool(async_)
         if num_cpu_devices is not None and int(num_cpu_devices) > 1:
@@ -309,7 +310,7 @@ class Context:
         previous = lib.TFE_ContextGetExecutorForThread(ptr)
         if previous == ffi.NULL:
             ex.close()
-            raise MemoryError("TFE_ContextGetExecutorForThread returned NULL")
+            raise errors.out_of_memory("TFE_ContextGetExecutorForThread returned NULL")
         lib.TFE_ContextSetExecutorForThread(ptr, ex.ptr)
         failed = True
         try:

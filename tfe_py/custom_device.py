@@ -45,6 +45,7 @@ import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from tfe_py import errors
 from tfe_py._ffi import CData, ffi, lib
 from tfe_py.context import Context, current_context
 from tfe_py.eager import EagerTensor, as_dtype, convert_to_tensor
@@ -660,7 +661,7 @@ def tfe_py_cdh_summarize(data: CData, st: CData) -> CData:
         raw = text.encode("utf-8") if isinstance(text, str) else bytes(text)
         buf = lib.TF_NewBufferFromString(raw, len(raw))
         if buf == ffi.NULL:
-            raise MemoryError("TF_NewBufferFromString failed")
+            raise errors.out_of_memory("TF_NewBufferFromString failed")
         return buf
     except BaseException as exc:
         set_status_from_exception(st, exc)

@@ -152,8 +152,9 @@ def from_dlpack(obj: Any, ctx: Context | None = None) -> EagerTensor:
     it. A capsule is consumed (renamed ``"used_dltensor"``) only when the
     import succeeds.
 
-    Read-only NumPy arrays cannot be exported as pre-1.0 DLPack capsules;
-    they are copied instead.
+    Read-only NumPy arrays cannot be exported as pre-1.0 DLPack capsules,
+    nor can byte-swapped ones (DLPack has no byte order); they are copied
+    instead, byte-swapped data converted to the values it stands for.
 
     Raises ValueError for a capsule that is not an unused ``"dltensor"``,
     BufferError when the producer's memory is not on the CPU, and
@@ -171,8 +172,12 @@ def from_dlpack(obj: Any, ctx: Context | None = None) -> EagerTensor:
         try:
             capsule = obj.__dlpack__()
         except BufferError:
-            if isinstance(obj, np.ndarray) and not obj.flags.writeable:
-                return _wrap(convert_to_tensor(obj.copy()), ctx)
+            # numpy refuses to export read-only and byte-swapped arrays:
+            # those are copied (in native byte order) like any other array.
+            if isinstance(obj, np.ndarray) and (
+                not obj.flags.writeable or obj.dtype.byteorder in ("<", ">")
+            ):
+                return _wrap(convert_to_tensor(obj), ctx)
             raise
     else:
         raise TypeError(

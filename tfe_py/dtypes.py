@@ -24,6 +24,7 @@ __all__ = [
     "from_numpy_dtype",
     "is_numpy_compatible",
     "name",
+    "native_array",
     "size",
     "to_numpy_dtype",
 ]
@@ -146,3 +147,23 @@ def from_numpy_dtype(np_dtype: npt.DTypeLike) -> int:
         return _FROM_NUMPY[dt]
     except KeyError:
         raise TypeError(f"numpy dtype {dt} has no TF_DataType equivalent") from None
+
+
+def native_array(arr: np.ndarray) -> np.ndarray:
+    """``arr`` laid out as tensor memory: native byte order, C order, aligned.
+
+    Every numpy array whose bytes become tensor data goes through here
+    (constants, op arguments converted from numpy, Tensor.from_numpy, the
+    DLPack fallback), so a byte-swapped array (``dtype('>f4')`` on a
+    little-endian machine) is converted to the values it means, as
+    TensorFlow does, instead of being copied raw; strided and misaligned
+    arrays are compacted. Returns ``arr`` itself when it already fits
+    (0-d arrays stay 0-d).
+    """
+    dt = arr.dtype
+    if dt.byteorder in ("<", ">"):  # numpy spells the native order "="
+        return np.array(arr, dtype=dt.newbyteorder("="), order="C", copy=True)
+    flags = arr.flags
+    if not (flags.c_contiguous and flags.aligned):
+        return np.array(arr, order="C", copy=True)
+    return arr

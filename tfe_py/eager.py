@@ -28,11 +28,12 @@ import numpy.typing as npt
 from tfe_py import dtypes, errors
 from tfe_py._ffi import CData, ffi, lib
 from tfe_py.context import Context, _state, default_context
-from tfe_py.errors import check, status
+from tfe_py.errors import status
 
 __all__ = ["DType", "EagerTensor", "as_dtype", "constant", "convert_to_tensor"]
 
 _TF_STRING = int(lib.TF_STRING)
+_UINT64 = np.dtype(np.uint64)
 _TF_BOOL = int(lib.TF_BOOL)
 
 # Spellings of the op-definition grammar that differ from tf.dtypes names.
@@ -150,6 +151,82 @@ def _is_string_like(arr: np.ndarray) -> bool:
     )
 
 
+_INT64_MIN = -(2**63)
+_INT64_MAX = 2**63 - 1
+_WIDE = float(2**63)  # |x| from here on: an int64 cannot hold it
+
+
+def _leaves(value: Any) -> Any:
+    """The scalars of a nested Python sequence, in order."""
+    stack = [iter((value,))]
+    while stack:
+        for item in stack[-1]:
+            if isinstance(item, (list, tuple)):
+                stack.append(iter(item))
+                break
+            yield item
+        else:
+            stack.pop()
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _out_of_range_error(value: Any, leaf: int, double: bool) -> ValueError:
+    if double:
+        what = "a value out of range for a double-precision float"
+        fits = "a double"
+    else:
+        what = "out-of-range integer"
+        fits = "int64"
+    return ValueError(
+        f"Can't convert Python sequence with {what} to Tensor: {_short(value)} "
+        f"({_short(leaf)} does not fit {fits})"
+    )
+
+
+def _check_python_ints(value: Any) -> None:
+    """Refuses Python ints that fit no tensor, by TensorFlow's rule.
+
+    TF converts a Python value by its first scalar. When that is an int it
+    reads the elements in order as int32, then int64, and switches to float
+    at the first float it meets: an int outside int64 before any float is a
+    ValueError (numpy would silently make float64, uint64 or object of it).
+    When the first scalar is a float, every int must fit a double.
+    """
+    leaves = _leaves(value)
+    first = next(leaves, None)
+    if isinstance(first, bool) or not isinstance(first, (int, float, np.integer, np.floating)):
+        return
+    if isinstance(first, (int, np.integer)):
+        for leaf in (first, *leaves):
+            if isinstance(leaf, (float, np.floating)):
+                return
+            if isinstance(leaf, int) and not _INT64_MIN <= leaf <= _INT64_MAX:
+                raise _out_of_range_error(value, leaf, double=False)
+        return
+    for leaf in leaves:
+        if isinstance(leaf, int) and not isinstance(leaf, bool):
+            try:
+                float(leaf)
+            except OverflowError:
+                raise _out_of_range_error(value, leaf, double=True) from None
+
+
+def _may_hold_wide_ints(arr: np.ndarray) -> bool:
+    """Whether numpy's array of a Python value may hide an int beyond int64
+    (numpy makes uint64, object or float64 of such values)."""
+    kind = arr.dtype.kind
+    if kind in "uO":
+        return True
+    if kind == "f" and arr.size:
+        top = np.max(np.abs(arr))
+        return bool(top >= _WIDE)
+    return False
+
+
 def _infer(value: Any) -> tuple[np.ndarray, int]:
     """Array and TF dtype TensorFlow would pick for ``value`` with no dtype.
 
@@ -159,6 +236,8 @@ def _infer(value: Any) -> tuple[np.ndarray, int]:
     """
     from_numpy = isinstance(value, (np.ndarray, np.generic))
     arr = np.asarray(value)
+    if not from_numpy and _may_hold_wide_ints(arr):
+        _check_python_ints(value)
     if arr.dtype.kind in "SUO":
         if not from_numpy:  # numpy turns ["a", 1] into strings; TF refuses it
             arr = np.asarray(value, dtype=object)
@@ -181,10 +260,9 @@ def _infer(value: Any) -> tuple[np.ndarray, int]:
 
 
 def _cast_error(value: Any, tf_dtype: int) -> TypeError:
-    text = repr(value)
-    if len(text) > 80:
-        text = text[:77] + "..."
-    return TypeError(f"Cannot convert {text} to EagerTensor of dtype {dtypes.name(tf_dtype)}")
+    return TypeError(
+        f"Cannot convert {_short(value)} to EagerTensor of dtype {dtypes.name(tf_dtype)}"
+    )
 
 
 def _array_for(value: Any, tf_dtype: int) -> np.ndarray:
@@ -202,6 +280,13 @@ def _array_for(value: Any, tf_dtype: int) -> np.ndarray:
     target = dtypes.to_numpy_dtype(tf_dtype)
     src = np.asarray(value)
     kind, want = src.dtype.kind, target.kind
+    if (
+        want in "iu"
+        and target != _UINT64
+        and not isinstance(value, (np.ndarray, np.generic))
+        and _may_hold_wide_ints(src)
+    ):
+        _check_python_ints(value)
     if src.dtype == target:
         return src
     ok = False
@@ -228,7 +313,7 @@ def _string_handle(arr: np.ndarray) -> CData:
     dims = ffi.new("int64_t[]", list(shape)) if shape else ffi.NULL
     tensor = lib.TF_AllocateTensor(_TF_STRING, dims, len(shape), tstring_size * len(items))
     if tensor == ffi.NULL:
-        raise MemoryError(f"TF_AllocateTensor failed for a string tensor of shape {shape}")
+        raise errors.out_of_memory(f"TF_AllocateTensor failed for a string tensor of shape {shape}")
     try:
         base = ffi.cast("TF_TString*", lib.TF_TensorData(tensor))
         for i, item in enumerate(items):
@@ -240,24 +325,43 @@ def _string_handle(arr: np.ndarray) -> CData:
     return handle
 
 
+def _pending_error(what: str, s: CData) -> errors.OpError:
+    """The exception for ``s``, a status taken from the _fast glue after
+    ``what`` failed (NULL: there was none). Does not free ``s``.
+
+    The glue keeps a status for every failure, so NULL means not even that
+    could be allocated: out of memory. A status without a message (out of
+    memory while storing it) gets one naming ``what``.
+    """
+    if s == ffi.NULL:
+        return errors.error_for(
+            errors.RESOURCE_EXHAUSTED, f"{what}: out of memory (no status available)"
+        )
+    code = int(lib.TF_GetCode(s))
+    if code == errors.OK:
+        return errors.error_for(errors.INTERNAL, f"{what}: failed, but its status is OK")
+    message = ffi.string(lib.TF_Message(s)).decode("utf-8", "replace")
+    if not message:
+        detail = "out of memory" if code == errors.RESOURCE_EXHAUSTED else errors.code_name(code)
+        message = f"{what}: {detail}"
+    return errors.error_for(code, message)
+
+
 def _raise_pending(what: str) -> None:
     """Raises the error the _fast glue kept for this thread."""
     s = lib.tfe_py_take_error()
-    if s == ffi.NULL:
-        raise RuntimeError(f"{what} failed without reporting an error")
     try:
-        check(s)
+        raise _pending_error(what, s)
     finally:
-        lib.TF_DeleteStatus(s)
-    raise RuntimeError(f"{what} failed but its status is OK")
+        if s != ffi.NULL:
+            lib.TF_DeleteStatus(s)
 
 
 def _new_handle(arr: np.ndarray, tf_dtype: int) -> CData:
     """A new host handle holding a copy of ``arr`` (already of tf_dtype)."""
     if tf_dtype == _TF_STRING:
         return _string_handle(arr)
-    if not arr.flags.c_contiguous:
-        arr = arr.copy(order="C")  # (np.ascontiguousarray would make 0-d arrays 1-d)
+    arr = dtypes.native_array(arr)  # byte order, strides, alignment
     shape = arr.shape
     dims = ffi.new("int64_t[]", shape) if shape else ffi.NULL
     data = ffi.from_buffer(arr) if arr.nbytes else ffi.NULL

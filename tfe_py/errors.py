@@ -116,6 +116,7 @@ __all__ = [
     "code_name",
     "error_for",
     "exception_for_code",
+    "out_of_memory",
     "raise_for",
     "set_status_from_exception",
     "status",
@@ -151,12 +152,28 @@ def raise_for(code: int, message: str) -> NoReturn:
     raise error_for(code, message)
 
 
+def out_of_memory(what: str) -> OpError:
+    """The ResourceExhaustedError for an allocation by the C core that
+    failed (``what`` says which), as TF reports running out of memory."""
+    return error_for(CODES["RESOURCE_EXHAUSTED"], f"out of memory: {what}")
+
+
 def check(status: CData) -> None:
-    """Raises the matching OpError if ``status`` (a ``TF_Status*``) is not OK."""
+    """Raises the matching OpError if ``status`` (a ``TF_Status*``) is not OK.
+
+    A status without a message (the core ran out of memory storing it) gets
+    one saying what its code means.
+    """
     code = int(lib.TF_GetCode(status))
     if code == _OK:
         return
     message = ffi.string(lib.TF_Message(status)).decode("utf-8", "replace")
+    if not message:
+        message = (
+            "out of memory (no message)"
+            if code == CODES["RESOURCE_EXHAUSTED"]
+            else f"{code_name(code)} (no message)"
+        )
     raise error_for(code, message)
 
 
@@ -165,11 +182,13 @@ def status() -> Iterator[CData]:
     """Yields a fresh ``TF_Status*``; checks it when the block ends and frees it.
 
     If the block itself raises, that exception propagates and the status is
-    just freed.
+    just freed. ResourceExhaustedError when no status can be allocated.
     """
     s = lib.TF_NewStatus()
     if s == ffi.NULL:
-        raise MemoryError("TF_NewStatus returned NULL")
+        # Out of memory before the call could even start: the error the
+        # call itself would give for it.
+        raise out_of_memory("TF_NewStatus returned NULL")
     try:
         yield s
         check(s)

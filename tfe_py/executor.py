@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from types import TracebackType
 
+from tfe_py import errors
 from tfe_py._ffi import CData, ffi, lib
 from tfe_py.errors import status
 
@@ -41,7 +42,7 @@ class Executor:
             raise ValueError(f"in_flight_limit must be >= 0, got {in_flight_limit!r}")
         ptr = lib.TFE_NewExecutor(bool(async_), True, int(in_flight_limit))
         if ptr == ffi.NULL:
-            raise MemoryError("TFE_NewExecutor returned NULL")
+            raise errors.out_of_memory("TFE_NewExecutor returned NULL")
         self._ptr = ptr
 
     @property
@@ -123,4 +124,3 @@ class Executor:
             return "<tfe_py.Executor closed>"
         kind = "async" if self.is_async else "sync"
         return f"<tfe_py.Executor {kind}>"
-

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from tfe_py import dtypes
+from tfe_py import dtypes, errors
 from tfe_py._ffi import CData, ffi, lib
 from tfe_py.errors import status
 
@@ -49,7 +49,7 @@ class _BufferView:
         tf_dtype = int(lib.TF_TensorType(source))
         ptr = lib.TF_AllocateTensor(tf_dtype, ffi.new("int64_t[]", [0]), 1, 0)
         if ptr == ffi.NULL:
-            raise MemoryError("TF_AllocateTensor failed")
+            raise errors.out_of_memory("TF_AllocateTensor failed")
         self._ptr = ptr
         with status() as s:
             lib.TF_TensorBitcastFrom(source, tf_dtype, ptr, _dims(shape), len(shape), s)
@@ -85,14 +85,14 @@ class Tensor:
     @classmethod
     def from_numpy(cls, array: npt.ArrayLike) -> Tensor:
         """A new tensor holding a copy of ``array`` (numeric or bool dtypes)."""
-        arr = np.asarray(array)
+        arr = dtypes.native_array(np.asarray(array))
         tf_dtype = dtypes.from_numpy_dtype(arr.dtype)
-        # asarray, not ascontiguousarray, which would turn a scalar into shape (1,).
-        arr = np.asarray(arr, dtype=dtypes.to_numpy_dtype(tf_dtype), order="C")
         shape = tuple(int(d) for d in arr.shape)
         ptr = lib.TF_AllocateTensor(tf_dtype, _dims(shape), len(shape), arr.nbytes)
         if ptr == ffi.NULL:
-            raise MemoryError(f"TF_AllocateTensor failed for shape {shape} ({arr.nbytes} bytes)")
+            raise errors.out_of_memory(
+                f"TF_AllocateTensor failed for shape {shape} ({arr.nbytes} bytes)"
+            )
         if arr.nbytes:
             ffi.memmove(lib.TF_TensorData(ptr), ffi.from_buffer(arr), arr.nbytes)
         return cls(ptr)
