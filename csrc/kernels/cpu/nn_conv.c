@@ -250,6 +250,15 @@ static void conv2d_compute(tfe_kernel_context* k) {
                kutil_tshape(fl, &sb));
     return;
   }
+  /* As TF: a filter with no taps is refused, after the depth checks (left
+   * to conv_geometry) and before any output size is worked out. */
+  if (kutil_num_elements(fl) == 0 && fl->dims[2] > 0 &&
+      in->dims[3] % fl->dims[2] == 0) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "filter must not have zero elements (i.e. all dimensions must "
+               "be non-zero)");
+    return;
+  }
   if (!conv_geometry(k, "Conv2D", in->dims, fl->dims, &g)) return;
   od[0] = g.n;
   od[1] = g.oh;
