@@ -33,7 +33,33 @@ static inline void tfe_json_fmt(tfe_json* j, const char* fmt, ...) {
   if (n > 0) tfe_pbw_bytes(j, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
 }
 
-/* A JSON string (NULL becomes null). */
+/* The length (1 to 4) of the well-formed UTF-8 sequence starting at p, or
+ * 0 when there is none there (a stray continuation byte, a sequence cut
+ * short by another byte or the terminating NUL, an overlong form, a
+ * surrogate, a code point past U+10FFFF). Never reads past a NUL. */
+static inline size_t tfe_json_utf8_len(const unsigned char* p) {
+  unsigned c = p[0], lo, hi;
+  if (c < 0x80) return 1;
+  if (c >= 0xc2 && c <= 0xdf) return (p[1] & 0xc0) == 0x80 ? 2 : 0;
+  if (c >= 0xe0 && c <= 0xef) {
+    lo = c == 0xe0 ? 0xa0 : 0x80;
+    hi = c == 0xed ? 0x9f : 0xbf;
+    return p[1] >= lo && p[1] <= hi && (p[2] & 0xc0) == 0x80 ? 3 : 0;
+  }
+  if (c >= 0xf0 && c <= 0xf4) {
+    lo = c == 0xf0 ? 0x90 : 0x80;
+    hi = c == 0xf4 ? 0x8f : 0xbf;
+    return p[1] >= lo && p[1] <= hi && (p[2] & 0xc0) == 0x80 &&
+                   (p[3] & 0xc0) == 0x80
+               ? 4
+               : 0;
+  }
+  return 0;
+}
+
+/* A JSON string (NULL becomes null). JSON text is UTF-8, but the strings
+ * come from plugins, which may hand over any bytes: each byte that does
+ * not start a well-formed UTF-8 sequence becomes U+FFFD. */
 static inline void tfe_json_str(tfe_json* j, const char* s) {
   const unsigned char* p;
   if (s == NULL) {
@@ -48,7 +74,13 @@ static inline void tfe_json_str(tfe_json* j, const char* s) {
     } else if (*p < 0x20) {
       tfe_json_fmt(j, "\\u%04x", *p);
     } else {
-      tfe_pbw_bytes(j, p, 1);
+      size_t n = tfe_json_utf8_len(p);
+      if (n == 0) {
+        tfe_json_raw(j, "\\ufffd");
+      } else {
+        tfe_pbw_bytes(j, p, n);
+        p += n - 1;
+      }
     }
   }
   tfe_json_raw(j, "\"");

@@ -801,3 +801,26 @@ def test_terminating_the_doctor_kills_the_child_group(
         if pidfile.exists():
             for pid in pidfile.read_text().split():
                 _kill_quietly(int(pid))
+
+
+def test_strings_that_are_not_utf8_do_not_break_the_report(
+    build_test_plugin: Callable[[str], Path], tmp_path: Path
+) -> None:
+    # tfe describes plugins in JSON, which is UTF-8: bytes that are not
+    # (in names and messages the plugin hands over) arrive as U+FFFD
+    # instead of making the description unreadable.
+    path = build_test_plugin("doctor_fool_bad_utf8")
+    proc = run_doctor("--json", str(path), tmp_path=tmp_path)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    (report,) = json.loads(proc.stdout)
+    assert "crash" not in report, report["crash"] + "\n".join(report["log"][-20:])
+    device = report["platforms"][0]["devices"][0]
+    # Well-formed sequences pass through.
+    assert device["hardware_name"] == "arena \ufffd\ufffd device \u00e9\u20ac\U0001f600"
+    assert device["device_vendor"] == "tfe \ufffd tests \ufffd\ufffd"
+    failed = {s["name"]: s["detail"] for s in report["smoke"] if s["status"] == "fail"}
+    assert failed == {
+        f"device:MY_DEVICE:{i}: get_stream_status": "stream broken \ufffd\ufffd\ufffd here"
+        for i in (0, 1)
+    }
+    assert [v["where"] for v in report["violations"]] == ["SP_StreamExecutor"] * 2
