@@ -1694,6 +1694,7 @@ def _run_child(
                 os.close(fd)
         if proc is None:
             os.close(report_r)
+    assert proc is not None  # Popen either started the child or raised
     chunks: list[bytes] = []
     timed_out = False
     pidfd = -1
