@@ -25,10 +25,25 @@ void TFE_TestFailAllocationsAfter(int64_t n) {
   atomic_store(&g_fail_after, n < 0 ? -1 : n);
 }
 
-/* No object may be larger than PTRDIFF_MAX bytes. glibc refuses such
- * requests itself, but a sanitizer's allocator aborts on them: refusing
- * here gives every build the same clean failure. */
-#define TOO_BIG(n) ((n) > (size_t)PTRDIFF_MAX)
+/* No object may be larger than PTRDIFF_MAX bytes; glibc refuses such
+ * requests itself. AddressSanitizer's allocator instead aborts the process
+ * on any request above its maximum (1 TiB on x86-64) unless told
+ * otherwise, so sanitizer builds refuse those here, giving the same clean
+ * failure (NULL, reported as RESOURCE_EXHAUSTED) as a Release build whose
+ * malloc cannot find that much memory. */
+#if defined(__SANITIZE_ADDRESS__)
+#define TFE_ASAN_ALLOC_LIMIT 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TFE_ASAN_ALLOC_LIMIT 1
+#endif
+#endif
+#ifdef TFE_ASAN_ALLOC_LIMIT
+#define TFE_MAX_ALLOC ((size_t)1 << 40)
+#else
+#define TFE_MAX_ALLOC ((size_t)PTRDIFF_MAX)
+#endif
+#define TOO_BIG(n) ((n) > TFE_MAX_ALLOC)
 
 void* tfe_malloc(size_t n) {
   if (TOO_BIG(n) || should_fail()) return NULL;
@@ -38,7 +53,7 @@ void* tfe_malloc(size_t n) {
 void* tfe_calloc(size_t count, size_t size) {
   if (should_fail()) return NULL;
   if (count == 0 || size == 0) return calloc(1, 1);
-  if (count > (size_t)PTRDIFF_MAX / size) return NULL;
+  if (count > TFE_MAX_ALLOC / size) return NULL;
   return calloc(count, size);
 }
 

@@ -183,8 +183,9 @@ static void run_on_device(tfe_custom_device* d, TFE_Op* op,
    * it stored from one it stored and then released). */
   if (TF_GetCode(s) != TF_OK) goto done;
   if (!check_outputs(d, op, outs, n, cap, s)) {
-    /* Everything the device put in the room is ours to release. */
-    release_outputs(op, outs, cap);
+    /* The outputs it reported are ours to release (the slots past them
+     * are the device's business, as on error). */
+    release_outputs(op, outs, n < 0 ? 0 : n > cap ? cap : n);
     goto done;
   }
   for (i = 0; i < n; i++) retvals[i] = outs[i];
