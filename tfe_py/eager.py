@@ -215,16 +215,22 @@ def _check_python_ints(value: Any) -> None:
                 raise _out_of_range_error(value, leaf, double=True) from None
 
 
-def _may_hold_wide_ints(arr: np.ndarray) -> bool:
-    """Whether numpy's array of a Python value may hide an int beyond int64
-    (numpy makes uint64, object or float64 of such values)."""
+def _may_hold_wide_ints(arr: np.ndarray, value: Any) -> bool:
+    """Whether numpy's array of Python value ``value`` may hide an int
+    beyond int64 (numpy makes uint64, object or float64 of such values).
+    Cheap for the common cases: float64 only matters when the first scalar
+    is an int (else TF converts everything to float anyway)."""
     kind = arr.dtype.kind
     if kind in "uO":
         return True
-    if kind == "f" and arr.size:
-        top = np.max(np.abs(arr))
-        return bool(top >= _WIDE)
-    return False
+    if kind != "f" or not arr.size:
+        return False
+    first = value
+    while isinstance(first, (list, tuple)) and first:
+        first = first[0]
+    if isinstance(first, bool) or not isinstance(first, (int, np.integer)):
+        return False
+    return bool(np.max(np.abs(arr)) >= _WIDE)
 
 
 def _infer(value: Any) -> tuple[np.ndarray, int]:
@@ -236,7 +242,7 @@ def _infer(value: Any) -> tuple[np.ndarray, int]:
     """
     from_numpy = isinstance(value, (np.ndarray, np.generic))
     arr = np.asarray(value)
-    if not from_numpy and _may_hold_wide_ints(arr):
+    if not from_numpy and _may_hold_wide_ints(arr, value):
         _check_python_ints(value)
     if arr.dtype.kind in "SUO":
         if not from_numpy:  # numpy turns ["a", 1] into strings; TF refuses it
@@ -284,7 +290,7 @@ def _array_for(value: Any, tf_dtype: int) -> np.ndarray:
         want in "iu"
         and target != _UINT64
         and not isinstance(value, (np.ndarray, np.generic))
-        and _may_hold_wide_ints(src)
+        and _may_hold_wide_ints(src, value)
     ):
         _check_python_ints(value)
     if src.dtype == target:
