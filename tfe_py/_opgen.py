@@ -581,8 +581,8 @@ def _scalar_payload(op: OpDef, attr: AttrDef, v: Any, keep: list[Any]) -> tuple[
     if base == "tensor":
         try:
             src = v if isinstance(v, EagerTensor) else constant(v)
-        except (TypeError, ValueError) as exc:
-            raise TypeError(f"{op.name}: attr '{attr.py_name}': {exc}") from exc
+        except (TypeError, ValueError) as exc:  # same class, naming op and attr
+            raise type(exc)(f"{op.name}: attr '{attr.py_name}': {exc}") from exc
         t = _ResolvedAttrTensor(src)
         keep.append(t)
         return "X", struct.pack("=Q", int(ffi.cast("uintptr_t", t.ptr)))

@@ -296,6 +296,13 @@ def test_constant_int_rules_that_stay() -> None:
 def test_op_argument_beyond_int64_names_op_and_input() -> None:
     x = tfe_py.constant(np.array([1], np.int64))
     _raises(ValueError, lambda: ops.AddV2(x, 2**63), "AddV2", "input 'y'", "out-of-range")
+    _raises(
+        ValueError,
+        lambda: ops.Const(value=[2**70], dtype="int64"),
+        "Const",
+        "attr 'value'",
+        "out-of-range",
+    )
 
 
 # ---------------------------------------------------------------------------
