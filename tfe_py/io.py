@@ -200,7 +200,9 @@ def glob(pattern: PathLike | Iterable[PathLike]) -> list[str]:
 
     Within one path segment, ``*`` matches any run of characters, ``?`` one
     character, ``[abc]`` / ``[a-z]`` / ``[!a]`` a set; ``\\`` escapes. A
-    pattern below a missing directory matches nothing.
+    pattern below a missing directory matches nothing. After the first
+    wildcard, ``..`` and ``.`` segments are resolved (``d/*/..`` is ``d``,
+    once, if ``d`` has a subdirectory), so each path is returned once.
     """
     patterns: Iterable[PathLike]
     if isinstance(pattern, str | bytes | os.PathLike):
@@ -265,7 +267,11 @@ def remove(path: PathLike) -> None:
 
 
 def rmtree(path: PathLike) -> None:
-    """Deletes a directory and everything below it."""
+    """Deletes a directory and everything below it (or a single file).
+
+    Iterative and linear in the number of entries, however deep the tree;
+    on local paths symbolic links are removed, not followed.
+    """
     counts = ffi.new("int64_t[2]")
     with errors.status() as s:
         lib.TF_DeleteRecursively(_encode(path), counts, counts + 1, s)
@@ -419,9 +425,10 @@ class _RawReader(_pyio.RawIOBase):
 
 
 class _RawWriter(_pyio.RawIOBase):
-    """Unbuffered appends through TF_AppendWritableFile."""
+    """Unbuffered appends through TF_AppendWritableFile. ``kind`` is "w"
+    (truncate or create), "a" (append) or "x" (create a new file)."""
 
-    def __init__(self, path: bytes, append: bool) -> None:
+    def __init__(self, path: bytes, kind: str) -> None:
         super().__init__()
         self._path = path
         self._handle: CData = ffi.NULL
@@ -429,8 +436,10 @@ class _RawWriter(_pyio.RawIOBase):
         if self._status == ffi.NULL:
             raise MemoryError("TF_NewStatus returned NULL")
         out = ffi.new("TF_WritableFileHandle**")
-        if append:
+        if kind == "a":
             lib.TFE_NewAppendableFile(path, out, self._status)
+        elif kind == "x":
+            lib.TFE_NewExclusiveWritableFile(path, out, self._status)
         else:
             lib.TF_NewWritableFile(path, out, self._status)
         if out[0] == ffi.NULL:
@@ -510,7 +519,21 @@ class GFile:
     ``mode`` is one of ``r``, ``w``, ``a``, ``x`` (exclusive create) with
     ``b`` for bytes or ``t`` (the default) for text. The file opens at once:
     a missing file raises NotFoundError, a directory
-    IsADirectoryFailedPreconditionError. Text mode decodes ``encoding``
+    IsADirectoryFailedPreconditionError, and ``x`` on an existing path
+    AlreadyExistsError. On the built-in filesystems (local paths,
+    ``file://``, ``ram://``) ``x`` is atomic: of several threads or
+    processes creating the same file, exactly one succeeds. A plugin's
+    operation table has no exclusive create, so on plugin schemes ``x``
+    checks for the file and then creates it, and a concurrent creator can
+    slip in between.
+
+    Several handles may share a file, with POSIX semantics on every
+    built-in filesystem: a ``w`` handle writes at its own offset (past a
+    truncation by another handle, the gap reads as zeros), an ``a`` handle
+    writes at the current end, and a reader past a truncated end reads
+    nothing.
+
+    Text mode decodes ``encoding``
     (UTF-8) and, like TensorFlow, splits lines on ``\\n`` only and does not
     translate line endings. As in TensorFlow, ``write`` accepts both str
     (encoded as UTF-8) and bytes-like objects in either mode.
@@ -542,11 +565,7 @@ class GFile:
             self._raw = _RawReader(path)
             self._buffer = _pyio.BufferedReader(self._raw, _BUFFER_SIZE)
         else:
-            if kind == "x" and exists(path):
-                raise errors.AlreadyExistsError(
-                    f"{self._name}: file already exists", errors.CODES["ALREADY_EXISTS"]
-                )
-            self._raw = _RawWriter(path, append=kind == "a")
+            self._raw = _RawWriter(path, kind)
             self._buffer = _pyio.BufferedWriter(self._raw, _BUFFER_SIZE)
         if not binary:
             self._text = _pyio.TextIOWrapper(

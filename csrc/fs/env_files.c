@@ -50,15 +50,19 @@ void TF_FileStat(const char* filename, TF_FileStatistics* stats,
   TFE_STATUS_END();
 }
 
+typedef enum { OPEN_WRITE, OPEN_APPEND, OPEN_EXCLUSIVE } open_mode;
+
 static void open_writable(const char* filename, TF_WritableFileHandle** handle,
-                          bool append, const char* api, TF_Status* status) {
+                          open_mode mode, const char* api, TF_Status* status) {
   TFE_STATUS_BEGIN(status);
   if (handle == NULL) {
     tfe_status_setf(st, TF_INVALID_ARGUMENT, "%s: handle is NULL", api);
   } else {
     *handle = NULL;
     if (!null_path(filename, api, st)) {
-      *handle = tfe_fs_open_writable(filename, append, st);
+      *handle = mode == OPEN_EXCLUSIVE
+                    ? tfe_fs_open_exclusive(filename, st)
+                    : tfe_fs_open_writable(filename, mode == OPEN_APPEND, st);
     }
   }
   TFE_STATUS_END();
@@ -66,12 +70,20 @@ static void open_writable(const char* filename, TF_WritableFileHandle** handle,
 
 void TF_NewWritableFile(const char* filename, TF_WritableFileHandle** handle,
                         TF_Status* status) {
-  open_writable(filename, handle, false, "TF_NewWritableFile", status);
+  open_writable(filename, handle, OPEN_WRITE, "TF_NewWritableFile", status);
 }
 
 void TFE_NewAppendableFile(const char* filename,
                            TF_WritableFileHandle** handle, TF_Status* status) {
-  open_writable(filename, handle, true, "TFE_NewAppendableFile", status);
+  open_writable(filename, handle, OPEN_APPEND, "TFE_NewAppendableFile",
+                status);
+}
+
+void TFE_NewExclusiveWritableFile(const char* filename,
+                                  TF_WritableFileHandle** handle,
+                                  TF_Status* status) {
+  open_writable(filename, handle, OPEN_EXCLUSIVE,
+                "TFE_NewExclusiveWritableFile", status);
 }
 
 void TF_CloseWritableFile(TF_WritableFileHandle* handle, TF_Status* status) {

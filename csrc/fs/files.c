@@ -5,16 +5,13 @@
 #include "core/alloc.h"
 #include "fs/fs.h"
 
-TF_WritableFileHandle* tfe_fs_open_writable(const char* uri, bool append,
-                                            TF_Status* status) {
-  const tfe_fs* fs = tfe_fs_for_uri(uri, status);
+/* Opens a writable file of `fs` with `open_op` (named `op_name`). */
+static TF_WritableFileHandle* open_with(const tfe_fs* fs, const char* uri,
+                                        tfe_fs_open_fn open_op,
+                                        const char* op_name,
+                                        TF_Status* status) {
   TF_WritableFileHandle* h;
   char* path;
-  void (*open_op)(const TF_Filesystem*, const char*, TF_WritableFile*,
-                  TF_Status*);
-  const char* op_name = append ? "new_appendable_file" : "new_writable_file";
-  if (fs == NULL) return NULL;
-  open_op = append ? fs->ops.new_appendable_file : fs->ops.new_writable_file;
   if (open_op == NULL) {
     tfe_fs_unimplemented(fs, op_name, uri, status);
     return NULL;
@@ -41,6 +38,43 @@ TF_WritableFileHandle* tfe_fs_open_writable(const char* uri, bool append,
     return NULL;
   }
   return h;
+}
+
+TF_WritableFileHandle* tfe_fs_open_writable(const char* uri, bool append,
+                                            TF_Status* status) {
+  const tfe_fs* fs = tfe_fs_for_uri(uri, status);
+  if (fs == NULL) return NULL;
+  if (append) {
+    return open_with(fs, uri, fs->ops.new_appendable_file,
+                     "new_appendable_file", status);
+  }
+  return open_with(fs, uri, fs->ops.new_writable_file, "new_writable_file",
+                   status);
+}
+
+TF_WritableFileHandle* tfe_fs_open_exclusive(const char* uri,
+                                             TF_Status* status) {
+  const tfe_fs* fs = tfe_fs_for_uri(uri, status);
+  TF_Status probe;
+  bool exists;
+  if (fs == NULL) return NULL;
+  if (fs->new_exclusive_file != NULL) {
+    return open_with(fs, uri, fs->new_exclusive_file, "new_exclusive_file",
+                     status);
+  }
+  /* A plugin's tables have no exclusive create: the best it allows is to
+   * look first, which a concurrent creator can race. */
+  tfe_scratch_init(&probe);
+  tfe_fs_exists(uri, &probe);
+  exists = probe.code == TF_OK;
+  tfe_scratch_release(&probe);
+  if (exists) {
+    tfe_status_setf(status, TF_ALREADY_EXISTS, "file already exists: '%s'",
+                    uri);
+    return NULL;
+  }
+  return open_with(fs, uri, fs->ops.new_writable_file, "new_writable_file",
+                   status);
 }
 
 void tfe_fs_writable_release(TF_WritableFileHandle* h, bool close_first,

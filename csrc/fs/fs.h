@@ -20,6 +20,11 @@
 #include "tensorflow/c/experimental/filesystem/filesystem_interface.h"
 #include "tfe/filesystem.h"
 
+/* The shape of TF_FilesystemOps.new_writable_file. */
+typedef void (*tfe_fs_open_fn)(const TF_Filesystem* filesystem,
+                               const char* path, TF_WritableFile* file,
+                               TF_Status* status);
+
 typedef struct tfe_fs {
   char* scheme;  /* "" is the local filesystem */
   char* origin;  /* plugin path, or "built-in" */
@@ -32,6 +37,11 @@ typedef struct tfe_fs {
   bool has_raf_ops, has_wf_ops, has_romr_ops;
   void* (*plugin_alloc)(size_t size);
   void (*plugin_free)(void* ptr);
+  /* tfe-only operation outside the ABI's tables, set for the built-in
+   * filesystems only (NULL for plugins): opens a new file for writing and
+   * fails with TF_ALREADY_EXISTS if `path` exists, checking and creating
+   * in one atomic step. Same contract as new_writable_file otherwise. */
+  tfe_fs_open_fn new_exclusive_file;
 } tfe_fs;
 
 /* Frees an entry that never made it into the registry (does not call the
@@ -135,6 +145,12 @@ typedef struct TFE_ReadOnlyMemoryRegion tfe_romr;
 /* Opens a file for writing (append=false truncates). NULL on error. */
 TF_WritableFileHandle* tfe_fs_open_writable(const char* uri, bool append,
                                             TF_Status* status);
+/* Creates a new file for writing; TF_ALREADY_EXISTS if `uri` exists.
+ * Atomic on filesystems with new_exclusive_file (the built-in ones);
+ * elsewhere (plugins) an existence check followed by new_writable_file,
+ * which a concurrent creator can slip between. NULL on error. */
+TF_WritableFileHandle* tfe_fs_open_exclusive(const char* uri,
+                                             TF_Status* status);
 /* Closes (if `close_first`) and frees a writable file. */
 void tfe_fs_writable_release(TF_WritableFileHandle* h, bool close_first,
                              TF_Status* status);
@@ -150,5 +166,15 @@ void tfe_fs_romr_release(tfe_romr* r);
 /* TF_InitPlugin-style initialisers of the built-in filesystems. */
 void tfe_local_fs_init_plugin(TF_FilesystemPluginInfo* info);
 void tfe_ram_fs_init_plugin(TF_FilesystemPluginInfo* info);
+
+/* Their atomic exclusive creation (O_CREAT|O_EXCL for local files; check
+ * and create under the filesystem's lock for ram://), attached to their
+ * registry entries as tfe_fs.new_exclusive_file. */
+void tfe_local_fs_new_exclusive_file(const TF_Filesystem* filesystem,
+                                     const char* path, TF_WritableFile* file,
+                                     TF_Status* status);
+void tfe_ram_fs_new_exclusive_file(const TF_Filesystem* filesystem,
+                                   const char* path, TF_WritableFile* file,
+                                   TF_Status* status);
 
 #endif /* TFE_FS_FS_H_ */

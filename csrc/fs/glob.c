@@ -6,7 +6,12 @@
  * "[!...]" or "[^...]" one not in it, '\\' makes the next character
  * literal. '/' only separates segments. Unlike some TensorFlow versions, a
  * pattern below a missing directory simply matches nothing, as Python's
- * glob does. */
+ * glob does.
+ *
+ * The walk is breadth-first, one pattern segment at a time, with each
+ * level's candidates deduplicated; "." and ".." after the first wildcard
+ * are resolved lexically on the candidates, so "d/x/../y/.." style
+ * patterns stay linear instead of exponential. */
 #include <string.h>
 
 #include "core/alloc.h"
@@ -138,66 +143,122 @@ static char* unescape(const char* seg) {
   return out;
 }
 
-typedef struct glob_state {
-  char** segs;
-  size_t nsegs;
-  tfe_strvec* out;
-  TF_Status* status; /* only for out-of-memory */
-} glob_state;
-
-static bool oom(glob_state* g) {
-  tfe_status_setf(g->status, TF_RESOURCE_EXHAUSTED, "out of memory in glob");
-  return false;
+/* The logical parent of candidate `c` ("x/.." collapsed): its last
+ * component removed. A root stays itself, "" (the current directory of a
+ * relative pattern) becomes "..", and a trailing ".." (which cannot be
+ * collapsed) gets another "/..". tfe_malloc'd; NULL when out of memory. */
+static char* logical_parent(const char* c) {
+  tfe_uri u;
+  const char* slash;
+  const char* last;
+  char* out;
+  size_t keep;
+  tfe_uri_parse(c, &u);
+  if (u.path[0] == '\0') {
+    return u.prefix_len == 0 ? tfe_strdup("..") : tfe_uri_join(c, "..");
+  }
+  slash = strrchr(u.path, '/');
+  last = slash ? slash + 1 : u.path;
+  if (*last == '\0') return tfe_strdup(c); /* the root */
+  if (strcmp(last, "..") == 0 || strcmp(last, ".") == 0) {
+    return tfe_uri_join(c, "..");
+  }
+  if (slash == NULL) return tfe_strdup(""); /* "a" -> the current dir */
+  /* Keep the root's '/' ("/a" -> "/"), drop any other. */
+  keep = (size_t)(slash - c) + (slash == u.path ? 1 : 0);
+  out = (char*)tfe_malloc(keep + 1);
+  if (out == NULL) return NULL;
+  memcpy(out, c, keep);
+  out[keep] = '\0';
+  return out;
 }
 
-/* Expands segment k below `base` (a URI; "" means the current directory of
- * a relative local pattern). Returns false only when out of memory. */
-static bool expand(glob_state* g, const char* base, size_t k) {
-  const char* seg = g->segs[k];
-  bool last = k + 1 == g->nsegs;
+/* The directory to list or test for candidate `c` ("" is "."). */
+static const char* as_path(const char* c) { return c[0] ? c : "."; }
+
+/* Expands segments segs[0, nsegs) below `base` (a URI; "" means the
+ * current directory of a relative local pattern), one level at a time,
+ * like TensorFlow's breadth-first walk. Each level's candidate
+ * directories are sorted and deduplicated, and "." / ".." segments after
+ * the first wildcard are resolved logically ("a/.." is the directory
+ * holding "a"), so repeated "* /.." stays linear instead of multiplying
+ * the candidates by the fan-out at every step. Returns false only when
+ * out of memory. */
+static bool expand_levels(char** segs, size_t nsegs, const char* base,
+                          tfe_strvec* out) {
+  tfe_strvec cur = {NULL, 0, 0}, next = {NULL, 0, 0}, kids = {NULL, 0, 0};
   TF_Status st;
+  size_t k, i, j;
+  bool ok = tfe_strvec_push(&cur, base) == 0;
   tfe_scratch_init(&st);
-  if (!has_wildcard(seg)) {
-    char* lit = unescape(seg);
-    char* cand = lit ? tfe_uri_join(base, lit) : NULL;
-    bool ok = true;
+  for (k = 0; ok && k < nsegs && cur.count > 0; k++) {
+    const char* seg = segs[k];
+    bool last = k + 1 == nsegs;
+    bool wild = has_wildcard(seg);
+    char* lit = wild ? NULL : unescape(seg);
+    if (!wild && lit == NULL) {
+      ok = false;
+      break;
+    }
+    for (i = 0; ok && i < cur.count; i++) {
+      const char* c = cur.items[i];
+      if (!wild) {
+        char* cand;
+        if (strcmp(lit, ".") == 0) {
+          cand = tfe_strdup(c);
+        } else if (strcmp(lit, "..") == 0) {
+          cand = logical_parent(c);
+        } else {
+          cand = tfe_uri_join(c, lit);
+        }
+        if (cand == NULL) {
+          ok = false;
+          break;
+        }
+        if (last) {
+          tfe_fs_exists(as_path(cand), &st);
+          if (st.code == TF_OK) {
+            ok = tfe_strvec_push(out, as_path(cand)) == 0;
+          }
+          tfe_free(cand);
+        } else if (tfe_fs_is_directory(as_path(cand), &st)) {
+          ok = tfe_strvec_take(&next, cand) == 0;
+        } else {
+          tfe_free(cand);
+        }
+        continue;
+      }
+      /* A missing or unreadable directory simply has no matches. */
+      tfe_fs_children(as_path(c), &kids, &st);
+      for (j = 0; ok && j < kids.count; j++) {
+        char* cand;
+        if (!seg_match(seg, kids.items[j])) continue;
+        cand = tfe_uri_join(c, kids.items[j]);
+        if (cand == NULL) {
+          ok = false;
+          break;
+        }
+        if (last) {
+          ok = tfe_strvec_take(out, cand) == 0;
+        } else if (tfe_fs_is_directory(cand, &st)) {
+          ok = tfe_strvec_take(&next, cand) == 0;
+        } else {
+          tfe_free(cand);
+        }
+      }
+      tfe_strvec_free(&kids);
+    }
     tfe_free(lit);
-    if (cand == NULL) return oom(g);
-    if (last) {
-      tfe_fs_exists(cand, &st);
-      if (st.code == TF_OK) ok = tfe_strvec_push(g->out, cand) == 0;
-    } else if (tfe_fs_is_directory(cand, &st)) {
-      ok = expand(g, cand, k + 1);
-    }
-    tfe_free(cand);
-    tfe_scratch_release(&st);
-    return ok || oom(g);
+    tfe_strvec_free(&cur);
+    tfe_strvec_sort_unique(&next);
+    cur = next;
+    next.items = NULL;
+    next.count = next.cap = 0;
   }
-  {
-    tfe_strvec kids = {NULL, 0, 0};
-    size_t i;
-    bool ok = true;
-    /* A missing or unreadable directory simply has no matches. */
-    tfe_fs_children(base[0] ? base : ".", &kids, &st);
-    for (i = 0; ok && i < kids.count; i++) {
-      char* cand;
-      if (!seg_match(seg, kids.items[i])) continue;
-      cand = tfe_uri_join(base, kids.items[i]);
-      if (cand == NULL) {
-        ok = false;
-        break;
-      }
-      if (last) {
-        ok = tfe_strvec_push(g->out, cand) == 0;
-      } else if (tfe_fs_is_directory(cand, &st)) {
-        ok = expand(g, cand, k + 1);
-      }
-      tfe_free(cand);
-    }
-    tfe_strvec_free(&kids);
-    tfe_scratch_release(&st);
-    return ok || oom(g);
-  }
+  tfe_strvec_free(&cur);
+  tfe_strvec_free(&next);
+  tfe_scratch_release(&st);
+  return ok;
 }
 
 /* The default get_matching_paths, at the URI level. */
@@ -209,7 +270,6 @@ static void glob_default(const char* pattern, tfe_strvec* out,
   char** segs;
   size_t nsegs = 0, first_wild, i, plen, base_len;
   bool rooted;
-  glob_state g;
   tfe_uri_parse(pattern, &u);
   if (!has_wildcard(u.path)) {
     /* A plain path (escapes removed) matches itself if it exists. */
@@ -273,13 +333,8 @@ static void glob_default(const char* pattern, tfe_strvec* out,
     strcat(base, lit);
     tfe_free(lit);
   }
-  g.segs = segs + first_wild;
-  g.nsegs = nsegs - first_wild;
-  g.out = out;
-  g.status = status;
-  if (i == first_wild) {
-    (void)expand(&g, base, 0);
-  } else {
+  if (i != first_wild ||
+      !expand_levels(segs + first_wild, nsegs - first_wild, base, out)) {
     tfe_status_setf(status, TF_RESOURCE_EXHAUSTED, "out of memory in glob");
   }
   tfe_free(base);

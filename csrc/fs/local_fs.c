@@ -72,9 +72,12 @@ static int64_t raf_read(const TF_RandomAccessFile* file, uint64_t offset,
 
 typedef struct local_wf {
   int fd;
+  bool append; /* opened with O_APPEND */
   char* buf;
   size_t len;
-  int64_t pos; /* bytes written to fd plus bytes buffered */
+  /* File offset just past the last byte written to fd (at open: 0, or the
+   * end of the file for an appender); tell adds the buffered bytes. */
+  int64_t base;
 } local_wf;
 
 static bool write_all(int fd, const char* data, size_t n, TF_Status* status) {
@@ -91,9 +94,23 @@ static bool write_all(int fd, const char* data, size_t n, TF_Status* status) {
   return true;
 }
 
+/* Writes to the file and tracks where the write ended: for an appender
+ * that is wherever the end of the file was (another handle may have
+ * truncated or extended it), so ask the kernel. */
+static bool put(local_wf* f, const char* data, size_t n, TF_Status* status) {
+  if (!write_all(f->fd, data, n, status)) return false;
+  if (f->append) {
+    off_t at = lseek(f->fd, 0, SEEK_CUR);
+    f->base = at < 0 ? f->base + (int64_t)n : (int64_t)at;
+  } else {
+    f->base += (int64_t)n;
+  }
+  return true;
+}
+
 static bool drain(local_wf* f, TF_Status* status) {
   if (f->len == 0) return true;
-  if (!write_all(f->fd, f->buf, f->len, status)) return false;
+  if (!put(f, f->buf, f->len, status)) return false;
   f->len = 0;
   return true;
 }
@@ -127,13 +144,12 @@ static void wf_append(const TF_WritableFile* file, const char* buffer,
   }
   if (n >= LOCAL_WRITE_BUFFER) {
     /* Large appends go straight to the file. */
-    if (!write_all(f->fd, buffer, n, status)) return;
+    if (!put(f, buffer, n, status)) return;
   } else if (n > 0) {
     if (f->buf == NULL) {
       f->buf = (char*)malloc(LOCAL_WRITE_BUFFER);
       if (f->buf == NULL) {
-        if (!write_all(f->fd, buffer, n, status)) return;
-        f->pos += (int64_t)n;
+        if (!put(f, buffer, n, status)) return;
         TF_SetStatus(status, TF_OK, "");
         return;
       }
@@ -141,14 +157,13 @@ static void wf_append(const TF_WritableFile* file, const char* buffer,
     memcpy(f->buf + f->len, buffer, n);
     f->len += n;
   }
-  f->pos += (int64_t)n;
   TF_SetStatus(status, TF_OK, "");
 }
 
 static int64_t wf_tell(const TF_WritableFile* file, TF_Status* status) {
   const local_wf* f = (const local_wf*)file->plugin_file;
   TF_SetStatus(status, TF_OK, "");
-  return f->pos;
+  return f->base + (int64_t)f->len;
 }
 
 static void wf_flush(const TF_WritableFile* file, TF_Status* status) {
@@ -261,11 +276,21 @@ static void fs_new_raf(const TF_Filesystem* filesystem, const char* path,
   TF_SetStatus(status, TF_OK, "");
 }
 
+typedef enum { LOCAL_WRITE, LOCAL_APPEND, LOCAL_EXCLUSIVE } local_open_mode;
+
 static void open_for_write(const char* path, TF_WritableFile* file,
-                           bool append, TF_Status* status) {
+                           local_open_mode mode, TF_Status* status) {
   local_wf* f;
-  int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC);
-  int fd = open(path, flags, 0666);
+  int flags = O_WRONLY | O_CREAT | O_CLOEXEC;
+  int fd;
+  if (mode == LOCAL_APPEND) {
+    flags |= O_APPEND;
+  } else if (mode == LOCAL_EXCLUSIVE) {
+    flags |= O_EXCL; /* the kernel checks and creates atomically */
+  } else {
+    flags |= O_TRUNC;
+  }
+  fd = open(path, flags, 0666);
   if (fd < 0) {
     io_error(status, path);
     return;
@@ -277,9 +302,10 @@ static void open_for_write(const char* path, TF_WritableFile* file,
     return;
   }
   f->fd = fd;
-  if (append) {
+  f->append = mode == LOCAL_APPEND;
+  if (f->append) {
     off_t end = lseek(fd, 0, SEEK_END);
-    f->pos = end < 0 ? 0 : (int64_t)end;
+    f->base = end < 0 ? 0 : (int64_t)end;
   }
   file->plugin_file = f;
   TF_SetStatus(status, TF_OK, "");
@@ -288,13 +314,20 @@ static void open_for_write(const char* path, TF_WritableFile* file,
 static void fs_new_wf(const TF_Filesystem* filesystem, const char* path,
                       TF_WritableFile* file, TF_Status* status) {
   (void)filesystem;
-  open_for_write(path, file, false, status);
+  open_for_write(path, file, LOCAL_WRITE, status);
 }
 
 static void fs_new_af(const TF_Filesystem* filesystem, const char* path,
                       TF_WritableFile* file, TF_Status* status) {
   (void)filesystem;
-  open_for_write(path, file, true, status);
+  open_for_write(path, file, LOCAL_APPEND, status);
+}
+
+void tfe_local_fs_new_exclusive_file(const TF_Filesystem* filesystem,
+                                     const char* path, TF_WritableFile* file,
+                                     TF_Status* status) {
+  (void)filesystem;
+  open_for_write(path, file, LOCAL_EXCLUSIVE, status);
 }
 
 static void fs_new_romr(const TF_Filesystem* filesystem, const char* path,
@@ -362,6 +395,226 @@ static void fs_delete_dir(const TF_Filesystem* filesystem, const char* path,
     return;
   }
   TF_SetStatus(status, TF_OK, "");
+}
+
+/* ------------------------------------------------- recursive delete
+ *
+ * Iterative and fd-relative, like `rm -rf`: one directory descriptor is
+ * open at a time, names are resolved relative to it (so depth is limited
+ * neither by the stack nor by PATH_MAX), symbolic links are removed, never
+ * followed, and the way back up goes through ".." after checking that it
+ * is the directory we came from. */
+
+/* A directory on the way down: its name in its parent (borrowed from the
+ * parent's list), its identity, and the subdirectories still to delete. */
+typedef struct del_frame {
+  const char* name;
+  dev_t dev;
+  ino_t ino;
+  char** subdirs;
+  size_t nsub, next, cap;
+} del_frame;
+
+typedef struct del_state {
+  uint64_t files, dirs;
+  TF_Status* status;
+  bool failed; /* status holds the first error */
+} del_state;
+
+static void del_error(del_state* d, int err, const char* what) {
+  if (d->failed) return;
+  TF_SetStatusFromIOError(d->status, err, what);
+  d->failed = true;
+}
+
+static void del_oom(del_state* d) {
+  if (d->failed) return;
+  TF_SetStatus(d->status, TF_RESOURCE_EXHAUSTED,
+               "out of memory in a recursive delete");
+  d->failed = true;
+}
+
+static void frame_free(del_frame* f) {
+  size_t i;
+  for (i = 0; i < f->nsub; i++) free(f->subdirs[i]);
+  free(f->subdirs);
+  f->subdirs = NULL;
+  f->nsub = f->next = f->cap = 0;
+}
+
+/* Deletes the non-directories in directory `fd` and lists its
+ * subdirectories in `f`. */
+static void del_scan(int fd, del_frame* f, del_state* d) {
+  int dup_fd = dup(fd);
+  DIR* dir = dup_fd < 0 ? NULL : fdopendir(dup_fd);
+  struct dirent* e;
+  if (dir == NULL) {
+    del_error(d, errno, "opendir");
+    if (dup_fd >= 0) close(dup_fd);
+    return;
+  }
+  while ((e = readdir(dir)) != NULL) {
+    bool is_dir;
+    if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+    if (e->d_type == DT_UNKNOWN) {
+      struct stat st;
+      if (fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
+      is_dir = S_ISDIR(st.st_mode);
+    } else {
+      is_dir = e->d_type == DT_DIR;
+    }
+    if (!is_dir) {
+      if (unlinkat(fd, e->d_name, 0) != 0 && errno != ENOENT) {
+        d->files++;
+        del_error(d, errno, e->d_name);
+      }
+      continue;
+    }
+    if (f->nsub == f->cap) {
+      size_t cap = f->cap ? f->cap * 2 : 8;
+      char** grown = (char**)realloc(f->subdirs, cap * sizeof(char*));
+      if (grown == NULL) {
+        d->dirs++;
+        del_oom(d);
+        continue;
+      }
+      f->subdirs = grown;
+      f->cap = cap;
+    }
+    f->subdirs[f->nsub] = dup_str(e->d_name);
+    if (f->subdirs[f->nsub] == NULL) {
+      d->dirs++;
+      del_oom(d);
+      continue;
+    }
+    f->nsub++;
+  }
+  closedir(dir);
+}
+
+static void fs_delete_recursively(const TF_Filesystem* filesystem,
+                                  const char* path, uint64_t* undeleted_files,
+                                  uint64_t* undeleted_dirs, TF_Status* status) {
+  struct stat st;
+  del_state d;
+  del_frame* stack = NULL;
+  size_t depth = 0, cap = 0;
+  int fd;
+  (void)filesystem;
+  *undeleted_files = 0;
+  *undeleted_dirs = 0;
+  if (lstat(path, &st) != 0) {
+    io_error(status, path);
+    *undeleted_dirs = 1;
+    return;
+  }
+  if (!S_ISDIR(st.st_mode)) {
+    /* A file, or a symbolic link (removed, not followed). */
+    if (unlink(path) != 0) {
+      io_error(status, path);
+      *undeleted_files = 1;
+      return;
+    }
+    TF_SetStatus(status, TF_OK, "");
+    return;
+  }
+  fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0 || fstat(fd, &st) != 0) {
+    io_error(status, path);
+    if (fd >= 0) close(fd);
+    *undeleted_dirs = 1;
+    return;
+  }
+  memset(&d, 0, sizeof d);
+  d.status = status;
+  cap = 16;
+  stack = (del_frame*)calloc(cap, sizeof(*stack));
+  if (stack == NULL) {
+    close(fd);
+    TF_SetStatus(status, TF_RESOURCE_EXHAUSTED, "out of memory");
+    *undeleted_dirs = 1;
+    return;
+  }
+  stack[0].dev = st.st_dev;
+  stack[0].ino = st.st_ino;
+  depth = 1;
+  del_scan(fd, &stack[0], &d);
+  while (depth > 0) {
+    del_frame* top = &stack[depth - 1];
+    if (top->next < top->nsub) {
+      const char* name = top->subdirs[top->next++];
+      int cfd = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      if (cfd < 0 || fstat(cfd, &st) != 0) {
+        d.dirs++;
+        del_error(&d, errno, name);
+        if (cfd >= 0) close(cfd);
+        continue;
+      }
+      if (depth == cap) {
+        del_frame* grown = (del_frame*)realloc(stack, cap * 2 * sizeof(*stack));
+        if (grown == NULL) {
+          close(cfd);
+          d.dirs++;
+          del_oom(&d);
+          continue;
+        }
+        stack = grown;
+        cap *= 2;
+      }
+      memset(&stack[depth], 0, sizeof(*stack));
+      stack[depth].name = name;
+      stack[depth].dev = st.st_dev;
+      stack[depth].ino = st.st_ino;
+      close(fd);
+      fd = cfd;
+      depth++;
+      del_scan(fd, &stack[depth - 1], &d);
+      continue;
+    }
+    /* Everything below `top` is handled: remove it from its parent. */
+    if (depth == 1) {
+      close(fd);
+      fd = -1;
+      if (rmdir(path) != 0) {
+        d.dirs++;
+        del_error(&d, errno, path);
+      }
+      frame_free(top);
+      depth = 0;
+      break;
+    }
+    {
+      del_frame* parent = &stack[depth - 2];
+      int pfd = openat(fd, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+      if (pfd < 0 || fstat(pfd, &st) != 0 || st.st_dev != parent->dev ||
+          st.st_ino != parent->ino) {
+        /* The tree was moved while we were inside it: stop here rather
+         * than delete somewhere unexpected. */
+        if (pfd >= 0) close(pfd);
+        d.dirs += depth;
+        if (!d.failed) {
+          TF_SetStatus(status, TF_ABORTED,
+                       "a directory was moved during the recursive delete");
+          d.failed = true;
+        }
+        break;
+      }
+      close(fd);
+      fd = pfd;
+      if (unlinkat(fd, top->name, AT_REMOVEDIR) != 0) {
+        d.dirs++;
+        del_error(&d, errno, top->name);
+      }
+      frame_free(top);
+      depth--;
+    }
+  }
+  while (depth > 0) frame_free(&stack[--depth]);
+  free(stack);
+  if (fd >= 0) close(fd);
+  *undeleted_files = d.files;
+  *undeleted_dirs = d.dirs;
+  if (!d.failed) TF_SetStatus(status, TF_OK, "");
 }
 
 static void fs_rename(const TF_Filesystem* filesystem, const char* src,
@@ -480,11 +733,12 @@ static bool fill_entry(TF_FilesystemPluginOps* e, const char* scheme) {
   fs->create_dir = fs_create_dir;
   fs->delete_file = fs_delete_file;
   fs->delete_dir = fs_delete_dir;
+  fs->delete_recursively = fs_delete_recursively;
   fs->rename_file = fs_rename;
   fs->path_exists = fs_path_exists;
   fs->stat = fs_stat;
   fs->get_children = fs_get_children;
-  /* recursively_create_dir, delete_recursively, copy_file, is_directory,
+  /* recursively_create_dir, copy_file, is_directory,
    * get_file_size, translate_name and get_matching_paths use the core's
    * defaults. */
   return true;

@@ -276,46 +276,127 @@ static void keep_first(TF_Status* first, const TF_Status* now) {
   if (first->code == TF_OK && now->code != TF_OK) tfe_status_copy(first, now);
 }
 
+/* A directory of the default recursive delete: the length of its URI in
+ * the shared path buffer and its children still to visit. */
+typedef struct walk_frame {
+  size_t uri_len;
+  tfe_strvec kids;
+  size_t next;
+} walk_frame;
+
+/* Lists directory buf[0, len) into a new frame. False (with the error
+ * recorded) when it cannot be listed. */
+static bool push_dir(walk_frame** stack, size_t* depth, size_t* cap,
+                     const char* buf, size_t len, TF_Status* first) {
+  TF_Status st;
+  walk_frame* f;
+  if (*depth == *cap) {
+    size_t nc = *cap ? *cap * 2 : 16;
+    walk_frame* grown = (walk_frame*)tfe_realloc(*stack, nc * sizeof(*grown));
+    if (grown == NULL) {
+      tfe_scratch_init(&st);
+      tfe_status_setf(&st, TF_RESOURCE_EXHAUSTED, "out of memory");
+      keep_first(first, &st);
+      tfe_scratch_release(&st);
+      return false;
+    }
+    *stack = grown;
+    *cap = nc;
+  }
+  f = &(*stack)[*depth];
+  memset(f, 0, sizeof(*f));
+  f->uri_len = len;
+  tfe_scratch_init(&st);
+  tfe_fs_children(buf, &f->kids, &st);
+  if (st.code != TF_OK) {
+    keep_first(first, &st);
+    tfe_strvec_free(&f->kids);
+    tfe_scratch_release(&st);
+    return false;
+  }
+  tfe_scratch_release(&st);
+  (*depth)++;
+  return true;
+}
+
+/* Deletes directory `uri` and everything below it through the plugin's
+ * path operations, leaves first. Iterative: one path buffer that grows
+ * and shrinks with the walk, and one frame per level holding that
+ * level's remaining children, so memory stays linear in the depth plus
+ * the widest listing. */
 static void delete_tree(const char* uri, uint64_t* files, uint64_t* dirs,
                         TF_Status* first) {
-  tfe_strvec kids = {NULL, 0, 0};
+  tfe_uri u;
+  walk_frame* stack = NULL;
+  size_t depth = 0, cap = 0, len = strlen(uri), bcap;
+  char* buf;
   TF_Status st;
-  size_t i;
+  tfe_uri_parse(uri, &u);
+  /* Without trailing '/', every child's URI extends its parent's. */
+  while (len > u.prefix_len + 1 && uri[len - 1] == '/') len--;
+  bcap = len + 256;
+  buf = (char*)tfe_malloc(bcap);
   tfe_scratch_init(&st);
-  tfe_fs_children(uri, &kids, &st);
-  if (st.code != TF_OK) {
+  if (buf == NULL) {
+    tfe_status_setf(&st, TF_RESOURCE_EXHAUSTED, "out of memory");
     keep_first(first, &st);
     (*dirs)++;
     tfe_scratch_release(&st);
     return;
   }
-  for (i = 0; i < kids.count; i++) {
-    char* child = tfe_uri_join(uri, kids.items[i]);
-    bool is_dir;
-    if (child == NULL) {
-      tfe_status_setf(&st, TF_RESOURCE_EXHAUSTED, "out of memory");
-      keep_first(first, &st);
-      (*files)++;
+  memcpy(buf, uri, len);
+  buf[len] = '\0';
+  if (!push_dir(&stack, &depth, &cap, buf, len, first)) {
+    (*dirs)++;
+    depth = 0;
+  }
+  while (depth > 0) {
+    walk_frame* top = &stack[depth - 1];
+    size_t plen = top->uri_len;
+    if (top->next < top->kids.count) {
+      const char* name = top->kids.items[top->next++];
+      size_t nlen = strlen(name), clen;
+      bool slash = plen > 0 && (plen == u.prefix_len || buf[plen - 1] != '/');
+      clen = plen + (slash ? 1 : 0) + nlen;
+      if (clen + 1 > bcap) {
+        size_t nc = bcap;
+        char* grown;
+        while (nc < clen + 1) nc *= 2;
+        grown = (char*)tfe_realloc(buf, nc);
+        if (grown == NULL) {
+          tfe_status_setf(&st, TF_RESOURCE_EXHAUSTED, "out of memory");
+          keep_first(first, &st);
+          (*files)++;
+          continue;
+        }
+        buf = grown;
+        bcap = nc;
+      }
+      if (slash) buf[plen] = '/';
+      memcpy(buf + plen + (slash ? 1 : 0), name, nlen + 1);
+      if (tfe_fs_is_directory(buf, &st)) {
+        if (!push_dir(&stack, &depth, &cap, buf, clen, first)) (*dirs)++;
+      } else {
+        tfe_fs_delete_file(buf, &st);
+        if (st.code != TF_OK) {
+          keep_first(first, &st);
+          (*files)++;
+        }
+      }
       continue;
     }
-    is_dir = tfe_fs_is_directory(child, &st);
-    if (is_dir) {
-      delete_tree(child, files, dirs, first);
-    } else {
-      tfe_fs_delete_file(child, &st);
-      if (st.code != TF_OK) {
-        keep_first(first, &st);
-        (*files)++;
-      }
+    /* Every child is handled: delete the directory itself. */
+    buf[plen] = '\0';
+    tfe_fs_delete_dir(buf, &st);
+    if (st.code != TF_OK) {
+      keep_first(first, &st);
+      (*dirs)++;
     }
-    tfe_free(child);
+    tfe_strvec_free(&top->kids);
+    depth--;
   }
-  tfe_strvec_free(&kids);
-  tfe_fs_delete_dir(uri, &st);
-  if (st.code != TF_OK) {
-    keep_first(first, &st);
-    (*dirs)++;
-  }
+  tfe_free(stack);
+  tfe_free(buf);
   tfe_scratch_release(&st);
 }
 

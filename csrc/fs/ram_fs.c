@@ -8,13 +8,29 @@
  *     creates its missing parent directories (as object stores and
  *     TensorFlow's ram filesystem do), so GFile("ram://x/y.bin", "wb")
  *     works without a makedirs first;
- *   - a file that is deleted or truncated while open behaves as on POSIX:
- *     open readers keep the data they can still reach, writers keep
- *     writing to the (now unnamed) file;
+ *   - open files behave as on POSIX: a file is an inode-like node that
+ *     its directory entry and every open handle reference. Deleting or
+ *     renaming over a file leaves open handles on the (now unnamed) node;
+ *     truncating it (opening with "w") empties the node every handle
+ *     shares. A writer opened with "w" writes at its own offset (past a
+ *     truncation that leaves a zero-filled gap, as a POSIX fd without
+ *     O_APPEND does); an appender writes at the current end of the file;
+ *     a reader past the end gets OUT_OF_RANGE;
+ *   - exclusive creation (tfe_ram_fs_new_exclusive_file) checks and
+ *     creates under the filesystem's lock, so it is atomic;
  *   - contents live until the file is deleted or the process ends.
  *
+ * The tree is stored as nodes linked to their parent, each directory
+ * keeping a doubly linked list of its children, plus one hash table
+ * keyed by (parent node, name) for lookups. Resolving a path costs
+ * O(length of the path); creating, deleting, and renaming (even a whole
+ * directory) one entry costs O(1) after that; deleting a tree costs
+ * O(entries in it), without recursion.
+ *
  * One mutex per filesystem guards everything. */
+#include <limits.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,29 +41,40 @@
 #include "fs/fs.h"
 #include "fs/uri.h"
 
-typedef struct ram_node {
-  int refs; /* one for the directory entry, one per open file */
+typedef struct ram_node ram_node;
+struct ram_node {
+  int refs; /* one while linked into the tree, one per open file */
   bool is_dir;
+  ram_node* parent; /* NULL for the root and for unlinked nodes */
+  char* name;       /* entry name in parent (NULL for the root) */
+  size_t name_len;
+  uint64_t hash;
+  ram_node* hnext; /* next node in the same hash bucket */
+  /* Children of a directory, and this node among its siblings. */
+  ram_node* first_child;
+  ram_node* prev_sibling;
+  ram_node* next_sibling;
+  size_t nchildren;
+  /* File contents. */
   char* data;
   size_t size, cap;
   int64_t mtime_nsec;
-} ram_node;
-
-typedef struct ram_entry {
-  char* path; /* absolute, cleaned: "/", "/a", "/a/b" */
-  ram_node* node;
-} ram_entry;
+};
 
 typedef struct ram_fs {
   pthread_mutex_t lock;
-  ram_entry* entries; /* sorted by strcmp(path) */
-  size_t count, cap;
+  ram_node* root;
+  ram_node** buckets; /* power-of-two count */
+  size_t nbuckets, count;
+  uint64_t seed;
 } ram_fs;
 
 typedef struct ram_file {
   ram_fs* fs;
   ram_node* node;
+  bool append; /* writes go to the current end of the file */
   bool closed;
+  uint64_t pos; /* writable files: where this handle writes next */
 } ram_file;
 
 static int64_t now_nsec(void) {
@@ -70,60 +97,123 @@ static ram_fs* FS(const TF_Filesystem* filesystem) {
 static void unref(ram_node* n) {
   if (--n->refs == 0) {
     free(n->data);
+    free(n->name);
     free(n);
   }
 }
 
-/* ------------------------------------------------ the sorted entry table */
+/* ------------------------------------------------------------ hash table */
 
-/* Index of the first entry whose path is >= key. */
-static size_t lower_bound(const ram_fs* fs, const char* key) {
-  size_t lo = 0, hi = fs->count;
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    if (strcmp(fs->entries[mid].path, key) < 0) {
-      lo = mid + 1;
-    } else {
-      hi = mid;
-    }
+static uint64_t hash_of(const ram_fs* fs, const ram_node* parent,
+                        const char* name, size_t len) {
+  /* FNV-1a over the name, started from the parent's address mixed with a
+   * per-filesystem seed. */
+  uint64_t h = 1469598103934665603ULL ^ fs->seed;
+  uint64_t p = (uint64_t)(uintptr_t)parent;
+  size_t i;
+  h ^= p * 0x9E3779B97F4A7C15ULL;
+  for (i = 0; i < len; i++) {
+    h ^= (unsigned char)name[i];
+    h *= 1099511628211ULL;
   }
-  return lo;
+  return h ^ (h >> 29);
 }
 
-static ram_entry* find(ram_fs* fs, const char* path) {
-  size_t i = lower_bound(fs, path);
-  if (i < fs->count && strcmp(fs->entries[i].path, path) == 0) {
-    return &fs->entries[i];
+static ram_node* lookup_child(const ram_fs* fs, const ram_node* dir,
+                              const char* name, size_t len) {
+  uint64_t h = hash_of(fs, dir, name, len);
+  ram_node* n = fs->buckets[h & (fs->nbuckets - 1)];
+  for (; n != NULL; n = n->hnext) {
+    if (n->hash == h && n->parent == dir && n->name_len == len &&
+        memcmp(n->name, name, len) == 0) {
+      return n;
+    }
   }
   return NULL;
 }
 
-/* Inserts a new entry that takes ownership of `path` and one reference to
- * `node`. Returns false (owning nothing) when memory runs out. */
-static bool insert(ram_fs* fs, char* path, ram_node* node) {
-  size_t i;
-  if (fs->count == fs->cap) {
-    size_t cap = fs->cap ? fs->cap * 2 : 16;
-    ram_entry* grown = (ram_entry*)realloc(fs->entries, cap * sizeof(*grown));
-    if (grown == NULL) return false;
-    fs->entries = grown;
-    fs->cap = cap;
-  }
-  i = lower_bound(fs, path);
-  memmove(&fs->entries[i + 1], &fs->entries[i],
-          (fs->count - i) * sizeof(ram_entry));
-  fs->entries[i].path = path;
-  fs->entries[i].node = node;
-  fs->count++;
-  return true;
+static void bucket_insert(ram_fs* fs, ram_node* n) {
+  size_t b = (size_t)(n->hash & (fs->nbuckets - 1));
+  n->hnext = fs->buckets[b];
+  fs->buckets[b] = n;
 }
 
-static void remove_at(ram_fs* fs, size_t i) {
-  free(fs->entries[i].path);
-  unref(fs->entries[i].node);
-  memmove(&fs->entries[i], &fs->entries[i + 1],
-          (fs->count - i - 1) * sizeof(ram_entry));
+static void bucket_remove(ram_fs* fs, ram_node* n) {
+  ram_node** link = &fs->buckets[n->hash & (fs->nbuckets - 1)];
+  while (*link != NULL && *link != n) link = &(*link)->hnext;
+  if (*link == n) *link = n->hnext;
+  n->hnext = NULL;
+}
+
+/* Doubles the bucket array when the table is full; on allocation failure
+ * the chains just grow longer. */
+static void maybe_grow_table(ram_fs* fs) {
+  ram_node** grown;
+  size_t nb, i;
+  if (fs->count < fs->nbuckets || fs->nbuckets > ((size_t)-1) / 4 / sizeof(*grown)) {
+    return;
+  }
+  nb = fs->nbuckets * 2;
+  grown = (ram_node**)calloc(nb, sizeof(*grown));
+  if (grown == NULL) return;
+  for (i = 0; i < fs->nbuckets; i++) {
+    ram_node* n = fs->buckets[i];
+    while (n != NULL) {
+      ram_node* next = n->hnext;
+      size_t b = (size_t)(n->hash & (nb - 1));
+      n->hnext = grown[b];
+      grown[b] = n;
+      n = next;
+    }
+  }
+  free(fs->buckets);
+  fs->buckets = grown;
+  fs->nbuckets = nb;
+}
+
+/* ------------------------------------------------------------ tree links */
+
+/* Links `n` (unlinked, owning `name`) into directory `dir`. */
+static void link_node(ram_fs* fs, ram_node* dir, ram_node* n, char* name,
+                      size_t len) {
+  n->name = name;
+  n->name_len = len;
+  n->parent = dir;
+  n->hash = hash_of(fs, dir, name, len);
+  bucket_insert(fs, n);
+  n->prev_sibling = NULL;
+  n->next_sibling = dir->first_child;
+  if (dir->first_child != NULL) dir->first_child->prev_sibling = n;
+  dir->first_child = n;
+  dir->nchildren++;
+  fs->count++;
+  maybe_grow_table(fs);
+}
+
+/* Takes `n` out of its directory, keeping the node and its name. */
+static void detach_node(ram_fs* fs, ram_node* n) {
+  ram_node* dir = n->parent;
+  bucket_remove(fs, n);
+  if (n->prev_sibling != NULL) {
+    n->prev_sibling->next_sibling = n->next_sibling;
+  } else {
+    dir->first_child = n->next_sibling;
+  }
+  if (n->next_sibling != NULL) n->next_sibling->prev_sibling = n->prev_sibling;
+  n->prev_sibling = n->next_sibling = NULL;
+  dir->nchildren--;
+  n->parent = NULL;
   fs->count--;
+}
+
+/* Removes the directory entry of `n` (a file or an empty directory) and
+ * drops the tree's reference; open handles keep the node alive. */
+static void unlink_node(ram_fs* fs, ram_node* n) {
+  detach_node(fs, n);
+  free(n->name);
+  n->name = NULL;
+  n->name_len = 0;
+  unref(n);
 }
 
 static ram_node* new_node(bool is_dir) {
@@ -135,71 +225,110 @@ static ram_node* new_node(bool is_dir) {
   return n;
 }
 
-/* Adds an entry for path with a new node. */
-static ram_node* create(ram_fs* fs, const char* path, bool is_dir,
-                        TF_Status* status) {
-  char* p = dup_str(path);
+/* Creates an entry `name[0, len)` in `dir`. */
+static ram_node* create_in(ram_fs* fs, ram_node* dir, const char* name,
+                           size_t len, bool is_dir, TF_Status* status) {
+  char* copy = (char*)malloc(len + 1);
   ram_node* n = new_node(is_dir);
-  if (p == NULL || n == NULL || !insert(fs, p, n)) {
-    free(p);
+  if (copy == NULL || n == NULL) {
+    free(copy);
     free(n);
     TF_SetStatus(status, TF_RESOURCE_EXHAUSTED, "out of memory");
     return NULL;
   }
+  memcpy(copy, name, len);
+  copy[len] = '\0';
+  link_node(fs, dir, n, copy, len);
   return n;
 }
 
-/* Creates the missing ancestors of `path` as directories. Fails with
- * FAILED_PRECONDITION if one of them is a file. */
-static bool make_parents(ram_fs* fs, const char* path, TF_Status* status) {
-  size_t n = strlen(path), i;
-  char* buf = (char*)malloc(n + 1);
-  if (buf == NULL) {
-    TF_SetStatus(status, TF_RESOURCE_EXHAUSTED, "out of memory");
-    return false;
+/* Deletes everything below directory `top` (not `top` itself), leaves
+ * first, iteratively: each node is visited a constant number of times. */
+static void delete_below(ram_fs* fs, ram_node* top) {
+  ram_node* cur = top;
+  for (;;) {
+    ram_node* parent;
+    while (cur->first_child != NULL) cur = cur->first_child;
+    if (cur == top) return;
+    parent = cur->parent;
+    unlink_node(fs, cur);
+    cur = parent;
   }
-  for (i = 1; i < n; i++) {
-    ram_entry* e;
-    if (path[i] != '/') continue;
-    memcpy(buf, path, i);
-    buf[i] = '\0';
-    e = find(fs, buf);
-    if (e != NULL) {
-      if (!e->node->is_dir) {
-        free(buf);
-        TF_SetStatus(status, TF_FAILED_PRECONDITION,
-                     "a parent of the path is a file, not a directory");
-        return false;
-      }
-      continue;
-    }
-    if (create(fs, buf, true, status) == NULL) {
-      free(buf);
-      return false;
-    }
-  }
-  free(buf);
+}
+
+/* ------------------------------------------------------------ path walks */
+
+/* Splits cleaned absolute paths: the next component after *p. Returns
+ * false at the end. */
+static bool next_component(const char** p, const char** name, size_t* len) {
+  const char* s = *p;
+  while (*s == '/') s++;
+  if (*s == '\0') return false;
+  *name = s;
+  while (*s != '\0' && *s != '/') s++;
+  *len = (size_t)(s - *name);
+  *p = s;
   return true;
 }
 
-/* Whether some entry lies below directory `path`. */
-static bool has_children(const ram_fs* fs, const char* path) {
-  size_t n = strlen(path), i;
-  char* key = (char*)malloc(n + 2);
-  bool found = false;
-  if (key == NULL) return true; /* be conservative */
-  memcpy(key, path, n);
-  if (n == 1) {
-    key[1] = '\0'; /* root: every other entry is below it */
-  } else {
-    key[n] = '/';
-    key[n + 1] = '\0';
+static bool is_last_component(const char* p) {
+  while (*p == '/') p++;
+  return *p == '\0';
+}
+
+/* The node `path` names, or NULL (missing, or below a file). */
+static ram_node* find(ram_fs* fs, const char* path) {
+  ram_node* cur = fs->root;
+  const char* p = path;
+  const char* name;
+  size_t len;
+  while (next_component(&p, &name, &len)) {
+    if (!cur->is_dir) return NULL;
+    cur = lookup_child(fs, cur, name, len);
+    if (cur == NULL) return NULL;
   }
-  i = lower_bound(fs, key);
-  while (i < fs->count && strcmp(fs->entries[i].path, path) == 0) i++;
-  found = i < fs->count && strncmp(fs->entries[i].path, key, strlen(key)) == 0;
-  free(key);
-  return found;
+  return cur;
+}
+
+/* The directory that is to hold the last component of `path` (stored in
+ * *last / *last_len), creating missing ancestors when `create` is set.
+ * NULL for the root itself (no last component; status untouched) and on
+ * errors: NOT_FOUND for a missing ancestor without `create`,
+ * FAILED_PRECONDITION when an ancestor is a file. */
+static ram_node* parent_of(ram_fs* fs, const char* path, bool create,
+                           const char** last, size_t* last_len,
+                           TF_Status* status) {
+  ram_node* cur = fs->root;
+  const char* p = path;
+  const char* name;
+  size_t len;
+  *last = NULL;
+  *last_len = 0;
+  while (next_component(&p, &name, &len)) {
+    ram_node* child;
+    if (is_last_component(p)) {
+      *last = name;
+      *last_len = len;
+      return cur;
+    }
+    child = lookup_child(fs, cur, name, len);
+    if (child == NULL) {
+      if (!create) {
+        char msg[512];
+        snprintf(msg, sizeof msg, "ram://%s: No such file or directory", path);
+        TF_SetStatus(status, TF_NOT_FOUND, msg);
+        return NULL;
+      }
+      child = create_in(fs, cur, name, len, true, status);
+      if (child == NULL) return NULL;
+    } else if (!child->is_dir) {
+      TF_SetStatus(status, TF_FAILED_PRECONDITION,
+                   "a parent of the path is a file, not a directory");
+      return NULL;
+    }
+    cur = child;
+  }
+  return NULL;
 }
 
 static void not_found(TF_Status* status, const char* path) {
@@ -212,6 +341,12 @@ static void wrong_kind(TF_Status* status, const char* path, const char* what) {
   char msg[512];
   snprintf(msg, sizeof msg, "ram://%s: %s", path, what);
   TF_SetStatus(status, TF_FAILED_PRECONDITION, msg);
+}
+
+static void already_exists(TF_Status* status, const char* path) {
+  char msg[512];
+  snprintf(msg, sizeof msg, "ram://%s: File exists", path);
+  TF_SetStatus(status, TF_ALREADY_EXISTS, msg);
 }
 
 /* ------------------------------------------------------------ open files */
@@ -280,6 +415,7 @@ static bool grow(ram_node* node, size_t need) {
     if (grown == NULL) return false;
   } else {
     void* p = NULL;
+    if (cap > ((size_t)-1) - RAM_HUGE_ALIGN) return false;
     cap = (cap + RAM_HUGE_ALIGN - 1) / RAM_HUGE_ALIGN * RAM_HUGE_ALIGN;
     if (posix_memalign(&p, RAM_HUGE_ALIGN, cap) != 0) return false;
     (void)madvise(p, cap, MADV_HUGEPAGE); /* a hint; failure is harmless */
@@ -301,20 +437,39 @@ static void wf_append(const TF_WritableFile* file, const char* buffer,
                       size_t n, TF_Status* status) {
   ram_file* f = (ram_file*)file->plugin_file;
   ram_node* node = f->node;
+  uint64_t at, end;
   if (f->closed) {
     TF_SetStatus(status, TF_FAILED_PRECONDITION, "file is closed");
     return;
   }
   pthread_mutex_lock(&f->fs->lock);
-  if (node->size + n > node->cap && !grow(node, node->size + n)) {
+  /* An appender writes at the end as it is now (another handle may have
+   * truncated or extended the file); a writer at its own offset. */
+  at = f->append ? (uint64_t)node->size : f->pos;
+  if (at > (uint64_t)SIZE_MAX || n > (size_t)SIZE_MAX - (size_t)at) {
     pthread_mutex_unlock(&f->fs->lock);
     TF_SetStatus(status, TF_RESOURCE_EXHAUSTED,
-                 "out of memory growing a ram:// file");
+                 "a ram:// file cannot grow this large");
     return;
   }
-  if (n > 0) memcpy(node->data + node->size, buffer, n);
-  node->size += n;
-  node->mtime_nsec = now_nsec();
+  end = at + n;
+  if (n > 0) {
+    if ((size_t)end > node->cap && !grow(node, (size_t)end)) {
+      pthread_mutex_unlock(&f->fs->lock);
+      TF_SetStatus(status, TF_RESOURCE_EXHAUSTED,
+                   "out of memory growing a ram:// file");
+      return;
+    }
+    /* Writing past the end (after a truncation by another handle) leaves
+     * a gap that reads as zeros, as on POSIX. */
+    if ((size_t)at > node->size) {
+      memset(node->data + node->size, 0, (size_t)at - node->size);
+    }
+    memcpy(node->data + at, buffer, n);
+    if ((size_t)end > node->size) node->size = (size_t)end;
+    node->mtime_nsec = now_nsec();
+  }
+  f->pos = end;
   pthread_mutex_unlock(&f->fs->lock);
   TF_SetStatus(status, TF_OK, "");
 }
@@ -323,7 +478,7 @@ static int64_t wf_tell(const TF_WritableFile* file, TF_Status* status) {
   ram_file* f = (ram_file*)file->plugin_file;
   int64_t pos;
   pthread_mutex_lock(&f->fs->lock);
-  pos = (int64_t)f->node->size;
+  pos = (int64_t)f->pos;
   pthread_mutex_unlock(&f->fs->lock);
   TF_SetStatus(status, TF_OK, "");
   return pos;
@@ -360,18 +515,26 @@ static uint64_t romr_length(const TF_ReadOnlyMemoryRegion* region) {
 
 /* ------------------------------------------------------------ filesystem */
 
+#define RAM_INITIAL_BUCKETS 64
+
 static void fs_init(TF_Filesystem* filesystem, TF_Status* status) {
   ram_fs* fs = (ram_fs*)calloc(1, sizeof(*fs));
-  if (fs == NULL) {
+  if (fs != NULL) {
+    fs->buckets = (ram_node**)calloc(RAM_INITIAL_BUCKETS, sizeof(ram_node*));
+    fs->root = new_node(true);
+  }
+  if (fs == NULL || fs->buckets == NULL || fs->root == NULL) {
+    if (fs != NULL) {
+      free(fs->buckets);
+      free(fs->root);
+      free(fs);
+    }
     TF_SetStatus(status, TF_RESOURCE_EXHAUSTED, "out of memory");
     return;
   }
+  fs->nbuckets = RAM_INITIAL_BUCKETS;
+  fs->seed = (uint64_t)now_nsec() ^ (uint64_t)(uintptr_t)fs;
   pthread_mutex_init(&fs->lock, NULL);
-  if (create(fs, "/", true, status) == NULL) {
-    pthread_mutex_destroy(&fs->lock);
-    free(fs);
-    return;
-  }
   filesystem->plugin_filesystem = fs;
   TF_SetStatus(status, TF_OK, "");
 }
@@ -379,8 +542,9 @@ static void fs_init(TF_Filesystem* filesystem, TF_Status* status) {
 static void fs_cleanup(TF_Filesystem* filesystem) {
   ram_fs* fs = FS(filesystem);
   if (fs == NULL) return;
-  while (fs->count > 0) remove_at(fs, fs->count - 1);
-  free(fs->entries);
+  delete_below(fs, fs->root);
+  unref(fs->root);
+  free(fs->buckets);
   pthread_mutex_destroy(&fs->lock);
   free(fs);
   filesystem->plugin_filesystem = NULL;
@@ -413,15 +577,15 @@ static char* fs_translate(const TF_Filesystem* filesystem, const char* uri) {
 static void fs_new_raf(const TF_Filesystem* filesystem, const char* path,
                        TF_RandomAccessFile* file, TF_Status* status) {
   ram_fs* fs = FS(filesystem);
-  ram_entry* e;
+  ram_node* n;
   pthread_mutex_lock(&fs->lock);
-  e = find(fs, path);
-  if (e == NULL) {
+  n = find(fs, path);
+  if (n == NULL) {
     not_found(status, path);
-  } else if (e->node->is_dir) {
+  } else if (n->is_dir) {
     wrong_kind(status, path, "Is a directory");
   } else {
-    file->plugin_file = new_file(fs, e->node);
+    file->plugin_file = new_file(fs, n);
     if (file->plugin_file == NULL) {
       TF_SetStatus(status, TF_RESOURCE_EXHAUSTED, "out of memory");
     } else {
@@ -431,32 +595,45 @@ static void fs_new_raf(const TF_Filesystem* filesystem, const char* path,
   pthread_mutex_unlock(&fs->lock);
 }
 
+typedef enum { RAM_WRITE, RAM_APPEND, RAM_EXCLUSIVE } ram_open_mode;
+
 static void open_for_write(const TF_Filesystem* filesystem, const char* path,
-                           TF_WritableFile* file, bool append,
+                           TF_WritableFile* file, ram_open_mode mode,
                            TF_Status* status) {
   ram_fs* fs = FS(filesystem);
-  ram_entry* e;
-  ram_node* node = NULL;
+  ram_node* node;
   pthread_mutex_lock(&fs->lock);
-  e = find(fs, path);
-  if (e != NULL) {
-    if (e->node->is_dir) {
+  /* The check and the creation happen under one hold of the lock, so an
+   * exclusive open is atomic. */
+  node = find(fs, path);
+  if (node != NULL) {
+    if (mode == RAM_EXCLUSIVE) {
+      already_exists(status, path);
+      node = NULL;
+    } else if (node->is_dir) {
       wrong_kind(status, path, "Is a directory");
-    } else {
-      node = e->node;
-      if (!append) {
-        node->size = 0;
-        node->mtime_nsec = now_nsec();
-      }
+      node = NULL;
+    } else if (mode == RAM_WRITE) {
+      /* Truncation empties the node every open handle shares. */
+      free(node->data);
+      node->data = NULL;
+      node->size = node->cap = 0;
+      node->mtime_nsec = now_nsec();
     }
-  } else if (make_parents(fs, path, status)) {
-    node = create(fs, path, false, status);
+  } else {
+    const char* last;
+    size_t len;
+    ram_node* dir = parent_of(fs, path, true, &last, &len, status);
+    if (dir != NULL) node = create_in(fs, dir, last, len, false, status);
   }
   if (node != NULL) {
-    file->plugin_file = new_file(fs, node);
-    if (file->plugin_file == NULL) {
+    ram_file* f = new_file(fs, node);
+    file->plugin_file = f;
+    if (f == NULL) {
       TF_SetStatus(status, TF_RESOURCE_EXHAUSTED, "out of memory");
     } else {
+      f->append = mode == RAM_APPEND;
+      f->pos = f->append ? (uint64_t)node->size : 0;
       TF_SetStatus(status, TF_OK, "");
     }
   }
@@ -465,38 +642,71 @@ static void open_for_write(const TF_Filesystem* filesystem, const char* path,
 
 static void fs_new_wf(const TF_Filesystem* filesystem, const char* path,
                       TF_WritableFile* file, TF_Status* status) {
-  open_for_write(filesystem, path, file, false, status);
+  open_for_write(filesystem, path, file, RAM_WRITE, status);
 }
 
 static void fs_new_af(const TF_Filesystem* filesystem, const char* path,
                       TF_WritableFile* file, TF_Status* status) {
-  open_for_write(filesystem, path, file, true, status);
+  open_for_write(filesystem, path, file, RAM_APPEND, status);
+}
+
+void tfe_ram_fs_new_exclusive_file(const TF_Filesystem* filesystem,
+                                   const char* path, TF_WritableFile* file,
+                                   TF_Status* status) {
+  open_for_write(filesystem, path, file, RAM_EXCLUSIVE, status);
 }
 
 static void fs_new_romr(const TF_Filesystem* filesystem, const char* path,
                         TF_ReadOnlyMemoryRegion* region, TF_Status* status) {
   ram_fs* fs = FS(filesystem);
-  ram_entry* e;
+  ram_node* n;
   pthread_mutex_lock(&fs->lock);
-  e = find(fs, path);
-  if (e == NULL) {
+  n = find(fs, path);
+  if (n == NULL) {
     not_found(status, path);
-  } else if (e->node->is_dir) {
+  } else if (n->is_dir) {
     wrong_kind(status, path, "Is a directory");
-  } else if (e->node->size == 0) {
+  } else if (n->size == 0) {
     TF_SetStatus(status, TF_INVALID_ARGUMENT, "File is empty");
   } else {
     ram_region* r = (ram_region*)malloc(sizeof(*r));
-    char* copy = (char*)malloc(e->node->size);
+    char* copy = (char*)malloc(n->size);
     if (r == NULL || copy == NULL) {
       free(r);
       free(copy);
       TF_SetStatus(status, TF_RESOURCE_EXHAUSTED, "out of memory");
     } else {
-      memcpy(copy, e->node->data, e->node->size);
+      memcpy(copy, n->data, n->size);
       r->data = copy;
-      r->length = e->node->size;
+      r->length = n->size;
       region->plugin_memory_region = r;
+      TF_SetStatus(status, TF_OK, "");
+    }
+  }
+  pthread_mutex_unlock(&fs->lock);
+}
+
+/* Creates directory `path` (and missing parents). With `ok_if_dir`, an
+ * existing directory is success. */
+static void make_dir(const TF_Filesystem* filesystem, const char* path,
+                     bool ok_if_dir, TF_Status* status) {
+  ram_fs* fs = FS(filesystem);
+  ram_node* n;
+  pthread_mutex_lock(&fs->lock);
+  n = find(fs, path);
+  if (n != NULL) {
+    if (!ok_if_dir) {
+      already_exists(status, path);
+    } else if (n->is_dir) {
+      TF_SetStatus(status, TF_OK, "");
+    } else {
+      wrong_kind(status, path, "exists and is not a directory");
+    }
+  } else {
+    const char* last;
+    size_t len;
+    ram_node* dir = parent_of(fs, path, true, &last, &len, status);
+    if (dir != NULL && create_in(fs, dir, last, len, true, status) != NULL) {
       TF_SetStatus(status, TF_OK, "");
     }
   }
@@ -505,50 +715,26 @@ static void fs_new_romr(const TF_Filesystem* filesystem, const char* path,
 
 static void fs_create_dir(const TF_Filesystem* filesystem, const char* path,
                           TF_Status* status) {
-  ram_fs* fs = FS(filesystem);
-  pthread_mutex_lock(&fs->lock);
-  if (find(fs, path) != NULL) {
-    char msg[512];
-    snprintf(msg, sizeof msg, "ram://%s: File exists", path);
-    TF_SetStatus(status, TF_ALREADY_EXISTS, msg);
-  } else if (make_parents(fs, path, status) &&
-             create(fs, path, true, status) != NULL) {
-    TF_SetStatus(status, TF_OK, "");
-  }
-  pthread_mutex_unlock(&fs->lock);
+  make_dir(filesystem, path, false, status);
 }
 
 static void fs_recursively_create_dir(const TF_Filesystem* filesystem,
                                       const char* path, TF_Status* status) {
-  ram_fs* fs = FS(filesystem);
-  ram_entry* e;
-  pthread_mutex_lock(&fs->lock);
-  e = find(fs, path);
-  if (e != NULL) {
-    if (e->node->is_dir) {
-      TF_SetStatus(status, TF_OK, "");
-    } else {
-      wrong_kind(status, path, "exists and is not a directory");
-    }
-  } else if (make_parents(fs, path, status) &&
-             create(fs, path, true, status) != NULL) {
-    TF_SetStatus(status, TF_OK, "");
-  }
-  pthread_mutex_unlock(&fs->lock);
+  make_dir(filesystem, path, true, status);
 }
 
 static void fs_delete_file(const TF_Filesystem* filesystem, const char* path,
                            TF_Status* status) {
   ram_fs* fs = FS(filesystem);
-  ram_entry* e;
+  ram_node* n;
   pthread_mutex_lock(&fs->lock);
-  e = find(fs, path);
-  if (e == NULL) {
+  n = find(fs, path);
+  if (n == NULL) {
     not_found(status, path);
-  } else if (e->node->is_dir) {
+  } else if (n->is_dir) {
     wrong_kind(status, path, "Is a directory");
   } else {
-    remove_at(fs, (size_t)(e - fs->entries));
+    unlink_node(fs, n);
     TF_SetStatus(status, TF_OK, "");
   }
   pthread_mutex_unlock(&fs->lock);
@@ -557,20 +743,49 @@ static void fs_delete_file(const TF_Filesystem* filesystem, const char* path,
 static void fs_delete_dir(const TF_Filesystem* filesystem, const char* path,
                           TF_Status* status) {
   ram_fs* fs = FS(filesystem);
-  ram_entry* e;
+  ram_node* n;
   pthread_mutex_lock(&fs->lock);
-  e = find(fs, path);
-  if (e == NULL) {
+  n = find(fs, path);
+  if (n == NULL) {
     not_found(status, path);
-  } else if (!e->node->is_dir) {
+  } else if (!n->is_dir) {
     wrong_kind(status, path, "Not a directory");
-  } else if (strcmp(path, "/") == 0) {
+  } else if (n == fs->root) {
     wrong_kind(status, path, "the root cannot be deleted");
-  } else if (has_children(fs, path)) {
+  } else if (n->nchildren > 0) {
     wrong_kind(status, path, "Directory not empty");
   } else {
-    remove_at(fs, (size_t)(e - fs->entries));
+    unlink_node(fs, n);
     TF_SetStatus(status, TF_OK, "");
+  }
+  pthread_mutex_unlock(&fs->lock);
+}
+
+static void fs_delete_recursively(const TF_Filesystem* filesystem,
+                                  const char* path, uint64_t* undeleted_files,
+                                  uint64_t* undeleted_dirs, TF_Status* status) {
+  ram_fs* fs = FS(filesystem);
+  ram_node* n;
+  *undeleted_files = 0;
+  *undeleted_dirs = 0;
+  pthread_mutex_lock(&fs->lock);
+  n = find(fs, path);
+  if (n == NULL) {
+    not_found(status, path);
+    *undeleted_dirs = 1;
+  } else if (!n->is_dir) {
+    unlink_node(fs, n);
+    TF_SetStatus(status, TF_OK, "");
+  } else {
+    delete_below(fs, n);
+    if (n == fs->root) {
+      /* Everything below is gone; the root itself stays. */
+      *undeleted_dirs = 1;
+      wrong_kind(status, path, "the root cannot be deleted");
+    } else {
+      unlink_node(fs, n);
+      TF_SetStatus(status, TF_OK, "");
+    }
   }
   pthread_mutex_unlock(&fs->lock);
 }
@@ -585,10 +800,12 @@ static bool is_within(const char* path, const char* dir) {
 static void fs_rename(const TF_Filesystem* filesystem, const char* src,
                       const char* dst, TF_Status* status) {
   ram_fs* fs = FS(filesystem);
-  ram_entry* s;
-  ram_entry* d;
-  size_t i, ls = strlen(src), ld = strlen(dst), moved = 0;
-  ram_entry* tmp = NULL;
+  ram_node* s;
+  ram_node* d;
+  ram_node* dir;
+  const char* last;
+  size_t len;
+  char* name;
   pthread_mutex_lock(&fs->lock);
   s = find(fs, src);
   d = find(fs, dst);
@@ -596,61 +813,40 @@ static void fs_rename(const TF_Filesystem* filesystem, const char* src,
     not_found(status, src);
     goto out;
   }
-  if (strcmp(src, dst) == 0) {
+  if (s == d) {
     TF_SetStatus(status, TF_OK, "");
     goto out;
   }
-  if (strcmp(src, "/") == 0 || is_within(dst, src)) {
+  if (s == fs->root || is_within(dst, src)) {
     wrong_kind(status, dst, "cannot move a directory into itself");
     goto out;
   }
   if (d != NULL) {
-    if (d->node->is_dir != s->node->is_dir) {
+    if (d == fs->root || d->is_dir != s->is_dir) {
       wrong_kind(status, dst,
-                 d->node->is_dir ? "Is a directory" : "Not a directory");
+                 d->is_dir ? "Is a directory" : "Not a directory");
       goto out;
     }
-    if (d->node->is_dir && has_children(fs, dst)) {
+    if (d->is_dir && d->nchildren > 0) {
       wrong_kind(status, dst, "Directory not empty");
       goto out;
     }
   }
-  if (!make_parents(fs, dst, status)) goto out;
-  /* make_parents may have moved the table: look everything up again. */
-  d = find(fs, dst);
-  if (d != NULL) remove_at(fs, (size_t)(d - fs->entries));
-  /* Take the source and everything below it out of the table... */
-  tmp = (ram_entry*)malloc((fs->count + 1) * sizeof(*tmp));
-  if (tmp == NULL) {
+  dir = parent_of(fs, dst, true, &last, &len, status);
+  if (dir == NULL) goto out;
+  name = (char*)malloc(len + 1);
+  if (name == NULL) {
     TF_SetStatus(status, TF_RESOURCE_EXHAUSTED, "out of memory");
     goto out;
   }
-  for (i = 0; i < fs->count;) {
-    if (is_within(fs->entries[i].path, src)) {
-      const char* rest = fs->entries[i].path + ls;
-      char* np = (char*)malloc(ld + strlen(rest) + 1);
-      if (np == NULL) {
-        /* Leave the entry where it was. */
-        i++;
-        continue;
-      }
-      memcpy(np, dst, ld);
-      strcpy(np + ld, rest);
-      free(fs->entries[i].path);
-      tmp[moved].path = np;
-      tmp[moved].node = fs->entries[i].node;
-      moved++;
-      memmove(&fs->entries[i], &fs->entries[i + 1],
-              (fs->count - i - 1) * sizeof(ram_entry));
-      fs->count--;
-    } else {
-      i++;
-    }
-  }
-  /* ...and put it back under the new name. The table never needs more
-   * room than it had. */
-  for (i = 0; i < moved; i++) (void)insert(fs, tmp[i].path, tmp[i].node);
-  free(tmp);
+  memcpy(name, last, len);
+  name[len] = '\0';
+  /* Replace the destination, then move the source's node (and with it
+   * everything below it) under its new name. */
+  if (d != NULL) unlink_node(fs, d);
+  detach_node(fs, s);
+  free(s->name);
+  link_node(fs, dir, s, name, len);
   TF_SetStatus(status, TF_OK, "");
 out:
   pthread_mutex_unlock(&fs->lock);
@@ -673,15 +869,15 @@ static void fs_path_exists(const TF_Filesystem* filesystem, const char* path,
 static void fs_stat(const TF_Filesystem* filesystem, const char* path,
                     TF_FileStatistics* stats, TF_Status* status) {
   ram_fs* fs = FS(filesystem);
-  ram_entry* e;
+  ram_node* n;
   pthread_mutex_lock(&fs->lock);
-  e = find(fs, path);
-  if (e == NULL) {
+  n = find(fs, path);
+  if (n == NULL) {
     not_found(status, path);
   } else {
-    stats->length = e->node->is_dir ? 0 : (int64_t)e->node->size;
-    stats->mtime_nsec = e->node->mtime_nsec;
-    stats->is_directory = e->node->is_dir;
+    stats->length = n->is_dir ? 0 : (int64_t)n->size;
+    stats->mtime_nsec = n->mtime_nsec;
+    stats->is_directory = n->is_dir;
     TF_SetStatus(status, TF_OK, "");
   }
   pthread_mutex_unlock(&fs->lock);
@@ -690,41 +886,34 @@ static void fs_stat(const TF_Filesystem* filesystem, const char* path,
 static int fs_get_children(const TF_Filesystem* filesystem, const char* path,
                            char*** entries, TF_Status* status) {
   ram_fs* fs = FS(filesystem);
-  ram_entry* e;
-  size_t i, n = 0, plen;
+  ram_node* dir;
+  ram_node* c;
+  size_t n = 0;
   int result = -1;
   char** out = NULL;
-  char* key = NULL;
   *entries = NULL;
   pthread_mutex_lock(&fs->lock);
-  e = find(fs, path);
-  if (e == NULL) {
+  dir = find(fs, path);
+  if (dir == NULL) {
     not_found(status, path);
     goto done;
   }
-  if (!e->node->is_dir) {
+  if (!dir->is_dir) {
     wrong_kind(status, path, "Not a directory");
     goto done;
   }
-  /* Children are the entries right below: they share the prefix
-   * "path/", so they form one contiguous run in the sorted table. */
-  plen = strcmp(path, "/") == 0 ? 1 : strlen(path) + 1;
-  key = (char*)malloc(plen + 1);
-  out = (char**)malloc((fs->count + 1) * sizeof(char*));
-  if (out == NULL || key == NULL) {
-    free(out);
-    out = NULL;
+  if (dir->nchildren > (size_t)INT_MAX) {
+    TF_SetStatus(status, TF_OUT_OF_RANGE, "too many entries to list");
+    goto done;
+  }
+  /* The core sorts the names. */
+  out = (char**)malloc((dir->nchildren + 1) * sizeof(char*));
+  if (out == NULL) {
     TF_SetStatus(status, TF_RESOURCE_EXHAUSTED, "out of memory");
     goto done;
   }
-  memcpy(key, path, plen - 1);
-  key[plen - 1] = '/';
-  key[plen] = '\0';
-  for (i = lower_bound(fs, key); i < fs->count; i++) {
-    const char* p = fs->entries[i].path;
-    if (strncmp(p, key, plen) != 0) break;
-    if (p[plen] == '\0' || strchr(p + plen, '/') != NULL) continue;
-    out[n] = dup_str(p + plen);
+  for (c = dir->first_child; c != NULL; c = c->next_sibling) {
+    out[n] = dup_str(c->name);
     if (out[n] == NULL) {
       while (n > 0) free(out[--n]);
       free(out);
@@ -739,7 +928,6 @@ static int fs_get_children(const TF_Filesystem* filesystem, const char* path,
   TF_SetStatus(status, TF_OK, "");
 done:
   pthread_mutex_unlock(&fs->lock);
-  free(key);
   return result;
 }
 
@@ -789,6 +977,7 @@ void tfe_ram_fs_init_plugin(TF_FilesystemPluginInfo* info) {
   fs->recursively_create_dir = fs_recursively_create_dir;
   fs->delete_file = fs_delete_file;
   fs->delete_dir = fs_delete_dir;
+  fs->delete_recursively = fs_delete_recursively;
   fs->rename_file = fs_rename;
   fs->path_exists = fs_path_exists;
   fs->stat = fs_stat;

@@ -20,8 +20,24 @@ void tfe_fs_free_entry(tfe_fs* fs) {
   tfe_free(fs);
 }
 
+/* Caller holds the lock. */
+static tfe_fs* find_locked(const char* scheme, size_t len);
+
+/* Gives the entries registered by `origin` (a built-in) the tfe-only
+ * exclusive-create operation, which the ABI's tables cannot carry. */
+static void attach_exclusive(const char* origin, tfe_fs_open_fn fn) {
+  size_t i;
+  pthread_rwlock_wrlock(&g_lock);
+  for (i = 0; i < g_count; i++) {
+    if (strcmp(g_entries[i]->origin, origin) == 0) {
+      g_entries[i]->new_exclusive_file = fn;
+    }
+  }
+  pthread_rwlock_unlock(&g_lock);
+}
+
 static void register_builtin(void (*init)(TF_FilesystemPluginInfo*),
-                             const char* origin) {
+                             const char* origin, tfe_fs_open_fn exclusive) {
   TF_FilesystemPluginInfo info;
   TF_Status st;
   memset(&info, 0, sizeof info);
@@ -31,20 +47,23 @@ static void register_builtin(void (*init)(TF_FilesystemPluginInfo*),
   if (st.code != TF_OK) {
     TF_Log(TF_ERROR, "tfe: could not register the %s: %s", origin,
            TF_Message(&st));
+  } else {
+    attach_exclusive(origin, exclusive);
   }
   tfe_scratch_release(&st);
 }
 
 static void register_builtins(void) {
-  register_builtin(tfe_local_fs_init_plugin, "built-in local filesystem");
-  register_builtin(tfe_ram_fs_init_plugin, "built-in ram filesystem");
+  register_builtin(tfe_local_fs_init_plugin, "built-in local filesystem",
+                   tfe_local_fs_new_exclusive_file);
+  register_builtin(tfe_ram_fs_init_plugin, "built-in ram filesystem",
+                   tfe_ram_fs_new_exclusive_file);
 }
 
 void tfe_fs_builtins_ensure(void) {
   pthread_once(&g_builtins_once, register_builtins);
 }
 
-/* Caller holds the lock. */
 static tfe_fs* find_locked(const char* scheme, size_t len) {
   size_t i;
   for (i = 0; i < g_count; i++) {

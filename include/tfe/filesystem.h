@@ -77,7 +77,14 @@ TF_CAPI_EXPORT extern void TFE_CopyFile(const char* src, const char* dst,
  * pattern's own form (same scheme and host). Syntax per path segment: '*',
  * '?', "[set]", "[!set]" / "[^set]", '\\' escapes. A pattern below a
  * missing directory matches nothing (TF_OK, empty list), as in Python.
- * The caller owns the list (TF_StringStreamDone); NULL on error. */
+ * After the first wildcard, "." and ".." segments are resolved lexically
+ * ("d/x/.." is "d", "d/x/." is "d/x"; ".." applies only to a directory
+ * that exists) and duplicates are merged level by level, so every path
+ * comes back once and repeated "x/.." costs time linear in the pattern
+ * (TensorFlow matches nothing there, as listings never contain "." or
+ * ".."). Segments before the first wildcard are kept as written, as in
+ * TensorFlow. The caller owns the list (TF_StringStreamDone); NULL on
+ * error. */
 TF_CAPI_EXPORT extern TF_StringStream* TFE_GetMatchingPaths(
     const char* pattern, TF_Status* status);
 
@@ -89,8 +96,26 @@ TF_CAPI_EXPORT extern void TFE_NewAppendableFile(const char* filename,
                                                  TF_WritableFileHandle** handle,
                                                  TF_Status* status);
 
-/* Current write position of `handle` (bytes in the file once everything
- * appended so far is flushed); -1 with an error status on failure. */
+/* Like TF_NewWritableFile, but creates the file only if `filename` does
+ * not exist yet: TF_ALREADY_EXISTS (and *handle NULL) if it does, whether
+ * a file or a directory. On the built-in filesystems (local paths,
+ * file://, ram://) the check and the creation are one atomic step, so of
+ * several threads or processes racing to create the same file exactly one
+ * succeeds. A plugin's TF_FilesystemOps has no exclusive-create
+ * operation, so for plugin schemes this is an existence check followed by
+ * new_writable_file: a concurrent creator can slip in between, and both
+ * may succeed (the later one truncating the file). */
+TF_CAPI_EXPORT extern void TFE_NewExclusiveWritableFile(
+    const char* filename, TF_WritableFileHandle** handle, TF_Status* status);
+
+/* Current write position of `handle`: the offset just past the last byte
+ * it wrote (counting bytes it still buffers), as a POSIX file descriptor
+ * reports it. A file opened for writing starts at 0 and writes at its own
+ * offset, even if another handle truncated the file meanwhile (the gap
+ * reads as zeros); a file opened for appending starts at the end of the
+ * file as it was then, and each write lands at the end of the file as it
+ * is when the write reaches the file. -1 with an error status on
+ * failure. */
 TF_CAPI_EXPORT extern int64_t TFE_TellWritableFile(TF_WritableFileHandle* handle,
                                                    TF_Status* status);
 
