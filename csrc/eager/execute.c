@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/checked.h"
 #include "core/fpenv.h"
 #include "core/status_internal.h"
 #include "eager/custom_device.h"
@@ -357,30 +358,36 @@ static int check_placement(TFE_Op* op, int i, const TFE_TensorHandle* h,
  * Slow path: build a cache entry. */
 
 /* Flat input count implied by the attrs set so far; -1 when a list length
- * is not known yet. */
-static int known_input_count(const TFE_Op* op) {
-  int i, total = 0;
+ * is not known yet, or a number attr is not a valid length (outside
+ * [0, INT32_MAX]: the attr checks that follow report it in TF's words).
+ * Each term fits an int32, so the int64 sum cannot overflow; it is added
+ * through the checked helpers all the same (saturating). */
+static int64_t known_input_count(const TFE_Op* op) {
+  int i;
+  int64_t total = 0;
   for (i = 0; i < op->def->num_inputs; i++) {
     const tfe_arg_def* a = &op->def->inputs[i];
+    int64_t term = 1;
     if (a->number_attr != NULL) {
       const tfe_attr_value* v = tfe_attrs_find(&op->attrs, a->number_attr);
       if (v == NULL || v->is_list || v->type != TF_ATTR_INT) return -1;
-      total += (int)v->v.i;
+      if (v->v.i < 0 || !tfe_fits_int32(v->v.i)) return -1;
+      term = v->v.i;
     } else if (a->type_list_attr != NULL) {
       const tfe_attr_value* v = tfe_attrs_find(&op->attrs, a->type_list_attr);
       if (v == NULL || !v->is_list) return -1;
-      total += v->list_size;
-    } else {
-      total += 1;
+      term = v->list_size;
     }
+    if (!tfe_checked_add_i64(total, term, &total)) total = INT64_MAX;
   }
   return total;
 }
 
-static int check_input_count(const TFE_Op* op, int expected, TF_Status* s) {
+static int check_input_count(const TFE_Op* op, int64_t expected,
+                             TF_Status* s) {
   if (expected >= 0 && expected != op->num_inputs) {
-    tfe_status_setf(s, TF_INVALID_ARGUMENT, "expected %d inputs, got %d",
-                    expected, op->num_inputs);
+    tfe_status_setf(s, TF_INVALID_ARGUMENT, "expected %lld inputs, got %d",
+                    (long long)expected, op->num_inputs);
     return 0;
   }
   return 1;
@@ -402,13 +409,18 @@ static int check_required_attrs(const TFE_Op* op, TF_Status* s) {
   return 1;
 }
 
+/* max_outputs: room the caller gave for outputs (*num_retvals). An op
+ * with more outputs fails here, as run() would fail it, before arrays
+ * sized by a user-controlled number attr are allocated. */
 static tfe_kcache_entry* build_entry(TFE_Op* op, const tfe_device* dev,
-                                     uint64_t hash, TF_Status* s) {
+                                     uint64_t hash, int max_outputs,
+                                     TF_Status* s) {
   const tfe_op_def* def = op->def;
   TFE_Context* ctx = op->ctx;
   tfe_kcache_entry* e;
   const tfe_kernel_reg* reg;
-  int i, n_in = 0, n_out = 0, k;
+  int i, n_in = 0, n_out = 0, k, n_types;
+  size_t types_bytes;
 
   if (!check_input_count(op, known_input_count(op), s)) return NULL;
   if (!check_required_attrs(op, s)) return NULL;
@@ -432,31 +444,9 @@ static tfe_kcache_entry* build_entry(TFE_Op* op, const tfe_device* dev,
     if (!tfe_op_def_arg_length(def, &def->inputs[i], &e->complete, &len, s)) {
       goto fail;
     }
-    n_in += len;
+    if (!tfe_checked_add_int(n_in, len, &n_in)) n_in = INT32_MAX;
   }
   if (!tfe_op_def_output_types(def, &e->complete, NULL, 0, &n_out, s)) {
-    goto fail;
-  }
-  e->input_types =
-      (TF_DataType*)tfe_malloc(sizeof(TF_DataType) * (size_t)(n_in + n_out + 1));
-  if (e->input_types == NULL) goto oom;
-  e->output_types = e->input_types + n_in;
-  e->num_inputs = n_in;
-  e->num_outputs = n_out;
-  e->has_ref = tfe_op_def_has_ref(def);
-  k = 0;
-  for (i = 0; i < def->num_inputs; i++) {
-    int len = 0, j;
-    tfe_op_def_arg_length(def, &def->inputs[i], &e->complete, &len, s);
-    for (j = 0; j < len; j++) {
-      if (!tfe_op_def_arg_dtype(def, &def->inputs[i], &e->complete, j,
-                                &e->input_types[k++], s)) {
-        goto fail;
-      }
-    }
-  }
-  if (!tfe_op_def_output_types(def, &e->complete, e->output_types, n_out,
-                               &n_out, s)) {
     goto fail;
   }
   if (!check_input_count(op, n_in, s)) goto fail;
@@ -488,6 +478,42 @@ static tfe_kcache_entry* build_entry(TFE_Op* op, const tfe_device* dev,
     }
   }
   if (reg == NULL) goto fail;
+
+  if (n_out > max_outputs) {
+    tfe_status_setf(s, TF_INVALID_ARGUMENT,
+                    "Expecting %d outputs for %s, but *num_retvals is %d",
+                    n_out, def->name, max_outputs);
+    goto fail;
+  }
+  /* n_in and n_out are bounded by the caller's arrays; checked all the
+   * same, as the sizes come from user-controlled attrs. */
+  if (!tfe_checked_add_int(n_in, n_out, &n_types) ||
+      !tfe_checked_add_int(n_types, 1, &n_types) ||
+      !tfe_checked_mul_sz(sizeof(TF_DataType), (size_t)n_types,
+                          &types_bytes)) {
+    goto oom;
+  }
+  e->input_types = (TF_DataType*)tfe_malloc(types_bytes);
+  if (e->input_types == NULL) goto oom;
+  e->output_types = e->input_types + n_in;
+  e->num_inputs = n_in;
+  e->num_outputs = n_out;
+  e->has_ref = tfe_op_def_has_ref(def);
+  k = 0;
+  for (i = 0; i < def->num_inputs; i++) {
+    int len = 0, j;
+    tfe_op_def_arg_length(def, &def->inputs[i], &e->complete, &len, s);
+    for (j = 0; j < len; j++) {
+      if (!tfe_op_def_arg_dtype(def, &def->inputs[i], &e->complete, j,
+                                &e->input_types[k++], s)) {
+        goto fail;
+      }
+    }
+  }
+  if (!tfe_op_def_output_types(def, &e->complete, e->output_types, n_out,
+                               &n_out, s)) {
+    goto fail;
+  }
   e->reg = reg;
   if (reg->create != NULL) {
     e->state = reg->create(def, &e->complete, reg->user_data, s);
@@ -1069,7 +1095,7 @@ void TFE_Execute(TFE_Op* op, TFE_TensorHandle** retvals, int* num_retvals,
   } else {
     e = tfe_kcache_find(&ctx->cache, op->def, dev, &op->attrs, hash);
     if (e == NULL) {
-      e = build_entry(op, dev, hash, status);
+      e = build_entry(op, dev, hash, *num_retvals, status);
       if (e == NULL) return;
     }
     t_memo.ctx_id = ctx->id;

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/checked.h"
 #include "core/status_internal.h"
 #include "ops/attr_value.h"
 #include "ops/op_registry.h"
@@ -851,7 +852,14 @@ int tfe_op_def_arg_length(const tfe_op_def* def, const tfe_arg_def* arg,
                       arg->number_attr);
       return 0;
     }
-    if (v->v.i < 0 || v->v.i > 0x7fffffff) {
+    /* TF reads a number attr as an int32 (GetNodeAttr's range check),
+     * then refuses a negative length. */
+    if (!tfe_fits_int32(v->v.i)) {
+      tfe_status_setf(s, TF_INVALID_ARGUMENT, TFE_ATTR_INT32_RANGE_FMT,
+                      arg->number_attr, (long long)v->v.i);
+      return 0;
+    }
+    if (v->v.i < 0) {
       tfe_status_setf(s, TF_INVALID_ARGUMENT,
                       "Value for attr '%s' of %lld is not a valid length for "
                       "arg '%s' of %s",

@@ -244,9 +244,7 @@ static void k_squeeze(tfe_kernel_context* k) {
     KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Squeeze on Variant not supported");
     return;
   }
-  if (k->attrs != NULL) {
-    tfe_attrs_get_int_list(k->attrs, "squeeze_dims", &sq, &nsq, NULL);
-  }
+  if (!kutil_attr_int32_list(k, "squeeze_dims", &sq, &nsq)) return;
   memset(mark, 0, sizeof mark);
   for (i = 0; i < nsq; i++) {
     int64_t d = sq[i];

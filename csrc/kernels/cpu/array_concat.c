@@ -108,14 +108,15 @@ static void k_pack(tfe_kernel_context* k) {
   int n = k->num_inputs, i, nd;
   const TF_Tensor* first = k->inputs[0];
   kutil_shape_buf sa, sb;
-  int64_t axis_attr = kutil_attr_int(k, "axis", 0), axis;
-  int64_t odims[TFE_MAX_DIMS], outer, inner, o;
+  int32_t axis_attr;
+  int64_t axis, odims[TFE_MAX_DIMS], outer, inner, o;
   size_t esz;
   TF_Tensor* y;
   char* dst;
 
+  if (!kutil_attr_int32(k, "axis", 0, &axis_attr)) return;
   nd = first->num_dims + 1;
-  axis = axis_attr < 0 ? axis_attr + nd : axis_attr;
+  axis = axis_attr < 0 ? (int64_t)axis_attr + nd : axis_attr;
   if (!(0 <= axis && axis < nd)) {
     KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "axis = %lld not in [%d, %d)",
                (long long)axis_attr, -nd, nd);
@@ -168,11 +169,12 @@ static void k_unpack(tfe_kernel_context* k) {
   const TF_Tensor* x = k->inputs[0];
   int num = k->num_outputs, nd = x->num_dims, i, j;
   kutil_shape_buf sa;
-  int64_t axis_attr = kutil_attr_int(k, "axis", 0), axis;
-  int64_t odims[TFE_MAX_DIMS], outer, inner;
+  int32_t axis_attr;
+  int64_t axis, odims[TFE_MAX_DIMS], outer, inner;
   size_t esz = kutil_esize(x->dtype);
 
-  axis = axis_attr < 0 ? axis_attr + nd : axis_attr;
+  if (!kutil_attr_int32(k, "axis", 0, &axis_attr)) return;
+  axis = axis_attr < 0 ? (int64_t)axis_attr + nd : axis_attr;
   if (!(0 <= axis && axis < nd)) {
     KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "axis = %lld not in [%d, %d)",
                (long long)axis_attr, -nd, nd);

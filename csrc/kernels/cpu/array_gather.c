@@ -44,13 +44,16 @@ static void k_gather_v2(tfe_kernel_context* k) {
   const TF_Tensor* at = k->inputs[2];
   kutil_shape_buf sa;
   int pr = p->num_dims, ir = ix->num_dims, i, on = 0;
-  int64_t axis, bd = kutil_attr_int(k, "batch_dims", 0);
+  int32_t bd32;
+  int64_t axis, bd;
   int64_t odims[TFE_MAX_DIMS], batch, outer, gdim, inner, nidx, b, o, n;
   size_t esz = kutil_esize(p->dtype);
   const char* src = (const char*)kutil_data(p);
   char* dst;
   TF_Tensor* y;
 
+  if (!kutil_attr_int32(k, "batch_dims", 0, &bd32)) return;
+  bd = bd32;
   if (at->num_dims != 0) {
     KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "axis must be scalar, but got %s",
                kutil_tshape(at, &sa));
@@ -399,11 +402,14 @@ static void k_one_hot(tfe_kernel_context* k) {
   const TF_Tensor* off = k->inputs[3];
   kutil_shape_buf sa;
   int ir = ix->num_dims, i;
-  int64_t axis = kutil_attr_int(k, "axis", -1), depth, odims[TFE_MAX_DIMS];
+  int32_t axis32;
+  int64_t axis, depth, odims[TFE_MAX_DIMS];
   int64_t outer, inner, o, d, t;
   size_t esz = kutil_esize(on->dtype);
   TF_Tensor* y;
   char* dst;
+  if (!kutil_attr_int32(k, "axis", -1, &axis32)) return;
+  axis = axis32;
   if (dt->num_dims != 0) {
     KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "depth must be a scalar, but got: %s",
                kutil_tshape(dt, &sa));

@@ -272,7 +272,12 @@ static void k_tile(tfe_kernel_context* k) {
                  "Expected multiples[%d] >= 0, but got %lld", i, (long long)r);
       return;
     }
-    odims[i] = x->dims[i] * r;
+    if (!tfe_checked_mul_i64(x->dims[i], r, &odims[i])) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "Encountered overflow when multiplying %lld with %lld",
+                 (long long)x->dims[i], (long long)r);
+      return;
+    }
   }
   y = tfe_kernel_alloc_output(k, 0, x->dtype, odims, nd);
   if (y == NULL || kutil_num_elements(y) == 0) return;

@@ -125,11 +125,8 @@ static void k_strided_slice(tfe_kernel_context* k) {
   const TF_Tensor* et = k->inputs[2];
   const TF_Tensor* st = k->inputs[3];
   kutil_shape_buf sa, sb, sc;
-  int64_t begin_mask = kutil_attr_int(k, "begin_mask", 0);
-  int64_t end_mask = kutil_attr_int(k, "end_mask", 0);
-  int64_t ellipsis_mask = kutil_attr_int(k, "ellipsis_mask", 0);
-  int64_t new_axis_mask = kutil_attr_int(k, "new_axis_mask", 0);
-  int64_t shrink_mask = kutil_attr_int(k, "shrink_axis_mask", 0);
+  int32_t m32[5];
+  int64_t begin_mask, end_mask, ellipsis_mask, new_axis_mask, shrink_mask;
   int nd = x->num_dims, sparse_dims, i, full = 0, nafter = 0, seen = 0;
   int ngather = 0, nfinal = 0;
   int64_t d_begin[TFE_MAX_DIMS], d_end[TFE_MAX_DIMS], d_stride[TFE_MAX_DIMS];
@@ -138,6 +135,18 @@ static void k_strided_slice(tfe_kernel_context* k) {
   int gather[2 * TFE_MAX_DIMS + 2];
   TF_Tensor* y;
 
+  if (!kutil_attr_int32(k, "begin_mask", 0, &m32[0]) ||
+      !kutil_attr_int32(k, "end_mask", 0, &m32[1]) ||
+      !kutil_attr_int32(k, "ellipsis_mask", 0, &m32[2]) ||
+      !kutil_attr_int32(k, "new_axis_mask", 0, &m32[3]) ||
+      !kutil_attr_int32(k, "shrink_axis_mask", 0, &m32[4])) {
+    return;
+  }
+  begin_mask = m32[0];
+  end_mask = m32[1];
+  ellipsis_mask = m32[2];
+  new_axis_mask = m32[3];
+  shrink_mask = m32[4];
   if (!(bt->num_dims == 1 && et->num_dims == 1 && st->num_dims == 1 &&
         bt->dims[0] == et->dims[0] && bt->dims[0] == st->dims[0])) {
     KUTIL_FAIL(k, TF_INVALID_ARGUMENT,

@@ -125,7 +125,15 @@ static void space_to_batch(tfe_kernel_context* k, const TF_Tensor* bs,
       KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Paddings must be non-negative");
       return;
     }
-    padded = x->dims[i + 1] + g.before[i] + g.after[i];
+    if (!tfe_checked_add_i64(x->dims[i + 1], g.before[i], &padded) ||
+        !tfe_checked_add_i64(padded, g.after[i], &padded)) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "padded_shape[%d] overflows: input size %lld, paddings "
+                 "%lld and %lld",
+                 i, (long long)x->dims[i + 1], (long long)g.before[i],
+                 (long long)g.after[i]);
+      return;
+    }
     if (padded % g.block[i] != 0) {
       KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
                  "padded_shape[%d]=%lld is not divisible by "
@@ -134,9 +142,18 @@ static void space_to_batch(tfe_kernel_context* k, const TF_Tensor* bs,
       return;
     }
     odims[i + 1] = padded / g.block[i];
-    prod *= g.block[i];
+    if (!tfe_checked_mul_i64(prod, g.block[i], &prod)) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "Product of block sizes overflows an int64");
+      return;
+    }
   }
-  odims[0] = x->dims[0] * prod;
+  if (!tfe_checked_mul_i64(x->dims[0], prod, &odims[0])) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "Output batch size %lld * %lld overflows an int64",
+               (long long)x->dims[0], (long long)prod);
+    return;
+  }
   for (i = g.m + 1; i < nd; i++) odims[i] = x->dims[i];
   y = tfe_kernel_alloc_output(k, 0, x->dtype, odims, nd);
   if (y == NULL) return;
@@ -153,8 +170,12 @@ static void batch_to_space(tfe_kernel_context* k, const TF_Tensor* bs,
   TF_Tensor* y;
   if (!read_geom(k, "crops", bs, block_size, crops, &g)) return;
   for (i = 0; i < g.m; i++) {
-    prod *= g.block[i];
     if (g.block[i] < 1) bad = 1;
+    if (!tfe_checked_mul_i64(prod, g.block[i], &prod)) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "Product of block sizes overflows an int64");
+      return;
+    }
   }
   if (prod <= 0 || bad) {
     KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
@@ -175,7 +196,15 @@ static void batch_to_space(tfe_kernel_context* k, const TF_Tensor* bs,
       KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Crops must be non-negative");
       return;
     }
-    size = x->dims[i + 1] * g.block[i] - g.before[i] - g.after[i];
+    if (!tfe_checked_mul_i64(x->dims[i + 1], g.block[i], &size) ||
+        !tfe_checked_sub_i64(size, g.before[i], &size) ||
+        !tfe_checked_sub_i64(size, g.after[i], &size)) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "cropped_shape[%d] overflows: input size %lld, block size "
+                 "%lld",
+                 i, (long long)x->dims[i + 1], (long long)g.block[i]);
+      return;
+    }
     if (size < 0) {
       KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
                  "cropped_shape[%d]=%lld must be non-negative", i,
@@ -199,10 +228,14 @@ static void k_batch_to_space_nd(tfe_kernel_context* k) {
   batch_to_space(k, k->inputs[1], 0, k->inputs[2]);
 }
 static void k_space_to_batch(tfe_kernel_context* k) {
-  space_to_batch(k, NULL, kutil_attr_int(k, "block_size", 2), k->inputs[1]);
+  int32_t bs;
+  if (!kutil_attr_int32(k, "block_size", 2, &bs)) return;
+  space_to_batch(k, NULL, bs, k->inputs[1]);
 }
 static void k_batch_to_space(tfe_kernel_context* k) {
-  batch_to_space(k, NULL, kutil_attr_int(k, "block_size", 2), k->inputs[1]);
+  int32_t bs;
+  if (!kutil_attr_int32(k, "block_size", 2, &bs)) return;
+  batch_to_space(k, NULL, bs, k->inputs[1]);
 }
 
 void tfe_register_arrayops_batch_kernels(void) {

@@ -114,9 +114,14 @@ static void tensor_scatter(tfe_kernel_context* k, tfe_ao_kind kind) {
   for (r = 0; r < rows; r++) {
     int64_t off = 0;
     int bad = 0;
+    /* The offset is built only from coordinates already known to be in
+     * range, so it stays below the element count of x. */
     for (j = 0; j < kdim; j++) {
       int64_t v = kutil_get_int(ix, r * kdim + j);
-      if (v < 0 || v >= x->dims[j]) bad = 1;
+      if (v < 0 || v >= x->dims[j]) {
+        bad = 1;
+        break;
+      }
       off = off * x->dims[j] + v;
     }
     if (bad) {

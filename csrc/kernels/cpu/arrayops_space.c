@@ -27,13 +27,28 @@ static int require_nhwc(tfe_kernel_context* k, const char* op,
 
 static void depth_space(tfe_kernel_context* k, int to_space) {
   const TF_Tensor* x = k->inputs[0];
-  int64_t bs = kutil_attr_int(k, "block_size", 2);
+  int32_t bs32;
+  int64_t bs, bs2;
   size_t esz = kutil_esize(x->dtype);
   int64_t B, H, W, C, OH, OW, OC, dims[4], b, h, w, i, j;
   TF_Tensor* y;
   char* o;
   const char* s;
+  /* TF reads block_size as an int32 (2^32 would make bs * bs wrap to 0);
+   * the op definition guarantees >= 2, checked again as it is a divisor.
+   * Within int32, bs * bs fits an int64; the output dims are products
+   * of input dims and bs, checked (a zero-size input may have huge
+   * dims). */
+  if (!kutil_attr_int32(k, "block_size", 2, &bs32)) return;
+  bs = bs32;
   if (!require_nhwc(k, to_space ? "DepthToSpace" : "SpaceToDepth", bs)) return;
+  if (bs < 2) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "Value for attr 'block_size' of %lld must be at least minimum 2",
+               (long long)bs);
+    return;
+  }
+  bs2 = bs * bs;
   if (x->num_dims != 4) {
     KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
                to_space ? "Input rank should be: 4 instead of: %d"
@@ -46,15 +61,21 @@ static void depth_space(tfe_kernel_context* k, int to_space) {
   W = x->dims[2];
   C = x->dims[3];
   if (to_space) {
-    if (C % (bs * bs) != 0) {
+    if (C % bs2 != 0) {
       KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
                  "Input depth dimension %lld should be divisible by: %lld",
-                 (long long)C, (long long)(bs * bs));
+                 (long long)C, (long long)bs2);
       return;
     }
-    OH = H * bs;
-    OW = W * bs;
-    OC = C / (bs * bs);
+    if (!tfe_checked_mul_i64(H, bs, &OH) || !tfe_checked_mul_i64(W, bs, &OW)) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "Output shape of DepthToSpace overflows: input [%lld,%lld,"
+                 "%lld,%lld], block_size %lld",
+                 (long long)B, (long long)H, (long long)W, (long long)C,
+                 (long long)bs);
+      return;
+    }
+    OC = C / bs2;
   } else {
     if (W % bs != 0 || H % bs != 0) {
       KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
@@ -65,7 +86,14 @@ static void depth_space(tfe_kernel_context* k, int to_space) {
     }
     OH = H / bs;
     OW = W / bs;
-    OC = C * bs * bs;
+    if (!tfe_checked_mul_i64(C, bs2, &OC)) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "Output shape of SpaceToDepth overflows: input [%lld,%lld,"
+                 "%lld,%lld], block_size %lld",
+                 (long long)B, (long long)H, (long long)W, (long long)C,
+                 (long long)bs);
+      return;
+    }
   }
   dims[0] = B;
   dims[1] = OH;
@@ -73,6 +101,9 @@ static void depth_space(tfe_kernel_context* k, int to_space) {
   dims[3] = OC;
   y = tfe_kernel_alloc_output(k, 0, x->dtype, dims, 4);
   if (y == NULL) return;
+  /* Nothing to move (and the loops below would count through bs * bs
+   * empty runs). */
+  if (kutil_num_elements(y) == 0) return;
   o = (char*)kutil_data(y);
   s = (const char*)kutil_data(x);
   /* The depth-side tensor [B, h, w, bs, bs, c] and the space-side tensor
@@ -111,14 +142,17 @@ static void k_space_to_depth(tfe_kernel_context* k) { depth_space(k, 0); }
 static void k_reverse_sequence(tfe_kernel_context* k) {
   const TF_Tensor* x = k->inputs[0];
   const TF_Tensor* lens = k->inputs[1];
-  int64_t seq_dim = kutil_attr_int(k, "seq_dim", 0);
-  int64_t batch_dim = kutil_attr_int(k, "batch_dim", 0);
+  int32_t seq_dim, batch_dim;
   int nd = x->num_dims, d;
   int64_t n, i, stride[TFE_MAX_DIMS], idx[TFE_MAX_DIMS];
   size_t esz = kutil_esize(x->dtype);
   TF_Tensor* y;
   char* o;
   const char* s;
+  if (!kutil_attr_int32(k, "seq_dim", 0, &seq_dim) ||
+      !kutil_attr_int32(k, "batch_dim", 0, &batch_dim)) {
+    return;
+  }
   if (seq_dim < 0) {
     KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Invalid seq_dim %lld",
                (long long)seq_dim);

@@ -94,11 +94,16 @@ static int read_reduce_ops(tfe_kernel_context* k, tfe_coll_request* r) {
 
 /* Version 1: group_size, group_key and instance_key attrs. */
 static int read_v1_keys(tfe_kernel_context* k, tfe_coll_request* r) {
-  int64_t size = kutil_attr_int(k, "group_size", 0);
+  int32_t size, gkey, ikey;
+  if (!kutil_attr_int32(k, "group_size", 0, &size) ||
+      !kutil_attr_int32(k, "group_key", 0, &gkey) ||
+      !kutil_attr_int32(k, "instance_key", 0, &ikey)) {
+    return 0;
+  }
   if (!check_group_size(k, size)) return 0;
-  r->group_size = (int32_t)size;
-  r->group_key = (int32_t)kutil_attr_int(k, "group_key", 0);
-  r->instance_key = (int32_t)kutil_attr_int(k, "instance_key", 0);
+  r->group_size = size;
+  r->group_key = gkey;
+  r->instance_key = ikey;
   return 1;
 }
 

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/checked.h"
 #include "core/status_internal.h"
 #include "core/tensor_internal.h"
 #include "kernels/kernel.h"
@@ -26,6 +27,11 @@ static inline void* kutil_data(const TF_Tensor* t) {
 static inline int64_t kutil_num_elements(const TF_Tensor* t) {
   int64_t n = 1;
   int i;
+  /* A tensor with a zero dim may have other dims whose product overflows:
+   * its count is 0 before any multiplication. */
+  for (i = 0; i < t->num_dims; i++) {
+    if (t->dims[i] == 0) return 0;
+  }
   for (i = 0; i < t->num_dims; i++) n *= t->dims[i];
   return n;
 }
@@ -134,13 +140,61 @@ static inline int kutil_attr_bool(const tfe_kernel_context* k,
   return dflt;
 }
 
-static inline int64_t kutil_attr_int(const tfe_kernel_context* k,
-                                     const char* name, int64_t dflt) {
+/* An int attr the kernel uses as an int32, the way TF's GetAttr<int32>
+ * reads it: returns 1 with *out set (dflt when absent), or 0 with
+ * k->status INVALID_ARGUMENT "Attr <name> has value <v> out of range for
+ * an int32" when the int64 the attr holds does not fit. This is the one
+ * place kernels read scalar int attrs; TF reads nearly all of them as
+ * int32 (the few int64 ones, e.g. random seeds, use kutil_attr_int64). */
+static inline int kutil_attr_int32(tfe_kernel_context* k, const char* name,
+                                   int32_t dflt, int32_t* out) {
+  int64_t v;
+  if (k->attrs == NULL || !tfe_attrs_get_int(k->attrs, name, &v, NULL)) {
+    *out = dflt;
+    return 1;
+  }
+  if (!tfe_fits_int32(v)) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, TFE_ATTR_INT32_RANGE_FMT, name,
+               (long long)v);
+    return 0;
+  }
+  *out = (int32_t)v;
+  return 1;
+}
+
+/* An int attr TF reads as int64 (no range check). */
+static inline int64_t kutil_attr_int64(const tfe_kernel_context* k,
+                                       const char* name, int64_t dflt) {
   int64_t v;
   if (k->attrs != NULL && tfe_attrs_get_int(k->attrs, name, &v, NULL)) {
     return v;
   }
   return dflt;
+}
+
+/* A list(int) attr TF reads as std::vector<int32>: returns 1 with the
+ * borrowed list (n 0 and *out NULL when absent), or 0 with k->status set
+ * as kutil_attr_int32 sets it for the first element that does not fit. */
+static inline int kutil_attr_int32_list(tfe_kernel_context* k,
+                                        const char* name,
+                                        const int64_t** out, int* n) {
+  int i;
+  *out = NULL;
+  *n = 0;
+  if (k->attrs == NULL || !tfe_attrs_get_int_list(k->attrs, name, out, n,
+                                                  NULL)) {
+    *out = NULL;
+    *n = 0;
+    return 1;
+  }
+  for (i = 0; i < *n; i++) {
+    if (!tfe_fits_int32((*out)[i])) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT, TFE_ATTR_INT32_RANGE_FMT, name,
+                 (long long)(*out)[i]);
+      return 0;
+    }
+  }
+  return 1;
 }
 
 /* ---- 16-bit floats ---- */

@@ -276,12 +276,13 @@ static int element_shape_for(tfe_kernel_context* k, const tfe_variant* l,
 static void k_tensor_list_stack(tfe_kernel_context* k) {
   const tfe_variant* l = input_list(k, 0);
   TF_DataType dtype = attr_type(k, "element_dtype");
-  int64_t want = kutil_attr_int(k, "num_elements", -1);
+  int32_t want;
   tfe_pshape op, shape;
   int64_t i, per, *dims;
   size_t esz = elem_bytes(dtype);
   TF_Tensor* out;
   char sbuf[256];
+  if (!kutil_attr_int32(k, "num_elements", -1, &want)) return;
   if (l == NULL || !check_dtype(k, dtype, l)) return;
   if (want != -1 && want != l->num_tensors) {
     KUTIL_FAIL(k, TF_INVALID_ARGUMENT,

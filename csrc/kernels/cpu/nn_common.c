@@ -35,7 +35,9 @@ int nn_read_conv_window(tfe_kernel_context* k, const char* op, nn_window* w,
   const char* fmt = read_str(k, "data_format", "NHWC");
   const char* pad = read_str(k, "padding", "VALID");
   memset(w, 0, sizeof *w);
-  read_ints(k, "strides", &st, &nst);
+  /* strides and dilations are int32 lists in TF (explicit_paddings is
+   * int64). */
+  if (!kutil_attr_int32_list(k, "strides", &st, &nst)) return 0;
   if (nst != 4) {
     KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
                "Sliding window strides field must specify 4 dimensions");
@@ -63,6 +65,7 @@ int nn_read_conv_window(tfe_kernel_context* k, const char* op, nn_window* w,
   w->stride_w = st[2];
   w->dil_h = w->dil_w = 1;
   if (check_dilations && read_ints(k, "dilations", &dl, &ndl)) {
+    if (!kutil_attr_int32_list(k, "dilations", &dl, &ndl)) return 0;
     if (ndl != 4) {
       KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
                  "Sliding window dilations field must specify 4 dimensions");
@@ -125,24 +128,57 @@ int nn_out_size(tfe_kernel_context* k, int64_t in, int64_t ksize,
                 int64_t dilation, int64_t stride, nn_padding pad,
                 int64_t explicit_before, int64_t explicit_after,
                 int64_t* out, int64_t* pad_before) {
-  int64_t eff = (ksize - 1) * dilation + 1;
-  switch (pad) {
-    case NN_PAD_VALID:
-      *out = (in - eff + stride) / stride;
-      *pad_before = 0;
-      break;
-    case NN_PAD_SAME: {
-      int64_t total;
-      *out = (in + stride - 1) / stride;
-      total = (*out - 1) * stride + eff - in;
-      if (total < 0) total = 0;
-      *pad_before = total / 2;
-      break;
+  /* Every operand may come from a user (dims, int32 attrs, int64
+   * explicit paddings): all arithmetic is checked. */
+  int64_t eff, t;
+  int ok;
+  if (stride <= 0) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Stride must be > 0, but got %lld",
+               (long long)stride);
+    return 0;
+  }
+  ok = tfe_checked_sub_i64(ksize, 1, &eff) &&
+       tfe_checked_mul_i64(eff, dilation, &eff) &&
+       tfe_checked_add_i64(eff, 1, &eff);
+  if (ok) {
+    switch (pad) {
+      case NN_PAD_VALID:
+        ok = tfe_checked_sub_i64(in, eff, &t) &&
+             tfe_checked_add_i64(t, stride, &t);
+        if (ok) *out = t / stride;
+        *pad_before = 0;
+        break;
+      case NN_PAD_SAME: {
+        int64_t total;
+        ok = tfe_checked_add_i64(in, stride - 1, &t);
+        if (!ok) break;
+        *out = t / stride;
+        ok = tfe_checked_mul_i64(*out - 1, stride, &total) &&
+             tfe_checked_add_i64(total, eff, &total) &&
+             tfe_checked_sub_i64(total, in, &total);
+        if (total < 0) total = 0;
+        *pad_before = total / 2;
+        break;
+      }
+      case NN_PAD_EXPLICIT:
+        ok = tfe_checked_add_i64(in, explicit_before, &t) &&
+             tfe_checked_add_i64(t, explicit_after, &t) &&
+             tfe_checked_sub_i64(t, eff, &t) &&
+             tfe_checked_add_i64(t, stride, &t);
+        if (ok) *out = t / stride;
+        *pad_before = explicit_before;
+        break;
     }
-    case NN_PAD_EXPLICIT:
-      *out = (in + explicit_before + explicit_after - eff + stride) / stride;
-      *pad_before = explicit_before;
-      break;
+  }
+  if (!ok) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "Computed output size overflows [input_size: %lld, "
+               "filter_size: %lld, dilation: %lld, stride: %lld, padding: "
+               "%lld + %lld]",
+               (long long)in, (long long)ksize, (long long)dilation,
+               (long long)stride, (long long)explicit_before,
+               (long long)explicit_after);
+    return 0;
   }
   if (*out < 0) {
     KUTIL_FAIL(k, TF_INVALID_ARGUMENT,

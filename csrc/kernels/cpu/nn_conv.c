@@ -56,6 +56,15 @@ static int conv_geometry(tfe_kernel_context* k, const char* op,
     return 0;
   }
   g->groups = g->ic / g->fic;
+  /* An input depth of 0 (sizes given by a tensor) leaves no group, and
+   * the group count is a divisor below. */
+  if (g->groups <= 0) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "The number of groups must be positive: input depth %lld, "
+               "filter depth %lld",
+               (long long)g->ic, (long long)g->fic);
+    return 0;
+  }
   if (g->oc % g->groups != 0) {
     KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
                "output depth must be evenly divisible by number of groups: "

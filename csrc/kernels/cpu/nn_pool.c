@@ -354,13 +354,16 @@ static void pool_compute(tfe_kernel_context* k, int is_max) {
                        : strcmp(pad, "EXPLICIT") == 0 ? NN_PAD_EXPLICIT
                                                       : NN_PAD_VALID;
   if (k->attrs != NULL) {
-    tfe_attrs_get_int_list(k->attrs, "ksize", &ks, &nks, NULL);
-    tfe_attrs_get_int_list(k->attrs, "strides", &st, &nst, NULL);
     tfe_attrs_get_int_list(k->attrs, "explicit_paddings", &ep, &nep, NULL);
   }
   if (strcmp(fmt, "NHWC") != 0) {
     KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
                "Default %sOp only supports NHWC on device type CPU", opname);
+    return;
+  }
+  /* int32 lists in TF */
+  if (!kutil_attr_int32_list(k, "ksize", &ks, &nks) ||
+      !kutil_attr_int32_list(k, "strides", &st, &nst)) {
     return;
   }
   if (!front_checks(k, is_max ? POOL_MAX : POOL_AVG, ks, nks, st, nst)) {

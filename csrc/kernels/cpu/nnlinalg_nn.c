@@ -395,9 +395,11 @@ static void max_pool_grad_compute(tfe_kernel_context* k) {
                "CPU");
     return;
   }
+  if (!kutil_attr_int32_list(k, "ksize", &ks, &nks) ||
+      !kutil_attr_int32_list(k, "strides", &st, &nst)) {
+    return;
+  }
   if (k->attrs != NULL) {
-    tfe_attrs_get_int_list(k->attrs, "ksize", &ks, &nks, NULL);
-    tfe_attrs_get_int_list(k->attrs, "strides", &st, &nst, NULL);
     tfe_attrs_get_int_list(k->attrs, "explicit_paddings", &ep, &nep, NULL);
   }
   if (padding == NN_PAD_EXPLICIT) {
@@ -460,9 +462,9 @@ static void avg_pool_grad_compute(tfe_kernel_context* k) {
                "CPU");
     return;
   }
-  if (k->attrs != NULL) {
-    tfe_attrs_get_int_list(k->attrs, "ksize", &ks, &nks, NULL);
-    tfe_attrs_get_int_list(k->attrs, "strides", &st, &nst, NULL);
+  if (!kutil_attr_int32_list(k, "ksize", &ks, &nks) ||
+      !kutil_attr_int32_list(k, "strides", &st, &nst)) {
+    return;
   }
   if (nks != 4) {
     KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
@@ -646,7 +648,9 @@ static void in_top_k_run(tfe_kernel_context* k, int64_t kval) {
 }
 
 static void in_top_k_compute(tfe_kernel_context* k) {
-  in_top_k_run(k, kutil_attr_int(k, "k", 1));
+  int32_t kval;
+  if (!kutil_attr_int32(k, "k", 1, &kval)) return;
+  in_top_k_run(k, kval);
 }
 
 static void in_top_k_v2_compute(tfe_kernel_context* k) {
@@ -674,9 +678,11 @@ static void max_pool_argmax_compute(tfe_kernel_context* k) {
   int64_t od[4], b, oy, ox, ch, oi = 0;
   TF_Tensor *out, *arg;
   size_t es = kutil_esize(in->dtype);
+  if (!kutil_attr_int32_list(k, "ksize", &ks, &nks) ||
+      !kutil_attr_int32_list(k, "strides", &st, &nst)) {
+    return;
+  }
   if (k->attrs != NULL) {
-    tfe_attrs_get_int_list(k->attrs, "ksize", &ks, &nks, NULL);
-    tfe_attrs_get_int_list(k->attrs, "strides", &st, &nst, NULL);
     tfe_attrs_get_type(k->attrs, "Targmax", &targ, NULL);
   }
   if (nks != 4) {
@@ -765,7 +771,8 @@ static void max_pool_argmax_compute(tfe_kernel_context* k) {
 /* ---- LRN / LRNGrad ---- */
 
 static int lrn_radius(tfe_kernel_context* k, int64_t* r) {
-  *r = kutil_attr_int(k, "depth_radius", 5);
+  /* TF reads depth_radius as an int64 and bounds it itself. */
+  *r = kutil_attr_int64(k, "depth_radius", 5);
   if (*r < 0 || *r >= 2147483647) {
     KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "depth_radius = %lld larger than int max",
                (long long)*r);

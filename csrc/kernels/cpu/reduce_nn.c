@@ -25,14 +25,18 @@ static inline float fast_expf(float x) {
   const float ln2_hi = 0.693359375f, ln2_lo = -2.12194440e-4f;
   const float shifter = 12582912.0f; /* 1.5 * 2^23: rounds to an integer */
   float t, n, r, p;
-  int32_t bits;
+  uint32_t bits;
   /* below -103.97 the result underflows to 0 anyway */
   x = x < -103.972f ? -103.972f : x;
   x = x > 88.72283f ? 88.72283f : x;
   t = x * log2e + shifter;
   n = t - shifter;
   memcpy(&bits, &t, 4);
-  bits -= 0x4B400000; /* integer n */
+  /* integer n, in two's complement. A NaN input (NaN, or inf - inf in
+   * the caller) brings arbitrary bits here: the exponent arithmetic is
+   * unsigned so that it cannot overflow, and p is NaN, which the
+   * product below propagates whatever the scale factors are. */
+  bits -= 0x4B400000u;
   r = x - n * ln2_hi;
   r = r - n * ln2_lo;
   p = 1.9875691500e-4f;
@@ -45,8 +49,10 @@ static inline float fast_expf(float x) {
   /* 2^n as two factors so that n = 128 and n < -126 (subnormal results)
    * both work */
   {
-    int32_t h = bits / 2, e1 = (h + 127) * (1 << 23),
-            e2 = (bits - h + 127) * (1 << 23);
+    int32_t nb = (int32_t)bits;
+    int32_t h = nb / 2;
+    uint32_t e1 = ((uint32_t)h + 127u) << 23,
+             e2 = ((uint32_t)nb - (uint32_t)h + 127u) << 23;
     float s1, s2;
     memcpy(&s1, &e1, 4);
     memcpy(&s2, &e2, 4);

@@ -417,14 +417,18 @@ static void index_pos(const TF_Tensor* t, int64_t i, char* buf, size_t cap) {
 static void gather_compute(tfe_kernel_context* k) {
   const TF_Tensor* ind = k->inputs[1];
   TF_DataType want = attr_type(k, "dtype");
-  int64_t bd = kutil_attr_int(k, "batch_dims", 0);
-  tfe_resource* r = tfe_var_from_handle(k->inputs[0], k->status);
+  int32_t bd32;
+  int64_t bd;
+  tfe_resource* r;
   const TF_Tensor* p;
   int64_t out_dims[TFE_MAX_DIMS];
   int nd = 0, i;
   int64_t batch = 1, limit, n_ind, inner = 1, b, j;
   size_t esz;
   TF_Tensor* out;
+  if (!kutil_attr_int32(k, "batch_dims", 0, &bd32)) return;
+  bd = bd32;
+  r = tfe_var_from_handle(k->inputs[0], k->status);
   if (r == NULL) return;
   pthread_mutex_lock(&r->mu);
   p = r->value;
@@ -443,7 +447,7 @@ static void gather_compute(tfe_kernel_context* k) {
   if (bd < 0 || bd > ind->num_dims) {
     KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
                "batch_dims (%lld) must be in range [%d, %d)",
-               (long long)kutil_attr_int(k, "batch_dims", 0), -ind->num_dims,
+               (long long)bd32, -ind->num_dims,
                ind->num_dims + 1);
     goto done;
   }

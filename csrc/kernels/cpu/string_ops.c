@@ -263,8 +263,7 @@ static void substr_compute(tfe_kernel_context* k) {
 static void as_string_compute(tfe_kernel_context* k) {
   const TF_Tensor* in = k->inputs[0];
   TF_DataType dt = in->dtype;
-  int64_t precision = kutil_attr_int(k, "precision", -1);
-  int64_t width = kutil_attr_int(k, "width", -1);
+  int32_t precision, width;
   int scientific = kutil_attr_bool(k, "scientific", 0);
   int shortest = kutil_attr_bool(k, "shortest", 0);
   size_t fill_len;
@@ -278,6 +277,10 @@ static void as_string_compute(tfe_kernel_context* k) {
   int64_t n, i;
   const char* tname = tfe_dtype_short_name(dt);
   if (tname == NULL) tname = "unknown";
+  if (!kutil_attr_int32(k, "precision", -1, &precision) ||
+      !kutil_attr_int32(k, "width", -1, &width)) {
+    return;
+  }
   if (scientific && shortest) {
     KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
                "Cannot select both scientific and shortest notation");
