@@ -211,7 +211,8 @@ static inline int tfe_pb_well_formed(const void* data, size_t len) {
   tfe_pbr r;
   int f, w;
   if (len == 0) return 1;
-  if (data == NULL) return 0;
+  /* No buffer is that long: data + len would wrap around. */
+  if (data == NULL || len > (size_t)PTRDIFF_MAX) return 0;
   r.p = (const unsigned char*)data;
   r.end = r.p + len;
   while (r.p < r.end) {

@@ -39,11 +39,13 @@ void TFE_ContextOptionsSetConfig(TFE_ContextOptions* options,
                     "TFE_ContextOptionsSetConfig: options is NULL");
     return;
   }
-  if (proto == NULL && proto_len > 0) {
+  if ((proto == NULL && proto_len > 0) || proto_len > (size_t)PTRDIFF_MAX) {
+    /* (No buffer is longer than PTRDIFF_MAX: proto + proto_len would wrap
+     * around.) */
     tfe_status_setf(status, TF_INVALID_ARGUMENT,
-                    "TFE_ContextOptionsSetConfig: proto is NULL but "
+                    "TFE_ContextOptionsSetConfig: proto is %s but "
                     "proto_len is %zu",
-                    proto_len);
+                    proto == NULL ? "NULL" : "a buffer", proto_len);
     return;
   }
   tfe_config_proto_parse(proto, proto_len, options, status);

@@ -443,6 +443,14 @@ void TFE_OpSetAttrValueProto(const TFE_Op* op, const char* attr_name,
                     attr_name == NULL ? "attr_name" : "proto");
     return;
   }
+  if (proto_len > (size_t)PTRDIFF_MAX) {
+    /* No buffer is that long (proto + proto_len would wrap around). */
+    tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                    "TFE_OpSetAttrValueProto: proto_len %zu is larger than "
+                    "any buffer",
+                    proto_len);
+    return;
+  }
   if (!tfe_attr_proto_decode(proto, proto_len, &v, status)) return;
   if (!tfe_op_put_attr(mop, attr_name, &v)) {
     tfe_status_setf(status, TF_RESOURCE_EXHAUSTED,

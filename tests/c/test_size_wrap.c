@@ -214,6 +214,28 @@ TEST(length_taking_functions_refuse_wrapping_lengths) {
     CHECK(TF_AllocateTensor(TF_STRING, dims, 1, len) == NULL);
     CHECK(TFE_NewTensorHandleFromScalar(TF_FLOAT, data, len, s) == NULL);
     CHECK_CODE(s, TF_INVALID_ARGUMENT);
+    /* Serialized protos: data + len would wrap around before a byte is
+     * parsed. */
+    {
+      TFE_ContextOptions* o = TFE_NewContextOptions();
+      TF_SessionOptions* so = TF_NewSessionOptions();
+      TFE_ContextOptionsSetConfig(o, data, len, s);
+      CHECK_CODE(s, TF_INVALID_ARGUMENT);
+      TF_SetConfig(so, data, len, s);
+      CHECK_CODE(s, TF_INVALID_ARGUMENT);
+      TF_DeleteSessionOptions(so);
+      TFE_DeleteContextOptions(o);
+    }
+  }
+  {
+    TFE_Context* ctx = new_ctx(s);
+    TFE_Op* op = TFE_NewOp(ctx, "AsString", s);
+    CHECK_CODE(s, TF_OK);
+    TFE_OpSetAttrValueProto(op, "fill", data, SIZE_MAX, s);
+    CHECK_CODE(s, TF_INVALID_ARGUMENT);
+    CHECK_STR_CONTAINS(TF_Message(s), "proto_len");
+    TFE_DeleteOp(op);
+    TFE_DeleteContext(ctx);
   }
   {
     /* A huge dimension: the byte count would wrap. */
