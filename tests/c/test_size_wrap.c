@@ -234,6 +234,19 @@ TEST(length_taking_functions_refuse_wrapping_lengths) {
     TFE_OpSetAttrValueProto(op, "fill", data, SIZE_MAX, s);
     CHECK_CODE(s, TF_INVALID_ARGUMENT);
     CHECK_STR_CONTAINS(TF_Message(s), "proto_len");
+    {
+      /* Ranks whose dims array would be huge are refused before any
+       * size is computed from them. */
+      const int64_t d4[4] = {1, 2, 3, 4};
+      const int64_t* dl[1] = {d4};
+      const int huge_rank[1] = {INT32_MAX};
+      TFE_OpSetAttrShape(op, "shape_attr", d4, INT32_MAX, s);
+      CHECK_CODE(s, TF_INVALID_ARGUMENT);
+      TFE_OpSetAttrShapeList(op, "shapes_attr", dl, huge_rank, 1, s);
+      CHECK_CODE(s, TF_INVALID_ARGUMENT);
+      TFE_OpSetAttrShapeList(op, "shapes_attr", dl, huge_rank, -1, s);
+      CHECK_CODE(s, TF_INVALID_ARGUMENT);
+    }
     TFE_DeleteOp(op);
     TFE_DeleteContext(ctx);
   }
