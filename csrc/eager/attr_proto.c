@@ -529,7 +529,8 @@ int tfe_attr_proto_decode(const void* data, size_t len, tfe_attr_value* out,
   memset(&v, 0, sizeof(v));
   memset(out, 0, sizeof(*out));
   r.p = (const unsigned char*)data;
-  r.end = r.p + (data == NULL ? 0 : len);
+  /* No arithmetic on a NULL pointer (UB even when adding 0). */
+  r.end = data == NULL ? r.p : r.p + len;
   while (r.p < r.end && ok) {
     tfe_pbr sub;
     uint64_t u;
@@ -541,7 +542,8 @@ int tfe_attr_proto_decode(const void* data, size_t len, tfe_attr_value* out,
     int got = 1;
     tfe_attr_value tmp;
     memset(&tmp, 0, sizeof(tmp));
-    switch (f * 8 + w) {
+    /* Unsigned: field numbers go up to 2^29 - 1, so f * 8 overflows int. */
+    switch ((unsigned)f * 8u + (unsigned)w) {
       case 1 * 8 + 2:
         ok = tfe_pbr_len(&r, &sub) && dec_list(&sub, &tmp);
         break;

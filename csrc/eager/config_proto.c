@@ -56,7 +56,8 @@ int tfe_config_proto_parse(const void* data, size_t len,
   int intra = opts->intra_op_threads, inter = opts->inter_op_threads;
   int soft = opts->soft_placement;
   r.p = (const unsigned char*)data;
-  r.end = r.p + (data == NULL ? 0 : len);
+  /* No arithmetic on a NULL pointer (UB even when adding 0). */
+  r.end = data == NULL ? r.p : r.p + len;
   while (r.p < r.end) {
     int f;
     int w;

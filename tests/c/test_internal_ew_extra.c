@@ -5,6 +5,7 @@
 #include <complex.h>
 #include <math.h>
 
+#include "core/complex_compat.h" /* CMPLXF under clang */
 #include "kernel_test_harness.h"
 #include "tfe_test.h"
 

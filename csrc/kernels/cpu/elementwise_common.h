@@ -25,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/complex_compat.h"
 #include "core/status_internal.h"
 #include "core/tensor_internal.h"
 #include "kernels/cpu/broadcast.h"

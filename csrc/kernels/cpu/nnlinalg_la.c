@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/complex_compat.h"
 #include "kernels/cpu/kutil.h"
 
 void tfe_register_nnlinalg_la_kernels(void);

@@ -23,6 +23,7 @@
  * number of threads. */
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -355,9 +356,13 @@ static uint64_t os_random64(void) {
   if (v == 0) {
     struct timespec ts;
     static _Atomic uint64_t salt;
+    /* The salt's new value is read back with an explicit atomic op: clang
+     * (14) rejects a compound assignment on an _Atomic used as an operand. */
+    const uint64_t step = 0x9E3779B97F4A7C15ull;
+    uint64_t salted = atomic_fetch_add(&salt, step) + step;
     clock_gettime(CLOCK_REALTIME, &ts);
     v = ((uint64_t)ts.tv_sec * 1000000007ull) ^ (uint64_t)ts.tv_nsec ^
-        ((uint64_t)getpid() << 32) ^ (salt += 0x9E3779B97F4A7C15ull);
+        ((uint64_t)getpid() << 32) ^ salted;
   }
   return v;
 }

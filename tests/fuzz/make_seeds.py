@@ -1,0 +1,224 @@
+"""Writes the seed corpora of the fuzz targets (tests/fuzz/corpus/<target>/).
+
+Each seed is a small valid (or interestingly invalid) input that reaches a
+different part of its target, so that short CI runs start from deep inside
+the code. Run from anywhere: ``python tests/fuzz/make_seeds.py``. The
+files are committed; rerunning rewrites the same bytes. libFuzzer adds its
+own discoveries to a separate directory, never to these.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import struct
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+CORPUS = HERE / "corpus"
+
+
+# ---- protobuf wire format ----
+
+
+def varint(v: int) -> bytes:
+    v &= (1 << 64) - 1
+    out = bytearray()
+    while True:
+        b = v & 0x7F
+        v >>= 7
+        if v:
+            out.append(b | 0x80)
+        else:
+            out.append(b)
+            return bytes(out)
+
+
+def f_varint(field: int, v: int) -> bytes:
+    return varint(field << 3) + varint(v)
+
+
+def f_bytes(field: int, data: bytes) -> bytes:
+    return varint((field << 3) | 2) + varint(len(data)) + data
+
+
+def f_fixed32(field: int, v: float) -> bytes:
+    return varint((field << 3) | 5) + struct.pack("<f", v)
+
+
+def f_fixed64(field: int, v: float) -> bytes:
+    return varint((field << 3) | 1) + struct.pack("<d", v)
+
+
+def packed(field: int, values: list[int]) -> bytes:
+    return f_bytes(field, b"".join(varint(v) for v in values))
+
+
+def shape(dims: list[int] | None) -> bytes:
+    """TensorShapeProto; None is an unknown rank."""
+    if dims is None:
+        return f_varint(3, 1)
+    return b"".join(f_bytes(2, f_varint(1, d)) for d in dims)
+
+
+def tensor(dtype: int, dims: list[int], body: bytes) -> bytes:
+    return f_varint(1, dtype) + f_bytes(2, shape(dims)) + body
+
+
+# ---- per target ----
+
+
+def attr_proto_seeds() -> list[bytes]:
+    """fuzz_attr_proto: byte 0 even = ConfigProto, odd = AttrValue (byte 1
+    picks the (op, attr) pair, see kTargets in fuzz_attr_proto.c)."""
+    cfg = [
+        b"",
+        f_bytes(1, f_bytes(1, b"CPU") + f_varint(2, 2)),  # device_count
+        f_varint(2, 2) + f_varint(5, 1),  # intra/inter op threads
+        f_varint(7, 1) + f_varint(8, 1),  # soft placement, log placement
+        f_bytes(6, f_fixed64(1, 0.5) + f_varint(4, 1) + f_bytes(5, b"0")),
+        f_bytes(10, f_varint(4, 1)) + f_varint(11, 1000),  # graph options
+        f_bytes(16, f_bytes(4, b"x")),  # experimental
+        f_varint(2, (1 << 64) - 1),  # a negative thread count
+        b"\x0a\xff\xff\xff\xff\x0f",  # a length past the end
+    ]
+    attr: list[tuple[int, bytes]] = [
+        (0, f_bytes(8, tensor(1, [2], packed(5, []) + f_fixed32(5, 1.5)))),
+        (0, f_bytes(8, tensor(3, [2, 2], f_bytes(4, bytes(16))))),
+        (0, f_bytes(8, tensor(7, [2], f_bytes(8, b"ab") + f_bytes(8, b"")))),
+        (0, f_bytes(8, tensor(9, [3], packed(10, [1, 2, 3])))),
+        (0, f_bytes(8, tensor(10, [], f_varint(11, 1)))),
+        (0, f_bytes(8, tensor(19, [1], packed(13, [0x3C00])))),
+        (1, f_varint(6, 1)),
+        (2, f_varint(6, 3)),
+        (3, f_varint(5, 1)),
+        (5, f_varint(6, 9)),
+        (6, f_bytes(1, packed(3, [1, 1, 1, 1]))),
+        (7, f_bytes(2, b"SAME")),
+        (8, f_bytes(1, packed(3, [0, 0, 1, 1, 2, 2, 0, 0]))),
+        (9, f_bytes(2, b"NHWC")),
+        (11, f_bytes(7, shape([2, -1]))),
+        (11, f_bytes(7, shape(None))),
+        (12, f_bytes(7, shape([-2]))),
+        (13, f_varint(3, 2)),
+        (14, f_varint(3, (1 << 64) - 1)),
+        (15, f_bytes(10, f_bytes(1, b"body") + f_bytes(
+            2, f_bytes(1, b"k") + f_bytes(2, f_varint(3, 7))))),
+        (16, f_bytes(1, packed(6, [1, 3, 9]))),
+        (17, f_bytes(1, f_bytes(7, shape([1])) + f_bytes(7, shape(None)))),
+        (18, f_bytes(1, b"")),
+        (19, f_varint(3, 1 << 32)),
+        (20, f_fixed32(4, 2.5)),
+        (0, f_bytes(9, b"T")),  # placeholder
+        (6, f_bytes(1, f_bytes(2, b"a") + f_bytes(2, b"b"))),
+        (0, f_bytes(8, tensor(1, [1 << 40], b""))),  # huge, no values
+        (0, f_bytes(8, tensor(1, [1 << 62], f_fixed32(5, 1.0)))),
+        (0, f_bytes(8, tensor(1, [1 << 31, 1 << 31, 4], b""))),
+        (0, f_bytes(8, tensor(7, [1 << 61], f_bytes(8, b"s")))),
+        (0, f_bytes(8, tensor(1, [-1], b""))),
+    ]
+    out = [b"\x00" + c for c in cfg]
+    out += [bytes([1, which]) + body for which, body in attr]
+    return out
+
+
+def tstring_seeds() -> list[bytes]:
+    """fuzz_tstring: opcode byte (low 4 bits op, bits 4-5 dst, bits 6-7
+    src) then operands."""
+
+    def lit(data: bytes) -> bytes:
+        return bytes([len(data)]) + data
+
+    small = lit(b"hello")
+    large = lit(b"x" * 40)
+    return [
+        bytes([0x00]) + small + bytes([0x01]) + large,  # Copy, AppendN
+        bytes([0x00]) + large + bytes([0x52]) + bytes([0x13]),  # Append, Assign
+        bytes([0x05]) + lit(b"view me") + bytes([0x1A, 0x02]),  # view, mutate
+        bytes([0x05]) + large + bytes([0x0C, 0x03]),  # view, copy own suffix
+        bytes([0x00]) + large + bytes([0x0D, 0x05]),  # AppendN own bytes
+        bytes([0x06, 0x50, 0x2A, 0x06, 0x03, 0x2B]),  # Resize up, down
+        bytes([0x07, 0x85, 0x07, 0x01]),  # ResizeUninitialized large, small
+        bytes([0x08, 0x90, 0x09, 0x30, 0x0B]),  # Reserve, Amortized, Dealloc
+        bytes([0x00]) + small + bytes([0x14, 0x2E, 0x4B]),  # Move, Copy, Dealloc
+        bytes([0x08, 0xC0, 0x07, 0xC1, 0x09, 0xC3]),  # impossible sizes
+        bytes([0x00]) + small + bytes([0x08, 0xC5, 0x07, 0xC0]),
+    ]
+
+
+def plugin_loader_seeds() -> list[bytes]:
+    """fuzz_plugin_loader: byte 0 even = StreamExecutor loader, odd =
+    filesystem loader; zeros everywhere else mean a well-behaved plugin."""
+    return [
+        b"\x00",
+        b"\x00" + bytes(200),
+        b"\x00\x00\x01",  # SE_InitPlugin fails
+        b"\x00\x00\x02",  # struct_size 0
+        b"\x00\x00\x04",  # legacy size where there is none
+        b"\x00" + bytes(60) + b"\x04",  # a legacy stream executor
+        b"\x00\x00\x00\x01",  # another major version
+        b"\x01",
+        b"\x01\x01",  # one scheme, all good
+        b"\x01\x03" + bytes(100),
+        b"\x01\x02\x01",  # no allocate function
+        b"\x01\x01\x00\x00\x01\x01",  # num_schemes without ops
+        b"\x01\x01\x00\x00\x00\x01",  # NULL scheme
+        b"\x01\x01\x00\x00\x00\x00\x07\x00\x00\x02",  # table too small
+    ]
+
+
+def fs_path_seeds() -> list[bytes]:
+    """fuzz_fs_path: a path, optionally '\\n' and a glob pattern."""
+    texts = [
+        "/a/b/../c", "rel/./x/..", "", "//", "/..", "../../a",
+        "gs://b/x/../y", "file:///", "ram://h", "my-fs://h/p",
+        "a/b\n*/*.txt", "x\n[", "x\n[!", "x\n\\", "x\n*[x]*/?", "x\n**/*",
+        "x\n\\*star", "x\n[a-]*/[!-z]/*", "x\n*/../*/../*",
+    ]
+    return [t.encode() for t in texts]
+
+
+def op_grammar_seeds() -> list[bytes]:
+    """fuzz_op_grammar: flags byte, then spec lines ('i' input, 'o'
+    output, else attr)."""
+    texts = [
+        b"\x01xT: {float, double, int32} = DT_FLOAT\nix: T\nix2: T\noz: T",
+        b"\x01xN: int >= 1\nxT: numbertype\niv: N * T\nos: T",
+        b"\x01xTout: list(type)\nxTin: list(type) >= 0\nia: Tin\nob: Tout",
+        b"\x03xmode: {'REFLECT', 'SYMMETRIC'} = 'REFLECT'\nxs: string = 'a\\n'",
+        b"\x0bxsh: shape = { dim { size: 2 } dim { size: -1 } }\n"
+        b"xl: list(shape) = []",
+        b"\x0dxv: tensor = { dtype: DT_INT32 tensor_shape { dim { size: 2 } }"
+        b" int_val: 1 }",
+        b"\x05xf: float = -1.5e-3\nxl: list(float) = [1, 2.5, inf]",
+        b"\x01ir: Ref(float)\nih: resource\nxfn: func = { name: 'g' }",
+        b"\x00x: {\nxT: list(\nix: Ref(T\nxN: int >= 99999999999999999999",
+        b"\x12[1, 2, 3]",
+        b"\x1a[{ unknown_rank: true }, [2, ?]]",
+        b"\x0c{ dtype: DT_STRING tensor_shape { } string_val: 'x' }",
+    ]
+    return texts
+
+
+TARGETS = {
+    "fuzz_attr_proto": attr_proto_seeds,
+    "fuzz_tstring": tstring_seeds,
+    "fuzz_plugin_loader": plugin_loader_seeds,
+    "fuzz_fs_path": fs_path_seeds,
+    "fuzz_op_grammar": op_grammar_seeds,
+}
+
+
+def main() -> None:
+    for name, make in TARGETS.items():
+        d = CORPUS / name
+        d.mkdir(parents=True, exist_ok=True)
+        for old in d.glob("seed-*"):
+            old.unlink()
+        for data in make():
+            digest = hashlib.sha1(data).hexdigest()[:12]
+            (d / f"seed-{digest}").write_bytes(data)
+        print(f"{name}: {len(make())} seeds in {d}")
+
+
+if __name__ == "__main__":
+    main()
