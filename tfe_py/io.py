@@ -225,25 +225,45 @@ def walk(
     """Yields ``(dirpath, subdirnames, filenames)`` for ``top`` and every
     directory below it, like os.walk. With topdown, the caller may prune
     ``subdirnames`` in place. A missing ``top`` yields nothing (after
-    passing the NotFoundError to ``onerror``, if given)."""
-    top_s = _decode(_encode(top))
-    try:
-        names = listdir(top_s)
-    except errors.NotFoundError as err:
-        if onerror is not None:
-            onerror(err)
+    passing the NotFoundError to ``onerror``, if given). Iterative: any
+    depth works, without Python's recursion limit."""
+
+    def scan(d: str) -> tuple[str, list[str], list[str]] | None:
+        try:
+            names = listdir(d)
+        except errors.NotFoundError as err:
+            if onerror is not None:
+                onerror(err)
+            return None
+        subdirs: list[str] = []
+        files: list[str] = []
+        for name in names:
+            (subdirs if isdir(join(d, name)) else files).append(name)
+        return (d, subdirs, files)
+
+    first = scan(_decode(_encode(top)))
+    if first is None:
         return
-    subdirs: list[str] = []
-    files: list[str] = []
-    for name in names:
-        (subdirs if isdir(join(top_s, name)) else files).append(name)
-    here = (top_s, subdirs, files)
+    # Each frame: a directory's entry and an iterator over its subdirs
+    # (taken after a topdown caller had its chance to prune them).
+    stack: list[tuple[tuple[str, list[str], list[str]], Iterator[str]]] = []
     if topdown:
-        yield here
-    for name in subdirs:
-        yield from walk(join(top_s, name), topdown, onerror)
-    if not topdown:
-        yield here
+        yield first
+    stack.append((first, iter(list(first[1]))))
+    while stack:
+        here, pending = stack[-1]
+        name = next(pending, None)
+        if name is None:
+            stack.pop()
+            if not topdown:
+                yield here
+            continue
+        entry = scan(join(here[0], name))
+        if entry is None:
+            continue
+        if topdown:
+            yield entry
+        stack.append((entry, iter(list(entry[1]))))
 
 
 def mkdir(path: PathLike) -> None:

@@ -522,3 +522,25 @@ def test_truncation_by_another_handle(builtin: Scheme) -> None:
         assert f.read() == b"abef" + b"\0" * 6 + b"cd"
     for h in (w1, w2, app, reader):
         h.close()
+
+
+def test_walk_deeper_than_the_recursion_limit() -> None:
+    top = f"ram://walk{uuid.uuid4().hex[:8]}"
+    depth = 3000
+    tio.makedirs(top + "/d" * depth)
+    with tio.GFile(top + "/d/f.txt", "w") as f:
+        f.write("x")
+    down = list(tio.walk(top))
+    assert len(down) == depth + 1
+    assert down[0] == (top, ["d"], [])
+    assert down[1] == (top + "/d", ["d"], ["f.txt"])
+    up = list(tio.walk(top, topdown=False))
+    assert up == down[::-1]
+    # Pruning in place still stops the descent.
+    pruned = []
+    for dirpath, subdirs, _ in tio.walk(top):
+        pruned.append(dirpath)
+        if dirpath == top + "/d":
+            subdirs.clear()
+    assert pruned == [top, top + "/d"]
+    tio.rmtree(top)
