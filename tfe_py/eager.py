@@ -293,6 +293,19 @@ def _array_for(value: Any, tf_dtype: int) -> np.ndarray:
         and _may_hold_wide_ints(src, value)
     ):
         _check_python_ints(value)
+    if kind == "O" and want in "fc" and not isinstance(value, (np.ndarray, np.generic)):
+        # numpy keeps Python ints beyond int64 as objects; TF turns them into
+        # floats like any other number (a double must hold them).
+        items = list(src.flat)
+        if all(isinstance(x, numbers.Number) and not isinstance(x, bool) for x in items):
+            for x in items:
+                if isinstance(x, int):
+                    try:
+                        float(x)
+                    except OverflowError:
+                        raise _out_of_range_error(value, x, double=True) from None
+            src = src.astype(np.complex128 if want == "c" else np.float64)
+            kind = src.dtype.kind
     if src.dtype == target:
         return src
     ok = False

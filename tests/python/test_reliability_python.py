@@ -287,6 +287,15 @@ def test_constant_int_rules_that_stay() -> None:
     # Asked for a type that holds it.
     assert tfe_py.constant([2**63], dtype="uint64").numpy()[0] == 2**63
     assert tfe_py.constant([2**63, -1], dtype="float32").dtype == "float32"
+    # Beyond uint64 (numpy: object arrays) still converts to floats as in TF.
+    np.testing.assert_allclose(tfe_py.constant([2**70, 1], dtype="float64").numpy(), [2.0**70, 1])
+    assert tfe_py.constant([2**64], dtype="complex64").numpy()[0] == 2.0**64
+    _raises(
+        ValueError,
+        lambda: tfe_py.constant([2**1100, 1], dtype="float64"),
+        "out of range for a double-precision",
+    )
+    _raises(TypeError, lambda: tfe_py.constant([1.5, "a"], dtype="float32"), "Cannot convert")
     _raises(ValueError, lambda: tfe_py.constant([2**63], dtype="int64"), "out-of-range integer")
     _raises(
         ValueError, lambda: tfe_py.constant([1.5, 2**1100]), "out of range for a double-precision"
