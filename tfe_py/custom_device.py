@@ -446,9 +446,11 @@ def register_custom_device(device: CustomDevice, name: str, ctx: Context | None 
         table.pack = lib.tfe_py_cd_pack
     if _overrides(device, "shall_pin_to_this_device"):
         table.shall_pin_to_this_device = lib.tfe_py_cd_shall_pin
+    s = lib.TF_NewStatus()
+    if s == ffi.NULL:  # before `handle` exists: nothing to release yet
+        raise errors.out_of_memory("TF_NewStatus returned NULL registering a custom device")
     handle = ffi.new_handle(device)
     _device_handles[_address(handle)] = handle
-    s = lib.TF_NewStatus()
     try:
         # The C side owns `handle` from here: delete_device releases it,
         # also when registration fails.
