@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "test_fs_util.h"
+#include "tfe/tfe.h"
 
 static double now_sec(void) {
   struct timespec ts;
@@ -517,5 +518,61 @@ TEST(truncation_by_another_handle_local) {
 }
 
 TEST(truncation_by_another_handle_ram) { truncation_body("ram://trunc"); }
+
+/* ------------------------------------------------ allocation failures */
+
+static void build_fault_trees(void) {
+  TF_Status* s = TF_NewStatus();
+  TFE_RecursivelyCreateDir("ram://fi/t/a/in", s);
+  TFE_RecursivelyCreateDir("ram://fi/t/b/in", s);
+  TFE_RecursivelyCreateDir("testfs:///fi/a/x", s);
+  TFE_RecursivelyCreateDir("testfs:///fi/b", s);
+  CHECK_CODE(s, TF_OK);
+  fs_write_str("testfs:///fi/a/x/f", "x");
+  TF_DeleteStatus(s);
+}
+
+/* Every core allocation in the new paths (glob levels, exclusive create,
+ * the plugin default recursive delete) fails in turn: each call ends with
+ * OK or RESOURCE_EXHAUSTED, never a crash or a leak (ASan checks). */
+TEST(allocation_failures_are_clean) {
+  char* root = fs_register_testfs();
+  TF_Status* s = TF_NewStatus();
+  int64_t files, dirs;
+  bool done = false;
+  int64_t n;
+  for (n = 0; !done && n < 5000; n++) {
+    TF_StringStream* ss;
+    TF_WritableFileHandle* h = NULL;
+    int codes[3];
+    build_fault_trees();
+    TFE_TestFailAllocationsAfter(n);
+    ss = TFE_GetMatchingPaths("ram://fi/t/*/../*/in", s);
+    codes[0] = (int)TF_GetCode(s);
+    TF_StringStreamDone(ss);
+    TFE_NewExclusiveWritableFile("ram://fi/new", &h, s);
+    codes[1] = (int)TF_GetCode(s);
+    TF_DeleteRecursively("testfs:///fi", &files, &dirs, s);
+    codes[2] = (int)TF_GetCode(s);
+    TFE_TestFailAllocationsAfter(-1);
+    if (h != NULL) {
+      TF_CloseWritableFile(h, s);
+      CHECK_CODE(s, TF_OK);
+    }
+    for (int i = 0; i < 3; i++) {
+      if (codes[i] != TF_OK && codes[i] != TF_RESOURCE_EXHAUSTED) {
+        TFE_FAIL("n=%lld call %d: code %d", (long long)n, i, codes[i]);
+      }
+    }
+    done = codes[0] == TF_OK && codes[1] == TF_OK && codes[2] == TF_OK;
+    TF_DeleteRecursively("ram://fi", &files, &dirs, s);
+    CHECK_CODE(s, TF_OK);
+    TF_DeleteRecursively("testfs:///fi", &files, &dirs, s);
+  }
+  CHECK(done);
+  printf("completed once %lld allocations succeeded\n", (long long)n - 1);
+  free(root);
+  TF_DeleteStatus(s);
+}
 
 TFE_TEST_MAIN
