@@ -2,17 +2,24 @@
  *
  * Regression tests for single defects (each failed before its fix; the
  * ones marked UBSan only failed in the sanitizer build, where the signed
- * overflow halts the process), then a sweep: for every registered op with
- * a CPU kernel and every int or list(int) attr it has, the op runs with
- * that attr set to 0, -1, INT32_MAX, 2^32, INT64_MAX and INT64_MIN, on
- * small inputs built by a fixed rule. The sweep asserts only that nothing
- * crashes, that each call ends OK or with a proper error code, and that
- * no object is left alive; ASan/UBSan (the sanitizer build) do the rest.
- * It is split into shards (one ctest entry each) to stay well inside the
- * per-test time limit under the sanitizers.
+ * overflow halts the process), then a sweep over every registered op with
+ * a CPU kernel, with small inputs built by a fixed rule (a dtype the
+ * kernel accepts, shapes [2,2], [], [1,2,2,4] and two empty ones):
+ *  - attrs: every int and list(int) attr, one at a time and all together,
+ *    at 0, -1, INT32_MIN, INT32_MAX, 2^31, 2^32, INT64_MIN and INT64_MAX,
+ *    for three dtype choices;
+ *  - values: every numeric input in turn, as a scalar or short vector
+ *    holding one of those values (or NaN/inf for floats).
+ * The sweep asserts only that nothing crashes, that each call ends OK or
+ * with a proper error code, and that no object is left alive;
+ * ASan/UBSan (the sanitizer build) do the rest. It is split into shards
+ * (one ctest entry each) to stay well inside the per-test time limit.
  *
- * TFE_SWEEP_VERBOSE=1 prints every call before it runs (to find the
- * culprit of a crash) and the summary figures. */
+ * Environment: TFE_SWEEP_VERBOSE=1 prints every call before it runs (to
+ * find the culprit of a crash); TFE_SWEEP_SUMMARY=1 prints the figures;
+ * TFE_SWEEP_OP=<name> sweeps one op; TFE_SWEEP_SHOW_CODE=<code> prints the
+ * messages of calls ending with that code; TFE_SWEEP_NO_ATTRS /
+ * TFE_SWEEP_NO_VALUES leave out one half. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -476,6 +483,8 @@ typedef struct sweep_call {
    * and every element set to ival (converted to its dtype). */
   int vin, vshape;
   int64_t ival;
+  /* 1..3: instead of ival, a float input holds NaN, +inf or -inf */
+  int fspec;
 } sweep_call;
 
 /* The input shapes: a matrix, a scalar, an NHWC image (for the spatial
@@ -504,10 +513,27 @@ static const struct {
 #define NUM_VSHAPES ((int)(sizeof k_vshapes / sizeof k_vshapes[0]))
 
 /* Sets every element of numeric tensor t to v (converted as C converts;
- * floats get the nearest value). Returns 0 for other dtypes. */
-static int fill_value(TF_Tensor* t, int64_t v) {
+ * floats get the nearest value), or with fspec 1..3 every element of a
+ * floating-point tensor to NaN, +inf or -inf. Returns 0 for other
+ * dtypes. */
+static int fill_value(TF_Tensor* t, int64_t v, int fspec) {
   int64_t n = TF_TensorElementCount(t), i;
   void* d = TF_TensorData(t);
+  if (fspec != 0) {
+    double f = fspec == 1 ? NAN : fspec == 2 ? INFINITY : -INFINITY;
+    uint16_t h = fspec == 1 ? 0x7e00 : fspec == 2 ? 0x7c00 : 0xfc00;
+    uint16_t b = fspec == 1 ? 0x7fc0 : fspec == 2 ? 0x7f80 : 0xff80;
+    for (i = 0; i < n; i++) {
+      switch (TF_TensorType(t)) {
+        case TF_FLOAT: ((float*)d)[i] = (float)f; break;
+        case TF_DOUBLE: ((double*)d)[i] = f; break;
+        case TF_HALF: ((uint16_t*)d)[i] = h; break;
+        case TF_BFLOAT16: ((uint16_t*)d)[i] = b; break;
+        default: return 0;
+      }
+    }
+    return 1;
+  }
   for (i = 0; i < n; i++) {
     switch (TF_TensorType(t)) {
       case TF_INT8: ((int8_t*)d)[i] = (int8_t)v; break;
@@ -652,6 +678,83 @@ static int set_attrs(TFE_Op* op, const tfe_op_def* def,
   return 1;
 }
 
+/* The dtype named by attr `name` as set_attrs chose it, or TF_FLOAT. */
+static TF_DataType chosen_type(const tfe_op_def* def, const char* name,
+                               const TF_DataType* chosen) {
+  int i;
+  for (i = 0; i < def->num_attrs; i++) {
+    if (strcmp(def->attrs[i].name, name) == 0 &&
+        def->attrs[i].type == TF_ATTR_TYPE && !def->attrs[i].is_list) {
+      return chosen[i];
+    }
+  }
+  return TF_FLOAT;
+}
+
+/* Runs a one-output helper op; returns its output or NULL. */
+static TFE_TensorHandle* run1(TFE_Op* op, TF_Status* s) {
+  TFE_TensorHandle* out[1] = {NULL};
+  int n = 1;
+  TFE_Execute(op, out, &n, s);
+  TFE_DeleteOp(op);
+  return TF_GetCode(s) == TF_OK && n == 1 ? out[0] : NULL;
+}
+
+/* A live object for a resource or variant input: a fresh resource
+ * variable of dtype dt holding ones([2,2]), or a TensorList of the rows of
+ * ones([2,2]) of dtype dt. NULL (and the call is left out) when the helper
+ * ops refuse dt. */
+static TFE_TensorHandle* make_object(TFE_Context* ctx, TF_DataType kind,
+                                     TF_DataType dt, TF_Status* s) {
+  static int serial;
+  TFE_TensorHandle* value;
+  TFE_TensorHandle* h = NULL;
+  TF_Tensor* t = ones(dt, k_shape22, 2);
+  TFE_Op* op;
+  if (t == NULL) return NULL;
+  value = TFE_NewTensorHandle(t, s);
+  TF_DeleteTensor(t);
+  if (value == NULL) return NULL;
+  if (kind == TF_RESOURCE) {
+    char name[32];
+    snprintf(name, sizeof name, "sweep_var_%d", serial++);
+    op = TFE_NewOp(ctx, "VarHandleOp", s);
+    TFE_OpSetAttrType(op, "dtype", dt);
+    TFE_OpSetAttrShape(op, "shape", NULL, -1, s);
+    TFE_OpSetAttrString(op, "shared_name", name, strlen(name));
+    h = run1(op, s);
+    if (h != NULL) {
+      TFE_TensorHandle* none;
+      op = TFE_NewOp(ctx, "AssignVariableOp", s);
+      TFE_OpAddInput(op, h, s);
+      TFE_OpAddInput(op, value, s);
+      {
+        int n = 0;
+        TFE_Execute(op, &none, &n, s);
+        TFE_DeleteOp(op);
+      }
+    }
+  } else {
+    int32_t unknown = -1;
+    TF_Tensor* es = TF_AllocateTensor(TF_INT32, NULL, 0, 4);
+    TFE_TensorHandle* esh;
+    memcpy(TF_TensorData(es), &unknown, 4);
+    esh = TFE_NewTensorHandle(es, s);
+    TF_DeleteTensor(es);
+    op = TFE_NewOp(ctx, "TensorListFromTensor", s);
+    TFE_OpAddInput(op, value, s);
+    TFE_OpAddInput(op, esh, s);
+    h = run1(op, s);
+    TFE_DeleteTensorHandle(esh);
+  }
+  TFE_DeleteTensorHandle(value);
+  if (h != NULL && TF_GetCode(s) != TF_OK) {
+    TFE_DeleteTensorHandle(h);
+    h = NULL;
+  }
+  return h;
+}
+
 /* dtype of element k of input arg g, from the attrs chosen by set_attrs. */
 static TF_DataType input_dtype(const tfe_op_def* def, const tfe_arg_def* g,
                                const TF_DataType* chosen) {
@@ -681,19 +784,15 @@ static int input_count(const tfe_op_def* def, const tfe_arg_def* g) {
                                           : 1;
 }
 
-/* NULL when the sweep can build inputs for the op, else why not: resource,
- * variant or reference inputs (which need live objects; a list of them
- * that is empty by default is fine), func attrs, or the skip list. */
+/* NULL when the sweep can build inputs for the op, else why not:
+ * reference inputs, func attrs, or the skip list. (Resource and variant
+ * inputs get a fresh variable or TensorList, make_object.) */
 static const char* unsweepable(const tfe_op_def* def) {
   int i;
   if (skipped_by_name(def->name)) return "skip list";
   for (i = 0; i < def->num_inputs; i++) {
     const tfe_arg_def* g = &def->inputs[i];
     if (g->is_ref) return "reference input";
-    if ((g->type == TF_RESOURCE || g->type == TF_VARIANT) &&
-        input_count(def, g) > 0) {
-      return "resource or variant input";
-    }
   }
   for (i = 0; i < def->num_attrs; i++) {
     if (def->attrs[i].type == TF_ATTR_FUNC) return "func attr";
@@ -729,10 +828,10 @@ static void run_call(TFE_Context* ctx, const tfe_op_def* def,
   }
   if (verbose) {
     fprintf(stderr, "sweep: %s %s=%lld shape#%d types#%d input#%d=%lld "
-            "vshape#%d\n", def->name,
+            "fspec#%d vshape#%d\n", def->name,
             c->all ? "(all)" : c->attr ? c->attr->name : "(baseline)",
             (long long)c->value, c->shape, g_type_pass, c->vin,
-            (long long)c->ival, c->vshape);
+            (long long)c->ival, c->fspec, c->vshape);
   }
   op = TFE_NewOp(ctx, def->name, s);
   CHECK_CODE(s, TF_OK);
@@ -744,12 +843,24 @@ static void run_call(TFE_Context* ctx, const tfe_op_def* def,
     for (j = 0; j < n; j++) {
       TF_DataType dt = input_dtype(def, g, chosen);
       int under_test = nmade == c->vin;
-      TF_Tensor* t =
+      TF_Tensor* t;
+      if (dt == TF_RESOURCE || dt == TF_VARIANT) {
+        TF_DataType et = chosen_type(
+            def, dt == TF_RESOURCE ? "dtype" : "element_dtype", chosen);
+        TFE_TensorHandle* h;
+        if (under_test) goto done;
+        h = make_object(ctx, dt, et, s);
+        if (h == NULL) goto done;
+        list[j] = h;
+        made[nmade++] = h;
+        continue;
+      }
+      t =
           under_test ? ones(dt, k_vshapes[c->vshape].dims,
                             k_vshapes[c->vshape].nd)
                      : ones(dt, k_shapes[c->shape].dims, k_shapes[c->shape].nd);
       if (t == NULL) goto done;
-      if (under_test && !fill_value(t, c->ival)) {
+      if (under_test && !fill_value(t, c->ival, c->fspec)) {
         TF_DeleteTensor(t);
         goto done;
       }
@@ -804,8 +915,9 @@ static int flat_inputs(const tfe_op_def* def) {
 
 /* Value sweep: each flat input in turn is a scalar or short vector whose
  * elements all hold one extreme value (sizes, dims, indices, counts,
- * paddings, multiples all arrive this way); the other inputs take each
- * of the first three shapes. Attrs keep their baseline values. Inputs of
+ * paddings, multiples all arrive this way), or for a floating-point input
+ * NaN, +inf or -inf; the other inputs take each of the first three
+ * shapes. Attrs keep their baseline values. Inputs of
  * non-numeric dtypes are left out. */
 static void sweep_values(TFE_Context* ctx, const tfe_op_def* def,
                          const tfe_kernel_reg* reg, sweep_stats* st,
@@ -815,13 +927,17 @@ static void sweep_values(TFE_Context* ctx, const tfe_op_def* def,
   for (vin = 0; vin < nin && vin < 60; vin++) {
     for (vshape = 0; vshape < NUM_VSHAPES; vshape++) {
       for (shape = 0; shape < 3; shape++) {
-        for (v = 0; v < NUM_EXTREMES; v++) {
+        for (v = 0; v < NUM_EXTREMES + 3; v++) {
           sweep_call c;
           memset(&c, 0, sizeof c);
           c.shape = shape;
           c.vin = vin;
           c.vshape = vshape;
-          c.ival = k_extremes[v];
+          if (v < NUM_EXTREMES) {
+            c.ival = k_extremes[v];
+          } else {
+            c.fspec = v - NUM_EXTREMES + 1;
+          }
           run_call(ctx, def, reg, &c, st, verbose);
         }
       }

@@ -149,7 +149,7 @@ int nn_out_size(tfe_kernel_context* k, int64_t in, int64_t ksize,
         *pad_before = 0;
         break;
       case NN_PAD_SAME: {
-        int64_t total;
+        int64_t total = 0;
         ok = tfe_checked_add_i64(in, stride - 1, &t);
         if (!ok) break;
         *out = t / stride;
