@@ -3,6 +3,7 @@
  * As in TF, the first value set for an attr is kept: setting it again, or
  * inferring it from an input after it was set, changes nothing. */
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "core/alloc.h"
@@ -145,6 +146,34 @@ void TFE_OpSetAttrType(TFE_Op* op, const char* attr_name, TF_DataType value) {
   store(op, attr_name, &v, 1);
 }
 
+/* TF's shape parsing refuses dims below -1 (-1 is "unknown"): reports it
+   naming the attr and returns 0. */
+static int dims_valid(const char* attr_name, const int64_t* dims, int num_dims,
+                      TF_Status* status) {
+  int i, j, bad = 0;
+  char text[256];
+  size_t used = 0;
+  for (i = 0; i < num_dims; i++) bad |= dims[i] < -1;
+  if (!bad) return 1;
+  text[0] = '\0';
+  for (j = 0; j < num_dims && used < sizeof(text) - 24; j++) {
+    int n;
+    if (dims[j] == -1)
+      n = snprintf(text + used, sizeof(text) - used, "%s?", j ? "," : "");
+    else
+      n = snprintf(text + used, sizeof(text) - used, "%s%lld", j ? "," : "",
+                   (long long)dims[j]);
+    if (n < 0) break;
+    used += (size_t)n;
+  }
+  if (j < num_dims) snprintf(text + used, sizeof(text) - used, ",...");
+  tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                  "Value for attr '%s': Shape [%s] has dimensions with values "
+                  "below -1 (where -1 means unknown)",
+                  attr_name, text);
+  return 0;
+}
+
 void TFE_OpSetAttrShape(TFE_Op* op, const char* attr_name, const int64_t* dims,
                         const int num_dims, TF_Status* out_status) {
   tfe_attr_value v;
@@ -167,6 +196,8 @@ void TFE_OpSetAttrShape(TFE_Op* op, const char* attr_name, const int64_t* dims,
                     attr_name);
     return;
   }
+  if (num_dims > 0 && !dims_valid(attr_name, dims, num_dims, out_status))
+    return;
   if (!tfe_attr_value_set_shape(&v, num_dims < 0 ? NULL : dims, num_dims) ||
       !tfe_op_put_attr(op, attr_name, &v)) {
     tfe_status_setf(out_status, TF_RESOURCE_EXHAUSTED,
@@ -308,6 +339,9 @@ void TFE_OpSetAttrShapeList(TFE_Op* op, const char* attr_name,
                       num_dims[i], i);
       return;
     }
+    if (num_dims[i] > 0 && !dims_valid(attr_name, dims[i], num_dims[i],
+                                       out_status))
+      return;
   }
   if (!tfe_attr_value_set_shape_list(&v, dims, num_dims, num_values) ||
       !tfe_op_put_attr(op, attr_name, &v)) {

@@ -523,6 +523,19 @@ TEST(every_setter_and_bad_arguments) {
   CHECK_CODE(s, TF_INVALID_ARGUMENT);
   TFE_OpSetAttrShape(op, NULL, dims, 2, s);
   CHECK_CODE(s, TF_INVALID_ARGUMENT);
+  {
+    /* TF refuses dims below -1 (-1 means unknown) instead of reading them
+       as unknown. */
+    const int64_t below[3] = {2, -1, -2};
+    const int64_t* below_list[1] = {below};
+    int below_rank[1] = {3};
+    TFE_OpSetAttrShape(op, "below", below, 3, s);
+    CHECK_CODE(s, TF_INVALID_ARGUMENT);
+    CHECK_STR_CONTAINS(TF_Message(s), "Shape [2,?,-2] has dimensions");
+    TFE_OpSetAttrShapeList(op, "below_list", below_list, below_rank, 1, s);
+    CHECK_CODE(s, TF_INVALID_ARGUMENT);
+    CHECK_STR_CONTAINS(TF_Message(s), "below -1");
+  }
   TFE_OpSetAttrTensor(op, "t", NULL, s);
   CHECK_CODE(s, TF_INVALID_ARGUMENT);
   TFE_OpSetAttrTensor(NULL, "t", t, s);
