@@ -353,7 +353,7 @@ class _RawReader(_pyio.RawIOBase):
         self._file: CData = ffi.NULL
         self._status = lib.TF_NewStatus()
         if self._status == ffi.NULL:
-            raise MemoryError("TF_NewStatus returned NULL")
+            raise errors.out_of_memory("TF_NewStatus")
         f = lib.TFE_NewRandomAccessFile(path, self._status)
         if f == ffi.NULL:
             try:
@@ -454,7 +454,7 @@ class _RawWriter(_pyio.RawIOBase):
         self._handle: CData = ffi.NULL
         self._status = lib.TF_NewStatus()
         if self._status == ffi.NULL:
-            raise MemoryError("TF_NewStatus returned NULL")
+            raise errors.out_of_memory("TF_NewStatus")
         out = ffi.new("TF_WritableFileHandle**")
         if kind == "a":
             lib.TFE_NewAppendableFile(path, out, self._status)
