@@ -11,10 +11,26 @@
 /* Remaining allocations before injected failure; negative means off. */
 static _Atomic int64_t g_fail_after = -1;
 
+/* Per thread: depth of tfe_alloc_benign_begin scopes, and how many of the
+ * core's allocations have failed on this thread (injected or real). */
+static _Thread_local int t_benign_depth;
+static _Thread_local uint64_t t_failures;
+
+void tfe_alloc_benign_begin(void) { t_benign_depth++; }
+
+void tfe_alloc_benign_end(void) {
+  if (t_benign_depth > 0) t_benign_depth--;
+}
+
+uint64_t tfe_alloc_failures(void) { return t_failures; }
+
 static int should_fail(void) {
   int64_t left = atomic_load_explicit(&g_fail_after, memory_order_relaxed);
-  if (left < 0) return 0;
-  if (left == 0) return 1;
+  if (left < 0 || t_benign_depth > 0) return 0;
+  if (left == 0) {
+    t_failures++;
+    return 1;
+  }
   /* Several threads may race here; an off-by-one under contention is fine
    * for a test-only facility. */
   atomic_fetch_sub_explicit(&g_fail_after, 1, memory_order_relaxed);
@@ -45,28 +61,37 @@ void TFE_TestFailAllocationsAfter(int64_t n) {
 #endif
 #define TOO_BIG(n) ((n) > TFE_MAX_ALLOC)
 
+/* Counts a failure of the system allocator (p == NULL). */
+static void* noted(void* p) {
+  if (p == NULL) t_failures++;
+  return p;
+}
+
 void* tfe_malloc(size_t n) {
-  if (TOO_BIG(n) || should_fail()) return NULL;
-  return malloc(n ? n : 1);
+  if (TOO_BIG(n)) return noted(NULL);
+  if (should_fail()) return NULL;
+  return noted(malloc(n ? n : 1));
 }
 
 void* tfe_calloc(size_t count, size_t size) {
   if (should_fail()) return NULL;
-  if (count == 0 || size == 0) return calloc(1, 1);
-  if (count > TFE_MAX_ALLOC / size) return NULL;
-  return calloc(count, size);
+  if (count == 0 || size == 0) return noted(calloc(1, 1));
+  if (count > TFE_MAX_ALLOC / size) return noted(NULL);
+  return noted(calloc(count, size));
 }
 
 void* tfe_realloc(void* p, size_t n) {
-  if (TOO_BIG(n) || should_fail()) return NULL;
-  return realloc(p, n ? n : 1);
+  if (TOO_BIG(n)) return noted(NULL);
+  if (should_fail()) return NULL;
+  return noted(realloc(p, n ? n : 1));
 }
 
 void* tfe_aligned_alloc(size_t n) {
   void* p = NULL;
-  if (TOO_BIG(n) || should_fail()) return NULL;
+  if (TOO_BIG(n)) return noted(NULL);
+  if (should_fail()) return NULL;
   if (posix_memalign(&p, TFE_ALIGNMENT, n ? n : TFE_ALIGNMENT) != 0) {
-    return NULL;
+    return noted(NULL);
   }
   return p;
 }

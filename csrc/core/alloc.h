@@ -22,6 +22,23 @@ void tfe_free(void* p);
 char* tfe_strdup(const char* s);
 char* tfe_strndup(const char* s, size_t n);
 
+/* Allocations this thread makes between tfe_alloc_benign_begin() and the
+ * matching tfe_alloc_benign_end() are never failed by fault injection
+ * (TFE_TestFailAllocationsAfter); scopes nest. For one-time
+ * initialisation of process-wide tables (built-in kernels, filesystems,
+ * devices) that cannot be retried once pthread_once has run: an injected
+ * failure there would break the process for good, which no caller could
+ * report as the clean RESOURCE_EXHAUSTED the injection tests look for. */
+void tfe_alloc_benign_begin(void);
+void tfe_alloc_benign_end(void);
+
+/* How many of the core's allocations (tfe_malloc and friends) have failed
+ * on the calling thread so far, injected or real. Comparing the value
+ * before and after a callback (e.g. a plugin kernel) tells whether memory
+ * ran out while it ran, so a missing output can be reported as
+ * RESOURCE_EXHAUSTED. */
+uint64_t tfe_alloc_failures(void);
+
 /* Live-object counters. */
 void tfe_count_inc(TFE_ObjectKind kind);
 void tfe_count_dec(TFE_ObjectKind kind);
