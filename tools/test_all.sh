@@ -75,6 +75,34 @@ step "Python package (editable, in place) and pytest"
 "$PY" -m pip install -q --no-build-isolation -e .
 "$PY" -m pytest tests/python -q -p no:cacheprovider
 
+step "Op fuzzer (hypothesis, every op, extreme int attrs) under AddressSanitizer + UBSan"
+# A separate package whose libtfe is the ASan build of build-asan (already
+# built above: CMake has nothing to do; the explicit TFE_BUILD_TESTS=ON
+# keeps that folder's configuration as the ASan ctest step left it). The
+# wheel is built with its own setuptools folder and unpacked into
+# build-py-asan/pkg, so the in-place Release package the other steps use is
+# untouched; pytest runs from there without the repository's conftest, so
+# tfe_py is imported from it (the test checks).
+ASAN_PKG="$ROOT/build-py-asan/pkg"
+rm -rf "$ROOT/build-py-asan/dist" "$ASAN_PKG"
+TFE_PY_BUILD_BASE="$ROOT/build-py-asan/setuptools" \
+TFE_PY_CMAKE_BUILD_DIR="$ROOT/build-asan" \
+TFE_CMAKE_ARGS="-DTFE_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug -DTFE_BUILD_TESTS=ON" \
+  "$PY" -m pip wheel -q --no-build-isolation --no-deps -w "$ROOT/build-py-asan/dist" .
+"$PY" -m zipfile -e "$(ls "$ROOT"/build-py-asan/dist/tfe_py-*.whl)" "$ASAN_PKG"
+(
+  cd "$ASAN_PKG"
+  LD_PRELOAD="$(gcc -print-file-name=libasan.so)" PYTHONMALLOC=malloc \
+  ASAN_OPTIONS="detect_leaks=0:allocator_may_return_null=1:max_allocation_size_mb=2048" \
+  UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
+  PYTHONPATH="$ASAN_PKG" TFE_OP_FUZZ_EXPECT_PKG="$ASAN_PKG" \
+  TFE_OP_FUZZ_EXAMPLES=3 TFE_OP_FUZZ_CHAINS=40 \
+    "$PY" -m pytest --noconftest -p no:cacheprovider -q "$ROOT/tests/python/test_op_fuzz.py"
+)
+
+step "Soak: 60 s, 8 threads (benchmarks/soak.py; 30 minutes for the record: docs/RELIABILITY.md)"
+"$PY" benchmarks/soak.py --seconds 60
+
 step "Wheel: built, installed into a fresh venv outside the checkout, doctor + smoke test"
 PYTHON="$PY" bash tools/wheel_smoke.sh
 
