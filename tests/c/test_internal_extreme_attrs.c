@@ -453,7 +453,7 @@ static TF_Tensor* ones(TF_DataType dt, const int64_t* dims, int nd) {
   size_t esz;
   TF_Tensor* t;
   int i;
-  for (i = 0; i < nd; i++) n *= dims[i];
+  if (!tfe_checked_dims_product(dims, nd, &n)) return NULL;
   if (dt == TF_STRING) {
     TF_TString* s;
     t = TF_AllocateTensor(dt, dims, nd, (size_t)n * sizeof(TF_TString));
@@ -479,8 +479,9 @@ typedef struct sweep_call {
   int all;
   int64_t value;
   int shape; /* index into k_shapes */
-  /* Value sweep: flat input vin (-1: none) has shape k_vshapes[vshape]
-   * and every element set to ival (converted to its dtype). */
+  /* Value sweep: flat input vin (-1: none; -2: every numeric input) has
+   * shape k_vshapes[vshape] and every element set to ival (converted to
+   * its dtype). */
   int vin, vshape;
   int64_t ival;
   /* 1..3: instead of ival, a float input holds NaN, +inf or -inf */
@@ -494,11 +495,16 @@ static const int64_t k_shape22[2] = {2, 2};
 static const int64_t k_shape4[4] = {1, 2, 2, 4};
 static const int64_t k_shape4e[4] = {1, 1, 1, 0};
 static const int64_t k_shape02[2] = {0, 2};
+/* empty, with a dim whose products with the others overflow */
+static const int64_t k_shape_huge0[3] = {(int64_t)1 << 62, 4, 0};
+static const int64_t k_shape_0huge[4] = {0, (int64_t)1 << 40, (int64_t)1 << 40,
+                                         4};
 static const struct {
   const int64_t* dims;
   int nd;
-} k_shapes[] = {{k_shape22, 2}, {NULL, 0}, {k_shape4, 4}, {k_shape4e, 4},
-                {k_shape02, 2}};
+} k_shapes[] = {{k_shape22, 2},    {NULL, 0},         {k_shape4, 4},
+                {k_shape4e, 4},    {k_shape02, 2},    {k_shape_huge0, 3},
+                {k_shape_0huge, 4}};
 #define NUM_SHAPES ((int)(sizeof k_shapes / sizeof k_shapes[0]))
 
 /* Shapes of the input that carries an extreme value: sizes, shapes,
@@ -842,7 +848,10 @@ static void run_call(TFE_Context* ctx, const tfe_op_def* def,
     TFE_TensorHandle* list[4];
     for (j = 0; j < n; j++) {
       TF_DataType dt = input_dtype(def, g, chosen);
-      int under_test = nmade == c->vin;
+      int under_test =
+          nmade == c->vin ||
+          (c->vin == -2 && dt != TF_RESOURCE && dt != TF_VARIANT &&
+           dt != TF_STRING && dt != TF_BOOL);
       TF_Tensor* t;
       if (dt == TF_RESOURCE || dt == TF_VARIANT) {
         TF_DataType et = chosen_type(
@@ -862,7 +871,10 @@ static void run_call(TFE_Context* ctx, const tfe_op_def* def,
       if (t == NULL) goto done;
       if (under_test && !fill_value(t, c->ival, c->fspec)) {
         TF_DeleteTensor(t);
-        goto done;
+        if (c->vin != -2) goto done;
+        /* all-inputs mode: this dtype has no such value; keep ones */
+        t = ones(dt, k_vshapes[c->vshape].dims, k_vshapes[c->vshape].nd);
+        if (t == NULL) goto done;
       }
       list[j] = TFE_NewTensorHandle(t, s);
       TF_DeleteTensor(t);
@@ -916,17 +928,18 @@ static int flat_inputs(const tfe_op_def* def) {
 /* Value sweep: each flat input in turn is a scalar or short vector whose
  * elements all hold one extreme value (sizes, dims, indices, counts,
  * paddings, multiples all arrive this way), or for a floating-point input
- * NaN, +inf or -inf; the other inputs take each of the first three
- * shapes. Attrs keep their baseline values. Inputs of
+ * NaN, +inf or -inf; the other inputs take each of the shapes. Attrs keep their baseline values. Inputs of
  * non-numeric dtypes are left out. */
 static void sweep_values(TFE_Context* ctx, const tfe_op_def* def,
                          const tfe_kernel_reg* reg, sweep_stats* st,
                          int verbose) {
   int nin = flat_inputs(def), vin, vshape, shape, v;
   g_type_pass = 0;
-  for (vin = 0; vin < nin && vin < 60; vin++) {
+  /* vin -2: every numeric input at once */
+  for (vin = nin > 1 ? -2 : 0; vin < nin && vin < 60; vin++) {
+    if (vin == -1) continue;
     for (vshape = 0; vshape < NUM_VSHAPES; vshape++) {
-      for (shape = 0; shape < 3; shape++) {
+      for (shape = 0; shape < NUM_SHAPES; shape++) {
         for (v = 0; v < NUM_EXTREMES + 3; v++) {
           sweep_call c;
           memset(&c, 0, sizeof c);

@@ -8,10 +8,7 @@
 #include "kernels/cpu/kutil.h"
 
 static int64_t prod(const int64_t* d, int from, int to) {
-  int64_t p = 1;
-  int i;
-  for (i = from; i < to; i++) p *= d[i];
-  return p;
+  return kutil_dims_prod(d, from, to);
 }
 
 /* Copies the block [o, off:off+len, :] of src ([outer, src_len, inner]) into
@@ -75,7 +72,11 @@ static void k_concat_v2(tfe_kernel_context* k) {
         return;
       }
     }
-    odims[axis] += in->dims[axis];
+    if (!tfe_checked_add_i64(odims[axis], in->dims[axis], &odims[axis])) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "ConcatOp : output dimension %d overflows an int64", (int)axis);
+      return;
+    }
   }
   if (n == 1) {
     tfe_kutil_forward(k, 0, 0, odims, nd);

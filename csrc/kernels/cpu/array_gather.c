@@ -9,10 +9,7 @@
 #include "kernels/cpu/kutil.h"
 
 static int64_t prodr(const int64_t* d, int from, int to) {
-  int64_t p = 1;
-  int i;
-  for (i = from; i < to; i++) p *= d[i];
-  return p;
+  return kutil_dims_prod(d, from, to);
 }
 
 /* "[i,j,k]" position of flat index `flat` within dims (TF's

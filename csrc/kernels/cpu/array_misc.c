@@ -8,10 +8,7 @@
 #include "kernels/cpu/kutil.h"
 
 static int64_t prodr(const int64_t* d, int from, int to) {
-  int64_t p = 1;
-  int i;
-  for (i = from; i < to; i++) p *= d[i];
-  return p;
+  return kutil_dims_prod(d, from, to);
 }
 
 /* Element i widened to double (real types, bool). */

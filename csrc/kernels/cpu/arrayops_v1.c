@@ -24,10 +24,8 @@ static void k_gather(tfe_kernel_context* k) {
     return;
   }
   for (d = 0; d < ix->num_dims; d++) dims[nd++] = ix->dims[d];
-  for (d = 1; d < p->num_dims; d++) {
-    dims[nd++] = p->dims[d];
-    slice *= p->dims[d];
-  }
+  for (d = 1; d < p->num_dims; d++) dims[nd++] = p->dims[d];
+  slice = kutil_dims_prod(p->dims, 1, p->num_dims);
   n = kutil_num_elements(ix);
   for (i = 0; i < n; i++) {
     int64_t v = kutil_get_int(ix, i);
@@ -114,7 +112,14 @@ static void k_concat(tfe_kernel_context* k) {
   }
   memcpy(odims, first->dims, sizeof(int64_t) * (size_t)nd);
   odims[axis] = 0;
-  for (i = 0; i < n; i++) odims[axis] += k->inputs[1 + i]->dims[axis];
+  for (i = 0; i < n; i++) {
+    if (!tfe_checked_add_i64(odims[axis], k->inputs[1 + i]->dims[axis],
+                             &odims[axis])) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "ConcatOp : output dimension %d overflows an int64", (int)axis);
+      return;
+    }
+  }
   y = tfe_kernel_alloc_output(k, 0, first->dtype, odims, nd);
   if (y == NULL || kutil_num_elements(y) == 0) return;
   for (j = 0; j < axis; j++) outer *= odims[j];
@@ -123,8 +128,7 @@ static void k_concat(tfe_kernel_context* k) {
   for (o = 0; o < outer; o++) {
     for (i = 0; i < n; i++) {
       const TF_Tensor* in = k->inputs[1 + i];
-      int64_t run = 1;
-      for (j = (int)axis; j < nd; j++) run *= in->dims[j];
+      int64_t run = kutil_dims_prod(in->dims, (int)axis, nd);
       if (run > 0) {
         kutil_copy(first->dtype, dst + (size_t)pos * esz,
                    (const char*)kutil_data(in) + (size_t)(o * run) * esz, run);

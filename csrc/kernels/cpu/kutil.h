@@ -36,6 +36,18 @@ static inline int64_t kutil_num_elements(const TF_Tensor* t) {
   return n;
 }
 
+/* Product of dims[from..to) of a valid tensor. It can only overflow when
+ * the tensor has a zero dim outside the range (no elements at all); it
+ * then returns 0, so callers that loop over the product do nothing. */
+static inline int64_t kutil_dims_prod(const int64_t* dims, int from, int to) {
+  int64_t p = 1;
+  int i;
+  for (i = from; i < to; i++) {
+    if (!tfe_checked_mul_i64(p, dims[i], &p)) return 0;
+  }
+  return p;
+}
+
 /* Bytes per element (a TF_TString for strings); 0 for dtypes without a
  * fixed host layout. */
 static inline size_t kutil_esize(TF_DataType dt) {

@@ -785,7 +785,9 @@ static void reduce_compute(tfe_kernel_context* k, int op) {
    * the current run. */
   for (i = 0; i < nd && x->dims[i] == 1; i++) {
   }
-  if (i < nd) {
+  /* An empty input may have dims whose products overflow: it skips the
+   * runs and reduces zero elements into each output element below. */
+  if (i < nd && kutil_num_elements(x) > 0) {
     int prev;
     reduce_first = bitmap[i];
     runs[nruns++] = x->dims[i];
@@ -802,6 +804,21 @@ static void reduce_compute(tfe_kernel_context* k, int op) {
   }
   y = tfe_kernel_alloc_output(k, 0, x->dtype, out_dims, out_nd);
   if (y == NULL) return;
+  if (kutil_num_elements(x) == 0) {
+    int64_t ny = kutil_num_elements(y);
+    if (ny > 0) {
+      rc = reduce_run(k, op, x->dtype, esz, kutil_data(x), ny, 0, 1,
+                      kutil_data(y));
+      if (rc < 0) {
+        KUTIL_FAIL(k, TF_UNIMPLEMENTED, "Reduction %s not supported for %s",
+                   k->op_def != NULL ? k->op_def->name : "?",
+                   tfe_dtype_enum_name(x->dtype));
+      } else if (rc == 0) {
+        KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "OOM in reduction");
+      }
+    }
+    return;
+  }
   if (nruns == 0 || (nruns == 1 && !reduce_first)) {
     /* Nothing is reduced (every reduced dim has size 1). */
     kutil_copy(x->dtype, kutil_data(y), kutil_data(x), kutil_num_elements(x));

@@ -236,8 +236,10 @@ static void substr_compute(tfe_kernel_context* k) {
       od[d] = x == 1 ? y : x;
       is[d] = x == 1 ? 0 : si;
       ps[d] = y == 1 ? 0 : sp;
-      si *= x;
-      sp *= y;
+      /* strides of valid tensors; an empty one may overflow (nothing is
+       * read then) */
+      if (!tfe_checked_mul_i64(si, x, &si)) si = 0;
+      if (!tfe_checked_mul_i64(sp, y, &sp)) sp = 0;
     }
     out = tfe_kernel_alloc_output(k, 0, TF_STRING, od, nd);
     if (out == NULL) return;
