@@ -516,7 +516,7 @@ static void run_fs(TF_Status* s) {
     e->read_only_memory_region_ops_size =
         pick_size(TF_READ_ONLY_MEMORY_REGION_OPS_SIZE,
                   TF_OFFSET_OF_END(TF_ReadOnlyMemoryRegionOps, length), 0);
-    if (u8() % 2) {
+    if (!drop()) {
       e->read_only_memory_region_ops = (TF_ReadOnlyMemoryRegionOps*)fake_table(
           e->read_only_memory_region_ops_size,
           sizeof(TF_ReadOnlyMemoryRegionOps), 0);
