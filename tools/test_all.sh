@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test tfe has: the C tests (ctest), the same C tests under
 # AddressSanitizer + UBSan, the threading tests under ThreadSanitizer, the
+# C tests built with clang, bounded libFuzzer runs (tests/fuzz/), the
 # Python tests (pytest), the wheel in a fresh venv (tools/wheel_smoke.sh),
 # ruff, the C API
 # conformance programs that are expected to pass, and the coverage check.
