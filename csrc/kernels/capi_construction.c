@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/checked.h"
 #include "core/status_internal.h"
 #include "core/tensor_internal.h"
 #include "kernels/capi_kernel.h"
@@ -121,9 +122,8 @@ void TF_OpKernelConstruction_GetAttrInt32(TF_OpKernelConstruction* ctx,
                                           TF_Status* status) {
   const tfe_attr_value* v = get(ctx, attr_name, TF_ATTR_INT, 0, status);
   if (v == NULL) return;
-  if (v->v.i < INT32_MIN || v->v.i > INT32_MAX) {
-    tfe_status_setf(status, TF_INVALID_ARGUMENT,
-                    "Attr %s has value %lld out of range for an int32",
+  if (!tfe_fits_int32(v->v.i)) {
+    tfe_status_setf(status, TF_INVALID_ARGUMENT, TFE_ATTR_INT32_RANGE_FMT,
                     attr_name, (long long)v->v.i);
     return;
   }
@@ -225,9 +225,8 @@ void TF_OpKernelConstruction_GetAttrInt32List(TF_OpKernelConstruction* ctx,
   int i;
   if (v == NULL) return;
   for (i = 0; i < MIN_LEN(v, max_vals); i++) {
-    if (v->list.i[i] < INT32_MIN || v->list.i[i] > INT32_MAX) {
-      tfe_status_setf(status, TF_INVALID_ARGUMENT,
-                      "Attr %s has value %lld out of range for an int32",
+    if (!tfe_fits_int32(v->list.i[i])) {
+      tfe_status_setf(status, TF_INVALID_ARGUMENT, TFE_ATTR_INT32_RANGE_FMT,
                       attr_name, (long long)v->list.i[i]);
       return;
     }
