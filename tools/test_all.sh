@@ -83,7 +83,8 @@ step "Op fuzzer (hypothesis, every op, extreme int attrs) under AddressSanitizer
 # wheel is built with its own setuptools folder and unpacked into
 # build-py-asan/pkg, so the in-place Release package the other steps use is
 # untouched; pytest runs from there without the repository's conftest, so
-# tfe_py is imported from it (the test checks).
+# tfe_py is imported from it (the test checks). --capture=sys leaves file
+# descriptor 2 alone, so a sanitizer report reaches the log.
 ASAN_PKG="$ROOT/build-py-asan/pkg"
 rm -rf "$ROOT/build-py-asan/dist" "$ASAN_PKG"
 TFE_PY_BUILD_BASE="$ROOT/build-py-asan/setuptools" \
@@ -98,7 +99,8 @@ TFE_CMAKE_ARGS="-DTFE_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug -DTFE_BUILD_TESTS=ON"
   UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
   PYTHONPATH="$ASAN_PKG" TFE_OP_FUZZ_EXPECT_PKG="$ASAN_PKG" \
   TFE_OP_FUZZ_EXAMPLES=3 TFE_OP_FUZZ_CHAINS=40 \
-    "$PY" -m pytest --noconftest -p no:cacheprovider -q "$ROOT/tests/python/test_op_fuzz.py"
+    "$PY" -m pytest --noconftest -p no:cacheprovider -q --capture=sys \
+      "$ROOT/tests/python/test_op_fuzz.py"
 )
 
 step "Soak: 60 s, 8 threads (benchmarks/soak.py; 30 minutes for the record: docs/RELIABILITY.md)"
