@@ -328,6 +328,37 @@ TEST(tensor_scatter_huge_indices) {
 
 /* ------------------------------------------------ the checked helpers */
 
+/* The sorted segment ops size their output from the last id + 1: an id of
+ * INT64_MAX overflowed that sum (UBSan); now a clean INVALID_ARGUMENT. */
+TEST(segment_id_int64_max) {
+  static const char* const ops[5] = {"SegmentSum", "SegmentMean", "SegmentMax",
+                                     "SegmentMin", "SegmentProd"};
+  TF_Status* s = TF_NewStatus();
+  TFE_Context* ctx = new_ctx(s);
+  int64_t xd = 2, idd = 2;
+  float xv[2] = {1, 2};
+  int64_t iv[2] = {INT64_MAX, INT64_MAX};
+  TFE_TensorHandle* x = f32_handle(&xd, 1, xv, 2, s);
+  TFE_TensorHandle* ids = i64_handle(&idd, 1, iv, 2, s);
+  int i;
+  for (i = 0; i < 5; i++) {
+    TFE_TensorHandle* out[1] = {NULL};
+    int n = 1;
+    TFE_Op* op = TFE_NewOp(ctx, ops[i], s);
+    CHECK_CODE(s, TF_OK);
+    TFE_OpAddInput(op, x, s);
+    TFE_OpAddInput(op, ids, s);
+    TFE_Execute(op, out, &n, s);
+    CHECK_CODE(s, TF_INVALID_ARGUMENT);
+    CHECK_STR_CONTAINS(TF_Message(s), "too large");
+    TFE_DeleteOp(op);
+  }
+  TFE_DeleteTensorHandle(x);
+  TFE_DeleteTensorHandle(ids);
+  TFE_DeleteContext(ctx);
+  TF_DeleteStatus(s);
+}
+
 TEST(checked_helpers) {
   int64_t r = 7;
   int ri = 7;

@@ -43,7 +43,14 @@ static void sorted_segment(tfe_kernel_context* k, seg_kind kind) {
                "segment_ids should be the same size as dimension 0 of input.");
     return;
   }
-  rows = n > 0 ? kutil_get_int(ids, n - 1) + 1 : 0;
+  rows = 0;
+  if (n > 0 && !tfe_checked_add_i64(kutil_get_int(ids, n - 1), 1, &rows)) {
+    /* the last id is INT64_MAX: no output can have that many rows */
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "segment id %lld is too large for an output row count",
+               (long long)kutil_get_int(ids, n - 1));
+    return;
+  }
   if (n > 0 && rows <= 0) { /* the last (largest) id is negative */
     KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "segment ids must be >= 0");
     return;
