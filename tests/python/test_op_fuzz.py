@@ -92,25 +92,11 @@ KNOWN: dict[tuple[str, str, int | None], str] = {}
 # the call's attrs, note). Such calls are not made (a crash would end the
 # whole run); /work/issue13_findings.md has the reproducers.
 # The predicate sees the call's keyword arguments (inputs and attrs).
-# DepthToSpace/SpaceToDepth with block_size >= 2**16 (SIGFPE, issue 13
-# defect 1) were here until H1's fix (64a03f0).
-def _huge_segment_id(kwargs: dict[str, Any]) -> bool:
-    ids = kwargs.get("segment_ids")
-    if not isinstance(ids, EagerTensor) or ids.closed:
-        return False
-    try:
-        arr = ids.numpy()
-    except OpError:
-        return False
-    return arr.size > 0 and int(arr.max()) >= 2**62
-
-
-_SEGMENT_NOTE = ("UBSan: signed overflow in sorted_segment (arrayops_segment.c:46) "
-                 "for a segment id of INT64_MAX; reported to H1 in issue13_findings.md")
-CRASHERS: dict[str, tuple[Callable[[dict[str, Any]], bool], str]] = {
-    name: (_huge_segment_id, _SEGMENT_NOTE)
-    for name in ("SegmentSum", "SegmentMean", "SegmentMax", "SegmentMin", "SegmentProd")
-}
+# Entries that were here until fixed: DepthToSpace/SpaceToDepth with
+# block_size >= 2**16 (SIGFPE, issue 13 defect 1; H1, 64a03f0) and
+# Segment* with a segment id of INT64_MAX (UBSan signed overflow; H1,
+# a7b5791).
+CRASHERS: dict[str, tuple[Callable[[dict[str, Any]], bool], str]] = {}
 
 
 def known_crash(op: str, kwargs: dict[str, Any]) -> str | None:
