@@ -806,9 +806,20 @@ int tfe_execute_kernel(TFE_Context* ctx, const tfe_kcache_entry* e,
     /* Kernels run with denormals flushed and round-to-nearest, as in TF;
      * the caller's modes are back once compute returns (core/fpenv.h). */
     tfe_fpenv_saved fp;
+    uint64_t alloc_failures = tfe_alloc_failures();
     tfe_fpenv_enter(&fp);
     e->reg->compute(&k);
     tfe_fpenv_leave(&fp);
+    /* A kernel that ran out of memory but could not say so (a plugin whose
+     * TF_NewStatus returned NULL) is reported as out of memory, not as a
+     * kernel that forgot its outputs. */
+    if (TF_GetCode(status) == TF_OK &&
+        tfe_alloc_failures() != alloc_failures &&
+        !check_outputs(e, outs, out_refs, has_ref, status)) {
+      tfe_status_setf(status, TF_RESOURCE_EXHAUSTED,
+                      "out of memory while running the kernel of %s",
+                      e->def->name);
+    }
   }
   /* An input whose buffer became an output's no longer holds its value
    * (whether or not the kernel then succeeded). */

@@ -54,10 +54,12 @@ static void register_builtin(void (*init)(TF_FilesystemPluginInfo*),
 }
 
 static void register_builtins(void) {
+  tfe_alloc_benign_begin();
   register_builtin(tfe_local_fs_init_plugin, "built-in local filesystem",
                    tfe_local_fs_new_exclusive_file);
   register_builtin(tfe_ram_fs_init_plugin, "built-in ram filesystem",
                    tfe_ram_fs_new_exclusive_file);
+  tfe_alloc_benign_end();
 }
 
 void tfe_fs_builtins_ensure(void) {

@@ -1,6 +1,8 @@
 /* Registers the built-in CPU kernels once per process. */
 #include <pthread.h>
 
+#include "core/alloc.h"
+
 #include "kernels/cpu/cpu_kernels.h"
 #include "kernels/kernel.h"
 
@@ -10,10 +12,12 @@ void tfe_register_cpu_extra_kernels(void);
 static pthread_once_t g_builtins_once = PTHREAD_ONCE_INIT;
 
 static void register_builtins(void) {
+  tfe_alloc_benign_begin();
   tfe_register_cpu_elementwise_kernels();
   tfe_register_cpu_array_kernels();
   tfe_register_cpu_extra_kernels();
   tfe_register_cpu_einsum_kernels();
+  tfe_alloc_benign_end();
 }
 
 void tfe_kernels_ensure_builtins(void) {

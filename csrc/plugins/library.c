@@ -173,7 +173,11 @@ TF_Library* TF_LoadLibrary(const char* library_filename, TF_Status* status) {
    * register carry the load's tag. */
   tfe_ops_collect_begin(&ops);
   tag = tfe_kernels_mark_begin();
+  /* The library's initialisers run once per process (dlopen) and cannot
+   * be retried: what they allocate is exempt from fault injection. */
+  tfe_alloc_benign_begin();
   h = tfe_dl_open(library_filename, status);
+  tfe_alloc_benign_end();
   tfe_kernels_mark_end();
   tfe_ops_collect_end();
   if (h == NULL) {

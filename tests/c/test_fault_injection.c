@@ -38,21 +38,6 @@
  * a fallback, the rest confirm that no injected failure was reached). */
 #define CONFIRM_RUNS 3
 
-/* 1 while the fixes for what this test found are not in the tree
- * (issue 13, docs/RELIABILITY.md "Not done"): one-time registrations of the
- * built-in kernels and filesystems and a plugin's initialisers need
- * tfe_alloc_benign_begin/end, and TFE_Execute must report a plugin kernel
- * that ran out of memory without a status as RESOURCE_EXHAUSTED. Until then
- * sweep_cold initialises those registries before sweeping, and the plugin's
- * kernel runs only in the clean runs (its load is swept). Set to 0 to
- * sweep everything. */
-#ifndef TFE_FI_PENDING_FIXES
-#define TFE_FI_PENDING_FIXES 1
-#endif
-
-/* Whether an injected failure is armed for the current run. */
-static int g_injecting;
-
 /* ---------------------------------------------------------------------
  * Outcome of one run. A step that fails records what failed and why; the
  * run then cleans up and returns. */
@@ -486,10 +471,6 @@ static void plugin_part(outcome* o, TFE_Context* ctx, TFE_TensorHandle* a,
     TF_DeleteLibraryHandle(lib);
     return;
   }
-  if (TFE_FI_PENDING_FIXES && g_injecting) {
-    TF_DeleteLibraryHandle(lib);
-    return;
-  }
   if (run(o, ctx, "TfeTestScaleAdd", NULL, NULL, 0, a, a, attrs_scale, &out, 1,
           s) == 1) {
     const float want[4] = {4, 8, 12, 16};
@@ -568,14 +549,6 @@ static void sweep(int warm_first) {
   long n, points = -1, exhausted = 0, nulls = 0;
   int ok_streak = 0;
   CHECK(s != NULL);
-  if (TFE_FI_PENDING_FIXES && !warm_first) {
-    /* Only what pthread_once cannot retry: the kernel and filesystem
-     * registries and the plugin's initialisers. */
-    TF_Library* lib = TF_LoadLibrary(PLUGIN, s);
-    CHECK_CODE(s, TF_OK);
-    TF_DeleteLibraryHandle(lib);
-    TFE_FileExists("ram://", s);
-  }
   if (warm_first) {
     workload(&o, s);
     if (o.code != TF_OK) {
@@ -587,11 +560,9 @@ static void sweep(int warm_first) {
    * are released, but the library record may stay. */
   base = fi_live();
   for (n = 0; n < MAX_POINTS; n++) {
-    g_injecting = 1;
     TFE_TestFailAllocationsAfter(n);
     workload(&o, s);
     TFE_TestFailAllocationsAfter(-1);
-    g_injecting = 0;
     fs_cleanup();
     if (o.code == TF_OK) {
       if (points < 0) points = n;
@@ -613,13 +584,13 @@ static void sweep(int warm_first) {
     TFE_FAIL("the workload never completed within %d failing allocations; "
              "last failure in %s: %s", MAX_POINTS, o.step, o.msg);
   }
-  printf("fault injection (%s%s): %ld allocation points, %ld runs ended in "
+  printf("fault injection (%s): %ld allocation points, %ld runs ended in "
          "RESOURCE_EXHAUSTED, %ld in a NULL result, then %d clean runs; "
          "%d values checked in the last run\n",
          warm_first ? "warm" : "cold",
-         TFE_FI_PENDING_FIXES ? ", pending fixes" : "", points, exhausted, nulls, CONFIRM_RUNS,
+         points, exhausted, nulls, CONFIRM_RUNS,
          o.values_checked);
-  CHECK(o.values_checked >= (TFE_FI_PENDING_FIXES ? 9 : 10));
+  CHECK(o.values_checked >= 10);
   TF_DeleteStatus(s);
 }
 
