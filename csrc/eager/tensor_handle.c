@@ -224,6 +224,25 @@ TFE_TensorHandle* TFE_NewTensorHandle(const TF_Tensor* t, TF_Status* status) {
   return h;
 }
 
+/* TF's C++-only overload TFE_NewTensorHandle(const tensorflow::Tensor&,
+ * TF_Status*), exported under its C++ name so that C++ code written for TF
+ * links. tfe has no tensorflow::Tensor: it always fails. */
+#if defined(__GNUC__) && defined(__ELF__)
+TFE_TensorHandle* tfe_cxx_new_tensor_handle_from_cxx_tensor(
+    const void* tensor, TF_Status* status)
+    __asm__("_Z19TFE_NewTensorHandleRKN10tensorflow6TensorEP10TSL_Status")
+        __attribute__((visibility("default")));
+TFE_TensorHandle* tfe_cxx_new_tensor_handle_from_cxx_tensor(
+    const void* tensor, TF_Status* status) {
+  (void)tensor;
+  tfe_status_setf(status, TF_UNIMPLEMENTED,
+                  "TFE_NewTensorHandle(const tensorflow::Tensor&) is not "
+                  "implemented in tfe (it has no C++ tensorflow::Tensor); use "
+                  "TFE_NewTensorHandle(const TF_Tensor*, TF_Status*)");
+  return NULL;
+}
+#endif
+
 TFE_TensorHandle* TFE_NewTensorHandleFromTensor(TFE_Context* ctx, TF_Tensor* t,
                                                 TF_Status* status) {
   TFE_TensorHandle* h;

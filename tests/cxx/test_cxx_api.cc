@@ -132,11 +132,24 @@ void dlpack_cxx_names() {
   TF_DeleteStatus(s);
 }
 
+// TF's C++-only overload links against libtfe and fails cleanly (tfe has no
+// tensorflow::Tensor; the reference is never read).
+void cxx_tensor_overload() {
+  TF_Status* s = TF_NewStatus();
+  alignas(16) unsigned char storage[64] = {0};
+  const tensorflow::Tensor& t =
+      *reinterpret_cast<const tensorflow::Tensor*>(storage);
+  EXPECT(TFE_NewTensorHandle(t, s) == nullptr);
+  EXPECT(TF_GetCode(s) == TF_UNIMPLEMENTED);
+  TF_DeleteStatus(s);
+}
+
 }  // namespace
 
 int main() {
   custom_device_defaults();
   dlpack_cxx_names();
+  cxx_tensor_overload();
   std::printf("ok\n");
   return 0;
 }

@@ -36,6 +36,23 @@
 #error "tfe's TF_TString supports little-endian targets only"
 #endif
 
+/* Small helpers TF's header also defines (same names and types), so code
+ * written against TF's header that calls them compiles unchanged. */
+#ifndef TFE_CFFI_CDEF /* not part of tfe's binding */
+static inline uint32_t TF_swap32(uint32_t host_int) {
+#if defined(__GNUC__) || defined(__clang__)
+  return __builtin_bswap32(host_int);
+#else
+  return (host_int >> 24) | ((host_int >> 8) & 0xFF00u) |
+         ((host_int << 8) & 0xFF0000u) | (host_int << 24);
+#endif
+}
+/* Rounds i up to a multiple of 16. */
+static inline size_t TF_align16(size_t i) { return (i + 15) & ~(size_t)15; }
+static inline size_t TF_max(size_t a, size_t b) { return a < b ? b : a; }
+static inline size_t TF_min(size_t a, size_t b) { return b < a ? b : a; }
+#endif /* TFE_CFFI_CDEF */
+
 typedef enum TF_TString_Type {
   TF_TSTR_SMALL = 0x00,
   TF_TSTR_LARGE = 0x01,

@@ -447,6 +447,16 @@ TF_CAPI_EXPORT extern void TFE_ContextEndStep(TFE_Context* ctx);
 
 #ifdef __cplusplus
 } /* end extern "C" */
+
+/* C++ only, as in TF: a handle from TF's C++ tensorflow::Tensor. tfe has no
+ * such class, so this always fails with TF_UNIMPLEMENTED and returns NULL;
+ * it is declared (and exported under its C++ name) so that C++ code written
+ * against TF's header compiles and links. Use the C function above. */
+namespace tensorflow {
+class Tensor;
+}  // namespace tensorflow
+TFE_TensorHandle* TFE_NewTensorHandle(const tensorflow::Tensor& t,
+                                      TF_Status* status);
 #endif
 
 #endif /* TENSORFLOW_C_EAGER_C_API_H_ */
