@@ -8,9 +8,6 @@
 
 #define TFE_GRAPH_MAGIC 0x47525048u /* "GRPH" */
 
-struct TF_Graph {
-  uint32_t magic; /* TFE_GRAPH_MAGIC while alive */
-};
 
 TF_Graph* TF_NewGraph(void) {
   TF_Graph* g = (TF_Graph*)tfe_calloc(1, sizeof(*g));

@@ -1,34 +1,133 @@
-/* Shared helpers of the graph/session API (csrc/graph/).
- *
- * tfe has no graph runtime. The files here implement the parts of
- * tensorflow/c/c_api.h that only hold settings (session_options.c,
- * import_options.c, graph.c for the empty graph object) and mark every
- * other function of that API as a TF_UNIMPLEMENTED stub (see
- * csrc/core/unimplemented.h): operation.c (building and querying
- * operations), import.c (GraphDef import), function.c (functions, while
- * loops, gradients), session.c (sessions, deprecated sessions, device
- * lists of sessions), server.c (servers, ApiDef maps, log listeners). */
+/* Internal structures of the graph half of tensorflow/c/c_api.h
+ * (csrc/graph/). Several files share them:
+ *   graph.c          TF_Graph: creation, lookup by name, iteration, shapes,
+ *                    versions, GraphDef export, OpDefs.
+ *   operation.c      TF_OperationDescription (TF_NewOperation, the
+ *                    setters, TF_FinishOperation) and TF_Operation queries.
+ *   import.c         TF_GraphImportGraphDef* and its options.
+ *   function*.c      TF_Function and the function library (function_lib.h).
+ *   while_loop.c     TF_NewWhile / TF_FinishWhile / TF_AbortWhile.
+ *   session*.c, plan*.c, exec*.c  sessions and the graph executor (plan.h).
+ * A graph is a flat array of operations in creation order; every operation
+ * only ever refers to operations created before it (control flow cycles go
+ * through NextIteration, whose input is added later by import/while code
+ * with tfe_graph_set_input). */
 #ifndef TFE_GRAPH_GRAPH_INTERNAL_H_
 #define TFE_GRAPH_GRAPH_INTERNAL_H_
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "core/unimplemented.h"
+#include "ops/attr_value.h"
+#include "ops/op_registry.h"
 #include "tensorflow/c/c_api.h"
 #include "tensorflow/c/logging.h"
 
-/* For stubs without a TF_Status: logs "<name> is not implemented in tfe"
- * as a warning the first time the calling function runs, then stays
- * quiet (graph-building code calls the same setter many times). `name`
- * must be a string literal. */
-#define TFE_GRAPH_WARN_ONCE(name)                                        \
-  do {                                                                   \
-    static atomic_flag tfe_warned_ = ATOMIC_FLAG_INIT;                   \
-    if (!atomic_flag_test_and_set(&tfe_warned_)) {                       \
-      TF_Log(TF_WARNING, "%s", name " is not implemented in tfe");       \
-    }                                                                    \
-  } while (0)
+/* GraphDef versions tfe writes (TF 2.21's TF_GRAPH_DEF_VERSION and its
+ * minimum consumer). */
+#define TFE_GRAPH_DEF_VERSION 2474
+#define TFE_GRAPH_DEF_VERSION_MIN_CONSUMER 0
+
+struct tfe_flib; /* function library (function_lib.h) */
+
+/* One operation of a graph. Immutable once TF_FinishOperation returned it,
+ * except: output_shapes (TF_GraphSetTensorShape refines them), the
+ * consumer/control-output counts, and inputs of a NextIteration-style back
+ * edge (tfe_graph_set_input). All reads and writes of those happen under
+ * graph->mu. */
+struct TF_Operation {
+  TF_Graph* graph;
+  int id;         /* index in graph->ops */
+  char* name;     /* owned */
+  char* op_type;  /* owned; the registered op or a library function name */
+  char* device;   /* owned; requested device as given, "" when none */
+  /* The op's definition: from the op registry, or a function's signature
+   * (owned by the graph's function library, which lives as long as the
+   * graph and never drops a signature while an operation uses it). */
+  const tfe_op_def* def;
+  /* Every attr of the node: the ones set, defaults TF adds at finish time,
+   * and extra attrs such as "_class" (colocation) or "_output_shapes". */
+  tfe_attrs attrs;
+  /* Flat data inputs and their dtypes (the dtype the op expects). */
+  int num_inputs;
+  TF_Output* inputs;
+  TF_DataType* input_types;
+  /* Flat outputs: dtypes and the statically known shapes (num_dims -1:
+   * unknown rank; dim -1: unknown size). */
+  int num_outputs;
+  TF_DataType* output_types;
+  tfe_shape* output_shapes;
+  /* Control inputs, in the order they were added, without duplicates. */
+  int num_control_inputs;
+  TF_Operation** control_inputs;
+  /* Out-edges, kept up to date as operations are added:
+   * consumers[i] lists the inputs fed by output i. */
+  int* num_consumers;     /* num_outputs entries */
+  TF_Input** consumers;   /* num_outputs arrays (owned) */
+  int num_control_outputs;
+  TF_Operation** control_outputs; /* owned */
+  int cap_control_outputs;
+  int* cap_consumers;     /* num_outputs entries */
+};
+
+struct TF_Graph {
+  uint32_t magic;
+  /* Guards everything below (the "Locked" API variants expect the caller
+   * to hold it). Recursive is not needed: public functions take it once. */
+  pthread_mutex_t mu;
+  TF_Operation** ops; /* creation order */
+  int num_ops;
+  int cap_ops;
+  /* Name -> operation index (open addressing, owned by graph.c). */
+  int* name_index;
+  size_t name_index_cap;
+  /* Names reserved by descriptions not yet finished: TF rejects a second
+   * TF_NewOperation with a pending name only at finish time, so this is
+   * only consulted by TF_FinishOperation. */
+  /* Functions added to the graph (TF_GraphCopyFunction, imports); created
+   * on first use. */
+  struct tfe_flib* flib;
+  /* GraphDef versions (imports may lower them). */
+  int producer;
+  int min_consumer;
+  /* Sessions holding the graph: TF_DeleteGraph while a session is alive
+   * only marks it, the last session frees it. */
+  int sessions;
+  int delete_requested;
+  /* Bumped whenever an operation is added or a shape changes, so that
+   * sessions notice the graph grew (TF extends a session's graph before
+   * each run). */
+  atomic_uint_fast64_t generation;
+};
+
+/* Graph helpers (graph.c). Callers hold g->mu unless noted. */
+
+/* The operation named `name` (exact), or NULL. */
+TF_Operation* tfe_graph_find(TF_Graph* g, const char* name);
+/* Appends a finished operation and indexes its name; updates the
+ * consumer/control-output lists of its producers. 0 on OOM (op untouched). */
+int tfe_graph_add_op(TF_Graph* g, TF_Operation* op);
+/* Rewires data input `index` of `op` to `src` (used for back edges of
+ * loops), keeping consumer lists right. 0 on OOM. */
+int tfe_graph_set_input(TF_Graph* g, TF_Operation* op, int index,
+                        TF_Output src);
+/* Frees an operation that was never added. */
+void tfe_graph_op_free(TF_Operation* op);
+/* Takes/drops a session's hold on the graph (locks g->mu itself). */
+void tfe_graph_hold(TF_Graph* g);
+void tfe_graph_release(TF_Graph* g);
+/* The graph's function library, created when missing (NULL on OOM). */
+struct tfe_flib* tfe_graph_flib(TF_Graph* g);
+
+/* Appends a serialized NodeDef body for `op` (name, op, inputs with
+ * "name:i" / "^name" spelling, device, attrs) to `out` (core/pb.h
+ * writer). Defined in graph.c; used by TF_OperationToNodeDef, GraphDef
+ * export and functions. */
+struct tfe_pbw;
+void tfe_graph_encode_node_def(struct tfe_pbw* out, const TF_Operation* op);
 
 /* 1 when data[0..len) is a well-formed protobuf message on the wire:
  * every tag has a non-zero field number and a known wire type, varints
@@ -37,5 +136,16 @@
  * length-delimited fields are not inspected (without the schema they
  * cannot be told apart from bytes). An empty message is valid. */
 int tfe_proto_wire_valid(const void* data, size_t len);
+
+/* For stubs without a TF_Status: logs "<name> is not implemented in tfe"
+ * as a warning the first time the calling function runs, then stays
+ * quiet. `name` must be a string literal. */
+#define TFE_GRAPH_WARN_ONCE(name)                                        \
+  do {                                                                   \
+    static atomic_flag tfe_warned_ = ATOMIC_FLAG_INIT;                   \
+    if (!atomic_flag_test_and_set(&tfe_warned_)) {                       \
+      TF_Log(TF_WARNING, "%s", name " is not implemented in tfe");       \
+    }                                                                    \
+  } while (0)
 
 #endif /* TFE_GRAPH_GRAPH_INTERNAL_H_ */
