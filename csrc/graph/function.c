@@ -1,5 +1,4 @@
-/* Graph functions, while loops, gradients and constant folding: all
- * TF_UNIMPLEMENTED stubs (tfe never creates a TF_Function). */
+/* Graph functions (TF_Function): TF_UNIMPLEMENTED stubs for now. */
 #include <stddef.h>
 
 #include "graph/graph_internal.h"
@@ -23,47 +22,6 @@ int TF_GraphGetFunctions(TF_Graph* g, TF_Function** funcs, int max_func,
   TFE_UNIMPLEMENTED(status, "TF_GraphGetFunctions");
   return 0;
 }
-
-/* ------------------------------------------------------------------------
- * While loops and gradients. */
-
-TF_WhileParams TF_NewWhile(TF_Graph* g, TF_Output* inputs, int ninputs,
-                           TF_Status* status) {
-  /* The const members can only be set here, at initialisation. */
-  TF_WhileParams none = {0, NULL, NULL, {NULL, 0}, NULL, NULL, NULL, NULL};
-  (void)g, (void)inputs, (void)ninputs;
-  TFE_UNIMPLEMENTED(status, "TF_NewWhile");
-  return none;
-}
-
-void TF_FinishWhile(const TF_WhileParams* params, TF_Status* status,
-                    TF_Output* outputs) {
-  (void)params, (void)outputs;
-  TFE_UNIMPLEMENTED(status, "TF_FinishWhile");
-}
-
-void TF_AbortWhile(const TF_WhileParams* params) {
-  (void)params;
-  /* TFE_UNIMPLEMENTED: TF_AbortWhile */
-  TFE_GRAPH_WARN_ONCE("TF_AbortWhile");
-}
-
-void TF_AddGradients(TF_Graph* g, TF_Output* y, int ny, TF_Output* x, int nx,
-                     TF_Output* dx, TF_Status* status, TF_Output* dy) {
-  (void)g, (void)y, (void)ny, (void)x, (void)nx, (void)dx, (void)dy;
-  TFE_UNIMPLEMENTED(status, "TF_AddGradients");
-}
-
-void TF_AddGradientsWithPrefix(TF_Graph* g, const char* prefix, TF_Output* y,
-                               int ny, TF_Output* x, int nx, TF_Output* dx,
-                               TF_Status* status, TF_Output* dy) {
-  (void)g, (void)prefix, (void)y, (void)ny, (void)x, (void)nx, (void)dx,
-      (void)dy;
-  TFE_UNIMPLEMENTED(status, "TF_AddGradientsWithPrefix");
-}
-
-/* ------------------------------------------------------------------------
- * Functions. */
 
 TF_Function* TF_GraphToFunction(const TF_Graph* fn_body, const char* fn_name,
                                 unsigned char append_hash_to_fn_name,
@@ -135,11 +93,4 @@ void TF_DeleteFunction(TF_Function* func) {
    * other pointer is not tfe's to free. */
   (void)func;
   /* TFE_UNIMPLEMENTED: TF_DeleteFunction */
-}
-
-unsigned char TF_TryEvaluateConstant(TF_Graph* graph, TF_Output output,
-                                     TF_Tensor** result, TF_Status* status) {
-  (void)graph, (void)output, (void)result;
-  TFE_UNIMPLEMENTED(status, "TF_TryEvaluateConstant");
-  return 0;
 }
