@@ -17,6 +17,10 @@ static void register_builtins(void) {
   tfe_register_cpu_array_kernels();
   tfe_register_cpu_extra_kernels();
   tfe_register_cpu_einsum_kernels();
+  tfe_register_cpu_graph_kernels();
+  tfe_register_cpu_control_flow_kernels();
+  tfe_register_cpu_functional_kernels();
+  tfe_register_cpu_queue_kernels();
   tfe_alloc_benign_end();
 }
 

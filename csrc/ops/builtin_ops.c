@@ -25,6 +25,10 @@ int tfe_ops_register_nnlinalg_defs(void);
 int tfe_ops_register_special_defs(void);
 int tfe_ops_register_arrayops_defs(void);
 int tfe_ops_register_collective_defs(void);
+int tfe_ops_register_graph_defs(void);
+int tfe_ops_register_control_flow_defs(void);
+int tfe_ops_register_functional_defs(void);
+int tfe_ops_register_queue_defs(void);
 
 /* Registration runs once, under g_mu. If memory runs out part way (tests
  * inject allocation failures, possibly before anything else touched the
@@ -87,6 +91,10 @@ static void register_all(void) {
   tfe_ops_register_special_defs();
   tfe_ops_register_arrayops_defs();
   tfe_ops_register_collective_defs();
+  tfe_ops_register_graph_defs();
+  tfe_ops_register_control_flow_defs();
+  tfe_ops_register_functional_defs();
+  tfe_ops_register_queue_defs();
   tl_registering = 0;
   if (!g_out_of_memory) atomic_store_explicit(&g_done, 1, memory_order_release);
 }

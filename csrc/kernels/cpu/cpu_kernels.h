@@ -17,5 +17,12 @@ void tfe_register_cpu_extra_kernels(void);
 
 /* Einsum (csrc/kernels/cpu/einsum.c). */
 void tfe_register_cpu_einsum_kernels(void);
+/* Graph-only ops (graph_kernels.c), v1 control flow (control_flow_kernels.c),
+ * function calls and functional control flow (functional_kernels.c) and
+ * queues (queue_kernels.c). */
+void tfe_register_cpu_graph_kernels(void);
+void tfe_register_cpu_control_flow_kernels(void);
+void tfe_register_cpu_functional_kernels(void);
+void tfe_register_cpu_queue_kernels(void);
 
 #endif /* TFE_KERNELS_CPU_CPU_KERNELS_H_ */
