@@ -1,109 +1,823 @@
-/* TF_Graph: tfe's graphs can be created and deleted but never gain an
- * operation. Every function that would read or change a graph's contents
- * is a TF_UNIMPLEMENTED stub. */
+/* TF_Graph: creation and deletion (deferred while sessions hold the graph),
+ * the name index, iteration, static shapes, versions, GraphDef export,
+ * OpDefs, and the edits of finished operations that TF's experimental API
+ * allows (TF_UpdateEdge, control inputs, requested devices, attrs).
+ *
+ * The name index is an open-addressing hash table of operation indices
+ * (linear probing, kept at most half full), so lookups and insertions are
+ * O(1) however large the graph grows. */
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "core/alloc.h"
+#include "core/pb.h"
+#include "core/status_internal.h"
+#include "eager/eager_internal.h"
+#include "graph/function_lib.h"
 #include "graph/graph_internal.h"
+#include "ops/proto_encode.h"
 
 #define TFE_GRAPH_MAGIC 0x47525048u /* "GRPH" */
 
+static int graph_live(const TF_Graph* g) {
+  return g != NULL && g->magic == TFE_GRAPH_MAGIC;
+}
 
 TF_Graph* TF_NewGraph(void) {
   TF_Graph* g = (TF_Graph*)tfe_calloc(1, sizeof(*g));
   if (g == NULL) return NULL;
+  if (pthread_mutex_init(&g->mu, NULL) != 0) {
+    tfe_free(g);
+    return NULL;
+  }
   g->magic = TFE_GRAPH_MAGIC;
+  g->producer = TFE_GRAPH_DEF_VERSION;
+  g->min_consumer = TFE_GRAPH_DEF_VERSION_MIN_CONSUMER;
+  atomic_init(&g->generation, 0);
   return g;
 }
 
-void TF_DeleteGraph(TF_Graph* g) {
-  if (g == NULL || g->magic != TFE_GRAPH_MAGIC) return;
+void tfe_graph_op_free(TF_Operation* op) {
+  int i;
+  if (op == NULL) return;
+  tfe_free(op->name);
+  tfe_free(op->op_type);
+  tfe_free(op->device);
+  tfe_attrs_destroy(&op->attrs);
+  tfe_free(op->inputs);
+  tfe_free(op->input_types);
+  tfe_free(op->output_types);
+  if (op->output_shapes != NULL) {
+    for (i = 0; i < op->num_outputs; i++) tfe_free(op->output_shapes[i].dims);
+    tfe_free(op->output_shapes);
+  }
+  tfe_free(op->control_inputs);
+  if (op->consumers != NULL) {
+    for (i = 0; i < op->num_outputs; i++) tfe_free(op->consumers[i]);
+    tfe_free(op->consumers);
+  }
+  tfe_free(op->num_consumers);
+  tfe_free(op->cap_consumers);
+  tfe_free(op->control_outputs);
+  tfe_free(op);
+}
+
+static void graph_free(TF_Graph* g) {
+  int i;
   g->magic = 0;
+  for (i = 0; i < g->num_ops; i++) tfe_graph_op_free(g->ops[i]);
+  tfe_free(g->ops);
+  tfe_free(g->name_index);
+  tfe_flib_free(g->flib);
+  pthread_mutex_destroy(&g->mu);
   tfe_free(g);
 }
 
+void TF_DeleteGraph(TF_Graph* g) {
+  int later;
+  if (!graph_live(g)) return;
+  pthread_mutex_lock(&g->mu);
+  later = g->sessions > 0;
+  if (later) g->delete_requested = 1;
+  pthread_mutex_unlock(&g->mu);
+  if (!later) graph_free(g);
+}
+
+void tfe_graph_hold(TF_Graph* g) {
+  if (!graph_live(g)) return;
+  pthread_mutex_lock(&g->mu);
+  g->sessions++;
+  pthread_mutex_unlock(&g->mu);
+}
+
+void tfe_graph_release(TF_Graph* g) {
+  int free_now;
+  if (!graph_live(g)) return;
+  pthread_mutex_lock(&g->mu);
+  if (g->sessions > 0) g->sessions--;
+  free_now = g->sessions == 0 && g->delete_requested;
+  pthread_mutex_unlock(&g->mu);
+  if (free_now) graph_free(g);
+}
+
+struct tfe_flib* tfe_graph_flib(TF_Graph* g) {
+  if (g->flib == NULL) g->flib = tfe_flib_new();
+  return g->flib;
+}
+
 /* ------------------------------------------------------------------------
- * Tensor shapes, lookup and serialization. */
+ * Name index. */
+
+static uint64_t name_hash(const char* s) {
+  uint64_t h = 1469598103934665603ull; /* FNV-1a */
+  while (*s) {
+    h ^= (unsigned char)*s++;
+    h *= 1099511628211ull;
+  }
+  return h ^ (h >> 29);
+}
+
+TF_Operation* tfe_graph_find(TF_Graph* g, const char* name) {
+  size_t mask, i;
+  if (g == NULL || name == NULL || g->name_index_cap == 0) return NULL;
+  mask = g->name_index_cap - 1;
+  for (i = (size_t)name_hash(name) & mask;; i = (i + 1) & mask) {
+    int k = g->name_index[i];
+    if (k < 0) return NULL;
+    if (strcmp(g->ops[k]->name, name) == 0) return g->ops[k];
+  }
+}
+
+static void index_insert(int* table, size_t cap, const char* name, int k) {
+  size_t mask = cap - 1, i;
+  for (i = (size_t)name_hash(name) & mask; table[i] >= 0; i = (i + 1) & mask) {
+  }
+  table[i] = k;
+}
+
+/* Makes room for one more name (table at most half full). */
+static int index_reserve(TF_Graph* g) {
+  size_t cap, i;
+  int* t;
+  if ((size_t)(g->num_ops + 1) * 2 <= g->name_index_cap) return 1;
+  cap = g->name_index_cap ? g->name_index_cap * 2 : 64;
+  t = (int*)tfe_malloc(cap * sizeof(int));
+  if (t == NULL) return 0;
+  for (i = 0; i < cap; i++) t[i] = -1;
+  for (i = 0; i < (size_t)g->num_ops; i++) {
+    index_insert(t, cap, g->ops[i]->name, (int)i);
+  }
+  tfe_free(g->name_index);
+  g->name_index = t;
+  g->name_index_cap = cap;
+  return 1;
+}
+
+/* ------------------------------------------------------------------------
+ * Edges. */
+
+static int consumers_reserve(TF_Operation* src, int index) {
+  int cap;
+  TF_Input* p;
+  if (src->num_consumers[index] < src->cap_consumers[index]) return 1;
+  cap = src->cap_consumers[index] ? src->cap_consumers[index] * 2 : 4;
+  p = (TF_Input*)tfe_realloc(src->consumers[index], (size_t)cap * sizeof(*p));
+  if (p == NULL) return 0;
+  src->consumers[index] = p;
+  src->cap_consumers[index] = cap;
+  return 1;
+}
+
+static int control_outputs_reserve(TF_Operation* src) {
+  int cap;
+  TF_Operation** p;
+  if (src->num_control_outputs < src->cap_control_outputs) return 1;
+  cap = src->cap_control_outputs ? src->cap_control_outputs * 2 : 4;
+  p = (TF_Operation**)tfe_realloc(src->control_outputs,
+                                  (size_t)cap * sizeof(*p));
+  if (p == NULL) return 0;
+  src->control_outputs = p;
+  src->cap_control_outputs = cap;
+  return 1;
+}
+
+static void consumer_remove(TF_Operation* src, int index, TF_Operation* dst,
+                            int dst_index) {
+  int j, n = src->num_consumers[index];
+  TF_Input* c = src->consumers[index];
+  for (j = 0; j < n; j++) {
+    if (c[j].oper == dst && c[j].index == dst_index) {
+      memmove(&c[j], &c[j + 1], (size_t)(n - j - 1) * sizeof(*c));
+      src->num_consumers[index]--;
+      return;
+    }
+  }
+}
+
+static void control_output_remove(TF_Operation* src, TF_Operation* dst) {
+  int j, n = src->num_control_outputs;
+  for (j = 0; j < n; j++) {
+    if (src->control_outputs[j] == dst) {
+      memmove(&src->control_outputs[j], &src->control_outputs[j + 1],
+              (size_t)(n - j - 1) * sizeof(TF_Operation*));
+      src->num_control_outputs--;
+      return;
+    }
+  }
+}
+
+int tfe_graph_add_op(TF_Graph* g, TF_Operation* op) {
+  int i;
+  /* Reserve everything first, so that a failure leaves the graph as it
+   * was (grown arrays are harmless). */
+  if (g->num_ops == g->cap_ops) {
+    int cap = g->cap_ops ? g->cap_ops * 2 : 64;
+    TF_Operation** p =
+        (TF_Operation**)tfe_realloc(g->ops, (size_t)cap * sizeof(*p));
+    if (p == NULL) return 0;
+    g->ops = p;
+    g->cap_ops = cap;
+  }
+  if (!index_reserve(g)) return 0;
+  for (i = 0; i < op->num_inputs; i++) {
+    TF_Operation* src = op->inputs[i].oper;
+    if (src != NULL && !consumers_reserve(src, op->inputs[i].index)) return 0;
+  }
+  for (i = 0; i < op->num_control_inputs; i++) {
+    if (!control_outputs_reserve(op->control_inputs[i])) return 0;
+  }
+  /* Commit (cannot fail). */
+  for (i = 0; i < op->num_inputs; i++) {
+    TF_Operation* src = op->inputs[i].oper;
+    int k;
+    if (src == NULL) continue;
+    k = op->inputs[i].index;
+    src->consumers[k][src->num_consumers[k]].oper = op;
+    src->consumers[k][src->num_consumers[k]].index = i;
+    src->num_consumers[k]++;
+  }
+  for (i = 0; i < op->num_control_inputs; i++) {
+    TF_Operation* src = op->control_inputs[i];
+    src->control_outputs[src->num_control_outputs++] = op;
+  }
+  op->graph = g;
+  op->id = g->num_ops;
+  g->ops[g->num_ops++] = op;
+  index_insert(g->name_index, g->name_index_cap, op->name, op->id);
+  atomic_fetch_add(&g->generation, 1);
+  return 1;
+}
+
+int tfe_graph_set_input(TF_Graph* g, TF_Operation* op, int index,
+                        TF_Output src) {
+  TF_Output old;
+  if (index < 0 || index >= op->num_inputs) return 0;
+  if (src.oper != NULL && !consumers_reserve(src.oper, src.index)) return 0;
+  old = op->inputs[index];
+  if (old.oper != NULL) consumer_remove(old.oper, old.index, op, index);
+  op->inputs[index] = src;
+  if (src.oper != NULL) {
+    int k = src.index;
+    src.oper->consumers[k][src.oper->num_consumers[k]].oper = op;
+    src.oper->consumers[k][src.oper->num_consumers[k]].index = index;
+    src.oper->num_consumers[k]++;
+  }
+  atomic_fetch_add(&g->generation, 1);
+  return 1;
+}
+
+/* ------------------------------------------------------------------------
+ * Lookup and iteration. */
+
+TF_Operation* TF_GraphOperationByName(TF_Graph* graph, const char* oper_name) {
+  TF_Operation* op;
+  if (!graph_live(graph) || oper_name == NULL) return NULL;
+  pthread_mutex_lock(&graph->mu);
+  op = tfe_graph_find(graph, oper_name);
+  pthread_mutex_unlock(&graph->mu);
+  return op;
+}
+
+TF_Operation* TF_GraphNextOperation(TF_Graph* graph, size_t* pos) {
+  TF_Operation* op = NULL;
+  if (!graph_live(graph) || pos == NULL) return NULL;
+  pthread_mutex_lock(&graph->mu);
+  if (*pos < (size_t)graph->num_ops) op = graph->ops[(*pos)++];
+  pthread_mutex_unlock(&graph->mu);
+  return op;
+}
+
+/* ------------------------------------------------------------------------
+ * Static shapes. */
+
+/* Checks graph and output; INVALID_ARGUMENT / OUT_OF_RANGE otherwise. */
+static int check_output(TF_Graph* g, TF_Output o, TF_Status* s) {
+  if (!graph_live(g)) {
+    tfe_status_setf(s, TF_INVALID_ARGUMENT, "Invalid graph");
+    return 0;
+  }
+  if (o.oper == NULL) {
+    tfe_status_setf(s, TF_INVALID_ARGUMENT, "Invalid operation (NULL)");
+    return 0;
+  }
+  if (o.oper->graph != g) {
+    tfe_status_setf(s, TF_INVALID_ARGUMENT,
+                    "Node %s was not found in the graph", o.oper->name);
+    return 0;
+  }
+  if (o.index < 0 || o.index >= o.oper->num_outputs) {
+    tfe_status_setf(s, TF_OUT_OF_RANGE,
+                    "Node '%s' (type: '%s', num of outputs: %d) does not "
+                    "have output %d",
+                    o.oper->name, o.oper->op_type, o.oper->num_outputs,
+                    o.index);
+    return 0;
+  }
+  return 1;
+}
+
+static void shape_text(const tfe_shape* sh, char* buf, size_t cap) {
+  size_t len;
+  int i;
+  if (sh->num_dims < 0) {
+    snprintf(buf, cap, "?");
+    return;
+  }
+  len = (size_t)snprintf(buf, cap, "[");
+  for (i = 0; i < sh->num_dims && len < cap; i++) {
+    if (sh->dims[i] < 0) {
+      len += (size_t)snprintf(buf + len, cap - len, "%s?", i ? "," : "");
+    } else {
+      len += (size_t)snprintf(buf + len, cap - len, "%s%lld", i ? "," : "",
+                              (long long)sh->dims[i]);
+    }
+  }
+  if (len < cap) snprintf(buf + len, cap - len, "]");
+}
 
 void TF_GraphSetTensorShape(TF_Graph* graph, TF_Output output,
                             const int64_t* dims, const int num_dims,
                             TF_Status* status) {
-  (void)graph, (void)output, (void)dims, (void)num_dims;
-  TFE_UNIMPLEMENTED(status, "TF_GraphSetTensorShape");
+  tfe_shape* cur;
+  int i;
+  if (!check_output(graph, output, status)) return;
+  if (num_dims < -1 || (num_dims > 0 && dims == NULL)) {
+    tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                    "TF_GraphSetTensorShape: invalid shape (num_dims %d%s)",
+                    num_dims, num_dims > 0 ? ", dims NULL" : "");
+    return;
+  }
+  for (i = 0; i < num_dims; i++) {
+    if (dims[i] < -1) {
+      tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                      "Dimension %d of the shape is %lld; a dimension must "
+                      "be >= 0, or -1 when unknown",
+                      i, (long long)dims[i]);
+      return;
+    }
+  }
+  pthread_mutex_lock(&graph->mu);
+  cur = &output.oper->output_shapes[output.index];
+  if (num_dims < 0) { /* nothing new is known */
+    pthread_mutex_unlock(&graph->mu);
+    tfe_status_ok(status);
+    return;
+  }
+  if (cur->num_dims < 0) {
+    int64_t* d = NULL;
+    if (num_dims > 0) {
+      d = (int64_t*)tfe_malloc((size_t)num_dims * sizeof(int64_t));
+      if (d == NULL) {
+        pthread_mutex_unlock(&graph->mu);
+        tfe_status_setf(status, TF_RESOURCE_EXHAUSTED,
+                        "TF_GraphSetTensorShape: out of memory");
+        return;
+      }
+      memcpy(d, dims, (size_t)num_dims * sizeof(int64_t));
+    }
+    cur->dims = d;
+    cur->num_dims = num_dims;
+  } else {
+    char a[256], b[256];
+    tfe_shape given;
+    given.num_dims = num_dims;
+    given.dims = (int64_t*)dims;
+    if (cur->num_dims != num_dims) {
+      shape_text(cur, a, sizeof a);
+      shape_text(&given, b, sizeof b);
+      pthread_mutex_unlock(&graph->mu);
+      tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                      "Shapes must be equal rank, but are %d and %d",
+                      cur->num_dims, num_dims);
+      return;
+    }
+    for (i = 0; i < num_dims; i++) {
+      if (cur->dims[i] >= 0 && dims[i] >= 0 && cur->dims[i] != dims[i]) {
+        shape_text(cur, a, sizeof a);
+        shape_text(&given, b, sizeof b);
+        pthread_mutex_unlock(&graph->mu);
+        tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                        "Dimension %d in both shapes must be equal, but are "
+                        "%lld and %lld. Shapes are %s and %s.",
+                        i, (long long)cur->dims[i], (long long)dims[i], a, b);
+        return;
+      }
+    }
+    for (i = 0; i < num_dims; i++) {
+      if (cur->dims[i] < 0) cur->dims[i] = dims[i];
+    }
+  }
+  atomic_fetch_add(&graph->generation, 1);
+  pthread_mutex_unlock(&graph->mu);
+  tfe_status_ok(status);
 }
 
 int TF_GraphGetTensorNumDims(TF_Graph* graph, TF_Output output,
                              TF_Status* status) {
-  (void)graph, (void)output;
-  TFE_UNIMPLEMENTED(status, "TF_GraphGetTensorNumDims");
-  return -1;
+  int n;
+  if (!check_output(graph, output, status)) return -1;
+  pthread_mutex_lock(&graph->mu);
+  n = output.oper->output_shapes[output.index].num_dims;
+  pthread_mutex_unlock(&graph->mu);
+  tfe_status_ok(status);
+  return n < 0 ? -1 : n;
 }
 
 void TF_GraphGetTensorShape(TF_Graph* graph, TF_Output output, int64_t* dims,
                             int num_dims, TF_Status* status) {
-  (void)graph, (void)output, (void)dims, (void)num_dims;
-  TFE_UNIMPLEMENTED(status, "TF_GraphGetTensorShape");
+  const tfe_shape* sh;
+  int rank;
+  if (!check_output(graph, output, status)) return;
+  pthread_mutex_lock(&graph->mu);
+  sh = &output.oper->output_shapes[output.index];
+  rank = sh->num_dims < 0 ? -1 : sh->num_dims;
+  if (num_dims != rank) {
+    pthread_mutex_unlock(&graph->mu);
+    tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                    "Expected rank is %d but actual rank is %d", num_dims,
+                    rank);
+    return;
+  }
+  if (num_dims > 0) {
+    if (dims == NULL) {
+      pthread_mutex_unlock(&graph->mu);
+      tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                      "TF_GraphGetTensorShape: dims is NULL");
+      return;
+    }
+    memcpy(dims, sh->dims, (size_t)num_dims * sizeof(int64_t));
+  }
+  pthread_mutex_unlock(&graph->mu);
+  tfe_status_ok(status);
 }
 
-TF_Operation* TF_GraphOperationByName(TF_Graph* graph, const char* oper_name) {
-  (void)graph, (void)oper_name;
-  /* TFE_UNIMPLEMENTED: TF_GraphOperationByName */
-  TFE_GRAPH_WARN_ONCE("TF_GraphOperationByName");
-  return NULL;
+/* ------------------------------------------------------------------------
+ * Serialization. */
+
+static void put_input_name(tfe_pbw* out, TF_Output src) {
+  char buf[32];
+  const char* n = src.oper != NULL ? src.oper->name : "";
+  size_t len = strlen(n);
+  int k = 0;
+  tfe_pbw_tag(out, 3, 2);
+  if (src.index != 0) k = snprintf(buf, sizeof buf, ":%d", src.index);
+  tfe_pbw_varint(out, len + (size_t)k);
+  tfe_pbw_bytes(out, n, len);
+  tfe_pbw_bytes(out, buf, (size_t)k);
 }
 
-TF_Operation* TF_GraphNextOperation(TF_Graph* graph, size_t* pos) {
-  (void)graph, (void)pos;
-  /* TFE_UNIMPLEMENTED: TF_GraphNextOperation */
-  TFE_GRAPH_WARN_ONCE("TF_GraphNextOperation");
-  return NULL;
+static int cmp_op_name(const void* a, const void* b) {
+  const TF_Operation* x = *(const TF_Operation* const*)a;
+  const TF_Operation* y = *(const TF_Operation* const*)b;
+  return strcmp(x->name, y->name);
+}
+
+/* NodeDef body; control inputs sorted by name when `sorted` (GraphDef
+ * export does this, as TF's ToGraphDef does). */
+static void encode_node(tfe_pbw* out, const TF_Operation* op, int sorted) {
+  int i;
+  TF_Operation* small[16];
+  TF_Operation** ctl = op->control_inputs;
+  tfe_pbw_str(out, 1, op->name);
+  tfe_pbw_str(out, 2, op->op_type);
+  for (i = 0; i < op->num_inputs; i++) put_input_name(out, op->inputs[i]);
+  if (sorted && op->num_control_inputs > 1) {
+    ctl = op->num_control_inputs <= 16
+              ? small
+              : (TF_Operation**)tfe_malloc((size_t)op->num_control_inputs *
+                                           sizeof(TF_Operation*));
+    if (ctl == NULL) {
+      ctl = op->control_inputs; /* unsorted beats failing */
+    } else {
+      memcpy(ctl, op->control_inputs,
+             (size_t)op->num_control_inputs * sizeof(TF_Operation*));
+      qsort(ctl, (size_t)op->num_control_inputs, sizeof(TF_Operation*),
+            cmp_op_name);
+    }
+  }
+  for (i = 0; i < op->num_control_inputs; i++) {
+    size_t len = strlen(ctl[i]->name);
+    tfe_pbw_tag(out, 3, 2);
+    tfe_pbw_varint(out, len + 1);
+    tfe_pbw_bytes(out, "^", 1);
+    tfe_pbw_bytes(out, ctl[i]->name, len);
+  }
+  if (ctl != op->control_inputs && ctl != small) tfe_free(ctl);
+  if (op->device != NULL && op->device[0] != '\0') {
+    tfe_pbw_str(out, 4, op->device);
+  }
+  for (i = 0; i < op->attrs.count; i++) {
+    tfe_pbw entry = {0}, value = {0};
+    tfe_pbw_str(&entry, 1, op->attrs.items[i].name);
+    tfe_pb_attr_value(&value, &op->attrs.items[i].value);
+    tfe_pbw_sub(&entry, 2, &value);
+    tfe_pbw_sub(out, 5, &entry);
+  }
+}
+
+void tfe_graph_encode_node_def(struct tfe_pbw* out, const TF_Operation* op) {
+  encode_node(out, op, 0);
+}
+
+static void encode_versions(tfe_pbw* out, const TF_Graph* g) {
+  if (g->producer != 0) tfe_pbw_uint(out, 1, (uint64_t)(int64_t)g->producer);
+  if (g->min_consumer != 0) {
+    tfe_pbw_uint(out, 2, (uint64_t)(int64_t)g->min_consumer);
+  }
+}
+
+/* Moves w's bytes into `buf` (freeing what it held). */
+static void to_buffer(tfe_pbw* w, TF_Buffer* buf, TF_Status* s,
+                      const char* fn) {
+  TF_Buffer* tmp = tfe_pb_to_buffer(w);
+  if (tmp == NULL) {
+    tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "%s: out of memory", fn);
+    return;
+  }
+  if (buf->data_deallocator != NULL) {
+    buf->data_deallocator((void*)buf->data, buf->length);
+  }
+  buf->data = tmp->data;
+  buf->length = tmp->length;
+  buf->data_deallocator = tmp->data_deallocator;
+  tmp->data = NULL;
+  tmp->length = 0;
+  tmp->data_deallocator = NULL;
+  TF_DeleteBuffer(tmp);
+  tfe_status_ok(s);
 }
 
 void TF_GraphToGraphDef(TF_Graph* graph, TF_Buffer* output_graph_def,
                         TF_Status* status) {
-  (void)graph, (void)output_graph_def;
-  TFE_UNIMPLEMENTED(status, "TF_GraphToGraphDef");
+  tfe_pbw out = {0}, sub = {0};
+  int i;
+  if (!graph_live(graph) || output_graph_def == NULL) {
+    tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                    "TF_GraphToGraphDef: %s is NULL",
+                    graph_live(graph) ? "output_graph_def" : "graph");
+    return;
+  }
+  pthread_mutex_lock(&graph->mu);
+  for (i = 0; i < graph->num_ops && !out.oom; i++) {
+    encode_node(&sub, graph->ops[i], 1);
+    tfe_pbw_sub(&out, 1, &sub);
+  }
+  if (graph->flib != NULL) tfe_flib_encode(graph->flib, &sub);
+  tfe_pbw_sub(&out, 2, &sub);
+  encode_versions(&sub, graph);
+  tfe_pbw_sub(&out, 4, &sub);
+  pthread_mutex_unlock(&graph->mu);
+  to_buffer(&out, output_graph_def, status, "TF_GraphToGraphDef");
 }
 
 void TF_GraphGetOpDef(TF_Graph* graph, const char* op_name,
                       TF_Buffer* output_op_def, TF_Status* status) {
-  (void)graph, (void)op_name, (void)output_op_def;
-  TFE_UNIMPLEMENTED(status, "TF_GraphGetOpDef");
+  const tfe_op_def* def;
+  tfe_pbw out = {0};
+  if (!graph_live(graph) || op_name == NULL || output_op_def == NULL) {
+    tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                    "TF_GraphGetOpDef: graph, op_name and output_op_def "
+                    "must not be NULL");
+    return;
+  }
+  def = tfe_op_lookup(op_name);
+  if (def == NULL) {
+    pthread_mutex_lock(&graph->mu);
+    def = tfe_flib_signature(graph->flib, op_name);
+    pthread_mutex_unlock(&graph->mu);
+  }
+  if (def == NULL) {
+    tfe_status_setf(status, TF_NOT_FOUND,
+                    "Op type not registered '%s' in binary running on tfe. "
+                    "Make sure the Op and Kernel are registered in the "
+                    "binary running in this process.",
+                    op_name);
+    return;
+  }
+  tfe_pb_op_def(&out, def);
+  to_buffer(&out, output_op_def, status, "TF_GraphGetOpDef");
 }
 
 void TF_GraphVersions(TF_Graph* graph, TF_Buffer* output_version_def,
                       TF_Status* status) {
-  (void)graph, (void)output_version_def;
-  TFE_UNIMPLEMENTED(status, "TF_GraphVersions");
+  tfe_pbw out = {0};
+  if (!graph_live(graph) || output_version_def == NULL) {
+    tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                    "TF_GraphVersions: graph and output_version_def must "
+                    "not be NULL");
+    return;
+  }
+  pthread_mutex_lock(&graph->mu);
+  encode_versions(&out, graph);
+  pthread_mutex_unlock(&graph->mu);
+  tfe_pbw_reserve(&out, 1); /* a buffer even for an empty message */
+  to_buffer(&out, output_version_def, status, "TF_GraphVersions");
 }
 
 /* ------------------------------------------------------------------------
  * Mutation of existing operations (TF_UpdateEdge and the functions TF's
  * Python layer uses). */
 
+static int check_op_in(TF_Graph* g, const TF_Operation* op, const char* what,
+                       TF_Status* s) {
+  if (!graph_live(g)) {
+    tfe_status_setf(s, TF_INVALID_ARGUMENT, "Invalid graph");
+    return 0;
+  }
+  if (op == NULL || op->graph != g) {
+    tfe_status_setf(s, TF_INVALID_ARGUMENT, "%s is %s", what,
+                    op == NULL ? "NULL" : "not in this graph");
+    return 0;
+  }
+  return 1;
+}
+
+static int base_dtype(int t) { return t > 100 ? t - 100 : t; }
+
 void TF_UpdateEdge(TF_Graph* graph, TF_Output new_src, TF_Input dst,
                    TF_Status* status) {
-  (void)graph, (void)new_src, (void)dst;
-  TFE_UNIMPLEMENTED(status, "TF_UpdateEdge");
+  TF_DataType want, have;
+  if (!check_op_in(graph, new_src.oper, "new_src", status) ||
+      !check_op_in(graph, dst.oper, "dst", status)) {
+    return;
+  }
+  if (new_src.index < 0 || new_src.index >= new_src.oper->num_outputs) {
+    tfe_status_setf(status, TF_OUT_OF_RANGE,
+                    "Node '%s' has %d outputs; output %d requested",
+                    new_src.oper->name, new_src.oper->num_outputs,
+                    new_src.index);
+    return;
+  }
+  if (dst.index < 0 || dst.index >= dst.oper->num_inputs) {
+    tfe_status_setf(status, TF_OUT_OF_RANGE,
+                    "Node '%s' has %d inputs; input %d requested",
+                    dst.oper->name, dst.oper->num_inputs, dst.index);
+    return;
+  }
+  want = dst.oper->input_types[dst.index];
+  have = new_src.oper->output_types[new_src.index];
+  if (!(want == have || ((int)want < 100 && base_dtype((int)have) == (int)want))) {
+    tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                    "Input %d of node %s was passed %s from %s:%d "
+                    "incompatible with expected %s.",
+                    dst.index, dst.oper->name,
+                    tfe_dtype_short_name((TF_DataType)base_dtype(have))
+                        ? tfe_dtype_short_name(
+                              (TF_DataType)base_dtype(have))
+                        : "?",
+                    new_src.oper->name, new_src.index,
+                    tfe_dtype_short_name((TF_DataType)base_dtype(want))
+                        ? tfe_dtype_short_name(
+                              (TF_DataType)base_dtype(want))
+                        : "?");
+    return;
+  }
+  pthread_mutex_lock(&graph->mu);
+  if (new_src.oper->id >= dst.oper->id) {
+    /* Operations only refer to earlier ones (a loop's back edge is the
+     * one exception, made by tfe's own import and while-loop code). */
+    pthread_mutex_unlock(&graph->mu);
+    tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                    "TF_UpdateEdge: '%s' was created after '%s'; tfe only "
+                    "rewires an input to an earlier operation",
+                    new_src.oper->name, dst.oper->name);
+    return;
+  }
+  if (!tfe_graph_set_input(graph, dst.oper, dst.index, new_src)) {
+    pthread_mutex_unlock(&graph->mu);
+    tfe_status_setf(status, TF_RESOURCE_EXHAUSTED,
+                    "TF_UpdateEdge: out of memory");
+    return;
+  }
+  pthread_mutex_unlock(&graph->mu);
+  tfe_status_ok(status);
 }
 
 void TF_AddOperationControlInput(TF_Graph* graph, TF_Operation* op,
                                  TF_Operation* input) {
-  (void)graph, (void)op, (void)input;
-  /* TFE_UNIMPLEMENTED: TF_AddOperationControlInput */
-  TFE_GRAPH_WARN_ONCE("TF_AddOperationControlInput");
+  int i;
+  TF_Operation** p;
+  if (!check_op_in(graph, op, "op", NULL) ||
+      !check_op_in(graph, input, "input", NULL) || input->id >= op->id) {
+    return; /* no status to report through; nothing changes */
+  }
+  pthread_mutex_lock(&graph->mu);
+  for (i = 0; i < op->num_control_inputs; i++) {
+    if (op->control_inputs[i] == input) {
+      pthread_mutex_unlock(&graph->mu);
+      return;
+    }
+  }
+  p = (TF_Operation**)tfe_realloc(
+      op->control_inputs,
+      (size_t)(op->num_control_inputs + 1) * sizeof(TF_Operation*));
+  if (p == NULL || !control_outputs_reserve(input)) {
+    if (p != NULL) op->control_inputs = p;
+    pthread_mutex_unlock(&graph->mu);
+    return;
+  }
+  op->control_inputs = p;
+  p[op->num_control_inputs++] = input;
+  input->control_outputs[input->num_control_outputs++] = op;
+  atomic_fetch_add(&graph->generation, 1);
+  pthread_mutex_unlock(&graph->mu);
+}
+
+void TF_RemoveAllControlInputs(TF_Graph* graph, TF_Operation* op) {
+  int i;
+  if (!check_op_in(graph, op, "op", NULL)) return;
+  pthread_mutex_lock(&graph->mu);
+  for (i = 0; i < op->num_control_inputs; i++) {
+    control_output_remove(op->control_inputs[i], op);
+  }
+  op->num_control_inputs = 0;
+  atomic_fetch_add(&graph->generation, 1);
+  pthread_mutex_unlock(&graph->mu);
+}
+
+void TF_SetRequestedDevice(TF_Graph* graph, TF_Operation* op,
+                           const char* device) {
+  char* d;
+  if (!check_op_in(graph, op, "op", NULL)) return;
+  d = tfe_strdup(device != NULL ? device : "");
+  if (d == NULL) return;
+  pthread_mutex_lock(&graph->mu);
+  tfe_free(op->device);
+  op->device = d;
+  atomic_fetch_add(&graph->generation, 1);
+  pthread_mutex_unlock(&graph->mu);
+}
+
+/* Inserts or replaces attr `name` of a finished operation, keeping the
+ * set sorted by name. Takes *v's contents. Caller holds g->mu. */
+static int op_put_attr_sorted(TF_Operation* op, const char* name,
+                              tfe_attr_value* v) {
+  int i, n;
+  if (!tfe_attrs_put(&op->attrs, name, v)) return 0;
+  /* tfe_attrs_put appends new names; move the last one into place. */
+  n = op->attrs.count;
+  for (i = n - 1; i > 0; i--) {
+    tfe_attr_entry tmp;
+    if (strcmp(op->attrs.items[i - 1].name, op->attrs.items[i].name) <= 0) {
+      break;
+    }
+    tmp = op->attrs.items[i - 1];
+    op->attrs.items[i - 1] = op->attrs.items[i];
+    op->attrs.items[i] = tmp;
+  }
+  return 1;
 }
 
 void TF_SetAttr(TF_Graph* graph, TF_Operation* op, const char* attr_name,
                 TF_Buffer* attr_value_proto, TF_Status* status) {
-  (void)graph, (void)op, (void)attr_name, (void)attr_value_proto;
-  TFE_UNIMPLEMENTED(status, "TF_SetAttr");
+  tfe_attr_value v;
+  if (!check_op_in(graph, op, "op", status)) return;
+  if (attr_name == NULL || attr_value_proto == NULL) {
+    tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                    "TF_SetAttr: attr_name and attr_value_proto must not be "
+                    "NULL");
+    return;
+  }
+  if (!tfe_attr_proto_decode(attr_value_proto->data, attr_value_proto->length,
+                             &v, status)) {
+    return;
+  }
+  pthread_mutex_lock(&graph->mu);
+  if (!op_put_attr_sorted(op, attr_name, &v)) {
+    pthread_mutex_unlock(&graph->mu);
+    tfe_status_setf(status, TF_RESOURCE_EXHAUSTED, "TF_SetAttr: out of memory");
+    return;
+  }
+  atomic_fetch_add(&graph->generation, 1);
+  pthread_mutex_unlock(&graph->mu);
+  tfe_status_ok(status);
 }
 
 void TF_ClearAttr(TF_Graph* graph, TF_Operation* op, const char* attr_name,
                   TF_Status* status) {
-  (void)graph, (void)op, (void)attr_name;
-  TFE_UNIMPLEMENTED(status, "TF_ClearAttr");
+  int i;
+  if (!check_op_in(graph, op, "op", status)) return;
+  if (attr_name == NULL) {
+    tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                    "TF_ClearAttr: attr_name is NULL");
+    return;
+  }
+  pthread_mutex_lock(&graph->mu);
+  for (i = 0; i < op->attrs.count; i++) {
+    if (strcmp(op->attrs.items[i].name, attr_name) == 0) {
+      tfe_free(op->attrs.items[i].name);
+      tfe_attr_value_clear(&op->attrs.items[i].value);
+      memmove(&op->attrs.items[i], &op->attrs.items[i + 1],
+              (size_t)(op->attrs.count - i - 1) * sizeof(tfe_attr_entry));
+      op->attrs.count--;
+      atomic_fetch_add(&graph->generation, 1);
+      break;
+    }
+  }
+  pthread_mutex_unlock(&graph->mu);
+  tfe_status_ok(status); /* clearing a missing attr is fine, as in TF */
 }
 
 void TF_SetFullType(TF_Graph* graph, TF_Operation* op,
@@ -113,23 +827,11 @@ void TF_SetFullType(TF_Graph* graph, TF_Operation* op,
   TFE_GRAPH_WARN_ONCE("TF_SetFullType");
 }
 
-void TF_SetRequestedDevice(TF_Graph* graph, TF_Operation* op,
-                           const char* device) {
-  (void)graph, (void)op, (void)device;
-  /* TFE_UNIMPLEMENTED: TF_SetRequestedDevice */
-  TFE_GRAPH_WARN_ONCE("TF_SetRequestedDevice");
-}
-
-void TF_RemoveAllControlInputs(TF_Graph* graph, TF_Operation* op) {
-  (void)graph, (void)op;
-  /* TFE_UNIMPLEMENTED: TF_RemoveAllControlInputs */
-  TFE_GRAPH_WARN_ONCE("TF_RemoveAllControlInputs");
-}
-
 void TF_SetRequireShapeInferenceFns(TF_Graph* graph, bool require) {
+  /* tfe runs a shape function for every op and falls back to unknown
+   * shapes for an op without one, which is what TF does when the
+   * requirement is off; requiring them changes nothing else. */
   (void)graph, (void)require;
-  /* TFE_UNIMPLEMENTED: TF_SetRequireShapeInferenceFns */
-  TFE_GRAPH_WARN_ONCE("TF_SetRequireShapeInferenceFns");
 }
 
 TF_Buffer* TF_GetHandleShapeAndType(TF_Graph* graph, TF_Output output) {

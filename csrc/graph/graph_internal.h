@@ -129,6 +129,15 @@ struct tfe_flib* tfe_graph_flib(TF_Graph* g);
 struct tfe_pbw;
 void tfe_graph_encode_node_def(struct tfe_pbw* out, const TF_Operation* op);
 
+/* Sets `s` to the error TF reports for a Placeholder that nothing fed:
+ * INVALID_ARGUMENT "You must feed a value for placeholder tensor 'x' with
+ * dtype float and shape [?,3]" (no shape part when the shape attr is
+ * unknown rank or a scalar). Sessions call it with the node's name; the
+ * Placeholder kernel (which knows no node name) uses the op's name.
+ * Defined in csrc/kernels/cpu/graph_kernels.c. */
+void tfe_graph_placeholder_unfed(TF_Status* s, const char* node_name,
+                                 TF_DataType dtype, const tfe_shape* shape);
+
 /* 1 when data[0..len) is a well-formed protobuf message on the wire:
  * every tag has a non-zero field number and a known wire type, varints
  * end within 10 bytes, lengths and fixed-size values fit in the data, and

@@ -1,149 +1,544 @@
-/* Building and inspecting graph operations: all TF_UNIMPLEMENTED stubs.
- * TF_NewOperation cannot report an error, so it returns NULL and the
- * setters ignore their (necessarily NULL) description; the failure
- * surfaces in TF_FinishOperation. */
-#include <stddef.h>
+/* Building graph operations: TF_OperationDescription, its setters and
+ * TF_FinishOperation.
+ *
+ * As in TF, the setters cannot fail: a problem (an inconsistent attr, an
+ * input from a bad output, ...) is remembered in the description and
+ * TF_FinishOperation reports it with INVALID_ARGUMENT, TF's code. A
+ * finished description is always freed, whether or not it succeeded.
+ *
+ * TF_FinishOperation follows TF's NodeBuilder: inputs are matched to the
+ * op definition's input args in order (TF_AddInput for a single-tensor
+ * arg, TF_AddInputList for a list arg), type and length attrs are inferred
+ * from the inputs (an explicitly set value must agree), defaults are added,
+ * every attr is checked against the definition, then the output dtypes and
+ * static shapes are computed. Queries of finished operations live in
+ * operation_query.c and operation_attrs.c. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
+#include "core/status_internal.h"
+#include "core/tensor_internal.h"
+#include "eager/eager_internal.h"
+#include "graph/function_lib.h"
 #include "graph/graph_internal.h"
+#include "graph/operation_internal.h"
+#include "ops/shape_infer.h"
+
+/* One TF_AddInput (n == -1) or TF_AddInputList call. */
+typedef struct desc_input {
+  int n; /* -1: single tensor */
+  TF_Output one;
+  TF_Output* list; /* owned, n entries */
+} desc_input;
+
+struct TF_OperationDescription {
+  TF_Graph* graph;
+  char* op_type;
+  char* name;
+  char* device;
+  tfe_attrs attrs;
+  desc_input* inputs;
+  int num_inputs, cap_inputs;
+  TF_Operation** ctl;
+  int num_ctl, cap_ctl;
+  /* Colocation constraints ("loc:@name"), kept sorted and unique. */
+  char** coloc;
+  int num_coloc, cap_coloc;
+  /* Errors found by the setters, "\n"-joined, and their number. */
+  char* errors;
+  size_t errors_len;
+  int num_errors;
+  int oom;
+};
+
+/* ------------------------------------------------------------------------
+ * Error collection. */
+
+static void desc_error(TF_OperationDescription* d, const char* fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+static void desc_error(TF_OperationDescription* d, const char* fmt, ...) {
+  va_list ap;
+  int n;
+  char* p;
+  va_start(ap, fmt);
+  n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  if (n < 0) return;
+  d->num_errors++;
+  p = (char*)tfe_realloc(d->errors, d->errors_len + (size_t)n + 2);
+  if (p == NULL) {
+    d->oom = 1;
+    return;
+  }
+  d->errors = p;
+  if (d->errors_len > 0) p[d->errors_len++] = '\n';
+  va_start(ap, fmt);
+  vsnprintf(p + d->errors_len, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  d->errors_len += (size_t)n;
+}
 
 /* ------------------------------------------------------------------------
  * Descriptions. */
 
+static void desc_free(TF_OperationDescription* d) {
+  int i;
+  if (d == NULL) return;
+  tfe_free(d->op_type);
+  tfe_free(d->name);
+  tfe_free(d->device);
+  tfe_attrs_destroy(&d->attrs);
+  for (i = 0; i < d->num_inputs; i++) tfe_free(d->inputs[i].list);
+  tfe_free(d->inputs);
+  tfe_free(d->ctl);
+  for (i = 0; i < d->num_coloc; i++) tfe_free(d->coloc[i]);
+  tfe_free(d->coloc);
+  tfe_free(d->errors);
+  tfe_free(d);
+}
+
 TF_OperationDescription* TF_NewOperationLocked(TF_Graph* graph,
                                                const char* op_type,
                                                const char* oper_name) {
-  (void)graph, (void)op_type, (void)oper_name;
-  /* TFE_UNIMPLEMENTED: TF_NewOperationLocked */
-  TFE_GRAPH_WARN_ONCE("TF_NewOperationLocked");
-  return NULL;
+  TF_OperationDescription* d;
+  if (graph == NULL) return NULL;
+  d = (TF_OperationDescription*)tfe_calloc(1, sizeof(*d));
+  if (d == NULL) return NULL;
+  d->graph = graph;
+  tfe_attrs_init(&d->attrs);
+  d->op_type = tfe_strdup(op_type != NULL ? op_type : "");
+  d->name = tfe_strdup(oper_name != NULL ? oper_name : "");
+  d->device = tfe_strdup("");
+  if (d->op_type == NULL || d->name == NULL || d->device == NULL) {
+    desc_free(d);
+    return NULL;
+  }
+  if (op_type == NULL) desc_error(d, "TF_NewOperation: op_type is NULL");
+  if (oper_name == NULL) desc_error(d, "TF_NewOperation: oper_name is NULL");
+  return d;
 }
 
 TF_OperationDescription* TF_NewOperation(TF_Graph* graph, const char* op_type,
                                          const char* oper_name) {
-  (void)graph, (void)op_type, (void)oper_name;
-  /* TFE_UNIMPLEMENTED: TF_NewOperation */
-  TFE_GRAPH_WARN_ONCE("TF_NewOperation");
-  return NULL;
+  TF_OperationDescription* d;
+  if (graph == NULL) return NULL;
+  pthread_mutex_lock(&graph->mu);
+  d = TF_NewOperationLocked(graph, op_type, oper_name);
+  pthread_mutex_unlock(&graph->mu);
+  return d;
 }
 
 void TF_SetDevice(TF_OperationDescription* desc, const char* device) {
-  (void)desc, (void)device;
-  /* TFE_UNIMPLEMENTED: TF_SetDevice */
+  char* p;
+  if (desc == NULL) return;
+  p = tfe_strdup(device != NULL ? device : "");
+  if (p == NULL) {
+    desc->oom = 1;
+    return;
+  }
+  tfe_free(desc->device);
+  desc->device = p;
+}
+
+static desc_input* push_input(TF_OperationDescription* d) {
+  if (d->num_inputs == d->cap_inputs) {
+    int cap = d->cap_inputs ? d->cap_inputs * 2 : 4;
+    desc_input* p =
+        (desc_input*)tfe_realloc(d->inputs, (size_t)cap * sizeof(*p));
+    if (p == NULL) {
+      d->oom = 1;
+      return NULL;
+    }
+    d->inputs = p;
+    d->cap_inputs = cap;
+  }
+  memset(&d->inputs[d->num_inputs], 0, sizeof(desc_input));
+  return &d->inputs[d->num_inputs++];
 }
 
 void TF_AddInput(TF_OperationDescription* desc, TF_Output input) {
-  (void)desc, (void)input;
-  /* TFE_UNIMPLEMENTED: TF_AddInput */
+  desc_input* in;
+  if (desc == NULL) return;
+  in = push_input(desc);
+  if (in == NULL) return;
+  in->n = -1;
+  in->one = input;
 }
 
 void TF_AddInputList(TF_OperationDescription* desc, const TF_Output* inputs,
                      int num_inputs) {
-  (void)desc, (void)inputs, (void)num_inputs;
-  /* TFE_UNIMPLEMENTED: TF_AddInputList */
+  desc_input* in;
+  if (desc == NULL) return;
+  if (num_inputs < 0 || (num_inputs > 0 && inputs == NULL)) {
+    desc_error(desc, "TF_AddInputList: %s",
+               num_inputs < 0 ? "negative num_inputs" : "inputs is NULL");
+    return;
+  }
+  in = push_input(desc);
+  if (in == NULL) return;
+  in->n = num_inputs;
+  if (num_inputs > 0) {
+    in->list = (TF_Output*)tfe_malloc((size_t)num_inputs * sizeof(TF_Output));
+    if (in->list == NULL) {
+      desc->oom = 1;
+      desc->num_inputs--;
+      return;
+    }
+    memcpy(in->list, inputs, (size_t)num_inputs * sizeof(TF_Output));
+  }
 }
 
 void TF_AddControlInput(TF_OperationDescription* desc, TF_Operation* input) {
-  (void)desc, (void)input;
-  /* TFE_UNIMPLEMENTED: TF_AddControlInput */
+  int i;
+  if (desc == NULL) return;
+  if (input == NULL) {
+    desc_error(desc, "Attempt to add nullptr Node to node with type %s",
+               desc->op_type);
+    return;
+  }
+  for (i = 0; i < desc->num_ctl; i++) {
+    if (desc->ctl[i] == input) return; /* TF keeps one edge */
+  }
+  if (desc->num_ctl == desc->cap_ctl) {
+    int cap = desc->cap_ctl ? desc->cap_ctl * 2 : 4;
+    TF_Operation** p =
+        (TF_Operation**)tfe_realloc(desc->ctl, (size_t)cap * sizeof(*p));
+    if (p == NULL) {
+      desc->oom = 1;
+      return;
+    }
+    desc->ctl = p;
+    desc->cap_ctl = cap;
+  }
+  desc->ctl[desc->num_ctl++] = input;
+}
+
+/* Adds a colocation constraint (sorted set). Takes `loc`. */
+static void add_coloc(TF_OperationDescription* d, char* loc) {
+  int i, pos = d->num_coloc;
+  for (i = 0; i < d->num_coloc; i++) {
+    int c = strcmp(d->coloc[i], loc);
+    if (c == 0) {
+      tfe_free(loc);
+      return;
+    }
+    if (c > 0) {
+      pos = i;
+      break;
+    }
+  }
+  if (d->num_coloc == d->cap_coloc) {
+    int cap = d->cap_coloc ? d->cap_coloc * 2 : 2;
+    char** p = (char**)tfe_realloc(d->coloc, (size_t)cap * sizeof(char*));
+    if (p == NULL) {
+      tfe_free(loc);
+      d->oom = 1;
+      return;
+    }
+    d->coloc = p;
+    d->cap_coloc = cap;
+  }
+  memmove(&d->coloc[pos + 1], &d->coloc[pos],
+          (size_t)(d->num_coloc - pos) * sizeof(char*));
+  d->coloc[pos] = loc;
+  d->num_coloc++;
 }
 
 void TF_ColocateWith(TF_OperationDescription* desc, TF_Operation* op) {
-  (void)desc, (void)op;
-  /* TFE_UNIMPLEMENTED: TF_ColocateWith */
+  char* loc;
+  size_t n;
+  if (desc == NULL) return;
+  if (op == NULL || op->name == NULL) {
+    desc_error(desc, "TF_ColocateWith: op is NULL");
+    return;
+  }
+  n = strlen(op->name);
+  loc = (char*)tfe_malloc(n + 6);
+  if (loc == NULL) {
+    desc->oom = 1;
+    return;
+  }
+  memcpy(loc, "loc:@", 5);
+  memcpy(loc + 5, op->name, n + 1);
+  add_coloc(desc, loc);
+}
+
+/* Sets attr `name`, taking *v. A second value for the same attr must be
+ * equal to the first (TF's "Inconsistent values" otherwise). */
+static void desc_put(TF_OperationDescription* d, const char* name,
+                     tfe_attr_value* v, int ok) {
+  const tfe_attr_value* cur;
+  if (!ok) {
+    d->oom = 1;
+    tfe_attr_value_clear(v);
+    return;
+  }
+  if (name == NULL) {
+    desc_error(d, "An attr name is NULL");
+    tfe_attr_value_clear(v);
+    return;
+  }
+  cur = tfe_attrs_find(&d->attrs, name);
+  if (cur != NULL) {
+    if (!tfe_attr_value_equal(cur, v)) {
+      char a[256] = "", b[256] = "";
+      tfe_attr_value_format(cur, a, sizeof a);
+      tfe_attr_value_format(v, b, sizeof b);
+      desc_error(d, "Inconsistent values for attr '%s' %s vs. %s", name, a, b);
+    }
+    tfe_attr_value_clear(v);
+    return;
+  }
+  if (!tfe_attrs_put(&d->attrs, name, v)) d->oom = 1;
 }
 
 void TF_SetAttrString(TF_OperationDescription* desc, const char* attr_name,
                       const void* value, size_t length) {
-  (void)desc, (void)attr_name, (void)value, (void)length;
-  /* TFE_UNIMPLEMENTED: TF_SetAttrString */
+  tfe_attr_value v;
+  if (desc == NULL) return;
+  if (value == NULL && length > 0) {
+    desc_error(desc, "TF_SetAttrString: value is NULL");
+    return;
+  }
+  desc_put(desc, attr_name, &v,
+           tfe_attr_value_set_string(&v, value != NULL ? value : "", length));
 }
 
 void TF_SetAttrStringList(TF_OperationDescription* desc, const char* attr_name,
                           const void* const* values, const size_t* lengths,
                           int num_values) {
-  (void)desc, (void)attr_name, (void)values, (void)lengths, (void)num_values;
-  /* TFE_UNIMPLEMENTED: TF_SetAttrStringList */
+  tfe_attr_value v;
+  int i;
+  if (desc == NULL) return;
+  if (num_values < 0 || (num_values > 0 && (values == NULL || lengths == NULL))) {
+    desc_error(desc, "TF_SetAttrStringList: invalid list for attr '%s'",
+               attr_name != NULL ? attr_name : "");
+    return;
+  }
+  for (i = 0; i < num_values; i++) {
+    if (values[i] == NULL && lengths[i] > 0) {
+      desc_error(desc, "TF_SetAttrStringList: value %d is NULL", i);
+      return;
+    }
+  }
+  desc_put(desc, attr_name, &v,
+           tfe_attr_value_set_string_list(&v, values, lengths, num_values));
 }
 
 void TF_SetAttrInt(TF_OperationDescription* desc, const char* attr_name,
                    int64_t value) {
-  (void)desc, (void)attr_name, (void)value;
-  /* TFE_UNIMPLEMENTED: TF_SetAttrInt */
+  tfe_attr_value v;
+  if (desc == NULL) return;
+  tfe_attr_value_set_int(&v, value);
+  desc_put(desc, attr_name, &v, 1);
 }
+
+#define CHECK_LIST(fn)                                                      \
+  do {                                                                      \
+    if (num_values < 0 || (num_values > 0 && values == NULL)) {             \
+      desc_error(desc, fn ": invalid list for attr '%s'",                   \
+                 attr_name != NULL ? attr_name : "");                       \
+      return;                                                               \
+    }                                                                       \
+  } while (0)
 
 void TF_SetAttrIntList(TF_OperationDescription* desc, const char* attr_name,
                        const int64_t* values, int num_values) {
-  (void)desc, (void)attr_name, (void)values, (void)num_values;
-  /* TFE_UNIMPLEMENTED: TF_SetAttrIntList */
+  tfe_attr_value v;
+  if (desc == NULL) return;
+  CHECK_LIST("TF_SetAttrIntList");
+  desc_put(desc, attr_name, &v,
+           tfe_attr_value_set_int_list(&v, values, num_values));
 }
 
 void TF_SetAttrFloat(TF_OperationDescription* desc, const char* attr_name,
                      float value) {
-  (void)desc, (void)attr_name, (void)value;
-  /* TFE_UNIMPLEMENTED: TF_SetAttrFloat */
+  tfe_attr_value v;
+  if (desc == NULL) return;
+  tfe_attr_value_set_float(&v, value);
+  desc_put(desc, attr_name, &v, 1);
 }
 
 void TF_SetAttrFloatList(TF_OperationDescription* desc, const char* attr_name,
                          const float* values, int num_values) {
-  (void)desc, (void)attr_name, (void)values, (void)num_values;
-  /* TFE_UNIMPLEMENTED: TF_SetAttrFloatList */
+  tfe_attr_value v;
+  if (desc == NULL) return;
+  CHECK_LIST("TF_SetAttrFloatList");
+  desc_put(desc, attr_name, &v,
+           tfe_attr_value_set_float_list(&v, values, num_values));
 }
 
 void TF_SetAttrBool(TF_OperationDescription* desc, const char* attr_name,
                     unsigned char value) {
-  (void)desc, (void)attr_name, (void)value;
-  /* TFE_UNIMPLEMENTED: TF_SetAttrBool */
+  tfe_attr_value v;
+  if (desc == NULL) return;
+  tfe_attr_value_set_bool(&v, value ? 1 : 0);
+  desc_put(desc, attr_name, &v, 1);
 }
 
 void TF_SetAttrBoolList(TF_OperationDescription* desc, const char* attr_name,
                         const unsigned char* values, int num_values) {
-  (void)desc, (void)attr_name, (void)values, (void)num_values;
-  /* TFE_UNIMPLEMENTED: TF_SetAttrBoolList */
+  tfe_attr_value v;
+  int i, ok;
+  unsigned char* norm = NULL;
+  if (desc == NULL) return;
+  CHECK_LIST("TF_SetAttrBoolList");
+  if (num_values > 0) {
+    norm = (unsigned char*)tfe_malloc((size_t)num_values);
+    if (norm == NULL) {
+      desc->oom = 1;
+      return;
+    }
+    for (i = 0; i < num_values; i++) norm[i] = values[i] ? 1 : 0;
+  }
+  ok = tfe_attr_value_set_bool_list(&v, norm, num_values);
+  tfe_free(norm);
+  desc_put(desc, attr_name, &v, ok);
 }
 
 void TF_SetAttrType(TF_OperationDescription* desc, const char* attr_name,
                     TF_DataType value) {
-  (void)desc, (void)attr_name, (void)value;
-  /* TFE_UNIMPLEMENTED: TF_SetAttrType */
+  tfe_attr_value v;
+  if (desc == NULL) return;
+  tfe_attr_value_set_type(&v, value);
+  desc_put(desc, attr_name, &v, 1);
 }
 
 void TF_SetAttrTypeList(TF_OperationDescription* desc, const char* attr_name,
                         const TF_DataType* values, int num_values) {
-  (void)desc, (void)attr_name, (void)values, (void)num_values;
-  /* TFE_UNIMPLEMENTED: TF_SetAttrTypeList */
+  tfe_attr_value v;
+  if (desc == NULL) return;
+  CHECK_LIST("TF_SetAttrTypeList");
+  desc_put(desc, attr_name, &v,
+           tfe_attr_value_set_type_list(&v, values, num_values));
 }
 
 void TF_SetAttrPlaceholder(TF_OperationDescription* desc, const char* attr_name,
                            const char* placeholder) {
-  (void)desc, (void)attr_name, (void)placeholder;
+  (void)attr_name, (void)placeholder;
   /* TFE_UNIMPLEMENTED: TF_SetAttrPlaceholder */
+  TFE_GRAPH_WARN_ONCE("TF_SetAttrPlaceholder");
+  if (desc != NULL) {
+    desc_error(desc, "TF_SetAttrPlaceholder is not implemented in tfe");
+  }
 }
 
 void TF_SetAttrFuncName(TF_OperationDescription* desc, const char* attr_name,
                         const char* value, size_t length) {
-  (void)desc, (void)attr_name, (void)value, (void)length;
-  /* TFE_UNIMPLEMENTED: TF_SetAttrFuncName */
+  tfe_attr_value v;
+  if (desc == NULL) return;
+  if (value == NULL && length > 0) {
+    desc_error(desc, "TF_SetAttrFuncName: value is NULL");
+    return;
+  }
+  desc_put(desc, attr_name, &v,
+           tfe_attr_value_set_func(&v, value != NULL ? value : "", length));
+}
+
+static int check_dims(TF_OperationDescription* desc, const char* fn,
+                      const int64_t* dims, int num_dims) {
+  int i;
+  if (num_dims > 0 && dims == NULL) {
+    desc_error(desc, "%s: dims is NULL", fn);
+    return 0;
+  }
+  if (num_dims > TFE_MAX_DIMS) {
+    desc_error(desc, "%s: %d dimensions is more than the %d supported", fn,
+               num_dims, TFE_MAX_DIMS);
+    return 0;
+  }
+  for (i = 0; i < num_dims; i++) {
+    if (dims[i] < -1) {
+      desc_error(desc, "%s: dimension %d is %lld (must be >= -1)", fn, i,
+                 (long long)dims[i]);
+      return 0;
+    }
+  }
+  return 1;
 }
 
 void TF_SetAttrShape(TF_OperationDescription* desc, const char* attr_name,
                      const int64_t* dims, int num_dims) {
-  (void)desc, (void)attr_name, (void)dims, (void)num_dims;
-  /* TFE_UNIMPLEMENTED: TF_SetAttrShape */
+  tfe_attr_value v;
+  if (desc == NULL) return;
+  if (!check_dims(desc, "TF_SetAttrShape", dims, num_dims)) return;
+  desc_put(desc, attr_name, &v,
+           tfe_attr_value_set_shape(&v, dims, num_dims < 0 ? -1 : num_dims));
 }
 
 void TF_SetAttrShapeList(TF_OperationDescription* desc, const char* attr_name,
                          const int64_t* const* dims, const int* num_dims,
                          int num_shapes) {
-  (void)desc, (void)attr_name, (void)dims, (void)num_dims, (void)num_shapes;
-  /* TFE_UNIMPLEMENTED: TF_SetAttrShapeList */
+  tfe_attr_value v;
+  int i;
+  if (desc == NULL) return;
+  if (num_shapes < 0 ||
+      (num_shapes > 0 && (dims == NULL || num_dims == NULL))) {
+    desc_error(desc, "TF_SetAttrShapeList: invalid list for attr '%s'",
+               attr_name != NULL ? attr_name : "");
+    return;
+  }
+  for (i = 0; i < num_shapes; i++) {
+    if (!check_dims(desc, "TF_SetAttrShapeList", dims[i], num_dims[i])) {
+      return;
+    }
+  }
+  desc_put(desc, attr_name, &v,
+           tfe_attr_value_set_shape_list(&v, dims, num_dims, num_shapes));
+}
+
+/* Decodes a TensorShapeProto through the AttrValue decoder (a shape is
+ * AttrValue field 7). */
+static int decode_shape_proto(const void* proto, size_t len,
+                              tfe_attr_value* out, TF_Status* s) {
+  unsigned char head[12];
+  size_t h = 0;
+  uint64_t n = len;
+  unsigned char* buf;
+  int ok;
+  head[h++] = (7 << 3) | 2;
+  do {
+    unsigned char c = (unsigned char)(n & 0x7f);
+    n >>= 7;
+    if (n) c |= 0x80;
+    head[h++] = c;
+  } while (n);
+  buf = (unsigned char*)tfe_malloc(h + len + 1);
+  if (buf == NULL) {
+    tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "out of memory");
+    return 0;
+  }
+  memcpy(buf, head, h);
+  if (len > 0) memcpy(buf + h, proto, len);
+  ok = tfe_attr_proto_decode(buf, h + len, out, s);
+  tfe_free(buf);
+  if (!ok || out->type != TF_ATTR_SHAPE || out->is_list) {
+    if (ok) tfe_attr_value_clear(out);
+    tfe_status_setf(s, TF_INVALID_ARGUMENT, "Unparseable TensorShapeProto");
+    return 0;
+  }
+  return 1;
 }
 
 void TF_SetAttrTensorShapeProto(TF_OperationDescription* desc,
                                 const char* attr_name, const void* proto,
                                 size_t proto_len, TF_Status* status) {
-  (void)desc, (void)attr_name, (void)proto, (void)proto_len;
-  TFE_UNIMPLEMENTED(status, "TF_SetAttrTensorShapeProto");
+  tfe_attr_value v;
+  if (desc == NULL || attr_name == NULL || (proto == NULL && proto_len > 0)) {
+    tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                    "TF_SetAttrTensorShapeProto: NULL argument");
+    return;
+  }
+  if (!decode_shape_proto(proto, proto_len, &v, status)) return;
+  desc_put(desc, attr_name, &v, 1);
+  tfe_status_ok(status);
 }
 
 void TF_SetAttrTensorShapeProtoList(TF_OperationDescription* desc,
@@ -151,328 +546,784 @@ void TF_SetAttrTensorShapeProtoList(TF_OperationDescription* desc,
                                     const void* const* protos,
                                     const size_t* proto_lens, int num_shapes,
                                     TF_Status* status) {
-  (void)desc, (void)attr_name, (void)protos, (void)proto_lens,
-      (void)num_shapes;
-  TFE_UNIMPLEMENTED(status, "TF_SetAttrTensorShapeProtoList");
+  tfe_attr_value v;
+  int64_t** dims = NULL;
+  int* nd = NULL;
+  int i, ok = 1;
+  if (desc == NULL || attr_name == NULL || num_shapes < 0 ||
+      (num_shapes > 0 && (protos == NULL || proto_lens == NULL))) {
+    tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                    "TF_SetAttrTensorShapeProtoList: invalid argument");
+    return;
+  }
+  if (num_shapes > 0) {
+    dims = (int64_t**)tfe_calloc((size_t)num_shapes, sizeof(int64_t*));
+    nd = (int*)tfe_calloc((size_t)num_shapes, sizeof(int));
+    if (dims == NULL || nd == NULL) {
+      tfe_free(dims);
+      tfe_free(nd);
+      tfe_status_setf(status, TF_RESOURCE_EXHAUSTED, "out of memory");
+      return;
+    }
+  }
+  for (i = 0; i < num_shapes && ok; i++) {
+    tfe_attr_value one;
+    if (protos[i] == NULL && proto_lens[i] > 0) {
+      tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                      "TF_SetAttrTensorShapeProtoList: proto %d is NULL", i);
+      ok = 0;
+      break;
+    }
+    ok = decode_shape_proto(protos[i], proto_lens[i], &one, status);
+    if (!ok) {
+      tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                      "Unparseable TensorShapeProto at index %d", i);
+      break;
+    }
+    nd[i] = one.v.shape.num_dims;
+    dims[i] = one.v.shape.dims; /* taken */
+    one.v.shape.dims = NULL;
+    tfe_attr_value_clear(&one);
+  }
+  if (ok) {
+    if (tfe_attr_value_set_shape_list(&v, (const int64_t* const*)dims, nd,
+                                      num_shapes)) {
+      desc_put(desc, attr_name, &v, 1);
+      tfe_status_ok(status);
+    } else {
+      tfe_status_setf(status, TF_RESOURCE_EXHAUSTED, "out of memory");
+    }
+  }
+  for (i = 0; i < num_shapes; i++) tfe_free(dims[i]);
+  tfe_free(dims);
+  tfe_free(nd);
+}
+
+/* A copy of t that owns its bytes (the caller may free or change t). */
+TF_Tensor* tfe_graph_copy_tensor(const TF_Tensor* t) {
+  TF_Tensor* c;
+  size_t n = TF_TensorByteSize(t);
+  if (t->dtype == TF_STRING) {
+    int64_t i, k = TF_TensorElementCount(t);
+    const TF_TString* src = (const TF_TString*)TF_TensorData(t);
+    TF_TString* dst;
+    c = TF_AllocateTensor(TF_STRING, t->dims, t->num_dims,
+                          (size_t)k * sizeof(TF_TString));
+    if (c == NULL) return NULL;
+    dst = (TF_TString*)TF_TensorData(c);
+    for (i = 0; i < k; i++) {
+      TF_StringInit(&dst[i]);
+      TF_StringCopy(&dst[i], TF_StringGetDataPointer(&src[i]),
+                    TF_StringGetSize(&src[i]));
+    }
+    return c;
+  }
+  c = TF_AllocateTensor(t->dtype, t->dims, t->num_dims, n);
+  if (c == NULL) return NULL;
+  if (n > 0) memcpy(TF_TensorData(c), TF_TensorData(t), n);
+  return c;
+}
+
+static int check_host_tensor(const TF_Tensor* t, TF_Status* s) {
+  if (t == NULL) {
+    tfe_status_setf(s, TF_INVALID_ARGUMENT, "Tensor is NULL");
+    return 0;
+  }
+  if (t->dtype != TF_STRING && TF_DataTypeSize(t->dtype) == 0 &&
+      t->dtype != TF_RESOURCE && t->dtype != TF_VARIANT) {
+    tfe_status_setf(s, TF_INVALID_ARGUMENT, "Tensor has unsupported dtype %d",
+                    (int)t->dtype);
+    return 0;
+  }
+  if (t->dtype == TF_RESOURCE || t->dtype == TF_VARIANT) {
+    tfe_status_setf(s, TF_INVALID_ARGUMENT,
+                    "A %s tensor cannot be an attr value",
+                    t->dtype == TF_RESOURCE ? "resource" : "variant");
+    return 0;
+  }
+  return 1;
 }
 
 void TF_SetAttrTensor(TF_OperationDescription* desc, const char* attr_name,
                       TF_Tensor* value, TF_Status* status) {
-  (void)desc, (void)attr_name, (void)value;
-  TFE_UNIMPLEMENTED(status, "TF_SetAttrTensor");
+  tfe_attr_value v;
+  TF_Tensor* c;
+  int ok;
+  if (desc == NULL || attr_name == NULL) {
+    tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                    "TF_SetAttrTensor: NULL argument");
+    return;
+  }
+  if (!check_host_tensor(value, status)) return;
+  c = tfe_graph_copy_tensor(value);
+  if (c == NULL) {
+    tfe_status_setf(status, TF_RESOURCE_EXHAUSTED, "out of memory");
+    return;
+  }
+  ok = tfe_attr_value_set_tensor(&v, c);
+  TF_DeleteTensor(c);
+  desc_put(desc, attr_name, &v, ok);
+  tfe_status_ok(status);
 }
 
 void TF_SetAttrTensorList(TF_OperationDescription* desc, const char* attr_name,
                           TF_Tensor* const* values, int num_values,
                           TF_Status* status) {
-  (void)desc, (void)attr_name, (void)values, (void)num_values;
-  TFE_UNIMPLEMENTED(status, "TF_SetAttrTensorList");
+  tfe_attr_value v;
+  TF_Tensor** cs = NULL;
+  int i, ok = 1;
+  if (desc == NULL || attr_name == NULL || num_values < 0 ||
+      (num_values > 0 && values == NULL)) {
+    tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                    "TF_SetAttrTensorList: invalid argument");
+    return;
+  }
+  for (i = 0; i < num_values; i++) {
+    if (!check_host_tensor(values[i], status)) return;
+  }
+  if (num_values > 0) {
+    cs = (TF_Tensor**)tfe_calloc((size_t)num_values, sizeof(TF_Tensor*));
+    if (cs == NULL) ok = 0;
+  }
+  for (i = 0; i < num_values && ok; i++) {
+    cs[i] = tfe_graph_copy_tensor(values[i]);
+    if (cs[i] == NULL) ok = 0;
+  }
+  if (ok) ok = tfe_attr_value_set_tensor_list(&v, cs, num_values);
+  for (i = 0; i < num_values && cs != NULL; i++) TF_DeleteTensor(cs[i]);
+  tfe_free(cs);
+  if (!ok) {
+    tfe_status_setf(status, TF_RESOURCE_EXHAUSTED, "out of memory");
+    return;
+  }
+  desc_put(desc, attr_name, &v, 1);
+  tfe_status_ok(status);
 }
 
 void TF_SetAttrValueProto(TF_OperationDescription* desc, const char* attr_name,
                           const void* proto, size_t proto_len,
                           TF_Status* status) {
-  (void)desc, (void)attr_name, (void)proto, (void)proto_len;
-  TFE_UNIMPLEMENTED(status, "TF_SetAttrValueProto");
+  tfe_attr_value v;
+  if (desc == NULL || attr_name == NULL || (proto == NULL && proto_len > 0)) {
+    tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                    "TF_SetAttrValueProto: NULL argument");
+    return;
+  }
+  if (strcmp(attr_name, "_class") == 0) {
+    /* Colocation constraints replace the ones collected so far. */
+    int i;
+    if (proto_len == 0) {
+      for (i = 0; i < desc->num_coloc; i++) tfe_free(desc->coloc[i]);
+      desc->num_coloc = 0;
+      tfe_status_ok(status);
+      return;
+    }
+    if (!tfe_attr_proto_decode(proto, proto_len, &v, status)) {
+      tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                      "Unparseable AttrValue proto");
+      return;
+    }
+    if (!v.is_list || (v.type != TF_ATTR_STRING && v.list_size > 0)) {
+      tfe_attr_value_clear(&v);
+      tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                      "Expected \"list\" field for \"_class\" attribute");
+      return;
+    }
+    for (i = 0; i < desc->num_coloc; i++) tfe_free(desc->coloc[i]);
+    desc->num_coloc = 0;
+    for (i = 0; i < v.list_size; i++) {
+      char* loc = tfe_strndup(v.list.s.data[i], v.list.s.len[i]);
+      if (loc == NULL) {
+        desc->oom = 1;
+        break;
+      }
+      add_coloc(desc, loc);
+    }
+    tfe_attr_value_clear(&v);
+    tfe_status_ok(status);
+    return;
+  }
+  if (!tfe_attr_proto_decode(proto, proto_len, &v, status)) {
+    tfe_status_setf(status, TF_INVALID_ARGUMENT, "Unparseable AttrValue proto");
+    return;
+  }
+  desc_put(desc, attr_name, &v, 1);
+  tfe_status_ok(status);
+}
+
+/* ------------------------------------------------------------------------
+ * TF_FinishOperation. */
+
+/* What the input matching collects. */
+typedef struct flat_inputs {
+  int n, cap;
+  TF_Output* src;
+  TF_DataType* types; /* expected dtype (ref dtypes for Ref args) */
+} flat_inputs;
+
+static int flat_push(flat_inputs* f, TF_Output o, TF_DataType t) {
+  if (f->n == f->cap) {
+    int cap = f->cap ? f->cap * 2 : 8;
+    TF_Output* s = (TF_Output*)tfe_realloc(f->src, (size_t)cap * sizeof(*s));
+    TF_DataType* ty;
+    if (s == NULL) return 0;
+    f->src = s;
+    ty = (TF_DataType*)tfe_realloc(f->types, (size_t)cap * sizeof(*ty));
+    if (ty == NULL) return 0;
+    f->types = ty;
+    f->cap = cap;
+  }
+  f->src[f->n] = o;
+  f->types[f->n] = t;
+  f->n++;
+  return 1;
+}
+
+static const char* dt_name(int t) {
+  const char* n;
+  if (t > 100) {
+    n = tfe_dtype_short_name((TF_DataType)(t - 100));
+    return n != NULL ? n : "invalid";
+  }
+  n = tfe_dtype_short_name((TF_DataType)t);
+  return n != NULL ? n : "invalid";
+}
+
+/* TF's DataTypeString: "float", "float_ref". */
+static void dt_text(int t, char* buf, size_t cap) {
+  snprintf(buf, cap, "%s%s", dt_name(t), t > 100 ? "_ref" : "");
+}
+
+/* The dtype output `o` produces; 0 (with an error recorded) when `o` is
+ * not a valid output for this description's graph. */
+static int output_dtype(TF_OperationDescription* d, TF_Output o,
+                        int* dtype) {
+  if (o.oper == NULL) {
+    desc_error(d, "Attempt to add nullptr Node to node with type %s",
+               d->op_type);
+    return 0;
+  }
+  if (o.oper->graph != d->graph) {
+    desc_error(d,
+               "Input '%s:%d' of node '%s' comes from a different graph "
+               "(tfe does not create edges between graphs)",
+               o.oper->name, o.index, d->name);
+    return 0;
+  }
+  if (o.index < 0 || o.index >= o.oper->num_outputs) {
+    desc_error(d,
+               "Attempt to add output %d of %s not in range [0, %d) to node "
+               "with type %s. Node: {{node %s}}",
+               o.index, o.oper->name, o.oper->num_outputs, d->op_type,
+               o.oper->name);
+    return 0;
+  }
+  *dtype = (int)o.oper->output_types[o.index];
+  return 1;
+}
+
+/* Records attr `name` = dtype inferred from an input (an explicit value
+ * must agree). */
+static void infer_type_attr(TF_OperationDescription* d, const char* name,
+                            int dtype) {
+  tfe_attr_value v;
+  tfe_attr_value_set_type(&v, (TF_DataType)(dtype > 100 ? dtype - 100 : dtype));
+  desc_put(d, name, &v, 1);
+}
+
+static void check_input_type(TF_OperationDescription* d, const tfe_arg_def* a,
+                             int expected, int got) {
+  char e[40], g[40];
+  if (a->is_ref && got <= 100) {
+    dt_text(got, g, sizeof g);
+    desc_error(d, "Input '%s' passed %s expected ref type", a->name, g);
+    return;
+  }
+  if ((got > 100 ? got - 100 : got) != (expected > 100 ? expected - 100
+                                                        : expected)) {
+    dt_text(got, g, sizeof g);
+    dt_text(expected, e, sizeof e);
+    desc_error(d, "Input '%s' passed %s expected %s", a->name, g, e);
+  }
+}
+
+/* Matches the description's inputs to the definition's input args. */
+static void match_inputs(TF_OperationDescription* d, const tfe_op_def* def,
+                         flat_inputs* flat) {
+  int i, k;
+  for (i = 0; i < d->num_inputs; i++) {
+    const desc_input* in = &d->inputs[i];
+    const tfe_arg_def* a;
+    int dtype;
+    if (i >= def->num_inputs) {
+      desc_error(d, "More Input() calls than the %d input_args",
+                 def->num_inputs);
+      return;
+    }
+    a = &def->inputs[i];
+    if (in->n < 0) {
+      if (a->number_attr != NULL || a->type_list_attr != NULL) {
+        desc_error(d, "Single tensor passed to '%s', expected list", a->name);
+        continue;
+      }
+      if (!output_dtype(d, in->one, &dtype)) continue;
+      if (a->type_attr != NULL) infer_type_attr(d, a->type_attr, dtype);
+      if (a->type != 0) {
+        check_input_type(d, a, a->is_ref ? (int)a->type + 100 : (int)a->type,
+                         dtype);
+      } else if (a->is_ref && dtype <= 100) {
+        check_input_type(d, a, dtype + 100, dtype);
+      }
+      if (!flat_push(flat, in->one, (TF_DataType)0)) d->oom = 1;
+      continue;
+    }
+    if (a->number_attr != NULL) {
+      tfe_attr_value v;
+      int first = -1;
+      tfe_attr_value_set_int(&v, in->n);
+      desc_put(d, a->number_attr, &v, 1);
+      for (k = 0; k < in->n; k++) {
+        if (!output_dtype(d, in->list[k], &dtype)) continue;
+        if (a->type != 0) {
+          check_input_type(d, a,
+                           a->is_ref ? (int)a->type + 100 : (int)a->type,
+                           dtype);
+        } else {
+          if (first < 0) {
+            first = dtype > 100 ? dtype - 100 : dtype;
+            infer_type_attr(d, a->type_attr, first);
+          }
+          check_input_type(d, a, a->is_ref ? first + 100 : first, dtype);
+        }
+        if (!flat_push(flat, in->list[k], (TF_DataType)0)) d->oom = 1;
+      }
+    } else if (a->type_list_attr != NULL) {
+      TF_DataType* types = NULL;
+      tfe_attr_value v;
+      int ok = 1, n = 0;
+      if (in->n > 0) {
+        types = (TF_DataType*)tfe_malloc((size_t)in->n * sizeof(TF_DataType));
+        if (types == NULL) {
+          d->oom = 1;
+          return;
+        }
+      }
+      for (k = 0; k < in->n; k++) {
+        if (!output_dtype(d, in->list[k], &dtype)) {
+          ok = 0;
+          continue;
+        }
+        if (a->is_ref && dtype <= 100) check_input_type(d, a, dtype + 100, dtype);
+        types[n++] = (TF_DataType)(dtype > 100 ? dtype - 100 : dtype);
+        if (!flat_push(flat, in->list[k], (TF_DataType)0)) d->oom = 1;
+      }
+      if (ok) {
+        desc_put(d, a->type_list_attr, &v,
+                 tfe_attr_value_set_type_list(&v, types, n));
+      }
+      tfe_free(types);
+    } else {
+      desc_error(d, "List provided to input '%s' when single Tensor expected",
+                 a->name);
+    }
+  }
+  if (d->num_inputs < def->num_inputs) {
+    desc_error(d, "%d inputs specified of %d inputs in Op", d->num_inputs,
+               def->num_inputs);
+  }
+}
+
+static void fail_status(TF_Status* s, TF_Code code, const char* fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+static void fail_status(TF_Status* s, TF_Code code, const char* fmt, ...) {
+  va_list ap;
+  char small[512];
+  char* big = NULL;
+  int n;
+  va_start(ap, fmt);
+  n = vsnprintf(small, sizeof small, fmt, ap);
+  va_end(ap);
+  if (n >= (int)sizeof small) {
+    big = (char*)tfe_malloc((size_t)n + 1);
+    if (big != NULL) {
+      va_start(ap, fmt);
+      vsnprintf(big, (size_t)n + 1, fmt, ap);
+      va_end(ap);
+    }
+  }
+  tfe_status_setf(s, code, "%s", big != NULL ? big : small);
+  tfe_free(big);
+}
+
+static int cmp_attr_entry(const void* a, const void* b) {
+  return strcmp(((const tfe_attr_entry*)a)->name,
+                ((const tfe_attr_entry*)b)->name);
+}
+
+/* Every attr of the node must be known to the definition (names starting
+ * with '_' are the graph's own), and every attr without a default must
+ * be set. */
+static int check_attr_names(TF_OperationDescription* d, const tfe_op_def* def,
+                            TF_Status* s) {
+  int i;
+  for (i = 0; i < d->attrs.count; i++) {
+    const char* n = d->attrs.items[i].name;
+    if (n[0] == '_') continue;
+    if (tfe_op_def_find_attr(def, n) == NULL) {
+      char* sum = tfe_op_def_summarize(def);
+      fail_status(s, TF_INVALID_ARGUMENT,
+                  "NodeDef mentions attr '%s' not in %s; NodeDef: {{node "
+                  "%s}}. (Check whether your GraphDef-interpreting binary is "
+                  "up to date with your GraphDef-generating binary.).",
+                  n, sum != NULL ? sum : def->name, d->name);
+      tfe_free(sum);
+      return 0;
+    }
+  }
+  for (i = 0; i < def->num_attrs; i++) {
+    const tfe_attr_def* a = &def->attrs[i];
+    if (a->has_default || tfe_attrs_find(&d->attrs, a->name) != NULL) continue;
+    {
+      char* sum = tfe_op_def_summarize(def);
+      fail_status(s, TF_INVALID_ARGUMENT,
+                  "NodeDef missing attr '%s' from %s; NodeDef: {{node %s}}",
+                  a->name, sum != NULL ? sum : def->name, d->name);
+      tfe_free(sum);
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* Output dtypes (ref outputs as ref dtypes) and input dtypes under the
+ * complete attrs. */
+static int arg_types(const tfe_op_def* def, const tfe_attrs* attrs,
+                     const tfe_arg_def* args, int num_args, TF_DataType* out,
+                     int cap, int* count, TF_Status* s) {
+  int i, k, n = 0;
+  for (i = 0; i < num_args; i++) {
+    int len;
+    if (!tfe_op_def_arg_length(def, &args[i], attrs, &len, s)) return 0;
+    for (k = 0; k < len; k++) {
+      TF_DataType t;
+      if (!tfe_op_def_arg_dtype(def, &args[i], attrs, k, &t, s)) return 0;
+      if (out != NULL && n < cap) {
+        out[n] = args[i].is_ref ? (TF_DataType)((int)t + 100) : t;
+      }
+      n++;
+    }
+  }
+  *count = n;
+  return 1;
+}
+
+/* Reads a constant int vector/scalar tensor as shape dims. */
+static int tensor_as_dims(const TF_Tensor* t, tfe_shape* out) {
+  int64_t n, i;
+  if (t == NULL || (t->dtype != TF_INT32 && t->dtype != TF_INT64)) return 0;
+  if (t->num_dims != 1) return 0;
+  n = t->dims[0];
+  if (n < 0 || n > TFE_MAX_DIMS) return 0;
+  out->dims = (int64_t*)tfe_malloc((size_t)(n > 0 ? n : 1) * sizeof(int64_t));
+  if (out->dims == NULL) return 0;
+  for (i = 0; i < n; i++) {
+    int64_t v = t->dtype == TF_INT32 ? ((const int32_t*)TF_TensorData(t))[i]
+                                     : ((const int64_t*)TF_TensorData(t))[i];
+    out->dims[i] = v < 0 ? -1 : v;
+  }
+  out->num_dims = (int)n;
+  return 1;
+}
+
+static const TF_Tensor* const_value(const TF_Operation* op) {
+  const tfe_attr_value* v;
+  if (op == NULL || strcmp(op->op_type, "Const") != 0) return NULL;
+  v = tfe_attrs_find(&op->attrs, "value");
+  if (v == NULL || v->is_list || v->type != TF_ATTR_TENSOR) return NULL;
+  return v->v.tensor;
+}
+
+/* The value of output `o` read as a shape, when cheap to know: a Const
+ * int vector, Shape of a tensor of known rank, or Pack of int scalars. */
+static int partial_shape_of(TF_Output o, tfe_shape* out) {
+  const TF_Operation* p = o.oper;
+  int i;
+  out->num_dims = -1;
+  out->dims = NULL;
+  if (p == NULL) return 0;
+  if (strcmp(p->op_type, "Const") == 0) {
+    return tensor_as_dims(const_value(p), out);
+  }
+  if (strcmp(p->op_type, "Shape") == 0 && p->num_inputs == 1 &&
+      p->inputs[0].oper != NULL) {
+    const tfe_shape* in =
+        &p->inputs[0].oper->output_shapes[p->inputs[0].index];
+    if (in->num_dims < 0) return 0;
+    out->dims =
+        (int64_t*)tfe_malloc((size_t)(in->num_dims + 1) * sizeof(int64_t));
+    if (out->dims == NULL) return 0;
+    if (in->num_dims > 0) {
+      memcpy(out->dims, in->dims, (size_t)in->num_dims * sizeof(int64_t));
+    }
+    out->num_dims = in->num_dims;
+    return 1;
+  }
+  if (strcmp(p->op_type, "Pack") == 0 && p->num_inputs <= TFE_MAX_DIMS) {
+    out->dims =
+        (int64_t*)tfe_malloc((size_t)(p->num_inputs + 1) * sizeof(int64_t));
+    if (out->dims == NULL) return 0;
+    for (i = 0; i < p->num_inputs; i++) {
+      const TF_Tensor* c = const_value(p->inputs[i].oper);
+      int64_t v = -1;
+      if (c != NULL && c->num_dims == 0) {
+        if (c->dtype == TF_INT32) v = *(const int32_t*)TF_TensorData(c);
+        if (c->dtype == TF_INT64) v = *(const int64_t*)TF_TensorData(c);
+      } else if (p->output_types[0] != TF_INT32 &&
+                 p->output_types[0] != TF_INT64) {
+        tfe_free(out->dims);
+        out->dims = NULL;
+        return 0;
+      }
+      out->dims[i] = v < 0 ? -1 : v;
+    }
+    out->num_dims = p->num_inputs;
+    return 1;
+  }
+  return 0;
+}
+
+/* Runs shape inference for `op` (its inputs, attrs and types are set);
+ * fills op->output_shapes. */
+static int infer_shapes(TF_Operation* op, TF_Status* s) {
+  tfe_shape_infer_args a;
+  tfe_shape in_small[8], as_small[8];
+  TF_Tensor* val_small[8];
+  tfe_shape* in_shapes = in_small;
+  tfe_shape* as_shapes = as_small;
+  TF_Tensor** values = val_small;
+  int i, ok, n = op->num_inputs, any_val = 0, any_as = 0;
+  if (n > 8) {
+    in_shapes = (tfe_shape*)tfe_calloc((size_t)n, sizeof(tfe_shape));
+    as_shapes = (tfe_shape*)tfe_calloc((size_t)n, sizeof(tfe_shape));
+    values = (TF_Tensor**)tfe_calloc((size_t)n, sizeof(TF_Tensor*));
+    if (in_shapes == NULL || as_shapes == NULL || values == NULL) {
+      tfe_free(in_shapes);
+      tfe_free(as_shapes);
+      tfe_free(values);
+      tfe_status_setf(s, TF_RESOURCE_EXHAUSTED,
+                      "out of memory inferring shapes of %s", op->name);
+      return 0;
+    }
+  }
+  for (i = 0; i < n; i++) {
+    TF_Output src = op->inputs[i];
+    in_shapes[i] = src.oper->output_shapes[src.index];
+    values[i] = (TF_Tensor*)const_value(src.oper);
+    if (values[i] != NULL) any_val = 1;
+    as_shapes[i].num_dims = -1;
+    as_shapes[i].dims = NULL;
+    if ((op->input_types[i] == TF_INT32 || op->input_types[i] == TF_INT64) &&
+        partial_shape_of(src, &as_shapes[i])) {
+      any_as = 1;
+    }
+  }
+  memset(&a, 0, sizeof a);
+  a.def = op->def;
+  a.attrs = &op->attrs;
+  a.num_inputs = n;
+  a.input_shapes = in_shapes;
+  a.input_types = op->input_types;
+  a.input_values = any_val ? values : NULL;
+  a.input_as_shapes = any_as ? as_shapes : NULL;
+  a.num_outputs = op->num_outputs;
+  ok = tfe_shape_infer(&a, op->name, op->output_shapes, s);
+  for (i = 0; i < n; i++) tfe_free(as_shapes[i].dims);
+  if (in_shapes != in_small) {
+    tfe_free(in_shapes);
+    tfe_free(as_shapes);
+    tfe_free(values);
+  }
+  return ok;
+}
+
+static TF_Operation* finish_locked(TF_OperationDescription* d,
+                                   TF_Status* s) {
+  TF_Graph* g = d->graph;
+  const tfe_op_def* def;
+  flat_inputs flat = {0, 0, NULL, NULL};
+  TF_Operation* op = NULL;
+  int i, nout = 0, nin = 0;
+
+  if (d->oom) {
+    tfe_status_setf(s, TF_RESOURCE_EXHAUSTED,
+                    "Out of memory while building NodeDef '%s'", d->name);
+    return NULL;
+  }
+  if (tfe_graph_find(g, d->name) != NULL) {
+    tfe_status_setf(s, TF_INVALID_ARGUMENT,
+                    "Duplicate node name in graph: '%s'", d->name);
+    return NULL;
+  }
+  def = tfe_op_lookup(d->op_type);
+  if (def == NULL && g->flib != NULL) {
+    def = tfe_flib_signature(g->flib, d->op_type);
+  }
+  if (def == NULL) {
+    tfe_status_setf(s, TF_INVALID_ARGUMENT,
+                    "Op type not registered '%s' in binary running on tfe. "
+                    "Make sure the Op and Kernel are registered in the binary "
+                    "running in this process. while building NodeDef '%s'",
+                    d->op_type, d->name);
+    return NULL;
+  }
+  match_inputs(d, def, &flat);
+  if (d->oom) {
+    tfe_status_setf(s, TF_RESOURCE_EXHAUSTED,
+                    "Out of memory while building NodeDef '%s'", d->name);
+    goto fail;
+  }
+  if (d->num_errors == 1) {
+    fail_status(s, TF_INVALID_ARGUMENT, "%s while building NodeDef '%s'",
+                d->errors != NULL ? d->errors : "", d->name);
+    goto fail;
+  }
+  if (d->num_errors > 1) {
+    char* sum = tfe_op_def_summarize(def);
+    fail_status(s, TF_INVALID_ARGUMENT,
+                "%d errors while building NodeDef '%s' using %s:\n%s",
+                d->num_errors, d->name, sum != NULL ? sum : def->name,
+                d->errors != NULL ? d->errors : "");
+    tfe_free(sum);
+    goto fail;
+  }
+  if (!check_attr_names(d, def, s)) goto fail;
+  if (!tfe_op_def_complete_attrs(def, &d->attrs, s)) goto fail;
+  if (d->num_coloc > 0) {
+    tfe_attr_value v;
+    size_t* lens = (size_t*)tfe_malloc((size_t)d->num_coloc * sizeof(size_t));
+    int ok;
+    if (lens == NULL) goto oom;
+    for (i = 0; i < d->num_coloc; i++) lens[i] = strlen(d->coloc[i]);
+    ok = tfe_attr_value_set_string_list(&v, (const void* const*)d->coloc, lens,
+                                        d->num_coloc);
+    tfe_free(lens);
+    if (!ok || !tfe_attrs_put(&d->attrs, "_class", &v)) goto oom;
+  }
+  if (d->attrs.count > 1) {
+    qsort(d->attrs.items, (size_t)d->attrs.count, sizeof(tfe_attr_entry),
+          cmp_attr_entry);
+  }
+  /* Flat dtypes. */
+  if (!arg_types(def, &d->attrs, def->inputs, def->num_inputs, NULL, 0, &nin,
+                 s) ||
+      !arg_types(def, &d->attrs, def->outputs, def->num_outputs, NULL, 0,
+                 &nout, s)) {
+    goto fail;
+  }
+  if (nin != flat.n) {
+    tfe_status_setf(s, TF_INVALID_ARGUMENT,
+                    "NodeDef expected %d inputs but %d were given; NodeDef: "
+                    "{{node %s}}",
+                    nin, flat.n, d->name);
+    goto fail;
+  }
+  op = (TF_Operation*)tfe_calloc(1, sizeof(*op));
+  if (op == NULL) goto oom;
+  op->num_inputs = nin;
+  op->num_outputs = nout;
+  if (nin > 0) {
+    op->inputs = (TF_Output*)tfe_malloc((size_t)nin * sizeof(TF_Output));
+    op->input_types =
+        (TF_DataType*)tfe_malloc((size_t)nin * sizeof(TF_DataType));
+    if (op->inputs == NULL || op->input_types == NULL) goto oom;
+    memcpy(op->inputs, flat.src, (size_t)nin * sizeof(TF_Output));
+  }
+  if (nout > 0) {
+    op->output_types =
+        (TF_DataType*)tfe_malloc((size_t)nout * sizeof(TF_DataType));
+    op->output_shapes = (tfe_shape*)tfe_calloc((size_t)nout, sizeof(tfe_shape));
+    op->num_consumers = (int*)tfe_calloc((size_t)nout, sizeof(int));
+    op->cap_consumers = (int*)tfe_calloc((size_t)nout, sizeof(int));
+    op->consumers = (TF_Input**)tfe_calloc((size_t)nout, sizeof(TF_Input*));
+    if (op->output_types == NULL || op->output_shapes == NULL ||
+        op->num_consumers == NULL || op->cap_consumers == NULL ||
+        op->consumers == NULL) {
+      goto oom;
+    }
+    for (i = 0; i < nout; i++) op->output_shapes[i].num_dims = -1;
+  }
+  if (!arg_types(def, &d->attrs, def->inputs, def->num_inputs,
+                 op->input_types, nin, &nin, s) ||
+      !arg_types(def, &d->attrs, def->outputs, def->num_outputs,
+                 op->output_types, nout, &nout, s)) {
+    goto fail;
+  }
+  if (d->num_ctl > 0) {
+    for (i = 0; i < d->num_ctl; i++) {
+      if (d->ctl[i]->graph != g) {
+        tfe_status_setf(s, TF_INVALID_ARGUMENT,
+                        "Control input '%s' of node '%s' comes from a "
+                        "different graph",
+                        d->ctl[i]->name, d->name);
+        goto fail;
+      }
+    }
+    op->control_inputs = d->ctl;
+    op->num_control_inputs = d->num_ctl;
+    d->ctl = NULL;
+    d->num_ctl = 0;
+  }
+  op->graph = g;
+  op->def = def;
+  op->name = d->name;
+  op->op_type = d->op_type;
+  op->device = d->device;
+  d->name = d->op_type = d->device = NULL;
+  op->attrs = d->attrs;
+  tfe_attrs_init(&d->attrs);
+  if (!infer_shapes(op, s)) goto fail;
+  if (!tfe_graph_add_op(g, op)) goto oom;
+  tfe_free(flat.src);
+  tfe_free(flat.types);
+  tfe_status_ok(s);
+  return op;
+oom:
+  tfe_status_setf(s, TF_RESOURCE_EXHAUSTED,
+                  "Out of memory while adding node '%s'",
+                  d->name != NULL ? d->name : (op != NULL ? op->name : ""));
+fail:
+  tfe_free(flat.src);
+  tfe_free(flat.types);
+  tfe_graph_op_free(op);
+  return NULL;
 }
 
 TF_Operation* TF_FinishOperationLocked(TF_OperationDescription* desc,
                                        TF_Status* status) {
-  (void)desc;
-  TFE_UNIMPLEMENTED(status, "TF_FinishOperationLocked");
-  return NULL;
+  TF_Operation* op;
+  if (desc == NULL) {
+    tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                    "TF_FinishOperation: the description is NULL (an earlier "
+                    "TF_NewOperation failed)");
+    return NULL;
+  }
+  op = finish_locked(desc, status);
+  desc_free(desc);
+  return op;
 }
 
 TF_Operation* TF_FinishOperation(TF_OperationDescription* desc,
                                  TF_Status* status) {
-  (void)desc;
-  TFE_UNIMPLEMENTED(status, "TF_FinishOperation");
-  return NULL;
-}
-
-/* ------------------------------------------------------------------------
- * Queries. */
-
-const char* TF_OperationName(TF_Operation* oper) {
-  (void)oper;
-  /* TFE_UNIMPLEMENTED: TF_OperationName */
-  TFE_GRAPH_WARN_ONCE("TF_OperationName");
-  return NULL;
-}
-
-const char* TF_OperationOpType(TF_Operation* oper) {
-  (void)oper;
-  /* TFE_UNIMPLEMENTED: TF_OperationOpType */
-  TFE_GRAPH_WARN_ONCE("TF_OperationOpType");
-  return NULL;
-}
-
-const char* TF_OperationDevice(TF_Operation* oper) {
-  (void)oper;
-  /* TFE_UNIMPLEMENTED: TF_OperationDevice */
-  TFE_GRAPH_WARN_ONCE("TF_OperationDevice");
-  return NULL;
-}
-
-int TF_OperationNumOutputs(TF_Operation* oper) {
-  (void)oper;
-  /* TFE_UNIMPLEMENTED: TF_OperationNumOutputs */
-  TFE_GRAPH_WARN_ONCE("TF_OperationNumOutputs");
-  return 0;
-}
-
-TF_DataType TF_OperationOutputType(TF_Output oper_out) {
-  (void)oper_out;
-  /* TFE_UNIMPLEMENTED: TF_OperationOutputType */
-  TFE_GRAPH_WARN_ONCE("TF_OperationOutputType");
-  return (TF_DataType)0;
-}
-
-int TF_OperationOutputListLength(TF_Operation* oper, const char* arg_name,
-                                 TF_Status* status) {
-  (void)oper, (void)arg_name;
-  TFE_UNIMPLEMENTED(status, "TF_OperationOutputListLength");
-  return -1;
-}
-
-int TF_OperationNumInputs(TF_Operation* oper) {
-  (void)oper;
-  /* TFE_UNIMPLEMENTED: TF_OperationNumInputs */
-  TFE_GRAPH_WARN_ONCE("TF_OperationNumInputs");
-  return 0;
-}
-
-TF_DataType TF_OperationInputType(TF_Input oper_in) {
-  (void)oper_in;
-  /* TFE_UNIMPLEMENTED: TF_OperationInputType */
-  TFE_GRAPH_WARN_ONCE("TF_OperationInputType");
-  return (TF_DataType)0;
-}
-
-int TF_OperationInputListLength(TF_Operation* oper, const char* arg_name,
-                                TF_Status* status) {
-  (void)oper, (void)arg_name;
-  TFE_UNIMPLEMENTED(status, "TF_OperationInputListLength");
-  return -1;
-}
-
-TF_Output TF_OperationInput(TF_Input oper_in) {
-  TF_Output none = {NULL, 0};
-  (void)oper_in;
-  /* TFE_UNIMPLEMENTED: TF_OperationInput */
-  TFE_GRAPH_WARN_ONCE("TF_OperationInput");
-  return none;
-}
-
-void TF_OperationAllInputs(TF_Operation* oper, TF_Output* inputs,
-                           int max_inputs) {
-  (void)oper, (void)inputs, (void)max_inputs;
-  /* TFE_UNIMPLEMENTED: TF_OperationAllInputs */
-  TFE_GRAPH_WARN_ONCE("TF_OperationAllInputs");
-}
-
-int TF_OperationOutputNumConsumers(TF_Output oper_out) {
-  (void)oper_out;
-  /* TFE_UNIMPLEMENTED: TF_OperationOutputNumConsumers */
-  TFE_GRAPH_WARN_ONCE("TF_OperationOutputNumConsumers");
-  return 0;
-}
-
-int TF_OperationOutputConsumers(TF_Output oper_out, TF_Input* consumers,
-                                int max_consumers) {
-  (void)oper_out, (void)consumers, (void)max_consumers;
-  /* TFE_UNIMPLEMENTED: TF_OperationOutputConsumers */
-  TFE_GRAPH_WARN_ONCE("TF_OperationOutputConsumers");
-  return 0;
-}
-
-int TF_OperationNumControlInputs(TF_Operation* oper) {
-  (void)oper;
-  /* TFE_UNIMPLEMENTED: TF_OperationNumControlInputs */
-  TFE_GRAPH_WARN_ONCE("TF_OperationNumControlInputs");
-  return 0;
-}
-
-int TF_OperationGetControlInputs(TF_Operation* oper,
-                                 TF_Operation** control_inputs,
-                                 int max_control_inputs) {
-  (void)oper, (void)control_inputs, (void)max_control_inputs;
-  /* TFE_UNIMPLEMENTED: TF_OperationGetControlInputs */
-  TFE_GRAPH_WARN_ONCE("TF_OperationGetControlInputs");
-  return 0;
-}
-
-int TF_OperationNumControlOutputs(TF_Operation* oper) {
-  (void)oper;
-  /* TFE_UNIMPLEMENTED: TF_OperationNumControlOutputs */
-  TFE_GRAPH_WARN_ONCE("TF_OperationNumControlOutputs");
-  return 0;
-}
-
-int TF_OperationGetControlOutputs(TF_Operation* oper,
-                                  TF_Operation** control_outputs,
-                                  int max_control_outputs) {
-  (void)oper, (void)control_outputs, (void)max_control_outputs;
-  /* TFE_UNIMPLEMENTED: TF_OperationGetControlOutputs */
-  TFE_GRAPH_WARN_ONCE("TF_OperationGetControlOutputs");
-  return 0;
-}
-
-/* ------------------------------------------------------------------------
- * Attribute readers. */
-
-TF_AttrMetadata TF_OperationGetAttrMetadata(TF_Operation* oper,
-                                            const char* attr_name,
-                                            TF_Status* status) {
-  TF_AttrMetadata m;
-  (void)oper, (void)attr_name;
-  memset(&m, 0, sizeof(m));
-  TFE_UNIMPLEMENTED(status, "TF_OperationGetAttrMetadata");
-  return m;
-}
-
-void TF_OperationGetAttrString(TF_Operation* oper, const char* attr_name,
-                               void* value, size_t max_length,
-                               TF_Status* status) {
-  (void)oper, (void)attr_name, (void)value, (void)max_length;
-  TFE_UNIMPLEMENTED(status, "TF_OperationGetAttrString");
-}
-
-void TF_OperationGetAttrStringList(TF_Operation* oper, const char* attr_name,
-                                   void** values, size_t* lengths,
-                                   int max_values, void* storage,
-                                   size_t storage_size, TF_Status* status) {
-  (void)oper, (void)attr_name, (void)values, (void)lengths, (void)max_values,
-      (void)storage, (void)storage_size;
-  TFE_UNIMPLEMENTED(status, "TF_OperationGetAttrStringList");
-}
-
-void TF_OperationGetAttrInt(TF_Operation* oper, const char* attr_name,
-                            int64_t* value, TF_Status* status) {
-  (void)oper, (void)attr_name, (void)value;
-  TFE_UNIMPLEMENTED(status, "TF_OperationGetAttrInt");
-}
-
-void TF_OperationGetAttrIntList(TF_Operation* oper, const char* attr_name,
-                                int64_t* values, int max_values,
-                                TF_Status* status) {
-  (void)oper, (void)attr_name, (void)values, (void)max_values;
-  TFE_UNIMPLEMENTED(status, "TF_OperationGetAttrIntList");
-}
-
-void TF_OperationGetAttrFloat(TF_Operation* oper, const char* attr_name,
-                              float* value, TF_Status* status) {
-  (void)oper, (void)attr_name, (void)value;
-  TFE_UNIMPLEMENTED(status, "TF_OperationGetAttrFloat");
-}
-
-void TF_OperationGetAttrFloatList(TF_Operation* oper, const char* attr_name,
-                                  float* values, int max_values,
-                                  TF_Status* status) {
-  (void)oper, (void)attr_name, (void)values, (void)max_values;
-  TFE_UNIMPLEMENTED(status, "TF_OperationGetAttrFloatList");
-}
-
-void TF_OperationGetAttrBool(TF_Operation* oper, const char* attr_name,
-                             unsigned char* value, TF_Status* status) {
-  (void)oper, (void)attr_name, (void)value;
-  TFE_UNIMPLEMENTED(status, "TF_OperationGetAttrBool");
-}
-
-void TF_OperationGetAttrBoolList(TF_Operation* oper, const char* attr_name,
-                                 unsigned char* values, int max_values,
-                                 TF_Status* status) {
-  (void)oper, (void)attr_name, (void)values, (void)max_values;
-  TFE_UNIMPLEMENTED(status, "TF_OperationGetAttrBoolList");
-}
-
-void TF_OperationGetAttrType(TF_Operation* oper, const char* attr_name,
-                             TF_DataType* value, TF_Status* status) {
-  (void)oper, (void)attr_name, (void)value;
-  TFE_UNIMPLEMENTED(status, "TF_OperationGetAttrType");
-}
-
-void TF_OperationGetAttrTypeList(TF_Operation* oper, const char* attr_name,
-                                 TF_DataType* values, int max_values,
-                                 TF_Status* status) {
-  (void)oper, (void)attr_name, (void)values, (void)max_values;
-  TFE_UNIMPLEMENTED(status, "TF_OperationGetAttrTypeList");
-}
-
-void TF_OperationGetAttrShape(TF_Operation* oper, const char* attr_name,
-                              int64_t* value, int num_dims,
-                              TF_Status* status) {
-  (void)oper, (void)attr_name, (void)value, (void)num_dims;
-  TFE_UNIMPLEMENTED(status, "TF_OperationGetAttrShape");
-}
-
-void TF_OperationGetAttrShapeList(TF_Operation* oper, const char* attr_name,
-                                  int64_t** dims, int* num_dims,
-                                  int num_shapes, int64_t* storage,
-                                  int storage_size, TF_Status* status) {
-  (void)oper, (void)attr_name, (void)dims, (void)num_dims, (void)num_shapes,
-      (void)storage, (void)storage_size;
-  TFE_UNIMPLEMENTED(status, "TF_OperationGetAttrShapeList");
-}
-
-void TF_OperationGetAttrTensorShapeProto(TF_Operation* oper,
-                                         const char* attr_name,
-                                         TF_Buffer* value, TF_Status* status) {
-  (void)oper, (void)attr_name, (void)value;
-  TFE_UNIMPLEMENTED(status, "TF_OperationGetAttrTensorShapeProto");
-}
-
-void TF_OperationGetAttrTensorShapeProtoList(TF_Operation* oper,
-                                             const char* attr_name,
-                                             TF_Buffer** values,
-                                             int max_values,
-                                             TF_Status* status) {
-  (void)oper, (void)attr_name, (void)values, (void)max_values;
-  TFE_UNIMPLEMENTED(status, "TF_OperationGetAttrTensorShapeProtoList");
-}
-
-void TF_OperationGetAttrTensor(TF_Operation* oper, const char* attr_name,
-                               TF_Tensor** value, TF_Status* status) {
-  (void)oper, (void)attr_name, (void)value;
-  TFE_UNIMPLEMENTED(status, "TF_OperationGetAttrTensor");
-}
-
-void TF_OperationGetAttrTensorList(TF_Operation* oper, const char* attr_name,
-                                   TF_Tensor** values, int max_values,
-                                   TF_Status* status) {
-  (void)oper, (void)attr_name, (void)values, (void)max_values;
-  TFE_UNIMPLEMENTED(status, "TF_OperationGetAttrTensorList");
-}
-
-void TF_OperationGetAttrValueProto(TF_Operation* oper, const char* attr_name,
-                                   TF_Buffer* output_attr_value,
-                                   TF_Status* status) {
-  (void)oper, (void)attr_name, (void)output_attr_value;
-  TFE_UNIMPLEMENTED(status, "TF_OperationGetAttrValueProto");
-}
-
-int TF_OperationGetNumAttrs(TF_Operation* oper) {
-  (void)oper;
-  /* TFE_UNIMPLEMENTED: TF_OperationGetNumAttrs */
-  TFE_GRAPH_WARN_ONCE("TF_OperationGetNumAttrs");
-  return 0;
-}
-
-int TF_OperationGetAttrNameLength(TF_Operation* oper, int i) {
-  (void)oper, (void)i;
-  /* TFE_UNIMPLEMENTED: TF_OperationGetAttrNameLength */
-  TFE_GRAPH_WARN_ONCE("TF_OperationGetAttrNameLength");
-  return -1;
-}
-
-void TF_OperationGetAttrName(TF_Operation* oper, int i, char* output,
-                             TF_Status* status) {
-  (void)oper, (void)i, (void)output;
-  TFE_UNIMPLEMENTED(status, "TF_OperationGetAttrName");
-}
-
-void TF_OperationToNodeDef(TF_Operation* oper, TF_Buffer* output_node_def,
-                           TF_Status* status) {
-  (void)oper, (void)output_node_def;
-  TFE_UNIMPLEMENTED(status, "TF_OperationToNodeDef");
+  TF_Graph* g;
+  TF_Operation* op;
+  if (desc == NULL) return TF_FinishOperationLocked(NULL, status);
+  g = desc->graph;
+  pthread_mutex_lock(&g->mu);
+  op = TF_FinishOperationLocked(desc, status);
+  pthread_mutex_unlock(&g->mu);
+  return op;
 }

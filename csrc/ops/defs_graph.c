@@ -5,6 +5,19 @@
 
 int tfe_ops_register_graph_defs(void);
 
+static const tfe_builtin_op kOps[] = {
+    /* A value the caller feeds when running the graph; running it unfed
+     * is an error (csrc/kernels/cpu/graph_kernels.c). */
+    TFE_OP("Placeholder", "out: output: dtype",
+           "attr: dtype: type",
+           "attr: shape: shape = { unknown_rank: true }"),
+    /* Deprecated at GraphDef version 23; same as Placeholder but the
+     * shape attr has no default. */
+    TFE_OP("PlaceholderV2", "out: output: dtype",
+           "attr: dtype: type",
+           "attr: shape: shape"),
+};
+
 int tfe_ops_register_graph_defs(void) {
-  return 0;
+  return tfe_ops_register_table(kOps, (int)(sizeof kOps / sizeof kOps[0]));
 }
