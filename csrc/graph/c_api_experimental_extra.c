@@ -5,7 +5,8 @@
  * TF_CreateRunOptions (hand-encoded protos), TF_EnableXLACompilation (a
  * logged no-op: there is no XLA), the TF_ShapeAndTypeList helpers, the
  * TF_AttrBuilder (checked against the op and kernel registries),
- * TF_GetNumberAttrForOpListInput and TFE_NewTensorHandleFromScalar.
+ * TF_GetNumberAttrForOpListInput, TFE_NewTensorHandleFromScalar and
+ * TFE_InferShapes (csrc/ops/shape_infer.h).
  * Everything else reports TF_UNIMPLEMENTED naming itself, or carries the
  * comment marker when it has no status argument. */
 #include <stdint.h>
@@ -20,6 +21,7 @@
 #include "kernels/kernel.h"
 #include "ops/attr_value.h"
 #include "ops/op_registry.h"
+#include "ops/shape_infer.h"
 #include "tensorflow/c/c_api_experimental.h"
 #include "tensorflow/c/logging.h"
 #include "tensorflow/c/tf_buffer.h"
@@ -409,6 +411,11 @@ void TF_DeleteShapeAndTypeListArray(TF_ShapeAndTypeList** shape_list_array,
   free(shape_list_array);
 }
 
+/* TFE_InferShapes: runs the op's static shape inference (the same rules
+ * as TF_FinishOperation, or a plugin's shape function) on the given input
+ * shapes, optional constant inputs and partial shape values. The op's
+ * inputs are not used, only its type and attrs. Resource handle data is
+ * not tracked: every *output_resource_shapes_and_types entry is NULL. */
 void TFE_InferShapes(TFE_Op* op, TF_ShapeAndTypeList* input_shapes,
                      TF_Tensor** input_tensors,
                      TF_ShapeAndTypeList* input_tensor_as_shapes,
@@ -416,31 +423,148 @@ void TFE_InferShapes(TFE_Op* op, TF_ShapeAndTypeList* input_shapes,
                      TF_ShapeAndTypeList** output_shapes,
                      TF_ShapeAndTypeList*** output_resource_shapes_and_types,
                      TF_Status* status) {
-  (void)op;
-  (void)input_shapes;
-  (void)input_tensors;
-  (void)input_tensor_as_shapes;
+  tfe_attrs attrs;
+  tfe_shape* ins = NULL;
+  tfe_shape* as_shapes = NULL;
+  tfe_shape* outs = NULL;
+  TF_DataType* in_types = NULL;
+  TF_DataType* out_types = NULL;
+  TF_ShapeAndTypeList* result = NULL;
+  tfe_shape_infer_args args;
+  int i, n_in, n_expected = 0, n_out = 0;
   (void)input_resource_shapes_and_types;
   if (output_shapes != NULL) *output_shapes = NULL;
   if (output_resource_shapes_and_types != NULL)
     *output_resource_shapes_and_types = NULL;
-  TFE_UNIMPLEMENTED(status, "TFE_InferShapes");
+  if (!tfe_op_check(op, "TFE_InferShapes", status)) return;
+  if (op->def == NULL) {
+    tfe_status_setf(status, TF_FAILED_PRECONDITION,
+                    "TFE_InferShapes: the op has no type");
+    return;
+  }
+  if (input_shapes == NULL || output_shapes == NULL ||
+      input_shapes->num_items < 0 ||
+      (input_shapes->num_items > 0 && input_shapes->items == NULL)) {
+    tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                    "TFE_InferShapes: input_shapes and output_shapes are "
+                    "required");
+    return;
+  }
+  n_in = input_shapes->num_items;
+  tfe_attrs_init(&attrs);
+  if (!tfe_attrs_merge(&attrs, &op->attrs)) {
+    tfe_status_setf(status, TF_RESOURCE_EXHAUSTED,
+                    "TFE_InferShapes: out of memory");
+    goto done;
+  }
+  if (!tfe_op_def_complete_attrs(op->def, &attrs, status)) goto done;
+  for (i = 0; i < op->def->num_inputs; i++) {
+    int len = 0;
+    if (!tfe_op_def_arg_length(op->def, &op->def->inputs[i], &attrs, &len,
+                               status)) {
+      goto done;
+    }
+    n_expected += len;
+  }
+  if (n_expected != n_in) {
+    tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                    "Wrong number of inputs passed: %d while %d expected "
+                    "based on NodeDef",
+                    n_in, n_expected);
+    goto done;
+  }
+  if (!tfe_op_def_output_types(op->def, &attrs, NULL, 0, &n_out, status)) {
+    goto done;
+  }
+  ins = (tfe_shape*)tfe_calloc((size_t)n_in + 1, sizeof(*ins));
+  as_shapes = (tfe_shape*)tfe_calloc((size_t)n_in + 1, sizeof(*as_shapes));
+  in_types = (TF_DataType*)tfe_calloc((size_t)n_in + 1, sizeof(*in_types));
+  outs = (tfe_shape*)tfe_calloc((size_t)n_out + 1, sizeof(*outs));
+  out_types = (TF_DataType*)tfe_calloc((size_t)n_out + 1, sizeof(*out_types));
+  if (ins == NULL || as_shapes == NULL || in_types == NULL || outs == NULL ||
+      out_types == NULL ||
+      !tfe_op_def_output_types(op->def, &attrs, out_types, n_out, &n_out,
+                               status)) {
+    if (TF_GetCode(status) == TF_OK) {
+      tfe_status_setf(status, TF_RESOURCE_EXHAUSTED,
+                      "TFE_InferShapes: out of memory");
+    }
+    goto done;
+  }
+  for (i = 0; i < n_in; i++) {
+    const TF_ShapeAndType* e = &input_shapes->items[i];
+    ins[i].num_dims = e->num_dims < 0 ? -1 : e->num_dims;
+    ins[i].dims = e->num_dims > 0 ? e->dims : NULL;
+    in_types[i] = e->dtype;
+    as_shapes[i].num_dims = -1;
+    if (input_tensor_as_shapes != NULL &&
+        i < input_tensor_as_shapes->num_items &&
+        input_tensor_as_shapes->items != NULL &&
+        input_tensor_as_shapes->items[i].num_dims >= 0) {
+      as_shapes[i].num_dims = input_tensor_as_shapes->items[i].num_dims;
+      as_shapes[i].dims = input_tensor_as_shapes->items[i].dims;
+    }
+  }
+  memset(&args, 0, sizeof args);
+  args.def = op->def;
+  args.attrs = &attrs;
+  args.num_inputs = n_in;
+  args.input_shapes = ins;
+  args.input_types = in_types;
+  args.input_values = input_tensors;
+  args.input_as_shapes = as_shapes;
+  args.num_outputs = n_out;
+  if (!tfe_shape_infer(&args, op->def->name, outs, status)) goto done;
+  result = TF_NewShapeAndTypeList(n_out);
+  if (result == NULL) {
+    tfe_status_setf(status, TF_RESOURCE_EXHAUSTED,
+                    "TFE_InferShapes: out of memory");
+    goto done;
+  }
+  for (i = 0; i < n_out; i++) {
+    if (outs[i].num_dims < 0) {
+      TF_ShapeAndTypeListSetUnknownShape(result, i);
+    } else {
+      TF_ShapeAndTypeListSetShape(result, i, outs[i].dims, outs[i].num_dims);
+      if (outs[i].num_dims > 0 && result->items[i].dims == NULL) {
+        TF_DeleteShapeAndTypeList(result);
+        result = NULL;
+        tfe_status_setf(status, TF_RESOURCE_EXHAUSTED,
+                        "TFE_InferShapes: out of memory");
+        goto done;
+      }
+    }
+    TF_ShapeAndTypeListSetDtype(result, i, out_types[i]);
+  }
+  if (output_resource_shapes_and_types != NULL) {
+    /* Released by TF_DeleteShapeAndTypeListArray, which uses free(). */
+    TF_ShapeAndTypeList** res = (TF_ShapeAndTypeList**)calloc(
+        (size_t)n_out + 1, sizeof(TF_ShapeAndTypeList*));
+    if (res == NULL) {
+      TF_DeleteShapeAndTypeList(result);
+      result = NULL;
+      tfe_status_setf(status, TF_RESOURCE_EXHAUSTED,
+                      "TFE_InferShapes: out of memory");
+      goto done;
+    }
+    *output_resource_shapes_and_types = res;
+  }
+  *output_shapes = result;
+done:
+  if (outs != NULL) {
+    for (i = 0; i < n_out; i++) tfe_free(outs[i].dims);
+  }
+  tfe_free(ins);
+  tfe_free(as_shapes);
+  tfe_free(in_types);
+  tfe_free(outs);
+  tfe_free(out_types);
+  tfe_attrs_destroy(&attrs);
 }
 
 /* ------------------------------------------------------------------------
  * Graph import and functions. */
 
-void TF_ImportGraphDefOptionsSetValidateColocationConstraints(
-    TF_ImportGraphDefOptions* opts, unsigned char enable) {
-  /* TFE_UNIMPLEMENTED: TF_ImportGraphDefOptionsSetValidateColocationConstraints
-   */
-  (void)opts;
-  (void)enable;
-}
+/* TF_ImportGraphDefOptionsSetValidateColocationConstraints: see import.c. */
 
-void TF_GraphRemoveFunction(TF_Graph* g, const char* func_name,
-                            TF_Status* status) {
-  (void)g;
-  (void)func_name;
-  TFE_UNIMPLEMENTED(status, "TF_GraphRemoveFunction");
-}
+/* TF_GraphRemoveFunction: see function.c. */

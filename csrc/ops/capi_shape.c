@@ -5,6 +5,7 @@
 #include "core/alloc.h"
 #include "core/status_internal.h"
 #include "eager/eager_internal.h"
+#include "ops/capi_shape_internal.h"
 #include "tensorflow/c/ops.h"
 #include "tfe/plugins.h"
 
@@ -362,17 +363,72 @@ void TF_ShapeInferenceContextConcatenateShapes(TF_ShapeInferenceContext* ctx,
 }
 
 /* ------------------------------------------------------------------------
- * Running a shape function for an eager op. */
+ * Running a shape function: shared by graphs (tfe_shape_infer) and eager
+ * ops (TFE_OpInferOutputShape). */
 
 typedef void (*shape_fn_t)(TF_ShapeInferenceContext*, TF_Status*);
 
-int TFE_OpInferOutputShape(TFE_Op* op, int output_index, int64_t* dims,
-                           int max_dims, TF_Status* status) {
+int tfe_run_plugin_shape_fn(const tfe_op_def* def, const tfe_attrs* attrs,
+                            int num_inputs, const tfe_shape* input_shapes,
+                            int num_outputs, tfe_shape* out, TF_Status* s) {
   TF_ShapeInferenceContext c;
   TF_ShapeHandle* ins = NULL;
   TF_ShapeHandle* outs = NULL;
-  tfe_attrs attrs;
   shape_fn_t fn;
+  int i, ok = 0;
+  for (i = 0; i < num_outputs; i++) {
+    out[i].num_dims = -1;
+    out[i].dims = NULL;
+  }
+  if (def == NULL || def->shape_fn == NULL || num_inputs < 0 ||
+      num_outputs < 0 || (num_inputs > 0 && input_shapes == NULL)) {
+    tfe_status_setf(s, TF_INVALID_ARGUMENT,
+                    "tfe_run_plugin_shape_fn: no shape function or inputs");
+    return 0;
+  }
+  /* Inputs are borrowed views of the caller's shapes (never freed here). */
+  ins = (TF_ShapeHandle*)tfe_calloc((size_t)num_inputs + 1, sizeof(*ins));
+  outs = (TF_ShapeHandle*)tfe_calloc((size_t)num_outputs + 1, sizeof(*outs));
+  if (ins == NULL || outs == NULL) {
+    oom(s);
+    goto done;
+  }
+  for (i = 0; i < num_inputs; i++) {
+    ins[i].rank = input_shapes[i].num_dims < 0 ? -1 : input_shapes[i].num_dims;
+    ins[i].dims = ins[i].rank > 0 ? input_shapes[i].dims : NULL;
+  }
+  for (i = 0; i < num_outputs; i++) outs[i].rank = -1;
+  c.def = def;
+  c.attrs = attrs;
+  c.num_inputs = num_inputs;
+  c.inputs = ins;
+  c.num_outputs = num_outputs;
+  c.outputs = outs;
+  memcpy(&fn, &def->shape_fn, sizeof fn);
+  tfe_status_ok(s);
+  fn(&c, s);
+  if (TF_GetCode(s) != TF_OK) goto done;
+  for (i = 0; i < num_outputs; i++) {
+    /* Hand the dims array over (allocated by set_shape with tfe_malloc). */
+    out[i].num_dims = outs[i].rank < 0 ? -1 : (int)outs[i].rank;
+    out[i].dims = outs[i].dims;
+    outs[i].dims = NULL;
+  }
+  ok = 1;
+done:
+  if (outs != NULL) {
+    for (i = 0; i < num_outputs; i++) tfe_free(outs[i].dims);
+  }
+  tfe_free(ins);
+  tfe_free(outs);
+  return ok;
+}
+
+int TFE_OpInferOutputShape(TFE_Op* op, int output_index, int64_t* dims,
+                           int max_dims, TF_Status* status) {
+  tfe_shape* ins = NULL;
+  tfe_shape* outs = NULL;
+  tfe_attrs attrs;
   int i, n_out = 0, rank = -1, ok = 0;
   if (!tfe_op_check(op, "TFE_OpInferOutputShape", status)) return -1;
   if (op->def == NULL) {
@@ -407,9 +463,8 @@ int TFE_OpInferOutputShape(TFE_Op* op, int output_index, int64_t* dims,
                     output_index, op->def->name, n_out);
     goto done;
   }
-  ins = (TF_ShapeHandle*)tfe_calloc((size_t)(op->num_inputs + 1),
-                                    sizeof(*ins));
-  outs = (TF_ShapeHandle*)tfe_calloc((size_t)n_out, sizeof(*outs));
+  ins = (tfe_shape*)tfe_calloc((size_t)(op->num_inputs + 1), sizeof(*ins));
+  outs = (tfe_shape*)tfe_calloc((size_t)n_out, sizeof(*outs));
   if (ins == NULL || outs == NULL) {
     oom(status);
     goto done;
@@ -418,33 +473,20 @@ int TFE_OpInferOutputShape(TFE_Op* op, int output_index, int64_t* dims,
     TFE_TensorHandle* h = op->inputs[i];
     if (!tfe_handle_ready(h, status)) goto done;
     /* A reference or custom-device handle has no tensor here: its shape
-     * is taken as unknown. */
-    if (!set_shape(&ins[i], h->t != NULL ? h->t->num_dims : -1,
-                   h->t != NULL ? h->t->dims : NULL)) {
-      oom(status);
-      goto done;
-    }
+     * is taken as unknown. Views of the handle's dims (not copied). */
+    ins[i].num_dims = h->t != NULL ? h->t->num_dims : -1;
+    ins[i].dims = h->t != NULL ? h->t->dims : NULL;
   }
-  for (i = 0; i < n_out; i++) outs[i].rank = -1;
-  c.def = op->def;
-  c.attrs = &attrs;
-  c.num_inputs = op->num_inputs;
-  c.inputs = ins;
-  c.num_outputs = n_out;
-  c.outputs = outs;
-  memcpy(&fn, &op->def->shape_fn, sizeof fn);
-  tfe_status_ok(status);
-  fn(&c, status);
-  if (TF_GetCode(status) != TF_OK) goto done;
-  rank = (int)outs[output_index].rank;
+  if (!tfe_run_plugin_shape_fn(op->def, &attrs, op->num_inputs, ins, n_out,
+                               outs, status)) {
+    goto done;
+  }
+  rank = outs[output_index].num_dims;
   for (i = 0; i < rank && i < max_dims; i++) {
     dims[i] = outs[output_index].dims[i];
   }
   ok = 1;
 done:
-  if (ins != NULL) {
-    for (i = 0; i < op->num_inputs; i++) tfe_free(ins[i].dims);
-  }
   if (outs != NULL) {
     for (i = 0; i < n_out; i++) tfe_free(outs[i].dims);
   }

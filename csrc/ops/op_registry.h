@@ -57,6 +57,9 @@ typedef struct tfe_op_def {
   char* summary;
   /* Shape function registered through ops.h (opaque here), or NULL. */
   void* shape_fn;
+  /* Cache of shape_infer.c: the built-in shape rule found for this op
+   * (read and written atomically there; NULL until first used). */
+  const void* shape_rule;
 } tfe_op_def;
 
 /* ---- building a definition ---- */

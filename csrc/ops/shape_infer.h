@@ -28,6 +28,10 @@ typedef struct tfe_shape_infer_args {
    * array or entries with num_dims < 0 when unknown. */
   const tfe_shape* input_as_shapes;
   int num_outputs; /* flat outputs */
+  /* Optional (may be NULL): names of the flat inputs as the NodeDef
+   * spells them ("x", "split:1"), used only to quote the node in error
+   * messages as TF does ("... = MatMul[...](x, w)'"). Borrowed. */
+  const char* const* input_names;
 } tfe_shape_infer_args;
 
 /* Fills out[0..num_outputs) (overwritten; the caller frees each dims array

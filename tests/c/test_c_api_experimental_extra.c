@@ -290,10 +290,12 @@ TEST(stubs_with_status_report_unimplemented) {
   CHECK_CODE(s, TF_OK);
   TFE_CollectiveOpsCheckPeerHealth(NULL, "/job:w/replica:0/task:0", 10, s);
   check_unimplemented(s, "TFE_CollectiveOpsCheckPeerHealth");
+  /* TFE_InferShapes works (test_internal_shape_infer.c); a NULL op is an
+   * error that leaves the outputs NULL. */
   TFE_InferShapes(NULL, NULL, NULL, NULL, NULL, &out, &out_res, s);
   CHECK(out == NULL);
   CHECK(out_res == NULL);
-  check_unimplemented(s, "TFE_InferShapes");
+  CHECK(TF_GetCode(s) != TF_OK && TF_GetCode(s) != TF_UNIMPLEMENTED);
   TF_GraphRemoveFunction(NULL, "f", s);
   check_unimplemented(s, "TF_GraphRemoveFunction");
   TF_DeleteStatus(s);

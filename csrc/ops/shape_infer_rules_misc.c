@@ -1,0 +1,341 @@
+/* Shape rules: random ops, resources and variables, TensorLists and
+ * optionals, collectives, v1 control flow, function calls and functional
+ * control flow, queues, graph-only ops; and the explicit list of ops whose
+ * outputs stay unknown. */
+#include <string.h>
+
+#include "core/status_internal.h"
+#include "ops/shape_infer_internal.h"
+
+/* Ops without outputs: nothing to infer, but the rule is "known". */
+static int rule_no_outputs(si_ctx* c) {
+  (void)c;
+  return 1;
+}
+
+/* ---- random ---- */
+
+static int rule_stateless_key_counter(si_ctx* c) {
+  /* key [1], counter [2] (and the algorithm as a scalar). */
+  if (!si_set_vector(c, 0, 1)) return 0;
+  if (!si_set_vector(c, 1, 2)) return 0;
+  if (si_num_outputs(c) > 2) return si_set_scalar(c, 2);
+  return 1;
+}
+
+/* ---- resources and variables ---- */
+
+/* Assign(ref, value) with validate_shape; AssignAdd/AssignSub merge. */
+static int rule_assign(si_ctx* c) {
+  if (si_attr_bool(c, "validate_shape", 1)) return si_rule_merge_both(c);
+  return si_set_input(c, 0, 1);
+}
+
+/* ---- TensorLists and optionals ---- */
+
+/* Every variant handle output is a scalar. */
+static int rule_variant_scalars(si_ctx* c) { return si_rule_scalar(c); }
+
+/* TensorListPushBackBatch(input_handles, tensor): handles keep their
+ * shape (a vector of lists). */
+static int rule_push_back_batch(si_ctx* c) {
+  si_sh h;
+  si_in(c, 0, &h);
+  if (!si_with_rank(c, &h, 1, &h)) return 0;
+  return si_set(c, 0, &h);
+}
+
+/* An element shape input (a shape tensor that may be -1 / a scalar -1
+ * for "unknown rank"). */
+static int element_shape(si_ctx* c, int i, si_sh* out) {
+  int64_t v;
+  int r = si_in_rank(c, i);
+  if (r == 0) {
+    /* A scalar -1 means unknown rank. */
+    if (si_value_scalar(c, i, &v) && v != -1) {
+      return si_err(c, "The only valid scalar shape tensor is the fully "
+                       "unknown shape specified as -1.");
+    }
+    si_unknown(out);
+    return 1;
+  }
+  if (r < 0 && si_value(c, i) == NULL) {
+    si_unknown(out);
+    return 1;
+  }
+  return si_shape_from_tensor(c, i, out);
+}
+
+/* TensorListStack(input_handle, element_shape) attr num_elements. */
+static int rule_list_stack(si_ctx* c) {
+  si_sh el, o;
+  int64_t n = si_attr_int(c, "num_elements", -1);
+  if (!element_shape(c, 1, &el)) return 0;
+  if (el.rank < 0) return 1;
+  si_vector(&o, n);
+  si_concat(&o, &el);
+  return si_set(c, 0, &o);
+}
+
+/* TensorListGetItem(input_handle, index, element_shape). */
+static int rule_list_get_item(si_ctx* c) {
+  si_sh el;
+  if (!element_shape(c, 2, &el)) return 0;
+  return si_set(c, 0, &el);
+}
+
+/* TensorListPopBack(input_handle, element_shape). */
+static int rule_list_pop_back(si_ctx* c) {
+  si_sh el;
+  if (!si_set_scalar(c, 0)) return 0;
+  if (!element_shape(c, 1, &el)) return 0;
+  return si_set(c, 1, &el);
+}
+
+/* TensorListGather(input_handle, indices, element_shape). */
+static int rule_list_gather(si_ctx* c) {
+  si_sh idx, el;
+  si_in(c, 1, &idx);
+  if (!si_with_rank(c, &idx, 1, &idx)) return 0;
+  if (!element_shape(c, 2, &el)) return 0;
+  if (el.rank < 0) return 1;
+  si_concat(&idx, &el);
+  return si_set(c, 0, &idx);
+}
+
+/* TensorListConcat/V2: tensor unknown, lengths a vector. */
+static int rule_list_concat(si_ctx* c) { return si_set_vector(c, 1, -1); }
+
+static int rule_list_element_shape(si_ctx* c) {
+  return si_set_vector(c, 0, -1);
+}
+
+/* OptionalGetValue: the output_shapes attr. */
+static int rule_explicit_shapes(si_ctx* c) {
+  const tfe_attr_value* v = si_attr(c, "output_shapes");
+  int i;
+  if (v == NULL || !v->is_list || v->list_size == 0 ||
+      v->type != TF_ATTR_SHAPE) {
+    return 1;
+  }
+  if (v->list_size != si_num_outputs(c)) return 1;
+  for (i = 0; i < v->list_size; i++) {
+    if (!si_set_from_attr_shape(c, i, &v->list.shape[i])) return 0;
+  }
+  return 1;
+}
+
+/* ---- collectives ---- */
+
+static int rule_collective_assign_group(si_ctx* c) {
+  if (!si_set_scalar(c, 0)) return 0;
+  return si_set_scalar(c, 1);
+}
+
+/* CollectiveBcastRecvV2(group_size, group_key, instance_key, shape). */
+static int rule_bcast_recv_v2(si_ctx* c) {
+  si_sh o;
+  if (!si_shape_from_tensor(c, 3, &o)) return 0;
+  return si_set(c, 0, &o);
+}
+
+/* CollectiveGather v1: the leading dim becomes unknown. */
+static int rule_collective_gather(si_ctx* c) {
+  si_sh in;
+  si_in(c, 0, &in);
+  if (!si_with_rank_at_least(c, &in, 1, &in)) return 0;
+  if (in.rank < 0) return 1;
+  in.d[0] = -1;
+  return si_set(c, 0, &in);
+}
+
+/* ---- v1 control flow ---- */
+
+static int rule_switch(si_ctx* c) {
+  si_sh p;
+  si_in(c, 1, &p);
+  if (!si_with_rank(c, &p, 0, &p)) return 0;
+  if (!si_set_input(c, 0, 0)) return 0;
+  return si_set_input(c, 1, 0);
+}
+
+/* Merge(inputs): the most specific shape every input has (dims that
+ * differ become unknown; differing ranks give unknown rank), and the
+ * int32 scalar value_index. */
+static int rule_merge(si_ctx* c) {
+  si_sh out, in;
+  int i, n = si_num_inputs(c), k;
+  if (!si_set_scalar(c, 1)) return 0;
+  if (n == 0) return 1;
+  si_in(c, 0, &out);
+  for (i = 1; i < n && out.rank >= 0; i++) {
+    si_in(c, i, &in);
+    if (in.rank != out.rank) {
+      out.rank = -1;
+      break;
+    }
+    for (k = 0; k < out.rank; k++) {
+      if (out.d[k] != in.d[k]) out.d[k] = -1;
+    }
+  }
+  return si_set(c, 0, &out);
+}
+
+static int rule_loop_cond(si_ctx* c) {
+  si_sh in;
+  si_in(c, 0, &in);
+  if (!si_with_rank(c, &in, 0, &in)) return 0;
+  return si_set_scalar(c, 0);
+}
+
+/* ---- function calls and functional control flow ---- */
+
+/* If/Case: the output_shapes attr when given. */
+static int rule_if(si_ctx* c) { return rule_explicit_shapes(c); }
+
+/* While: the output_shapes attr when given, else the loop variables keep
+ * their input shapes (TF's rule). */
+static int rule_while(si_ctx* c) {
+  const tfe_attr_value* v = si_attr(c, "output_shapes");
+  if (v != NULL && v->is_list && v->list_size > 0) {
+    if (v->list_size != si_num_outputs(c)) {
+      return si_err(c,
+                    "`output_shapes` must be the same length as num outputs "
+                    "(%d vs. %d",
+                    v->list_size, si_num_outputs(c));
+    }
+    return rule_explicit_shapes(c);
+  }
+  return si_rule_passthrough(c);
+}
+
+/* ---- queues ---- */
+
+static int rule_queue_v1_handle(si_ctx* c) { return si_set_vector(c, 0, 2); }
+
+/* TPUReplicatedInput(inputs): every replica has the same shape. */
+static int rule_replicated_input(si_ctx* c) {
+  si_sh cur, in;
+  int i;
+  si_in(c, 0, &cur);
+  for (i = 1; i < si_num_inputs(c); i++) {
+    si_in(c, i, &in);
+    if (!si_merge(c, &cur, &in)) return 0;
+  }
+  return si_set(c, 0, &cur);
+}
+
+static int rule_replicated_output(si_ctx* c) {
+  int i;
+  for (i = 0; i < si_num_outputs(c); i++) {
+    if (!si_set_input(c, i, 0)) return 0;
+  }
+  return 1;
+}
+
+const si_rule si_rules_misc[] = {
+    /* random */
+    {"RandomUniform", si_rule_shape_from_input0},
+    {"RandomUniformInt", si_rule_shape_from_input0},
+    {"RandomStandardNormal", si_rule_shape_from_input0},
+    {"TruncatedNormal", si_rule_shape_from_input0},
+    {"StatelessRandomUniformV2", si_rule_shape_from_input0},
+    {"StatelessRandomNormalV2", si_rule_shape_from_input0},
+    {"StatelessRandomUniform", si_rule_shape_from_input0},
+    {"StatelessRandomNormal", si_rule_shape_from_input0},
+    {"StatelessRandomGetKeyCounter", rule_stateless_key_counter},
+    {"StatelessRandomGetKeyCounterAlg", rule_stateless_key_counter},
+    {"StatelessRandomGetAlg", si_rule_scalar},
+    /* resources and variables */
+    {"VarHandleOp", si_rule_scalar},
+    /* the variable's shape is not part of its handle's static shape */
+    {"ReadVariableOp", NULL},
+    {"AssignVariableOp", rule_no_outputs},
+    {"AssignAddVariableOp", rule_no_outputs},
+    {"AssignSubVariableOp", rule_no_outputs},
+    {"VarIsInitializedOp", si_rule_scalar},
+    {"DestroyResourceOp", rule_no_outputs},
+    {"ResourceGather", NULL},
+    {"ResourceScatterAdd", rule_no_outputs},
+    {"ResourceScatterUpdate", rule_no_outputs},
+    {"VariableV2", si_rule_explicit_shape},
+    {"TemporaryVariable", si_rule_explicit_shape},
+    {"DestroyTemporaryVariable", si_rule_unchanged},
+    {"Assign", rule_assign},
+    {"AssignAdd", si_rule_merge_both},
+    {"AssignSub", si_rule_merge_both},
+    {"RefIdentity", si_rule_unchanged},
+    {"IsVariableInitialized", si_rule_scalar},
+    /* TensorLists and optionals */
+    {"EmptyTensorList", rule_variant_scalars},
+    {"TensorListReserve", rule_variant_scalars},
+    {"TensorListFromTensor", rule_variant_scalars},
+    {"TensorListSetItem", rule_variant_scalars},
+    {"TensorListPushBack", rule_variant_scalars},
+    {"TensorListResize", rule_variant_scalars},
+    {"TensorListScatter", rule_variant_scalars},
+    {"TensorListScatterV2", rule_variant_scalars},
+    {"TensorListScatterIntoExistingList", rule_variant_scalars},
+    {"TensorListSplit", rule_variant_scalars},
+    {"TensorListConcatLists", rule_variant_scalars},
+    {"TensorListLength", si_rule_scalar},
+    {"TensorListPushBackBatch", rule_push_back_batch},
+    {"TensorListStack", rule_list_stack},
+    {"TensorListGetItem", rule_list_get_item},
+    {"TensorListPopBack", rule_list_pop_back},
+    {"TensorListGather", rule_list_gather},
+    {"TensorListConcat", rule_list_concat},
+    {"TensorListConcatV2", rule_list_concat},
+    {"TensorListElementShape", rule_list_element_shape},
+    {"OptionalFromValue", si_rule_scalar},
+    {"OptionalNone", si_rule_scalar},
+    {"OptionalHasValue", si_rule_scalar},
+    {"OptionalGetValue", rule_explicit_shapes},
+    /* collectives */
+    {"CollectiveReduce", si_rule_unchanged},
+    {"CollectiveReduceV2", si_rule_unchanged},
+    {"CollectiveReduceV3", si_rule_unchanged},
+    {"CollectiveBcastSend", si_rule_unchanged},
+    {"CollectiveBcastSendV2", si_rule_unchanged},
+    {"CollectiveBcastRecv", si_rule_explicit_shape},
+    {"CollectiveBcastRecvV2", rule_bcast_recv_v2},
+    {"CollectiveGather", rule_collective_gather},
+    {"CollectiveGatherV2", rule_collective_gather},
+    {"CollectiveReduceScatterV2", rule_collective_gather},
+    {"CollectiveAllToAllV2", si_rule_unchanged},
+    {"CollectiveAllToAllV3", si_rule_unchanged},
+    {"CollectiveAssignGroupV2", rule_collective_assign_group},
+    {"CollectiveInitializeCommunicator", si_rule_scalar},
+    /* v1 control flow */
+    {"Switch", rule_switch}, {"RefSwitch", rule_switch},
+    {"Merge", rule_merge}, {"RefMerge", rule_merge},
+    {"Enter", si_rule_unchanged}, {"RefEnter", si_rule_unchanged},
+    {"Exit", si_rule_unchanged}, {"RefExit", si_rule_unchanged},
+    {"NextIteration", si_rule_unchanged},
+    {"RefNextIteration", si_rule_unchanged},
+    {"LoopCond", rule_loop_cond}, {"ControlTrigger", rule_no_outputs},
+    {"NoOp", rule_no_outputs}, {"Abort", rule_no_outputs},
+    /* function calls and functional control flow: the callee's outputs
+     * are only known by running inference through its body. */
+    {"PartitionedCall", NULL}, {"StatefulPartitionedCall", NULL},
+    {"If", rule_if}, {"StatelessIf", rule_if}, {"Case", rule_if},
+    {"StatelessCase", rule_if}, {"While", rule_while},
+    {"StatelessWhile", rule_while}, {"_Arg", NULL},
+    {"_Retval", rule_no_outputs},
+    /* queues */
+    {"FIFOQueueV2", si_rule_scalar}, {"PaddingFIFOQueueV2", si_rule_scalar},
+    {"RandomShuffleQueueV2", si_rule_scalar},
+    {"PriorityQueueV2", si_rule_scalar},
+    {"FIFOQueue", rule_queue_v1_handle},
+    {"PaddingFIFOQueue", rule_queue_v1_handle},
+    {"RandomShuffleQueue", rule_queue_v1_handle},
+    {"QueueEnqueueV2", rule_no_outputs},
+    {"QueueEnqueueManyV2", rule_no_outputs},
+    {"QueueDequeueV2", NULL}, {"QueueDequeueManyV2", NULL},
+    {"QueueDequeueUpToV2", NULL}, {"QueueCloseV2", rule_no_outputs},
+    {"QueueSizeV2", si_rule_scalar}, {"QueueIsClosedV2", si_rule_scalar},
+    /* parallel device */
+    {"TPUReplicatedInput", rule_replicated_input},
+    {"TPUReplicatedOutput", rule_replicated_output},
+    {"DeviceID", si_rule_scalar},
+    {NULL, NULL}};
