@@ -31,7 +31,7 @@ import numpy as np
 
 from tfe_py import errors
 from tfe_py._ffi import CData, ffi, lib
-from tfe_py.context import Context, _device_bytes, _state, default_context
+from tfe_py.context import Context, GraphScope, _device_bytes, _state, default_context
 from tfe_py.eager import (
     EagerTensor,
     _array_for,
@@ -894,13 +894,28 @@ def _short_list_error(op: OpDef, inputs: Iterable[Any]) -> errors.OpError | None
     return None
 
 
-def _fail(op: OpDef, ctx: Context, inputs: Iterable[Any]) -> None:
+def _graph_op(
+    op: OpDef, inputs: Sequence[Any], attrs: tuple[Any, ...], device: Any, name: Any, scope: Any
+) -> Any:
+    """Adds ``op`` to the default graph instead of running it (tfe_py.graph)."""
+    from tfe_py import graph  # import cycle: graph builds on this module
+
+    return graph.add_op(op, inputs, attrs, device, name, scope)
+
+
+def _fail(op: OpDef, ctx: Any, inputs: Sequence[Any], name: Any = None) -> Any:
     """Raises the error of a failed dispatch (kept by the C glue).
 
     Runs only after a failure, so the checks here cost the successful
-    calls nothing.
+    calls nothing. The short path of a wrapper also lands here when a
+    graph is the thread's default (its GraphScope has no C context): the
+    call then adds a node to that graph and returns its outputs.
     """
     s = lib.tfe_py_take_error()
+    if ctx.__class__ is GraphScope:
+        if s != ffi.NULL:
+            lib.TF_DeleteStatus(s)
+        return _graph_op(op, inputs, (None,) * len(op.attrs), None, name, ctx)
     try:
         if not ctx._ptr:
             raise ValueError(f"{op.name}: the context is closed")
@@ -921,11 +936,15 @@ def _fail(op: OpDef, ctx: Context, inputs: Iterable[Any]) -> None:
 _NO_ATTRS: dict[str, Any] = {}
 
 
-def _call(op: OpDef, inputs: tuple[Any, ...], attrs: tuple[Any, ...], device: Any) -> Any:
+def _call(
+    op: OpDef, inputs: tuple[Any, ...], attrs: tuple[Any, ...], device: Any, name: Any = None
+) -> Any:
     """The general dispatch path of every generated wrapper."""
     ctx, dev = _state.scope
     if ctx is None:
         ctx = default_context()
+    elif ctx.__class__ is GraphScope:
+        return _graph_op(op, inputs, attrs, device, name, ctx)
     scope_device = dev if dev.__class__ is bytes else None
     if device is not None:
         dev = _device_bytes(device) or ffi.NULL
@@ -989,7 +1008,12 @@ def _describe_arg(arg: ArgDef) -> str:
 
 
 def _docstring(op: OpDef, signature: str) -> str:
-    lines = [f"{op.name}({signature})", "", f"Runs the op {op.name} eagerly."]
+    lines = [
+        f"{op.name}({signature})",
+        "",
+        f"Runs the op {op.name} eagerly.",
+        "Inside ``with tfe_py.Graph():`` it adds the op to that graph instead.",
+    ]
     flags = [
         f for f, on in (("stateful", op.is_stateful), ("commutative", op.is_commutative)) if on
     ]
@@ -1019,7 +1043,11 @@ def _docstring(op: OpDef, signature: str) -> str:
         else:
             note = " (required)"
         lines.append(f"  {a.py_name}: {spec}{note}")
-    lines += ["", "  name: ignored (eager ops have no names); device: run on this device.", ""]
+    lines += [
+        "",
+        "  name: the node's name in a graph (ignored eagerly); device: run on this device.",
+        "",
+    ]
     if len(op.outputs) == 1:
         ret = "a list of EagerTensors" if op.outputs[0].is_list else "an EagerTensor"
     elif not op.outputs:
@@ -1067,9 +1095,9 @@ def _generate(op: OpDef) -> Callable[..., Any]:
             "            _t._h = _h",
             "            _t._ctx = _c",
             "            return _t",
-            f"        _fail(_S, _c, {in_tuple})",
+            f"        return _fail(_S, _c, {in_tuple}, name)",
         ]
-    body.append(f"    return _call(_S, {in_tuple}, {attr_tuple}, device)")
+    body.append(f"    return _call(_S, {in_tuple}, {attr_tuple}, device, name)")
     src = f"def _op_fn({signature}):\n" + "\n".join(body) + "\n"
     namespace: dict[str, Any] = {
         "_S": op,

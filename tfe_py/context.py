@@ -71,6 +71,26 @@ class _ThreadState(threading.local):
         self.device: bytes | None = None
         self.scope: tuple[Context | None, Any] = (None, ffi.NULL)
         self.stack: list[tuple[Context | None, bytes | None]] = []
+        # The innermost default tfe_py.Graph (tfe_py.graph) and the ones it
+        # hides; None: ops run eagerly. While a graph is the default,
+        # ``scope`` holds a GraphScope instead of a Context.
+        self.graph: Any = None
+        self.graph_stack: list[Any] = []
+
+
+class GraphScope:
+    """Stands in ``_ThreadState.scope`` for a context while a graph is the
+    thread's default (tfe_py.graph): the op wrappers see it and add a node to
+    ``graph`` (on ``device``) instead of running the op. Its ``_ptr`` is
+    NULL, so a wrapper's direct C call fails at once and the failure path
+    hands the call to the graph."""
+
+    __slots__ = ("device", "graph")
+    _ptr = ffi.NULL
+
+    def __init__(self, graph: Any, device: bytes | None) -> None:
+        self.graph = graph
+        self.device = device
 
 
 #: Per-thread scope state. Read directly by tfe_py._opgen on the hot path.
@@ -335,18 +355,38 @@ class Context:
         return register_custom_device(device, name, self)
 
 
+def _scope_of(st: _ThreadState) -> tuple[Any, Any]:
+    if st.graph is not None:
+        return (GraphScope(st.graph, st.device), ffi.NULL)
+    return (st.ctx, ffi.NULL if st.device is None else st.device)
+
+
 def _push(ctx: Context, device: bytes | None) -> None:
     st = _state
     st.stack.append((st.ctx, st.device))
     st.ctx = ctx
     st.device = device
-    st.scope = (ctx, ffi.NULL if device is None else device)
+    st.scope = _scope_of(st)
 
 
 def _pop() -> None:
     st = _state
-    ctx, device = st.ctx, st.device = st.stack.pop()
-    st.scope = (ctx, ffi.NULL if device is None else device)
+    st.ctx, st.device = st.stack.pop()
+    st.scope = _scope_of(st)
+
+
+def _push_graph(graph: Any) -> None:
+    """Makes ``graph`` the calling thread's default graph (tfe_py.graph)."""
+    st = _state
+    st.graph_stack.append(st.graph)
+    st.graph = graph
+    st.scope = _scope_of(st)
+
+
+def _pop_graph() -> None:
+    st = _state
+    st.graph = st.graph_stack.pop()
+    st.scope = _scope_of(st)
 
 
 def default_context() -> Context:

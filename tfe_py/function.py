@@ -1,0 +1,864 @@
+"""``@tfe_py.function``: Python functions traced into TF functions.
+
+A :class:`Function` wraps a Python function. The first call with a given
+input signature *traces* it: the Python code runs once with symbolic
+placeholders in a :class:`FuncGraph` (the op wrappers add nodes there, as
+in ``with tfe_py.Graph():``), the graph becomes a TF function
+(``TF_GraphToFunction``), and the function is registered with the eager
+context (``TFE_ContextAddFunction``). That call and every later call with
+the same signature run the function by name (``TFE_Execute`` through the
+same one-call C glue as the op wrappers) and return EagerTensors in the
+structure the Python function returned.
+
+The signature of a call, as ``tf.function`` forms it:
+
+* a tensor argument (an EagerTensor or a numpy array) counts by dtype and
+  shape: a new dtype, rank or dimension traces again;
+* any other argument (Python numbers, strings, None, ...) counts by value:
+  ``f(x, 2)`` and ``f(x, 3)`` are two traces, and the value is a constant
+  of the traced graph;
+* lists, tuples, namedtuples and dicts of those count by structure.
+
+``input_signature=[TensorSpec(shape, dtype), ...]`` fixes the signature
+instead: the function is traced once, for those specs (None dimensions or
+``shape=None`` accept any size or rank), Python values are converted to the
+spec's dtype, and a call that does not fit is a TypeError.
+
+EagerTensors the Python function uses without getting them as arguments
+(closures, globals) are *captured*: they become extra inputs of the TF
+function, fed with their current handle on every call. Stateful ops run in
+program order (each depends on the one before, as TF's automatic control
+dependencies) and run even when no output depends on them.
+
+Calling a Function while a graph is being built (inside ``with
+tfe_py.Graph():`` or inside another Function's trace) runs the Python code
+right there, adding its ops to that graph.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import itertools
+import re
+import threading
+import weakref
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from tfe_py import _opgen, dtypes, errors
+from tfe_py._ffi import CData, ffi, lib
+from tfe_py.context import Context, _state, default_context
+from tfe_py.eager import DType, EagerTensor, _raise_pending, as_dtype, constant
+from tfe_py.errors import status
+from tfe_py.graph import (
+    _VALID_NAME,
+    Graph,
+    GraphTensor,
+    Operation,
+    _outputs_array,
+)
+
+__all__ = ["ConcreteFunction", "FuncGraph", "Function", "TensorSpec", "function"]
+
+_new_object = object.__new__
+_uid = itertools.count(1)
+_FAST_CACHE_LIMIT = 1024
+
+
+# ---------------------------------------------------------------------------
+# TensorSpec
+
+
+class TensorSpec:
+    """The dtype and (possibly partial) shape of a tensor argument.
+
+    ``shape`` None means any rank; a None dimension any size.
+    """
+
+    __slots__ = ("dtype", "name", "shape")
+
+    def __init__(
+        self,
+        shape: Sequence[int | None] | None = None,
+        dtype: Any = "float32",
+        name: str | None = None,
+    ) -> None:
+        if shape is not None:
+            dims: list[int | None] = []
+            for d in shape:
+                if d is None:
+                    dims.append(None)
+                elif isinstance(d, (int, np.integer)) and not isinstance(d, bool) and d >= 0:
+                    dims.append(int(d))
+                elif isinstance(d, (int, np.integer)) and d == -1:
+                    dims.append(None)
+                else:
+                    raise ValueError(f"TensorSpec: bad dimension {d!r} in shape {shape!r}")
+            self.shape: tuple[int | None, ...] | None = tuple(dims)
+        else:
+            self.shape = None
+        self.dtype = DType(as_dtype(dtype))
+        self.name = name
+
+    @classmethod
+    def from_tensor(cls, tensor: Any, name: str | None = None) -> TensorSpec:
+        return cls(tensor.shape, tensor.dtype, name)
+
+    def is_compatible_with(self, other: Any) -> bool:
+        """True when ``other`` (a tensor or TensorSpec) has this dtype and a
+        shape this spec accepts."""
+        if int(other.dtype) != int(self.dtype):
+            return False
+        return _shape_fits(self.shape, other.shape)
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, TensorSpec)
+            and self.shape == other.shape
+            and int(self.dtype) == int(other.dtype)
+            and self.name == other.name
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.shape, int(self.dtype), self.name))
+
+    def __repr__(self) -> str:
+        return f"TensorSpec(shape={self.shape}, dtype=tfe_py.{self.dtype.name}, name={self.name!r})"
+
+
+def _shape_fits(spec: tuple[int | None, ...] | None, shape: Any) -> bool:
+    if spec is None:
+        return True
+    if shape is None or len(spec) != len(shape):
+        return False
+    return all(a is None or b is None or a == b for a, b in zip(spec, shape, strict=True))
+
+
+# ---------------------------------------------------------------------------
+# FuncGraph
+
+
+class FuncGraph(Graph):
+    """The graph a Function is traced into.
+
+    Tensors from outside (EagerTensors, tensors of an enclosing graph) are
+    captured as extra placeholders; stateful ops get a control dependency
+    on the stateful op made before them.
+    """
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.name = name
+        self.inputs: list[GraphTensor] = []  # argument placeholders, then captures
+        self.captures: list[tuple[Any, GraphTensor]] = []
+        self._capture_index: dict[Any, GraphTensor] = {}
+        self.stateful_ops: list[Operation] = []
+
+    def _capture(self, value: Any) -> GraphTensor:
+        if isinstance(value, GraphTensor):
+            key: Any = ("g", value)
+        else:
+            key = ("e", id(value))
+        hit = self._capture_index.get(key)
+        if hit is not None:
+            return hit
+        shape = value.shape
+        ph = _new_placeholder(self, int(value.dtype), shape, f"capture_{len(self.captures)}")
+        self.captures.append((value, ph))
+        self._capture_index[key] = ph
+        return ph
+
+    def _before_finish(self, desc: CData, op_def: _opgen.OpDef) -> None:
+        if op_def.is_stateful and self.stateful_ops:
+            lib.TF_AddControlInput(desc, self.stateful_ops[-1]._ptr)
+
+    def _after_finish(self, op: Operation, op_def: _opgen.OpDef | None) -> None:
+        if op_def is not None and op_def.is_stateful:
+            self.stateful_ops.append(op)
+
+
+def _new_placeholder(
+    g: Graph, tf_dtype: int, shape: Sequence[int | None] | None, name: str
+) -> GraphTensor:
+    """A Placeholder without the control dependencies or device of the
+    current scope (function arguments and captures)."""
+    node = g.unique_name(name)
+    desc = lib.TF_NewOperation(g.ptr, b"Placeholder", node.encode("utf-8"))
+    if desc == ffi.NULL:
+        raise errors.out_of_memory("TF_NewOperation returned NULL")
+    lib.TF_SetAttrType(desc, b"dtype", tf_dtype)
+    if shape is not None:
+        dims = [-1 if d is None else int(d) for d in shape]
+        lib.TF_SetAttrShape(
+            desc, b"shape", ffi.new("int64_t[]", dims) if dims else ffi.NULL, len(dims)
+        )
+    with status() as s:
+        oper = lib.TF_FinishOperation(desc, s)
+    return GraphTensor(g._wrap_op(oper), 0)
+
+
+# ---------------------------------------------------------------------------
+# Structures
+
+
+def _is_namedtuple(x: Any) -> bool:
+    return isinstance(x, tuple) and hasattr(x, "_fields")
+
+
+def _flatten(structure: Any, leaves: list[Any]) -> Any:
+    """Appends the leaves of ``structure`` to ``leaves``; returns a spec to
+    rebuild it with :func:`_rebuild`."""
+    if isinstance(structure, Mapping):
+        keys = list(structure.keys())
+        try:
+            keys = sorted(keys)
+        except TypeError:
+            pass
+        return ("dict", type(structure), [(k, _flatten(structure[k], leaves)) for k in keys])
+    if _is_namedtuple(structure):
+        return ("nt", type(structure), [_flatten(v, leaves) for v in structure])
+    if isinstance(structure, (list, tuple)):
+        return ("seq", type(structure), [_flatten(v, leaves) for v in structure])
+    leaves.append(structure)
+    return ("leaf", len(leaves) - 1)
+
+
+def _rebuild(spec: Any, leaves: Sequence[Any]) -> Any:
+    kind = spec[0]
+    if kind == "leaf":
+        return leaves[spec[1]]
+    if kind == "dict":
+        pairs = [(k, _rebuild(v, leaves)) for k, v in spec[2]]
+        try:
+            return spec[1](pairs)
+        except TypeError:
+            return dict(pairs)
+    if kind == "nt":
+        return spec[1](*(_rebuild(v, leaves) for v in spec[2]))
+    items = [_rebuild(v, leaves) for v in spec[2]]
+    return items if spec[1] is list else spec[1](items)
+
+
+def _freeze_spec(spec: Any) -> Any:
+    """A hashable form of a structure spec."""
+    kind = spec[0]
+    if kind == "leaf":
+        return spec
+    if kind == "dict":
+        return (kind, spec[1], tuple((k, _freeze_spec(v)) for k, v in spec[2]))
+    return (kind, spec[1], tuple(_freeze_spec(v) for v in spec[2]))
+
+
+def _leaf_key(value: Any) -> Any:
+    """What a leaf argument contributes to the signature."""
+    if isinstance(value, EagerTensor):
+        return ("T", int(value.dtype), value.shape)
+    if isinstance(value, np.ndarray):
+        if value.dtype.kind in "SUO":
+            return ("T", int(lib.TF_STRING), value.shape)
+        return ("T", int(dtypes.from_numpy_dtype(value.dtype)), value.shape)
+    if isinstance(value, (GraphTensor, Operation)):
+        raise TypeError(
+            "a symbolic GraphTensor cannot be passed to a tfe_py.function called eagerly"
+        )
+    try:
+        hash(value)
+    except TypeError:
+        return ("O", id(value))
+    return ("P", type(value), value)
+
+
+# ---------------------------------------------------------------------------
+# ConcreteFunction
+
+
+class ConcreteFunction:
+    """One trace of a :class:`Function`: a TF function for one signature.
+
+    ``name`` is the name it is registered under; ``graph`` the FuncGraph it
+    was traced in (``graph.inputs``: argument placeholders then captures);
+    ``captured_inputs`` the EagerTensors fed to the captures;
+    ``structured_outputs`` what the Python function returned, with graph
+    tensors. Calling it takes the flat tensor arguments of its signature.
+    """
+
+    def __init__(
+        self,
+        graph: FuncGraph,
+        arg_placeholders: list[GraphTensor],
+        out_spec: Any,
+        out_leaves: list[Any],
+        structured_outputs: Any,
+        arg_specs: list[TensorSpec],
+    ) -> None:
+        self._ptr: CData = ffi.NULL
+        self.graph = graph
+        self.name = graph.name
+        self._name_bytes = graph.name.encode("utf-8")
+        self.structured_outputs = structured_outputs
+        self.arg_specs = arg_specs
+        self._out_spec = out_spec
+        # Leaves of the output: an index into the flat outputs, or None.
+        self._out_map: list[int | None] = []
+        outputs: list[GraphTensor] = []
+        with graph.as_default(), graph.control_dependencies(None):
+            identity = _opgen.wrapper("Identity")
+            for leaf in out_leaves:
+                if leaf is None:
+                    self._out_map.append(None)
+                    continue
+                self._out_map.append(len(outputs))
+                outputs.append(identity(leaf, name="output"))
+        self.outputs = outputs
+        for _, ph in graph.captures:
+            graph.inputs.append(ph)
+        self.inputs = list(graph.inputs)
+        self.captured_inputs = [c for c, _ in graph.captures]
+        for c in self.captured_inputs:
+            if not isinstance(c, EagerTensor):
+                raise TypeError(
+                    f"{self.name}: captures a tensor of another graph ({c.name}); "
+                    "only EagerTensors can be captured by a function called eagerly"
+                )
+        self._n_out = len(outputs)
+        self._single = out_spec[0] == "leaf" and self._n_out == 1
+        self._contexts: weakref.WeakSet[Context] = weakref.WeakSet()
+        self._lock = threading.Lock()
+        in_arr = _outputs_array(self.inputs)
+        out_arr = _outputs_array(outputs)
+        stateful = [op for op in graph.stateful_ops]
+        ctl = ffi.new("TF_Operation*[]", [op._ptr for op in stateful] or [ffi.NULL])
+        ctl_names_keep = [ffi.new("char[]", op.name.encode("utf-8")) for op in stateful]
+        ctl_names = ffi.new("char*[]", ctl_names_keep or [ffi.NULL])
+        with status() as s:
+            if stateful:
+                ptr = lib.TF_GraphToFunctionWithControlOutputs(
+                    graph.ptr,
+                    self._name_bytes,
+                    0,
+                    -1,
+                    ffi.NULL,
+                    len(self.inputs),
+                    in_arr,
+                    len(outputs),
+                    out_arr,
+                    ffi.NULL,
+                    len(stateful),
+                    ctl,
+                    ctl_names,
+                    ffi.NULL,
+                    ffi.NULL,
+                    s,
+                )
+            else:
+                ptr = lib.TF_GraphToFunction(
+                    graph.ptr,
+                    self._name_bytes,
+                    0,
+                    -1,
+                    ffi.NULL,
+                    len(self.inputs),
+                    in_arr,
+                    len(outputs),
+                    out_arr,
+                    ffi.NULL,
+                    ffi.NULL,
+                    ffi.NULL,
+                    s,
+                )
+        self._ptr = ptr
+
+    def __del__(self) -> None:
+        ptr, self._ptr = getattr(self, "_ptr", ffi.NULL), ffi.NULL
+        if ptr:
+            try:
+                lib.TF_DeleteFunction(ptr)
+            except Exception:  # interpreter shutdown
+                pass
+
+    @property
+    def function_def(self) -> bytes:
+        """The serialized FunctionDef (TF_FunctionToFunctionDef)."""
+        buf = lib.TF_NewBuffer()
+        if buf == ffi.NULL:
+            raise errors.out_of_memory("TF_NewBuffer returned NULL")
+        try:
+            with status() as s:
+                lib.TF_FunctionToFunctionDef(self._ptr, buf, s)
+            return _opgen._buffer_bytes(buf)
+        finally:
+            lib.TF_DeleteBuffer(buf)
+
+    def _register(self, ctx: Context) -> None:
+        with self._lock:
+            if ctx in self._contexts:
+                return
+            with status() as s:
+                lib.TFE_ContextAddFunction(ctx.ptr, self._ptr, s)
+            self._contexts.add(ctx)
+
+    def _call_flat(self, tensors: Sequence[EagerTensor]) -> Any:
+        """Runs the function on the flat argument tensors (already checked)
+        and returns the structured outputs."""
+        ctx, dev = _state.scope
+        if ctx is None:
+            ctx = default_context()
+        if ctx not in self._contexts:
+            self._register(ctx)
+        handles = [t._h for t in tensors]
+        for c in self.captured_inputs:
+            handles.append(c._h)
+        for h in handles:
+            if not h:
+                raise ValueError(f"{self.name}: an input is a closed tensor")
+        n_out = self._n_out
+        in_arr = ffi.new("TFE_TensorHandle*[]", handles or 1)
+        out_arr = ffi.new("TFE_TensorHandle*[]", max(n_out, 1))
+        n = lib.tfe_py_fast_execute(
+            ctx._ptr, self._name_bytes, dev, b"", 0, in_arr, ffi.NULL, len(handles), out_arr, n_out
+        )
+        if n < 0:
+            _raise_pending(f"function {self.name}")
+        outs = []
+        for i in range(n):
+            t = _new_object(EagerTensor)
+            t._h = out_arr[i]
+            t._ctx = ctx
+            outs.append(t)
+        if self._single:
+            return outs[0]
+        leaves = [None if k is None else outs[k] for k in self._out_map]
+        return _rebuild(self._out_spec, leaves)
+
+    def __call__(self, *args: Any) -> Any:
+        """Calls the function with its flat tensor arguments (as many as
+        ``graph.inputs`` minus the captures), checked against the specs."""
+        if len(args) != len(self.arg_specs):
+            raise TypeError(
+                f"{self.name} takes {len(self.arg_specs)} tensor arguments, got {len(args)}"
+            )
+        tensors = [
+            _check_against(spec, a, i)
+            for i, (spec, a) in enumerate(zip(self.arg_specs, args, strict=True))
+        ]
+        return self._call_flat(tensors)
+
+    def __repr__(self) -> str:
+        return f"<tfe_py.ConcreteFunction {self.name} {self.arg_specs}>"
+
+
+def _check_against(spec: TensorSpec, value: Any, pos: int) -> EagerTensor:
+    if not isinstance(value, EagerTensor):
+        try:
+            value = constant(value, spec.dtype)
+        except (TypeError, ValueError) as exc:
+            raise TypeError(f"argument #{pos}: cannot convert {value!r} to {spec}: {exc}") from None
+    if not spec.is_compatible_with(value):
+        raise TypeError(
+            f"argument #{pos}: a tensor of dtype {value.dtype.name} and shape {value.shape} "
+            f"does not match {spec}"
+        )
+    return value
+
+
+# ---------------------------------------------------------------------------
+# Function
+
+
+def _safe_name(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_]", "_", name) or "fn"
+
+
+class Function:
+    """A Python function traced into TF functions; see the module docstring."""
+
+    def __init__(
+        self,
+        python_function: Callable[..., Any],
+        input_signature: Sequence[Any] | None = None,
+        name: str | None = None,
+    ) -> None:
+        if not callable(python_function):
+            raise TypeError(f"tfe_py.function needs a callable, got {python_function!r}")
+        self._python_function = python_function
+        self._name = name or getattr(python_function, "__name__", "function")
+        self._lock = threading.RLock()
+        self._cache: dict[Any, ConcreteFunction] = {}
+        self._fast: dict[Any, ConcreteFunction] = {}
+        self._trace_count = 0
+        self._descriptor_cache: weakref.WeakKeyDictionary[Any, Function] = (
+            weakref.WeakKeyDictionary()
+        )
+        try:
+            self._signature: inspect.Signature | None = inspect.signature(python_function)
+        except (TypeError, ValueError):
+            self._signature = None
+        # Positional-only calls with exactly this many EagerTensors skip
+        # argument binding (None: the function has *args, **kwargs or
+        # keyword-only parameters).
+        self._arity: int | None = None
+        if self._signature is not None:
+            params = list(self._signature.parameters.values())
+            if all(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params):
+                self._arity = len(params)
+        self._input_signature: list[Any] | None = None
+        self._sig_spec: Any = None
+        self._sig_specs: list[TensorSpec] = []
+        if input_signature is not None:
+            if not isinstance(input_signature, (list, tuple)):
+                raise TypeError(
+                    f"input_signature must be a list or tuple of TensorSpec, got "
+                    f"{type(input_signature).__name__}"
+                )
+            leaves: list[Any] = []
+            self._sig_spec = _flatten(list(input_signature), leaves)
+            for leaf in leaves:
+                if not isinstance(leaf, TensorSpec):
+                    raise TypeError(f"input_signature holds {leaf!r}, not a TensorSpec")
+            self._input_signature = list(input_signature)
+            self._sig_specs = leaves
+            if self._signature is not None:
+                params = [
+                    p
+                    for p in self._signature.parameters.values()
+                    if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+                ]
+                if len(input_signature) > len(params) and not any(
+                    p.kind == p.VAR_POSITIONAL for p in self._signature.parameters.values()
+                ):
+                    raise TypeError(
+                        f"input_signature has {len(input_signature)} entries but "
+                        f"{self._name} takes {len(params)} positional arguments"
+                    )
+        functools.update_wrapper(self, python_function)  # type: ignore[arg-type]
+
+    # -- introspection ------------------------------------------------------
+
+    @property
+    def python_function(self) -> Callable[..., Any]:
+        return self._python_function
+
+    @property
+    def input_signature(self) -> list[Any] | None:
+        return self._input_signature
+
+    @property
+    def trace_count(self) -> int:
+        """How many times the Python function was traced."""
+        return self._trace_count
+
+    def experimental_get_tracing_count(self) -> int:
+        """As ``tf.function``: how many times the function was traced."""
+        return self._trace_count
+
+    def __get__(self, instance: Any, owner: Any = None) -> Any:
+        """Methods: each instance gets its own Function (and traces)."""
+        if instance is None:
+            return self
+        try:
+            return self._descriptor_cache[instance]
+        except (KeyError, TypeError):
+            pass
+        bound = Function(
+            self._python_function.__get__(instance, owner),
+            self._input_signature,
+            self._name,
+        )
+        try:
+            self._descriptor_cache[instance] = bound
+        except TypeError:  # not weak-referenceable: no caching
+            pass
+        return bound
+
+    # -- calling ----------------------------------------------------------
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if _state.graph is not None:
+            # Building a graph (or tracing another function): inline.
+            return self._python_function(*args, **kwargs)
+        if not kwargs and len(args) == self._arity:
+            key: list[Any] = []
+            for a in args:
+                if a.__class__ is not EagerTensor:
+                    break
+                key.append((a.dtype, a.shape))
+            else:
+                cf = self._fast.get(tuple(key))
+                if cf is not None:
+                    return cf._call_flat(args)
+        cf, tensors = self._lookup(args, kwargs)
+        return cf._call_flat(tensors)
+
+    def get_concrete_function(self, *args: Any, **kwargs: Any) -> ConcreteFunction:
+        """The trace for these arguments (traced now if needed). Tensors may
+        be given as TensorSpecs. With an input_signature, no arguments are
+        needed."""
+        if self._input_signature is not None:
+            if args or kwargs:
+                specs = [
+                    a if isinstance(a, TensorSpec) else None for a in (*args, *kwargs.values())
+                ]
+                if None in specs:
+                    self._lookup_signature(args, dict(kwargs))  # checks the values
+                elif len(specs) != len(self._sig_specs) or not all(
+                    _spec_within(a, b) for a, b in zip(specs, self._sig_specs, strict=True)
+                ):
+                    raise TypeError(
+                        f"{self._name}: {specs} do not match the input_signature "
+                        f"{self._input_signature!r}"
+                    )
+            return self._trace_signature()
+        cf, _ = self._lookup(args, kwargs, spec_args=True)
+        return cf
+
+    def _bind(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[tuple[str, Any]]:
+        if self._signature is None:
+            if kwargs:
+                raise TypeError(f"{self._name}: keyword arguments need an inspectable function")
+            return [(f"arg{i}", a) for i, a in enumerate(args)]
+        try:
+            bound = self._signature.bind(*args, **kwargs)
+        except TypeError as exc:
+            raise TypeError(f"{self._name}(): {exc}") from None
+        bound.apply_defaults()
+        return list(bound.arguments.items())
+
+    def _lookup(
+        self, args: tuple[Any, ...], kwargs: dict[str, Any], spec_args: bool = False
+    ) -> tuple[ConcreteFunction, list[EagerTensor]]:
+        if self._input_signature is not None:
+            return self._lookup_signature(args, kwargs)
+        named = self._bind(args, kwargs)
+        leaves: list[Any] = []
+        spec = _flatten([v for _, v in named], leaves)
+        leaf_keys = tuple(
+            ("T", int(x.dtype), x.shape)
+            if spec_args and isinstance(x, TensorSpec)
+            else _leaf_key(x)
+            for x in leaves
+        )
+        key = (tuple(n for n, _ in named), _freeze_spec(spec), leaf_keys)
+        with self._lock:
+            cf = self._cache.get(key)
+            if cf is None:
+                cf = self._trace(named, spec, leaves, leaf_keys)
+                self._cache[key] = cf
+                # Remember pure-tensor positional calls for the fast path.
+                if (
+                    self._arity is not None
+                    and len(named) == self._arity
+                    and len(args) == self._arity
+                    and not kwargs
+                    and all(isinstance(a, EagerTensor) for a in args)
+                ):
+                    if len(self._fast) >= _FAST_CACHE_LIMIT:
+                        self._fast.clear()
+                    self._fast[tuple((a.dtype, a.shape) for a in args)] = cf
+        if spec_args:
+            return cf, []
+        tensors = [
+            x if isinstance(x, EagerTensor) else constant(x)
+            for x, k in zip(leaves, leaf_keys, strict=True)
+            if k[0] == "T"
+        ]
+        return cf, tensors
+
+    def _trace(
+        self, named: list[tuple[str, Any]], spec: Any, leaves: list[Any], leaf_keys: tuple[Any, ...]
+    ) -> ConcreteFunction:
+        fname = f"__inference_{_safe_name(self._name)}_{next(_uid)}"
+        graph = FuncGraph(fname)
+        placeholders: list[GraphTensor] = []
+        arg_specs: list[TensorSpec] = []
+        traced: list[Any] = []
+        arg_names = _leaf_names(named, leaves)
+        for x, k, nm in zip(leaves, leaf_keys, arg_names, strict=True):
+            if k[0] == "T":
+                ph = _new_placeholder(graph, k[1], k[2], nm)
+                placeholders.append(ph)
+                arg_specs.append(TensorSpec(k[2], k[1]))
+                traced.append(ph)
+            else:
+                traced.append(x)
+        graph.inputs = list(placeholders)
+        return self._finish_trace(graph, named, spec, traced, placeholders, arg_specs)
+
+    def _finish_trace(
+        self,
+        graph: FuncGraph,
+        named: list[tuple[str, Any]],
+        spec: Any,
+        traced: list[Any],
+        placeholders: list[GraphTensor],
+        arg_specs: list[TensorSpec],
+    ) -> ConcreteFunction:
+        values = _rebuild(spec, traced)
+        call_args, call_kwargs = self._unbind(named, values)
+        with graph.as_default():
+            result = self._python_function(*call_args, **call_kwargs)
+            out_leaves: list[Any] = []
+            out_spec = _flatten(result, out_leaves)
+            converted: list[Any] = []
+            for leaf in out_leaves:
+                if leaf is None or isinstance(leaf, Operation):
+                    converted.append(None)
+                elif isinstance(leaf, GraphTensor):
+                    converted.append(leaf)
+                else:
+                    from tfe_py.graph import convert_to_tensor
+
+                    converted.append(convert_to_tensor(leaf))
+        structured = _rebuild(out_spec, converted)
+        cf = ConcreteFunction(graph, placeholders, out_spec, converted, structured, arg_specs)
+        self._trace_count += 1
+        return cf
+
+    def _unbind(
+        self, named: list[tuple[str, Any]], values: list[Any]
+    ) -> tuple[list[Any], dict[str, Any]]:
+        if self._signature is None:
+            return list(values), {}
+        args: list[Any] = []
+        kwargs: dict[str, Any] = {}
+        params = self._signature.parameters
+        for (n, _), v in zip(named, values, strict=True):
+            kind = params[n].kind
+            if kind == inspect.Parameter.VAR_POSITIONAL:
+                args.extend(v)
+            elif kind == inspect.Parameter.VAR_KEYWORD:
+                kwargs.update(v)
+            elif kind == inspect.Parameter.KEYWORD_ONLY:
+                kwargs[n] = v
+            else:
+                args.append(v)
+        return args, kwargs
+
+    # -- input_signature ----------------------------------------------------
+
+    def _trace_signature(self) -> ConcreteFunction:
+        with self._lock:
+            cf = self._cache.get("signature")
+            if cf is not None:
+                return cf
+            fname = f"__inference_{_safe_name(self._name)}_{next(_uid)}"
+            graph = FuncGraph(fname)
+            placeholders = [
+                _new_placeholder(graph, int(s.dtype), s.shape, s.name or f"arg{i}")
+                for i, s in enumerate(self._sig_specs)
+            ]
+            graph.inputs = list(placeholders)
+            assert self._input_signature is not None
+            n = len(self._input_signature)
+            names = self._param_names(n)
+            named = [(nm, None) for nm in names]
+            spec = ("seq", list, [self._sig_spec_entry(i) for i in range(n)])
+            cf = self._finish_trace(graph, named, spec, placeholders, placeholders, self._sig_specs)
+            self._cache["signature"] = cf
+            return cf
+
+    def _sig_spec_entry(self, i: int) -> Any:
+        return self._sig_spec[2][i]
+
+    def _param_names(self, n: int) -> list[str]:
+        if self._signature is None:
+            return [f"arg{i}" for i in range(n)]
+        names = []
+        for p in self._signature.parameters.values():
+            if p.kind == p.VAR_POSITIONAL:
+                names += [f"{p.name}_{i}" for i in range(n - len(names))]
+                break
+            if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+                names.append(p.name)
+            if len(names) == n:
+                break
+        return names
+
+    def _lookup_signature(
+        self, args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> tuple[ConcreteFunction, list[EagerTensor]]:
+        assert self._input_signature is not None
+        n = len(self._input_signature)
+        values = list(args)
+        if kwargs:
+            names = self._param_names(n)
+            for nm in names[len(values) :]:
+                if nm in kwargs:
+                    values.append(kwargs.pop(nm))
+                else:
+                    break
+            if kwargs:
+                raise TypeError(
+                    f"{self._name}(): unexpected arguments {sorted(kwargs)} for its input_signature"
+                )
+        if len(values) != n:
+            raise TypeError(
+                f"{self._name}() takes {n} arguments as its input_signature says, got {len(values)}"
+            )
+        leaves: list[Any] = []
+        try:
+            spec = _flatten(values, leaves)
+        except TypeError:
+            raise
+        if _freeze_spec(spec) != _freeze_spec(self._sig_spec) or len(leaves) != len(
+            self._sig_specs
+        ):
+            raise TypeError(
+                f"{self._name}(): the arguments {values!r} do not have the structure of "
+                f"the input_signature {self._input_signature!r}"
+            )
+        tensors = [
+            _check_against(s, v, i)
+            for i, (s, v) in enumerate(zip(self._sig_specs, leaves, strict=True))
+        ]
+        cf = self._trace_signature()
+        if self._arity is not None and self._arity == n and not kwargs and len(args) == n:
+            if all(a.__class__ is EagerTensor for a in args):
+                if len(self._fast) >= _FAST_CACHE_LIMIT:
+                    self._fast.clear()
+                self._fast[tuple((a.dtype, a.shape) for a in args)] = cf
+        return cf, tensors
+
+    def __repr__(self) -> str:
+        return f"<tfe_py.Function {self._name} traces={self._trace_count}>"
+
+
+def _spec_within(a: TensorSpec, b: TensorSpec) -> bool:
+    """True when every tensor ``a`` accepts, ``b`` accepts too."""
+    if int(a.dtype) != int(b.dtype):
+        return False
+    if b.shape is None:
+        return True
+    if a.shape is None or len(a.shape) != len(b.shape):
+        return False
+    return all(y is None or x == y for x, y in zip(a.shape, b.shape, strict=True))
+
+
+def _leaf_names(named: list[tuple[str, Any]], leaves: list[Any]) -> list[str]:
+    """Placeholder names for the leaves, from the parameter names."""
+    out: list[str] = []
+    for n, v in named:
+        sub: list[Any] = []
+        _flatten(v, sub)
+        if len(sub) == 1:
+            out.append(n)
+        else:
+            out += [f"{n}_{i}" for i in range(len(sub))]
+    if len(out) != len(leaves):  # pragma: no cover - defensive
+        out = [f"arg{i}" for i in range(len(leaves))]
+    return [x if _VALID_NAME.match(x) else f"arg{i}" for i, x in enumerate(out)]
+
+
+def function(
+    func: Callable[..., Any] | None = None,
+    input_signature: Sequence[Any] | None = None,
+    *,
+    name: str | None = None,
+) -> Any:
+    """``tf.function``: ``@tfe_py.function``, ``@tfe_py.function(input_signature=...)``
+    or ``tfe_py.function(fn, input_signature=[TensorSpec(...)])``."""
+    if func is None:
+        return lambda f: Function(f, input_signature, name)
+    return Function(func, input_signature, name)
