@@ -268,6 +268,44 @@ int tfe_graph_set_input(TF_Graph* g, TF_Operation* op, int index,
   return 1;
 }
 
+void tfe_graph_remove_ops_from(TF_Graph* g, int first) {
+  int k, i;
+  size_t j;
+  if (g == NULL || first < 0 || first >= g->num_ops) return;
+  for (k = g->num_ops - 1; k >= first; k--) {
+    TF_Operation* op = g->ops[k];
+    for (i = 0; i < op->num_inputs; i++) {
+      TF_Operation* src = op->inputs[i].oper;
+      if (src != NULL && src->id < first) {
+        consumer_remove(src, op->inputs[i].index, op, i);
+      }
+    }
+    for (i = 0; i < op->num_control_inputs; i++) {
+      if (op->control_inputs[i]->id < first) {
+        control_output_remove(op->control_inputs[i], op);
+      }
+    }
+  }
+  /* Older operations may also consume newer ones through back edges
+   * (tfe_graph_set_input); drop those entries too. */
+  for (k = 0; k < first; k++) {
+    TF_Operation* op = g->ops[k];
+    for (i = 0; i < op->num_inputs; i++) {
+      if (op->inputs[i].oper != NULL && op->inputs[i].oper->id >= first) {
+        op->inputs[i].oper = NULL;
+      }
+    }
+  }
+  for (k = g->num_ops - 1; k >= first; k--) tfe_graph_op_free(g->ops[k]);
+  g->num_ops = first;
+  /* Rebuild the name index from the remaining operations. */
+  for (j = 0; j < g->name_index_cap; j++) g->name_index[j] = -1;
+  for (k = 0; k < g->num_ops; k++) {
+    index_insert(g->name_index, g->name_index_cap, g->ops[k]->name, k);
+  }
+  atomic_fetch_add(&g->generation, 1);
+}
+
 /* ------------------------------------------------------------------------
  * Lookup and iteration. */
 

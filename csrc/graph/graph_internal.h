@@ -114,6 +114,12 @@ int tfe_graph_add_op(TF_Graph* g, TF_Operation* op);
  * loops), keeping consumer lists right. 0 on OOM. */
 int tfe_graph_set_input(TF_Graph* g, TF_Operation* op, int index,
                         TF_Output src);
+/* Removes and frees the operations with id >= first (an import that
+ * failed undoes itself this way): takes them out of the name index and out
+ * of the consumer / control-output lists of older operations, sets
+ * g->num_ops = first and bumps g->generation. An older operation whose
+ * (back-edge) input pointed at a removed one gets a NULL input there. */
+void tfe_graph_remove_ops_from(TF_Graph* g, int first);
 /* Frees an operation that was never added. */
 void tfe_graph_op_free(TF_Operation* op);
 /* Takes/drops a session's hold on the graph (locks g->mu itself). */
