@@ -29,3 +29,6 @@ echo "== Files through tfe_py.io.GFile vs Python's open()"
 echo
 echo "== Async vs sync eager execution"
 bash "$ROOT/benchmarks/run_async.sh" "$BUILD" 1000
+echo
+echo "== Graphs and sessions (C: TF_SessionRun, 1,000-node graph, 10,000-node import; @function)"
+"$PY" "$ROOT/benchmarks/bench_graphs.py" --build "$BUILD" ${TFPY:+--tf-python "$TFPY"}
