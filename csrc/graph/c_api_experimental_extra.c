@@ -119,12 +119,7 @@ TF_Buffer* TF_CreateRunOptions(unsigned char enable_full_trace) {
  * Graph and session functions tfe does not provide (the checkpoint reader
  * is in checkpoint_reader.c). */
 
-const char* TF_GraphDebugString(TF_Graph* graph, size_t* len) {
-  /* TFE_UNIMPLEMENTED: TF_GraphDebugString */
-  (void)graph;
-  if (len != NULL) *len = 0;
-  return NULL;
-}
+/* TF_GraphDebugString: see graph_debug.c. */
 
 char* TF_FunctionDebugString(TF_Function* func, size_t* len) {
   /* TFE_UNIMPLEMENTED: TF_FunctionDebugString */

@@ -305,8 +305,7 @@ TEST(stubs_without_status_return_neutral_values) {
   size_t len = 99;
   TF_Graph* g = TF_NewGraph();
   TF_ImportGraphDefOptions* o = TF_NewImportGraphDefOptions();
-  CHECK(TF_GraphDebugString(g, &len) == NULL);
-  CHECK_EQ_SIZE(len, 0);
+  /* TF_GraphDebugString works (test_graph_build.c); NULL gives NULL. */
   len = 99;
   CHECK(TF_FunctionDebugString(NULL, &len) == NULL);
   CHECK_EQ_SIZE(len, 0);

@@ -7,6 +7,7 @@
  * large graph (name lookups must stay O(1)). */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -878,6 +879,28 @@ TEST(graphdef_versions_opdef_nodedef) {
   TF_GraphVersions(NULL, b, s);
   CHECK_CODE(s, TF_INVALID_ARGUMENT);
   TF_DeleteBuffer(b);
+  TF_DeleteGraph(sg.g);
+  TF_DeleteStatus(s);
+}
+
+TEST(graph_debug_string) {
+  TF_Status* s = TF_NewStatus();
+  small_graph sg;
+  size_t len = 0;
+  const char* txt;
+  build_small(&sg, s);
+  txt = TF_GraphDebugString(sg.g, &len);
+  CHECK(txt != NULL);
+  CHECK_EQ_SIZE(strlen(txt), len);
+  CHECK_STR_CONTAINS(txt, "node {\n  name: \"x\"\n  op: \"Placeholder\"\n");
+  CHECK_STR_CONTAINS(txt, "  input: \"^add\"\n");
+  CHECK_STR_CONTAINS(txt, "  device: \"/cpu:0\"\n");
+  CHECK_STR_CONTAINS(txt, "      type: DT_FLOAT\n");
+  CHECK_STR_CONTAINS(txt, "versions {\n  producer: 2474\n}\n");
+  free((void*)txt); /* TF's contract: the caller frees with free() */
+  len = 5;
+  CHECK(TF_GraphDebugString(NULL, &len) == NULL);
+  CHECK_EQ_SIZE(len, 0);
   TF_DeleteGraph(sg.g);
   TF_DeleteStatus(s);
 }
