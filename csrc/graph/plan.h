@@ -16,6 +16,7 @@
 #include "tensorflow/c/eager/c_api.h"
 
 typedef struct tfe_plan tfe_plan;
+struct TFE_CancellationManager;
 
 /* Builds a plan. Feeds may be any output of the graph (not only
  * placeholders); a fed output's producer does not run unless something
@@ -42,5 +43,11 @@ int tfe_plan_run(tfe_plan* p, TF_Tensor* const* feed_values,
                  struct TFE_CancellationManager* cancel, TF_Status* s);
 
 void tfe_plan_free(tfe_plan* p);
+
+/* The cancellation manager of the plan run whose kernel is executing on
+ * the calling thread (the `cancel` given to tfe_plan_run), or NULL outside
+ * plan runs. Blocking kernels (queues) register a callback on it to wake
+ * up when a session is closed. */
+struct TFE_CancellationManager* tfe_plan_current_cancel(void);
 
 #endif /* TFE_GRAPH_PLAN_H_ */

@@ -1,27 +1,283 @@
-/* Sessions and deprecated sessions: TF_UNIMPLEMENTED stubs (tfe has no
- * graph runtime to run). The functions that hand back tensors or handles
- * clear those outputs so callers never read garbage. Their Delete
- * functions accept NULL (status TF_OK); tfe never creates a session, so a
- * non-NULL one is reported as TF_UNIMPLEMENTED and left alone. */
-#include <stddef.h>
+/* Sessions (TF_NewSession .. TF_DeleteSession, TF_SessionRun, partial
+ * runs, device listing).
+ *
+ * A session holds its graph (tfe_graph_hold) and owns an eager context
+ * made from the session options' ConfigProto: the session's devices,
+ * kernel cache and resources (variables live per context, so per session)
+ * are that context's. TF_SessionRun finds an execution plan (plan.h) in
+ * the session's cache, keyed by feeds, fetches, targets and the graph's
+ * generation (operations added after a run are seen by the next one), and
+ * runs it. Closing cancels the session's cancellation manager: blocked
+ * kernels wake up and every later run fails with CANCELLED. */
+#include <stdio.h>
+#include <string.h>
 
+#include "core/alloc.h"
+#include "core/pb.h"
 #include "core/status_internal.h"
+#include "eager/eager_internal.h"
 #include "graph/graph_internal.h"
+#include "graph/plan.h"
+#include "graph/session_internal.h"
+#include "graph/session_priv.h"
 
-static void clear_tensors(TF_Tensor** values, int n) {
+#define TFE_SESSION_MAGIC 0x53455353u /* "SESS" */
+
+/* ------------------------------------------------------------------------
+ * The plan cache. */
+
+static uint64_t mix(uint64_t h, uint64_t v) {
+  h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+  return h;
+}
+
+static uint64_t key_hash(const TF_Output* in, int nin, const TF_Output* out,
+                         int nout, const TF_Operation* const* tg, int nt,
+                         uint64_t gen) {
+  uint64_t h = mix(0x243F6A8885A308D3ull, gen);
   int i;
-  if (values == NULL) return;
-  for (i = 0; i < n; i++) values[i] = NULL;
+  h = mix(h, (uint64_t)nin * 1000003u + (uint64_t)nout * 1009u + (uint64_t)nt);
+  for (i = 0; i < nin; i++) {
+    h = mix(h, (uint64_t)(uintptr_t)in[i].oper ^ ((uint64_t)in[i].index << 48));
+  }
+  for (i = 0; i < nout; i++) {
+    h = mix(h, (uint64_t)(uintptr_t)out[i].oper ^
+                   ((uint64_t)out[i].index << 48));
+  }
+  for (i = 0; i < nt; i++) h = mix(h, (uint64_t)(uintptr_t)tg[i]);
+  return h;
+}
+
+static int same_outputs(const TF_Output* a, const TF_Output* b, int n) {
+  int i;
+  for (i = 0; i < n; i++) {
+    if (a[i].oper != b[i].oper || a[i].index != b[i].index) return 0;
+  }
+  return 1;
+}
+
+static int key_equal(const tfe_plan_entry* e, const TF_Output* in, int nin,
+                     const TF_Output* out, int nout,
+                     const TF_Operation* const* tg, int nt, uint64_t gen) {
+  int i;
+  if (e->gen != gen || e->nin != nin || e->nout != nout || e->nt != nt) {
+    return 0;
+  }
+  if (!same_outputs(e->in, in, nin) || !same_outputs(e->out, out, nout)) {
+    return 0;
+  }
+  for (i = 0; i < nt; i++) {
+    if (e->tg[i] != tg[i]) return 0;
+  }
+  return 1;
+}
+
+static void entry_free(tfe_plan_entry* e) {
+  if (e == NULL) return;
+  tfe_plan_free(e->plan);
+  tfe_free(e->in);
+  tfe_free(e->out);
+  tfe_free(e->tg);
+  tfe_free(e);
+}
+
+/* Drops cached plans of older graph generations that no run uses (under
+ * s->mu). */
+static void drop_stale(TF_Session* s, uint64_t gen) {
+  tfe_plan_entry** pp = &s->plans;
+  while (*pp != NULL) {
+    tfe_plan_entry* e = *pp;
+    if (e->gen != gen && e->users == 0) {
+      *pp = e->next;
+      if (s->last == e) s->last = NULL;
+      entry_free(e);
+      s->num_plans--;
+      continue;
+    }
+    pp = &e->next;
+  }
+}
+
+tfe_plan_entry* tfe_session_get_plan(TF_Session* s, const TF_Output* in,
+                                     int nin, const TF_Output* out, int nout,
+                                     const TF_Operation* const* tg, int nt,
+                                     TF_Status* status) {
+  uint64_t gen =
+      atomic_load_explicit(&s->graph->generation, memory_order_acquire);
+  uint64_t h;
+  tfe_plan_entry* e;
+  tfe_plan* p;
+  if (s->frozen_gen_set) gen = s->frozen_gen;
+  h = key_hash(in, nin, out, nout, tg, nt, gen);
+  pthread_mutex_lock(&s->mu);
+  e = s->last;
+  if (e == NULL || e->hash != h ||
+      !key_equal(e, in, nin, out, nout, tg, nt, gen)) {
+    for (e = s->plans; e != NULL; e = e->next) {
+      if (e->hash == h && key_equal(e, in, nin, out, nout, tg, nt, gen)) {
+        break;
+      }
+    }
+  }
+  if (e != NULL) {
+    e->users++;
+    s->last = e;
+    pthread_mutex_unlock(&s->mu);
+    return e;
+  }
+  pthread_mutex_unlock(&s->mu);
+
+  p = tfe_plan_new(s->graph, s->ctx, in, nin, out, nout,
+                   (TF_Operation* const*)tg, nt, status);
+  if (p == NULL) return NULL;
+  e = (tfe_plan_entry*)tfe_calloc(1, sizeof(*e));
+  if (e == NULL) goto nomem;
+  e->plan = p;
+  e->hash = h;
+  e->gen = gen;
+  e->nin = nin;
+  e->nout = nout;
+  e->nt = nt;
+  e->in = (TF_Output*)tfe_malloc(sizeof(TF_Output) * (size_t)(nin + 1));
+  e->out = (TF_Output*)tfe_malloc(sizeof(TF_Output) * (size_t)(nout + 1));
+  e->tg = (const TF_Operation**)tfe_malloc(sizeof(TF_Operation*) *
+                                           (size_t)(nt + 1));
+  if (e->in == NULL || e->out == NULL || e->tg == NULL) {
+    e->plan = NULL;
+    entry_free(e);
+    goto nomem;
+  }
+  if (nin > 0) memcpy(e->in, in, sizeof(TF_Output) * (size_t)nin);
+  if (nout > 0) memcpy(e->out, out, sizeof(TF_Output) * (size_t)nout);
+  if (nt > 0) memcpy((void*)e->tg, tg, sizeof(TF_Operation*) * (size_t)nt);
+  e->users = 1;
+  pthread_mutex_lock(&s->mu);
+  drop_stale(s, gen);
+  e->next = s->plans;
+  s->plans = e;
+  s->num_plans++;
+  s->last = e;
+  pthread_mutex_unlock(&s->mu);
+  return e;
+nomem:
+  tfe_plan_free(p);
+  tfe_status_setf(status, TF_RESOURCE_EXHAUSTED,
+                  "out of memory caching an execution plan");
+  return NULL;
+}
+
+void tfe_session_put_plan(TF_Session* s, tfe_plan_entry* e) {
+  pthread_mutex_lock(&s->mu);
+  e->users--;
+  pthread_mutex_unlock(&s->mu);
 }
 
 /* ------------------------------------------------------------------------
- * Sessions. */
+ * Creation and lifetime. */
+
+/* ConfigProto fields the eager context reader does not look at:
+ * log_device_placement (field 8). */
+static int config_log_placement(const void* data, size_t len) {
+  tfe_pbr r;
+  int field, wire, on = 0;
+  r.p = (const uint8_t*)data;
+  r.end = r.p + len;
+  while (r.p < r.end) {
+    if (!tfe_pbr_tag(&r, &field, &wire)) return 0;
+    if (field == 8 && wire == 0) {
+      uint64_t v;
+      if (!tfe_pbr_varint(&r, &v)) return 0;
+      on = v != 0;
+      continue;
+    }
+    if (!tfe_pbr_skip(&r, field, wire)) return 0;
+  }
+  return on;
+}
+
+TFE_Context* tfe_session_make_context(const TF_SessionOptions* opts,
+                                      TF_Status* status) {
+  TFE_ContextOptions* co;
+  TFE_Context* ctx;
+  if (opts != NULL && opts->target != NULL && opts->target[0] != '\0' &&
+      strcmp(opts->target, "local") != 0) {
+    tfe_status_setf(status, TF_NOT_FOUND,
+                    "No session factory registered for the given session "
+                    "options: {target: \"%s\"} (tfe runs local sessions "
+                    "only)",
+                    opts->target);
+    return NULL;
+  }
+  co = TFE_NewContextOptions();
+  if (co == NULL) {
+    tfe_status_setf(status, TF_RESOURCE_EXHAUSTED,
+                    "TF_NewSession: out of memory");
+    return NULL;
+  }
+  tfe_status_ok(status);
+  if (opts != NULL && opts->config_len > 0) {
+    TFE_ContextOptionsSetConfig(co, opts->config, opts->config_len, status);
+    if (TF_GetCode(status) != TF_OK) {
+      TFE_DeleteContextOptions(co);
+      return NULL;
+    }
+  }
+  ctx = TFE_NewContext(co, status);
+  TFE_DeleteContextOptions(co);
+  if (ctx == NULL) return NULL;
+  if (opts != NULL && opts->config_len > 0 &&
+      config_log_placement(opts->config, opts->config_len)) {
+    atomic_store(&ctx->log_placement, 1);
+  }
+  return ctx;
+}
+
+TF_Session* tfe_session_new(TF_Graph* graph, const TF_SessionOptions* opts,
+                            TF_Status* status) {
+  TF_Session* s;
+  TFE_Context* ctx = tfe_session_make_context(opts, status);
+  if (ctx == NULL) return NULL;
+  s = (TF_Session*)tfe_calloc(1, sizeof(*s));
+  if (s == NULL) {
+    TFE_DeleteContext(ctx);
+    tfe_status_setf(status, TF_RESOURCE_EXHAUSTED,
+                    "TF_NewSession: out of memory");
+    return NULL;
+  }
+  s->cancel = TFE_NewCancellationManager();
+  if (s->cancel == NULL || pthread_mutex_init(&s->mu, NULL) != 0) {
+    TFE_DeleteCancellationManager(s->cancel);
+    tfe_free(s);
+    TFE_DeleteContext(ctx);
+    tfe_status_setf(status, TF_RESOURCE_EXHAUSTED,
+                    "TF_NewSession: out of memory");
+    return NULL;
+  }
+  s->magic = TFE_SESSION_MAGIC;
+  s->ctx = ctx;
+  s->graph = graph;
+  tfe_graph_hold(graph);
+  tfe_status_ok(status);
+  return s;
+}
 
 TF_Session* TF_NewSession(TF_Graph* graph, const TF_SessionOptions* opts,
                           TF_Status* status) {
-  (void)graph, (void)opts;
-  TFE_UNIMPLEMENTED(status, "TF_NewSession");
-  return NULL;
+  if (graph == NULL) {
+    tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                    "TF_NewSession: graph is NULL");
+    return NULL;
+  }
+  return tfe_session_new(graph, opts, status);
+}
+
+int tfe_session_check(const TF_Session* s, const char* fn, TF_Status* st) {
+  if (s == NULL || s->magic != TFE_SESSION_MAGIC) {
+    tfe_status_setf(st, TF_INVALID_ARGUMENT, "%s: %s", fn,
+                    s == NULL ? "session is NULL" : "not a live session");
+    return 0;
+  }
+  return 1;
 }
 
 TF_Session* TF_LoadSessionFromSavedModel(
@@ -35,8 +291,36 @@ TF_Session* TF_LoadSessionFromSavedModel(
 }
 
 void TF_CloseSession(TF_Session* session, TF_Status* status) {
-  (void)session;
-  TFE_UNIMPLEMENTED(status, "TF_CloseSession");
+  if (!tfe_session_check(session, "TF_CloseSession", status)) return;
+  pthread_mutex_lock(&session->mu);
+  session->closed = 1;
+  pthread_mutex_unlock(&session->mu);
+  /* Wakes kernels blocked in runs of this session (queues). */
+  TFE_CancellationManagerStartCancel(session->cancel);
+  tfe_status_ok(status);
+}
+
+void tfe_session_free(TF_Session* s) {
+  tfe_plan_entry* e;
+  tfe_prun* pr;
+  if (!s->closed) {
+    s->closed = 1;
+    TFE_CancellationManagerStartCancel(s->cancel);
+  }
+  while ((e = s->plans) != NULL) {
+    s->plans = e->next;
+    entry_free(e);
+  }
+  while ((pr = s->pruns) != NULL) {
+    s->pruns = pr->next;
+    tfe_prun_free(pr);
+  }
+  TFE_DeleteCancellationManager(s->cancel);
+  TFE_DeleteContext(s->ctx);
+  tfe_graph_release(s->graph);
+  pthread_mutex_destroy(&s->mu);
+  s->magic = 0;
+  tfe_free(s);
 }
 
 void TF_DeleteSession(TF_Session* session, TF_Status* status) {
@@ -44,7 +328,53 @@ void TF_DeleteSession(TF_Session* session, TF_Status* status) {
     tfe_status_ok(status);
     return;
   }
-  TFE_UNIMPLEMENTED(status, "TF_DeleteSession");
+  if (!tfe_session_check(session, "TF_DeleteSession", status)) return;
+  tfe_session_free(session);
+  tfe_status_ok(status);
+}
+
+/* ------------------------------------------------------------------------
+ * Running. */
+
+static void clear_tensors(TF_Tensor** values, int n) {
+  int i;
+  if (values == NULL) return;
+  for (i = 0; i < n; i++) values[i] = NULL;
+}
+
+int tfe_session_check_run_options(const TF_Buffer* run_options,
+                                  TF_Status* status) {
+  if (run_options == NULL || run_options->length == 0) return 1;
+  if (run_options->data == NULL ||
+      !tfe_proto_wire_valid(run_options->data, run_options->length)) {
+    tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                    "Unparseable RunOptions proto");
+    return 0;
+  }
+  return 1;
+}
+
+/* Ops a session that stopped extending its graph (TF_ExtendSession) does
+ * not know yet. */
+static int check_known(const TF_Session* s, const TF_Output* in, int nin,
+                       const TF_Output* out, int nout,
+                       const TF_Operation* const* tg, int nt,
+                       TF_Status* status) {
+  int i;
+  if (!s->frozen_gen_set) return 1;
+  for (i = 0; i < nin + nout + nt; i++) {
+    const TF_Operation* op = i < nin          ? in[i].oper
+                             : i < nin + nout ? out[i - nin].oper
+                                              : tg[i - nin - nout];
+    if (op != NULL && op->id >= s->frozen_ops) {
+      tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                      "Operation %s was added after TF_ExtendSession and "
+                      "is not in the session's graph",
+                      op->name);
+      return 0;
+    }
+  }
+  return 1;
 }
 
 void TF_SessionRun(TF_Session* session, const TF_Buffer* run_options,
@@ -53,126 +383,55 @@ void TF_SessionRun(TF_Session* session, const TF_Buffer* run_options,
                    TF_Tensor** output_values, int noutputs,
                    const TF_Operation* const* target_opers, int ntargets,
                    TF_Buffer* run_metadata, TF_Status* status) {
-  (void)session, (void)run_options, (void)inputs, (void)input_values,
-      (void)ninputs, (void)outputs, (void)target_opers, (void)ntargets,
-      (void)run_metadata;
-  clear_tensors(output_values, noutputs);
-  TFE_UNIMPLEMENTED(status, "TF_SessionRun");
-}
-
-void TF_SessionPRunSetup(TF_Session* session, const TF_Output* inputs,
-                         int ninputs, const TF_Output* outputs, int noutputs,
-                         const TF_Operation* const* target_opers, int ntargets,
-                         const char** handle, TF_Status* status) {
-  (void)session, (void)inputs, (void)ninputs, (void)outputs, (void)noutputs,
-      (void)target_opers, (void)ntargets;
-  if (handle != NULL) *handle = NULL;
-  TFE_UNIMPLEMENTED(status, "TF_SessionPRunSetup");
-}
-
-void TF_SessionPRun(TF_Session* session, const char* handle,
-                    const TF_Output* inputs, TF_Tensor* const* input_values,
-                    int ninputs, const TF_Output* outputs,
-                    TF_Tensor** output_values, int noutputs,
-                    const TF_Operation* const* target_opers, int ntargets,
-                    TF_Status* status) {
-  (void)session, (void)handle, (void)inputs, (void)input_values,
-      (void)ninputs, (void)outputs, (void)target_opers, (void)ntargets;
-  clear_tensors(output_values, noutputs);
-  TFE_UNIMPLEMENTED(status, "TF_SessionPRun");
-}
-
-void TF_DeletePRunHandle(const char* handle) {
-  /* Only TF_SessionPRunSetup/TF_PRunSetup make handles, and in tfe they
-   * never do: NULL is the only value that can arrive. */
-  (void)handle;
-  /* TFE_UNIMPLEMENTED: TF_DeletePRunHandle */
+  tfe_plan_entry* e;
+  (void)run_metadata; /* accepted; tfe collects no step statistics */
+  if (noutputs > 0) clear_tensors(output_values, noutputs);
+  if (!tfe_session_check(session, "TF_SessionRun", status)) return;
+  if (ninputs < 0 || noutputs < 0 || ntargets < 0 ||
+      (ninputs > 0 && (inputs == NULL || input_values == NULL)) ||
+      (noutputs > 0 && (outputs == NULL || output_values == NULL)) ||
+      (ntargets > 0 && target_opers == NULL)) {
+    tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                    "TF_SessionRun: inputs, outputs and targets must be "
+                    "arrays of the given lengths");
+    return;
+  }
+  if (!tfe_session_check_run_options(run_options, status)) return;
+  if (session->closed) {
+    tfe_status_setf(status, TF_CANCELLED, "Session has been closed.");
+    return;
+  }
+  if (!check_known(session, inputs, ninputs, outputs, noutputs, target_opers,
+                   ntargets, status)) {
+    return;
+  }
+  e = tfe_session_get_plan(session, inputs, ninputs, outputs, noutputs,
+                           target_opers, ntargets, status);
+  if (e == NULL) return;
+  tfe_plan_run(e->plan, input_values, output_values, session->cancel, status);
+  tfe_session_put_plan(session, e);
+  if (TF_GetCode(status) == TF_CANCELLED && session->closed) {
+    tfe_status_setf(status, TF_CANCELLED, "Session has been closed.");
+  }
 }
 
 void TF_ExtendSession(TF_Session* session, TF_Status* status) {
-  (void)session;
-  TFE_UNIMPLEMENTED(status, "TF_ExtendSession");
+  TF_Graph* g;
+  if (!tfe_session_check(session, "TF_ExtendSession", status)) return;
+  g = session->graph;
+  pthread_mutex_lock(&g->mu);
+  pthread_mutex_lock(&session->mu);
+  session->frozen_ops = g->num_ops;
+  session->frozen_gen = atomic_load(&g->generation);
+  session->frozen_gen_set = 1;
+  pthread_mutex_unlock(&session->mu);
+  pthread_mutex_unlock(&g->mu);
+  tfe_status_ok(status);
 }
 
 TF_DeviceList* TF_SessionListDevices(TF_Session* session, TF_Status* status) {
-  (void)session;
-  TFE_UNIMPLEMENTED(status, "TF_SessionListDevices");
-  return NULL;
-}
-
-/* ------------------------------------------------------------------------
- * Deprecated sessions. */
-
-TF_DeprecatedSession* TF_NewDeprecatedSession(const TF_SessionOptions* opts,
-                                              TF_Status* status) {
-  (void)opts;
-  TFE_UNIMPLEMENTED(status, "TF_NewDeprecatedSession");
-  return NULL;
-}
-
-void TF_CloseDeprecatedSession(TF_DeprecatedSession* session,
-                               TF_Status* status) {
-  (void)session;
-  TFE_UNIMPLEMENTED(status, "TF_CloseDeprecatedSession");
-}
-
-void TF_DeleteDeprecatedSession(TF_DeprecatedSession* session,
-                                TF_Status* status) {
-  if (session == NULL) {
-    tfe_status_ok(status);
-    return;
+  if (!tfe_session_check(session, "TF_SessionListDevices", status)) {
+    return NULL;
   }
-  TFE_UNIMPLEMENTED(status, "TF_DeleteDeprecatedSession");
-}
-
-void TF_Reset(const TF_SessionOptions* opt, const char** containers,
-              int ncontainers, TF_Status* status) {
-  (void)opt, (void)containers, (void)ncontainers;
-  TFE_UNIMPLEMENTED(status, "TF_Reset");
-}
-
-void TF_ExtendGraph(TF_DeprecatedSession* session, const void* proto,
-                    size_t proto_len, TF_Status* status) {
-  (void)session, (void)proto, (void)proto_len;
-  TFE_UNIMPLEMENTED(status, "TF_ExtendGraph");
-}
-
-void TF_Run(TF_DeprecatedSession* session, const TF_Buffer* run_options,
-            const char** input_names, TF_Tensor** inputs, int ninputs,
-            const char** output_names, TF_Tensor** outputs, int noutputs,
-            const char** target_oper_names, int ntargets,
-            TF_Buffer* run_metadata, TF_Status* status) {
-  (void)session, (void)run_options, (void)input_names, (void)inputs,
-      (void)ninputs, (void)output_names, (void)target_oper_names,
-      (void)ntargets, (void)run_metadata;
-  clear_tensors(outputs, noutputs);
-  TFE_UNIMPLEMENTED(status, "TF_Run");
-}
-
-void TF_PRunSetup(TF_DeprecatedSession* session, const char** input_names,
-                  int ninputs, const char** output_names, int noutputs,
-                  const char** target_oper_names, int ntargets,
-                  const char** handle, TF_Status* status) {
-  (void)session, (void)input_names, (void)ninputs, (void)output_names,
-      (void)noutputs, (void)target_oper_names, (void)ntargets;
-  if (handle != NULL) *handle = NULL;
-  TFE_UNIMPLEMENTED(status, "TF_PRunSetup");
-}
-
-void TF_PRun(TF_DeprecatedSession* session, const char* handle,
-             const char** input_names, TF_Tensor** inputs, int ninputs,
-             const char** output_names, TF_Tensor** outputs, int noutputs,
-             const char** target_oper_names, int ntargets, TF_Status* status) {
-  (void)session, (void)handle, (void)input_names, (void)inputs,
-      (void)ninputs, (void)output_names, (void)target_oper_names,
-      (void)ntargets;
-  clear_tensors(outputs, noutputs);
-  TFE_UNIMPLEMENTED(status, "TF_PRun");
-}
-
-TF_DeviceList* TF_DeprecatedSessionListDevices(TF_DeprecatedSession* session,
-                                               TF_Status* status) {
-  (void)session;
-  TFE_UNIMPLEMENTED(status, "TF_DeprecatedSessionListDevices");
-  return NULL;
+  return TFE_ContextListDevices(session->ctx, status);
 }

@@ -1,16 +1,11 @@
-/* TF_SessionOptions: a target string and a serialized ConfigProto, kept
- * for the session that tfe cannot create. */
+/* TF_SessionOptions: a target string and a serialized ConfigProto, read
+ * by TF_NewSession (session.c). */
 #include <string.h>
 
 #include "core/alloc.h"
 #include "core/status_internal.h"
 #include "graph/graph_internal.h"
-
-struct TF_SessionOptions {
-  char* target;   /* never NULL */
-  void* config;   /* config_len bytes; NULL when empty */
-  size_t config_len;
-};
+#include "graph/session_internal.h"
 
 TF_SessionOptions* TF_NewSessionOptions(void) {
   TF_SessionOptions* o = (TF_SessionOptions*)tfe_calloc(1, sizeof(*o));
