@@ -1,22 +1,21 @@
-/* Importing serialized GraphDefs. The options and results objects work
- * (they only hold data); the import itself is a TF_UNIMPLEMENTED stub,
- * so no results object is ever created in tfe. */
+/* TF_ImportGraphDefOptions, TF_ImportGraphDefResults and the public
+ * TF_GraphImportGraphDef* entry points. The importer itself is in
+ * import_graphdef.c (import_internal.h).
+ *
+ * Ownership: options and results are created and freed by the caller
+ * (TF_NewImportGraphDefOptions / TF_DeleteImportGraphDefOptions,
+ * TF_DeleteImportGraphDefResults); every string given to a setter is
+ * copied; arrays returned by the results accessors belong to the results.
+ * Operations given to the options (input-mapping destinations, control
+ * dependencies) are borrowed and must belong to the graph imported into. */
 #include <string.h>
 
 #include "core/alloc.h"
 #include "core/status_internal.h"
-#include "graph/graph_internal.h"
+#include "graph/import_internal.h"
+#include "tensorflow/c/c_api_experimental.h"
 
-/* A growable array of fixed-size items. */
-typedef struct vec {
-  void* items;
-  int count;
-  int cap;
-} vec;
-
-/* Appends the `size` bytes at `item`; 0 when memory runs out (the array
- * is then unchanged). */
-static int vec_push(vec* v, const void* item, size_t size) {
+int tfe_import_vec_push(tfe_import_vec* v, const void* item, size_t size) {
   if (v->count == v->cap) {
     int cap = v->cap == 0 ? 4 : v->cap * 2;
     size_t bytes;
@@ -32,50 +31,14 @@ static int vec_push(vec* v, const void* item, size_t size) {
   return 1;
 }
 
-typedef struct input_mapping {
-  char* src_name;
-  int src_index;
-  TF_Output dst;
-} input_mapping;
-
-typedef struct control_remap {
-  char* src_name;
-  TF_Operation* dst;
-} control_remap;
-
-typedef struct return_output {
-  char* oper_name;
-  int index;
-} return_output;
-
-struct TF_ImportGraphDefOptions {
-  char* prefix;         /* NULL: none */
-  char* default_device; /* NULL: none */
-  unsigned char uniquify_names;
-  unsigned char uniquify_prefix;
-  vec input_mappings;   /* input_mapping */
-  vec control_remaps;   /* control_remap */
-  vec control_deps;     /* TF_Operation* */
-  vec return_outputs;   /* return_output */
-  vec return_opers;     /* char* */
-};
-
-struct TF_ImportGraphDefResults {
-  TF_Output* return_outputs;
-  int num_return_outputs;
-  TF_Operation** return_opers;
-  int num_return_opers;
-  const char** missing_names; /* each string owned by the results */
-  int* missing_indexes;
-  int num_missing;
-};
-
 /* ------------------------------------------------------------------------
  * Options. */
 
 TF_ImportGraphDefOptions* TF_NewImportGraphDefOptions(void) {
-  return (TF_ImportGraphDefOptions*)tfe_calloc(
+  TF_ImportGraphDefOptions* o = (TF_ImportGraphDefOptions*)tfe_calloc(
       1, sizeof(TF_ImportGraphDefOptions));
+  if (o != NULL) o->validate_colocation = 1;
+  return o;
 }
 
 void TF_DeleteImportGraphDefOptions(TF_ImportGraphDefOptions* opts) {
@@ -84,30 +47,27 @@ void TF_DeleteImportGraphDefOptions(TF_ImportGraphDefOptions* opts) {
   tfe_free(opts->prefix);
   tfe_free(opts->default_device);
   for (i = 0; i < opts->input_mappings.count; i++) {
-    tfe_free(((input_mapping*)opts->input_mappings.items)[i].src_name);
-  }
-  for (i = 0; i < opts->control_remaps.count; i++) {
-    tfe_free(((control_remap*)opts->control_remaps.items)[i].src_name);
+    tfe_free(((tfe_import_mapping*)opts->input_mappings.items)[i].src_name);
   }
   for (i = 0; i < opts->return_outputs.count; i++) {
-    tfe_free(((return_output*)opts->return_outputs.items)[i].oper_name);
+    tfe_free(
+        ((tfe_import_return_output*)opts->return_outputs.items)[i].oper_name);
   }
   for (i = 0; i < opts->return_opers.count; i++) {
     tfe_free(((char**)opts->return_opers.items)[i]);
   }
   tfe_free(opts->input_mappings.items);
-  tfe_free(opts->control_remaps.items);
   tfe_free(opts->control_deps.items);
   tfe_free(opts->return_outputs.items);
   tfe_free(opts->return_opers.items);
   tfe_free(opts);
 }
 
-/* Replaces *slot by a copy of s (NULL clears it). Keeps the old value
- * when the copy cannot be allocated. */
+/* Replaces *slot by a copy of s (NULL or "" clears it). Keeps the old
+ * value when the copy cannot be allocated. */
 static void set_string(char** slot, const char* s) {
   char* copy = NULL;
-  if (s != NULL && (copy = tfe_strdup(s)) == NULL) return;
+  if (s != NULL && s[0] != '\0' && (copy = tfe_strdup(s)) == NULL) return;
   tfe_free(*slot);
   *slot = copy;
 }
@@ -132,43 +92,55 @@ void TF_ImportGraphDefOptionsSetUniquifyPrefix(TF_ImportGraphDefOptions* opts,
   if (opts != NULL) opts->uniquify_prefix = uniquify_prefix ? 1 : 0;
 }
 
-void TF_ImportGraphDefOptionsAddInputMapping(TF_ImportGraphDefOptions* opts,
-                                             const char* src_name,
-                                             int src_index, TF_Output dst) {
-  input_mapping m;
+void TF_ImportGraphDefOptionsSetValidateColocationConstraints(
+    TF_ImportGraphDefOptions* opts, unsigned char enable) {
+  if (opts != NULL) opts->validate_colocation = enable ? 1 : 0;
+}
+
+static void add_mapping(TF_ImportGraphDefOptions* opts, const char* src_name,
+                        int src_index, TF_Output dst) {
+  tfe_import_mapping m;
   if (opts == NULL || src_name == NULL) return;
   m.src_name = tfe_strdup(src_name);
   m.src_index = src_index;
   m.dst = dst;
   if (m.src_name == NULL) return;
-  if (!vec_push(&opts->input_mappings, &m, sizeof(m))) tfe_free(m.src_name);
+  if (!tfe_import_vec_push(&opts->input_mappings, &m, sizeof(m))) {
+    tfe_free(m.src_name);
+  }
+}
+
+void TF_ImportGraphDefOptionsAddInputMapping(TF_ImportGraphDefOptions* opts,
+                                             const char* src_name,
+                                             int src_index, TF_Output dst) {
+  add_mapping(opts, src_name, src_index, dst);
 }
 
 void TF_ImportGraphDefOptionsRemapControlDependency(
     TF_ImportGraphDefOptions* opts, const char* src_name, TF_Operation* dst) {
-  control_remap r;
-  if (opts == NULL || src_name == NULL) return;
-  r.src_name = tfe_strdup(src_name);
-  r.dst = dst;
-  if (r.src_name == NULL) return;
-  if (!vec_push(&opts->control_remaps, &r, sizeof(r))) tfe_free(r.src_name);
+  TF_Output o;
+  o.oper = dst;
+  o.index = -1;
+  add_mapping(opts, src_name, -1, o);
 }
 
 void TF_ImportGraphDefOptionsAddControlDependency(
     TF_ImportGraphDefOptions* opts, TF_Operation* oper) {
-  if (opts == NULL) return;
-  (void)vec_push(&opts->control_deps, &oper, sizeof(oper));
+  if (opts == NULL || oper == NULL) return;
+  (void)tfe_import_vec_push(&opts->control_deps, &oper, sizeof(oper));
 }
 
 void TF_ImportGraphDefOptionsAddReturnOutput(TF_ImportGraphDefOptions* opts,
                                              const char* oper_name,
                                              int index) {
-  return_output r;
+  tfe_import_return_output r;
   if (opts == NULL || oper_name == NULL) return;
   r.oper_name = tfe_strdup(oper_name);
   r.index = index;
   if (r.oper_name == NULL) return;
-  if (!vec_push(&opts->return_outputs, &r, sizeof(r))) tfe_free(r.oper_name);
+  if (!tfe_import_vec_push(&opts->return_outputs, &r, sizeof(r))) {
+    tfe_free(r.oper_name);
+  }
 }
 
 int TF_ImportGraphDefOptionsNumReturnOutputs(
@@ -182,7 +154,9 @@ void TF_ImportGraphDefOptionsAddReturnOperation(TF_ImportGraphDefOptions* opts,
   if (opts == NULL || oper_name == NULL) return;
   name = tfe_strdup(oper_name);
   if (name == NULL) return;
-  if (!vec_push(&opts->return_opers, &name, sizeof(name))) tfe_free(name);
+  if (!tfe_import_vec_push(&opts->return_opers, &name, sizeof(name))) {
+    tfe_free(name);
+  }
 }
 
 int TF_ImportGraphDefOptionsNumReturnOperations(
@@ -242,16 +216,66 @@ void TF_DeleteImportGraphDefResults(TF_ImportGraphDefResults* results) {
 }
 
 /* ------------------------------------------------------------------------
- * The import itself. */
+ * The import entry points. As in TF, the bytes are parsed before the
+ * graph is locked; the import itself runs under the graph's lock. */
+
+/* Checks the graph and buffer arguments shared by every entry point. */
+static int check_args(TF_Graph* graph, const TF_Buffer* graph_def,
+                      const char* fn, TF_Status* status) {
+  if (graph == NULL) {
+    tfe_status_setf(status, TF_INVALID_ARGUMENT, "%s: graph is NULL", fn);
+    return 0;
+  }
+  if (graph_def == NULL) {
+    tfe_status_setf(status, TF_INVALID_ARGUMENT, "%s: graph_def is NULL", fn);
+    return 0;
+  }
+  if (graph_def->data == NULL && graph_def->length != 0) {
+    tfe_status_setf(status, TF_INVALID_ARGUMENT, "Invalid GraphDef");
+    return 0;
+  }
+  return 1;
+}
+
+/* Parses, locks, imports. results may be NULL. */
+static int import_buffer(TF_Graph* graph, const TF_Buffer* graph_def,
+                         const TF_ImportGraphDefOptions* options,
+                         TF_ImportGraphDefResults* results,
+                         TF_Status* status) {
+  int ok;
+  tfe_gdef* gd = tfe_gdef_parse(graph_def->data, graph_def->length, status);
+  if (gd == NULL) return 0;
+  pthread_mutex_lock(&graph->mu);
+  ok = tfe_gdef_import_locked(graph, gd, options, results, status);
+  pthread_mutex_unlock(&graph->mu);
+  tfe_gdef_free(gd);
+  return ok;
+}
 
 TF_ImportGraphDefResults* TF_GraphImportGraphDefWithResults(
     TF_Graph* graph, const TF_Buffer* graph_def,
     const TF_ImportGraphDefOptions* options, TF_Status* status) {
-  (void)graph, (void)graph_def, (void)options;
-  TFE_UNIMPLEMENTED(status, "TF_GraphImportGraphDefWithResults");
-  return NULL;
+  TF_ImportGraphDefResults* results;
+  if (!check_args(graph, graph_def, "TF_GraphImportGraphDefWithResults",
+                  status)) {
+    return NULL;
+  }
+  results = (TF_ImportGraphDefResults*)tfe_calloc(1, sizeof(*results));
+  if (results == NULL) {
+    tfe_status_setf(status, TF_RESOURCE_EXHAUSTED,
+                    "TF_GraphImportGraphDefWithResults: out of memory");
+    return NULL;
+  }
+  if (!import_buffer(graph, graph_def, options, results, status)) {
+    TF_DeleteImportGraphDefResults(results);
+    return NULL;
+  }
+  tfe_status_ok(status);
+  return results;
 }
 
+/* TF's variant takes a pointer to an in-memory C++ tensorflow::GraphDef;
+ * tfe has no C++ protobuf objects, so there is nothing it could read. */
 TF_ImportGraphDefResults* TF_GraphImportGraphDefWithResultsNoSerialization(
     TF_Graph* graph, const TF_Buffer* graph_def,
     const TF_ImportGraphDefOptions* options, TF_Status* status) {
@@ -264,14 +288,59 @@ void TF_GraphImportGraphDefWithReturnOutputs(
     TF_Graph* graph, const TF_Buffer* graph_def,
     const TF_ImportGraphDefOptions* options, TF_Output* return_outputs,
     int num_return_outputs, TF_Status* status) {
-  (void)graph, (void)graph_def, (void)options, (void)return_outputs,
-      (void)num_return_outputs;
-  TFE_UNIMPLEMENTED(status, "TF_GraphImportGraphDefWithReturnOutputs");
+  TF_ImportGraphDefResults results;
+  int expected = TF_ImportGraphDefOptionsNumReturnOutputs(options);
+  if (num_return_outputs != expected) {
+    tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                    "Expected 'num_return_outputs' to be %d, got %d", expected,
+                    num_return_outputs);
+    return;
+  }
+  if (num_return_outputs > 0 && return_outputs == NULL) {
+    tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                    "'return_outputs' must be preallocated to length %d",
+                    num_return_outputs);
+    return;
+  }
+  if (!check_args(graph, graph_def, "TF_GraphImportGraphDefWithReturnOutputs",
+                  status)) {
+    return;
+  }
+  memset(&results, 0, sizeof(results));
+  if (import_buffer(graph, graph_def, options, &results, status)) {
+    if (num_return_outputs > 0) {
+      memcpy(return_outputs, results.return_outputs,
+             (size_t)num_return_outputs * sizeof(TF_Output));
+    }
+    tfe_status_ok(status);
+  }
+  /* Free the members only (the struct itself is on the stack). */
+  {
+    int i;
+    for (i = 0; i < results.num_missing; i++) {
+      tfe_free((void*)results.missing_names[i]);
+    }
+    tfe_free(results.missing_names);
+    tfe_free(results.missing_indexes);
+    tfe_free(results.return_outputs);
+    tfe_free(results.return_opers);
+  }
 }
 
 void TF_GraphImportGraphDef(TF_Graph* graph, const TF_Buffer* graph_def,
                             const TF_ImportGraphDefOptions* options,
                             TF_Status* status) {
-  (void)graph, (void)graph_def, (void)options;
-  TFE_UNIMPLEMENTED(status, "TF_GraphImportGraphDef");
+  TF_DeleteImportGraphDefResults(
+      TF_GraphImportGraphDefWithResults(graph, graph_def, options, status));
+}
+
+int tfe_graph_import_locked(TF_Graph* g, const void* data, size_t len,
+                            const TF_ImportGraphDefOptions* opts,
+                            TF_ImportGraphDefResults* results, TF_Status* s) {
+  int ok;
+  tfe_gdef* gd = tfe_gdef_parse(data, len, s);
+  if (gd == NULL) return 0;
+  ok = tfe_gdef_import_locked(g, gd, opts, results, s);
+  tfe_gdef_free(gd);
+  return ok;
 }

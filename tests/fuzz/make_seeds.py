@@ -199,12 +199,76 @@ def op_grammar_seeds() -> list[bytes]:
     return texts
 
 
+def graphdef_import_seeds() -> list[bytes]:
+    """fuzz_graphdef_import: option bits in byte 0 (1 prefix, 2 uniquify,
+    4 input map x:0, 8 control dependency, 16 return output x:0, 32 import
+    twice, 64 no colocation check), then a GraphDef; the GraphDefs TF wrote
+    for the tests (tests/data/graphs) are seeds too."""
+
+    def attr(key: str, value: bytes) -> bytes:
+        return f_bytes(5, f_bytes(1, key.encode()) + f_bytes(2, value))
+
+    def node(name: str, op: str, inputs: list[str], *attrs: bytes) -> bytes:
+        body = f_bytes(1, name.encode()) + f_bytes(2, op.encode())
+        body += b"".join(f_bytes(3, i.encode()) for i in inputs)
+        return f_bytes(1, body + b"".join(attrs))
+
+    f32, i32 = 1, 3
+    t_float = attr("T", f_varint(6, f32))
+    t_int = attr("T", f_varint(6, i32))
+    ph = node("x", "Placeholder", [], attr("dtype", f_varint(6, f32)))
+    neg = node("y", "Neg", ["x:0"], t_float)
+    versions = f_bytes(4, f_varint(1, 2474))
+
+    def const_i32(name: str, v: int, inputs: list[str]) -> bytes:
+        return node(name, "Const", inputs, attr("dtype", f_varint(6, i32)),
+                    attr("value", f_bytes(8, tensor(i32, [], f_varint(7, v)))))
+
+    loop = (
+        const_i32("c", 0, [])
+        + node("e", "Enter", ["c"], t_int, attr("frame_name", f_bytes(2, b"f")))
+        + node("m", "Merge", ["e", "n"], t_int, attr("N", f_varint(3, 2)))
+        + const_i32("lim", 10, ["^m"])
+        + node("lt", "Less", ["m", "lim"], t_int)
+        + node("lc", "LoopCond", ["lt"])
+        + node("sw", "Switch", ["m", "lc"], t_int,
+               attr("_class", f_bytes(1, f_bytes(2, b"loc:@m"))))
+        + node("id", "Identity", ["sw:1"], t_int)
+        + node("n", "NextIteration", ["id"], t_int)
+        + node("ex", "Exit", ["sw"], t_int)
+    )
+    shapes = attr("_output_shapes", f_bytes(1, f_bytes(7, shape([2, 3]))))
+    seeds = [
+        b"\x01" + ph + neg + versions,
+        b"\x06" + ph + neg,
+        b"\x1d" + ph + neg + node("z", "NoOp", ["^y"]),
+        b"\x21" + loop,
+        b"\x03" + node("a", "Placeholder", [], attr("dtype", f_varint(6, f32)),
+                        shapes) + node("b", "Neg", ["a"], t_float),
+        b"\x41" + node("a", "NoOp", ["^b"],
+                        attr("_class", f_bytes(1, f_bytes(2, b"loc:@b"))))
+        + node("b", "NoOp", []),
+        b"\x01" + ph + node("y", "Neg", ["ghost"], t_float),
+        b"\x01" + node("t1", "AddV2", ["t2", "t2"], t_float)
+        + node("t2", "AddV2", ["t1", "t1"], t_float),
+        b"\x01" + ph + neg + f_bytes(4, f_varint(2, 99999)),
+    ]
+    data = HERE.parent / "data" / "graphs"
+    for pb in sorted(data.glob("*.pb")):
+        raw = pb.read_bytes()
+        if pb.name.endswith(".fdef.pb") or len(raw) > 4000:
+            continue
+        seeds.append(b"\x01" + raw)
+    return seeds
+
+
 TARGETS = {
     "fuzz_attr_proto": attr_proto_seeds,
     "fuzz_tstring": tstring_seeds,
     "fuzz_plugin_loader": plugin_loader_seeds,
     "fuzz_fs_path": fs_path_seeds,
     "fuzz_op_grammar": op_grammar_seeds,
+    "fuzz_graphdef_import": graphdef_import_seeds,
 }
 
 
