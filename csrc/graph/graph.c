@@ -116,38 +116,60 @@ static uint64_t name_hash(const char* s) {
     h ^= (unsigned char)*s++;
     h *= 1099511628211ull;
   }
-  return h ^ (h >> 29);
+  /* FNV's low bits cluster for names differing only in a suffix
+   * ("n1", "n2", ...); a final avalanche spreads them over the table. */
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdull;
+  h ^= h >> 33;
+  return h;
+}
+
+/* The table holds name_index_cap slots of operation indices (-1: empty)
+ * followed by name_index_cap 32-bit name hashes, so probes compare hashes
+ * before names and growing the table never rehashes a name. */
+static uint32_t* index_hashes(const TF_Graph* g) {
+  return (uint32_t*)(g->name_index + g->name_index_cap);
 }
 
 TF_Operation* tfe_graph_find(TF_Graph* g, const char* name) {
   size_t mask, i;
+  uint32_t h;
+  const uint32_t* hashes;
   if (g == NULL || name == NULL || g->name_index_cap == 0) return NULL;
   mask = g->name_index_cap - 1;
-  for (i = (size_t)name_hash(name) & mask;; i = (i + 1) & mask) {
+  h = (uint32_t)name_hash(name);
+  hashes = index_hashes(g);
+  for (i = h & mask;; i = (i + 1) & mask) {
     int k = g->name_index[i];
     if (k < 0) return NULL;
-    if (strcmp(g->ops[k]->name, name) == 0) return g->ops[k];
+    if (hashes[i] == h && strcmp(g->ops[k]->name, name) == 0) return g->ops[k];
   }
 }
 
-static void index_insert(int* table, size_t cap, const char* name, int k) {
+static void index_insert(int* table, size_t cap, uint32_t h, int k) {
   size_t mask = cap - 1, i;
-  for (i = (size_t)name_hash(name) & mask; table[i] >= 0; i = (i + 1) & mask) {
+  uint32_t* hashes = (uint32_t*)(table + cap);
+  for (i = h & mask; table[i] >= 0; i = (i + 1) & mask) {
   }
   table[i] = k;
+  hashes[i] = h;
 }
 
 /* Makes room for one more name (table at most half full). */
 static int index_reserve(TF_Graph* g) {
   size_t cap, i;
   int* t;
+  const uint32_t* old_hashes;
   if ((size_t)(g->num_ops + 1) * 2 <= g->name_index_cap) return 1;
   cap = g->name_index_cap ? g->name_index_cap * 2 : 64;
-  t = (int*)tfe_malloc(cap * sizeof(int));
+  t = (int*)tfe_malloc(cap * (sizeof(int) + sizeof(uint32_t)));
   if (t == NULL) return 0;
   for (i = 0; i < cap; i++) t[i] = -1;
-  for (i = 0; i < (size_t)g->num_ops; i++) {
-    index_insert(t, cap, g->ops[i]->name, (int)i);
+  old_hashes = index_hashes(g);
+  for (i = 0; i < g->name_index_cap; i++) {
+    if (g->name_index[i] >= 0) {
+      index_insert(t, cap, old_hashes[i], g->name_index[i]);
+    }
   }
   tfe_free(g->name_index);
   g->name_index = t;
@@ -245,7 +267,8 @@ int tfe_graph_add_op(TF_Graph* g, TF_Operation* op) {
   op->graph = g;
   op->id = g->num_ops;
   g->ops[g->num_ops++] = op;
-  index_insert(g->name_index, g->name_index_cap, op->name, op->id);
+  index_insert(g->name_index, g->name_index_cap, (uint32_t)name_hash(op->name),
+               op->id);
   atomic_fetch_add(&g->generation, 1);
   return 1;
 }
@@ -301,7 +324,8 @@ void tfe_graph_remove_ops_from(TF_Graph* g, int first) {
   /* Rebuild the name index from the remaining operations. */
   for (j = 0; j < g->name_index_cap; j++) g->name_index[j] = -1;
   for (k = 0; k < g->num_ops; k++) {
-    index_insert(g->name_index, g->name_index_cap, g->ops[k]->name, k);
+    index_insert(g->name_index, g->name_index_cap,
+                 (uint32_t)name_hash(g->ops[k]->name), k);
   }
   atomic_fetch_add(&g->generation, 1);
 }
