@@ -227,6 +227,34 @@ def test_set_shape_and_consumers() -> None:
     assert x.consumers() == [y.op]
 
 
+def test_graph_def_round_trip_and_import() -> None:
+    with tfe_py.Graph() as g:
+        x = tfe_py.placeholder(tfe_py.float32, shape=(2,), name="x")
+        ops.Mul(x, 3.0, name="y")
+    data = g.as_graph_def()
+    assert isinstance(data, bytes) and b"Placeholder" in data
+    with tfe_py.Graph() as g2:
+        feed = tfe_py.constant([1.0, 2.0], name="feed")
+        y, op = g2.import_graph_def(
+            data, name="imp", input_map={"x:0": feed}, return_elements=["y:0", "x"]
+        )
+    assert y.name == "imp/y:0"
+    assert op.name == "imp/x"
+    assert y.op.inputs[0] == feed  # mapped
+    assert g2.import_graph_def(data) is None  # prefix "import"
+    assert g2.get_operation_by_name("import/y").type == "Mul"
+    assert g2.import_graph_def(data, name="imp", return_elements=["y"])[0].name == "imp_1/y"
+    with tfe_py.Session(g2) as sess:
+        np.testing.assert_allclose(sess.run(y), [3.0, 6.0])
+
+
+def test_import_of_garbage_is_an_error() -> None:
+    g = Graph()
+    with pytest.raises(errors.InvalidArgumentError):
+        g.import_graph_def(b"\xff\xff\xff garbage")
+    assert g.operations == []
+
+
 def test_node_def_and_attr_kinds() -> None:
     with tfe_py.Graph():
         t = ops.Const(value=np.zeros((2,), np.float32), dtype=tfe_py.float32, name="c")

@@ -1,0 +1,243 @@
+"""tfe_py.Session: TF1's fetch and feed structures over TF_SessionRun."""
+
+from __future__ import annotations
+
+import collections
+import gc
+import threading
+import weakref
+
+import numpy as np
+import pytest
+
+import tfe_py
+from tfe_py import errors, ops
+
+
+@pytest.fixture
+def graph() -> tfe_py.Graph:
+    with tfe_py.Graph() as g:
+        x = tfe_py.placeholder(tfe_py.float32, shape=(None,), name="x")
+        y = ops.Mul(x, 2.0, name="y")
+        ops.AddV2(y, 1.0, name="z")
+        ops.NoOp(name="noop")
+    return g
+
+
+def test_single_fetch_and_feed(graph: tfe_py.Graph) -> None:
+    x = graph.get_tensor_by_name("x:0")
+    z = graph.get_tensor_by_name("z:0")
+    with tfe_py.Session(graph) as sess:
+        out = sess.run(z, feed_dict={x: [1.0, 2.0, 3.0]})
+    assert isinstance(out, np.ndarray) and out.dtype == np.float32
+    np.testing.assert_array_equal(out, [3.0, 5.0, 7.0])
+    assert out.flags.writeable  # results belong to the caller
+    out[0] = 0.0
+
+
+def test_fetch_structures(graph: tfe_py.Graph) -> None:
+    x = graph.get_tensor_by_name("x:0")
+    y = graph.get_tensor_by_name("y:0")
+    z = graph.get_tensor_by_name("z:0")
+    noop = graph.get_operation_by_name("noop")
+    pair = collections.namedtuple("pair", ["a", "b"])
+    feed = {x: np.array([1.0], np.float32)}
+    with tfe_py.Session(graph) as sess:
+        as_list = sess.run([y, z], feed)
+        as_tuple = sess.run((y, noop), feed)
+        as_dict = sess.run({"y": y, "nested": [z, (y,)]}, feed)
+        as_nt = sess.run(pair(a=y, b="z:0"), feed)
+        op_only = sess.run(noop)
+        by_name = sess.run("z:0", {"x:0": [2.0]})
+    assert isinstance(as_list, list) and [float(v[0]) for v in as_list] == [2.0, 3.0]
+    assert isinstance(as_tuple, tuple) and as_tuple[1] is None
+    assert float(as_dict["y"][0]) == 2.0
+    assert float(as_dict["nested"][0][0]) == 3.0
+    assert isinstance(as_dict["nested"][1], tuple)
+    assert isinstance(as_nt, pair) and float(as_nt.b[0]) == 3.0
+    assert op_only is None
+    np.testing.assert_array_equal(by_name, [5.0])
+
+
+def test_same_tensor_fetched_twice(graph: tfe_py.Graph) -> None:
+    y = graph.get_tensor_by_name("y:0")
+    with tfe_py.Session(graph) as sess:
+        a, b = sess.run([y, y], {"x:0": [1.0]})
+    np.testing.assert_array_equal(a, b)
+
+
+def test_scalars_come_back_as_numpy_scalars() -> None:
+    with tfe_py.Graph() as g:
+        a = tfe_py.constant(3)
+        s = tfe_py.constant(b"hi")
+        v = tfe_py.constant(["a", "bc"])
+    with tfe_py.Session(g) as sess:
+        ra, rs, rv = sess.run([a, s, v])
+    assert isinstance(ra, np.int32) and ra == 3
+    assert rs == b"hi"
+    assert rv.dtype == object and list(rv) == [b"a", b"bc"]
+
+
+def test_feeding_any_tensor_not_only_placeholders(graph: tfe_py.Graph) -> None:
+    with tfe_py.Session(graph) as sess:
+        out = sess.run("z:0", feed_dict={"y:0": [10.0]})
+    np.testing.assert_array_equal(out, [11.0])
+
+
+def test_missing_feed_is_invalid_argument(graph: tfe_py.Graph) -> None:
+    with tfe_py.Session(graph) as sess, pytest.raises(errors.InvalidArgumentError):
+        sess.run("z:0")
+
+
+def test_feed_errors(graph: tfe_py.Graph) -> None:
+    x = graph.get_tensor_by_name("x:0")
+    with tfe_py.Session(graph) as sess:
+        with pytest.raises(ValueError, match="Cannot feed value of shape"):
+            sess.run("z:0", {x: [[1.0]]})
+        with pytest.raises(TypeError, match="feed_dict key"):
+            sess.run("z:0", {"x": [1.0]})  # an operation name, not a tensor
+        with pytest.raises(TypeError):
+            sess.run("z:0", {x: graph.get_tensor_by_name("y:0")})
+        with pytest.raises(TypeError):
+            sess.run("z:0", {x: 2**40 + 1})  # does not fit float32 exactly
+
+
+def test_fetch_errors(graph: tfe_py.Graph) -> None:
+    with tfe_py.Session(graph) as sess:
+        with pytest.raises(TypeError):
+            sess.run(None)
+        with pytest.raises(TypeError):
+            sess.run(3)
+        with pytest.raises(ValueError):
+            sess.run("nope:0")
+        with tfe_py.Graph():
+            other = tfe_py.placeholder(tfe_py.float32)
+        with pytest.raises(ValueError):
+            sess.run(other)
+
+
+def test_kernel_error_is_tf_error() -> None:
+    with tfe_py.Graph() as g:
+        a = tfe_py.placeholder(tfe_py.int32)
+        b = ops.Reshape(a, [5])
+    with tfe_py.Session(g) as sess:
+        with pytest.raises(errors.InvalidArgumentError):
+            sess.run(b, {a: [1, 2, 3]})
+        # the session is still usable after a failed run
+        np.testing.assert_array_equal(sess.run(b, {a: [1, 2, 3, 4, 5]}), [1, 2, 3, 4, 5])
+
+
+def test_closed_session() -> None:
+    with tfe_py.Graph() as g:
+        c = tfe_py.constant(1.0)
+    sess = tfe_py.Session(g)
+    sess.close()
+    sess.close()
+    assert sess.closed
+    with pytest.raises(RuntimeError, match="closed Session"):
+        sess.run(c)
+
+
+def test_context_manager_makes_graph_default_and_closes() -> None:
+    g = tfe_py.Graph()
+    with tfe_py.Session(g) as sess:
+        c = tfe_py.constant(2.0)
+        assert c.graph is g
+        assert float(sess.run(c)) == 2.0
+    assert sess.closed
+    assert tfe_py.get_default_graph() is None
+
+
+def test_finalizer_frees_the_session(live_count) -> None:  # type: ignore[no-untyped-def]
+    with tfe_py.Graph() as g:
+        c = tfe_py.constant(1.0)
+    sess = tfe_py.Session(g)
+    sess.run(c)
+    del sess
+    gc.collect()
+    before = (live_count("STATUS"), live_count("TENSOR"), live_count("BUFFER"))
+    for _ in range(3):
+        sess = tfe_py.Session(g)
+        value = sess.run(c)
+        assert float(value) == 1.0
+        ref = weakref.ref(sess)
+        del sess, value
+        gc.collect()
+        assert ref() is None
+    assert (live_count("STATUS"), live_count("TENSOR"), live_count("BUFFER")) == before
+
+
+def test_default_graph_session() -> None:
+    with tfe_py.Graph() as g:
+        c = tfe_py.constant(4)
+        sess = tfe_py.Session()
+    assert sess.graph is g
+    assert sess.run(c) == 4
+    sess.close()
+
+
+def test_graph_grows_between_runs() -> None:
+    with tfe_py.Graph() as g:
+        a = tfe_py.constant(1.0)
+    with tfe_py.Session(g) as sess:
+        assert float(sess.run(a)) == 1.0
+        with g:
+            b = a + 1.0
+        assert float(sess.run(b)) == 2.0
+
+
+def test_run_options_and_metadata(graph: tfe_py.Graph) -> None:
+    meta = bytearray(b"old")
+    with tfe_py.Session(graph) as sess:
+        out = sess.run("y:0", {"x:0": [1.0]}, options=b"", run_metadata=meta)
+    np.testing.assert_array_equal(out, [2.0])
+    assert meta != bytearray(b"old")
+
+
+def test_list_devices(graph: tfe_py.Graph) -> None:
+    with tfe_py.Session(graph) as sess:
+        devices = sess.list_devices()
+    assert any(d.device_type == "CPU" for d in devices)
+    assert devices[0].name.startswith("/job:localhost/replica:0/task:0/device:")
+
+
+def test_config_bytes(graph: tfe_py.Graph) -> None:
+    # ConfigProto with inter_op_parallelism_threads (field 5) = 2
+    with tfe_py.Session(graph, config=b"\x28\x02") as sess:
+        np.testing.assert_array_equal(sess.run("y:0", {"x:0": [1.0]}), [2.0])
+    with pytest.raises(errors.InvalidArgumentError):
+        tfe_py.Session(graph, config=b"\xff\xff")
+
+
+def test_partial_run() -> None:
+    with tfe_py.Graph() as g:
+        a = tfe_py.placeholder(tfe_py.float32, shape=(), name="a")
+        b = tfe_py.placeholder(tfe_py.float32, shape=(), name="b")
+        c = tfe_py.placeholder(tfe_py.float32, shape=(), name="c")
+        r1 = ops.AddV2(a, b)
+        r2 = ops.Mul(r1, c)
+    with tfe_py.Session(g) as sess:
+        h = sess.partial_run_setup([r1, r2], [a, b, c])
+        res = sess.partial_run(h, r1, feed_dict={a: 1.0, b: 2.0})
+        assert float(res) == 3.0
+        res = sess.partial_run(h, r2, feed_dict={c: res})
+        assert float(res) == 9.0
+        with pytest.raises(errors.InvalidArgumentError):
+            sess.partial_run("no-such-handle", r1)
+
+
+def test_concurrent_runs_from_threads(graph: tfe_py.Graph) -> None:
+    z = graph.get_tensor_by_name("z:0")
+    x = graph.get_tensor_by_name("x:0")
+    results: dict[int, float] = {}
+    with tfe_py.Session(graph) as sess:
+
+        def worker(i: int) -> None:
+            results[i] = float(sess.run(z, {x: [float(i)]})[0])
+
+        threads = [threading.Thread(target=worker, args=(i,)) for i in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    assert results == {i: 2.0 * i + 1.0 for i in range(8)}
