@@ -64,6 +64,15 @@ from tfe_py.graph import (
 __all__ = ["ConcreteFunction", "FuncGraph", "Function", "TensorSpec", "function"]
 
 _new_object = object.__new__
+_new_arr = ffi.new
+_execute = lib.tfe_py_fast_execute
+_NULL = ffi.NULL
+
+
+def _no_context() -> None:
+    return None
+
+
 _uid = itertools.count(1)
 _FAST_CACHE_LIMIT = 1024
 
@@ -208,15 +217,21 @@ def _is_namedtuple(x: Any) -> bool:
     return isinstance(x, tuple) and hasattr(x, "_fields")
 
 
+def _key_order(mapping: Mapping[Any, Any]) -> list[Any]:
+    """Dict keys in the order structures are flattened: sorted when they
+    can be, else as inserted."""
+    keys = list(mapping.keys())
+    try:
+        return sorted(keys)
+    except TypeError:
+        return keys
+
+
 def _flatten(structure: Any, leaves: list[Any]) -> Any:
     """Appends the leaves of ``structure`` to ``leaves``; returns a spec to
     rebuild it with :func:`_rebuild`."""
     if isinstance(structure, Mapping):
-        keys = list(structure.keys())
-        try:
-            keys = sorted(keys)
-        except TypeError:
-            pass
+        keys = _key_order(structure)
         return ("dict", type(structure), [(k, _flatten(structure[k], leaves)) for k in keys])
     if _is_namedtuple(structure):
         return ("nt", type(structure), [_flatten(v, leaves) for v in structure])
@@ -326,6 +341,7 @@ class ConcreteFunction:
         self._n_out = len(outputs)
         self._single = out_spec[0] == "leaf" and self._n_out == 1
         self._contexts: weakref.WeakSet[Context] = weakref.WeakSet()
+        self._last_ctx: Callable[[], Context | None] = _no_context
         self._lock = threading.Lock()
         in_arr = _outputs_array(self.inputs)
         out_arr = _outputs_array(outputs)
@@ -393,12 +409,17 @@ class ConcreteFunction:
             lib.TF_DeleteBuffer(buf)
 
     def _register(self, ctx: Context) -> None:
+        if ctx.__class__ is not Context:
+            raise RuntimeError(
+                f"{self.name}: a ConcreteFunction runs eagerly; while a graph is being "
+                "built, call the tfe_py.function itself (its Python code then adds ops)"
+            )
         with self._lock:
-            if ctx in self._contexts:
-                return
-            with status() as s:
-                lib.TFE_ContextAddFunction(ctx.ptr, self._ptr, s)
-            self._contexts.add(ctx)
+            if ctx not in self._contexts:
+                with status() as s:
+                    lib.TFE_ContextAddFunction(ctx.ptr, self._ptr, s)
+                self._contexts.add(ctx)
+            self._last_ctx = weakref.ref(ctx)
 
     def _call_flat(self, tensors: Sequence[EagerTensor]) -> Any:
         """Runs the function on the flat argument tensors (already checked)
@@ -406,30 +427,32 @@ class ConcreteFunction:
         ctx, dev = _state.scope
         if ctx is None:
             ctx = default_context()
-        if ctx not in self._contexts:
+        if ctx is not self._last_ctx():
             self._register(ctx)
         handles = [t._h for t in tensors]
-        for c in self.captured_inputs:
-            handles.append(c._h)
-        for h in handles:
-            if not h:
-                raise ValueError(f"{self.name}: an input is a closed tensor")
+        if self.captured_inputs:
+            handles += [c._h for c in self.captured_inputs]
+        if not all(handles):
+            raise ValueError(f"{self.name}: an input is a closed tensor")
         n_out = self._n_out
-        in_arr = ffi.new("TFE_TensorHandle*[]", handles or 1)
-        out_arr = ffi.new("TFE_TensorHandle*[]", max(n_out, 1))
-        n = lib.tfe_py_fast_execute(
-            ctx._ptr, self._name_bytes, dev, b"", 0, in_arr, ffi.NULL, len(handles), out_arr, n_out
+        in_arr = _new_arr("TFE_TensorHandle*[]", handles or 1)
+        out_arr = _new_arr("TFE_TensorHandle*[]", n_out or 1)
+        n = _execute(
+            ctx._ptr, self._name_bytes, dev, b"", 0, in_arr, _NULL, len(handles), out_arr, n_out
         )
         if n < 0:
             _raise_pending(f"function {self.name}")
+        if self._single:
+            t = _new_object(EagerTensor)
+            t._h = out_arr[0]
+            t._ctx = ctx
+            return t
         outs = []
         for i in range(n):
             t = _new_object(EagerTensor)
             t._h = out_arr[i]
             t._ctx = ctx
             outs.append(t)
-        if self._single:
-            return outs[0]
         leaves = [None if k is None else outs[k] for k in self._out_map]
         return _rebuild(self._out_spec, leaves)
 
@@ -798,13 +821,7 @@ class Function:
                 f"{self._name}() takes {n} arguments as its input_signature says, got {len(values)}"
             )
         leaves: list[Any] = []
-        try:
-            spec = _flatten(values, leaves)
-        except TypeError:
-            raise
-        if _freeze_spec(spec) != _freeze_spec(self._sig_spec) or len(leaves) != len(
-            self._sig_specs
-        ):
+        if not _match_signature(self._input_signature, values, leaves):
             raise TypeError(
                 f"{self._name}(): the arguments {values!r} do not have the structure of "
                 f"the input_signature {self._input_signature!r}"
@@ -823,6 +840,23 @@ class Function:
 
     def __repr__(self) -> str:
         return f"<tfe_py.Function {self._name} traces={self._trace_count}>"
+
+
+def _match_signature(sig: Any, value: Any, out: list[Any]) -> bool:
+    """Appends to ``out`` the values standing where ``sig`` has a
+    TensorSpec; False when ``value`` does not have ``sig``'s structure."""
+    if isinstance(sig, TensorSpec):
+        out.append(value)
+        return True
+    if isinstance(sig, Mapping):
+        if not isinstance(value, Mapping) or set(value) != set(sig):
+            return False
+        return all(_match_signature(sig[k], value[k], out) for k in _key_order(sig))
+    if isinstance(sig, (list, tuple)):
+        if not isinstance(value, (list, tuple)) or len(value) != len(sig):
+            return False
+        return all(_match_signature(s, v, out) for s, v in zip(sig, value, strict=True))
+    return False
 
 
 def _spec_within(a: TensorSpec, b: TensorSpec) -> bool:
