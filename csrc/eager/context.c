@@ -82,6 +82,7 @@ static void ctx_free(TFE_Context* ctx) {
   tfe_executor_ctx_release(ctx);
   tfe_custom_devices_free(ctx);
   tfe_kcache_destroy(&ctx->cache);
+  tfe_ctx_flib_free(ctx);
   /* Resources kernels kept for this context (kernels/resource.h). */
   tfe_resources_clear_context(ctx->id);
   /* Its temporary variables (kernels/ref_var.h). */
@@ -165,6 +166,7 @@ TFE_Context* TFE_NewContext(const TFE_ContextOptions* opts,
   atomic_init(&ctx->devices_gen, 1);
   atomic_init(&ctx->custom_devices, NULL);
   atomic_init(&ctx->num_custom, 0);
+  atomic_init(&ctx->flib, NULL);
   tfe_kcache_init(&ctx->cache);
   ctx->default_executor.is_async = opts->async;
   ctx->default_executor.in_flight_nodes_limit = 32;

@@ -178,6 +178,11 @@ struct TFE_Context {
    * with one load when there are none. Additions take `lock`. */
   struct tfe_custom_device* _Atomic custom_devices;
   atomic_int num_custom;
+
+  /* Functions TFE_NewOp finds by name (graph/function_lib.h): made on
+   * first use (context_functions.c), or a session's graph library shared
+   * through tfe_ctx_set_flib. One library reference; NULL until used. */
+  struct tfe_flib* _Atomic flib;
 };
 
 /* Takes / drops a reference on ctx; the last drop of a deleted context
@@ -201,6 +206,17 @@ const tfe_device* tfe_ctx_same_device(TFE_Context* ctx, const tfe_device* d);
 /* Records an executed op name (when log placement is on). */
 void tfe_ctx_record_op(TFE_Context* ctx, const char* name,
                        const tfe_device* device);
+
+/* Function library (context_functions.c). tfe_ctx_set_flib makes ctx use
+ * `lib` (takes a reference; e.g. a session's context shares its graph's
+ * library) and clears the kernel cache; tfe_ctx_flib_free drops the
+ * context's library (ctx_free). tfe_ctx_lookup_def finds an op definition
+ * or, failing that, a function of the context by name (NOT_FOUND with
+ * TF's message when neither exists). */
+void tfe_ctx_set_flib(TFE_Context* ctx, struct tfe_flib* lib);
+void tfe_ctx_flib_free(TFE_Context* ctx);
+const tfe_op_def* tfe_ctx_lookup_def(TFE_Context* ctx, const char* name,
+                                     TF_Status* s);
 
 /* Parses a serialized ConfigProto into opts (config_proto.c). Returns 0 and
  * sets INVALID_ARGUMENT for malformed bytes (opts unchanged). */

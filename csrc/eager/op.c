@@ -144,7 +144,7 @@ TFE_Op* TFE_NewOp(TFE_Context* ctx, const char* op_or_function_name,
     tfe_status_setf(status, TF_INVALID_ARGUMENT, "TFE_NewOp: name is NULL");
     return NULL;
   }
-  def = tfe_op_lookup_def(op_or_function_name, status);
+  def = tfe_ctx_lookup_def(ctx, op_or_function_name, status);
   if (def == NULL) return NULL;
   op = t_nops > 0 ? t_ops[--t_nops] : NULL;
   if (op == NULL) {
@@ -458,7 +458,7 @@ TF_AttrType TFE_OpNameGetAttrType(TFE_Context* ctx,
                     "TFE_OpNameGetAttrType: op name is NULL");
     return TF_ATTR_INT;
   }
-  def = tfe_op_lookup_def(op_or_function_name, status);
+  def = tfe_ctx_lookup_def(ctx, op_or_function_name, status);
   if (def == NULL) return TF_ATTR_INT;
   return attr_type_of(def, def->name, attr_name, is_list, status);
 }
@@ -525,7 +525,7 @@ void TFE_OpReset(TFE_Op* op_to_reset, const char* op_or_function_name,
     tfe_status_setf(status, TF_INVALID_ARGUMENT, "TFE_OpReset: name is NULL");
     return;
   }
-  op->def = tfe_op_lookup_def(op_or_function_name, status);
+  op->def = tfe_ctx_lookup_def(op->ctx, op_or_function_name, status);
   if (op->def == NULL) return;
   if (raw_device_name != NULL && raw_device_name[0] != '\0') {
     if (!tfe_op_set_device(op, raw_device_name, status)) return;

@@ -1,8 +1,8 @@
 /* Parts of the experimental eager API that tfe declares but does not
- * implement yet: distributed execution and the coordination service,
- * functions (monitoring lives in csrc/eager/monitoring.c). Each reports
- * TF_UNIMPLEMENTED naming itself when it has a status; the others do
- * nothing, return NULL/0/false and log a warning (see
+ * implement yet: distributed execution and the coordination service
+ * (functions are in context_functions.c, monitoring in monitoring.c).
+ * Each reports TF_UNIMPLEMENTED naming itself when it has a status; the
+ * others do nothing, return NULL/0/false and log a warning (see
  * csrc/core/unimplemented.h for the convention). */
 #include <stddef.h>
 
@@ -71,25 +71,11 @@ bool TFE_ContextCheckAlive(TFE_Context* ctx, const char* worker_name, TF_Status*
   return false;
 }
 
-void TFE_ContextGetFunctionDef(TFE_Context* ctx, const char* function_name, TF_Buffer* buf, TF_Status* status) {
-  (void)ctx;
-  (void)function_name;
-  (void)buf;
-  TFE_UNIMPLEMENTED(status, "TFE_ContextGetFunctionDef");
-}
-
 void TFE_ContextGetGraphDebugInfo(TFE_Context* ctx, const char* function_name, TF_Buffer* buf, TF_Status* status) {
   (void)ctx;
   (void)function_name;
   (void)buf;
   TFE_UNIMPLEMENTED(status, "TFE_ContextGetGraphDebugInfo");
-}
-
-TF_Function* TFE_ContextGetFunction(TFE_Context* ctx, const char* name, TF_Status* status) {
-  (void)ctx;
-  (void)name;
-  TFE_UNIMPLEMENTED(status, "TFE_ContextGetFunction");
-  return NULL;
 }
 
 void TFE_InsertConfigKeyValue(TFE_Context* ctx, const char* key, const char* value, TF_Status* status) {
@@ -155,33 +141,3 @@ void TFE_ContextSetServerDef(TFE_Context* ctx, int keep_alive_secs,
   TFE_UNIMPLEMENTED(status, "TFE_ContextSetServerDef");
 }
 
-void TFE_ContextAddFunctionDef(TFE_Context* ctx,
-                               const char* serialized_function_def,
-                               size_t size, TF_Status* status) {
-  (void)ctx;
-  (void)serialized_function_def;
-  (void)size;
-  TFE_UNIMPLEMENTED(status, "TFE_ContextAddFunctionDef");
-}
-
-void TFE_ContextAddFunction(TFE_Context* ctx, TF_Function* function,
-                            TF_Status* status) {
-  (void)ctx;
-  (void)function;
-  TFE_UNIMPLEMENTED(status, "TFE_ContextAddFunction");
-}
-
-void TFE_ContextRemoveFunction(TFE_Context* ctx, const char* name,
-                               TF_Status* status) {
-  (void)ctx;
-  (void)name;
-  TFE_UNIMPLEMENTED(status, "TFE_ContextRemoveFunction");
-}
-
-unsigned char TFE_ContextHasFunction(TFE_Context* ctx, const char* name) {
-  (void)ctx;
-  (void)name;
-  /* No function can be added, so none is ever present: answering 0 is
-   * the correct result, not a stub. */
-  return 0;
-}

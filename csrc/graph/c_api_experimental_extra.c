@@ -121,12 +121,7 @@ TF_Buffer* TF_CreateRunOptions(unsigned char enable_full_trace) {
 
 /* TF_GraphDebugString: see graph_debug.c. */
 
-char* TF_FunctionDebugString(TF_Function* func, size_t* len) {
-  /* TFE_UNIMPLEMENTED: TF_FunctionDebugString */
-  (void)func;
-  if (len != NULL) *len = 0;
-  return NULL;
-}
+/* TF_FunctionDebugString: see function.c. */
 
 TF_Tensor* TF_DequeueNamedTensor(TF_Session* session, int tensor_id,
                                  TF_Status* status) {
