@@ -404,8 +404,10 @@ void TF_DeleteShapeAndTypeListArray(TF_ShapeAndTypeList** shape_list_array,
 /* TFE_InferShapes: runs the op's static shape inference (the same rules
  * as TF_FinishOperation, or a plugin's shape function) on the given input
  * shapes, optional constant inputs and partial shape values. The op's
- * inputs are not used, only its type and attrs. Resource handle data is
- * not tracked: every *output_resource_shapes_and_types entry is NULL. */
+ * inputs are not used, only its type and attrs. For a resource input, the
+ * first entry of its input_resource_shapes_and_types list is the shape of
+ * the value behind the handle. Output handle data is not tracked: every
+ * *output_resource_shapes_and_types entry is NULL. */
 void TFE_InferShapes(TFE_Op* op, TF_ShapeAndTypeList* input_shapes,
                      TF_Tensor** input_tensors,
                      TF_ShapeAndTypeList* input_tensor_as_shapes,
@@ -416,13 +418,13 @@ void TFE_InferShapes(TFE_Op* op, TF_ShapeAndTypeList* input_shapes,
   tfe_attrs attrs;
   tfe_shape* ins = NULL;
   tfe_shape* as_shapes = NULL;
+  tfe_shape* handles = NULL;
   tfe_shape* outs = NULL;
   TF_DataType* in_types = NULL;
   TF_DataType* out_types = NULL;
   TF_ShapeAndTypeList* result = NULL;
   tfe_shape_infer_args args;
   int i, n_in, n_expected = 0, n_out = 0;
-  (void)input_resource_shapes_and_types;
   if (output_shapes != NULL) *output_shapes = NULL;
   if (output_resource_shapes_and_types != NULL)
     *output_resource_shapes_and_types = NULL;
@@ -468,10 +470,12 @@ void TFE_InferShapes(TFE_Op* op, TF_ShapeAndTypeList* input_shapes,
   }
   ins = (tfe_shape*)tfe_calloc((size_t)n_in + 1, sizeof(*ins));
   as_shapes = (tfe_shape*)tfe_calloc((size_t)n_in + 1, sizeof(*as_shapes));
+  handles = (tfe_shape*)tfe_calloc((size_t)n_in + 1, sizeof(*handles));
   in_types = (TF_DataType*)tfe_calloc((size_t)n_in + 1, sizeof(*in_types));
   outs = (tfe_shape*)tfe_calloc((size_t)n_out + 1, sizeof(*outs));
   out_types = (TF_DataType*)tfe_calloc((size_t)n_out + 1, sizeof(*out_types));
-  if (ins == NULL || as_shapes == NULL || in_types == NULL || outs == NULL ||
+  if (ins == NULL || as_shapes == NULL || handles == NULL ||
+      in_types == NULL || outs == NULL ||
       out_types == NULL ||
       !tfe_op_def_output_types(op->def, &attrs, out_types, n_out, &n_out,
                                status)) {
@@ -487,6 +491,17 @@ void TFE_InferShapes(TFE_Op* op, TF_ShapeAndTypeList* input_shapes,
     ins[i].dims = e->num_dims > 0 ? e->dims : NULL;
     in_types[i] = e->dtype;
     as_shapes[i].num_dims = -1;
+    handles[i].num_dims = -1;
+    /* The first shape-and-type of a resource input is its value's shape. */
+    if (input_resource_shapes_and_types != NULL &&
+        input_resource_shapes_and_types[i] != NULL &&
+        input_resource_shapes_and_types[i]->num_items > 0 &&
+        input_resource_shapes_and_types[i]->items != NULL &&
+        input_resource_shapes_and_types[i]->items[0].num_dims >= 0) {
+      const TF_ShapeAndType* h = &input_resource_shapes_and_types[i]->items[0];
+      handles[i].num_dims = h->num_dims;
+      handles[i].dims = h->dims;
+    }
     if (input_tensor_as_shapes != NULL &&
         i < input_tensor_as_shapes->num_items &&
         input_tensor_as_shapes->items != NULL &&
@@ -503,6 +518,7 @@ void TFE_InferShapes(TFE_Op* op, TF_ShapeAndTypeList* input_shapes,
   args.input_types = in_types;
   args.input_values = input_tensors;
   args.input_as_shapes = as_shapes;
+  args.input_handle_shapes = handles;
   args.num_outputs = n_out;
   if (!tfe_shape_infer(&args, op->def->name, outs, status)) goto done;
   result = TF_NewShapeAndTypeList(n_out);
@@ -546,6 +562,7 @@ done:
   }
   tfe_free(ins);
   tfe_free(as_shapes);
+  tfe_free(handles);
   tfe_free(in_types);
   tfe_free(outs);
   tfe_free(out_types);

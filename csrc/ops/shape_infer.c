@@ -153,6 +153,14 @@ int si_in_rank(const si_ctx* c, int i) {
                                              : c->a->input_shapes[i].num_dims;
 }
 
+void si_in_handle(const si_ctx* c, int i, si_sh* out) {
+  if (i < 0 || i >= c->a->num_inputs || c->a->input_handle_shapes == NULL) {
+    out->rank = -1;
+    return;
+  }
+  si_from_tfe(out, &c->a->input_handle_shapes[i]);
+}
+
 TF_DataType si_in_type(const si_ctx* c, int i) {
   if (i < 0 || i >= c->a->num_inputs || c->a->input_types == NULL) {
     return (TF_DataType)0;
@@ -230,7 +238,10 @@ int si_shape_from_tensor(si_ctx* c, int i, si_sh* out) {
   if (c->a->input_as_shapes != NULL && i < c->a->num_inputs &&
       c->a->input_as_shapes[i].num_dims >= 0) {
     si_from_tfe(out, &c->a->input_as_shapes[i]);
-    if (out->rank >= 0) return 1;
+    if (out->rank >= 0) {
+      if (i < 64) c->used_as_shapes |= (uint64_t)1 << i;
+      return 1;
+    }
   }
   if (in.d[0] < 0 || in.d[0] > SI_MAX_RANK) {
     si_unknown(out);
@@ -863,6 +874,18 @@ static void attach_context(si_ctx* c, const char* node_name) {
     summarize_value(a->input_values[i], &b);
     tfe_sb_putc(&b, '>');
   }
+  first = 1;
+  for (i = 0; i < a->num_inputs && i < 64; i++) {
+    si_sh sh;
+    if ((c->used_as_shapes & ((uint64_t)1 << i)) == 0) continue;
+    tfe_sb_puts(&b, first ? ", and with input tensors computed as partial "
+                            "shapes: "
+                          : ", ");
+    first = 0;
+    si_from_tfe(&sh, &a->input_as_shapes[i]);
+    si_debug_string(&sh, shape_buf, sizeof shape_buf);
+    tfe_sb_printf(&b, "input[%d] = %s", i, shape_buf);
+  }
   tfe_sb_putc(&b, '.');
   if (!b.oom) TF_SetStatus(c->s, TF_GetCode(c->s), tfe_sb_str(&b));
   tfe_sb_free(&b);
@@ -907,6 +930,7 @@ int tfe_shape_infer(const tfe_shape_infer_args* a, const char* node_name,
         c.out = out;
         c.s = s;
         c.used_values = 0;
+        c.used_as_shapes = 0;
         attach_context(&c, node_name);
       }
       reset_outputs(out, a->num_outputs);
@@ -922,6 +946,7 @@ int tfe_shape_infer(const tfe_shape_infer_args* a, const char* node_name,
   c.out = out;
   c.s = s;
   c.used_values = 0;
+  c.used_as_shapes = 0;
   ok = r->fn(&c);
   if (!ok) {
     if (TF_GetCode(s) == TF_OK) {

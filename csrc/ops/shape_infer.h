@@ -32,6 +32,11 @@ typedef struct tfe_shape_infer_args {
    * spells them ("x", "split:1"), used only to quote the node in error
    * messages as TF does ("... = MatMul[...](x, w)'"). Borrowed. */
   const char* const* input_names;
+  /* Optional (may be NULL): for a resource input, the shape of the value
+   * the handle refers to when the graph knows it (TF's handle data, e.g.
+   * the "shape" attr of the VarHandleOp producing it); num_dims < 0 when
+   * unknown. ReadVariableOp and ResourceGather use it. Borrowed. */
+  const tfe_shape* input_handle_shapes;
 } tfe_shape_infer_args;
 
 /* Fills out[0..num_outputs) (overwritten; the caller frees each dims array

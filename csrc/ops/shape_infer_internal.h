@@ -36,6 +36,8 @@ typedef struct si_ctx {
   /* Inputs whose constant value a rule looked at (TF's "computed input
    * tensors" in error messages); bit i for input i < 64. */
   uint64_t used_values;
+  /* Inputs whose partial shape value (input_as_shapes) a rule used. */
+  uint64_t used_as_shapes;
 } si_ctx;
 
 typedef int (*si_rule_fn)(si_ctx* c);
@@ -78,6 +80,9 @@ int si_num_outputs(const si_ctx* c);
 void si_in(const si_ctx* c, int i, si_sh* out);
 int si_in_rank(const si_ctx* c, int i);
 TF_DataType si_in_type(const si_ctx* c, int i);
+/* Shape of the value resource input i refers to (unknown rank when the
+ * caller did not say). */
+void si_in_handle(const si_ctx* c, int i, si_sh* out);
 /* Constant value of input i, or NULL. */
 TF_Tensor* si_value(si_ctx* c, int i);
 /* Constant int32/int64 input i read as int64 values: returns the element

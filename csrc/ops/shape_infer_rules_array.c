@@ -639,9 +639,9 @@ static int rule_strided_slice(si_ctx* c) {
     }
   }
   /* Shrunk dims: check their index is in range when known. */
-  for (i = 0; i < in.rank; i++) {
-    int sp = dense_from[i] ;
-    if (i >= full || sp < 0 || !((shrink_mask >> sp) & 1)) continue;
+  for (i = 0; i < full; i++) {
+    int sp = dense_from[i];
+    if (sp < 0 || !((shrink_mask >> sp) & 1)) continue;
     if (stride[sp] <= 0) {
       return si_err(c, "only stride 1 allowed on non-range indexing.");
     }
@@ -649,7 +649,7 @@ static int rule_strided_slice(si_ctx* c) {
       int64_t x = begin[sp] < 0 ? in.d[i] + begin[sp] : begin[sp];
       if (x < 0 || x >= in.d[i]) {
         return si_err(c, "slice index %lld of dimension %d out of bounds.",
-                      (long long)begin[sp], i);
+                      (long long)x, i);
       }
     }
   }

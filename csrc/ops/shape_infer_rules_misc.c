@@ -25,6 +25,28 @@ static int rule_stateless_key_counter(si_ctx* c) {
 
 /* ---- resources and variables ---- */
 
+/* ReadVariableOp(resource): the variable's shape when the graph knows
+ * it (handle data), else unknown. */
+static int rule_read_variable(si_ctx* c) {
+  si_sh h;
+  si_in_handle(c, 0, &h);
+  return si_set(c, 0, &h);
+}
+
+/* ResourceGather(resource, indices) with batch_dims: indices.shape +
+ * params.shape[batch_dims + 1:]. */
+static int rule_resource_gather(si_ctx* c) {
+  si_sh p, idx, rest;
+  int64_t bd = si_attr_int(c, "batch_dims", 0);
+  si_in_handle(c, 0, &p);
+  si_in(c, 1, &idx);
+  if (p.rank < 0 || bd < 0 || bd > SI_MAX_RANK) return 1;
+  if (!si_with_rank_at_least(c, &p, (int)bd + 1, &p)) return 0;
+  if (!si_subshape(c, &p, bd + 1, INT64_MAX, &rest)) return 0;
+  si_concat(&idx, &rest);
+  return si_set(c, 0, &idx);
+}
+
 /* Assign(ref, value) with validate_shape; AssignAdd/AssignSub merge. */
 static int rule_assign(si_ctx* c) {
   if (si_attr_bool(c, "validate_shape", 1)) return si_rule_merge_both(c);
@@ -151,6 +173,13 @@ static int rule_collective_gather(si_ctx* c) {
 
 /* ---- v1 control flow ---- */
 
+/* Enter: a loop variable may change shape from one iteration to the next,
+ * so only a loop constant keeps its input's shape (TF's rule). */
+static int rule_enter(si_ctx* c) {
+  if (si_attr_bool(c, "is_constant", 0)) return si_set_input(c, 0, 0);
+  return 1;
+}
+
 static int rule_switch(si_ctx* c) {
   si_sh p;
   si_in(c, 1, &p);
@@ -248,14 +277,13 @@ const si_rule si_rules_misc[] = {
     {"StatelessRandomGetAlg", si_rule_scalar},
     /* resources and variables */
     {"VarHandleOp", si_rule_scalar},
-    /* the variable's shape is not part of its handle's static shape */
-    {"ReadVariableOp", NULL},
+    {"ReadVariableOp", rule_read_variable},
     {"AssignVariableOp", rule_no_outputs},
     {"AssignAddVariableOp", rule_no_outputs},
     {"AssignSubVariableOp", rule_no_outputs},
     {"VarIsInitializedOp", si_rule_scalar},
     {"DestroyResourceOp", rule_no_outputs},
-    {"ResourceGather", NULL},
+    {"ResourceGather", rule_resource_gather},
     {"ResourceScatterAdd", rule_no_outputs},
     {"ResourceScatterUpdate", rule_no_outputs},
     {"VariableV2", si_rule_explicit_shape},
@@ -309,7 +337,7 @@ const si_rule si_rules_misc[] = {
     /* v1 control flow */
     {"Switch", rule_switch}, {"RefSwitch", rule_switch},
     {"Merge", rule_merge}, {"RefMerge", rule_merge},
-    {"Enter", si_rule_unchanged}, {"RefEnter", si_rule_unchanged},
+    {"Enter", rule_enter}, {"RefEnter", rule_enter},
     {"Exit", si_rule_unchanged}, {"RefExit", si_rule_unchanged},
     {"NextIteration", si_rule_unchanged},
     {"RefNextIteration", si_rule_unchanged},

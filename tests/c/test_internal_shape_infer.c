@@ -32,6 +32,9 @@ typedef struct T {
   tfe_shape as_shapes[MAXIO];
   int64_t as_dims[MAXIO][16];
   int has_as_shapes;
+  tfe_shape handle[MAXIO];
+  int64_t handle_dims[MAXIO][16];
+  int has_handle;
   const char* names[MAXIO];
   int n_out;
   tfe_shape out[MAXIO];
@@ -74,6 +77,13 @@ static void t_begin(T* t, const char* op) {
   if (t->def == NULL) TFE_FAIL("no op %s", op);
   tfe_attrs_init(&t->attrs);
   t->s = TF_NewStatus();
+  for (int i = 0; i < MAXIO; i++) t->handle[i].num_dims = -1;
+}
+
+/* The value shape behind resource input i (handle data). */
+static void t_handle_shape(T* t, int i, const char* shape) {
+  parse_shape(shape, &t->handle[i], t->handle_dims[i]);
+  t->has_handle = 1;
 }
 
 static void t_end(T* t) {
@@ -234,6 +244,7 @@ static int t_run_named(T* t, const char* node) {
   args.input_types = t->types;
   args.input_values = t->vals;
   args.input_as_shapes = t->has_as_shapes ? t->as_shapes : NULL;
+  args.input_handle_shapes = t->has_handle ? t->handle : NULL;
   args.num_outputs = t->n_out;
   for (i = 0; i < t->n_in; i++) t->names[i] = i == 0 ? "x" : "y";
   args.input_names = t->names;
@@ -756,6 +767,14 @@ TEST(reshape) {
   t_in(&t, "[2,3]");
   t_partial_shape(&t, "[2]", "[?,2]");
   expect(&t, "[3,2]");
+  t_end(&t);
+  t_begin(&t, "Reshape");
+  t_in(&t, "[2,3]");
+  t_partial_shape(&t, "[2]", "[?,4]");
+  expect_err(&t, "Dimension size must be evenly divisible by 4 but is 6");
+  CHECK_STR_CONTAINS(TF_Message(t.s),
+                     "with input shapes: [2,3], [2], and with input tensors "
+                     "computed as partial shapes: input[1] = [?,4].");
   t_end(&t);
   t_begin(&t, "Reshape");
   t_in(&t, "[2,3]");
@@ -1443,7 +1462,20 @@ TEST(resources_lists_and_state) {
   t_in_typed(&t, "[]", TF_RESOURCE);
   t_attr_type(&t, "dtype", TF_FLOAT);
   expect(&t, "?");
-  CHECK(!tfe_shape_infer_known(t.def));
+  CHECK(tfe_shape_infer_known(t.def));
+  t_end(&t);
+  t_begin(&t, "ReadVariableOp");
+  t_in_typed(&t, "[]", TF_RESOURCE);
+  t_handle_shape(&t, 0, "[2,?]");
+  t_attr_type(&t, "dtype", TF_FLOAT);
+  expect(&t, "[2,?]");
+  t_end(&t);
+  t_begin(&t, "ResourceGather");
+  t_in_typed(&t, "[]", TF_RESOURCE);
+  t_in_typed(&t, "[5]", TF_INT32);
+  t_handle_shape(&t, 0, "[10,3]");
+  t_attr_type(&t, "dtype", TF_FLOAT);
+  expect(&t, "[5,3]");
   t_end(&t);
   t_begin(&t, "VariableV2");
   t_attr_type(&t, "dtype", TF_FLOAT);
@@ -1500,6 +1532,12 @@ TEST(control_flow_and_functions) {
     t_begin(&t, "Enter");
     t_in(&t, "[7]");
     t_attr_str(&t, "frame_name", "f");
+    expect(&t, "?");
+    t_end(&t);
+    t_begin(&t, "Enter");
+    t_in(&t, "[7]");
+    t_attr_str(&t, "frame_name", "f");
+    t_attr_bool(&t, "is_constant", 1);
     expect(&t, "[7]");
     t_end(&t);
     unary("Exit", "[1,2]", "[1,2]");
@@ -1589,7 +1627,7 @@ TEST(unknown_inputs_never_fail) {
 /* Ops that deliberately have no specific rule: their outputs depend on
  * runtime state (variables, queues, function bodies). */
 static const char* const kKnownUnknown[] = {
-    "ReadVariableOp", "ResourceGather", "PartitionedCall",
+    "PartitionedCall",
     "StatefulPartitionedCall", "_Arg", "QueueDequeueV2",
     "QueueDequeueManyV2", "QueueDequeueUpToV2", NULL};
 
@@ -1710,6 +1748,30 @@ TEST(infer_shapes_c_api) {
   CHECK_STR_CONTAINS(TF_Message(s), "Dimensions must be equal, but are 3 "
                                     "and 4");
   CHECK(out == NULL);
+  /* a resource input's value shape (handle data) */
+  {
+    TFE_Op* rd = TFE_NewOp(ctx, "ReadVariableOp", s);
+    TF_ShapeAndTypeList* one = TF_NewShapeAndTypeList(1);
+    TF_ShapeAndTypeList* res = TF_NewShapeAndTypeList(1);
+    TF_ShapeAndTypeList* res_arr[1];
+    int64_t vs[3] = {4, -1, 2};
+    CHECK_CODE(s, TF_OK);
+    TFE_OpSetAttrType(rd, "dtype", TF_FLOAT);
+    TF_ShapeAndTypeListSetShape(one, 0, NULL, 0);
+    TF_ShapeAndTypeListSetShape(res, 0, vs, 3);
+    res_arr[0] = res;
+    out = NULL;
+    TFE_InferShapes(rd, one, NULL, NULL, res_arr, &out, NULL, s);
+    CHECK_CODE(s, TF_OK);
+    CHECK_EQ_INT(out->items[0].num_dims, 3);
+    CHECK_EQ_INT(out->items[0].dims[0], 4);
+    CHECK_EQ_INT(out->items[0].dims[1], -1);
+    CHECK_EQ_INT(out->items[0].dtype, TF_FLOAT);
+    TF_DeleteShapeAndTypeList(out);
+    TF_DeleteShapeAndTypeList(one);
+    TF_DeleteShapeAndTypeList(res);
+    TFE_DeleteOp(rd);
+  }
   /* wrong number of input shapes */
   TF_DeleteShapeAndTypeList(in);
   in = TF_NewShapeAndTypeList(1);
