@@ -17,6 +17,7 @@
 #include "eager/eager_internal.h"
 #include "graph/function_lib.h"
 #include "graph/graph_internal.h"
+#include "graph/operation_internal.h"
 #include "ops/proto_encode.h"
 
 #define TFE_GRAPH_MAGIC 0x47525048u /* "GRPH" */
@@ -39,27 +40,27 @@ TF_Graph* TF_NewGraph(void) {
   return g;
 }
 
+char tfe_graph_no_device[1] = "";
+
+/* Operations made by TF_FinishOperation keep their per-input arrays in one
+ * block (inputs, then input_types) and their per-output arrays in another
+ * (output_shapes, consumers, output_types, num_consumers, cap_consumers). */
 void tfe_graph_op_free(TF_Operation* op) {
   int i;
   if (op == NULL) return;
   tfe_free(op->name);
   tfe_free(op->op_type);
-  tfe_free(op->device);
+  if (op->device != tfe_graph_no_device) tfe_free(op->device);
   tfe_attrs_destroy(&op->attrs);
   tfe_free(op->inputs);
-  tfe_free(op->input_types);
-  tfe_free(op->output_types);
   if (op->output_shapes != NULL) {
-    for (i = 0; i < op->num_outputs; i++) tfe_free(op->output_shapes[i].dims);
+    for (i = 0; i < op->num_outputs; i++) {
+      tfe_free(op->output_shapes[i].dims);
+      tfe_free(op->consumers[i]);
+    }
     tfe_free(op->output_shapes);
   }
   tfe_free(op->control_inputs);
-  if (op->consumers != NULL) {
-    for (i = 0; i < op->num_outputs; i++) tfe_free(op->consumers[i]);
-    tfe_free(op->consumers);
-  }
-  tfe_free(op->num_consumers);
-  tfe_free(op->cap_consumers);
   tfe_free(op->control_outputs);
   tfe_free(op);
 }
@@ -806,7 +807,7 @@ void TF_SetRequestedDevice(TF_Graph* graph, TF_Operation* op,
   d = tfe_strdup(device != NULL ? device : "");
   if (d == NULL) return;
   pthread_mutex_lock(&graph->mu);
-  tfe_free(op->device);
+  if (op->device != tfe_graph_no_device) tfe_free(op->device);
   op->device = d;
   atomic_fetch_add(&graph->generation, 1);
   pthread_mutex_unlock(&graph->mu);

@@ -115,8 +115,7 @@ TF_OperationDescription* TF_NewOperationLocked(TF_Graph* graph,
   tfe_attrs_init(&d->attrs);
   d->op_type = tfe_strdup(op_type != NULL ? op_type : "");
   d->name = tfe_strdup(oper_name != NULL ? oper_name : "");
-  d->device = tfe_strdup("");
-  if (d->op_type == NULL || d->name == NULL || d->device == NULL) {
+  if (d->op_type == NULL || d->name == NULL) {
     desc_free(d);
     return NULL;
   }
@@ -1235,25 +1234,30 @@ static TF_Operation* finish_locked(TF_OperationDescription* d,
   if (op == NULL) goto oom;
   op->num_inputs = nin;
   op->num_outputs = nout;
+  /* Two blocks: the per-input arrays and the per-output arrays (see
+   * tfe_graph_op_free), so that a finish costs few allocations. */
   if (nin > 0) {
-    op->inputs = (TF_Output*)tfe_malloc((size_t)nin * sizeof(TF_Output));
-    op->input_types =
-        (TF_DataType*)tfe_malloc((size_t)nin * sizeof(TF_DataType));
-    if (op->inputs == NULL || op->input_types == NULL) goto oom;
+    char* blk = (char*)tfe_malloc((size_t)nin *
+                                  (sizeof(TF_Output) + sizeof(TF_DataType)));
+    if (blk == NULL) goto oom;
+    op->inputs = (TF_Output*)blk;
+    op->input_types = (TF_DataType*)(blk + (size_t)nin * sizeof(TF_Output));
     memcpy(op->inputs, flat.src, (size_t)nin * sizeof(TF_Output));
   }
   if (nout > 0) {
-    op->output_types =
-        (TF_DataType*)tfe_malloc((size_t)nout * sizeof(TF_DataType));
-    op->output_shapes = (tfe_shape*)tfe_calloc((size_t)nout, sizeof(tfe_shape));
-    op->num_consumers = (int*)tfe_calloc((size_t)nout, sizeof(int));
-    op->cap_consumers = (int*)tfe_calloc((size_t)nout, sizeof(int));
-    op->consumers = (TF_Input**)tfe_calloc((size_t)nout, sizeof(TF_Input*));
-    if (op->output_types == NULL || op->output_shapes == NULL ||
-        op->num_consumers == NULL || op->cap_consumers == NULL ||
-        op->consumers == NULL) {
-      goto oom;
-    }
+    char* blk = (char*)tfe_calloc(
+        (size_t)nout, sizeof(tfe_shape) + sizeof(TF_Input*) +
+                          sizeof(TF_DataType) + 2 * sizeof(int));
+    if (blk == NULL) goto oom;
+    op->output_shapes = (tfe_shape*)blk;
+    blk += (size_t)nout * sizeof(tfe_shape);
+    op->consumers = (TF_Input**)blk;
+    blk += (size_t)nout * sizeof(TF_Input*);
+    op->output_types = (TF_DataType*)blk;
+    blk += (size_t)nout * sizeof(TF_DataType);
+    op->num_consumers = (int*)blk;
+    blk += (size_t)nout * sizeof(int);
+    op->cap_consumers = (int*)blk;
     for (i = 0; i < nout; i++) op->output_shapes[i].num_dims = -1;
   }
   if (!arg_types(def, &d->attrs, def->inputs, def->num_inputs,
@@ -1281,7 +1285,7 @@ static TF_Operation* finish_locked(TF_OperationDescription* d,
   op->def = def;
   op->name = d->name;
   op->op_type = d->op_type;
-  op->device = d->device;
+  op->device = d->device != NULL ? d->device : tfe_graph_no_device;
   d->name = d->op_type = d->device = NULL;
   op->attrs = d->attrs;
   tfe_attrs_init(&d->attrs);

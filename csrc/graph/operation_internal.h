@@ -9,4 +9,8 @@
  * NULL when memory runs out. */
 TF_Tensor* tfe_graph_copy_tensor(const TF_Tensor* t);
 
+/* The empty device string operations without a requested device share
+ * (never freed; tfe_graph_op_free and TF_SetRequestedDevice know it). */
+extern char tfe_graph_no_device[1];
+
 #endif /* TFE_GRAPH_OPERATION_INTERNAL_H_ */
