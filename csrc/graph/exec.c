@@ -179,20 +179,69 @@ done:
   return ok;
 }
 
+/* Input i is reference cell c: for a Ref(T) arg the kernel gets the cell
+ * and a view of its value, for a plain arg a copy of the current value
+ * (TF's automatic dereference). The view or copy goes to *held. */
+static int ref_input(const tfe_kcache_entry* e, int i, tfe_ref_cell* c,
+                     TF_Tensor** in, tfe_ref_cell** in_ref, TF_Tensor** held,
+                     TF_Status* s) {
+  int is_ref = e->has_ref && tfe_op_def_flat_is_ref(e->def, &e->complete, 0, i);
+  TF_Tensor* v;
+  if (is_ref) {
+    *in_ref = c;
+    pthread_mutex_lock(&c->mu);
+    if (c->value == NULL) {
+      pthread_mutex_unlock(&c->mu);
+      if (e->def->allows_uninitialized_input) {
+        *in = NULL;
+        return 1;
+      }
+      tfe_status_setf(s, TF_FAILED_PRECONDITION,
+                      "Attempting to use uninitialized value: input #%d of "
+                      "%s is a reference that was never assigned",
+                      i, e->def->name);
+      return 0;
+    }
+    v = tfe_ref_cell_read(c, 1, s);
+    pthread_mutex_unlock(&c->mu);
+    if (v == NULL) return 0;
+    *held = v;
+    *in = v;
+    return 1;
+  }
+  v = tfe_ref_cell_read(c, 0, s);
+  if (v == NULL) return 0;
+  *held = tfe_tensor_deep_copy(v);
+  TF_DeleteTensor(v);
+  if (*held == NULL) {
+    tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "out of memory reading a reference");
+    return 0;
+  }
+  *in = *held;
+  return 1;
+}
+
 int tfe_plan_run_kernel(tfe_plan* p, const plan_node* n, const plan_val* ins,
                         plan_val* outs, uint64_t fwd, TF_Status* s) {
   const tfe_kcache_entry* e = n->e;
   TF_Tensor* in_arr[INLINE_VALS];
   TF_Tensor* out_arr[INLINE_VALS];
+  TF_Tensor* held[INLINE_VALS];
+  tfe_ref_cell* in_refs[INLINE_VALS];
+  tfe_ref_cell* out_refs[INLINE_VALS];
   tfe_kernel_context k;
   tfe_fpenv_saved fp;
-  int i;
-  if (!e->run_device->is_host || e->has_ref || n->num_in > INLINE_VALS ||
+  int i, any_ref = e->has_ref, ok = 0;
+  if (!e->run_device->is_host || n->num_in > INLINE_VALS ||
       n->num_out > INLINE_VALS) {
     return run_via_handles(p, n, ins, outs, s);
   }
   for (i = 0; i < n->num_in; i++) {
-    if (ins[i].ref != NULL || ins[i].t == NULL || !ins[i].dev->is_host) {
+    if (ins[i].ref != NULL) {
+      any_ref = 1;
+      continue;
+    }
+    if (ins[i].t == NULL || !ins[i].dev->is_host) {
       return run_via_handles(p, n, ins, outs, s);
     }
     if (ins[i].t->dtype != e->input_types[i]) {
@@ -207,6 +256,29 @@ int tfe_plan_run_kernel(tfe_plan* p, const plan_node* n, const plan_val* ins,
     in_arr[i] = ins[i].t;
   }
   for (i = 0; i < n->num_out; i++) out_arr[i] = NULL;
+  if (any_ref) {
+    for (i = 0; i < n->num_in; i++) {
+      held[i] = NULL;
+      in_refs[i] = NULL;
+    }
+    for (i = 0; i < n->num_out; i++) out_refs[i] = NULL;
+    for (i = 0; i < n->num_in; i++) {
+      if (ins[i].ref != NULL) {
+        if (!ref_input(e, i, ins[i].ref, &in_arr[i], &in_refs[i], &held[i],
+                       s)) {
+          goto done;
+        }
+      } else if (e->has_ref &&
+                 tfe_op_def_flat_is_ref(e->def, &e->complete, 0, i)) {
+        tfe_status_setf(s, TF_INVALID_ARGUMENT,
+                        "cannot compute %s as input #%d(zero-based) was "
+                        "expected to be a %s_ref tensor but is a %s tensor",
+                        e->def->name, i, dtype_name(e->input_types[i]),
+                        dtype_name(ins[i].t->dtype));
+        goto done;
+      }
+    }
+  }
   k.op_def = e->def;
   k.attrs = &e->complete;
   k.inputs = in_arr;
@@ -219,28 +291,65 @@ int tfe_plan_run_kernel(tfe_plan* p, const plan_node* n, const plan_val* ins,
   k.user_data = e->reg->user_data;
   k.eager_ctx = p->ctx;
   k.device_name = e->run_device->name;
-  k.input_refs = NULL;
-  k.output_refs = NULL;
-  k.forwardable = fwd;
+  k.input_refs = any_ref ? in_refs : NULL;
+  k.output_refs = e->has_ref ? out_refs : NULL;
+  k.forwardable = any_ref ? 0 : fwd;
   k.forwarded = 0;
   k.cancel = t_cancel;
   k.node_name = n->name;
   tfe_fpenv_enter(&fp);
   e->reg->compute(&k);
   tfe_fpenv_leave(&fp);
-  if (TF_GetCode(s) != TF_OK || !check_outputs(e, out_arr, s)) {
-    for (i = 0; i < n->num_out; i++) {
-      if (out_arr[i] != NULL) TF_DeleteTensor(out_arr[i]);
+  if (TF_GetCode(s) != TF_OK) goto done;
+  for (i = 0; i < n->num_out; i++) {
+    if (e->has_ref && tfe_op_def_flat_is_ref(e->def, &e->complete, 1, i)) {
+      if (out_refs[i] == NULL || out_refs[i]->dtype != e->output_types[i]) {
+        tfe_status_setf(s, TF_INTERNAL,
+                        "the kernel of %s did not produce reference output "
+                        "%d of dtype %s",
+                        e->def->name, i, dtype_name(e->output_types[i]));
+        goto done;
+      }
+      if (out_arr[i] != NULL) {
+        TF_DeleteTensor(out_arr[i]);
+        out_arr[i] = NULL;
+      }
+      continue;
     }
-    tfe_plan_annotate(s, n->name);
-    return 0;
+    if (out_arr[i] == NULL || out_arr[i]->dtype != e->output_types[i]) {
+      check_outputs(e, out_arr, s);
+      if (TF_GetCode(s) == TF_OK) {
+        tfe_status_setf(s, TF_INTERNAL, "the kernel of %s failed output %d",
+                        e->def->name, i);
+      }
+      goto done;
+    }
   }
   for (i = 0; i < n->num_out; i++) {
     outs[i].t = out_arr[i];
     outs[i].ref = NULL;
+    if (e->has_ref && out_refs[i] != NULL) {
+      outs[i].ref = out_refs[i];
+      out_refs[i] = NULL;
+    }
     outs[i].dev = p->ctx->devices[0];
+    out_arr[i] = NULL;
   }
-  return 1;
+  ok = 1;
+done:
+  if (!ok) {
+    for (i = 0; i < n->num_out; i++) {
+      if (out_arr[i] != NULL) TF_DeleteTensor(out_arr[i]);
+      if (e->has_ref && out_refs[i] != NULL) tfe_ref_cell_unref(out_refs[i]);
+    }
+    tfe_plan_annotate(s, n->name);
+  }
+  if (any_ref) {
+    for (i = 0; i < n->num_in; i++) {
+      if (held[i] != NULL) TF_DeleteTensor(held[i]);
+    }
+  }
+  return ok;
 }
 
 /* The tensor handed to the caller for fetched value v: v's own tensor
@@ -965,7 +1074,7 @@ static void process(drun* r, const ditem* item) {
     node_dead = it->live[loc] < 0;
     it->pending[loc] = -1; /* fired */
   } else {
-    node_dead = it->dead[loc] > 0;
+    node_dead = it->dead[loc] > 0 && !n->is_trigger;
   }
   for (j = 0; j < n->num_out; j++) out_dead[j] = (unsigned char)node_dead;
 

@@ -763,6 +763,7 @@ tfe_plan* tfe_plan_new(TF_Graph* g, TFE_Context* ctx, const TF_Output* feeds,
     pn->op = op;
     pn->name = op->name;
     pn->kind = node_kind(op);
+    pn->is_trigger = strcmp(op->op_type, "ControlTrigger") == 0;
     pn->num_in = op->num_inputs;
     pn->num_out = op->num_outputs;
     if (pn->kind != PK_NORMAL && pn->kind != PK_PLACEHOLDER) p->dynamic = 1;

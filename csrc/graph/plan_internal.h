@@ -61,6 +61,7 @@ typedef struct plan_node {
   int child_frame; /* Enter: the frame it enters */
   int is_constant; /* Enter: loop invariant */
   int exit_idx;    /* Exit: index among its frame's exits */
+  int is_trigger;  /* ControlTrigger: runs even when its inputs are dead */
 } plan_node;
 
 typedef struct plan_frame {

@@ -65,9 +65,9 @@ static TF_Tensor* host_tensor(TF_DataType dt, const int64_t* dims, int n,
 
 /* ---- VariableV2 ---- */
 
-/* An uninitialized reference: a new one per execution, or with a
- * shared_name the one registered under it in this context (made on first
- * use, dropped with the context). */
+/* An uninitialized reference: in eager a new one per execution, or with a
+ * shared_name (in a graph: the node's name) the one registered under it in
+ * this context (made on first use, dropped with the context). */
 static void variable_compute(tfe_kernel_context* k) {
   TF_DataType dt = TF_FLOAT;
   const char *container = "", *shared = "";
@@ -76,6 +76,9 @@ static void variable_compute(tfe_kernel_context* k) {
   tfe_attrs_get_type(k->attrs, "dtype", &dt, NULL);
   tfe_attrs_get_string(k->attrs, "container", &container, &len, NULL);
   tfe_attrs_get_string(k->attrs, "shared_name", &shared, &len, NULL);
+  /* In a graph a variable without shared_name is its node's, and lives as
+   * long as the session (TF keys it by the node name). */
+  if (shared[0] == '\0' && k->node_name != NULL) shared = k->node_name;
   if (shared[0] != '\0') {
     char key[512];
     uint64_t id = tfe_resource_kernel_ctx_id(k);
