@@ -73,6 +73,11 @@ def _no_context() -> None:
     return None
 
 
+def _fast_key(args: Sequence[EagerTensor]) -> tuple[Any, ...]:
+    """The key of the fast path: each tensor's (dtype, shape)."""
+    return tuple([(a.dtype, a.shape) for a in args])
+
+
 _uid = itertools.count(1)
 _FAST_CACHE_LIMIT = 1024
 
@@ -603,13 +608,15 @@ class Function:
             # Building a graph (or tracing another function): inline.
             return self._python_function(*args, **kwargs)
         if not kwargs and len(args) == self._arity:
-            key: list[Any] = []
             for a in args:
                 if a.__class__ is not EagerTensor:
                     break
-                key.append((a.dtype, a.shape))
             else:
-                cf = self._fast.get(tuple(key))
+                try:  # the tensors' cached dtype and shape (set on first use)
+                    key = tuple([(a._dtype, a._shape) for a in args])
+                except AttributeError:
+                    key = _fast_key(args)
+                cf = self._fast.get(key)
                 if cf is not None:
                     return cf._call_flat(args)
         cf, tensors = self._lookup(args, kwargs)
@@ -679,7 +686,7 @@ class Function:
                 ):
                     if len(self._fast) >= _FAST_CACHE_LIMIT:
                         self._fast.clear()
-                    self._fast[tuple((a.dtype, a.shape) for a in args)] = cf
+                    self._fast[_fast_key(args)] = cf
         if spec_args:
             return cf, []
         tensors = [
@@ -835,7 +842,7 @@ class Function:
             if all(a.__class__ is EagerTensor for a in args):
                 if len(self._fast) >= _FAST_CACHE_LIMIT:
                     self._fast.clear()
-                self._fast[tuple((a.dtype, a.shape) for a in args)] = cf
+                self._fast[_fast_key(args)] = cf
         return cf, tensors
 
     def __repr__(self) -> str:
