@@ -12,6 +12,7 @@
 #include "tensorflow/c/c_api_experimental.h"
 #include "tensorflow/c/eager/c_api.h"
 #include "tensorflow/c/eager/c_api_experimental.h"
+#include "tensorflow/c/tf_tstring.h"
 #include "tfe_test.h"
 
 static TF_Operation* placeholder(TF_Graph* g, const char* name,
@@ -395,6 +396,263 @@ TEST(eager_partitioned_call_if_while) {
   TF_DeleteFunction(lt);
   TF_DeleteFunction(inc);
   TF_DeleteFunction(dec);
+  TFE_DeleteContext(ctx);
+  TF_DeleteStatus(s);
+}
+
+/* ---- A hand-written polymorphic FunctionDef: attr T, x: T -> y: T with
+ * y = AddV2[T=$T](x, x) (the node's attr is a placeholder for the
+ * function's attr, AttrValue.placeholder). ---- */
+
+typedef struct pb {
+  unsigned char b[512];
+  size_t n;
+} pb;
+
+static void pb_byte(pb* p, unsigned v) { p->b[p->n++] = (unsigned char)v; }
+static void pb_str(pb* p, int field, const char* str) {
+  size_t len = strlen(str);
+  pb_byte(p, (unsigned)(field << 3 | 2));
+  pb_byte(p, (unsigned)len);
+  memcpy(p->b + p->n, str, len);
+  p->n += len;
+}
+static void pb_msg(pb* p, int field, const pb* m) {
+  pb_byte(p, (unsigned)(field << 3 | 2));
+  pb_byte(p, (unsigned)m->n);
+  memcpy(p->b + p->n, m->b, m->n);
+  p->n += m->n;
+}
+
+TEST(polymorphic_function_def) {
+  TF_Status* s = TF_NewStatus();
+  TFE_Context* ctx = new_ctx(0);
+  pb sig = {{0}, 0}, arg = {{0}, 0}, out = {{0}, 0}, attr = {{0}, 0};
+  pb node = {{0}, 0}, av = {{0}, 0}, entry = {{0}, 0}, ret = {{0}, 0};
+  pb fdef = {{0}, 0};
+  int k;
+  pb_str(&sig, 1, "double_it");
+  pb_str(&arg, 1, "x");
+  pb_str(&arg, 4, "T");
+  pb_msg(&sig, 2, &arg);
+  pb_str(&out, 1, "y");
+  pb_str(&out, 4, "T");
+  pb_msg(&sig, 3, &out);
+  pb_str(&attr, 1, "T");
+  pb_str(&attr, 2, "type");
+  pb_msg(&sig, 4, &attr);
+  pb_str(&node, 1, "sum");
+  pb_str(&node, 2, "AddV2");
+  pb_str(&node, 3, "x");
+  pb_str(&node, 3, "x");
+  pb_str(&av, 9, "T");
+  pb_str(&entry, 1, "T");
+  pb_msg(&entry, 2, &av);
+  pb_msg(&node, 5, &entry);
+  pb_str(&ret, 1, "y");
+  pb_str(&ret, 2, "sum:z:0");
+  pb_msg(&fdef, 1, &sig);
+  pb_msg(&fdef, 3, &node);
+  pb_msg(&fdef, 4, &ret);
+  TFE_ContextAddFunctionDef(ctx, (const char*)fdef.b, fdef.n, s);
+  CHECK_CODE(s, TF_OK);
+  /* Called with float and int32: T comes from the input each time. */
+  for (k = 0; k < 2; k++) {
+    TFE_Op* op = TFE_NewOp(ctx, "double_it", s);
+    TFE_TensorHandle* x = k == 0 ? fscalar(1.5f) : iscalar(21);
+    TFE_TensorHandle* r[1];
+    int n = 1;
+    CHECK_CODE(s, TF_OK);
+    TFE_OpAddInput(op, x, s);
+    TFE_Execute(op, r, &n, s);
+    CHECK_CODE(s, TF_OK);
+    if (k == 0) {
+      CHECK(fvalue(r[0]) == 3.0f);
+    } else {
+      CHECK_EQ_INT(ivalue(r[0]), 42);
+    }
+    TFE_DeleteTensorHandle(r[0]);
+    TFE_DeleteTensorHandle(x);
+    TFE_DeleteOp(op);
+  }
+  TFE_DeleteContext(ctx);
+  TF_DeleteStatus(s);
+}
+
+/* ---- FunctionDefs written by TF 2.21 (tests/data/graphs/NAME.fdef.pb) with
+ * the inputs and expected outputs recorded in manifest.json. ---- */
+
+static char* read_file(const char* path, size_t* len) {
+  FILE* fp = fopen(path, "rb");
+  char* buf;
+  long n;
+  if (fp == NULL) return NULL;
+  fseek(fp, 0, SEEK_END);
+  n = ftell(fp);
+  fseek(fp, 0, SEEK_SET);
+  buf = (char*)malloc((size_t)n + 1);
+  if (fread(buf, 1, (size_t)n, fp) != (size_t)n) {
+    free(buf);
+    fclose(fp);
+    return NULL;
+  }
+  fclose(fp);
+  *len = (size_t)n;
+  return buf;
+}
+
+static TFE_Op* tf_function_op(TFE_Context* ctx, const char* file,
+                              const char* name) {
+  TF_Status* s = TF_NewStatus();
+  char path[1024];
+  size_t len;
+  char* bytes;
+  TFE_Op* op;
+  snprintf(path, sizeof(path), "%s/graphs/%s", TFE_TEST_DATA_DIR, file);
+  bytes = read_file(path, &len);
+  CHECK(bytes != NULL);
+  TFE_ContextAddFunctionDef(ctx, bytes, len, s);
+  CHECK_CODE(s, TF_OK);
+  free(bytes);
+  CHECK(TFE_ContextHasFunction(ctx, name));
+  op = TFE_NewOp(ctx, name, s);
+  CHECK_CODE(s, TF_OK);
+  TF_DeleteStatus(s);
+  return op;
+}
+
+static TFE_TensorHandle* vec_handle(TF_DataType t, const void* data, int n) {
+  TF_Status* s = TF_NewStatus();
+  int64_t dims[1] = {n};
+  size_t es = TF_DataTypeSize(t);
+  TF_Tensor* x = TF_AllocateTensor(t, dims, 1, es * (size_t)n);
+  TFE_TensorHandle* h;
+  memcpy(TF_TensorData(x), data, es * (size_t)n);
+  h = TFE_NewTensorHandle(x, s);
+  CHECK_CODE(s, TF_OK);
+  TF_DeleteTensor(x);
+  TF_DeleteStatus(s);
+  return h;
+}
+
+static void check_vec(TFE_TensorHandle* h, TF_DataType t, const void* want,
+                      int n, double tol) {
+  TF_Status* s = TF_NewStatus();
+  TF_Tensor* x = TFE_TensorHandleResolve(h, s);
+  int i;
+  CHECK_CODE(s, TF_OK);
+  CHECK_EQ_INT(TF_TensorType(x), t);
+  CHECK_EQ_INT(TF_NumDims(x), 1);
+  CHECK_EQ_INT(TF_Dim(x, 0), n);
+  for (i = 0; i < n; i++) {
+    if (t == TF_FLOAT) {
+      double d = (double)((const float*)TF_TensorData(x))[i] -
+                 (double)((const float*)want)[i];
+      if (d < 0) d = -d;
+      CHECK(d <= tol);
+    } else if (t == TF_INT64) {
+      CHECK(((const int64_t*)TF_TensorData(x))[i] ==
+            ((const int64_t*)want)[i]);
+    } else if (t == TF_INT32) {
+      CHECK_EQ_INT(((const int32_t*)TF_TensorData(x))[i],
+                   ((const int32_t*)want)[i]);
+    }
+  }
+  TF_DeleteTensor(x);
+  TF_DeleteStatus(s);
+}
+
+TEST(tf_written_fn_poly) {
+  TF_Status* s = TF_NewStatus();
+  TFE_Context* ctx = new_ctx(0);
+  TFE_Op* op = tf_function_op(ctx, "fn_poly.fdef.pb", "__inference_poly_811");
+  const float x[3] = {0.5f, -1.0f, 2.0f}, y[3] = {4.0f, 0.25f, -3.0f};
+  const float want[3] = {0.4794255495071411f, -3.091470956802368f,
+                         -7.090702533721924f};
+  TFE_TensorHandle* a = vec_handle(TF_FLOAT, x, 3);
+  TFE_TensorHandle* b = vec_handle(TF_FLOAT, y, 3);
+  TFE_TensorHandle* r[1];
+  int n = 1;
+  TFE_OpAddInput(op, a, s);
+  TFE_OpAddInput(op, b, s);
+  TFE_Execute(op, r, &n, s);
+  CHECK_CODE(s, TF_OK);
+  CHECK_EQ_INT(n, 1);
+  check_vec(r[0], TF_FLOAT, want, 3, 1e-5);
+  TFE_DeleteTensorHandle(r[0]);
+  TFE_DeleteTensorHandle(a);
+  TFE_DeleteTensorHandle(b);
+  TFE_DeleteOp(op);
+  TFE_DeleteContext(ctx);
+  TF_DeleteStatus(s);
+}
+
+TEST(tf_written_fn_int_multi) {
+  TF_Status* s = TF_NewStatus();
+  TFE_Context* ctx = new_ctx(0);
+  TFE_Op* op = tf_function_op(ctx, "fn_int_multi.fdef.pb",
+                              "__inference_int_ops_824");
+  const int64_t x[4] = {7, -7, 1099511627776LL, 0}, y[4] = {2, 2, -3, 5};
+  const int64_t w0[4] = {9, -5, 1099511627773LL, 5};
+  const int64_t w1[4] = {14, -14, -3298534883328LL, 0};
+  const int64_t w2[4] = {3, -4, -366503875926LL, 0};
+  TFE_TensorHandle* a = vec_handle(TF_INT64, x, 4);
+  TFE_TensorHandle* b = vec_handle(TF_INT64, y, 4);
+  TFE_TensorHandle* r[3];
+  int n = 3, i;
+  TFE_OpAddInput(op, a, s);
+  TFE_OpAddInput(op, b, s);
+  TFE_Execute(op, r, &n, s);
+  CHECK_CODE(s, TF_OK);
+  CHECK_EQ_INT(n, 3);
+  check_vec(r[0], TF_INT64, w0, 4, 0);
+  check_vec(r[1], TF_INT64, w1, 4, 0);
+  check_vec(r[2], TF_INT64, w2, 4, 0);
+  for (i = 0; i < 3; i++) TFE_DeleteTensorHandle(r[i]);
+  TFE_DeleteTensorHandle(a);
+  TFE_DeleteTensorHandle(b);
+  TFE_DeleteOp(op);
+  TFE_DeleteContext(ctx);
+  TF_DeleteStatus(s);
+}
+
+TEST(tf_written_fn_strings) {
+  TF_Status* s = TF_NewStatus();
+  TFE_Context* ctx = new_ctx(0);
+  TFE_Op* op = tf_function_op(ctx, "fn_strings.fdef.pb",
+                              "__inference_strings_837");
+  int64_t dims[1] = {2};
+  TF_Tensor* x = TF_AllocateTensor(TF_STRING, dims, 1, 2 * sizeof(TF_TString));
+  TF_TString* xs = (TF_TString*)TF_TensorData(x);
+  TFE_TensorHandle *a, *r[2];
+  TF_Tensor* out;
+  const int32_t lens[2] = {5, 5};
+  int n = 2;
+  TF_StringInit(&xs[0]);
+  TF_StringInit(&xs[1]);
+  TF_StringCopy(&xs[0], "hello", 5);
+  TF_StringCopy(&xs[1], "graph", 5);
+  a = TFE_NewTensorHandle(x, s);
+  CHECK_CODE(s, TF_OK);
+  TF_DeleteTensor(x);
+  TFE_OpAddInput(op, a, s);
+  TFE_Execute(op, r, &n, s);
+  CHECK_CODE(s, TF_OK);
+  CHECK_EQ_INT(n, 2);
+  out = TFE_TensorHandleResolve(r[0], s);
+  CHECK_CODE(s, TF_OK);
+  {
+    const TF_TString* o = (const TF_TString*)TF_TensorData(out);
+    CHECK_EQ_SIZE(TF_StringGetSize(&o[0]), 7);
+    CHECK(memcmp(TF_StringGetDataPointer(&o[0]), "hello-!", 7) == 0);
+    CHECK(memcmp(TF_StringGetDataPointer(&o[1]), "graph-!", 7) == 0);
+  }
+  TF_DeleteTensor(out);
+  check_vec(r[1], TF_INT32, lens, 2, 0);
+  TFE_DeleteTensorHandle(r[0]);
+  TFE_DeleteTensorHandle(r[1]);
+  TFE_DeleteTensorHandle(a);
+  TFE_DeleteOp(op);
   TFE_DeleteContext(ctx);
   TF_DeleteStatus(s);
 }
