@@ -31,7 +31,15 @@ import numpy as np
 
 from tfe_py import _opgen, dtypes, errors
 from tfe_py._ffi import CData, ffi, lib
-from tfe_py.context import GraphScope, _device_bytes, _pop_graph, _push_graph, _state
+from tfe_py.context import (
+    GraphScope,
+    _device_bytes,
+    _pop,
+    _pop_graph,
+    _push,
+    _push_graph,
+    _state,
+)
 from tfe_py.eager import (
     DType,
     EagerTensor,
@@ -643,6 +651,17 @@ class Graph:
             yield new
         finally:
             self._scope = old
+
+    @contextlib.contextmanager
+    def device(self, name: str | bytes | None) -> Iterator[None]:
+        """Ops made in the block request device ``name`` (None clears an
+        enclosing request); the same as ``with ctx.device(name):``."""
+        raw = _device_bytes(name)
+        _push(_state.ctx, raw)  # type: ignore[arg-type]
+        try:
+            yield
+        finally:
+            _pop()
 
     @contextlib.contextmanager
     def control_dependencies(self, control_inputs: Iterable[Any] | None) -> Iterator[None]:

@@ -100,6 +100,11 @@ def test_device_scope_sets_node_devices() -> None:
             a = ops.Identity(1.0)
         b = ops.Identity(1.0, device="/device:CPU:0")
         c = ops.Identity(1.0)
+        with tfe_py.get_default_graph().device("/device:CPU:0"):
+            d = ops.Identity(1.0)
+            with tfe_py.get_default_graph().device(None):
+                e = ops.Identity(1.0)
+    assert d.op.device == "/device:CPU:0" and e.op.device == ""
     assert a.op.device == "/device:CPU:0"
     assert b.op.device == "/device:CPU:0"
     assert c.op.device == ""

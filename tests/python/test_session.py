@@ -241,3 +241,19 @@ def test_concurrent_runs_from_threads(graph: tfe_py.Graph) -> None:
         for t in threads:
             t.join()
     assert results == {i: 2.0 * i + 1.0 for i in range(8)}
+
+
+def test_resource_variables_persist_across_runs() -> None:
+    with tfe_py.Graph() as g:
+        v = ops.VarHandleOp(dtype=tfe_py.float32, shape=(), shared_name="v", name="v")
+        init = ops.AssignVariableOp(v, 1.0, name="init")
+        inc = ops.AssignAddVariableOp(v, 2.0)
+        read = ops.ReadVariableOp(v, dtype=tfe_py.float32)
+    with tfe_py.Session(g) as sess:
+        assert sess.run(init) is None
+        sess.run([inc, inc.name])  # one run: the op runs once
+        sess.run(inc)
+        assert float(sess.run(read)) == 5.0
+    with tfe_py.Session(g) as other:  # a new session has its own variables
+        with pytest.raises(errors.FailedPreconditionError):
+            other.run(read)
