@@ -189,11 +189,18 @@ def _outputs_array(items: Sequence[GraphTensor]) -> CData:
 class Operation:
     """One node of a :class:`Graph` (a ``TF_Operation*`` the graph owns)."""
 
-    __slots__ = ("__weakref__", "_graph", "_ptr")
+    __slots__ = ("__weakref__", "_graph", "_raw")
 
     def __init__(self, ptr: CData, graph: Graph) -> None:
-        self._ptr = ptr
+        self._raw = ptr
         self._graph = graph
+
+    @property
+    def _ptr(self) -> CData:
+        """The ``TF_Operation*``; ValueError once its graph was closed."""
+        if not self._graph._ptr:
+            raise ValueError("the graph of this operation is closed")
+        return self._raw
 
     @property
     def graph(self) -> Graph:
@@ -273,12 +280,14 @@ class Operation:
         return _read_attr(p, key, meta)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Operation) and other._ptr == self._ptr
+        return isinstance(other, Operation) and other._raw == self._raw
 
     def __hash__(self) -> int:
-        return hash(int(ffi.cast("uintptr_t", self._ptr)))
+        return hash(int(ffi.cast("uintptr_t", self._raw)))
 
     def __repr__(self) -> str:
+        if not self._graph._ptr:
+            return "<tfe_py.Operation (graph closed)>"
         return f"<tfe_py.Operation '{self.name}' type={self.type}>"
 
 
@@ -444,12 +453,12 @@ class GraphTensor:
     def __eq__(self, other: object) -> bool:
         return (
             isinstance(other, GraphTensor)
-            and other._op._ptr == self._op._ptr
+            and other._op._raw == self._op._raw
             and other._index == self._index
         )
 
     def __hash__(self) -> int:
-        return hash((int(ffi.cast("uintptr_t", self._op._ptr)), self._index))
+        return hash((int(ffi.cast("uintptr_t", self._op._raw)), self._index))
 
     def __bool__(self) -> bool:
         raise TypeError(
@@ -461,6 +470,8 @@ class GraphTensor:
         raise TypeError("a symbolic tfe_py.GraphTensor is not iterable")
 
     def __repr__(self) -> str:
+        if not self._op._graph._ptr:
+            return "<tfe_py.GraphTensor (graph closed)>"
         try:
             dt = self.dtype.name
         except Exception:  # a dtype the table does not name

@@ -295,8 +295,16 @@ def test_nested_graphs() -> None:
 
 
 def test_closed_graph() -> None:
-    g = Graph()
+    with tfe_py.Graph() as g:
+        x = tfe_py.placeholder(tfe_py.float32, name="x")
     g.close()
+    with pytest.raises(ValueError, match="closed"):
+        x.dtype  # noqa: B018
+    with pytest.raises(ValueError, match="closed"):
+        x.op.name  # noqa: B018
+    assert "closed" in repr(x) and "closed" in repr(x.op)
+    with pytest.raises(ValueError, match="closed"):
+        x + 1
     g.close()
     with pytest.raises(ValueError, match="closed"), g:
         pass
