@@ -565,6 +565,12 @@ def _scalar_payload(op: OpDef, attr: AttrDef, v: Any, keep: list[Any]) -> tuple[
         _need(_is_float(v), op, attr, v, "a float")
         return "f", struct.pack("=d", float(v))
     if base in ("string", "func"):
+        if base == "func" and hasattr(v, "_tfe_func_attr"):
+            # A tfe_py.function (tfe_py.function): it registers itself where
+            # the op runs (the context, or the graph being built) and names
+            # itself. Kept in `keep`, so the blob is never cached.
+            keep.append(v)
+            v = v._tfe_func_attr()
         raw = _str_bytes(v)
         _need(raw is not None, op, attr, v, "a str")
         assert raw is not None

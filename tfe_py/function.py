@@ -170,6 +170,8 @@ class FuncGraph(Graph):
         self.captures: list[tuple[Any, GraphTensor]] = []
         self._capture_index: dict[Any, GraphTensor] = {}
         self.stateful_ops: list[Operation] = []
+        # ConcreteFunctions named by func attrs of this graph's ops.
+        self.functions: list[ConcreteFunction] = []
 
     def _capture(self, value: Any) -> GraphTensor:
         if isinstance(value, GraphTensor):
@@ -413,6 +415,27 @@ class ConcreteFunction:
         finally:
             lib.TF_DeleteBuffer(buf)
 
+    def _tfe_func_attr(self) -> str:
+        """Makes this function known where the current op goes (the eager
+        context, or the graph being built) and returns its name: a func
+        attr given a ConcreteFunction (tfe_py._opgen)."""
+        scope = _state.scope[0]
+        if scope is None:
+            scope = default_context()
+        if scope.__class__ is Context:
+            self._register(scope)
+        else:
+            self._add_to_graph(scope.graph)
+        return self.name
+
+    def _add_to_graph(self, graph: Graph) -> None:
+        for dep in self.graph.functions:
+            dep._add_to_graph(graph)
+        with status() as s:
+            lib.TF_GraphCopyFunction(graph.ptr, self._ptr, ffi.NULL, s)
+        if isinstance(graph, FuncGraph) and self not in graph.functions:
+            graph.functions.append(self)
+
     def _register(self, ctx: Context) -> None:
         if ctx.__class__ is not Context:
             raise RuntimeError(
@@ -421,6 +444,8 @@ class ConcreteFunction:
             )
         with self._lock:
             if ctx not in self._contexts:
+                for dep in self.graph.functions:
+                    dep._register(ctx)
                 with status() as s:
                     lib.TFE_ContextAddFunction(ctx.ptr, self._ptr, s)
                 self._contexts.add(ctx)
@@ -600,6 +625,16 @@ class Function:
         except TypeError:  # not weak-referenceable: no caching
             pass
         return bound
+
+    def _tfe_func_attr(self) -> str:
+        """A Function as a func attr (``then_branch=f``): its one trace,
+        which needs an input_signature."""
+        if self._input_signature is None:
+            raise TypeError(
+                f"{self._name}: a tfe_py.function given as a func attr needs an "
+                "input_signature (or pass f.get_concrete_function(...))"
+            )
+        return self._trace_signature()._tfe_func_attr()
 
     # -- calling ----------------------------------------------------------
 
