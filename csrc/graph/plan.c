@@ -940,12 +940,27 @@ tfe_plan* tfe_plan_new(TF_Graph* g, TFE_Context* ctx, const TF_Output* feeds,
     /* Worth the inter-op pool: enough nodes, and some node that does not
      * simply continue a chain (several roots or a fan-out). */
     if (nn >= 16 && p->inter_op != 1) {
-      int roots = 0, fan = 0;
-      for (i = 0; i < nn; i++) {
-        if (p->pending0[i] == 0) roots++;
-        if (p->nodes[i].num_edges + p->nodes[i].num_ctrl_out > 1) fan++;
+      /* Longest chain (creation order is topological here): a graph
+       * whose nodes are mostly on one chain gains nothing from workers. */
+      int* depth = (int*)tfe_calloc((size_t)nn + 1, sizeof(int));
+      int crit = 0;
+      if (depth != NULL) {
+        for (i = 0; i < nn; i++) {
+          const plan_node* pn = &p->nodes[i];
+          int j, d = depth[i] + 1;
+          if (d > crit) crit = d;
+          for (j = 0; j < pn->num_edges; j++) {
+            int t = pn->edges[j].dst;
+            if (t >= 0 && depth[t] < d) depth[t] = d;
+          }
+          for (j = 0; j < pn->num_ctrl_out; j++) {
+            int t = pn->ctrl_out[j];
+            if (depth[t] < d) depth[t] = d;
+          }
+        }
+        tfe_free(depth);
+        p->wide = nn >= 2 * crit;
       }
-      p->wide = roots > 1 || fan > 0;
     }
   }
 
