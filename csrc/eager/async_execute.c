@@ -138,7 +138,8 @@ void tfe_async_node_run(tfe_async_node* node, TF_Status* s) {
   }
   /* Waits for inputs produced by earlier nodes (of this or another
    * executor); an input whose op failed fails this op with that error. */
-  if (!tfe_execute_kernel(node->ctx, e, node->inputs, outs, out_refs, s)) {
+  if (!tfe_execute_kernel(node->ctx, e, node->inputs, outs, out_refs,
+                          node->cancel, s)) {
     goto done;
   }
   for (i = 0; i < node->num_outputs; i++) {

@@ -731,7 +731,9 @@ static uint64_t forwardable_inputs(TFE_TensorHandle* const* inputs,
  * (executor.h). Returns 0 with the error in status (outs all NULL). */
 int tfe_execute_kernel(TFE_Context* ctx, const tfe_kcache_entry* e,
                        TFE_TensorHandle* const* inputs, TF_Tensor** outs,
-                       tfe_ref_cell** out_refs, TF_Status* status) {
+                       tfe_ref_cell** out_refs,
+                       struct TFE_CancellationManager* cancel,
+                       TF_Status* status) {
   TF_Tensor** held = NULL; /* copies and reference views (hold_slots) */
   TF_Tensor* in_inline[INLINE_TENSORS];
   TF_Tensor** ins = in_inline;
@@ -802,6 +804,8 @@ int tfe_execute_kernel(TFE_Context* ctx, const tfe_kcache_entry* e,
   k.forwardable =
       has_ref || sole == 0 ? 0 : forwardable_inputs(inputs, ins, sole);
   k.forwarded = 0;
+  k.cancel = cancel;
+  k.node_name = NULL;
   {
     /* Kernels run with denormals flushed and round-to-nearest, as in TF;
      * the caller's modes are back once compute returns (core/fpenv.h). */
@@ -989,7 +993,8 @@ static void run(TFE_Op* op, const tfe_kcache_entry* e,
   } else {
     for (i = 0; i < n_out; i++) outs[i] = NULL;
   }
-  if (!tfe_execute_kernel(ctx, e, op->inputs, outs, out_refs, status)) {
+  if (!tfe_execute_kernel(ctx, e, op->inputs, outs, out_refs, op->cancel,
+                          status)) {
     goto done;
   }
   for (i = 0; i < n_out; i++) {

@@ -85,7 +85,9 @@ tfe_async_node** tfe_async_node_next(tfe_async_node* node);
  * it may be NULL for other ops. */
 int tfe_execute_kernel(TFE_Context* ctx, const tfe_kcache_entry* e,
                        TFE_TensorHandle* const* inputs, TF_Tensor** outs,
-                       struct tfe_ref_cell** out_refs, TF_Status* status);
+                       struct tfe_ref_cell** out_refs,
+                       struct TFE_CancellationManager* cancel,
+                       TF_Status* status);
 
 /* ---- pending handles (pending_handle.c) ---- */
 

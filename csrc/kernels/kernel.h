@@ -62,6 +62,15 @@ struct tfe_kernel_context {
   /* Bit i set by the forwarding helpers when input i's buffer became an
    * output's: the runtime then marks that input's handle as consumed. */
   uint64_t forwarded;
+  /* Cancellation manager of the eager op (TFE_OpSetCancellationManager)
+   * or of the graph run (tfe_plan_run's `cancel`); NULL when none.
+   * Borrowed, alive while the kernel runs. A kernel that blocks (queue
+   * enqueue/dequeue) registers a callback on it and fails with CANCELLED
+   * when it fires. Builders of a context must set it (NULL is fine). */
+  struct TFE_CancellationManager* cancel;
+  /* Name of the graph node the kernel runs for; NULL in eager, where TF
+   * names the node after the op type. Builders must set it. */
+  const char* node_name;
 };
 
 typedef struct tfe_kernel_constraint {

@@ -64,7 +64,10 @@ void tfe_resource_unref(tfe_resource* r) {
     return;
   }
   if (r->value != NULL) TF_DeleteTensor(r->value);
-  if (r->kind == TFE_RESOURCE_PLUGIN && r->del != NULL) r->del(r->object);
+  if ((r->kind == TFE_RESOURCE_PLUGIN || r->kind == TFE_RESOURCE_QUEUE) &&
+      r->del != NULL) {
+    r->del(r->object);
+  }
   pthread_mutex_destroy(&r->mu);
   tfe_free(r->device);
   tfe_free(r->container);

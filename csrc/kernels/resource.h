@@ -20,7 +20,9 @@
 /* Kinds of resource. */
 enum {
   TFE_RESOURCE_VARIABLE = 1, /* a resource variable (value + dtype) */
-  TFE_RESOURCE_PLUGIN = 2    /* an object made by a plugin */
+  TFE_RESOURCE_PLUGIN = 2,   /* an object made by a plugin */
+  TFE_RESOURCE_QUEUE = 3     /* a queue (kernels/cpu/queue_kernels.c):
+                              * object and del as for plugin resources */
 };
 
 typedef struct tfe_resource {
