@@ -28,8 +28,24 @@
 #define INLINE_VALS 16
 
 /* The cancellation manager of the plan run executing on this thread. */
-static _Thread_local struct TFE_CancellationManager* t_cancel;
-static _Thread_local int t_depth;
+#if defined(__GNUC__)
+#define TFE_TLS_FAST __attribute__((tls_model("initial-exec")))
+#else
+#define TFE_TLS_FAST
+#endif
+static _Thread_local struct TFE_CancellationManager* t_cancel TFE_TLS_FAST;
+static _Thread_local int t_depth TFE_TLS_FAST;
+
+/* Cheap check between nodes: one atomic load (the full check, which also
+ * sees a cancellation in progress, runs when this says cancelled). */
+static int cancelled(TFE_CancellationManager* cm, const char* node,
+                     TF_Status* s) {
+  if (cm == NULL || !TFE_CancellationManagerIsCancelled(cm)) return 0;
+  if (tfe_cancel_check(cm, node, s)) {
+    tfe_status_setf(s, TF_CANCELLED, "Run of node %s was cancelled", node);
+  }
+  return 1;
+}
 
 struct TFE_CancellationManager* tfe_plan_current_cancel(void) {
   return t_cancel;
@@ -432,7 +448,7 @@ static int run_static_seq(tfe_plan* p, plan_val* slots, int* uses,
   for (i = 0; i < p->num_nodes; i++) {
     const plan_node* n = &p->nodes[i];
     int j;
-    if (cancel != NULL && !tfe_cancel_check(cancel, n->name, s)) goto done;
+    if (cancelled(cancel, n->name, s)) goto done;
     for (j = 0; j < n->num_in; j++) ins[j] = slots[n->in_slot[j]];
     if (!tfe_plan_run_kernel(p, n, ins, slots + n->slot0,
                              n->num_in > 0 ? forwardable(p, n, slots, uses)
@@ -525,7 +541,7 @@ static void par_worker(void* arg, int64_t begin, int64_t end) {
     }
     next = -1;
     n = &p->nodes[node];
-    if (r->cancel != NULL && !tfe_cancel_check(r->cancel, n->name, s)) {
+    if (cancelled(r->cancel, n->name, s)) {
       par_fail(r, s);
       break;
     }
@@ -1278,8 +1294,7 @@ static int run_dynamic(tfe_plan* p, TF_Tensor* const* feed_values,
   }
   while (!r.failed && r.qhead < r.qtail) {
     ditem item = r.q[r.qhead++];
-    if (cancel != NULL &&
-        !tfe_cancel_check(cancel, p->nodes[item.node].name, s)) {
+    if (cancelled(cancel, p->nodes[item.node].name, s)) {
       r.failed = 1;
       break;
     }
@@ -1362,7 +1377,7 @@ int tfe_plan_run(tfe_plan* p, TF_Tensor* const* feed_values,
       return 0;
     }
   }
-  if (cancel != NULL && !tfe_cancel_check(cancel, "the graph", s)) return 0;
+  if (cancelled(cancel, "the graph", s)) return 0;
   saved = t_cancel;
   t_cancel = cancel;
   t_depth++;

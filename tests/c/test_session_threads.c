@@ -1,0 +1,227 @@
+#define _POSIX_C_SOURCE 200809L
+/* Sessions across threads: concurrent runs of one session (a small graph
+ * and a wide one that uses the inter-op pool), a run blocked in a queue
+ * dequeue woken by another thread's enqueue run, and TF_CloseSession
+ * cancelling a blocked run. Run under TSan by tools/test_all.sh. */
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "graph_test_util.h"
+
+static void sleep_ms(int ms) {
+  struct timespec ts;
+  ts.tv_sec = ms / 1000;
+  ts.tv_nsec = (long)(ms % 1000) * 1000000L;
+  nanosleep(&ts, NULL);
+}
+
+typedef struct shared_graph {
+  TF_Graph* g;
+  TF_Session* sess;
+  TF_Operation* x;
+  TF_Operation* y;   /* (x + 1) * 2 */
+  TF_Operation* sum; /* sum over 64 branches of (x * i + i) */
+} shared_graph;
+
+static void make_graph(shared_graph* sg) {
+  TF_Output parts[64];
+  TF_OperationDescription* d;
+  TF_Operation* one;
+  TF_Operation* two;
+  TF_Operation* a;
+  int i;
+  char name[32];
+  sg->g = TF_NewGraph();
+  sg->x = gt_placeholder(sg->g, "x", TF_FLOAT);
+  one = gt_const(sg->g, "one", gt_scalar_f32(1.0f), NULL);
+  two = gt_const(sg->g, "two", gt_scalar_f32(2.0f), NULL);
+  a = gt_binop(sg->g, "AddV2", "a", gt_out(sg->x, 0), gt_out(one, 0));
+  sg->y = gt_binop(sg->g, "Mul", "y", gt_out(a, 0), gt_out(two, 0));
+  for (i = 0; i < 64; i++) {
+    TF_Operation* c;
+    TF_Operation* m;
+    snprintf(name, sizeof name, "c%d", i);
+    c = gt_const(sg->g, name, gt_scalar_f32((float)i), NULL);
+    snprintf(name, sizeof name, "m%d", i);
+    m = gt_binop(sg->g, "Mul", name, gt_out(sg->x, 0), gt_out(c, 0));
+    snprintf(name, sizeof name, "q%d", i);
+    parts[i] = gt_out(gt_binop(sg->g, "AddV2", name, gt_out(m, 0),
+                               gt_out(c, 0)),
+                      0);
+  }
+  d = TF_NewOperation(sg->g, "AddN", "sum");
+  TF_AddInputList(d, parts, 64);
+  sg->sum = gt_finish(d);
+  sg->sess = gt_session(sg->g);
+}
+
+typedef struct worker_arg {
+  shared_graph* sg;
+  int id;
+  int failures;
+} worker_arg;
+
+static void* worker(void* p) {
+  worker_arg* w = (worker_arg*)p;
+  TF_Status* s = TF_NewStatus();
+  int i;
+  for (i = 0; i < 300; i++) {
+    float xv = (float)(w->id * 1000 + i);
+    TF_Output feed = gt_out(w->sg->x, 0);
+    TF_Tensor* v = gt_scalar_f32(xv);
+    TF_Output fetch[2] = {gt_out(w->sg->y, 0), gt_out(w->sg->sum, 0)};
+    TF_Tensor* outs[2] = {NULL, NULL};
+    /* alternate: small fetch only, then both */
+    TF_SessionRun(w->sg->sess, NULL, &feed, &v, 1, fetch, outs, 1 + (i & 1),
+                  NULL, 0, NULL, s);
+    if (TF_GetCode(s) != TF_OK) {
+      w->failures++;
+    } else {
+      if (*(float*)TF_TensorData(outs[0]) != (xv + 1.0f) * 2.0f) w->failures++;
+      if (i & 1) {
+        /* sum of x*i + i over i < 64 = (x + 1) * 2016 */
+        double want = ((double)xv + 1.0) * 2016.0;
+        double got = *(float*)TF_TensorData(outs[1]);
+        if (got < want * 0.999 || got > want * 1.001) w->failures++;
+      }
+    }
+    if (outs[0] != NULL) TF_DeleteTensor(outs[0]);
+    if (outs[1] != NULL) TF_DeleteTensor(outs[1]);
+    TF_DeleteTensor(v);
+  }
+  TF_DeleteStatus(s);
+  return NULL;
+}
+
+TEST(concurrent_runs_of_one_session) {
+  shared_graph sg;
+  pthread_t th[8];
+  worker_arg args[8];
+  int i;
+  make_graph(&sg);
+  for (i = 0; i < 8; i++) {
+    args[i].sg = &sg;
+    args[i].id = i;
+    args[i].failures = 0;
+    CHECK(pthread_create(&th[i], NULL, worker, &args[i]) == 0);
+  }
+  for (i = 0; i < 8; i++) {
+    pthread_join(th[i], NULL);
+    CHECK_EQ_INT(args[i].failures, 0);
+  }
+  gt_close(sg.sess);
+  TF_DeleteGraph(sg.g);
+}
+
+/* ------------------------------------------------------------------------
+ * Queues: a blocked dequeue run. */
+
+typedef struct queue_graph {
+  TF_Graph* g;
+  TF_Session* sess;
+  TF_Operation* v;   /* placeholder for the enqueued value */
+  TF_Operation* enq; /* QueueEnqueueV2 */
+  TF_Operation* deq; /* QueueDequeueV2 */
+} queue_graph;
+
+static void make_queue_graph(queue_graph* qg) {
+  TF_DataType types[1] = {TF_FLOAT};
+  TF_OperationDescription* d;
+  TF_Operation* q;
+  qg->g = TF_NewGraph();
+  d = TF_NewOperation(qg->g, "FIFOQueueV2", "q");
+  TF_SetAttrTypeList(d, "component_types", types, 1);
+  TF_SetAttrInt(d, "capacity", 10);
+  q = gt_finish(d);
+  qg->v = gt_placeholder(qg->g, "v", TF_FLOAT);
+  d = TF_NewOperation(qg->g, "QueueEnqueueV2", "enq");
+  TF_AddInput(d, gt_out(q, 0));
+  {
+    TF_Output comps[1] = {gt_out(qg->v, 0)};
+    TF_AddInputList(d, comps, 1);
+  }
+  qg->enq = gt_finish(d);
+  d = TF_NewOperation(qg->g, "QueueDequeueV2", "deq");
+  TF_AddInput(d, gt_out(q, 0));
+  TF_SetAttrTypeList(d, "component_types", types, 1);
+  qg->deq = gt_finish(d);
+  qg->sess = gt_session(qg->g);
+}
+
+typedef struct deq_arg {
+  queue_graph* qg;
+  TF_Code code;
+  float value;
+} deq_arg;
+
+static void* dequeue_thread(void* p) {
+  deq_arg* a = (deq_arg*)p;
+  TF_Status* s = TF_NewStatus();
+  TF_Output f = gt_out(a->qg->deq, 0);
+  TF_Tensor* o = NULL;
+  TF_SessionRun(a->qg->sess, NULL, NULL, NULL, 0, &f, &o, 1, NULL, 0, NULL,
+                s);
+  a->code = TF_GetCode(s);
+  if (o != NULL) {
+    a->value = *(float*)TF_TensorData(o);
+    TF_DeleteTensor(o);
+  }
+  TF_DeleteStatus(s);
+  return NULL;
+}
+
+TEST(dequeue_run_waits_for_enqueue_run) {
+  queue_graph qg;
+  pthread_t th;
+  deq_arg a;
+  TF_Status* s = TF_NewStatus();
+  make_queue_graph(&qg);
+  a.qg = &qg;
+  a.code = TF_UNKNOWN;
+  a.value = 0;
+  CHECK(pthread_create(&th, NULL, dequeue_thread, &a) == 0);
+  sleep_ms(100);
+  {
+    TF_Output feed = gt_out(qg.v, 0);
+    TF_Tensor* v = gt_scalar_f32(42.0f);
+    TF_Operation* tg[1] = {qg.enq};
+    TF_SessionRun(qg.sess, NULL, &feed, &v, 1, NULL, NULL, 0,
+                  (const TF_Operation* const*)tg, 1, NULL, s);
+    CHECK_CODE(s, TF_OK);
+    TF_DeleteTensor(v);
+  }
+  pthread_join(th, NULL);
+  CHECK_EQ_INT(a.code, TF_OK);
+  CHECK(a.value == 42.0f);
+  gt_close(qg.sess);
+  TF_DeleteStatus(s);
+  TF_DeleteGraph(qg.g);
+}
+
+TEST(close_cancels_blocked_run) {
+  queue_graph qg;
+  pthread_t th;
+  deq_arg a;
+  TF_Status* s = TF_NewStatus();
+  make_queue_graph(&qg);
+  a.qg = &qg;
+  a.code = TF_OK;
+  a.value = 0;
+  CHECK(pthread_create(&th, NULL, dequeue_thread, &a) == 0);
+  sleep_ms(150);
+  TF_CloseSession(qg.sess, s);
+  CHECK_CODE(s, TF_OK);
+  pthread_join(th, NULL);
+  CHECK_EQ_INT(a.code, TF_CANCELLED);
+  /* later runs fail at once */
+  dequeue_thread(&a);
+  CHECK_EQ_INT(a.code, TF_CANCELLED);
+  TF_DeleteSession(qg.sess, s);
+  CHECK_CODE(s, TF_OK);
+  TF_DeleteStatus(s);
+  TF_DeleteGraph(qg.g);
+}
+
+TFE_TEST_MAIN
