@@ -651,7 +651,7 @@ static slice slice_cstr(const char* s) {
  * before the import? */
 static int exists_in_graph(importer* im, slice name) {
   TF_Operation* op;
-  if (has_nul(name)) return 0;
+  if (im->first_new == 0 || has_nul(name)) return 0;
   sb_reset(&im->tmp2);
   sb_slice(&im->tmp2, name);
   if (im->tmp2.oom) return 0;
@@ -1078,7 +1078,14 @@ typedef struct node_scratch {
   int n, cap;
   TF_Output* outs;
   int outs_cap;
-  tfe_attrs attrs; /* decoded attrs the input args need */
+  /* Decoded attrs the args need. Kept from node to node (replacing a value
+   * allocates nothing); `done` names the ones set for the current node,
+   * the only ones the lookups below may reach (every attr an arg names has
+   * a value, a default, or was reported missing before). */
+  tfe_attrs attrs;
+  const char** done;
+  int num_done, cap_done;
+  sbuf name, uniq; /* the node's final name */
 } node_scratch;
 
 static int push_rinput(node_scratch* ns, rinput r) {
@@ -1208,7 +1215,7 @@ static int set_attrs(importer* im, const gnode* nd,
 static int decode_attrs_for(importer* im, const gnode* nd,
                             const tfe_op_def* def, const tfe_arg_def* args,
                             int num_args, node_scratch* ns) {
-  int i, j;
+  int i, j, d;
   for (i = 0; i < num_args; i++) {
     const tfe_arg_def* arg = &args[i];
     const char* names[3];
@@ -1218,9 +1225,12 @@ static int decode_attrs_for(importer* im, const gnode* nd,
     for (j = 0; j < 3; j++) {
       const gattr* a;
       tfe_attr_value v;
-      if (names[j] == NULL || tfe_attrs_find(&ns->attrs, names[j]) != NULL) {
-        continue;
+      int seen = 0;
+      if (names[j] == NULL) continue;
+      for (d = 0; d < ns->num_done && !seen; d++) {
+        seen = strcmp(ns->done[d], names[j]) == 0;
       }
+      if (seen) continue;
       a = node_attr(im, nd, names[j]);
       if (a != NULL) {
         if (!tfe_attr_proto_decode(a->value.p, a->value.n, &v, im->s)) {
@@ -1234,6 +1244,11 @@ static int decode_attrs_for(importer* im, const gnode* nd,
         if (!tfe_attr_value_copy(&v, &ad->default_value)) return oom(im);
       }
       if (!tfe_attrs_put(&ns->attrs, names[j], &v)) return oom(im);
+      if (!grow((void**)&ns->done, &ns->cap_done, ns->num_done,
+                sizeof(const char*))) {
+        return oom(im);
+      }
+      ns->done[ns->num_done++] = names[j];
     }
   }
   return 1;
@@ -1241,7 +1256,7 @@ static int decode_attrs_for(importer* im, const gnode* nd,
 
 static int decode_arg_attrs(importer* im, const gnode* nd,
                             const tfe_op_def* def, node_scratch* ns) {
-  tfe_attrs_clear(&ns->attrs);
+  ns->num_done = 0;
   return decode_attrs_for(im, nd, def, def->inputs, def->num_inputs, ns);
 }
 
@@ -1259,7 +1274,7 @@ static int fully_mapped(importer* im, gnode* nd, node_scratch* ns) {
   for (i = 0; i < def->num_outputs; i++) {
     if (find_map(im, nd->name, i) < 0) return 0;
   }
-  tfe_attrs_clear(&ns->attrs);
+  ns->num_done = 0;
   if (!decode_attrs_for(im, nd, def, def->outputs, def->num_outputs, ns)) {
     return -1;
   }
@@ -1562,7 +1577,7 @@ static int build_node(importer* im, int idx, node_scratch* ns) {
   const tfe_op_def* def;
   TF_OperationDescription* desc;
   TF_Operation* op;
-  sbuf name = {0};
+  sbuf* name = &ns->name;
   int i, k, num_data = 0, ok = 0, first_ctl, forward = -1, has_back = 0;
   int lens_small[16];
   TF_DataType types_small[32];
@@ -1570,6 +1585,7 @@ static int build_node(importer* im, int idx, node_scratch* ns) {
   TF_DataType* types = types_small;
 
   ns->n = 0;
+  sb_reset(name);
   /* Resolved inputs (TF's RemapNodeDefInputs: remapped ones refer to the
    * existing operation). */
   for (k = 0; k < nd->num_inputs; k++) {
@@ -1639,27 +1655,26 @@ static int build_node(importer* im, int idx, node_scratch* ns) {
                 (int)nd->name.n, nd->name.p);
   }
   /* The node's name: prefix, then uniquified when asked. */
-  sb_str(&name, im->prefix);
-  sb_slice(&name, nd->name);
-  if (name.oom) return oom(im);
+  sb_str(name, im->prefix);
+  sb_slice(name, nd->name);
+  if (name->oom) return oom(im);
   if (o->uniquify_names && (im->prefix_len == 0 || !o->uniquify_prefix)) {
     slice cur;
-    cur.p = name.p;
-    cur.n = name.n;
+    cur.p = name->p;
+    cur.n = name->n;
     if (exists_in_graph(im, cur)) {
-      sbuf uniq = {0};
-      if (!build_gdef_prefixes(im) || !find_unique_name(im, cur, 1, &uniq)) {
-        tfe_free(uniq.p);
-        tfe_free(name.p);
+      sbuf t;
+      if (!build_gdef_prefixes(im) ||
+          !find_unique_name(im, cur, 1, &ns->uniq)) {
         return 0;
       }
-      tfe_free(name.p);
-      name = uniq;
+      t = ns->name;
+      ns->name = ns->uniq;
+      ns->uniq = t;
       nd->uniquified = 1;
       im->any_uniquified = 1;
     }
     if (im->tmp2.oom) {
-      tfe_free(name.p);
       return oom(im);
     }
   }
@@ -1667,7 +1682,6 @@ static int build_node(importer* im, int idx, node_scratch* ns) {
    * name stays in im->tmp for TF_NewOperationLocked). */
   def = node_def_of(im, nd);
   if (def == NULL) {
-    tfe_free(name.p);
     return 0;
   }
   {
@@ -1679,19 +1693,16 @@ static int build_node(importer* im, int idx, node_scratch* ns) {
                       "Op %s is not available in GraphDef version %d. It has "
                       "been removed in version %d. %s.",
                       def->name, im->gd->producer, version, why);
-      tfe_free(name.p);
       return 0;
     }
   }
-  if (!check_node_attrs(im, nd, def, sb_cstr(&name)) ||
+  if (!check_node_attrs(im, nd, def, sb_cstr(name)) ||
       !decode_arg_attrs(im, nd, def, ns)) {
-    tfe_free(name.p);
     return 0;
   }
   if (def->num_inputs > (int)(sizeof lens_small / sizeof lens_small[0])) {
     lens = (int*)tfe_malloc((size_t)def->num_inputs * sizeof(int));
     if (lens == NULL) {
-      tfe_free(name.p);
       return oom(im);
     }
   }
@@ -1699,7 +1710,7 @@ static int build_node(importer* im, int idx, node_scratch* ns) {
     types = (TF_DataType*)tfe_malloc((size_t)num_data * sizeof(TF_DataType));
     if (types == NULL) goto out_oom;
   }
-  if (!arg_layout(im, def, ns, num_data, lens, types, sb_cstr(&name))) {
+  if (!arg_layout(im, def, ns, num_data, lens, types, sb_cstr(name))) {
     goto out;
   }
   /* Input types, as TF's MakeEdge checks them (back edges: later). */
@@ -1713,7 +1724,7 @@ static int build_node(importer* im, int idx, node_scratch* ns) {
         fail(im,
              "Input %d of node %s was passed %s from %s:%d incompatible with "
              "expected %s.",
-             i, sb_cstr(&name), dtype_text(got, a, sizeof a), r->op->name,
+             i, sb_cstr(name), dtype_text(got, a, sizeof a), r->op->name,
              r->index, dtype_text(types[i], e, sizeof e));
         goto out;
       }
@@ -1721,7 +1732,7 @@ static int build_node(importer* im, int idx, node_scratch* ns) {
     i++;
   }
   /* The description. */
-  desc = TF_NewOperationLocked(im->g, sb_cstr(&im->tmp), sb_cstr(&name));
+  desc = TF_NewOperationLocked(im->g, sb_cstr(&im->tmp), sb_cstr(name));
   if (desc == NULL) goto out_oom;
   if (!set_attrs(im, nd, desc)) {
     TF_Status* sink = TF_NewStatus();
@@ -1834,7 +1845,6 @@ out_oom:
 out:
   if (lens != lens_small) tfe_free(lens);
   if (types != types_small) tfe_free(types);
-  tfe_free(name.p);
   return ok;
 }
 
@@ -2129,6 +2139,9 @@ static int run_import(importer* im, TF_ImportGraphDefResults* results) {
   tfe_free(h.a);
   tfe_free(ns.in);
   tfe_free(ns.outs);
+  tfe_free(ns.done);
+  tfe_free(ns.name.p);
+  tfe_free(ns.uniq.p);
   tfe_attrs_destroy(&ns.attrs);
   return 1;
 failed:
@@ -2136,6 +2149,9 @@ failed:
   tfe_free(h.a);
   tfe_free(ns.in);
   tfe_free(ns.outs);
+  tfe_free(ns.done);
+  tfe_free(ns.name.p);
+  tfe_free(ns.uniq.p);
   tfe_attrs_destroy(&ns.attrs);
   return 0;
 }

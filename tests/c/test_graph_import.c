@@ -12,6 +12,7 @@
 
 #include "tensorflow/c/c_api.h"
 #include "tensorflow/c/c_api_experimental.h"
+#include "tensorflow/c/ops.h"
 #include "tfe_test.h"
 
 /* ------------------------------------------------------------------------
@@ -1396,6 +1397,85 @@ TEST(tf_written_graphdefs) {
   }
   CHECK(cases > 0);
   free(manifest);
+  TF_DeleteStatus(s);
+}
+
+
+TEST(removed_op_is_unimplemented) {
+  /* An op deprecated from GraphDef version 5 (ops.h), in a GraphDef written
+   * at version 10: TF's CheckOpDeprecation refuses it; at version 4 it
+   * imports. */
+  TF_Status* s = TF_NewStatus();
+  TF_OpDefinitionBuilder* ob = TF_NewOpDefinitionBuilder("ImportTestOldOp");
+  TF_Graph* g = TF_NewGraph();
+  pb b = {0};
+  TF_Buffer* buf;
+  TF_OpDefinitionBuilderAddOutput(ob, "y: float");
+  TF_OpDefinitionBuilderDeprecated(ob, 5, "Use ImportTestNewOp");
+  TF_RegisterOpDefinition(ob, s);
+  CHECK_CODE(s, TF_OK);
+  node(&b, "old", "ImportTestOldOp", NULL, NULL, NULL, 0);
+  versions(&b, 10, 0, 0);
+  expect_error(&b, NULL, TF_UNIMPLEMENTED,
+               "Op ImportTestOldOp is not available in GraphDef version 10. "
+               "It has been removed in version 5. Use ImportTestNewOp.",
+               1);
+  node(&b, "old", "ImportTestOldOp", NULL, NULL, NULL, 0);
+  versions(&b, 4, 0, 0);
+  buf = to_buffer(&b);
+  CHECK_EQ_INT(import(g, buf, NULL, s), TF_OK);
+  CHECK(op_named(g, "old") != NULL);
+  TF_DeleteBuffer(buf);
+  TF_DeleteGraph(g);
+  TF_DeleteStatus(s);
+}
+
+TEST(function_library_is_imported_first) {
+  /* function_calls.pb (written by TF) calls functions of its library; they
+   * land in the graph's library. A failed import adds no function. */
+  TF_Status* s = TF_NewStatus();
+  TF_Graph* g = TF_NewGraph();
+  char path[1024];
+  size_t len;
+  char* data;
+  TF_Buffer* buf;
+  snprintf(path, sizeof path, "%s/graphs/function_calls.pb", TFE_TEST_DATA_DIR);
+  data = read_file(path, &len);
+  if (data == NULL) {
+    fprintf(stderr, "no %s: skipped\n", path);
+    TF_DeleteGraph(g);
+    TF_DeleteStatus(s);
+    return;
+  }
+  buf = TF_NewBufferFromString(data, len);
+  CHECK_EQ_INT(import(g, buf, NULL, s), TF_OK);
+  CHECK_EQ_INT(TF_GraphNumFunctions(g), 2);
+  TF_DeleteGraph(g);
+  /* The same bytes plus a node that fails: functions and nodes undone. */
+  {
+    pb extra = {0};
+    char* joined;
+    TF_Buffer* bad;
+    node(&extra, "zz_bad", "NoSuchOpAnywhere", NULL, NULL, NULL, 0);
+    joined = (char*)malloc(len + extra.n);
+    CHECK(joined != NULL);
+    memcpy(joined, data, len);
+    memcpy(joined + len, extra.p, extra.n);
+    bad = TF_NewBufferFromString(joined, len + extra.n);
+    g = TF_NewGraph();
+    CHECK_EQ_INT(import(g, bad, NULL, s), TF_NOT_FOUND);
+    CHECK_EQ_INT(count_ops(g), 0);
+    CHECK_EQ_INT(TF_GraphNumFunctions(g), 0);
+    /* And the good GraphDef still imports into that graph. */
+    CHECK_EQ_INT(import(g, buf, NULL, s), TF_OK);
+    CHECK_EQ_INT(TF_GraphNumFunctions(g), 2);
+    TF_DeleteGraph(g);
+    TF_DeleteBuffer(bad);
+    free(joined);
+    free(extra.p);
+  }
+  TF_DeleteBuffer(buf);
+  free(data);
   TF_DeleteStatus(s);
 }
 
