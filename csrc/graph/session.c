@@ -20,6 +20,7 @@
 #include "graph/plan.h"
 #include "graph/session_internal.h"
 #include "graph/session_priv.h"
+#include "plugins/grappler_run.h"
 
 #define TFE_SESSION_MAGIC 0x53455353u /* "SESS" */
 
@@ -75,6 +76,7 @@ static int key_equal(const tfe_plan_entry* e, const TF_Output* in, int nin,
 static void entry_free(tfe_plan_entry* e) {
   if (e == NULL) return;
   tfe_plan_free(e->plan);
+  if (e->optimized != NULL) TF_DeleteGraph(e->optimized);
   tfe_free(e->in);
   tfe_free(e->out);
   tfe_free(e->tg);
@@ -96,6 +98,85 @@ static void drop_stale(TF_Session* s, uint64_t gen) {
     }
     pp = &e->next;
   }
+}
+
+/* Graph optimizer plugins (TP_Optimizer) see the session's graph before a
+ * plan is built; the nodes named by feeds, fetches and targets are kept.
+ * *opt is the optimized graph, or NULL when no optimizer applies. */
+static int optimize(TF_Session* s, const TF_Output* in, int nin,
+                    const TF_Output* out, int nout,
+                    const TF_Operation* const* tg, int nt, TF_Graph** opt,
+                    TF_Status* status) {
+  const char** names;
+  int i, n = nin + nout + nt, ok;
+  *opt = NULL;
+  names = (const char**)tfe_malloc(sizeof(char*) * (size_t)(n + 1));
+  if (names == NULL) {
+    tfe_status_setf(status, TF_RESOURCE_EXHAUSTED,
+                    "out of memory preparing a graph optimization");
+    return 0;
+  }
+  for (i = 0; i < n; i++) {
+    const TF_Operation* op = i < nin          ? in[i].oper
+                             : i < nin + nout ? out[i - nin].oper
+                                              : tg[i - nin - nout];
+    names[i] = op != NULL ? op->name : "";
+  }
+  ok = tfe_grappler_maybe_optimize(s->graph, s->ctx, names, n, opt, status);
+  tfe_free(names);
+  return ok;
+}
+
+/* The plan for the same feeds, fetches and targets, found by name in the
+ * optimized graph. */
+static tfe_plan* plan_on_optimized(TF_Session* s, TF_Graph* opt,
+                                   const TF_Output* in, int nin,
+                                   const TF_Output* out, int nout,
+                                   const TF_Operation* const* tg, int nt,
+                                   TF_Status* status) {
+  TF_Output* in2 = (TF_Output*)tfe_calloc((size_t)nin + 1, sizeof(TF_Output));
+  TF_Output* out2 =
+      (TF_Output*)tfe_calloc((size_t)nout + 1, sizeof(TF_Output));
+  TF_Operation** tg2 =
+      (TF_Operation**)tfe_calloc((size_t)nt + 1, sizeof(TF_Operation*));
+  tfe_plan* p = NULL;
+  int i;
+  if (in2 == NULL || out2 == NULL || tg2 == NULL) {
+    tfe_status_setf(status, TF_RESOURCE_EXHAUSTED,
+                    "out of memory preparing a graph optimization");
+    goto done;
+  }
+  pthread_mutex_lock(&opt->mu);
+  for (i = 0; i < nin + nout + nt; i++) {
+    const TF_Operation* op = i < nin          ? in[i].oper
+                             : i < nin + nout ? out[i - nin].oper
+                                              : tg[i - nin - nout];
+    TF_Operation* o2 = op != NULL ? tfe_graph_find(opt, op->name) : NULL;
+    if (o2 == NULL) {
+      pthread_mutex_unlock(&opt->mu);
+      tfe_status_setf(status, TF_INTERNAL,
+                      "a graph optimizer plugin removed node '%s', which the "
+                      "run feeds, fetches or targets",
+                      op != NULL ? op->name : "(null)");
+      goto done;
+    }
+    if (i < nin) {
+      in2[i].oper = o2;
+      in2[i].index = in[i].index;
+    } else if (i < nin + nout) {
+      out2[i - nin].oper = o2;
+      out2[i - nin].index = out[i - nin].index;
+    } else {
+      tg2[i - nin - nout] = o2;
+    }
+  }
+  pthread_mutex_unlock(&opt->mu);
+  p = tfe_plan_new(opt, s->ctx, in2, nin, out2, nout, tg2, nt, status);
+done:
+  tfe_free(in2);
+  tfe_free(out2);
+  tfe_free(tg2);
+  return p;
 }
 
 tfe_plan_entry* tfe_session_get_plan(TF_Session* s, const TF_Output* in,
@@ -127,11 +208,26 @@ tfe_plan_entry* tfe_session_get_plan(TF_Session* s, const TF_Output* in,
   }
   pthread_mutex_unlock(&s->mu);
 
-  p = tfe_plan_new(s->graph, s->ctx, in, nin, out, nout,
-                   (TF_Operation* const*)tg, nt, status);
-  if (p == NULL) return NULL;
-  e = (tfe_plan_entry*)tfe_calloc(1, sizeof(*e));
-  if (e == NULL) goto nomem;
+  {
+    TF_Graph* opt = NULL;
+    if (!optimize(s, in, nin, out, nout, tg, nt, &opt, status)) return NULL;
+    if (opt != NULL) {
+      p = plan_on_optimized(s, opt, in, nin, out, nout, tg, nt, status);
+    } else {
+      p = tfe_plan_new(s->graph, s->ctx, in, nin, out, nout,
+                       (TF_Operation* const*)tg, nt, status);
+    }
+    if (p == NULL) {
+      if (opt != NULL) TF_DeleteGraph(opt);
+      return NULL;
+    }
+    e = (tfe_plan_entry*)tfe_calloc(1, sizeof(*e));
+    if (e == NULL) {
+      if (opt != NULL) TF_DeleteGraph(opt);
+      goto nomem;
+    }
+    e->optimized = opt;
+  }
   e->plan = p;
   e->hash = h;
   e->gen = gen;

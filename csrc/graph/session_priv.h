@@ -22,6 +22,9 @@ typedef struct tfe_plan_entry {
   TF_Output* out;
   const TF_Operation** tg;
   int users; /* runs using the plan (under the session's mu) */
+  /* The graph a graph optimizer plugin returned, which the plan runs
+   * instead of the session's (owned), or NULL. */
+  TF_Graph* optimized;
 } tfe_plan_entry;
 
 /* A partial run (prun.c). */
