@@ -297,6 +297,28 @@ const char* si_attr_str(const si_ctx* c, const char* name, const char* dflt) {
              : dflt;
 }
 
+int si_attr_int32(si_ctx* c, const char* name, int64_t dflt, int64_t* out) {
+  int64_t v = si_attr_int(c, name, dflt);
+  if (v > INT32_MAX || v < INT32_MIN) {
+    return si_err(c, "Attr %s has value %lld out of range for an int32", name,
+                  (long long)v);
+  }
+  *out = v;
+  return 1;
+}
+
+int si_attr_ints32(si_ctx* c, const char* name) {
+  int n, i;
+  const int64_t* v = si_attr_ints(c, name, &n);
+  for (i = 0; i < n; i++) {
+    if (v[i] > INT32_MAX || v[i] < INT32_MIN) {
+      return si_err(c, "Attr %s has value %lld out of range for an int32",
+                    name, (long long)v[i]);
+    }
+  }
+  return 1;
+}
+
 const int64_t* si_attr_ints(const si_ctx* c, const char* name, int* n) {
   const tfe_attr_value* v = si_attr(c, name);
   *n = 0;

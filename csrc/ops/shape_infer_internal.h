@@ -104,6 +104,10 @@ int64_t si_attr_int(const si_ctx* c, const char* name, int64_t dflt);
 int si_attr_bool(const si_ctx* c, const char* name, int dflt);
 TF_DataType si_attr_type(const si_ctx* c, const char* name);
 const char* si_attr_str(const si_ctx* c, const char* name, const char* dflt);
+/* An int attr TF reads as int32: 0 with TF's error when out of range. */
+int si_attr_int32(si_ctx* c, const char* name, int64_t dflt, int64_t* out);
+/* Checks every element of an int list attr TF reads as int32s. */
+int si_attr_ints32(si_ctx* c, const char* name);
 /* Borrowed list; NULL (and *n = 0) when absent. */
 const int64_t* si_attr_ints(const si_ctx* c, const char* name, int* n);
 const tfe_attr_value* si_attr(const si_ctx* c, const char* name);

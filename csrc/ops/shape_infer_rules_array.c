@@ -149,6 +149,7 @@ static int rule_squeeze(si_ctx* c) {
   int n, i;
   const int64_t* sq = si_attr_ints(c, "squeeze_dims", &n);
   unsigned char wanted[SI_MAX_RANK];
+  if (!si_attr_ints32(c, "squeeze_dims")) return 0;
   si_in(c, 0, &in);
   if (in.rank < 0) return 1;
   memset(wanted, 0, sizeof wanted);
@@ -204,8 +205,10 @@ static int concat_shape(si_ctx* c, int start, int end, int dim_index) {
     return si_set(c, 0, &o);
   }
   if (axis > SI_MAX_RANK || axis < -SI_MAX_RANK) {
-    return si_err(c, "Shape must be at least rank %lld but is rank %d",
-                  (long long)(axis < 0 ? -axis : axis + 1),
+    unsigned long long need = axis < 0
+                                  ? (unsigned long long)(-(axis + 1)) + 1u
+                                  : (unsigned long long)axis + 1u;
+    return si_err(c, "Shape must be at least rank %llu but is rank %d", need,
                   si_in_rank(c, end - 1));
   }
   min_rank = axis < 0 ? (int)-axis : (int)axis + 1;
@@ -250,7 +253,8 @@ static int rule_concat(si_ctx* c) {
 }
 
 static int pack_axis(si_ctx* c, int rank_after, int64_t* axis) {
-  int64_t a = si_attr_int(c, "axis", 0);
+  int64_t a;
+  if (!si_attr_int32(c, "axis", 0, &a)) return 0;
   if (a < -rank_after || a >= rank_after) {
     return si_err(c, "Invalid axis: %lld; must be in [%d,%d)", (long long)a,
                   -rank_after, rank_after);
@@ -389,13 +393,15 @@ static int rule_split_v(si_ctx* c) {
       if (sizes[i] == -1) {
         if (has_neg) return si_err(c, "size_splits can only have one -1");
         has_neg = 1;
-      } else {
-        total += sizes[i];
+      } else if (__builtin_add_overflow(total, sizes[i], &total)) {
+        return si_err(c, "Split sizes overflow");
       }
     }
     for (i = 0; i < n; i++) {
       int64_t sz = sizes[i];
-      if (sz == -1 && dim >= 0) sz = dim - total;
+      if (sz == -1 && dim >= 0 && __builtin_sub_overflow(dim, total, &sz)) {
+        return si_err(c, "Split sizes overflow");
+      }
       if (sz < -1 || (sz == -1 && dim >= 0)) {
         return si_err(c, "Split size at index %d must be >= 0. Got: %lld", i,
                       (long long)sz);
@@ -606,10 +612,10 @@ static int rule_strided_slice(si_ctx* c) {
     if (st == 0) return si_err(c, "strides[%d] must be non-zero", sp);
     if (dim < 0 || nb < 0 || ne < 0) {
       int bm = (int)((begin_mask >> sp) & 1), em = (int)((end_mask >> sp) & 1);
-      if (dim >= 0 && bm && em) {
+      if (dim >= 0 && bm && em && st != INT64_MIN) {
         /* full range with a known stride */
         int64_t a = st > 0 ? st : -st;
-        o.d[o.rank++] = (dim + a - 1) / a;
+        o.d[o.rank++] = dim / a + (dim % a != 0);
       } else {
         o.d[o.rank++] = -1;
       }
@@ -672,7 +678,8 @@ static int rule_gather(si_ctx* c) {
 /* GatherV2(params, indices, axis) with batch_dims. */
 static int rule_gather_v2(si_ctx* c) {
   si_sh p, idx, ax, o, part;
-  int64_t axis, bd = si_attr_int(c, "batch_dims", 0);
+  int64_t axis, bd;
+  if (!si_attr_int32(c, "batch_dims", 0, &bd)) return 0;
   si_in(c, 0, &p);
   si_in(c, 1, &idx);
   si_in(c, 2, &ax);
@@ -816,7 +823,8 @@ static int rule_pad(si_ctx* c) {
     if (vals[2 * i] < 0 || vals[2 * i + 1] < 0) {
       return si_err(c, "Paddings must be non-negative");
     }
-    if (!si_dim_add(c, in.d[i], vals[2 * i] + vals[2 * i + 1], &o.d[i])) {
+    if (!si_dim_add(c, in.d[i], vals[2 * i], &o.d[i]) ||
+        !si_dim_add(c, o.d[i], vals[2 * i + 1], &o.d[i])) {
       return 0;
     }
   }
@@ -827,9 +835,10 @@ static int rule_pad(si_ctx* c) {
 
 /* OneHot(indices, depth, on_value, off_value). */
 static int rule_one_hot(si_ctx* c) {
-  int64_t axis = si_attr_int(c, "axis", -1), depth;
+  int64_t axis, depth;
   si_sh in, o;
   int i, k;
+  if (!si_attr_int32(c, "axis", -1, &axis)) return 0;
   if (axis < -1) return si_err(c, "axis must be >= -1");
   if (!si_dim_from_scalar(c, 1, &depth)) return 0;
   si_in(c, 0, &in);
@@ -1058,7 +1067,7 @@ static int depth_space(si_ctx* c, int to_space) {
   si_in(c, 0, &in);
   if (!si_with_rank(c, &in, 4, &in)) return 0;
   if (bs < 2) return si_err(c, "block_size must be > 1");
-  bs2 = bs * bs;
+  if (!si_dim_mul(c, bs, bs, &bs2)) return 0;
   o = in;
   if (to_space) {
     if (!si_dim_mul(c, in.d[hi], bs, &o.d[hi])) return 0;
@@ -1104,13 +1113,16 @@ static int space_batch(si_ctx* c, int to_batch, int block, int pads) {
   }
   o = in;
   for (i = 0; i < nbl; i++) {
-    int64_t x = in.d[i + 1], sum = pv[2 * i] + pv[2 * i + 1];
+    int64_t x = in.d[i + 1], sum;
     if (bl[i] < 1) {
       return si_err(c, "block_shape must be positive");
     }
     if (pv[2 * i] < 0 || pv[2 * i + 1] < 0) {
       return si_err(c, to_batch ? "paddings cannot be negative"
                                 : "crops cannot be negative");
+    }
+    if (__builtin_add_overflow(pv[2 * i], pv[2 * i + 1], &sum)) {
+      return si_err(c, "Dimension size overflow");
     }
     if (!si_dim_mul(c, prod, bl[i], &prod)) return 0;
     if (to_batch) {

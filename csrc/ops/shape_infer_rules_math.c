@@ -282,9 +282,14 @@ static int rule_range(si_ctx* c) {
     if (is_int) {
       int64_t st = (int64_t)vals[0], li = (int64_t)vals[1],
               de = (int64_t)vals[2];
-      int64_t diff = li > st ? li - st : st - li;
-      int64_t ad = de < 0 ? -de : de;
-      size = (double)((diff + ad - 1) / ad);
+      int64_t diff, ad;
+      if (de == INT64_MIN ||
+          __builtin_sub_overflow(li > st ? li : st, li > st ? st : li,
+                                 &diff)) {
+        return si_set_vector(c, 0, -1);
+      }
+      ad = de < 0 ? -de : de;
+      size = (double)(diff / ad + (diff % ad != 0));
     } else {
       size = ceil(fabs((vals[1] - vals[0]) / vals[2]));
     }

@@ -36,8 +36,15 @@ static int windowed(si_ctx* c, int64_t in, int64_t k, int64_t dil,
     return si_dim_div(c, x, stride, 0, out);
   }
   if (pad == PAD_VALID) before = after = 0;
-  if (!si_dim_add(c, in, before + after, &in)) return 0;
-  if (dil > 1 && k >= 0) k = (k - 1) * dil + 1;
+  if (before < 0 || after < 0) {
+    return si_err(c, "All explicit padding values must be nonnegative");
+  }
+  if (!si_dim_add(c, in, before, &in)) return 0;
+  if (!si_dim_add(c, in, after, &in)) return 0;
+  if (dil > 1 && k > 0) {
+    if (!si_dim_mul(c, k - 1, dil, &k)) return 0;
+    if (!si_dim_add(c, k, 1, &k)) return 0;
+  }
   if (!si_dim_sub(c, in, k, &x)) return 0;
   if (!si_dim_add(c, x, stride, &x)) return 0;
   return si_dim_div(c, x, stride, 0, out);
@@ -93,6 +100,9 @@ static int conv2d(si_ctx* c, int depthwise) {
   int hi = nchw ? 2 : 1, wi = nchw ? 3 : 2, ci = nchw ? 1 : 3;
   int64_t out_depth, rows, cols;
   static const int64_t ones[4] = {1, 1, 1, 1};
+  if (!si_attr_ints32(c, "strides") || !si_attr_ints32(c, "dilations")) {
+    return 0;
+  }
   si_in(c, 0, &in);
   si_in(c, 1, &f);
   if (!si_with_rank(c, &in, 4, &in)) return 0;
@@ -131,7 +141,8 @@ static int conv2d(si_ctx* c, int depthwise) {
                       "depth of filter (%lld)",
                       (long long)id, (long long)fd);
       }
-      if (id != fd && out_depth >= 0 && out_depth % (id / fd) != 0) {
+      if (id != fd && id / fd > 0 && out_depth >= 0 &&
+          out_depth % (id / fd) != 0) {
         return si_err(c,
                       "Depth of output (%lld) is not a multiple of the "
                       "number of groups (%lld)",
@@ -194,6 +205,9 @@ static int pool(si_ctx* c, int max_pool, int v2) {
     st = sbuf;
     name = "MaxPool";
   } else {
+    if (!si_attr_ints32(c, "ksize") || !si_attr_ints32(c, "strides")) {
+      return 0;
+    }
     k = si_attr_ints(c, "ksize", &nk);
     st = si_attr_ints(c, "strides", &ns);
     ep = si_attr_ints(c, "explicit_paddings", &nep);

@@ -4,6 +4,7 @@
  * rule table covers every registered op. White-box: links the static
  * core. */
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -1622,6 +1623,246 @@ TEST(unknown_inputs_never_fail) {
     TF_DeleteStatus(s);
   }
   CHECK(ran > 200);
+}
+
+/* ---- randomized robustness: every op, random shapes and constants ---- */
+
+static uint64_t g_rng = 0x9e3779b97f4a7c15ull;
+static uint32_t rnd(uint32_t n) {
+  g_rng ^= g_rng << 13;
+  g_rng ^= g_rng >> 7;
+  g_rng ^= g_rng << 17;
+  return (uint32_t)(g_rng % n);
+}
+
+/* Fills attrs without a default with plausible values; 0 when the op
+ * cannot be set up this way. */
+static int fill_attrs(const tfe_op_def* def, tfe_attrs* attrs) {
+  int k;
+  for (k = 0; k < def->num_attrs; k++) {
+    const tfe_attr_def* ad = &def->attrs[k];
+    tfe_attr_value v;
+    if (ad->has_default && rnd(4) != 0) continue;
+    memset(&v, 0, sizeof v);
+    if (ad->has_allowed && ad->allowed.list_size > 0) {
+      int pick = (int)rnd((uint32_t)ad->allowed.list_size);
+      if (ad->type == TF_ATTR_TYPE && !ad->is_list) {
+        tfe_attr_value_set_type(&v, ad->allowed.list.type[pick]);
+      } else if (ad->type == TF_ATTR_TYPE) {
+        TF_DataType ts[2] = {ad->allowed.list.type[pick],
+                             ad->allowed.list.type[pick]};
+        CHECK(tfe_attr_value_set_type_list(&v, ts, 2));
+      } else if (ad->type == TF_ATTR_STRING && !ad->is_list) {
+        CHECK(tfe_attr_value_set_string(&v, ad->allowed.list.s.data[pick],
+                                        ad->allowed.list.s.len[pick]));
+      } else {
+        continue;
+      }
+    } else {
+      switch (ad->type) {
+        case TF_ATTR_TYPE:
+          if (ad->is_list) {
+            TF_DataType ts[2] = {TF_FLOAT, TF_INT32};
+            CHECK(tfe_attr_value_set_type_list(&v, ts, 2));
+          } else {
+            tfe_attr_value_set_type(&v, rnd(2) ? TF_FLOAT : TF_INT32);
+          }
+          break;
+        case TF_ATTR_INT:
+          if (ad->is_list) {
+            static const int64_t big[4] = {INT64_MAX, INT64_MIN, -5,
+                                           (int64_t)1 << 62};
+            int64_t xs[8] = {1, 1 + rnd(3), 1 + rnd(3), 1, 1, 0, 1, 1};
+            if (rnd(8) == 0) xs[rnd(8)] = big[rnd(4)];
+            CHECK(tfe_attr_value_set_int_list(&v, xs, rnd(3) ? 4 : 8));
+          } else {
+            static const int64_t big[4] = {INT64_MAX, INT64_MIN, -5,
+                                           (int64_t)1 << 62};
+            int64_t x = rnd(10) == 0 ? big[rnd(4)] : (int64_t)rnd(4) - 1;
+            if (ad->has_minimum && x < ad->minimum) x = ad->minimum;
+            tfe_attr_value_set_int(&v, x);
+          }
+          break;
+        case TF_ATTR_BOOL:
+          if (ad->is_list) continue;
+          tfe_attr_value_set_bool(&v, (unsigned char)rnd(2));
+          break;
+        case TF_ATTR_FLOAT:
+          if (ad->is_list) continue;
+          tfe_attr_value_set_float(&v, 0.5f);
+          break;
+        case TF_ATTR_STRING:
+          if (ad->is_list) continue;
+          CHECK(tfe_attr_value_set_string(&v, "ij,jk->ik", 9));
+          break;
+        case TF_ATTR_SHAPE:
+          if (ad->is_list) {
+            int64_t d[2] = {2, -1};
+            const int64_t* ds[2] = {d, d};
+            int nd[2] = {2, -1};
+            CHECK(tfe_attr_value_set_shape_list(&v, ds, nd, 1 + rnd(2)));
+          } else {
+            int64_t d[2] = {2, -1};
+            CHECK(tfe_attr_value_set_shape(&v, d, (int)rnd(4) - 1 > 1
+                                                     ? 2
+                                                     : (int)rnd(3) - 1));
+          }
+          break;
+        case TF_ATTR_TENSOR: {
+          int64_t d[2] = {2, 3};
+          TF_Tensor* x;
+          if (ad->is_list) continue;
+          x = TF_AllocateTensor(TF_FLOAT, d, (int)rnd(3), 24);
+          CHECK(x != NULL);
+          memset(TF_TensorData(x), 0, 24);
+          CHECK(tfe_attr_value_set_tensor(&v, x));
+          TF_DeleteTensor(x);
+          break;
+        }
+        case TF_ATTR_FUNC:
+          if (ad->is_list) continue;
+          CHECK(tfe_attr_value_set_func(&v, "f", 1));
+          break;
+        default:
+          continue;
+      }
+    }
+    CHECK(tfe_attrs_put(attrs, ad->name, &v));
+  }
+  return 1;
+}
+
+static void random_shape(tfe_shape* sh, int64_t* dims) {
+  static const int64_t choices[6] = {-1, 0, 1, 2, 3, 4};
+  int r = (int)rnd(7) - 1, i;
+  sh->num_dims = r;
+  sh->dims = r > 0 ? dims : NULL;
+  for (i = 0; i < r; i++) dims[i] = choices[rnd(6)];
+}
+
+TEST(random_inputs_never_crash) {
+  int n = tfe_op_count(), i, round, calls = 0, oks = 0, rounds = 60;
+  /* TFE_SHAPE_FUZZ_ROUNDS / TFE_SHAPE_FUZZ_SEED run longer or other cases. */
+  if (getenv("TFE_SHAPE_FUZZ_ROUNDS") != NULL) {
+    rounds = atoi(getenv("TFE_SHAPE_FUZZ_ROUNDS"));
+  }
+  if (getenv("TFE_SHAPE_FUZZ_SEED") != NULL) {
+    g_rng = strtoull(getenv("TFE_SHAPE_FUZZ_SEED"), NULL, 10) | 1;
+  }
+  for (round = 0; round < rounds; round++) {
+    for (i = 0; i < n; i++) {
+      const tfe_op_def* def = tfe_op_at(i);
+      tfe_attrs attrs;
+      tfe_shape ins[24], outs[64], as[24];
+      int64_t dims[24][8], as_dims[24][8];
+      TF_DataType types[24];
+      TF_Tensor* vals[24];
+      tfe_shape_infer_args args;
+      TF_Status* s = TF_NewStatus();
+      int n_out = 0, k, n_in = 0, ok = 1;
+      if (def->shape_fn != NULL) {
+        TF_DeleteStatus(s);
+        continue;
+      }
+      tfe_attrs_init(&attrs);
+      fill_attrs(def, &attrs);
+      if (!tfe_op_def_complete_attrs(def, &attrs, s) ||
+          !tfe_op_def_output_types(def, &attrs, NULL, 0, &n_out, s) ||
+          n_out > 64) {
+        ok = 0;
+      }
+      for (k = 0; ok && k < def->num_inputs; k++) {
+        int len = 0, j;
+        if (!tfe_op_def_arg_length(def, &def->inputs[k], &attrs, &len, s) ||
+            n_in + len > 24) {
+          ok = 0;
+          break;
+        }
+        for (j = 0; j < len; j++) {
+          if (!tfe_op_def_arg_dtype(def, &def->inputs[k], &attrs, j,
+                                    &types[n_in + j], s)) {
+            ok = 0;
+          }
+        }
+        n_in += len;
+      }
+      if (!ok) {
+        tfe_attrs_destroy(&attrs);
+        TF_DeleteStatus(s);
+        continue;
+      }
+      for (k = 0; k < n_in; k++) {
+        random_shape(&ins[k], dims[k]);
+        vals[k] = NULL;
+        as[k].num_dims = -1;
+        as[k].dims = NULL;
+        if ((types[k] == TF_INT32 || types[k] == TF_INT64) && rnd(3) != 0 &&
+            ins[k].num_dims >= 0 && ins[k].num_dims <= 2) {
+          /* a constant of that shape (unknown dims become 2) */
+          int64_t cd[2], cnt = 1, e;
+          int r;
+          size_t es = types[k] == TF_INT32 ? 4 : 8;
+          TF_Tensor* x;
+          for (r = 0; r < ins[k].num_dims; r++) {
+            if (dims[k][r] < 0) dims[k][r] = 2;
+            cd[r] = dims[k][r];
+            cnt *= cd[r];
+          }
+          x = TF_AllocateTensor(types[k], cd, ins[k].num_dims,
+                                (size_t)cnt * es);
+          CHECK(x != NULL);
+          for (e = 0; e < cnt; e++) {
+            static const int64_t extremes[5] = {
+                INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN, (int64_t)1 << 40};
+            int64_t v = rnd(12) == 0 ? extremes[rnd(5)] : (int64_t)rnd(9) - 3;
+            if (es == 4) {
+              ((int32_t*)TF_TensorData(x))[e] = (int32_t)v;
+            } else {
+              ((int64_t*)TF_TensorData(x))[e] = v;
+            }
+          }
+          vals[k] = x;
+        } else if ((types[k] == TF_INT32 || types[k] == TF_INT64) &&
+                   rnd(2) == 0) {
+          random_shape(&as[k], as_dims[k]);
+        }
+      }
+      memset(&args, 0, sizeof args);
+      args.def = def;
+      args.attrs = &attrs;
+      args.num_inputs = n_in;
+      args.input_shapes = ins;
+      args.input_types = types;
+      args.input_values = vals;
+      args.input_as_shapes = as;
+      args.input_handle_shapes = rnd(2) ? as : NULL;
+      args.num_outputs = n_out;
+      calls++;
+      if (tfe_shape_infer(&args, "n", outs, s)) {
+        oks++;
+        for (k = 0; k < n_out; k++) {
+          int d;
+          CHECK(outs[k].num_dims >= -1);
+          for (d = 0; d < outs[k].num_dims; d++) CHECK(outs[k].dims[d] >= -1);
+        }
+      } else {
+        if (TF_GetCode(s) != TF_INVALID_ARGUMENT) {
+          TFE_FAIL("%s: code %d: %s", def->name, (int)TF_GetCode(s),
+                   TF_Message(s));
+        }
+        for (k = 0; k < n_out; k++) CHECK_EQ_INT(outs[k].num_dims, -1);
+      }
+      for (k = 0; k < n_out; k++) tfe_free(outs[k].dims);
+      for (k = 0; k < n_in; k++) {
+        if (vals[k] != NULL) TF_DeleteTensor(vals[k]);
+      }
+      tfe_attrs_destroy(&attrs);
+      TF_DeleteStatus(s);
+    }
+  }
+  fprintf(stderr, "%d random calls, %d succeeded\n", calls, oks);
+  CHECK(rounds < 60 || calls > 10000);
+  CHECK(oks > calls / 10);
 }
 
 /* Ops that deliberately have no specific rule: their outputs depend on
