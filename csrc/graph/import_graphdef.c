@@ -1174,13 +1174,55 @@ static int prefixed_class(importer* im, const gattr* a, tfe_pbw* out) {
   return 1;
 }
 
-/* Sets every NodeDef attr on the description, except _output_shapes. */
+/* Is attr i of nd repeated later in the NodeDef (a map: the last value
+ * wins)? `later` holds the keys after i when the node has many attrs. */
+static int attr_overridden(const importer* im, const gnode* nd, int i,
+                           const nameset* later) {
+  const gattr* a = &im->gd->attrs[nd->first_attr + i];
+  int j;
+  if (later != NULL) return ns_get(later, a->key) > i;
+  for (j = i + 1; j < nd->num_attrs; j++) {
+    if (slice_eq(im->gd->attrs[nd->first_attr + j].key, a->key)) return 1;
+  }
+  return 0;
+}
+
+static int set_one_attr(importer* im, const gnode* nd,
+                        TF_OperationDescription* desc, int i,
+                        const nameset* later);
+
+/* Sets every NodeDef attr on the description (the last value of a
+ * repeated key), except _output_shapes. */
 static int set_attrs(importer* im, const gnode* nd,
                      TF_OperationDescription* desc) {
-  int i;
-  for (i = 0; i < nd->num_attrs; i++) {
+  int i, ok = 1;
+  nameset last_index; /* key -> index of its last occurrence */
+  nameset* later = NULL;
+  if (nd->num_attrs > 16) {
+    if (!ns_init(&last_index, (size_t)nd->num_attrs, 1)) return oom(im);
+    later = &last_index;
+    for (i = nd->num_attrs - 1; i >= 0; i--) {
+      if (ns_put(later, im->gd->attrs[nd->first_attr + i].key, i) < 0) {
+        ns_free(later);
+        return oom(im);
+      }
+    }
+  }
+  for (i = 0; i < nd->num_attrs && ok; i++) {
+    ok = set_one_attr(im, nd, desc, i, later);
+  }
+  if (later != NULL) ns_free(later);
+  return ok;
+}
+
+/* Sets attr i of nd unless it is _output_shapes or repeated later. */
+static int set_one_attr(importer* im, const gnode* nd,
+                        TF_OperationDescription* desc, int i,
+                        const nameset* later) {
+  {
     const gattr* a = &im->gd->attrs[nd->first_attr + i];
-    if (slice_eq_str(a->key, "_output_shapes")) continue;
+    if (slice_eq_str(a->key, "_output_shapes")) return 1;
+    if (attr_overridden(im, nd, i, later)) return 1;
     if (has_nul(a->key)) {
       return fail(im, "Node '%.*s': attr name contains a NUL byte",
                   (int)nd->name.n, nd->name.p);
@@ -1197,16 +1239,14 @@ static int set_attrs(importer* im, const gnode* nd,
         }
         TF_SetAttrValueProto(desc, sb_cstr(&im->tmp), w.data, w.len, im->s);
         tfe_pbw_free(&w);
-        if (TF_GetCode(im->s) != TF_OK) return 0;
-        continue;
+        return TF_GetCode(im->s) == TF_OK;
       }
       tfe_pbw_free(&w);
     }
     TF_SetAttrValueProto(desc, sb_cstr(&im->tmp), a->value.p, a->value.n,
                          im->s);
-    if (TF_GetCode(im->s) != TF_OK) return 0;
+    return TF_GetCode(im->s) == TF_OK;
   }
-  return 1;
 }
 
 /* Decodes the NodeDef attrs that args[0..num_args) of `def` refer to (or
@@ -1789,11 +1829,11 @@ static int build_node(importer* im, int idx, node_scratch* ns) {
           cmp_rinput_name);
   }
   for (k = first_ctl; k < ns->n; k++) {
+    /* One operation always sorts under one name, so its duplicates are
+     * neighbours. */
     const rinput* r = &ns->in[k];
-    int dup = 0, j;
-    if (r->op == NULL) continue;
-    for (j = first_ctl; j < k && !dup; j++) dup = ns->in[j].op == r->op;
-    if (!dup) TF_AddControlInput(desc, r->op);
+    if (r->op == NULL || (k > first_ctl && ns->in[k - 1].op == r->op)) continue;
+    TF_AddControlInput(desc, r->op);
   }
   if (nd->device.n > 0 || o->default_device != NULL) {
     if (nd->device.n > 0) {

@@ -935,6 +935,27 @@ TEST(node_errors) {
   expect_error(&b, NULL, TF_INVALID_ARGUMENT, "2 nodes in a cycle", 1);
 }
 
+TEST(repeated_attr_key_last_wins) {
+  /* NodeDef.attr is a map: a key written twice keeps its last value. */
+  TF_Status* s = TF_NewStatus();
+  TF_Graph* g = TF_NewGraph();
+  pb b = {0};
+  TF_Buffer* buf;
+  TF_DataType t = TF_FLOAT;
+  attr_kv a[2] = {{"dtype", av_type(TF_INT32)}, {"dtype", av_type(TF_INT64)}};
+  node(&b, "x", "Placeholder", NULL, NULL, a, 2);
+  buf = to_buffer(&b);
+  CHECK_EQ_INT(import(g, buf, NULL, s), TF_OK);
+  TF_OperationGetAttrType(op_named(g, "x"), "dtype", &t, s);
+  CHECK_CODE(s, TF_OK);
+  CHECK_EQ_INT(t, TF_INT64);
+  CHECK_EQ_INT(TF_OperationOutputType((TF_Output){op_named(g, "x"), 0}),
+               TF_INT64);
+  TF_DeleteBuffer(buf);
+  TF_DeleteGraph(g);
+  TF_DeleteStatus(s);
+}
+
 TEST(version_errors) {
   pb b = {0};
   char msg[256];
