@@ -397,6 +397,11 @@ class GraphTensor:
         return self._op._graph
 
     @property
+    def device(self) -> str:
+        """The device its operation requested ("" when none)."""
+        return self._op.device
+
+    @property
     def name(self) -> str:
         return f"{self._op.name}:{self._index}"
 
@@ -1215,9 +1220,10 @@ def add_op(
         raise short
     # Everything that can fail in Python happens before TF_NewOperation: a
     # description cannot be abandoned, only finished.
-    gathered = _gather(g, op, inputs, explicit, dev)
+    # Attrs before inputs: a bad attr then leaves no Const behind.
     keep: list[Any] = []
     blob = _opgen._attr_blob(op, attrs, keep) if explicit else b""
+    gathered = _gather(g, op, inputs, explicit, dev)
     node = g.unique_name(name or op.name)
     arrays: list[CData] = []
     for item in gathered:

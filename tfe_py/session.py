@@ -398,6 +398,9 @@ class Session:
         sess = self._session()
         plan = _Fetches(self._graph, fetches)
         feeds = _Feeds(self._graph, feed_dict)
+        if not plan.tensors and not plan.targets:
+            feeds.close()  # nothing to run (an empty structure), as TF
+            return plan.build([])
         try:
             values = self._run(sess, plan, feeds, options, run_metadata)
         finally:

@@ -257,3 +257,23 @@ def test_resource_variables_persist_across_runs() -> None:
     with tfe_py.Session(g) as other:  # a new session has its own variables
         with pytest.raises(errors.FailedPreconditionError):
             other.run(read)
+
+
+def test_string_feeds_and_empty_fetches() -> None:
+    with tfe_py.Graph() as g:
+        s = tfe_py.placeholder(tfe_py.string, shape=(None,))
+        joined = ops.StringJoin([s, s], separator="-")
+    with tfe_py.Session(g) as sess:
+        out = sess.run(joined, {s: ["a", b"bc"]})
+        assert list(out) == [b"a-a", b"bc-bc"]
+        with pytest.raises(TypeError):
+            sess.run(joined, {s: [1, 2]})
+        assert sess.run([]) == [] and sess.run({}) == {} and sess.run(()) == ()
+        assert sess.run([[], {"k": ()}]) == [[], {"k": ()}]
+
+
+def test_attr_errors_leave_no_nodes_behind() -> None:
+    with tfe_py.Graph() as g:
+        with pytest.raises(TypeError):
+            ops.MatMul(1.0, 2.0, transpose_a="yes")
+    assert g.operations == []
