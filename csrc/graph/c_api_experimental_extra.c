@@ -10,6 +10,7 @@
  * Everything else reports TF_UNIMPLEMENTED naming itself, or carries the
  * comment marker when it has no status argument. */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,6 +18,7 @@
 #include "core/status_internal.h"
 #include "core/unimplemented.h"
 #include "eager/eager_internal.h"
+#include "graph/session_priv.h"
 #include "kernels/cpu/collective.h"
 #include "kernels/kernel.h"
 #include "ops/attr_value.h"
@@ -123,20 +125,70 @@ TF_Buffer* TF_CreateRunOptions(unsigned char enable_full_trace) {
 
 /* TF_FunctionDebugString: see function.c. */
 
+/* The named FIFO queue helpers run the session on the graph nodes named
+ * after tensor_id (TF's naming): "fifo_queue_dequeue_<id>" is fetched;
+ * "fifo_queue_enqueue_<id>" is run with the tensor fed to placeholder
+ * "arg_tensor_enqueue_<id>". Both block as their queue op does. */
+static TF_Operation* named_queue_op(TF_Session* session, const char* prefix,
+                                    int tensor_id) {
+  char name[64];
+  TF_Operation* op;
+  snprintf(name, sizeof(name), "%s%d", prefix, tensor_id);
+  pthread_mutex_lock(&session->graph->mu);
+  op = tfe_graph_find(session->graph, name);
+  pthread_mutex_unlock(&session->graph->mu);
+  return op;
+}
+
 TF_Tensor* TF_DequeueNamedTensor(TF_Session* session, int tensor_id,
                                  TF_Status* status) {
-  (void)session;
-  (void)tensor_id;
-  TFE_UNIMPLEMENTED(status, "TF_DequeueNamedTensor");
-  return NULL;
+  TF_Operation* op;
+  TF_Output out;
+  TF_Tensor* t = NULL;
+  if (!tfe_session_check(session, "TF_DequeueNamedTensor", status)) {
+    return NULL;
+  }
+  op = named_queue_op(session, "fifo_queue_dequeue_", tensor_id);
+  if (op == NULL) {
+    tfe_status_setf(status, TF_INTERNAL,
+                    "Unable to find the dequeue node in the TF graph.");
+    return NULL;
+  }
+  out.oper = op;
+  out.index = 0;
+  TF_SessionRun(session, NULL, NULL, NULL, 0, &out, &t, 1, NULL, 0, NULL,
+                status);
+  return TF_GetCode(status) == TF_OK ? t : NULL;
 }
 
 void TF_EnqueueNamedTensor(TF_Session* session, int tensor_id,
                            TF_Tensor* tensor, TF_Status* status) {
-  (void)session;
-  (void)tensor_id;
-  (void)tensor;
-  TFE_UNIMPLEMENTED(status, "TF_EnqueueNamedTensor");
+  TF_Operation* enq;
+  TF_Operation* arg;
+  TF_Output in;
+  if (!tfe_session_check(session, "TF_EnqueueNamedTensor", status)) return;
+  if (tensor == NULL) {
+    tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                    "TF_EnqueueNamedTensor: tensor is NULL");
+    return;
+  }
+  enq = named_queue_op(session, "fifo_queue_enqueue_", tensor_id);
+  if (enq == NULL) {
+    tfe_status_setf(status, TF_INTERNAL,
+                    "Unable to find the enqueue node in the TF graph.");
+    return;
+  }
+  arg = named_queue_op(session, "arg_tensor_enqueue_", tensor_id);
+  if (arg == NULL) {
+    tfe_status_setf(status, TF_INTERNAL,
+                    "Unable to find the placeholder node as input to enqueue "
+                    "in the TF graph.");
+    return;
+  }
+  in.oper = arg;
+  in.index = 0;
+  TF_SessionRun(session, NULL, &in, &tensor, 1, NULL, NULL, 0,
+                (const TF_Operation* const*)&enq, 1, NULL, status);
 }
 
 /* ------------------------------------------------------------------------

@@ -277,10 +277,11 @@ TEST(stubs_with_status_report_unimplemented) {
   TF_ShapeAndTypeList* out = (TF_ShapeAndTypeList*)1;
   TF_ShapeAndTypeList** out_res = (TF_ShapeAndTypeList**)1;
 
+  /* Implemented (test_session_threads.c); a NULL session is an error. */
   CHECK(TF_DequeueNamedTensor(NULL, 0, s) == NULL);
-  check_unimplemented(s, "TF_DequeueNamedTensor");
+  CHECK_CODE(s, TF_INVALID_ARGUMENT);
   TF_EnqueueNamedTensor(NULL, 0, NULL, s);
-  check_unimplemented(s, "TF_EnqueueNamedTensor");
+  CHECK_CODE(s, TF_INVALID_ARGUMENT);
   TFE_EnableCollectiveOps(NULL, NULL, 0, s);
   check_unimplemented(s, "TFE_EnableCollectiveOps");
   /* Implemented (test_parallel_collectives_threads.c); its status is an

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "graph_test_util.h"
+#include "tensorflow/c/c_api_experimental.h"
 
 static void sleep_ms(int ms) {
   struct timespec ts;
@@ -222,6 +223,76 @@ TEST(close_cancels_blocked_run) {
   CHECK_CODE(s, TF_OK);
   TF_DeleteStatus(s);
   TF_DeleteGraph(qg.g);
+}
+
+/* TF_EnqueueNamedTensor / TF_DequeueNamedTensor on the nodes named after
+ * the tensor id; a dequeue blocks until another thread enqueues. */
+typedef struct named_arg {
+  TF_Session* sess;
+  TF_Code code;
+  float value;
+} named_arg;
+
+static void* named_dequeue(void* p) {
+  named_arg* a = (named_arg*)p;
+  TF_Status* s = TF_NewStatus();
+  TF_Tensor* t = TF_DequeueNamedTensor(a->sess, 7, s);
+  a->code = TF_GetCode(s);
+  if (t != NULL) {
+    a->value = *(float*)TF_TensorData(t);
+    TF_DeleteTensor(t);
+  }
+  TF_DeleteStatus(s);
+  return NULL;
+}
+
+TEST(named_tensor_queue) {
+  TF_DataType types[1] = {TF_FLOAT};
+  TF_Graph* g = TF_NewGraph();
+  TF_OperationDescription* d;
+  TF_Operation* q;
+  TF_Operation* arg;
+  TF_Session* sess;
+  TF_Status* s = TF_NewStatus();
+  pthread_t th;
+  named_arg a;
+  TF_Tensor* v;
+  d = TF_NewOperation(g, "FIFOQueueV2", "fifo_queue_7");
+  TF_SetAttrTypeList(d, "component_types", types, 1);
+  q = gt_finish(d);
+  arg = gt_placeholder(g, "arg_tensor_enqueue_7", TF_FLOAT);
+  d = TF_NewOperation(g, "QueueEnqueueV2", "fifo_queue_enqueue_7");
+  TF_AddInput(d, gt_out(q, 0));
+  {
+    TF_Output comps[1] = {gt_out(arg, 0)};
+    TF_AddInputList(d, comps, 1);
+  }
+  gt_finish(d);
+  d = TF_NewOperation(g, "QueueDequeueV2", "fifo_queue_dequeue_7");
+  TF_AddInput(d, gt_out(q, 0));
+  TF_SetAttrTypeList(d, "component_types", types, 1);
+  gt_finish(d);
+  sess = gt_session(g);
+  a.sess = sess;
+  a.code = TF_UNKNOWN;
+  a.value = 0;
+  CHECK(pthread_create(&th, NULL, named_dequeue, &a) == 0);
+  sleep_ms(50);
+  v = gt_scalar_f32(7.5f);
+  TF_EnqueueNamedTensor(sess, 7, v, s);
+  CHECK_CODE(s, TF_OK);
+  pthread_join(th, NULL);
+  CHECK_EQ_INT(a.code, TF_OK);
+  CHECK(a.value == 7.5f);
+  /* other ids have no nodes */
+  CHECK(TF_DequeueNamedTensor(sess, 8, s) == NULL);
+  CHECK_CODE(s, TF_INTERNAL);
+  TF_EnqueueNamedTensor(sess, 8, v, s);
+  CHECK_CODE(s, TF_INTERNAL);
+  TF_DeleteTensor(v);
+  gt_close(sess);
+  TF_DeleteStatus(s);
+  TF_DeleteGraph(g);
 }
 
 TFE_TEST_MAIN
