@@ -1141,4 +1141,204 @@ TEST(thread_min_after_dequeue_holds_elements_until_close) {
   TF_DeleteStatus(s);
 }
 
+/* ---- sessions: a queue node runs in graphs, and persists across runs ---- */
+
+typedef struct qgraph {
+  TF_Graph* g;
+  TF_Operation *q, *x, *enq, *deq, *close, *size;
+} qgraph;
+
+static TF_Operation* finish(TF_OperationDescription* d, TF_Status* s) {
+  TF_Operation* op = TF_FinishOperation(d, s);
+  CHECK_CODE(s, TF_OK);
+  return op;
+}
+
+static void make_qgraph(qgraph* qg, int64_t capacity, TF_Status* s) {
+  static const TF_DataType i32[1] = {TF_INT32};
+  TF_OperationDescription* d;
+  TF_Output in;
+  qg->g = TF_NewGraph();
+  d = TF_NewOperation(qg->g, "FIFOQueueV2", "q");
+  TF_SetAttrTypeList(d, "component_types", i32, 1);
+  TF_SetAttrInt(d, "capacity", capacity);
+  qg->q = finish(d, s);
+  d = TF_NewOperation(qg->g, "Placeholder", "x");
+  TF_SetAttrType(d, "dtype", TF_INT32);
+  qg->x = finish(d, s);
+  d = TF_NewOperation(qg->g, "QueueEnqueueV2", "enq");
+  in.oper = qg->q;
+  in.index = 0;
+  TF_AddInput(d, in);
+  in.oper = qg->x;
+  TF_AddInputList(d, &in, 1);
+  qg->enq = finish(d, s);
+  d = TF_NewOperation(qg->g, "QueueDequeueV2", "deq");
+  in.oper = qg->q;
+  TF_AddInput(d, in);
+  TF_SetAttrTypeList(d, "component_types", i32, 1);
+  qg->deq = finish(d, s);
+  d = TF_NewOperation(qg->g, "QueueCloseV2", "close");
+  TF_AddInput(d, in);
+  qg->close = finish(d, s);
+  d = TF_NewOperation(qg->g, "QueueSizeV2", "size");
+  TF_AddInput(d, in);
+  qg->size = finish(d, s);
+}
+
+static TF_Session* new_session(TF_Graph* g, TF_Status* s) {
+  TF_SessionOptions* o = TF_NewSessionOptions();
+  TF_Session* sess = TF_NewSession(g, o, s);
+  CHECK_CODE(s, TF_OK);
+  TF_DeleteSessionOptions(o);
+  return sess;
+}
+
+static void run_enqueue(TF_Session* sess, const qgraph* qg, int32_t v,
+                        TF_Status* s) {
+  TF_Output feed;
+  TF_Tensor* t = TF_AllocateTensor(TF_INT32, NULL, 0, 4);
+  const TF_Operation* target = qg->enq;
+  *(int32_t*)TF_TensorData(t) = v;
+  feed.oper = qg->x;
+  feed.index = 0;
+  TF_SessionRun(sess, NULL, &feed, &t, 1, NULL, NULL, 0, &target, 1, NULL, s);
+  TF_DeleteTensor(t);
+}
+
+/* Runs deq; returns the code and the value in *v. */
+static TF_Code run_dequeue(TF_Session* sess, const qgraph* qg, int32_t* v,
+                           TF_Status* s) {
+  TF_Output fetch;
+  TF_Tensor* out = NULL;
+  fetch.oper = qg->deq;
+  fetch.index = 0;
+  TF_SessionRun(sess, NULL, NULL, NULL, 0, &fetch, &out, 1, NULL, 0, NULL, s);
+  if (TF_GetCode(s) == TF_OK) {
+    CHECK(out != NULL);
+    *v = *(int32_t*)TF_TensorData(out);
+    TF_DeleteTensor(out);
+  } else {
+    CHECK(out == NULL);
+  }
+  return TF_GetCode(s);
+}
+
+static int32_t run_size(TF_Session* sess, const qgraph* qg, TF_Status* s) {
+  TF_Output fetch;
+  TF_Tensor* out = NULL;
+  int32_t v;
+  fetch.oper = qg->size;
+  fetch.index = 0;
+  TF_SessionRun(sess, NULL, NULL, NULL, 0, &fetch, &out, 1, NULL, 0, NULL, s);
+  CHECK_CODE(s, TF_OK);
+  v = *(int32_t*)TF_TensorData(out);
+  TF_DeleteTensor(out);
+  return v;
+}
+
+TEST(session_queue_persists_across_runs) {
+  TF_Status* s = TF_NewStatus();
+  qgraph qg;
+  TF_Session* sess;
+  TF_Session* other;
+  int32_t v = 0;
+  make_qgraph(&qg, -1, s);
+  sess = new_session(qg.g, s);
+  run_enqueue(sess, &qg, 1, s);
+  CHECK_CODE(s, TF_OK);
+  run_enqueue(sess, &qg, 2, s);
+  CHECK_CODE(s, TF_OK);
+  CHECK_EQ_INT(run_size(sess, &qg, s), 2);
+  /* Another session of the same graph has its own queue. */
+  other = new_session(qg.g, s);
+  CHECK_EQ_INT(run_size(other, &qg, s), 0);
+  CHECK_EQ_INT(run_dequeue(sess, &qg, &v, s), TF_OK);
+  CHECK_EQ_INT(v, 1);
+  CHECK_EQ_INT(run_dequeue(sess, &qg, &v, s), TF_OK);
+  CHECK_EQ_INT(v, 2);
+  /* Closed and empty: OUT_OF_RANGE with TF's name for the node's queue. */
+  {
+    const TF_Operation* target = qg.close;
+    TF_SessionRun(sess, NULL, NULL, NULL, 0, NULL, NULL, 0, &target, 1, NULL,
+                  s);
+  }
+  CHECK_CODE(s, TF_OK);
+  CHECK_EQ_INT(run_dequeue(sess, &qg, &v, s), TF_OUT_OF_RANGE);
+  CHECK_STR_CONTAINS(TF_Message(s),
+                     "FIFOQueue '_0_q' is closed and has insufficient "
+                     "elements (requested 1, current size 0)");
+  TF_CloseSession(other, s);
+  TF_DeleteSession(other, s);
+  TF_CloseSession(sess, s);
+  TF_DeleteSession(sess, s);
+  CHECK_CODE(s, TF_OK);
+  TF_DeleteGraph(qg.g);
+  TF_DeleteStatus(s);
+}
+
+typedef struct srun {
+  TF_Session* sess;
+  const qgraph* qg;
+  TF_Code code;
+  char msg[512];
+  int32_t value;
+} srun;
+
+static void* session_dequeue(void* arg) {
+  srun* r = (srun*)arg;
+  TF_Status* s = TF_NewStatus();
+  r->code = run_dequeue(r->sess, r->qg, &r->value, s);
+  snprintf(r->msg, sizeof r->msg, "%s", TF_Message(s));
+  TF_DeleteStatus(s);
+  return NULL;
+}
+
+TEST(thread_session_dequeue_fed_by_another_run) {
+  TF_Status* s = TF_NewStatus();
+  qgraph qg;
+  TF_Session* sess;
+  srun r;
+  pthread_t th;
+  make_qgraph(&qg, 1, s);
+  sess = new_session(qg.g, s);
+  memset(&r, 0, sizeof r);
+  r.sess = sess;
+  r.qg = &qg;
+  CHECK(pthread_create(&th, NULL, session_dequeue, &r) == 0);
+  sleep_ms(50);
+  run_enqueue(sess, &qg, 77, s);
+  CHECK_CODE(s, TF_OK);
+  pthread_join(th, NULL);
+  CHECK_EQ_INT(r.code, TF_OK);
+  CHECK_EQ_INT(r.value, 77);
+  TF_CloseSession(sess, s);
+  TF_DeleteSession(sess, s);
+  TF_DeleteGraph(qg.g);
+  TF_DeleteStatus(s);
+}
+
+TEST(thread_session_close_cancels_blocked_dequeue) {
+  TF_Status* s = TF_NewStatus();
+  qgraph qg;
+  TF_Session* sess;
+  srun r;
+  pthread_t th;
+  make_qgraph(&qg, -1, s);
+  sess = new_session(qg.g, s);
+  memset(&r, 0, sizeof r);
+  r.sess = sess;
+  r.qg = &qg;
+  CHECK(pthread_create(&th, NULL, session_dequeue, &r) == 0);
+  sleep_ms(100);
+  TF_CloseSession(sess, s);
+  CHECK_CODE(s, TF_OK);
+  pthread_join(th, NULL);
+  CHECK_EQ_INT(r.code, TF_CANCELLED);
+  TF_DeleteSession(sess, s);
+  CHECK_CODE(s, TF_OK);
+  TF_DeleteGraph(qg.g);
+  TF_DeleteStatus(s);
+}
+
 TFE_TEST_MAIN
