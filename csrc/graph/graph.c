@@ -60,9 +60,85 @@ void tfe_graph_op_free(TF_Operation* op) {
     }
     tfe_free(op->output_shapes);
   }
+  if (op->handle_data != NULL) {
+    for (i = 0; i < op->num_outputs; i++) {
+      tfe_graph_handle_data_clear(&op->handle_data[i]);
+    }
+    tfe_free(op->handle_data);
+  }
   tfe_free(op->control_inputs);
   tfe_free(op->control_outputs);
   tfe_free(op);
+}
+
+void tfe_graph_handle_data_clear(tfe_handle_data* h) {
+  int i;
+  if (h == NULL) return;
+  for (i = 0; i < h->num; i++) tfe_free(h->shapes[i].dims);
+  tfe_free(h->shapes);
+  tfe_free(h->dtypes);
+  memset(h, 0, sizeof(*h));
+}
+
+int tfe_graph_handle_data_copy(tfe_handle_data* dst,
+                               const tfe_handle_data* src) {
+  int i;
+  memset(dst, 0, sizeof(*dst));
+  if (src == NULL || src->num <= 0) return 1;
+  dst->dtypes = (TF_DataType*)tfe_malloc((size_t)src->num * sizeof(TF_DataType));
+  dst->shapes = (tfe_shape*)tfe_calloc((size_t)src->num, sizeof(tfe_shape));
+  if (dst->dtypes == NULL || dst->shapes == NULL) {
+    tfe_free(dst->dtypes);
+    tfe_free(dst->shapes);
+    memset(dst, 0, sizeof(*dst));
+    return 0;
+  }
+  dst->num = src->num;
+  for (i = 0; i < src->num; i++) {
+    const tfe_shape* sh = &src->shapes[i];
+    dst->dtypes[i] = src->dtypes[i];
+    dst->shapes[i].num_dims = sh->num_dims;
+    if (sh->num_dims > 0) {
+      dst->shapes[i].dims =
+          (int64_t*)tfe_malloc((size_t)sh->num_dims * sizeof(int64_t));
+      if (dst->shapes[i].dims == NULL) {
+        tfe_graph_handle_data_clear(dst);
+        return 0;
+      }
+      memcpy(dst->shapes[i].dims, sh->dims,
+             (size_t)sh->num_dims * sizeof(int64_t));
+    }
+  }
+  return 1;
+}
+
+const tfe_handle_data* tfe_graph_handle_data_of(const TF_Operation* op,
+                                                int index) {
+  if (op == NULL || op->handle_data == NULL || index < 0 ||
+      index >= op->num_outputs || op->handle_data[index].num <= 0) {
+    return NULL;
+  }
+  return &op->handle_data[index];
+}
+
+int tfe_graph_handle_data_set(TF_Operation* op, int index,
+                              tfe_handle_data* h) {
+  if (index < 0 || index >= op->num_outputs) {
+    tfe_graph_handle_data_clear(h);
+    return 0;
+  }
+  if (op->handle_data == NULL) {
+    op->handle_data = (tfe_handle_data*)tfe_calloc((size_t)op->num_outputs,
+                                                   sizeof(tfe_handle_data));
+    if (op->handle_data == NULL) {
+      tfe_graph_handle_data_clear(h);
+      return 0;
+    }
+  }
+  tfe_graph_handle_data_clear(&op->handle_data[index]);
+  op->handle_data[index] = *h;
+  memset(h, 0, sizeof(*h));
+  return 1;
 }
 
 static void graph_free(TF_Graph* g) {
@@ -737,17 +813,9 @@ void TF_UpdateEdge(TF_Graph* graph, TF_Output new_src, TF_Input dst,
                         : "?");
     return;
   }
+  /* An edge from a later operation is allowed, as in TF: that is how a
+   * loop's Merge gets its NextIteration input. */
   pthread_mutex_lock(&graph->mu);
-  if (new_src.oper->id >= dst.oper->id) {
-    /* Operations only refer to earlier ones (a loop's back edge is the
-     * one exception, made by tfe's own import and while-loop code). */
-    pthread_mutex_unlock(&graph->mu);
-    tfe_status_setf(status, TF_INVALID_ARGUMENT,
-                    "TF_UpdateEdge: '%s' was created after '%s'; tfe only "
-                    "rewires an input to an earlier operation",
-                    new_src.oper->name, dst.oper->name);
-    return;
-  }
   if (!tfe_graph_set_input(graph, dst.oper, dst.index, new_src)) {
     pthread_mutex_unlock(&graph->mu);
     tfe_status_setf(status, TF_RESOURCE_EXHAUSTED,
@@ -763,7 +831,7 @@ void TF_AddOperationControlInput(TF_Graph* graph, TF_Operation* op,
   int i;
   TF_Operation** p;
   if (!check_op_in(graph, op, "op", NULL) ||
-      !check_op_in(graph, input, "input", NULL) || input->id >= op->id) {
+      !check_op_in(graph, input, "input", NULL) || input == op) {
     return; /* no status to report through; nothing changes */
   }
   pthread_mutex_lock(&graph->mu);
@@ -897,18 +965,129 @@ void TF_SetRequireShapeInferenceFns(TF_Graph* graph, bool require) {
   (void)graph, (void)require;
 }
 
+/* CppShapeInferenceResult.HandleData: is_set 1, shape_and_type 2
+ * {shape 1 (TensorShapeProto), dtype 2, type 4 (FullTypeDef)}. */
 TF_Buffer* TF_GetHandleShapeAndType(TF_Graph* graph, TF_Output output) {
-  (void)graph, (void)output;
-  /* TFE_UNIMPLEMENTED: TF_GetHandleShapeAndType */
-  TFE_GRAPH_WARN_ONCE("TF_GetHandleShapeAndType");
-  return NULL;
+  tfe_pbw out = {0};
+  const tfe_handle_data* h;
+  int i;
+  if (!check_output(graph, output, NULL)) return NULL;
+  pthread_mutex_lock(&graph->mu);
+  h = tfe_graph_handle_data_of(output.oper, output.index);
+  if (h == NULL) {
+    pthread_mutex_unlock(&graph->mu);
+    return NULL;
+  }
+  tfe_pbw_uint(&out, 1, 1);
+  for (i = 0; i < h->num; i++) {
+    tfe_pbw st = {0}, shape = {0};
+    tfe_pb_shape(&shape, h->shapes[i].dims, h->shapes[i].num_dims);
+    tfe_pbw_sub(&st, 1, &shape);
+    if (h->dtypes[i] != 0) tfe_pbw_uint(&st, 2, (uint64_t)h->dtypes[i]);
+    tfe_pbw_sub(&out, 2, &st);
+  }
+  pthread_mutex_unlock(&graph->mu);
+  return tfe_pb_to_buffer(&out);
+}
+
+/* Reads one HandleShapeAndType message into entry k of *h. */
+static int read_shape_and_type(tfe_pbr* r, tfe_handle_data* h, int k,
+                               TF_Status* s) {
+  int f, w;
+  uint64_t u;
+  h->shapes[k].num_dims = -1;
+  h->dtypes[k] = (TF_DataType)0;
+  while (r->p < r->end) {
+    tfe_pbr sub;
+    if (!tfe_pbr_tag(r, &f, &w)) return 0;
+    if (f == 1 && w == 2) {
+      tfe_attr_value v;
+      if (!tfe_pbr_len(r, &sub) ||
+          !tfe_graph_decode_shape_proto(sub.p, (size_t)(sub.end - sub.p), &v,
+                                        s)) {
+        return 0;
+      }
+      tfe_free(h->shapes[k].dims);
+      h->shapes[k] = v.v.shape; /* taken */
+      v.v.shape.dims = NULL;
+      tfe_attr_value_clear(&v);
+    } else if (f == 2 && w == 0) {
+      if (!tfe_pbr_varint(r, &u)) return 0;
+      h->dtypes[k] = (TF_DataType)u;
+    } else if (!tfe_pbr_skip(r, f, w)) {
+      return 0;
+    }
+  }
+  return 1;
 }
 
 void TF_SetHandleShapeAndType(TF_Graph* graph, TF_Output output,
                               const void* proto, size_t proto_len,
                               TF_Status* status) {
-  (void)graph, (void)output, (void)proto, (void)proto_len;
-  TFE_UNIMPLEMENTED(status, "TF_SetHandleShapeAndType");
+  tfe_handle_data h;
+  tfe_pbr r;
+  int f, w, n = 0, ok = 1;
+  memset(&h, 0, sizeof h);
+  if (!check_output(graph, output, status)) return;
+  if (proto == NULL && proto_len > 0) {
+    tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                    "TF_SetHandleShapeAndType: proto is NULL");
+    return;
+  }
+  /* First pass: count the entries. */
+  r.p = (const unsigned char*)proto;
+  r.end = proto == NULL ? r.p : r.p + proto_len;
+  while (r.p < r.end && ok) {
+    tfe_pbr sub;
+    ok = tfe_pbr_tag(&r, &f, &w);
+    if (!ok) break;
+    if (f == 2 && w == 2) {
+      ok = tfe_pbr_len(&r, &sub);
+      n++;
+    } else {
+      ok = tfe_pbr_skip(&r, f, w);
+    }
+  }
+  if (ok && n > 0) {
+    h.dtypes = (TF_DataType*)tfe_calloc((size_t)n, sizeof(TF_DataType));
+    h.shapes = (tfe_shape*)tfe_calloc((size_t)n, sizeof(tfe_shape));
+    if (h.dtypes == NULL || h.shapes == NULL) {
+      tfe_free(h.dtypes);
+      tfe_free(h.shapes);
+      tfe_status_setf(status, TF_RESOURCE_EXHAUSTED,
+                      "TF_SetHandleShapeAndType: out of memory");
+      return;
+    }
+    h.num = n;
+    r.p = (const unsigned char*)proto;
+    n = 0;
+    while (r.p < r.end && ok) {
+      tfe_pbr sub;
+      ok = tfe_pbr_tag(&r, &f, &w);
+      if (!ok) break;
+      if (f == 2 && w == 2) {
+        ok = tfe_pbr_len(&r, &sub) && read_shape_and_type(&sub, &h, n++, NULL);
+      } else {
+        ok = tfe_pbr_skip(&r, f, w);
+      }
+    }
+  }
+  if (!ok) {
+    tfe_graph_handle_data_clear(&h);
+    tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                    "Couldn't deserialize HandleData proto");
+    return;
+  }
+  pthread_mutex_lock(&graph->mu);
+  ok = tfe_graph_handle_data_set(output.oper, output.index, &h);
+  if (ok) atomic_fetch_add(&graph->generation, 1);
+  pthread_mutex_unlock(&graph->mu);
+  if (!ok) {
+    tfe_status_setf(status, TF_RESOURCE_EXHAUSTED,
+                    "TF_SetHandleShapeAndType: out of memory");
+    return;
+  }
+  tfe_status_ok(status);
 }
 
 void TF_AddWhileInputHack(TF_Graph* graph, TF_Output new_src,

@@ -252,7 +252,8 @@ static int cmp_node_id(const void* a, const void* b) {
   return (x > y) - (x < y);
 }
 
-/* Runs one node through the eager runtime. */
+/* Runs one node through the eager runtime: 1 done, 0 error (status set),
+ * -1 not computable (an input comes from a later operation). */
 static int run_node(TFE_Context* ctx, eval_node* node, eval_node* nodes,
                     ptr_map* index, TF_Status* s) {
   TF_Operation* op = node->op;
@@ -284,6 +285,12 @@ static int run_node(TFE_Context* ctx, eval_node* node, eval_node* nodes,
   }
   for (i = 0; i < op->num_inputs; i++) {
     int k = map_get(index, op->inputs[i].oper);
+    if (k < 0 || nodes[k].outs == NULL ||
+        nodes[k].outs[op->inputs[i].index] == NULL) {
+      /* A cycle made by TF_UpdateEdge: not a constant. */
+      TFE_DeleteOp(eop);
+      return -1;
+    }
     TFE_OpAddInput(eop, nodes[k].outs[op->inputs[i].index], s);
     if (TF_GetCode(s) != TF_OK) {
       TFE_DeleteOp(eop);
@@ -351,7 +358,12 @@ unsigned char TF_TryEvaluateConstant(TF_Graph* graph, TF_Output output,
     goto done;
   }
   for (i = 0; i < num_nodes; i++) {
-    if (!run_node(ctx, &nodes[i], nodes, &seen, status)) goto done;
+    int r = run_node(ctx, &nodes[i], nodes, &seen, status);
+    if (r == 0) goto done;
+    if (r < 0) {
+      tfe_status_ok(status);
+      goto done;
+    }
   }
   k = map_get(&seen, output.oper);
   {

@@ -71,7 +71,21 @@ struct TF_Operation {
   TF_Operation** control_outputs; /* owned */
   int cap_control_outputs;
   int* cap_consumers;     /* num_outputs entries */
+  /* TF's handle data of resource / variant outputs: what a handle refers
+   * to (dtypes and shapes). NULL when no output has any; otherwise
+   * num_outputs entries, an unknown one with num == 0. Set by
+   * TF_FinishOperation (VarHandleOp from its dtype/shape attrs; Identity-
+   * like ops pass their input's along) and by TF_SetHandleShapeAndType;
+   * read and written under graph->mu. Freed by tfe_graph_op_free. */
+  struct tfe_handle_data* handle_data;
 };
+
+/* One output's handle data: num (dtype, shape) pairs (usually one). */
+typedef struct tfe_handle_data {
+  int num;
+  TF_DataType* dtypes; /* owned, num entries */
+  tfe_shape* shapes;   /* owned, num entries (each dims owned) */
+} tfe_handle_data;
 
 struct TF_Graph {
   uint32_t magic;

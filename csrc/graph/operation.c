@@ -495,8 +495,8 @@ void TF_SetAttrShapeList(TF_OperationDescription* desc, const char* attr_name,
 
 /* Decodes a TensorShapeProto through the AttrValue decoder (a shape is
  * AttrValue field 7). */
-static int decode_shape_proto(const void* proto, size_t len,
-                              tfe_attr_value* out, TF_Status* s) {
+int tfe_graph_decode_shape_proto(const void* proto, size_t len,
+                                 tfe_attr_value* out, TF_Status* s) {
   unsigned char head[12];
   size_t h = 0;
   uint64_t n = len;
@@ -535,7 +535,7 @@ void TF_SetAttrTensorShapeProto(TF_OperationDescription* desc,
                     "TF_SetAttrTensorShapeProto: NULL argument");
     return;
   }
-  if (!decode_shape_proto(proto, proto_len, &v, status)) return;
+  if (!tfe_graph_decode_shape_proto(proto, proto_len, &v, status)) return;
   desc_put(desc, attr_name, &v, 1);
   tfe_status_ok(status);
 }
@@ -573,7 +573,7 @@ void TF_SetAttrTensorShapeProtoList(TF_OperationDescription* desc,
       ok = 0;
       break;
     }
-    ok = decode_shape_proto(protos[i], proto_lens[i], &one, status);
+    ok = tfe_graph_decode_shape_proto(protos[i], proto_lens[i], &one, status);
     if (!ok) {
       tfe_status_setf(status, TF_INVALID_ARGUMENT,
                       "Unparseable TensorShapeProto at index %d", i);
@@ -1095,31 +1095,144 @@ static int partial_shape_of(TF_Output o, tfe_shape* out) {
   return 0;
 }
 
+static const char* dtype_text(TF_DataType t) {
+  const char* n = tfe_dtype_short_name(t);
+  return n != NULL ? n : "invalid";
+}
+
+/* TF's ValidateVariableResourceHandle: the dtype attr of a variable op must
+ * match the dtype the handle's data records. */
+static int check_variable_dtype(const TF_Operation* op,
+                                const tfe_handle_data* h, TF_Status* s) {
+  static const char* const kOps[] = {"ReadVariableOp", "AssignVariableOp",
+                                     "AssignAddVariableOp",
+                                     "AssignSubVariableOp", NULL};
+  TF_DataType dt;
+  int i;
+  if (h == NULL) return 1;
+  for (i = 0; kOps[i] != NULL; i++) {
+    if (strcmp(op->op_type, kOps[i]) == 0) break;
+  }
+  if (kOps[i] == NULL) return 1;
+  if (!tfe_attrs_get_type(&op->attrs, "dtype", &dt, NULL)) return 1;
+  if (h->dtypes[0] == dt) return 1;
+  tfe_status_setf(s, TF_INVALID_ARGUMENT,
+                  "Trying to read variable with wrong dtype. Expected %s got "
+                  "%s for '{{node %s}} = %s[dtype=%s]'",
+                  dtype_text(h->dtypes[0]), dtype_text(dt), op->name,
+                  op->op_type, tfe_dtype_enum_name(dt));
+  return 0;
+}
+
+/* Output handle data: VarHandleOp's from its attrs; ops that pass their
+ * input through hand the input's along. Caller holds the graph's lock. */
+static int set_output_handle_data(TF_Operation* op) {
+  static const char* const kPass[] = {
+      "Identity", "Snapshot", "StopGradient", "PreventGradient", "Enter",
+      "Exit", "NextIteration", "PlaceholderWithDefault", "EnsureShape",
+      "Switch", "Merge", "IdentityN", NULL};
+  int i, k;
+  if (strcmp(op->op_type, "VarHandleOp") == 0 && op->num_outputs == 1) {
+    tfe_handle_data h;
+    TF_DataType dt;
+    const tfe_shape* sh;
+    if (!tfe_attrs_get_type(&op->attrs, "dtype", &dt, NULL) ||
+        !tfe_attrs_get_shape(&op->attrs, "shape", &sh, NULL)) {
+      return 1;
+    }
+    tfe_handle_data one;
+    one.num = 1;
+    one.dtypes = &dt;
+    one.shapes = (tfe_shape*)sh;
+    if (!tfe_graph_handle_data_copy(&h, &one)) return 0;
+    return tfe_graph_handle_data_set(op, 0, &h);
+  }
+  for (k = 0; kPass[k] != NULL; k++) {
+    if (strcmp(op->op_type, kPass[k]) == 0) break;
+  }
+  if (kPass[k] == NULL) return 1;
+  for (i = 0; i < op->num_outputs; i++) {
+    const tfe_handle_data* src = NULL;
+    tfe_handle_data h;
+    int j;
+    if (op->output_types[i] != TF_RESOURCE &&
+        op->output_types[i] != TF_VARIANT) {
+      continue;
+    }
+    if (strcmp(op->op_type, "IdentityN") == 0) {
+      if (i < op->num_inputs) {
+        src = tfe_graph_handle_data_of(op->inputs[i].oper, op->inputs[i].index);
+      }
+    } else if (strcmp(op->op_type, "Merge") == 0) {
+      if (i == 0) {
+        for (j = 0; j < op->num_inputs && src == NULL; j++) {
+          src = tfe_graph_handle_data_of(op->inputs[j].oper,
+                                         op->inputs[j].index);
+        }
+      }
+    } else if (op->num_inputs > 0) {
+      src = tfe_graph_handle_data_of(op->inputs[0].oper, op->inputs[0].index);
+    }
+    if (src == NULL) continue;
+    if (!tfe_graph_handle_data_copy(&h, src) ||
+        !tfe_graph_handle_data_set(op, i, &h)) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* "name" or "name:i" of every input, for shape-inference messages (only
+ * built when inference failed). NULL on OOM. */
+static char** input_names(const TF_Operation* op) {
+  char** names = (char**)tfe_calloc((size_t)op->num_inputs, sizeof(char*));
+  int i;
+  if (names == NULL) return NULL;
+  for (i = 0; i < op->num_inputs; i++) {
+    const char* n = op->inputs[i].oper->name;
+    size_t len = strlen(n);
+    names[i] = (char*)tfe_malloc(len + 16);
+    if (names[i] == NULL) continue;
+    if (op->inputs[i].index == 0) {
+      memcpy(names[i], n, len + 1);
+    } else {
+      snprintf(names[i], len + 16, "%s:%d", n, op->inputs[i].index);
+    }
+  }
+  return names;
+}
+
 /* Runs shape inference for `op` (its inputs, attrs and types are set);
- * fills op->output_shapes. */
+ * fills op->output_shapes and the outputs' handle data. */
 static int infer_shapes(TF_Operation* op, TF_Status* s) {
   tfe_shape_infer_args a;
-  tfe_shape in_small[8], as_small[8];
+  tfe_shape in_small[8], as_small[8], hs_small[8];
   TF_Tensor* val_small[8];
   tfe_shape* in_shapes = in_small;
   tfe_shape* as_shapes = as_small;
+  tfe_shape* handle_shapes = hs_small;
   TF_Tensor** values = val_small;
-  int i, ok, n = op->num_inputs, any_val = 0, any_as = 0;
+  int i, ok, n = op->num_inputs, any_val = 0, any_as = 0, any_handle = 0;
   if (n > 8) {
     in_shapes = (tfe_shape*)tfe_calloc((size_t)n, sizeof(tfe_shape));
     as_shapes = (tfe_shape*)tfe_calloc((size_t)n, sizeof(tfe_shape));
+    handle_shapes = (tfe_shape*)tfe_calloc((size_t)n, sizeof(tfe_shape));
     values = (TF_Tensor**)tfe_calloc((size_t)n, sizeof(TF_Tensor*));
-    if (in_shapes == NULL || as_shapes == NULL || values == NULL) {
+    if (in_shapes == NULL || as_shapes == NULL || values == NULL ||
+        handle_shapes == NULL) {
       tfe_free(in_shapes);
       tfe_free(as_shapes);
+      tfe_free(handle_shapes);
       tfe_free(values);
       tfe_status_setf(s, TF_RESOURCE_EXHAUSTED,
                       "out of memory inferring shapes of %s", op->name);
       return 0;
     }
   }
+  for (i = 0; i < n; i++) as_shapes[i].dims = NULL;
   for (i = 0; i < n; i++) {
     TF_Output src = op->inputs[i];
+    const tfe_handle_data* h = NULL;
     in_shapes[i] = src.oper->output_shapes[src.index];
     values[i] = (TF_Tensor*)const_value(src.oper);
     if (values[i] != NULL) any_val = 1;
@@ -1128,6 +1241,19 @@ static int infer_shapes(TF_Operation* op, TF_Status* s) {
     if ((op->input_types[i] == TF_INT32 || op->input_types[i] == TF_INT64) &&
         partial_shape_of(src, &as_shapes[i])) {
       any_as = 1;
+    }
+    handle_shapes[i].num_dims = -1;
+    handle_shapes[i].dims = NULL;
+    if (op->input_types[i] == TF_RESOURCE || op->input_types[i] == TF_VARIANT) {
+      h = tfe_graph_handle_data_of(src.oper, src.index);
+    }
+    if (h != NULL) {
+      handle_shapes[i] = h->shapes[0]; /* borrowed */
+      any_handle = 1;
+      if (i == 0 && !check_variable_dtype(op, h, s)) {
+        ok = 0;
+        goto done;
+      }
     }
   }
   memset(&a, 0, sizeof a);
@@ -1138,12 +1264,33 @@ static int infer_shapes(TF_Operation* op, TF_Status* s) {
   a.input_types = op->input_types;
   a.input_values = any_val ? values : NULL;
   a.input_as_shapes = any_as ? as_shapes : NULL;
+  a.input_handle_shapes = any_handle ? handle_shapes : NULL;
   a.num_outputs = op->num_outputs;
   ok = tfe_shape_infer(&a, op->name, op->output_shapes, s);
+  if (!ok && n > 0 && TF_GetCode(s) == TF_INVALID_ARGUMENT) {
+    /* Again with the input names, for TF's message. */
+    char** names = input_names(op);
+    int k;
+    for (k = 0; names != NULL && k < n && names[k] != NULL; k++) {
+    }
+    if (names != NULL && k == n) {
+      a.input_names = (const char* const*)names;
+      ok = tfe_shape_infer(&a, op->name, op->output_shapes, s);
+    }
+    for (k = 0; names != NULL && k < n; k++) tfe_free(names[k]);
+    tfe_free(names);
+  }
+  if (ok && !set_output_handle_data(op)) {
+    tfe_status_setf(s, TF_RESOURCE_EXHAUSTED,
+                    "out of memory inferring shapes of %s", op->name);
+    ok = 0;
+  }
+done:
   for (i = 0; i < n; i++) tfe_free(as_shapes[i].dims);
   if (in_shapes != in_small) {
     tfe_free(in_shapes);
     tfe_free(as_shapes);
+    tfe_free(handle_shapes);
     tfe_free(values);
   }
   return ok;

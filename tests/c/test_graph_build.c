@@ -930,6 +930,24 @@ TEST(update_edge_and_control_inputs) {
   TF_UpdateEdge(sg.g, O(NULL, 0), I(sg.id, 0), s);
   CHECK_CODE(s, TF_INVALID_ARGUMENT);
 
+  /* an input from a later operation is allowed (loops' back edges); a
+   * cycle is then not a constant */
+  {
+    TF_Operation* c1 = scalar_i32(sg.g, "cyc_c", 1, s);
+    TF_Operation* a1 = unop(sg.g, "Identity", "cyc_a1", O(c1, 0), s);
+    TF_Operation* a2 = unop(sg.g, "Identity", "cyc_a2", O(a1, 0), s);
+    TF_Tensor* r = NULL;
+    TF_UpdateEdge(sg.g, O(a2, 0), I(a1, 0), s);
+    CHECK_CODE(s, TF_OK);
+    CHECK(TF_OperationInput(I(a1, 0)).oper == a2);
+    CHECK_EQ_INT(TF_TryEvaluateConstant(sg.g, O(a2, 0), &r, s), 0);
+    CHECK_CODE(s, TF_OK);
+    CHECK(r == NULL);
+    TF_AddOperationControlInput(sg.g, c1, a2); /* later op: allowed */
+    CHECK_EQ_INT(TF_OperationNumControlInputs(c1), 1);
+    TF_AddOperationControlInput(sg.g, c1, c1); /* itself: ignored */
+    CHECK_EQ_INT(TF_OperationNumControlInputs(c1), 1);
+  }
   TF_AddOperationControlInput(sg.g, sg.id, sg.x);
   TF_AddOperationControlInput(sg.g, sg.id, sg.x); /* once */
   CHECK_EQ_INT(TF_OperationNumControlInputs(sg.id), 1);
@@ -971,6 +989,62 @@ TEST(set_and_clear_attr_of_finished_operation) {
   TF_DeleteBuffer(v);
   TF_SetRequireShapeInferenceFns(sg.g, false);
   TF_DeleteGraph(sg.g);
+  TF_DeleteStatus(s);
+}
+
+TEST(handle_shape_and_type) {
+  TF_Status* s = TF_NewStatus();
+  TF_Graph* g = TF_NewGraph();
+  int64_t dims[2] = {2, 3};
+  TF_OperationDescription* d = TF_NewOperation(g, "VarHandleOp", "v");
+  TF_Operation *v, *idv, *ph, *c, *bad;
+  TF_Buffer* b;
+  const unsigned char* p;
+  TF_SetAttrType(d, "dtype", TF_FLOAT);
+  TF_SetAttrShape(d, "shape", dims, 2);
+  v = TF_FinishOperation(d, s);
+  CHECK_CODE(s, TF_OK);
+  idv = unop(g, "Identity", "idv", O(v, 0), s);
+  CHECK_CODE(s, TF_OK);
+  /* HandleData { is_set: true shape_and_type { shape {2,3} dtype: 1 } } */
+  b = TF_GetHandleShapeAndType(g, O(idv, 0));
+  CHECK(b != NULL);
+  p = (const unsigned char*)b->data;
+  CHECK(p[0] == 0x08 && p[1] == 0x01);
+  CHECK_EQ_INT(pb_count(p, b->length, 2), 1);
+  /* the same bytes set on a resource placeholder come back */
+  ph = placeholder(g, "ph", TF_RESOURCE, NULL, -1, s);
+  CHECK(TF_GetHandleShapeAndType(g, O(ph, 0)) == NULL);
+  TF_SetHandleShapeAndType(g, O(ph, 0), b->data, b->length, s);
+  CHECK_CODE(s, TF_OK);
+  {
+    TF_Buffer* b2 = TF_GetHandleShapeAndType(g, O(ph, 0));
+    CHECK(b2 != NULL && b2->length == b->length);
+    CHECK(memcmp(b2->data, b->data, b->length) == 0);
+    TF_DeleteBuffer(b2);
+  }
+  TF_SetHandleShapeAndType(g, O(ph, 0), "\xff", 1, s);
+  CHECK_CODE(s, TF_INVALID_ARGUMENT);
+  TF_SetHandleShapeAndType(g, O(ph, 3), b->data, b->length, s);
+  CHECK_CODE(s, TF_OUT_OF_RANGE);
+  TF_DeleteBuffer(b);
+  CHECK(TF_GetHandleShapeAndType(NULL, O(ph, 0)) == NULL);
+  /* a variable op with the wrong dtype fails at finish */
+  c = scalar_i32(g, "ic", 1, s);
+  d = TF_NewOperation(g, "AssignVariableOp", "assign");
+  TF_AddInput(d, O(idv, 0));
+  TF_AddInput(d, O(c, 0));
+  TF_SetAttrType(d, "dtype", TF_INT32);
+  bad = TF_FinishOperation(d, s);
+  CHECK(bad == NULL);
+  CHECK_CODE(s, TF_INVALID_ARGUMENT);
+  CHECK_STR_CONTAINS(TF_Message(s), "Expected float got int32");
+  d = TF_NewOperation(g, "ReadVariableOp", "read");
+  TF_AddInput(d, O(v, 0));
+  TF_SetAttrType(d, "dtype", TF_FLOAT);
+  CHECK(TF_FinishOperation(d, s) != NULL);
+  CHECK_CODE(s, TF_OK);
+  TF_DeleteGraph(g);
   TF_DeleteStatus(s);
 }
 
