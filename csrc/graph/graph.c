@@ -1090,8 +1090,40 @@ void TF_SetHandleShapeAndType(TF_Graph* graph, TF_Output output,
   tfe_status_ok(status);
 }
 
+/* As in TF: the new edge fills the While node's first data input that
+ * has no edge (TF's graphs may hold a While node whose input types outnumber
+ * its edges); when every input has one, TF's index check fails. */
 void TF_AddWhileInputHack(TF_Graph* graph, TF_Output new_src,
                           TF_Operation* dst, TF_Status* status) {
-  (void)graph, (void)new_src, (void)dst;
-  TFE_UNIMPLEMENTED(status, "TF_AddWhileInputHack");
+  int i;
+  if (!check_op_in(graph, dst, "dst", status)) return;
+  if (strcmp(dst->op_type, "While") != 0 &&
+      strcmp(dst->op_type, "StatelessWhile") != 0) {
+    tfe_status_setf(status, TF_INTERNAL,
+                    "dst argument to AddWhileEdgeHack should be a While op, "
+                    "got: {name:'%s' op:'%s'}",
+                    dst->name, dst->op_type);
+    return;
+  }
+  if (!check_output(graph, new_src, status)) return;
+  pthread_mutex_lock(&graph->mu);
+  for (i = 0; i < dst->num_inputs; i++) {
+    if (dst->inputs[i].oper == NULL) break;
+  }
+  if (i == dst->num_inputs) {
+    pthread_mutex_unlock(&graph->mu);
+    tfe_status_setf(status, TF_OUT_OF_RANGE,
+                    "Node '%s' (type: '%s', num of inputs: %d) does not have "
+                    "input %d",
+                    dst->name, dst->op_type, dst->num_inputs, i);
+    return;
+  }
+  if (!tfe_graph_set_input(graph, dst, i, new_src)) {
+    pthread_mutex_unlock(&graph->mu);
+    tfe_status_setf(status, TF_RESOURCE_EXHAUSTED,
+                    "TF_AddWhileInputHack: out of memory");
+    return;
+  }
+  pthread_mutex_unlock(&graph->mu);
+  tfe_status_ok(status);
 }

@@ -330,19 +330,6 @@ TEST(null_deletes) {
 /* ------------------------------------------------------------------------
  * Stubs with a status. */
 
-TEST(graph_stubs_report_unimplemented) {
-  /* The rest of the graph API works (tests/c/test_graph_build.c). */
-  TF_Status* s = TF_NewStatus();
-  TF_Graph* g = TF_NewGraph();
-  TF_Output out = {NULL, 0};
-
-  TF_AddWhileInputHack(g, out, NULL, s);
-  CHECK_UNIMPLEMENTED(s, "TF_AddWhileInputHack");
-
-  TF_DeleteGraph(g);
-  TF_DeleteStatus(s);
-}
-
 TEST(import_and_function_stubs_report_unimplemented) {
   TF_Status* s = TF_NewStatus();
   TF_Graph* g = TF_NewGraph();

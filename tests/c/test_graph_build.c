@@ -961,6 +961,38 @@ TEST(update_edge_and_control_inputs) {
   TF_DeleteStatus(s);
 }
 
+TEST(add_while_input_hack) {
+  TF_Status* s = TF_NewStatus();
+  small_graph sg;
+  build_small(&sg, s);
+  /* only While nodes take it */
+  TF_AddWhileInputHack(sg.g, O(sg.b, 0), sg.id, s);
+  CHECK_CODE(s, TF_INTERNAL);
+  TF_AddWhileInputHack(sg.g, O(sg.b, 0), NULL, s);
+  CHECK_CODE(s, TF_INVALID_ARGUMENT);
+  TF_AddWhileInputHack(NULL, O(sg.b, 0), sg.id, s);
+  CHECK_CODE(s, TF_INVALID_ARGUMENT);
+  {
+    /* a While node whose inputs all have edges has no slot to fill */
+    TF_Operation* c = scalar_i32(sg.g, "wc", 1, s);
+    TF_OperationDescription* d = TF_NewOperation(sg.g, "While", "while");
+    TF_Output l[1] = {O(c, 0)};
+    TF_Operation* w;
+    TF_AddInputList(d, l, 1);
+    TF_SetAttrFuncName(d, "cond", "cond_fn", 7);
+    TF_SetAttrFuncName(d, "body", "body_fn", 7);
+    w = TF_FinishOperation(d, s);
+    CHECK_CODE(s, TF_OK);
+    TF_AddWhileInputHack(sg.g, O(c, 0), w, s);
+    CHECK_CODE(s, TF_OUT_OF_RANGE);
+    TF_AddWhileInputHack(sg.g, O(c, 4), w, s);
+    CHECK_CODE(s, TF_OUT_OF_RANGE);
+    CHECK_EQ_INT(TF_OperationNumInputs(w), 1);
+  }
+  TF_DeleteGraph(sg.g);
+  TF_DeleteStatus(s);
+}
+
 TEST(set_and_clear_attr_of_finished_operation) {
   TF_Status* s = TF_NewStatus();
   small_graph sg;
