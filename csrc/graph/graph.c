@@ -66,6 +66,7 @@ void tfe_graph_op_free(TF_Operation* op) {
     }
     tfe_free(op->handle_data);
   }
+  tfe_free(op->full_type);
   tfe_free(op->control_inputs);
   tfe_free(op->control_outputs);
   tfe_free(op);
@@ -654,6 +655,9 @@ static void encode_node(tfe_pbw* out, const TF_Operation* op, int sorted) {
     tfe_pbw_sub(&entry, 2, &value);
     tfe_pbw_sub(out, 5, &entry);
   }
+  if (op->full_type != NULL) {
+    tfe_pbw_lenfield(out, 7, op->full_type, op->full_type_len);
+  }
 }
 
 void tfe_graph_encode_node_def(struct tfe_pbw* out, const TF_Operation* op) {
@@ -951,11 +955,34 @@ void TF_ClearAttr(TF_Graph* graph, TF_Operation* op, const char* attr_name,
   tfe_status_ok(status); /* clearing a missing attr is fine, as in TF */
 }
 
+/* Stores the FullTypeDef bytes as the node's experimental_type. TF has no
+ * status here and ignores a proto it cannot parse; so does tfe. */
 void TF_SetFullType(TF_Graph* graph, TF_Operation* op,
                     const TF_Buffer* full_type_proto) {
-  (void)graph, (void)op, (void)full_type_proto;
-  /* TFE_UNIMPLEMENTED: TF_SetFullType */
-  TFE_GRAPH_WARN_ONCE("TF_SetFullType");
+  unsigned char* copy = NULL;
+  size_t len;
+  if (!check_op_in(graph, op, "op", NULL) || full_type_proto == NULL) return;
+  len = full_type_proto->length;
+  if (len > 0 && (full_type_proto->data == NULL ||
+                  !tfe_pb_well_formed(full_type_proto->data, len))) {
+    return;
+  }
+  if (len > 0) {
+    copy = (unsigned char*)tfe_malloc(len);
+    if (copy == NULL) return;
+    memcpy(copy, full_type_proto->data, len);
+  }
+  pthread_mutex_lock(&graph->mu);
+  tfe_free(op->full_type);
+  op->full_type = copy;
+  op->full_type_len = len;
+  if (copy == NULL) {
+    /* an empty FullTypeDef is a present but empty message */
+    op->full_type = (unsigned char*)tfe_malloc(1);
+    op->full_type_len = 0;
+  }
+  atomic_fetch_add(&graph->generation, 1);
+  pthread_mutex_unlock(&graph->mu);
 }
 
 void TF_SetRequireShapeInferenceFns(TF_Graph* graph, bool require) {

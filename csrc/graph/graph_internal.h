@@ -78,6 +78,10 @@ struct TF_Operation {
    * like ops pass their input's along) and by TF_SetHandleShapeAndType;
    * read and written under graph->mu. Freed by tfe_graph_op_free. */
   struct tfe_handle_data* handle_data;
+  /* Serialized FullTypeDef set by TF_SetFullType (NodeDef field 7,
+   * experimental_type), or NULL. Owned; under graph->mu. */
+  unsigned char* full_type;
+  size_t full_type_len;
 };
 
 /* One output's handle data: num (dtype, shape) pairs (usually one). */

@@ -961,6 +961,33 @@ TEST(update_edge_and_control_inputs) {
   TF_DeleteStatus(s);
 }
 
+TEST(set_full_type) {
+  TF_Status* s = TF_NewStatus();
+  small_graph sg;
+  /* FullTypeDef { type_id: 10 (TFT_ARRAY) } */
+  TF_Buffer* ft = TF_NewBufferFromString("\x08\x0a", 2);
+  TF_Buffer* bad = TF_NewBufferFromString("\xff", 1);
+  TF_Buffer* nd = TF_NewBuffer();
+  const unsigned char* p;
+  build_small(&sg, s);
+  TF_OperationToNodeDef(sg.id, nd, s);
+  CHECK_EQ_INT(pb_count((const unsigned char*)nd->data, nd->length, 7), 0);
+  TF_SetFullType(sg.g, sg.id, ft);
+  TF_SetFullType(sg.g, sg.id, bad); /* unparsable: ignored, as in TF */
+  TF_SetFullType(sg.g, NULL, ft);
+  TF_SetFullType(sg.g, sg.id, NULL);
+  TF_OperationToNodeDef(sg.id, nd, s);
+  CHECK_CODE(s, TF_OK);
+  p = (const unsigned char*)nd->data;
+  CHECK_EQ_INT(pb_count(p, nd->length, 7), 1);
+  CHECK(p[nd->length - 4] == 0x3a && p[nd->length - 3] == 2);
+  TF_DeleteBuffer(nd);
+  TF_DeleteBuffer(bad);
+  TF_DeleteBuffer(ft);
+  TF_DeleteGraph(sg.g);
+  TF_DeleteStatus(s);
+}
+
 TEST(add_while_input_hack) {
   TF_Status* s = TF_NewStatus();
   small_graph sg;
