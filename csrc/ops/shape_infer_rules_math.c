@@ -248,7 +248,7 @@ static int rule_range(si_ctx* c) {
     si_in(c, i, &s);
     if (!si_with_rank(c, &s, 0, &s)) {
       static const char* names[3] = {"start", "limit", "delta"};
-      return si_err_context(c, "for '%s'", names[i]);
+      return si_err_context(c, " for '%s'", names[i]);
     }
   }
   for (i = 0; i < 3; i++) {
@@ -458,19 +458,13 @@ static int rule_qr(si_ctx* c) {
 
 /* SelfAdjointEigV2(input): e [..., n], v [..., n, n] or [0]. */
 static int rule_eig(si_ctx* c) {
-  si_sh in, e, v;
-  int64_t n;
+  si_sh in, e;
   if (!square_input(c, &in)) return 0;
   if (in.rank < 0) return 1;
-  n = in.d[in.rank - 1];
   e = in;
   e.rank -= 1;
   if (!si_set(c, 0, &e)) return 0;
-  if (si_attr_bool(c, "compute_v", 1)) {
-    v = in;
-    (void)n;
-    return si_set(c, 1, &v);
-  }
+  if (si_attr_bool(c, "compute_v", 1)) return si_set(c, 1, &in);
   return si_set_vector(c, 1, 0);
 }
 
