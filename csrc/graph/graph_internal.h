@@ -119,6 +119,11 @@ struct TF_Graph {
    * sessions notice the graph grew (TF extends a session's graph before
    * each run). */
   atomic_uint_fast64_t generation;
+  /* Set only on the cond and body graphs TF_NewWhile makes (while_loop.c):
+   * the graph the loop goes into and the loop's inputs (the caller's
+   * array, borrowed until TF_FinishWhile/TF_AbortWhile, as in TF). */
+  TF_Graph* while_parent;
+  const TF_Output* while_parent_inputs;
 };
 
 /* Graph helpers (graph.c). Callers hold g->mu unless noted. */
