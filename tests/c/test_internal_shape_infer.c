@@ -13,6 +13,7 @@
 #include "ops/op_registry.h"
 #include "ops/shape_infer.h"
 #include "ops/shape_infer_internal.h"
+#include "tensorflow/c/c_api.h"
 #include "tensorflow/c/c_api_experimental.h"
 #include "tensorflow/c/eager/c_api.h"
 #include "tensorflow/c/ops.h"
@@ -2025,6 +2026,103 @@ TEST(infer_shapes_c_api) {
   TFE_DeleteOp(op);
   TFE_DeleteContext(ctx);
   TFE_DeleteContextOptions(o);
+  TF_DeleteStatus(s);
+}
+
+/* ---- through the graph API (TF_FinishOperation runs the rules) ---- */
+
+static TF_Operation* g_placeholder(TF_Graph* g, const char* name,
+                                   const int64_t* dims, int nd,
+                                   TF_Status* s) {
+  TF_OperationDescription* d = TF_NewOperation(g, "Placeholder", name);
+  TF_SetAttrType(d, "dtype", TF_FLOAT);
+  TF_SetAttrShape(d, "shape", dims, nd);
+  return TF_FinishOperation(d, s);
+}
+
+static TF_Operation* g_const_i32(TF_Graph* g, const char* name,
+                                 const int32_t* v, int64_t n, TF_Status* s) {
+  TF_Tensor* t = TF_AllocateTensor(TF_INT32, &n, 1, (size_t)n * 4);
+  TF_OperationDescription* d = TF_NewOperation(g, "Const", name);
+  TF_Operation* op;
+  memcpy(TF_TensorData(t), v, (size_t)n * 4);
+  TF_SetAttrTensor(d, "value", t, s);
+  TF_SetAttrType(d, "dtype", TF_INT32);
+  op = TF_FinishOperation(d, s);
+  TF_DeleteTensor(t);
+  return op;
+}
+
+static void graph_shape(TF_Graph* g, TF_Operation* op, int i, char* buf) {
+  TF_Status* s = TF_NewStatus();
+  TF_Output o = {op, i};
+  int64_t dims[8];
+  int n = TF_GraphGetTensorNumDims(g, o, s), k;
+  size_t len = 0;
+  CHECK_CODE(s, TF_OK);
+  if (n < 0) {
+    strcpy(buf, "?");
+    TF_DeleteStatus(s);
+    return;
+  }
+  TF_GraphGetTensorShape(g, o, dims, n, s);
+  CHECK_CODE(s, TF_OK);
+  buf[len++] = '[';
+  for (k = 0; k < n; k++) {
+    if (k > 0) buf[len++] = ',';
+    len += (size_t)(dims[k] < 0 ? sprintf(buf + len, "?")
+                                : sprintf(buf + len, "%lld",
+                                          (long long)dims[k]));
+  }
+  buf[len++] = ']';
+  buf[len] = '\0';
+  TF_DeleteStatus(s);
+}
+
+TEST(graph_api_uses_the_rules) {
+  TF_Status* s = TF_NewStatus();
+  TF_Graph* g = TF_NewGraph();
+  int64_t xd[2] = {-1, 6}, wd[2] = {2, 2};
+  int32_t shp[3] = {-1, 2, 3}, perm[3] = {2, 0, 1};
+  char buf[64];
+  TF_Operation *x, *w, *shape_c, *r, *perm_c, *tr, *mm;
+  TF_OperationDescription* d;
+  x = g_placeholder(g, "x", xd, 2, s);
+  CHECK_CODE(s, TF_OK);
+  w = g_placeholder(g, "w", wd, 2, s);
+  CHECK_CODE(s, TF_OK);
+  shape_c = g_const_i32(g, "shape", shp, 3, s);
+  CHECK_CODE(s, TF_OK);
+  d = TF_NewOperation(g, "Reshape", "r");
+  TF_AddInput(d, (TF_Output){x, 0});
+  TF_AddInput(d, (TF_Output){shape_c, 0});
+  r = TF_FinishOperation(d, s);
+  CHECK_CODE(s, TF_OK);
+  graph_shape(g, r, 0, buf);
+  CHECK_STR_EQ(buf, "[?,2,3]");
+  perm_c = g_const_i32(g, "perm", perm, 3, s);
+  CHECK_CODE(s, TF_OK);
+  d = TF_NewOperation(g, "Transpose", "tr");
+  TF_AddInput(d, (TF_Output){r, 0});
+  TF_AddInput(d, (TF_Output){perm_c, 0});
+  tr = TF_FinishOperation(d, s);
+  CHECK_CODE(s, TF_OK);
+  graph_shape(g, tr, 0, buf);
+  CHECK_STR_EQ(buf, "[3,?,2]");
+  /* incompatible static shapes fail at TF_FinishOperation */
+  d = TF_NewOperation(g, "MatMul", "mm");
+  TF_AddInput(d, (TF_Output){x, 0});
+  TF_AddInput(d, (TF_Output){w, 0});
+  mm = TF_FinishOperation(d, s);
+  CHECK(mm == NULL);
+  CHECK_CODE(s, TF_INVALID_ARGUMENT);
+  CHECK_STR_CONTAINS(TF_Message(s),
+                     "Dimensions must be equal, but are 6 and 2 for '{{node "
+                     "mm}} = MatMul[T=DT_FLOAT, grad_a=false, grad_b=false, "
+                     "transpose_a=false, transpose_b=false]");
+  CHECK_STR_CONTAINS(TF_Message(s), "' with input shapes: [?,6], [2,2].");
+  CHECK(TF_GraphOperationByName(g, "mm") == NULL);
+  TF_DeleteGraph(g);
   TF_DeleteStatus(s);
 }
 
