@@ -197,6 +197,35 @@ static void t_attr_shape(T* t, const char* name, const char* shape) {
   put(t, name, &v);
 }
 
+static void t_attr_types(T* t, const char* name, int n,
+                         const TF_DataType* ts) {
+  tfe_attr_value v;
+  CHECK(tfe_attr_value_set_type_list(&v, ts, n));
+  put(t, name, &v);
+}
+
+static void t_attr_func(T* t, const char* name, const char* f) {
+  tfe_attr_value v;
+  CHECK(tfe_attr_value_set_func(&v, f, strlen(f)));
+  put(t, name, &v);
+}
+
+/* output_shapes from "[2,?]" style strings (NULL-terminated list). */
+static void t_attr_shapes(T* t, const char* name, const char* const* shapes) {
+  int64_t dims[8][16];
+  const int64_t* dp[8];
+  int nd[8], n = 0;
+  tfe_attr_value v;
+  for (; shapes[n] != NULL; n++) {
+    tfe_shape sh;
+    parse_shape(shapes[n], &sh, dims[n]);
+    dp[n] = dims[n];
+    nd[n] = sh.num_dims;
+  }
+  CHECK(tfe_attr_value_set_shape_list(&v, dp, nd, n));
+  put(t, name, &v);
+}
+
 /* Sets the type and number attrs the inputs imply, completes defaults,
  * counts outputs, runs inference. Returns 1 on success. */
 static int t_run_named(T* t, const char* node) {
@@ -1550,9 +1579,62 @@ TEST(control_flow_and_functions) {
     t_end(&t);
   }
   if (tfe_op_lookup("StatelessWhile") != NULL) {
+    static const TF_DataType two[2] = {TF_FLOAT, TF_INT32};
+    static const char* const outs[] = {"[2,?]", "?", NULL};
+    static const char* const one[] = {"[5]", NULL};
     const tfe_op_def* w = tfe_op_lookup("StatelessWhile");
     CHECK(tfe_shape_infer_known(w));
     CHECK(!tfe_shape_infer_known(tfe_op_lookup("PartitionedCall")));
+    /* While: loop variables keep their shapes, or output_shapes. */
+    t_begin(&t, "While");
+    t_in(&t, "[3,4]");
+    t_in_typed(&t, "[]", TF_INT32);
+    t_attr_func(&t, "cond", "c");
+    t_attr_func(&t, "body", "b");
+    expect(&t, "[3,4]");
+    CHECK_STR_EQ(t_out(&t, 1), "[]");
+    t_end(&t);
+    t_begin(&t, "StatelessWhile");
+    t_in(&t, "[3,4]");
+    t_in_typed(&t, "[]", TF_INT32);
+    t_attr_func(&t, "cond", "c");
+    t_attr_func(&t, "body", "b");
+    t_attr_shapes(&t, "output_shapes", outs);
+    expect(&t, "[2,?]");
+    CHECK_STR_EQ(t_out(&t, 1), "?");
+    t_end(&t);
+    t_begin(&t, "While");
+    t_in(&t, "[3,4]");
+    t_in_typed(&t, "[]", TF_INT32);
+    t_attr_func(&t, "cond", "c");
+    t_attr_func(&t, "body", "b");
+    t_attr_shapes(&t, "output_shapes", one);
+    expect_err(&t, "`output_shapes` must be the same length as num outputs");
+    t_end(&t);
+    /* If: output_shapes when given, else unknown. */
+    t_begin(&t, "If");
+    t_in_typed(&t, "[]", TF_BOOL);
+    t_in(&t, "[3]");
+    t_attr_types(&t, "Tout", 2, two);
+    t_attr_func(&t, "then_branch", "t");
+    t_attr_func(&t, "else_branch", "e");
+    expect(&t, "?");
+    t_end(&t);
+    t_begin(&t, "StatelessIf");
+    t_in_typed(&t, "[]", TF_BOOL);
+    t_in(&t, "[3]");
+    t_attr_types(&t, "Tout", 2, two);
+    t_attr_func(&t, "then_branch", "t");
+    t_attr_func(&t, "else_branch", "e");
+    t_attr_shapes(&t, "output_shapes", outs);
+    expect(&t, "[2,?]");
+    t_end(&t);
+    t_begin(&t, "PartitionedCall");
+    t_in(&t, "[3]");
+    t_attr_types(&t, "Tout", 1, two);
+    t_attr_func(&t, "f", "fn");
+    expect(&t, "?");
+    t_end(&t);
   }
 }
 
