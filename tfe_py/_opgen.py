@@ -909,6 +909,18 @@ def _graph_op(
     return graph.add_op(op, inputs, attrs, device, name, scope)
 
 
+def _graph_of(inputs: Sequence[Any]) -> Any:
+    """The graph of the first graph tensor among ``inputs`` (lists
+    included), or None."""
+    from tfe_py.graph import GraphTensor  # import cycle
+
+    for v in inputs:
+        for item in v if isinstance(v, (list, tuple)) else (v,):
+            if isinstance(item, GraphTensor):
+                return item.graph
+    return None
+
+
 def _fail(op: OpDef, ctx: Any, inputs: Sequence[Any], name: Any = None) -> Any:
     """Raises the error of a failed dispatch (kept by the C glue).
 
@@ -959,7 +971,15 @@ def _call(
         if v is not None:
             explicit = {a.name: x for a, x in zip(op.attrs, attrs, strict=True) if x is not None}
             break
-    handles, arg_lengths, made = _gather_inputs(op, inputs, explicit, ctx, scope_device)
+    try:
+        handles, arg_lengths, made = _gather_inputs(op, inputs, explicit, ctx, scope_device)
+    except TypeError:
+        # A graph tensor among the inputs (``eager + graph_tensor`` outside
+        # the graph's block): the op goes to that tensor's graph, as in TF.
+        graph = _graph_of(inputs)
+        if graph is None:
+            raise
+        return _graph_op(op, inputs, attrs, device, name, GraphScope(graph, None))
     keep_attrs: list[Any] = []
     blob = _attr_blob(op, attrs, keep_attrs) if explicit else b""
     if op.short_dispatch:

@@ -193,6 +193,11 @@ def test_operators_on_graph_tensors() -> None:
     assert z.op.type == "FloorDiv"
     assert w.op.type == "RealDiv" and w.dtype == tfe_py.float64
     assert (x < 2).dtype == tfe_py.bool
+    e = tfe_py.constant([1, 2, 3])
+    mixed = e + x  # an EagerTensor on the left: the op still goes to x's graph
+    assert isinstance(mixed, GraphTensor) and mixed.graph is x.graph
+    assert mixed.op.inputs[0].op.type == "Const"
+    assert isinstance(ops.ConcatV2([e, x], 0), GraphTensor)
     with pytest.raises(TypeError):
         bool(x)
 
