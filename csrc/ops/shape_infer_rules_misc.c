@@ -242,6 +242,15 @@ static int rule_while(si_ctx* c) {
 
 static int rule_queue_v1_handle(si_ctx* c) { return si_set_vector(c, 0, 2); }
 
+/* QueueDequeueManyV2/UpToV2(handle, n): n is a scalar; the components'
+ * shapes live in the queue (TF knows them only from handle data, which a
+ * V2 queue does not carry), so they stay unknown. */
+static int rule_dequeue_many(si_ctx* c) {
+  si_sh n;
+  si_in(c, 1, &n);
+  return si_with_rank(c, &n, 0, &n);
+}
+
 /* TPUReplicatedInput(inputs): every replica has the same shape. */
 static int rule_replicated_input(si_ctx* c) {
   si_sh cur, in;
@@ -359,8 +368,9 @@ const si_rule si_rules_misc[] = {
     {"RandomShuffleQueue", rule_queue_v1_handle},
     {"QueueEnqueueV2", rule_no_outputs},
     {"QueueEnqueueManyV2", rule_no_outputs},
-    {"QueueDequeueV2", NULL}, {"QueueDequeueManyV2", NULL},
-    {"QueueDequeueUpToV2", NULL}, {"QueueCloseV2", rule_no_outputs},
+    {"QueueDequeueV2", NULL}, {"QueueDequeueManyV2", rule_dequeue_many},
+    {"QueueDequeueUpToV2", rule_dequeue_many},
+    {"QueueCloseV2", rule_no_outputs},
     {"QueueSizeV2", si_rule_scalar}, {"QueueIsClosedV2", si_rule_scalar},
     /* parallel device */
     {"TPUReplicatedInput", rule_replicated_input},

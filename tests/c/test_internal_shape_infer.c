@@ -1638,6 +1638,33 @@ TEST(control_flow_and_functions) {
   }
 }
 
+TEST(queues) {
+  T t;
+  static const TF_DataType two[2] = {TF_FLOAT, TF_INT32};
+  if (tfe_op_lookup("QueueDequeueManyV2") == NULL) return;
+  t_begin(&t, "FIFOQueueV2");
+  t_attr_types(&t, "component_types", 2, two);
+  expect(&t, "[]");
+  t_end(&t);
+  t_begin(&t, "QueueDequeueManyV2");
+  t_in_typed(&t, "[]", TF_RESOURCE);
+  t_scalar_i32(&t, 3);
+  t_attr_types(&t, "component_types", 2, two);
+  expect(&t, "?");
+  CHECK_STR_EQ(t_out(&t, 1), "?");
+  t_end(&t);
+  t_begin(&t, "QueueDequeueUpToV2");
+  t_in_typed(&t, "[]", TF_RESOURCE);
+  t_in_typed(&t, "[2]", TF_INT32);
+  t_attr_types(&t, "component_types", 2, two);
+  expect_err(&t, "Shape must be rank 0 but is rank 1");
+  t_end(&t);
+  t_begin(&t, "QueueSizeV2");
+  t_in_typed(&t, "[]", TF_RESOURCE);
+  expect(&t, "[]");
+  t_end(&t);
+}
+
 TEST(unknown_inputs_never_fail) {
   /* Every op with a rule accepts inputs of unknown rank (TF's shape
    * functions do) when its attrs are the defaults. */
@@ -1952,8 +1979,7 @@ TEST(random_inputs_never_crash) {
  * runtime state (variables, queues, function bodies). */
 static const char* const kKnownUnknown[] = {
     "PartitionedCall",
-    "StatefulPartitionedCall", "_Arg", "QueueDequeueV2",
-    "QueueDequeueManyV2", "QueueDequeueUpToV2", NULL};
+    "StatefulPartitionedCall", "_Arg", "QueueDequeueV2", NULL};
 
 TEST(every_registered_op_has_a_rule_entry) {
   int n = tfe_op_count(), i, missing = 0;
