@@ -46,7 +46,12 @@ typedef struct tfe_shape_infer_args {
  * input shapes or constant inputs are incompatible with the op, e.g.
  * "Dimensions must be equal, but are 3 and 2 for '{{node mm}} = MatMul
  * [...]' with input shapes: [?,3], [2,2].". `node_name` (may be NULL) is
- * used in messages. On failure every out entry is unknown rank. */
+ * used in messages. On failure every out entry is unknown rank. Also:
+ * RESOURCE_EXHAUSTED when memory runs out; an op registered through ops.h
+ * with a shape function runs that function (its status, with TF's node
+ * context); inputs of rank > 254 (TF's limit) make every output unknown.
+ * Thread-safe; the rule of an op is looked up once and cached on its
+ * definition. */
 int tfe_shape_infer(const tfe_shape_infer_args* a, const char* node_name,
                     tfe_shape* out, TF_Status* s);
 
