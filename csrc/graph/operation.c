@@ -1131,7 +1131,14 @@ static int set_output_handle_data(TF_Operation* op) {
       "Identity", "Snapshot", "StopGradient", "PreventGradient", "Enter",
       "Exit", "NextIteration", "PlaceholderWithDefault", "EnsureShape",
       "Switch", "Merge", "IdentityN", NULL};
-  int i, k;
+  int i, k, any = 0;
+  for (i = 0; i < op->num_outputs; i++) {
+    if (op->output_types[i] == TF_RESOURCE ||
+        op->output_types[i] == TF_VARIANT) {
+      any = 1;
+    }
+  }
+  if (!any) return 1; /* only handles carry handle data */
   if (strcmp(op->op_type, "VarHandleOp") == 0 && op->num_outputs == 1) {
     tfe_handle_data h;
     TF_DataType dt;
