@@ -36,7 +36,7 @@ from tfe_py.graph import (
 )
 from tfe_py.parallel import ParallelDevice, parallel_device
 from tfe_py.plugins import list_physical_devices, load_op_library, load_pluggable_device
-from tfe_py.session import Session
+from tfe_py.session import Session, get_default_session
 from tfe_py.tensor import Tensor
 
 __all__ = [
@@ -66,6 +66,7 @@ __all__ = [
     "errors",
     "function",
     "get_default_graph",
+    "get_default_session",
     "get_include",
     "get_library_dir",
     "list_physical_devices",

@@ -259,6 +259,13 @@ class Operation:
         finally:
             lib.TF_DeleteBuffer(buf)
 
+    def run(self, feed_dict: Any = None, session: Any = None) -> None:
+        """Runs this operation in ``session`` (default: the thread's default
+        session, see tfe_py.session); ``Session.run(op)``."""
+        from tfe_py.session import _session_for  # import cycle
+
+        _session_for("execute operation using `run()`", self._graph, session).run(self, feed_dict)
+
     def get_attr(self, name: str) -> Any:
         """The value of attr ``name``: a Python value for int, float, bool,
         string (bytes, as TF), type (DType), shape (tuple, None for an
@@ -426,6 +433,14 @@ class GraphTensor:
         with status() as s:
             lib.TF_GraphGetTensorShape(g.ptr, out[0], dims, n, s)
         return _shape_from_dims([int(dims[i]) for i in range(n)])
+
+    def eval(self, feed_dict: Any = None, session: Any = None) -> Any:
+        """This tensor's value computed by ``session`` (default: the thread's
+        default session, see tfe_py.session); ``Session.run(tensor)``."""
+        from tfe_py.session import _session_for  # import cycle
+
+        sess = _session_for("evaluate tensor using `eval()`", self._op._graph, session)
+        return sess.run(self, feed_dict)
 
     def get_shape(self) -> tuple[int | None, ...] | None:
         return self.shape

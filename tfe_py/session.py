@@ -24,8 +24,9 @@ deletes the C session; a closed session raises RuntimeError, as TF.
 from __future__ import annotations
 
 import collections.abc
+import contextlib
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from types import TracebackType
 from typing import Any, NamedTuple
 
@@ -45,9 +46,39 @@ from tfe_py.graph import (
     tensor_to_numpy,
 )
 
-__all__ = ["DeviceAttributes", "Session"]
+__all__ = ["DeviceAttributes", "Session", "get_default_session"]
 
 _TF_STRING = int(lib.TF_STRING)
+
+
+class _SessionStack(threading.local):
+    def __init__(self) -> None:
+        self.stack: list[Session] = []
+
+
+_sessions = _SessionStack()
+
+
+def get_default_session() -> Session | None:
+    """The innermost ``with Session(...)`` (or ``sess.as_default()``) of
+    the calling thread, or None."""
+    stack = _sessions.stack
+    return stack[-1] if stack else None
+
+
+def _session_for(what: str, graph: Graph, session: Session | None) -> Session:
+    if session is None:
+        session = get_default_session()
+        if session is None:
+            raise ValueError(
+                f"Cannot {what}: No default session is registered. Use `with "
+                "tfe_py.Session(graph):` or pass session= explicitly"
+            )
+    if session.graph is not graph:
+        raise ValueError(
+            f"Cannot {what}: the session's graph is not the graph of this tensor or operation"
+        )
+    return session
 
 
 class DeviceAttributes(NamedTuple):
@@ -352,11 +383,14 @@ class Session:
             lib.TF_DeleteStatus(s)
 
     def __enter__(self) -> Session:
-        """Makes the session's graph the default for the block (as TF)."""
+        """Makes the session the default one (for ``GraphTensor.eval`` and
+        ``Operation.run``) and its graph the default graph for the block,
+        as TF does; the session is closed at its end."""
         self._session()
         cm = self._graph.as_default()
         cm.__enter__()
         self._graph_scopes.append(cm)
+        _sessions.stack.append(self)
         return self
 
     def __exit__(
@@ -365,9 +399,22 @@ class Session:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
+        if _sessions.stack and _sessions.stack[-1] is self:
+            _sessions.stack.pop()
         if self._graph_scopes:
             self._graph_scopes.pop().__exit__(exc_type, exc, tb)
         self.close()
+
+    @contextlib.contextmanager
+    def as_default(self) -> Iterator[Session]:
+        """Makes this the default session of the calling thread for the
+        block, without closing it (nor changing the default graph)."""
+        self._session()
+        _sessions.stack.append(self)
+        try:
+            yield self
+        finally:
+            _sessions.stack.pop()
 
     def __del__(self) -> None:
         try:

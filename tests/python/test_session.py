@@ -277,3 +277,27 @@ def test_attr_errors_leave_no_nodes_behind() -> None:
         with pytest.raises(TypeError):
             ops.MatMul(1.0, 2.0, transpose_a="yes")
     assert g.operations == []
+
+
+def test_default_session_eval_and_run() -> None:
+    with tfe_py.Graph() as g:
+        x = tfe_py.placeholder(tfe_py.float32, shape=())
+        y = x * 3.0
+        v = ops.VarHandleOp(dtype=tfe_py.float32, shape=(), shared_name="w")
+        init = ops.AssignVariableOp(v, 7.0)
+        read = ops.ReadVariableOp(v, dtype=tfe_py.float32)
+    with pytest.raises(ValueError, match="No default session"):
+        y.eval({x: 1.0})
+    with tfe_py.Session(g) as sess:
+        assert tfe_py.session.get_default_session() is sess
+        assert float(y.eval({x: 2.0})) == 6.0
+        init.run()
+        assert float(read.eval()) == 7.0
+    assert tfe_py.session.get_default_session() is None
+    sess = tfe_py.Session(g)
+    with sess.as_default():
+        assert float(y.eval(feed_dict={x: 1.0})) == 3.0
+    assert float(y.eval({x: 4.0}, session=sess)) == 12.0
+    sess.close()
+    with tfe_py.Graph() as other, tfe_py.Session(other), pytest.raises(ValueError):
+        y.eval({x: 1.0})  # the default session runs another graph
