@@ -47,15 +47,50 @@ struct TF_OperationDescription {
   /* Colocation constraints ("loc:@name"), kept sorted and unique. */
   char** coloc;
   int num_coloc, cap_coloc;
-  /* Errors found by the setters, "\n"-joined, and their number. */
+  /* Errors found by the setters, "\n"-joined, and their number. As in
+   * TF, problems with the input tensors themselves (NULL, bad index, other
+   * graph) are the node builder's and reported alone; the others are the
+   * NodeDef builder's and quote the op definition. */
   char* errors;
   size_t errors_len;
   int num_errors;
+  char* input_errors;
+  size_t input_errors_len;
+  int num_input_errors;
   int oom;
 };
 
 /* ------------------------------------------------------------------------
  * Error collection. */
+
+static void add_error(TF_OperationDescription* d, int input_error,
+                      const char* fmt, va_list ap0) {
+  va_list ap;
+  int n;
+  char* p;
+  char** buf = input_error ? &d->input_errors : &d->errors;
+  size_t* len = input_error ? &d->input_errors_len : &d->errors_len;
+  va_copy(ap, ap0);
+  n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  if (n < 0) return;
+  if (input_error) {
+    d->num_input_errors++;
+  } else {
+    d->num_errors++;
+  }
+  p = (char*)tfe_realloc(*buf, *len + (size_t)n + 2);
+  if (p == NULL) {
+    d->oom = 1;
+    return;
+  }
+  *buf = p;
+  if (*len > 0) p[(*len)++] = '\n';
+  va_copy(ap, ap0);
+  vsnprintf(p + *len, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  *len += (size_t)n;
+}
 
 static void desc_error(TF_OperationDescription* d, const char* fmt, ...)
 #if defined(__GNUC__)
@@ -65,24 +100,22 @@ static void desc_error(TF_OperationDescription* d, const char* fmt, ...)
 
 static void desc_error(TF_OperationDescription* d, const char* fmt, ...) {
   va_list ap;
-  int n;
-  char* p;
   va_start(ap, fmt);
-  n = vsnprintf(NULL, 0, fmt, ap);
+  add_error(d, 0, fmt, ap);
   va_end(ap);
-  if (n < 0) return;
-  d->num_errors++;
-  p = (char*)tfe_realloc(d->errors, d->errors_len + (size_t)n + 2);
-  if (p == NULL) {
-    d->oom = 1;
-    return;
-  }
-  d->errors = p;
-  if (d->errors_len > 0) p[d->errors_len++] = '\n';
+}
+
+static void input_error(TF_OperationDescription* d, const char* fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+static void input_error(TF_OperationDescription* d, const char* fmt, ...) {
+  va_list ap;
   va_start(ap, fmt);
-  vsnprintf(p + d->errors_len, (size_t)n + 1, fmt, ap);
+  add_error(d, 1, fmt, ap);
   va_end(ap);
-  d->errors_len += (size_t)n;
 }
 
 /* ------------------------------------------------------------------------
@@ -101,6 +134,7 @@ static void desc_free(TF_OperationDescription* d) {
   for (i = 0; i < d->num_coloc; i++) tfe_free(d->coloc[i]);
   tfe_free(d->coloc);
   tfe_free(d->errors);
+  tfe_free(d->input_errors);
   tfe_free(d);
 }
 
@@ -198,7 +232,7 @@ void TF_AddControlInput(TF_OperationDescription* desc, TF_Operation* input) {
   int i;
   if (desc == NULL) return;
   if (input == NULL) {
-    desc_error(desc, "Attempt to add nullptr Node to node with type %s",
+    input_error(desc, "Attempt to add nullptr Node to node with type %s",
                desc->op_type);
     return;
   }
@@ -798,19 +832,19 @@ static void dt_text(int t, char* buf, size_t cap) {
 static int output_dtype(TF_OperationDescription* d, TF_Output o,
                         int* dtype) {
   if (o.oper == NULL) {
-    desc_error(d, "Attempt to add nullptr Node to node with type %s",
+    input_error(d, "Attempt to add nullptr Node to node with type %s",
                d->op_type);
     return 0;
   }
   if (o.oper->graph != d->graph) {
-    desc_error(d,
+    input_error(d,
                "Input '%s:%d' of node '%s' comes from a different graph "
                "(tfe does not create edges between graphs)",
                o.oper->name, o.index, d->name);
     return 0;
   }
   if (o.index < 0 || o.index >= o.oper->num_outputs) {
-    desc_error(d,
+    input_error(d,
                "Attempt to add output %d of %s not in range [0, %d) to node "
                "with type %s. Node: {{node %s}}",
                o.index, o.oper->name, o.oper->num_outputs, d->op_type,
@@ -1339,9 +1373,17 @@ static TF_Operation* finish_locked(TF_OperationDescription* d,
                     "Out of memory while building NodeDef '%s'", d->name);
     goto fail;
   }
+  if (d->num_input_errors > 0) {
+    fail_status(s, TF_INVALID_ARGUMENT, "%s",
+                d->input_errors != NULL ? d->input_errors : "");
+    goto fail;
+  }
   if (d->num_errors == 1) {
-    fail_status(s, TF_INVALID_ARGUMENT, "%s while building NodeDef '%s'",
-                d->errors != NULL ? d->errors : "", d->name);
+    char* sum = tfe_op_def_summarize(def);
+    fail_status(s, TF_INVALID_ARGUMENT, "%s while building NodeDef '%s' using %s",
+                d->errors != NULL ? d->errors : "", d->name,
+                sum != NULL ? sum : def->name);
+    tfe_free(sum);
     goto fail;
   }
   if (d->num_errors > 1) {
