@@ -16,6 +16,8 @@
 #include "core/pb.h"
 #include "core/status_internal.h"
 #include "eager/eager_internal.h"
+#include "graph/function_internal.h"
+#include "graph/function_lib.h"
 #include "graph/graph_internal.h"
 #include "graph/plan.h"
 #include "graph/session_internal.h"
@@ -98,6 +100,21 @@ static void drop_stale(TF_Session* s, uint64_t gen) {
     }
     pp = &e->next;
   }
+}
+
+/* Function-call kernels find functions in the session context's library:
+ * the graph's functions are added to it before a plan is built (the graph
+ * may have gained functions since the last plan). */
+static int share_functions(TF_Session* s, TF_Status* status) {
+  tfe_flib* lib;
+  int ok = 1;
+  pthread_mutex_lock(&s->graph->mu);
+  lib = s->graph->flib;
+  if (lib != NULL && tfe_flib_count(lib) > 0) {
+    ok = tfe_flib_merge(tfe_ctx_flib(s->ctx), lib, status);
+  }
+  pthread_mutex_unlock(&s->graph->mu);
+  return ok;
 }
 
 /* Graph optimizer plugins (TP_Optimizer) see the session's graph before a
@@ -208,6 +225,7 @@ tfe_plan_entry* tfe_session_get_plan(TF_Session* s, const TF_Output* in,
   }
   pthread_mutex_unlock(&s->mu);
 
+  if (!share_functions(s, status)) return NULL;
   {
     TF_Graph* opt = NULL;
     if (!optimize(s, in, nin, out, nout, tg, nt, &opt, status)) return NULL;
