@@ -754,14 +754,17 @@ class Function:
     def _finish_trace(
         self,
         graph: FuncGraph,
-        named: list[tuple[str, Any]],
+        named: list[tuple[str, Any]] | None,
         spec: Any,
         traced: list[Any],
         placeholders: list[GraphTensor],
         arg_specs: list[TensorSpec],
     ) -> ConcreteFunction:
         values = _rebuild(spec, traced)
-        call_args, call_kwargs = self._unbind(named, values)
+        if named is None:  # input_signature: the values are the positional arguments
+            call_args, call_kwargs = list(values), {}
+        else:
+            call_args, call_kwargs = self._unbind(named, values)
         with graph.as_default():
             result = self._python_function(*call_args, **call_kwargs)
             out_leaves: list[Any] = []
@@ -817,10 +820,8 @@ class Function:
             graph.inputs = list(placeholders)
             assert self._input_signature is not None
             n = len(self._input_signature)
-            names = self._param_names(n)
-            named = [(nm, None) for nm in names]
             spec = ("seq", list, [self._sig_spec_entry(i) for i in range(n)])
-            cf = self._finish_trace(graph, named, spec, placeholders, placeholders, self._sig_specs)
+            cf = self._finish_trace(graph, None, spec, placeholders, placeholders, self._sig_specs)
             self._cache["signature"] = cf
             return cf
 

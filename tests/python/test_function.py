@@ -384,3 +384,22 @@ def test_functions_as_func_attrs_of_control_flow_ops() -> None:
     untyped = tfe_py.function(lambda x: x)
     with pytest.raises(TypeError, match="input_signature"):
         ops.StatelessIf(True, [three], Tout=[f32], then_branch=untyped, else_branch=other)
+
+
+def test_var_positional_and_keyword_arguments() -> None:
+    @tfe_py.function
+    def f(*xs, scale=1.0, **kw):  # type: ignore[no-untyped-def]
+        out = xs[0]
+        for x in xs[1:]:
+            out = out + x
+        return out * scale + kw.get("bias", 0.0)
+
+    c = tfe_py.constant
+    assert float(f(c(1.0), c(2.0))) == 3.0
+    assert float(f(c(1.0), c(2.0), c(3.0), scale=2.0)) == 12.0
+    assert float(f(c(1.0), bias=c(5.0))) == 6.0
+    assert float(f(c(4.0), c(2.0))) == 6.0
+    assert f.experimental_get_tracing_count() == 3
+
+    g = tfe_py.function(lambda *xs: xs[0] * 2.0, input_signature=[TensorSpec([], "float32")])
+    assert float(g(3.0)) == 6.0
