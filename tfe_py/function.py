@@ -711,17 +711,18 @@ class Function:
             if cf is None:
                 cf = self._trace(named, spec, leaves, leaf_keys)
                 self._cache[key] = cf
-                # Remember pure-tensor positional calls for the fast path.
-                if (
-                    self._arity is not None
-                    and len(named) == self._arity
-                    and len(args) == self._arity
-                    and not kwargs
-                    and all(isinstance(a, EagerTensor) for a in args)
-                ):
-                    if len(self._fast) >= _FAST_CACHE_LIMIT:
-                        self._fast.clear()
-                    self._fast[_fast_key(args)] = cf
+            # Remember pure-tensor positional calls for the fast path.
+            if (
+                not spec_args
+                and self._arity is not None
+                and len(named) == self._arity
+                and len(args) == self._arity
+                and not kwargs
+                and all(a.__class__ is EagerTensor for a in args)
+            ):
+                if len(self._fast) >= _FAST_CACHE_LIMIT:
+                    self._fast.clear()
+                self._fast[_fast_key(args)] = cf
         if spec_args:
             return cf, []
         tensors = [

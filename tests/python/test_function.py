@@ -403,3 +403,16 @@ def test_var_positional_and_keyword_arguments() -> None:
 
     g = tfe_py.function(lambda *xs: xs[0] * 2.0, input_signature=[TensorSpec([], "float32")])
     assert float(g(3.0)) == 6.0
+
+
+def test_fast_path_after_a_keyword_call() -> None:
+    @tfe_py.function
+    def f(x, y):  # type: ignore[no-untyped-def]
+        return x - y
+
+    a, b = tfe_py.constant(5.0), tfe_py.constant(2.0)
+    assert float(f(x=a, y=b)) == 3.0
+    assert not f._fast  # a keyword call does not feed the positional fast path
+    assert float(f(a, b)) == 3.0
+    assert len(f._fast) == 1 and f.experimental_get_tracing_count() == 1
+    assert float(f(b, a)) == -3.0
