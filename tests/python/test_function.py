@@ -416,3 +416,18 @@ def test_fast_path_after_a_keyword_call() -> None:
     assert float(f(a, b)) == 3.0
     assert len(f._fast) == 1 and f.experimental_get_tracing_count() == 1
     assert float(f(b, a)) == -3.0
+
+
+def test_repeated_calls_do_not_leak(live_count) -> None:  # type: ignore[no-untyped-def]
+    @tfe_py.function
+    def f(x):  # type: ignore[no-untyped-def]
+        return {"a": x * 2.0, "b": [x + 1.0, x]}
+
+    x = tfe_py.constant(1.0)
+    f(x)
+    base = (live_count("TENSOR_HANDLE"), live_count("OP"), live_count("STATUS"))
+    for _ in range(200):
+        out = f(x)
+        assert float(out["b"][0]) == 2.0
+    del out
+    assert (live_count("TENSOR_HANDLE"), live_count("OP"), live_count("STATUS")) == base
