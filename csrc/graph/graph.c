@@ -986,10 +986,10 @@ void TF_SetFullType(TF_Graph* graph, TF_Operation* op,
 }
 
 void TF_SetRequireShapeInferenceFns(TF_Graph* graph, bool require) {
-  /* tfe runs a shape function for every op and falls back to unknown
-   * shapes for an op without one, which is what TF does when the
-   * requirement is off; requiring them changes nothing else. */
-  (void)graph, (void)require;
+  if (!graph_live(graph)) return;
+  pthread_mutex_lock(&graph->mu);
+  graph->require_shape_fns = require ? 1 : 0;
+  pthread_mutex_unlock(&graph->mu);
 }
 
 /* CppShapeInferenceResult.HandleData: is_set 1, shape_and_type 2

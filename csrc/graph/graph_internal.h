@@ -111,6 +111,9 @@ struct TF_Graph {
   /* GraphDef versions (imports may lower them). */
   int producer;
   int min_consumer;
+  /* TF_SetRequireShapeInferenceFns: when set, finishing an op that has no
+   * shape function fails (off by default, as in TF's C API). */
+  int require_shape_fns;
   /* Sessions holding the graph: TF_DeleteGraph while a session is alive
    * only marks it, the last session frees it. */
   int sessions;

@@ -1485,6 +1485,15 @@ static TF_Operation* finish_locked(TF_OperationDescription* d,
   d->name = d->op_type = d->device = NULL;
   op->attrs = d->attrs;
   tfe_attrs_init(&d->attrs);
+  /* Function calls always have one (unknown shapes), as in TF. */
+  if (g->require_shape_fns && tfe_op_lookup(def->name) == def &&
+      !tfe_shape_infer_known(def)) {
+    tfe_status_setf(s, TF_INVALID_ARGUMENT,
+                    "No shape inference function exists for op '%s', did you "
+                    "forget to define it?",
+                    def->name);
+    goto fail;
+  }
   if (!infer_shapes(op, s)) goto fail;
   if (!tfe_graph_add_op(g, op)) goto oom;
   tfe_free(flat.src);

@@ -14,6 +14,7 @@
 #include "tensorflow/c/c_api.h"
 #include "tensorflow/c/c_api_experimental.h"
 #include "tensorflow/c/eager/c_api.h"
+#include "tensorflow/c/ops.h"
 #include "tfe_test.h"
 
 static TF_Output O(TF_Operation* op, int i) {
@@ -1046,8 +1047,34 @@ TEST(set_and_clear_attr_of_finished_operation) {
   TF_SetAttr(sg.g, sg.id, "_bad", v, s);
   CHECK_CODE(s, TF_INVALID_ARGUMENT);
   TF_DeleteBuffer(v);
-  TF_SetRequireShapeInferenceFns(sg.g, false);
   TF_DeleteGraph(sg.g);
+  TF_DeleteStatus(s);
+}
+
+TEST(require_shape_inference_fns) {
+  TF_Status* s = TF_NewStatus();
+  TF_Graph* g = TF_NewGraph();
+  TF_OpDefinitionBuilder* b = TF_NewOpDefinitionBuilder("TfeTestNoShapeFn");
+  TF_OperationDescription* d;
+  TF_OpDefinitionBuilderAddOutput(b, "y: float");
+  TF_RegisterOpDefinition(b, s);
+  CHECK_CODE(s, TF_OK);
+  /* off by default, as in TF's C API: the output shape is unknown */
+  d = TF_NewOperation(g, "TfeTestNoShapeFn", "a");
+  CHECK(TF_FinishOperation(d, s) != NULL);
+  CHECK_CODE(s, TF_OK);
+  TF_SetRequireShapeInferenceFns(g, true);
+  d = TF_NewOperation(g, "TfeTestNoShapeFn", "b");
+  CHECK(TF_FinishOperation(d, s) == NULL);
+  CHECK_CODE(s, TF_INVALID_ARGUMENT);
+  CHECK_STR_CONTAINS(TF_Message(s), "No shape inference function exists for "
+                                    "op 'TfeTestNoShapeFn'");
+  CHECK(placeholder(g, "p", TF_FLOAT, NULL, -1, s) != NULL); /* has one */
+  TF_SetRequireShapeInferenceFns(g, false);
+  d = TF_NewOperation(g, "TfeTestNoShapeFn", "b");
+  CHECK(TF_FinishOperation(d, s) != NULL);
+  TF_SetRequireShapeInferenceFns(NULL, true);
+  TF_DeleteGraph(g);
   TF_DeleteStatus(s);
 }
 
