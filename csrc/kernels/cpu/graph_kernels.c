@@ -34,14 +34,16 @@ void tfe_graph_placeholder_unfed(TF_Status* s, const char* node_name,
 }
 
 /* Runs only when nothing fed the placeholder (sessions feed it without
- * running the kernel). The kernel context carries no node name, so the
- * op's name stands in, as TF's eager mode shows it. */
+ * running the kernel). In eager mode there is no node name and the op's
+ * name stands in, as TF shows it. */
 static void placeholder_compute(tfe_kernel_context* k) {
   TF_DataType dt = TF_FLOAT;
   const tfe_shape* shape = NULL;
   tfe_attrs_get_type(k->attrs, "dtype", &dt, NULL);
   tfe_attrs_get_shape(k->attrs, "shape", &shape, NULL);
-  tfe_graph_placeholder_unfed(k->status, k->op_def->name, dt, shape);
+  tfe_graph_placeholder_unfed(
+      k->status, k->node_name != NULL ? k->node_name : k->op_def->name, dt,
+      shape);
 }
 
 void tfe_register_cpu_graph_kernels(void) {
