@@ -165,7 +165,8 @@ void tfe_graph_encode_node_def(struct tfe_pbw* out, const TF_Operation* op);
  * INVALID_ARGUMENT "You must feed a value for placeholder tensor 'x' with
  * dtype float and shape [?,3]" (no shape part when the shape attr is
  * unknown rank or a scalar). Sessions call it with the node's name; the
- * Placeholder kernel (which knows no node name) uses the op's name.
+ * Placeholder kernel uses tfe_kernel_context.node_name, or the op's name
+ * in eager mode.
  * Defined in csrc/kernels/cpu/graph_kernels.c. */
 void tfe_graph_placeholder_unfed(TF_Status* s, const char* node_name,
                                  TF_DataType dtype, const tfe_shape* shape);
