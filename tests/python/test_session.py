@@ -301,3 +301,27 @@ def test_default_session_eval_and_run() -> None:
     sess.close()
     with tfe_py.Graph() as other, tfe_py.Session(other), pytest.raises(ValueError):
         y.eval({x: 1.0})  # the default session runs another graph
+
+
+def test_functions_in_session_graphs() -> None:
+    from tfe_py.function import TensorSpec
+
+    f32 = tfe_py.float32
+    scalar = [TensorSpec([], f32)]
+    double = tfe_py.function(lambda x: x * 2.0, input_signature=scalar)
+    minus_one = tfe_py.function(lambda x: x - 1.0, input_signature=scalar)
+
+    def pick(c, x):  # type: ignore[no-untyped-def]
+        (y,) = ops.StatelessIf(c, [x], Tout=[f32], then_branch=double, else_branch=minus_one)
+        return y
+
+    picker = tfe_py.function(pick, input_signature=[TensorSpec([], tfe_py.bool), *scalar])
+    with tfe_py.Graph() as g:
+        c = tfe_py.placeholder(tfe_py.bool, shape=())
+        (out,) = ops.StatelessIf(c, [3.0], Tout=[f32], then_branch=double, else_branch=minus_one)
+        (call,) = ops.PartitionedCall([4.0], Tout=[f32], f=double)
+        # picker's body names double and minus_one: they are copied along
+        (nested,) = ops.StatefulPartitionedCall([c, 10.0], Tout=[f32], f=picker)
+    with tfe_py.Session(g) as sess:
+        assert sess.run([out, call, nested], {c: True}) == [6.0, 8.0, 20.0]
+        assert sess.run([out, nested], {c: False}) == [2.0, 9.0]
