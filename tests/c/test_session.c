@@ -8,6 +8,7 @@
 
 #include "graph_test_util.h"
 #include "tensorflow/c/c_api_experimental.h"
+#include "tfe/tfe.h"
 
 static int32_t i32_of(TF_Tensor* t) { return *(int32_t*)TF_TensorData(t); }
 static float f32_of(TF_Tensor* t) { return *(float*)TF_TensorData(t); }
@@ -627,6 +628,54 @@ TEST(many_runs_no_leaks) {
     TF_DeleteTensor(v);
   }
   gt_close(sess);
+  TF_DeleteGraph(sg.g);
+}
+
+/* Every allocation of session creation, plan building and a run failing in
+ * turn: each attempt fails cleanly (RESOURCE_EXHAUSTED, nothing leaked
+ * under ASan, no crash) until one succeeds with the right value. */
+TEST(out_of_memory_sweep) {
+  small_graph sg;
+  TF_Status* s = TF_NewStatus();
+  TF_Output feed;
+  TF_Output fetch[2];
+  int64_t k;
+  int done = 0;
+  make_small(&sg);
+  feed = gt_out(sg.x, 0);
+  fetch[0] = gt_out(sg.b, 0);
+  fetch[1] = gt_out(sg.c, 0);
+  for (k = 0; k < 5000 && !done; k++) {
+    TF_SessionOptions* o = TF_NewSessionOptions();
+    TF_Tensor* v = gt_scalar_i32(1);
+    TF_Tensor* outs[2] = {NULL, NULL};
+    TF_Session* sess;
+    TFE_TestFailAllocationsAfter(k);
+    sess = TF_NewSession(sg.g, o, s);
+    if (sess != NULL) {
+      TF_SessionRun(sess, NULL, &feed, &v, 1, fetch, outs, 2, NULL, 0, NULL,
+                    s);
+      if (TF_GetCode(s) == TF_OK) {
+        TFE_TestFailAllocationsAfter(-1);
+        CHECK_EQ_INT(i32_of(outs[0]), 121);
+        CHECK_EQ_INT(i32_of(outs[1]), -1);
+        done = 1;
+      } else {
+        CHECK(outs[0] == NULL && outs[1] == NULL);
+      }
+    }
+    TFE_TestFailAllocationsAfter(-1);
+    if (TF_GetCode(s) != TF_OK) {
+      CHECK_CODE(s, TF_RESOURCE_EXHAUSTED);
+    }
+    if (outs[0] != NULL) TF_DeleteTensor(outs[0]);
+    if (outs[1] != NULL) TF_DeleteTensor(outs[1]);
+    if (sess != NULL) gt_close(sess);
+    TF_DeleteTensor(v);
+    TF_DeleteSessionOptions(o);
+  }
+  CHECK(done);
+  TF_DeleteStatus(s);
   TF_DeleteGraph(sg.g);
 }
 
