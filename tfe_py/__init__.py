@@ -23,7 +23,14 @@ from tfe_py.context import Context, default_context
 from tfe_py.custom_device import CustomDevice
 from tfe_py.eager import DType, EagerTensor
 from tfe_py.errors import OpError
-from tfe_py.function import ConcreteFunction, Function, TensorSpec, function
+from tfe_py.function import (
+    ConcreteFunction,
+    Function,
+    TensorSpec,
+    cond,
+    function,
+    while_loop,
+)
 from tfe_py.graph import (
     Graph,
     GraphTensor,
@@ -57,6 +64,7 @@ __all__ = [
     "Tensor",
     "TensorSpec",
     "__version__",
+    "cond",
     "constant",
     "context",
     "convert_to_tensor",
@@ -76,6 +84,7 @@ __all__ = [
     "parallel_device",
     "placeholder",
     "runtime_library_path",
+    "while_loop",
 ]
 
 

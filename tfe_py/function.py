@@ -61,7 +61,15 @@ from tfe_py.graph import (
     _outputs_array,
 )
 
-__all__ = ["ConcreteFunction", "FuncGraph", "Function", "TensorSpec", "function"]
+__all__ = [
+    "ConcreteFunction",
+    "FuncGraph",
+    "Function",
+    "TensorSpec",
+    "cond",
+    "function",
+    "while_loop",
+]
 
 _new_object = object.__new__
 _new_arr = ffi.new
@@ -339,12 +347,9 @@ class ConcreteFunction:
             graph.inputs.append(ph)
         self.inputs = list(graph.inputs)
         self.captured_inputs = [c for c, _ in graph.captures]
-        for c in self.captured_inputs:
-            if not isinstance(c, EagerTensor):
-                raise TypeError(
-                    f"{self.name}: captures a tensor of another graph ({c.name}); "
-                    "only EagerTensors can be captured by a function called eagerly"
-                )
+        # Captured tensors of an enclosing graph (control-flow branches): such
+        # a function is only ever called by an op of that graph.
+        self._graph_captures = [c for c in self.captured_inputs if not isinstance(c, EagerTensor)]
         self._n_out = len(outputs)
         self._single = out_spec[0] == "leaf" and self._n_out == 1
         self._contexts: weakref.WeakSet[Context] = weakref.WeakSet()
@@ -461,6 +466,11 @@ class ConcreteFunction:
             self._register(ctx)
         handles = [t._h for t in tensors]
         if self.captured_inputs:
+            if self._graph_captures:
+                raise TypeError(
+                    f"{self.name}: captures a tensor of another graph "
+                    f"({self._graph_captures[0].name}); it cannot be called eagerly"
+                )
             handles += [c._h for c in self.captured_inputs]
         if not all(handles):
             raise ValueError(f"{self.name}: an input is a closed tensor")
@@ -940,3 +950,189 @@ def function(
     if func is None:
         return lambda f: Function(f, input_signature, name)
     return Function(func, input_signature, name)
+
+
+# ---------------------------------------------------------------------------
+# Control flow: tf.cond and tf.while_loop
+
+
+def _branch_graph(label: str) -> FuncGraph:
+    return FuncGraph(f"__{label}_{next(_uid)}")
+
+
+def _tensors_of(graph: FuncGraph, result: Any, what: str) -> tuple[Any, list[GraphTensor]]:
+    """The structure spec and the flat graph tensors of a branch's result
+    (Python values become constants of the branch)."""
+    from tfe_py.graph import convert_to_tensor
+
+    leaves: list[Any] = []
+    spec = _flatten(result, leaves)
+    out: list[GraphTensor] = []
+    with graph.as_default():
+        for leaf in leaves:
+            if leaf is None or isinstance(leaf, Operation):
+                raise TypeError(f"{what} returned {leaf!r}; it must return tensors")
+            out.append(convert_to_tensor(leaf))
+    return spec, out
+
+
+def _external_key(value: Any) -> Any:
+    return ("g", value) if isinstance(value, GraphTensor) else ("e", id(value))
+
+
+def _union_captures(graphs: Sequence[FuncGraph]) -> list[Any]:
+    """Every value captured by any of ``graphs``; afterwards each graph
+    captures all of them, in the same order."""
+    union: list[Any] = []
+    seen: set[Any] = set()
+    for g in graphs:
+        for value, _ in g.captures:
+            key = _external_key(value)
+            if key not in seen:
+                seen.add(key)
+                union.append(value)
+    for g in graphs:
+        placeholders = [g._capture(v) for v in union]
+        g.captures = list(zip(union, placeholders, strict=True))
+    return union
+
+
+def _is_stateful(graphs: Sequence[FuncGraph]) -> bool:
+    return any(g.stateful_ops or any(f.graph.stateful_ops for f in g.functions) for g in graphs)
+
+
+def _concrete(
+    graph: FuncGraph, args: list[GraphTensor], outputs: list[GraphTensor]
+) -> ConcreteFunction:
+    graph.inputs = list(args)
+    leaves: list[Any] = []
+    spec = _flatten(list(outputs), leaves)
+    specs = [TensorSpec(a.shape, a.dtype) for a in args]
+    return ConcreteFunction(graph, list(args), spec, leaves, list(outputs), specs)
+
+
+def _same_sequence(like: Sequence[Any], values: Sequence[Any]) -> Any:
+    """``values`` as the kind of sequence ``like`` is (list, tuple, namedtuple)."""
+    if _is_namedtuple(like):
+        return type(like)(*values)
+    if isinstance(like, tuple):
+        return type(like)(values)
+    return list(values)
+
+
+def cond(
+    pred: Any, true_fn: Callable[[], Any], false_fn: Callable[[], Any], name: str | None = None
+) -> Any:
+    """``tf.cond``: ``true_fn()`` if ``pred`` else ``false_fn()``.
+
+    Eagerly (no graph being built) it simply calls the branch ``pred``
+    selects, as TF does. While a graph is built (inside ``with
+    tfe_py.Graph():`` or a ``tfe_py.function``), both branches are traced
+    into functions and one ``If`` (``StatelessIf`` when neither branch has
+    stateful ops) is added: the tensors the branches use from outside are
+    its inputs. Both branches must return the same structure of tensors
+    with the same dtypes (TypeError/ValueError otherwise).
+    """
+    if _state.graph is None:
+        return true_fn() if bool(pred) else false_fn()
+    t_graph, f_graph = _branch_graph("cond_true"), _branch_graph("cond_false")
+    with t_graph.as_default():
+        t_res = true_fn()
+    with f_graph.as_default():
+        f_res = false_fn()
+    t_spec, t_out = _tensors_of(t_graph, t_res, "true_fn")
+    f_spec, f_out = _tensors_of(f_graph, f_res, "false_fn")
+    if _freeze_spec(t_spec) != _freeze_spec(f_spec):
+        raise ValueError(
+            f"true_fn and false_fn must return the same structure; got {t_res!r} and {f_res!r}"
+        )
+    for a, b in zip(t_out, f_out, strict=True):
+        if int(a.dtype) != int(b.dtype):
+            raise TypeError(
+                f"true_fn and false_fn return different dtypes: {a.dtype.name} and {b.dtype.name}"
+            )
+    union = _union_captures([t_graph, f_graph])
+    stateful = _is_stateful([t_graph, f_graph])
+    t_cf = _concrete(t_graph, [], t_out)
+    f_cf = _concrete(f_graph, [], f_out)
+    op = _opgen.wrapper("If" if stateful else "StatelessIf")
+    outs = op(
+        pred,
+        list(union),
+        Tout=[int(t.dtype) for t in t_out],
+        then_branch=t_cf,
+        else_branch=f_cf,
+        name=name,
+    )
+    return _rebuild(t_spec, list(outs))
+
+
+def while_loop(
+    cond: Callable[..., Any],
+    body: Callable[..., Any],
+    loop_vars: Sequence[Any],
+    name: str | None = None,
+) -> Any:
+    """``tf.while_loop``: ``while cond(*vars): vars = body(*vars)``.
+
+    ``loop_vars`` is a list or tuple (of tensors or nested structures of
+    them). Eagerly it runs as a Python loop, as TF does. While a graph is
+    built, ``cond`` and ``body`` are traced into functions and one
+    ``While`` (``StatelessWhile`` without stateful ops) is added; the loop
+    variables keep the dtype and shape of their initial values, and the
+    tensors the functions use from outside are extra loop inputs. Returns
+    the final values in the structure of ``loop_vars``.
+    """
+    if not isinstance(loop_vars, (list, tuple)):
+        raise TypeError(f"loop_vars must be a list or tuple, got {type(loop_vars).__name__}")
+    if _state.graph is None:
+        values = list(loop_vars)
+        while bool(cond(*values)):
+            out = body(*values)
+            values = list(out) if isinstance(out, (list, tuple)) else [out]
+            if len(values) != len(loop_vars):
+                raise ValueError(
+                    f"body returned {len(values)} values for {len(loop_vars)} loop variables"
+                )
+        return _same_sequence(loop_vars, values)
+    from tfe_py.graph import convert_to_tensor
+
+    init_leaves: list[Any] = []
+    spec = _flatten(list(loop_vars), init_leaves)
+    init = [convert_to_tensor(v) for v in init_leaves]
+    c_graph, b_graph = _branch_graph("while_cond"), _branch_graph("while_body")
+    c_args = [
+        _new_placeholder(c_graph, int(t.dtype), t.shape, f"loop_var_{i}")
+        for i, t in enumerate(init)
+    ]
+    b_args = [
+        _new_placeholder(b_graph, int(t.dtype), t.shape, f"loop_var_{i}")
+        for i, t in enumerate(init)
+    ]
+    with c_graph.as_default():
+        c_res = cond(*_rebuild(spec, c_args))
+    with b_graph.as_default():
+        b_res = body(*_rebuild(spec, b_args))
+    if not isinstance(b_res, (list, tuple)):
+        b_res = [b_res]
+    _, c_out = _tensors_of(c_graph, c_res, "cond")
+    if len(c_out) != 1 or int(c_out[0].dtype) != int(lib.TF_BOOL):
+        raise TypeError(f"cond must return one bool tensor, got {c_res!r}")
+    b_spec, b_out = _tensors_of(b_graph, list(b_res), "body")
+    if _freeze_spec(b_spec) != _freeze_spec(spec):
+        raise ValueError(
+            f"body must return the structure of loop_vars; got {b_res!r} for {loop_vars!r}"
+        )
+    for a, b in zip(init, b_out, strict=True):
+        if int(a.dtype) != int(b.dtype):
+            raise TypeError(
+                f"body changes the dtype of a loop variable: {a.dtype.name} to {b.dtype.name}"
+            )
+    union = _union_captures([c_graph, b_graph])
+    stateful = _is_stateful([c_graph, b_graph])
+    b_passthrough = [ph for _, ph in b_graph.captures]
+    c_cf = _concrete(c_graph, c_args, c_out)
+    b_cf = _concrete(b_graph, b_args, b_out + b_passthrough)
+    op = _opgen.wrapper("While" if stateful else "StatelessWhile")
+    outs = op([*init, *union], cond=c_cf, body=b_cf, name=name)
+    return _same_sequence(loop_vars, _rebuild(spec, list(outs)[: len(init)]))

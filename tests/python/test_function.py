@@ -431,3 +431,86 @@ def test_repeated_calls_do_not_leak(live_count) -> None:  # type: ignore[no-unty
         assert float(out["b"][0]) == 2.0
     del out
     assert (live_count("TENSOR_HANDLE"), live_count("OP"), live_count("STATUS")) == base
+
+
+def test_cond_and_while_loop() -> None:
+    c = tfe_py.constant
+    # Eagerly they are Python control flow.
+    assert float(tfe_py.cond(c(True), lambda: c(1.0), lambda: c(2.0))) == 1.0
+    i, acc = tfe_py.while_loop(lambda i, a: i < 5, lambda i, a: (i + 1, a * 2.0), (c(0), c(1.0)))
+    assert int(i) == 5 and float(acc) == 32.0
+
+    w = c(3.0)
+
+    @tfe_py.function
+    def f(x, n):  # type: ignore[no-untyped-def]
+        y = tfe_py.cond(x > 0.0, lambda: x * w, lambda: -x)  # w is captured
+        _, total = tfe_py.while_loop(
+            lambda i, acc: i < n, lambda i, acc: (i + 1, acc + y), [c(0), c(0.0)]
+        )
+        return total
+
+    assert float(f(c(2.0), c(4))) == 24.0
+    assert float(f(c(-2.0), c(3))) == 6.0
+    assert float(f(c(5.0), c(0))) == 0.0  # zero iterations
+    assert f.experimental_get_tracing_count() == 1
+    ops_in_f = {op.type for op in f.get_concrete_function(c(1.0), c(1)).graph.operations}
+    assert {"StatelessIf", "StatelessWhile"} <= ops_in_f
+
+    with tfe_py.Graph() as g:
+        x = tfe_py.placeholder(tfe_py.float32, shape=())
+        pair = tfe_py.cond(x > 1.0, lambda: (x, x * 2.0), lambda: (x + 1.0, x))
+        _, s = tfe_py.while_loop(lambda i, s: i < 10, lambda i, s: (i + 1, s + x), (c(0), c(0.0)))
+    with tfe_py.Session(g) as sess:
+        assert sess.run([pair, s], {x: 3.0}) == [(3.0, 6.0), 30.0]
+        assert sess.run(pair, {x: 0.0}) == (1.0, 0.0)
+
+
+def test_nested_and_stateful_control_flow() -> None:
+    c = tfe_py.constant
+    v = _variable(0.0)
+
+    @tfe_py.function
+    def count_odd(n):  # type: ignore[no-untyped-def]
+        def body(i):  # type: ignore[no-untyped-def]
+            def bump():  # type: ignore[no-untyped-def]
+                ops.AssignAddVariableOp(v, c(1.0))
+                return c(1)
+
+            tfe_py.cond(ops.FloorMod(i, 2) > 0, bump, lambda: c(0))
+            return [i + 1]
+
+        tfe_py.while_loop(lambda i: i < n, body, [c(0)])
+        return ops.ReadVariableOp(v, dtype=tfe_py.float32)
+
+    assert float(count_odd(c(7))) == 3.0  # 1, 3, 5
+    assert float(count_odd(c(2))) == 4.0  # and 1 more
+    types = {op.type for op in count_odd.get_concrete_function(c(1)).graph.operations}
+    assert "While" in types  # stateful: not StatelessWhile
+
+
+def test_control_flow_errors() -> None:
+    c = tfe_py.constant
+
+    @tfe_py.function
+    def bad_structure(x):  # type: ignore[no-untyped-def]
+        return tfe_py.cond(x > 0, lambda: (x, x), lambda: x)
+
+    with pytest.raises(ValueError, match="structure"):
+        bad_structure(c(1))
+
+    @tfe_py.function
+    def bad_dtype(x):  # type: ignore[no-untyped-def]
+        return tfe_py.cond(x > 0, lambda: x, lambda: c(1.0))
+
+    with pytest.raises(TypeError, match="dtypes"):
+        bad_dtype(c(1))
+
+    @tfe_py.function
+    def bad_body(x):  # type: ignore[no-untyped-def]
+        return tfe_py.while_loop(lambda i: i < 3, lambda i: [ops.Cast(i, DstT="float32")], [x])
+
+    with pytest.raises(TypeError, match="dtype"):
+        bad_body(c(0))
+    with pytest.raises(TypeError):
+        tfe_py.while_loop(lambda i: i < 3, lambda i: i + 1, c(0))  # loop_vars not a list
