@@ -376,6 +376,7 @@ int tfe_run_plugin_shape_fn(const tfe_op_def* def, const tfe_attrs* attrs,
   TF_ShapeHandle* outs = NULL;
   shape_fn_t fn;
   int i, ok = 0;
+  uint64_t failures_before = tfe_alloc_failures();
   for (i = 0; i < num_outputs; i++) {
     out[i].num_dims = -1;
     out[i].dims = NULL;
@@ -407,7 +408,17 @@ int tfe_run_plugin_shape_fn(const tfe_op_def* def, const tfe_attrs* attrs,
   memcpy(&fn, &def->shape_fn, sizeof fn);
   tfe_status_ok(s);
   fn(&c, s);
-  if (TF_GetCode(s) != TF_OK) goto done;
+  if (TF_GetCode(s) != TF_OK) {
+    /* A function that failed because one of our allocations (a handle it
+     * asked for) failed reports the memory shortage, not what followed. */
+    if (tfe_alloc_failures() != failures_before) {
+      tfe_status_setf(s, TF_RESOURCE_EXHAUSTED,
+                      "shape inference: out of memory in the shape function "
+                      "of %s",
+                      def->name);
+    }
+    goto done;
+  }
   for (i = 0; i < num_outputs; i++) {
     /* Hand the dims array over (allocated by set_shape with tfe_malloc). */
     out[i].num_dims = outs[i].rank < 0 ? -1 : (int)outs[i].rank;

@@ -18,6 +18,7 @@
 #include "tensorflow/c/eager/c_api.h"
 #include "tensorflow/c/ops.h"
 #include "tensorflow/c/tf_tensor.h"
+#include "tfe/tfe.h"
 #include "tfe_test.h"
 
 #define MAXIO 16
@@ -2232,6 +2233,122 @@ TEST(graph_api_uses_the_rules) {
   CHECK(TF_GraphOperationByName(g, "mm") == NULL);
   TF_DeleteGraph(g);
   TF_DeleteStatus(s);
+}
+
+/* Runs the prepared call with every allocation failing in turn: each run
+ * either ends as a clean run would or with RESOURCE_EXHAUSTED (or, for a
+ * failing case, INVALID_ARGUMENT with at least the base message), and
+ * nothing leaks (ASan). */
+static void sweep(T* t, int want_ok, const char* part) {
+  tfe_shape_infer_args args;
+  int n, i, done = 0;
+  memset(&args, 0, sizeof args);
+  CHECK(t_run(t) == want_ok); /* completes the attrs, counts outputs */
+  for (i = 0; i < t->n_out; i++) {
+    tfe_free(t->out[i].dims);
+    t->out[i].dims = NULL;
+  }
+  args.def = t->def;
+  args.attrs = &t->attrs;
+  args.num_inputs = t->n_in;
+  args.input_shapes = t->in;
+  args.input_types = t->types;
+  args.input_values = t->vals;
+  args.num_outputs = t->n_out;
+  args.input_names = t->names;
+  for (n = 0; n < 200 && !done; n++) {
+    int ok;
+    TFE_TestFailAllocationsAfter(n);
+    ok = tfe_shape_infer(&args, "n", t->out, t->s);
+    TFE_TestFailAllocationsAfter(-1);
+    if (ok) {
+      CHECK(want_ok);
+      done = 1;
+    } else if (TF_GetCode(t->s) == TF_RESOURCE_EXHAUSTED) {
+      for (i = 0; i < t->n_out; i++) CHECK_EQ_INT(t->out[i].num_dims, -1);
+    } else {
+      if (want_ok) {
+        TFE_FAIL("%s after %d allocations: %s", t->def->name, n,
+                 TF_Message(t->s));
+      }
+      CHECK_CODE(t->s, TF_INVALID_ARGUMENT);
+      /* (the message itself may be what could not be allocated) */
+      if (TF_Message(t->s)[0] != '\0') {
+        CHECK_STR_CONTAINS(TF_Message(t->s), part);
+      }
+      if (strstr(TF_Message(t->s), "with input shapes") != NULL) done = 1;
+    }
+    for (i = 0; i < t->n_out; i++) {
+      tfe_free(t->out[i].dims);
+      t->out[i].dims = NULL;
+    }
+  }
+  CHECK(done);
+}
+
+TEST(allocation_failures) {
+  T t;
+  t_begin(&t, "AddV2");
+  t_in(&t, "[?,3]");
+  t_in(&t, "[3]");
+  sweep(&t, 1, "");
+  t_end(&t);
+  t_begin(&t, "MatMul");
+  t_in(&t, "[?,3]");
+  t_in(&t, "[2,2]");
+  sweep(&t, 0, "Dimensions must be equal, but are 3 and 2");
+  t_end(&t);
+  t_begin(&t, "Unpack");
+  t_in(&t, "[2,3,4]");
+  t_attr_int(&t, "num", 3);
+  t_attr_int(&t, "axis", 1);
+  sweep(&t, 1, "");
+  t_end(&t);
+  register_plugin_op();
+  t_begin(&t, "ShapeInferTestPluginOp");
+  t_in(&t, "[?,3]");
+  sweep(&t, 1, "");
+  t_end(&t);
+  t_begin(&t, "ShapeInferTestPluginOp");
+  t_in(&t, "[3]");
+  sweep(&t, 0, "Shape must be rank 2 but is rank 1");
+  t_end(&t);
+  {
+    /* TFE_InferShapes */
+    TF_Status* s = TF_NewStatus();
+    TFE_ContextOptions* o = TFE_NewContextOptions();
+    TFE_Context* ctx = TFE_NewContext(o, s);
+    TFE_Op* op = TFE_NewOp(ctx, "MatMul", s);
+    TF_ShapeAndTypeList* in = TF_NewShapeAndTypeList(2);
+    int64_t a[2] = {-1, 3}, b[2] = {3, 2};
+    int n, done = 0;
+    CHECK_CODE(s, TF_OK);
+    TFE_OpSetAttrType(op, "T", TF_FLOAT);
+    TF_ShapeAndTypeListSetShape(in, 0, a, 2);
+    TF_ShapeAndTypeListSetShape(in, 1, b, 2);
+    for (n = 0; n < 200 && !done; n++) {
+      TF_ShapeAndTypeList* out = NULL;
+      TF_ShapeAndTypeList** res = NULL;
+      TFE_TestFailAllocationsAfter(n);
+      TFE_InferShapes(op, in, NULL, NULL, NULL, &out, &res, s);
+      TFE_TestFailAllocationsAfter(-1);
+      if (TF_GetCode(s) == TF_OK) {
+        CHECK(out != NULL && out->items[0].num_dims == 2);
+        done = 1;
+      } else {
+        CHECK_CODE(s, TF_RESOURCE_EXHAUSTED);
+        CHECK(out == NULL && res == NULL);
+      }
+      TF_DeleteShapeAndTypeList(out);
+      TF_DeleteShapeAndTypeListArray(res, 1);
+    }
+    CHECK(done);
+    TF_DeleteShapeAndTypeList(in);
+    TFE_DeleteOp(op);
+    TFE_DeleteContext(ctx);
+    TFE_DeleteContextOptions(o);
+    TF_DeleteStatus(s);
+  }
 }
 
 TEST(bad_arguments_and_large_ranks) {
