@@ -1809,7 +1809,7 @@ static int build_node(importer* im, int idx, node_scratch* ns) {
   for (i = 0, k = 0; i < def->num_inputs; i++) {
     const tfe_arg_def* arg = &def->inputs[i];
     if (arg->number_attr != NULL || arg->type_list_attr != NULL) {
-      TF_AddInputList(desc, ns->outs + k, lens[i]);
+      TF_AddInputList(desc, lens[i] > 0 ? ns->outs + k : NULL, lens[i]);
     } else {
       TF_AddInput(desc, ns->outs[k]);
     }
