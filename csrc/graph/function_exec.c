@@ -644,6 +644,7 @@ tfe_fn_inst* tfe_fn_inst_new(const TF_Function* fn, tfe_flib* lib,
     TF_Output o = outs[i];
     TF_DataType t = o.oper->output_types[o.index];
     int j;
+    if ((int)t > 100) t = (TF_DataType)(t - 100); /* a Ref output's value */
     if (t != inst->ret_types[i]) {
       tfe_status_setf(s, TF_INVALID_ARGUMENT,
                       "Return value %d of function '%s' is %s but the "

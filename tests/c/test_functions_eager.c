@@ -3,6 +3,7 @@
  * function by name with TFE_NewOp + TFE_Execute (also repeatedly, on an
  * asynchronous executor, and from the functional ops PartitionedCall, If
  * and While), and the errors of each. */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -396,6 +397,50 @@ TEST(eager_partitioned_call_if_while) {
   TF_DeleteFunction(lt);
   TF_DeleteFunction(inc);
   TF_DeleteFunction(dec);
+  TFE_DeleteContext(ctx);
+  TF_DeleteStatus(s);
+}
+
+/* Several threads call one function at once (its instance is made once
+ * and shared); clearing the caches in between makes a fresh one. */
+
+typedef struct thread_arg {
+  TFE_Context* ctx;
+  int bad;
+} thread_arg;
+
+static void* call_many(void* p) {
+  thread_arg* a = (thread_arg*)p;
+  int i;
+  for (i = 0; i < 200; i++) {
+    if (call2(a->ctx, "threaded", (float)i, 2) != (float)((i + 2) * i)) {
+      a->bad++;
+    }
+  }
+  return NULL;
+}
+
+TEST(concurrent_calls_and_clear_caches) {
+  TF_Status* s = TF_NewStatus();
+  TFE_Context* ctx = new_ctx(0);
+  TF_Function* f = make_add_mul("threaded");
+  pthread_t th[4];
+  thread_arg args[4];
+  int i;
+  TFE_ContextAddFunction(ctx, f, s);
+  CHECK_CODE(s, TF_OK);
+  for (i = 0; i < 4; i++) {
+    args[i].ctx = ctx;
+    args[i].bad = 0;
+    CHECK(pthread_create(&th[i], NULL, call_many, &args[i]) == 0);
+  }
+  for (i = 0; i < 4; i++) {
+    pthread_join(th[i], NULL);
+    CHECK_EQ_INT(args[i].bad, 0);
+  }
+  TFE_ContextClearCaches(ctx);
+  CHECK(call2(ctx, "threaded", 1, 1) == 2.0f);
+  TF_DeleteFunction(f);
   TFE_DeleteContext(ctx);
   TF_DeleteStatus(s);
 }
