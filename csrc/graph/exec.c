@@ -246,7 +246,6 @@ int tfe_plan_run_kernel(tfe_plan* p, const plan_node* n, const plan_val* ins,
   tfe_ref_cell* in_refs[INLINE_VALS];
   tfe_ref_cell* out_refs[INLINE_VALS];
   tfe_kernel_context k;
-  tfe_fpenv_saved fp;
   int i, any_ref = e->has_ref, ok = 0;
   if (!e->run_device->is_host || n->num_in > INLINE_VALS ||
       n->num_out > INLINE_VALS) {
@@ -313,9 +312,9 @@ int tfe_plan_run_kernel(tfe_plan* p, const plan_node* n, const plan_val* ins,
   k.forwarded = 0;
   k.cancel = t_cancel;
   k.node_name = n->name;
-  tfe_fpenv_enter(&fp);
+  /* Runs already switched the floating-point modes to the kernels' (once
+   * per run and per worker, see tfe_plan_run / par_worker). */
   e->reg->compute(&k);
-  tfe_fpenv_leave(&fp);
   if (TF_GetCode(s) != TF_OK) goto done;
   for (i = 0; i < n->num_out; i++) {
     if (e->has_ref && tfe_op_def_flat_is_ref(e->def, &e->complete, 1, i)) {
@@ -506,10 +505,12 @@ static void par_worker(void* arg, int64_t begin, int64_t end) {
   int uses_local[INLINE_VALS];
   TF_Status* s = TF_NewStatus();
   TFE_CancellationManager* saved = t_cancel;
+  tfe_fpenv_saved fp;
   int next = -1;
   (void)begin, (void)end;
   t_cancel = r->cancel;
   t_depth++;
+  tfe_fpenv_enter(&fp);
   if (p->max_in > INLINE_VALS) {
     ins = (plan_val*)tfe_malloc(sizeof(plan_val) * (size_t)p->max_in);
   }
@@ -615,6 +616,7 @@ static void par_worker(void* arg, int64_t begin, int64_t end) {
 out:
   if (ins != ins_inline) tfe_free(ins);
   TF_DeleteStatus(s);
+  tfe_fpenv_leave(&fp);
   t_depth--;
   t_cancel = saved;
 }
@@ -1349,6 +1351,7 @@ int tfe_plan_run(tfe_plan* p, TF_Tensor* const* feed_values,
                  TF_Tensor** fetch_values,
                  struct TFE_CancellationManager* cancel, TF_Status* s) {
   TFE_CancellationManager* saved;
+  tfe_fpenv_saved fp;
   int i, ok;
   if (p == NULL || (p->num_fetches > 0 && fetch_values == NULL) ||
       (p->num_feeds > 0 && feed_values == NULL)) {
@@ -1381,8 +1384,12 @@ int tfe_plan_run(tfe_plan* p, TF_Tensor* const* feed_values,
   saved = t_cancel;
   t_cancel = cancel;
   t_depth++;
+  /* Kernels run with denormals flushed and round-to-nearest, as in TF;
+   * the caller's modes are back when the run returns (core/fpenv.h). */
+  tfe_fpenv_enter(&fp);
   ok = p->dynamic ? run_dynamic(p, feed_values, fetch_values, cancel, s)
                   : run_static(p, feed_values, fetch_values, cancel, s);
+  tfe_fpenv_leave(&fp);
   t_depth--;
   t_cancel = saved;
   if (!ok && TF_GetCode(s) == TF_OK) {
