@@ -89,9 +89,13 @@ TF_OK, TF_FLOAT, TF_STRING = 0, 1, 7  # TF_Code / TF_DataType values
 
 # Cases whose C pieces have not landed yet (name -> reason). Only while the
 # issue is being developed; see the report for what is left here.
-_NOT_LANDED = "graph import/session/function C pieces of issue 14 have not landed yet"
-PENDING: dict[str, str] = {c["name"]: _NOT_LANDED for c in MANIFEST["cases"]}
-PENDING["built_in_tfe"] = _NOT_LANDED
+_CALL_BY_NAME = (
+    "a graph node whose op is a library function (called by name, not through "
+    "PartitionedCall) fails in a tfe session with NOT_FOUND 'Function ... is not defined'"
+)
+PENDING: dict[str, str] = {
+    name: _CALL_BY_NAME for name in ("fn_poly", "fn_int_multi", "fn_strings")
+}
 
 
 def _pending(name: str) -> list[Any]:
@@ -100,8 +104,11 @@ def _pending(name: str) -> list[Any]:
     return []
 
 
-def _params(cases: list[dict[str, Any]]) -> list[Any]:
-    return [pytest.param(c, id=c["name"], marks=_pending(c["name"])) for c in cases]
+def _params(cases: list[dict[str, Any]], session: bool = False) -> list[Any]:
+    """Test parameters; PENDING only marks the tests that run a session."""
+    return [
+        pytest.param(c, id=c["name"], marks=_pending(c["name"]) if session else []) for c in cases
+    ]
 
 
 # ------------------------------------------------------------- helpers
@@ -138,6 +145,7 @@ def _tensor_from_json(spec: dict[str, Any]) -> CData:
         assert t != ffi.NULL
         base = ffi.cast("TF_TString*", lib.TF_TensorData(t))
         for i, item in enumerate(items):
+            lib.TF_StringInit(base + i)  # TF_AllocateTensor leaves the bytes as they are
             lib.TF_StringCopy(base + i, item, len(item))
         return t
     arr = np.array(spec["value"], dtype=_np_dtype(spec["dtype"]), order="C")
@@ -363,7 +371,7 @@ def test_tf_graphdef_imports(case: dict[str, Any]) -> None:
         lib.TF_DeleteGraph(g)
 
 
-@pytest.mark.parametrize("case", _params(GRAPH_CASES))
+@pytest.mark.parametrize("case", _params(GRAPH_CASES, session=True))
 def test_tf_graphdef_runs_like_tf(case: dict[str, Any], request: Any) -> None:
     live_count = None if OTHER_LIB else request.getfixturevalue("live_count")
     before = live_count("TENSOR") if live_count else 0
@@ -376,7 +384,7 @@ def test_tf_graphdef_runs_like_tf(case: dict[str, Any], request: Any) -> None:
         assert live_count("TENSOR") == before, "tensors leaked by the session runs"
 
 
-@pytest.mark.parametrize("case", _params(GRAPH_CASES))
+@pytest.mark.parametrize("case", _params(GRAPH_CASES, session=True))
 def test_tf_graphdef_reimported_from_tfe_export_runs(case: dict[str, Any]) -> None:
     """Import, export with TF_GraphToGraphDef, import the export, run it."""
     g = _import_graph((DATA / case["file"]).read_bytes())
@@ -441,7 +449,7 @@ def test_tf_functiondef_imports_and_round_trips(case: dict[str, Any]) -> None:
         lib.TF_DeleteFunction(fn)
 
 
-@pytest.mark.parametrize("case", _params(FUNCTION_CASES))
+@pytest.mark.parametrize("case", _params(FUNCTION_CASES, session=True))
 def test_tf_functiondef_runs_in_a_graph(case: dict[str, Any]) -> None:
     fn = _import_function((DATA / case["file"]).read_bytes())
     try:
@@ -615,8 +623,6 @@ def tf_python() -> list[str]:
 def test_tfe_exports_of_tf_graphs_run_in_tf(tf_python: list[str], tmp_path: Path) -> None:
     jobs = []
     for case in GRAPH_CASES:
-        if case["name"] in PENDING:
-            continue
         g = _import_graph((DATA / case["file"]).read_bytes())
         try:
             path = tmp_path / case["file"]
@@ -624,8 +630,6 @@ def test_tfe_exports_of_tf_graphs_run_in_tf(tf_python: list[str], tmp_path: Path
         finally:
             lib.TF_DeleteGraph(g)
         jobs.append((case, path))
-    if not jobs:
-        pytest.skip("every case is still pending")
     results = _run_in_tf(tf_python, [(p, c["runs"]) for c, p in jobs])
     for (case, _), got in zip(jobs, results, strict=True):
         _check_tf_results(case, case["runs"], got)
@@ -644,7 +648,6 @@ def _out(op: CData, index: int = 0) -> CData:
     return o[0]
 
 
-@pytest.mark.xfail("built_in_tfe" in PENDING, strict=False, reason=PENDING.get("built_in_tfe", ""))
 def test_graph_built_in_tfe_runs_in_tf(tf_python: list[str], tmp_path: Path) -> None:
     """A graph made with TF_NewOperation (placeholder, const, AddV2, MatMul,
     a call of a function made by TF_GraphToFunction) exported by tfe."""
@@ -735,8 +738,6 @@ def test_tfe_functiondef_exports_run_in_tf(tf_python: list[str], tmp_path: Path)
     node, exported with TF_GraphToGraphDef (library included): TF runs it."""
     jobs = []
     for case in FUNCTION_CASES:
-        if case["name"] in PENDING:
-            continue
         fn = _import_function((DATA / case["file"]).read_bytes())
         g, feeds, fetches = _function_call_graph(fn, case)
         lib.TF_DeleteFunction(fn)
@@ -752,8 +753,6 @@ def test_tfe_functiondef_exports_run_in_tf(tf_python: list[str], tmp_path: Path)
             "expected": case["expected"],
         }
         jobs.append((case, path, run))
-    if not jobs:
-        pytest.skip("every case is still pending")
     results = _run_in_tf(tf_python, [(p, [r]) for _, p, r in jobs])
     for (case, _, run), got in zip(jobs, results, strict=True):
         _check_tf_results(case, [run], got)
