@@ -238,6 +238,22 @@ static int rule_while(si_ctx* c) {
   return si_rule_passthrough(c);
 }
 
+/* _Arg: a resource argument is a scalar handle; another argument has the
+ * shape its "_output_shapes" attr gives (set when a function body is
+ * instantiated for known argument shapes), else unknown. */
+static int rule_arg(si_ctx* c) {
+  const tfe_attr_value* v;
+  if (si_attr_type(c, "T") == TF_RESOURCE) return si_set_scalar(c, 0);
+  v = si_attr(c, "_output_shapes");
+  if (v == NULL || !v->is_list) return 1;
+  if (v->list_size == 0 || v->type != TF_ATTR_SHAPE) {
+    return si_err(c,
+                  "Invalid \"_output_shapes\" attribute value for _Arg "
+                  "node");
+  }
+  return si_set_from_attr_shape(c, 0, &v->list.shape[0]);
+}
+
 /* ---- queues ---- */
 
 static int rule_queue_v1_handle(si_ctx* c) { return si_set_vector(c, 0, 2); }
@@ -357,7 +373,7 @@ const si_rule si_rules_misc[] = {
     {"PartitionedCall", NULL}, {"StatefulPartitionedCall", NULL},
     {"If", rule_if}, {"StatelessIf", rule_if}, {"Case", rule_if},
     {"StatelessCase", rule_if}, {"While", rule_while},
-    {"StatelessWhile", rule_while}, {"_Arg", NULL},
+    {"StatelessWhile", rule_while}, {"_Arg", rule_arg},
     {"_Retval", rule_no_outputs},
     /* queues */
     {"FIFOQueueV2", si_rule_scalar}, {"PaddingFIFOQueueV2", si_rule_scalar},

@@ -1630,6 +1630,23 @@ TEST(control_flow_and_functions) {
     t_attr_shapes(&t, "output_shapes", outs);
     expect(&t, "[2,?]");
     t_end(&t);
+    /* _Arg: "_output_shapes" when present */
+    t_begin(&t, "_Arg");
+    t_attr_type(&t, "T", TF_FLOAT);
+    t_attr_int(&t, "index", 0);
+    expect(&t, "?");
+    t_end(&t);
+    t_begin(&t, "_Arg");
+    t_attr_type(&t, "T", TF_FLOAT);
+    t_attr_int(&t, "index", 0);
+    t_attr_shapes(&t, "_output_shapes", one);
+    expect(&t, "[5]");
+    t_end(&t);
+    t_begin(&t, "_Arg");
+    t_attr_type(&t, "T", TF_RESOURCE);
+    t_attr_int(&t, "index", 0);
+    expect(&t, "[]");
+    t_end(&t);
     t_begin(&t, "PartitionedCall");
     t_in(&t, "[3]");
     t_attr_types(&t, "Tout", 1, two);
@@ -1980,7 +1997,7 @@ TEST(random_inputs_never_crash) {
  * runtime state (variables, queues, function bodies). */
 static const char* const kKnownUnknown[] = {
     "PartitionedCall",
-    "StatefulPartitionedCall", "_Arg", "QueueDequeueV2", NULL};
+    "StatefulPartitionedCall", "QueueDequeueV2", NULL};
 
 TEST(every_registered_op_has_a_rule_entry) {
   int n = tfe_op_count(), i, missing = 0;
