@@ -5,6 +5,7 @@
  * (TF_UpdateEdge, control inputs, devices, TF_SetAttr/TF_ClearAttr),
  * TF_TryEvaluateConstant, the Placeholder kernel, NULL arguments, and a
  * large graph (name lookups must stay O(1)). */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1332,6 +1333,84 @@ TEST(null_arguments) {
   TF_SetRequestedDevice(NULL, NULL, NULL);
   TF_DeleteGraph(NULL);
   TF_DeleteBuffer(b);
+  TF_DeleteGraph(g);
+  TF_DeleteStatus(s);
+}
+
+/* ------------------------------------------------------------------------
+ * Threads building one graph, and random attr bytes. */
+
+typedef struct builder_arg {
+  TF_Graph* g;
+  int id;
+  int ok;
+} builder_arg;
+
+static void* build_chain(void* p) {
+  builder_arg* a = (builder_arg*)p;
+  TF_Status* s = TF_NewStatus();
+  char name[32];
+  int i;
+  TF_Operation* prev;
+  snprintf(name, sizeof name, "t%d_c", a->id);
+  prev = scalar_i32(a->g, name, a->id, s);
+  a->ok = prev != NULL;
+  for (i = 0; i < 300 && a->ok; i++) {
+    TF_Output o = {prev, 0};
+    snprintf(name, sizeof name, "t%d_%d", a->id, i);
+    prev = unop(a->g, "Identity", name, o, s);
+    a->ok = prev != NULL && TF_GraphOperationByName(a->g, name) == prev &&
+            TF_OperationOutputNumConsumers(o) == 1;
+  }
+  TF_DeleteStatus(s);
+  return NULL;
+}
+
+TEST(threads_build_one_graph) {
+  TF_Graph* g = TF_NewGraph();
+  pthread_t th[4];
+  builder_arg args[4];
+  int i;
+  for (i = 0; i < 4; i++) {
+    args[i].g = g;
+    args[i].id = i;
+    args[i].ok = 0;
+    CHECK(pthread_create(&th[i], NULL, build_chain, &args[i]) == 0);
+  }
+  for (i = 0; i < 4; i++) {
+    pthread_join(th[i], NULL);
+    CHECK(args[i].ok);
+  }
+  CHECK_EQ_INT(count_ops(g), 4 * 301);
+  TF_DeleteGraph(g);
+}
+
+TEST(random_attr_value_bytes_never_crash) {
+  TF_Status* s = TF_NewStatus();
+  TF_Graph* g = TF_NewGraph();
+  unsigned char buf[24];
+  uint32_t x = 12345;
+  int i, k;
+  for (i = 0; i < 2000; i++) {
+    TF_OperationDescription* d = TF_NewOperation(g, "NoOp", "n");
+    size_t len = (size_t)(i % 24);
+    for (k = 0; k < (int)len; k++) {
+      x = x * 1103515245u + 12345u;
+      buf[k] = (unsigned char)(x >> 16);
+    }
+    TF_SetAttrValueProto(d, "_a", buf, len, s);
+    TF_SetAttrValueProto(d, "_class", buf, len, s);
+    TF_SetAttrTensorShapeProto(d, "_s", buf, len, s);
+    if (TF_FinishOperation(d, s) != NULL) {
+      /* accepted: the node exports and can be replaced */
+      TF_Buffer* b = TF_NewBuffer();
+      TF_GraphToGraphDef(g, b, s);
+      CHECK_CODE(s, TF_OK);
+      TF_DeleteBuffer(b);
+      TF_DeleteGraph(g);
+      g = TF_NewGraph();
+    }
+  }
   TF_DeleteGraph(g);
   TF_DeleteStatus(s);
 }
