@@ -91,7 +91,7 @@ static void drop_stale(TF_Session* s, uint64_t gen) {
   tfe_plan_entry** pp = &s->plans;
   while (*pp != NULL) {
     tfe_plan_entry* e = *pp;
-    if (e->gen != gen && e->users == 0) {
+    if (e->gen != gen && atomic_load(&e->users) == 0) {
       *pp = e->next;
       if (s->last == e) s->last = NULL;
       entry_free(e);
@@ -218,7 +218,7 @@ tfe_plan_entry* tfe_session_get_plan(TF_Session* s, const TF_Output* in,
     }
   }
   if (e != NULL) {
-    e->users++;
+    atomic_fetch_add_explicit(&e->users, 1, memory_order_relaxed);
     s->last = e;
     pthread_mutex_unlock(&s->mu);
     return e;
@@ -264,7 +264,7 @@ tfe_plan_entry* tfe_session_get_plan(TF_Session* s, const TF_Output* in,
   if (nin > 0) memcpy(e->in, in, sizeof(TF_Output) * (size_t)nin);
   if (nout > 0) memcpy(e->out, out, sizeof(TF_Output) * (size_t)nout);
   if (nt > 0) memcpy((void*)e->tg, tg, sizeof(TF_Operation*) * (size_t)nt);
-  e->users = 1;
+  atomic_init(&e->users, 1);
   pthread_mutex_lock(&s->mu);
   drop_stale(s, gen);
   e->next = s->plans;
@@ -281,9 +281,8 @@ nomem:
 }
 
 void tfe_session_put_plan(TF_Session* s, tfe_plan_entry* e) {
-  pthread_mutex_lock(&s->mu);
-  e->users--;
-  pthread_mutex_unlock(&s->mu);
+  (void)s;
+  atomic_fetch_sub_explicit(&e->users, 1, memory_order_release);
 }
 
 /* ------------------------------------------------------------------------

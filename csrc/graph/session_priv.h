@@ -21,7 +21,9 @@ typedef struct tfe_plan_entry {
   TF_Output* in;
   TF_Output* out;
   const TF_Operation** tg;
-  int users; /* runs using the plan (under the session's mu) */
+  /* Runs using the plan: raised under the session's mu, lowered without
+   * it; an entry is freed (under mu) only at 0. */
+  atomic_int users;
   /* The graph a graph optimizer plugin returned, which the plan runs
    * instead of the session's (owned), or NULL. */
   TF_Graph* optimized;
