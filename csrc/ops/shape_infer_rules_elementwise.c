@@ -57,7 +57,8 @@ static int rule_bitcast(si_ctx* c) {
 }
 
 /* Select(condition, t, e): t and e merge; the condition is a scalar, a
- * vector over the first dim, or the same shape. */
+ * vector over the first dim of non-scalar data, or the data's shape. The
+ * output is the merged data shape (a vector condition only checks). */
 static int rule_select(si_ctx* c) {
   si_sh cond, data, e;
   si_in(c, 0, &cond);
@@ -67,11 +68,10 @@ static int rule_select(si_ctx* c) {
   if (cond.rank < 0 || data.rank < 0 || cond.rank == 0) {
     return si_set(c, 0, &data);
   }
-  if (cond.rank == 1 && data.rank != 1) {
-    int64_t m;
-    if (!si_with_rank_at_least(c, &data, 1, &data)) return 0;
-    if (!si_merge_dim(c, cond.d[0], data.d[0], &m)) return 0;
-    data.d[0] = m;
+  if (cond.rank == 1 && data.rank != 0) {
+    si_sh first;
+    si_vector(&first, data.d[0]);
+    if (!si_merge(c, &cond, &first)) return 0;
     return si_set(c, 0, &data);
   }
   if (!si_merge(c, &data, &cond)) return 0;

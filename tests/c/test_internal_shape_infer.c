@@ -478,7 +478,13 @@ TEST(select_and_select_v2) {
   t_in_typed(&t, "[5]", TF_BOOL);
   t_in(&t, "[4,3]");
   t_in(&t, "[4,3]");
-  expect_err(&t, "Dimensions must be equal, but are 5 and 4");
+  expect_err(&t, "Dimension 0 in both shapes must be equal, but are 5 and 4");
+  t_end(&t);
+  t_begin(&t, "Select");
+  t_in_typed(&t, "[2]", TF_BOOL);
+  t_in(&t, "[]");
+  t_in(&t, "[]");
+  expect_err(&t, "Shapes must be equal rank, but are 0 and 1");
   t_end(&t);
   t_begin(&t, "SelectV2");
   t_in_typed(&t, "[2,1]", TF_BOOL);
