@@ -51,8 +51,16 @@ static int rule_ensure_shape(si_ctx* c) {
 /* Fill(dims, value). */
 static int rule_fill(si_ctx* c) {
   si_sh v, o;
+  int64_t vals[SI_MAX_RANK];
+  int n, i;
+  si_in(c, 0, &v);
+  if (!si_with_rank(c, &v, 1, &v)) return 0;
   si_in(c, 1, &v);
   if (!si_with_rank(c, &v, 0, &v)) return 0;
+  n = si_value_ints(c, 0, vals, SI_MAX_RANK);
+  for (i = 0; i < n; i++) {
+    if (vals[i] < 0) return si_err(c, "Fill dimensions must be >= 0");
+  }
   if (!si_shape_from_tensor(c, 0, &o)) return 0;
   return si_set(c, 0, &o);
 }
@@ -911,11 +919,54 @@ static int rule_broadcast_grad_args(si_ctx* c) {
   return si_set_vector(c, 1, -1);
 }
 
+/* Reverse(tensor, dims): dims is a bool vector as long as the rank. */
+static int rule_reverse(si_ctx* c) {
+  si_sh in, dims;
+  si_in(c, 0, &in);
+  si_in(c, 1, &dims);
+  if (!si_with_rank(c, &dims, 1, &dims)) return 0;
+  if (dims.d[0] >= 0) {
+    if (dims.d[0] > SI_MAX_RANK) return 1;
+    if (!si_with_rank(c, &in, (int)dims.d[0], &in)) return 0;
+  }
+  if (in.rank > 8) {
+    return si_err(c,
+                  "reverse does not work on tensors with more than 8 "
+                  "dimensions");
+  }
+  return si_set(c, 0, &in);
+}
+
+/* ReverseV2(tensor, axis): constant axes must be in range and distinct. */
 static int rule_reverse_v2(si_ctx* c) {
-  si_sh axis;
+  si_sh in, axis;
+  int64_t ax[SI_MAX_RANK];
+  unsigned char seen[8];
+  int n, i;
+  si_in(c, 0, &in);
   si_in(c, 1, &axis);
   if (!si_with_rank(c, &axis, 1, &axis)) return 0;
-  return si_set_input(c, 0, 0);
+  if (in.rank > 8) {
+    return si_err(c,
+                  "reverse does not work on tensors with more than 8 "
+                  "dimensions");
+  }
+  n = si_value_ints(c, 1, ax, SI_MAX_RANK);
+  if (in.rank >= 0 && n > 0) {
+    memset(seen, 0, sizeof seen);
+    for (i = 0; i < n; i++) {
+      int64_t a = ax[i] < 0 ? in.rank + ax[i] : ax[i];
+      if (a < 0 || a >= in.rank) {
+        return si_err(c, "'axis'[%d] = %lld is out of valid range [0, %d", i,
+                      (long long)ax[i], in.rank - 1);
+      }
+      if (seen[a]) {
+        return si_err(c, "axis %lld specified more than once.", (long long)a);
+      }
+      seen[a] = 1;
+    }
+  }
+  return si_set(c, 0, &in);
 }
 
 /* ---- diagonals ---- */
@@ -1236,7 +1287,7 @@ const si_rule si_rules_array[] = {
     {"BroadcastTo", rule_broadcast_to},
     {"BroadcastArgs", rule_broadcast_args},
     {"BroadcastGradientArgs", rule_broadcast_grad_args},
-    {"Reverse", si_rule_unchanged}, {"ReverseV2", rule_reverse_v2},
+    {"Reverse", rule_reverse}, {"ReverseV2", rule_reverse_v2},
     {"Roll", si_rule_unchanged}, {"MatrixBandPart", si_rule_unchanged},
     {"Diag", rule_diag}, {"DiagPart", rule_diag_part},
     {"MatrixDiag", rule_matrix_diag}, {"MatrixDiagV2", rule_matrix_diag_v2},

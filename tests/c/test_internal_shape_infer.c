@@ -839,6 +839,14 @@ TEST(fill_and_random_from_shape_inputs) {
   t_in(&t, "[1]");
   expect_err(&t, "Shape must be rank 0 but is rank 1");
   t_end(&t);
+  {
+    int32_t neg[2] = {2, -1};
+    t_begin(&t, "Fill");
+    t_const_i32(&t, 2, neg);
+    t_in(&t, "[]");
+    expect_err(&t, "Fill dimensions must be >= 0");
+    t_end(&t);
+  }
   t_begin(&t, "RandomUniform");
   t_const_i32(&t, 2, d);
   t_attr_type(&t, "dtype", TF_FLOAT);
@@ -1452,6 +1460,35 @@ TEST(misc_array_ops) {
   expect(&t, "[4,2,2,3]");
   t_end(&t);
   unary("Cumsum", "[2,3]", "[2,3]");
+  {
+    int32_t ax[2] = {1, -2}, dup[2] = {0, -2};
+    t_begin(&t, "ReverseV2");
+    t_in(&t, "[2,?]");
+    t_const_i32(&t, 2, ax);
+    expect(&t, "[2,?]");
+    t_end(&t);
+    t_begin(&t, "ReverseV2");
+    t_in(&t, "[2,3]");
+    t_const_i32(&t, 2, dup);
+    expect_err(&t, "axis 0 specified more than once.");
+    t_end(&t);
+    t_begin(&t, "ReverseV2");
+    t_in(&t, "[2,3]");
+    t_const_i32(&t, 1, ax + 1);
+    expect(&t, "[2,3]");
+    t_end(&t);
+    t_begin(&t, "ReverseV2");
+    t_in(&t, "[2,3]");
+    ax[0] = 2;
+    t_const_i32(&t, 1, ax);
+    expect_err(&t, "'axis'[0] = 2 is out of valid range [0, 1");
+    t_end(&t);
+    t_begin(&t, "Reverse");
+    t_in(&t, "[2,3]");
+    t_in_typed(&t, "[3]", TF_BOOL);
+    expect_err(&t, "Shape must be rank 3 but is rank 2");
+    t_end(&t);
+  }
   t_begin(&t, "SegmentSum");
   t_in(&t, "[6,3]");
   t_in_typed(&t, "[6]", TF_INT32);
