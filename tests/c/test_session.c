@@ -679,4 +679,54 @@ TEST(out_of_memory_sweep) {
   TF_DeleteGraph(sg.g);
 }
 
+/* A PluggableDevice's kernels run in graphs: with the test device plugin
+ * loaded, Mul/Sum go to MY_DEVICE (its kind outranks the CPU), Sum's
+ * reduction indices stay in host memory, the CPU-only Neg gets its input
+ * copied back, and fetched device values come back to the host. */
+TEST(pluggable_device_kernels_in_a_graph) {
+  TF_Status* s = TF_NewStatus();
+  TF_Library* lib =
+      TF_LoadPluggableDeviceLibrary(TFE_TEST_PLUGIN_DIR "/pd_test_device.so", s);
+  TF_Graph* g;
+  TF_Operation *x, *sq, *axis, *sum, *neg;
+  TF_Session* sess;
+  TF_DeviceList* dl;
+  int i, has_dev = 0;
+  CHECK_CODE(s, TF_OK);
+  g = TF_NewGraph();
+  x = gt_placeholder(g, "x", TF_FLOAT);
+  sq = gt_binop(g, "Mul", "sq", gt_out(x, 0), gt_out(x, 0));
+  axis = gt_const(g, "axis", gt_scalar_i32(0), NULL);
+  sum = gt_binop(g, "Sum", "sum", gt_out(sq, 0), gt_out(axis, 0));
+  neg = gt_unop(g, "Neg", "neg", gt_out(sum, 0));
+  sess = gt_session(g);
+  dl = TF_SessionListDevices(sess, s);
+  CHECK_CODE(s, TF_OK);
+  for (i = 0; i < TF_DeviceListCount(dl); i++) {
+    if (strcmp(TF_DeviceListType(dl, i, s), "MY_DEVICE") == 0) has_dev = 1;
+  }
+  TF_DeleteDeviceList(dl);
+  CHECK(has_dev);
+  {
+    float xv[3] = {1.0f, 2.0f, 3.0f};
+    int64_t dims[1] = {3};
+    TF_Tensor* v = TF_AllocateTensor(TF_FLOAT, dims, 1, sizeof(xv));
+    TF_Output feed = gt_out(x, 0);
+    TF_Output fetch[3] = {gt_out(neg, 0), gt_out(sum, 0), gt_out(sq, 0)};
+    TF_Tensor* outs[3] = {NULL, NULL, NULL};
+    memcpy(TF_TensorData(v), xv, sizeof(xv));
+    TF_SessionRun(sess, NULL, &feed, &v, 1, fetch, outs, 3, NULL, 0, NULL, s);
+    CHECK_CODE(s, TF_OK);
+    CHECK(f32_of(outs[0]) == -14.0f);
+    CHECK(f32_of(outs[1]) == 14.0f);
+    CHECK(((float*)TF_TensorData(outs[2]))[2] == 9.0f);
+    for (i = 0; i < 3; i++) TF_DeleteTensor(outs[i]);
+    TF_DeleteTensor(v);
+  }
+  gt_close(sess);
+  TF_DeleteGraph(g);
+  TF_DeleteLibraryHandle(lib);
+  TF_DeleteStatus(s);
+}
+
 TFE_TEST_MAIN
