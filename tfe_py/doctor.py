@@ -1881,10 +1881,17 @@ def format_report(r: dict[str, Any], verbose: bool = False) -> str:
         if p["graph_optimizer"]:
             g = p["graph_optimizer"]
             cfg = ", ".join(f"{k}={v}" for k, v in g["configs"].items() if v != "default")
+            # The self-test ran the optimizer on a small graph (one entry
+            # per device; the first says it all).
+            ran = next(
+                (x for x in r.get("smoke", []) if x["name"].endswith(": graph optimizer")),
+                None,
+            )
             lines.append(
                 f"  graph optimizer for {g['device_type']}"
                 + (f" ({cfg})" if cfg else "")
-                + ": recorded, not run (tfe executes no graphs)"
+                + f": runs on the graphs sessions execute with {g['device_type']} devices"
+                + (f"; self-test {ran['status']}: {ran['detail']}" if ran else "")
             )
         if p["profiler"]:
             lines.append(f"  profiler for {p['profiler']['type']}: recorded")

@@ -7,6 +7,7 @@
 #include "core/alloc.h"
 #include "core/status_internal.h"
 #include "devices/pluggable_device.h"
+#include "plugins/grappler_run.h"
 #include "plugins/json.h"
 #include "tfe/plugins.h"
 
@@ -31,6 +32,106 @@ static void check(report* r, const char* name, int ok, const char* detail) {
   tfe_json_str(&r->j, detail ? detail : "");
   tfe_json_raw(&r->j, "}");
   if (!ok) r->all_ok = 0;
+}
+
+/* x: float[2] fed; y = (x * c) + x with c a Const; out = Identity(y).
+ * NULL with status set when the graph cannot be built. */
+static TF_Graph* optimizer_input(TF_Status* st) {
+  static const int64_t dims[1] = {2};
+  static const float cval[2] = {2.0f, 3.0f};
+  TF_Graph* g = TF_NewGraph();
+  TF_OperationDescription* d;
+  TF_Operation *x, *c, *m, *y;
+  TF_Tensor* t;
+  TF_Output a, b;
+  if (g == NULL) return NULL;
+  d = TF_NewOperation(g, "Placeholder", "x");
+  TF_SetAttrType(d, "dtype", TF_FLOAT);
+  TF_SetAttrShape(d, "shape", dims, 1);
+  x = TF_FinishOperation(d, st);
+  if (x == NULL) goto fail;
+  t = TF_AllocateTensor(TF_FLOAT, dims, 1, sizeof cval);
+  if (t == NULL) goto fail;
+  memcpy(TF_TensorData(t), cval, sizeof cval);
+  d = TF_NewOperation(g, "Const", "c");
+  TF_SetAttrType(d, "dtype", TF_FLOAT);
+  TF_SetAttrTensor(d, "value", t, st);
+  TF_DeleteTensor(t);
+  c = TF_FinishOperation(d, st);
+  if (c == NULL) goto fail;
+  a.oper = x;
+  a.index = 0;
+  b.oper = c;
+  b.index = 0;
+  d = TF_NewOperation(g, "Mul", "m");
+  TF_AddInput(d, a);
+  TF_AddInput(d, b);
+  m = TF_FinishOperation(d, st);
+  if (m == NULL) goto fail;
+  b.oper = m;
+  d = TF_NewOperation(g, "AddV2", "y");
+  TF_AddInput(d, b);
+  TF_AddInput(d, a);
+  y = TF_FinishOperation(d, st);
+  if (y == NULL) goto fail;
+  a.oper = y;
+  d = TF_NewOperation(g, "Identity", "out");
+  TF_AddInput(d, a);
+  if (TF_FinishOperation(d, st) == NULL) goto fail;
+  return g;
+fail:
+  TF_DeleteGraph(g);
+  return NULL;
+}
+
+static int count_ops(TF_Graph* g) {
+  size_t pos = 0;
+  int n = 0;
+  while (TF_GraphNextOperation(g, &pos) != NULL) n++;
+  return n;
+}
+
+/* Runs the platform's optimizer as a session would (feeds {x}, fetches
+ * {out}) and reports what came back: the error naming the plugin, "changed
+ * nothing", or the size of the optimized graph (which imported and kept
+ * the fed and fetched nodes). */
+static void optimizer_check(report* r, tfe_platform* p) {
+  static const char* const feeds[1] = {"x"};
+  static const char* const fetches[1] = {"out"};
+  TF_Status* st = TF_NewStatus();
+  TF_Graph* g;
+  TF_Graph* opt = NULL;
+  char detail[1024];
+  long long before = tfe_grappler_run_count();
+  if (st == NULL) {
+    check(r, "graph optimizer", 0, "out of host memory");
+    return;
+  }
+  g = optimizer_input(st);
+  if (g == NULL) {
+    snprintf(detail, sizeof detail, "could not build the test graph: %s",
+             TF_Message(st));
+    check(r, "graph optimizer", 0, detail);
+    TF_DeleteStatus(st);
+    return;
+  }
+  if (!tfe_grappler_run_platform(p, g, feeds, 1, fetches, 1, &opt, st)) {
+    check(r, "graph optimizer", 0, TF_Message(st));
+  } else if (opt == NULL) {
+    snprintf(detail, sizeof detail,
+             "ran (%lld call) on a %d-node graph and changed nothing",
+             tfe_grappler_run_count() - before, count_ops(g));
+    check(r, "graph optimizer", 1, detail);
+  } else {
+    snprintf(detail, sizeof detail,
+             "ran (%lld call) on a %d-node graph; its %d-node output graph "
+             "imports and keeps the fed and fetched nodes",
+             tfe_grappler_run_count() - before, count_ops(g), count_ops(opt));
+    check(r, "graph optimizer", 1, detail);
+  }
+  if (opt != NULL) TF_DeleteGraph(opt);
+  TF_DeleteGraph(g);
+  TF_DeleteStatus(st);
 }
 
 static void pattern(unsigned char* p, size_t n, unsigned seed) {
@@ -109,6 +210,11 @@ TF_Buffer* TFE_PluggableDeviceSelfTest(const char* device_name,
     check(&r, "setup", 0, "out of host memory");
     goto finish;
   }
+
+  /* The graph optimizer, when the library registered one: run it on a
+   * small graph the way a session does and check the graph it returns
+   * (first: it does not depend on the device's memory). */
+  if (d->plat->has_optimizer) optimizer_check(&r, d->plat);
 
   /* Allocation and synchronous round trips of several sizes. */
   for (i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {

@@ -15,6 +15,7 @@
 #include "tensorflow/c/c_api_experimental.h"
 #include "tensorflow/c/experimental/grappler/grappler.h"
 #include "tensorflow/c/experimental/stream_executor/stream_executor.h"
+#include "tfe/plugins.h"
 #include "tfe_test.h"
 
 #define GR_PLUGIN TFE_TEST_PLUGIN_DIR "/gr_rewrite_device.so"
@@ -319,6 +320,46 @@ TEST(function_library_from_a_graph_def) {
   TF_DeleteGraph(host);
   TF_DeleteGraph(sg.g);
   TF_DeleteStatus(s);
+}
+
+/* The `doctor` self-test runs the optimizer on a small graph and reports
+ * the graph it returned (or its error). */
+static char* self_test_json(void) {
+  TF_Status* s = TF_NewStatus();
+  TF_Buffer* b = TFE_PluggableDeviceSelfTest("GR_DEVICE:0", s);
+  char* json;
+  CHECK_CODE(s, TF_OK);
+  json = (char*)malloc(b->length + 1);
+  memcpy(json, b->data, b->length);
+  json[b->length] = '\0';
+  TF_DeleteBuffer(b);
+  TF_DeleteStatus(s);
+  return json;
+}
+
+TEST(self_test_runs_the_optimizer_and_checks_its_graph) {
+  char* json;
+  unsetenv("GR_MODE");
+  load_plugin();
+  json = self_test_json();
+  CHECK_STR_CONTAINS(json,
+                     "{\"name\": \"graph optimizer\", \"ok\": true, "
+                     "\"detail\": \"ran (1 call) on a 5-node graph; its "
+                     "5-node output graph imports and keeps the fed and "
+                     "fetched nodes\"}");
+  CHECK_EQ_INT(plugin_calls(), 1);
+  free(json);
+  /* A broken output graph fails the check with the plugin's name. */
+  setenv("GR_MODE", "garbage", 1);
+  json = self_test_json();
+  CHECK_STR_CONTAINS(json, "{\"name\": \"graph optimizer\", \"ok\": false");
+  CHECK_STR_CONTAINS(json, "returned a graph tfe cannot import");
+  free(json);
+  setenv("GR_MODE", "abort", 1);
+  json = self_test_json();
+  CHECK_STR_CONTAINS(json, "ran (1 call) on a 5-node graph and changed "
+                           "nothing");
+  free(json);
 }
 
 TFE_TEST_MAIN

@@ -46,7 +46,11 @@ def test_example_plugins_pass(tmp_path: Path) -> None:
     assert "platform TFE_TEST_PLATFORM, device type MY_DEVICE" in out
     assert "kind: PluggableDevice plugin (SE_InitPlugin, TF_InitKernel, TF_InitGraph" in out
     assert "Sum: MY_DEVICE T=float Tidx=int32/int64 host:reduction_indices" in out
-    assert "graph optimizer for MY_DEVICE (remapping=off): recorded, not run" in out
+    assert (
+        "graph optimizer for MY_DEVICE (remapping=off): runs on the graphs sessions execute "
+        "with MY_DEVICE devices" in out
+    )
+    assert "self-test pass: ran (1 call) on a 5-node graph and changed nothing" in out
     assert "ops defined: TfeTestRowSums, TfeTestScaleAdd" in out
     assert "contract violations: none" in out
     assert "result: FAIL" not in out
