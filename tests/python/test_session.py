@@ -325,3 +325,15 @@ def test_functions_in_session_graphs() -> None:
     with tfe_py.Session(g) as sess:
         assert sess.run([out, call, nested], {c: True}) == [6.0, 8.0, 20.0]
         assert sess.run([out, nested], {c: False}) == [2.0, 9.0]
+
+
+def test_graph_def_with_functions_round_trip() -> None:
+    with tfe_py.Graph() as g:
+        x = tfe_py.placeholder(tfe_py.float32, shape=(), name="x")
+        y = tfe_py.cond(x > 1.0, lambda: x * 2.0, lambda: x + 1.0, name="y")
+    assert y.name == "y:0"
+    g2 = tfe_py.Graph()
+    (out,) = g2.import_graph_def(g.as_graph_def(), name="", return_elements=["y:0"])
+    with tfe_py.Session(g2) as sess:
+        assert sess.run(out, {"x:0": 3.0}) == 6.0
+        assert sess.run(out, {"x:0": 0.0}) == 1.0
