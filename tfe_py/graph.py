@@ -459,6 +459,7 @@ class GraphTensor:
         with status() as s:
             out = self._as_output()
             lib.TF_GraphSetTensorShape(g.ptr, out[0], arr, len(dims), s)
+        g._feed_cache.clear()
 
     def consumers(self) -> list[Operation]:
         out = self._as_output()
@@ -581,7 +582,9 @@ class Graph:
         self._names: dict[str, int] = {}  # lower-cased names and scopes in use
         self._scope = ""  # current name scope, "" or "a/b/"
         self._control: list[Operation] = []  # control_dependencies() in force
-        self._functions: list[Any] = []  # tfe_py.function objects copied in
+        # GraphTensor -> (dtype, numpy dtype, static shape) of fed tensors
+        # (tfe_py.session); cleared when set_shape changes a shape.
+        self._feed_cache: dict[Any, Any] = {}
 
     # -- lifetime ---------------------------------------------------------
 

@@ -207,8 +207,13 @@ def _feed_value(tensor: GraphTensor, value: Any) -> CData:
         )
     if isinstance(value, EagerTensor):
         value = value.numpy()
-    tf_dtype = int(tensor.dtype)
-    np_dtype = _np_dtype_for(tensor)
+    cache = tensor.graph._feed_cache
+    info = cache.get(tensor)
+    if info is None:
+        # dtype and static shape, kept until GraphTensor.set_shape changes one
+        info = (int(tensor.dtype), _np_dtype_for(tensor), tensor.shape)
+        cache[tensor] = info
+    tf_dtype, np_dtype, static = info
     if isinstance(value, int) and not isinstance(value, bool) and np_dtype is not object:
         try:
             fits = np.array(value).astype(np_dtype).item() == value
@@ -230,7 +235,6 @@ def _feed_value(tensor: GraphTensor, value: Any) -> CData:
                     f"Cannot feed {value!r} to string Tensor {tensor.name}: "
                     f"{type(item).__name__} is not bytes or str"
                 )
-    static = tensor.shape
     if not _shape_compatible(static, arr.shape):
         shown = "<unknown>" if static is None else str(static)
         raise ValueError(

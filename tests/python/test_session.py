@@ -337,3 +337,15 @@ def test_graph_def_with_functions_round_trip() -> None:
     with tfe_py.Session(g2) as sess:
         assert sess.run(out, {"x:0": 3.0}) == 6.0
         assert sess.run(out, {"x:0": 0.0}) == 1.0
+
+
+def test_feed_shape_check_follows_set_shape() -> None:
+    with tfe_py.Graph() as g:
+        x = tfe_py.placeholder(tfe_py.float32)
+        y = ops.Identity(x)
+    with tfe_py.Session(g) as sess:
+        np.testing.assert_array_equal(sess.run(y, {x: [1.0, 2.0]}), [1.0, 2.0])
+        x.set_shape((3,))
+        with pytest.raises(ValueError, match="Cannot feed value of shape"):
+            sess.run(y, {x: [1.0, 2.0]})
+        np.testing.assert_array_equal(sess.run(y, {x: [1.0, 2.0, 3.0]}), [1.0, 2.0, 3.0])
