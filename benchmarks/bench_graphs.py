@@ -11,6 +11,8 @@ Prints each figure issue 14 names, measured in one run for both runtimes:
 * Python, ``@tfe_py.function`` of a 50-op scalar function called
   repeatedly vs ``tf.function`` on the same function: us per call.
   Goal: >= 5x.
+* Python, for information: ``tfe_py.Session.run`` of the one-node graph
+  with two Python float feeds vs ``tf.compat.v1.Session.run``.
 
 The C figures come from ONE source, benchmarks/c/bench_graph.c, compiled
 twice: against libtfe and against TensorFlow's own C API library
@@ -28,7 +30,7 @@ say "skipped". TensorFlow is never needed by tfe, its tests or CI.
 
 Usage: python benchmarks/bench_graphs.py [--build DIR] [--tf-python PY]
            [--rounds N] [--min-round-ms MS] [--only CASE[,CASE]]
-       cases: session_run, graph1000, import10k, function
+       cases: session_run, graph1000, import10k, function, py_session_run
 """
 
 from __future__ import annotations
@@ -53,13 +55,20 @@ sys.path.insert(0, str(ROOT))
 
 C_SOURCE = ROOT / "benchmarks" / "c" / "bench_graph.c"
 C_CASES = ("session_run", "graph1000", "import10k")
-GOALS = {"session_run": 10.0, "graph1000": 3.0, "import10k": 5.0, "function": 5.0}
-UNITS = {"session_run": "ns/run", "graph1000": "us/run", "import10k": "ms", "function": "us/call"}
+GOALS: dict[str, float | None] = {
+    "session_run": 10.0, "graph1000": 3.0, "import10k": 5.0, "function": 5.0,
+    "py_session_run": None,
+}  # fmt: skip
+UNITS = {
+    "session_run": "ns/run", "graph1000": "us/run", "import10k": "ms", "function": "us/call",
+    "py_session_run": "us/run",
+}  # fmt: skip
 TITLES = {
     "session_run": "TF_SessionRun, one AddV2 node, 2 scalar feeds + 1 fetch (C)",
     "graph1000": "1,000-node elementwise graph, 1,024 floats, one run (C)",
     "import10k": "TF_GraphImportGraphDef, 10,000-node GraphDef (C)",
     "function": "50-op scalar function called repeatedly (Python)",
+    "py_session_run": "Session.run, one AddV2 node, 2 scalar feeds (Python)",
 }
 ELEMENTS = 1024
 
@@ -151,9 +160,11 @@ def elementwise_chain(x: np.ndarray, nodes: int) -> Callable[[], np.ndarray]:
         plan.append((k % 5, other))
 
     def run() -> np.ndarray:
-        vals = [x]
-        for m, other in plan:
+        vals: list[Any] = [x]
+        for k, (m, other) in enumerate(plan, start=1):
             a = vals[-1]
+            if k > 9:
+                vals[k - 10] = None  # no later node reads it (as an executor frees it)
             if m == 0:
                 r = np.multiply(a, half)
             elif m == 1:
@@ -234,6 +245,67 @@ _TF_FUNCTION_SCRIPT = textwrap.dedent(
 )
 
 
+_TF_SESSION_SCRIPT = textwrap.dedent(
+    """
+    import json, os, sys, timeit
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+    import tensorflow as tf
+    v1 = tf.compat.v1
+    rounds, min_round_s = int(sys.argv[1]), float(sys.argv[2])
+    g = tf.Graph()
+    with g.as_default():
+        a = v1.placeholder(tf.float32, [], name="a")
+        b = v1.placeholder(tf.float32, [], name="b")
+        s = tf.raw_ops.AddV2(x=a, y=b, name="sum")
+    sess = v1.Session(graph=g)
+    feed = {a: 1.5, b: 2.25}
+    value = float(sess.run(s, feed))
+    call = lambda: sess.run(s, feed)
+    number = 1
+    while timeit.timeit(call, number=number) < min_round_s / 4:
+        number *= 2
+    number *= 4
+    best = min(timeit.repeat(call, number=number, repeat=rounds)) / number
+    print(json.dumps({"us": best * 1e6, "value": value}))
+    """
+)
+
+
+def _run_tf_script(tf_python: str, script: str, extra: list[str], res: dict[str, Any]) -> None:
+    proc = subprocess.run(
+        [tf_python, "-c", script, *extra], capture_output=True, text=True, check=False
+    )
+    if proc.returncode == 0:
+        out = json.loads(proc.stdout.strip().splitlines()[-1])
+        res["tf"], res["tf_value"] = out["us"], out["value"]
+    else:
+        res["tf_error"] = (proc.stderr.strip().splitlines() or ["failed"])[-1]
+
+
+def bench_py_session(args: argparse.Namespace, tf_python: str | None) -> dict[str, Any]:
+    res: dict[str, Any] = {}
+    try:
+        import tfe_py
+        from tfe_py import ops
+
+        with tfe_py.Graph() as g:
+            a = tfe_py.placeholder("float32", [], name="a")
+            b = tfe_py.placeholder("float32", [], name="b")
+            s = ops.AddV2(a, b, name="sum")
+        sess = tfe_py.Session(g)
+        feed = {a: 1.5, b: 2.25}
+        res["tfe_value"] = float(sess.run(s, feed))
+        call = lambda: sess.run(s, feed)  # noqa: E731
+        res["tfe"] = _best_per_call(call, args.rounds, args.min_round_ms / 1e3) * 1e6
+    except Exception as exc:  # the Python graph layer not available or failing
+        res["tfe_error"] = f"{type(exc).__name__}: {exc}"
+    if tf_python:
+        _run_tf_script(
+            tf_python, _TF_SESSION_SCRIPT, [str(args.rounds), str(args.min_round_ms / 1e3)], res
+        )
+    return res
+
+
 def bench_function(args: argparse.Namespace, tf_python: str | None) -> dict[str, Any]:
     res: dict[str, Any] = {}
     try:
@@ -254,17 +326,12 @@ def bench_function(args: argparse.Namespace, tf_python: str | None) -> dict[str,
     res["numpy"] *= 1e6
     res["numpy_value"] = float(ref(nx, ny, nh))
     if tf_python:
-        proc = subprocess.run(
-            [tf_python, "-c", _TF_FUNCTION_SCRIPT, str(ROOT), str(args.rounds),
-             str(args.min_round_ms / 1e3)],
-            capture_output=True, text=True, check=False,
-        )  # fmt: skip
-        if proc.returncode == 0:
-            out = json.loads(proc.stdout.strip().splitlines()[-1])
-            res["tf"], res["tf_value"] = out["us"], out["value"]
-            res["tf_graph_ops"] = out["graph_ops"]
-        else:
-            res["tf_error"] = proc.stderr.strip().splitlines()[-1:]
+        _run_tf_script(
+            tf_python,
+            _TF_FUNCTION_SCRIPT,
+            [str(ROOT), str(args.rounds), str(args.min_round_ms / 1e3)],
+            res,
+        )
     return res
 
 
@@ -284,7 +351,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--only", default="", help="comma-separated cases")
     args = p.parse_args(argv)
     only = set(filter(None, args.only.split(",")))
-    cases = [c for c in (*C_CASES, "function") if not only or c in only]
+    cases = [c for c in (*C_CASES, "function", "py_session_run") if not only or c in only]
 
     tf_python = _tf_python(args.tf_python)
     tf_dir = _tf_lib_dir(tf_python)
@@ -322,6 +389,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"numpy: the same 1,000 operations one by one: {r['numpy']:.1f} us")
     if "function" in cases:
         results["function"] = bench_function(args, tf_python)
+    if "py_session_run" in cases:
+        results["py_session_run"] = bench_py_session(args, tf_python)
 
     print()
     print(f"{'benchmark':<62} {'tfe':>9} {'TF 2.21':>9} {'TF/tfe':>8} {'goal':>6}")
@@ -329,10 +398,13 @@ def main(argv: list[str] | None = None) -> int:
         tfe_v, tf_v = r.get("tfe"), r.get("tf")
         ratio = tf_v / tfe_v if tfe_v and tf_v else None
         goal = GOALS[case]
-        verdict = "" if ratio is None else ("  ok" if ratio >= goal else "  BELOW GOAL")
+        verdict = ""
+        if ratio is not None and goal is not None:
+            verdict = "  ok" if ratio >= goal else "  BELOW GOAL"
+        goal_s = f">={goal:g}x" if goal is not None else "—"
         print(
             f"{TITLES[case] + ', ' + UNITS[case]:<62} {_fmt(tfe_v):>9} {_fmt(tf_v):>9} "
-            f"{(f'{ratio:.1f}x' if ratio else '—'):>8} {f'>={goal:g}x':>6}{verdict}"
+            f"{(f'{ratio:.1f}x' if ratio else '—'):>8} {goal_s:>6}{verdict}"
         )
         if "numpy" in r and tfe_v:
             print(
