@@ -36,6 +36,8 @@ static int rule_placeholder_with_default(si_ctx* c) {
   return si_set(c, 0, &sh);
 }
 
+/* EnsureShape(input): the input must have the "shape" attr's rank; the
+ * output merges the two. */
 static int rule_ensure_shape(si_ctx* c) {
   const tfe_attr_value* v = si_attr(c, "shape");
   si_sh in, sh;
@@ -44,8 +46,9 @@ static int rule_ensure_shape(si_ctx* c) {
     return si_set(c, 0, &in);
   }
   si_from_tfe(&sh, &v->v.shape);
-  if (!si_merge(c, &in, &sh)) return 0;
-  return si_set(c, 0, &in);
+  if (sh.rank >= 0 && !si_with_rank(c, &in, sh.rank, &in)) return 0;
+  if (!si_merge(c, &sh, &in)) return 0;
+  return si_set(c, 0, &sh);
 }
 
 /* Fill(dims, value). */
@@ -915,6 +918,11 @@ static int rule_broadcast_args(si_ctx* c) {
 }
 
 static int rule_broadcast_grad_args(si_ctx* c) {
+  si_sh a, b;
+  si_in(c, 0, &a);
+  si_in(c, 1, &b);
+  if (!si_with_rank(c, &a, 1, &a)) return 0;
+  if (!si_with_rank(c, &b, 1, &b)) return 0;
   if (!si_set_vector(c, 0, -1)) return 0;
   return si_set_vector(c, 1, -1);
 }
@@ -1238,14 +1246,16 @@ static int rule_reverse_sequence(si_ctx* c) {
   si_in(c, 1, &len);
   if (!si_with_rank(c, &len, 1, &len)) return 0;
   if (in.rank < 0) return 1;
-  if (bd >= in.rank || bd < 0) {
+  if (bd >= in.rank) {
     return si_err(c, "batch_dim must be < input rank: %lld vs. %d",
                   (long long)bd, in.rank);
   }
-  if (sd >= in.rank || sd < 0) {
+  if (sd >= in.rank) {
     return si_err(c, "seq_dim must be < input rank: %lld vs. %d",
                   (long long)sd, in.rank);
   }
+  if (bd < 0) bd += in.rank; /* a dim counted from the end */
+  if (bd < 0) return 1;
   if (!si_merge_dim(c, len.d[0], in.d[bd], &in.d[bd])) return 0;
   return si_set(c, 0, &in);
 }

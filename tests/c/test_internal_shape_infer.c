@@ -1360,6 +1360,16 @@ TEST(placeholder_and_const) {
   t_attr_shape(&t, "shape", "[2,?]");
   expect(&t, "[2,3]");
   t_end(&t);
+  t_begin(&t, "EnsureShape");
+  t_in(&t, "[4,3]");
+  t_attr_shape(&t, "shape", "[2,?]");
+  expect_err(&t, "Dimension 0 in both shapes must be equal, but are 2 and 4");
+  t_end(&t);
+  t_begin(&t, "EnsureShape");
+  t_in(&t, "[4,3,1]");
+  t_attr_shape(&t, "shape", "[2,?]");
+  expect_err(&t, "Shape must be rank 2 but is rank 3");
+  t_end(&t);
 }
 
 TEST(one_hot_top_k_where) {
