@@ -623,8 +623,13 @@ class Function:
             return self
         try:
             return self._descriptor_cache[instance]
-        except (KeyError, TypeError):
+        except KeyError:
             pass
+        except TypeError:  # unhashable or not weak-referenceable instance
+            slot = f"_tfe_py_function_{id(self)}"
+            found = getattr(instance, "__dict__", {}).get(slot)
+            if found is not None:
+                return found
         bound = Function(
             self._python_function.__get__(instance, owner),
             self._input_signature,
@@ -632,8 +637,11 @@ class Function:
         )
         try:
             self._descriptor_cache[instance] = bound
-        except TypeError:  # not weak-referenceable: no caching
-            pass
+        except TypeError:
+            try:  # keep it on the instance itself
+                instance.__dict__[f"_tfe_py_function_{id(self)}"] = bound
+            except (AttributeError, TypeError):
+                pass  # no place to keep it: each access traces anew
         return bound
 
     def _tfe_func_attr(self) -> str:

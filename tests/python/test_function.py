@@ -514,3 +514,25 @@ def test_control_flow_errors() -> None:
         bad_body(c(0))
     with pytest.raises(TypeError):
         tfe_py.while_loop(lambda i: i < 3, lambda i: i + 1, c(0))  # loop_vars not a list
+
+
+def test_methods_of_unhashable_instances_keep_their_traces() -> None:
+    class Scaler:
+        __hash__ = None  # type: ignore[assignment]
+
+        def __init__(self, k: float) -> None:
+            self.k = k
+
+        def __eq__(self, other: object) -> bool:
+            return isinstance(other, Scaler) and other.k == self.k
+
+        @tfe_py.function
+        def scale(self, x):  # type: ignore[no-untyped-def]
+            return x * self.k
+
+    s = Scaler(2.0)
+    x = tfe_py.constant(1.0)
+    assert float(s.scale(x)) == 2.0
+    assert float(s.scale(x)) == 2.0
+    assert s.scale.experimental_get_tracing_count() == 1
+    assert float(Scaler(3.0).scale(x)) == 3.0
