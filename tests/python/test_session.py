@@ -6,6 +6,7 @@ import collections
 import gc
 import threading
 import weakref
+from typing import Any
 
 import numpy as np
 import pytest
@@ -349,3 +350,51 @@ def test_feed_shape_check_follows_set_shape() -> None:
         with pytest.raises(ValueError, match="Cannot feed value of shape"):
             sess.run(y, {x: [1.0, 2.0]})
         np.testing.assert_array_equal(sess.run(y, {x: [1.0, 2.0, 3.0]}), [1.0, 2.0, 3.0])
+
+
+_A = np.arange(6, dtype=np.float32).reshape(2, 3)
+_EQUIVALENCE_CASES = [
+    ("AddV2", (_A, 1.5), {}),
+    ("MatMul", (_A, _A), {"transpose_b": True}),
+    ("ConcatV2", ([_A, _A], 1), {}),
+    ("Split", (1, _A), {"num_split": 3}),
+    ("Unique", (np.array([3, 1, 3, 2], np.int32),), {}),
+    ("Cast", (_A,), {"DstT": "int64"}),
+    ("Reshape", (_A, [3, -1]), {}),
+    ("Transpose", (_A, [1, 0]), {}),
+    ("Sum", (_A, 1), {"keep_dims": True}),
+    ("ArgMax", (_A, 0), {}),
+    ("Pack", ([_A, _A],), {"axis": 1}),
+    ("StringJoin", ([np.array([b"a", b"b"]), "x"],), {"separator": "-"}),
+    ("Softmax", (_A,), {}),
+    ("TopKV2", (_A, 2), {}),
+    ("Fill", ([2, 2], 7), {}),
+]
+
+
+@pytest.mark.parametrize(
+    ("op_name", "args", "attrs"), _EQUIVALENCE_CASES, ids=[c[0] for c in _EQUIVALENCE_CASES]
+)
+def test_graph_results_equal_eager_results(
+    op_name: str, args: tuple[Any, ...], attrs: dict[str, Any]
+) -> None:
+    """The same wrapper call, eagerly and as a graph run by a session, gives
+    the same values, dtypes, shapes and result structure."""
+    fn = getattr(ops, op_name)
+    eager = fn(*args, **attrs)
+    with tfe_py.Graph() as g:
+        symbolic = fn(*args, **attrs)
+    with tfe_py.Session(g) as sess:
+        got = sess.run(symbolic)
+
+    def flat(v):  # type: ignore[no-untyped-def]
+        if isinstance(v, (list, tuple)):
+            return [x for item in v for x in flat(item)]
+        return [np.asarray(v)]
+
+    want_flat, got_flat = flat(eager), flat(got)
+    assert type(got) is type(eager) or isinstance(eager, tfe_py.EagerTensor)
+    assert len(want_flat) == len(got_flat)
+    for w, r in zip(want_flat, got_flat, strict=True):
+        assert w.dtype == r.dtype and w.shape == r.shape
+        np.testing.assert_array_equal(w, r)
