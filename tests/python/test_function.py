@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import collections
 import threading
+from typing import Any
 
 import numpy as np
 import pytest
@@ -536,3 +537,31 @@ def test_methods_of_unhashable_instances_keep_their_traces() -> None:
     assert float(s.scale(x)) == 2.0
     assert s.scale.experimental_get_tracing_count() == 1
     assert float(Scaler(3.0).scale(x)) == 3.0
+
+
+_A = np.arange(6, dtype=np.float32).reshape(2, 3)
+_CASES = [
+    ("MatMul", (_A, _A), {"transpose_b": True}),
+    ("Split", (1, _A), {"num_split": 3}),
+    ("Unique", (np.array([3, 1, 3, 2], np.int32),), {}),
+    ("TopKV2", (_A, 2), {}),
+    ("StringJoin", ([np.array([b"a", b"b"]), "x"],), {"separator": "-"}),
+    ("Cast", (_A,), {"DstT": "int64"}),
+]
+
+
+@pytest.mark.parametrize(("op_name", "args", "attrs"), _CASES, ids=[c[0] for c in _CASES])
+def test_function_results_equal_eager_results(
+    op_name: str, args: tuple[Any, ...], attrs: dict[str, Any]
+) -> None:
+    fn = getattr(ops, op_name)
+    eager = fn(*args, **attrs)
+    traced = tfe_py.function(lambda: fn(*args, **attrs))()
+    assert type(traced) is type(eager)
+    want = eager if isinstance(eager, (list, tuple)) else [eager]
+    got = traced if isinstance(traced, (list, tuple)) else [traced]
+    assert len(want) == len(got)
+    for w, r in zip(want, got, strict=True):
+        assert isinstance(r, tfe_py.EagerTensor)
+        assert w.dtype == r.dtype and w.shape == r.shape
+        np.testing.assert_array_equal(w.numpy(), r.numpy())
