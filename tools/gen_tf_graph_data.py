@@ -701,6 +701,71 @@ def variables_graph() -> None:
     )
 
 
+def devices_and_control() -> None:
+    def build() -> None:
+        with tf.device("/device:CPU:0"):
+            x = v1.placeholder(tf.float32, [3], name="x")
+            v = tf.Variable(np.zeros(3, np.float32), name="acc")
+            assign = v.assign_add(x, read_value=False, name="accumulate")
+            with tf.control_dependencies([assign]):
+                tf.identity(v.read_value(), name="after")
+            tf.identity_n([x, x * 2.0], name="pair")
+            with v1.colocate_with(x.op):
+                tf.square(x, name="sq")
+            tf.group(assign, name="step")
+            v1.variables_initializer([v], name="init")
+
+    gd = v1_graph(build)
+    assert sum(n.device == "/device:CPU:0" for n in gd.node) > len(gd.node) // 2
+    assert any("_class" in n.attr for n in gd.node)
+    one = np.array([1, 2, 3], np.float32)
+    ones = np.ones(3, np.float32)
+    add_graph_case(
+        "devices_control",
+        "Nodes placed with tf.device('/device:CPU:0'), a colocation constraint (_class), "
+        "a read that has a control dependency on an AssignAddVariableOp, IdentityN, and a "
+        "tf.group NoOp run as a target.",
+        gd,
+        [
+            Run(targets=["init"], reference=[]),
+            Run({"x:0": one}, ["after:0"], reference=[one]),
+            Run({"x:0": ones}, ["after:0", "sq:0"], reference=[one + 1, ones]),
+            Run({"x:0": one}, targets=["step"], reference=[]),
+            Run({"x:0": one}, ["pair:0", "pair:1", "sq:0"], reference=[one, one * 2, one * one]),
+            Run({"x:0": ones}, ["after:0"], reference=[one * 2 + 2]),
+        ],
+    )
+
+
+def while_v1_tensorarray() -> None:
+    def build() -> None:
+        n = v1.placeholder(tf.int32, [], name="n")
+        ta = tf.TensorArray(tf.float32, size=n, element_shape=[2], name="ta")
+
+        def body(i: tf.Tensor, acc: Any) -> tuple[tf.Tensor, Any]:
+            f = tf.cast(i, tf.float32)
+            return i + 1, acc.write(i, tf.stack([f, 2.0 * f]))
+
+        _, ta = v1.while_loop(lambda i, acc: i < n, body, [tf.constant(0), ta], name="loop")
+        tf.identity(ta.stack(), name="stacked")
+
+    gd = v1_graph(build)
+    assert "TensorArrayV3" in op_types(gd)
+
+    def ref(n: int) -> list[Any]:
+        i = np.arange(n, dtype=np.float32)
+        return [np.stack([i, 2 * i], axis=1).reshape(n, 2)]
+
+    add_graph_case(
+        "while_v1_tensorarray",
+        "A v1 while_loop writing a v1 TensorArray (TensorArrayV3, TensorArrayWriteV3, "
+        "TensorArrayGatherV3 via stack(), with its flow tensor carried through the loop), as "
+        "tf.compat.v1 graphs made with TensorArray/map_fn contain; n = 0, 1, 5.",
+        gd,
+        [Run({"n:0": np.int32(k)}, ["stacked:0"], reference=ref(k)) for k in (0, 1, 5)],
+    )
+
+
 def main() -> int:
     if not tf.__version__.startswith("2.21"):
         print(f"warning: written for TensorFlow 2.21, running {tf.__version__}", file=sys.stderr)
@@ -717,6 +782,8 @@ def main() -> int:
     function_defs()
     queue_graph()
     variables_graph()
+    devices_and_control()
+    while_v1_tensorarray()
     manifest = {"version": 1, "tensorflow": tf.__version__, "cases": CASES}
     (OUT / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n")
     total = sum(p.stat().st_size for p in OUT.iterdir() if p.is_file())
