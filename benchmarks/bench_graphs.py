@@ -29,7 +29,8 @@ libtensorflow_cc.so.2, C figures only). Without it, the TensorFlow columns
 say "skipped". TensorFlow is never needed by tfe, its tests or CI.
 
 Usage: python benchmarks/bench_graphs.py [--build DIR] [--tf-python PY]
-           [--rounds N] [--min-round-ms MS] [--only CASE[,CASE]]
+           [--rounds N] [--min-round-ms MS] [--only CASE[,CASE]] [--no-tf]
+           [--json FILE]
        cases: session_run, graph1000, import10k, function, py_session_run
 """
 
@@ -349,12 +350,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--rounds", type=int, default=7)
     p.add_argument("--min-round-ms", type=float, default=200.0)
     p.add_argument("--only", default="", help="comma-separated cases")
+    p.add_argument("--no-tf", action="store_true", help="measure tfe (and numpy) only")
+    p.add_argument("--json", help="also write the figures to this file (for tests)")
     args = p.parse_args(argv)
     only = set(filter(None, args.only.split(",")))
     cases = [c for c in (*C_CASES, "function", "py_session_run") if not only or c in only]
 
-    tf_python = _tf_python(args.tf_python)
-    tf_dir = _tf_lib_dir(tf_python)
+    tf_python = None if args.no_tf else _tf_python(args.tf_python)
+    tf_dir = None if args.no_tf else _tf_lib_dir(tf_python)
     results: dict[str, dict[str, Any]] = {}
     with tempfile.TemporaryDirectory(prefix="tfe-bench-graph-") as tmp:
         exe_tfe = Path(tmp) / "bench_graph_tfe"
@@ -420,6 +423,8 @@ def main(argv: list[str] | None = None) -> int:
             nums = [float(v) for v in got.values()]
             if len(nums) > 1 and max(nums) - min(nums) > 1e-3 * max(1.0, abs(nums[0])):
                 print(f"  WARNING: the runtimes disagree: {label} {got}")
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=1) + "\n")
     if tf_dir is None:
         print(
             "TensorFlow: skipped (no --tf-python, $TFE_BENCH_TF_PYTHON, $TF_PYTHON or $TF_LIB_DIR)"
