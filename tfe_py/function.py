@@ -1019,6 +1019,49 @@ def _concrete(
     return ConcreteFunction(graph, list(args), spec, leaves, list(outputs), specs)
 
 
+def _loop_shapes(
+    init: Sequence[GraphTensor], invariants: Sequence[Any] | None
+) -> list[tuple[int | None, ...] | None]:
+    """The shape each loop variable is traced with: its initial shape, or
+    its shape invariant (checked to hold the initial value)."""
+    if invariants is None:
+        return [t.shape for t in init]
+    if not isinstance(invariants, (list, tuple)) or len(invariants) != len(init):
+        raise ValueError(
+            f"shape_invariants needs one shape per loop variable ({len(init)}), got {invariants!r}"
+        )
+    out: list[tuple[int | None, ...] | None] = []
+    for t, inv in zip(init, invariants, strict=True):
+        if isinstance(inv, TensorSpec):
+            inv = inv.shape
+        shape = None if inv is None else TensorSpec(inv, t.dtype).shape
+        if not _shape_fits(shape, t.shape) or (
+            shape is not None and t.shape is not None and len(shape) != len(t.shape)
+        ):
+            raise ValueError(
+                f"The shape invariant {shape} is not compatible with the initial shape "
+                f"{t.shape} of loop variable {t.name}"
+            )
+        out.append(shape)
+    return out
+
+
+def _common_shape(a: Any, b: Any) -> tuple[int | None, ...] | None:
+    """The most specific shape both ``a`` and ``b`` have (TF's rule for the
+    outputs of a cond)."""
+    if a is None or b is None or len(a) != len(b):
+        return None
+    return tuple(x if x == y else None for x, y in zip(a, b, strict=True))
+
+
+def _shapes_attr(shapes: Sequence[Any]) -> list[tuple[int | None, ...]] | None:
+    """An ``output_shapes`` attr value, or None (the op's default, all
+    unknown) when some rank is unknown: a Python shape cannot say that."""
+    if any(sh is None for sh in shapes):
+        return None
+    return [tuple(sh) for sh in shapes]
+
+
 def _same_sequence(like: Sequence[Any], values: Sequence[Any]) -> Any:
     """``values`` as the kind of sequence ``like`` is (list, tuple, namedtuple)."""
     if _is_namedtuple(like):
@@ -1070,6 +1113,9 @@ def cond(
         Tout=[int(t.dtype) for t in t_out],
         then_branch=t_cf,
         else_branch=f_cf,
+        output_shapes=_shapes_attr(
+            [_common_shape(a.shape, b.shape) for a, b in zip(t_out, f_out, strict=True)]
+        ),
         name=name,
     )
     return _rebuild(t_spec, list(outs))
@@ -1079,6 +1125,7 @@ def while_loop(
     cond: Callable[..., Any],
     body: Callable[..., Any],
     loop_vars: Sequence[Any],
+    shape_invariants: Sequence[Any] | None = None,
     name: str | None = None,
 ) -> Any:
     """``tf.while_loop``: ``while cond(*vars): vars = body(*vars)``.
@@ -1086,10 +1133,14 @@ def while_loop(
     ``loop_vars`` is a list or tuple (of tensors or nested structures of
     them). Eagerly it runs as a Python loop, as TF does. While a graph is
     built, ``cond`` and ``body`` are traced into functions and one
-    ``While`` (``StatelessWhile`` without stateful ops) is added; the loop
-    variables keep the dtype and shape of their initial values, and the
-    tensors the functions use from outside are extra loop inputs. Returns
-    the final values in the structure of ``loop_vars``.
+    ``While`` (``StatelessWhile`` without stateful ops) is added; the
+    tensors the functions use from outside are extra loop inputs. A loop
+    variable keeps the dtype and the shape of its initial value, unless
+    ``shape_invariants`` (one shape per flattened loop variable: a tuple
+    with None for a dimension that may vary, None for any shape, or a
+    TensorSpec) relaxes it; a body result whose shape leaves that is a
+    ValueError, as in TF. Returns the final values in the structure of
+    ``loop_vars``.
     """
     if not isinstance(loop_vars, (list, tuple)):
         raise TypeError(f"loop_vars must be a list or tuple, got {type(loop_vars).__name__}")
@@ -1108,14 +1159,15 @@ def while_loop(
     init_leaves: list[Any] = []
     spec = _flatten(list(loop_vars), init_leaves)
     init = [convert_to_tensor(v) for v in init_leaves]
+    shapes = _loop_shapes(init, shape_invariants)
     c_graph, b_graph = _branch_graph("while_cond"), _branch_graph("while_body")
     c_args = [
-        _new_placeholder(c_graph, int(t.dtype), t.shape, f"loop_var_{i}")
-        for i, t in enumerate(init)
+        _new_placeholder(c_graph, int(t.dtype), shp, f"loop_var_{i}")
+        for i, (t, shp) in enumerate(zip(init, shapes, strict=True))
     ]
     b_args = [
-        _new_placeholder(b_graph, int(t.dtype), t.shape, f"loop_var_{i}")
-        for i, t in enumerate(init)
+        _new_placeholder(b_graph, int(t.dtype), shp, f"loop_var_{i}")
+        for i, (t, shp) in enumerate(zip(init, shapes, strict=True))
     ]
     with c_graph.as_default():
         c_res = cond(*_rebuild(spec, c_args))
@@ -1131,10 +1183,21 @@ def while_loop(
         raise ValueError(
             f"body must return the structure of loop_vars; got {b_res!r} for {loop_vars!r}"
         )
-    for a, b in zip(init, b_out, strict=True):
+    for a, b, shp in zip(init, b_out, shapes, strict=True):
         if int(a.dtype) != int(b.dtype):
             raise TypeError(
                 f"body changes the dtype of a loop variable: {a.dtype.name} to {b.dtype.name}"
+            )
+        after = b.shape
+        if shp is not None and (
+            after is None
+            or len(after) != len(shp)
+            or any(d is not None and (e is None or e != d) for d, e in zip(shp, after, strict=True))
+        ):
+            raise ValueError(
+                f"Input tensor '{a.name}' enters the loop with shape {shp}, but has shape "
+                f"{after} after one iteration. To allow the shape to vary across iterations, "
+                "use the `shape_invariants` argument of tfe_py.while_loop."
             )
     union = _union_captures([c_graph, b_graph])
     stateful = _is_stateful([c_graph, b_graph])
@@ -1142,5 +1205,8 @@ def while_loop(
     c_cf = _concrete(c_graph, c_args, c_out)
     b_cf = _concrete(b_graph, b_args, b_out + b_passthrough)
     op = _opgen.wrapper("While" if stateful else "StatelessWhile")
-    outs = op([*init, *union], cond=c_cf, body=b_cf, name=name)
+    all_shapes = shapes + [v.shape for v in union]
+    outs = op(
+        [*init, *union], cond=c_cf, body=b_cf, output_shapes=_shapes_attr(all_shapes), name=name
+    )
     return _same_sequence(loop_vars, _rebuild(spec, list(outs)[: len(init)]))

@@ -462,6 +462,9 @@ def test_cond_and_while_loop() -> None:
         x = tfe_py.placeholder(tfe_py.float32, shape=())
         pair = tfe_py.cond(x > 1.0, lambda: (x, x * 2.0), lambda: (x + 1.0, x))
         _, s = tfe_py.while_loop(lambda i, s: i < 10, lambda i, s: (i + 1, s + x), (c(0), c(0.0)))
+        vec = tfe_py.cond(x > 1.0, lambda: c([1.0, 2.0]), lambda: c([3.0, 4.0, 5.0]))
+    # Static shapes: the branches' common shape, the loop variables' shapes.
+    assert pair[0].shape == () and s.shape == () and vec.shape == (None,)
     with tfe_py.Session(g) as sess:
         assert sess.run([pair, s], {x: 3.0}) == [(3.0, 6.0), 30.0]
         assert sess.run(pair, {x: 0.0}) == (1.0, 0.0)
@@ -565,3 +568,38 @@ def test_function_results_equal_eager_results(
         assert isinstance(r, tfe_py.EagerTensor)
         assert w.dtype == r.dtype and w.shape == r.shape
         np.testing.assert_array_equal(w.numpy(), r.numpy())
+
+
+def test_while_loop_shape_invariants() -> None:
+    c = tfe_py.constant
+
+    def grow(i, v):  # type: ignore[no-untyped-def]
+        return i + 1, ops.ConcatV2([v, ops.Reshape(ops.Cast(i, DstT="float32"), [1])], 0)
+
+    @tfe_py.function
+    def f(n):  # type: ignore[no-untyped-def]
+        _, v = tfe_py.while_loop(
+            lambda i, v: i < n,
+            grow,
+            (c(0), c(np.zeros((0,), np.float32))),
+            shape_invariants=[(), (None,)],
+        )
+        return v
+
+    np.testing.assert_array_equal(f(c(4)).numpy(), [0.0, 1.0, 2.0, 3.0])
+
+    @tfe_py.function
+    def g(n):  # type: ignore[no-untyped-def]
+        return tfe_py.while_loop(lambda i, v: i < n, grow, (c(0), c(np.zeros((0,), np.float32))))
+
+    with pytest.raises(ValueError, match="shape_invariants"):
+        g(c(4))
+
+    @tfe_py.function
+    def h(n):  # type: ignore[no-untyped-def]
+        return tfe_py.while_loop(
+            lambda i: i < n, lambda i: [i + 1], [c([1, 2])], shape_invariants=[(3,)]
+        )
+
+    with pytest.raises(ValueError, match="not compatible"):
+        h(c(1))
