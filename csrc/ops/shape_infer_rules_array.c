@@ -1143,60 +1143,74 @@ static int depth_space(si_ctx* c, int to_space) {
 static int rule_depth_to_space(si_ctx* c) { return depth_space(c, 1); }
 static int rule_space_to_depth(si_ctx* c) { return depth_space(c, 0); }
 
-/* SpaceToBatchND / BatchToSpaceND with the block shape from `block` (a
- * constant input index, or -1 with a block_size attr for 2 dims) and the
- * paddings/crops input `pads`. */
+/* SpaceToBatchND / BatchToSpaceND (block shape from constant input
+ * `block`, or, for the 4-D SpaceToBatch/BatchToSpace, [block_size,
+ * block_size] when block < 0) with paddings/crops input `pads`. As TF: the
+ * batch dim needs the block shape; a spatial dim needs the paddings too. */
 static int space_batch(si_ctx* c, int to_batch, int block, int pads) {
-  si_sh in, o;
-  int64_t bl[SI_MAX_RANK], pv[2 * SI_MAX_RANK], prod = 1;
-  int nbl, np, i;
+  si_sh in, psh, mat, o, rest;
+  int64_t bl[SI_MAX_RANK], pv[2 * SI_MAX_RANK], batch, nbl;
+  int nblv, np, i;
   si_in(c, 0, &in);
   if (block >= 0) {
-    nbl = si_value_ints(c, block, bl, SI_MAX_RANK);
+    si_sh bsh;
+    si_in(c, block, &bsh);
+    if (bsh.rank != 1) return si_err(c, "block_shape must have rank 1.");
+    if (bsh.d[0] < 0) return si_err(c, "block_shape must have known size.");
+    if (bsh.d[0] >= SI_MAX_RANK) return 1;
+    nbl = bsh.d[0];
+    nblv = si_value_ints(c, block, bl, SI_MAX_RANK);
+    if (nblv != nbl) nblv = -1;
   } else {
-    bl[0] = bl[1] = si_attr_int(c, "block_size", 2);
+    if (!si_with_rank(c, &in, 4, &in)) return 0;
     nbl = 2;
+    bl[0] = bl[1] = si_attr_int(c, "block_size", 2);
+    nblv = 2;
   }
+  if (!si_with_rank_at_least(c, &in, (int)nbl + 1, &in)) return 0;
+  si_in(c, pads, &psh);
+  si_matrix(&mat, nbl, 2);
+  if (!si_merge(c, &psh, &mat)) return 0;
+  batch = in.rank >= 0 ? in.d[0] : -1;
+  if (nblv >= 0) {
+    for (i = 0; i < nbl; i++) {
+      if (bl[i] < 1) return si_err(c, "block_shape must be positive");
+      if (batch >= 0) {
+        if (to_batch) {
+          if (!si_dim_mul(c, batch, bl[i], &batch)) return 0;
+        } else if (!si_dim_div(c, batch, bl[i], 1, &batch)) {
+          return 0;
+        }
+      }
+    }
+  } else if (nbl > 0) {
+    batch = -1;
+  }
+  o.rank = (int)nbl + 1;
+  o.d[0] = batch;
+  for (i = 0; i < nbl; i++) o.d[i + 1] = -1;
   np = si_value_ints(c, pads, pv, 2 * SI_MAX_RANK);
-  if (in.rank >= 0 && nbl >= 0 &&
-      !si_with_rank_at_least(c, &in, nbl + 1, &in)) {
-    return 0;
-  }
-  if (in.rank < 0) return 1;
-  if (nbl < 0 || np != 2 * nbl) {
-    si_unknown_of_rank(&o, in.rank);
-    if (nbl >= 0) {
-      for (i = nbl + 1; i < in.rank; i++) o.d[i] = in.d[i];
-    }
-    return si_set(c, 0, &o);
-  }
-  o = in;
-  for (i = 0; i < nbl; i++) {
-    int64_t x = in.d[i + 1], sum;
-    if (bl[i] < 1) {
-      return si_err(c, "block_shape must be positive");
-    }
-    if (pv[2 * i] < 0 || pv[2 * i + 1] < 0) {
-      return si_err(c, to_batch ? "paddings cannot be negative"
-                                : "crops cannot be negative");
-    }
-    if (__builtin_add_overflow(pv[2 * i], pv[2 * i + 1], &sum)) {
-      return si_err(c, "Dimension size overflow");
-    }
-    if (!si_dim_mul(c, prod, bl[i], &prod)) return 0;
-    if (to_batch) {
-      if (!si_dim_add(c, x, sum, &x)) return 0;
-      if (!si_dim_div(c, x, bl[i], 1, &o.d[i + 1])) return 0;
-    } else {
-      if (!si_dim_mul(c, x, bl[i], &x)) return 0;
-      if (!si_dim_sub(c, x, sum, &o.d[i + 1])) return 0;
+  if (np >= 0 && np == 2 * nbl) {
+    for (i = 0; i < nbl; i++) {
+      int64_t x = in.rank >= 0 ? in.d[i + 1] : -1;
+      if (pv[2 * i] < 0 || pv[2 * i + 1] < 0) {
+        return si_err(c, to_batch ? "paddings cannot be negative"
+                                  : "crops cannot be negative");
+      }
+      if (nblv < 0) continue;
+      if (to_batch) {
+        if (!si_dim_add(c, x, pv[2 * i], &x)) return 0;
+        if (!si_dim_add(c, x, pv[2 * i + 1], &x)) return 0;
+        if (!si_dim_div(c, x, bl[i], 1, &o.d[i + 1])) return 0;
+      } else {
+        if (!si_dim_mul(c, x, bl[i], &x)) return 0;
+        if (!si_dim_sub(c, x, pv[2 * i], &x)) return 0;
+        if (!si_dim_sub(c, x, pv[2 * i + 1], &o.d[i + 1])) return 0;
+      }
     }
   }
-  if (to_batch) {
-    if (!si_dim_mul(c, in.d[0], prod, &o.d[0])) return 0;
-  } else if (!si_dim_div(c, in.d[0], prod, 1, &o.d[0])) {
-    return 0;
-  }
+  if (!si_subshape(c, &in, 1 + nbl, INT64_MAX, &rest)) return 0;
+  si_concat(&o, &rest);
   return si_set(c, 0, &o);
 }
 

@@ -1469,6 +1469,27 @@ TEST(misc_array_ops) {
   }
   expect(&t, "[4,2,2,3]");
   t_end(&t);
+  {
+    int32_t bs[2] = {2, 2};
+    t_begin(&t, "BatchToSpaceND");
+    t_in(&t, "[8,2,3,5]");
+    t_const_i32(&t, 2, bs);
+    t_in_typed(&t, "[2,2]", TF_INT32);
+    expect(&t, "[2,?,?,5]");
+    t_end(&t);
+    t_begin(&t, "BatchToSpaceND");
+    t_in(&t, "[7,2,3,5]");
+    t_const_i32(&t, 2, bs);
+    t_in_typed(&t, "[2,2]", TF_INT32);
+    expect_err(&t, "Dimension size must be evenly divisible by 2 but is 7");
+    t_end(&t);
+    t_begin(&t, "SpaceToBatchND");
+    t_in(&t, "[1,4,4,3]");
+    t_in_typed(&t, "?", TF_INT32);
+    t_in_typed(&t, "[2,2]", TF_INT32);
+    expect_err(&t, "block_shape must have rank 1.");
+    t_end(&t);
+  }
   unary("Cumsum", "[2,3]", "[2,3]");
   {
     int32_t ax[2] = {1, -2}, dup[2] = {0, -2};
