@@ -954,8 +954,11 @@ static tfe_fn_inst* slot_inst(call_state* st, tfe_kernel_context* k, int i) {
   inst = atomic_load(&st->insts[i]);
   if (inst == NULL) {
     lib = tfe_ctx_flib(ctx);
-    fn = st->kind == CALL_BY_NAME ? tfe_flib_find_def(lib, st->def)
-                                  : tfe_flib_find(lib, st->names[i]);
+    /* By name: the function whose signature the op was made with, else
+     * (the op comes from a graph whose library the context copied) the
+     * context's function of that name. */
+    fn = st->kind == CALL_BY_NAME ? tfe_flib_find_def(lib, st->def) : NULL;
+    if (fn == NULL) fn = tfe_flib_find(lib, st->names[i]);
     if (fn == NULL) {
       tfe_status_setf(k->status, TF_NOT_FOUND,
                       "Function %s is not defined.", st->names[i]);
