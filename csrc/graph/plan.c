@@ -748,7 +748,9 @@ tfe_plan* tfe_plan_new(TF_Graph* g, TFE_Context* ctx, const TF_Output* feeds,
   }
   p->num_nodes = nn;
   for (i = 0; i < num_feeds; i++) {
-    p->feeds[i].dtype = feeds[i].oper->output_types[feeds[i].index];
+    TF_DataType dt = feeds[i].oper->output_types[feeds[i].index];
+    /* A fed reference output takes a value of its base dtype. */
+    p->feeds[i].dtype = (int)dt > 100 ? (TF_DataType)((int)dt - 100) : dt;
   }
 
   /* Nodes, edges and placement, in creation order. */
@@ -798,7 +800,9 @@ tfe_plan* tfe_plan_new(TF_Graph* g, TFE_Context* ctx, const TF_Output* feeds,
          * placed already unless this is a loop's back edge. */
         if (src_pn->op != NULL && src_pn->dev != NULL) {
           TF_DataType dt = src->oper->output_types[src->index];
-          if (dt == TF_RESOURCE && input_dev == NULL &&
+          /* Resource handles, and references (Ref(T) dtypes are the base
+           * dtype + 100 in a graph), stay with their producer. */
+          if ((dt == TF_RESOURCE || (int)dt > 100) && input_dev == NULL &&
               strcmp(op->op_type, "IdentityN") != 0) {
             input_dev = src_pn->dev;
           }
@@ -812,6 +816,15 @@ tfe_plan* tfe_plan_new(TF_Graph* g, TFE_Context* ctx, const TF_Output* feeds,
         goto fail;
       }
       pn->num_ctrl_in++;
+    }
+    {
+      /* A node colocated ("_class") with a node already placed in this
+       * plan goes where that one went. */
+      TF_Operation* other = colocated_with(g, op);
+      if (other != NULL && pidx[other->id] >= 0 && other->id < op->id &&
+          p->nodes[pidx[other->id]].dev != NULL) {
+        input_dev = p->nodes[pidx[other->id]].dev;
+      }
     }
     if (pn->kind == PK_NORMAL) {
       if (op->def == NULL) {
