@@ -1124,6 +1124,11 @@ static int depth_space(si_ctx* c, int to_space) {
   int nchw = data_format_nchw(c);
   int hi = nchw ? 2 : 1, wi = nchw ? 3 : 2, ci = nchw ? 1 : 3;
   si_in(c, 0, &in);
+  if (strcmp(si_attr_str(c, "data_format", "NHWC"), "NCHW_VECT_C") == 0) {
+    /* the vectorised layout is not modelled: rank only */
+    if (!si_with_rank(c, &in, 5, &in)) return 0;
+    return 1;
+  }
   if (!si_with_rank(c, &in, 4, &in)) return 0;
   if (bs < 2) return si_err(c, "block_size must be > 1");
   if (!si_dim_mul(c, bs, bs, &bs2)) return 0;
