@@ -158,6 +158,9 @@ static void enc_attr_value(tfe_pbw* out, const tfe_attr_value* v) {
       if (v->v.tensor != NULL) enc_tensor(&sub, v->v.tensor);
       tfe_pbw_sub(out, 8, &sub);
       break;
+    case TF_ATTR_PLACEHOLDER:
+      tfe_pbw_lenfield(out, 9, v->v.s.data, v->v.s.len);
+      break;
     case TF_ATTR_FUNC:
       enc_func(&sub, v->v.s.data, v->v.s.len);
       tfe_pbw_sub(out, 10, &sub);
@@ -584,6 +587,11 @@ int tfe_attr_proto_decode(const void* data, size_t len, tfe_attr_value* out,
         }
         break;
       }
+      case 9 * 8 + 2:
+        ok = tfe_pbr_len(&r, &sub) &&
+             tfe_attr_value_set_placeholder(&tmp, (const char*)sub.p,
+                                            (size_t)(sub.end - sub.p));
+        break;
       case 10 * 8 + 2: {
         tfe_pbr name;
         ok = tfe_pbr_len(&r, &sub) && dec_func_name(&sub, &name) &&

@@ -228,6 +228,9 @@ static void attr_value(text* t, int depth, const tfe_attr_value* v) {
     case TF_ATTR_TENSOR:
       tensor_block(t, depth, "tensor", v->v.tensor);
       break;
+    case TF_ATTR_PLACEHOLDER:
+      str_field(t, depth, "placeholder", v->v.s.data, v->v.s.len);
+      break;
     case TF_ATTR_FUNC:
       func_block(t, depth, "func", v->v.s.data, v->v.s.len);
       break;

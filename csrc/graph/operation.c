@@ -453,14 +453,20 @@ void TF_SetAttrTypeList(TF_OperationDescription* desc, const char* attr_name,
            tfe_attr_value_set_type_list(&v, values, num_values));
 }
 
+/* A placeholder value names a function attr (function bodies); on a graph
+ * node TF_FinishOperation accepts it only for attrs starting with '_', as
+ * TF's NodeDef validation does. */
 void TF_SetAttrPlaceholder(TF_OperationDescription* desc, const char* attr_name,
                            const char* placeholder) {
-  (void)attr_name, (void)placeholder;
-  /* TFE_UNIMPLEMENTED: TF_SetAttrPlaceholder */
-  TFE_GRAPH_WARN_ONCE("TF_SetAttrPlaceholder");
-  if (desc != NULL) {
-    desc_error(desc, "TF_SetAttrPlaceholder is not implemented in tfe");
+  tfe_attr_value v;
+  if (desc == NULL) return;
+  if (placeholder == NULL) {
+    desc_error(desc, "TF_SetAttrPlaceholder: placeholder is NULL");
+    return;
   }
+  desc_put(desc, attr_name, &v,
+           tfe_attr_value_set_placeholder(&v, placeholder,
+                                          strlen(placeholder)));
 }
 
 void TF_SetAttrFuncName(TF_OperationDescription* desc, const char* attr_name,

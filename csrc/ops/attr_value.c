@@ -255,6 +255,7 @@ void tfe_attr_value_clear(tfe_attr_value* v) {
   } else {
     switch (v->type) {
       case TF_ATTR_STRING:
+      case TF_ATTR_PLACEHOLDER:
       case TF_ATTR_FUNC: tfe_free(v->v.s.data); break;
       case TF_ATTR_SHAPE: tfe_free(v->v.shape.dims); break;
       case TF_ATTR_TENSOR: free_tensor_ref(v->v.tensor); break;
@@ -347,6 +348,11 @@ int tfe_attr_value_set_string(tfe_attr_value* v, const void* s, size_t len) {
 
 int tfe_attr_value_set_func(tfe_attr_value* v, const char* name, size_t len) {
   return set_bytes(v, TF_ATTR_FUNC, name, len);
+}
+
+int tfe_attr_value_set_placeholder(tfe_attr_value* v, const char* name,
+                                   size_t len) {
+  return set_bytes(v, TF_ATTR_PLACEHOLDER, name, len);
 }
 
 int tfe_attr_value_set_shape(tfe_attr_value* v, const int64_t* dims,
@@ -504,6 +510,7 @@ int tfe_attr_value_copy(tfe_attr_value* dst, const tfe_attr_value* src) {
   if (!src->is_list) {
     switch (src->type) {
       case TF_ATTR_STRING:
+      case TF_ATTR_PLACEHOLDER:
       case TF_ATTR_FUNC:
         return set_bytes(dst, src->type, src->v.s.data, src->v.s.len);
       case TF_ATTR_SHAPE:
@@ -662,6 +669,7 @@ int tfe_attr_value_equal(const tfe_attr_value* a, const tfe_attr_value* b) {
     case TF_ATTR_BOOL: return a->v.b == b->v.b;
     case TF_ATTR_TYPE: return a->v.type == b->v.type;
     case TF_ATTR_STRING:
+    case TF_ATTR_PLACEHOLDER:
     case TF_ATTR_FUNC:
       return bytes_equal(a->v.s.data, a->v.s.len, b->v.s.data, b->v.s.len);
     case TF_ATTR_SHAPE: return shape_equal(&a->v.shape, &b->v.shape);
@@ -824,6 +832,7 @@ general:
     case TF_ATTR_BOOL: return mix64(hcombine(h, v->v.b));
     case TF_ATTR_TYPE: return mix64(hcombine(h, (uint64_t)v->v.type));
     case TF_ATTR_STRING:
+    case TF_ATTR_PLACEHOLDER:
     case TF_ATTR_FUNC:
       return mix64(hash_bytes(v->v.s.data, v->v.s.len, h));
     case TF_ATTR_SHAPE: return mix64(hash_shape(&v->v.shape, h));
@@ -1044,6 +1053,10 @@ void tfe_attr_value_summarize(const tfe_attr_value* v, tfe_strbuf* b) {
     case TF_ATTR_BOOL: tfe_sb_puts(b, v->v.b ? "true" : "false"); break;
     case TF_ATTR_TYPE: tfe_sb_puts(b, tfe_dtype_enum_name(v->v.type)); break;
     case TF_ATTR_STRING: summarize_string(v->v.s.data, v->v.s.len, b); break;
+    case TF_ATTR_PLACEHOLDER: /* TF shows "$name" */
+      tfe_sb_putc(b, '$');
+      tfe_sb_putn(b, v->v.s.data, v->v.s.len);
+      break;
     case TF_ATTR_FUNC:
       tfe_sb_putn(b, v->v.s.data, v->v.s.len);
       tfe_sb_puts(b, "[]");

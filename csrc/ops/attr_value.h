@@ -80,6 +80,11 @@ void tfe_attr_value_set_bool(tfe_attr_value* v, unsigned char x);
 void tfe_attr_value_set_type(tfe_attr_value* v, TF_DataType x);
 int tfe_attr_value_set_string(tfe_attr_value* v, const void* s, size_t len);
 int tfe_attr_value_set_func(tfe_attr_value* v, const char* name, size_t len);
+/* A placeholder value (AttrValue.placeholder: the name of a function attr
+ * a function body's node takes its value from, TF_SetAttrPlaceholder);
+ * stored like a string, type TF_ATTR_PLACEHOLDER, never a list. */
+int tfe_attr_value_set_placeholder(tfe_attr_value* v, const char* name,
+                                   size_t len);
 int tfe_attr_value_set_shape(tfe_attr_value* v, const int64_t* dims,
                              int num_dims);
 /* Takes a new reference to t (shares its buffer). */

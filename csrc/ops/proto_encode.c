@@ -10,7 +10,7 @@
  *   AttrDef: name 1, type 2, default_value 3, has_minimum 5, minimum 6,
  *          allowed_values 7
  *   AttrValue: list 1, s 2, i 3, f 4, b 5, type 6, shape 7, tensor 8,
- *          func 10;  ListValue: s 2, i 3, f 4, b 5, type 6, shape 7,
+ *          placeholder 9, func 10;  ListValue: s 2, i 3, f 4, b 5, type 6, shape 7,
  *          tensor 8, func 9 (numbers packed)
  *   TensorShapeProto: dim 2 {size 1}, unknown_rank 3
  *   TensorProto: dtype 1, tensor_shape 2, tensor_content 4, string_val 8
@@ -161,6 +161,9 @@ void tfe_pb_attr_value(tfe_pbw* out, const tfe_attr_value* v) {
       break;
     case TF_ATTR_TENSOR:
       if (v->v.tensor != NULL) enc_tensor(out, 8, v->v.tensor);
+      break;
+    case TF_ATTR_PLACEHOLDER:
+      tfe_pbw_lenfield(out, 9, v->v.s.data, v->v.s.len);
       break;
     case TF_ATTR_FUNC:
       enc_func(out, 10, v->v.s.data, v->v.s.len);

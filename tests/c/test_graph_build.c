@@ -738,11 +738,49 @@ TEST(attr_protos_and_colocation) {
     CHECK_CODE(s, TF_OK);
     CHECK(nd[0] == 2 && nd[1] == 0);
   }
-  /* TF_SetAttrPlaceholder is not available: the finish says so */
+  /* A placeholder value is refused for an attr of the op (TF's NodeDef
+   * validation), kept on a '_' attr */
+  d = TF_NewOperation(sg.g, "Cast", "ph_attr");
+  TF_AddInput(d, O(sg.b, 0));
+  TF_SetAttrType(d, "DstT", TF_INT32);
+  TF_SetAttrPlaceholder(d, "Truncate", "trunc");
+  expect_finish_error(d, TF_INVALID_ARGUMENT, "placeholder");
   d = TF_NewOperation(sg.g, "Identity", "ph_attr");
   TF_AddInput(d, O(sg.b, 0));
-  TF_SetAttrPlaceholder(d, "T", "T");
-  expect_finish_error(d, TF_INVALID_ARGUMENT, "TF_SetAttrPlaceholder");
+  TF_SetAttrPlaceholder(d, "T", "T"); /* then inferred from the input */
+  expect_finish_error(d, TF_INVALID_ARGUMENT,
+                      "Inconsistent values for attr 'T' $T vs. DT_FLOAT");
+  d = TF_NewOperation(sg.g, "Identity", "ph_attr");
+  TF_AddInput(d, O(sg.b, 0));
+  TF_SetAttrPlaceholder(d, "_p", "dtype_attr");
+  TF_SetAttrPlaceholder(d, "_q", NULL);
+  expect_finish_error(d, TF_INVALID_ARGUMENT, "placeholder is NULL");
+  d = TF_NewOperation(sg.g, "Identity", "ph_attr");
+  TF_AddInput(d, O(sg.b, 0));
+  TF_SetAttrPlaceholder(d, "_p", "dtype_attr");
+  op = TF_FinishOperation(d, s);
+  CHECK_CODE(s, TF_OK);
+  {
+    TF_Buffer* b = TF_NewBuffer();
+    TF_AttrMetadata m = TF_OperationGetAttrMetadata(op, "_p", s);
+    CHECK_CODE(s, TF_OK);
+    CHECK_EQ_INT(m.type, TF_ATTR_PLACEHOLDER);
+    CHECK_EQ_INT(m.is_list, 0);
+    /* AttrValue { placeholder: "dtype_attr" } */
+    TF_OperationGetAttrValueProto(op, "_p", b, s);
+    CHECK_CODE(s, TF_OK);
+    CHECK(b->length == 12 && ((const unsigned char*)b->data)[0] == 0x4a);
+    CHECK(memcmp((const char*)b->data + 2, "dtype_attr", 10) == 0);
+    /* and the same bytes set through TF_SetAttrValueProto read back equal */
+    d = TF_NewOperation(sg.g, "Identity", "ph_attr2");
+    TF_AddInput(d, O(sg.b, 0));
+    TF_SetAttrValueProto(d, "_p", b->data, b->length, s);
+    CHECK_CODE(s, TF_OK);
+    TF_SetAttrPlaceholder(d, "_p", "dtype_attr"); /* same value: fine */
+    CHECK(TF_FinishOperation(d, s) != NULL);
+    CHECK_CODE(s, TF_OK);
+    TF_DeleteBuffer(b);
+  }
   TF_DeleteGraph(sg.g);
   TF_DeleteStatus(s);
 }
