@@ -258,6 +258,16 @@ static int rule_arg(si_ctx* c) {
 
 static int rule_queue_v1_handle(si_ctx* c) { return si_set_vector(c, 0, 2); }
 
+/* QueueSize/QueueIsClosed (v1): the handle is a string vector of 2; the
+ * output a scalar. */
+static int rule_queue_v1_scalar(si_ctx* c) {
+  si_sh h;
+  si_in(c, 0, &h);
+  if (!si_with_rank(c, &h, 1, &h)) return 0;
+  if (!si_with_value(c, h.d[0], 2, NULL)) return 0;
+  return si_set_scalar(c, 0);
+}
+
 /* QueueDequeueManyV2/UpToV2(handle, n): n is a scalar; the components'
  * shapes live in the queue (TF knows them only from handle data, which a
  * V2 queue does not carry), so they stay unknown. */
@@ -388,6 +398,12 @@ const si_rule si_rules_misc[] = {
     {"QueueDequeueUpToV2", rule_dequeue_many},
     {"QueueCloseV2", rule_no_outputs},
     {"QueueSizeV2", si_rule_scalar}, {"QueueIsClosedV2", si_rule_scalar},
+    /* v1 queues (string handles) */
+    {"QueueEnqueue", rule_no_outputs}, {"QueueEnqueueMany", rule_no_outputs},
+    {"QueueDequeue", NULL}, {"QueueDequeueMany", NULL},
+    {"QueueDequeueUpTo", NULL}, {"QueueClose", rule_no_outputs},
+    {"QueueSize", rule_queue_v1_scalar},
+    {"QueueIsClosed", rule_queue_v1_scalar},
     /* parallel device */
     {"TPUReplicatedInput", rule_replicated_input},
     {"TPUReplicatedOutput", rule_replicated_output},

@@ -2071,7 +2071,8 @@ TEST(random_inputs_never_crash) {
  * runtime state (variables, queues, function bodies). */
 static const char* const kKnownUnknown[] = {
     "PartitionedCall",
-    "StatefulPartitionedCall", "QueueDequeueV2", NULL};
+    "StatefulPartitionedCall", "QueueDequeueV2", "QueueDequeue",
+    "QueueDequeueMany", "QueueDequeueUpTo", NULL};
 
 TEST(every_registered_op_has_a_rule_entry) {
   int n = tfe_op_count(), i, missing = 0;
