@@ -64,6 +64,8 @@ __all__ = [
 ]
 
 _TF_STRING = int(lib.TF_STRING)
+# TF numbers a reference type as its element type plus this (DT_FLOAT_REF 101).
+_REF_OFFSET = 100
 _TF_RESOURCE = int(lib.TF_RESOURCE)
 _TF_VARIANT = int(lib.TF_VARIANT)
 # TF's rule for node names (and, without the first-character rule, scopes).
@@ -414,8 +416,19 @@ class GraphTensor:
 
     @property
     def dtype(self) -> DType:
+        """The element dtype (for a reference output such as VariableV2's,
+        the type it refers to; see ``is_ref``)."""
+        dt = self._raw_dtype()
+        return DType(dt - _REF_OFFSET if dt > _REF_OFFSET else dt)
+
+    @property
+    def is_ref(self) -> bool:
+        """True for a reference output (TF's ``float32_ref`` and friends)."""
+        return self._raw_dtype() > _REF_OFFSET
+
+    def _raw_dtype(self) -> int:
         out = self._as_output()
-        return DType(int(lib.TF_OperationOutputType(out[0])))
+        return int(lib.TF_OperationOutputType(out[0]))
 
     def _as_output(self) -> CData:
         """A new ``TF_Output*``; keep it referenced while ``[0]`` is used."""

@@ -398,3 +398,19 @@ def test_graph_results_equal_eager_results(
     for w, r in zip(want_flat, got_flat, strict=True):
         assert w.dtype == r.dtype and w.shape == r.shape
         np.testing.assert_array_equal(w, r)
+
+
+def test_reference_variables() -> None:
+    with tfe_py.Graph() as g:
+        v = ops.VariableV2(shape=(), dtype=tfe_py.float32, name="v")
+        assign = ops.Assign(v, 3.0)  # 3.0 takes v's element type
+        add = ops.AssignAdd(v, 1.0)
+        read = ops.Identity(v)
+    assert v.is_ref and v.dtype == tfe_py.float32 and not read.is_ref
+    assert "dtype=float32" in repr(v)
+    with tfe_py.Session(g) as sess:
+        with pytest.raises(errors.FailedPreconditionError):
+            sess.run(read)  # not initialized yet
+        assert sess.run(assign) == 3.0
+        assert sess.run(add) == 4.0
+        assert sess.run([read, v]) == [4.0, 4.0]
