@@ -164,7 +164,40 @@ typedef struct build {
   /* Per node (fd order), the created operation. */
   TF_Operation** node_ops;
   int* sorted; /* node indices sorted by name */
+  /* v1 loops: Merge inputs fed by a NextIteration made later, set once
+   * every node exists (node index, flat input, input string). */
+  int num_fixups;
+  int* fixup_node;
+  int* fixup_input;
+  const char** fixup_src;
 } build;
+
+/* A NextIteration -> Merge edge: the one kind of cycle a v1 loop has. */
+static int is_back_edge(const tfe_fnode* src, const tfe_fnode* dst) {
+  return (strcmp(src->op, "NextIteration") == 0 ||
+          strcmp(src->op, "RefNextIteration") == 0) &&
+         (strcmp(dst->op, "Merge") == 0 || strcmp(dst->op, "RefMerge") == 0);
+}
+
+static int add_fixup(build* b, int node, int input, const char* src) {
+  int n = b->num_fixups + 1;
+  int* a = (int*)tfe_realloc(b->fixup_node, sizeof(int) * (size_t)n);
+  int* c;
+  const char** d;
+  if (a == NULL) return 0;
+  b->fixup_node = a;
+  c = (int*)tfe_realloc(b->fixup_input, sizeof(int) * (size_t)n);
+  if (c == NULL) return 0;
+  b->fixup_input = c;
+  d = (const char**)tfe_realloc((void*)b->fixup_src, sizeof(char*) * (size_t)n);
+  if (d == NULL) return 0;
+  b->fixup_src = d;
+  a[n - 1] = node;
+  c[n - 1] = input;
+  d[n - 1] = src;
+  b->num_fixups = n;
+  return 1;
+}
 
 static const build* g_sort_ctx; /* only used under qsort in one thread */
 
@@ -401,7 +434,49 @@ static int add_node(build* b, const tfe_attrs* call, TFE_Context* ctx,
       TF_AddControlInput(desc, op);
       continue;
     }
+    {
+      int src = input_node(b, in);
+      if (src >= 0 && b->node_ops[src] == NULL &&
+          is_back_edge(&b->fd->nodes[src], nd)) {
+        /* Filled below with another input of this Merge, then rewired to
+         * the NextIteration once it exists. */
+        if (!add_fixup(b, ni, nouts, in)) {
+          tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "out of memory");
+          goto fail;
+        }
+        if (nouts == cap) {
+          TF_Output* g = (TF_Output*)tfe_realloc(
+              outs, sizeof(*g) * (size_t)(cap ? cap * 2 : 8));
+          if (g == NULL) {
+            tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "out of memory");
+            goto fail;
+          }
+          outs = g;
+          cap = cap ? cap * 2 : 8;
+        }
+        outs[nouts].oper = NULL;
+        outs[nouts].index = 0;
+        nouts++;
+        continue;
+      }
+    }
     if (!resolve_input(b, nd->name, in, &outs, &nouts, &cap, s)) goto fail;
+  }
+  /* Temporary inputs for pending back edges: the first real input. */
+  for (i = 0; i < nouts; i++) {
+    if (outs[i].oper == NULL) {
+      int j;
+      for (j = 0; j < nouts && outs[j].oper == NULL; j++) {
+      }
+      if (j == nouts) {
+        tfe_status_setf(s, TF_INVALID_ARGUMENT,
+                        "Node '%s' in function '%s' has only back-edge "
+                        "inputs",
+                        nd->name, b->fd->name);
+        goto fail;
+      }
+      outs[i] = outs[j];
+    }
   }
   /* Group the flat inputs by the definition's input args. */
   pos = 0;
@@ -488,7 +563,7 @@ static int topo_order(build* b, int* order, TF_Status* s) {
   for (i = 0; i < n; i++) {
     for (j = 0; j < fd->nodes[i].num_inputs; j++) {
       int src = input_node(b, fd->nodes[i].inputs[j]);
-      if (src < 0) continue;
+      if (src < 0 || is_back_edge(&fd->nodes[src], &fd->nodes[i])) continue;
       dst[total] = i;
       next[total] = first[src];
       first[src] = total++;
@@ -619,6 +694,26 @@ tfe_fn_inst* tfe_fn_inst_new(const TF_Function* fn, tfe_flib* lib,
   for (i = 0; i < fd->num_nodes; i++) {
     if (!add_node(&b, attrs, ctx, order[i], s)) goto fail;
   }
+  for (i = 0; i < b.num_fixups; i++) {
+    TF_Output* src = NULL;
+    int n = 0, c = 0, set;
+    const tfe_fnode* nd = &fd->nodes[b.fixup_node[i]];
+    if (!resolve_input(&b, nd->name, b.fixup_src[i], &src, &n, &c, s)) {
+      goto fail;
+    }
+    pthread_mutex_lock(&b.g->mu);
+    set = n == 1 && tfe_graph_set_input(b.g, b.node_ops[b.fixup_node[i]],
+                                        b.fixup_input[i], src[0]);
+    pthread_mutex_unlock(&b.g->mu);
+    tfe_free(src);
+    if (!set) {
+      tfe_status_setf(s, TF_INVALID_ARGUMENT,
+                      "Could not connect back edge '%s' of node '%s' in "
+                      "function '%s'",
+                      b.fixup_src[i], nd->name, fd->name);
+      goto fail;
+    }
+  }
 
   /* Return values. */
   for (i = 0; i < sig->num_outputs; i++) {
@@ -716,6 +811,9 @@ done:
   tfe_free(b.arg_ops);
   tfe_free(b.node_ops);
   tfe_free(b.sorted);
+  tfe_free(b.fixup_node);
+  tfe_free(b.fixup_input);
+  tfe_free((void*)b.fixup_src);
   tfe_free(order);
   tfe_free(outs);
   tfe_free(feeds);

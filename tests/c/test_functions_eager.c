@@ -445,6 +445,94 @@ TEST(concurrent_calls_and_clear_caches) {
   TF_DeleteStatus(s);
 }
 
+/* A function whose body is a v1 loop (Enter/Merge/Switch/NextIteration/
+ * Exit from TF_NewWhile): the NextIteration -> Merge back edges are the
+ * one cycle a FunctionDef body may have. while (i < 5) { i++; x *= 2; } */
+static TF_Function* v1_loop_function(void) {
+  TF_Status* s = TF_NewStatus();
+  TF_Graph* g = TF_NewGraph();
+  TF_Operation* i0 = placeholder(g, "i", TF_INT32);
+  TF_Operation* x0 = placeholder(g, "x", TF_INT32);
+  TF_Output ins[2] = {out0(i0), out0(x0)}, outs[2];
+  TF_WhileParams tmp = TF_NewWhile(g, ins, 2, s);
+  TF_WhileParams* p = (TF_WhileParams*)malloc(sizeof(*p));
+  TF_Function* f;
+  CHECK_CODE(s, TF_OK);
+  memcpy((void*)p, &tmp, sizeof(*p));
+  {
+    TF_Graph* cg = p->cond_graph;
+    TF_Graph* bg = p->body_graph;
+    TF_Tensor* t = TF_AllocateTensor(TF_INT32, NULL, 0, 4);
+    TF_OperationDescription* d;
+    TF_Operation *lim, *one, *two;
+    *(int32_t*)TF_TensorData(t) = 5;
+    d = TF_NewOperation(cg, "Const", "lim");
+    TF_SetAttrType(d, "dtype", TF_INT32);
+    TF_SetAttrTensor(d, "value", t, s);
+    lim = TF_FinishOperation(d, s);
+    *(int32_t*)TF_TensorData(t) = 1;
+    d = TF_NewOperation(bg, "Const", "one");
+    TF_SetAttrType(d, "dtype", TF_INT32);
+    TF_SetAttrTensor(d, "value", t, s);
+    one = TF_FinishOperation(d, s);
+    *(int32_t*)TF_TensorData(t) = 2;
+    d = TF_NewOperation(bg, "Const", "two");
+    TF_SetAttrType(d, "dtype", TF_INT32);
+    TF_SetAttrTensor(d, "value", t, s);
+    two = TF_FinishOperation(d, s);
+    CHECK_CODE(s, TF_OK);
+    TF_DeleteTensor(t);
+    p->cond_output = out0(binary(cg, "Less", "lt", p->cond_inputs[0],
+                                 out0(lim)));
+    p->body_outputs[0] = out0(binary(bg, "AddV2", "inc", p->body_inputs[0],
+                                     out0(one)));
+    p->body_outputs[1] = out0(binary(bg, "Mul", "dbl", p->body_inputs[1],
+                                     out0(two)));
+  }
+  p->name = "loop";
+  TF_FinishWhile(p, s, outs);
+  CHECK_CODE(s, TF_OK);
+  free((void*)p);
+  f = TF_GraphToFunction(g, "v1_loop", 0, -1, NULL, 2, ins, 2, outs, NULL,
+                         NULL, NULL, s);
+  CHECK_CODE(s, TF_OK);
+  TF_DeleteGraph(g);
+  TF_DeleteStatus(s);
+  return f;
+}
+
+TEST(v1_loop_in_function_body) {
+  TF_Status* s = TF_NewStatus();
+  TFE_Context* ctx = new_ctx(0);
+  TF_Function* f = v1_loop_function();
+  const int32_t start_i[3] = {5, 4, 0}, start_x[3] = {1, 3, 1};
+  const int32_t want_x[3] = {1, 6, 32};
+  int k;
+  TFE_ContextAddFunction(ctx, f, s);
+  CHECK_CODE(s, TF_OK);
+  for (k = 0; k < 3; k++) {
+    TFE_Op* op = TFE_NewOp(ctx, "v1_loop", s);
+    TFE_TensorHandle* a = iscalar(start_i[k]);
+    TFE_TensorHandle* b = iscalar(start_x[k]);
+    TFE_TensorHandle* r[2];
+    int n = 2;
+    TFE_OpAddInput(op, a, s);
+    TFE_OpAddInput(op, b, s);
+    TFE_Execute(op, r, &n, s);
+    CHECK_CODE(s, TF_OK);
+    CHECK_EQ_INT(ivalue(r[0]), 5);
+    CHECK_EQ_INT(ivalue(r[1]), want_x[k]);
+    TFE_DeleteTensorHandle(r[0]);
+    TFE_DeleteTensorHandle(r[1]);
+    TFE_DeleteTensorHandle(a);
+    TFE_DeleteTensorHandle(b);
+    TFE_DeleteOp(op);
+  }
+  TF_DeleteFunction(f);
+  TFE_DeleteContext(ctx);
+  TF_DeleteStatus(s);
+}
+
 /* ---- A hand-written polymorphic FunctionDef: attr T, x: T -> y: T with
  * y = AddV2[T=$T](x, x) (the node's attr is a placeholder for the
  * function's attr, AttrValue.placeholder). ---- */
