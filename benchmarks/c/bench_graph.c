@@ -20,6 +20,7 @@
  * runs the same structure with numpy for the reference and the checksum.
  *
  * Usage: bench_graph [--elements N] [--min-round-ms MS] [--rounds R] [CASE...]
+ *        bench_graph --dump FILE   (writes import10k's GraphDef and exits)
  * Output: human-readable lines, then "RESULT <runtime> <case> <value>" and
  * "CHECK <runtime> <case> <checksum>" lines for the driver. */
 #define _POSIX_C_SOURCE 200809L
@@ -451,6 +452,17 @@ int main(int argc, char** argv) {
       g_elements = atoll(argv[++i]);
     } else if (!strcmp(argv[i], "--min-round-ms") && i + 1 < argc) {
       g_min_round_ms = atof(argv[++i]);
+    } else if (!strcmp(argv[i], "--dump") && i + 1 < argc) {
+      /* Writes the 10,000-node GraphDef of import10k and exits. */
+      buf gd = encode_graph(10000);
+      FILE* f = fopen(argv[++i], "wb");
+      if (!f || fwrite(gd.p, 1, gd.n, f) != gd.n || fclose(f) != 0) {
+        fprintf(stderr, "cannot write %s\n", argv[i]);
+        return 1;
+      }
+      free(gd.p);
+      TF_DeleteStatus(s);
+      return 0;
     } else if (!strcmp(argv[i], "--rounds") && i + 1 < argc) {
       g_rounds = atoi(argv[++i]);
       if (g_rounds < 1) g_rounds = 1;
