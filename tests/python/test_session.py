@@ -414,3 +414,24 @@ def test_reference_variables() -> None:
         assert sess.run(assign) == 3.0
         assert sess.run(add) == 4.0
         assert sess.run([read, v]) == [4.0, 4.0]
+
+
+def test_queue_across_threads() -> None:
+    with tfe_py.Graph() as g:
+        q = ops.FIFOQueueV2(component_types=[tfe_py.float32], shapes=[()], capacity=10)
+        x = tfe_py.placeholder(tfe_py.float32, shape=())
+        enqueue = ops.QueueEnqueueV2(q, [x])
+        dequeue = ops.QueueDequeueV2(q, component_types=[tfe_py.float32])
+        close = ops.QueueCloseV2(q)
+    got: list[object] = []
+    with tfe_py.Session(g) as sess:
+        # The dequeue blocks inside TF_SessionRun (without the GIL) until
+        # the main thread enqueues.
+        waiter = threading.Thread(target=lambda: got.append(sess.run(dequeue)))
+        waiter.start()
+        sess.run(enqueue, {x: 5.0})
+        waiter.join(30)
+        assert got == [[5.0]]
+        sess.run(close)
+        with pytest.raises(errors.OutOfRangeError):
+            sess.run(dequeue)
