@@ -1,5 +1,5 @@
 /* Built-in op definitions: v1 control flow (Switch, Merge, Enter, Exit,
- * NextIteration, LoopCond, ControlTrigger and their Ref variants).
+ * NextIteration, LoopCond, ControlTrigger and their Ref variants; Abort).
  * Names, arg and attr names, types, defaults and allowed dtypes follow
  * TensorFlow 2.21's op registry. The graph executor (csrc/graph/exec.c)
  * gives these ops their dataflow meaning (dead tensors, frames and
@@ -36,6 +36,8 @@ static const tfe_builtin_op kOps[] = {
            "attr: T: type", "allows_uninitialized_input"),
     TFE_OP("LoopCond", "in: input: bool", "out: output: bool"),
     TFE_OP_NO_SPECS("ControlTrigger"),
+    TFE_OP("Abort", "attr: error_msg: string = ''",
+           "attr: exit_without_error: bool = false"),
 };
 
 int tfe_ops_register_control_flow_defs(void) {

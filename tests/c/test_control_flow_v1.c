@@ -3,8 +3,12 @@
  * NextIteration/Exit (0, 1 and many iterations, loop invariants, several
  * loop variables, nested loops), Ref variants, errors. The graphs are built
  * as tf.compat.v1.while_loop builds them. */
+#define _POSIX_C_SOURCE 200809L
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "graph_test_util.h"
 
@@ -421,7 +425,7 @@ TEST(control_flow_ops_registered) {
   TF_Status* s = TF_NewStatus();
   const char* ops[] = {"Switch", "RefSwitch", "Merge", "RefMerge", "Enter",
                        "RefEnter", "Exit", "RefExit", "NextIteration",
-                       "RefNextIteration", "LoopCond", "ControlTrigger"};
+                       "RefNextIteration", "LoopCond", "ControlTrigger", "Abort"};
   size_t i;
   TF_Graph* g = TF_NewGraph();
   for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
@@ -495,6 +499,41 @@ TEST(control_trigger_and_ref_switch) {
   gt_close(sess);
   TF_DeleteStatus(s);
   TF_DeleteGraph(g);
+}
+
+/* Abort ends the process: normally with exit_without_error, else with
+ * SIGABRT (run in a child process). */
+static void run_abort(int quiet) {
+  TF_Graph* g = TF_NewGraph();
+  TF_OperationDescription* d = TF_NewOperation(g, "Abort", "abort");
+  TF_Operation* a;
+  TF_Session* sess;
+  TF_Status* s = TF_NewStatus();
+  TF_SetAttrString(d, "error_msg", "stop here", 9);
+  TF_SetAttrBool(d, "exit_without_error", (unsigned char)quiet);
+  a = gt_finish(d);
+  sess = gt_session(g);
+  TF_SessionRun(sess, NULL, NULL, NULL, 0, NULL, NULL, 0,
+                (const TF_Operation* const*)&a, 1, NULL, s);
+  _exit(3); /* not reached */
+}
+
+TEST(abort_op_ends_the_process) {
+  int quiet;
+  for (quiet = 0; quiet < 2; quiet++) {
+    int status = 0;
+    pid_t pid;
+    fflush(NULL);
+    pid = fork();
+    CHECK(pid >= 0);
+    if (pid == 0) run_abort(quiet);
+    CHECK(waitpid(pid, &status, 0) == pid);
+    if (quiet) {
+      CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    } else {
+      CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT);
+    }
+  }
 }
 
 TFE_TEST_MAIN

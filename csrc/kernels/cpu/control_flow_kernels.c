@@ -1,5 +1,5 @@
 /* CPU kernels: v1 control flow (Switch, Merge, Enter, Exit, NextIteration,
- * LoopCond, ControlTrigger and the Ref variants).
+ * LoopCond, ControlTrigger and the Ref variants), and Abort.
  *
  * In a graph these ops never reach their kernels: the executor
  * (csrc/graph/exec.c) routes their values itself (dead outputs of Switch,
@@ -8,10 +8,13 @@
  * and give an eager call, where nothing is ever dead, a plain meaning:
  * Switch forwards its data to both outputs, Merge forwards its first input
  * (value_index 0), the frame ops and LoopCond forward their input. */
+#include <stdlib.h>
+
 #include "kernels/cpu/array_kernels.h"
 #include "kernels/cpu/cpu_kernels.h"
 #include "kernels/cpu/kutil.h"
 #include "kernels/ref_var.h"
+#include "tensorflow/c/logging.h"
 
 static void k_forward0(tfe_kernel_context* k) {
   const TF_Tensor* x = k->inputs[0];
@@ -53,6 +56,22 @@ static void k_ref_forward0(tfe_kernel_context* k) {
 
 static void k_noop(tfe_kernel_context* k) { (void)k; }
 
+/* Abort ends the process, as TF's kernel does: normally (exit status 0)
+ * with exit_without_error, else with SIGABRT after logging error_msg. */
+static void k_abort(tfe_kernel_context* k) {
+  const char* msg = "";
+  size_t len = 0;
+  int quiet = 0;
+  tfe_attrs_get_string(k->attrs, "error_msg", &msg, &len, NULL);
+  tfe_attrs_get_bool(k->attrs, "exit_without_error", &quiet, NULL);
+  if (quiet) {
+    TF_Log(TF_INFO, "Exit successfully (Abort op with exit_without_error)");
+    exit(0);
+  }
+  TF_Log(TF_ERROR, "Abort_op intentional failure; %s", msg);
+  abort();
+}
+
 void tfe_register_cpu_control_flow_kernels(void) {
   static const char* const fwd[] = {"Switch", "Enter", "Exit",
                                     "NextIteration", "LoopCond"};
@@ -68,4 +87,5 @@ void tfe_register_cpu_control_flow_kernels(void) {
   }
   tfe_kutil_register("Merge", k_merge, NULL, NULL, 0, NULL, NULL, 0);
   tfe_kutil_register("ControlTrigger", k_noop, NULL, NULL, 0, NULL, NULL, 0);
+  tfe_kutil_register("Abort", k_abort, NULL, NULL, 0, NULL, NULL, 0);
 }
