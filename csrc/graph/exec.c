@@ -652,8 +652,10 @@ static int run_static_par(tfe_plan* p, tfe_threadpool* pool, plan_val* slots,
     atomic_init(&r.pending[i], d);
     if (d == 0) r.ready[r.num_ready++] = i;
   }
+  /* Every worker takes whatever is ready; the ones that find nothing wait
+   * on the condition variable (a single root may fan out widely). */
   workers = tfe_threadpool_size(pool);
-  if (workers > r.num_ready + 2) workers = r.num_ready + 2;
+  if (workers > p->num_nodes) workers = p->num_nodes;
   if (workers < 1) workers = 1;
   tfe_parallel_for(pool, workers, 1, par_worker, &r);
   ok = !r.failed;
