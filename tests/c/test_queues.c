@@ -772,6 +772,56 @@ TEST(argument_errors) {
   TF_DeleteStatus(s);
 }
 
+TEST(eager_v1_ref_handle_queue) {
+  /* TF 1's ops eagerly: FIFOQueue hands out a Ref(string) handle naming
+   * [container, name]; the V1 access ops find the queue by that name. */
+  TF_Status* s = TF_NewStatus();
+  TFE_Context* ctx = new_ctx(s);
+  qspec spec = fifo_i32(-2);
+  TFE_TensorHandle* q;
+  TFE_TensorHandle* out[1];
+  TF_Tensor* t;
+  int32_t v = 0;
+  spec.op = "FIFOQueue";
+  q = make_queue(ctx, &spec, s);
+  CHECK_CODE(s, TF_OK);
+  t = TFE_TensorHandleResolve(q, s);
+  CHECK_CODE(s, TF_OK);
+  CHECK(TF_TensorType(t) == TF_STRING);
+  CHECK_EQ_INT(TF_TensorElementCount(t), 2);
+  {
+    const TF_TString* hv = (const TF_TString*)TF_TensorData(t);
+    CHECK(TF_TString_GetSize(&hv[0]) == 9);
+    CHECK(memcmp(TF_TString_GetDataPointer(&hv[0]), "localhost", 9) == 0);
+    CHECK(memcmp(TF_TString_GetDataPointer(&hv[1]), "_0_FIFOQueue", 12) == 0);
+  }
+  TF_DeleteTensor(t);
+  {
+    TFE_TensorHandle* h = scalar_i32(5, s);
+    CHECK_EQ_INT(run_op(ctx, "QueueEnqueue", q, &h, 1, NULL, 0, NULL, NULL,
+                        -1, s),
+                 TF_OK);
+    TFE_DeleteTensorHandle(h);
+  }
+  CHECK_EQ_INT(run_op(ctx, "QueueSize", q, NULL, 0, NULL, 1, out, NULL, -1,
+                      s),
+               TF_OK);
+  CHECK_EQ_INT(read_i32(out[0], s), 1);
+  TFE_DeleteTensorHandle(out[0]);
+  {
+    static const TF_DataType i32[1] = {TF_INT32};
+    CHECK_EQ_INT(run_op(ctx, "QueueDequeue", q, NULL, 0, i32, 1, out, NULL,
+                        -1, s),
+                 TF_OK);
+    v = read_i32(out[0], s);
+    TFE_DeleteTensorHandle(out[0]);
+  }
+  CHECK_EQ_INT(v, 5);
+  TFE_DeleteTensorHandle(q);
+  TFE_DeleteContext(ctx);
+  TF_DeleteStatus(s);
+}
+
 /* ---- threads ---- */
 
 typedef struct worker {
@@ -1154,36 +1204,50 @@ static TF_Operation* finish(TF_OperationDescription* d, TF_Status* s) {
   return op;
 }
 
-static void make_qgraph(qgraph* qg, int64_t capacity, TF_Status* s) {
+/* v1: TF 1's ops (FIFOQueue, QueueEnqueue, ...) with a Ref(string)
+ * handle instead of the V2 ops' resource handle. */
+static void make_qgraph_ops(qgraph* qg, int64_t capacity, int v1,
+                            TF_Status* s) {
   static const TF_DataType i32[1] = {TF_INT32};
   TF_OperationDescription* d;
   TF_Output in;
+  const char* sfx = v1 ? "" : "V2";
+  char op[64];
   qg->g = TF_NewGraph();
-  d = TF_NewOperation(qg->g, "FIFOQueueV2", "q");
+  snprintf(op, sizeof op, "FIFOQueue%s", sfx);
+  d = TF_NewOperation(qg->g, op, "q");
   TF_SetAttrTypeList(d, "component_types", i32, 1);
   TF_SetAttrInt(d, "capacity", capacity);
   qg->q = finish(d, s);
   d = TF_NewOperation(qg->g, "Placeholder", "x");
   TF_SetAttrType(d, "dtype", TF_INT32);
   qg->x = finish(d, s);
-  d = TF_NewOperation(qg->g, "QueueEnqueueV2", "enq");
+  snprintf(op, sizeof op, "QueueEnqueue%s", sfx);
+  d = TF_NewOperation(qg->g, op, "enq");
   in.oper = qg->q;
   in.index = 0;
   TF_AddInput(d, in);
   in.oper = qg->x;
   TF_AddInputList(d, &in, 1);
   qg->enq = finish(d, s);
-  d = TF_NewOperation(qg->g, "QueueDequeueV2", "deq");
+  snprintf(op, sizeof op, "QueueDequeue%s", sfx);
+  d = TF_NewOperation(qg->g, op, "deq");
   in.oper = qg->q;
   TF_AddInput(d, in);
   TF_SetAttrTypeList(d, "component_types", i32, 1);
   qg->deq = finish(d, s);
-  d = TF_NewOperation(qg->g, "QueueCloseV2", "close");
+  snprintf(op, sizeof op, "QueueClose%s", sfx);
+  d = TF_NewOperation(qg->g, op, "close");
   TF_AddInput(d, in);
   qg->close = finish(d, s);
-  d = TF_NewOperation(qg->g, "QueueSizeV2", "size");
+  snprintf(op, sizeof op, "QueueSize%s", sfx);
+  d = TF_NewOperation(qg->g, op, "size");
   TF_AddInput(d, in);
   qg->size = finish(d, s);
+}
+
+static void make_qgraph(qgraph* qg, int64_t capacity, TF_Status* s) {
+  make_qgraph_ops(qg, capacity, 0, s);
 }
 
 static TF_Session* new_session(TF_Graph* g, TF_Status* s) {
@@ -1237,13 +1301,13 @@ static int32_t run_size(TF_Session* sess, const qgraph* qg, TF_Status* s) {
   return v;
 }
 
-TEST(session_queue_persists_across_runs) {
+static void session_queue_test(int v1) {
   TF_Status* s = TF_NewStatus();
   qgraph qg;
   TF_Session* sess;
   TF_Session* other;
   int32_t v = 0;
-  make_qgraph(&qg, -1, s);
+  make_qgraph_ops(&qg, -1, v1, s);
   sess = new_session(qg.g, s);
   run_enqueue(sess, &qg, 1, s);
   CHECK_CODE(s, TF_OK);
@@ -1276,6 +1340,12 @@ TEST(session_queue_persists_across_runs) {
   TF_DeleteGraph(qg.g);
   TF_DeleteStatus(s);
 }
+
+TEST(session_queue_persists_across_runs) { session_queue_test(0); }
+
+/* TF 1's FIFOQueue/QueueEnqueue/... with a Ref(string) handle behave the
+ * same. */
+TEST(session_v1_ref_handle_queue) { session_queue_test(1); }
 
 typedef struct srun {
   TF_Session* sess;

@@ -1,5 +1,6 @@
-/* CPU kernels: queues (FIFOQueueV2, PaddingFIFOQueueV2, RandomShuffleQueueV2
- * and the ops that use them), with TensorFlow 2.21's semantics.
+/* CPU kernels: queues (FIFOQueueV2, PaddingFIFOQueueV2, RandomShuffleQueueV2,
+ * their TF 1 forms, and the ops that use them), with TensorFlow 2.21's
+ * semantics.
  *
  * A queue is a resource (kernels/resource.h, kind TFE_RESOURCE_QUEUE) whose
  * object is a tfe_queue: a bounded store of tuples of tensors plus two
@@ -19,10 +20,13 @@
  *
  * The kernels that make queues keep, per kernel instance, the queue they
  * made for each (context, node) they ran for, so running the same node
- * again returns the same queue (TF's ResourceOpKernel). A queue without a
- * shared_name is private to that node and is not registered; one with a
+ * again returns the same queue (TF's ResourceOpKernel). A V2 queue without
+ * a shared_name is private to that node and is not registered; one with a
  * shared_name is registered under (context, device, container, name), and
- * a second node asking for it must describe the same queue. */
+ * a second node asking for it must describe the same queue. TF 1's ops
+ * (FIFOQueue, QueueEnqueue, ...) hand out a Ref(string) handle holding
+ * [container, name] instead, so their queues are always registered (an
+ * unnamed one as "_<n>_<node>") and the access ops look them up by name. */
 #include <limits.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -36,17 +40,19 @@
 #include "kernels/cpu/cpu_kernels.h"
 #include "kernels/cpu/kutil.h"
 #include "kernels/kernel.h"
+#include "kernels/ref_var.h"
 #include "kernels/resource.h"
 #include "tensorflow/c/eager/c_api_experimental.h"
 #include "tensorflow/c/tf_tstring.h"
 
 enum { QK_FIFO = 0, QK_PADDING = 1, QK_SHUFFLE = 2 };
 
+/* TF's DT_STRING_REF, only for rendering signatures in messages. */
+#define QUEUE_STRING_REF ((TF_DataType)(TF_STRING + 100))
+
 /* Type names TF uses in messages and the op each kind is made by. */
 static const char* const kTypeName[] = {"FIFOQueue", "PaddingFIFOQueue",
                                         "RandomShuffleQueue"};
-static const char* const kOpName[] = {"FIFOQueueV2", "PaddingFIFOQueueV2",
-                                      "RandomShuffleQueueV2"};
 
 /* ------------------------------------------------------------------------
  * Philox-4x32-10 with TF's single-sample adapter: the random shuffle queue
@@ -130,6 +136,7 @@ typedef struct qconfig {
   int64_t seed, seed2;
   char* container;
   char* shared_name;
+  int v1; /* made by a TF 1 op (Ref(string) handle) */
 } qconfig;
 
 static void qconfig_free(qconfig* c) {
@@ -187,8 +194,9 @@ static void dtype_list_text(const TF_DataType* t, int n, char* buf,
   if (cap == 0) return;
   buf[0] = '\0';
   for (i = 0; i < n && len < cap; i++) {
-    const char* name = t[i] == TF_RESOURCE ? "resource"
-                                           : tfe_dtype_short_name(t[i]);
+    const char* name = t[i] == TF_RESOURCE       ? "resource"
+                       : t[i] == QUEUE_STRING_REF ? "string_ref"
+                                                  : tfe_dtype_short_name(t[i]);
     len += (size_t)snprintf(buf + len, cap - len, "%s%s", i ? ", " : "",
                             name != NULL ? name : "unknown");
   }
@@ -203,9 +211,11 @@ static int qconfig_from_attrs(const tfe_op_def* def, const tfe_attrs* attrs,
   int64_t v;
   int n = 0, i;
   memset(c, 0, sizeof(*c));
-  c->kind = strcmp(def->name, "PaddingFIFOQueueV2") == 0     ? QK_PADDING
-            : strcmp(def->name, "RandomShuffleQueueV2") == 0 ? QK_SHUFFLE
-                                                             : QK_FIFO;
+  c->kind = strncmp(def->name, "PaddingFIFOQueue", 16) == 0     ? QK_PADDING
+            : strncmp(def->name, "RandomShuffleQueue", 18) == 0 ? QK_SHUFFLE
+                                                                : QK_FIFO;
+  /* TF 1's ops (FIFOQueue, ...) hand out a Ref(string) handle. */
+  c->v1 = strcmp(def->name + strlen(def->name) - 2, "V2") != 0;
   if (!tfe_attrs_get_type_list(attrs, "component_types", &types, &n, s)) {
     return 0;
   }
@@ -846,12 +856,61 @@ static void close_and_cancel(tfe_queue* q) {
 
 #define QUEUE_TYPE_NAME "N10tensorflow14QueueInterfaceE"
 
+/* A TF 1 handle: input 0 is a Ref(string) whose value is [container,
+ * name] (TF's GetResourceFromContext). */
+static tfe_queue* queue_from_ref_input(tfe_kernel_context* k,
+                                       tfe_resource** res) {
+  const TF_Tensor* t = k->inputs[0];
+  const TF_TString* v;
+  char container[512], name[512];
+  tfe_resource* r;
+  if (t == NULL || t->dtype != TF_STRING) {
+    KUTIL_FAIL(k, TF_FAILED_PRECONDITION,
+               "%s: the queue handle is not initialized", k->op_def->name);
+    return NULL;
+  }
+  if (kutil_num_elements(t) != 2) {
+    kutil_shape_buf b;
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "Resource handle must have 2 elements, but had shape: %s",
+               kutil_tshape(t, &b));
+    return NULL;
+  }
+  v = (const TF_TString*)kutil_data(t);
+  snprintf(container, sizeof container, "%.*s",
+           (int)TF_TString_GetSize(&v[0]), TF_TString_GetDataPointer(&v[0]));
+  snprintf(name, sizeof name, "%.*s", (int)TF_TString_GetSize(&v[1]),
+           TF_TString_GetDataPointer(&v[1]));
+  r = tfe_resources_lookup(tfe_resource_kernel_ctx_id(k),
+                           k->device_name != NULL ? k->device_name : "",
+                           container, name);
+  if (r == NULL) {
+    KUTIL_FAIL(k, TF_NOT_FOUND, "Resource %s/%s/%s does not exist.",
+               container, name, QUEUE_TYPE_NAME);
+    return NULL;
+  }
+  if (r->kind != TFE_RESOURCE_QUEUE || r->object == NULL) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "Trying to access resource %s located in device %s as a "
+               "queue, but it is not one",
+               r->name, r->device);
+    tfe_resource_unref(r);
+    return NULL;
+  }
+  *res = r;
+  return (tfe_queue*)r->object;
+}
+
 /* The queue of input 0 with a new reference on its resource (*res), or
  * NULL with k->status set. */
 static tfe_queue* queue_from_input(tfe_kernel_context* k, tfe_resource** res) {
   tfe_resource* h;
   tfe_resource* r;
   *res = NULL;
+  if (k->num_inputs >= 1 && k->op_def->num_inputs > 0 &&
+      k->op_def->inputs[0].is_ref) {
+    return queue_from_ref_input(k, res);
+  }
   if (k->num_inputs < 1 || k->inputs[0] == NULL ||
       (h = tfe_resource_of_tensor(k->inputs[0])) == NULL) {
     KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
@@ -908,8 +967,8 @@ static int match_signature(tfe_kernel_context* k, const tfe_queue* q,
   for (i = 0; i < k->num_inputs && i < 64; i++) {
     have_in[i] = k->inputs[i] != NULL ? k->inputs[i]->dtype : TF_RESOURCE;
   }
-  have_in[0] = TF_RESOURCE;
-  want_in[0] = TF_RESOURCE;
+  have_in[0] = k->op_def->inputs[0].is_ref ? QUEUE_STRING_REF : TF_RESOURCE;
+  want_in[0] = have_in[0];
   if (extra_int32) want_in[1] = TF_INT32;
   for (i = 0; enqueue && i < n && 1 + i < 64; i++) {
     want_in[1 + i] = q->cfg.dtypes[i];
@@ -1291,6 +1350,7 @@ typedef struct made_queue {
   char* node;     /* "" in eager */
   char* device;
   tfe_resource* r; /* reference held */
+  tfe_ref_cell* cell; /* TF 1 ops: the Ref(string) handle (held) */
 } made_queue;
 
 typedef struct maker_state {
@@ -1333,6 +1393,7 @@ static void maker_destroy(void* state, void* user_data) {
     tfe_free(st->made[i].node);
     tfe_free(st->made[i].device);
     tfe_resource_unref(st->made[i].r);
+    if (st->made[i].cell != NULL) tfe_ref_cell_unref(st->made[i].cell);
   }
   tfe_free(st->made);
   qconfig_free(&st->cfg);
@@ -1349,7 +1410,7 @@ static int queue_matches(tfe_kernel_context* k, const tfe_queue* q,
   int i, same = 1;
   if (h->kind != c->kind) {
     KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Expected %s, found %s",
-               kTypeName[h->kind], kOpName[c->kind]);
+               kTypeName[h->kind], k->op_def->name);
     return 0;
   }
   if (h->capacity != c->capacity) {
@@ -1462,8 +1523,9 @@ static tfe_resource* make_queue(tfe_kernel_context* k, const qconfig* c,
       return NULL;
     }
     r->kind = TFE_RESOURCE_QUEUE;
-    if (c->shared_name[0] == '\0') {
-      /* Private to the node: handles refer to it directly. */
+    if (c->shared_name[0] == '\0' && !c->v1) {
+      /* Private to the node: handles refer to it directly. (TF 1 handles
+       * name the queue, so those queues are always registered.) */
       r->anonymous = 1;
       return r;
     }
@@ -1477,12 +1539,26 @@ static tfe_resource* make_queue(tfe_kernel_context* k, const qconfig* c,
   }
 }
 
+/* A TF 1 queue handle: a cell holding the string[2] tensor [container,
+ * name] of r. NULL on OOM. */
+static tfe_ref_cell* handle_cell(const tfe_resource* r) {
+  static const int64_t dims[1] = {2};
+  TF_Tensor* t = TF_AllocateTensor(TF_STRING, dims, 1, 2 * sizeof(TF_TString));
+  TF_TString* v;
+  if (t == NULL) return NULL;
+  v = (TF_TString*)kutil_data(t);
+  TF_TString_Copy(&v[0], r->container, strlen(r->container));
+  TF_TString_Copy(&v[1], r->name, strlen(r->name));
+  return tfe_ref_cell_new(TF_STRING, t);
+}
+
 static void maker_compute(tfe_kernel_context* k) {
   maker_state* st = (maker_state*)k->state;
   const char* device = k->device_name != NULL ? k->device_name : "";
   const char* node = k->node_name != NULL ? k->node_name : k->op_def->name;
   uint64_t ctx_id = tfe_resource_kernel_ctx_id(k);
   tfe_resource* r = NULL;
+  tfe_ref_cell* cell = NULL;
   TF_Tensor* out;
   int i;
   if (st == NULL) {
@@ -1496,6 +1572,8 @@ static void maker_compute(tfe_kernel_context* k) {
         strcmp(m->device, device) == 0) {
       r = m->r;
       tfe_resource_ref(r);
+      cell = m->cell;
+      if (cell != NULL) tfe_ref_cell_ref(cell);
       break;
     }
   }
@@ -1518,15 +1596,27 @@ static void maker_compute(tfe_kernel_context* k) {
     m.node = tfe_strdup(node);
     m.device = tfe_strdup(device);
     m.r = r;
-    if (m.node == NULL || m.device == NULL) {
+    m.cell = st->cfg.v1 ? handle_cell(r) : NULL;
+    if (m.node == NULL || m.device == NULL ||
+        (st->cfg.v1 && m.cell == NULL)) {
       tfe_free(m.node);
       tfe_free(m.device);
+      if (m.cell != NULL) tfe_ref_cell_unref(m.cell);
       goto oom;
     }
     tfe_resource_ref(r);
+    cell = m.cell;
+    if (cell != NULL) tfe_ref_cell_ref(cell);
     st->made[st->num_made++] = m;
   }
   pthread_mutex_unlock(&st->mu);
+  if (st->cfg.v1) {
+    /* TF 1: a Ref(string) output holding [container, name]. */
+    tfe_resource_unref(r);
+    tfe_kernel_set_output_ref(k, 0, cell);
+    tfe_ref_cell_unref(cell);
+    return;
+  }
   out = tfe_resource_new_handle(r);
   tfe_resource_unref(r);
   if (out == NULL) {
@@ -1576,4 +1666,16 @@ void tfe_register_cpu_queue_kernels(void) {
   reg("QueueCloseV2", close_compute, 0);
   reg("QueueSizeV2", size_compute, 0);
   reg("QueueIsClosedV2", is_closed_compute, 0);
+  /* TF 1's ops with a Ref(string) handle. */
+  reg("FIFOQueue", maker_compute, 1);
+  reg("PaddingFIFOQueue", maker_compute, 1);
+  reg("RandomShuffleQueue", maker_compute, 1);
+  reg("QueueEnqueue", enqueue_one_compute, 0);
+  reg("QueueEnqueueMany", enqueue_many_compute, 0);
+  reg("QueueDequeue", dequeue_compute, 0);
+  reg("QueueDequeueMany", dequeue_many_compute, 0);
+  reg("QueueDequeueUpTo", dequeue_up_to_compute, 0);
+  reg("QueueClose", close_compute, 0);
+  reg("QueueSize", size_compute, 0);
+  reg("QueueIsClosed", is_closed_compute, 0);
 }
