@@ -1045,14 +1045,36 @@ static int arg_types(const tfe_op_def* def, const tfe_attrs* attrs,
                      int cap, int* count, TF_Status* s) {
   int i, k, n = 0;
   for (i = 0; i < num_args; i++) {
+    const tfe_arg_def* a = &args[i];
+    const tfe_attr_value* tl = NULL;
+    TF_DataType one = a->type;
     int len;
-    if (!tfe_op_def_arg_length(def, &args[i], attrs, &len, s)) return 0;
-    for (k = 0; k < len; k++) {
-      TF_DataType t;
-      if (!tfe_op_def_arg_dtype(def, &args[i], attrs, k, &t, s)) return 0;
-      if (out != NULL && n < cap) {
-        out[n] = args[i].is_ref ? (TF_DataType)((int)t + 100) : t;
+    if (!tfe_op_def_arg_length(def, a, attrs, &len, s)) return 0;
+    if (out == NULL) {
+      n += len;
+      continue;
+    }
+    /* The common cases with one attr lookup per arg; anything unusual goes
+     * through the registry's helper, which reports errors. */
+    if (a->type_list_attr != NULL) {
+      tl = tfe_attrs_find(attrs, a->type_list_attr);
+      if (tl != NULL && (!tl->is_list || tl->list_size != len ||
+                         (len > 0 && tl->type != TF_ATTR_TYPE))) {
+        tl = NULL;
       }
+    } else if (a->type == 0 && a->type_attr != NULL) {
+      const tfe_attr_value* v = tfe_attrs_find(attrs, a->type_attr);
+      one = (v != NULL && !v->is_list && v->type == TF_ATTR_TYPE)
+                ? v->v.type
+                : (TF_DataType)0;
+    }
+    for (k = 0; k < len; k++) {
+      TF_DataType t = tl != NULL ? tl->list.type[k] : one;
+      if (t == 0 &&
+          !tfe_op_def_arg_dtype(def, a, attrs, k, &t, s)) {
+        return 0;
+      }
+      if (n < cap) out[n] = a->is_ref ? (TF_DataType)((int)t + 100) : t;
       n++;
     }
   }
