@@ -6,7 +6,9 @@ Prints each figure issue 14 names, measured in one run for both runtimes:
   fed, their AddV2 fetched): ns per run. Goal: tfe >= 10x faster.
 * C, one run of a 1,000-node elementwise graph on 1,024 floats: us per
   run. Goal: >= 3x faster. numpy running the same 1,000 operations one
-  by one on the same array is printed too (a floor with no runtime).
+  by one on the same array is printed too (a floor with no runtime). The
+  same graph on 16 floats is printed as well: there the kernels cost
+  little and the figure is the executor's per-node overhead.
 * C, ``TF_GraphImportGraphDef`` of a 10,000-node GraphDef: ms. Goal: >= 5x.
 * Python, ``@tfe_py.function`` of a 50-op scalar function called
   repeatedly vs ``tf.function`` on the same function: us per call.
@@ -55,18 +57,20 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 C_SOURCE = ROOT / "benchmarks" / "c" / "bench_graph.c"
-C_CASES = ("session_run", "graph1000", "import10k")
+C_CASES = ("session_run", "graph1000", "graph1000_16", "import10k")
 GOALS: dict[str, float | None] = {
-    "session_run": 10.0, "graph1000": 3.0, "import10k": 5.0, "function": 5.0,
+    "session_run": 10.0, "graph1000": 3.0, "graph1000_16": 3.0, "import10k": 5.0, "function": 5.0,
     "py_session_run": None,
 }  # fmt: skip
 UNITS = {
-    "session_run": "ns/run", "graph1000": "us/run", "import10k": "ms", "function": "us/call",
+    "session_run": "ns/run", "graph1000": "us/run", "graph1000_16": "us/run", "import10k": "ms",
+    "function": "us/call",
     "py_session_run": "us/run",
 }  # fmt: skip
 TITLES = {
     "session_run": "TF_SessionRun, one AddV2 node, 2 scalar feeds + 1 fetch (C)",
     "graph1000": "1,000-node elementwise graph, 1,024 floats, one run (C)",
+    "graph1000_16": "same graph on 16 floats (executor overhead) (C)",
     "import10k": "TF_GraphImportGraphDef, 10,000-node GraphDef (C)",
     "function": "50-op scalar function called repeatedly (Python)",
     "py_session_run": "Session.run, one AddV2 node, 2 scalar feeds (Python)",
@@ -130,9 +134,10 @@ def _compile(out: Path, runtime: str, link: list[str]) -> None:
 
 def _run_c(exe: Path, case: str, args: argparse.Namespace) -> tuple[float, str, str]:
     """(value, checksum, human line) of one case of one C program."""
+    c_case, elements = ("graph1000", 16) if case == "graph1000_16" else (case, ELEMENTS)
     cmd = [
         str(exe), "--rounds", str(args.rounds), "--min-round-ms", str(args.min_round_ms),
-        "--elements", str(ELEMENTS), case,
+        "--elements", str(elements), c_case,
     ]  # fmt: skip
     env = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3"}
     proc = subprocess.run(cmd, capture_output=True, text=True, check=False, env=env)
@@ -142,9 +147,9 @@ def _run_c(exe: Path, case: str, args: argparse.Namespace) -> tuple[float, str, 
     value, check, human = float("nan"), "", ""
     for line in proc.stdout.splitlines():
         parts = line.split()
-        if line.startswith("RESULT ") and parts[2] == case:
+        if line.startswith("RESULT ") and parts[2] == c_case:
             value = float(parts[3])
-        elif line.startswith("CHECK ") and parts[2] == case:
+        elif line.startswith("CHECK ") and parts[2] == c_case:
             check = parts[3]
         elif line.strip():
             human = line
@@ -182,8 +187,8 @@ def elementwise_chain(x: np.ndarray, nodes: int) -> Callable[[], np.ndarray]:
     return run
 
 
-def bench_input() -> np.ndarray:
-    j = np.arange(ELEMENTS)
+def bench_input(elements: int = ELEMENTS) -> np.ndarray:
+    j = np.arange(elements)
     return (((j * 37) % 101).astype(np.float32) / np.float32(50.0) - np.float32(1)).astype(
         np.float32
     )
@@ -383,13 +388,16 @@ def main(argv: list[str] | None = None) -> int:
                 r["tf"], r["tf_check"], line = _run_c(exe_tf, case, args)
                 print(line)
             results[case] = r
-    if "graph1000" in results:
-        x = bench_input()
-        run = elementwise_chain(x, 1000)
-        r = results["graph1000"]
+    for case, elements in (("graph1000", ELEMENTS), ("graph1000_16", 16)):
+        if case not in results:
+            continue
+        run = elementwise_chain(bench_input(elements), 1000)
+        r = results[case]
         r["numpy"] = _best_per_call(run, args.rounds, args.min_round_ms / 1e3) * 1e6
         r["numpy_check"] = f"{float(run().astype(np.float64).sum()):.6g}"
-        print(f"numpy: the same 1,000 operations one by one: {r['numpy']:.1f} us")
+        print(
+            f"numpy: the same 1,000 operations one by one, {elements} floats: {r['numpy']:.1f} us"
+        )
     if "function" in cases:
         results["function"] = bench_function(args, tf_python)
     if "py_session_run" in cases:

@@ -31,7 +31,14 @@ def test_bench_graphs_runs_every_case(tmp_path: Path) -> None:
     )  # fmt: skip
     assert proc.returncode == 0, proc.stdout + proc.stderr
     figures = json.loads(out.read_text())
-    assert set(figures) == {"session_run", "graph1000", "import10k", "function", "py_session_run"}
+    assert set(figures) == {
+        "session_run",
+        "graph1000",
+        "graph1000_16",
+        "import10k",
+        "function",
+        "py_session_run",
+    }
     for case, r in figures.items():
         assert "tfe_error" not in r, f"{case}: {r['tfe_error']}"
         assert r["tfe"] > 0, case
