@@ -69,7 +69,7 @@ static int rule_push_back_batch(si_ctx* c) {
 
 /* An element shape input (a shape tensor that may be -1 / a scalar -1
  * for "unknown rank"). */
-static int element_shape(si_ctx* c, int i, si_sh* out) {
+static int element_shape_input(si_ctx* c, int i, si_sh* out) {
   int64_t v;
   int r = si_in_rank(c, i);
   if (r == 0) {
@@ -86,6 +86,15 @@ static int element_shape(si_ctx* c, int i, si_sh* out) {
     return 1;
   }
   return si_shape_from_tensor(c, i, out);
+}
+
+/* The element shape of the list at input 0: what the list's handle data
+ * says (when the graph knows it), merged with the element_shape input i. */
+static int element_shape(si_ctx* c, int i, si_sh* out) {
+  si_sh in;
+  si_in_handle(c, 0, out);
+  if (!element_shape_input(c, i, &in)) return 0;
+  return si_merge(c, out, &in);
 }
 
 /* TensorListStack(input_handle, element_shape) attr num_elements. */

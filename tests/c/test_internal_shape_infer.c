@@ -1604,6 +1604,28 @@ TEST(resources_lists_and_state) {
     expect(&t, "[5,3]");
   }
   t_end(&t);
+  t_begin(&t, "TensorListGetItem");
+  {
+    int32_t es[2] = {-1, 3};
+    t_in_typed(&t, "[]", TF_VARIANT);
+    t_in_typed(&t, "[]", TF_INT32);
+    t_const_i32(&t, 2, es);
+    t_handle_shape(&t, 0, "[2,?]");
+    t_attr_type(&t, "element_dtype", TF_FLOAT);
+    expect(&t, "[2,3]");
+  }
+  t_end(&t);
+  t_begin(&t, "TensorListGetItem");
+  {
+    int32_t es[2] = {4, 3};
+    t_in_typed(&t, "[]", TF_VARIANT);
+    t_in_typed(&t, "[]", TF_INT32);
+    t_const_i32(&t, 2, es);
+    t_handle_shape(&t, 0, "[2,?]");
+    t_attr_type(&t, "element_dtype", TF_FLOAT);
+    expect_err(&t, "Dimension 0 in both shapes must be equal, but are 2 and 4");
+  }
+  t_end(&t);
   t_begin(&t, "TensorListLength");
   t_in_typed(&t, "[]", TF_VARIANT);
   expect(&t, "[]");
