@@ -156,6 +156,83 @@ static int rule_explicit_shapes(si_ctx* c) {
   return 1;
 }
 
+/* ---- TensorArrays (v3): the handle is a 2-vector, flows are scalars ---- */
+
+static int ta_handle(si_ctx* c) {
+  si_sh h;
+  si_in(c, 0, &h);
+  if (!si_with_rank(c, &h, 1, &h)) return 0;
+  return si_with_value(c, h.d[0], 2, NULL);
+}
+
+static int ta_scalar_input(si_ctx* c, int i) {
+  si_sh s;
+  si_in(c, i, &s);
+  return si_with_rank(c, &s, 0, &s);
+}
+
+/* TensorArrayV3(size): handle [2], flow scalar. */
+static int rule_ta_new(si_ctx* c) {
+  if (!ta_scalar_input(c, 0)) return 0;
+  if (!si_set_vector(c, 0, 2)) return 0;
+  return si_set_scalar(c, 1);
+}
+
+/* TensorArrayGradV3/GradWithShape(handle, flow_in, ...). */
+static int rule_ta_grad(si_ctx* c) {
+  if (!ta_handle(c) || !ta_scalar_input(c, 1)) return 0;
+  if (!si_set_vector(c, 0, 2)) return 0;
+  return si_set_scalar(c, 1);
+}
+
+/* Write(handle, index, value, flow), Scatter(handle, indices, value,
+ * flow), Split(handle, value, lengths, flow): the new flow. */
+static int rule_ta_flow_out(si_ctx* c) {
+  if (!ta_handle(c)) return 0;
+  if (!ta_scalar_input(c, si_num_inputs(c) - 1)) return 0;
+  return si_set_scalar(c, 0);
+}
+
+/* Read(handle, index, flow): the element shape from handle data. */
+static int rule_ta_read(si_ctx* c) {
+  si_sh el;
+  if (!ta_handle(c) || !ta_scalar_input(c, 1) || !ta_scalar_input(c, 2)) {
+    return 0;
+  }
+  si_in_handle(c, 0, &el);
+  return si_set(c, 0, &el);
+}
+
+/* Gather(handle, indices, flow) attr element_shape: [n] + element. */
+static int rule_ta_gather(si_ctx* c) {
+  si_sh idx, el, attr_el, o;
+  const tfe_attr_value* v = si_attr(c, "element_shape");
+  if (!ta_handle(c) || !ta_scalar_input(c, 2)) return 0;
+  si_in(c, 1, &idx);
+  if (!si_with_rank(c, &idx, 1, &idx)) return 0;
+  si_in_handle(c, 0, &el);
+  if (v != NULL && !v->is_list && v->type == TF_ATTR_SHAPE) {
+    si_from_tfe(&attr_el, &v->v.shape);
+    if (!si_merge(c, &el, &attr_el)) return 0;
+  }
+  si_vector(&o, idx.d[0]);
+  si_concat(&o, &el);
+  return si_set(c, 0, &o);
+}
+
+/* Concat(handle, flow): value unknown, lengths a vector. */
+static int rule_ta_concat(si_ctx* c) {
+  if (!ta_handle(c) || !ta_scalar_input(c, 1)) return 0;
+  return si_set_vector(c, 1, -1);
+}
+
+static int rule_ta_size(si_ctx* c) {
+  if (!ta_handle(c) || !ta_scalar_input(c, 1)) return 0;
+  return si_set_scalar(c, 0);
+}
+
+static int rule_ta_close(si_ctx* c) { return ta_handle(c); }
+
 /* ---- collectives ---- */
 
 static int rule_collective_assign_group(si_ctx* c) {
@@ -363,6 +440,17 @@ const si_rule si_rules_misc[] = {
     {"OptionalNone", si_rule_scalar},
     {"OptionalHasValue", si_rule_scalar},
     {"OptionalGetValue", rule_explicit_shapes},
+    /* TensorArrays */
+    {"TensorArrayV3", rule_ta_new}, {"TensorArrayGradV3", rule_ta_grad},
+    {"TensorArrayGradWithShape", rule_ta_grad},
+    {"TensorArrayWriteV3", rule_ta_flow_out},
+    {"TensorArrayScatterV3", rule_ta_flow_out},
+    {"TensorArraySplitV3", rule_ta_flow_out},
+    {"TensorArrayReadV3", rule_ta_read},
+    {"TensorArrayGatherV3", rule_ta_gather},
+    {"TensorArrayConcatV3", rule_ta_concat},
+    {"TensorArraySizeV3", rule_ta_size},
+    {"TensorArrayCloseV3", rule_ta_close},
     /* collectives */
     {"CollectiveReduce", si_rule_unchanged},
     {"CollectiveReduceV2", si_rule_unchanged},

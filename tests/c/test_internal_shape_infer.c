@@ -1779,6 +1779,77 @@ TEST(queues) {
   t_end(&t);
 }
 
+/* TensorArray ops: registered here with TF's signatures when the build
+ * does not have them yet. */
+static void ensure_op(const char* name, const char* const* specs) {
+  TF_Status* s;
+  if (tfe_op_lookup(name) != NULL) return;
+  s = TF_NewStatus();
+  tfe_op_register_specs(name, specs, s);
+  TF_DeleteStatus(s);
+  CHECK(tfe_op_lookup(name) != NULL);
+}
+
+TEST(tensor_arrays) {
+  static const char* const v3[] = {
+      "in: size: int32", "out: handle: resource", "out: flow: float",
+      "attr: dtype: type", "attr: element_shape: shape = { unknown_rank: true }",
+      "attr: dynamic_size: bool = false", "attr: clear_after_read: bool = true",
+      "attr: identical_element_shapes: bool = false",
+      "attr: tensor_array_name: string = ''", "stateful", NULL};
+  static const char* const write[] = {
+      "in: handle: resource", "in: index: int32", "in: value: T",
+      "in: flow_in: float", "out: flow_out: float", "attr: T: type", NULL};
+  static const char* const read[] = {
+      "in: handle: resource", "in: index: int32", "in: flow_in: float",
+      "out: value: dtype", "attr: dtype: type", NULL};
+  static const char* const gather[] = {
+      "in: handle: resource", "in: indices: int32", "in: flow_in: float",
+      "out: value: dtype", "attr: dtype: type",
+      "attr: element_shape: shape = { unknown_rank: true }", NULL};
+  T t;
+  ensure_op("TensorArrayV3", v3);
+  ensure_op("TensorArrayWriteV3", write);
+  ensure_op("TensorArrayReadV3", read);
+  ensure_op("TensorArrayGatherV3", gather);
+  t_begin(&t, "TensorArrayV3");
+  t_scalar_i32(&t, 3);
+  t_attr_type(&t, "dtype", TF_FLOAT);
+  expect(&t, "[2]");
+  CHECK_STR_EQ(t_out(&t, 1), "[]");
+  t_end(&t);
+  t_begin(&t, "TensorArrayWriteV3");
+  t_in_typed(&t, "[2]", TF_RESOURCE);
+  t_in_typed(&t, "[]", TF_INT32);
+  t_in(&t, "[4]");
+  t_in(&t, "[]");
+  expect(&t, "[]");
+  t_end(&t);
+  t_begin(&t, "TensorArrayWriteV3");
+  t_in_typed(&t, "[3]", TF_RESOURCE);
+  t_in_typed(&t, "[]", TF_INT32);
+  t_in(&t, "[4]");
+  t_in(&t, "[]");
+  expect_err(&t, "Dimension must be 2 but is 3");
+  t_end(&t);
+  t_begin(&t, "TensorArrayReadV3");
+  t_in_typed(&t, "[2]", TF_RESOURCE);
+  t_in_typed(&t, "[]", TF_INT32);
+  t_in(&t, "[]");
+  t_handle_shape(&t, 0, "[4,?]");
+  t_attr_type(&t, "dtype", TF_FLOAT);
+  expect(&t, "[4,?]");
+  t_end(&t);
+  t_begin(&t, "TensorArrayGatherV3");
+  t_in_typed(&t, "[2]", TF_RESOURCE);
+  t_in_typed(&t, "[5]", TF_INT32);
+  t_in(&t, "[]");
+  t_attr_type(&t, "dtype", TF_FLOAT);
+  t_attr_shape(&t, "element_shape", "[?,3]");
+  expect(&t, "[5,?,3]");
+  t_end(&t);
+}
+
 TEST(unknown_inputs_never_fail) {
   /* Every op with a rule accepts inputs of unknown rank (TF's shape
    * functions do) when its attrs are the defaults. */
