@@ -9,8 +9,10 @@
  * generation (operations added after a run are seen by the next one), and
  * runs it. Closing cancels the session's cancellation manager: blocked
  * kernels wake up and every later run fails with CANCELLED. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/alloc.h"
 #include "core/pb.h"
@@ -288,24 +290,31 @@ void tfe_session_put_plan(TF_Session* s, tfe_plan_entry* e) {
 /* ------------------------------------------------------------------------
  * Creation and lifetime. */
 
-/* ConfigProto fields the eager context reader does not look at:
- * log_device_placement (field 8). */
-static int config_log_placement(const void* data, size_t len) {
+/* The last value of varint field `want` of a message (0 when absent or
+ * malformed). */
+static int64_t pb_varint_field(const void* data, size_t len, int want) {
   tfe_pbr r;
-  int field, wire, on = 0;
+  int field, wire;
+  int64_t out = 0;
   r.p = (const uint8_t*)data;
   r.end = r.p + len;
   while (r.p < r.end) {
     if (!tfe_pbr_tag(&r, &field, &wire)) return 0;
-    if (field == 8 && wire == 0) {
+    if (field == want && wire == 0) {
       uint64_t v;
       if (!tfe_pbr_varint(&r, &v)) return 0;
-      on = v != 0;
+      out = (int64_t)v;
       continue;
     }
     if (!tfe_pbr_skip(&r, field, wire)) return 0;
   }
-  return on;
+  return out;
+}
+
+/* ConfigProto fields the eager context reader does not look at:
+ * log_device_placement (field 8). */
+static int config_log_placement(const void* data, size_t len) {
+  return pb_varint_field(data, len, 8) != 0;
 }
 
 TFE_Context* tfe_session_make_context(const TF_SessionOptions* opts,
@@ -368,6 +377,10 @@ TF_Session* tfe_session_new(TF_Graph* graph, const TF_SessionOptions* opts,
   }
   s->magic = TFE_SESSION_MAGIC;
   s->ctx = ctx;
+  if (opts != NULL && opts->config_len > 0) {
+    /* operation_timeout_in_ms (field 11) */
+    s->timeout_ms = pb_varint_field(opts->config, opts->config_len, 11);
+  }
   s->graph = graph;
   tfe_graph_hold(graph);
   tfe_status_ok(status);
@@ -490,6 +503,103 @@ static int check_known(const TF_Session* s, const TF_Output* in, int nin,
   return 1;
 }
 
+/* ------------------------------------------------------------------------
+ * Runs with a deadline (RunOptions.timeout_in_ms, or the session's
+ * operation_timeout_in_ms): the run gets its own cancellation manager,
+ * cancelled by a timer thread at the deadline or by the session's manager
+ * when the session closes; a run the deadline cancelled fails with
+ * DEADLINE_EXCEEDED. */
+
+typedef struct timed_run {
+  TFE_CancellationManager* cm;
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  int done;
+  int fired;
+  int64_t ms;
+} timed_run;
+
+static void* timer_main(void* arg) {
+  timed_run* t = (timed_run*)arg;
+  struct timespec dl;
+  clock_gettime(CLOCK_REALTIME, &dl);
+  dl.tv_sec += (time_t)(t->ms / 1000);
+  dl.tv_nsec += (long)(t->ms % 1000) * 1000000L;
+  if (dl.tv_nsec >= 1000000000L) {
+    dl.tv_sec++;
+    dl.tv_nsec -= 1000000000L;
+  }
+  pthread_mutex_lock(&t->mu);
+  while (!t->done) {
+    if (pthread_cond_timedwait(&t->cv, &t->mu, &dl) == ETIMEDOUT &&
+        !t->done) {
+      t->fired = 1;
+      pthread_mutex_unlock(&t->mu);
+      TFE_CancellationManagerStartCancel(t->cm);
+      return NULL;
+    }
+  }
+  pthread_mutex_unlock(&t->mu);
+  return NULL;
+}
+
+static void forward_cancel(void* cm) {
+  TFE_CancellationManagerStartCancel((TFE_CancellationManager*)cm);
+}
+
+static void run_with_deadline(TF_Session* session, tfe_plan* plan,
+                              TF_Tensor* const* input_values,
+                              TF_Tensor** output_values, int64_t ms,
+                              TF_Status* status) {
+  timed_run t;
+  pthread_t th;
+  TFE_CancellationToken token;
+  TFE_CancelCallback cb;
+  int started;
+  memset(&t, 0, sizeof(t));
+  t.ms = ms;
+  t.cm = TFE_NewCancellationManager();
+  if (t.cm == NULL) {
+    tfe_status_setf(status, TF_RESOURCE_EXHAUSTED,
+                    "TF_SessionRun: out of memory");
+    return;
+  }
+  pthread_mutex_init(&t.mu, NULL);
+  pthread_cond_init(&t.cv, NULL);
+  cb.callback = forward_cancel;
+  cb.context = t.cm;
+  token = TFE_CancellationManagerGetToken(session->cancel);
+  if (!TFE_CancellationManagerRegisterCallback(session->cancel, token, &cb,
+                                               "session run deadline")) {
+    tfe_status_setf(status, TF_CANCELLED, "Session has been closed.");
+    goto out;
+  }
+  started = pthread_create(&th, NULL, timer_main, &t) == 0;
+  if (!started) {
+    tfe_status_setf(status, TF_RESOURCE_EXHAUSTED,
+                    "TF_SessionRun: cannot start the deadline timer");
+  } else {
+    tfe_plan_run(plan, input_values, output_values, t.cm, status);
+    pthread_mutex_lock(&t.mu);
+    t.done = 1;
+    pthread_cond_signal(&t.cv);
+    pthread_mutex_unlock(&t.mu);
+    pthread_join(th, NULL);
+  }
+  TFE_CancellationManagerDeregisterCallback(session->cancel, token);
+  if (started && t.fired && TF_GetCode(status) == TF_CANCELLED &&
+      !session->closed) {
+    tfe_status_setf(status, TF_DEADLINE_EXCEEDED,
+                    "Timed out waiting for notification (the run's deadline "
+                    "of %lld ms passed)",
+                    (long long)ms);
+  }
+out:
+  pthread_cond_destroy(&t.cv);
+  pthread_mutex_destroy(&t.mu);
+  TFE_DeleteCancellationManager(t.cm);
+}
+
 void TF_SessionRun(TF_Session* session, const TF_Buffer* run_options,
                    const TF_Output* inputs, TF_Tensor* const* input_values,
                    int ninputs, const TF_Output* outputs,
@@ -521,7 +631,21 @@ void TF_SessionRun(TF_Session* session, const TF_Buffer* run_options,
   e = tfe_session_get_plan(session, inputs, ninputs, outputs, noutputs,
                            target_opers, ntargets, status);
   if (e == NULL) return;
-  tfe_plan_run(e->plan, input_values, output_values, session->cancel, status);
+  {
+    int64_t ms = session->timeout_ms;
+    if (run_options != NULL && run_options->length > 0) {
+      /* RunOptions.timeout_in_ms (field 2) */
+      int64_t r = pb_varint_field(run_options->data, run_options->length, 2);
+      if (r > 0) ms = r;
+    }
+    if (ms > 0) {
+      run_with_deadline(session, e->plan, input_values, output_values, ms,
+                        status);
+    } else {
+      tfe_plan_run(e->plan, input_values, output_values, session->cancel,
+                   status);
+    }
+  }
   tfe_session_put_plan(session, e);
   if (TF_GetCode(status) == TF_CANCELLED && session->closed) {
     tfe_status_setf(status, TF_CANCELLED, "Session has been closed.");

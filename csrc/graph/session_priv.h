@@ -53,6 +53,9 @@ struct TF_Session {
   int num_plans;
   tfe_prun* pruns;
   uint64_t next_prun;
+  /* ConfigProto.operation_timeout_in_ms: the deadline of runs whose
+   * RunOptions give none (0: no deadline). */
+  int64_t timeout_ms;
   /* Set by TF_ExtendSession: the graph as the session knows it. */
   int frozen_gen_set;
   int frozen_ops;

@@ -295,4 +295,90 @@ TEST(named_tensor_queue) {
   TF_DeleteGraph(g);
 }
 
+/* RunOptions.timeout_in_ms: a dequeue on an empty queue ends with
+ * DEADLINE_EXCEEDED at the deadline, a run that finishes in time is not
+ * affected, and ConfigProto.operation_timeout_in_ms is the default. */
+TEST(run_deadline) {
+  queue_graph qg;
+  TF_Status* s = TF_NewStatus();
+  TF_Buffer* ro = TF_NewBufferFromString("\x10\x64", 2); /* 100 ms */
+  TF_Output f;
+  TF_Tensor* o = NULL;
+  make_queue_graph(&qg);
+  f = gt_out(qg.deq, 0);
+  TF_SessionRun(qg.sess, ro, NULL, NULL, 0, &f, &o, 1, NULL, 0, NULL, s);
+  CHECK_CODE(s, TF_DEADLINE_EXCEEDED);
+  CHECK(o == NULL);
+  {
+    TF_Output feed = gt_out(qg.v, 0);
+    TF_Tensor* v = gt_scalar_f32(3.0f);
+    TF_Operation* tg[1] = {qg.enq};
+    TF_SessionRun(qg.sess, ro, &feed, &v, 1, NULL, NULL, 0,
+                  (const TF_Operation* const*)tg, 1, NULL, s);
+    CHECK_CODE(s, TF_OK);
+    TF_DeleteTensor(v);
+  }
+  TF_SessionRun(qg.sess, ro, NULL, NULL, 0, &f, &o, 1, NULL, 0, NULL, s);
+  CHECK_CODE(s, TF_OK);
+  CHECK(*(float*)TF_TensorData(o) == 3.0f);
+  TF_DeleteTensor(o);
+  o = NULL;
+  gt_close(qg.sess);
+  /* the session's default deadline */
+  {
+    TF_SessionOptions* opts = TF_NewSessionOptions();
+    TF_Session* sess;
+    TF_SetConfig(opts, "\x58\x32", 2, s); /* operation_timeout_in_ms 50 */
+    CHECK_CODE(s, TF_OK);
+    sess = TF_NewSession(qg.g, opts, s);
+    CHECK_CODE(s, TF_OK);
+    TF_SessionRun(sess, NULL, NULL, NULL, 0, &f, &o, 1, NULL, 0, NULL, s);
+    CHECK_CODE(s, TF_DEADLINE_EXCEEDED);
+    gt_close(sess);
+    TF_DeleteSessionOptions(opts);
+  }
+  TF_DeleteBuffer(ro);
+  TF_DeleteStatus(s);
+  TF_DeleteGraph(qg.g);
+}
+
+/* Closing the session cancels a run that has a deadline too. */
+typedef struct timed_deq {
+  queue_graph* qg;
+  TF_Code code;
+} timed_deq;
+
+static void* timed_dequeue(void* p) {
+  timed_deq* a = (timed_deq*)p;
+  TF_Status* s = TF_NewStatus();
+  TF_Buffer* ro = TF_NewBufferFromString("\x10\xa0\x9c\x01", 4); /* 20 s */
+  TF_Output f = gt_out(a->qg->deq, 0);
+  TF_Tensor* o = NULL;
+  TF_SessionRun(a->qg->sess, ro, NULL, NULL, 0, &f, &o, 1, NULL, 0, NULL, s);
+  a->code = TF_GetCode(s);
+  if (o != NULL) TF_DeleteTensor(o);
+  TF_DeleteBuffer(ro);
+  TF_DeleteStatus(s);
+  return NULL;
+}
+
+TEST(close_cancels_run_with_deadline) {
+  queue_graph qg;
+  pthread_t th;
+  timed_deq a;
+  TF_Status* s = TF_NewStatus();
+  make_queue_graph(&qg);
+  a.qg = &qg;
+  a.code = TF_OK;
+  CHECK(pthread_create(&th, NULL, timed_dequeue, &a) == 0);
+  sleep_ms(100);
+  TF_CloseSession(qg.sess, s);
+  CHECK_CODE(s, TF_OK);
+  pthread_join(th, NULL);
+  CHECK_EQ_INT(a.code, TF_CANCELLED);
+  TF_DeleteSession(qg.sess, s);
+  TF_DeleteStatus(s);
+  TF_DeleteGraph(qg.g);
+}
+
 TFE_TEST_MAIN
