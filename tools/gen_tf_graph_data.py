@@ -500,6 +500,31 @@ def functional_control_flow() -> None:
     )
 
     @tf.function
+    def list_fn(n: tf.Tensor) -> tf.Tensor:
+        ta = tf.TensorArray(tf.float32, size=n, element_shape=[2])
+        for i in tf.range(n):  # a While whose loop variables include a TensorList
+            f = tf.cast(i, tf.float32)
+            ta = ta.write(i, tf.stack([f, f * f]))
+        return ta.stack()
+
+    c = list_fn.get_concrete_function(tf.TensorSpec([], tf.int32, name="n"))
+    gd = c.graph.as_graph_def()
+    assert {"TensorListReserve", "TensorListSetItem", "TensorListStack"} <= set(op_types(gd))
+
+    def lref(n: int) -> list[Any]:
+        i = np.arange(n, dtype=np.float32)
+        return [np.stack([i, i * i], axis=1).reshape(n, 2)]
+
+    add_graph_case(
+        "while_functional_tensorlist",
+        "A tf.function filling a TensorArray in a loop over tf.range: a functional While "
+        "carrying a TensorList (TensorListReserve outside, TensorListSetItem in the body "
+        "function, TensorListStack after); n = 0, 1, 6.",
+        gd,
+        [Run({"n:0": np.int32(k)}, [c.outputs[0].name], reference=lref(k)) for k in (0, 1, 6)],
+    )
+
+    @tf.function
     def case_fn(b: tf.Tensor, x: tf.Tensor) -> tf.Tensor:
         return tf.switch_case(b, [lambda: x + 1.0, lambda: x * 3.0, lambda: x - 5.0])
 

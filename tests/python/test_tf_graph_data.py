@@ -346,6 +346,7 @@ def test_manifest_lists_every_file_and_stays_small() -> None:
     assert {"PartitionedCall", "StatefulPartitionedCall"} <= kinds["function_calls"]
     assert "StatelessIf" in kinds["if_functional"]
     assert "StatelessWhile" in kinds["while_functional"]
+    assert {"StatelessWhile", "TensorListSetItem"} <= kinds["while_functional_tensorlist"]
     assert "StatelessCase" in kinds["case_functional"]
     assert {"If", "While"} <= kinds["stateful_functional"]
     assert {"FIFOQueueV2", "QueueEnqueueV2", "QueueDequeueV2"} <= kinds["fifo_queue"]
