@@ -81,6 +81,17 @@ def _session_for(what: str, graph: Graph, session: Session | None) -> Session:
     return session
 
 
+def _delete_session(ptr: CData) -> None:
+    s = lib.TF_NewStatus()
+    if s == ffi.NULL:
+        raise errors.out_of_memory("TF_NewStatus returned NULL")
+    try:
+        lib.TF_DeleteSession(ptr, s)
+        errors.check(s)
+    finally:
+        lib.TF_DeleteStatus(s)
+
+
 class DeviceAttributes(NamedTuple):
     """One device of a session (TF_SessionListDevices)."""
 
@@ -320,6 +331,11 @@ class Session:
         self._ptr: CData = ffi.NULL
         self._handles: dict[str, CData] = {}
         self._lock = threading.Lock()
+        # Calls into the C session in progress, and a closed session whose
+        # deletion waits for them (close() from another thread).
+        self._inflight = 0
+        self._doomed: CData = ffi.NULL
+        self._doomed_handles: list[CData] = []
         if graph is None:
             graph = _state.graph if _state.graph is not None else Graph()
         if not isinstance(graph, Graph):
@@ -359,14 +375,37 @@ class Session:
             raise RuntimeError("Attempted to use a closed Session.")
         return self._ptr
 
+    @contextlib.contextmanager
+    def _in_use(self) -> Iterator[CData]:
+        """The C session for one call into it; a close() meanwhile defers
+        the deletion (and that of the partial-run handles) until the last
+        call in progress returned."""
+        with self._lock:
+            ptr = self._ptr
+            if not ptr:
+                raise RuntimeError("Attempted to use a closed Session.")
+            self._inflight += 1
+        try:
+            yield ptr
+        finally:
+            doomed, handles = ffi.NULL, []
+            with self._lock:
+                self._inflight -= 1
+                if self._inflight == 0 and self._doomed:
+                    doomed, self._doomed = self._doomed, ffi.NULL
+                    handles, self._doomed_handles = self._doomed_handles, []
+            if doomed:
+                for h in handles:
+                    lib.TF_DeletePRunHandle(h)
+                _delete_session(doomed)
+
     def close(self) -> None:
-        """Closes and deletes the C session (TF_CloseSession,
-        TF_DeleteSession). Safe to call more than once."""
+        """Closes the C session (TF_CloseSession: runs in progress in other
+        threads are cancelled) and deletes it (TF_DeleteSession, once no
+        call is using it any more). Safe to call more than once."""
         with self._lock:
             ptr, self._ptr = self._ptr, ffi.NULL
-            handles, self._handles = self._handles, {}
-        for h in handles.values():
-            lib.TF_DeletePRunHandle(h)
+            handles, self._handles = list(self._handles.values()), {}
         if not ptr:
             return
         s = lib.TF_NewStatus()
@@ -374,15 +413,15 @@ class Session:
             raise errors.out_of_memory("TF_NewStatus returned NULL")
         try:
             lib.TF_CloseSession(ptr, s)
-            s2 = lib.TF_NewStatus()
-            if s2 == ffi.NULL:
-                raise errors.out_of_memory("TF_NewStatus returned NULL")
-            lib.TF_DeleteSession(ptr, s2)
-            try:
-                errors.check(s)
-                errors.check(s2)
-            finally:
-                lib.TF_DeleteStatus(s2)
+            with self._lock:
+                if self._inflight:  # the last call in progress deletes it
+                    self._doomed, self._doomed_handles = ptr, handles
+                    ptr, handles = ffi.NULL, []
+            for h in handles:
+                lib.TF_DeletePRunHandle(h)
+            if ptr:
+                _delete_session(ptr)
+            errors.check(s)
         finally:
             lib.TF_DeleteStatus(s)
 
@@ -446,14 +485,15 @@ class Session:
         ``run_metadata`` a bytearray (or a message with ParseFromString)
         that receives the serialized RunMetadata.
         """
-        sess = self._session()
+        self._session()
         plan = _Fetches(self._graph, fetches)
         feeds = _Feeds(self._graph, feed_dict)
         if not plan.tensors and not plan.targets:
             feeds.close()  # nothing to run (an empty structure), as TF
             return plan.build([])
         try:
-            values = self._run(sess, plan, feeds, options, run_metadata)
+            with self._in_use() as sess:
+                values = self._run(sess, plan, feeds, options, run_metadata)
         finally:
             feeds.close()
         return plan.build(values)
@@ -531,14 +571,14 @@ class Session:
     def partial_run_setup(self, fetches: Any, feeds: Sequence[Any] | None = None) -> str:
         """Declares the fetches and feeds of a partial run
         (TF_SessionPRunSetup); returns its handle for :meth:`partial_run`."""
-        sess = self._session()
+        self._session()
         plan = _Fetches(self._graph, fetches)
         feed_keys = [_feed_key(self._graph, k) for k in (feeds or ())]
         in_arr = _outputs_array(feed_keys)
         out_arr = _outputs_array(plan.tensors)
         tgt = ffi.new("TF_Operation*[]", [op._ptr for op in plan.targets] or [ffi.NULL])
         handle = ffi.new("const char**")
-        with status() as s:
+        with self._in_use() as sess, status() as s:
             lib.TF_SessionPRunSetup(
                 sess,
                 in_arr,
@@ -552,6 +592,9 @@ class Session:
             )
         name = ffi.string(handle[0]).decode("utf-8")
         with self._lock:
+            if not self._ptr:  # closed meanwhile
+                lib.TF_DeletePRunHandle(handle[0])
+                raise RuntimeError("Attempted to use a closed Session.")
             old = self._handles.pop(name, None)
             self._handles[name] = handle[0]
         if old is not None:
@@ -561,7 +604,7 @@ class Session:
     def partial_run(self, handle: str, fetches: Any, feed_dict: Any = None) -> Any:
         """Continues the partial run ``handle`` (TF_SessionPRun): feeds
         ``feed_dict``, returns ``fetches`` as :meth:`run` does."""
-        sess = self._session()
+        self._session()
         with self._lock:
             h = self._handles.get(handle)
         if h is None:
@@ -582,19 +625,20 @@ class Session:
             if s == ffi.NULL:
                 raise errors.out_of_memory("TF_NewStatus returned NULL")
             try:
-                lib.TF_SessionPRun(
-                    sess,
-                    h,
-                    in_arr,
-                    in_vals,
-                    len(feeds.keys),
-                    out_arr,
-                    out_vals,
-                    n_out,
-                    tgt,
-                    len(plan.targets),
-                    s,
-                )
+                with self._in_use() as sess:
+                    lib.TF_SessionPRun(
+                        sess,
+                        h,
+                        in_arr,
+                        in_vals,
+                        len(feeds.keys),
+                        out_arr,
+                        out_vals,
+                        n_out,
+                        tgt,
+                        len(plan.targets),
+                        s,
+                    )
                 results = [out_vals[i] for i in range(n_out)]
                 if lib.TF_GetCode(s) != errors.OK:
                     for r in results:
@@ -611,8 +655,7 @@ class Session:
 
     def list_devices(self) -> list[DeviceAttributes]:
         """The session's devices (TF_SessionListDevices)."""
-        sess = self._session()
-        with status() as s:
+        with self._in_use() as sess, status() as s:
             lst = lib.TF_SessionListDevices(sess, s)
         try:
             out: list[DeviceAttributes] = []

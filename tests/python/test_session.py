@@ -435,3 +435,30 @@ def test_queue_across_threads() -> None:
         sess.run(close)
         with pytest.raises(errors.OutOfRangeError):
             sess.run(dequeue)
+
+
+def test_close_from_another_thread_cancels_a_blocked_run() -> None:
+    with tfe_py.Graph() as g:
+        q = ops.FIFOQueueV2(component_types=[tfe_py.float32], shapes=[()])
+        dequeue = ops.QueueDequeueV2(q, component_types=[tfe_py.float32])
+    sess = tfe_py.Session(g)
+    caught: list[BaseException] = []
+
+    def wait() -> None:
+        try:
+            sess.run(dequeue)
+        except BaseException as exc:  # recorded for the assertion
+            caught.append(exc)
+
+    waiter = threading.Thread(target=wait)
+    waiter.start()
+    for _ in range(200):  # until the run is inside TF_SessionRun
+        if sess._inflight:
+            break
+        threading.Event().wait(0.01)
+    sess.close()  # cancels the blocked dequeue; deletion waits for it
+    waiter.join(30)
+    assert not waiter.is_alive()
+    assert len(caught) == 1 and isinstance(caught[0], errors.CancelledError), caught
+    with pytest.raises(RuntimeError, match="closed Session"):
+        sess.run(dequeue)
