@@ -73,6 +73,10 @@ static const si_rule* rule_for(const tfe_op_def* def) {
     return r == &k_no_rule ? NULL : r;
   }
   r = si_find_rule(def->name);
+  /* Rules belong to registered ops: a definition that is not the
+   * registry's (a function's signature that happens to share a name) has
+   * none. */
+  if (r != NULL && tfe_op_lookup(def->name) != def) r = NULL;
   /* Racing threads store the same value; the cache is the only field of a
    * registered definition that changes after registration. */
   __atomic_store_n(&((tfe_op_def*)def)->shape_rule,

@@ -2536,6 +2536,35 @@ TEST(allocation_failures) {
   }
 }
 
+TEST(only_registered_definitions_get_rules) {
+  /* A definition outside the registry (e.g. a function signature) with a
+   * rule's name gets no rule. */
+  tfe_op_def* def = tfe_op_def_new("MatMul");
+  TF_Status* s = TF_NewStatus();
+  tfe_shape ins[2], outs[1];
+  int64_t a[2] = {2, 3}, b[2] = {5, 5};
+  tfe_shape_infer_args args;
+  CHECK(def != NULL);
+  CHECK(tfe_op_def_add_input(def, "a: float", s));
+  CHECK(tfe_op_def_add_input(def, "b: float", s));
+  CHECK(tfe_op_def_add_output(def, "c: float", s));
+  CHECK(!tfe_shape_infer_known(def));
+  ins[0].num_dims = 2;
+  ins[0].dims = a;
+  ins[1].num_dims = 2;
+  ins[1].dims = b;
+  memset(&args, 0, sizeof args);
+  args.def = def;
+  args.num_inputs = 2;
+  args.input_shapes = ins;
+  args.num_outputs = 1;
+  CHECK(tfe_shape_infer(&args, "f", outs, s));
+  CHECK_EQ_INT(outs[0].num_dims, -1);
+  CHECK(tfe_shape_infer_known(tfe_op_lookup("MatMul")));
+  tfe_op_def_free(def);
+  TF_DeleteStatus(s);
+}
+
 TEST(bad_arguments_and_large_ranks) {
   TF_Status* s = TF_NewStatus();
   tfe_shape out[1];
