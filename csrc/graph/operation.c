@@ -158,14 +158,11 @@ TF_OperationDescription* TF_NewOperationLocked(TF_Graph* graph,
   return d;
 }
 
+/* A description reads nothing of the graph until it is finished, so no
+ * lock is needed here (the Locked variant exists for TF's API). */
 TF_OperationDescription* TF_NewOperation(TF_Graph* graph, const char* op_type,
                                          const char* oper_name) {
-  TF_OperationDescription* d;
-  if (graph == NULL) return NULL;
-  pthread_mutex_lock(&graph->mu);
-  d = TF_NewOperationLocked(graph, op_type, oper_name);
-  pthread_mutex_unlock(&graph->mu);
-  return d;
+  return TF_NewOperationLocked(graph, op_type, oper_name);
 }
 
 void TF_SetDevice(TF_OperationDescription* desc, const char* device) {
