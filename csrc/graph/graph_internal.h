@@ -3,7 +3,10 @@
  *   graph.c          TF_Graph: creation, lookup by name, iteration, shapes,
  *                    versions, GraphDef export, OpDefs.
  *   operation.c      TF_OperationDescription (TF_NewOperation, the
- *                    setters, TF_FinishOperation) and TF_Operation queries.
+ *                    setters, TF_FinishOperation); operation_query.c and
+ *                    operation_attrs.c: TF_Operation queries and attr
+ *                    getters; graph_eval.c: TF_TryEvaluateConstant;
+ *                    graph_debug.c: TF_GraphDebugString.
  *   import.c         TF_GraphImportGraphDef* and its options.
  *   function*.c      TF_Function and the function library (function_lib.h).
  *   while_loop.c     TF_NewWhile / TF_FinishWhile / TF_AbortWhile.
