@@ -381,4 +381,99 @@ TEST(close_cancels_run_with_deadline) {
   TF_DeleteGraph(qg.g);
 }
 
+/* Runs of a v1 while loop (a GraphDef written by TF 2.21) from several
+ * threads at once: each run has its own frames and iterations. */
+typedef struct loop_arg {
+  TF_Session* sess;
+  TF_Operation* n;
+  TF_Output fetch[2];
+  const float* want; /* 2 values per n, n = 0..39 */
+  int failures;
+  int id;
+} loop_arg;
+
+static int run_loop(TF_Session* sess, TF_Operation* n, TF_Output* fetch,
+                    int nv, float* got) {
+  TF_Status* s = TF_NewStatus();
+  TF_Output feed = gt_out(n, 0);
+  TF_Tensor* v = gt_scalar_i32(nv);
+  TF_Tensor* outs[2] = {NULL, NULL};
+  int ok, i;
+  TF_SessionRun(sess, NULL, &feed, &v, 1, fetch, outs, 2, NULL, 0, NULL, s);
+  ok = TF_GetCode(s) == TF_OK;
+  for (i = 0; ok && i < 2; i++) {
+    TF_DataType dt = TF_TensorType(outs[i]);
+    got[i] = dt == TF_FLOAT ? *(float*)TF_TensorData(outs[i])
+                            : (float)*(int32_t*)TF_TensorData(outs[i]);
+  }
+  for (i = 0; i < 2; i++) {
+    if (outs[i] != NULL) TF_DeleteTensor(outs[i]);
+  }
+  TF_DeleteTensor(v);
+  TF_DeleteStatus(s);
+  return ok;
+}
+
+static void* loop_worker(void* p) {
+  loop_arg* a = (loop_arg*)p;
+  int i;
+  for (i = 0; i < 60; i++) {
+    int nv = (i * 7 + a->id * 3) % 40;
+    float got[2];
+    if (!run_loop(a->sess, a->n, a->fetch, nv, got) ||
+        got[0] != a->want[2 * nv] || got[1] != a->want[2 * nv + 1]) {
+      a->failures++;
+    }
+  }
+  return NULL;
+}
+
+TEST(concurrent_v1_loop_runs) {
+  TF_Status* s = TF_NewStatus();
+  TF_Graph* g = TF_NewGraph();
+  TF_ImportGraphDefOptions* io = TF_NewImportGraphDefOptions();
+  FILE* f = fopen(TFE_TEST_DATA_DIR "/graphs/while_v1.pb", "rb");
+  char buf[1 << 16];
+  size_t len;
+  TF_Buffer* gd;
+  TF_Session* sess;
+  loop_arg args[4];
+  pthread_t th[4];
+  float want[80];
+  TF_Output fetch[2];
+  TF_Operation* n;
+  int i;
+  CHECK(f != NULL);
+  len = fread(buf, 1, sizeof buf, f);
+  fclose(f);
+  gd = TF_NewBufferFromString(buf, len);
+  TF_GraphImportGraphDef(g, gd, io, s);
+  CHECK_CODE(s, TF_OK);
+  n = TF_GraphOperationByName(g, "n");
+  fetch[0] = gt_out(TF_GraphOperationByName(g, "result"), 0);
+  fetch[1] = gt_out(TF_GraphOperationByName(g, "total"), 0);
+  CHECK(n != NULL && fetch[0].oper != NULL && fetch[1].oper != NULL);
+  sess = gt_session(g);
+  for (i = 0; i < 40; i++) CHECK(run_loop(sess, n, fetch, i, &want[2 * i]));
+  for (i = 0; i < 4; i++) {
+    args[i].sess = sess;
+    args[i].n = n;
+    args[i].fetch[0] = fetch[0];
+    args[i].fetch[1] = fetch[1];
+    args[i].want = want;
+    args[i].failures = 0;
+    args[i].id = i;
+    CHECK(pthread_create(&th[i], NULL, loop_worker, &args[i]) == 0);
+  }
+  for (i = 0; i < 4; i++) {
+    pthread_join(th[i], NULL);
+    CHECK_EQ_INT(args[i].failures, 0);
+  }
+  gt_close(sess);
+  TF_DeleteBuffer(gd);
+  TF_DeleteImportGraphDefOptions(io);
+  TF_DeleteGraph(g);
+  TF_DeleteStatus(s);
+}
+
 TFE_TEST_MAIN
