@@ -281,17 +281,25 @@ static int rule_input1_rank4(si_ctx* c) {
   return si_set(c, 0, &in);
 }
 
-/* FusedBatchNorm*(x, scale, offset, mean, variance). */
+/* FusedBatchNorm*(x, scale, offset, mean, variance): the channel dim
+ * merges with scale and offset (and with mean and variance unless plain
+ * training); y is x, the statistics are vectors over the channels. */
 static int rule_fused_batch_norm(si_ctx* c) {
   si_sh x, v;
-  int nchw = is_nchw(c), i, train = si_attr_bool(c, "is_training", 1);
-  int ci, n_check;
+  const char* fmt = si_attr_str(c, "data_format", "NHWC");
+  int rank5 = strcmp(fmt, "NDHWC") == 0 || strcmp(fmt, "NCDHW") == 0;
+  int channels_first = strncmp(fmt, "NC", 2) == 0;
+  int i, train = si_attr_bool(c, "is_training", 1), ci, n_check;
+  const tfe_attr_value* f = si_attr(c, "exponential_avg_factor");
+  float factor = f != NULL && !f->is_list && f->type == TF_ATTR_FLOAT
+                     ? f->v.f
+                     : 1.0f;
   int64_t ch;
   si_in(c, 0, &x);
-  if (!si_with_rank(c, &x, 4, &x)) return 0;
-  ci = nchw ? 1 : 3;
+  if (!si_with_rank(c, &x, rank5 ? 5 : 4, &x)) return 0;
+  ci = channels_first ? 1 : x.rank - 1;
   ch = x.d[ci];
-  n_check = train ? 3 : 5;
+  n_check = (train && factor == 1.0f) ? 3 : 5;
   for (i = 1; i < n_check && i < si_num_inputs(c); i++) {
     si_in(c, i, &v);
     if (!si_with_rank(c, &v, 1, &v)) return 0;

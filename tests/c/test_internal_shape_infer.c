@@ -765,6 +765,17 @@ TEST(bias_add_and_batch_norm) {
   CHECK_STR_EQ(t_out(&t, 4), "[3]");
   CHECK_STR_EQ(t_out(&t, 5), "?");
   t_end(&t);
+  t_begin(&t, "FusedBatchNormV3");
+  t_in(&t, "[8,3,4,4]");
+  t_in(&t, "[3]");
+  t_in(&t, "[3]");
+  t_in(&t, "[0]");
+  t_in(&t, "[0]");
+  t_attr_type(&t, "U", TF_FLOAT);
+  t_attr_str(&t, "data_format", "NCHW");
+  t_attr_bool(&t, "is_training", 0);
+  expect_err(&t, "Dimensions must be equal, but are 3 and 0");
+  t_end(&t);
 }
 
 TEST(reshape) {
