@@ -1020,9 +1020,9 @@ static void free_done_iters(drun* r, dframe* f) {
   const plan_frame* sf = &r->p->frames[f->sf];
   while (f->freed_upto < f->num_iters - 1) {
     diter* it = f->iters[f->freed_upto];
-    if (it->outstanding != 0 || (f->freed_upto == 0 && f->pending_enters > 0)) {
-      return;
-    }
+    /* An Enter still to come (a loop invariant reaches every existing
+     * iteration) keeps all of them. */
+    if (it->outstanding != 0 || f->pending_enters > 0) return;
     iter_free(sf, it);
     f->iters[f->freed_upto] = NULL;
     f->freed_upto++;

@@ -536,4 +536,57 @@ TEST(abort_op_ends_the_process) {
   }
 }
 
+/* A loop invariant that arrives late (after a long chain in the parent
+ * frame) still reaches every iteration: acc += k for i < n. */
+static void body_add_late(loop_ctx* c, const TF_Output* vars,
+                          const TF_Output* inv, TF_Output* next, void* arg) {
+  TF_Operation* one =
+      gt_const(c->g, nm(c->prefix, "one"), gt_scalar_i32(1), c->pivot);
+  (void)arg;
+  next[0] = gt_out(gt_binop(c->g, "AddV2", nm(c->prefix, "inc"), vars[0],
+                            gt_out(one, 0)),
+                   0);
+  next[1] = gt_out(
+      gt_binop(c->g, "AddV2", nm(c->prefix, "acc"), vars[1], inv[1]), 0);
+}
+
+TEST(late_loop_invariant) {
+  TF_Graph* g = TF_NewGraph();
+  TF_Operation* n = gt_placeholder(g, "n", TF_INT32);
+  TF_Operation* k = gt_placeholder(g, "k", TF_INT32);
+  TF_Operation* zero = gt_const(g, "zero", gt_scalar_i32(0), NULL);
+  TF_Output chain = gt_out(k, 0);
+  TF_Output init[2] = {gt_out(zero, 0), gt_out(zero, 0)};
+  TF_Output inv[2];
+  TF_Output ex[2];
+  TF_Session* sess;
+  TF_Status* s = TF_NewStatus();
+  int i;
+  char name[32];
+  for (i = 0; i < 300; i++) {
+    snprintf(name, sizeof name, "chain%d", i);
+    chain = gt_out(gt_unop(g, "Identity", name, chain), 0);
+  }
+  inv[0] = gt_out(n, 0);
+  inv[1] = chain;
+  build_while(g, "loop", 2, init, 2, inv, cond_less, body_add_late, NULL, ex);
+  sess = gt_session(g);
+  {
+    TF_Output feeds[2] = {gt_out(n, 0), gt_out(k, 0)};
+    TF_Tensor* vals[2] = {gt_scalar_i32(50), gt_scalar_i32(3)};
+    TF_Tensor* outs[2] = {NULL, NULL};
+    TF_SessionRun(sess, NULL, feeds, vals, 2, ex, outs, 2, NULL, 0, NULL, s);
+    CHECK_CODE(s, TF_OK);
+    CHECK_EQ_INT(*(int32_t*)TF_TensorData(outs[0]), 50);
+    CHECK_EQ_INT(*(int32_t*)TF_TensorData(outs[1]), 150);
+    TF_DeleteTensor(outs[0]);
+    TF_DeleteTensor(outs[1]);
+    TF_DeleteTensor(vals[0]);
+    TF_DeleteTensor(vals[1]);
+  }
+  gt_close(sess);
+  TF_DeleteStatus(s);
+  TF_DeleteGraph(g);
+}
+
 TFE_TEST_MAIN
