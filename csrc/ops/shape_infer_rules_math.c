@@ -125,8 +125,8 @@ static int batch_matmul(si_ctx* c, int broadcast) {
 static int rule_batch_matmul(si_ctx* c) { return batch_matmul(c, 0); }
 static int rule_batch_matmul_v2(si_ctx* c) { return batch_matmul(c, 1); }
 
-/* Einsum: labels give dims; an ellipsis broadcasts. Best effort: an
- * equation without "->" leaves the output unknown. */
+/* Einsum: labels give dims; an ellipsis broadcasts. The equation must be
+ * explicit ("ij,jk->ik"; the Python layer rewrites implicit ones). */
 static int rule_einsum(si_ctx* c) {
   const char* eq = si_attr_str(c, "equation", NULL);
   const char* arrow;
@@ -140,17 +140,28 @@ static int rule_einsum(si_ctx* c) {
   size_t out_len;
   if (eq == NULL) return 1;
   arrow = strstr(eq, "->");
-  if (arrow == NULL || n_in < 1 || n_in > 2) return 1;
+  if (arrow == NULL || strstr(arrow + 2, "->") != NULL) {
+    return si_err(c, "Expecting exactly one '->' in einsum equation: %s", eq);
+  }
+  if (n_in < 1 || n_in > 2) {
+    return si_err(c, "Expected either 1 or 2 inputs but got: %d", n_in);
+  }
   lab[0] = eq;
   {
     const char* comma = memchr(eq, ',', (size_t)(arrow - eq));
     if (comma != NULL) {
-      if (n_in != 2) return 1;
+      if (n_in != 2) {
+        return si_err(c, "Expected 2 inputs for equation %s but got: %d", eq,
+                      n_in);
+      }
       lab_len[0] = (size_t)(comma - eq);
       lab[1] = comma + 1;
       lab_len[1] = (size_t)(arrow - lab[1]);
     } else {
-      if (n_in != 1) return 1;
+      if (n_in != 1) {
+        return si_err(c, "Expected 1 inputs for equation %s but got: %d", eq,
+                      n_in);
+      }
       lab_len[0] = (size_t)(arrow - eq);
     }
   }

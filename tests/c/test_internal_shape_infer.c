@@ -643,6 +643,23 @@ TEST(einsum) {
   t_attr_str(&t, "equation", "ij,jk->ik");
   expect_err(&t, "Dimensions must be equal, but are 3 and 4");
   t_end(&t);
+  t_begin(&t, "Einsum");
+  t_in(&t, "[2,3]");
+  t_in(&t, "[3,4]");
+  t_attr_str(&t, "equation", "ij,jk");
+  expect_err(&t, "Expecting exactly one '->' in einsum equation: ij,jk");
+  t_end(&t);
+  t_begin(&t, "Einsum");
+  t_in(&t, "[2,3]");
+  t_attr_str(&t, "equation", "ij,jk->ik");
+  expect_err(&t, "Expected 2 inputs for equation ij,jk->ik but got: 1");
+  t_end(&t);
+  t_begin(&t, "Einsum");
+  t_in(&t, "[2,3,4]");
+  t_attr_str(&t, "equation", "ij->ji");
+  expect_err(&t, "Shape must be rank 2 but is rank 3\n\t for 0th input and "
+                 "equation: ij->ji");
+  t_end(&t);
 }
 
 TEST(conv2d_and_pooling) {
