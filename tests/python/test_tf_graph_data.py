@@ -22,6 +22,9 @@ C library instead of libtfe:
 That loads the library with cffi in ABI mode from the cdef of tfe's
 headers (which are TF's interface) and never loads libtfe. (TF's library
 may then crash while the process exits, after the results are printed.)
+The same variable runs the tests against a libtfe build without touching
+the in-place package (TFE_GRAPH_DATA_LIB=build/libtfe.so; the live tensor
+count check is then skipped).
 """
 
 from __future__ import annotations
