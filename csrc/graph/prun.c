@@ -237,7 +237,23 @@ void TF_SessionPRun(TF_Session* session, const char* handle,
     tfe_session_put_plan(session, e);
   }
   if (TF_GetCode(status) == TF_OK) {
+    int all = pr->nout > 0;
     for (i = 0; i < noutputs; i++) pr->fetched[fetch_idx[i]] = 1;
+    for (i = 0; i < pr->nout; i++) all = all && pr->fetched[i];
+    if (all) {
+      /* Every declared fetch was made: the partial run is over (as in TF,
+       * its handle is no longer valid for further steps). */
+      tfe_prun** pp;
+      pthread_mutex_lock(&session->mu);
+      for (pp = &session->pruns; *pp != NULL; pp = &(*pp)->next) {
+        if (*pp == pr) {
+          *pp = pr->next;
+          break;
+        }
+      }
+      pthread_mutex_unlock(&session->mu);
+      tfe_prun_free(pr);
+    }
   }
   goto done;
 nomem:

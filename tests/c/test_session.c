@@ -532,6 +532,9 @@ TEST(partial_runs) {
   CHECK_CODE(s, TF_OK);
   CHECK_EQ_INT(i32_of(o[0]), 121);
   TF_DeleteTensor(o[0]);
+  /* every declared fetch was made: the partial run is over */
+  TF_SessionPRun(sess, h, NULL, NULL, 0, NULL, NULL, 0, NULL, 0, s);
+  CHECK_CODE(s, TF_INVALID_ARGUMENT);
   /* bad handle */
   TF_SessionPRun(sess, "nope", NULL, NULL, 0, out + 1, o, 1, NULL, 0, s);
   CHECK_CODE(s, TF_INVALID_ARGUMENT);
