@@ -387,9 +387,10 @@ static int add_node(build* b, const tfe_attrs* call, TFE_Context* ctx,
   }
   desc = TF_NewOperation(b->g, nd->op, nd->name);
   if (desc == NULL) {
-    if (TF_GetCode(s) == TF_OK) {
-      tfe_status_setf(s, TF_INTERNAL, "could not add node '%s'", nd->name);
-    }
+    /* Its arguments are valid: only memory can be missing. */
+    tfe_status_setf(s, TF_RESOURCE_EXHAUSTED,
+                    "out of memory adding node '%s' of function '%s'",
+                    nd->name, b->fd->name);
     return 0;
   }
   for (i = 0; i < nd->num_attrs; i++) {
@@ -527,14 +528,12 @@ static int add_node(build* b, const tfe_attrs* call, TFE_Context* ctx,
   goto done;
 fail:
   {
-    /* Abandon the description: finishing it would fail anyway. TF has no
-     * way to drop a description other than finishing it. */
-    TF_Status* tmp = TF_NewStatus();
-    if (tmp != NULL) {
-      TF_Operation* op = TF_FinishOperation(desc, tmp);
-      (void)op;
-      TF_DeleteStatus(tmp);
-    }
+    /* Abandon the description: TF has no way to drop one other than
+     * finishing it (which fails here or adds an op nobody uses). */
+    TF_Status tmp = {TF_OK, NULL, NULL};
+    TF_Operation* op = TF_FinishOperation(desc, &tmp);
+    (void)op;
+    tfe_status_ok(&tmp);
   }
 done:
   tfe_free(outs);
@@ -617,6 +616,7 @@ tfe_fn_inst* tfe_fn_inst_new(const TF_Function* fn, tfe_flib* lib,
   TF_Output* outs = NULL;
   TF_Output* feeds = NULL;
   TF_Operation** targets = NULL;
+  const uint64_t failures0 = tfe_alloc_failures();
   memset(&b, 0, sizeof(b));
   if (inst == NULL) goto oom;
   inst->name = tfe_strdup(fd->name);
@@ -679,7 +679,7 @@ tfe_fn_inst* tfe_fn_inst_new(const TF_Function* fn, tfe_flib* lib,
         snprintf(name, sizeof(name), "%s/_%d", sig->inputs[i].name, j);
       }
       desc = TF_NewOperation(b.g, "Placeholder", name);
-      if (desc == NULL) goto fail;
+      if (desc == NULL) goto oom;
       TF_SetAttrType(desc, "dtype", inst->arg_types[k]);
       b.arg_ops[k] = TF_FinishOperation(desc, s);
       if (b.arg_ops[k] == NULL || TF_GetCode(s) != TF_OK) goto fail;
@@ -787,13 +787,7 @@ tfe_fn_inst* tfe_fn_inst_new(const TF_Function* fn, tfe_flib* lib,
   }
   inst->plan = tfe_plan_new(b.g, ctx, feeds, inst->num_args, outs,
                             inst->num_fetches, targets, ntargets, s);
-  if (inst->plan == NULL) {
-    if (TF_GetCode(s) == TF_OK) {
-      tfe_status_setf(s, TF_INTERNAL, "could not plan function '%s'",
-                      fd->name);
-    }
-    goto fail;
-  }
+  if (inst->plan == NULL) goto fail;
   ok = 1;
   tfe_status_ok(s);
   goto done;
@@ -801,7 +795,12 @@ oom:
   tfe_status_setf(s, TF_RESOURCE_EXHAUSTED,
                   "out of memory instantiating function '%s'", fd->name);
 fail:
-  if (TF_GetCode(s) == TF_OK) {
+  /* An allocation that failed on the way is the cause, whatever a callee
+   * made of it (some report a value they could not decode). */
+  if (tfe_alloc_failures() != failures0) {
+    tfe_status_setf(s, TF_RESOURCE_EXHAUSTED,
+                    "out of memory instantiating function '%s'", fd->name);
+  } else if (TF_GetCode(s) == TF_OK) {
     tfe_status_setf(s, TF_INTERNAL, "could not instantiate function '%s'",
                     fd->name);
   }
@@ -945,7 +944,7 @@ static void call_destroy(void* state, void* user_data) {
   (void)user_data;
   if (st == NULL) return;
   for (i = 0; i < st->n; i++) {
-    tfe_fn_inst_free(atomic_load(&st->insts[i]));
+    if (st->insts != NULL) tfe_fn_inst_free(atomic_load(&st->insts[i]));
     if (st->names != NULL) tfe_free(st->names[i]);
   }
   tfe_free(st->names);

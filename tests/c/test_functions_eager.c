@@ -14,6 +14,7 @@
 #include "tensorflow/c/eager/c_api.h"
 #include "tensorflow/c/eager/c_api_experimental.h"
 #include "tensorflow/c/tf_tstring.h"
+#include "tfe/tfe.h"
 #include "tfe_test.h"
 
 static TF_Operation* placeholder(TF_Graph* g, const char* name,
@@ -533,6 +534,142 @@ TEST(v1_loop_in_function_body) {
   TF_DeleteStatus(s);
 }
 
+/* Fault injection: the n-th allocation (and every later one) fails, for
+ * n = 0, 1, ... until the workload (a context, a FunctionDef added from
+ * bytes, a call by name, a StatelessWhile over functions) completes.
+ * Every run ends with RESOURCE_EXHAUSTED or the right values, never a
+ * crash; ASan checks that nothing leaks or is used after free. */
+static int64_t g_fi_point = -1; /* the allocation that fails (messages) */
+
+static TF_Code fi_workload(const TF_Buffer* fdef, const TF_Buffer* lt,
+                           const TF_Buffer* inc, int* checked) {
+  TF_Status* s = TF_NewStatus();
+  TFE_ContextOptions* o;
+  TFE_Context* ctx = NULL;
+  TFE_Op* op = NULL;
+  TFE_TensorHandle *x = NULL, *r[1] = {NULL};
+  TF_Tensor* t = NULL;
+  TF_Code code = TF_OK;
+  int n = 1;
+  if (s == NULL) return TF_RESOURCE_EXHAUSTED;
+  o = TFE_NewContextOptions();
+  if (o == NULL) {
+    TF_DeleteStatus(s);
+    return TF_RESOURCE_EXHAUSTED;
+  }
+  ctx = TFE_NewContext(o, s);
+  TFE_DeleteContextOptions(o);
+  if (TF_GetCode(s) != TF_OK) goto done;
+  TFE_ContextAddFunctionDef(ctx, (const char*)fdef->data, fdef->length, s);
+  if (TF_GetCode(s) != TF_OK) goto done;
+  TFE_ContextAddFunctionDef(ctx, (const char*)lt->data, lt->length, s);
+  if (TF_GetCode(s) != TF_OK) goto done;
+  TFE_ContextAddFunctionDef(ctx, (const char*)inc->data, inc->length, s);
+  if (TF_GetCode(s) != TF_OK) goto done;
+  t = TF_AllocateTensor(TF_FLOAT, NULL, 0, sizeof(float));
+  if (t == NULL) {
+    code = TF_RESOURCE_EXHAUSTED;
+    goto done;
+  }
+  *(float*)TF_TensorData(t) = 3.0f;
+  x = TFE_NewTensorHandle(t, s);
+  if (TF_GetCode(s) != TF_OK) goto done;
+  op = TFE_NewOp(ctx, "fi_add_mul", s);
+  if (TF_GetCode(s) != TF_OK) goto done;
+  TFE_OpAddInput(op, x, s);
+  if (TF_GetCode(s) != TF_OK) goto done;
+  TFE_OpAddInput(op, x, s);
+  if (TF_GetCode(s) != TF_OK) goto done;
+  TFE_Execute(op, r, &n, s);
+  if (TF_GetCode(s) != TF_OK) goto done;
+  {
+    TF_Tensor* v = TFE_TensorHandleResolve(r[0], s);
+    if (TF_GetCode(s) != TF_OK) goto done;
+    CHECK(*(float*)TF_TensorData(v) == 18.0f);
+    TF_DeleteTensor(v);
+  }
+  TFE_DeleteOp(op);
+  op = NULL;
+  TFE_DeleteTensorHandle(r[0]);
+  r[0] = NULL;
+  /* StatelessWhile(lt10, inc)(7) = 10 */
+  TFE_DeleteTensorHandle(x);
+  TF_DeleteTensor(t);
+  t = TF_AllocateTensor(TF_INT32, NULL, 0, sizeof(int32_t));
+  if (t == NULL) {
+    code = TF_RESOURCE_EXHAUSTED;
+    x = NULL;
+    goto done;
+  }
+  *(int32_t*)TF_TensorData(t) = 7;
+  x = TFE_NewTensorHandle(t, s);
+  if (TF_GetCode(s) != TF_OK) goto done;
+  op = TFE_NewOp(ctx, "StatelessWhile", s);
+  if (TF_GetCode(s) != TF_OK) goto done;
+  TFE_OpAddInputList(op, &x, 1, s);
+  if (TF_GetCode(s) != TF_OK) goto done;
+  TFE_OpSetAttrFunctionName(op, "cond", "lt10", 4);
+  TFE_OpSetAttrFunctionName(op, "body", "inc", 3);
+  n = 1;
+  TFE_Execute(op, r, &n, s);
+  if (TF_GetCode(s) != TF_OK) goto done;
+  {
+    TF_Tensor* v = TFE_TensorHandleResolve(r[0], s);
+    if (TF_GetCode(s) != TF_OK) goto done;
+    CHECK_EQ_INT(*(int32_t*)TF_TensorData(v), 10);
+    TF_DeleteTensor(v);
+  }
+  (*checked)++;
+done:
+  if (code == TF_OK) code = TF_GetCode(s);
+  if (code != TF_OK && code != TF_RESOURCE_EXHAUSTED) {
+    TFE_FAIL("failing allocation %lld: unexpected error %d: %s",
+             (long long)g_fi_point, (int)code, TF_Message(s));
+  }
+  if (r[0] != NULL) TFE_DeleteTensorHandle(r[0]);
+  if (op != NULL) TFE_DeleteOp(op);
+  if (x != NULL) TFE_DeleteTensorHandle(x);
+  if (t != NULL) TF_DeleteTensor(t);
+  if (ctx != NULL) TFE_DeleteContext(ctx);
+  TF_DeleteStatus(s);
+  return code;
+}
+
+static TF_Buffer* fdef_of(TF_Function* f) {
+  TF_Status* s = TF_NewStatus();
+  TF_Buffer* b = TF_NewBuffer();
+  TF_FunctionToFunctionDef(f, b, s);
+  CHECK_CODE(s, TF_OK);
+  TF_DeleteFunction(f);
+  TF_DeleteStatus(s);
+  return b;
+}
+
+TEST(fault_injection_sweep) {
+  TF_Buffer* fdef = fdef_of(make_add_mul("fi_add_mul"));
+  TF_Buffer* lt = fdef_of(make_unary("lt10", "Less", 10));
+  TF_Buffer* inc = fdef_of(make_unary("inc", "AddV2", 1));
+  int checked = 0, ok_runs = 0;
+  int64_t n;
+  /* Warm: one-time registrations happen outside the sweep. */
+  CHECK_EQ_INT(fi_workload(fdef, lt, inc, &checked), TF_OK);
+  for (n = 0; n < 20000 && ok_runs < 3; n++) {
+    TF_Code c;
+    g_fi_point = n;
+    TFE_TestFailAllocationsAfter(n);
+    c = fi_workload(fdef, lt, inc, &checked);
+    TFE_TestFailAllocationsAfter(-1);
+    ok_runs = c == TF_OK ? ok_runs + 1 : 0;
+  }
+  CHECK(ok_runs == 3);
+  printf("fault injection: %lld allocation points, %d runs with values "
+         "checked\n",
+         (long long)n, checked);
+  TF_DeleteBuffer(fdef);
+  TF_DeleteBuffer(lt);
+  TF_DeleteBuffer(inc);
+}
+
 /* ---- A hand-written polymorphic FunctionDef: attr T, x: T -> y: T with
  * y = AddV2[T=$T](x, x) (the node's attr is a placeholder for the
  * function's attr, AttrValue.placeholder). ---- */
@@ -634,16 +771,25 @@ static char* read_file(const char* path, size_t* len) {
   return buf;
 }
 
+/* Adds tests/data/graphs/<file> to ctx and returns an op calling it. The
+ * name's numeric suffix changes when the data is regenerated, so only its
+ * prefix is checked. */
 static TFE_Op* tf_function_op(TFE_Context* ctx, const char* file,
-                              const char* name) {
+                              const char* prefix) {
   TF_Status* s = TF_NewStatus();
-  char path[1024];
+  char path[1024], name[256];
   size_t len;
   char* bytes;
   TFE_Op* op;
+  TF_Function* f;
   snprintf(path, sizeof(path), "%s/graphs/%s", TFE_TEST_DATA_DIR, file);
   bytes = read_file(path, &len);
   CHECK(bytes != NULL);
+  f = TF_FunctionImportFunctionDef(bytes, len, s);
+  CHECK_CODE(s, TF_OK);
+  snprintf(name, sizeof(name), "%s", TF_FunctionName(f));
+  TF_DeleteFunction(f);
+  CHECK(strncmp(name, prefix, strlen(prefix)) == 0);
   TFE_ContextAddFunctionDef(ctx, bytes, len, s);
   CHECK_CODE(s, TF_OK);
   free(bytes);
@@ -698,7 +844,7 @@ static void check_vec(TFE_TensorHandle* h, TF_DataType t, const void* want,
 TEST(tf_written_fn_poly) {
   TF_Status* s = TF_NewStatus();
   TFE_Context* ctx = new_ctx(0);
-  TFE_Op* op = tf_function_op(ctx, "fn_poly.fdef.pb", "__inference_poly_811");
+  TFE_Op* op = tf_function_op(ctx, "fn_poly.fdef.pb", "__inference_poly_");
   const float x[3] = {0.5f, -1.0f, 2.0f}, y[3] = {4.0f, 0.25f, -3.0f};
   const float want[3] = {0.4794255495071411f, -3.091470956802368f,
                          -7.090702533721924f};
@@ -724,7 +870,7 @@ TEST(tf_written_fn_int_multi) {
   TF_Status* s = TF_NewStatus();
   TFE_Context* ctx = new_ctx(0);
   TFE_Op* op = tf_function_op(ctx, "fn_int_multi.fdef.pb",
-                              "__inference_int_ops_824");
+                              "__inference_int_ops_");
   const int64_t x[4] = {7, -7, 1099511627776LL, 0}, y[4] = {2, 2, -3, 5};
   const int64_t w0[4] = {9, -5, 1099511627773LL, 5};
   const int64_t w1[4] = {14, -14, -3298534883328LL, 0};
@@ -753,7 +899,7 @@ TEST(tf_written_fn_strings) {
   TF_Status* s = TF_NewStatus();
   TFE_Context* ctx = new_ctx(0);
   TFE_Op* op = tf_function_op(ctx, "fn_strings.fdef.pb",
-                              "__inference_strings_837");
+                              "__inference_strings_");
   int64_t dims[1] = {2};
   TF_Tensor* x = TF_AllocateTensor(TF_STRING, dims, 1, 2 * sizeof(TF_TString));
   TF_TString* xs = (TF_TString*)TF_TensorData(x);
