@@ -1005,26 +1005,19 @@ def _make_const(
     """A Const node holding ``tensor`` (consumed)."""
     try:
         node = g.unique_name(name or "Const")
-        desc = lib.TF_NewOperation(g.ptr, b"Const", node.encode("utf-8"))
-        if desc == ffi.NULL:
-            raise errors.out_of_memory("TF_NewOperation returned NULL")
-        if device:
-            lib.TF_SetDevice(desc, device)
         s = lib.TF_NewStatus()
+        if s == ffi.NULL:
+            raise errors.out_of_memory("TF_NewStatus returned NULL")
         try:
+            desc = lib.TF_NewOperation(g.ptr, b"Const", node.encode("utf-8"))
+            if desc == ffi.NULL:
+                raise errors.out_of_memory("TF_NewOperation returned NULL")
+            if device:
+                lib.TF_SetDevice(desc, device)
             lib.TF_SetAttrTensor(desc, b"value", tensor, s)
             lib.TF_SetAttrType(desc, b"dtype", tf_dtype)
             _add_control_inputs(g, desc)
-            # A failed setter leaves its status set: finishing still frees
-            # the description and reports that first error.
-            if lib.TF_GetCode(s) == errors.OK:
-                oper = lib.TF_FinishOperation(desc, s)
-            else:
-                s2 = lib.TF_NewStatus()
-                lib.TF_FinishOperation(desc, s2)
-                lib.TF_DeleteStatus(s2)
-                oper = ffi.NULL
-            errors.check(s)
+            oper = _finish(desc, s)
         finally:
             lib.TF_DeleteStatus(s)
     finally:
@@ -1032,6 +1025,22 @@ def _make_const(
     op = g._wrap_op(oper)
     g._after_finish(op, None)
     return GraphTensor(op, 0)
+
+
+def _finish(desc: CData, s: CData) -> CData:
+    """TF_FinishOperation, raising its error. A setter that failed before
+    left ``s`` set: the description is still finished (that frees it) and
+    the first error is the one raised."""
+    if lib.TF_GetCode(s) == errors.OK:
+        oper = lib.TF_FinishOperation(desc, s)
+    else:
+        s2 = lib.TF_NewStatus()
+        lib.TF_FinishOperation(desc, s2 if s2 != ffi.NULL else s)
+        if s2 != ffi.NULL:
+            lib.TF_DeleteStatus(s2)
+        oper = ffi.NULL
+    errors.check(s)
+    return oper
 
 
 def _add_control_inputs(g: Graph, desc: CData) -> None:
@@ -1260,10 +1269,13 @@ def add_op(
     for item in gathered:
         if isinstance(item, list):
             arrays.append(_outputs_array(item))
+    s = lib.TF_NewStatus()
+    if s == ffi.NULL:
+        raise errors.out_of_memory("TF_NewStatus returned NULL")
     desc = lib.TF_NewOperation(g.ptr, op.name_bytes, node.encode("utf-8"))
     if desc == ffi.NULL:
+        lib.TF_DeleteStatus(s)
         raise errors.out_of_memory("TF_NewOperation returned NULL")
-    s = lib.TF_NewStatus()
     try:
         if dev:
             lib.TF_SetDevice(desc, dev)
@@ -1279,14 +1291,7 @@ def add_op(
                 lib.TF_AddInput(desc, out[0])
         _add_control_inputs(g, desc)
         g._before_finish(desc, op)
-        if lib.TF_GetCode(s) == errors.OK:
-            oper = lib.TF_FinishOperation(desc, s)
-        else:
-            s2 = lib.TF_NewStatus()
-            lib.TF_FinishOperation(desc, s2)
-            lib.TF_DeleteStatus(s2)
-            oper = ffi.NULL
-        errors.check(s)
+        oper = _finish(desc, s)
     finally:
         lib.TF_DeleteStatus(s)
         del keep
