@@ -572,11 +572,18 @@ static int feed_of(const int* first_feed, const int* next_feed,
   return -1;
 }
 
+/* Arrays grow to the next power of two when full (n is a power of two
+ * or 0), so a node with many consumers costs amortized O(1) per edge. */
+static int full(int n) { return n == 0 || (n & (n - 1)) == 0; }
+
 static int push_edge(plan_edge** arr, int* n, int dst, int dst_in,
                      int src_out) {
-  plan_edge* a = (plan_edge*)tfe_realloc(*arr,
-                                         sizeof(plan_edge) * (size_t)(*n + 1));
-  if (a == NULL) return 0;
+  plan_edge* a = *arr;
+  if (full(*n)) {
+    a = (plan_edge*)tfe_realloc(*arr, sizeof(plan_edge) *
+                                          (size_t)(*n == 0 ? 1 : 2 * *n));
+    if (a == NULL) return 0;
+  }
   a[*n].dst = dst;
   a[*n].dst_in = dst_in;
   a[*n].src_out = src_out;
@@ -586,8 +593,11 @@ static int push_edge(plan_edge** arr, int* n, int dst, int dst_in,
 }
 
 static int push_int(int** arr, int* n, int v) {
-  int* a = (int*)tfe_realloc(*arr, sizeof(int) * (size_t)(*n + 1));
-  if (a == NULL) return 0;
+  int* a = *arr;
+  if (full(*n)) {
+    a = (int*)tfe_realloc(*arr, sizeof(int) * (size_t)(*n == 0 ? 1 : 2 * *n));
+    if (a == NULL) return 0;
+  }
   a[*n] = v;
   *arr = a;
   (*n)++;
