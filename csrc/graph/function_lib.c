@@ -217,8 +217,13 @@ done:
 
 int tfe_flib_add(tfe_flib* lib, const TF_Function* fn, TF_Status* s) {
   TF_Function* one = (TF_Function*)fn;
-  if (lib == NULL || !tfe_function_valid(fn)) {
+  if (!tfe_function_valid(fn)) {
     tfe_status_setf(s, TF_INVALID_ARGUMENT, "no function to add");
+    return 0;
+  }
+  if (lib == NULL) {
+    tfe_status_setf(s, TF_RESOURCE_EXHAUSTED,
+                    "out of memory making a function library");
     return 0;
   }
   return add_many(lib, &one, 1, 0, NULL, 0, s);
@@ -238,7 +243,10 @@ int tfe_flib_add_fdef(tfe_flib* lib, const void* fdef, size_t len,
   tfe_fdef fd;
   TF_Function* fn;
   if (lib == NULL) {
-    tfe_status_setf(s, TF_INVALID_ARGUMENT, "no library");
+    /* Callers pass what tfe_graph_flib / tfe_ctx_flib gave them, NULL
+     * only when making the library ran out of memory. */
+    tfe_status_setf(s, TF_RESOURCE_EXHAUSTED,
+                    "out of memory making a function library");
     return 0;
   }
   if (!tfe_fdef_parse(fdef, len, &fd, "the function library", s)) return 0;
@@ -254,7 +262,10 @@ int tfe_flib_add_library(tfe_flib* lib, const void* data, size_t len,
   TF_Function** fns = NULL;
   tfe_fkv* grads = NULL;
   if (lib == NULL) {
-    tfe_status_setf(s, TF_INVALID_ARGUMENT, "no library");
+    /* Callers pass what tfe_graph_flib / tfe_ctx_flib gave them, NULL
+     * only when making the library ran out of memory. */
+    tfe_status_setf(s, TF_RESOURCE_EXHAUSTED,
+                    "out of memory making a function library");
     return 0;
   }
   if (data == NULL && len > 0) goto bad;
@@ -337,7 +348,10 @@ int tfe_flib_merge(tfe_flib* dst, const tfe_flib* src, TF_Status* s) {
   tfe_fkv* grads = NULL;
   int n, ng, i, ok;
   if (dst == NULL) {
-    tfe_status_setf(s, TF_INVALID_ARGUMENT, "no library");
+    /* Callers pass what tfe_graph_flib / tfe_ctx_flib gave them, NULL
+     * only when making the library ran out of memory. */
+    tfe_status_setf(s, TF_RESOURCE_EXHAUSTED,
+                    "out of memory making a function library");
     return 0;
   }
   if (src == NULL || src == dst) {

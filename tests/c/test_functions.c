@@ -13,6 +13,7 @@
 #include "tensorflow/c/c_api.h"
 #include "tensorflow/c/c_api_experimental.h"
 #include "tensorflow/c/eager/c_api.h"
+#include "tfe/tfe.h"
 #include "tfe_test.h"
 
 /* ---- graph building helpers ---- */
@@ -914,6 +915,142 @@ TEST(graph_function_body_error) {
   }
   TF_DeleteGraph(g);
   TF_DeleteStatus(s);
+}
+
+/* ======================================================================
+ * Fault injection over the graph side: TF_GraphToFunction, export and
+ * import of the FunctionDef, TF_GraphCopyFunction (with a gradient),
+ * TF_GraphGetFunctions and a session running a call by name. The n-th
+ * allocation (and every later one) fails, for n = 0, 1, ...; each run
+ * ends with RESOURCE_EXHAUSTED (or a NULL where the function documents
+ * one) or the right value, never a crash or (under ASan) a leak. */
+
+static int64_t g_fi_point = -1;
+
+static TF_Code fi_check(TF_Status* s) {
+  TF_Code c = TF_GetCode(s);
+  if (c != TF_OK && c != TF_RESOURCE_EXHAUSTED) {
+    TFE_FAIL("failing allocation %lld: unexpected error %d: %s",
+             (long long)g_fi_point, (int)c, TF_Message(s));
+  }
+  return c;
+}
+
+static TF_Code fi_graph_workload(int* checked) {
+  TF_Status* s = TF_NewStatus();
+  TF_Graph *g = NULL, *g2 = NULL;
+  TF_Function *f = NULL, *f2 = NULL, *got[2] = {NULL, NULL};
+  TF_Buffer* b = NULL;
+  TF_Session* sess = NULL;
+  TF_SessionOptions* opts = NULL;
+  TF_Tensor *in[2] = {NULL, NULL}, *out = NULL;
+  TF_Code code = TF_RESOURCE_EXHAUSTED;
+  TF_OperationDescription* d;
+  TF_Operation *a, *bb, *sum, *x, *call;
+  int n, i;
+  if (s == NULL) return code;
+  g = TF_NewGraph();
+  if (g == NULL) goto done;
+  d = TF_NewOperation(g, "Placeholder", "a");
+  if (d == NULL) goto done;
+  TF_SetAttrType(d, "dtype", TF_FLOAT);
+  a = TF_FinishOperation(d, s);
+  if (fi_check(s) != TF_OK) goto done;
+  d = TF_NewOperation(g, "Placeholder", "b");
+  if (d == NULL) goto done;
+  TF_SetAttrType(d, "dtype", TF_FLOAT);
+  bb = TF_FinishOperation(d, s);
+  if (fi_check(s) != TF_OK) goto done;
+  d = TF_NewOperation(g, "Mul", "m");
+  if (d == NULL) goto done;
+  TF_AddInput(d, out0(a));
+  TF_AddInput(d, out0(bb));
+  sum = TF_FinishOperation(d, s);
+  if (fi_check(s) != TF_OK) goto done;
+  {
+    TF_Output ins[2] = {out0(a), out0(bb)}, outs[1] = {out0(sum)};
+    f = TF_GraphToFunction(g, "fi_mul", 1, -1, NULL, 2, ins, 1, outs, NULL,
+                           NULL, "d", s);
+    if (fi_check(s) != TF_OK) goto done;
+  }
+  b = TF_NewBuffer();
+  if (b == NULL) goto done;
+  TF_FunctionToFunctionDef(f, b, s);
+  if (fi_check(s) != TF_OK) goto done;
+  f2 = TF_FunctionImportFunctionDef(b->data, b->length, s);
+  if (fi_check(s) != TF_OK) goto done;
+  g2 = TF_NewGraph();
+  if (g2 == NULL) goto done;
+  TF_GraphCopyFunction(g2, f2, f, s);
+  if (fi_check(s) != TF_OK) goto done;
+  n = TF_GraphGetFunctions(g2, got, 2, s);
+  if (fi_check(s) != TF_OK) goto done;
+  CHECK_EQ_INT(n, 1); /* the same function as its own gradient: one */
+  d = TF_NewOperation(g2, "Placeholder", "x");
+  if (d == NULL) goto done;
+  TF_SetAttrType(d, "dtype", TF_FLOAT);
+  x = TF_FinishOperation(d, s);
+  if (fi_check(s) != TF_OK) goto done;
+  d = TF_NewOperation(g2, TF_FunctionName(f2), "call");
+  if (d == NULL) goto done;
+  TF_AddInput(d, out0(x));
+  TF_AddInput(d, out0(x));
+  call = TF_FinishOperation(d, s);
+  if (fi_check(s) != TF_OK) goto done;
+  opts = TF_NewSessionOptions();
+  if (opts == NULL) goto done;
+  sess = TF_NewSession(g2, opts, s);
+  if (fi_check(s) != TF_OK) goto done;
+  in[0] = TF_AllocateTensor(TF_FLOAT, NULL, 0, sizeof(float));
+  if (in[0] == NULL) goto done;
+  *(float*)TF_TensorData(in[0]) = 3.0f;
+  {
+    TF_Output feed = out0(x), fetch = out0(call);
+    TF_SessionRun(sess, NULL, &feed, in, 1, &fetch, &out, 1, NULL, 0, NULL,
+                  s);
+    if (fi_check(s) != TF_OK) goto done;
+  }
+  CHECK(*(float*)TF_TensorData(out) == 9.0f);
+  (*checked)++;
+  code = TF_OK;
+done:
+  if (sess != NULL) {
+    TF_Status* s2 = TF_NewStatus();
+    TF_CloseSession(sess, s2 != NULL ? s2 : s);
+    TF_DeleteSession(sess, s2 != NULL ? s2 : s);
+    TF_DeleteStatus(s2);
+  }
+  TF_DeleteSessionOptions(opts);
+  for (i = 0; i < 2; i++) {
+    if (in[i] != NULL) TF_DeleteTensor(in[i]);
+    TF_DeleteFunction(got[i]);
+  }
+  if (out != NULL) TF_DeleteTensor(out);
+  TF_DeleteBuffer(b);
+  TF_DeleteFunction(f);
+  TF_DeleteFunction(f2);
+  TF_DeleteGraph(g);
+  TF_DeleteGraph(g2);
+  TF_DeleteStatus(s);
+  return code;
+}
+
+TEST(fault_injection_graph_functions) {
+  int checked = 0, ok_runs = 0;
+  int64_t n;
+  CHECK_EQ_INT(fi_graph_workload(&checked), TF_OK);
+  for (n = 0; n < 50000 && ok_runs < 3; n++) {
+    TF_Code c;
+    g_fi_point = n;
+    TFE_TestFailAllocationsAfter(n);
+    c = fi_graph_workload(&checked);
+    TFE_TestFailAllocationsAfter(-1);
+    ok_runs = c == TF_OK ? ok_runs + 1 : 0;
+  }
+  CHECK(ok_runs == 3);
+  printf("fault injection: %lld allocation points, %d runs with values "
+         "checked\n",
+         (long long)n, checked);
 }
 
 /* ======================================================================
