@@ -492,6 +492,47 @@ static int build_frames(tfe_plan* p, TF_Status* s) {
       }
     }
   }
+  /* Every edge must stay in its frame (Enter and Exit edges change it by
+   * one level), as TF's executor requires. */
+  for (i = 0; i < n; i++) {
+    const plan_node* u = &p->nodes[i];
+    int out_frame = u->frame, j;
+    if (u->frame < 0) continue;
+    if (u->kind == PK_ENTER) out_frame = u->child_frame;
+    if (u->kind == PK_EXIT) out_frame = p->frames[u->frame].parent;
+    for (j = 0; j < u->num_edges + u->num_ctrl_out; j++) {
+      int d = j < u->num_edges ? u->edges[j].dst : u->ctrl_out[j - u->num_edges];
+      if (d < 0 || p->nodes[d].frame < 0 || p->nodes[d].frame == out_frame) {
+        continue;
+      }
+      tfe_status_setf(s, TF_INVALID_ARGUMENT,
+                      "%s has inputs from different frames. The input %s is "
+                      "in frame '%s'. The input %s is in frame '%s'.",
+                      p->nodes[d].name, u->name,
+                      p->frames[out_frame].name[0] ? p->frames[out_frame].name
+                                                   : "(root)",
+                      p->nodes[d].name,
+                      p->frames[p->nodes[d].frame].name[0]
+                          ? p->frames[p->nodes[d].frame].name
+                          : "(root)");
+      goto done;
+    }
+  }
+  /* Fetches come from the root frame. */
+  for (i = 0; i < p->num_fetches; i++) {
+    const plan_node* u = &p->nodes[p->fetch_node[i]];
+    int out_frame = u->frame;
+    if (u->kind == PK_ENTER) out_frame = u->child_frame;
+    if (u->kind == PK_EXIT && u->frame >= 0) {
+      out_frame = p->frames[u->frame].parent;
+    }
+    if (out_frame != 0) {
+      tfe_status_setf(s, TF_INVALID_ARGUMENT,
+                      "cannot fetch %s:%d: it is inside a while loop frame",
+                      p->nodes[p->fetch_node[i]].name, p->fetch_out[i]);
+      goto done;
+    }
+  }
   for (i = 0; i < n; i++) {
     plan_node* pn = &p->nodes[i];
     plan_frame* f;

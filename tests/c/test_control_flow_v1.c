@@ -589,4 +589,45 @@ TEST(late_loop_invariant) {
   TF_DeleteGraph(g);
 }
 
+/* A body that reads a value of the parent frame without an Enter: TF's
+ * executor refuses the graph ("inputs from different frames"); so does
+ * tfe, with INVALID_ARGUMENT, and fetching a value inside the loop too. */
+static TF_Output g_outside;
+
+static void body_bad_edge(loop_ctx* c, const TF_Output* vars,
+                          const TF_Output* inv, TF_Output* next, void* arg) {
+  (void)inv, (void)arg;
+  next[0] = gt_out(
+      gt_binop(c->g, "AddV2", nm(c->prefix, "inc"), vars[0], g_outside), 0);
+  next[1] = vars[1];
+}
+
+TEST(edges_across_frames_are_rejected) {
+  TF_Graph* g = TF_NewGraph();
+  TF_Operation* n = gt_placeholder(g, "n", TF_INT32);
+  TF_Operation* one = gt_const(g, "one", gt_scalar_i32(1), NULL);
+  TF_Operation* zero = gt_const(g, "zero", gt_scalar_i32(0), NULL);
+  TF_Output init[2] = {gt_out(zero, 0), gt_out(zero, 0)};
+  TF_Output inv[1] = {gt_out(n, 0)};
+  TF_Output ex[2];
+  TF_Session* sess;
+  TF_Code code;
+  TF_Output feed = gt_out(n, 0);
+  TF_Tensor* v = gt_scalar_i32(3);
+  TF_Tensor* o;
+  g_outside = gt_out(one, 0);
+  build_while(g, "loop", 2, init, 1, inv, cond_less, body_bad_edge, NULL, ex);
+  sess = gt_session(g);
+  o = gt_run1(sess, &feed, v, ex[0], &code);
+  CHECK_EQ_INT(code, TF_INVALID_ARGUMENT);
+  CHECK(o == NULL);
+  o = gt_run1(sess, &feed, v,
+              gt_out(TF_GraphOperationByName(g, "loop/inc"), 0), &code);
+  CHECK_EQ_INT(code, TF_INVALID_ARGUMENT);
+  CHECK(o == NULL);
+  TF_DeleteTensor(v);
+  gt_close(sess);
+  TF_DeleteGraph(g);
+}
+
 TFE_TEST_MAIN
