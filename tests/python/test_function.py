@@ -603,3 +603,36 @@ def test_while_loop_shape_invariants() -> None:
 
     with pytest.raises(ValueError, match="not compatible"):
         h(c(1))
+
+
+def test_allocation_failures_tracing_and_calling(live_count) -> None:  # type: ignore[no-untyped-def]
+    from tfe_py._ffi import lib
+
+    def sweep(fn: Any) -> int:
+        for n in range(5000):
+            lib.TFE_TestFailAllocationsAfter(n)
+            try:
+                fn()
+            except errors.ResourceExhaustedError:
+                continue
+            finally:
+                lib.TFE_TestFailAllocationsAfter(-1)
+            return n
+        raise AssertionError("still failing after 5000 allocations")
+
+    a = tfe_py.constant(2.0)
+    for name in ("Mul", "AddV2", "Sub", "Greater", "Identity", "Placeholder", "StatelessIf"):
+        ops.get_op(name)
+
+    @tfe_py.function
+    def f(u, v):  # type: ignore[no-untyped-def]
+        return {"s": u * v + 1.0, "l": [u - v]}
+
+    f(a, a)
+    before = (live_count("TENSOR_HANDLE"), live_count("OP"), live_count("STATUS"))
+    assert sweep(lambda: f(a, a)) > 0
+    assert (live_count("TENSOR_HANDLE"), live_count("OP"), live_count("STATUS")) == before
+    assert sweep(lambda: tfe_py.function(lambda u, v: (u * v + 1.0, u - v))(a, a)) > 10
+    cond_fn = tfe_py.function(lambda u: tfe_py.cond(u > 0.0, lambda: u * 2.0, lambda: u))
+    assert sweep(lambda: cond_fn(a)) > 10
+    assert float(cond_fn(a)) == 4.0
