@@ -21,7 +21,11 @@ bytes: every GraphDef is imported again into a fresh tf.Graph and run with
 tf.compat.v1.Session, the runs of one case in order in ONE session (so
 variables and queues carry state from run to run). Each output is also
 checked here against an independent numpy/Python computation, so a wrong
-expectation cannot slip in unnoticed. FunctionDef cases are run eagerly
+expectation cannot slip in unnoticed. The runs are recorded through the Python
+Session but replayed by the tests through the C API (TF_SessionRun), so
+they avoid what only the Python client does (fetching a fed tensor, for
+one, which the C API refuses); tests/python/test_tf_graph_data.py can
+replay them against TensorFlow's own C library to prove it. FunctionDef cases are run eagerly
 through the concrete function they came from.
 
 Manifest format (version 1):
@@ -762,6 +766,53 @@ def devices_and_control() -> None:
     )
 
 
+def feeds_and_defaults() -> None:
+    def build() -> None:
+        x = v1.placeholder_with_default(np.array([1.0, 2.0], np.float32), [2], name="x")
+        y = tf.multiply(x, 3.0, name="y")
+        tf.add(y, 1.0, name="z")
+        k = tf.constant(np.array([10, 20], np.int32), name="k")
+        tf.add(k, 5, name="k5")
+        p = v1.placeholder(tf.int64, [None], name="p")
+        tf.reduce_sum(p, name="psum")
+
+    f2 = np.array([1, 2], np.float32)
+    y_fed = np.array([-1.5, 4.0], np.float32)
+    add_graph_case(
+        "feeds_and_defaults",
+        "What TF lets a run feed and fetch: a placeholder_with_default used with and "
+        "without a feed, an intermediate tensor and a Const fed in place of their "
+        "values, the same tensor fetched twice, an int64 "
+        "placeholder of unknown length (fed empty too), and a run that leaves a "
+        "required placeholder unfed (INVALID_ARGUMENT).",
+        v1_graph(build),
+        [
+            Run(fetches=["z:0"], reference=[f2 * 3 + 1]),
+            Run(
+                {"x:0": np.array([0.5, -1], np.float32)},
+                ["y:0", "z:0"],
+                reference=[np.array([1.5, -3], np.float32), np.array([2.5, -2], np.float32)],
+            ),
+            # (A tensor both fed and fetched is refused by the C API, which
+            # these runs are for; tf.compat.v1.Session answers it in Python.)
+            Run({"y:0": y_fed}, ["z:0"], reference=[y_fed + 1]),
+            Run(
+                {"k:0": np.array([1, 2], np.int32)},
+                ["k5:0", "k5:0"],
+                reference=[np.array([6, 7], np.int32)] * 2,
+            ),
+            Run(fetches=["k5:0"], reference=[np.array([15, 25], np.int32)]),
+            Run(
+                {"p:0": np.array([2**40, 3, -1], np.int64)},
+                ["psum:0"],
+                reference=[np.int64(2**40 + 2)],
+            ),
+            Run({"p:0": np.zeros(0, np.int64)}, ["psum:0"], reference=[np.int64(0)]),
+            Run(fetches=["psum:0"], error="InvalidArgumentError"),
+        ],
+    )
+
+
 def while_v1_tensorarray() -> None:
     def build() -> None:
         n = v1.placeholder(tf.int32, [], name="n")
@@ -808,6 +859,7 @@ def main() -> int:
     queue_graph()
     variables_graph()
     devices_and_control()
+    feeds_and_defaults()
     while_v1_tensorarray()
     manifest = {"version": 1, "tensorflow": tf.__version__, "cases": CASES}
     (OUT / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n")
