@@ -313,3 +313,28 @@ def test_closed_graph() -> None:
     g.close()
     with pytest.raises(ValueError, match="closed"), g:
         pass
+
+
+def test_threads_build_one_graph() -> None:
+    g = tfe_py.Graph()
+    with g:
+        x = tfe_py.placeholder(tfe_py.float32, shape=(), name="x")
+    made: list[list[GraphTensor]] = []
+
+    def worker() -> None:
+        mine = []
+        with g.as_default():  # the default graph is per thread
+            for _ in range(50):
+                mine.append(ops.AddV2(x, 1.0, name="add"))
+        made.append(mine)
+
+    threads = [threading.Thread(target=worker) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    names = {t.op.name for mine in made for t in mine}
+    assert len(names) == 200  # every node got its own name
+    assert len([op for op in g.operations if op.type == "AddV2"]) == 200
+    with tfe_py.Session(g) as sess:
+        assert sess.run(made[0][0], {x: 1.0}) == 2.0
