@@ -26,7 +26,36 @@ struct tfe_flib {
   int num_retired, cap_retired;
   tfe_fkv* grads; /* function name -> gradient function name, sorted */
   int num_grads;
+  /* Name -> index in items (open addressing, -1 empty; cap a power of
+   * two, 0 when there is none: lookups then scan items). */
+  int* index;
+  size_t index_cap;
 };
+
+static uint64_t name_hash(const char* s) {
+  uint64_t h = 1469598103934665603ull;
+  for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
+  return h ^ (h >> 29);
+}
+
+/* Rebuilds the index for the current items (write lock held); without
+ * memory the library goes on without one. */
+static void index_rebuild(tfe_flib* lib) {
+  size_t cap = 16, i;
+  int* idx;
+  while (cap < (size_t)lib->count * 2 + 2) cap *= 2;
+  idx = (int*)tfe_malloc(sizeof(int) * cap);
+  tfe_free(lib->index);
+  lib->index = idx;
+  lib->index_cap = idx != NULL ? cap : 0;
+  if (idx == NULL) return;
+  for (i = 0; i < cap; i++) idx[i] = -1;
+  for (i = 0; i < (size_t)lib->count; i++) {
+    size_t j = (size_t)name_hash(lib->items[i].fn->fd.name) & (cap - 1);
+    while (idx[j] >= 0) j = (j + 1) & (cap - 1);
+    idx[j] = (int)i;
+  }
+}
 
 tfe_flib* tfe_flib_new(void) {
   tfe_flib* lib = (tfe_flib*)tfe_calloc(1, sizeof(*lib));
@@ -61,6 +90,7 @@ void tfe_flib_free(tfe_flib* lib) {
   tfe_free(lib->items);
   tfe_free(lib->retired);
   tfe_fkv_free(lib->grads, lib->num_grads);
+  tfe_free(lib->index);
   pthread_rwlock_destroy(&lib->mu);
   tfe_free(lib);
 }
@@ -68,6 +98,14 @@ void tfe_flib_free(tfe_flib* lib) {
 /* Caller holds the lock. */
 static int find_index(const tfe_flib* lib, const char* name) {
   int i;
+  if (lib->index_cap > 0) {
+    size_t j = (size_t)name_hash(name) & (lib->index_cap - 1);
+    while ((i = lib->index[j]) >= 0) {
+      if (strcmp(lib->items[i].fn->fd.name, name) == 0) return i;
+      j = (j + 1) & (lib->index_cap - 1);
+    }
+    return -1;
+  }
   for (i = 0; i < lib->count; i++) {
     if (strcmp(lib->items[i].fn->fd.name, name) == 0) return i;
   }
@@ -199,6 +237,7 @@ static int add_many(tfe_flib* lib, TF_Function** fns, int n, int own,
       copies[i] = NULL;
     }
   }
+  index_rebuild(lib);
   ok = 1;
   tfe_status_ok(s);
 unlock:
@@ -401,6 +440,7 @@ static int remove_at(tfe_flib* lib, int i, TF_Status* s) {
   memmove(&lib->items[i], &lib->items[i + 1],
           sizeof(lib->items[0]) * (size_t)(lib->count - i - 1));
   lib->count--;
+  index_rebuild(lib);
   return 1;
 }
 
