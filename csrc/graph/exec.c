@@ -445,7 +445,7 @@ static int run_static_seq(tfe_plan* p, plan_val* slots, int* uses,
     }
   }
   for (i = 0; i < p->num_nodes; i++) {
-    const plan_node* n = &p->nodes[i];
+    const plan_node* n = &p->nodes[p->order[i]];
     int j;
     if (cancelled(cancel, n->name, s)) goto done;
     for (j = 0; j < n->num_in; j++) ins[j] = slots[n->in_slot[j]];

@@ -600,6 +600,7 @@ void tfe_plan_free(tfe_plan* p) {
   tfe_free(p->fetch_node);
   tfe_free(p->fetch_out);
   tfe_free(p->pending0);
+  tfe_free(p->order);
   tfe_free(p);
 }
 
@@ -1001,17 +1002,54 @@ tfe_plan* tfe_plan_new(TF_Graph* g, TFE_Context* ctx, const TF_Output* feeds,
         p->init_uses[p->feed_slot[i]]++;
       }
     }
+    /* A topological order (creation order, unless an edge was rewired to
+     * a later operation); a cycle without loop frames cannot run. */
+    p->order = (int*)tfe_malloc(sizeof(int) * (size_t)(nn + 1));
+    if (p->order == NULL) {
+      oom(s);
+      goto fail;
+    }
+    {
+      int* pend = (int*)tfe_malloc(sizeof(int) * (size_t)(nn + 1));
+      int head = 0, tail = 0;
+      if (pend == NULL) {
+        oom(s);
+        goto fail;
+      }
+      memcpy(pend, p->pending0, sizeof(int) * (size_t)nn);
+      for (i = 0; i < nn; i++) {
+        if (pend[i] == 0) p->order[tail++] = i;
+      }
+      while (head < tail) {
+        const plan_node* pn = &p->nodes[p->order[head++]];
+        int j;
+        for (j = 0; j < pn->num_edges + pn->num_ctrl_out; j++) {
+          int d = j < pn->num_edges ? pn->edges[j].dst
+                                    : pn->ctrl_out[j - pn->num_edges];
+          if (d >= 0 && --pend[d] == 0) p->order[tail++] = d;
+        }
+      }
+      tfe_free(pend);
+      if (tail != nn) {
+        tfe_status_setf(s, TF_INVALID_ARGUMENT,
+                        "Graph is invalid, contains a cycle with %d nodes "
+                        "(a cycle needs a while loop's Enter, Merge and "
+                        "NextIteration)",
+                        nn - tail);
+        goto fail;
+      }
+    }
     /* Worth the inter-op pool: enough nodes, and some node that does not
      * simply continue a chain (several roots or a fan-out). */
     if (nn >= 16 && p->inter_op != 1) {
-      /* Longest chain (creation order is topological here): a graph
+      /* Longest chain (in topological order): a graph
        * whose nodes are mostly on one chain gains nothing from workers. */
       int* depth = (int*)tfe_calloc((size_t)nn + 1, sizeof(int));
       int crit = 0;
       if (depth != NULL) {
         for (i = 0; i < nn; i++) {
-          const plan_node* pn = &p->nodes[i];
-          int j, d = depth[i] + 1;
+          const plan_node* pn = &p->nodes[p->order[i]];
+          int j, d = depth[p->order[i]] + 1;
           if (d > crit) crit = d;
           for (j = 0; j < pn->num_edges; j++) {
             int t = pn->edges[j].dst;

@@ -103,6 +103,7 @@ struct tfe_plan {
   int max_out;
   int wide;        /* worth running on the inter-op pool */
   int* pending0;   /* static parallel runs: initial pending count per node */
+  int* order;      /* static runs: the nodes in a topological order */
   int inter_op;    /* inter-op threads (context setting) */
   /* Dynamic runs. */
   plan_frame* frames;

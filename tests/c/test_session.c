@@ -732,4 +732,37 @@ TEST(pluggable_device_kernels_in_a_graph) {
   TF_DeleteStatus(s);
 }
 
+/* An input rewired (TF_UpdateEdge) to an operation created later runs in
+ * dependency order; a cycle without loop frames is INVALID_ARGUMENT. */
+TEST(rewired_edges_and_cycles) {
+  TF_Graph* g = TF_NewGraph();
+  TF_Status* s = TF_NewStatus();
+  TF_Operation* a = gt_const(g, "a", gt_scalar_i32(1), NULL);
+  TF_Operation* c = gt_unop(g, "Neg", "c", gt_out(a, 0));
+  TF_Operation* d = gt_const(g, "d", gt_scalar_i32(5), NULL);
+  TF_Operation* x = gt_unop(g, "Identity", "x", gt_out(a, 0));
+  TF_Operation* y = gt_unop(g, "Identity", "y", gt_out(x, 0));
+  TF_Session* sess;
+  TF_Input dst;
+  TF_Tensor* o;
+  TF_Code code;
+  dst.oper = c;
+  dst.index = 0;
+  TF_UpdateEdge(g, gt_out(d, 0), dst, s);
+  CHECK_CODE(s, TF_OK);
+  dst.oper = x;
+  TF_UpdateEdge(g, gt_out(y, 0), dst, s);
+  CHECK_CODE(s, TF_OK);
+  sess = gt_session(g);
+  o = gt_run1(sess, NULL, NULL, gt_out(c, 0), NULL);
+  CHECK_EQ_INT(i32_of(o), -5);
+  TF_DeleteTensor(o);
+  o = gt_run1(sess, NULL, NULL, gt_out(y, 0), &code);
+  CHECK_EQ_INT(code, TF_INVALID_ARGUMENT);
+  CHECK(o == NULL);
+  gt_close(sess);
+  TF_DeleteStatus(s);
+  TF_DeleteGraph(g);
+}
+
 TFE_TEST_MAIN
