@@ -1037,12 +1037,15 @@ void TF_GraphRemoveFunction(TF_Graph* g, const char* func_name,
 }
 
 /* ------------------------------------------------------------------------
- * TF_FunctionDebugString: a readable rendering in the spirit of TF's
- *   name(x:float) -> (y:float) {
- *     node = Op[attr=value](input, ...)
+ * TF_FunctionDebugString: TF's text rendering of a FunctionDef
+ * (DebugString(FunctionDef)):
+ *   <newline>name[attr:kind, ...](x:float, n:N*T) -> (y:float) {
+ *     node = Op[attr=value, ..., device=CPU:0](data inputs) @ control deps
+ *     @return control_ret = node
  *     return y = node:out:0
  *   }
- */
+ * Types print as TF's type names ("float"), type lists as "{float, int32}",
+ * functions by name, attr placeholders as "$T". */
 
 typedef struct sbuf {
   char* p;
@@ -1071,82 +1074,195 @@ static void sb_add(sbuf* b, const char* s, size_t n) {
 
 static void sb_str(sbuf* b, const char* s) { sb_add(b, s, strlen(s)); }
 
-static void sb_args(sbuf* b, const tfe_arg_def* args, int n) {
-  int i;
-  for (i = 0; i < n; i++) {
-    const tfe_arg_def* a = &args[i];
-    const char* t = a->type_attr      ? a->type_attr
-                    : a->type_list_attr ? a->type_list_attr
-                                        : tfe_dtype_short_name(a->type);
-    if (i > 0) sb_str(b, ", ");
-    sb_str(b, a->name);
-    sb_str(b, ":");
-    if (a->number_attr != NULL) {
-      sb_str(b, a->number_attr);
-      sb_str(b, "*");
-    }
-    sb_str(b, t != NULL ? t : "?");
+static void sb_type(sbuf* b, TF_DataType t) {
+  const char* n = tfe_dtype_short_name(t);
+  sb_str(b, n != NULL ? n : "invalid");
+}
+
+static void sb_arg(sbuf* b, const tfe_arg_def* a) {
+  sb_str(b, a->name);
+  sb_str(b, ":");
+  if (a->is_ref) sb_str(b, "Ref(");
+  if (a->number_attr != NULL) {
+    sb_str(b, a->number_attr);
+    sb_str(b, "*");
   }
+  if (a->type_attr != NULL) {
+    sb_str(b, a->type_attr);
+  } else if (a->type_list_attr != NULL) {
+    sb_str(b, a->type_list_attr);
+  } else {
+    sb_type(b, a->type);
+  }
+  if (a->is_ref) sb_str(b, ")");
+}
+
+/* One AttrValue (serialized) as TF's function printer shows it. */
+static void sb_attr_value(sbuf* b, const char* bytes, size_t len,
+                          TF_Status* st) {
+  tfe_pbr r = {(const unsigned char*)bytes,
+               (const unsigned char*)bytes + len};
+  tfe_attr_value v;
+  int f, w;
+  char buf[512];
+  while (r.p < r.end) {
+    tfe_pbr sub;
+    if (!tfe_pbr_tag(&r, &f, &w)) break;
+    if (f == 9 && w == 2 && tfe_pbr_len(&r, &sub)) {
+      sb_str(b, "$");
+      sb_add(b, (const char*)sub.p, (size_t)(sub.end - sub.p));
+      return;
+    }
+    if (!tfe_pbr_skip(&r, f, w)) break;
+  }
+  if (!tfe_attr_proto_decode(bytes, len, &v, st)) {
+    tfe_status_ok(st);
+    sb_str(b, "<Unknown AttrValue type>");
+    return;
+  }
+  if (v.type == TF_ATTR_TYPE && !v.is_list) {
+    sb_type(b, v.v.type);
+  } else if (v.type == TF_ATTR_TYPE && v.is_list && v.list_size > 0) {
+    int i;
+    sb_str(b, "{");
+    for (i = 0; i < v.list_size; i++) {
+      if (i > 0) sb_str(b, ", ");
+      sb_type(b, v.list.type[i]);
+    }
+    sb_str(b, "}");
+  } else if (v.type == TF_ATTR_FUNC && !v.is_list) {
+    sb_add(b, v.v.s.data, v.v.s.len);
+  } else {
+    buf[0] = '\0';
+    tfe_attr_value_format(&v, buf, sizeof(buf));
+    sb_str(b, buf);
+  }
+  tfe_attr_value_clear(&v);
+}
+
+/* "CPU:0" from a device name ("/job:a/device:CPU:0", "/cpu:0"). */
+static void sb_device(sbuf* b, const char* dev) {
+  const char* p = strstr(dev, "device:");
+  const char* colon;
+  char type[64];
+  size_t n;
+  if (p != NULL) {
+    p += 7;
+  } else {
+    p = strrchr(dev, '/');
+    p = p != NULL ? p + 1 : dev;
+  }
+  colon = strchr(p, ':');
+  n = colon != NULL ? (size_t)(colon - p) : 0;
+  if (colon == NULL || n == 0 || n >= sizeof(type) || colon[1] == '\0') {
+    sb_str(b, "device=<FAILED_TO_PARSE>");
+    return;
+  }
+  memcpy(type, p, n);
+  type[n] = '\0';
+  if (strcmp(type, "cpu") == 0) strcpy(type, "CPU");
+  if (strcmp(type, "gpu") == 0) strcpy(type, "GPU");
+  sb_str(b, "device=");
+  sb_str(b, type);
+  sb_str(b, ":");
+  sb_str(b, colon + 1);
 }
 
 char* TF_FunctionDebugString(TF_Function* func, size_t* len) {
   sbuf b = {NULL, 0, 0, 0};
-  int i, j;
+  const tfe_op_def* sig;
   TF_Status* st;
+  int i, j;
   if (len != NULL) *len = 0;
   if (!tfe_function_valid(func)) return NULL;
   st = TF_NewStatus();
   if (st == NULL) return NULL;
+  sig = func->sig;
+  sb_str(&b, "\n");
   sb_str(&b, func->fd.name);
+  if (sig->num_attrs > 0) {
+    sb_str(&b, "[");
+    for (i = 0; i < sig->num_attrs; i++) {
+      const tfe_attr_def* a = &sig->attrs[i];
+      if (i > 0) sb_str(&b, ", ");
+      sb_str(&b, a->name);
+      sb_str(&b, ":");
+      if (a->type == TF_ATTR_TYPE && !a->is_list) {
+        if (a->has_allowed && a->allowed.list_size > 0) {
+          sb_str(&b, "{");
+          for (j = 0; j < a->allowed.list_size; j++) {
+            if (j > 0) sb_str(&b, ", ");
+            sb_type(&b, a->allowed.list.type[j]);
+          }
+          sb_str(&b, "}");
+        } else {
+          sb_str(&b, "<Unknown AttrValue type>");
+        }
+      } else {
+        sb_str(&b, a->type_str);
+      }
+    }
+    sb_str(&b, "]");
+  }
   sb_str(&b, "(");
-  sb_args(&b, func->sig->inputs, func->sig->num_inputs);
+  for (i = 0; i < sig->num_inputs; i++) {
+    if (i > 0) sb_str(&b, ", ");
+    sb_arg(&b, &sig->inputs[i]);
+  }
   sb_str(&b, ") -> (");
-  sb_args(&b, func->sig->outputs, func->sig->num_outputs);
+  for (i = 0; i < sig->num_outputs; i++) {
+    if (i > 0) sb_str(&b, ", ");
+    sb_arg(&b, &sig->outputs[i]);
+  }
   sb_str(&b, ") {\n");
   for (i = 0; i < func->fd.num_nodes; i++) {
     const tfe_fnode* nd = &func->fd.nodes[i];
-    int shown = 0;
+    int shown = 0, deps = 0, data = 0;
     sb_str(&b, "  ");
     sb_str(&b, nd->name);
     sb_str(&b, " = ");
     sb_str(&b, nd->op);
-    for (j = 0; j < nd->num_attrs; j++) {
-      tfe_attr_value v;
-      char buf[512];
-      if (nd->attrs[j].key[0] == '_') continue;
-      sb_str(&b, shown++ ? ", " : "[");
-      sb_str(&b, nd->attrs[j].key);
-      sb_str(&b, "=");
-      buf[0] = '\0';
-      if (tfe_attr_proto_decode(nd->attrs[j].val, nd->attrs[j].len, &v,
-                                st)) {
-        tfe_attr_value_format(&v, buf, sizeof(buf));
-        tfe_attr_value_clear(&v);
-      } else {
-        snprintf(buf, sizeof(buf), "<%zu bytes>", nd->attrs[j].len);
+    if (nd->num_attrs > 0) {
+      /* Attrs are kept sorted by name, TF's order here. */
+      sb_str(&b, "[");
+      for (j = 0; j < nd->num_attrs; j++) {
+        if (shown++) sb_str(&b, ", ");
+        sb_str(&b, nd->attrs[j].key);
+        sb_str(&b, "=");
+        sb_attr_value(&b, nd->attrs[j].val, nd->attrs[j].len, st);
       }
-      sb_str(&b, buf);
+      if (nd->device[0] != '\0') {
+        sb_str(&b, ", ");
+        sb_device(&b, nd->device);
+      }
+      sb_str(&b, "]");
     }
-    if (shown) sb_str(&b, "]");
     sb_str(&b, "(");
     for (j = 0; j < nd->num_inputs; j++) {
-      if (j > 0) sb_str(&b, ", ");
+      if (nd->inputs[j][0] == '^') continue;
+      if (data++ > 0) sb_str(&b, ", ");
       sb_str(&b, nd->inputs[j]);
     }
     sb_str(&b, ")");
-    if (nd->device[0] != '\0') {
-      sb_str(&b, " @ ");
-      sb_str(&b, nd->device);
+    for (j = 0; j < nd->num_inputs; j++) {
+      if (nd->inputs[j][0] != '^') continue;
+      sb_str(&b, deps++ ? ", " : " @ ");
+      sb_str(&b, nd->inputs[j] + 1);
     }
     sb_str(&b, "\n");
   }
-  for (i = 0; i < func->sig->num_outputs; i++) {
-    const tfe_fkv* r = tfe_fkv_find(func->fd.ret, func->fd.num_ret,
-                                    func->sig->outputs[i].name);
-    sb_str(&b, "  return ");
-    sb_str(&b, func->sig->outputs[i].name);
+  for (i = 0; i < func->fd.num_control_ret; i++) {
+    sb_str(&b, "  @return ");
+    sb_str(&b, func->fd.control_ret[i].key);
     sb_str(&b, " = ");
-    sb_str(&b, r != NULL ? r->val : "?");
+    sb_str(&b, func->fd.control_ret[i].val);
+    sb_str(&b, "\n");
+  }
+  for (i = 0; i < func->fd.num_ret; i++) {
+    sb_str(&b, "  return ");
+    sb_str(&b, func->fd.ret[i].key);
+    sb_str(&b, " = ");
+    sb_str(&b, func->fd.ret[i].val);
     sb_str(&b, "\n");
   }
   sb_str(&b, "}\n");

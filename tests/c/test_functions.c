@@ -349,9 +349,13 @@ TEST(function_debug_string) {
   char* text = TF_FunctionDebugString(f, &len);
   CHECK(text != NULL);
   CHECK_EQ_SIZE(len, strlen(text));
-  CHECK_STR_CONTAINS(text, "dbg(a:float, b:float) -> (prod:float)");
-  CHECK_STR_CONTAINS(text, "sum = AddV2[T=DT_FLOAT](a, b)");
-  CHECK_STR_CONTAINS(text, "return prod = prod_0:z:0");
+  /* TF's layout (DebugString(FunctionDef)). */
+  CHECK_STR_EQ(text,
+               "\ndbg(a:float, b:float) -> (prod:float) {\n"
+               "  sum = AddV2[T=float](a, b)\n"
+               "  prod_0 = Mul[T=float](sum:z:0, a)\n"
+               "  return prod = prod_0:z:0\n"
+               "}\n");
   free(text);
   CHECK(TF_FunctionDebugString(NULL, &len) == NULL);
   TF_DeleteFunction(f);
