@@ -274,6 +274,20 @@ class _Feeds:
             self.close()
             raise
 
+    @classmethod
+    def of(cls, keys: Sequence[GraphTensor], values: Sequence[Any]) -> _Feeds:
+        """Feeds for already resolved keys (Session.make_callable)."""
+        feeds = cls.__new__(cls)
+        feeds.keys = list(keys)
+        feeds.values = []
+        try:
+            for k, v in zip(keys, values, strict=True):
+                feeds.values.append(_feed_value(k, v))
+        except BaseException:
+            feeds.close()
+            raise
+        return feeds
+
     def close(self) -> None:
         values, self.values = self.values, []
         for v in values:
@@ -565,6 +579,38 @@ class Session:
                 if t != ffi.NULL:
                     lib.TF_DeleteTensor(t)
         return values
+
+    def make_callable(
+        self, fetches: Any, feed_list: Sequence[Any] | None = None, accept_options: bool = False
+    ) -> Any:
+        """A function running ``fetches`` with the values of ``feed_list``
+        (tensors or names) given positionally, as TF1's ``make_callable``:
+        the fetch structure and the feeds are resolved once, not per call.
+        With ``accept_options`` it also takes ``options=`` and
+        ``run_metadata=`` keywords."""
+        self._session()
+        plan = _Fetches(self._graph, fetches)
+        keys = [_feed_key(self._graph, k) for k in (feed_list or ())]
+
+        def call(*values: Any, **kwargs: Any) -> Any:
+            if kwargs and (not accept_options or set(kwargs) - {"options", "run_metadata"}):
+                raise TypeError(f"unexpected keyword arguments {sorted(kwargs)}")
+            if len(values) != len(keys):
+                raise TypeError(f"expected {len(keys)} feed values, got {len(values)}")
+            self._session()
+            if not plan.tensors and not plan.targets:
+                return plan.build([])
+            feeds = _Feeds.of(keys, values)
+            try:
+                with self._in_use() as sess:
+                    out = self._run(
+                        sess, plan, feeds, kwargs.get("options"), kwargs.get("run_metadata")
+                    )
+            finally:
+                feeds.close()
+            return plan.build(out)
+
+        return call
 
     # -- partial runs -----------------------------------------------------
 

@@ -510,3 +510,23 @@ def test_allocation_failures_building_and_running_graphs(live_count) -> None:  #
     assert _oom_sweep(lambda: tfe_py.Session(g).run(total, {p: [1.0, 2.0]})) > 10
     assert sess.run(total, {p: [1.0, 2.0]}) == 8.0  # sum((p + 1) * x)
     sess.close()
+
+
+def test_make_callable(graph: tfe_py.Graph) -> None:
+    x = graph.get_tensor_by_name("x:0")
+    with tfe_py.Session(graph) as sess:
+        run = sess.make_callable(["y:0", graph.get_tensor_by_name("z:0")], [x])
+        for v in (1.0, 2.0):
+            y, z = run([v])
+            assert float(y[0]) == 2 * v and float(z[0]) == 2 * v + 1
+        target = sess.make_callable("noop")
+        assert target() is None
+        with pytest.raises(TypeError):
+            run()  # one feed value needed
+        with pytest.raises(TypeError):
+            run([1.0], options=b"")  # accept_options was not given
+        meta = bytearray()
+        with_opts = sess.make_callable("z:0", ["x:0"], accept_options=True)
+        np.testing.assert_array_equal(with_opts([1.0], options=b"", run_metadata=meta), [3.0])
+    with pytest.raises(RuntimeError, match="closed Session"):
+        run([1.0])
