@@ -20,6 +20,7 @@
 #include "graph/function_internal.h"
 #include "graph/plan.h"
 #include "ops/proto_encode.h"
+#include "tensorflow/c/tf_tstring.h"
 
 struct tfe_fn_inst {
   TF_Graph* body;
@@ -1130,6 +1131,13 @@ static int to_bool(const TF_Tensor* t, int* out, TF_Status* s) {
     case TF_INT16: case TF_UINT16: *out = *(const uint16_t*)d != 0; return 1;
     case TF_UINT32: *out = *(const uint32_t*)d != 0; return 1;
     case TF_UINT64: *out = *(const uint64_t*)d != 0; return 1;
+    case TF_HALF: case TF_BFLOAT16:
+      /* Any set bit other than the sign's: not (+/-)0. */
+      *out = (*(const uint16_t*)d & 0x7fff) != 0;
+      return 1;
+    case TF_STRING:
+      *out = TF_StringGetSize((const TF_TString*)d) > 0;
+      return 1;
     default:
       tfe_status_setf(s, TF_INVALID_ARGUMENT,
                       "Cannot convert a %s scalar to a boolean condition",

@@ -402,6 +402,74 @@ TEST(eager_partitioned_call_if_while) {
   TF_DeleteStatus(s);
 }
 
+/* If's condition follows TF's truth rules: a scalar's value (non-zero
+ * number, non-empty string), any other shape is true when non-empty. */
+static int32_t run_if(TFE_Context* ctx, TF_Tensor* cond_t) {
+  TF_Status* s = TF_NewStatus();
+  TFE_Op* op = TFE_NewOp(ctx, "StatelessIf", s);
+  TFE_TensorHandle* cond = TFE_NewTensorHandle(cond_t, s);
+  TFE_TensorHandle* in[1] = {iscalar(5)};
+  TFE_TensorHandle* r[1];
+  TF_DataType ti1[1] = {TF_INT32};
+  int n = 1;
+  int32_t v;
+  CHECK_CODE(s, TF_OK);
+  TFE_OpAddInput(op, cond, s);
+  TFE_OpAddInputList(op, in, 1, s);
+  TFE_OpSetAttrTypeList(op, "Tout", ti1, 1);
+  TFE_OpSetAttrFunctionName(op, "then_branch", "inc", 3);
+  TFE_OpSetAttrFunctionName(op, "else_branch", "dec", 3);
+  TFE_Execute(op, r, &n, s);
+  CHECK_CODE(s, TF_OK);
+  v = ivalue(r[0]);
+  TFE_DeleteTensorHandle(r[0]);
+  TFE_DeleteTensorHandle(in[0]);
+  TFE_DeleteTensorHandle(cond);
+  TFE_DeleteOp(op);
+  TF_DeleteTensor(cond_t);
+  TF_DeleteStatus(s);
+  return v;
+}
+
+static TF_Tensor* string_scalar(const char* v) {
+  TF_Tensor* t = TF_AllocateTensor(TF_STRING, NULL, 0, sizeof(TF_TString));
+  TF_TString* p = (TF_TString*)TF_TensorData(t);
+  TF_StringInit(p);
+  TF_StringCopy(p, v, strlen(v));
+  return t;
+}
+
+TEST(if_condition_truth_values) {
+  TF_Status* s = TF_NewStatus();
+  TFE_Context* ctx = new_ctx(0);
+  TF_Function* inc = make_unary("inc", "AddV2", 1);
+  TF_Function* dec = make_unary("dec", "Sub", 1);
+  TF_Tensor* t;
+  int64_t dims[1];
+  TFE_ContextAddFunction(ctx, inc, s);
+  TFE_ContextAddFunction(ctx, dec, s);
+  CHECK_CODE(s, TF_OK);
+  t = TF_AllocateTensor(TF_INT32, NULL, 0, 4);
+  *(int32_t*)TF_TensorData(t) = -3;
+  CHECK_EQ_INT(run_if(ctx, t), 6);
+  t = TF_AllocateTensor(TF_FLOAT, NULL, 0, 4);
+  *(float*)TF_TensorData(t) = 0.0f;
+  CHECK_EQ_INT(run_if(ctx, t), 4);
+  CHECK_EQ_INT(run_if(ctx, string_scalar("yes")), 6);
+  CHECK_EQ_INT(run_if(ctx, string_scalar("")), 4);
+  dims[0] = 2;
+  t = TF_AllocateTensor(TF_BOOL, dims, 1, 2);
+  memset(TF_TensorData(t), 0, 2); /* non-empty: true whatever the values */
+  CHECK_EQ_INT(run_if(ctx, t), 6);
+  dims[0] = 0;
+  t = TF_AllocateTensor(TF_FLOAT, dims, 1, 0);
+  CHECK_EQ_INT(run_if(ctx, t), 4);
+  TF_DeleteFunction(inc);
+  TF_DeleteFunction(dec);
+  TFE_DeleteContext(ctx);
+  TF_DeleteStatus(s);
+}
+
 /* Several threads call one function at once (its instance is made once
  * and shared); clearing the caches in between makes a fresh one. */
 
