@@ -38,7 +38,8 @@ Manifest format (version 1):
           graphdef:    "runs": [RUN, ...]
           functiondef: "function_name", "inputs": [TENSOR], "expected": [EXPECTED]}
   RUN = {"feeds": [{"name": "op:index", **TENSOR}], "fetches": ["op:index"],
-         "targets": ["op"], "expected": [EXPECTED] | "error": {"code", "name"}}
+         "targets": ["op"], "expected": [EXPECTED] | "error": {"code", "name"},
+         "repeat": N (optional: run it N times in a row; the last one is checked)}
   TENSOR = {"dtype": numpy dtype name or "string", "shape": [dims],
             "value": nested lists (strings as UTF-8 text)}
   EXPECTED = TENSOR + {"rtol", "atol"} (0 for exact dtypes)
@@ -105,12 +106,14 @@ class Run:
         targets: list[str] | None = None,
         reference: list[Any] | None = None,
         error: str | None = None,
+        repeat: int = 1,
     ) -> None:
         self.feeds = feeds or {}
         self.fetches = fetches or []
         self.targets = targets or []
         self.reference = reference
         self.error = error
+        self.repeat = repeat
 
 
 CASES: list[dict[str, Any]] = []
@@ -148,7 +151,11 @@ def add_graph_case(name: str, description: str, gd: Any, runs: list[Run]) -> Non
                 "fetches": run.fetches,
                 "targets": run.targets,
             }
+            if run.repeat != 1:
+                entry["repeat"] = run.repeat
             try:
+                for _ in range(run.repeat - 1):
+                    sess.run(fetch, feed_dict=feed_dict)
                 out = sess.run(fetch, feed_dict=feed_dict)[: len(run.fetches)]
             except tf.errors.OpError as e:
                 if run.error != type(e).__name__:
@@ -813,6 +820,62 @@ def feeds_and_defaults() -> None:
     )
 
 
+def train_v1() -> None:
+    rng = np.random.default_rng(7)
+    xs = rng.normal(size=(8, 3)).astype(np.float32)
+    ys = (xs @ np.array([[1.5], [-2.0], [0.5]], np.float32) + 0.25).astype(np.float32)
+
+    def build() -> None:
+        x = v1.placeholder(tf.float32, [None, 3], name="x")
+        y = v1.placeholder(tf.float32, [None, 1], name="y")
+        w = tf.Variable(np.full((3, 1), 0.1, np.float32), name="w")
+        b = tf.Variable(np.zeros(1, np.float32), name="b")
+        h = tf.nn.relu(tf.matmul(x, w) + b, name="h")  # Relu gradient too
+        pred = tf.add(tf.matmul(x, w) + b, 0.1 * h, name="pred")
+        loss = tf.reduce_mean(tf.square(pred - y), name="loss")
+        v1.train.GradientDescentOptimizer(0.05).minimize(loss, name="train")
+        v1.variables_initializer([w, b], name="init")
+
+    def numpy_steps(n: int) -> tuple[np.ndarray, np.ndarray, np.float32]:
+        w = np.full((3, 1), 0.1, np.float64)
+        b = np.zeros(1, np.float64)
+        for _ in range(n):
+            lin = xs @ w + b
+            pred = lin + 0.1 * np.maximum(lin, 0)
+            d = 2 * (pred - ys) / len(xs)
+            dlin = d * (1 + 0.1 * (lin > 0))
+            w = w - 0.05 * xs.T @ dlin
+            b = b - 0.05 * dlin.sum(axis=0)
+        lin = xs @ w + b
+        pred = lin + 0.1 * np.maximum(lin, 0)
+        return w.astype(np.float32), b.astype(np.float32), np.float32(np.mean((pred - ys) ** 2))
+
+    feeds = {"x:0": xs, "y:0": ys}
+    runs = [Run(targets=["init"], reference=[])]
+    l0 = numpy_steps(0)[2]
+    runs.append(Run(feeds, ["loss:0"], reference=[l0]))
+    runs.append(Run(feeds, targets=["train"], reference=[], repeat=30))
+    w30, b30, l30 = numpy_steps(30)
+    runs.append(
+        Run(
+            feeds,
+            ["loss:0", "w/Read/ReadVariableOp:0", "b/Read/ReadVariableOp:0"],
+            reference=[l30, w30, b30],
+        )
+    )
+    gd = v1_graph(build)
+    assert l30 < l0 / 4, (l0, l30)
+    add_graph_case(
+        "train_v1",
+        "A tf.compat.v1 training graph: linear model + 0.1*relu, mean squared error, "
+        "GradientDescentOptimizer.minimize (the gradient ops TF adds: MatMul/Relu/Mean/"
+        "Square gradients, BroadcastGradientArgs, ResourceApplyGradientDescent); 30 "
+        "training runs in one session, then the loss and the variables.",
+        gd,
+        runs,
+    )
+
+
 def while_v1_tensorarray() -> None:
     def build() -> None:
         n = v1.placeholder(tf.int32, [], name="n")
@@ -860,6 +923,7 @@ def main() -> int:
     variables_graph()
     devices_and_control()
     feeds_and_defaults()
+    train_v1()
     while_v1_tensorarray()
     manifest = {"version": 1, "tensorflow": tf.__version__, "cases": CASES}
     (OUT / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n")
