@@ -209,7 +209,8 @@ void tfe_ctx_record_op(TFE_Context* ctx, const char* name,
 
 /* Function library (context_functions.c). tfe_ctx_set_flib makes ctx use
  * `lib` (takes a reference; e.g. a session's context shares its graph's
- * library) and clears the kernel cache; tfe_ctx_flib_free drops the
+ * library) and clears the kernel cache; it drops the previous library, so
+ * call it before other threads use the context. tfe_ctx_flib_free drops the
  * context's library (ctx_free). tfe_ctx_lookup_def finds an op definition
  * or, failing that, a function of the context by name (NOT_FOUND with
  * TF's message when neither exists). */
