@@ -21,6 +21,7 @@ static void register_builtins(void) {
   tfe_register_cpu_control_flow_kernels();
   tfe_register_cpu_functional_kernels();
   tfe_register_cpu_queue_kernels();
+  tfe_register_cpu_tensor_array_kernels();
   tfe_alloc_benign_end();
 }
 

@@ -64,7 +64,8 @@ void tfe_resource_unref(tfe_resource* r) {
     return;
   }
   if (r->value != NULL) TF_DeleteTensor(r->value);
-  if ((r->kind == TFE_RESOURCE_PLUGIN || r->kind == TFE_RESOURCE_QUEUE) &&
+  if ((r->kind == TFE_RESOURCE_PLUGIN || r->kind == TFE_RESOURCE_QUEUE ||
+       r->kind == TFE_RESOURCE_TENSOR_ARRAY) &&
       r->del != NULL) {
     r->del(r->object);
   }

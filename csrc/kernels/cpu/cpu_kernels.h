@@ -24,5 +24,6 @@ void tfe_register_cpu_graph_kernels(void);
 void tfe_register_cpu_control_flow_kernels(void);
 void tfe_register_cpu_functional_kernels(void);
 void tfe_register_cpu_queue_kernels(void);
+void tfe_register_cpu_tensor_array_kernels(void);
 
 #endif /* TFE_KERNELS_CPU_CPU_KERNELS_H_ */
