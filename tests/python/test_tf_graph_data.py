@@ -95,8 +95,6 @@ TF_OK, TF_FLOAT, TF_STRING = 0, 1, 7  # TF_Code / TF_DataType values
 # every test of the case (tfe cannot even import it).
 PENDING: dict[str, str] = {}
 PENDING_ALL: dict[str, str] = {
-    "while_v1_tensorarray": "the v1 TensorArray ops (TensorArrayV3, TensorArrayWriteV3, "
-    "TensorArrayGatherV3) are not registered in tfe: the import fails with NOT_FOUND",
     "train_v1": "the optimizer update ops (ResourceApplyGradientDescent, the training ops "
     "of TF's training_ops.cc) are not registered in tfe: the import fails with NOT_FOUND",
 }
