@@ -2110,10 +2110,32 @@ static void version_hint(importer* im) {
   }
 }
 
+/* Splits the FunctionDefLibrary bytes into its GradientDef entries
+ * (field 2) and everything else. The bytes are well-formed (parsed). */
+static int split_library(importer* im, tfe_pbw* fns, tfe_pbw* grads) {
+  tfe_pbr r;
+  int f, w;
+  r.p = im->gd->library;
+  r.end = r.p + im->gd->library_len;
+  while (r.p < r.end) {
+    const unsigned char* start = r.p;
+    if (!tfe_pbr_tag(&r, &f, &w) || !tfe_pbr_skip(&r, f, w)) break;
+    tfe_pbw_bytes(f == 2 && w == 2 ? grads : fns, start,
+                  (size_t)(r.p - start));
+  }
+  if (fns->oom || grads->oom) {
+    tfe_pbw_free(fns);
+    tfe_pbw_free(grads);
+    return 0;
+  }
+  return 1;
+}
+
 static int run_import(importer* im, TF_ImportGraphDefResults* results) {
   int n = im->gd->num_nodes, processed = 0, i;
   node_scratch ns;
   heap h;
+  tfe_pbw fns = {0}, grads = {0};
   memset(&ns, 0, sizeof(ns));
   tfe_attrs_init(&ns.attrs);
   h.a = NULL;
@@ -2123,21 +2145,27 @@ static int run_import(importer* im, TF_ImportGraphDefResults* results) {
       !check_input_map(im) || !build_node_index(im) || !init_edges(im)) {
     return 0;
   }
-  /* The function library first: nodes may call its functions. */
+  /* The function library first: nodes may call its functions. Its
+   * gradients are recorded last, once nothing else can fail (a recorded
+   * gradient cannot be taken back, a function can). */
   if (im->gd->library != NULL && im->gd->library_len > 0) {
     struct tfe_flib* lib = tfe_graph_flib(im->g);
+    int ok;
     if (lib == NULL) return oom(im);
+    if (!split_library(im, &fns, &grads)) return oom(im);
     im->flib_count = tfe_flib_count(lib);
-    if (!tfe_flib_add_library(lib, im->gd->library, im->gd->library_len,
-                              im->s)) {
+    ok = tfe_flib_add_library(lib, fns.data, fns.len, im->s);
+    tfe_pbw_free(&fns);
+    if (!ok) {
+      tfe_pbw_free(&grads);
       undo(im);
       return 0;
     }
   }
   h.a = (int*)tfe_malloc((size_t)(n > 0 ? n : 1) * sizeof(int));
   if (h.a == NULL) {
-    undo(im);
-    return oom(im);
+    oom(im);
+    goto failed;
   }
   for (i = 0; i < n; i++) {
     if (im->nodes[i].pending == 0) heap_push(&h, i);
@@ -2170,12 +2198,17 @@ static int run_import(importer* im, TF_ImportGraphDefResults* results) {
   if (!add_back_edges(im)) goto failed;
   if (results != NULL && !fill_results(im, results)) goto failed;
   if (im->any_uniquified && !fix_colocation(im)) goto failed;
+  if (grads.len > 0 &&
+      !tfe_flib_add_library(im->g->flib, grads.data, grads.len, im->s)) {
+    goto failed;
+  }
   /* TF's UpdateVersionDef. */
   if (im->gd->producer < im->g->producer) im->g->producer = im->gd->producer;
   if (im->gd->min_consumer > im->g->min_consumer) {
     im->g->min_consumer = im->gd->min_consumer;
   }
   atomic_fetch_add(&im->g->generation, 1);
+  tfe_pbw_free(&grads);
   tfe_free(h.a);
   tfe_free(ns.in);
   tfe_free(ns.outs);
@@ -2186,6 +2219,7 @@ static int run_import(importer* im, TF_ImportGraphDefResults* results) {
   return 1;
 failed:
   undo(im);
+  tfe_pbw_free(&grads);
   tfe_free(h.a);
   tfe_free(ns.in);
   tfe_free(ns.outs);

@@ -1061,6 +1061,32 @@ TEST(failed_import_leaves_graph_unchanged) {
   TF_DeleteStatus(s);
 }
 
+TEST(failed_import_leaves_library_unchanged) {
+  /* A library holding only a GradientDef, and a node that fails: the
+   * gradient must not stay behind (found by fuzz_graphdef_import). */
+  TF_Status* s = TF_NewStatus();
+  TF_Graph* g = TF_NewGraph();
+  TF_Buffer* before = export_graph(g, s);
+  TF_Buffer *after, *buf;
+  pb b = {0}, lib = {0}, grad = {0};
+  pb_str(&grad, 1, "some_fn");
+  pb_str(&grad, 2, "some_fn_grad");
+  pb_sub(&lib, 2, &grad);
+  pb_sub(&b, 2, &lib);
+  placeholder(&b, "x", TF_FLOAT);
+  node(&b, "bad", "NoSuchOpAnywhere", NULL, NULL, NULL, 0);
+  buf = to_buffer(&b);
+  CHECK_EQ_INT(import(g, buf, NULL, s), TF_NOT_FOUND);
+  after = export_graph(g, s);
+  CHECK_EQ_SIZE(after->length, before->length);
+  CHECK(memcmp(after->data, before->data, before->length) == 0);
+  TF_DeleteBuffer(after);
+  TF_DeleteBuffer(buf);
+  TF_DeleteBuffer(before);
+  TF_DeleteGraph(g);
+  TF_DeleteStatus(s);
+}
+
 /* ------------------------------------------------------------------------
  * v1 loops: Merge <- NextIteration back edges. */
 
@@ -1367,7 +1393,7 @@ TEST(tf_written_graphdefs) {
   char path[1024];
   char* manifest;
   const char* p;
-  int cases = 0;
+  int cases = 0, skipped = 0;
   snprintf(path, sizeof path, "%s/graphs/manifest.json", TFE_TEST_DATA_DIR);
   manifest = read_file(path, &mlen);
   if (manifest == NULL) {
@@ -1395,6 +1421,18 @@ TEST(tf_written_graphdefs) {
     g = TF_NewGraph();
     buf = TF_NewBufferFromString(data, len);
     TF_GraphImportGraphDef(g, buf, NULL, s);
+    if (TF_GetCode(s) == TF_NOT_FOUND &&
+        strstr(TF_Message(s), "Op type not registered") != NULL) {
+      /* An op tfe lacks (the Python test marks those cases xfail): the
+       * import must report it and leave the graph empty. */
+      fprintf(stderr, "%s: skipped: %s\n", file, TF_Message(s));
+      CHECK_EQ_INT(count_ops(g), 0);
+      TF_DeleteBuffer(buf);
+      TF_DeleteGraph(g);
+      free(data);
+      skipped++;
+      continue;
+    }
     if (TF_GetCode(s) != TF_OK) {
       TFE_FAIL("%s: %s", file, TF_Message(s));
     }
@@ -1416,7 +1454,7 @@ TEST(tf_written_graphdefs) {
     free(data);
     cases++;
   }
-  CHECK(cases > 0);
+  CHECK(cases > skipped);
   free(manifest);
   TF_DeleteStatus(s);
 }
