@@ -1346,6 +1346,228 @@ done:
   return ok;
 }
 
+
+/* ------------------------------------------------------------------------
+ * Partial runs of static plans. */
+
+struct tfe_plan_prun {
+  tfe_plan* p;
+  plan_val* slots;
+  int* uses;
+  int* pending;
+  unsigned char* ran;
+  int* ready;
+  int num_ready;
+  TF_Code err;
+  char* msg;
+};
+
+int tfe_plan_node_of(const tfe_plan* p, const TF_Operation* op) {
+  int i;
+  for (i = 0; i < p->num_nodes; i++) {
+    if (p->nodes[i].op == op) return i;
+  }
+  return -1;
+}
+
+tfe_plan_prun* tfe_plan_prun_new(tfe_plan* p, TF_Status* s) {
+  tfe_plan_prun* r;
+  int i, j, nn = p->num_nodes;
+  if (p->dynamic) {
+    tfe_status_setf(s, TF_UNIMPLEMENTED,
+                    "partial runs of graphs with v1 control flow run step by "
+                    "step");
+    return NULL;
+  }
+  r = (tfe_plan_prun*)tfe_calloc(1, sizeof(*r));
+  if (r == NULL) goto nomem;
+  r->p = p;
+  r->slots = (plan_val*)tfe_calloc((size_t)p->num_slots + 1, sizeof(plan_val));
+  r->uses = (int*)tfe_malloc(sizeof(int) * (size_t)(p->num_slots + 1));
+  r->pending = (int*)tfe_malloc(sizeof(int) * (size_t)(nn + 1));
+  r->ran = (unsigned char*)tfe_calloc((size_t)nn + 1, 1);
+  r->ready = (int*)tfe_malloc(sizeof(int) * (size_t)(nn + 1));
+  if (r->slots == NULL || r->uses == NULL || r->pending == NULL ||
+      r->ran == NULL || r->ready == NULL) {
+    goto nomem;
+  }
+  memcpy(r->uses, p->init_uses, sizeof(int) * (size_t)p->num_slots);
+  memcpy(r->pending, p->pending0, sizeof(int) * (size_t)nn);
+  for (i = 0; i < p->num_feeds; i++) {
+    for (j = 0; j < p->feeds[i].num_edges; j++) {
+      r->pending[p->feeds[i].edges[j].dst]++;
+    }
+  }
+  for (i = 0; i < nn; i++) {
+    if (r->pending[i] == 0) r->ready[r->num_ready++] = i;
+  }
+  return r;
+nomem:
+  tfe_plan_prun_free(r);
+  tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "out of memory (partial run)");
+  return NULL;
+}
+
+void tfe_plan_prun_free(tfe_plan_prun* r) {
+  int i;
+  if (r == NULL) return;
+  if (r->slots != NULL) {
+    for (i = 0; i < r->p->num_slots; i++) val_release(&r->slots[i]);
+  }
+  tfe_free(r->slots);
+  tfe_free(r->uses);
+  tfe_free(r->pending);
+  tfe_free(r->ran);
+  tfe_free(r->ready);
+  tfe_free(r->msg);
+  tfe_free(r);
+}
+
+/* Runs the ready nodes (and what they make ready). */
+static int prun_advance(tfe_plan_prun* r, TFE_CancellationManager* cancel,
+                        TF_Status* s) {
+  tfe_plan* p = r->p;
+  const int first_feed = p->num_slots - p->num_feeds;
+  plan_val ins_inline[INLINE_VALS];
+  plan_val* ins = ins_inline;
+  int ok = 0;
+  if (p->max_in > INLINE_VALS) {
+    ins = (plan_val*)tfe_malloc(sizeof(plan_val) * (size_t)p->max_in);
+    if (ins == NULL) {
+      tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "out of memory running a graph");
+      return 0;
+    }
+  }
+  while (r->num_ready > 0) {
+    int node = r->ready[--r->num_ready], j;
+    const plan_node* n = &p->nodes[node];
+    if (cancelled(cancel, n->name, s)) goto done;
+    if (n->kind == PK_PLACEHOLDER) {
+      tfe_status_setf(s, p->error_code, "%s", p->error_msg);
+      goto done;
+    }
+    for (j = 0; j < n->num_in; j++) ins[j] = r->slots[n->in_slot[j]];
+    if (!tfe_plan_run_kernel(p, n, ins, r->slots + n->slot0,
+                             n->num_in > 0
+                                 ? forwardable(p, n, r->slots, r->uses)
+                                 : 0,
+                             s)) {
+      goto done;
+    }
+    for (j = 0; j < n->num_in; j++) {
+      int slot = n->in_slot[j];
+      if (--r->uses[slot] == 0 && slot < first_feed) {
+        val_release(&r->slots[slot]);
+      }
+    }
+    for (j = 0; j < n->num_out; j++) {
+      if (r->uses[n->slot0 + j] == 0) val_release(&r->slots[n->slot0 + j]);
+    }
+    r->ran[node] = 1;
+    for (j = 0; j < n->num_edges + n->num_ctrl_out; j++) {
+      int d = j < n->num_edges ? n->edges[j].dst
+                               : n->ctrl_out[j - n->num_edges];
+      if (d >= 0 && --r->pending[d] == 0) r->ready[r->num_ready++] = d;
+    }
+  }
+  ok = 1;
+done:
+  if (ins != ins_inline) tfe_free(ins);
+  return ok;
+}
+
+int tfe_plan_prun_step(tfe_plan_prun* r, const int* feed_idx,
+                       TF_Tensor* const* vals, int nfeed,
+                       const int* fetch_idx, TF_Tensor** outs, int nfetch,
+                       const int* target_nodes, int ntargets,
+                       struct TFE_CancellationManager* cancel, TF_Status* s) {
+  tfe_plan* p = r->p;
+  const int first_feed = p->num_slots - p->num_feeds;
+  TFE_CancellationManager* saved;
+  tfe_fpenv_saved fp;
+  int i, ok;
+  for (i = 0; i < nfetch; i++) outs[i] = NULL;
+  tfe_status_ok(s);
+  if (r->err != TF_OK) {
+    tfe_status_setf(s, r->err, "%s", r->msg != NULL ? r->msg : "");
+    return 0;
+  }
+  for (i = 0; i < nfeed; i++) {
+    const TF_Tensor* t = vals[i];
+    if (t->dtype != p->feeds[feed_idx[i]].dtype) {
+      tfe_status_setf(s, TF_INVALID_ARGUMENT,
+                      "Tensor type mismatch for feed %d: the graph expects "
+                      "%s but a %s tensor was fed",
+                      i, tfe_dtype_enum_name(p->feeds[feed_idx[i]].dtype),
+                      tfe_dtype_enum_name(t->dtype));
+      return 0;
+    }
+  }
+  for (i = 0; i < nfeed; i++) {
+    const TF_Tensor* t = vals[i];
+    const plan_feed* f = &p->feeds[feed_idx[i]];
+    plan_val* v = &r->slots[first_feed + feed_idx[i]];
+    int j;
+    v->t = tfe_tensor_from_buffer(t->dtype, t->dims, t->num_dims, t->buf);
+    v->dev = p->ctx->devices[0];
+    if (v->t == NULL) {
+      tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "out of memory (partial run)");
+      return 0;
+    }
+    for (j = 0; j < f->num_edges; j++) {
+      int d = f->edges[j].dst;
+      if (--r->pending[d] == 0) r->ready[r->num_ready++] = d;
+    }
+  }
+  saved = t_cancel;
+  t_cancel = cancel;
+  t_depth++;
+  tfe_fpenv_enter(&fp);
+  ok = prun_advance(r, cancel, s);
+  tfe_fpenv_leave(&fp);
+  t_depth--;
+  t_cancel = saved;
+  if (!ok) {
+    /* The partial run is over: later steps see the same error. */
+    r->err = TF_GetCode(s);
+    r->msg = tfe_strdup(TF_Message(s));
+    return 0;
+  }
+  for (i = 0; i < nfetch; i++) {
+    int node = p->fetch_node[fetch_idx[i]];
+    if (!r->ran[node]) {
+      tfe_status_setf(s, TF_INVALID_ARGUMENT,
+                      "Fetch %s:%d cannot be computed from the feeds that "
+                      "have been fed so far.",
+                      p->nodes[node].name, p->fetch_out[fetch_idx[i]]);
+      goto fail;
+    }
+  }
+  for (i = 0; i < ntargets; i++) {
+    if (target_nodes[i] >= 0 && !r->ran[target_nodes[i]]) {
+      tfe_status_setf(s, TF_INVALID_ARGUMENT,
+                      "Target %s cannot be run from the feeds that have been "
+                      "fed so far.",
+                      p->nodes[target_nodes[i]].name);
+      goto fail;
+    }
+  }
+  for (i = 0; i < nfetch; i++) {
+    int slot = p->fetch_slot[fetch_idx[i]];
+    int take = --r->uses[slot] == 0 && slot < first_feed;
+    outs[i] = to_user(p, &r->slots[slot], take, s);
+    if (outs[i] == NULL) goto fail;
+  }
+  tfe_status_ok(s);
+  return 1;
+fail:
+  for (i = 0; i < nfetch; i++) {
+    if (outs[i] != NULL) TF_DeleteTensor(outs[i]);
+    outs[i] = NULL;
+  }
+  return 0;
+}
+
 /* ------------------------------------------------------------------------
  * Entry point. */
 

@@ -128,6 +128,26 @@ typedef struct plan_val {
 int tfe_plan_run_kernel(tfe_plan* p, const plan_node* n, const plan_val* ins,
                         plan_val* outs, uint64_t fwd, TF_Status* s);
 
+/* Partial runs of a static plan (prun.c): one execution that advances as
+ * feeds arrive, each node running at most once. (exec.c) */
+typedef struct tfe_plan_prun tfe_plan_prun;
+/* NULL with UNIMPLEMENTED for plans with v1 control flow (those run each
+ * step separately), RESOURCE_EXHAUSTED on OOM. */
+tfe_plan_prun* tfe_plan_prun_new(tfe_plan* p, TF_Status* s);
+/* Feeds feed_idx[i] (plan feed numbers) with vals[i] (shared), runs every
+ * node that became ready, then hands out fetch_idx[i] (plan fetch numbers)
+ * in outs[i] and checks that target nodes (plan node indices) ran. A fetch
+ * or target that needs a feed not given yet is INVALID_ARGUMENT; a kernel
+ * error ends the partial run (later steps report it again). */
+int tfe_plan_prun_step(tfe_plan_prun* r, const int* feed_idx,
+                       TF_Tensor* const* vals, int nfeed,
+                       const int* fetch_idx, TF_Tensor** outs, int nfetch,
+                       const int* target_nodes, int ntargets,
+                       struct TFE_CancellationManager* cancel, TF_Status* s);
+void tfe_plan_prun_free(tfe_plan_prun* r);
+/* Plan node index of op, or -1. */
+int tfe_plan_node_of(const tfe_plan* p, const TF_Operation* op);
+
 /* Adds "\n\t [[{{node NAME}}]]" to the message in s, as TF does. */
 void tfe_plan_annotate(TF_Status* s, const char* node);
 

@@ -1,21 +1,25 @@
 /* Partial runs: TF_SessionPRunSetup declares feeds, fetches and targets;
  * each TF_SessionPRun call then feeds some of the declared inputs (each
- * once) and fetches some of the declared outputs (each once). A call runs
- * the plan for its fetches and targets with every value fed so far.
- * Unlike TF, which keeps one step alive across calls, a node that two
- * calls both need runs in each of them (the same values for stateless
- * nodes; a stateful node such as a variable update runs twice). */
+ * once) and fetches some of the declared outputs (each once). As in TF,
+ * one execution of the plan for everything declared advances as feeds
+ * arrive: each call runs the nodes its feeds made ready, and every node
+ * runs at most once in the partial run. Graphs with v1 control flow are
+ * the exception: there a call runs the plan for its fetches and targets
+ * with every value fed so far (a node two calls both need runs in each). */
 #include <stdio.h>
 #include <string.h>
 
 #include "core/alloc.h"
 #include "core/status_internal.h"
 #include "core/tensor_internal.h"
+#include "graph/plan_internal.h"
 #include "graph/session_priv.h"
 
 void tfe_prun_free(tfe_prun* pr) {
   int i;
   if (pr == NULL) return;
+  tfe_plan_prun_free(pr->exec);
+  if (pr->entry != NULL) tfe_session_put_plan(pr->session, pr->entry);
   if (pr->fed != NULL) {
     for (i = 0; i < pr->nin; i++) {
       if (pr->fed[i] != NULL) TF_DeleteTensor(pr->fed[i]);
@@ -58,10 +62,18 @@ void TF_SessionPRunSetup(TF_Session* session, const TF_Output* inputs,
         session, inputs, ninputs, outputs, noutputs, target_opers, ntargets,
         status);
     if (e == NULL) return;
-    tfe_session_put_plan(session, e);
+    pr = (tfe_prun*)tfe_calloc(1, sizeof(*pr));
+    if (pr == NULL) {
+      tfe_session_put_plan(session, e);
+      goto nomem;
+    }
+    pr->session = session;
+    pr->entry = e;
+    if (!e->plan->dynamic) {
+      pr->exec = tfe_plan_prun_new(e->plan, status);
+      if (pr->exec == NULL) goto nomem;
+    }
   }
-  pr = (tfe_prun*)tfe_calloc(1, sizeof(*pr));
-  if (pr == NULL) goto nomem;
   pr->nin = ninputs;
   pr->nout = noutputs;
   pr->nt = ntargets;
@@ -209,6 +221,55 @@ void TF_SessionPRun(TF_Session* session, const char* handle,
       goto done;
     }
   }
+  if (pr->exec != NULL) {
+    /* One execution for the whole partial run. */
+    int* feed_idx = (int*)tfe_malloc(sizeof(int) * (size_t)(ninputs + 1));
+    int* tg_idx = (int*)tfe_malloc(sizeof(int) * (size_t)(ntargets + 1));
+    if (feed_idx == NULL || tg_idx == NULL) {
+      tfe_free(feed_idx);
+      tfe_free(tg_idx);
+      goto nomem;
+    }
+    for (i = 0; i < ninputs; i++) {
+      feed_idx[i] = find_output(pr->in, pr->nin, inputs[i]);
+      if (input_values[i]->dtype !=
+          pr->entry->plan->feeds[feed_idx[i]].dtype) {
+        tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                        "Tensor type mismatch for the feed %s:%d",
+                        inputs[i].oper->name, inputs[i].index);
+        tfe_free(feed_idx);
+        tfe_free(tg_idx);
+        goto done;
+      }
+    }
+    for (i = 0; i < ntargets; i++) {
+      tg_idx[i] = tfe_plan_node_of(pr->entry->plan, target_opers[i]);
+    }
+    /* Mark the feeds as given first: the execution takes them whether or
+     * not the step then succeeds. */
+    for (i = 0; i < ninputs; i++) {
+      const TF_Tensor* t = input_values[i];
+      TF_Tensor* share = tfe_tensor_from_buffer(t->dtype, t->dims,
+                                                t->num_dims, t->buf);
+      if (share == NULL) {
+        int j;
+        for (j = 0; j < i; j++) {
+          TF_DeleteTensor(pr->fed[feed_idx[j]]);
+          pr->fed[feed_idx[j]] = NULL;
+        }
+        tfe_free(feed_idx);
+        tfe_free(tg_idx);
+        goto nomem;
+      }
+      pr->fed[feed_idx[i]] = share;
+    }
+    tfe_plan_prun_step(pr->exec, feed_idx, input_values, ninputs, fetch_idx,
+                       output_values, noutputs, tg_idx, ntargets,
+                       session->cancel, status);
+    tfe_free(feed_idx);
+    tfe_free(tg_idx);
+    goto finish;
+  }
   /* Keep shares of the new feeds. */
   for (i = 0; i < ninputs; i++) {
     int k = find_output(pr->in, pr->nin, inputs[i]);
@@ -236,6 +297,7 @@ void TF_SessionPRun(TF_Session* session, const char* handle,
     tfe_plan_run(e->plan, vals, output_values, session->cancel, status);
     tfe_session_put_plan(session, e);
   }
+finish:
   if (TF_GetCode(status) == TF_OK) {
     int all = pr->nout > 0;
     for (i = 0; i < noutputs; i++) pr->fetched[fetch_idx[i]] = 1;

@@ -433,13 +433,14 @@ void tfe_session_free(TF_Session* s) {
     s->closed = 1;
     TFE_CancellationManagerStartCancel(s->cancel);
   }
-  while ((e = s->plans) != NULL) {
-    s->plans = e->next;
-    entry_free(e);
-  }
+  /* Partial runs first: they hold cached plans. */
   while ((pr = s->pruns) != NULL) {
     s->pruns = pr->next;
     tfe_prun_free(pr);
+  }
+  while ((e = s->plans) != NULL) {
+    s->plans = e->next;
+    entry_free(e);
   }
   TFE_DeleteCancellationManager(s->cancel);
   TFE_DeleteContext(s->ctx);

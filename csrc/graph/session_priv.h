@@ -39,6 +39,11 @@ typedef struct tfe_prun {
   TF_Output* out;
   unsigned char* fetched;
   const TF_Operation** tg;
+  /* Static graphs: one execution advancing step by step (plan_internal.h),
+   * on the cached plan `entry` (held). NULL otherwise. */
+  struct tfe_plan_prun* exec;
+  tfe_plan_entry* entry;
+  TF_Session* session;
 } tfe_prun;
 
 struct TF_Session {

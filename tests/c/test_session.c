@@ -765,4 +765,64 @@ TEST(rewired_edges_and_cycles) {
   TF_DeleteGraph(g);
 }
 
+/* A partial run is one execution: a node that two steps need runs once
+ * (a variable update both fetches depend on happens once). */
+TEST(partial_run_runs_each_node_once) {
+  TF_Graph* g = TF_NewGraph();
+  TF_Operation *init, *incr;
+  TF_Operation* read = var_ops(g, &init, &incr);
+  TF_Operation* x = gt_placeholder(g, "px", TF_INT32);
+  TF_Operation* y = gt_placeholder(g, "py", TF_INT32);
+  TF_Operation* after;
+  TF_Operation *fx, *fy;
+  TF_Session* sess;
+  TF_Status* s = TF_NewStatus();
+  const char* h = NULL;
+  {
+    TF_OperationDescription* d = TF_NewOperation(g, "ReadVariableOp", "after");
+    TF_AddInput(d, gt_out(TF_GraphOperationByName(g, "v"), 0));
+    TF_SetAttrType(d, "dtype", TF_INT32);
+    TF_AddControlInput(d, incr);
+    after = gt_finish(d);
+  }
+  fx = gt_binop(g, "AddV2", "fx", gt_out(after, 0), gt_out(x, 0));
+  fy = gt_binop(g, "Mul", "fy", gt_out(after, 0), gt_out(y, 0));
+  sess = gt_session(g);
+  {
+    TF_Operation* ti[1] = {init};
+    TF_SessionRun(sess, NULL, NULL, NULL, 0, NULL, NULL, 0,
+                  (const TF_Operation* const*)ti, 1, NULL, s);
+    CHECK_CODE(s, TF_OK); /* v = 5 */
+  }
+  {
+    TF_Output in[2] = {gt_out(x, 0), gt_out(y, 0)};
+    TF_Output out[2] = {gt_out(fx, 0), gt_out(fy, 0)};
+    TF_Tensor* vx = gt_scalar_i32(1);
+    TF_Tensor* vy = gt_scalar_i32(2);
+    TF_Tensor* o = NULL;
+    TF_SessionPRunSetup(sess, in, 2, out, 2, NULL, 0, &h, s);
+    CHECK_CODE(s, TF_OK);
+    /* fy needs py, not fed yet */
+    TF_SessionPRun(sess, h, in, &vx, 1, out + 1, &o, 1, NULL, 0, s);
+    CHECK_CODE(s, TF_INVALID_ARGUMENT);
+    TF_SessionPRun(sess, h, NULL, NULL, 0, out, &o, 1, NULL, 0, s);
+    CHECK_CODE(s, TF_OK);
+    CHECK_EQ_INT(i32_of(o), 10 + 1); /* v was incremented once: 10 */
+    TF_DeleteTensor(o);
+    TF_SessionPRun(sess, h, in + 1, &vy, 1, out + 1, &o, 1, NULL, 0, s);
+    CHECK_CODE(s, TF_OK);
+    CHECK_EQ_INT(i32_of(o), 10 * 2);
+    TF_DeleteTensor(o);
+    TF_DeletePRunHandle(h);
+    TF_DeleteTensor(vx);
+    TF_DeleteTensor(vy);
+    o = gt_run1(sess, NULL, NULL, gt_out(read, 0), NULL);
+    CHECK_EQ_INT(i32_of(o), 10);
+    TF_DeleteTensor(o);
+  }
+  gt_close(sess);
+  TF_DeleteStatus(s);
+  TF_DeleteGraph(g);
+}
+
 TFE_TEST_MAIN
