@@ -107,15 +107,15 @@ static void drop_stale(TF_Session* s, uint64_t gen) {
 /* Function-call kernels find functions in the session context's library:
  * the graph's functions are added to it before a plan is built (the graph
  * may have gained functions since the last plan). */
-static int share_functions(TF_Session* s, TF_Status* status) {
+static int share_functions(TF_Session* s, TF_Graph* g, TF_Status* status) {
   tfe_flib* lib;
   int ok = 1;
-  pthread_mutex_lock(&s->graph->mu);
-  lib = s->graph->flib;
+  pthread_mutex_lock(&g->mu);
+  lib = g->flib;
   if (lib != NULL && tfe_flib_count(lib) > 0) {
     ok = tfe_flib_merge(tfe_ctx_flib(s->ctx), lib, status);
   }
-  pthread_mutex_unlock(&s->graph->mu);
+  pthread_mutex_unlock(&g->mu);
   return ok;
 }
 
@@ -227,12 +227,14 @@ tfe_plan_entry* tfe_session_get_plan(TF_Session* s, const TF_Output* in,
   }
   pthread_mutex_unlock(&s->mu);
 
-  if (!share_functions(s, status)) return NULL;
+  if (!share_functions(s, s->graph, status)) return NULL;
   {
     TF_Graph* opt = NULL;
     if (!optimize(s, in, nin, out, nout, tg, nt, &opt, status)) return NULL;
     if (opt != NULL) {
-      p = plan_on_optimized(s, opt, in, nin, out, nout, tg, nt, status);
+      p = share_functions(s, opt, status)
+              ? plan_on_optimized(s, opt, in, nin, out, nout, tg, nt, status)
+              : NULL;
     } else {
       p = tfe_plan_new(s->graph, s->ctx, in, nin, out, nout,
                        (TF_Operation* const*)tg, nt, status);
