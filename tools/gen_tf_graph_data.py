@@ -820,7 +820,7 @@ def feeds_and_defaults() -> None:
     )
 
 
-def train_v1() -> None:
+def train_v1(manual: bool = False) -> None:
     rng = np.random.default_rng(7)
     xs = rng.normal(size=(8, 3)).astype(np.float32)
     ys = (xs @ np.array([[1.5], [-2.0], [0.5]], np.float32) + 0.25).astype(np.float32)
@@ -833,7 +833,11 @@ def train_v1() -> None:
         h = tf.nn.relu(tf.matmul(x, w) + b, name="h")  # Relu gradient too
         pred = tf.add(tf.matmul(x, w) + b, 0.1 * h, name="pred")
         loss = tf.reduce_mean(tf.square(pred - y), name="loss")
-        v1.train.GradientDescentOptimizer(0.05).minimize(loss, name="train")
+        if manual:  # tf.gradients and plain variable updates, no optimizer op
+            gw, gb = tf.gradients(loss, [w, b])
+            tf.group(w.assign_sub(0.05 * gw), b.assign_sub(0.05 * gb), name="train")
+        else:
+            v1.train.GradientDescentOptimizer(0.05).minimize(loss, name="train")
         v1.variables_initializer([w, b], name="init")
 
     def numpy_steps(n: int) -> tuple[np.ndarray, np.ndarray, np.float32]:
@@ -865,12 +869,17 @@ def train_v1() -> None:
     )
     gd = v1_graph(build)
     assert l30 < l0 / 4, (l0, l30)
+    how = (
+        "tf.gradients and AssignSubVariableOp updates"
+        if manual
+        else "GradientDescentOptimizer.minimize (ResourceApplyGradientDescent)"
+    )
     add_graph_case(
-        "train_v1",
+        "train_v1_gradients" if manual else "train_v1",
         "A tf.compat.v1 training graph: linear model + 0.1*relu, mean squared error, "
-        "GradientDescentOptimizer.minimize (the gradient ops TF adds: MatMul/Relu/Mean/"
-        "Square gradients, BroadcastGradientArgs, ResourceApplyGradientDescent); 30 "
-        "training runs in one session, then the loss and the variables.",
+        f"trained by {how}, with the gradient ops TF adds (MatMul/Relu/Mean/Square "
+        "gradients, BroadcastGradientArgs, ...); 30 training runs in one session, then "
+        "the loss and the variables.",
         gd,
         runs,
     )
@@ -924,6 +933,7 @@ def main() -> int:
     devices_and_control()
     feeds_and_defaults()
     train_v1()
+    train_v1(manual=True)
     while_v1_tensorarray()
     manifest = {"version": 1, "tensorflow": tf.__version__, "cases": CASES}
     (OUT / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n")
