@@ -21,12 +21,14 @@ bytes: every GraphDef is imported again into a fresh tf.Graph and run with
 tf.compat.v1.Session, the runs of one case in order in ONE session (so
 variables and queues carry state from run to run). Each output is also
 checked here against an independent numpy/Python computation, so a wrong
-expectation cannot slip in unnoticed. The runs are recorded through the Python
-Session but replayed by the tests through the C API (TF_SessionRun), so
-they avoid what only the Python client does (fetching a fed tensor, for
-one, which the C API refuses); tests/python/test_tf_graph_data.py can
-replay them against TensorFlow's own C library to prove it. FunctionDef cases are run eagerly
+expectation cannot slip in unnoticed. FunctionDef cases are run eagerly
 through the concrete function they came from.
+
+The runs are recorded through the Python Session but replayed by the tests
+through the C API (TF_SessionRun), so they avoid what only the Python
+client does (fetching a fed tensor, for one, which the C API refuses);
+tests/python/test_tf_graph_data.py replays them against TensorFlow's own C
+library too (TFE_GRAPH_DATA_LIB) to prove it.
 
 Manifest format (version 1):
   {"version": 1, "tensorflow": "2.21.0", "cases": [CASE, ...]}
