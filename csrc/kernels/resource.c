@@ -65,7 +65,7 @@ void tfe_resource_unref(tfe_resource* r) {
   }
   if (r->value != NULL) TF_DeleteTensor(r->value);
   if ((r->kind == TFE_RESOURCE_PLUGIN || r->kind == TFE_RESOURCE_QUEUE ||
-       r->kind == TFE_RESOURCE_TENSOR_ARRAY) &&
+       r->kind == TFE_RESOURCE_TENSOR_ARRAY || r->kind == TFE_RESOURCE_STACK) &&
       r->del != NULL) {
     r->del(r->object);
   }

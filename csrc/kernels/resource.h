@@ -23,9 +23,10 @@ enum {
   TFE_RESOURCE_PLUGIN = 2,   /* an object made by a plugin */
   TFE_RESOURCE_QUEUE = 3,    /* a queue (kernels/cpu/queue_kernels.c):
                               * object and del as for plugin resources */
-  TFE_RESOURCE_TENSOR_ARRAY = 4 /* a TF 1 TensorArray
-                                 * (kernels/cpu/tensor_array_kernels.c):
-                                 * object and del as for plugin resources */
+  TFE_RESOURCE_TENSOR_ARRAY = 4, /* a TF 1 TensorArray
+                                  * (kernels/cpu/tensor_array_kernels.c):
+                                  * object and del as for plugin resources */
+  TFE_RESOURCE_STACK = 5 /* a TF 1 stack (StackV2; same file and rules) */
 };
 
 typedef struct tfe_resource {

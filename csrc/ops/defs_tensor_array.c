@@ -1,8 +1,9 @@
 /* Built-in op definitions: TF 1's TensorArray ops (the V3 family that
- * tf.compat.v1 TensorArray, map_fn and dynamic_rnn graphs contain).
+ * tf.compat.v1 TensorArray, map_fn and dynamic_rnn graphs contain) and the
+ * stack ops (StackV2 & co.) that gradients of v1 while loops use.
  * Names, arg and attr names, types, defaults and statefulness follow
  * TensorFlow 2.21's op registry. The older V1/V2 forms (Ref(string) or
- * string handles) are not defined. The kernels are in
+ * string handles) are not defined. The kernels for both are in
  * csrc/kernels/cpu/tensor_array_kernels.c. */
 #include "ops/ops_internal.h"
 
@@ -48,6 +49,15 @@ static const tfe_builtin_op kOps[] = {
     TFE_OP("TensorArraySizeV3", "in: handle: resource", "in: flow_in: float",
            "out: size: int32", "stateful"),
     TFE_OP("TensorArrayCloseV3", "in: handle: resource", "stateful"),
+    TFE_OP("StackV2", "in: max_size: int32", "out: handle: resource",
+           "attr: elem_type: type", "attr: stack_name: string = ''",
+           "stateful"),
+    TFE_OP("StackPushV2", "in: handle: resource", "in: elem: T",
+           "out: output: T", "attr: T: type",
+           "attr: swap_memory: bool = false", "stateful"),
+    TFE_OP("StackPopV2", "in: handle: resource", "out: elem: elem_type",
+           "attr: elem_type: type", "stateful"),
+    TFE_OP("StackCloseV2", "in: handle: resource", "stateful"),
 };
 
 int tfe_ops_register_tensor_array_defs(void) {

@@ -233,6 +233,16 @@ static int rule_ta_size(si_ctx* c) {
 
 static int rule_ta_close(si_ctx* c) { return ta_handle(c); }
 
+/* TF 1 stacks: StackV2's handle is a 2-vector too; a push returns its
+ * element; a pop's shape is unknown. */
+static int rule_stack_new(si_ctx* c) { return si_set_vector(c, 0, 2); }
+
+static int rule_stack_push(si_ctx* c) {
+  si_sh e;
+  si_in(c, 1, &e);
+  return si_set(c, 0, &e);
+}
+
 /* ---- collectives ---- */
 
 static int rule_collective_assign_group(si_ctx* c) {
@@ -451,6 +461,9 @@ const si_rule si_rules_misc[] = {
     {"TensorArrayConcatV3", rule_ta_concat},
     {"TensorArraySizeV3", rule_ta_size},
     {"TensorArrayCloseV3", rule_ta_close},
+    /* TF 1 stacks */
+    {"StackV2", rule_stack_new}, {"StackPushV2", rule_stack_push},
+    {"StackPopV2", si_rule_unknown}, {"StackCloseV2", rule_ta_close},
     /* collectives */
     {"CollectiveReduce", si_rule_unchanged},
     {"CollectiveReduceV2", si_rule_unchanged},

@@ -4,7 +4,8 @@
  * tf.compat.v1 session): writes, reads (zeros for an unwritten index of a
  * fully known element shape), clear_after_read, dynamic_size,
  * identical_element_shapes, gather/scatter/concat/split, size, close,
- * gradient arrays, and the errors. */
+ * gradient arrays, and the errors; and the TF 1 stack ops (StackV2 & co.)
+ * that gradients of v1 while loops use. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -703,6 +704,114 @@ TEST(string_elements_and_wrong_handles) {
   }
   TFE_DeleteTensorHandle(h);
   TFE_DeleteTensorHandle(flow);
+  TFE_DeleteContext(ctx);
+  CHECK_LIVE_EQ(live_now(), before);
+  TF_DeleteStatus(s);
+}
+
+/* ---- TF 1 stacks (what v1 while-loop gradients use) ---- */
+
+static TFE_TensorHandle* make_stack(TFE_Context* ctx, int32_t max_size,
+                                    TF_Status* s) {
+  TFE_TensorHandle* ms = scalar_i32(max_size, s);
+  TFE_TensorHandle* out[1];
+  TFE_Op* op = TFE_NewOp(ctx, "StackV2", s);
+  int n = 1;
+  CHECK_CODE(s, TF_OK);
+  TFE_OpAddInput(op, ms, s);
+  TFE_OpSetAttrType(op, "elem_type", TF_FLOAT);
+  TFE_OpSetAttrString(op, "stack_name", "st", 2);
+  TFE_Execute(op, out, &n, s);
+  TFE_DeleteOp(op);
+  TFE_DeleteTensorHandle(ms);
+  return TF_GetCode(s) == TF_OK ? out[0] : NULL;
+}
+
+static TF_Code push(TFE_Context* ctx, TFE_TensorHandle* st,
+                    TFE_TensorHandle* v, TF_Status* s) {
+  TFE_TensorHandle* ins[2];
+  TFE_TensorHandle* out[1];
+  TF_Code c;
+  ins[0] = st;
+  ins[1] = v;
+  c = run(ctx, "StackPushV2", ins, 2, NULL, TF_FLOAT, NULL, NULL, -2, out, 1,
+          s);
+  if (c == TF_OK) TFE_DeleteTensorHandle(out[0]);
+  return c;
+}
+
+static TF_Code pop(TFE_Context* ctx, TFE_TensorHandle* st, float* v,
+                   TF_Status* s) {
+  TFE_TensorHandle* out[1];
+  TF_Code c = run(ctx, "StackPopV2", &st, 1, "elem_type", TF_FLOAT, NULL,
+                  NULL, -2, out, 1, s);
+  if (c == TF_OK) {
+    TF_Status* s2 = TF_NewStatus();
+    *v = read_f32(out[0], s2);
+    TFE_DeleteTensorHandle(out[0]);
+    TF_DeleteStatus(s2);
+  }
+  return c;
+}
+
+TEST(stacks_push_pop_close) {
+  TF_Status* s = TF_NewStatus();
+  live_counts before = live_now();
+  TFE_Context* ctx = new_ctx(s);
+  TFE_TensorHandle* st = make_stack(ctx, 2, s);
+  TFE_TensorHandle *one, *two, *i;
+  TFE_TensorHandle* out[1];
+  float v = 0;
+  CHECK_CODE(s, TF_OK);
+  one = scalar_f32(1, s);
+  two = scalar_f32(2, s);
+  i = scalar_i32(3, s);
+  CHECK_EQ_INT(pop(ctx, st, &v, s), TF_INVALID_ARGUMENT);
+  CHECK_STR_CONTAINS(TF_Message(s), "Stack[st_");
+  CHECK_STR_CONTAINS(TF_Message(s), "] is empty when calling Pop().");
+  CHECK_EQ_INT(push(ctx, st, one, s), TF_OK);
+  CHECK_EQ_INT(push(ctx, st, two, s), TF_OK);
+  CHECK_EQ_INT(push(ctx, st, one, s), TF_INVALID_ARGUMENT);
+  CHECK_STR_CONTAINS(TF_Message(s), "] overflowed its max_size (2)");
+  /* TF names the dtypes by their enum values here. */
+  CHECK_EQ_INT(push(ctx, st, i, s), TF_INVALID_ARGUMENT);
+  CHECK_STR_EQ(TF_Message(s), "Must have type 1 but got 3");
+  CHECK_EQ_INT(pop(ctx, st, &v, s), TF_OK);
+  CHECK(v == 2);
+  CHECK_EQ_INT(pop(ctx, st, &v, s), TF_OK);
+  CHECK(v == 1);
+  CHECK_EQ_INT(push(ctx, st, two, s), TF_OK);
+  CHECK_EQ_INT(run(ctx, "StackCloseV2", &st, 1, NULL, TF_FLOAT, NULL, NULL,
+                   -2, out, 0, s),
+               TF_OK);
+  CHECK_EQ_INT(push(ctx, st, one, s), TF_INVALID_ARGUMENT);
+  CHECK_STR_CONTAINS(TF_Message(s), "] has already been closed.");
+  CHECK_EQ_INT(pop(ctx, st, &v, s), TF_INVALID_ARGUMENT);
+  /* A TensorArray handle is not a stack (and the reverse). */
+  {
+    ta_opts o = opts(1);
+    TFE_TensorHandle* flow;
+    TFE_TensorHandle* ta = make_ta(ctx, &o, &flow, s);
+    CHECK_CODE(s, TF_OK);
+    CHECK_EQ_INT(push(ctx, ta, one, s), TF_INVALID_ARGUMENT);
+    CHECK_STR_CONTAINS(TF_Message(s), "as a Stack, but it is not one");
+    CHECK_EQ_INT(ta_size(ctx, st, flow, s), -1);
+    CHECK_CODE(s, TF_INVALID_ARGUMENT);
+    TFE_DeleteTensorHandle(ta);
+    TFE_DeleteTensorHandle(flow);
+  }
+  TFE_DeleteTensorHandle(st);
+  /* A negative max_size: no bound. */
+  st = make_stack(ctx, -1, s);
+  CHECK_CODE(s, TF_OK);
+  {
+    int k;
+    for (k = 0; k < 20; k++) CHECK_EQ_INT(push(ctx, st, one, s), TF_OK);
+  }
+  TFE_DeleteTensorHandle(st);
+  TFE_DeleteTensorHandle(one);
+  TFE_DeleteTensorHandle(two);
+  TFE_DeleteTensorHandle(i);
   TFE_DeleteContext(ctx);
   CHECK_LIVE_EQ(live_now(), before);
   TF_DeleteStatus(s);

@@ -26,7 +26,8 @@
  *    array's size and the shapes of its written slots (read as zeros),
  *    and freeze the forward array's size;
  *  - after TensorArrayCloseV3 every op on the array fails.
- * The flow tensors carry no data: ops that produce one pass flow_in on. */
+ * The flow tensors carry no data: ops that produce one pass flow_in on.
+ * The TF 1 stack ops (StackV2 & co.) are here too (end of the file). */
 #include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -1359,6 +1360,220 @@ static void ta_close_compute(tfe_kernel_context* k) {
 }
 
 /* ------------------------------------------------------------------------
+ * TF 1 stacks (StackV2, StackPushV2, StackPopV2, StackCloseV2), which the
+ * gradients of v1 while loops use to keep forward values for the backward
+ * loop. Like TensorArrays, each StackV2 run makes a new anonymous resource
+ * (kind TFE_RESOURCE_STACK) that lives as long as its handles. */
+
+typedef struct tfe_stack {
+  pthread_mutex_t mu;
+  char* name; /* "<stack_name>_<n>", as TF's messages show it */
+  TF_DataType elem_type;
+  int64_t max_size; /* -1: unbounded */
+  int closed;
+  TF_Tensor** items;
+  int64_t n, cap;
+} tfe_stack;
+
+static void stack_clear(tfe_stack* st) {
+  int64_t i;
+  for (i = 0; i < st->n; i++) TF_DeleteTensor(st->items[i]);
+  st->n = 0;
+}
+
+static void stack_free(void* obj) {
+  tfe_stack* st = (tfe_stack*)obj;
+  if (st == NULL) return;
+  stack_clear(st);
+  tfe_free(st->items);
+  tfe_free(st->name);
+  pthread_mutex_destroy(&st->mu);
+  tfe_free(st);
+}
+
+/* Doubles the item array; 0 on OOM (the stack is unchanged). */
+static int stack_grow(tfe_stack* st) {
+  int64_t ncap = st->cap ? st->cap * 2 : 8;
+  TF_Tensor** ni =
+      (TF_Tensor**)tfe_realloc(st->items, sizeof(TF_Tensor*) * (size_t)ncap);
+  if (ni == NULL) return 0;
+  st->items = ni;
+  st->cap = ncap;
+  return 1;
+}
+
+static _Atomic int64_t g_stack_counter;
+
+/* StackV2(max_size) -> handle. */
+static void stack_create_compute(tfe_kernel_context* k) {
+  const TF_Tensor* ms = k->inputs[0];
+  const char* base = attr_string(k, "stack_name");
+  kutil_shape_buf b;
+  char name[1024];
+  tfe_stack* st;
+  tfe_resource* r;
+  TF_Tensor* h;
+  int32_t v;
+  if (ms->num_dims != 0) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "Stack size must be a scalar, but had shape: %s",
+               kutil_tshape(ms, &b));
+    return;
+  }
+  v = *(const int32_t*)kutil_data(ms);
+  if (base[0] == '\0') {
+    base = k->node_name != NULL ? k->node_name : k->op_def->name;
+  }
+  snprintf(name, sizeof name, "%s_%lld", base,
+           (long long)atomic_fetch_add(&g_stack_counter, 1));
+  st = (tfe_stack*)tfe_calloc(1, sizeof(tfe_stack));
+  if (st == NULL) goto oom;
+  if (pthread_mutex_init(&st->mu, NULL) != 0) {
+    tfe_free(st);
+    goto oom;
+  }
+  st->name = tfe_strdup(name);
+  if (st->name == NULL) {
+    stack_free(st);
+    goto oom;
+  }
+  /* A negative max_size means no bound (TF uses INT32_MAX then). */
+  st->max_size = v >= 0 ? v : INT32_MAX;
+  st->elem_type = attr_type(k, "elem_type");
+  snprintf(name, sizeof name, "_stacks%s", st->name);
+  r = tfe_plugin_resource_new(tfe_resource_kernel_ctx_id(k),
+                              k->device_name != NULL ? k->device_name : "",
+                              "_stacks", name, st, stack_free);
+  if (r == NULL) {
+    stack_free(st);
+    goto oom;
+  }
+  r->kind = TFE_RESOURCE_STACK;
+  r->anonymous = 1;
+  h = tfe_resource_new_handle(r);
+  tfe_resource_unref(r);
+  if (h == NULL) goto oom;
+  tfe_kernel_set_output(k, 0, h);
+  return;
+oom:
+  KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory in %s", k->op_def->name);
+}
+
+/* The stack behind input 0 with a new reference on its resource. */
+static tfe_stack* stack_from_input(tfe_kernel_context* k, tfe_resource** res) {
+  tfe_resource* h;
+  tfe_resource* r;
+  *res = NULL;
+  if (k->num_inputs < 1 || k->inputs[0] == NULL ||
+      (h = tfe_resource_of_tensor(k->inputs[0])) == NULL) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "%s: input 0 is not a stack handle (expected a DT_RESOURCE "
+               "tensor made by StackV2)",
+               k->op_def->name);
+    return NULL;
+  }
+  r = tfe_resources_lookup_handle(h);
+  if (r == NULL) {
+    KUTIL_FAIL(k, TF_NOT_FOUND,
+               "Resource %s/%s/N10tensorflow5StackE does not exist.",
+               h->container, h->name);
+    return NULL;
+  }
+  if (r->kind != TFE_RESOURCE_STACK || r->object == NULL) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "Trying to access resource %s located in device %s as a "
+               "Stack, but it is not one",
+               r->name, r->device);
+    tfe_resource_unref(r);
+    return NULL;
+  }
+  *res = r;
+  return (tfe_stack*)r->object;
+}
+
+static int stack_check_open(tfe_kernel_context* k, const tfe_stack* st) {
+  if (st->closed) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Stack[%s] has already been closed.",
+               st->name);
+    return 0;
+  }
+  return 1;
+}
+
+/* StackPushV2(handle, elem) -> elem (the pushed value). */
+static void stack_push_compute(tfe_kernel_context* k) {
+  tfe_resource* res;
+  tfe_stack* st = stack_from_input(k, &res);
+  const TF_Tensor* e = k->inputs[1];
+  TF_Tensor* kept = NULL;
+  if (st == NULL) return;
+  if (e->dtype != st->elem_type) {
+    /* TF prints the DataType enum values here. */
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Must have type %d but got %d",
+               (int)st->elem_type, (int)e->dtype);
+    goto done;
+  }
+  pthread_mutex_lock(&st->mu);
+  if (stack_check_open(k, st)) {
+    if (st->n >= st->max_size) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "Stack[%s] overflowed its max_size (%lld)", st->name,
+                 (long long)st->max_size);
+    } else if (st->n == st->cap && !stack_grow(st)) {
+      KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory in %s",
+                 k->op_def->name);
+    } else if ((kept = share_tensor(e)) == NULL) {
+      KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory in %s",
+                 k->op_def->name);
+    } else {
+      st->items[st->n++] = kept;
+    }
+  }
+  pthread_mutex_unlock(&st->mu);
+  if (kept != NULL) pass_flow(k, 1, 0);
+done:
+  tfe_resource_unref(res);
+}
+
+/* StackPopV2(handle) -> the last pushed value. */
+static void stack_pop_compute(tfe_kernel_context* k) {
+  tfe_resource* res;
+  tfe_stack* st = stack_from_input(k, &res);
+  TF_Tensor* top = NULL;
+  TF_DataType want = attr_type(k, "elem_type");
+  if (st == NULL) return;
+  pthread_mutex_lock(&st->mu);
+  if (stack_check_open(k, st)) {
+    if (st->n == 0) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "Stack[%s] is empty when calling Pop().", st->name);
+    } else if (st->items[st->n - 1]->dtype != want) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "Stack[%s] holds %s elements but StackPopV2 asks for %s",
+                 st->name, tfe_variant_dtype_name(st->items[st->n - 1]->dtype),
+                 tfe_variant_dtype_name(want));
+    } else {
+      top = st->items[--st->n];
+    }
+  }
+  pthread_mutex_unlock(&st->mu);
+  if (top != NULL) tfe_kernel_set_output(k, 0, top);
+  tfe_resource_unref(res);
+}
+
+/* StackCloseV2(handle): drops the elements; later pushes and pops fail. */
+static void stack_close_compute(tfe_kernel_context* k) {
+  tfe_resource* res;
+  tfe_stack* st = stack_from_input(k, &res);
+  if (st == NULL) return;
+  pthread_mutex_lock(&st->mu);
+  stack_clear(st);
+  st->closed = 1;
+  pthread_mutex_unlock(&st->mu);
+  tfe_resource_unref(res);
+}
+
+/* ------------------------------------------------------------------------
  * Registration. */
 
 void tfe_register_cpu_tensor_array_kernels(void) {
@@ -1390,4 +1605,12 @@ void tfe_register_cpu_tensor_array_kernels(void) {
                      NULL, NULL, 0);
   tfe_kutil_register("TensorArrayCloseV3", ta_close_compute, NULL, NULL, 0,
                      NULL, NULL, 0);
+  tfe_kutil_register("StackV2", stack_create_compute, NULL, NULL, 0, NULL,
+                     NULL, 0);
+  tfe_kutil_register("StackPushV2", stack_push_compute, NULL, NULL, 0, NULL,
+                     NULL, 0);
+  tfe_kutil_register("StackPopV2", stack_pop_compute, NULL, NULL, 0, NULL,
+                     NULL, 0);
+  tfe_kutil_register("StackCloseV2", stack_close_compute, NULL, NULL, 0, NULL,
+                     NULL, 0);
 }
