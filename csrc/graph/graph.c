@@ -206,6 +206,8 @@ static uint64_t name_hash(const char* s) {
  * followed by name_index_cap 32-bit name hashes, so probes compare hashes
  * before names and growing the table never rehashes a name. */
 static uint32_t* index_hashes(const TF_Graph* g) {
+  /* No index yet (a new graph): no hashes either. */
+  if (g->name_index == NULL) return NULL;
   return (uint32_t*)(g->name_index + g->name_index_cap);
 }
 

@@ -141,7 +141,8 @@ static int optimize(TF_Session* s, const TF_Output* in, int nin,
                                               : tg[i - nin - nout];
     names[i] = op != NULL ? op->name : "";
   }
-  ok = tfe_grappler_maybe_optimize(s->graph, s->ctx, names, n, opt, status);
+  ok = tfe_grappler_optimize(s->graph, s->ctx, names, nin, names + nin,
+                             nout + nt, opt, status);
   tfe_free(names);
   return ok;
 }
