@@ -284,6 +284,11 @@ static const tfe_builtin_op kOps[] = {
            "out: output: T",
            "attr: N: int >= 2",
            "attr: T: type"),
+    TFE_OP("ConcatOffset", "in: concat_dim: int32",
+           "in: shape: N * shape_type",
+           "out: offset: N * shape_type",
+           "attr: N: int >= 2",
+           "attr: shape_type: {int32, int64} = DT_INT32"),
 };
 
 int tfe_ops_register_arrayops_defs(void) {

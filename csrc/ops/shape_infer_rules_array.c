@@ -259,6 +259,17 @@ static int rule_concat_v2(si_ctx* c) {
   return concat_shape(c, 0, n - 1, n - 1);
 }
 
+/* ConcatOffset(concat_dim, shape x N): offset i has shape i's shape. */
+static int rule_concat_offset(si_ctx* c) {
+  int i;
+  for (i = 1; i < si_num_inputs(c) && i - 1 < si_num_outputs(c); i++) {
+    si_sh sh;
+    si_in(c, i, &sh);
+    if (!si_set(c, i - 1, &sh)) return 0;
+  }
+  return 1;
+}
+
 static int rule_concat(si_ctx* c) {
   return concat_shape(c, 1, si_num_inputs(c), 0);
 }
@@ -1298,6 +1309,7 @@ const si_rule si_rules_array[] = {
     {"Size", si_rule_scalar}, {"Rank", si_rule_scalar},
     {"Reshape", rule_reshape}, {"ExpandDims", rule_expand_dims},
     {"Squeeze", rule_squeeze}, {"ConcatV2", rule_concat_v2},
+    {"ConcatOffset", rule_concat_offset},
     {"Concat", rule_concat}, {"Pack", rule_pack}, {"Unpack", rule_unpack},
     {"Split", rule_split}, {"SplitV", rule_split_v},
     {"Transpose", rule_transpose}, {"ConjugateTranspose", rule_transpose},

@@ -817,6 +817,83 @@ TEST(stacks_push_pop_close) {
   TF_DeleteStatus(s);
 }
 
+/* ConcatOffset: what gradients of Concat in these graphs (dynamic_rnn's
+ * cells) use. Values and messages as TF 2.21's. */
+TEST(concat_offset) {
+  TF_Status* s = TF_NewStatus();
+  live_counts before = live_now();
+  TFE_Context* ctx = new_ctx(s);
+  static const int32_t a[3] = {2, 2, 7}, b[3] = {2, 3, 7}, c[3] = {2, 5, 7},
+                       bad[3] = {3, 3, 7};
+  TFE_TensorHandle *ha = vec_i32(a, 3, s), *hb = vec_i32(b, 3, s),
+                   *hc = vec_i32(c, 3, s), *hbad = vec_i32(bad, 3, s);
+  TFE_TensorHandle *axis, *ins[4], *out[3];
+  int i;
+  axis = scalar_i32(1, s);
+  ins[0] = axis;
+  ins[1] = ha;
+  ins[2] = hb;
+  ins[3] = hc;
+  {
+    TFE_Op* op = TFE_NewOp(ctx, "ConcatOffset", s);
+    int n = 3;
+    CHECK_CODE(s, TF_OK);
+    TFE_OpAddInput(op, axis, s);
+    TFE_OpAddInputList(op, ins + 1, 3, s);
+    CHECK_CODE(s, TF_OK);
+    TFE_Execute(op, out, &n, s);
+    CHECK_CODE(s, TF_OK);
+    CHECK_EQ_INT(n, 3);
+    TFE_DeleteOp(op);
+  }
+  for (i = 0; i < 3; i++) {
+    static const int32_t want[3] = {0, 2, 5};
+    TF_Tensor* t = TFE_TensorHandleResolve(out[i], s);
+    const int32_t* v = (const int32_t*)TF_TensorData(t);
+    CHECK_CODE(s, TF_OK);
+    CHECK_EQ_INT(v[0], 0);
+    CHECK_EQ_INT(v[1], want[i]);
+    CHECK_EQ_INT(v[2], 0);
+    TF_DeleteTensor(t);
+    TFE_DeleteTensorHandle(out[i]);
+  }
+  {
+    TFE_Op* op = TFE_NewOp(ctx, "ConcatOffset", s);
+    int n = 2;
+    TFE_TensorHandle* two[2];
+    two[0] = ha;
+    two[1] = hbad;
+    TFE_OpAddInput(op, axis, s);
+    TFE_OpAddInputList(op, two, 2, s);
+    TFE_Execute(op, out, &n, s);
+    CHECK_CODE(s, TF_INVALID_ARGUMENT);
+    CHECK_STR_EQ(TF_Message(s),
+                 "All dimensions except 1 must match. Input 1 has shape "
+                 "[3 3 7] and doesn't match input 0 with shape [2 2 7].");
+    TFE_DeleteOp(op);
+  }
+  TFE_DeleteTensorHandle(axis);
+  axis = scalar_i32(3, s);
+  {
+    TFE_Op* op = TFE_NewOp(ctx, "ConcatOffset", s);
+    int n = 2;
+    TFE_OpAddInput(op, axis, s);
+    TFE_OpAddInputList(op, ins + 1, 2, s);
+    TFE_Execute(op, out, &n, s);
+    CHECK_CODE(s, TF_INVALID_ARGUMENT);
+    CHECK_STR_EQ(TF_Message(s), "Concat dim is out of range: 3 vs. 3");
+    TFE_DeleteOp(op);
+  }
+  TFE_DeleteTensorHandle(axis);
+  TFE_DeleteTensorHandle(ha);
+  TFE_DeleteTensorHandle(hb);
+  TFE_DeleteTensorHandle(hc);
+  TFE_DeleteTensorHandle(hbad);
+  TFE_DeleteContext(ctx);
+  CHECK_LIVE_EQ(live_now(), before);
+  TF_DeleteStatus(s);
+}
+
 /* ---- in a session ---- */
 
 static TF_Operation* const_i32(TF_Graph* g, const char* name,

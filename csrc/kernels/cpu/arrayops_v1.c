@@ -138,10 +138,95 @@ static void k_concat(tfe_kernel_context* k) {
   }
 }
 
+/* ConcatOffset(concat_dim, shapes...): where each input starts along the
+ * concat axis in Concat's output (the gradient of Concat slices with it).
+ * TF's checks and messages. */
+static void k_concat_offset(tfe_kernel_context* k) {
+  const TF_Tensor* cd = k->inputs[0];
+  const TF_Tensor* s0;
+  const int n = k->num_inputs - 1;
+  kutil_shape_buf b;
+  int64_t dims, axis, offset = 0;
+  int i, j;
+  if (cd->num_dims != 0) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "Concat dim tensor should be a scalar integer, but got shape "
+               "%s",
+               kutil_tshape(cd, &b));
+    return;
+  }
+  if (n < 1) return;
+  s0 = k->inputs[1];
+  dims = kutil_num_elements(s0);
+  for (i = 0; i < n; i++) {
+    const TF_Tensor* si = k->inputs[1 + i];
+    if (si->num_dims != 1) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "input %d should be a vector, but got shape %s", i,
+                 kutil_tshape(si, &b));
+      return;
+    }
+    if (si->dims[0] != dims) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "input %d should contain %lld elements, but got %lld", i,
+                 (long long)dims, (long long)si->dims[0]);
+      return;
+    }
+  }
+  axis = *(const int32_t*)kutil_data(cd);
+  if (axis < 0) axis += dims;
+  if (axis < 0 || axis >= dims) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Concat dim is out of range: %d vs. %lld",
+               (int)*(const int32_t*)kutil_data(cd), (long long)dims);
+    return;
+  }
+  for (i = 0; i < n; i++) {
+    const TF_Tensor* si = k->inputs[1 + i];
+    TF_Tensor* out = tfe_kernel_alloc_output(k, i, si->dtype, &dims, 1);
+    if (out == NULL) return;
+    for (j = 0; j < dims; j++) {
+      int64_t v = kutil_get_int(si, j), v0 = kutil_get_int(s0, j);
+      int64_t o = 0;
+      if (j == axis) {
+        o = offset;
+        offset += v;
+      } else if (v != v0) {
+        char a[512], c[512];
+        size_t la = 0, lc = 0;
+        int m;
+        /* TF prints these shapes as "[2 2 7]". */
+        for (m = 0; m < dims && la < sizeof a - 24; m++) {
+          la += (size_t)snprintf(a + la, sizeof a - la, m ? " %lld" : "%lld",
+                                 (long long)kutil_get_int(si, m));
+        }
+        for (m = 0; m < dims && lc < sizeof c - 24; m++) {
+          lc += (size_t)snprintf(c + lc, sizeof c - lc, m ? " %lld" : "%lld",
+                                 (long long)kutil_get_int(s0, m));
+        }
+        KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                   "All dimensions except %lld must match. Input %d has shape "
+                   "[%s] and doesn't match input 0 with shape [%s].",
+                   (long long)axis, i, a, c);
+        return;
+      }
+      if (si->dtype == TF_INT32) {
+        ((int32_t*)kutil_data(out))[j] = (int32_t)o;
+      } else {
+        ((int64_t*)kutil_data(out))[j] = o;
+      }
+    }
+  }
+}
+
 void tfe_register_arrayops_v1_kernels(void) {
   static const TF_DataType all[] = {KUTIL_POD_TYPES, TF_STRING};
   tfe_kutil_register("Gather", k_gather, "Tparams", all, KUTIL_COUNT(all),
                      NULL, NULL, 0);
   tfe_kutil_register("Concat", k_concat, "T", all, KUTIL_COUNT(all), NULL,
                      NULL, 0);
+  {
+    static const TF_DataType idx[] = {TF_INT32, TF_INT64};
+    tfe_kutil_register("ConcatOffset", k_concat_offset, "shape_type", idx,
+                       KUTIL_COUNT(idx), NULL, NULL, 0);
+  }
 }
