@@ -894,6 +894,208 @@ TEST(concat_offset) {
   TF_DeleteStatus(s);
 }
 
+/* ---- allocation failures ---- */
+
+/* Runs op name on ins; one type attr (tattr, NULL: none), one bool attr
+ * (battr, NULL: none), one string attr (sattr). Never asserts: returns the
+ * code, and on success the outputs in outs. */
+static TF_Code try_run(TFE_Context* ctx, const char* name,
+                       TFE_TensorHandle* const* ins, int nin,
+                       const char* tattr, TF_DataType t, const char* battr,
+                       const char* sattr, TFE_TensorHandle** outs, int nout,
+                       TF_Status* s) {
+  TFE_Op* op = TFE_NewOp(ctx, name, s);
+  int i, n = nout;
+  if (op == NULL) return TF_GetCode(s);
+  for (i = 0; i < nin && TF_GetCode(s) == TF_OK; i++) {
+    TFE_OpAddInput(op, ins[i], s);
+  }
+  if (TF_GetCode(s) == TF_OK && tattr != NULL) TFE_OpSetAttrType(op, tattr, t);
+  if (TF_GetCode(s) == TF_OK && battr != NULL) TFE_OpSetAttrBool(op, battr, 0);
+  if (TF_GetCode(s) == TF_OK && sattr != NULL) {
+    TFE_OpSetAttrString(op, sattr, "src", 3);
+  }
+  for (i = 0; i < nout; i++) outs[i] = NULL;
+  if (TF_GetCode(s) == TF_OK) TFE_Execute(op, outs, &n, s);
+  TFE_DeleteOp(op);
+  return TF_GetCode(s);
+}
+
+#define KEEP_MAX 24
+
+/* Runs every TensorArray and stack op once; returns the first failure's
+ * code (TF_OK when all ran). Every handle made is deleted. */
+static TF_Code ta_sequence(TFE_Context* ctx, TFE_TensorHandle* const* in,
+                           TF_Status* s) {
+  /* in: size3, v2 ([2]), v22 ([2,2]), idx01, idx012, i0, i1, max2 */
+  TFE_TensorHandle* keep[KEEP_MAX];
+  TFE_TensorHandle *h, *flow, *x[4], *o[2];
+  int nk = 0, i;
+  TF_Code c;
+#define KEEP(t) (keep[nk++] = (t))
+  x[0] = in[0];
+  if ((c = try_run(ctx, "TensorArrayV3", x, 1, "dtype", TF_FLOAT,
+                   "clear_after_read", NULL, o, 2, s)) != TF_OK) {
+    goto done;
+  }
+  h = KEEP(o[0]);
+  flow = KEEP(o[1]);
+  x[0] = h, x[1] = in[5], x[2] = in[1], x[3] = flow;
+  if ((c = try_run(ctx, "TensorArrayWriteV3", x, 4, NULL, TF_FLOAT, NULL,
+                   NULL, o, 1, s)) != TF_OK) {
+    goto done;
+  }
+  flow = KEEP(o[0]);
+  x[0] = h, x[1] = in[6], x[2] = in[1], x[3] = flow;
+  if ((c = try_run(ctx, "TensorArrayWriteV3", x, 4, NULL, TF_FLOAT, NULL,
+                   NULL, o, 1, s)) != TF_OK) {
+    goto done;
+  }
+  flow = KEEP(o[0]);
+  x[0] = h, x[1] = in[5], x[2] = flow;
+  if ((c = try_run(ctx, "TensorArrayReadV3", x, 3, "dtype", TF_FLOAT, NULL,
+                   NULL, o, 1, s)) != TF_OK) {
+    goto done;
+  }
+  KEEP(o[0]);
+  x[0] = h, x[1] = in[3], x[2] = flow;
+  if ((c = try_run(ctx, "TensorArrayGatherV3", x, 3, "dtype", TF_FLOAT, NULL,
+                   NULL, o, 1, s)) != TF_OK) {
+    goto done;
+  }
+  KEEP(o[0]);
+  x[0] = h, x[1] = flow;
+  if ((c = try_run(ctx, "TensorArrayGradV3", x, 2, NULL, TF_FLOAT, NULL,
+                   "source", o, 2, s)) != TF_OK) {
+    goto done;
+  }
+  KEEP(o[0]);
+  KEEP(o[1]);
+  {
+    TFE_TensorHandle* gh = o[0];
+    TFE_TensorHandle* gf = o[1];
+    x[0] = gh, x[1] = in[5], x[2] = in[1], x[3] = gf;
+    if ((c = try_run(ctx, "TensorArrayWriteV3", x, 4, NULL, TF_FLOAT, NULL,
+                     NULL, o, 1, s)) != TF_OK) {
+      goto done;
+    }
+    gf = KEEP(o[0]);
+    x[0] = gh, x[1] = in[5], x[2] = in[1], x[3] = gf;
+    /* A second write adds up. */
+    if ((c = try_run(ctx, "TensorArrayWriteV3", x, 4, NULL, TF_FLOAT, NULL,
+                     NULL, o, 1, s)) != TF_OK) {
+      goto done;
+    }
+    gf = KEEP(o[0]);
+    x[0] = gh, x[1] = in[3], x[2] = gf;
+    if ((c = try_run(ctx, "TensorArrayGatherV3", x, 3, "dtype", TF_FLOAT,
+                     NULL, NULL, o, 1, s)) != TF_OK) {
+      goto done;
+    }
+    KEEP(o[0]);
+  }
+  /* A second array: scatter, concat, split. */
+  x[0] = in[0];
+  if ((c = try_run(ctx, "TensorArrayV3", x, 1, "dtype", TF_FLOAT,
+                   "clear_after_read", NULL, o, 2, s)) != TF_OK) {
+    goto done;
+  }
+  h = KEEP(o[0]);
+  flow = KEEP(o[1]);
+  x[0] = h, x[1] = in[3], x[2] = in[2], x[3] = flow;
+  if ((c = try_run(ctx, "TensorArrayScatterV3", x, 4, "T", TF_FLOAT, NULL,
+                   NULL, o, 1, s)) != TF_OK) {
+    goto done;
+  }
+  flow = KEEP(o[0]);
+  x[0] = h, x[1] = in[6], x[2] = flow;
+  if ((c = try_run(ctx, "TensorArrayReadV3", x, 3, "dtype", TF_FLOAT, NULL,
+                   NULL, o, 1, s)) != TF_OK) {
+    goto done;
+  }
+  KEEP(o[0]);
+  x[0] = h, x[1] = flow;
+  if ((c = try_run(ctx, "TensorArraySizeV3", x, 2, NULL, TF_FLOAT, NULL,
+                   NULL, o, 1, s)) != TF_OK) {
+    goto done;
+  }
+  KEEP(o[0]);
+  x[0] = h;
+  if ((c = try_run(ctx, "TensorArrayCloseV3", x, 1, NULL, TF_FLOAT, NULL,
+                   NULL, o, 0, s)) != TF_OK) {
+    goto done;
+  }
+  /* A stack. */
+  x[0] = in[7];
+  if ((c = try_run(ctx, "StackV2", x, 1, "elem_type", TF_FLOAT, NULL, NULL,
+                   o, 1, s)) != TF_OK) {
+    goto done;
+  }
+  h = KEEP(o[0]);
+  x[0] = h, x[1] = in[1];
+  if ((c = try_run(ctx, "StackPushV2", x, 2, "T", TF_FLOAT, NULL, NULL, o, 1,
+                   s)) != TF_OK) {
+    goto done;
+  }
+  KEEP(o[0]);
+  x[0] = h;
+  if ((c = try_run(ctx, "StackPopV2", x, 1, "elem_type", TF_FLOAT, NULL,
+                   NULL, o, 1, s)) != TF_OK) {
+    goto done;
+  }
+  KEEP(o[0]);
+  c = TF_OK;
+done:
+#undef KEEP
+  for (i = 0; i < nk; i++) TFE_DeleteTensorHandle(keep[i]);
+  return c;
+}
+
+TEST(allocation_failures_are_resource_exhausted_and_leak_nothing) {
+  TF_Status* s = TF_NewStatus();
+  TFE_Context* ctx = new_ctx(s);
+  static const float v4[4] = {1, 2, 3, 4};
+  static const int32_t i01[2] = {0, 1}, i012[3] = {0, 1, 2};
+  TFE_TensorHandle* in[8];
+  live_counts before;
+  int64_t k;
+  int done = 0;
+  in[0] = scalar_i32(3, s);
+  in[1] = vec_f32(v4, 2, s);
+  {
+    int64_t d[2] = {2, 2};
+    in[2] = make_handle(TF_FLOAT, d, 2, v4, sizeof v4, s);
+  }
+  in[3] = vec_i32(i01, 2, s);
+  in[4] = vec_i32(i012, 3, s);
+  in[5] = scalar_i32(0, s);
+  in[6] = scalar_i32(1, s);
+  in[7] = scalar_i32(2, s);
+  /* Warm up (caches that live as long as the context), then sweep. */
+  CHECK_EQ_INT(ta_sequence(ctx, in, s), TF_OK);
+  before = live_now();
+  for (k = 0; k < 4000 && !done; k++) {
+    TF_Code c;
+    TFE_TestFailAllocationsAfter(k);
+    c = ta_sequence(ctx, in, s);
+    TFE_TestFailAllocationsAfter(-1);
+    if (c == TF_OK) {
+      done = 1;
+    } else if (c != TF_RESOURCE_EXHAUSTED) {
+      TFE_FAIL("failing allocation %lld: %s: %s", (long long)k,
+               TFE_CodeName(c), TF_Message(s));
+    }
+    TF_SetStatus(s, TF_OK, "");
+    CHECK_LIVE_EQ(live_now(), before);
+  }
+  CHECK(done);
+  /* (About a hundred allocations in all: each one failed once.) */
+  CHECK(k > 30);
+  for (k = 0; k < 8; k++) TFE_DeleteTensorHandle(in[k]);
+  TFE_DeleteContext(ctx);
+  TF_DeleteStatus(s);
+}
+
 /* ---- in a session ---- */
 
 static TF_Operation* const_i32(TF_Graph* g, const char* name,
