@@ -6,6 +6,7 @@
  * identical_element_shapes, gather/scatter/concat/split, size, close,
  * gradient arrays, and the errors; and the TF 1 stack ops (StackV2 & co.)
  * that gradients of v1 while loops use. */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1092,6 +1093,103 @@ TEST(allocation_failures_are_resource_exhausted_and_leak_nothing) {
   /* (About a hundred allocations in all: each one failed once.) */
   CHECK(k > 30);
   for (k = 0; k < 8; k++) TFE_DeleteTensorHandle(in[k]);
+  TFE_DeleteContext(ctx);
+  TF_DeleteStatus(s);
+}
+
+/* ---- threads ---- */
+
+typedef struct writer_arg {
+  TFE_Context* ctx;
+  TFE_TensorHandle* h;
+  TFE_TensorHandle* flow;
+  int first, step, count;
+  int failures;
+} writer_arg;
+
+static void* writer_main(void* p) {
+  writer_arg* a = (writer_arg*)p;
+  TF_Status* s = TF_NewStatus();
+  int i;
+  for (i = a->first; i < a->count; i += a->step) {
+    float v[2];
+    TFE_TensorHandle* flow = a->flow;
+    TFE_TensorHandle* value;
+    TFE_TensorHandle* idx;
+    TFE_TensorHandle* ins[4];
+    TFE_TensorHandle* out[1];
+    int64_t two = 2;
+    TF_Tensor* t;
+    v[0] = (float)i;
+    v[1] = (float)(-i);
+    t = TF_AllocateTensor(TF_FLOAT, &two, 1, sizeof v);
+    memcpy(TF_TensorData(t), v, sizeof v);
+    value = TFE_NewTensorHandle(t, s);
+    TF_DeleteTensor(t);
+    t = TF_AllocateTensor(TF_INT32, NULL, 0, sizeof(int32_t));
+    *(int32_t*)TF_TensorData(t) = i;
+    idx = TFE_NewTensorHandle(t, s);
+    TF_DeleteTensor(t);
+    ins[0] = a->h;
+    ins[1] = idx;
+    ins[2] = value;
+    ins[3] = flow;
+    if (try_run(a->ctx, "TensorArrayWriteV3", ins, 4, NULL, TF_FLOAT, NULL,
+                NULL, out, 1, s) != TF_OK) {
+      a->failures++;
+    } else {
+      TFE_DeleteTensorHandle(out[0]);
+    }
+    TFE_DeleteTensorHandle(idx);
+    TFE_DeleteTensorHandle(value);
+  }
+  TF_DeleteStatus(s);
+  return NULL;
+}
+
+TEST(threads_write_one_array) {
+  enum { kThreads = 4, kCount = 64 };
+  TF_Status* s = TF_NewStatus();
+  TFE_Context* ctx = new_ctx(s);
+  ta_opts o = opts(0);
+  TFE_TensorHandle *flow, *h, *out[1];
+  pthread_t th[kThreads];
+  writer_arg args[kThreads];
+  int32_t all[kCount];
+  int i;
+  o.dynamic_size = 1; /* every thread grows the array */
+  h = make_ta(ctx, &o, &flow, s);
+  CHECK_CODE(s, TF_OK);
+  for (i = 0; i < kThreads; i++) {
+    args[i].ctx = ctx;
+    args[i].h = h;
+    args[i].flow = flow;
+    args[i].first = i;
+    args[i].step = kThreads;
+    args[i].count = kCount;
+    args[i].failures = 0;
+    CHECK(pthread_create(&th[i], NULL, writer_main, &args[i]) == 0);
+  }
+  for (i = 0; i < kThreads; i++) {
+    pthread_join(th[i], NULL);
+    CHECK_EQ_INT(args[i].failures, 0);
+  }
+  CHECK_EQ_INT(ta_size(ctx, h, flow, s), kCount);
+  for (i = 0; i < kCount; i++) all[i] = i;
+  CHECK_EQ_INT(ta_gather(ctx, h, flow, all, kCount, NULL, -2, out, s), TF_OK);
+  {
+    TF_Tensor* t = TFE_TensorHandleResolve(out[0], s);
+    const float* v = (const float*)TF_TensorData(t);
+    CHECK_CODE(s, TF_OK);
+    CHECK_EQ_INT(TF_Dim(t, 0), kCount);
+    for (i = 0; i < kCount; i++) {
+      CHECK(v[2 * i] == (float)i && v[2 * i + 1] == (float)(-i));
+    }
+    TF_DeleteTensor(t);
+  }
+  TFE_DeleteTensorHandle(out[0]);
+  TFE_DeleteTensorHandle(h);
+  TFE_DeleteTensorHandle(flow);
   TFE_DeleteContext(ctx);
   TF_DeleteStatus(s);
 }
