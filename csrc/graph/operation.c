@@ -1189,7 +1189,9 @@ static int set_output_handle_data(TF_Operation* op) {
   static const char* const kPass[] = {
       "Identity", "Snapshot", "StopGradient", "PreventGradient", "Enter",
       "Exit", "NextIteration", "PlaceholderWithDefault", "EnsureShape",
-      "Switch", "Merge", "IdentityN", NULL};
+      "Switch", "Merge", "IdentityN",
+      /* a gradient TensorArray has its forward array's element type */
+      "TensorArrayGradV3", NULL};
   int i, k, any = 0;
   for (i = 0; i < op->num_outputs; i++) {
     if (op->output_types[i] == TF_RESOURCE ||
@@ -1207,6 +1209,30 @@ static int set_output_handle_data(TF_Operation* op) {
       return 1;
     }
     tfe_handle_data one;
+    one.num = 1;
+    one.dtypes = &dt;
+    one.shapes = (tfe_shape*)sh;
+    if (!tfe_graph_handle_data_copy(&h, &one)) return 0;
+    return tfe_graph_handle_data_set(op, 0, &h);
+  }
+  if (strcmp(op->op_type, "TensorArrayV3") == 0 && op->num_outputs == 2) {
+    /* TF's shape function: the handle carries (dtype, element_shape) when
+     * that shape is fully defined or all elements share one shape, so
+     * reads and gathers get static shapes. */
+    tfe_handle_data h, one;
+    TF_DataType dt;
+    const tfe_shape* sh;
+    int ident = 0, full = 1;
+    if (!tfe_attrs_get_type(&op->attrs, "dtype", &dt, NULL) ||
+        !tfe_attrs_get_shape(&op->attrs, "element_shape", &sh, NULL)) {
+      return 1;
+    }
+    tfe_attrs_get_bool(&op->attrs, "identical_element_shapes", &ident, NULL);
+    if (sh->num_dims < 0) full = 0;
+    for (k = 0; full && k < sh->num_dims; k++) {
+      if (sh->dims[k] < 0) full = 0;
+    }
+    if (!full && !ident) return 1;
     one.num = 1;
     one.dtypes = &dt;
     one.shapes = (tfe_shape*)sh;

@@ -1381,4 +1381,69 @@ TEST(tf_written_v1_loop_over_a_tensor_array) {
   TF_DeleteStatus(s);
 }
 
+/* Static shapes as TF's shape functions give them: a read of an array
+ * whose element shape is fully defined (or marked identical) has that
+ * shape, also through Identity and for its gradient array; otherwise it
+ * is unknown. */
+TEST(graph_static_shapes_from_handle_data) {
+  static const struct {
+    int rank;
+    int64_t dims[2];
+    int identical;
+    int want_rank;
+    int64_t want[2];
+  } cases[] = {{2, {2, 3}, 0, 2, {2, 3}},
+               {2, {2, -1}, 0, -1, {0, 0}},
+               {2, {2, -1}, 1, 2, {2, -1}}};
+  TF_Status* s = TF_NewStatus();
+  int c;
+  for (c = 0; c < 3; c++) {
+    TF_Graph* g = TF_NewGraph();
+    static const int32_t three = 3, zero = 0;
+    TF_Operation *size = const_i32(g, "size", &three, 1, 1, s),
+                 *i0 = const_i32(g, "i0", &zero, 1, 1, s), *ta, *id, *gr,
+                 *rd[2];
+    TF_OperationDescription* d = TF_NewOperation(g, "TensorArrayV3", "ta");
+    int64_t dims[2];
+    int k, r;
+    TF_AddInput(d, (TF_Output){size, 0});
+    TF_SetAttrType(d, "dtype", TF_FLOAT);
+    TF_SetAttrShape(d, "element_shape", cases[c].dims, cases[c].rank);
+    TF_SetAttrBool(d, "identical_element_shapes",
+                   (unsigned char)cases[c].identical);
+    ta = TF_FinishOperation(d, s);
+    CHECK_CODE(s, TF_OK);
+    d = TF_NewOperation(g, "Identity", "id");
+    TF_AddInput(d, (TF_Output){ta, 0});
+    id = TF_FinishOperation(d, s);
+    CHECK_CODE(s, TF_OK);
+    d = TF_NewOperation(g, "TensorArrayGradV3", "grad");
+    TF_AddInput(d, (TF_Output){ta, 0});
+    TF_AddInput(d, (TF_Output){ta, 1});
+    TF_SetAttrString(d, "source", "g", 1);
+    gr = TF_FinishOperation(d, s);
+    CHECK_CODE(s, TF_OK);
+    for (k = 0; k < 2; k++) {
+      d = TF_NewOperation(g, "TensorArrayReadV3", k ? "read_grad" : "read");
+      TF_AddInput(d, (TF_Output){k ? gr : id, 0});
+      TF_AddInput(d, (TF_Output){i0, 0});
+      TF_AddInput(d, (TF_Output){k ? gr : ta, 1});
+      TF_SetAttrType(d, "dtype", TF_FLOAT);
+      rd[k] = TF_FinishOperation(d, s);
+      CHECK_CODE(s, TF_OK);
+      r = TF_GraphGetTensorNumDims(g, (TF_Output){rd[k], 0}, s);
+      CHECK_CODE(s, TF_OK);
+      CHECK_EQ_INT(r, cases[c].want_rank);
+      if (r == 2) {
+        TF_GraphGetTensorShape(g, (TF_Output){rd[k], 0}, dims, 2, s);
+        CHECK_CODE(s, TF_OK);
+        CHECK_EQ_INT(dims[0], cases[c].want[0]);
+        CHECK_EQ_INT(dims[1], cases[c].want[1]);
+      }
+    }
+    TF_DeleteGraph(g);
+  }
+  TF_DeleteStatus(s);
+}
+
 TFE_TEST_MAIN
