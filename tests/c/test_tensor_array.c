@@ -1283,8 +1283,8 @@ TEST(session_runs_make_new_arrays) {
     TF_DeleteTensor(out);
     TF_DeleteTensor(feed);
   }
-  /* A kernel error stops the run with TF's message (an unfed write value
-   * aside, reading a dtype the array does not hold). */
+  /* A kernel error stops the run with TF's message: reading int32 from a
+   * float array. */
   {
     TF_Operation* bad;
     TF_Tensor* out = NULL;
