@@ -529,6 +529,7 @@ int tfe_attr_proto_decode(const void* data, size_t len, tfe_attr_value* out,
   tfe_pbr r;
   int f, w, have = 0, ok = 1;
   tfe_attr_value v;
+  const uint64_t failures = tfe_alloc_failures();
   memset(&v, 0, sizeof(v));
   memset(out, 0, sizeof(*out));
   r.p = (const unsigned char*)data;
@@ -615,6 +616,12 @@ int tfe_attr_proto_decode(const void* data, size_t len, tfe_attr_value* out,
   }
   if (!ok || !have) {
     if (have) tfe_attr_value_clear(&v);
+    /* A value that failed because memory ran out is not malformed. */
+    if (!ok && tfe_alloc_failures() != failures) {
+      tfe_status_setf(s, TF_RESOURCE_EXHAUSTED,
+                      "out of memory decoding an AttrValue proto");
+      return 0;
+    }
     tfe_status_setf(s, TF_INVALID_ARGUMENT,
                     ok ? "AttrValue holds no supported value"
                        : "Unparseable AttrValue proto");
