@@ -62,9 +62,11 @@ static TFE_Context* context(void) {
   return ctx;
 }
 
+/* RESOURCE_EXHAUSTED is allowed too: a tensor value may claim a shape too
+ * large to allocate, and running out of memory is not a parse error. */
 static void expect_ok_or_invalid(TF_Status* s, const char* what) {
   TF_Code c = TF_GetCode(s);
-  if (c != TF_OK && c != TF_INVALID_ARGUMENT) {
+  if (c != TF_OK && c != TF_INVALID_ARGUMENT && c != TF_RESOURCE_EXHAUSTED) {
     fprintf(stderr, "%s: unexpected code %d: %s\n", what, (int)c,
             TF_Message(s));
     abort();
