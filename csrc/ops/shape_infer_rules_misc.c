@@ -411,6 +411,7 @@ const si_rule si_rules_misc[] = {
     {"ReadVariableOp", rule_read_variable},
     {"AssignVariableOp", rule_no_outputs},
     {"AssignAddVariableOp", rule_no_outputs},
+    {"ResourceApplyGradientDescent", rule_no_outputs},
     {"AssignSubVariableOp", rule_no_outputs},
     {"VarIsInitializedOp", si_rule_scalar},
     {"DestroyResourceOp", rule_no_outputs},

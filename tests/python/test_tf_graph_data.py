@@ -94,10 +94,7 @@ TF_OK, TF_FLOAT, TF_STRING = 0, 1, 7  # TF_Code / TF_DataType values
 # the issue. PENDING marks only the tests that run a session, PENDING_ALL
 # every test of the case (tfe cannot even import it).
 PENDING: dict[str, str] = {}
-PENDING_ALL: dict[str, str] = {
-    "train_v1": "the optimizer update ops (ResourceApplyGradientDescent, the training ops "
-    "of TF's training_ops.cc) are not registered in tfe: the import fails with NOT_FOUND",
-}
+PENDING_ALL: dict[str, str] = {}
 
 
 def _pending(name: str, session: bool) -> list[Any]:
