@@ -356,6 +356,11 @@ class Session:
             raise TypeError(f"graph must be a tfe_py.Graph, got {type(graph).__name__}")
         self._graph = graph
         self._graph_scopes: list[Any] = []
+        # The status close() uses, made now: a finalizer that runs while
+        # memory is short must still be able to delete the C session.
+        self._close_status: CData = lib.TF_NewStatus()
+        if self._close_status == ffi.NULL:
+            raise errors.out_of_memory("TF_NewStatus returned NULL")
         opts = lib.TF_NewSessionOptions()
         if opts == ffi.NULL:
             raise errors.out_of_memory("TF_NewSessionOptions returned NULL")
@@ -420,13 +425,25 @@ class Session:
         with self._lock:
             ptr, self._ptr = self._ptr, ffi.NULL
             handles, self._handles = list(self._handles.values()), {}
+            s = getattr(self, "_close_status", ffi.NULL)
+            self._close_status = ffi.NULL
         if not ptr:
+            if s != ffi.NULL:
+                lib.TF_DeleteStatus(s)
             return
-        s = lib.TF_NewStatus()
         if s == ffi.NULL:
-            raise errors.out_of_memory("TF_NewStatus returned NULL")
+            s = lib.TF_NewStatus()
+            if s == ffi.NULL:
+                with self._lock:  # keep the session: a later close() retries
+                    self._ptr = ptr
+                raise errors.out_of_memory("TF_NewStatus returned NULL")
         try:
             lib.TF_CloseSession(ptr, s)
+            close_error: Exception | None = None
+            try:
+                errors.check(s)
+            except Exception as exc:  # raised once the session is deleted
+                close_error = exc
             with self._lock:
                 if self._inflight:  # the last call in progress deletes it
                     self._doomed, self._doomed_handles = ptr, handles
@@ -434,8 +451,10 @@ class Session:
             for h in handles:
                 lib.TF_DeletePRunHandle(h)
             if ptr:
-                _delete_session(ptr)
-            errors.check(s)
+                lib.TF_DeleteSession(ptr, s)
+                errors.check(s)
+            if close_error is not None:
+                raise close_error
         finally:
             lib.TF_DeleteStatus(s)
 
