@@ -8,6 +8,7 @@
  * O(1) however large the graph grows. */
 #include <stdint.h>
 #include <stdio.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,20 +46,31 @@ char tfe_graph_no_device[1] = "";
 /* Operations made by TF_FinishOperation keep their per-input arrays in one
  * block (inputs, then input_types) and their per-output arrays in another
  * (output_shapes, consumers, output_types, num_consumers, cap_consumers). */
+/* 1 when p is one of op's inline consumer lists. */
+static int consumers_inline(const TF_Operation* op, const TF_Input* p) {
+  return op->consumers_inline != NULL && p >= op->consumers_inline &&
+         p < op->consumers_inline +
+                 (size_t)op->num_outputs * TFE_OP_INLINE_CONSUMERS;
+}
+
 void tfe_graph_op_free(TF_Operation* op) {
   int i;
   if (op == NULL) return;
-  tfe_free(op->name);
-  tfe_free(op->op_type);
+  /* A packed operation (operation.c op_alloc) holds its name, op type and
+   * per-input/per-output arrays in its own block. */
+  if (!op->packed) {
+    tfe_free(op->name);
+    tfe_free(op->op_type);
+  }
   if (op->device != tfe_graph_no_device) tfe_free(op->device);
   tfe_attrs_destroy(&op->attrs);
-  tfe_free(op->inputs);
+  if (!op->packed) tfe_free(op->inputs);
   if (op->output_shapes != NULL) {
     for (i = 0; i < op->num_outputs; i++) {
       tfe_free(op->output_shapes[i].dims);
-      tfe_free(op->consumers[i]);
+      if (!consumers_inline(op, op->consumers[i])) tfe_free(op->consumers[i]);
     }
-    tfe_free(op->output_shapes);
+    if (!op->packed) tfe_free(op->output_shapes);
   }
   if (op->handle_data != NULL) {
     for (i = 0; i < op->num_outputs; i++) {
@@ -202,53 +214,52 @@ static uint64_t name_hash(const char* s) {
   return h;
 }
 
-/* The table holds name_index_cap slots of operation indices (-1: empty)
- * followed by name_index_cap 32-bit name hashes, so probes compare hashes
- * before names and growing the table never rehashes a name. */
-static uint32_t* index_hashes(const TF_Graph* g) {
-  /* No index yet (a new graph): no hashes either. */
-  if (g->name_index == NULL) return NULL;
-  return (uint32_t*)(g->name_index + g->name_index_cap);
-}
-
+/* The table holds name_index_cap slots of two ints each: the operation
+ * index (-1: empty) and the name's 32-bit hash next to it (one cache line
+ * per probe), so probes compare hashes before names and growing the table
+ * never rehashes a name. */
 TF_Operation* tfe_graph_find(TF_Graph* g, const char* name) {
   size_t mask, i;
   uint32_t h;
-  const uint32_t* hashes;
+  const int* t;
   if (g == NULL || name == NULL || g->name_index_cap == 0) return NULL;
   mask = g->name_index_cap - 1;
   h = (uint32_t)name_hash(name);
-  hashes = index_hashes(g);
+  t = g->name_index;
   for (i = h & mask;; i = (i + 1) & mask) {
-    int k = g->name_index[i];
+    int k = t[2 * i];
     if (k < 0) return NULL;
-    if (hashes[i] == h && strcmp(g->ops[k]->name, name) == 0) return g->ops[k];
+    if ((uint32_t)t[2 * i + 1] == h && strcmp(g->ops[k]->name, name) == 0) {
+      return g->ops[k];
+    }
   }
 }
 
 static void index_insert(int* table, size_t cap, uint32_t h, int k) {
   size_t mask = cap - 1, i;
-  uint32_t* hashes = (uint32_t*)(table + cap);
-  for (i = h & mask; table[i] >= 0; i = (i + 1) & mask) {
+  for (i = h & mask; table[2 * i] >= 0; i = (i + 1) & mask) {
   }
-  table[i] = k;
-  hashes[i] = h;
+  table[2 * i] = k;
+  table[2 * i + 1] = (int)h;
 }
 
-/* Makes room for one more name (table at most half full). */
-static int index_reserve(TF_Graph* g) {
+/* Room in the name index for `n` more names (load at most 1/2). */
+static int index_reserve_n(TF_Graph* g, size_t n) {
   size_t cap, i;
   int* t;
-  const uint32_t* old_hashes;
-  if ((size_t)(g->num_ops + 1) * 2 <= g->name_index_cap) return 1;
+  if (((size_t)g->num_ops + n) * 2 <= g->name_index_cap) return 1;
   cap = g->name_index_cap ? g->name_index_cap * 2 : 64;
-  t = (int*)tfe_malloc(cap * (sizeof(int) + sizeof(uint32_t)));
+  while (cap < ((size_t)g->num_ops + n) * 2) {
+    if (cap > ((size_t)1 << 40)) return 0;
+    cap *= 2;
+  }
+  t = (int*)tfe_malloc(cap * 2 * sizeof(int));
   if (t == NULL) return 0;
-  for (i = 0; i < cap; i++) t[i] = -1;
-  old_hashes = index_hashes(g);
+  for (i = 0; i < cap; i++) t[2 * i] = -1;
   for (i = 0; i < g->name_index_cap; i++) {
-    if (g->name_index[i] >= 0) {
-      index_insert(t, cap, old_hashes[i], g->name_index[i]);
+    if (g->name_index[2 * i] >= 0) {
+      index_insert(t, cap, (uint32_t)g->name_index[2 * i + 1],
+                   g->name_index[2 * i]);
     }
   }
   tfe_free(g->name_index);
@@ -257,19 +268,53 @@ static int index_reserve(TF_Graph* g) {
   return 1;
 }
 
+/* Makes room for one more name. */
+static int index_reserve(TF_Graph* g) { return index_reserve_n(g, 1); }
+
+int tfe_graph_reserve(TF_Graph* g, int extra) {
+  if (extra <= 0) return 1;
+  if (extra > g->cap_ops - g->num_ops) {
+    size_t want = (size_t)g->num_ops + (size_t)extra;
+    TF_Operation** p;
+    if (want > (size_t)INT_MAX) return 0;
+    p = (TF_Operation**)tfe_realloc(g->ops, want * sizeof(*p));
+    if (p == NULL) return 0;
+    g->ops = p;
+    g->cap_ops = (int)want;
+  }
+  return index_reserve_n(g, (size_t)extra);
+}
+
 /* ------------------------------------------------------------------------
  * Edges. */
 
-static int consumers_reserve(TF_Operation* src, int index) {
-  int cap;
+/* Makes room for `need` consumers of output `index` of src. The count
+ * may be inflated by a pending reservation (tfe_graph_add_op), so only
+ * min(count, capacity) entries are real and copied. */
+static int consumers_reserve_n(TF_Operation* src, int index, int need) {
+  int cap, have;
   TF_Input* p;
-  if (src->num_consumers[index] < src->cap_consumers[index]) return 1;
+  if (need <= src->cap_consumers[index]) return 1;
   cap = src->cap_consumers[index] ? src->cap_consumers[index] * 2 : 4;
-  p = (TF_Input*)tfe_realloc(src->consumers[index], (size_t)cap * sizeof(*p));
-  if (p == NULL) return 0;
+  while (cap < need) cap *= 2;
+  have = src->num_consumers[index];
+  if (have > src->cap_consumers[index]) have = src->cap_consumers[index];
+  if (consumers_inline(src, src->consumers[index])) {
+    p = (TF_Input*)tfe_malloc((size_t)cap * sizeof(*p));
+    if (p == NULL) return 0;
+    if (have > 0) memcpy(p, src->consumers[index], (size_t)have * sizeof(*p));
+  } else {
+    p = (TF_Input*)tfe_realloc(src->consumers[index],
+                               (size_t)cap * sizeof(*p));
+    if (p == NULL) return 0;
+  }
   src->consumers[index] = p;
   src->cap_consumers[index] = cap;
   return 1;
+}
+
+static int consumers_reserve(TF_Operation* src, int index) {
+  return consumers_reserve_n(src, index, src->num_consumers[index] + 1);
 }
 
 static int control_outputs_reserve(TF_Operation* src) {
@@ -323,9 +368,22 @@ int tfe_graph_add_op(TF_Graph* g, TF_Operation* op) {
     g->cap_ops = cap;
   }
   if (!index_reserve(g)) return 0;
-  for (i = 0; i < op->num_inputs; i++) {
-    TF_Operation* src = op->inputs[i].oper;
-    if (src != NULL && !consumers_reserve(src, op->inputs[i].index)) return 0;
+  /* Several inputs may come from one output: count them in the producers'
+   * num_consumers while reserving, then take the counts back. */
+  {
+    int failed = -1, j;
+    for (i = 0; i < op->num_inputs && failed < 0; i++) {
+      TF_Operation* src = op->inputs[i].oper;
+      int k = op->inputs[i].index;
+      if (src == NULL) continue;
+      src->num_consumers[k]++;
+      if (!consumers_reserve_n(src, k, src->num_consumers[k])) failed = i;
+    }
+    for (j = 0; j < (failed < 0 ? op->num_inputs : failed + 1); j++) {
+      TF_Operation* src = op->inputs[j].oper;
+      if (src != NULL) src->num_consumers[op->inputs[j].index]--;
+    }
+    if (failed >= 0) return 0;
   }
   for (i = 0; i < op->num_control_inputs; i++) {
     if (!control_outputs_reserve(op->control_inputs[i])) return 0;
@@ -402,7 +460,7 @@ void tfe_graph_remove_ops_from(TF_Graph* g, int first) {
   for (k = g->num_ops - 1; k >= first; k--) tfe_graph_op_free(g->ops[k]);
   g->num_ops = first;
   /* Rebuild the name index from the remaining operations. */
-  for (j = 0; j < g->name_index_cap; j++) g->name_index[j] = -1;
+  for (j = 0; j < g->name_index_cap; j++) g->name_index[2 * j] = -1;
   for (k = 0; k < g->num_ops; k++) {
     index_insert(g->name_index, g->name_index_cap,
                  (uint32_t)name_hash(g->ops[k]->name), k);

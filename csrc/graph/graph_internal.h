@@ -85,7 +85,19 @@ struct TF_Operation {
    * experimental_type), or NULL. Owned; under graph->mu. */
   unsigned char* full_type;
   size_t full_type_len;
+  /* 1 when name, op_type and the per-input / per-output arrays live in
+   * the operation's own allocation (TF_FinishOperation makes every
+   * operation so); tfe_graph_op_free then frees none of them separately.
+   * op_type may also be the registered definition's name. */
+  int packed;
+  /* Packed operations start every output's consumer list in this block
+   * (TFE_OP_INLINE_CONSUMERS entries per output, part of the operation's
+   * allocation); a longer list moves to its own allocation. NULL when
+   * not packed. */
+  TF_Input* consumers_inline;
 };
+
+#define TFE_OP_INLINE_CONSUMERS 2
 
 /* One output's handle data: num (dtype, shape) pairs (usually one). */
 typedef struct tfe_handle_data {
@@ -139,6 +151,10 @@ TF_Operation* tfe_graph_find(TF_Graph* g, const char* name);
 /* Appends a finished operation and indexes its name; updates the
  * consumer/control-output lists of its producers. 0 on OOM (op untouched). */
 int tfe_graph_add_op(TF_Graph* g, TF_Operation* op);
+/* Makes room for `extra` more operations in the operation array and the
+ * name index (imports know their node count). 0 on OOM (graph unchanged
+ * apart from grown tables). */
+int tfe_graph_reserve(TF_Graph* g, int extra);
 /* Rewires data input `index` of `op` to `src` (used for back edges of
  * loops), keeping consumer lists right. 0 on OOM. */
 int tfe_graph_set_input(TF_Graph* g, TF_Operation* op, int index,

@@ -246,7 +246,7 @@ static int import_buffer(TF_Graph* graph, const TF_Buffer* graph_def,
   tfe_gdef* gd = tfe_gdef_parse(graph_def->data, graph_def->length, status);
   if (gd == NULL) return 0;
   pthread_mutex_lock(&graph->mu);
-  ok = tfe_gdef_import_locked(graph, gd, options, results, status);
+  ok = tfe_gdef_import_consume_locked(graph, gd, options, results, status);
   pthread_mutex_unlock(&graph->mu);
   tfe_gdef_free(gd);
   return ok;
@@ -340,7 +340,7 @@ int tfe_graph_import_locked(TF_Graph* g, const void* data, size_t len,
   int ok;
   tfe_gdef* gd = tfe_gdef_parse(data, len, s);
   if (gd == NULL) return 0;
-  ok = tfe_gdef_import_locked(g, gd, opts, results, s);
+  ok = tfe_gdef_import_consume_locked(g, gd, opts, results, s);
   tfe_gdef_free(gd);
   return ok;
 }

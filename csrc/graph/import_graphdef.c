@@ -262,6 +262,47 @@ static int add_library(tfe_gdef* gd, const tfe_pbr* sub) {
   return 1;
 }
 
+/* Counts the nodes, inputs and attrs of a GraphDef with a quick scan of
+ * the tags, so that the parse allocates its tables once. Stops at the
+ * first malformed byte (the parse then reports it); the counts are only a
+ * reservation. */
+static void count_gdef(const unsigned char* p, const unsigned char* end,
+                       int* nodes, int* inputs, int* attrs) {
+  tfe_pbr r, sub;
+  int f, w;
+  r.p = p;
+  r.end = end;
+  *nodes = *inputs = *attrs = 0;
+  while (r.p < r.end) {
+    if (!tfe_pbr_tag(&r, &f, &w)) return;
+    if (f == 1 && w == 2) {
+      if (!tfe_pbr_len(&r, &sub) || *nodes == INT_MAX) return;
+      (*nodes)++;
+      while (sub.p < sub.end) {
+        int nf, nw;
+        if (!tfe_pbr_tag(&sub, &nf, &nw)) return;
+        if (nw == 2 && nf == 3 && *inputs < INT_MAX) (*inputs)++;
+        if (nw == 2 && nf == 5 && *attrs < INT_MAX) (*attrs)++;
+        if (!tfe_pbr_skip(&sub, nf, nw)) return;
+      }
+    } else if (!tfe_pbr_skip(&r, f, w)) {
+      return;
+    }
+  }
+}
+
+/* Allocates room for n items of `size` bytes up front (best effort: the
+ * parse grows the table itself when this fails). */
+static void reserve_table(void** items, int* cap, int n, size_t size) {
+  size_t bytes;
+  void* p;
+  if (n <= 0 || !tfe_mul_size((size_t)n, size, &bytes)) return;
+  p = tfe_malloc(bytes);
+  if (p == NULL) return;
+  *items = p;
+  *cap = n;
+}
+
 tfe_gdef* tfe_gdef_parse(const void* data, size_t len, TF_Status* s) {
   tfe_gdef* gd = (tfe_gdef*)tfe_calloc(1, sizeof(*gd));
   tfe_pbr r;
@@ -273,6 +314,14 @@ tfe_gdef* tfe_gdef_parse(const void* data, size_t len, TF_Status* s) {
   if (len > 0 && (data == NULL || len > (size_t)PTRDIFF_MAX)) {
     rc = P_BAD;
   } else {
+    int nn, ni, na;
+    if (data != NULL) {
+      count_gdef((const unsigned char*)data,
+                 (const unsigned char*)data + len, &nn, &ni, &na);
+      reserve_table((void**)&gd->nodes, &gd->cap_nodes, nn, sizeof(gnode));
+      reserve_table((void**)&gd->inputs, &gd->cap_inputs, ni, sizeof(ginput));
+      reserve_table((void**)&gd->attrs, &gd->cap_attrs, na, sizeof(gattr));
+    }
     r.p = (const unsigned char*)data;
     r.end = data == NULL ? r.p : r.p + len;
     while (rc == 1 && r.p < r.end) {
@@ -2163,7 +2212,8 @@ static int run_import(importer* im, TF_ImportGraphDefResults* results) {
     }
   }
   h.a = (int*)tfe_malloc((size_t)(n > 0 ? n : 1) * sizeof(int));
-  if (h.a == NULL) {
+  /* Room for every new operation in the graph's tables up front. */
+  if (h.a == NULL || !tfe_graph_reserve(im->g, n)) {
     oom(im);
     goto failed;
   }
@@ -2230,9 +2280,28 @@ failed:
   return 0;
 }
 
+static int import_gdef(TF_Graph* g, tfe_gdef* consumed, const tfe_gdef* gd,
+                       const TF_ImportGraphDefOptions* opts,
+                       TF_ImportGraphDefResults* results, TF_Status* s);
+
 int tfe_gdef_import_locked(TF_Graph* g, const tfe_gdef* gd,
                            const TF_ImportGraphDefOptions* opts,
                            TF_ImportGraphDefResults* results, TF_Status* s) {
+  return import_gdef(g, NULL, gd, opts, results, s);
+}
+
+int tfe_gdef_import_consume_locked(TF_Graph* g, tfe_gdef* gd,
+                                   const TF_ImportGraphDefOptions* opts,
+                                   TF_ImportGraphDefResults* results,
+                                   TF_Status* s) {
+  return import_gdef(g, gd, gd, opts, results, s);
+}
+
+/* consumed == gd: the import works in gd's own node and input tables
+ * (no copies); gd can only be freed afterwards. */
+static int import_gdef(TF_Graph* g, tfe_gdef* consumed, const tfe_gdef* gd,
+                       const TF_ImportGraphDefOptions* opts,
+                       TF_ImportGraphDefResults* results, TF_Status* s) {
   importer im;
   TF_ImportGraphDefOptions defaults;
   int ok;
@@ -2259,13 +2328,16 @@ int tfe_gdef_import_locked(TF_Graph* g, const tfe_gdef* gd,
   im.first_new = g->num_ops;
   im.flib_count = -1;
   tfe_status_ok(s);
-  /* Writable copies of the node and input tables. */
-  if (gd->num_nodes > 0) {
+  /* Writable copies of the node and input tables (or gd's own). */
+  if (consumed != NULL) {
+    im.nodes = consumed->nodes;
+    im.inputs = consumed->inputs;
+  } else if (gd->num_nodes > 0) {
     im.nodes = (gnode*)tfe_malloc((size_t)gd->num_nodes * sizeof(gnode));
     if (im.nodes == NULL) return oom(&im);
     memcpy(im.nodes, gd->nodes, (size_t)gd->num_nodes * sizeof(gnode));
   }
-  if (gd->num_inputs > 0) {
+  if (consumed == NULL && gd->num_inputs > 0) {
     im.inputs = (ginput*)tfe_malloc((size_t)gd->num_inputs * sizeof(ginput));
     if (im.inputs == NULL) {
       tfe_free(im.nodes);
@@ -2275,8 +2347,10 @@ int tfe_gdef_import_locked(TF_Graph* g, const tfe_gdef* gd,
   }
   ok = run_import(&im, results);
   if (!ok) version_hint(&im);
-  tfe_free(im.nodes);
-  tfe_free(im.inputs);
+  if (consumed == NULL) {
+    tfe_free(im.nodes);
+    tfe_free(im.inputs);
+  }
   tfe_free(im.prefix);
   tfe_free(im.map);
   tfe_free(im.ctl_deps);

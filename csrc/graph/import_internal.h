@@ -80,6 +80,12 @@ tfe_gdef* tfe_gdef_parse(const void* data, size_t len, TF_Status* s);
 int tfe_gdef_import_locked(TF_Graph* g, const tfe_gdef* gd,
                            const TF_ImportGraphDefOptions* opts,
                            TF_ImportGraphDefResults* results, TF_Status* s);
+/* Like tfe_gdef_import_locked, but works in gd's own tables instead of
+ * copies (faster); afterwards gd can only be freed. */
+int tfe_gdef_import_consume_locked(TF_Graph* g, tfe_gdef* gd,
+                                   const TF_ImportGraphDefOptions* opts,
+                                   TF_ImportGraphDefResults* results,
+                                   TF_Status* s);
 void tfe_gdef_free(tfe_gdef* gd);
 
 #endif /* TFE_GRAPH_IMPORT_INTERNAL_H_ */

@@ -36,12 +36,17 @@ typedef struct desc_input {
 
 struct TF_OperationDescription {
   TF_Graph* graph;
+  /* op_type is the registry definition's own name (never freed) when the
+   * op was registered at TF_NewOperation time, else a copy; name lives in
+   * the description's own block (after the struct). */
   char* op_type;
+  int op_type_static;
   char* name;
   char* device;
   tfe_attrs attrs;
-  desc_input* inputs;
+  desc_input* inputs; /* inputs_small until more are added */
   int num_inputs, cap_inputs;
+  desc_input inputs_small[4];
   TF_Operation** ctl;
   int num_ctl, cap_ctl;
   /* Colocation constraints ("loc:@name"), kept sorted and unique. */
@@ -124,12 +129,11 @@ static void input_error(TF_OperationDescription* d, const char* fmt, ...) {
 static void desc_free(TF_OperationDescription* d) {
   int i;
   if (d == NULL) return;
-  tfe_free(d->op_type);
-  tfe_free(d->name);
+  if (!d->op_type_static) tfe_free(d->op_type);
   tfe_free(d->device);
   tfe_attrs_destroy(&d->attrs);
   for (i = 0; i < d->num_inputs; i++) tfe_free(d->inputs[i].list);
-  tfe_free(d->inputs);
+  if (d->inputs != d->inputs_small) tfe_free(d->inputs);
   tfe_free(d->ctl);
   for (i = 0; i < d->num_coloc; i++) tfe_free(d->coloc[i]);
   tfe_free(d->coloc);
@@ -142,16 +146,41 @@ TF_OperationDescription* TF_NewOperationLocked(TF_Graph* graph,
                                                const char* op_type,
                                                const char* oper_name) {
   TF_OperationDescription* d;
+  const tfe_op_def* reg;
+  size_t name_len;
   if (graph == NULL) return NULL;
-  d = (TF_OperationDescription*)tfe_calloc(1, sizeof(*d));
+  /* One block: the description, then its name. */
+  name_len = oper_name != NULL ? strlen(oper_name) : 0;
+  d = (TF_OperationDescription*)tfe_calloc(1, sizeof(*d) + name_len + 1);
   if (d == NULL) return NULL;
   d->graph = graph;
   tfe_attrs_init(&d->attrs);
-  d->op_type = tfe_strdup(op_type != NULL ? op_type : "");
-  d->name = tfe_strdup(oper_name != NULL ? oper_name : "");
-  if (d->op_type == NULL || d->name == NULL) {
-    desc_free(d);
-    return NULL;
+  d->inputs = d->inputs_small;
+  d->cap_inputs = (int)(sizeof d->inputs_small / sizeof d->inputs_small[0]);
+  d->name = (char*)(d + 1);
+  if (name_len > 0) memcpy(d->name, oper_name, name_len);
+  /* A registered op's name is kept as the definition spells it
+   * (definitions live as long as the process). */
+  reg = op_type != NULL ? tfe_op_lookup(op_type) : NULL;
+  if (reg != NULL && strcmp(reg->name, op_type) == 0) {
+    d->op_type = (char*)reg->name;
+    d->op_type_static = 1;
+    /* The attrs usually end up being exactly the definition's. */
+    if (reg->num_attrs > 0) {
+      d->attrs.items = (tfe_attr_entry*)tfe_malloc((size_t)reg->num_attrs *
+                                                   sizeof(tfe_attr_entry));
+      if (d->attrs.items == NULL) {
+        desc_free(d);
+        return NULL;
+      }
+      d->attrs.cap = reg->num_attrs;
+    }
+  } else {
+    d->op_type = tfe_strdup(op_type != NULL ? op_type : "");
+    if (d->op_type == NULL) {
+      desc_free(d);
+      return NULL;
+    }
   }
   if (op_type == NULL) desc_error(d, "TF_NewOperation: op_type is NULL");
   if (oper_name == NULL) desc_error(d, "TF_NewOperation: oper_name is NULL");
@@ -179,9 +208,16 @@ void TF_SetDevice(TF_OperationDescription* desc, const char* device) {
 
 static desc_input* push_input(TF_OperationDescription* d) {
   if (d->num_inputs == d->cap_inputs) {
-    int cap = d->cap_inputs ? d->cap_inputs * 2 : 4;
-    desc_input* p =
-        (desc_input*)tfe_realloc(d->inputs, (size_t)cap * sizeof(*p));
+    int cap = d->cap_inputs * 2;
+    desc_input* p;
+    if (d->inputs == d->inputs_small) {
+      p = (desc_input*)tfe_malloc((size_t)cap * sizeof(*p));
+      if (p != NULL) {
+        memcpy(p, d->inputs_small, sizeof d->inputs_small);
+      }
+    } else {
+      p = (desc_input*)tfe_realloc(d->inputs, (size_t)cap * sizeof(*p));
+    }
     if (p == NULL) {
       d->oom = 1;
       return NULL;
@@ -793,25 +829,35 @@ void TF_SetAttrValueProto(TF_OperationDescription* desc, const char* attr_name,
 /* What the input matching collects. */
 typedef struct flat_inputs {
   int n, cap;
-  TF_Output* src;
-  TF_DataType* types; /* expected dtype (ref dtypes for Ref args) */
+  TF_Output* src; /* small until more inputs come */
+  TF_Output small[16];
 } flat_inputs;
 
-static int flat_push(flat_inputs* f, TF_Output o, TF_DataType t) {
+static void flat_init(flat_inputs* f) {
+  f->n = 0;
+  f->cap = (int)(sizeof f->small / sizeof f->small[0]);
+  f->src = f->small;
+}
+
+static void flat_free(flat_inputs* f) {
+  if (f->src != f->small) tfe_free(f->src);
+}
+
+static int flat_push(flat_inputs* f, TF_Output o) {
   if (f->n == f->cap) {
-    int cap = f->cap ? f->cap * 2 : 8;
-    TF_Output* s = (TF_Output*)tfe_realloc(f->src, (size_t)cap * sizeof(*s));
-    TF_DataType* ty;
+    int cap = f->cap * 2;
+    TF_Output* s;
+    if (f->src == f->small) {
+      s = (TF_Output*)tfe_malloc((size_t)cap * sizeof(*s));
+      if (s != NULL) memcpy(s, f->small, sizeof f->small);
+    } else {
+      s = (TF_Output*)tfe_realloc(f->src, (size_t)cap * sizeof(*s));
+    }
     if (s == NULL) return 0;
     f->src = s;
-    ty = (TF_DataType*)tfe_realloc(f->types, (size_t)cap * sizeof(*ty));
-    if (ty == NULL) return 0;
-    f->types = ty;
     f->cap = cap;
   }
-  f->src[f->n] = o;
-  f->types[f->n] = t;
-  f->n++;
+  f->src[f->n++] = o;
   return 1;
 }
 
@@ -910,7 +956,7 @@ static void match_inputs(TF_OperationDescription* d, const tfe_op_def* def,
       } else if (a->is_ref && dtype <= 100) {
         check_input_type(d, a, dtype + 100, dtype);
       }
-      if (!flat_push(flat, in->one, (TF_DataType)0)) d->oom = 1;
+      if (!flat_push(flat, in->one)) d->oom = 1;
       continue;
     }
     if (a->number_attr != NULL) {
@@ -931,7 +977,7 @@ static void match_inputs(TF_OperationDescription* d, const tfe_op_def* def,
           }
           check_input_type(d, a, a->is_ref ? first + 100 : first, dtype);
         }
-        if (!flat_push(flat, in->list[k], (TF_DataType)0)) d->oom = 1;
+        if (!flat_push(flat, in->list[k])) d->oom = 1;
       }
     } else if (a->type_list_attr != NULL) {
       TF_DataType* types = NULL;
@@ -951,7 +997,7 @@ static void match_inputs(TF_OperationDescription* d, const tfe_op_def* def,
         }
         if (a->is_ref && dtype <= 100) check_input_type(d, a, dtype + 100, dtype);
         types[n++] = (TF_DataType)(dtype > 100 ? dtype - 100 : dtype);
-        if (!flat_push(flat, in->list[k], (TF_DataType)0)) d->oom = 1;
+        if (!flat_push(flat, in->list[k])) d->oom = 1;
       }
       if (ok) {
         desc_put(d, a->type_list_attr, &v,
@@ -1388,14 +1434,85 @@ done:
   return ok;
 }
 
+/* A new operation in ONE block (op->packed): the struct, the per-input
+ * arrays, the per-output arrays (zeroed; every output shape unknown), the
+ * name and, unless it is a registered op's own name, the op type. */
+static TF_Operation* op_alloc(const TF_OperationDescription* d, int nin,
+                              int nout) {
+  size_t name_len = strlen(d->name), type_len = 0, size, off_in, off_shapes,
+         off_cons, off_itypes, off_otypes, off_ncons, off_capc, off_inline,
+         off_name;
+  const char* type_src = NULL;
+  TF_Operation* op;
+  char* blk;
+  int i;
+  if (!d->op_type_static) {
+    type_src = d->op_type;
+    type_len = strlen(type_src);
+  }
+  size = (sizeof(TF_Operation) + 7) & ~(size_t)7;
+  off_in = size;
+  size += (size_t)nin * sizeof(TF_Output);
+  off_shapes = size;
+  size += (size_t)nout * sizeof(tfe_shape);
+  off_cons = size;
+  size += (size_t)nout * sizeof(TF_Input*);
+  off_itypes = size;
+  size += (size_t)nin * sizeof(TF_DataType);
+  off_otypes = size;
+  size += (size_t)nout * sizeof(TF_DataType);
+  off_ncons = size;
+  size += (size_t)nout * sizeof(int);
+  off_capc = size;
+  size += (size_t)nout * sizeof(int);
+  size = (size + 7) & ~(size_t)7;
+  off_inline = size;
+  size += (size_t)nout * TFE_OP_INLINE_CONSUMERS * sizeof(TF_Input);
+  off_name = size;
+  size += name_len + 1 + (type_src != NULL ? type_len + 1 : 0);
+  blk = (char*)tfe_calloc(1, size);
+  if (blk == NULL) return NULL;
+  op = (TF_Operation*)blk;
+  op->packed = 1;
+  op->num_inputs = nin;
+  op->num_outputs = nout;
+  if (nin > 0) {
+    op->inputs = (TF_Output*)(blk + off_in);
+    op->input_types = (TF_DataType*)(blk + off_itypes);
+  }
+  if (nout > 0) {
+    op->output_shapes = (tfe_shape*)(blk + off_shapes);
+    op->consumers = (TF_Input**)(blk + off_cons);
+    op->output_types = (TF_DataType*)(blk + off_otypes);
+    op->num_consumers = (int*)(blk + off_ncons);
+    op->cap_consumers = (int*)(blk + off_capc);
+    op->consumers_inline = (TF_Input*)(blk + off_inline);
+    for (i = 0; i < nout; i++) {
+      op->output_shapes[i].num_dims = -1;
+      op->consumers[i] = op->consumers_inline + i * TFE_OP_INLINE_CONSUMERS;
+      op->cap_consumers[i] = TFE_OP_INLINE_CONSUMERS;
+    }
+  }
+  op->name = blk + off_name;
+  memcpy(op->name, d->name, name_len + 1);
+  if (type_src != NULL) {
+    op->op_type = op->name + name_len + 1;
+    memcpy(op->op_type, type_src, type_len + 1);
+  } else {
+    op->op_type = d->op_type; /* a registered definition's name */
+  }
+  return op;
+}
+
 static TF_Operation* finish_locked(TF_OperationDescription* d,
                                    TF_Status* s) {
   TF_Graph* g = d->graph;
   const tfe_op_def* def;
-  flat_inputs flat = {0, 0, NULL, NULL};
+  flat_inputs flat;
   TF_Operation* op = NULL;
   int i, nout = 0, nin = 0;
 
+  flat_init(&flat);
   if (d->oom) {
     tfe_status_setf(s, TF_RESOURCE_EXHAUSTED,
                     "Out of memory while building NodeDef '%s'", d->name);
@@ -1477,36 +1594,9 @@ static TF_Operation* finish_locked(TF_OperationDescription* d,
                     nin, flat.n, d->name);
     goto fail;
   }
-  op = (TF_Operation*)tfe_calloc(1, sizeof(*op));
+  op = op_alloc(d, nin, nout);
   if (op == NULL) goto oom;
-  op->num_inputs = nin;
-  op->num_outputs = nout;
-  /* Two blocks: the per-input arrays and the per-output arrays (see
-   * tfe_graph_op_free), so that a finish costs few allocations. */
-  if (nin > 0) {
-    char* blk = (char*)tfe_malloc((size_t)nin *
-                                  (sizeof(TF_Output) + sizeof(TF_DataType)));
-    if (blk == NULL) goto oom;
-    op->inputs = (TF_Output*)blk;
-    op->input_types = (TF_DataType*)(blk + (size_t)nin * sizeof(TF_Output));
-    memcpy(op->inputs, flat.src, (size_t)nin * sizeof(TF_Output));
-  }
-  if (nout > 0) {
-    char* blk = (char*)tfe_calloc(
-        (size_t)nout, sizeof(tfe_shape) + sizeof(TF_Input*) +
-                          sizeof(TF_DataType) + 2 * sizeof(int));
-    if (blk == NULL) goto oom;
-    op->output_shapes = (tfe_shape*)blk;
-    blk += (size_t)nout * sizeof(tfe_shape);
-    op->consumers = (TF_Input**)blk;
-    blk += (size_t)nout * sizeof(TF_Input*);
-    op->output_types = (TF_DataType*)blk;
-    blk += (size_t)nout * sizeof(TF_DataType);
-    op->num_consumers = (int*)blk;
-    blk += (size_t)nout * sizeof(int);
-    op->cap_consumers = (int*)blk;
-    for (i = 0; i < nout; i++) op->output_shapes[i].num_dims = -1;
-  }
+  if (nin > 0) memcpy(op->inputs, flat.src, (size_t)nin * sizeof(TF_Output));
   if (!arg_types(def, &d->attrs, def->inputs, def->num_inputs,
                  op->input_types, nin, &nin, s) ||
       !arg_types(def, &d->attrs, def->outputs, def->num_outputs,
@@ -1530,10 +1620,8 @@ static TF_Operation* finish_locked(TF_OperationDescription* d,
   }
   op->graph = g;
   op->def = def;
-  op->name = d->name;
-  op->op_type = d->op_type;
   op->device = d->device != NULL ? d->device : tfe_graph_no_device;
-  d->name = d->op_type = d->device = NULL;
+  d->device = NULL;
   op->attrs = d->attrs;
   tfe_attrs_init(&d->attrs);
   /* Function calls always have one (unknown shapes), as in TF. */
@@ -1547,8 +1635,7 @@ static TF_Operation* finish_locked(TF_OperationDescription* d,
   }
   if (!infer_shapes(op, s)) goto fail;
   if (!tfe_graph_add_op(g, op)) goto oom;
-  tfe_free(flat.src);
-  tfe_free(flat.types);
+  flat_free(&flat);
   tfe_status_ok(s);
   return op;
 oom:
@@ -1556,8 +1643,7 @@ oom:
                   "Out of memory while adding node '%s'",
                   d->name != NULL ? d->name : (op != NULL ? op->name : ""));
 fail:
-  tfe_free(flat.src);
-  tfe_free(flat.types);
+  flat_free(&flat);
   tfe_graph_op_free(op);
   return NULL;
 }
