@@ -431,6 +431,89 @@ static uint64_t forwardable(const tfe_plan* p, const plan_node* n,
   return m;
 }
 
+/* Sequential static runs of a host_fast node (plan_internal.h): the kernel
+ * reads its inputs straight from the slots and writes its outputs into
+ * them, with no intermediate value arrays. Returns -1 (nothing done) when
+ * an input is not a plain host tensor of the expected dtype, so the caller
+ * takes the general path (which also reports the error); else 1 on
+ * success, 0 with s set on failure. */
+static int run_host_fast(tfe_plan* p, const plan_node* n, plan_val* slots,
+                         const int* uses, int first_feed, TF_Status* s) {
+  const tfe_kcache_entry* e = n->e;
+  const tfe_device* host = p->ctx->devices[0];
+  TF_Tensor* in_arr[INLINE_VALS];
+  TF_Tensor* out_arr[INLINE_VALS];
+  tfe_kernel_context k;
+  uint64_t fwd = 0;
+  int i;
+  for (i = 0; i < n->num_in; i++) {
+    int slot = n->in_slot[i];
+    const plan_val* v = &slots[slot];
+    TF_Tensor* t = v->t;
+    const tfe_tensor_buffer* b;
+    if (v->ref != NULL || t == NULL || !v->dev->is_host ||
+        t->dtype != e->input_types[i]) {
+      return -1;
+    }
+    in_arr[i] = t;
+    /* Reusable when this is the value's last use, it is not a feed and
+     * nothing else holds its buffer. */
+    b = t->buf;
+    if (uses[slot] == 1 && slot < first_feed && b != NULL &&
+        b->owns_memory &&
+        atomic_load_explicit(&((tfe_tensor_buffer*)b)->refcount,
+                             memory_order_acquire) == 1) {
+      fwd |= (uint64_t)1 << i;
+    }
+  }
+  for (i = 0; i < n->num_out; i++) out_arr[i] = NULL;
+  k.op_def = e->def;
+  k.attrs = &e->complete;
+  k.inputs = in_arr;
+  k.num_inputs = n->num_in;
+  k.outputs = out_arr;
+  k.num_outputs = n->num_out;
+  k.output_types = e->output_types;
+  k.status = s;
+  k.state = e->state;
+  k.user_data = e->reg->user_data;
+  k.eager_ctx = p->ctx;
+  k.device_name = e->run_device->name;
+  k.input_refs = NULL;
+  k.output_refs = NULL;
+  k.forwardable = fwd;
+  k.forwarded = 0;
+  k.cancel = t_cancel;
+  k.node_name = n->name;
+  e->reg->compute(&k);
+  if (s->code == TF_OK) {
+    for (i = 0; i < n->num_out; i++) {
+      if (out_arr[i] == NULL || out_arr[i]->dtype != e->output_types[i]) {
+        check_outputs(e, out_arr, s);
+        if (s->code == TF_OK) {
+          tfe_status_setf(s, TF_INTERNAL, "the kernel of %s failed output %d",
+                          e->def->name, i);
+        }
+        break;
+      }
+    }
+  }
+  if (s->code != TF_OK) {
+    for (i = 0; i < n->num_out; i++) {
+      if (out_arr[i] != NULL) TF_DeleteTensor(out_arr[i]);
+    }
+    tfe_plan_annotate(s, n->name);
+    return 0;
+  }
+  for (i = 0; i < n->num_out; i++) {
+    plan_val* o = &slots[n->slot0 + i];
+    o->t = out_arr[i];
+    o->ref = NULL;
+    o->dev = host;
+  }
+  return 1;
+}
+
 static int run_static_seq(tfe_plan* p, plan_val* slots, int* uses,
                           TFE_CancellationManager* cancel, TF_Status* s) {
   plan_val ins_inline[INLINE_VALS];
@@ -447,13 +530,20 @@ static int run_static_seq(tfe_plan* p, plan_val* slots, int* uses,
   for (i = 0; i < p->num_nodes; i++) {
     const plan_node* n = &p->nodes[p->order[i]];
     int j;
+    int r = -1;
     if (cancelled(cancel, n->name, s)) goto done;
-    for (j = 0; j < n->num_in; j++) ins[j] = slots[n->in_slot[j]];
-    if (!tfe_plan_run_kernel(p, n, ins, slots + n->slot0,
-                             n->num_in > 0 ? forwardable(p, n, slots, uses)
-                                           : 0,
-                             s)) {
-      goto done;
+    if (n->host_fast) {
+      r = run_host_fast(p, n, slots, uses, first_feed, s);
+      if (r == 0) goto done;
+    }
+    if (r < 0) {
+      for (j = 0; j < n->num_in; j++) ins[j] = slots[n->in_slot[j]];
+      if (!tfe_plan_run_kernel(p, n, ins, slots + n->slot0,
+                               n->num_in > 0 ? forwardable(p, n, slots, uses)
+                                             : 0,
+                               s)) {
+        goto done;
+      }
     }
     for (j = 0; j < n->num_in; j++) {
       int slot = n->in_slot[j];

@@ -891,6 +891,8 @@ tfe_plan* tfe_plan_new(TF_Graph* g, TFE_Context* ctx, const TF_Output* feeds,
         goto fail;
       }
       pn->dev = pn->e->run_device;
+      pn->host_fast = pn->e->run_device->is_host && !pn->e->has_ref &&
+                      pn->num_in <= 16 && pn->num_out <= 16;
       if (pn->e->num_inputs != pn->num_in ||
           pn->e->num_outputs != pn->num_out) {
         tfe_status_setf(s, TF_INVALID_ARGUMENT,

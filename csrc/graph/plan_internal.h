@@ -62,6 +62,9 @@ typedef struct plan_node {
   int is_constant; /* Enter: loop invariant */
   int exit_idx;    /* Exit: index among its frame's exits */
   int is_trigger;  /* ControlTrigger: runs even when its inputs are dead */
+  /* Static runs: a host kernel without reference arguments and at most 16
+   * inputs and outputs, called straight from the slots (exec.c). */
+  int host_fast;
 } plan_node;
 
 typedef struct plan_frame {
