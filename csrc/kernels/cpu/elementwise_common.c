@@ -101,6 +101,36 @@ TF_Tensor* tfe_ew_forward_or_alloc(tfe_kernel_context* k, const tfe_ew_op* op,
                                             out_dt, dims, num_dims, NULL);
 }
 
+/* The two common binary cases without the general broadcast walk: equal
+ * shapes, or y a scalar (rank 0). Fills *bc exactly as tfe_bcast_init
+ * would (one collapsed axis of all elements; y's stride 0 when it is
+ * broadcast) and returns 1; returns 0 for anything else. */
+static int ew_bcast_simple(tfe_bcast* bc, const TF_Tensor* x,
+                           const TF_Tensor* y) {
+  int64_t n;
+  int i;
+  if (y->num_dims != 0 && y->num_dims != x->num_dims) return 0;
+  if (x->num_dims < 0 || x->num_dims > TFE_MAX_DIMS) return 0;
+  if (y->num_dims != 0) {
+    for (i = 0; i < x->num_dims; i++) {
+      if (x->dims[i] != y->dims[i]) return 0;
+    }
+  }
+  n = tfe_shape_num_elements(x->dims, x->num_dims);
+  if (n < 0) return 0;
+  bc->num_inputs = 2;
+  bc->out_rank = x->num_dims;
+  for (i = 0; i < x->num_dims; i++) bc->out_dims[i] = x->dims[i];
+  bc->out_elems = n;
+  bc->in_elems[0] = n;
+  bc->in_elems[1] = y->num_dims == 0 ? 1 : n;
+  bc->rank = 1;
+  bc->dims[0] = n;
+  bc->strides[0][0] = 1;
+  bc->strides[1][0] = (y->num_dims != 0 || n == 1) ? 1 : 0;
+  return 1;
+}
+
 void tfe_ew_compute(tfe_kernel_context* k) {
   const tfe_ew_op* op = (const tfe_ew_op*)k->user_data;
   tfe_ew_params prm;
@@ -162,7 +192,8 @@ void tfe_ew_compute(tfe_kernel_context* k) {
     dims[1] = y->dims;
     ranks[0] = x->num_dims;
     ranks[1] = y->num_dims;
-    code = tfe_bcast_init(&bc, 2, dims, ranks);
+    code = ew_bcast_simple(&bc, x, y) ? TFE_BCAST_OK
+                                      : tfe_bcast_init(&bc, 2, dims, ranks);
     if (code == TFE_BCAST_INCOMPATIBLE || code == TFE_BCAST_BAD_ARGS) {
       char sx[256], sy[256];
       tfe_status_setf(k->status, TF_INVALID_ARGUMENT,
