@@ -17,10 +17,11 @@ int64_t tfe_shape_num_elements(const int64_t* dims, int num_dims) {
   for (i = 0; i < num_dims; i++) {
     if (dims[i] < 0) return -1;
   }
+  /* An overflow check by multiplication, not division: this runs for every
+   * kernel output on the graph and eager hot paths. */
   for (i = 0; i < num_dims; i++) {
     if (dims[i] == 0) return 0;
-    if (n > INT64_MAX / dims[i]) return -1;
-    n *= dims[i];
+    if (__builtin_mul_overflow(n, dims[i], &n)) return -1;
   }
   return n;
 }
