@@ -127,7 +127,13 @@ static count_slot* g_slots;
 static _Atomic int64_t g_retired[TFE_OBJ_KIND_COUNT];
 static pthread_key_t g_slot_key;
 static pthread_once_t g_slot_once = PTHREAD_ONCE_INIT;
+/* initial-exec: the counters run for every tensor made and freed, and the
+ * default model for a shared library costs a __tls_get_addr call each. */
+#if defined(__GNUC__)
+static _Thread_local count_slot* t_slot __attribute__((tls_model("initial-exec")));
+#else
 static _Thread_local count_slot* t_slot;
+#endif
 
 static void retire_slot(void* p) {
   count_slot* slot = (count_slot*)p;
