@@ -81,7 +81,7 @@ void tfe_graph_op_free(TF_Operation* op) {
   tfe_free(op->full_type);
   tfe_free(op->control_inputs);
   tfe_free(op->control_outputs);
-  tfe_free(op);
+  if (op->packed != 2) tfe_free(op);
 }
 
 void tfe_graph_handle_data_clear(tfe_handle_data* h) {
@@ -154,10 +154,82 @@ int tfe_graph_handle_data_set(TF_Operation* op, int index,
   return 1;
 }
 
+/* ------------------------------------------------------------------------
+ * Operation arena (see graph_internal.h). */
+
+typedef struct tfe_graph_chunk {
+  struct tfe_graph_chunk* next;
+  size_t size, used; /* bytes of data */
+} tfe_graph_chunk;
+
+#define CHUNK_HDR ((sizeof(tfe_graph_chunk) + 15) & ~(size_t)15)
+/* Chunks of deleted graphs kept for reuse, at most this many bytes. */
+#define CHUNK_CACHE_MAX ((size_t)32 << 20)
+
+static pthread_mutex_t chunk_cache_mu = PTHREAD_MUTEX_INITIALIZER;
+static tfe_graph_chunk* chunk_cache;
+static size_t chunk_cache_bytes;
+
+int tfe_graph_arena_reserve(TF_Graph* g, size_t bytes) {
+  tfe_graph_chunk *c = NULL, **pp;
+  if (g->arena != NULL && g->arena->size - g->arena->used >= bytes) return 1;
+  pthread_mutex_lock(&chunk_cache_mu);
+  for (pp = &chunk_cache; *pp != NULL; pp = &(*pp)->next) {
+    if ((*pp)->size >= bytes) {
+      c = *pp;
+      *pp = c->next;
+      chunk_cache_bytes -= c->size;
+      break;
+    }
+  }
+  pthread_mutex_unlock(&chunk_cache_mu);
+  if (c == NULL) {
+    if (bytes > (size_t)PTRDIFF_MAX - CHUNK_HDR) return 0;
+    c = (tfe_graph_chunk*)tfe_malloc(CHUNK_HDR + bytes);
+    if (c == NULL) return 0;
+    c->size = bytes;
+  }
+  c->used = 0;
+  c->next = g->arena;
+  g->arena = c;
+  return 1;
+}
+
+void* tfe_graph_arena_alloc(TF_Graph* g, size_t n) {
+  tfe_graph_chunk* c = g->arena;
+  char* p;
+  n = (n + 7) & ~(size_t)7;
+  if (c == NULL || c->size - c->used < n) return NULL;
+  p = (char*)c + CHUNK_HDR + c->used;
+  c->used += n;
+  memset(p, 0, n);
+  return p;
+}
+
+static void arena_release(TF_Graph* g) {
+  tfe_graph_chunk* c = g->arena;
+  while (c != NULL) {
+    tfe_graph_chunk* next = c->next;
+    int keep = 0;
+    pthread_mutex_lock(&chunk_cache_mu);
+    if (chunk_cache_bytes + c->size <= CHUNK_CACHE_MAX) {
+      c->next = chunk_cache;
+      chunk_cache = c;
+      chunk_cache_bytes += c->size;
+      keep = 1;
+    }
+    pthread_mutex_unlock(&chunk_cache_mu);
+    if (!keep) tfe_free(c);
+    c = next;
+  }
+  g->arena = NULL;
+}
+
 static void graph_free(TF_Graph* g) {
   int i;
   g->magic = 0;
   for (i = 0; i < g->num_ops; i++) tfe_graph_op_free(g->ops[i]);
+  arena_release(g);
   tfe_free(g->ops);
   tfe_free(g->name_index);
   tfe_flib_free(g->flib);

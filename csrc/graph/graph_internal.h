@@ -89,7 +89,7 @@ struct TF_Operation {
    * the operation's own allocation (TF_FinishOperation makes every
    * operation so); tfe_graph_op_free then frees none of them separately.
    * op_type may also be the registered definition's name. */
-  int packed;
+  int packed; /* 2: the block is in the graph's arena (never freed alone) */
   /* Packed operations start every output's consumer list in this block
    * (TFE_OP_INLINE_CONSUMERS entries per output, part of the operation's
    * allocation); a longer list moves to its own allocation. NULL when
@@ -142,6 +142,10 @@ struct TF_Graph {
    * array, borrowed until TF_FinishWhile/TF_AbortWhile, as in TF). */
   TF_Graph* while_parent;
   const TF_Output* while_parent_inputs;
+  /* Memory for operations that imports reserve up front (graph.c
+   * tfe_graph_arena_*): chunks freed (or kept for the next graph) only
+   * when the graph is deleted. NULL when none. */
+  struct tfe_graph_chunk* arena;
 };
 
 /* Graph helpers (graph.c). Callers hold g->mu unless noted. */
@@ -155,6 +159,16 @@ int tfe_graph_add_op(TF_Graph* g, TF_Operation* op);
  * name index (imports know their node count). 0 on OOM (graph unchanged
  * apart from grown tables). */
 int tfe_graph_reserve(TF_Graph* g, int extra);
+/* Operation memory reserved by imports: tfe_graph_arena_reserve makes
+ * sure `bytes` more can be handed out without allocating (0 on OOM);
+ * tfe_graph_arena_alloc returns n zeroed bytes (8-aligned) from the
+ * reservation, or NULL when it does not have them (use the heap then).
+ * Arena memory is released only by TF_DeleteGraph (operations removed
+ * earlier, e.g. by a failed import, leave theirs unused until then).
+ * Deleted graphs' chunks are kept (up to a few MB in total) for the next
+ * graph, so repeated imports do not fault fresh pages in every time. */
+int tfe_graph_arena_reserve(TF_Graph* g, size_t bytes);
+void* tfe_graph_arena_alloc(TF_Graph* g, size_t n);
 /* Rewires data input `index` of `op` to `src` (used for back edges of
  * loops), keeping consumer lists right. 0 on OOM. */
 int tfe_graph_set_input(TF_Graph* g, TF_Operation* op, int index,

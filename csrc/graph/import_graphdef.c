@@ -2180,6 +2180,24 @@ static int split_library(importer* im, tfe_pbw* fns, tfe_pbw* grads) {
   return 1;
 }
 
+/* Bytes the operations of this import will likely take in the graph's
+ * arena (operation.c op_alloc's layout, guessing at most two outputs per
+ * node; nodes that need more fall back to the heap). */
+static size_t arena_estimate(const importer* im) {
+  size_t total = 0;
+  int i;
+  for (i = 0; i < im->gd->num_nodes; i++) {
+    const gnode* nd = &im->nodes[i];
+    size_t b = ((sizeof(TF_Operation) + 7) & ~(size_t)7) +
+               (size_t)nd->num_inputs * (sizeof(TF_Output) + sizeof(TF_DataType)) +
+               2 * (sizeof(tfe_shape) + sizeof(TF_Input*) + sizeof(TF_DataType) +
+                    2 * sizeof(int) + TFE_OP_INLINE_CONSUMERS * sizeof(TF_Input)) +
+               (size_t)im->prefix_len + nd->name.n + nd->type.n + 2 + 16;
+    total += (b + 7) & ~(size_t)7;
+  }
+  return total;
+}
+
 static int run_import(importer* im, TF_ImportGraphDefResults* results) {
   int n = im->gd->num_nodes, processed = 0, i;
   node_scratch ns;
@@ -2213,7 +2231,8 @@ static int run_import(importer* im, TF_ImportGraphDefResults* results) {
   }
   h.a = (int*)tfe_malloc((size_t)(n > 0 ? n : 1) * sizeof(int));
   /* Room for every new operation in the graph's tables up front. */
-  if (h.a == NULL || !tfe_graph_reserve(im->g, n)) {
+  if (h.a == NULL || !tfe_graph_reserve(im->g, n) ||
+      !tfe_graph_arena_reserve(im->g, arena_estimate(im))) {
     oom(im);
     goto failed;
   }

@@ -1470,10 +1470,16 @@ static TF_Operation* op_alloc(const TF_OperationDescription* d, int nin,
   size += (size_t)nout * TFE_OP_INLINE_CONSUMERS * sizeof(TF_Input);
   off_name = size;
   size += name_len + 1 + (type_src != NULL ? type_len + 1 : 0);
-  blk = (char*)tfe_calloc(1, size);
-  if (blk == NULL) return NULL;
-  op = (TF_Operation*)blk;
-  op->packed = 1;
+  blk = (char*)tfe_graph_arena_alloc(d->graph, size);
+  if (blk != NULL) {
+    op = (TF_Operation*)blk;
+    op->packed = 2;
+  } else {
+    blk = (char*)tfe_calloc(1, size);
+    if (blk == NULL) return NULL;
+    op = (TF_Operation*)blk;
+    op->packed = 1;
+  }
   op->num_inputs = nin;
   op->num_outputs = nout;
   if (nin > 0) {

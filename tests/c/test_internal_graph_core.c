@@ -1,7 +1,8 @@
 /* White-box tests of the graph core (csrc/graph/graph.c, operation.c):
  * sessions' hold on a graph (deferred delete), undoing operations
  * (tfe_graph_remove_ops_from), rewiring inputs (tfe_graph_set_input), the
- * name index, and TF_FinishOperation / export under allocation failures. */
+ * name index, and TF_FinishOperation / export under allocation failures;
+ * operations sharing a producer and imports into the graph's arena. */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -180,6 +181,57 @@ TEST(finish_and_export_under_allocation_failures) {
     TF_DeleteStatus(s);
   }
   CHECK(done);
+}
+
+/* Several inputs of one operation from one output (the producer's
+ * consumer list grows past its inline slots inside one finish), and
+ * imports whose operations live in the graph's arena: a graph built from
+ * a GraphDef, deleted, rebuilt (reused chunk), a failed import undone. */
+TEST(shared_producer_and_import_arena) {
+  TF_Status* s = TF_NewStatus();
+  TF_Graph* g = TF_NewGraph();
+  TF_Buffer* gd = TF_NewBuffer();
+  TF_Operation* c = scalar(g, "c", 2.0f, s);
+  TF_Input in[8];
+  int round, k;
+  CHECK_CODE(s, TF_OK);
+  CHECK(add(g, "x1", O(c, 0), O(c, 0), s) != NULL);
+  CHECK(add(g, "x2", O(c, 0), O(c, 0), s) != NULL);
+  CHECK(add(g, "x3", O(c, 0), O(c, 0), s) != NULL);
+  CHECK_CODE(s, TF_OK);
+  CHECK_EQ_INT(TF_OperationOutputNumConsumers(O(c, 0)), 6);
+  CHECK_EQ_INT(TF_OperationOutputConsumers(O(c, 0), in, 8), 6);
+  for (k = 0; k < 6; k++) CHECK_EQ_INT(in[k].index, k % 2);
+  TF_GraphToGraphDef(g, gd, s);
+  CHECK_CODE(s, TF_OK);
+  for (round = 0; round < 3; round++) {
+    TF_Graph* g2 = TF_NewGraph();
+    TF_ImportGraphDefOptions* o = TF_NewImportGraphDefOptions();
+    TF_Operation* c2;
+    size_t pos = 0;
+    int n = 0;
+    TF_GraphImportGraphDef(g2, gd, o, s);
+    CHECK_CODE(s, TF_OK);
+    /* The same names again: fails and leaves the graph as it was. */
+    TF_GraphImportGraphDef(g2, gd, o, s);
+    CHECK_CODE(s, TF_INVALID_ARGUMENT);
+    while (TF_GraphNextOperation(g2, &pos) != NULL) n++;
+    CHECK_EQ_INT(n, 4);
+    c2 = TF_GraphOperationByName(g2, "c");
+    CHECK(c2 != NULL);
+    CHECK_EQ_INT(TF_OperationOutputNumConsumers(O(c2, 0)), 6);
+    CHECK_EQ_INT(strcmp(TF_OperationOpType(c2), "Const"), 0);
+    CHECK_EQ_INT(strcmp(TF_OperationName(c2), "c"), 0);
+    /* Hand-built operations after an import still work. */
+    CHECK(add(g2, "y", O(c2, 0), O(c2, 0), s) != NULL);
+    CHECK_CODE(s, TF_OK);
+    CHECK_EQ_INT(TF_OperationOutputNumConsumers(O(c2, 0)), 8);
+    TF_DeleteImportGraphDefOptions(o);
+    TF_DeleteGraph(g2);
+  }
+  TF_DeleteBuffer(gd);
+  TF_DeleteGraph(g);
+  TF_DeleteStatus(s);
 }
 
 TFE_TEST_MAIN
