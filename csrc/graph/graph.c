@@ -206,6 +206,22 @@ void* tfe_graph_arena_alloc(TF_Graph* g, size_t n) {
   return p;
 }
 
+void tfe_graph_arena_unalloc(TF_Graph* g, void* p, size_t n) {
+  tfe_graph_chunk* c = g->arena;
+  n = (n + 7) & ~(size_t)7;
+  if (c != NULL && c->used >= n &&
+      (char*)p == (char*)c + CHUNK_HDR + c->used - n) {
+    c->used -= n;
+  }
+}
+
+int tfe_graph_arena_grow(TF_Graph* g, size_t need) {
+  size_t size = g->arena != NULL ? g->arena->size * 2 : 4096;
+  if (size > ((size_t)1 << 20)) size = (size_t)1 << 20;
+  if (size < need) size = need;
+  return tfe_graph_arena_reserve(g, size);
+}
+
 static void arena_release(TF_Graph* g) {
   tfe_graph_chunk* c = g->arena;
   while (c != NULL) {

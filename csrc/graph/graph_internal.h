@@ -169,6 +169,12 @@ int tfe_graph_reserve(TF_Graph* g, int extra);
  * graph, so repeated imports do not fault fresh pages in every time. */
 int tfe_graph_arena_reserve(TF_Graph* g, size_t bytes);
 void* tfe_graph_arena_alloc(TF_Graph* g, size_t n);
+/* Gives back the n bytes at p when they are the last ones handed out
+ * (a TF_FinishOperation that failed after taking its block). */
+void tfe_graph_arena_unalloc(TF_Graph* g, void* p, size_t n);
+/* Adds a chunk of at least `need` bytes (twice the last one, 4 KB to
+ * 1 MB), for operations built one by one. 0 on OOM. */
+int tfe_graph_arena_grow(TF_Graph* g, size_t need);
 /* Rewires data input `index` of `op` to `src` (used for back edges of
  * loops), keeping consumer lists right. 0 on OOM. */
 int tfe_graph_set_input(TF_Graph* g, TF_Operation* op, int index,

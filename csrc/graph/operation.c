@@ -41,6 +41,7 @@ struct TF_OperationDescription {
    * the description's own block (after the struct). */
   char* op_type;
   int op_type_static;
+  const tfe_op_def* reg_def; /* the registered definition found then */
   char* name;
   char* device;
   tfe_attrs attrs;
@@ -165,6 +166,7 @@ TF_OperationDescription* TF_NewOperationLocked(TF_Graph* graph,
   if (reg != NULL && strcmp(reg->name, op_type) == 0) {
     d->op_type = (char*)reg->name;
     d->op_type_static = 1;
+    d->reg_def = reg;
     /* The attrs usually end up being exactly the definition's. */
     if (reg->num_attrs > 0) {
       d->attrs.items = (tfe_attr_entry*)tfe_malloc((size_t)reg->num_attrs *
@@ -1438,7 +1440,7 @@ done:
  * arrays, the per-output arrays (zeroed; every output shape unknown), the
  * name and, unless it is a registered op's own name, the op type. */
 static TF_Operation* op_alloc(const TF_OperationDescription* d, int nin,
-                              int nout) {
+                              int nout, size_t* block_size) {
   size_t name_len = strlen(d->name), type_len = 0, size, off_in, off_shapes,
          off_cons, off_itypes, off_otypes, off_ncons, off_capc, off_inline,
          off_name;
@@ -1470,7 +1472,11 @@ static TF_Operation* op_alloc(const TF_OperationDescription* d, int nin,
   size += (size_t)nout * TFE_OP_INLINE_CONSUMERS * sizeof(TF_Input);
   off_name = size;
   size += name_len + 1 + (type_src != NULL ? type_len + 1 : 0);
+  *block_size = size;
   blk = (char*)tfe_graph_arena_alloc(d->graph, size);
+  if (blk == NULL && tfe_graph_arena_grow(d->graph, size)) {
+    blk = (char*)tfe_graph_arena_alloc(d->graph, size);
+  }
   if (blk != NULL) {
     op = (TF_Operation*)blk;
     op->packed = 2;
@@ -1516,6 +1522,7 @@ static TF_Operation* finish_locked(TF_OperationDescription* d,
   const tfe_op_def* def;
   flat_inputs flat;
   TF_Operation* op = NULL;
+  size_t op_size = 0;
   int i, nout = 0, nin = 0;
 
   flat_init(&flat);
@@ -1529,7 +1536,9 @@ static TF_Operation* finish_locked(TF_OperationDescription* d,
                     "Duplicate node name in graph: '%s'", d->name);
     return NULL;
   }
-  def = tfe_op_lookup(d->op_type);
+  /* Registered definitions are never freed: the one TF_NewOperation
+   * found is still the op's. */
+  def = d->reg_def != NULL ? d->reg_def : tfe_op_lookup(d->op_type);
   if (def == NULL && g->flib != NULL) {
     def = tfe_flib_signature(g->flib, d->op_type);
   }
@@ -1600,7 +1609,7 @@ static TF_Operation* finish_locked(TF_OperationDescription* d,
                     nin, flat.n, d->name);
     goto fail;
   }
-  op = op_alloc(d, nin, nout);
+  op = op_alloc(d, nin, nout, &op_size);
   if (op == NULL) goto oom;
   if (nin > 0) memcpy(op->inputs, flat.src, (size_t)nin * sizeof(TF_Output));
   if (!arg_types(def, &d->attrs, def->inputs, def->num_inputs,
@@ -1650,7 +1659,12 @@ oom:
                   d->name != NULL ? d->name : (op != NULL ? op->name : ""));
 fail:
   flat_free(&flat);
-  tfe_graph_op_free(op);
+  {
+    /* A block just taken from the arena goes back to it. */
+    int in_arena = op != NULL && op->packed == 2;
+    tfe_graph_op_free(op);
+    if (in_arena) tfe_graph_arena_unalloc(g, op, op_size);
+  }
   return NULL;
 }
 
