@@ -24,6 +24,10 @@ void tfe_alloc_benign_end(void) {
 
 uint64_t tfe_alloc_failures(void) { return t_failures; }
 
+int tfe_alloc_injecting(void) {
+  return atomic_load_explicit(&g_fail_after, memory_order_relaxed) >= 0;
+}
+
 static int should_fail(void) {
   int64_t left = atomic_load_explicit(&g_fail_after, memory_order_relaxed);
   if (left < 0 || t_benign_depth > 0) return 0;

@@ -39,6 +39,11 @@ void tfe_alloc_benign_end(void);
  * RESOURCE_EXHAUSTED. */
 uint64_t tfe_alloc_failures(void);
 
+/* 1 while TFE_TestFailAllocationsAfter is counting down (injection on), so
+ * caches that would skip an allocation can allocate instead and every
+ * allocation point stays a possible failure. */
+int tfe_alloc_injecting(void);
+
 /* Live-object counters. */
 void tfe_count_inc(TFE_ObjectKind kind);
 void tfe_count_dec(TFE_ObjectKind kind);
