@@ -13,6 +13,8 @@
 int64_t tfe_shape_num_elements(const int64_t* dims, int num_dims) {
   int64_t n = 1;
   int i;
+  /* Vectors are the common case on the kernel hot paths: no loops. */
+  if (num_dims == 1 && dims != NULL) return dims[0] < 0 ? -1 : dims[0];
   if (num_dims < 0) return -1;
   if (num_dims > 0 && dims == NULL) return -1;
   for (i = 0; i < num_dims; i++) {
