@@ -443,7 +443,42 @@ static void control_output_remove(TF_Operation* src, TF_Operation* dst) {
   }
 }
 
+int tfe_graph_probe(TF_Graph* g, const char* name, TF_Operation** found,
+                    tfe_name_probe* p) {
+  size_t mask, i;
+  uint32_t h;
+  const int* t;
+  if (!index_reserve(g)) return 0;
+  mask = g->name_index_cap - 1;
+  h = (uint32_t)name_hash(name);
+  t = g->name_index;
+  for (i = h & mask;; i = (i + 1) & mask) {
+    int k = t[2 * i];
+    if (k < 0) break;
+    if ((uint32_t)t[2 * i + 1] == h && strcmp(g->ops[k]->name, name) == 0) {
+      *found = g->ops[k];
+      return 1;
+    }
+  }
+  *found = NULL;
+  p->slot = i;
+  p->cap = g->name_index_cap;
+  p->hash = h;
+  return 1;
+}
+
+static int add_op(TF_Graph* g, TF_Operation* op, const tfe_name_probe* p);
+
 int tfe_graph_add_op(TF_Graph* g, TF_Operation* op) {
+  return add_op(g, op, NULL);
+}
+
+int tfe_graph_add_op_probed(TF_Graph* g, TF_Operation* op,
+                            const tfe_name_probe* p) {
+  return add_op(g, op, p);
+}
+
+static int add_op(TF_Graph* g, TF_Operation* op, const tfe_name_probe* p) {
   int i;
   /* Reserve everything first, so that a failure leaves the graph as it
    * was (grown arrays are harmless). */
@@ -493,8 +528,16 @@ int tfe_graph_add_op(TF_Graph* g, TF_Operation* op) {
   op->graph = g;
   op->id = g->num_ops;
   g->ops[g->num_ops++] = op;
-  index_insert(g->name_index, g->name_index_cap, (uint32_t)name_hash(op->name),
-               op->id);
+  /* The probed slot is still free unless the table grew or took another
+   * name since (then probe again). */
+  if (p != NULL && p->cap == g->name_index_cap &&
+      g->name_index[2 * p->slot] < 0) {
+    g->name_index[2 * p->slot] = op->id;
+    g->name_index[2 * p->slot + 1] = (int)p->hash;
+  } else {
+    index_insert(g->name_index, g->name_index_cap,
+                 p != NULL ? p->hash : (uint32_t)name_hash(op->name), op->id);
+  }
   atomic_fetch_add(&g->generation, 1);
   return 1;
 }

@@ -155,6 +155,20 @@ TF_Operation* tfe_graph_find(TF_Graph* g, const char* name);
 /* Appends a finished operation and indexes its name; updates the
  * consumer/control-output lists of its producers. 0 on OOM (op untouched). */
 int tfe_graph_add_op(TF_Graph* g, TF_Operation* op);
+/* One probe of the name index serving both the duplicate check and the
+ * later insert: tfe_graph_probe makes room for one more name, then returns
+ * the operation named `name` (or NULL) and, when there is none, remembers
+ * in *p the free slot the name hashes to. tfe_graph_add_op_probed uses that
+ * slot if the index has not changed since (else it probes again). 0 from
+ * tfe_graph_probe means OOM (*found untouched). */
+typedef struct tfe_name_probe {
+  size_t slot, cap;
+  uint32_t hash;
+} tfe_name_probe;
+int tfe_graph_probe(TF_Graph* g, const char* name, TF_Operation** found,
+                    tfe_name_probe* p);
+int tfe_graph_add_op_probed(TF_Graph* g, TF_Operation* op,
+                            const tfe_name_probe* p);
 /* Makes room for `extra` more operations in the operation array and the
  * name index (imports know their node count). 0 on OOM (graph unchanged
  * apart from grown tables). */

@@ -1522,6 +1522,8 @@ static TF_Operation* finish_locked(TF_OperationDescription* d,
   const tfe_op_def* def;
   flat_inputs flat;
   TF_Operation* op = NULL;
+  TF_Operation* dup = NULL;
+  tfe_name_probe probe;
   size_t op_size = 0;
   int i, nout = 0, nin = 0;
 
@@ -1531,7 +1533,12 @@ static TF_Operation* finish_locked(TF_OperationDescription* d,
                     "Out of memory while building NodeDef '%s'", d->name);
     return NULL;
   }
-  if (tfe_graph_find(g, d->name) != NULL) {
+  if (!tfe_graph_probe(g, d->name, &dup, &probe)) {
+    tfe_status_setf(s, TF_RESOURCE_EXHAUSTED,
+                    "Out of memory while adding node '%s'", d->name);
+    return NULL;
+  }
+  if (dup != NULL) {
     tfe_status_setf(s, TF_INVALID_ARGUMENT,
                     "Duplicate node name in graph: '%s'", d->name);
     return NULL;
@@ -1649,7 +1656,7 @@ static TF_Operation* finish_locked(TF_OperationDescription* d,
     goto fail;
   }
   if (!infer_shapes(op, s)) goto fail;
-  if (!tfe_graph_add_op(g, op)) goto oom;
+  if (!tfe_graph_add_op_probed(g, op, &probe)) goto oom;
   flat_free(&flat);
   tfe_status_ok(s);
   return op;
