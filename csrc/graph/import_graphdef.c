@@ -1238,12 +1238,12 @@ static int attr_overridden(const importer* im, const gnode* nd, int i,
 
 static int set_one_attr(importer* im, const gnode* nd,
                         TF_OperationDescription* desc, int i,
-                        const nameset* later);
+                        const nameset* later, node_scratch* ns);
 
 /* Sets every NodeDef attr on the description (the last value of a
  * repeated key), except _output_shapes. */
 static int set_attrs(importer* im, const gnode* nd,
-                     TF_OperationDescription* desc) {
+                     TF_OperationDescription* desc, node_scratch* ns) {
   int i, ok = 1;
   nameset last_index; /* key -> index of its last occurrence */
   nameset* later = NULL;
@@ -1258,7 +1258,7 @@ static int set_attrs(importer* im, const gnode* nd,
     }
   }
   for (i = 0; i < nd->num_attrs && ok; i++) {
-    ok = set_one_attr(im, nd, desc, i, later);
+    ok = set_one_attr(im, nd, desc, i, later, ns);
   }
   if (later != NULL) ns_free(later);
   return ok;
@@ -1267,7 +1267,7 @@ static int set_attrs(importer* im, const gnode* nd,
 /* Sets attr i of nd unless it is _output_shapes or repeated later. */
 static int set_one_attr(importer* im, const gnode* nd,
                         TF_OperationDescription* desc, int i,
-                        const nameset* later) {
+                        const nameset* later, node_scratch* ns) {
   {
     const gattr* a = &im->gd->attrs[nd->first_attr + i];
     if (slice_eq_str(a->key, "_output_shapes")) return 1;
@@ -1291,6 +1291,25 @@ static int set_one_attr(importer* im, const gnode* nd,
         return TF_GetCode(im->s) == TF_OK;
       }
       tfe_pbw_free(&w);
+    }
+    if (!slice_eq_str(a->key, "_class")) {
+      /* decode_arg_attrs already decoded this node's value of the attrs
+       * the input args use (ns->done): hand it over instead of decoding
+       * the proto again. */
+      int d;
+      for (d = 0; d < ns->num_done; d++) {
+        if (slice_eq_str(a->key, ns->done[d])) {
+          tfe_attr_value* v =
+              (tfe_attr_value*)tfe_attrs_find(&ns->attrs, ns->done[d]);
+          tfe_attr_value tmp;
+          if (v == NULL) break;
+          tmp = *v;
+          memset(v, 0, sizeof(*v));
+          tfe_desc_put_decoded(desc, ns->done[d], &tmp);
+          tfe_status_ok(im->s);
+          return 1;
+        }
+      }
     }
     TF_SetAttrValueProto(desc, sb_cstr(&im->tmp), a->value.p, a->value.n,
                          im->s);
@@ -1823,7 +1842,7 @@ static int build_node(importer* im, int idx, node_scratch* ns) {
   /* The description. */
   desc = TF_NewOperationLocked(im->g, sb_cstr(&im->tmp), sb_cstr(name));
   if (desc == NULL) goto out_oom;
-  if (!set_attrs(im, nd, desc)) {
+  if (!set_attrs(im, nd, desc, ns)) {
     TF_Status* sink = TF_NewStatus();
     op = TF_FinishOperationLocked(desc, sink); /* frees desc */
     TF_DeleteStatus(sink);

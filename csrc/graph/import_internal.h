@@ -88,4 +88,10 @@ int tfe_gdef_import_consume_locked(TF_Graph* g, tfe_gdef* gd,
                                    TF_Status* s);
 void tfe_gdef_free(tfe_gdef* gd);
 
+/* TF_SetAttrValueProto for a value the importer has already decoded
+ * (operation.c): sets attr `name` of d, taking *v (left cleared). `name`
+ * must not be "_class". */
+void tfe_desc_put_decoded(TF_OperationDescription* d, const char* name,
+                          tfe_attr_value* v);
+
 #endif /* TFE_GRAPH_IMPORT_INTERNAL_H_ */

@@ -22,6 +22,7 @@
 #include "core/status_internal.h"
 #include "core/tensor_internal.h"
 #include "eager/eager_internal.h"
+#include "graph/import_internal.h"
 #include "graph/function_lib.h"
 #include "graph/graph_internal.h"
 #include "graph/operation_internal.h"
@@ -365,6 +366,11 @@ static void desc_put(TF_OperationDescription* d, const char* name,
     return;
   }
   if (!tfe_attrs_put(&d->attrs, name, v)) d->oom = 1;
+}
+
+void tfe_desc_put_decoded(TF_OperationDescription* d, const char* name,
+                          tfe_attr_value* v) {
+  desc_put(d, name, v, 1);
 }
 
 void TF_SetAttrString(TF_OperationDescription* desc, const char* attr_name,
