@@ -1113,11 +1113,21 @@ void tfe_attrs_destroy(tfe_attrs* a) {
   tfe_attrs_init(a);
 }
 
+/* Attr names are short (most are "T"): compare them inline rather than
+ * through a strcmp call per entry. */
+static int attr_name_eq(const char* x, const char* y) {
+  while (*x != '\0' && *x == *y) {
+    x++;
+    y++;
+  }
+  return *x == *y;
+}
+
 static tfe_attr_entry* attrs_find_entry(const tfe_attrs* a, const char* name) {
   int i;
   for (i = 0; i < a->count; i++) {
     const char* n = a->items[i].name;
-    if (n[0] == name[0] && strcmp(n, name) == 0) return &a->items[i];
+    if (n[0] == name[0] && attr_name_eq(n, name)) return &a->items[i];
   }
   return NULL;
 }
