@@ -830,27 +830,6 @@ static int check_fn(const TF_Function* func, const char* who, TF_Status* s) {
   return 1;
 }
 
-/* Moves w's bytes into buf (replacing its old contents). */
-static void to_buffer(tfe_pbw* w, TF_Buffer* buf, const char* who,
-                      TF_Status* s) {
-  TF_Buffer* tmp = tfe_pb_to_buffer(w);
-  if (tmp == NULL) {
-    tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "%s: out of memory", who);
-    return;
-  }
-  if (buf->data_deallocator != NULL) {
-    buf->data_deallocator((void*)buf->data, buf->length);
-  }
-  buf->data = tmp->data;
-  buf->length = tmp->length;
-  buf->data_deallocator = tmp->data_deallocator;
-  tmp->data = NULL;
-  tmp->length = 0;
-  tmp->data_deallocator = NULL;
-  TF_DeleteBuffer(tmp);
-  tfe_status_ok(s);
-}
-
 void TF_FunctionToFunctionDef(TF_Function* func, TF_Buffer* output_func_def,
                               TF_Status* status) {
   tfe_pbw w = {0};
@@ -861,7 +840,8 @@ void TF_FunctionToFunctionDef(TF_Function* func, TF_Buffer* output_func_def,
     return;
   }
   tfe_fdef_encode(&func->fd, &w);
-  to_buffer(&w, output_func_def, "TF_FunctionToFunctionDef", status);
+  tfe_graph_put_buffer(&w, output_func_def, status,
+                       "TF_FunctionToFunctionDef");
 }
 
 TF_Function* TF_FunctionImportFunctionDef(const void* proto, size_t proto_len,
@@ -914,7 +894,8 @@ void TF_FunctionGetAttrValueProto(TF_Function* func, const char* attr_name,
     return;
   }
   tfe_pbw_bytes(&w, e->val, e->len);
-  to_buffer(&w, output_attr_value, "TF_FunctionGetAttrValueProto", status);
+  tfe_graph_put_buffer(&w, output_attr_value, status,
+                       "TF_FunctionGetAttrValueProto");
 }
 
 void TF_DeleteFunction(TF_Function* func) {

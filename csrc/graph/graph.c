@@ -862,9 +862,8 @@ static void encode_versions(tfe_pbw* out, const TF_Graph* g) {
   }
 }
 
-/* Moves w's bytes into `buf` (freeing what it held). */
-static void to_buffer(tfe_pbw* w, TF_Buffer* buf, TF_Status* s,
-                      const char* fn) {
+void tfe_graph_put_buffer(struct tfe_pbw* w, TF_Buffer* buf, TF_Status* s,
+                          const char* fn) {
   TF_Buffer* tmp = tfe_pb_to_buffer(w);
   if (tmp == NULL) {
     tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "%s: out of memory", fn);
@@ -903,7 +902,7 @@ void TF_GraphToGraphDef(TF_Graph* graph, TF_Buffer* output_graph_def,
   encode_versions(&sub, graph);
   tfe_pbw_sub(&out, 4, &sub);
   pthread_mutex_unlock(&graph->mu);
-  to_buffer(&out, output_graph_def, status, "TF_GraphToGraphDef");
+  tfe_graph_put_buffer(&out, output_graph_def, status, "TF_GraphToGraphDef");
 }
 
 void TF_GraphGetOpDef(TF_Graph* graph, const char* op_name,
@@ -931,7 +930,7 @@ void TF_GraphGetOpDef(TF_Graph* graph, const char* op_name,
     return;
   }
   tfe_pb_op_def(&out, def);
-  to_buffer(&out, output_op_def, status, "TF_GraphGetOpDef");
+  tfe_graph_put_buffer(&out, output_op_def, status, "TF_GraphGetOpDef");
 }
 
 void TF_GraphVersions(TF_Graph* graph, TF_Buffer* output_version_def,
@@ -947,7 +946,7 @@ void TF_GraphVersions(TF_Graph* graph, TF_Buffer* output_version_def,
   encode_versions(&out, graph);
   pthread_mutex_unlock(&graph->mu);
   tfe_pbw_reserve(&out, 1); /* a buffer even for an empty message */
-  to_buffer(&out, output_version_def, status, "TF_GraphVersions");
+  tfe_graph_put_buffer(&out, output_version_def, status, "TF_GraphVersions");
 }
 
 /* ------------------------------------------------------------------------

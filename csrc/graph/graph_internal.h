@@ -213,6 +213,13 @@ struct tfe_flib* tfe_graph_flib(TF_Graph* g);
  * export and functions. */
 struct tfe_pbw;
 void tfe_graph_encode_node_def(struct tfe_pbw* out, const TF_Operation* op);
+/* Moves the bytes written to `w` into `buf`, releasing what `buf` held
+ * (its deallocator runs), and sets OK; on out of memory sets
+ * RESOURCE_EXHAUSTED naming `fn` and leaves `buf` as it was. `w` is
+ * released either way. Used by every function that fills a caller's
+ * TF_Buffer with a serialized proto. */
+void tfe_graph_put_buffer(struct tfe_pbw* w, TF_Buffer* buf, TF_Status* s,
+                          const char* fn);
 
 /* Sets `s` to the error TF reports for a Placeholder that nothing fed:
  * INVALID_ARGUMENT "You must feed a value for placeholder tensor 'x' with

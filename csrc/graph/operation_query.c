@@ -195,7 +195,6 @@ int TF_OperationGetControlOutputs(TF_Operation* oper,
 void TF_OperationToNodeDef(TF_Operation* oper, TF_Buffer* output_node_def,
                            TF_Status* status) {
   tfe_pbw out = {0};
-  TF_Buffer* tmp;
   if (oper == NULL || output_node_def == NULL) {
     tfe_status_setf(status, TF_INVALID_ARGUMENT,
                     "TF_OperationToNodeDef: the operation and the output "
@@ -205,22 +204,6 @@ void TF_OperationToNodeDef(TF_Operation* oper, TF_Buffer* output_node_def,
   pthread_mutex_lock(&oper->graph->mu);
   tfe_graph_encode_node_def(&out, oper);
   pthread_mutex_unlock(&oper->graph->mu);
-  tmp = tfe_pb_to_buffer(&out);
-  if (tmp == NULL) {
-    tfe_status_setf(status, TF_RESOURCE_EXHAUSTED,
-                    "TF_OperationToNodeDef: out of memory");
-    return;
-  }
-  if (output_node_def->data_deallocator != NULL) {
-    output_node_def->data_deallocator((void*)output_node_def->data,
-                                      output_node_def->length);
-  }
-  output_node_def->data = tmp->data;
-  output_node_def->length = tmp->length;
-  output_node_def->data_deallocator = tmp->data_deallocator;
-  tmp->data = NULL;
-  tmp->length = 0;
-  tmp->data_deallocator = NULL;
-  TF_DeleteBuffer(tmp);
-  tfe_status_ok(status);
+  tfe_graph_put_buffer(&out, output_node_def, status,
+                       "TF_OperationToNodeDef");
 }
