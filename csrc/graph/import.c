@@ -237,19 +237,33 @@ static int check_args(TF_Graph* graph, const TF_Buffer* graph_def,
   return 1;
 }
 
+/* An import that failed after memory ran out on this thread (since
+ * `failures` was read) reports RESOURCE_EXHAUSTED: a check that failed
+ * because of it (a name or message that could not be made) would
+ * otherwise show as INVALID_ARGUMENT. Returns 0. */
+static int out_of_memory_wins(uint64_t failures, TF_Status* s) {
+  if (TF_GetCode(s) == TF_INVALID_ARGUMENT &&
+      tfe_alloc_failures() != failures) {
+    tfe_status_setf(s, TF_RESOURCE_EXHAUSTED,
+                    "Out of memory while importing a GraphDef");
+  }
+  return 0;
+}
+
 /* Parses, locks, imports. results may be NULL. */
 static int import_buffer(TF_Graph* graph, const TF_Buffer* graph_def,
                          const TF_ImportGraphDefOptions* options,
                          TF_ImportGraphDefResults* results,
                          TF_Status* status) {
   int ok;
+  const uint64_t failures = tfe_alloc_failures();
   tfe_gdef* gd = tfe_gdef_parse(graph_def->data, graph_def->length, status);
-  if (gd == NULL) return 0;
+  if (gd == NULL) return out_of_memory_wins(failures, status);
   pthread_mutex_lock(&graph->mu);
   ok = tfe_gdef_import_consume_locked(graph, gd, options, results, status);
   pthread_mutex_unlock(&graph->mu);
   tfe_gdef_free(gd);
-  return ok;
+  return ok ? 1 : out_of_memory_wins(failures, status);
 }
 
 TF_ImportGraphDefResults* TF_GraphImportGraphDefWithResults(
@@ -338,9 +352,10 @@ int tfe_graph_import_locked(TF_Graph* g, const void* data, size_t len,
                             const TF_ImportGraphDefOptions* opts,
                             TF_ImportGraphDefResults* results, TF_Status* s) {
   int ok;
+  const uint64_t failures = tfe_alloc_failures();
   tfe_gdef* gd = tfe_gdef_parse(data, len, s);
-  if (gd == NULL) return 0;
+  if (gd == NULL) return out_of_memory_wins(failures, s);
   ok = tfe_gdef_import_consume_locked(g, gd, opts, results, s);
   tfe_gdef_free(gd);
-  return ok;
+  return ok ? 1 : out_of_memory_wins(failures, s);
 }

@@ -37,6 +37,11 @@ typedef struct desc_input {
 
 struct TF_OperationDescription {
   TF_Graph* graph;
+  /* The calling thread's allocation-failure count when the description
+   * was made: a finish that fails after memory ran out while the node was
+   * being described reports RESOURCE_EXHAUSTED, not the INVALID_ARGUMENT
+   * the incomplete description would otherwise earn. */
+  uint64_t alloc_failures0;
   /* op_type is the registry definition's own name (never freed) when the
    * op was registered at TF_NewOperation time, else a copy; name lives in
    * the description's own block (after the struct). */
@@ -156,6 +161,7 @@ TF_OperationDescription* TF_NewOperationLocked(TF_Graph* graph,
   d = (TF_OperationDescription*)tfe_calloc(1, sizeof(*d) + name_len + 1);
   if (d == NULL) return NULL;
   d->graph = graph;
+  d->alloc_failures0 = tfe_alloc_failures();
   tfe_attrs_init(&d->attrs);
   d->inputs = d->inputs_small;
   d->cap_inputs = (int)(sizeof d->inputs_small / sizeof d->inputs_small[0]);
@@ -1691,6 +1697,12 @@ TF_Operation* TF_FinishOperationLocked(TF_OperationDescription* desc,
     return NULL;
   }
   op = finish_locked(desc, status);
+  if (op == NULL && TF_GetCode(status) == TF_INVALID_ARGUMENT &&
+      tfe_alloc_failures() != desc->alloc_failures0) {
+    tfe_status_setf(status, TF_RESOURCE_EXHAUSTED,
+                    "Out of memory while building NodeDef '%s'",
+                    desc->name != NULL ? desc->name : "");
+  }
   desc_free(desc);
   return op;
 }

@@ -498,6 +498,11 @@ def test_allocation_failures_building_and_running_graphs(live_count) -> None:  #
 
     assert _oom_sweep(build) > 10
     g, p, total, parts = build()
+    # Importing the graph's GraphDef: every allocation failure is
+    # RESOURCE_EXHAUSTED (checks that could not finish are not reported as
+    # INVALID_ARGUMENT).
+    graph_def = g.as_graph_def()
+    assert _oom_sweep(lambda: tfe_py.Graph().import_graph_def(graph_def)) > 10
     sess = tfe_py.Session(g)
     sess.run([total, parts], {p: [1.0, 2.0]})  # warm: the plan exists
     gc.collect()
