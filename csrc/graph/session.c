@@ -409,16 +409,6 @@ int tfe_session_check(const TF_Session* s, const char* fn, TF_Status* st) {
   return 1;
 }
 
-TF_Session* TF_LoadSessionFromSavedModel(
-    const TF_SessionOptions* session_options, const TF_Buffer* run_options,
-    const char* export_dir, const char* const* tags, int tags_len,
-    TF_Graph* graph, TF_Buffer* meta_graph_def, TF_Status* status) {
-  (void)session_options, (void)run_options, (void)export_dir, (void)tags,
-      (void)tags_len, (void)graph, (void)meta_graph_def;
-  TFE_UNIMPLEMENTED(status, "TF_LoadSessionFromSavedModel");
-  return NULL;
-}
-
 void TF_CloseSession(TF_Session* session, TF_Status* status) {
   if (!tfe_session_check(session, "TF_CloseSession", status)) return;
   pthread_mutex_lock(&session->mu);

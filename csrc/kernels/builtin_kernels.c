@@ -22,6 +22,11 @@ static void register_builtins(void) {
   tfe_register_cpu_functional_kernels();
   tfe_register_cpu_queue_kernels();
   tfe_register_cpu_tensor_array_kernels();
+  tfe_register_cpu_io_kernels();
+  tfe_register_cpu_regex_kernels();
+  tfe_register_cpu_text_kernels();
+  tfe_register_cpu_lookup_kernels();
+  tfe_register_cpu_image_kernels();
   tfe_alloc_benign_end();
 }
 

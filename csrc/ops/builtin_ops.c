@@ -30,6 +30,11 @@ int tfe_ops_register_control_flow_defs(void);
 int tfe_ops_register_functional_defs(void);
 int tfe_ops_register_queue_defs(void);
 int tfe_ops_register_tensor_array_defs(void);
+int tfe_ops_register_io_defs(void);
+int tfe_ops_register_regex_defs(void);
+int tfe_ops_register_text_defs(void);
+int tfe_ops_register_lookup_defs(void);
+int tfe_ops_register_image_defs(void);
 
 /* Registration runs once, under g_mu. If memory runs out part way (tests
  * inject allocation failures, possibly before anything else touched the
@@ -97,6 +102,11 @@ static void register_all(void) {
   tfe_ops_register_functional_defs();
   tfe_ops_register_queue_defs();
   tfe_ops_register_tensor_array_defs();
+  tfe_ops_register_io_defs();
+  tfe_ops_register_regex_defs();
+  tfe_ops_register_text_defs();
+  tfe_ops_register_lookup_defs();
+  tfe_ops_register_image_defs();
   tl_registering = 0;
   if (!g_out_of_memory) atomic_store_explicit(&g_done, 1, memory_order_release);
 }

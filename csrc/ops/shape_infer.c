@@ -51,6 +51,11 @@ static void build_tables(void) {
   add_table(si_rules_array);
   add_table(si_rules_nn);
   add_table(si_rules_misc);
+  add_table(si_rules_io);
+  add_table(si_rules_regex);
+  add_table(si_rules_text);
+  add_table(si_rules_lookup);
+  add_table(si_rules_image);
 }
 
 const si_rule* si_find_rule(const char* op) {

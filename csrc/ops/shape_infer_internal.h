@@ -55,6 +55,11 @@ extern const si_rule si_rules_math[];
 extern const si_rule si_rules_array[];
 extern const si_rule si_rules_nn[];
 extern const si_rule si_rules_misc[];
+extern const si_rule si_rules_io[];
+extern const si_rule si_rules_regex[];
+extern const si_rule si_rules_text[];
+extern const si_rule si_rules_lookup[];
+extern const si_rule si_rules_image[];
 
 /* ---- errors ---- */
 

@@ -25,5 +25,13 @@ void tfe_register_cpu_control_flow_kernels(void);
 void tfe_register_cpu_functional_kernels(void);
 void tfe_register_cpu_queue_kernels(void);
 void tfe_register_cpu_tensor_array_kernels(void);
+/* Issue 15 groups: checkpoint and file ops (io_kernels.c), regular
+ * expressions (regex_kernels.c), string processing (text_kernels.c), lookup
+ * tables (lookup_kernels.c), image/linalg/random ops (image_kernels.c). */
+void tfe_register_cpu_io_kernels(void);
+void tfe_register_cpu_regex_kernels(void);
+void tfe_register_cpu_text_kernels(void);
+void tfe_register_cpu_lookup_kernels(void);
+void tfe_register_cpu_image_kernels(void);
 
 #endif /* TFE_KERNELS_CPU_CPU_KERNELS_H_ */
