@@ -50,19 +50,6 @@ print "},\"fold\":[", join(",", map { "[$_->[0],$_->[1]]" } @pairs), "]}";
 """
 
 
-def ranges_from_pred(pred) -> list[tuple[int, int]]:
-    out: list[tuple[int, int]] = []
-    start = -1
-    for cp in range(MAX_CP + 2):
-        ok = cp <= MAX_CP and pred(cp)
-        if ok and start < 0:
-            start = cp
-        elif not ok and start >= 0:
-            out.append((start, cp - 1))
-            start = -1
-    return out
-
-
 def ranges_from_invlist(inv: list[int]) -> list[tuple[int, int]]:
     out = []
     for i in range(0, len(inv), 2):

@@ -11,9 +11,10 @@
  * decoded to code points; a byte that starts no sequence RE2 would accept
  * is one "bad" unit that nothing matches; the loosely formed 3- and 4-byte
  * sequences RE2's "any character above U+007F" automaton still accepts
- * (overlong E0/F0 forms, surrogates, F4 forms past U+10FFFF) are one
- * "loose" unit that only classes spanning all of U+0080..U+10FFFF (".",
- * "[^a]", "\D", ...) match. */
+ * (overlong E0/F0 forms, F4 forms past U+10FFFF) are one "loose" unit
+ * that only classes spanning all of U+0080..U+10FFFF (".", "[^a]", "\D",
+ * ...) match. Encoded surrogates decode to their value (RE2's automata
+ * for a range that spans U+D800..U+DFFF accept them). */
 #include "core/regex.h"
 
 #include <stdarg.h>
@@ -66,7 +67,9 @@ static int32_t rx_decode(const unsigned char* s, size_t n, int* len) {
     if (n >= 3 && rx_cont(s[1]) && rx_cont(s[2])) {
       int32_t cp = ((b & 0x0F) << 12) | ((s[1] & 0x3F) << 6) | (s[2] & 0x3F);
       *len = 3;
-      if (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF)) return RX_LOOSE;
+      /* Surrogates keep their value: RE2's automata for ranges that
+       * span them accept their 3-byte forms. */
+      if (cp < 0x800) return RX_LOOSE;
       return cp;
     }
   } else if (b >= 0xF0 && b <= 0xF4) {

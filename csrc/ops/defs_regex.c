@@ -4,6 +4,25 @@
 
 int tfe_ops_register_regex_defs(void);
 
-/* The group is empty until its ops are written (issue 15); then this
- * registers a table of TFE_OP entries as the other defs_*.c files do. */
-int tfe_ops_register_regex_defs(void) { return 0; }
+static const tfe_builtin_op kOps[] = {
+    TFE_OP("RegexFullMatch", "in: input: string",
+           "in: pattern: string",
+           "out: output: bool"),
+    TFE_OP("StaticRegexFullMatch", "in: input: string",
+           "out: output: bool",
+           "attr: pattern: string"),
+    TFE_OP("RegexReplace", "in: input: string",
+           "in: pattern: string",
+           "in: rewrite: string",
+           "out: output: string",
+           "attr: replace_global: bool = true"),
+    TFE_OP("StaticRegexReplace", "in: input: string",
+           "out: output: string",
+           "attr: pattern: string",
+           "attr: rewrite: string",
+           "attr: replace_global: bool = true"),
+};
+
+int tfe_ops_register_regex_defs(void) {
+  return tfe_ops_register_table(kOps, (int)(sizeof kOps / sizeof kOps[0]));
+}

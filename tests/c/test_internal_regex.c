@@ -271,6 +271,8 @@ TEST(invalid_utf8_text) {
   YES(".", "\xED\xA0\x80");
   YES("[^a]", "\xE0\x80\x80");
   NO("\\pL", "\xED\xA0\x80");
+  YES("\\PL", "\xED\xA0\x80");
+  NO("\\PL", "\xE0\x80\x80");
   repl("", "a\xFF", "-", 1, "-a-\xFF-");
 }
 
