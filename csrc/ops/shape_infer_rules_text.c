@@ -1,4 +1,119 @@
-/* Shape rules for the string processing ops (split, hash buckets, joins, unicode). */
+/* Shape rules for the string processing ops (split, hash buckets, joins,
+ * formatting, n-grams, base64, unicode), as TF 2.21's shape functions
+ * tell them. */
+#include <string.h>
+
 #include "ops/shape_infer_internal.h"
 
-const si_rule si_rules_text[] = {{NULL, NULL}};
+/* StringSplit / StringSplitV2(input: [N], sep: []):
+ * indices [?, 2], values [?], shape [2]. */
+static int rule_split(si_ctx* c) {
+  si_sh in, sep, o;
+  si_in(c, 0, &in);
+  si_in(c, 1, &sep);
+  if (!si_with_rank(c, &in, 1, &in)) return 0;
+  if (!si_with_rank(c, &sep, 0, &sep)) return 0;
+  si_matrix(&o, -1, 2);
+  if (!si_set(c, 0, &o)) return 0;
+  if (!si_set_vector(c, 1, -1)) return 0;
+  return si_set_vector(c, 2, 2);
+}
+
+/* ReduceJoin reads its inputs and attrs as Sum does; UnsortedSegmentJoin as
+ * UnsortedSegmentSum does. Both reuse those rules. */
+static int rule_like(si_ctx* c, const char* op) {
+  const si_rule* r = si_find_rule(op);
+  if (r == NULL || r->fn == NULL) return 1;
+  return r->fn(c);
+}
+static int rule_reduce_join(si_ctx* c) { return rule_like(c, "Sum"); }
+static int rule_segment_join(si_ctx* c) {
+  return rule_like(c, "UnsortedSegmentSum");
+}
+
+/* Number of pieces absl::StrSplit(t, p) makes, minus one: the number of
+ * placeholders (an empty placeholder splits into single characters). */
+static int64_t count_placeholders(const char* t, const char* p) {
+  size_t tl = strlen(t), pl = strlen(p), i = 0;
+  int64_t n = 0;
+  if (pl == 0) return tl == 0 ? 0 : (int64_t)tl - 1;
+  while (i + pl <= tl) {
+    if (memcmp(t + i, p, pl) == 0) {
+      n++;
+      i += pl;
+    } else {
+      i++;
+    }
+  }
+  return n;
+}
+
+/* StringFormat: a scalar; the template must hold one placeholder per
+ * input. */
+static int rule_string_format(si_ctx* c) {
+  const char* t = si_attr_str(c, "template", "%s");
+  const char* p = si_attr_str(c, "placeholder", "%s");
+  int64_t n = count_placeholders(t, p);
+  if (n != si_num_inputs(c)) {
+    return si_err(c,
+                  "num placeholders in template and num inputs must match: "
+                  "%lld vs. %d",
+                  (long long)n, si_num_inputs(c));
+  }
+  return si_set_scalar(c, 0);
+}
+
+/* UnicodeDecode(WithOffsets): row_splits [num_elements + 1], values [?]. */
+static int rule_unicode_decode(si_ctx* c) {
+  si_sh in;
+  int64_t n, i;
+  si_in(c, 0, &in);
+  n = si_num_elements(&in);
+  if (n >= 0 && !si_dim_add(c, n, 1, &n)) return 0;
+  if (!si_set_vector(c, 0, n)) return 0;
+  for (i = 1; i < si_num_outputs(c); i++) {
+    if (!si_set_vector(c, (int)i, -1)) return 0;
+  }
+  return 1;
+}
+
+/* UnicodeEncode(values: [?], splits: [n]): [n - 1]. */
+static int rule_unicode_encode(si_ctx* c) {
+  si_sh v, sp;
+  int64_t n;
+  si_in(c, 0, &v);
+  si_in(c, 1, &sp);
+  if (!si_with_rank(c, &v, 1, &v)) return 0;
+  if (!si_with_rank(c, &sp, 1, &sp)) return 0;
+  if (!si_dim_sub(c, sp.d[0], 1, &n)) return 0;
+  return si_set_vector(c, 0, n);
+}
+
+/* StringNGrams(data: [?], splits: [n]): ngrams [?], ngrams_splits [n]. */
+static int rule_ngrams(si_ctx* c) {
+  si_sh d, sp;
+  si_in(c, 0, &d);
+  si_in(c, 1, &sp);
+  if (!si_with_rank(c, &d, 1, &d)) return 0;
+  if (!si_with_rank(c, &sp, 1, &sp)) return 0;
+  if (!si_set_vector(c, 0, -1)) return 0;
+  return si_set(c, 1, &sp);
+}
+
+const si_rule si_rules_text[] = {
+    {"StringSplit", rule_split},
+    {"StringSplitV2", rule_split},
+    {"StringToHashBucketFast", si_rule_unchanged},
+    {"StringToHashBucketStrong", si_rule_unchanged},
+    {"StringToHashBucket", si_rule_unchanged},
+    {"UnsortedSegmentJoin", rule_segment_join},
+    {"ReduceJoin", rule_reduce_join},
+    {"StringFormat", rule_string_format},
+    {"StringNGrams", rule_ngrams},
+    {"EncodeBase64", si_rule_unchanged},
+    {"DecodeBase64", si_rule_unchanged},
+    {"UnicodeDecode", rule_unicode_decode},
+    {"UnicodeDecodeWithOffsets", rule_unicode_decode},
+    {"UnicodeEncode", rule_unicode_encode},
+    {"UnicodeTranscode", si_rule_unchanged},
+    {NULL, NULL}};

@@ -67,10 +67,34 @@ def test_utf8_encoding_ascii_text() -> None:
     ]
 
 
-def test_utf8_non_ascii_is_unimplemented() -> None:
-    with pytest.raises(errors.UnimplementedError) as ei:
-        ops.StringLower(input=_s([b"ok", b"\xc3\x84"]), encoding="utf-8")
-    assert "StringLower" in str(ei.value)
+def test_utf8_full_unicode_case_mapping() -> None:
+    # Outputs recorded from TF 2.21 (ICU): multi-character mappings, the
+    # final sigma, U+FFFD for ill-formed UTF-8, the text ends at a NUL.
+    x = _s(
+        [
+            b"\xff",
+            b"A\xe2\x82B",
+            "İI ΣΑΣ. ΑΣ ΣΑ Σ".encode(),
+            "ǅ ǈ ﬀ ŉ ΐ".encode(),
+            "ÄpfEL ÖL".encode(),
+            b"a\x00B",
+        ]
+    )
+    assert ops.StringLower(input=x, encoding="utf-8").numpy().tolist() == [
+        b"\xef\xbf\xbd",
+        b"a\xef\xbf\xbdb",
+        b"i\xcc\x87i \xcf\x83\xce\xb1\xcf\x82. \xce\xb1\xcf\x82 \xcf\x83\xce\xb1 \xcf\x83",
+        b"\xc7\x86 \xc7\x89 \xef\xac\x80 \xc5\x89 \xce\x90",
+        "äpfel öl".encode(),
+        b"a",
+    ]
+    y = _s([b"\xff", b"A\xe2\x82B", "ß ﬀ ŉ ΐ ǆ ǅ ᾳ ᾈ i \u0131 \u017f".encode()])
+    assert ops.StringUpper(input=y, encoding="utf-8").numpy().tolist() == [
+        b"\xef\xbf\xbd",
+        b"A\xef\xbf\xbdB",
+        b"SS FF \xca\xbcN \xce\x99\xcc\x88\xcc\x81 \xc7\x84 \xc7\x84 \xce\x91\xce\x99 "
+        b"\xe1\xbc\x88\xce\x99 I I S",
+    ]
 
 
 @pytest.mark.parametrize("op", ["StringLower", "StringUpper"])

@@ -3,17 +3,19 @@
  *
  * StringLower/StringUpper with encoding '' map the ASCII letters byte by
  * byte and leave every other byte alone, as TF does. With encoding 'utf-8'
- * TF applies full Unicode case mapping (through ICU); tfe has no Unicode
- * case tables, so it handles the inputs where that mapping is plain ASCII
- * mapping (every element pure ASCII, no NUL byte) and fails with
- * TF_UNIMPLEMENTED, naming the op, on any other element. Other encodings
- * are rejected with TF's InvalidArgument message.
+ * TF applies full Unicode case mapping (through ICU); tfe applies the same
+ * mapping from generated Unicode tables (tfe_text_utf8_case_map in
+ * text_case.c: text ends at a NUL byte, ill-formed UTF-8 becomes U+FFFD,
+ * multi-character mappings and the final sigma as ICU does). Other
+ * encodings are rejected with TF's InvalidArgument message.
  *
  * StringStrip removes leading and trailing ASCII whitespace (space, \t,
  * \n, \v, \f, \r). */
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/status_internal.h"
+#include "kernels/cpu/text_case.h"
 #include "kernels/cpu/kutil.h"
 #include "ops/attr_value.h"
 #include "tensorflow/c/tf_tstring.h"
@@ -53,26 +55,24 @@ static void sp_case_compute(tfe_kernel_context* k, int upper) {
   TF_Tensor* out;
   if (enc < 0) return;
   n = kutil_num_elements(in);
+  out = tfe_kernel_alloc_output(k, 0, TF_STRING, in->dims, in->num_dims);
+  if (out == NULL) return;
   if (enc == 1) {
     for (i = 0; i < n; i++) {
       const TF_TString* s = &sp_sdata(in)[i];
-      const unsigned char* p =
-          (const unsigned char*)TF_TString_GetDataPointer(s);
-      size_t len = TF_TString_GetSize(s), j;
-      for (j = 0; j < len; j++) {
-        if (p[j] == 0 || p[j] >= 0x80) {
-          tfe_status_setf(k->status, TF_UNIMPLEMENTED,
-                          "%s with encoding 'utf-8': Unicode case mapping of "
-                          "non-ASCII text (or text with NUL bytes) is not "
-                          "implemented in tfe (element %lld)",
-                          op, (long long)i);
-          return;
-        }
+      size_t len = 0;
+      char* m = tfe_text_utf8_case_map(TF_TString_GetDataPointer(s),
+                                       TF_TString_GetSize(s), upper, &len);
+      if (m == NULL) {
+        tfe_status_setf(k->status, TF_RESOURCE_EXHAUSTED,
+                        "%s: out of memory", op);
+        return;
       }
+      TF_TString_Copy(&sp_sdata_mut(out)[i], m, len);
+      tfe_free(m);
     }
+    return;
   }
-  out = tfe_kernel_alloc_output(k, 0, TF_STRING, in->dims, in->num_dims);
-  if (out == NULL) return;
   for (i = 0; i < n; i++) {
     const TF_TString* s = &sp_sdata(in)[i];
     const char* p = TF_TString_GetDataPointer(s);

@@ -178,6 +178,9 @@ static int substr_one(tfe_kernel_context* k, int utf8, const TF_TString* s,
     }
     return 0;
   }
+  /* A negative length means "to the end" in bytes (TF reads it as a
+   * huge size_t) but "nothing" in UTF-8 characters. */
+  if (utf8 && len < 0) len = 0;
   if (len < 0 || len > size - start) len = size - start;
   if (utf8) {
     size_t b = utf8_offset(p, n, start);
@@ -401,6 +404,17 @@ static void as_string_compute(tfe_kernel_context* k) {
         TF_TString_Copy(&sdata_mut(out)[i], big, (size_t)len);
         tfe_free(big);
         continue;
+      }
+      case TF_UINT8:
+      case TF_UINT16:
+      case TF_UINT32: {
+        /* unsigned conversions, as TF formats them (a '+' fill is then
+         * ignored) */
+        char f2[160];
+        snprintf(f2, sizeof f2, "%sllu", spec);
+        len = snprintf(buf, sizeof buf, f2,
+                       (unsigned long long)kutil_get_int(in, i));
+        break;
       }
       default:
         len = snprintf(buf, sizeof buf, fmt, (long long)kutil_get_int(in, i));
