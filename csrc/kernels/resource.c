@@ -65,7 +65,8 @@ void tfe_resource_unref(tfe_resource* r) {
   }
   if (r->value != NULL) TF_DeleteTensor(r->value);
   if ((r->kind == TFE_RESOURCE_PLUGIN || r->kind == TFE_RESOURCE_QUEUE ||
-       r->kind == TFE_RESOURCE_TENSOR_ARRAY || r->kind == TFE_RESOURCE_STACK) &&
+       r->kind == TFE_RESOURCE_TENSOR_ARRAY || r->kind == TFE_RESOURCE_STACK ||
+       r->kind == TFE_RESOURCE_LOOKUP_TABLE) &&
       r->del != NULL) {
     r->del(r->object);
   }
@@ -189,6 +190,24 @@ int tfe_resources_insert(tfe_resource* r, TF_Status* s) {
   g_count++;
   pthread_mutex_unlock(&g_mu);
   tfe_status_ok(s);
+  return 1;
+}
+
+int tfe_resources_remove(tfe_resource* r) {
+  entry **pp, *found = NULL;
+  pthread_mutex_lock(&g_mu);
+  for (pp = &g_entries; *pp != NULL; pp = &(*pp)->next) {
+    if ((*pp)->r == r) {
+      found = *pp;
+      *pp = found->next;
+      g_count--;
+      break;
+    }
+  }
+  pthread_mutex_unlock(&g_mu);
+  if (found == NULL) return 0;
+  tfe_resource_unref(found->r);
+  tfe_free(found);
   return 1;
 }
 

@@ -26,7 +26,10 @@ enum {
   TFE_RESOURCE_TENSOR_ARRAY = 4, /* a TF 1 TensorArray
                                   * (kernels/cpu/tensor_array_kernels.c):
                                   * object and del as for plugin resources */
-  TFE_RESOURCE_STACK = 5 /* a TF 1 stack (StackV2; same file and rules) */
+  TFE_RESOURCE_STACK = 5, /* a TF 1 stack (StackV2; same file and rules) */
+  TFE_RESOURCE_LOOKUP_TABLE = 6 /* a lookup table
+                                 * (kernels/cpu/lookup_kernels.c): object
+                                 * and del as for plugin resources */
 };
 
 typedef struct tfe_resource {
@@ -99,6 +102,9 @@ int tfe_resources_insert(tfe_resource* r, TF_Status* s);
  * when it is anonymous, else the registered one of its key (NULL when
  * none). */
 tfe_resource* tfe_resources_lookup_handle(tfe_resource* h);
+/* Unregisters r itself (the registry's reference is dropped); 1 when it
+ * was registered. */
+int tfe_resources_remove(tfe_resource* r);
 /* Unregisters every resource of a context / of a device name. */
 void tfe_resources_clear_context(uint64_t ctx_id);
 void tfe_resources_clear_device(const char* device);

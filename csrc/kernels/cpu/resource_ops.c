@@ -449,6 +449,13 @@ static void destroy_compute(tfe_kernel_context* k) {
     }
     return;
   }
+  if (r->kind == TFE_RESOURCE_LOOKUP_TABLE) {
+    /* TF deletes the table from its resource manager: later lookups are
+     * NOT_FOUND and a maker with the same shared name makes a new one. */
+    tfe_resources_remove(r);
+    tfe_resource_unref(r);
+    return;
+  }
   pthread_mutex_lock(&r->mu);
   if (r->kind == TFE_RESOURCE_VARIABLE) {
     if (r->value == NULL) {
