@@ -1006,4 +1006,558 @@ TEST(load_from_ram_filesystem) {
   TF_DeleteStatus(s);
 }
 
+/* ------------------------------------------------------------------------
+ * Part 2: the models exported by TF 2.21. */
+
+#define SM_DIR TFE_TEST_DATA_DIR "/saved_models/"
+
+static char* slurp(const char* path, size_t* n) {
+  FILE* f = fopen(path, "rb");
+  char* data;
+  long len;
+  if (f == NULL) TFE_FAIL("cannot open %s", path);
+  fseek(f, 0, SEEK_END);
+  len = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  data = (char*)malloc((size_t)len + 1);
+  CHECK(data != NULL);
+  CHECK(fread(data, 1, (size_t)len, f) == (size_t)len);
+  data[len] = '\0';
+  fclose(f);
+  *n = (size_t)len;
+  return data;
+}
+
+/* A small JSON reader (objects, arrays, strings without \u escapes
+ * beyond ASCII, numbers, true/false/null): enough for manifest.json. */
+typedef enum { J_NULL, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ } jkind;
+typedef struct jv {
+  jkind kind;
+  double num;
+  char* str;
+  int n;             /* array / object size */
+  struct jv* items;  /* n values */
+  char** keys;       /* objects: n keys */
+} jv;
+
+static const char* j_ws(const char* p) {
+  while (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t') p++;
+  return p;
+}
+
+static const char* j_parse(const char* p, jv* out);
+
+static const char* j_string(const char* p, char** out) {
+  size_t cap = 16, n = 0;
+  char* s = (char*)malloc(cap);
+  CHECK(*p == '"');
+  p++;
+  while (*p != '"') {
+    char c = *p++;
+    CHECK(c != '\0');
+    if (c == '\\') {
+      c = *p++;
+      if (c == 'n') c = '\n';
+      else if (c == 't') c = '\t';
+      else if (c == 'u') {
+        unsigned v = (unsigned)strtoul((char[]){p[0], p[1], p[2], p[3], 0},
+                                       NULL, 16);
+        p += 4;
+        c = (char)(v < 0x80 ? v : '?');
+      }
+    }
+    if (n + 2 > cap) s = (char*)realloc(s, cap *= 2);
+    s[n++] = c;
+  }
+  s[n] = '\0';
+  *out = s;
+  return p + 1;
+}
+
+static const char* j_parse(const char* p, jv* out) {
+  memset(out, 0, sizeof(*out));
+  p = j_ws(p);
+  if (*p == '{' || *p == '[') {
+    int obj = *p == '{';
+    char close = obj ? '}' : ']';
+    out->kind = obj ? J_OBJ : J_ARR;
+    p = j_ws(p + 1);
+    while (*p != close) {
+      out->items = (jv*)realloc(out->items, (size_t)(out->n + 1) * sizeof(jv));
+      if (obj) {
+        out->keys =
+            (char**)realloc(out->keys, (size_t)(out->n + 1) * sizeof(char*));
+        p = j_string(j_ws(p), &out->keys[out->n]);
+        p = j_ws(p);
+        CHECK(*p == ':');
+        p++;
+      }
+      p = j_ws(j_parse(p, &out->items[out->n]));
+      out->n++;
+      if (*p == ',') p = j_ws(p + 1);
+    }
+    return p + 1;
+  }
+  if (*p == '"') {
+    out->kind = J_STR;
+    return j_string(p, &out->str);
+  }
+  if (strncmp(p, "true", 4) == 0 || strncmp(p, "false", 5) == 0) {
+    out->kind = J_BOOL;
+    out->num = *p == 't';
+    return p + (*p == 't' ? 4 : 5);
+  }
+  if (strncmp(p, "null", 4) == 0) return p + 4;
+  {
+    char* end;
+    out->kind = J_NUM;
+    out->num = strtod(p, &end);
+    CHECK(end != p);
+    return end;
+  }
+}
+
+static void j_free(jv* v) {
+  int i;
+  for (i = 0; i < v->n; i++) {
+    j_free(&v->items[i]);
+    if (v->keys != NULL) free(v->keys[i]);
+  }
+  free(v->items);
+  free(v->keys);
+  free(v->str);
+}
+
+static jv* j_get(jv* obj, const char* key) {
+  int i;
+  CHECK(obj->kind == J_OBJ);
+  for (i = 0; i < obj->n; i++) {
+    if (strcmp(obj->keys[i], key) == 0) return &obj->items[i];
+  }
+  return NULL;
+}
+
+/* A .npy file as a TF_Tensor (dtypes <f4 <f8 <i4 <i8 |b1 |u1, and |O:
+ * object arrays of bytes, pickled; strings become TF_STRING). The pickle
+ * is read by a tiny interpreter of the opcodes numpy writes: it records
+ * bytes objects (and the memo, since equal objects such as b'' are
+ * pickled once and referenced) pushed after the element list starts. */
+static TF_Tensor* read_npy(const char* path) {
+  size_t n, hl;
+  char* d = slurp(path, &n);
+  char* hdr;
+  const char* descr;
+  int64_t dims[8];
+  int nd = 0, i;
+  int64_t count = 1;
+  TF_Tensor* t;
+  CHECK(n > 10 && memcmp(d, "\x93NUMPY", 6) == 0);
+  if (d[6] == 1) {
+    hl = (unsigned char)d[8] | ((size_t)(unsigned char)d[9] << 8);
+    hdr = d + 10;
+  } else {
+    hl = (unsigned char)d[8] | ((size_t)(unsigned char)d[9] << 8) |
+         ((size_t)(unsigned char)d[10] << 16);
+    hdr = d + 12;
+  }
+  CHECK(strstr(hdr, "'fortran_order': False") != NULL);
+  {
+    const char* sh = strstr(hdr, "'shape': (");
+    CHECK(sh != NULL);
+    sh += 10;
+    while (*sh != ')') {
+      char* end;
+      dims[nd] = strtoll(sh, &end, 10);
+      count *= dims[nd++];
+      sh = end;
+      while (*sh == ',' || *sh == ' ') sh++;
+    }
+  }
+  descr = strstr(hdr, "'descr': '") + 10;
+  {
+    const char* body = hdr + hl;
+    size_t blen = n - (size_t)(body - d);
+    static const struct {
+      const char* descr;
+      TF_DataType dt;
+      size_t size;
+    } kinds[] = {{"<f4", TF_FLOAT, 4}, {"<f8", TF_DOUBLE, 8},
+                 {"<i4", TF_INT32, 4}, {"<i8", TF_INT64, 8},
+                 {"|b1", TF_BOOL, 1},  {"|u1", TF_UINT8, 1}};
+    for (i = 0; i < 6; i++) {
+      if (strncmp(descr, kinds[i].descr, 3) == 0) {
+        size_t bytes = (size_t)count * kinds[i].size;
+        CHECK(blen >= bytes);
+        t = TF_AllocateTensor(kinds[i].dt, dims, nd, bytes);
+        if (bytes > 0) memcpy(TF_TensorData(t), body, bytes);
+        free(d);
+        return t;
+      }
+    }
+    CHECK(strncmp(descr, "|O", 2) == 0);
+    {
+      const unsigned char* p = (const unsigned char*)body;
+      const unsigned char* end = p + blen;
+      const unsigned char* memo_p[4096];
+      size_t memo_n[4096];
+      int nmemo = 0, in_list = 0;
+      int64_t got = 0;
+      const unsigned char* last_p = NULL;
+      size_t last_n = (size_t)-1;
+      TF_TString* ts;
+      t = TF_AllocateTensor(TF_STRING, dims, nd,
+                            (size_t)count * sizeof(TF_TString));
+      ts = (TF_TString*)TF_TensorData(t);
+      for (i = 0; i < count; i++) TF_StringInit(&ts[i]);
+      /* last_n == (size_t)-1: the object just pushed is not bytes. */
+      while (p < end && *p != '.') {
+        unsigned char op = *p++;
+        size_t len = 0;
+        switch (op) {
+          case 0x80: p += 1; break;                 /* PROTO */
+          case 0x95: p += 8; break;                 /* FRAME */
+          case 0x8c: len = *p++; p += len; break;   /* SHORT_BINUNICODE */
+          case 'X':                                 /* BINUNICODE */
+            len = p[0] | (p[1] << 8) | ((size_t)p[2] << 16) |
+                  ((size_t)p[3] << 24);
+            p += 4 + len;
+            break;
+          case 'K': p += 1; break;  /* BININT1 */
+          case 'M': p += 2; break;  /* BININT2 */
+          case 'J': p += 4; break;  /* BININT */
+          case ']': in_list = 1; break;
+          default: break; /* no-argument opcodes: ( t R b e a N 0x85.. */
+        }
+        if (op == 'C' || op == 'B') { /* SHORT_BINBYTES, BINBYTES */
+          if (op == 'C') {
+            len = *p++;
+          } else {
+            len = p[0] | (p[1] << 8) | ((size_t)p[2] << 16) |
+                  ((size_t)p[3] << 24);
+            p += 4;
+          }
+          CHECK(p + len <= end);
+          if (in_list) {
+            CHECK(got < count);
+            TF_StringCopy(&ts[got++], (const char*)p, len);
+          }
+          last_p = p;
+          last_n = len;
+          p += len;
+        } else if (op == 'h' || op == 'j') { /* BINGET, LONG_BINGET */
+          size_t idx = *p++;
+          if (op == 'j') {
+            idx |= (size_t)p[0] << 8 | (size_t)p[1] << 16 |
+                   (size_t)p[2] << 24;
+            p += 3;
+          }
+          CHECK(idx < (size_t)nmemo);
+          last_p = memo_p[idx];
+          last_n = memo_n[idx];
+          if (last_n != (size_t)-1 && in_list) {
+            CHECK(got < count);
+            TF_StringCopy(&ts[got++], (const char*)last_p, last_n);
+          }
+        } else if (op == 0x94) { /* MEMOIZE the object just pushed */
+          CHECK(nmemo < 4096);
+          memo_p[nmemo] = last_p;
+          memo_n[nmemo] = last_n;
+          nmemo++;
+        } else {
+          last_n = (size_t)-1;
+        }
+      }
+      CHECK_EQ_INT(got, count);
+      free(d);
+      return t;
+    }
+  }
+}
+
+static const char* dtype_name(TF_DataType t) {
+  switch (t) {
+    case TF_FLOAT: return "float32";
+    case TF_DOUBLE: return "float64";
+    case TF_INT32: return "int32";
+    case TF_INT64: return "int64";
+    case TF_BOOL: return "bool";
+    case TF_UINT8: return "uint8";
+    case TF_STRING: return "string";
+    default: return "?";
+  }
+}
+
+/* Compares TF's output `want` with tfe's `got`: same dtype and shape,
+ * floats within atol + rtol * |want|, everything else exactly. */
+static void compare(const char* what, TF_Tensor* want, TF_Tensor* got,
+                    double rtol, double atol) {
+  int i;
+  int64_t k, n = 1;
+  if (TF_TensorType(want) != TF_TensorType(got)) {
+    TFE_FAIL("%s: dtype %s, TF gave %s", what,
+             dtype_name(TF_TensorType(got)), dtype_name(TF_TensorType(want)));
+  }
+  if (TF_NumDims(want) != TF_NumDims(got)) {
+    TFE_FAIL("%s: rank %d, TF gave %d", what, TF_NumDims(got),
+             TF_NumDims(want));
+  }
+  for (i = 0; i < TF_NumDims(want); i++) {
+    if (TF_Dim(want, i) != TF_Dim(got, i)) {
+      TFE_FAIL("%s: dim %d is %lld, TF gave %lld", what, i,
+               (long long)TF_Dim(got, i), (long long)TF_Dim(want, i));
+    }
+    n *= TF_Dim(want, i);
+  }
+  for (k = 0; k < n; k++) {
+    switch (TF_TensorType(want)) {
+      case TF_FLOAT:
+      case TF_DOUBLE: {
+        double a = TF_TensorType(want) == TF_FLOAT
+                       ? ((const float*)TF_TensorData(want))[k]
+                       : ((const double*)TF_TensorData(want))[k];
+        double b = TF_TensorType(want) == TF_FLOAT
+                       ? ((const float*)TF_TensorData(got))[k]
+                       : ((const double*)TF_TensorData(got))[k];
+        if (!(fabs(a - b) <= atol + rtol * fabs(a)) &&
+            !(isnan(a) && isnan(b))) {
+          TFE_FAIL("%s[%lld]: %.9g, TF gave %.9g", what, (long long)k, b, a);
+        }
+        break;
+      }
+      case TF_STRING: {
+        const TF_TString* a = (const TF_TString*)TF_TensorData(want) + k;
+        const TF_TString* b = (const TF_TString*)TF_TensorData(got) + k;
+        if (TF_StringGetSize(a) != TF_StringGetSize(b) ||
+            memcmp(TF_StringGetDataPointer(a), TF_StringGetDataPointer(b),
+                   TF_StringGetSize(a)) != 0) {
+          TFE_FAIL("%s[%lld]: \"%.*s\", TF gave \"%.*s\"", what,
+                   (long long)k, (int)TF_StringGetSize(b),
+                   TF_StringGetDataPointer(b), (int)TF_StringGetSize(a),
+                   TF_StringGetDataPointer(a));
+        }
+        break;
+      }
+      default: {
+        size_t es = TF_TensorByteSize(want) / (size_t)(n > 0 ? n : 1);
+        if (memcmp((const char*)TF_TensorData(want) + (size_t)k * es,
+                   (const char*)TF_TensorData(got) + (size_t)k * es,
+                   es) != 0) {
+          long long a = 0, b = 0;
+          memcpy(&a, (const char*)TF_TensorData(want) + (size_t)k * es,
+                 es < 8 ? es : 8);
+          memcpy(&b, (const char*)TF_TensorData(got) + (size_t)k * es,
+                 es < 8 ? es : 8);
+          TFE_FAIL("%s[%lld]: %lld, TF gave %lld", what, (long long)k, b, a);
+        }
+      }
+    }
+  }
+}
+
+/* The tensor named "node:i" of the graph. */
+static TF_Output tensor_by_name(TF_Graph* g, const char* name) {
+  char node[512];
+  const char* colon = strrchr(name, ':');
+  TF_Output o;
+  size_t n = colon != NULL ? (size_t)(colon - name) : strlen(name);
+  CHECK(n < sizeof(node));
+  memcpy(node, name, n);
+  node[n] = '\0';
+  o.oper = TF_GraphOperationByName(g, node);
+  o.index = colon != NULL ? atoi(colon + 1) : 0;
+  if (o.oper == NULL) TFE_FAIL("no tensor %s in the graph", name);
+  return o;
+}
+
+/* The tensor name of input/output `key` of signature `sig`. */
+static const char* sig_tensor(jv* man, const char* sig, const char* side,
+                              const char* key) {
+  jv* list = j_get(j_get(j_get(man, "signatures"), sig), side);
+  int i;
+  for (i = 0; i < list->n; i++) {
+    if (strcmp(j_get(&list->items[i], "key")->str, key) == 0) {
+      return j_get(&list->items[i], "name")->str;
+    }
+  }
+  TFE_FAIL("signature %s has no %s %s", sig, side, key);
+  return NULL;
+}
+
+/* Replays every run of the manifest in the session, in order. */
+static void replay(const char* name, jv* man, TF_Session* sess,
+                   TF_Graph* g) {
+  jv* runs = j_get(man, "runs");
+  double rtol = j_get(man, "rtol")->num, atol = j_get(man, "atol")->num;
+  char dir[1024];
+  int r, i;
+  snprintf(dir, sizeof(dir), SM_DIR "%s/", name);
+  CHECK(runs != NULL && runs->n > 0);
+  for (r = 0; r < runs->n; r++) {
+    jv* run = &runs->items[r];
+    const char* sig = j_get(run, "signature")->str;
+    jv* ins = j_get(run, "inputs");
+    jv* outs = j_get(run, "outputs");
+    TF_Output* fi = (TF_Output*)calloc((size_t)ins->n + 1, sizeof(TF_Output));
+    TF_Tensor** fv = (TF_Tensor**)calloc((size_t)ins->n + 1, sizeof(void*));
+    TF_Output* fo = (TF_Output*)calloc((size_t)outs->n + 1, sizeof(TF_Output));
+    TF_Tensor** got = (TF_Tensor**)calloc((size_t)outs->n + 1, sizeof(void*));
+    TF_Status* s = TF_NewStatus();
+    char path[2048];
+    for (i = 0; i < ins->n; i++) {
+      fi[i] = tensor_by_name(g, sig_tensor(man, sig, "inputs", ins->keys[i]));
+      snprintf(path, sizeof(path), "%s%s", dir, ins->items[i].str);
+      fv[i] = read_npy(path);
+    }
+    for (i = 0; i < outs->n; i++) {
+      fo[i] = tensor_by_name(g, sig_tensor(man, sig, "outputs", outs->keys[i]));
+    }
+    TF_SessionRun(sess, NULL, fi, fv, ins->n, fo, got, outs->n, NULL, 0, NULL,
+                  s);
+    if (TF_GetCode(s) != TF_OK) {
+      TFE_FAIL("%s run %d (%s): code %d: %s", name, r + 1, sig, TF_GetCode(s),
+               TF_Message(s));
+    }
+    for (i = 0; i < outs->n; i++) {
+      char what[512];
+      TF_Tensor* want;
+      snprintf(path, sizeof(path), "%s%s", dir, outs->items[i].str);
+      want = read_npy(path);
+      snprintf(what, sizeof(what), "%s run %d %s/%s", name, r + 1, sig,
+               outs->keys[i]);
+      compare(what, want, got[i], rtol, atol);
+      TF_DeleteTensor(want);
+      TF_DeleteTensor(got[i]);
+    }
+    for (i = 0; i < ins->n; i++) TF_DeleteTensor(fv[i]);
+    free(fi);
+    free(fv);
+    free(fo);
+    free(got);
+    TF_DeleteStatus(s);
+  }
+}
+
+static jv* read_manifest(const char* name) {
+  char path[1024];
+  size_t n;
+  char* text;
+  jv* man = (jv*)calloc(1, sizeof(jv));
+  snprintf(path, sizeof(path), SM_DIR "%s/manifest.json", name);
+  text = slurp(path, &n);
+  j_parse(text, man);
+  free(text);
+  return man;
+}
+
+/* Loads model `name` from `dir` with the manifest's default tags, checks
+ * the MetaGraphDef returned, replays the runs. */
+static void run_model_from(const char* name, const char* dir) {
+  jv* man = read_manifest(name);
+  jv* tags = j_get(man, "default_tags");
+  const char* tv[8];
+  int i;
+  TF_Status* s = TF_NewStatus();
+  TF_Graph* g = TF_NewGraph();
+  TF_Buffer* mg = TF_NewBuffer();
+  TF_Session* sess;
+  CHECK(tags->n <= 8);
+  for (i = 0; i < tags->n; i++) tv[i] = tags->items[i].str;
+  sess = load(dir, tv, tags->n, g, mg, s);
+  if (TF_GetCode(s) != TF_OK) {
+    TFE_FAIL("loading %s: code %d: %s", name, TF_GetCode(s), TF_Message(s));
+  }
+  CHECK(mg->length > 0);
+  CHECK(graph_num_ops(g) == (int)j_get(man, "num_graph_nodes")->num);
+  replay(name, man, sess, g);
+  close_session(sess);
+  TF_DeleteBuffer(mg);
+  TF_DeleteGraph(g);
+  TF_DeleteStatus(s);
+  j_free(man);
+  free(man);
+}
+
+static void run_model(const char* name) {
+  char dir[1024];
+  snprintf(dir, sizeof(dir), SM_DIR "%s", name);
+  run_model_from(name, dir);
+}
+
+TEST(model_keras_mlp) { run_model("keras_mlp"); }
+TEST(model_keras_cnn_bn) { run_model("keras_cnn_bn"); }
+TEST(model_keras_lstm) { run_model("keras_lstm"); }
+TEST(model_keras_transformer) { run_model("keras_transformer"); }
+TEST(model_module_cond_while) { run_model("module_cond_while"); }
+TEST(model_strings) { run_model("strings"); }
+TEST(model_tf1_simple_save) { run_model("tf1_simple_save"); }
+TEST(model_tf1_builder) { run_model("tf1_builder"); }
+
+/* Not a SavedModel: a GraphDef imported with an empty prefix. */
+TEST(model_frozen_graph) {
+  jv* man = read_manifest("frozen_graph");
+  size_t n;
+  char* data = slurp(SM_DIR "frozen_graph/model.pb", &n);
+  TF_Buffer* gd = TF_NewBufferFromString(data, n);
+  TF_ImportGraphDefOptions* opts = TF_NewImportGraphDefOptions();
+  TF_Status* s = TF_NewStatus();
+  TF_Graph* g = TF_NewGraph();
+  TF_SessionOptions* so = TF_NewSessionOptions();
+  TF_Session* sess;
+  TF_GraphImportGraphDef(g, gd, opts, s);
+  CHECK_CODE(s, TF_OK);
+  sess = TF_NewSession(g, so, s);
+  CHECK_CODE(s, TF_OK);
+  replay("frozen_graph", man, sess, g);
+  close_session(sess);
+  TF_DeleteSessionOptions(so);
+  TF_DeleteGraph(g);
+  TF_DeleteImportGraphDefOptions(opts);
+  TF_DeleteBuffer(gd);
+  TF_DeleteStatus(s);
+  free(data);
+  j_free(man);
+  free(man);
+}
+
+/* Copies the local directory src into dst (any registered filesystem). */
+static void copy_tree(const char* src, const char* dst) {
+  TF_Status* s = TF_NewStatus();
+  TF_StringStream* list = TF_GetChildren(src, s);
+  const char* e;
+  CHECK_CODE(s, TF_OK);
+  make_dir(dst);
+  while (TF_StringStreamNext(list, &e)) {
+    char* from = path_join(src, e);
+    char* to = path_join(dst, e);
+    struct stat st;
+    CHECK(stat(from, &st) == 0);
+    if (S_ISDIR(st.st_mode)) {
+      copy_tree(from, to);
+    } else {
+      size_t n;
+      char* data = slurp(from, &n);
+      write_file(to, data, n);
+      free(data);
+    }
+    free(from);
+    free(to);
+  }
+  TF_StringStreamDone(list);
+  TF_DeleteStatus(s);
+}
+
+/* Models whose files are in ram:// (saved_model.pb, variables, assets). */
+TEST(model_from_ram_keras_mlp) {
+  copy_tree(SM_DIR "keras_mlp", "ram://tfe_sm_models/keras_mlp");
+  run_model_from("keras_mlp", "ram://tfe_sm_models/keras_mlp");
+  remove_dir("ram://tfe_sm_models");
+}
+
+/* ... with an asset from the TF1 saved_model_assets collection. */
+TEST(model_from_ram_tf1_builder) {
+  copy_tree(SM_DIR "tf1_builder", "ram://tfe_sm_models/tf1_builder");
+  run_model_from("tf1_builder", "ram://tfe_sm_models/tf1_builder");
+  remove_dir("ram://tfe_sm_models");
+}
+
 TFE_TEST_MAIN
