@@ -406,3 +406,256 @@ void tfe_table_entries_free(tfe_table_entry* entries, size_t count) {
   }
   tfe_free(entries);
 }
+
+/* ------------------------------------------------------------------------
+ * Table building (TensorFlow's TableBuilder/BlockBuilder layout). */
+
+#define TFE_TABLE_BLOCK_SIZE 262144u
+#define TFE_TABLE_RESTART_INTERVAL 16
+
+typedef struct {
+  unsigned char* data;
+  size_t len, cap;
+  int oom;
+} tb_buf;
+
+static void tb_put(tb_buf* b, const void* p, size_t n) {
+  if (b->oom || n == 0) return;
+  if (b->len + n > b->cap) {
+    size_t cap = b->cap ? b->cap : 256;
+    unsigned char* d;
+    while (cap < b->len + n) cap *= 2;
+    d = (unsigned char*)tfe_realloc(b->data, cap);
+    if (d == NULL) {
+      b->oom = 1;
+      return;
+    }
+    b->data = d;
+    b->cap = cap;
+  }
+  memcpy(b->data + b->len, p, n);
+  b->len += n;
+}
+
+static void tb_varint(tb_buf* b, uint64_t v) {
+  unsigned char t[10];
+  size_t n = 0;
+  do {
+    t[n] = (unsigned char)(v & 0x7f);
+    v >>= 7;
+    if (v) t[n] |= 0x80;
+    n++;
+  } while (v);
+  tb_put(b, t, n);
+}
+
+static void tb_fixed32(tb_buf* b, uint32_t v) {
+  unsigned char t[4];
+  t[0] = (unsigned char)v;
+  t[1] = (unsigned char)(v >> 8);
+  t[2] = (unsigned char)(v >> 16);
+  t[3] = (unsigned char)(v >> 24);
+  tb_put(b, t, 4);
+}
+
+/* One block under construction. */
+typedef struct {
+  tb_buf buf;
+  uint32_t* restarts;
+  size_t num_restarts, cap_restarts;
+  int counter, interval;
+  tb_buf last_key;
+  int oom;
+} tb_block;
+
+static void block_reset(tb_block* b) {
+  b->buf.len = 0;
+  b->num_restarts = 0;
+  b->counter = 0;
+  b->last_key.len = 0;
+  if (b->cap_restarts == 0) {
+    b->restarts = (uint32_t*)tfe_malloc(16 * sizeof(uint32_t));
+    if (b->restarts == NULL) {
+      b->oom = 1;
+      return;
+    }
+    b->cap_restarts = 16;
+  }
+  b->restarts[b->num_restarts++] = 0;
+}
+
+static void block_free(tb_block* b) {
+  tfe_free(b->buf.data);
+  tfe_free(b->restarts);
+  tfe_free(b->last_key.data);
+}
+
+static size_t block_estimate(const tb_block* b) {
+  return b->buf.len + b->num_restarts * 4 + 4;
+}
+
+static void block_add(tb_block* b, const char* key, size_t klen,
+                      const unsigned char* value, size_t vlen) {
+  size_t shared = 0;
+  if (b->oom) return;
+  if (b->counter < b->interval) {
+    size_t m = b->last_key.len < klen ? b->last_key.len : klen;
+    while (shared < m && b->last_key.data[shared] == (unsigned char)key[shared])
+      shared++;
+  } else {
+    if (b->num_restarts == b->cap_restarts) {
+      uint32_t* r = (uint32_t*)tfe_realloc(
+          b->restarts, b->cap_restarts * 2 * sizeof(uint32_t));
+      if (r == NULL) {
+        b->oom = 1;
+        return;
+      }
+      b->restarts = r;
+      b->cap_restarts *= 2;
+    }
+    b->restarts[b->num_restarts++] = (uint32_t)b->buf.len;
+    b->counter = 0;
+  }
+  tb_varint(&b->buf, shared);
+  tb_varint(&b->buf, klen - shared);
+  tb_varint(&b->buf, vlen);
+  tb_put(&b->buf, key + shared, klen - shared);
+  tb_put(&b->buf, value, vlen);
+  b->last_key.len = 0;
+  tb_put(&b->last_key, key, klen);
+  b->counter++;
+  if (b->buf.oom || b->last_key.oom) b->oom = 1;
+}
+
+/* Appends the block's restarts, writes it with its trailer to `file`, puts
+ * its handle (offset, size) in `handle` and resets it. */
+static void block_write(tb_block* b, tb_buf* file, tb_buf* handle) {
+  size_t i, start = file->len, size;
+  unsigned char type = 0;
+  uint32_t crc;
+  for (i = 0; i < b->num_restarts; i++) tb_fixed32(&b->buf, b->restarts[i]);
+  tb_fixed32(&b->buf, (uint32_t)b->num_restarts);
+  if (b->buf.oom) b->oom = 1;
+  size = b->buf.len;
+  tb_put(file, b->buf.data, size);
+  crc = tfe_crc32c_extend(tfe_crc32c(b->buf.data, size), &type, 1);
+  tb_put(file, &type, 1);
+  tb_fixed32(file, tfe_crc32c_mask(crc));
+  handle->len = 0;
+  tb_varint(handle, start);
+  tb_varint(handle, size);
+  block_reset(b);
+}
+
+int tfe_table_key_cmp(const char* a, size_t a_len, const char* b,
+                      size_t b_len) {
+  size_t m = a_len < b_len ? a_len : b_len;
+  int c = m ? memcmp(a, b, m) : 0;
+  if (c != 0) return c;
+  return a_len < b_len ? -1 : (a_len > b_len ? 1 : 0);
+}
+
+/* Shortens `start` (in place) to a key in [start, limit). */
+static void shortest_separator(tb_buf* start, const char* limit, size_t llen) {
+  size_t m = start->len < llen ? start->len : llen, i = 0;
+  while (i < m && start->data[i] == (unsigned char)limit[i]) i++;
+  if (i >= m) return; /* one is a prefix of the other */
+  if (start->data[i] < 0xff &&
+      (unsigned)start->data[i] + 1 < (unsigned)(unsigned char)limit[i]) {
+    start->data[i]++;
+    start->len = i + 1;
+  }
+}
+
+/* Shortens `key` to a short key >= it. */
+static void short_successor(tb_buf* key) {
+  size_t i;
+  for (i = 0; i < key->len; i++) {
+    if (key->data[i] != 0xff) {
+      key->data[i]++;
+      key->len = i + 1;
+      return;
+    }
+  }
+}
+
+int tfe_table_build(const tfe_table_entry* entries, size_t count,
+                    unsigned char** out, size_t* out_len) {
+  tb_buf file = {NULL, 0, 0, 0}, handle = {NULL, 0, 0, 0};
+  tb_buf last = {NULL, 0, 0, 0}, meta_handle = {NULL, 0, 0, 0};
+  tb_block data, index, meta;
+  int pending = 0, ok = 0;
+  size_t i;
+  *out = NULL;
+  *out_len = 0;
+  memset(&data, 0, sizeof data);
+  memset(&index, 0, sizeof index);
+  memset(&meta, 0, sizeof meta);
+  data.interval = TFE_TABLE_RESTART_INTERVAL;
+  meta.interval = TFE_TABLE_RESTART_INTERVAL;
+  index.interval = 1;
+  block_reset(&data);
+  block_reset(&index);
+  block_reset(&meta);
+  for (i = 0; i < count; i++) {
+    const tfe_table_entry* e = &entries[i];
+    if (i > 0 && tfe_table_key_cmp(entries[i - 1].key, entries[i - 1].key_len,
+                                   e->key, e->key_len) >= 0)
+      goto done;
+    /* An entry of at least two blocks' size starts a block of its own. */
+    if (i > 0 && e->key_len + e->value_len >= 2 * (size_t)TFE_TABLE_BLOCK_SIZE &&
+        data.buf.len > 0) {
+      block_write(&data, &file, &handle);
+      pending = 1;
+    }
+    if (pending) {
+      shortest_separator(&last, e->key, e->key_len);
+      block_add(&index, (const char*)last.data, last.len, handle.data,
+                handle.len);
+      pending = 0;
+    }
+    last.len = 0;
+    tb_put(&last, e->key, e->key_len);
+    block_add(&data, e->key, e->key_len, e->value, e->value_len);
+    if (block_estimate(&data) >= TFE_TABLE_BLOCK_SIZE) {
+      block_write(&data, &file, &handle);
+      pending = 1;
+    }
+  }
+  if (data.buf.len > 0) {
+    block_write(&data, &file, &handle);
+    pending = 1;
+  }
+  block_write(&meta, &file, &meta_handle);
+  if (pending) {
+    short_successor(&last);
+    block_add(&index, (const char*)last.data, last.len, handle.data,
+              handle.len);
+  }
+  block_write(&index, &file, &handle);
+  {
+    unsigned char footer[TFE_FOOTER_LEN];
+    size_t n = meta_handle.len + handle.len;
+    memset(footer, 0, sizeof footer);
+    if (meta_handle.oom || handle.oom || n > 40) goto done;
+    memcpy(footer, meta_handle.data, meta_handle.len);
+    memcpy(footer + meta_handle.len, handle.data, handle.len);
+    for (i = 0; i < 8; i++)
+      footer[40 + i] = (unsigned char)(TFE_TABLE_MAGIC >> (8 * i));
+    tb_put(&file, footer, sizeof footer);
+  }
+  if (file.oom || last.oom || data.oom || index.oom || meta.oom) goto done;
+  *out = file.data;
+  *out_len = file.len;
+  file.data = NULL;
+  ok = 1;
+done:
+  tfe_free(file.data);
+  tfe_free(handle.data);
+  tfe_free(meta_handle.data);
+  tfe_free(last.data);
+  block_free(&data);
+  block_free(&index);
+  block_free(&meta);
+  return ok ? 0 : -1;
+}

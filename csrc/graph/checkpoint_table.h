@@ -56,4 +56,25 @@ int tfe_table_read_all(const unsigned char* file, size_t len,
                        long* failed_block, TF_Status* status);
 void tfe_table_entries_free(tfe_table_entry* entries, size_t count);
 
+
+/* ---- writing (used by csrc/graph/checkpoint_writer.c) ---- */
+
+/* Builds a whole table in memory the way TensorFlow's TableBuilder does
+ * with the options its checkpoint writers use: no compression, 256 KiB
+ * data blocks (a block is cut once its size estimate reaches that, or
+ * before an entry of at least 512 KiB), restart points every 16 entries
+ * in data blocks and at every entry of the index block, index keys
+ * shortened to a separator between neighbouring blocks (and the last one
+ * to a short successor), an empty metaindex block and the 48-byte footer.
+ * `entries` must be sorted by key (byte-wise, a prefix first) with no
+ * duplicates. On success *out (tfe_malloc'd, at least one byte) and
+ * *out_len hold the file's bytes and 0 is returned; -1 when memory runs
+ * out or the keys are not strictly increasing. */
+int tfe_table_build(const tfe_table_entry* entries, size_t count,
+                    unsigned char** out, size_t* out_len);
+
+/* Byte-wise comparison of two keys, as the table orders them. */
+int tfe_table_key_cmp(const char* a, size_t a_len, const char* b,
+                      size_t b_len);
+
 #endif /* TFE_GRAPH_CHECKPOINT_TABLE_H_ */

@@ -1,9 +1,74 @@
-/* Built-in op definitions: checkpoint and file ops (SaveV2, RestoreV2, ReadFile, ...).
- * Names, args, attrs and defaults follow TensorFlow 2.21's op registry. */
+/* Built-in op definitions: checkpoint and file ops (SaveV2, RestoreV2,
+ * MergeV2Checkpoints, the V1 Save/Restore family, sharded file names,
+ * ReadFile, WriteFile, MatchingFiles, ImmutableConst). Names, args, attrs
+ * and defaults follow TensorFlow 2.21's op registry. The kernels are in
+ * csrc/kernels/cpu/io_kernels.c and io_checkpoint_kernels.c. */
 #include "ops/ops_internal.h"
 
 int tfe_ops_register_io_defs(void);
 
-/* The group is empty until its ops are written (issue 15); then this
- * registers a table of TFE_OP entries as the other defs_*.c files do. */
-int tfe_ops_register_io_defs(void) { return 0; }
+static const tfe_builtin_op kOps[] = {
+    TFE_OP("SaveV2", "in: prefix: string",
+           "in: tensor_names: string",
+           "in: shape_and_slices: string",
+           "in: tensors: dtypes",
+           "attr: dtypes: list(type) >= 1",
+           "stateful"),
+    TFE_OP("RestoreV2", "in: prefix: string",
+           "in: tensor_names: string",
+           "in: shape_and_slices: string",
+           "out: tensors: dtypes",
+           "attr: dtypes: list(type) >= 1",
+           "stateful"),
+    TFE_OP("MergeV2Checkpoints", "in: checkpoint_prefixes: string",
+           "in: destination_prefix: string",
+           "attr: delete_old_dirs: bool = true",
+           "attr: allow_missing_files: bool = false",
+           "stateful"),
+    TFE_OP("Save", "in: filename: string",
+           "in: tensor_names: string",
+           "in: data: T",
+           "attr: T: list(type) >= 1",
+           "stateful"),
+    TFE_OP("SaveSlices", "in: filename: string",
+           "in: tensor_names: string",
+           "in: shapes_and_slices: string",
+           "in: data: T",
+           "attr: T: list(type) >= 1",
+           "stateful"),
+    TFE_OP("Restore", "in: file_pattern: string",
+           "in: tensor_name: string",
+           "out: tensor: dt",
+           "attr: dt: type",
+           "attr: preferred_shard: int = -1",
+           "stateful"),
+    TFE_OP("RestoreSlice", "in: file_pattern: string",
+           "in: tensor_name: string",
+           "in: shape_and_slice: string",
+           "out: tensor: dt",
+           "attr: dt: type",
+           "attr: preferred_shard: int = -1",
+           "stateful"),
+    TFE_OP("ShardedFilename", "in: basename: string",
+           "in: shard: int32",
+           "in: num_shards: int32",
+           "out: filename: string"),
+    TFE_OP("ShardedFilespec", "in: basename: string",
+           "in: num_shards: int32",
+           "out: filename: string"),
+    TFE_OP("ReadFile", "in: filename: string",
+           "out: contents: string"),
+    TFE_OP("WriteFile", "in: filename: string",
+           "in: contents: string",
+           "stateful"),
+    TFE_OP("MatchingFiles", "in: pattern: string",
+           "out: filenames: string"),
+    TFE_OP("ImmutableConst", "out: tensor: dtype",
+           "attr: dtype: type",
+           "attr: shape: shape",
+           "attr: memory_region_name: string"),
+};
+
+int tfe_ops_register_io_defs(void) {
+  return tfe_ops_register_table(kOps, (int)(sizeof kOps / sizeof kOps[0]));
+}
