@@ -262,6 +262,29 @@ def graphdef_import_seeds() -> list[bytes]:
     return seeds
 
 
+def regex_seeds() -> list[bytes]:
+    """fuzz_regex: pattern length, rewrite length, pattern, rewrite, text."""
+    cases = [
+        ("(a*)*b", "", "a" * 32),
+        ("(?P<y>\\d+)-(\\d+)", "\\2/\\1", "on 2024-06 and 1999-12"),
+        ("(?i)caf\u00e9|\\p{Greek}+", "<\\0>", "CAF\u00c9 \u03b1\u03b2 x"),
+        ("\\b\\w+\\b", "[\\0]", "hello, world"),
+        ("[[:alpha:]]+|[^\\x00-\\x7f]", "\\\\", "abc\u4e2d"),
+        ("(?m)^\\s*$", "#", "a\n\n  \nb"),
+        ("x{2,5}?y{3}|(?s:.)", "\\1", "xxxyyy\n"),
+        ("(a|ab)(c|bcd)(d*)", "\\3\\2\\1", "abcd"),
+        ("\\Q.*\\E+|\\pL{3}", "", ".***abc"),
+        ("((((a{10}){10}){10})", "", "a"),
+        ("[", "", "a"),
+    ]
+    out = []
+    for p, r, t in cases:
+        pb, rb = p.encode(), r.encode()
+        out.append(bytes([len(pb), len(rb)]) + pb + rb + t.encode())
+    out.append(b"\x00\x01-a\xffb\xe2\x82")  # empty pattern, invalid UTF-8 text
+    return out
+
+
 TARGETS = {
     "fuzz_attr_proto": attr_proto_seeds,
     "fuzz_tstring": tstring_seeds,
@@ -269,6 +292,7 @@ TARGETS = {
     "fuzz_fs_path": fs_path_seeds,
     "fuzz_op_grammar": op_grammar_seeds,
     "fuzz_graphdef_import": graphdef_import_seeds,
+    "fuzz_regex": regex_seeds,
 }
 
 
