@@ -218,8 +218,10 @@ static const rx_uni_table* rx_uni_find(const char* name, size_t len) {
   while (lo <= hi) {
     int mid = (lo + hi) / 2;
     const char* t = rx_uni_tables[mid].name;
-    int c = strncmp(t, name, len);
-    if (c == 0 && t[len] != '\0') c = 1;
+    size_t tl = strlen(t);
+    /* Byte order, then length (the name may hold any byte, NUL too). */
+    int c = memcmp(t, name, tl < len ? tl : len);
+    if (c == 0) c = tl < len ? -1 : tl > len ? 1 : 0;
     if (c == 0) return &rx_uni_tables[mid];
     if (c < 0) {
       lo = mid + 1;

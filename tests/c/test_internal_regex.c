@@ -429,6 +429,11 @@ TEST(api_edges) {
   CHECK(re != NULL);
   CHECK_EQ_INT(tfe_regex_full_match(re, NULL, NULL, 0), 1);
   tfe_regex_free(re);
+  /* A Unicode table name holding a NUL byte (found by fuzz_regex). */
+  CHECK(tfe_regex_compile("\\p{C\0x}", 7, &code, NULL, 0) == NULL);
+  CHECK_EQ_INT(code, TFE_REGEX_ERR_SYNTAX);
+  CHECK(tfe_regex_compile("\\pC\\p\0", 6, &code, NULL, 0) == NULL);
+  CHECK_EQ_INT(code, TFE_REGEX_ERR_SYNTAX);
   /* Patterns with a NUL byte inside. */
   re = tfe_regex_compile("a\0b", 3, &code, NULL, 0);
   CHECK(re != NULL);
