@@ -1,0 +1,279 @@
+/* Non-max suppression CPU kernels: NonMaxSuppressionV3, V4
+ * (pad_to_max_output_size, valid_outputs) and V5 (soft-NMS with a
+ * Gaussian weight exp(-sim^2 / (2 sigma)), selected_scores).
+ *
+ * Greedy selection as TF's kernel does it: candidates above
+ * score_threshold are taken best score first (ties: lower box index
+ * first); a candidate is compared with the boxes selected since it was last
+ * looked at, newest first; hard NMS drops it when an IoU exceeds
+ * iou_threshold; soft NMS scales its score and puts it back in the queue
+ * when the score changed but is still above the threshold. IoU is computed
+ * in float from the corners in either order; an empty box overlaps
+ * nothing. For half inputs every score and weight operation is rounded to
+ * half as TF's Eigen::half arithmetic is. */
+#include <math.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "kernels/cpu/image_kernels.h"
+#include "kernels/cpu/kutil.h"
+
+typedef struct nms_cand {
+  int32_t index;
+  float score;
+  int32_t begin; /* selected boxes before this one were already compared */
+} nms_cand;
+
+/* 1 when a should come out of the queue before b. */
+static int cand_before(const nms_cand* a, const nms_cand* b) {
+  if (a->score != b->score) return a->score > b->score;
+  return a->index < b->index;
+}
+
+typedef struct nms_heap {
+  nms_cand* v;
+  int64_t n;
+} nms_heap;
+
+static void heap_push(nms_heap* h, nms_cand c) {
+  int64_t i = h->n++;
+  while (i > 0) {
+    int64_t p = (i - 1) / 2;
+    if (!cand_before(&c, &h->v[p])) break;
+    h->v[i] = h->v[p];
+    i = p;
+  }
+  h->v[i] = c;
+}
+
+static nms_cand heap_pop(nms_heap* h) {
+  nms_cand top = h->v[0], last = h->v[--h->n];
+  int64_t i = 0;
+  for (;;) {
+    int64_t l = 2 * i + 1, r = l + 1, best = i;
+    const nms_cand* bc = &last;
+    if (l < h->n && cand_before(&h->v[l], bc)) {
+      best = l;
+      bc = &h->v[l];
+    }
+    if (r < h->n && cand_before(&h->v[r], bc)) best = r;
+    if (best == i) break;
+    h->v[i] = h->v[best];
+    i = best;
+  }
+  if (h->n > 0) h->v[i] = last;
+  return top;
+}
+
+/* Value rounding of the op's T (half rounds through binary16). */
+static float rnd(int half, float v) {
+  return half ? kutil_f16_to_f32(kutil_f32_to_f16(v)) : v;
+}
+
+static float read_f(const TF_Tensor* t, int64_t i) {
+  if (t->dtype == TF_HALF) {
+    return kutil_f16_to_f32(((const uint16_t*)kutil_data(t))[i]);
+  }
+  return ((const float*)kutil_data(t))[i];
+}
+
+static float iou(const float* b, int64_t i, int64_t j) {
+  const float* p = b + i * 4;
+  const float* q = b + j * 4;
+  float ymin_i = fminf(p[0], p[2]), xmin_i = fminf(p[1], p[3]);
+  float ymax_i = fmaxf(p[0], p[2]), xmax_i = fmaxf(p[1], p[3]);
+  float ymin_j = fminf(q[0], q[2]), xmin_j = fminf(q[1], q[3]);
+  float ymax_j = fmaxf(q[0], q[2]), xmax_j = fmaxf(q[1], q[3]);
+  float area_i = (ymax_i - ymin_i) * (xmax_i - xmin_i);
+  float area_j = (ymax_j - ymin_j) * (xmax_j - xmin_j);
+  float iy, ix, inter;
+  if (area_i <= 0 || area_j <= 0) return 0.0f;
+  iy = fminf(ymax_i, ymax_j) - fmaxf(ymin_i, ymin_j);
+  ix = fminf(xmax_i, xmax_j) - fmaxf(xmin_i, xmin_j);
+  inter = (iy > 0 ? iy : 0.0f) * (ix > 0 ? ix : 0.0f);
+  return inter / (area_i + area_j - inter);
+}
+
+/* Checks a scalar input; V3 adds TF's rank note to the first two. */
+static int scalar_in(tfe_kernel_context* k, int i, const char* what,
+                     int rank_note) {
+  const TF_Tensor* t = k->inputs[i];
+  kutil_shape_buf sb;
+  if (t->num_dims == 0) return 1;
+  if (rank_note) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "%s must be 0-D, got shape %s (Shape must be rank 0 but is "
+               "rank %d)",
+               what, kutil_tshape(t, &sb), t->num_dims);
+  } else {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "%s must be 0-D, got shape %s", what,
+               kutil_tshape(t, &sb));
+  }
+  return 0;
+}
+
+/* version 3, 4 or 5. */
+static void nms_compute(tfe_kernel_context* k, int version) {
+  const TF_Tensor* boxes = k->inputs[0];
+  const TF_Tensor* scores = k->inputs[1];
+  int half = boxes->dtype == TF_HALF;
+  int pad = version >= 4 ? kutil_attr_bool(k, "pad_to_max_output_size", 0) : 0;
+  float iou_thr, score_thr, sigma = 0.0f, scale = 0.0f;
+  int32_t max_out;
+  int64_t nboxes, i, nsel = 0, cap, out_len;
+  kutil_shape_buf sb;
+  float* bx = NULL;
+  int32_t* sel = NULL;
+  float* sel_scores = NULL;
+  nms_heap heap = {NULL, 0};
+  TF_Tensor* out;
+  int soft;
+  if (!scalar_in(k, 2, "max_output_size", version == 3)) return;
+  if (!scalar_in(k, 3, "iou_threshold", version == 3)) return;
+  iou_thr = rnd(half, read_f(k->inputs[3], 0));
+  if (!(iou_thr >= 0.0f && iou_thr <= 1.0f)) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "iou_threshold must be in [0, 1]");
+    return;
+  }
+  if (!scalar_in(k, 4, "score_threshold", 0)) return;
+  score_thr = rnd(half, read_f(k->inputs[4], 0));
+  if (version == 5) {
+    if (!scalar_in(k, 5, "soft_nms_sigma", 0)) return;
+    sigma = read_f(k->inputs[5], 0);
+    if (!(sigma >= 0.0f)) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "soft_nms_sigma_val must be >= 0");
+      return;
+    }
+  }
+  if (boxes->num_dims != 2) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "boxes must be 2-D%s (Shape must be rank 2 but is rank %d)",
+               kutil_tshape(boxes, &sb), boxes->num_dims);
+    return;
+  }
+  nboxes = boxes->dims[0];
+  if (boxes->dims[1] != 4) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "boxes must have 4 columns (Dimension must be 4 but is %lld)",
+               (long long)boxes->dims[1]);
+    return;
+  }
+  if (scores->num_dims != 1) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "scores must be 1-D%s (Shape must be rank 1 but is rank %d)",
+               kutil_tshape(scores, &sb), scores->num_dims);
+    return;
+  }
+  if (scores->dims[0] != nboxes) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "scores has incompatible shape (Dimensions must be equal, but "
+               "are %lld and %lld)",
+               (long long)nboxes, (long long)scores->dims[0]);
+    return;
+  }
+  if (nboxes > INT32_MAX) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "too many boxes: %lld",
+               (long long)nboxes);
+    return;
+  }
+  max_out = *(const int32_t*)kutil_data(k->inputs[2]);
+  if (max_out < 0) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "output size must be non-negative");
+    return;
+  }
+  soft = sigma > 0.0f;
+  if (soft) scale = rnd(half, rnd(half, -0.5f) / rnd(half, sigma));
+  cap = nboxes < max_out ? nboxes : max_out;
+  bx = (float*)tfe_malloc(sizeof(float) * (size_t)(nboxes * 4 + 1));
+  heap.v = (nms_cand*)tfe_malloc(sizeof(nms_cand) * (size_t)(nboxes + 1));
+  sel = (int32_t*)tfe_malloc(sizeof(int32_t) * (size_t)(cap + 1));
+  sel_scores = (float*)tfe_malloc(sizeof(float) * (size_t)(cap + 1));
+  if (bx == NULL || heap.v == NULL || sel == NULL || sel_scores == NULL) {
+    KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED,
+               "out of memory in NonMaxSuppression");
+    goto done;
+  }
+  for (i = 0; i < nboxes * 4; i++) bx[i] = read_f(boxes, i);
+  for (i = 0; i < nboxes; i++) {
+    float s = read_f(scores, i);
+    if (s > score_thr) {
+      nms_cand c;
+      c.index = (int32_t)i;
+      c.score = s;
+      c.begin = 0;
+      heap_push(&heap, c);
+    }
+  }
+  while (nsel < max_out && heap.n > 0) {
+    nms_cand c = heap_pop(&heap);
+    float original = c.score;
+    int hard = 0;
+    int64_t j;
+    for (j = nsel - 1; j >= c.begin; j--) {
+      float sim = iou(bx, c.index, sel[j]);
+      float simt = rnd(half, sim);
+      float w = rnd(half, expf(rnd(half, rnd(half, scale * simt) * simt)));
+      if (!(soft || simt <= iou_thr)) w = 0.0f;
+      c.score = rnd(half, c.score * w);
+      if (!soft && simt > iou_thr) {
+        hard = 1;
+        break;
+      }
+      if (c.score <= score_thr) break;
+    }
+    c.begin = (int32_t)nsel;
+    if (hard) continue;
+    if (c.score == original) {
+      sel[nsel] = c.index;
+      sel_scores[nsel] = c.score;
+      nsel++;
+      continue;
+    }
+    if (c.score > score_thr) heap_push(&heap, c);
+  }
+  out_len = pad ? max_out : nsel;
+  out = tfe_kernel_alloc_output(k, 0, TF_INT32, &out_len, 1);
+  if (out == NULL) goto done;
+  {
+    int32_t* o = (int32_t*)kutil_data(out);
+    if (out_len > 0) memset(o, 0, sizeof(int32_t) * (size_t)out_len);
+    if (nsel > 0) memcpy(o, sel, sizeof(int32_t) * (size_t)nsel);
+  }
+  if (version == 5) {
+    TF_Tensor* so = tfe_kernel_alloc_output(k, 1, boxes->dtype, &out_len, 1);
+    if (so == NULL) goto done;
+    for (i = 0; i < out_len; i++) {
+      float v = i < nsel ? sel_scores[i] : 0.0f;
+      if (half) {
+        ((uint16_t*)kutil_data(so))[i] = kutil_f32_to_f16(v);
+      } else {
+        ((float*)kutil_data(so))[i] = v;
+      }
+    }
+  }
+  if (version >= 4) {
+    TF_Tensor* vo =
+        tfe_kernel_alloc_output(k, version == 5 ? 2 : 1, TF_INT32, NULL, 0);
+    if (vo == NULL) goto done;
+    *(int32_t*)kutil_data(vo) = (int32_t)nsel;
+  }
+done:
+  tfe_free(bx);
+  tfe_free(heap.v);
+  tfe_free(sel);
+  tfe_free(sel_scores);
+}
+
+static void nms_v3_compute(tfe_kernel_context* k) { nms_compute(k, 3); }
+static void nms_v4_compute(tfe_kernel_context* k) { nms_compute(k, 4); }
+static void nms_v5_compute(tfe_kernel_context* k) { nms_compute(k, 5); }
+
+void tfe_register_cpu_image_nms_kernels(void) {
+  static const TF_DataType kT[] = {TF_HALF, TF_FLOAT};
+  tfe_kutil_register("NonMaxSuppressionV3", nms_v3_compute, "T", kT, 2, NULL,
+                     NULL, 0);
+  tfe_kutil_register("NonMaxSuppressionV4", nms_v4_compute, "T", kT, 2, NULL,
+                     NULL, 0);
+  tfe_kutil_register("NonMaxSuppressionV5", nms_v5_compute, "T", kT, 2, NULL,
+                     NULL, 0);
+}
