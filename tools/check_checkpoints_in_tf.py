@@ -104,7 +104,7 @@ def main() -> int:
     out = tf.raw_ops.RestoreV2(
         prefix=prefix, tensor_names=names, shape_and_slices=[""] * len(names),
         dtypes=[tf.constant(full[n]).dtype for n in names])
-    for n, got in zip(names, out):
+    for n, got in zip(names, out, strict=True):
         report(same(tf, got, tf.constant(full[n])), f"TF RestoreV2 {n}")
     (sl,) = tf.raw_ops.RestoreV2(prefix=prefix, tensor_names=["part/w"],
                                  shape_and_slices=["4 3 1,2:1,2"], dtypes=[tf.float32])
