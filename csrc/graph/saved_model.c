@@ -173,25 +173,27 @@ static char* dup_str(tfe_sm_str v) {
 }
 
 /* "name:3" -> (name, 3); "name" (or a suffix that is not all digits) ->
- * (name, 0), as TF's ParseTensorName. */
-static TF_Output find_tensor(TF_Graph* g, const char* name) {
-  TF_Output o = {NULL, 0};
+ * (name, 0), as TF's ParseTensorName. 1 found, 0 not in the graph (or no
+ * such output), -1 out of memory. */
+static int find_tensor(TF_Graph* g, const char* name, TF_Output* o) {
   const char* colon = strrchr(name, ':');
+  o->oper = NULL;
+  o->index = 0;
   if (colon != NULL && colon[1] != '\0' &&
       strspn(colon + 1, "0123456789") == strlen(colon + 1) &&
       strlen(colon + 1) <= 9) {
     char* base = tfe_strndup(name, (size_t)(colon - name));
-    if (base == NULL) return o;
-    o.oper = TF_GraphOperationByName(g, base);
-    o.index = atoi(colon + 1);
+    if (base == NULL) return -1;
+    o->oper = TF_GraphOperationByName(g, base);
+    o->index = atoi(colon + 1);
     tfe_free(base);
   } else {
-    o.oper = TF_GraphOperationByName(g, name);
+    o->oper = TF_GraphOperationByName(g, name);
   }
-  if (o.oper != NULL && o.index >= TF_OperationNumOutputs(o.oper)) {
-    o.oper = NULL;
+  if (o->oper != NULL && o->index >= TF_OperationNumOutputs(o->oper)) {
+    o->oper = NULL;
   }
-  return o;
+  return o->oper != NULL;
 }
 
 static TF_Tensor* string_scalar(const char* v) {
@@ -221,11 +223,16 @@ static void feeds_free(feeds* f) {
 /* Adds a feed of the string `value` to tensor `name`. */
 static int feeds_add(feeds* f, TF_Graph* g, const char* name,
                      const char* value, TF_Status* s) {
-  TF_Output o = find_tensor(g, name);
+  TF_Output o;
   TF_Output* outs;
   TF_Tensor** vals;
   TF_Tensor* t;
-  if (o.oper == NULL) {
+  int found = find_tensor(g, name, &o);
+  if (found < 0) {
+    oom(s);
+    return 0;
+  }
+  if (!found) {
     tfe_status_setf(s, TF_INVALID_ARGUMENT,
                     "Tensor %s, specified in either feed_devices or "
                     "fetch_devices was not found in the Graph",

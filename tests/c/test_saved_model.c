@@ -26,6 +26,7 @@
 #include "tensorflow/c/env.h"
 #include "tensorflow/c/tf_tensor.h"
 #include "tensorflow/c/tf_tstring.h"
+#include "tfe/tfe.h"
 #include "graph_test_util.h"
 #include "tfe_test.h"
 
@@ -1006,6 +1007,72 @@ TEST(load_from_ram_filesystem) {
   TF_DeleteStatus(s);
 }
 
+/* Allocation failures at every point of a load (SQLite style: the n-th
+ * allocation fails in run n): each load fails cleanly with
+ * RESOURCE_EXHAUSTED, leaves the graph empty and frees what it made
+ * (ASan's leak check and the live-object counts), until one succeeds.
+ * Returns the number of allocation points. */
+static long sweep_load(const char* dir, void (*check)(TF_Session*, TF_Graph*)) {
+  TF_Status* s = TF_NewStatus();
+  TF_SessionOptions* so = TF_NewSessionOptions();
+  int64_t base_tensors, base_contexts;
+  long n, failures = 0;
+  int done = 0;
+  {
+    /* One load first: one-time initialisation is not part of the sweep. */
+    TF_Graph* g = TF_NewGraph();
+    TF_Session* sess = load(dir, kServe, 1, g, NULL, s);
+    CHECK_CODE(s, TF_OK);
+    close_session(sess);
+    TF_DeleteGraph(g);
+  }
+  base_tensors = TFE_LiveObjectCount(TFE_OBJ_TENSOR);
+  base_contexts = TFE_LiveObjectCount(TFE_OBJ_CONTEXT);
+  for (n = 0; n < 100000 && !done; n++) {
+    TF_Graph* g = TF_NewGraph();
+    TF_Buffer* mg = TF_NewBuffer();
+    TF_Session* sess;
+    if (g == NULL || mg == NULL) TFE_FAIL("out of memory outside the sweep");
+    TFE_TestFailAllocationsAfter(n);
+    sess = TF_LoadSessionFromSavedModel(so, NULL, dir, kServe, 1, g, mg, s);
+    TFE_TestFailAllocationsAfter(-1);
+    if (sess != NULL) {
+      CHECK_CODE(s, TF_OK);
+      CHECK(mg->length > 0);
+      if (check != NULL) check(sess, g);
+      close_session(sess);
+      done = 1;
+    } else {
+      if (TF_GetCode(s) != TF_RESOURCE_EXHAUSTED) {
+        TFE_FAIL("%s: failing allocation %ld: code %s: %s", dir, n,
+                 TFE_CodeName(TF_GetCode(s)), TF_Message(s));
+      }
+      CHECK_EQ_INT(graph_num_ops(g), 0);
+      CHECK(mg->data == NULL);
+      failures++;
+    }
+    TF_DeleteBuffer(mg);
+    TF_DeleteGraph(g);
+    CHECK_EQ_INT(TFE_LiveObjectCount(TFE_OBJ_TENSOR), base_tensors);
+    CHECK_EQ_INT(TFE_LiveObjectCount(TFE_OBJ_CONTEXT), base_contexts);
+  }
+  CHECK(done);
+  printf("%s: %ld allocation points, each failed cleanly\n", dir, failures);
+  TF_DeleteSessionOptions(so);
+  TF_DeleteStatus(s);
+  return failures;
+}
+
+TEST(allocation_failures_during_load) {
+  char* dir = new_temp_dir();
+  meta_opts o = {{"serve"}, 1, 1, NULL, "init_assign", NULL, NULL, 1, 0, 0};
+  buf m = meta_graph(&o);
+  write_model(dir, &m, 1, 1);
+  CHECK(sweep_load(dir, check_mul) > 50);
+  remove_dir(dir);
+  free(dir);
+}
+
 /* ------------------------------------------------------------------------
  * Part 2: the models exported by TF 2.21. */
 
@@ -1493,6 +1560,11 @@ TEST(model_tf1_simple_save) { run_model("tf1_simple_save"); }
 TEST(model_tf1_builder) { run_model("tf1_builder"); }
 
 /* Not a SavedModel: a GraphDef imported with an empty prefix. */
+/* The allocation sweep on a TF1 model: RestoreV2 of real variables. */
+TEST(model_tf1_simple_save_allocation_failures) {
+  CHECK(sweep_load(SM_DIR "tf1_simple_save", NULL) > 100);
+}
+
 TEST(model_frozen_graph) {
   jv* man = read_manifest("frozen_graph");
   size_t n;
