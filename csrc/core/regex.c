@@ -267,7 +267,8 @@ typedef struct rx_inst {
 typedef struct rx_class {
   rx_range* r;
   int n;
-  int loose; /* matches RX_LOOSE units */
+  int loose;          /* matches RX_LOOSE units */
+  uint64_t ascii[2];  /* membership of U+0000..U+007F, one bit each */
 } rx_class;
 
 typedef struct rx_name {
@@ -283,6 +284,10 @@ struct tfe_regex {
   int ngroups;
   rx_name* names;
   int nnames;
+  /* Bytes a match can start with (when has_first): a search with no live
+   * thread skips ahead to the next such byte. */
+  int has_first;
+  unsigned char first[256];
 };
 
 /* ------------------------------------------------------------------ */
@@ -1456,6 +1461,78 @@ void tfe_regex_free(tfe_regex* re) {
   tfe_free(re);
 }
 
+/* UTF-8 lead byte of a code point. */
+static unsigned rx_lead(uint32_t cp) {
+  if (cp < 0x80) return cp;
+  if (cp < 0x800) return 0xC0 | (cp >> 6);
+  if (cp < 0x10000) return 0xE0 | (cp >> 12);
+  return 0xF0 | (cp >> 18);
+}
+
+static void rx_first_range(tfe_regex* re, uint32_t lo, uint32_t hi) {
+  uint32_t b;
+  for (b = lo; b <= hi && b < 0x80; b++) re->first[b] = 1;
+  if (hi >= 0x80) {
+    uint32_t a = rx_lead(lo < 0x80 ? 0x80 : lo), z = rx_lead(hi);
+    for (b = a; b <= z && b < 256; b++) re->first[b] = 1;
+  }
+}
+
+/* Fills re->first: the lead bytes of every character a match can begin
+ * with. A program that can match without consuming anything, or that
+ * starts with "any character", gets no filter. */
+static int rx_compute_first(tfe_regex* re) {
+  unsigned char* seen = (unsigned char*)tfe_calloc((size_t)re->ninst, 1);
+  int* stack = (int*)tfe_malloc((size_t)re->ninst * 2 * sizeof(int) + sizeof(int));
+  int sp = 0, ok = 1;
+  if (seen == NULL || stack == NULL) {
+    tfe_free(seen);
+    tfe_free(stack);
+    return 0;
+  }
+  memset(re->first, 0, sizeof re->first);
+  stack[sp++] = 0;
+  while (sp > 0 && ok) {
+    int pc = stack[--sp];
+    const rx_inst* in;
+    if (seen[pc]) continue;
+    seen[pc] = 1;
+    in = &re->inst[pc];
+    switch (in->op) {
+      case I_JMP:
+        stack[sp++] = in->x;
+        break;
+      case I_SPLIT:
+        stack[sp++] = in->x;
+        stack[sp++] = in->y;
+        break;
+      case I_SAVE:
+      case I_ASSERT:
+      case I_NOP:
+        stack[sp++] = pc + 1;
+        break;
+      case I_CHAR:
+        re->first[rx_lead(in->c)] = 1;
+        break;
+      case I_CLASS: {
+        const rx_class* c = &re->cls[in->c];
+        int k;
+        for (k = 0; k < c->n; k++) rx_first_range(re, c->r[k].lo, c->r[k].hi);
+        break;
+      }
+      case I_FAIL:
+        break;
+      default: /* MATCH, ANY, ANYNL */
+        ok = 0;
+        break;
+    }
+  }
+  tfe_free(seen);
+  tfe_free(stack);
+  re->has_first = ok;
+  return 1;
+}
+
 tfe_regex* tfe_regex_compile(const char* pat, size_t len, tfe_regex_err* err_code,
                              char* err, size_t errcap) {
   rx_parser ps;
@@ -1535,7 +1612,11 @@ tfe_regex* tfe_regex_compile(const char* pat, size_t len, tfe_regex_err* err_cod
     re->cls[i].n = s->n;
     re->cls[i].loose = 0;
     for (k = 0; k < s->n; k++) {
+      uint32_t b;
       if (s->r[k].lo <= 0x80 && s->r[k].hi == RX_MAX_CP) re->cls[i].loose = 1;
+      for (b = s->r[k].lo; b <= s->r[k].hi && b < 0x80; b++) {
+        re->cls[i].ascii[b >> 6] |= (uint64_t)1 << (b & 63);
+      }
     }
     s->r = NULL;
     s->n = s->cap = 0;
@@ -1543,6 +1624,12 @@ tfe_regex* tfe_regex_compile(const char* pat, size_t len, tfe_regex_err* err_cod
   re->names = ps.names;
   re->nnames = ps.nnames;
   px_cleanup(&ps, 1);
+  if (!rx_compute_first(re)) {
+    tfe_regex_free(re);
+    if (err_code != NULL) *err_code = TFE_REGEX_ERR_NOMEM;
+    if (err != NULL && errcap > 0) snprintf(err, errcap, "out of memory");
+    return NULL;
+  }
   return re;
 fail:
   tfe_free(cc.inst);
@@ -1674,6 +1761,7 @@ static unsigned rx_flags_at(const unsigned char* t, size_t n, size_t p) {
 }
 
 static int rx_class_match(const rx_class* c, int32_t cp) {
+  if (cp < 0x80) return (int)((c->ascii[cp >> 6] >> (cp & 63)) & 1);
   if (cp == RX_BAD) return 0;
   if (cp == RX_LOOSE) return c->loose;
   return cs_has(c->r, c->n, (uint32_t)cp);
@@ -1758,7 +1846,8 @@ static int rx_run(tfe_regex_scratch* s, const unsigned char* t, size_t n,
   rx_list* cl = &s->l[0];
   rx_list* nl = &s->l[1];
   size_t p = start;
-  int matched = 0, i;
+  int matched = 0, i, have_fl = 0;
+  unsigned fl_carry = 0;
   int64_t* init;
   if (ncap > 2 * (re->ngroups + 1)) ncap = 2 * (re->ngroups + 1);
   if (!rx_scratch_caps(s, ncap > 0 ? ncap : 1)) return -1;
@@ -1769,7 +1858,19 @@ static int rx_run(tfe_regex_scratch* s, const unsigned char* t, size_t n,
   for (;;) {
     int32_t ch = RX_END;
     int w = 0;
-    unsigned fl_here = rx_flags_at(t, n, p), fl_next;
+    unsigned fl_here, fl_next;
+    if (re->has_first && cl->nthreads == 0 && !matched && !anchor_start &&
+        p < n && !re->first[t[p]]) {
+      /* Nothing alive and no match can start here: skip to the next byte
+       * that can start one (never into the middle of a character, as no
+       * continuation byte is in the set). */
+      do {
+        p++;
+      } while (p < n && !re->first[t[p]]);
+      if (p >= n) break;
+      have_fl = 0;
+    }
+    fl_here = have_fl ? fl_carry : rx_flags_at(t, n, p);
     if (!matched && (!anchor_start || p == start)) {
       int64_t* tmp = caps;
       /* The start thread has no captures set: pass the unset array. */
@@ -1782,6 +1883,8 @@ static int rx_run(tfe_regex_scratch* s, const unsigned char* t, size_t n,
     if (cl->nthreads == 0 && (matched || anchor_start || p >= n)) break;
     if (p < n) ch = rx_decode(t + p, n - p, &w);
     fl_next = p < n ? rx_flags_at(t, n, p + (size_t)w) : 0;
+    fl_carry = fl_next;
+    have_fl = 1;
     for (i = 0; i < cl->nthreads; i++) {
       int pc = cl->tpc[i];
       const rx_inst* in = &prog[pc];

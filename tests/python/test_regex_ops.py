@@ -182,3 +182,32 @@ def test_random_patterns_never_crash() -> None:
                 run(constant(np.array(pat, dtype=object)))
             except (errors.InvalidArgumentError, errors.UnimplementedError) as e:
                 assert "Invalid pattern: " in str(e)
+
+
+def test_dynamic_pattern_cache_alternating_and_threads() -> None:
+    """The dynamic ops keep the last compiled pattern per kernel: switching
+    patterns (valid and not) and running from several threads at once must
+    always use the pattern given."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    x = _strs(["aaa", "bbb", "ab", ""])
+    want = {b"a+": [True, False, False, False], b"b+": [False, True, False, False],
+            b"(a|b)*": [True, True, True, True]}
+    pats = [b"a+", b"b+", b"(", b"(a|b)*", b"a+"]
+
+    def one(i: int) -> None:
+        p = pats[i % len(pats)]
+        pt = constant(np.array(p, dtype=object))
+        if p == b"(":
+            with pytest.raises(errors.InvalidArgumentError, match="missing \\)"):
+                ops.RegexFullMatch(input=x, pattern=pt)
+            return
+        assert ops.RegexFullMatch(input=x, pattern=pt).numpy().tolist() == want[p]
+        rw = constant(np.array(b"-", dtype=object))
+        got = ops.RegexReplace(input=x, pattern=pt, rewrite=rw).numpy().tolist()
+        assert got[0 if p != b"b+" else 1] == b"-"
+
+    for i in range(25):
+        one(i)
+    with ThreadPoolExecutor(4) as ex:
+        list(ex.map(one, range(200)))

@@ -8,7 +8,11 @@
  *
  * The static forms compile their pattern once per kernel instance (the
  * create hook), as TF compiles it when the kernel is constructed; the
- * dynamic forms compile per run. */
+ * dynamic forms keep the last pattern they compiled (per kernel instance,
+ * shared by concurrent runs under a mutex, reference-counted), as TF's
+ * RegexFullMatch does, so a graph feeding the same pattern every step
+ * compiles it once. */
+#include <pthread.h>
 #include <string.h>
 
 #include "core/alloc.h"
@@ -60,6 +64,107 @@ static int rx_scalar_input(tfe_kernel_context* k, int i, const char* what,
   return 1;
 }
 
+/* ---- the dynamic forms' cache of the last compiled pattern ---- */
+
+typedef struct rx_cached {
+  tfe_regex* re;
+  char* pat;
+  size_t len;
+  int refs;
+} rx_cached;
+
+typedef struct rx_dyn {
+  pthread_mutex_t mu;
+  rx_cached* cur;
+} rx_dyn;
+
+static void rx_cached_unref(rx_cached* c) {
+  if (c == NULL || --c->refs > 0) return;
+  tfe_regex_free(c->re);
+  tfe_free(c->pat);
+  tfe_free(c);
+}
+
+static void* rx_dyn_create(const tfe_op_def* def, const tfe_attrs* attrs,
+                           void* user_data, TF_Status* status) {
+  rx_dyn* d = (rx_dyn*)tfe_calloc(1, sizeof *d);
+  (void)attrs;
+  (void)user_data;
+  if (d == NULL) {
+    tfe_status_setf(status, TF_RESOURCE_EXHAUSTED, "out of memory in %s",
+                    def->name);
+    return NULL;
+  }
+  if (pthread_mutex_init(&d->mu, NULL) != 0) {
+    tfe_free(d);
+    tfe_status_setf(status, TF_INTERNAL, "%s: cannot create a mutex",
+                    def->name);
+    return NULL;
+  }
+  return d;
+}
+
+static void rx_dyn_destroy(void* state, void* user_data) {
+  rx_dyn* d = (rx_dyn*)state;
+  (void)user_data;
+  if (d == NULL) return;
+  rx_cached_unref(d->cur);
+  pthread_mutex_destroy(&d->mu);
+  tfe_free(d);
+}
+
+/* The compiled pattern p[0..n) with one reference for the caller (release
+ * with rx_dyn_release), from the cache when it holds that pattern; NULL
+ * with status set when the pattern does not compile. Without a cache
+ * (kernels called directly) it compiles a private copy. */
+static rx_cached* rx_dyn_get(tfe_kernel_context* k, const char* p, size_t n) {
+  rx_dyn* d = (rx_dyn*)k->state;
+  rx_cached* c = NULL;
+  if (d != NULL) {
+    pthread_mutex_lock(&d->mu);
+    if (d->cur != NULL && d->cur->len == n &&
+        (n == 0 || memcmp(d->cur->pat, p, n) == 0)) {
+      c = d->cur;
+      c->refs++;
+    }
+    pthread_mutex_unlock(&d->mu);
+    if (c != NULL) return c;
+  }
+  c = (rx_cached*)tfe_calloc(1, sizeof *c);
+  if (c != NULL) c->pat = (char*)tfe_malloc(n + 1);
+  if (c == NULL || c->pat == NULL) {
+    if (c != NULL) tfe_free(c);
+    KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory in %s",
+               k->op_def->name);
+    return NULL;
+  }
+  if (n > 0) memcpy(c->pat, p, n);
+  c->len = n;
+  c->refs = 1;
+  c->re = rx_compile(p, n, k->status);
+  if (c->re == NULL) {
+    rx_cached_unref(c);
+    return NULL;
+  }
+  if (d != NULL) {
+    rx_cached* old;
+    pthread_mutex_lock(&d->mu);
+    old = d->cur;
+    d->cur = c;
+    c->refs++;
+    if (old != NULL) rx_cached_unref(old);
+    pthread_mutex_unlock(&d->mu);
+  }
+  return c;
+}
+
+static void rx_dyn_release(tfe_kernel_context* k, rx_cached* c) {
+  rx_dyn* d = (rx_dyn*)k->state;
+  if (d != NULL) pthread_mutex_lock(&d->mu);
+  rx_cached_unref(c);
+  if (d != NULL) pthread_mutex_unlock(&d->mu);
+}
+
 /* ---- full match ---- */
 
 static void rx_full_match_run(tfe_kernel_context* k, const tfe_regex* re) {
@@ -94,12 +199,12 @@ static void rx_full_match_run(tfe_kernel_context* k, const tfe_regex* re) {
 static void regex_full_match_compute(tfe_kernel_context* k) {
   const char* p;
   size_t n;
-  tfe_regex* re;
+  rx_cached* c;
   if (!rx_scalar_input(k, 1, "Pattern", &p, &n)) return;
-  re = rx_compile(p, n, k->status);
-  if (re == NULL) return;
-  rx_full_match_run(k, re);
-  tfe_regex_free(re);
+  c = rx_dyn_get(k, p, n);
+  if (c == NULL) return;
+  rx_full_match_run(k, c->re);
+  rx_dyn_release(k, c);
 }
 
 /* ---- replace ---- */
@@ -152,14 +257,15 @@ static int rx_attr_bool(const tfe_attrs* a, const char* name, int dflt) {
 static void regex_replace_compute(tfe_kernel_context* k) {
   const char *p, *rw;
   size_t n, rwn;
-  tfe_regex* re;
+  rx_cached* c;
   if (!rx_scalar_input(k, 1, "Pattern", &p, &n)) return;
-  re = rx_compile(p, n, k->status);
-  if (re == NULL) return;
+  c = rx_dyn_get(k, p, n);
+  if (c == NULL) return;
   if (rx_scalar_input(k, 2, "Rewrite", &rw, &rwn)) {
-    rx_replace_run(k, re, rw, rwn, rx_attr_bool(k->attrs, "replace_global", 1));
+    rx_replace_run(k, c->re, rw, rwn,
+                   rx_attr_bool(k->attrs, "replace_global", 1));
   }
-  tfe_regex_free(re);
+  rx_dyn_release(k, c);
 }
 
 /* ---- static forms ---- */
@@ -251,10 +357,8 @@ static void rx_reg(const char* op, void (*compute)(tfe_kernel_context*),
   r.op_name = op;
   r.device_type = "CPU";
   r.compute = compute;
-  if (is_static) {
-    r.create = rx_static_create;
-    r.destroy = rx_static_destroy;
-  }
+  r.create = is_static ? rx_static_create : rx_dyn_create;
+  r.destroy = is_static ? rx_static_destroy : rx_dyn_destroy;
   if (s != NULL) {
     tfe_kernel_register(&r, s);
     TF_DeleteStatus(s);
