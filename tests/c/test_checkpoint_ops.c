@@ -1176,6 +1176,159 @@ TEST(immutable_const) {
   free(d);
 }
 
+/* A local file's ImmutableConst is the file's mapping, not a copy: the
+ * tensor's data lies inside a mapping of that file in /proc/self/maps. */
+TEST(immutable_const_maps_local_files) {
+  char* d = tmpdir();
+  char path[1100], msg[1024], line[2048];
+  static float v[4096];
+  int64_t dims[1] = {4096};
+  TF_Tensor* out[1];
+  FILE* maps;
+  int found = 0, k;
+  uintptr_t p;
+  for (k = 0; k < 4096; k++) v[k] = (float)k;
+  snprintf(path, sizeof path, "%s/big.bin", d);
+  fs_write(path, (const char*)v, sizeof v);
+  CHECK_EQ_INT(immutable_const(path, TF_FLOAT, dims, 1, out, msg), TF_OK);
+  CHECK(memcmp(TF_TensorData(out[0]), v, sizeof v) == 0);
+  p = (uintptr_t)TF_TensorData(out[0]);
+  maps = fopen("/proc/self/maps", "r");
+  if (maps != NULL) {
+    while (fgets(line, sizeof line, maps) != NULL) {
+      unsigned long lo, hi;
+      if (strstr(line, "big.bin") != NULL &&
+          sscanf(line, "%lx-%lx", &lo, &hi) == 2 && p >= lo && p < hi)
+        found = 1;
+    }
+    fclose(maps);
+    CHECK(found);
+  }
+  TF_DeleteTensor(out[0]);
+  fs_remove_tree(d);
+  free(d);
+}
+
+/* Damaged checkpoints (bytes flipped, files cut short) give a status,
+ * never a crash or a hang (run under ASan by the sanitizer step). */
+TEST(damaged_checkpoints_never_crash) {
+  static const char* const files[] = {"ckpt.index", "ckpt.data-00000-of-00001",
+                                      "v1_ckpt"};
+  char* d = tmpdir();
+  char src[1200], dst[1200], prefix[1200], msg[1024];
+  TF_DataType types[NGOLD - 1];
+  int f, i;
+  for (i = 0; i < NGOLD - 1; i++) {
+    TF_Tensor* t = gold_tensor(i);
+    types[i] = TF_TensorType(t);
+    TF_DeleteTensor(t);
+  }
+  snprintf(prefix, sizeof prefix, "%s/ckpt", d);
+  for (f = 0; f < 3; f++) {
+    size_t len = 0, pos;
+    unsigned char* orig;
+    snprintf(src, sizeof src, "%s/checkpoints_tfe/%s", DATA, files[f]);
+    orig = slurp(src, &len);
+    CHECK(orig != NULL);
+    for (pos = 0; pos < len; pos += 1 + len / 97) {
+      int mode;
+      for (mode = 0; mode < 2; mode++) {
+        int g;
+        /* fresh copies of all three files, then damage one */
+        for (g = 0; g < 3; g++) {
+          size_t gl = 0;
+          unsigned char* b;
+          FILE* o;
+          snprintf(src, sizeof src, "%s/checkpoints_tfe/%s", DATA, files[g]);
+          snprintf(dst, sizeof dst, "%s/%s", d, files[g]);
+          b = slurp(src, &gl);
+          CHECK(b != NULL);
+          if (g == f && mode == 0) b[pos] ^= 0x5a;
+          if (g == f && mode == 1) gl = pos;
+          o = fopen(dst, "wb");
+          CHECK(o != NULL);
+          CHECK(fwrite(b, 1, gl, o) == gl);
+          fclose(o);
+          free(b);
+        }
+        {
+          TF_Tensor* out[NGOLD - 1];
+          TF_Code c = restore_v2(prefix, kGoldNames, NULL, types, NGOLD - 1,
+                                 out, msg);
+          if (c == TF_OK) {
+            for (i = 0; i < NGOLD - 1; i++) TF_DeleteTensor(out[i]);
+          } else {
+            CHECK(c == TF_DATA_LOSS || c == TF_OUT_OF_RANGE ||
+                  c == TF_INVALID_ARGUMENT || c == TF_INTERNAL ||
+                  c == TF_NOT_FOUND);
+          }
+        }
+        snprintf(dst, sizeof dst, "%s/v1_ckpt", d);
+        for (i = 0; i < 19; i += 3) {
+          TF_Tensor* out[1];
+          TF_Tensor* w;
+          TF_Code c;
+          if (!v1_ok(i)) continue;
+          w = gold_tensor(i);
+          c = restore_v1(dst, kGoldNames[i], NULL, TF_TensorType(w), out, msg);
+          TF_DeleteTensor(w);
+          if (c == TF_OK) TF_DeleteTensor(out[0]);
+          else
+            CHECK(c == TF_DATA_LOSS || c == TF_INVALID_ARGUMENT ||
+                  c == TF_INTERNAL || c == TF_NOT_FOUND || c == TF_UNIMPLEMENTED);
+        }
+      }
+    }
+    free(orig);
+  }
+  fs_remove_tree(d);
+  free(d);
+}
+
+/* Shape inference from constant shape_and_slice inputs (TF's shape fns). */
+TEST(graph_shape_inference) {
+  TF_Graph* g = TF_NewGraph();
+  TF_Status* s = TF_NewStatus();
+  TF_Operation *pfx, *names, *specs, *r;
+  const char* nm[2] = {"a", "b"};
+  const char* sp[2] = {"4 5 1,2:-", ""};
+  TF_DataType dts[2] = {TF_FLOAT, TF_INT32};
+  int64_t dims[4];
+  pfx = gt_placeholder(g, "prefix", TF_STRING);
+  names = gt_const(g, "names", str_tensor(nm, NULL, 2, 1), NULL);
+  specs = gt_const(g, "specs", str_tensor(sp, NULL, 2, 1), NULL);
+  {
+    TF_OperationDescription* od = TF_NewOperation(g, "RestoreV2", "restore");
+    TF_AddInput(od, gt_out(pfx, 0));
+    TF_AddInput(od, gt_out(names, 0));
+    TF_AddInput(od, gt_out(specs, 0));
+    TF_SetAttrTypeList(od, "dtypes", dts, 2);
+    r = gt_finish(od);
+  }
+  CHECK_EQ_INT(TF_GraphGetTensorNumDims(g, gt_out(r, 0), s), 2);
+  TF_GraphGetTensorShape(g, gt_out(r, 0), dims, 2, s);
+  CHECK_CODE(s, TF_OK);
+  CHECK_EQ_INT(dims[0], 2);
+  CHECK_EQ_INT(dims[1], 5);
+  CHECK_EQ_INT(TF_GraphGetTensorNumDims(g, gt_out(r, 1), s), -1);
+  {
+    /* A bad constant spec fails when the node is added, as in TF. */
+    const char* bad[1] = {"4 5 1,9:-"};
+    TF_Operation* bs = gt_const(g, "bad", str_tensor(bad, NULL, 1, 1), NULL);
+    TF_Operation* n1 = gt_const(g, "n1", str_tensor(nm, NULL, 1, 1), NULL);
+    TF_OperationDescription* od = TF_NewOperation(g, "RestoreV2", "restore_bad");
+    TF_AddInput(od, gt_out(pfx, 0));
+    TF_AddInput(od, gt_out(n1, 0));
+    TF_AddInput(od, gt_out(bs, 0));
+    TF_SetAttrTypeList(od, "dtypes", dts, 1);
+    TF_FinishOperation(od, s);
+    CHECK(TF_GetCode(s) != TF_OK);
+    CHECK_STR_CONTAINS(TF_Message(s), "Extent in dimension 0 out of bounds");
+  }
+  TF_DeleteGraph(g);
+  TF_DeleteStatus(s);
+}
+
 /* ------------------------------------------------------------------------
  * Graphs: save and restore through a session, as TF 1 savers do. */
 
