@@ -1007,6 +1007,49 @@ TEST(load_from_ram_filesystem) {
   TF_DeleteStatus(s);
 }
 
+/* session_options make the session (a target tfe has no session factory
+ * for is NOT_FOUND, as in TF); run_options go to the restore and init
+ * runs (a well-formed RunOptions with a deadline is accepted). */
+TEST(session_and_run_options_are_used) {
+  char* dir = new_temp_dir();
+  meta_opts o = {{"serve"}, 1, 1, NULL, "init_assign", NULL, NULL, 1, 0, 0};
+  buf m = meta_graph(&o);
+  TF_Status* s = TF_NewStatus();
+  TF_Graph* g = TF_NewGraph();
+  TF_SessionOptions* so = TF_NewSessionOptions();
+  /* RunOptions {timeout_in_ms: 60000} */
+  TF_Buffer run = {"\x10\xe0\xd4\x03", 4, NULL};
+  /* ConfigProto {intra_op_parallelism_threads: 1} */
+  static const char config[] = "\x10\x01";
+  TF_Session* sess;
+  write_model(dir, &m, 1, 1);
+  TF_SetTarget(so, "grpc://nowhere:1234");
+  CHECK(TF_LoadSessionFromSavedModel(so, NULL, dir, kServe, 1, g, NULL, s) ==
+        NULL);
+  CHECK_CODE(s, TF_NOT_FOUND);
+  CHECK_EQ_INT(graph_num_ops(g), 0);
+  TF_DeleteSessionOptions(so);
+  so = TF_NewSessionOptions();
+  TF_SetConfig(so, config, 2, s);
+  CHECK_CODE(s, TF_OK);
+  sess = TF_LoadSessionFromSavedModel(so, &run, dir, kServe, 1, g, NULL, s);
+  CHECK_CODE(s, TF_OK);
+  check_mul(sess, g);
+  close_session(sess);
+  /* NULL session options are the defaults. */
+  TF_DeleteGraph(g);
+  g = TF_NewGraph();
+  sess = TF_LoadSessionFromSavedModel(NULL, NULL, dir, kServe, 1, g, NULL, s);
+  CHECK_CODE(s, TF_OK);
+  check_mul(sess, g);
+  close_session(sess);
+  TF_DeleteSessionOptions(so);
+  TF_DeleteGraph(g);
+  TF_DeleteStatus(s);
+  remove_dir(dir);
+  free(dir);
+}
+
 /* Allocation failures at every point of a load (SQLite style: the n-th
  * allocation fails in run n): each load fails cleanly with
  * RESOURCE_EXHAUSTED, leaves the graph empty and frees what it made
