@@ -3,8 +3,9 @@
  * 2.21's op registry (checked against the OpDefs TF 2.21 reports). The
  * TF 1 forms hand out a Ref(string) handle holding [container, name] and,
  * as in TF, only their table makers are stateful. The kernels are in
- * csrc/kernels/cpu/lookup_kernels.c. Not defined: the dense hash tables
- * (MutableDenseHashTable*) and InitializeTableFromDataset (no datasets in
+ * csrc/kernels/cpu/lookup_kernels.c. Not defined: TF 1's
+ * MutableDenseHashTable (TF 2.21's kernel for it fails: it reads an input
+ * the op does not have) and InitializeTableFromDataset (no datasets in
  * tfe). */
 #include "ops/ops_internal.h"
 
@@ -41,6 +42,18 @@ static const tfe_builtin_op kOps[] = {
     TFE_OP("MutableHashTableOfTensors", "out: table_handle: Ref(string)",
            LK_NAMED_ATTRS, "attr: key_dtype: type", "attr: value_dtype: type",
            "attr: value_shape: shape = {}", "stateful"),
+    TFE_OP("MutableDenseHashTableV2", "in: empty_key: key_dtype",
+           "in: deleted_key: key_dtype", "out: table_handle: resource",
+           LK_NAMED_ATTRS, "attr: key_dtype: type", "attr: value_dtype: type",
+           "attr: value_shape: shape = {}",
+           "attr: initial_num_buckets: int = 131072",
+           "attr: max_load_factor: float = 0.8", "stateful"),
+    TFE_OP("AnonymousMutableDenseHashTable", "in: empty_key: key_dtype",
+           "in: deleted_key: key_dtype", "out: table_handle: resource",
+           "attr: key_dtype: type", "attr: value_dtype: type",
+           "attr: value_shape: shape = {}",
+           "attr: initial_num_buckets: int = 131072",
+           "attr: max_load_factor: float = 0.8", "stateful"),
     /* Initializers. */
     TFE_OP("InitializeTableV2", "in: table_handle: resource", "in: keys: Tkey",
            "in: values: Tval", "attr: Tkey: type", "attr: Tval: type",

@@ -24,6 +24,14 @@ static int v2_handle(si_ctx* c) {
 
 static int rule_v1_maker(si_ctx* c) { return si_set_vector(c, 0, 2); }
 
+/* MutableDenseHashTableV2: the empty key is a scalar or a vector. */
+static int rule_dense_maker(si_ctx* c) {
+  si_sh k;
+  si_in(c, 0, &k);
+  if (!si_with_rank_at_most(c, &k, 1, &k)) return 0;
+  return si_set_scalar(c, 0);
+}
+
 /* InitializeTable(V2): keys a vector, values of the same shape (TF's
  * InferenceContext::Merge, whose message names both shapes). */
 static int init_keys_values(si_ctx* c) {
@@ -129,6 +137,8 @@ const si_rule si_rules_lookup[] = {
     {"AnonymousHashTable", si_rule_scalar},
     {"AnonymousMutableHashTable", si_rule_scalar},
     {"AnonymousMutableHashTableOfTensors", si_rule_scalar},
+    {"MutableDenseHashTableV2", rule_dense_maker},
+    {"AnonymousMutableDenseHashTable", rule_dense_maker},
     {"HashTable", rule_v1_maker},
     {"MutableHashTable", rule_v1_maker},
     {"MutableHashTableOfTensors", rule_v1_maker},

@@ -1200,4 +1200,331 @@ TEST(graph_shapes) {
   TF_DeleteStatus(s);
 }
 
+/* ---- dense tables: TF's bucket layout (recorded from TF 2.21) ---- */
+
+static TFE_TensorHandle* dense_table(TFE_Context* ctx, TF_DataType kt,
+                                     TF_DataType vt, TFE_TensorHandle* empty,
+                                     TFE_TensorHandle* deleted,
+                                     const char* shared, int64_t buckets,
+                                     int vrank, const int64_t* vdims,
+                                     float mlf, TF_Status* s) {
+  TFE_Op* op = TFE_NewOp(ctx, "MutableDenseHashTableV2", s);
+  TFE_TensorHandle* out[1] = {NULL};
+  int n = 1;
+  CHECK_CODE(s, TF_OK);
+  TFE_OpAddInput(op, empty, s);
+  TFE_OpAddInput(op, deleted, s);
+  TFE_OpSetAttrType(op, "key_dtype", kt);
+  TFE_OpSetAttrType(op, "value_dtype", vt);
+  TFE_OpSetAttrString(op, "shared_name", shared, strlen(shared));
+  TFE_OpSetAttrInt(op, "initial_num_buckets", buckets);
+  TFE_OpSetAttrFloat(op, "max_load_factor", mlf);
+  if (vrank >= 0) TFE_OpSetAttrShape(op, "value_shape", vdims, vrank, s);
+  TFE_Execute(op, out, &n, s);
+  TFE_DeleteOp(op);
+  return TF_GetCode(s) == TF_OK ? out[0] : NULL;
+}
+
+/* The exported buckets as "k0|v0 k1|v1 ..." (vector keys/values joined
+ * with ','). */
+static void dense_dump(TFE_Context* ctx, TFE_TensorHandle* t, TF_DataType kt,
+                       TF_DataType vt, char* out, size_t cap, TF_Status* s) {
+  TFE_TensorHandle* ex[2];
+  TF_Tensor *k, *v;
+  int64_t nb, ks, vs, i, j;
+  size_t len = 0;
+  CHECK_EQ_INT(export_table(ctx, t, kt, vt, ex, s), TF_OK);
+  k = TFE_TensorHandleResolve(ex[0], s);
+  v = TFE_TensorHandleResolve(ex[1], s);
+  CHECK_EQ_INT(TF_NumDims(k), 2);
+  CHECK_EQ_INT(TF_NumDims(v), 2);
+  nb = TF_Dim(k, 0);
+  ks = TF_Dim(k, 1);
+  vs = TF_Dim(v, 1);
+  out[0] = '\0';
+  for (i = 0; i < nb; i++) {
+    char e[64];
+    len += (size_t)snprintf(out + len, cap - len, "%s", i ? " " : "");
+    for (j = 0; j < ks; j++) {
+      elem_text(k, i * ks + j, e, sizeof e);
+      len += (size_t)snprintf(out + len, cap - len, "%s%s", j ? "," : "", e);
+    }
+    len += (size_t)snprintf(out + len, cap - len, "|");
+    for (j = 0; j < vs; j++) {
+      elem_text(v, i * vs + j, e, sizeof e);
+      len += (size_t)snprintf(out + len, cap - len, "%s%s", j ? "," : "", e);
+    }
+  }
+  TF_DeleteTensor(k);
+  TF_DeleteTensor(v);
+  free_handles(ex, 2);
+}
+
+static TF_Code run2(TFE_Context* ctx, const char* op, TFE_TensorHandle* t,
+                    TFE_TensorHandle* a, TFE_TensorHandle* b, TF_Status* s) {
+  TFE_TensorHandle* in[3] = {t, a, b};
+  return run(ctx, op, in, b != NULL ? 3 : 2, NULL, 0, s);
+}
+
+TEST(dense_hash_table_int64) {
+  TF_Status* s = TF_NewStatus();
+  TFE_Context* ctx = new_ctx(s);
+  TFE_TensorHandle* e = i64_scalar(-1, s);
+  TFE_TensorHandle* x = i64_scalar(-2, s);
+  TFE_TensorHandle* d =
+      dense_table(ctx, TF_INT64, TF_FLOAT, e, x, "d1", 8, -1, NULL, 0.8f, s);
+  int64_t k5[5] = {3, 11, 19, 5, -7}, k1[1] = {11}, k2[2] = {27, 35};
+  float v5[5] = {1, 2, 3, 4, 5}, v2[2] = {6, 7};
+  int64_t d5[1] = {5}, d1[1] = {1}, d2[1] = {2};
+  TFE_TensorHandle *a, *b, *out;
+  char got[1024];
+  CHECK_CODE(s, TF_OK);
+  a = make_handle(TF_INT64, d5, 1, k5, sizeof k5, s);
+  b = make_handle(TF_FLOAT, d5, 1, v5, sizeof v5, s);
+  CHECK_EQ_INT(run2(ctx, "LookupTableInsertV2", d, a, b, s), TF_OK);
+  TFE_DeleteTensorHandle(a);
+  TFE_DeleteTensorHandle(b);
+  dense_dump(ctx, d, TF_INT64, TF_FLOAT, got, sizeof got, s);
+  CHECK_STR_EQ(got, "-1|0 -7|5 -1|0 3|1 11|2 5|4 19|3 -1|0");
+  a = make_handle(TF_INT64, d1, 1, k1, 8, s);
+  CHECK_EQ_INT(run2(ctx, "LookupTableRemoveV2", d, a, NULL, s), TF_OK);
+  TFE_DeleteTensorHandle(a);
+  dense_dump(ctx, d, TF_INT64, TF_FLOAT, got, sizeof got, s);
+  CHECK_STR_EQ(got, "-1|0 -7|5 -1|0 3|1 -2|2 5|4 19|3 -1|0");
+  a = make_handle(TF_INT64, d2, 1, k2, sizeof k2, s);
+  b = make_handle(TF_FLOAT, d2, 1, v2, sizeof v2, s);
+  CHECK_EQ_INT(run2(ctx, "LookupTableInsertV2", d, a, b, s), TF_OK);
+  TFE_DeleteTensorHandle(a);
+  TFE_DeleteTensorHandle(b);
+  dense_dump(ctx, d, TF_INT64, TF_FLOAT, got, sizeof got, s);
+  CHECK_STR_EQ(got, "-1|0 -7|5 35|7 3|1 27|6 5|4 19|3 -1|0");
+  CHECK_EQ_INT(table_size(ctx, d, s), 6);
+  /* Finds: keys of rank <= 1 only (TF's "Expected key shape"). */
+  {
+    int64_t q4[4] = {3, 11, 35, 0}, d22[2] = {2, 2}, q2[2] = {3, 0};
+    float def = -9.0f, defs[2] = {-9.0f, -8.0f};
+    TFE_TensorHandle* in[3];
+    in[0] = d;
+    in[1] = make_handle(TF_INT64, d22, 2, q4, sizeof q4, s);
+    in[2] = make_handle(TF_FLOAT, NULL, 0, &def, 4, s);
+    CHECK_EQ_INT(run(ctx, "LookupTableFindV2", in, 3, &out, 1, s),
+                 TF_INVALID_ARGUMENT);
+    CHECK_STR_EQ(TF_Message(s), "Expected key shape [2] got [2,2]");
+    TFE_DeleteTensorHandle(in[1]);
+    in[1] = i64_scalar(-1, s);
+    CHECK_EQ_INT(run(ctx, "LookupTableFindV2", in, 3, &out, 1, s),
+                 TF_INVALID_ARGUMENT);
+    CHECK_STR_EQ(TF_Message(s),
+                 "Using the empty_key as a table key is not allowed");
+    TFE_DeleteTensorHandle(in[1]);
+    in[1] = i64_scalar(-2, s);
+    CHECK_EQ_INT(run(ctx, "LookupTableFindV2", in, 3, &out, 1, s),
+                 TF_INVALID_ARGUMENT);
+    CHECK_STR_EQ(TF_Message(s),
+                 "Using the deleted_key as a table key is not allowed");
+    TFE_DeleteTensorHandle(in[1]);
+    in[1] = i64_scalar(3, s);
+    CHECK_EQ_INT(run(ctx, "LookupTableFindV2", in, 3, &out, 1, s), TF_OK);
+    CHECK(read_f32(out, s) == 1.0f);
+    TFE_DeleteTensorHandle(out);
+    TFE_DeleteTensorHandle(in[1]);
+    TFE_DeleteTensorHandle(in[2]);
+    /* A per-key default: the dense table uses its first value. */
+    in[1] = make_handle(TF_INT64, d2, 1, q2, sizeof q2, s);
+    in[2] = make_handle(TF_FLOAT, d2, 1, defs, sizeof defs, s);
+    CHECK_EQ_INT(run(ctx, "LookupTableFindV2", in, 3, &out, 1, s), TF_OK);
+    {
+      TF_Tensor* r = TFE_TensorHandleResolve(out, s);
+      const float* f = (const float*)TF_TensorData(r);
+      CHECK(f[0] == 1.0f && f[1] == -9.0f);
+      TF_DeleteTensor(r);
+    }
+    TFE_DeleteTensorHandle(out);
+    TFE_DeleteTensorHandle(in[1]);
+    TFE_DeleteTensorHandle(in[2]);
+  }
+  /* Import replaces the buckets as given (TF does not rehash them). */
+  {
+    int64_t ik[4] = {1, -1, -2, 4}, d41[2] = {4, 1}, q3[3] = {1, 4, 5};
+    float iv[4] = {1, 2, 3, 4}, def = -9.0f;
+    TFE_TensorHandle* in[3];
+    a = make_handle(TF_INT64, d41, 2, ik, sizeof ik, s);
+    b = make_handle(TF_FLOAT, d41, 2, iv, sizeof iv, s);
+    CHECK_EQ_INT(run2(ctx, "LookupTableImportV2", d, a, b, s), TF_OK);
+    TFE_DeleteTensorHandle(a);
+    TFE_DeleteTensorHandle(b);
+    CHECK_EQ_INT(table_size(ctx, d, s), 2);
+    in[0] = d;
+    {
+      int64_t d3[1] = {3};
+      in[1] = make_handle(TF_INT64, d3, 1, q3, sizeof q3, s);
+    }
+    in[2] = make_handle(TF_FLOAT, NULL, 0, &def, 4, s);
+    CHECK_EQ_INT(run(ctx, "LookupTableFindV2", in, 3, &out, 1, s), TF_OK);
+    {
+      TF_Tensor* r = TFE_TensorHandleResolve(out, s);
+      const float* f = (const float*)TF_TensorData(r);
+      CHECK(f[0] == -9.0f && f[1] == -9.0f && f[2] == -9.0f);
+      TF_DeleteTensor(r);
+    }
+    TFE_DeleteTensorHandle(out);
+    TFE_DeleteTensorHandle(in[1]);
+    TFE_DeleteTensorHandle(in[2]);
+    a = make_handle(TF_INT64, d2, 1, ik, 16, s);
+    b = make_handle(TF_FLOAT, d2, 1, iv, 8, s);
+    CHECK_EQ_INT(run2(ctx, "LookupTableImportV2", d, a, b, s),
+                 TF_INVALID_ARGUMENT);
+    CHECK_STR_EQ(TF_Message(s), "Expected shape [1] for value, got [2]");
+    TFE_DeleteTensorHandle(a);
+    TFE_DeleteTensorHandle(b);
+  }
+  TFE_DeleteTensorHandle(d);
+  TFE_DeleteTensorHandle(e);
+  TFE_DeleteTensorHandle(x);
+  TFE_DeleteContext(ctx);
+  TF_DeleteStatus(s);
+}
+
+TEST(dense_hash_table_strings_vectors_int32) {
+  TF_Status* s = TF_NewStatus();
+  TFE_Context* ctx = new_ctx(s);
+  char got[1024];
+  /* String keys: TF's legacy Hash64 places them. */
+  {
+    TFE_TensorHandle* e = str_scalar("", s);
+    TFE_TensorHandle* x = str_scalar("$", s);
+    TFE_TensorHandle* d =
+        dense_table(ctx, TF_STRING, TF_INT64, e, x, "d2", 4, -1, NULL, 0.8f, s);
+    static const char* const k[4] = {"a", "b", "c", "d"};
+    static const int64_t v[4] = {1, 2, 3, 4};
+    TFE_TensorHandle* a = str_vec(k, 4, s);
+    TFE_TensorHandle* b = i64_vec(v, 4, s);
+    CHECK_CODE(s, TF_OK);
+    CHECK_EQ_INT(run2(ctx, "LookupTableInsertV2", d, a, b, s), TF_OK);
+    dense_dump(ctx, d, TF_STRING, TF_INT64, got, sizeof got, s);
+    CHECK_STR_EQ(got, "|0 |0 b|2 d|4 a|1 c|3 |0 |0");
+    TFE_DeleteTensorHandle(a);
+    TFE_DeleteTensorHandle(b);
+    TFE_DeleteTensorHandle(d);
+    TFE_DeleteTensorHandle(e);
+    TFE_DeleteTensorHandle(x);
+  }
+  /* Vector keys and values. */
+  {
+    int64_t ek[2] = {0, 0}, xk[2] = {-1, -1}, d2[1] = {2}, d22[2] = {2, 2};
+    int64_t d23[2] = {2, 3}, vshape[1] = {3};
+    int64_t keys[4] = {1, 2, 3, 4}, q[4] = {3, 4, 9, 9};
+    double vals[6] = {1, 2, 3, 4, 5, 6}, def[3] = {0, 0, -1};
+    TFE_TensorHandle* e = make_handle(TF_INT64, d2, 1, ek, 16, s);
+    TFE_TensorHandle* x = make_handle(TF_INT64, d2, 1, xk, 16, s);
+    TFE_TensorHandle* d = dense_table(ctx, TF_INT64, TF_DOUBLE, e, x, "d3", 4,
+                                      1, vshape, 0.8f, s);
+    TFE_TensorHandle* a = make_handle(TF_INT64, d22, 2, keys, 32, s);
+    TFE_TensorHandle* b = make_handle(TF_DOUBLE, d23, 2, vals, 48, s);
+    TFE_TensorHandle *in[3], *out;
+    CHECK_EQ_INT(run2(ctx, "LookupTableInsertV2", d, a, b, s), TF_OK);
+    dense_dump(ctx, d, TF_INT64, TF_DOUBLE, got, sizeof got, s);
+    CHECK_STR_EQ(got, "3,4|4,5,6 0,0|0,0,0 0,0|0,0,0 1,2|1,2,3");
+    in[0] = d;
+    in[1] = make_handle(TF_INT64, d22, 2, q, 32, s);
+    in[2] = make_handle(TF_DOUBLE, vshape, 1, def, 24, s);
+    CHECK_EQ_INT(run(ctx, "LookupTableFindV2", in, 3, &out, 1, s), TF_OK);
+    {
+      TF_Tensor* r = TFE_TensorHandleResolve(out, s);
+      const double* f = (const double*)TF_TensorData(r);
+      CHECK_EQ_INT(TF_NumDims(r), 2);
+      CHECK(f[0] == 4 && f[1] == 5 && f[2] == 6 && f[3] == 0 && f[4] == 0 &&
+            f[5] == -1);
+      TF_DeleteTensor(r);
+    }
+    TFE_DeleteTensorHandle(out);
+    TFE_DeleteTensorHandle(in[1]);
+    {
+      int64_t d3[1] = {3};
+      in[1] = make_handle(TF_INT64, d3, 1, q, 24, s);
+    }
+    CHECK_EQ_INT(run(ctx, "LookupTableFindV2", in, 3, &out, 1, s),
+                 TF_INVALID_ARGUMENT);
+    CHECK_STR_EQ(TF_Message(s),
+                 "Input key shape [3] must end with the table's key shape [2]");
+    TFE_DeleteTensorHandle(in[1]);
+    TFE_DeleteTensorHandle(in[2]);
+    TFE_DeleteTensorHandle(a);
+    TFE_DeleteTensorHandle(b);
+    TFE_DeleteTensorHandle(d);
+    TFE_DeleteTensorHandle(e);
+    TFE_DeleteTensorHandle(x);
+  }
+  /* int32 keys hash sign-extended. */
+  {
+    int32_t em = -1, dm = -2, k[3] = {-5, 7, 2}, v[3] = {1, 2, 3}, r7 = 7;
+    int64_t d3[1] = {3}, d1[1] = {1};
+    TFE_TensorHandle* e = make_handle(TF_INT32, NULL, 0, &em, 4, s);
+    TFE_TensorHandle* x = make_handle(TF_INT32, NULL, 0, &dm, 4, s);
+    TFE_TensorHandle* d =
+        dense_table(ctx, TF_INT32, TF_INT32, e, x, "d10", 4, -1, NULL, 0.8f, s);
+    TFE_TensorHandle* a = make_handle(TF_INT32, d3, 1, k, 12, s);
+    TFE_TensorHandle* b = make_handle(TF_INT32, d3, 1, v, 12, s);
+    TFE_TensorHandle* c = make_handle(TF_INT32, d1, 1, &r7, 4, s);
+    CHECK_EQ_INT(run2(ctx, "LookupTableInsertV2", d, a, b, s), TF_OK);
+    dense_dump(ctx, d, TF_INT32, TF_INT32, got, sizeof got, s);
+    CHECK_STR_EQ(got, "7|2 -1|0 2|3 -5|1");
+    CHECK_EQ_INT(run2(ctx, "LookupTableRemoveV2", d, c, NULL, s), TF_OK);
+    dense_dump(ctx, d, TF_INT32, TF_INT32, got, sizeof got, s);
+    CHECK_STR_EQ(got, "-2|2 -1|0 2|3 -5|1");
+    TFE_DeleteTensorHandle(a);
+    TFE_DeleteTensorHandle(b);
+    TFE_DeleteTensorHandle(c);
+    TFE_DeleteTensorHandle(d);
+    TFE_DeleteTensorHandle(e);
+    TFE_DeleteTensorHandle(x);
+  }
+  TFE_DeleteContext(ctx);
+  TF_DeleteStatus(s);
+}
+
+TEST(dense_hash_table_creation_errors) {
+  TF_Status* s = TF_NewStatus();
+  TFE_Context* ctx = new_ctx(s);
+  TFE_TensorHandle* e = i64_scalar(-1, s);
+  TFE_TensorHandle* x = i64_scalar(-2, s);
+  int64_t two[2] = {-1, 2}, d2[1] = {2}, d11[2] = {1, 1}, vs22[2] = {2, 2};
+  TFE_TensorHandle* v2 = make_handle(TF_INT64, d2, 1, two, 16, s);
+  TFE_TensorHandle* m11 = make_handle(TF_INT64, d11, 2, two, 8, s);
+  CHECK(dense_table(ctx, TF_INT64, TF_FLOAT, e, x, "c1", 6, -1, NULL, 0.8f,
+                    s) == NULL);
+  CHECK_STR_EQ(TF_Message(s),
+               "Number of buckets must be at least 4 and a power of 2, got: 6");
+  CHECK(dense_table(ctx, TF_INT64, TF_FLOAT, e, e, "c2", 8, -1, NULL, 0.8f,
+                    s) == NULL);
+  CHECK_STR_EQ(TF_Message(s), "Empty and deleted keys cannot be equal");
+  CHECK(dense_table(ctx, TF_INT64, TF_FLOAT, e, v2, "c3", 8, -1, NULL, 0.8f,
+                    s) == NULL);
+  CHECK_STR_EQ(TF_Message(s),
+               "Empty and deleted keys must have same shape, got shapes: [] "
+               "and [2]");
+  CHECK(dense_table(ctx, TF_INT64, TF_FLOAT, e, x, "c4", 8, -1, NULL, 1.5f,
+                    s) == NULL);
+  CHECK_STR_EQ(TF_Message(s),
+               "max_load_factor must be between 0 and 1, got: 1.5");
+  CHECK(dense_table(ctx, TF_INT64, TF_FLOAT, e, x, "c5", 8, 2, vs22, 0.8f,
+                    s) == NULL);
+  CHECK_STR_EQ(TF_Message(s),
+               "Empty value must be a scalar or a vector, got shape [2,2]");
+  CHECK(dense_table(ctx, TF_INT64, TF_FLOAT, m11, m11, "c6", 8, -1, NULL, 0.8f,
+                    s) == NULL);
+  CHECK_STR_EQ(TF_Message(s),
+               "Empty key must be a scalar or a vector, got shape [1,1]");
+  /* Huge bucket counts fail cleanly. */
+  CHECK(dense_table(ctx, TF_INT64, TF_FLOAT, e, x, "c7", (int64_t)1 << 40, -1,
+                    NULL, 0.8f, s) == NULL);
+  CHECK_CODE(s, TF_RESOURCE_EXHAUSTED);
+  TFE_DeleteTensorHandle(e);
+  TFE_DeleteTensorHandle(x);
+  TFE_DeleteTensorHandle(v2);
+  TFE_DeleteTensorHandle(m11);
+  TFE_DeleteContext(ctx);
+  TF_DeleteStatus(s);
+}
+
 TFE_TEST_MAIN

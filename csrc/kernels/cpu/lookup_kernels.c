@@ -28,9 +28,11 @@
  * map's order, which is unspecified). Where TF 2.21 aborts the process
  * (LookupTableExportV2 with Tkeys/Tvalues other than the table's dtypes,
  * a find with an empty default for no keys), tfe reports
- * INVALID_ARGUMENT or returns the empty result. Not implemented: the dense
- * tables (MutableDenseHashTable*), tables with variant values and
- * InitializeTableFromDataset (not registered). */
+ * INVALID_ARGUMENT or returns the empty result. MutableDenseHashTableV2 and
+ * AnonymousMutableDenseHashTable use lookup_dense.c (TF's bucket layout).
+ * Not implemented (not registered): TF 1's MutableDenseHashTable (its
+ * kernel fails in TF 2.21 too), tables with variant or resource values and
+ * InitializeTableFromDataset. */
 #include <ctype.h>
 #include <errno.h>
 #include <pthread.h>
@@ -45,13 +47,14 @@
 #include "fs/fs.h"
 #include "kernels/cpu/cpu_kernels.h"
 #include "kernels/cpu/kutil.h"
+#include "kernels/cpu/lookup_dense.h"
 #include "kernels/cpu/lookup_table.h"
 #include "kernels/kernel.h"
 #include "kernels/ref_var.h"
 #include "kernels/resource.h"
 #include "tensorflow/c/tf_tstring.h"
 
-enum { LK_HASH = 0, LK_MUTABLE = 1, LK_TENSORS = 2 };
+enum { LK_HASH = 0, LK_MUTABLE = 1, LK_TENSORS = 2, LK_DENSE = 3 };
 
 /* TF's type name of a table resource in messages. */
 #define LK_TYPE_NAME "N10tensorflow6lookup15LookupInterfaceE"
@@ -59,17 +62,22 @@ enum { LK_HASH = 0, LK_MUTABLE = 1, LK_TENSORS = 2 };
 typedef struct lk_table {
   int kind;
   TF_DataType kdt, vdt;
-  int vec;      /* values are vectors of vdim (MutableHashTableOfTensors) */
+  int vec;      /* values are vectors of vdim (MutableHashTableOfTensors,
+                 * dense tables with a vector value_shape) */
   int64_t vdim; /* value elements per key */
+  int krank;    /* 1 for the vector keys of a dense table, else 0 */
+  int64_t ksize;
   pthread_rwlock_t mu;
   int initialized; /* static tables: under mu (written with it held) */
   lk_map map;
+  lk_dense* dense; /* LK_DENSE: the store (map unused) */
 } lk_table;
 
 static void table_free(void* p) {
   lk_table* t = (lk_table*)p;
   if (t == NULL) return;
   lk_map_free(&t->map);
+  lk_dense_free(t->dense);
   pthread_rwlock_destroy(&t->mu);
   tfe_free(t);
 }
@@ -95,6 +103,9 @@ typedef struct lk_cfg {
   char* container;
   char* shared_name;
   int node_sharing;
+  /* Dense tables. */
+  int64_t num_buckets;
+  float max_load_factor;
 } lk_cfg;
 
 static void cfg_free(lk_cfg* c) {
@@ -111,14 +122,23 @@ static int cfg_from_attrs(const tfe_op_def* def, const tfe_attrs* attrs,
   memset(c, 0, sizeof(*c));
   c->anonymous = strncmp(name, "Anonymous", 9) == 0;
   c->v1 = !c->anonymous && strcmp(name + strlen(name) - 2, "V2") != 0;
-  c->kind = strstr(name, "OfTensors") != NULL ? LK_TENSORS
-            : strstr(name, "Mutable") != NULL ? LK_MUTABLE
-                                              : LK_HASH;
+  c->kind = strstr(name, "Dense") != NULL       ? LK_DENSE
+            : strstr(name, "OfTensors") != NULL ? LK_TENSORS
+            : strstr(name, "Mutable") != NULL   ? LK_MUTABLE
+                                                : LK_HASH;
   if (!tfe_attrs_get_type(attrs, "key_dtype", &c->kdt, s) ||
       !tfe_attrs_get_type(attrs, "value_dtype", &c->vdt, s)) {
     return 0;
   }
-  if (c->kind == LK_TENSORS) {
+  if (c->kind == LK_DENSE) {
+    if (!tfe_attrs_get_int(attrs, "initial_num_buckets", &c->num_buckets,
+                           s) ||
+        !tfe_attrs_get_float(attrs, "max_load_factor", &c->max_load_factor,
+                             s)) {
+      return 0;
+    }
+  }
+  if (c->kind == LK_TENSORS || c->kind == LK_DENSE) {
     const tfe_shape* vs = NULL;
     int i;
     if (!tfe_attrs_get_shape(attrs, "value_shape", &vs, s)) return 0;
@@ -161,24 +181,46 @@ fail:
  * the table: the value shape of MutableHashTableOfTensors). */
 static lk_table* table_new(tfe_kernel_context* k, const lk_cfg* c) {
   lk_table* t;
+  lk_dense* dense = NULL;
   int64_t vdim = 1;
+  int vec = c->vec;
   if (c->vec) {
     if (c->vshape_bad_dim < 0) {
       KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Dimension %lld must be >= 0",
                  (long long)c->vshape_bad_dim);
       return NULL;
     }
-    if (c->vshape_rank != 1) {
+    if (c->kind == LK_DENSE) {
+      if (c->vshape_rank != 0 && c->vshape_rank != 1) {
+        KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                   "Empty value must be a scalar or a vector, got shape %s",
+                   c->vshape_text);
+        return NULL;
+      }
+      vec = c->vshape_rank == 1;
+      vdim = vec ? c->vshape0 : 1;
+      if (k->num_inputs < 2 || k->inputs[0] == NULL || k->inputs[1] == NULL ||
+          k->inputs[0]->dtype != c->kdt || k->inputs[1]->dtype != c->kdt) {
+        KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                   "%s needs empty_key and deleted_key of the key dtype",
+                   k->op_def->name);
+        return NULL;
+      }
+      dense = lk_dense_new(c->kdt, c->vdt, k->inputs[0], k->inputs[1], vdim,
+                           c->num_buckets, c->max_load_factor, k->status);
+      if (dense == NULL) return NULL;
+    } else if (c->vshape_rank != 1) {
       KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
                  "Default value must be a vector, got shape %s",
                  c->vshape_text);
       return NULL;
     }
-    vdim = c->vshape0;
+    if (c->kind != LK_DENSE) vdim = c->vshape0;
   }
   t = (lk_table*)tfe_calloc(1, sizeof(*t));
   if (t == NULL || pthread_rwlock_init(&t->mu, NULL) != 0) {
     tfe_free(t);
+    lk_dense_free(dense);
     KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory in %s",
                k->op_def->name);
     return NULL;
@@ -186,8 +228,14 @@ static lk_table* table_new(tfe_kernel_context* k, const lk_cfg* c) {
   t->kind = c->kind;
   t->kdt = c->kdt;
   t->vdt = c->vdt;
-  t->vec = c->vec;
+  t->vec = vec;
   t->vdim = vdim;
+  t->ksize = 1;
+  if (dense != NULL) {
+    t->dense = dense;
+    t->krank = lk_dense_key_rank(dense);
+    t->ksize = lk_dense_key_size(dense);
+  }
   lk_map_init(&t->map, c->kdt, c->vdt, vdim);
   return t;
 }
@@ -646,6 +694,16 @@ static int match_signature(tfe_kernel_context* k, const TF_DataType* want_in,
 static int value_shape_for(tfe_kernel_context* k, const lk_table* t,
                            const TF_Tensor* keys, int64_t* dims) {
   int r = keys->num_dims, i;
+  /* TF's CheckKeyShape: the keys' shape ends with the table's key shape. */
+  if (t->krank == 1 &&
+      (r < 1 || keys->dims[r - 1] != t->ksize)) {
+    kutil_shape_buf b;
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "Input key shape %s must end with the table's key shape [%lld]",
+               kutil_tshape(keys, &b), (long long)t->ksize);
+    return -1;
+  }
+  r -= t->krank;
   for (i = 0; i < r; i++) dims[i] = keys->dims[i];
   if (t->vec) {
     if (r + 1 > TFE_MAX_DIMS) {
@@ -773,7 +831,9 @@ static void find_compute(tfe_kernel_context* k) {
   out = tfe_kernel_alloc_output(k, 0, t->vdt, dims, r);
   if (out == NULL) goto done;
   pthread_rwlock_rdlock(&t->mu);
-  if (t->kind == LK_HASH && !t->initialized) {
+  if (t->kind == LK_DENSE) {
+    lk_dense_find(t->dense, keys, out, def, k->status);
+  } else if (t->kind == LK_HASH && !t->initialized) {
     KUTIL_FAIL(k, TF_FAILED_PRECONDITION, "Table not initialized.");
   } else {
     int64_t n = kutil_num_elements(keys), i;
@@ -812,6 +872,12 @@ static void insert_compute(tfe_kernel_context* k) {
                "implementations");
     goto done;
   }
+  if (t->kind == LK_DENSE) {
+    pthread_rwlock_wrlock(&t->mu);
+    lk_dense_insert(t->dense, k->inputs[1], k->inputs[2], k->status);
+    pthread_rwlock_unlock(&t->mu);
+    goto done;
+  }
   n = kutil_num_elements(k->inputs[1]);
   pthread_rwlock_wrlock(&t->mu);
   for (i = 0; i < n; i++) {
@@ -838,10 +904,20 @@ static void remove_compute(tfe_kernel_context* k) {
     TF_DataType in[1] = {t->kdt};
     if (!match_signature(k, in, 1, NULL, 0)) goto done;
   }
+  {
+    int64_t dims[TFE_MAX_DIMS + 1];
+    if (value_shape_for(k, t, k->inputs[1], dims) < 0) goto done;
+  }
   if (t->kind == LK_HASH) {
     KUTIL_FAIL(k, TF_UNIMPLEMENTED,
                "Remove not supported by InitializableLookupTable "
                "implementations");
+    goto done;
+  }
+  if (t->kind == LK_DENSE) {
+    pthread_rwlock_wrlock(&t->mu);
+    lk_dense_remove(t->dense, k->inputs[1], k->status);
+    pthread_rwlock_unlock(&t->mu);
     goto done;
   }
   n = kutil_num_elements(k->inputs[1]);
@@ -866,6 +942,35 @@ static void import_compute(tfe_kernel_context* k) {
   }
   keys = k->inputs[1];
   vals = k->inputs[2];
+  if (t->kind == LK_DENSE) {
+    /* TF's dense CheckKeyAndValueTensorsForImport: buckets are stored as
+     * [buckets, key size] and [buckets, value size]. */
+    int64_t dims[TFE_MAX_DIMS + 1];
+    int r;
+    char a[512];
+    kutil_shape_buf b;
+    if (value_shape_for(k, t, keys, dims) < 0) goto done;
+    if (keys->num_dims < 1) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "Expected keys of rank at least 1 to import into a "
+                 "MutableDenseHashTable, got shape []");
+      goto done;
+    }
+    r = keys->num_dims - 1;
+    memcpy(dims, keys->dims, sizeof(int64_t) * (size_t)r);
+    dims[r++] = t->vdim;
+    if (!same_dims(vals, dims, r)) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "Expected shape %s for value, got %s",
+                 kutil_shape_str(dims, r, a, sizeof a),
+                 kutil_tshape(vals, &b));
+      goto done;
+    }
+    pthread_rwlock_wrlock(&t->mu);
+    lk_dense_import(t->dense, keys, vals, k->status);
+    pthread_rwlock_unlock(&t->mu);
+    goto done;
+  }
   if (!check_keys_values(k, t, keys, vals)) goto done;
   if (t->kind == LK_HASH) {
     initialize_from_tensors(k, t, keys, vals);
@@ -905,7 +1010,14 @@ static void export_compute(tfe_kernel_context* k) {
     goto done;
   }
   pthread_rwlock_rdlock(&t->mu);
-  if (t->kind == LK_HASH && !t->initialized) {
+  if (t->kind == LK_DENSE) {
+    int64_t nb = lk_dense_num_buckets(t->dense);
+    int64_t kd[2] = {nb, t->ksize}, vd[2] = {nb, t->vdim};
+    TF_Tensor* ko = tfe_kernel_alloc_output(k, 0, t->kdt, kd, 2);
+    TF_Tensor* vo =
+        ko != NULL ? tfe_kernel_alloc_output(k, 1, t->vdt, vd, 2) : NULL;
+    if (vo != NULL) lk_dense_export(t->dense, ko, vo);
+  } else if (t->kind == LK_HASH && !t->initialized) {
     KUTIL_FAIL(k, TF_ABORTED, "HashTable is not initialized.");
   } else {
     int64_t n = t->map.n, i;
@@ -942,7 +1054,9 @@ static void size_compute(tfe_kernel_context* k) {
   if (out != NULL) {
     pthread_rwlock_rdlock(&a.t->mu);
     *(int64_t*)kutil_data(out) =
-        a.t->kind == LK_HASH && !a.t->initialized ? 0 : a.t->map.n;
+        a.t->kind == LK_DENSE                       ? lk_dense_size(a.t->dense)
+        : a.t->kind == LK_HASH && !a.t->initialized ? 0
+                                                    : a.t->map.n;
     pthread_rwlock_unlock(&a.t->mu);
   }
   release(&a);
@@ -1508,6 +1622,15 @@ static const kv_pair kMutablePairs[] = {
     {TF_INT64, TF_DOUBLE}, {TF_INT32, TF_INT32},  {TF_INT32, TF_FLOAT},
     {TF_INT32, TF_DOUBLE}};
 
+/* Dense tables (TF also has string -> resource and int64 -> variant,
+ * which tfe does not implement). */
+static const kv_pair kDensePairs[] = {
+    {TF_STRING, TF_INT64}, {TF_STRING, TF_INT32}, {TF_STRING, TF_FLOAT},
+    {TF_STRING, TF_DOUBLE}, {TF_STRING, TF_BOOL}, {TF_INT64, TF_INT64},
+    {TF_INT64, TF_INT32},  {TF_INT64, TF_FLOAT},  {TF_INT64, TF_DOUBLE},
+    {TF_INT64, TF_BOOL},   {TF_INT32, TF_INT32},  {TF_INT32, TF_FLOAT},
+    {TF_INT32, TF_DOUBLE}};
+
 void tfe_register_cpu_lookup_kernels(void) {
   static const char* const kHashOps[] = {"HashTableV2", "HashTable",
                                          "AnonymousHashTable"};
@@ -1525,6 +1648,11 @@ void tfe_register_cpu_lookup_kernels(void) {
     for (j = 0; j < sizeof kMutablePairs / sizeof kMutablePairs[0]; j++) {
       reg_maker(kMutableOps[i], kMutablePairs[j].k, kMutablePairs[j].v);
     }
+  }
+  for (j = 0; j < sizeof kDensePairs / sizeof kDensePairs[0]; j++) {
+    reg_maker("MutableDenseHashTableV2", kDensePairs[j].k, kDensePairs[j].v);
+    reg_maker("AnonymousMutableDenseHashTable", kDensePairs[j].k,
+              kDensePairs[j].v);
   }
   reg_plain("InitializeTableV2", init_compute);
   reg_plain("InitializeTable", init_compute);
