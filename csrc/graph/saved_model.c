@@ -5,7 +5,8 @@
  *   2. <dir>/saved_model.pb is read (a model that has only the text form
  *      saved_model.pbtxt is refused with UNIMPLEMENTED: tfe has no
  *      protobuf text parser); neither present is NOT_FOUND;
- *   3. the MetaGraphDef whose tag set equals `tags` is chosen;
+ *   3. the MetaGraphDef whose tag set equals `tags` is chosen; a
+ *      <dir>/debug/saved_model_debug_info.pb, when present, must parse;
  *   4. a session is made with `session_options`; TF's checks of the saved
  *      graph (constants with values of known size, no self-recursive
  *      function) run; the graph_def (with its function library) is
@@ -162,6 +163,36 @@ static unsigned char* read_saved_model(const char* dir, char** path_out,
   }
   tfe_free(txt);
   return NULL;
+}
+
+/* TF reads <dir>/debug/saved_model_debug_info.pb when it exists (a
+ * GraphDebugInfo); a damaged one fails the load. tfe does not use its
+ * contents (source locations for error messages), so it is only checked. */
+static int check_debug_info(const char* dir, TF_Status* s) {
+  char* path = join(dir, "debug/saved_model_debug_info.pb", 31);
+  unsigned char* data;
+  size_t len = 0;
+  int e, ok;
+  if (path == NULL) {
+    oom(s);
+    return 0;
+  }
+  e = file_exists(path, s);
+  if (e <= 0) {
+    tfe_free(path);
+    return e == 0;
+  }
+  if (tfe_fs_is_directory(path, s)) {
+    /* TF reads a directory there as an empty message. */
+    tfe_free(path);
+    tfe_status_ok(s);
+    return 1;
+  }
+  data = read_all(path, &len, s);
+  ok = data != NULL && tfe_sm_check_message(data, len, path, s);
+  tfe_free(data);
+  tfe_free(path);
+  return ok;
 }
 
 /* ------------------------------------------------------------------------
@@ -495,7 +526,8 @@ TF_Session* TF_LoadSessionFromSavedModel(
   }
   data = read_saved_model(export_dir, &path, &len, status);
   if (data == NULL) return NULL;
-  if (!tfe_sm_find_meta_graph(data, len, path, tags, tags_len, &m, status)) {
+  if (!tfe_sm_find_meta_graph(data, len, path, tags, tags_len, &m, status) ||
+      !check_debug_info(export_dir, status)) {
     goto fail;
   }
   sess = tfe_session_new(graph, session_options, status);

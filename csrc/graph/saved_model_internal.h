@@ -80,6 +80,11 @@ int tfe_sm_find_meta_graph(const unsigned char* data, size_t len,
                            int tags_len, tfe_sm_meta* out, TF_Status* s);
 void tfe_sm_meta_free(tfe_sm_meta* m);
 
+/* The same malformed-input check and errors for another file read as a
+ * binary proto (the SavedModel's debug info): its top level only. */
+int tfe_sm_check_message(const unsigned char* data, size_t len,
+                         const char* path, TF_Status* s);
+
 /* TF's checks of a GraphDef before a SavedModel session is made from it
  * (FAILED_PRECONDITION): a node (of the graph or of a library function)
  * whose "value" attr holds a tensor of unknown size, a Const without

@@ -581,6 +581,22 @@ fail:
   return 0;
 }
 
+int tfe_sm_check_message(const unsigned char* data, size_t len,
+                         const char* path, TF_Status* s) {
+  pctx c;
+  tfe_pbr r;
+  memset(&c, 0, sizeof(c));
+  if (data == NULL) data = (const unsigned char*)"";
+  r.p = data;
+  r.end = data + len;
+  c.file_end = r.end;
+  if (!walk(&c, r, NULL, NULL)) {
+    malformed(&c, path, s);
+    return 0;
+  }
+  return 1;
+}
+
 /* ------------------------------------------------------------------------
  * GraphDef checks (TF's ValidateSavedTensors). */
 

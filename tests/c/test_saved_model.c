@@ -1050,6 +1050,44 @@ TEST(session_and_run_options_are_used) {
   free(dir);
 }
 
+/* TF reads debug/saved_model_debug_info.pb when present: a damaged one
+ * fails the load with TF's codes; a well-formed one is fine. */
+TEST(debug_info_is_checked) {
+  char* dir = new_temp_dir();
+  meta_opts o = {{"serve"}, 1, 1, NULL, "init_assign", NULL, NULL, 1, 0, 0};
+  buf m = meta_graph(&o);
+  TF_Status* s = TF_NewStatus();
+  TF_Graph* g = TF_NewGraph();
+  TF_Session* sess;
+  char* ddir = path_join(dir, "debug");
+  char* dbg = path_join(dir, "debug/saved_model_debug_info.pb");
+  unsigned char garbage[64];
+  char want[4096];
+  int i;
+  write_model(dir, &m, 1, 1);
+  make_dir(ddir);
+  write_file(dbg, "\x0a\x05" "ab", 4);
+  CHECK(load(dir, kServe, 1, g, NULL, s) == NULL);
+  CHECK_CODE(s, TF_OUT_OF_RANGE);
+  for (i = 0; i < 64; i++) garbage[i] = (unsigned char)(0x0f + i);
+  write_file(dbg, garbage, sizeof(garbage));
+  CHECK(load(dir, kServe, 1, g, NULL, s) == NULL);
+  CHECK_CODE(s, TF_DATA_LOSS);
+  snprintf(want, sizeof(want), "Can't parse %s as binary proto", dbg);
+  CHECK_STR_EQ(TF_Message(s), want);
+  CHECK_EQ_INT(graph_num_ops(g), 0);
+  write_file(dbg, "\x0a\x02" "ab", 4); /* files: ["ab"] */
+  sess = load(dir, kServe, 1, g, NULL, s);
+  CHECK_CODE(s, TF_OK);
+  close_session(sess);
+  TF_DeleteGraph(g);
+  TF_DeleteStatus(s);
+  free(ddir);
+  free(dbg);
+  remove_dir(dir);
+  free(dir);
+}
+
 /* Allocation failures at every point of a load (SQLite style: the n-th
  * allocation fails in run n): each load fails cleanly with
  * RESOURCE_EXHAUSTED, leaves the graph empty and frees what it made
