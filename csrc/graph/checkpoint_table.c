@@ -31,10 +31,46 @@ static void crc_tables_init(void) {
   }
 }
 
+#if defined(__x86_64__) && defined(__GNUC__)
+/* The SSE 4.2 crc32 instruction computes CRC-32C itself, eight bytes per
+ * instruction (several times the table loop's speed on large tensors). */
+#define TFE_CRC_HW 1
+static int g_crc_hw;
+
+__attribute__((target("sse4.2"))) static uint32_t crc32c_hw(
+    uint32_t crc, const unsigned char* p, size_t n) {
+  uint64_t c = (uint32_t)~crc;
+  while (n > 0 && ((uintptr_t)p & 7u) != 0) {
+    c = __builtin_ia32_crc32qi((uint32_t)c, *p++);
+    n--;
+  }
+  while (n >= 8) {
+    uint64_t v;
+    memcpy(&v, p, 8);
+    c = __builtin_ia32_crc32di(c, v);
+    p += 8;
+    n -= 8;
+  }
+  while (n-- > 0) c = __builtin_ia32_crc32qi((uint32_t)c, *p++);
+  return ~(uint32_t)c;
+}
+#endif
+
+static void crc_init(void) {
+  crc_tables_init();
+#ifdef TFE_CRC_HW
+  __builtin_cpu_init();
+  g_crc_hw = __builtin_cpu_supports("sse4.2") ? 1 : 0;
+#endif
+}
+
 uint32_t tfe_crc32c_extend(uint32_t crc, const void* data, size_t n) {
   const unsigned char* p = (const unsigned char*)data;
   uint32_t c = ~crc;
-  pthread_once(&g_crc_once, crc_tables_init);
+  pthread_once(&g_crc_once, crc_init);
+#ifdef TFE_CRC_HW
+  if (g_crc_hw) return crc32c_hw(crc, p, n);
+#endif
   while (n >= 8) {
     uint32_t lo = c ^ ((uint32_t)p[0] | ((uint32_t)p[1] << 8) |
                        ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24));
