@@ -682,6 +682,25 @@ def gen_unicode() -> None:
     )
 
 
+def gen_int32_attrs() -> None:
+    """Int attrs TF reads as int32: values outside int32 are errors."""
+    v = tensor("int32", [1, 2, 3, 4, 5, 6, 7])
+    for summ in (2**40, -(2**40), -5):
+        record("StringFormat", {"inputs": [v]}, {"summarize": summ})
+    for m in (2**40, -(2**40), -7):
+        record("StringSplitV2", {"input": S([b"a b c"]), "sep": S(b"")}, {"maxsplit": m})
+    record(
+        "UnicodeDecode",
+        {"input": S([b"a"])},
+        {"input_encoding": "UTF-8", "replacement_char": 2**40},
+    )
+    record(
+        "UnicodeEncode",
+        {"input_values": tensor("int32", [65]), "input_splits": tensor("int64", [0, 1])},
+        {"output_encoding": "UTF-8", "replacement_char": 2**40},
+    )
+
+
 def main() -> None:
     gen_hash()
     gen_split()
@@ -693,6 +712,7 @@ def main() -> None:
     gen_ngrams()
     gen_base64()
     gen_unicode()
+    gen_int32_attrs()
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(
         json.dumps(

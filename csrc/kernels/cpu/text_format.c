@@ -175,11 +175,12 @@ static void string_format_compute(tfe_kernel_context* k) {
   size_t tl, pl, i = 0, piece = 0;
   const char* tmpl = tx_attr_s(k, "template", "%s", &tl);
   const char* ph = tx_attr_s(k, "placeholder", "%s", &pl);
-  int64_t summarize = kutil_attr_int64(k, "summarize", 3);
+  int32_t summarize;
   int64_t nph = 0;
   int next = 0;
   TF_Tensor* out;
   tx_buf b;
+  if (!kutil_attr_int32(k, "summarize", 3, &summarize)) return;
   /* Count the placeholders as absl::StrSplit cuts: non-overlapping
    * matches, and an empty placeholder between every two characters. */
   if (pl == 0) {

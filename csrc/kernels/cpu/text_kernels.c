@@ -97,6 +97,13 @@ static void split_compute(tfe_kernel_context* k, int v2) {
   int64_t dims[2];
   const char* sp;
   size_t sl;
+  if (v2) {
+    int32_t m;
+    if (!kutil_attr_int32(k, "maxsplit", -1, &m)) return;
+    maxsplit = m;
+  } else {
+    skip_empty = kutil_attr_bool(k, "skip_empty", 1);
+  }
   if (in->num_dims != 1) {
     KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "input must be a vector, got shape: %s",
                kutil_tshape(in, &sb));
@@ -106,11 +113,6 @@ static void split_compute(tfe_kernel_context* k, int v2) {
     KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "%s must be a scalar, got shape: %s",
                v2 ? "sep" : "delimiter", kutil_tshape(sep, &sb));
     return;
-  }
-  if (v2) {
-    maxsplit = kutil_attr_int64(k, "maxsplit", -1);
-  } else {
-    skip_empty = kutil_attr_bool(k, "skip_empty", 1);
   }
   sp = tx_ptr(sep, 0);
   sl = tx_len(sep, 0);

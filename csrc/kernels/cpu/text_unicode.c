@@ -182,18 +182,19 @@ typedef struct uc_opts {
 static int uc_read_opts(tfe_kernel_context* k, int decode, uc_opts* o) {
   size_t n;
   const char* e = tx_attr_s(k, "errors", "replace", &n);
-  int64_t rc = kutil_attr_int64(k, "replacement_char", 0xFFFD);
+  int32_t rc;
   o->errors = n == 6 && memcmp(e, "strict", 6) == 0   ? UC_STRICT
               : n == 6 && memcmp(e, "ignore", 6) == 0 ? UC_IGNORE
                                                       : UC_REPLACE;
   o->replace_control = kutil_attr_bool(k, "replace_control_characters", 0);
   o->in_enc = UC_UTF8;
+  if (!kutil_attr_int32(k, "replacement_char", 0xFFFD, &rc)) return 0;
   if (rc < 0 || rc > 0x10FFFF) {
     KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
                "replacement_char out of unicode codepoint range");
     return 0;
   }
-  o->subst = (int32_t)rc;
+  o->subst = rc;
   if (decode) {
     const char* name = tx_attr_s(k, "input_encoding", "", &n);
     o->in_enc = uc_encoding(name, n);
