@@ -5,6 +5,7 @@
  * by hand with tf.raw_ops; see tools/gen_tf_lookup_data.py for the graph
  * cases checked from Python). */
 #define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1523,6 +1524,153 @@ TEST(dense_hash_table_creation_errors) {
   TFE_DeleteTensorHandle(x);
   TFE_DeleteTensorHandle(v2);
   TFE_DeleteTensorHandle(m11);
+  TFE_DeleteContext(ctx);
+  TF_DeleteStatus(s);
+}
+
+/* ---- the hash map against a reference, and threads ---- */
+
+static uint64_t rng_next(uint64_t* x) {
+  *x ^= *x << 13;
+  *x ^= *x >> 7;
+  *x ^= *x << 17;
+  return *x;
+}
+
+/* Random inserts, removes, imports and finds on a MutableHashTableV2
+ * (int64 -> int64 and string -> int64) checked against a plain array. */
+TEST(mutable_table_matches_reference) {
+  TF_Status* s = TF_NewStatus();
+  TFE_Context* ctx = new_ctx(s);
+  int pass;
+  for (pass = 0; pass < 2; pass++) {
+    int use_str = pass == 1;
+    TFE_TensorHandle* m =
+        table(ctx, "MutableHashTableV2", use_str ? TF_STRING : TF_INT64,
+              TF_INT64, use_str ? "ref_s" : "ref_i", -2, NULL, s);
+    static int64_t ref[512];
+    static char names[512][16];
+    const char* kp[64];
+    uint64_t rng = 88172645463325252ull + (uint64_t)pass;
+    int64_t i, step, live = 0;
+    for (i = 0; i < 512; i++) {
+      ref[i] = -1;
+      snprintf(names[i], sizeof names[i], "k%lld", (long long)i * 7919);
+    }
+    CHECK_CODE(s, TF_OK);
+    for (step = 0; step < 400; step++) {
+      int op = (int)(rng_next(&rng) % 10), n = 1 + (int)(rng_next(&rng) % 40);
+      int64_t keys[64], vals[64], d[1];
+      TFE_TensorHandle *kh, *vh;
+      for (i = 0; i < n; i++) {
+        keys[i] = (int64_t)(rng_next(&rng) % 512);
+        vals[i] = (int64_t)(rng_next(&rng) % 100000);
+        kp[i] = names[keys[i]];
+      }
+      d[0] = n;
+      kh = use_str ? str_vec(kp, n, s) : i64_tensor(keys, d, 1, s);
+      vh = i64_tensor(vals, d, 1, s);
+      if (op < 5) { /* insert: the last value of a key wins */
+        CHECK_EQ_INT(run2(ctx, "LookupTableInsertV2", m, kh, vh, s), TF_OK);
+        for (i = 0; i < n; i++) ref[keys[i]] = vals[i];
+      } else if (op < 8) { /* remove */
+        CHECK_EQ_INT(run2(ctx, "LookupTableRemoveV2", m, kh, NULL, s), TF_OK);
+        for (i = 0; i < n; i++) ref[keys[i]] = -1;
+      } else if (op == 8 && step % 50 == 0) { /* import replaces all */
+        CHECK_EQ_INT(run2(ctx, "LookupTableImportV2", m, kh, vh, s), TF_OK);
+        for (i = 0; i < 512; i++) ref[i] = -1;
+        for (i = 0; i < n; i++) ref[keys[i]] = vals[i];
+      } else { /* find */
+        TFE_TensorHandle* in[3] = {m, kh, i64_scalar(-1, s)};
+        TFE_TensorHandle* out;
+        int64_t got[64];
+        CHECK_EQ_INT(run(ctx, "LookupTableFindV2", in, 3, &out, 1, s), TF_OK);
+        CHECK_EQ_INT(read_i64s(out, got, 64, s), n);
+        for (i = 0; i < n; i++) CHECK_EQ_INT(got[i], ref[keys[i]]);
+        TFE_DeleteTensorHandle(out);
+        TFE_DeleteTensorHandle(in[2]);
+      }
+      TFE_DeleteTensorHandle(kh);
+      TFE_DeleteTensorHandle(vh);
+      live = 0;
+      for (i = 0; i < 512; i++) live += ref[i] >= 0;
+      CHECK_EQ_INT(table_size(ctx, m, s), live);
+    }
+    TFE_DeleteTensorHandle(m);
+  }
+  TFE_DeleteContext(ctx);
+  TF_DeleteStatus(s);
+}
+
+typedef struct thread_arg {
+  TFE_Context* ctx;
+  TFE_TensorHandle* table;
+  int id;
+  int ok;
+} thread_arg;
+
+static void* table_thread(void* p) {
+  thread_arg* a = (thread_arg*)p;
+  TF_Status* s = TF_NewStatus();
+  int round;
+  a->ok = 1;
+  for (round = 0; round < 50; round++) {
+    int64_t keys[20], vals[20], d[1] = {20}, got[20];
+    TFE_TensorHandle *kh, *vh, *out;
+    TFE_TensorHandle* in[3];
+    int i;
+    for (i = 0; i < 20; i++) {
+      keys[i] = a->id * 100000 + round * 20 + i;
+      vals[i] = keys[i] * 3;
+    }
+    kh = i64_tensor(keys, d, 1, s);
+    vh = i64_tensor(vals, d, 1, s);
+    in[0] = a->table;
+    in[1] = kh;
+    in[2] = vh;
+    if (run(a->ctx, "LookupTableInsertV2", in, 3, NULL, 0, s) != TF_OK) {
+      a->ok = 0;
+    }
+    in[2] = i64_scalar(-1, s);
+    if (run(a->ctx, "LookupTableFindV2", in, 3, &out, 1, s) != TF_OK) {
+      a->ok = 0;
+    } else {
+      read_i64s(out, got, 20, s);
+      for (i = 0; i < 20; i++) {
+        if (got[i] != vals[i]) a->ok = 0;
+      }
+      TFE_DeleteTensorHandle(out);
+    }
+    TFE_DeleteTensorHandle(in[2]);
+    TFE_DeleteTensorHandle(kh);
+    TFE_DeleteTensorHandle(vh);
+  }
+  TF_DeleteStatus(s);
+  return NULL;
+}
+
+/* Four threads insert and find in one table at once. */
+TEST(mutable_table_threads) {
+  TF_Status* s = TF_NewStatus();
+  TFE_Context* ctx = new_ctx(s);
+  TFE_TensorHandle* m =
+      table(ctx, "MutableHashTableV2", TF_INT64, TF_INT64, "thr", -2, NULL, s);
+  pthread_t th[4];
+  thread_arg args[4];
+  int i;
+  CHECK_CODE(s, TF_OK);
+  for (i = 0; i < 4; i++) {
+    args[i].ctx = ctx;
+    args[i].table = m;
+    args[i].id = i;
+    CHECK(pthread_create(&th[i], NULL, table_thread, &args[i]) == 0);
+  }
+  for (i = 0; i < 4; i++) {
+    pthread_join(th[i], NULL);
+    CHECK(args[i].ok);
+  }
+  CHECK_EQ_INT(table_size(ctx, m, s), 4 * 50 * 20);
+  TFE_DeleteTensorHandle(m);
   TFE_DeleteContext(ctx);
   TF_DeleteStatus(s);
 }
