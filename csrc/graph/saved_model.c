@@ -2,9 +2,8 @@
  * 2.21's loader does, through the filesystem registry (so ram:// and
  * plugin schemes work):
  *   1. the graph must be empty and run_options well formed;
- *   2. <dir>/saved_model.pb is read (a model that has only the text form
- *      saved_model.pbtxt is refused with UNIMPLEMENTED: tfe has no
- *      protobuf text parser); neither present is NOT_FOUND;
+ *   2. <dir>/saved_model.pb is read, else <dir>/saved_model.pbtxt (text
+ *      format, saved_model_text.c); neither present is NOT_FOUND;
  *   3. the MetaGraphDef whose tag set equals `tags` is chosen; a
  *      <dir>/debug/saved_model_debug_info.pb, when present, must parse;
  *   4. a session is made with `session_options`; TF's checks of the saved
@@ -117,7 +116,8 @@ static unsigned char* read_all(const char* uri, size_t* len, TF_Status* s) {
   return buf;
 }
 
-/* Reads <dir>/saved_model.pb (TF's ReadSavedModel). */
+/* Reads <dir>/saved_model.pb, else saved_model.pbtxt turned into the
+ * binary form (TF's ReadSavedModel). */
 static unsigned char* read_saved_model(const char* dir, char** path_out,
                                        size_t* len, TF_Status* s) {
   char* pb = join(dir, "saved_model.pb", 14);
@@ -148,11 +148,15 @@ static unsigned char* read_saved_model(const char* dir, char** path_out,
   }
   e = file_exists(txt, s);
   if (e > 0) {
-    tfe_status_setf(s, TF_UNIMPLEMENTED,
-                    FN ": %s is a SavedModel in protobuf text format, which "
-                    "tfe does not read (only the binary saved_model.pb); "
-                    "convert it to saved_model.pb",
-                    txt);
+    unsigned char* text = read_all(txt, len, s);
+    if (text != NULL) {
+      data = tfe_sm_text_to_binary((const char*)text, *len, txt, len, s);
+      tfe_free(text);
+      if (data != NULL) {
+        *path_out = txt;
+        return data;
+      }
+    }
   } else if (e == 0) {
     tfe_status_setf(s, TF_NOT_FOUND,
                     "Could not find SavedModel .pb or .pbtxt at supplied "

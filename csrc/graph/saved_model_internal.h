@@ -80,6 +80,14 @@ int tfe_sm_find_meta_graph(const unsigned char* data, size_t len,
                            int tags_len, tfe_sm_meta* out, TF_Status* s);
 void tfe_sm_meta_free(tfe_sm_meta* m);
 
+/* saved_model.pbtxt (protobuf text format, text[0, len)) as a serialized
+ * SavedModel (saved_model_text.c). Returns a tfe_malloc'd buffer and its
+ * length, or NULL with DATA_LOSS "Can't parse <path> as text proto" (or
+ * RESOURCE_EXHAUSTED). */
+unsigned char* tfe_sm_text_to_binary(const char* text, size_t len,
+                                     const char* path, size_t* out_len,
+                                     TF_Status* s);
+
 /* The same malformed-input check and errors for another file read as a
  * binary proto (the SavedModel's debug info): its top level only. */
 int tfe_sm_check_message(const unsigned char* data, size_t len,

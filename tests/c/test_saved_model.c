@@ -623,13 +623,13 @@ TEST(missing_directory_and_files) {
   CHECK_CODE(s, TF_NOT_FOUND);
   snprintf(want, sizeof(want), "export directory path: %s.", dir);
   CHECK_STR_CONTAINS(TF_Message(s), want);
-  /* Only the text format: refused, named. */
+  /* Only the text format, with a MetaGraphDef without tags: read, and
+   * no MetaGraphDef matches (TF's answer too). */
   p = path_join(dir, "saved_model.pbtxt");
   write_file(p, "meta_graphs { }", 15);
   CHECK(load(dir, kServe, 1, g, NULL, s) == NULL);
-  CHECK_CODE(s, TF_UNIMPLEMENTED);
-  CHECK_STR_CONTAINS(TF_Message(s), "saved_model.pbtxt");
-  CHECK_STR_CONTAINS(TF_Message(s), "text format");
+  CHECK_CODE(s, TF_NOT_FOUND);
+  CHECK_STR_CONTAINS(TF_Message(s), "{ serve }");
   free(p);
   /* An unregistered scheme. */
   CHECK(load("nosuchscheme://m", kServe, 1, g, NULL, s) == NULL);
@@ -1084,6 +1084,142 @@ TEST(debug_info_is_checked) {
   TF_DeleteStatus(s);
   free(ddir);
   free(dbg);
+  remove_dir(dir);
+  free(dir);
+}
+
+/* saved_model.pbtxt (protobuf text format), written by hand: comments,
+ * '<' '>' and '{' '}' messages, lists, single and double quotes, escapes,
+ * enums by name and number, an expanded Any (a TF1 asset). */
+static const char kTextModel[] =
+    "# a SavedModel in text format\n"
+    "saved_model_schema_version: 1\n"
+    "meta_graphs {\n"
+    "  meta_info_def { tags: 'serve'; tensorflow_version: \"2.21.0\" }\n"
+    "  graph_def <\n"
+    "    node { name: \"x\" op: \"Placeholder\"\n"
+    "           attr { key: \"dtype\" value { type: DT_FLOAT } } }\n"
+    "    node { name: \"two\" op: \"Const\"\n"
+    "           attr { key: \"dtype\" value { type: 1 } }\n"
+    "           attr { key: \"value\" value { tensor { dtype: DT_FLOAT\n"
+    "                  tensor_shape { } float_val: [2.0f] } } } }\n"
+    "    node { name: \"y\" op: \"Mul\" input: [\"x\", 'two']\n"
+    "           attr { key: \"T\" value { type: DT_FLOAT } } }\n"
+    "    node { name: \"asset_path\" op: \"Const\"\n"
+    "           attr { key: \"dtype\" value { type: DT_STRING } }\n"
+    "           attr { key: \"value\" value { tensor { dtype: DT_STRING\n"
+    "                  tensor_shape { } string_val: \"not\\x20\" 'fed\\n' } } } }\n"
+    "    node { name: \"v\" op: \"VarHandleOp\"\n"
+    "           attr { key: \"dtype\" value { type: DT_STRING } }\n"
+    "           attr { key: \"shape\" value { shape { } } }\n"
+    "           attr { key: \"shared_name\" value { s: \"v\\001\" } } }\n"
+    "    node { name: \"init\" op: \"AssignVariableOp\" input: \"v\"\n"
+    "           input: \"asset_path\"\n"
+    "           attr { key: \"dtype\" value { type: DT_STRING } } }\n"
+    "    node { name: \"read\" op: \"ReadVariableOp\" input: \"v\"\n"
+    "           attr { key: \"dtype\" value { type: DT_STRING } } }\n"
+    "    versions { producer: 1234 }\n"
+    "  >\n"
+    "  collection_def { key: \"saved_model_main_op\"\n"
+    "                   value { node_list { value: \"init\" } } }\n"
+    "  collection_def {\n"
+    "    key: \"saved_model_assets\"\n"
+    "    value { any_list { value {\n"
+    "      [type.googleapis.com/tensorflow.AssetFileDef] {\n"
+    "        tensor_info { name: \"asset_path:0\" dtype: DT_STRING }\n"
+    "        filename: \"vocab.txt\" } } } }\n"
+    "  }\n"
+    "}\n";
+
+TEST(text_format_saved_model) {
+  char* dir = new_temp_dir();
+  char* p = path_join(dir, "saved_model.pbtxt");
+  char* assets = path_join(dir, "assets");
+  char* vocab = path_join(dir, "assets/vocab.txt");
+  char expect[4096];
+  TF_Status* s = TF_NewStatus();
+  TF_Graph* g = TF_NewGraph();
+  TF_Buffer* mg = TF_NewBuffer();
+  TF_Session* sess;
+  write_file(p, kTextModel, sizeof(kTextModel) - 1);
+  make_dir(assets);
+  write_file(vocab, "a\n", 2);
+  sess = load(dir, kServe, 1, g, mg, s);
+  CHECK_CODE(s, TF_OK);
+  CHECK(mg->length > 0);
+  check_mul(sess, g);
+  snprintf(expect, sizeof(expect), "%s/assets/vocab.txt", dir);
+  check_read(sess, g, "read", expect);
+  close_session(sess);
+  TF_DeleteBuffer(mg);
+  TF_DeleteGraph(g);
+  /* saved_model.pb wins over saved_model.pbtxt. */
+  {
+    char* pb = path_join(dir, "saved_model.pb");
+    write_file(pb, "", 0);
+    g = TF_NewGraph();
+    CHECK(load(dir, kServe, 1, g, NULL, s) == NULL);
+    CHECK_CODE(s, TF_NOT_FOUND);
+    TF_DeleteGraph(g);
+    free(pb);
+  }
+  TF_DeleteStatus(s);
+  free(p);
+  free(assets);
+  free(vocab);
+  remove_dir(dir);
+  free(dir);
+}
+
+/* Malformed text: DATA_LOSS "Can't parse <path> as text proto", or, when
+ * TF's tokenizer had read to the end of the text before the failure,
+ * OUT_OF_RANGE (each case checked against TF 2.21). */
+TEST(text_format_errors) {
+  static const struct {
+    const char* text;
+    TF_Code code;
+  } bad[] = {
+      {"meta_graphs { bogus: 1 }", TF_DATA_LOSS}, /* unknown field */
+      {"meta_graphs { meta_info_def { tags: \"x } }", TF_OUT_OF_RANGE},
+      {"meta_graphs { meta_info_def { tags: x } }", TF_DATA_LOSS},
+      {"meta_graphs { graph_def { node { attr { value { type: DT_NOPE } } } } }",
+       TF_DATA_LOSS},
+      {"saved_model_schema_version: 1.5", TF_OUT_OF_RANGE},
+      {"saved_model_schema_version: 1.5   ", TF_DATA_LOSS},
+      {"meta_graphs { meta_info_def { stripped_default_attrs: maybe } }",
+       TF_DATA_LOSS},
+      {"meta_graphs { meta_info_def { tags: \"\\q\" } }", TF_OUT_OF_RANGE},
+      {"meta_graphs { ", TF_OUT_OF_RANGE},
+      {"meta_graphs { } }", TF_OUT_OF_RANGE},
+      {"meta_graphs { collection_def { value { any_list { value { "
+       "[type.googleapis.com/tensorflow.Nope] { } } } } } }",
+       TF_DATA_LOSS},
+      {"\" } }", TF_OUT_OF_RANGE},
+      {"\"a\" } }", TF_DATA_LOSS},
+  };
+  char* dir = new_temp_dir();
+  char* p = path_join(dir, "saved_model.pbtxt");
+  char want[4096];
+  size_t i;
+  TF_Status* s = TF_NewStatus();
+  snprintf(want, sizeof(want), "Can't parse %s as text proto", p);
+  for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+    TF_Graph* g = TF_NewGraph();
+    write_file(p, bad[i].text, strlen(bad[i].text));
+    CHECK(load(dir, kServe, 1, g, NULL, s) == NULL);
+    if (TF_GetCode(s) != bad[i].code) {
+      TFE_FAIL("case %zu: code %d: %s", i, TF_GetCode(s), TF_Message(s));
+    }
+    if (bad[i].code == TF_DATA_LOSS) {
+      CHECK_STR_EQ(TF_Message(s), want);
+    } else {
+      CHECK_STR_EQ(TF_Message(s), "Read less bytes than requested");
+    }
+    CHECK_EQ_INT(graph_num_ops(g), 0);
+    TF_DeleteGraph(g);
+  }
+  TF_DeleteStatus(s);
+  free(p);
   remove_dir(dir);
   free(dir);
 }
@@ -1712,5 +1848,31 @@ TEST(model_from_ram_tf1_builder) {
   run_model_from("tf1_builder", "ram://tfe_sm_models/tf1_builder");
   remove_dir("ram://tfe_sm_models");
 }
+
+/* The same models with saved_model.pbtxt (tests/data/saved_models_text,
+ * tools/gen_saved_model_text_data.py) instead of saved_model.pb. */
+static void run_text_model(const char* name) {
+  char src[1024], dst[1024], pb[1100], txt[1100];
+  size_t n;
+  char* text;
+  TF_Status* s = TF_NewStatus();
+  snprintf(src, sizeof(src), SM_DIR "%s", name);
+  snprintf(dst, sizeof(dst), "ram://tfe_sm_text/%s", name);
+  copy_tree(src, dst);
+  snprintf(pb, sizeof(pb), "%s/saved_model.pb", dst);
+  TF_DeleteFile(pb, s);
+  CHECK_CODE(s, TF_OK);
+  snprintf(txt, sizeof(txt), TFE_TEST_DATA_DIR "/saved_models_text/%s/saved_model.pbtxt", name);
+  text = slurp(txt, &n);
+  snprintf(txt, sizeof(txt), "%s/saved_model.pbtxt", dst);
+  write_file(txt, text, n);
+  free(text);
+  run_model_from(name, dst);
+  remove_dir("ram://tfe_sm_text");
+  TF_DeleteStatus(s);
+}
+
+TEST(model_tf1_simple_save_text) { run_text_model("tf1_simple_save"); }
+TEST(model_module_cond_while_text) { run_text_model("module_cond_while"); }
 
 TFE_TEST_MAIN
