@@ -88,6 +88,21 @@ char* tfe_text_utf8_case_map(const char* s, size_t n, int upper,
   size_t ncp = 0, pos = 0, i;
   tx_buf b;
   if (nul != NULL) n = (size_t)((const char*)nul - s);
+  /* ASCII text maps byte by byte. */
+  for (i = 0; i < n && u[i] < 0x80; i++) {
+  }
+  if (i == n) {
+    char* r = (char*)tfe_malloc(n + 1);
+    if (r == NULL) return NULL;
+    for (i = 0; i < n; i++) {
+      char c = s[i];
+      if (upper && c >= 'a' && c <= 'z') c = (char)(c - 32);
+      if (!upper && c >= 'A' && c <= 'Z') c = (char)(c + 32);
+      r[i] = c;
+    }
+    *out_len = n;
+    return r;
+  }
   cps = (int32_t*)tfe_malloc((n + 1) * sizeof(int32_t));
   if (cps == NULL) return NULL;
   while (pos < n) {

@@ -279,42 +279,79 @@ static void uc_set_split(TF_Tensor* t, int64_t i, int64_t v) {
   }
 }
 
+/* Decodes one string, storing the characters (and their byte offsets)
+ * at cp[*count...] / off[*count...] when cp is not NULL, else only
+ * counting them; 0 with status set on a strict error. */
+static int uc_decode_into(tfe_kernel_context* k, const uc_opts* o,
+                          const char* p, size_t n, int32_t* cp_out,
+                          int64_t* off_out, int64_t* count) {
+  const unsigned char* s = (const unsigned char*)p;
+  size_t pos = 0;
+  while (pos < n) {
+    size_t start = pos;
+    int32_t cp = 0;
+    if (uc_next(o->in_enc, s, n, &pos, &cp)) {
+      if (o->replace_control && cp < 0x20) {
+        if (o->errors == UC_IGNORE) continue;
+        cp = o->subst;
+      }
+    } else if (o->errors == UC_STRICT) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Invalid formatting on input string");
+      return 0;
+    } else if (o->errors == UC_IGNORE) {
+      continue;
+    } else {
+      cp = o->subst;
+    }
+    if (cp_out != NULL) {
+      cp_out[*count] = cp;
+      if (off_out != NULL) off_out[*count] = (int64_t)start;
+    }
+    (*count)++;
+  }
+  return 1;
+}
+
+/* Two passes: count the characters, then decode straight into outputs of
+ * the exact size. */
 static void decode_compute(tfe_kernel_context* k, int with_offsets) {
   const TF_Tensor* in = k->inputs[0];
   TF_DataType ts = k->output_types != NULL ? k->output_types[0] : TF_INT64;
   uc_opts o;
-  uc_chars c;
-  int64_t n, i, nsp;
-  TF_Tensor *sp, *vals, *offs;
+  int64_t n, i, nsp, total = 0;
+  TF_Tensor *sp, *vals, *offs = NULL;
+  int32_t* vd;
+  int64_t* od = NULL;
   if (!uc_read_opts(k, 1, &o)) return;
   n = kutil_num_elements(in);
+  for (i = 0; i < n; i++) {
+    if (!uc_decode_into(k, &o, tx_ptr(in, i), tx_len(in, i), NULL, NULL,
+                        &total)) {
+      return;
+    }
+  }
+  if (ts == TF_INT32 && total > INT32_MAX) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "too many characters for int32 row_splits");
+    return;
+  }
   nsp = n + 1;
   sp = tfe_kernel_alloc_output(k, 0, ts, &nsp, 1);
   if (sp == NULL) return;
-  memset(&c, 0, sizeof c);
+  vals = tfe_kernel_alloc_output(k, 1, TF_INT32, &total, 1);
+  if (vals == NULL) return;
+  vd = (int32_t*)kutil_data(vals);
+  if (with_offsets) {
+    offs = tfe_kernel_alloc_output(k, 2, TF_INT64, &total, 1);
+    if (offs == NULL) return;
+    od = (int64_t*)kutil_data(offs);
+  }
+  total = 0;
   uc_set_split(sp, 0, 0);
   for (i = 0; i < n; i++) {
-    if (!uc_decode_one(k, &o, tx_ptr(in, i), tx_len(in, i), &c)) goto done;
-    if (ts == TF_INT32 && c.n > INT32_MAX) {
-      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
-                 "too many characters for int32 row_splits");
-      goto done;
-    }
-    uc_set_split(sp, i + 1, c.n);
+    uc_decode_into(k, &o, tx_ptr(in, i), tx_len(in, i), vd, od, &total);
+    uc_set_split(sp, i + 1, total);
   }
-  vals = tfe_kernel_alloc_output(k, 1, TF_INT32, &c.n, 1);
-  if (vals == NULL) goto done;
-  if (c.n > 0) memcpy(kutil_data(vals), c.cp, (size_t)c.n * sizeof(int32_t));
-  if (with_offsets) {
-    offs = tfe_kernel_alloc_output(k, 2, TF_INT64, &c.n, 1);
-    if (offs == NULL) goto done;
-    if (c.n > 0) {
-      memcpy(kutil_data(offs), c.off, (size_t)c.n * sizeof(int64_t));
-    }
-  }
-done:
-  tfe_free(c.cp);
-  tfe_free(c.off);
 }
 
 static void decode_plain_compute(tfe_kernel_context* k) {
