@@ -1329,6 +1329,59 @@ TEST(graph_shape_inference) {
   TF_DeleteStatus(s);
 }
 
+/* Filesystem plugins: the ops on testfs:// (a plugin built like a TF
+ * plugin) and on docmin:// (the same without get_children, rename_file,
+ * copy_file); a plugin's own errors reach the caller unchanged. */
+TEST(ops_on_filesystem_plugins) {
+  char* root = fs_register_testfs();
+  char msg[1024];
+  TF_Tensor* out[1];
+  float v[3] = {1, 2, 3};
+  int64_t d3[1] = {3};
+  TF_Status* s = TF_NewStatus();
+  TF_RegisterFilesystemPlugin(fs_plugin_path("doctor_fs_minimal"), s);
+  CHECK(TF_GetCode(s) == TF_OK || TF_GetCode(s) == TF_ALREADY_EXISTS);
+  TF_DeleteStatus(s);
+  /* testfs: everything works; RestoreV2 finds the index through the core's
+   * glob over the plugin's get_children. */
+  {
+    /* Like TF's BundleWriter, SaveV2 makes the prefix's folder, not its
+     * parents: the plugin's NOT_FOUND comes back as it said it. */
+    int64_t one[1] = {1};
+    CHECK_EQ_INT(save_v2_1("testfs://h/ckpt_ops/ckpt", "a", "",
+                           num_tensor(TF_FLOAT, one, 1, v, 4), msg),
+                 TF_NOT_FOUND);
+    CHECK_STR_CONTAINS(msg, "/h/ckpt_ops; No such file or directory");
+    s = TF_NewStatus();
+    TFE_RecursivelyCreateDir("testfs://h", s);
+    CHECK_CODE(s, TF_OK);
+    TFE_RecursivelyCreateDir("docmin://h", s);
+    CHECK_CODE(s, TF_OK);
+    TF_DeleteStatus(s);
+  }
+  save_golden("testfs://h/ckpt_ops/ckpt");
+  restore_golden("testfs://h/ckpt_ops/ckpt");
+  CHECK_EQ_INT(write_file("testfs://h/files/a/b.bin", "abc", 3, msg), TF_OK);
+  CHECK_EQ_INT(read_file("testfs://h/files/a/b.bin", out, msg), TF_OK);
+  check_str(out[0], 0, "abc", 3);
+  TF_DeleteTensor(out[0]);
+  fs_write("testfs://h/files/w.bin", (const char*)v, sizeof v);
+  CHECK_EQ_INT(immutable_const("testfs://h/files/w.bin", TF_FLOAT, d3, 1, out, msg),
+               TF_OK);
+  CHECK(memcmp(TF_TensorData(out[0]), v, sizeof v) == 0);
+  TF_DeleteTensor(out[0]);
+  /* The plugin's own status: a path component that is a file. */
+  CHECK_EQ_INT(write_file("testfs://h/files/w.bin/x/y", "z", 1, msg),
+               TF_FAILED_PRECONDITION);
+  CHECK_STR_EQ(msg, "testfs: a path component is not a directory");
+  /* docmin: saving works (the core renames by copy + delete) and so does
+   * restoring (the index is found without listing a folder). */
+  save_golden("docmin://h/ckpt_min/ckpt");
+  restore_golden("docmin://h/ckpt_min/ckpt");
+  fs_remove_tree(root);
+  free(root);
+}
+
 /* ------------------------------------------------------------------------
  * Graphs: save and restore through a session, as TF 1 savers do. */
 
