@@ -43,6 +43,7 @@
 #include "graph/session_priv.h"
 #include "tensorflow/c/c_api.h"
 #include "tensorflow/c/tf_tstring.h"
+#include "tfe/saved_model.h"
 
 #define FN "TF_LoadSessionFromSavedModel"
 
@@ -578,4 +579,33 @@ fail:
   tfe_free(data);
   tfe_free(path);
   return NULL;
+}
+
+void TFE_ReadSavedModel(const char* export_dir, TF_Buffer* out,
+                        TF_Status* status) {
+  unsigned char* data;
+  size_t len = 0;
+  char* path = NULL;
+  if (status == NULL) return;
+  if (export_dir == NULL || out == NULL) {
+    tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                    "TFE_ReadSavedModel: %s is NULL",
+                    export_dir == NULL ? "export_dir" : "out");
+    return;
+  }
+  if (out->data != NULL) {
+    tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                    "Passing non-empty TF_Buffer is invalid.");
+    return;
+  }
+  data = read_saved_model(export_dir, &path, &len, status);
+  if (data == NULL) return;
+  if (tfe_sm_check_message(data, len, path, status)) {
+    tfe_pbw w;
+    memset(&w, 0, sizeof(w));
+    tfe_pbw_bytes(&w, data, len);
+    tfe_graph_put_buffer(&w, out, status, "TFE_ReadSavedModel");
+  }
+  tfe_free(data);
+  tfe_free(path);
 }

@@ -26,6 +26,7 @@
 #include "tensorflow/c/env.h"
 #include "tensorflow/c/tf_tensor.h"
 #include "tensorflow/c/tf_tstring.h"
+#include "tfe/saved_model.h"
 #include "tfe/tfe.h"
 #include "graph_test_util.h"
 #include "tfe_test.h"
@@ -1874,5 +1875,53 @@ static void run_text_model(const char* name) {
 
 TEST(model_tf1_simple_save_text) { run_text_model("tf1_simple_save"); }
 TEST(model_module_cond_while_text) { run_text_model("module_cond_while"); }
+
+static int contains(const void* hay, size_t n, const char* needle) {
+  size_t k = strlen(needle), i;
+  for (i = 0; i + k <= n; i++) {
+    if (memcmp((const char*)hay + i, needle, k) == 0) return 1;
+  }
+  return 0;
+}
+
+/* TFE_ReadSavedModel: the whole SavedModel, from .pb as it is, from
+ * .pbtxt converted; the loader's reading errors. */
+TEST(read_saved_model_helper) {
+  TF_Status* s = TF_NewStatus();
+  TF_Buffer* b = TF_NewBuffer();
+  TF_Buffer* full = TF_NewBufferFromString("x", 1);
+  size_t n;
+  char* file = slurp(SM_DIR "tf1_builder/saved_model.pb", &n);
+  TFE_ReadSavedModel(SM_DIR "tf1_builder", b, s);
+  CHECK_CODE(s, TF_OK);
+  CHECK_EQ_SIZE(b->length, n);
+  CHECK(memcmp(b->data, file, n) == 0);
+  free(file);
+  TF_DeleteBuffer(b);
+  b = TF_NewBuffer();
+  copy_tree(TFE_TEST_DATA_DIR "/saved_models_text/tf1_simple_save",
+            "ram://tfe_sm_read/m");
+  TFE_ReadSavedModel("ram://tfe_sm_read/m", b, s);
+  CHECK_CODE(s, TF_OK);
+  CHECK(contains(b->data, b->length, "save/restore_all"));
+  CHECK(contains(b->data, b->length, "serving_default"));
+  remove_dir("ram://tfe_sm_read");
+  TF_DeleteBuffer(b);
+  b = TF_NewBuffer();
+  TFE_ReadSavedModel("/nonexistent/tfe/m", b, s);
+  CHECK_CODE(s, TF_NOT_FOUND);
+  CHECK(b->data == NULL);
+  TFE_ReadSavedModel(SM_DIR "tf1_builder", full, s);
+  CHECK_CODE(s, TF_INVALID_ARGUMENT);
+  TFE_ReadSavedModel(NULL, b, s);
+  CHECK_CODE(s, TF_INVALID_ARGUMENT);
+  TFE_ReadSavedModel(SM_DIR "tf1_builder", NULL, s);
+  CHECK_CODE(s, TF_INVALID_ARGUMENT);
+  TFE_ReadSavedModel(SM_DIR "tf1_builder", b, NULL);
+  CHECK(b->data == NULL);
+  TF_DeleteBuffer(full);
+  TF_DeleteBuffer(b);
+  TF_DeleteStatus(s);
+}
 
 TFE_TEST_MAIN
