@@ -274,6 +274,12 @@ TEST(invalid_utf8_text) {
   YES("\\PL", "\xED\xA0\x80");
   NO("\\PL", "\xE0\x80\x80");
   repl("", "a\xFF", "-", 1, "-a-\xFF-");
+  /* RE2 searches by bytes: an empty match can begin between the bytes of
+   * a character, where \B holds (recorded from TF 2.21). */
+  repl("\\B", "Acb1\xC3\x89", "<>", 1, "A<>c<>b<>1\xC3<>\x89<>");
+  repl("a*\\B", "bA\xC3\xA9" "a", "<>", 1, "b<>A\xC3<>\xA9" "a");
+  srch("\\B", "\xC3\xA9", "0-0");
+  srch("x|\\B", "a\xC3\xA9", "2-2");
 }
 
 TEST(replace) {
