@@ -193,7 +193,7 @@ def test_stateful_random_ops_advance_between_calls() -> None:
     assert a.dtype == np.int64 and ((a >= 0) & (a < 1000)).all()
     assert not np.array_equal(a, b)
     m = ops.Multinomial(
-        logits=constant(np.log(np.array([[0.1, 0.0, 0.9]], np.float32))),
+        logits=constant(np.array([[np.log(0.1), -np.inf, np.log(0.9)]], np.float32)),
         num_samples=constant(np.int32(2000)),
         seed=99,
         seed2=3,

@@ -396,7 +396,9 @@ static void crop_and_resize_compute(tfe_kernel_context* k) {
                                 : (float)(0.5 * (y1 + y2) * (double)(ih - 1));
       int64_t ty, by;
       float yl;
-      if (in_y < 0 || in_y > (float)(ih - 1)) {
+      /* (a NaN coordinate, from boxes whose arithmetic overflows, is
+       * treated as outside the image) */
+      if (!(in_y >= 0 && in_y <= (float)(ih - 1))) {
         for (i = 0; i < cw * depth; i++) orow[i] = extrap;
         continue;
       }
@@ -407,7 +409,7 @@ static void crop_and_resize_compute(tfe_kernel_context* k) {
         float* o = orow + x * depth;
         const float in_x = cw > 1 ? x1 * (float)(iw - 1) + (float)x * ws
                                   : (float)(0.5 * (x1 + x2) * (double)(iw - 1));
-        if (in_x < 0 || in_x > (float)(iw - 1)) {
+        if (!(in_x >= 0 && in_x <= (float)(iw - 1))) {
           for (d = 0; d < depth; d++) o[d] = extrap;
           continue;
         }
