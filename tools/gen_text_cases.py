@@ -701,6 +701,63 @@ def gen_int32_attrs() -> None:
     )
 
 
+def gen_more_conversions() -> None:
+    """More StringToNumber and AsString corners."""
+    more = [
+        b"0x1p3",
+        b"1e-400",
+        b"1e-45",
+        b"-1e-400",
+        b"+1.5",
+        b" nan",
+        b"-nan",
+        b"1.5e",
+        b"e5",
+        b"--1",
+        b"+-1",
+        b"0b101",
+        b"1,5",
+        b"\xc3\xa4",
+        b"12abc",
+        b"  ",
+        b"inFinity",
+        b"4294967295.0",
+        b"1e10",
+        b"-0.0",
+        b"0777",
+        b"+0",
+        b"1d",
+    ]
+    for dt in ("float32", "float64", "int32", "int64"):
+        for v in more:
+            record("StringToNumber", {"string_tensor": S([v])}, {"out_type": getattr(tf, dt)})
+    record(
+        "StringToNumber", {"string_tensor": S([[b"1", b"2"], [b"3", b"4"]])}, {"out_type": tf.int32}
+    )
+    fl = [1.0, -2.5, 1e-300, 1e300, 123.456]
+    for attrs in (
+        {"width": 20, "precision": 10},
+        {"width": 3, "precision": 1, "fill": "0"},
+        {"precision": 17},
+        {"shortest": True, "width": 12, "fill": "-"},
+        {"scientific": True, "fill": "+"},
+        {"precision": 0, "scientific": True},
+    ):
+        for dt in ("float64", "complex128"):
+            record(
+                "AsString",
+                {"input": tensor(dt, fl if dt == "float64" else [complex(v, -v) for v in fl])},
+                attrs,
+            )
+    record("AsString", {"input": S([b"ab", b"", b"xyz"])}, {"width": 4, "fill": "-"})
+    record("AsString", {"input": S([b"ab"])}, {"width": 4, "fill": "0"})
+    record("AsString", {"input": tensor("bool", [True])}, {"width": 7, "fill": "-"})
+    record("AsString", {"input": tensor("int64", [5, -5])}, {"width": 5, "fill": " "})
+    record("AsString", {"input": tensor("int8", [5, -5])}, {"fill": "#"})
+    record("AsString", {"input": tensor("int32", [5])}, {"width": 300})
+    record("AsString", {"input": tensor("float32", [5])}, {"precision": 300})
+
+
 def main() -> None:
     gen_hash()
     gen_split()
@@ -713,6 +770,7 @@ def main() -> None:
     gen_base64()
     gen_unicode()
     gen_int32_attrs()
+    gen_more_conversions()
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(
         json.dumps(

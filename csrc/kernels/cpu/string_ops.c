@@ -319,9 +319,11 @@ static void as_string_compute(tfe_kernel_context* k) {
         return;
     }
   }
-  if (width > 256 || precision > 256) {
+  /* TF has no limit; tfe refuses widths and precisions that would make
+   * every element a string of more than a megabyte. */
+  if (width > (1 << 20) || precision > (1 << 20)) {
     KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
-               "AsString: width and precision must be at most 256");
+               "AsString: width and precision must be at most 1048576");
     return;
   }
   if (width > -1) sl += (size_t)snprintf(spec + sl, sizeof spec - sl, "%d", (int)width);
@@ -350,59 +352,74 @@ static void as_string_compute(tfe_kernel_context* k) {
   } else {
     snprintf(fmt, sizeof fmt, "%slld", spec);
   }
+  /* Formats into buf, or into a malloc'd `big` when buf is too small (a
+   * wide field or a huge %f value). */
+#define AS_FMT(...)                                                     \
+  do {                                                                  \
+    len = snprintf(buf, sizeof buf, __VA_ARGS__);                       \
+    if (len >= (int)sizeof buf) {                                       \
+      big = (char*)tfe_malloc((size_t)len + 1);                         \
+      if (big == NULL) {                                                \
+        KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory in AsString"); \
+        return;                                                         \
+      }                                                                 \
+      len = snprintf(big, (size_t)len + 1, __VA_ARGS__);                \
+    }                                                                   \
+  } while (0)
   for (i = 0; i < n; i++) {
     int len = 0;
+    char* big = NULL;
     const void* d = kutil_data(in);
     switch (dt) {
       case TF_FLOAT:
-        len = snprintf(buf, sizeof buf, fmt, (double)((const float*)d)[i]);
+        AS_FMT(fmt, (double)((const float*)d)[i]);
         break;
       case TF_DOUBLE:
-        len = snprintf(buf, sizeof buf, fmt, ((const double*)d)[i]);
+        AS_FMT(fmt, ((const double*)d)[i]);
         break;
       case TF_HALF:
-        len = snprintf(buf, sizeof buf, fmt,
-                       (double)kutil_f16_to_f32(((const uint16_t*)d)[i]));
+        AS_FMT(fmt,
+               (double)kutil_f16_to_f32(((const uint16_t*)d)[i]));
         break;
       case TF_BFLOAT16:
-        len = snprintf(buf, sizeof buf, fmt,
-                       (double)kutil_bf16_to_f32(((const uint16_t*)d)[i]));
+        AS_FMT(fmt,
+               (double)kutil_bf16_to_f32(((const uint16_t*)d)[i]));
         break;
       case TF_COMPLEX64:
-        len = snprintf(buf, sizeof buf, fmt, (double)((const float*)d)[2 * i],
-                       (double)((const float*)d)[2 * i + 1]);
+        AS_FMT(fmt, (double)((const float*)d)[2 * i],
+               (double)((const float*)d)[2 * i + 1]);
         break;
       case TF_COMPLEX128:
-        len = snprintf(buf, sizeof buf, fmt, ((const double*)d)[2 * i],
-                       ((const double*)d)[2 * i + 1]);
+        AS_FMT(fmt, ((const double*)d)[2 * i],
+               ((const double*)d)[2 * i + 1]);
         break;
       case TF_BOOL:
-        len = snprintf(buf, sizeof buf, "%s",
-                       ((const unsigned char*)d)[i] ? "true" : "false");
+        AS_FMT("%s",
+               ((const unsigned char*)d)[i] ? "true" : "false");
         break;
       case TF_UINT64:
         /* print unsigned values with %llu */
         {
           char f2[160];
           snprintf(f2, sizeof f2, "%sllu", spec);
-          len = snprintf(buf, sizeof buf, f2,
-                         (unsigned long long)((const uint64_t*)d)[i]);
+          AS_FMT(f2,
+               (unsigned long long)((const uint64_t*)d)[i]);
         }
         break;
       case TF_STRING: {
         const TF_TString* s = &sdata(in)[i];
         size_t sz = TF_TString_GetSize(s);
         int need = width > (int64_t)sz ? (int)width : (int)sz;
-        char* big = (char*)tfe_malloc((size_t)need + 1);
-        if (big == NULL) {
+        char* sbuf = (char*)tfe_malloc((size_t)need + 1);
+        if (sbuf == NULL) {
           KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory in AsString");
           return;
         }
-        len = snprintf(big, (size_t)need + 1, fmt, (int)sz,
+        len = snprintf(sbuf, (size_t)need + 1, fmt, (int)sz,
                        TF_TString_GetDataPointer(s));
         if (len < 0) len = 0;
-        TF_TString_Copy(&sdata_mut(out)[i], big, (size_t)len);
-        tfe_free(big);
+        TF_TString_Copy(&sdata_mut(out)[i], sbuf, (size_t)len);
+        tfe_free(sbuf);
         continue;
       }
       case TF_UINT8:
@@ -412,18 +429,19 @@ static void as_string_compute(tfe_kernel_context* k) {
          * ignored) */
         char f2[160];
         snprintf(f2, sizeof f2, "%sllu", spec);
-        len = snprintf(buf, sizeof buf, f2,
-                       (unsigned long long)kutil_get_int(in, i));
+        AS_FMT(f2,
+               (unsigned long long)kutil_get_int(in, i));
         break;
       }
       default:
-        len = snprintf(buf, sizeof buf, fmt, (long long)kutil_get_int(in, i));
+        AS_FMT(fmt, (long long)kutil_get_int(in, i));
         break;
     }
     if (len < 0) len = 0;
-    if ((size_t)len >= sizeof buf) len = (int)sizeof buf - 1;
-    TF_TString_Copy(&sdata_mut(out)[i], buf, (size_t)len);
+    TF_TString_Copy(&sdata_mut(out)[i], big != NULL ? big : buf, (size_t)len);
+    tfe_free(big);
   }
+#undef AS_FMT
 }
 
 /* ---- StringToNumber ---- */
