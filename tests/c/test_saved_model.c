@@ -15,6 +15,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1922,6 +1923,25 @@ TEST(read_saved_model_helper) {
   TF_DeleteBuffer(full);
   TF_DeleteBuffer(b);
   TF_DeleteStatus(s);
+}
+
+static void* load_thread(void* arg) {
+  const char* name = (const char*)arg;
+  int k;
+  for (k = 0; k < 3; k++) run_model(name);
+  return NULL;
+}
+
+/* Loads in several threads at once, each into its own graph and session. */
+TEST(concurrent_loads) {
+  static const char* const names[] = {"keras_mlp", "tf1_builder",
+                                      "module_cond_while", "strings"};
+  pthread_t th[4];
+  int i;
+  for (i = 0; i < 4; i++) {
+    CHECK(pthread_create(&th[i], NULL, load_thread, (void*)names[i]) == 0);
+  }
+  for (i = 0; i < 4; i++) CHECK(pthread_join(th[i], NULL) == 0);
 }
 
 TFE_TEST_MAIN
