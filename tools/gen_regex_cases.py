@@ -70,7 +70,10 @@ ERRORS = ["(abc", "abc)", "[abc", "a**", "a*+", "*a", "a|*", "(?i)*", "a{1001}",
           "(?=a)", "(?!a)", "(?<=a)", "(?<n>a)", "(?P=n)", "(?P<>a)", "(?P<n!>a)", "(?P<n",
           "(?i-)a", "(?x)", "(?#c)", "(?i", "(?:", "\\p{Foo}", "\\p{L", "\\p", "[[:foo:]]",
           "[z-a]", "[a-\\d]", "a\\", "\\x{110000}", "\\x", "\\xg", "\\x{zz}", "\\x{",
-          "\\pL{1000}", "[\\p{L}\\d]{1000}", "(?P<n>a", "\\Q\\E*"]
+          "\\pL{1000}", "[\\p{L}\\d]{1000}", "(?P<n>a", "\\Q\\E*",
+          # Where RE2's size budget ends (these compile or not as in RE2).
+          "\\pL{200}", "\\pL{500}", "\\p{Lu}{500}", "\\p{Lu}{1000}", "\\pP{1000}",
+          "\\p{Greek}{1000}", "(?i)\\pL{200}"]
 
 # (pattern, inputs, rewrite) for RegexReplace, each with replace_global
 # true and false.
@@ -115,6 +118,11 @@ REPLACE: list[tuple[str, list[str], str]] = [
     ("\\pL", ["1a\u00e9".encode().decode("latin-1")], "L"),
     ("(\\w)(\\w)?", ["abc"], "[\\2]"),
     ("a|", ["bab"], "-"),
+    # Empty matches between the bytes of a character (RE2 searches bytes).
+    ("\\B", ["Acb1\u00c9".encode().decode("latin-1"),
+              "x\u03b1A".encode().decode("latin-1")], "<>"),
+    ("a*\\B", ["bA\u00e9a".encode().decode("latin-1")], "<>"),
+    ("(?P<g>\\B)+?", ["A_\u00c9a\n 1".encode().decode("latin-1")], "<\\1>"),
     ("|a", ["bab"], "-"),
 ]
 
