@@ -4,7 +4,7 @@
 NEEDS TENSORFLOW (2.21); the project never needs it to build or to pass its
 tests. Run it with a TensorFlow python:
 
-    /work/tfvenv/bin/python tools/check_checkpoints_in_tf.py [DIR]
+    /work/tfvenv/bin/python tools/check_checkpoints_in_tf.py [DIR] [--savers COPIES]
 
 DIR (default tests/data/checkpoints_tfe) holds what tfe wrote from the
 "golden" tensors of tests/c/test_checkpoint_ops.c:
@@ -20,6 +20,14 @@ Checks, each printed as PASS/FAIL:
 2. TF's SaveV2 of the same tensors writes byte-identical files;
 3. TF's Restore / RestoreSlice read every tensor of the V1 file;
 4. TF's SaveSlices of the same tensors writes a byte-identical V1 file.
+
+With ``--savers COPIES`` (a folder made by
+``TFE_CKPT_SAVER_COPY=COPIES build/tests/test_checkpoint_ops
+savedmodel_savers_tf1_and_keras``, holding ``<model>/ckpt.*`` that tfe wrote by
+running the save tensors of tests/data/saved_models/<model>):
+
+5. TF running the same save tensor of the same SavedModel writes
+   byte-identical files.
 
 Exit status 0 when every check passes. The golden list here must match
 the C test's (kGoldNames / gold_tensor there).
@@ -84,10 +92,41 @@ def same(tf: Any, got: Any, want: Any) -> bool:
     return g.tobytes() == w.tobytes()
 
 
+SAVERS = {"tf1_simple_save": ("save/Const:0", "save/Identity:0"),
+          "keras_mlp": ("saver_filename:0", "StatefulPartitionedCall_2:0")}
+
+
+def saver_checks(tf: Any, copies: str, report: Any) -> int:
+    """TF runs each model's save tensor; compares with tfe's copy."""
+    done = 0
+    for model, (fname, save) in SAVERS.items():
+        mine = os.path.join(copies, model, "ckpt")
+        if not os.path.exists(mine + ".index"):
+            continue
+        with tempfile.TemporaryDirectory() as tmp, \
+                tf.compat.v1.Session(graph=tf.Graph()) as sess:
+            tf.compat.v1.saved_model.loader.load(
+                sess, ["serve"], os.path.join(ROOT, "tests/data/saved_models", model))
+            sess.run(save, feed_dict={fname: os.path.join(tmp, "ckpt")})
+            for suffix in (".index", ".data-00000-of-00001"):
+                with open(os.path.join(tmp, "ckpt") + suffix, "rb") as a, \
+                        open(mine + suffix, "rb") as b:
+                    report(a.read() == b.read(),
+                           f"{model}: TF's run of {save} writes tfe's {suffix} bytes")
+        done += 1
+    return done
+
+
 def main() -> int:
     import tensorflow as tf
 
-    d = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "tests/data/checkpoints_tfe")
+    args = sys.argv[1:]
+    savers = None
+    if "--savers" in args:
+        i = args.index("--savers")
+        savers = args[i + 1]
+        del args[i:i + 2]
+    d = args[0] if args else os.path.join(ROOT, "tests/data/checkpoints_tfe")
     prefix = os.path.join(d, "ckpt")
     gold = golden(tf)
     full = {n: v for n, s, v in gold if not s}
@@ -143,6 +182,10 @@ def main() -> int:
                               data=[tf.constant(v) for _, _, v in v1g])
         with open(tv1, "rb") as a, open(v1, "rb") as b:
             report(a.read() == b.read(), "TF SaveSlices writes the same V1 bytes")
+
+    # 5. The SavedModel savers tfe ran.
+    if savers is not None:
+        report(bool(saver_checks(tf, savers, report)), "saver copies found")
 
     print(f"{failures} failure(s)")
     return 1 if failures else 0
