@@ -269,10 +269,20 @@ static int feeds_add(feeds* f, TF_Graph* g, const char* name,
     return 0;
   }
   if (!found) {
+    /* TF names the tensor as it parsed it: "node:index". */
+    const char* colon = strrchr(name, ':');
+    size_t base = strlen(name);
+    long index = 0;
+    if (colon != NULL && colon[1] != '\0' &&
+        strspn(colon + 1, "0123456789") == strlen(colon + 1) &&
+        strlen(colon + 1) <= 9) {
+      base = (size_t)(colon - name);
+      index = atol(colon + 1);
+    }
     tfe_status_setf(s, TF_INVALID_ARGUMENT,
-                    "Tensor %s, specified in either feed_devices or "
+                    "Tensor %.*s:%ld, specified in either feed_devices or "
                     "fetch_devices was not found in the Graph",
-                    name);
+                    (int)base, name, index);
     return 0;
   }
   outs = (TF_Output*)tfe_realloc(f->outs, (size_t)(f->n + 1) * sizeof(*outs));
