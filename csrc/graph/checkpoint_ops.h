@@ -123,9 +123,8 @@ void tfe_bundle_writer_free(tfe_bundle_writer* w);
 /* MergeV2Checkpoints' merge of the bundles at prefixes[n] into `merged`
  * (renames data shards, writes merged.index, deletes the inputs'
  * indexes). */
-int tfe_bundle_merge(const char* const* prefixes, const size_t* lens, int n,
-                     const char* merged, int allow_missing_files,
-                     TF_Status* status);
+int tfe_bundle_merge(const char* const* prefixes, int n, const char* merged,
+                     int allow_missing_files, TF_Status* status);
 
 /* ------------------------------------------------------------------------
  * V2 bundles: reading (what RestoreV2 needs, slices included). */

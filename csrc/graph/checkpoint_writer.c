@@ -1093,15 +1093,13 @@ done:
   return ok;
 }
 
-int tfe_bundle_merge(const char* const* prefixes, const size_t* lens, int n,
-                     const char* merged, int allow_missing_files,
-                     TF_Status* status) {
+int tfe_bundle_merge(const char* const* prefixes, int n, const char* merged,
+                     int allow_missing_files, TF_Status* status) {
   merge_state m;
   char* dir;
   int i, ok = 0, any = 0;
   char* index = NULL;
   tfe_pbw header = {0};
-  (void)lens;
   memset(&m, 0, sizeof m);
   dir = tfe_ckpt_dirname(merged);
   if (dir == NULL) goto oom;

@@ -408,11 +408,9 @@ static void restore_v2_compute(tfe_kernel_context* k) {
         out = tfe_kernel_alloc_output(k, (int)i, dt, sdims, srank);
         ok = out != NULL && tfe_bundle_reader_read(r, np, nl, &sl, out, k->status);
       }
-      if (full != NULL || sdims != NULL || sl.se != NULL) {
-        tfe_free(full);
-        tfe_free(sdims);
-        tfe_tslice_free(&sl);
-      }
+      tfe_free(full);
+      tfe_free(sdims);
+      tfe_tslice_free(&sl);
     }
     tfe_free(dims);
     if (!ok) goto done;
@@ -460,8 +458,8 @@ static void merge_v2_compute(tfe_kernel_context* k) {
     prefixes[i] = tfe_io_cstr(in, i);
     if (prefixes[i] == NULL) goto oom;
   }
-  if (!tfe_bundle_merge((const char* const*)prefixes, NULL, (int)n, merged,
-                        allow, k->status))
+  if (!tfe_bundle_merge((const char* const*)prefixes, (int)n, merged, allow,
+                        k->status))
     goto done;
   if (del) {
     merged_dir = tfe_ckpt_dirname(merged);
