@@ -665,6 +665,38 @@ def random_ops() -> None:
     case(
         "StatelessTruncatedNormalV2", {"shape": i32([2]), "key": key, "counter": ctr, "alg": i32(2)}
     )
+    # V1 stateless ops: a [2] seed
+    seed = np.array([12345, -678], np.int64)
+    for op in ("StatelessRandomUniform", "StatelessRandomNormal", "StatelessTruncatedNormal"):
+        for dt in ("float32", "float64", "float16", "bfloat16"):
+            case(op, {"shape": i32([2, 3]), "seed": seed}, {"dtype": dt}, check="close")
+    case("StatelessRandomUniform", {"shape": i64([5]), "seed": i32([7, 8])}, check="close")
+    case("StatelessRandomNormal", {"shape": i32([2]), "seed": i64([1, 2, 3])})
+    case(
+        "StatelessRandomUniformInt",
+        {"shape": i32([6]), "seed": seed, "minval": np.int64(-10), "maxval": np.int64(10)},
+    )
+    case(
+        "StatelessRandomUniformInt",
+        {"shape": i32([2]), "seed": seed, "minval": np.int32(3), "maxval": np.int32(3)},
+    )
+    for dt in ("int32", "int64", "uint32", "uint64"):
+        case("StatelessRandomUniformFullInt", {"shape": i32([5]), "seed": seed}, {"dtype": dt})
+    case("StatelessRandomUniformFullInt", {"shape": i32([5]), "seed": np.array([1, 2], np.uint32)})
+    case(
+        "StatelessMultinomial",
+        {
+            "logits": f32([[0.0, 1.0, 2.0, -np.inf], [5.0, 5.0, -1.0, 0.0]]),
+            "num_samples": i32(7),
+            "seed": seed,
+        },
+    )
+    case(
+        "StatelessMultinomial",
+        {"logits": np.array([[1.0, 3.0]], np.float64), "num_samples": i32(6), "seed": i32([3, 4])},
+        {"output_dtype": "int32"},
+    )
+    case("StatelessMultinomial", {"logits": f32([[1.0]]), "num_samples": i32(2), "seed": i64([1])})
     # stateful ops: a fresh kernel per distinct seed pair (its first call)
     case(
         "RandomUniformInt",

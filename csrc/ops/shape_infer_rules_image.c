@@ -154,6 +154,16 @@ static int rule_stateless_int(si_ctx* c) {
   return si_rule_shape_from_input0(c);
 }
 
+/* StatelessRandomUniformInt(shape, seed, minval, maxval): scalar bounds. */
+static int rule_stateless_v1_int(si_ctx* c) {
+  si_sh s;
+  si_in(c, 2, &s);
+  if (!si_with_rank(c, &s, 0, &s)) return 0;
+  si_in(c, 3, &s);
+  if (!si_with_rank(c, &s, 0, &s)) return 0;
+  return si_rule_shape_from_input0(c);
+}
+
 /* ---- RaggedTensorToTensor ---- */
 
 enum { RP_FIRST_DIM_SIZE = 1, RP_VALUE_ROWIDS = 2, RP_ROW_SPLITS = 3 };
@@ -291,4 +301,9 @@ const si_rule si_rules_image[] = {
     {"StatelessRandomUniformIntV2", rule_stateless_int},
     {"StatelessRandomUniformFullIntV2", si_rule_shape_from_input0},
     {"StatelessTruncatedNormalV2", si_rule_shape_from_input0},
+    /* StatelessRandomUniform/Normal have entries in si_rules_misc */
+    {"StatelessTruncatedNormal", si_rule_shape_from_input0},
+    {"StatelessRandomUniformInt", rule_stateless_v1_int},
+    {"StatelessRandomUniformFullInt", si_rule_shape_from_input0},
+    {"StatelessMultinomial", rule_multinomial},
     {NULL, NULL}};

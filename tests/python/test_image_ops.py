@@ -1,7 +1,9 @@
 """Image, ragged, linear-algebra and random ops of issue 15 (RaggedTensorToTensor,
 NonMaxSuppressionV3/V4/V5, ResizeBicubic, ResizeArea, CropAndResize, Svd,
 RandomUniformInt, Multinomial, StatelessRandomUniformIntV2,
-StatelessRandomUniformFullIntV2, StatelessTruncatedNormalV2, DisableCopyOnRead)
+StatelessRandomUniformFullIntV2, StatelessTruncatedNormalV2, the seed-based V1
+stateless ops StatelessRandomUniform/Normal/UniformInt/UniformFullInt,
+StatelessTruncatedNormal and StatelessMultinomial, DisableCopyOnRead)
 against the results TensorFlow 2.21 gave (tests/data/image_cases.json, written
 by tools/gen_image_cases.py), eagerly and in a graph run by a session."""
 

@@ -103,7 +103,7 @@ static double w2d(uint32_t x0, uint32_t x1) {
 
 /* ---- distributions, one output group per call ---- */
 
-enum { D_INT = 0, D_FULLINT = 1, D_TRUNC = 2 };
+enum { D_INT = 0, D_FULLINT = 1, D_TRUNC = 2, D_UNIFORM = 3, D_NORMAL = 4 };
 
 typedef struct dist {
   int kind;
@@ -183,6 +183,39 @@ static void gen_group(const dist* d, px* g, void* out, int64_t at, int cnt) {
     return;
   }
   px_next(g, w);
+  if (d->kind == D_UNIFORM) {
+    for (i = 0; i < cnt; i++) {
+      switch (d->dt) {
+        case TF_DOUBLE: store_real(d->dt, out, at + i, w2d(w[2 * i], w[2 * i + 1])); break;
+        case TF_HALF: {
+          /* 10 random mantissa bits, exact in half */
+          float f = kutil_f16_to_f32((uint16_t)((15u << 10) | (w[i] & 0x3ffu))) - 1.0f;
+          store_real(d->dt, out, at + i, f);
+          break;
+        }
+        case TF_BFLOAT16: {
+          float f = kutil_bf16_to_f32((uint16_t)((127u << 7) | (w[i] & 0x7fu))) - 1.0f;
+          store_real(d->dt, out, at + i, f);
+          break;
+        }
+        default: store_real(d->dt, out, at + i, w2f(w[i])); break;
+      }
+    }
+    return;
+  }
+  if (d->kind == D_NORMAL) {
+    double r[4];
+    if (d->dt == TF_DOUBLE) {
+      box_muller_d(w[0], w[1], w[2], w[3], &r[0], &r[1]);
+    } else {
+      float f[4];
+      box_muller_f(w[0], w[1], &f[0], &f[1]);
+      box_muller_f(w[2], w[3], &f[2], &f[3]);
+      for (i = 0; i < 4; i++) r[i] = f[i];
+    }
+    for (i = 0; i < cnt; i++) store_real(d->dt, out, at + i, r[i]);
+    return;
+  }
   for (i = 0; i < cnt; i++) {
     uint64_t bits =
         is64(d->dt) ? ((uint64_t)w[2 * i] | ((uint64_t)w[2 * i + 1] << 32))
@@ -418,7 +451,9 @@ static double lowest_of(TF_DataType dt) {
   }
 }
 
-static void multinomial_compute(tfe_kernel_context* k) {
+/* Multinomial's sampling; `fixed` is the generator of StatelessMultinomial
+ * (NULL: reserve from the stateful kernel's generator). */
+static void multinomial_do(tfe_kernel_context* k, const px* fixed) {
   const TF_Tensor* lg = k->inputs[0];
   const TF_Tensor* ns = k->inputs[1];
   TF_DataType odt = attr_type(k, "output_dtype", TF_INT64);
@@ -461,7 +496,9 @@ static void multinomial_compute(tfe_kernel_context* k) {
   od[1] = nsamp;
   out = tfe_kernel_alloc_output(k, 0, odt, od, 2);
   if (out == NULL || kutil_num_elements(out) == 0) return;
-  {
+  if (fixed != NULL) {
+    base = *fixed;
+  } else {
     /* TF reserves 2 words per sample, samples rounded up to 4 per row */
     uint64_t per_row = (uint64_t)((nsamp + 3) / 4 * 4) * 2u;
     if (!reserve(k, (uint64_t)batch * per_row, &base)) return;
@@ -505,6 +542,102 @@ static void multinomial_compute(tfe_kernel_context* k) {
     }
   }
   tfe_free(cdf);
+}
+
+static void multinomial_compute(tfe_kernel_context* k) {
+  multinomial_do(k, NULL);
+}
+
+/* ---- stateless V1 kernels (a [2] seed input) ---- */
+
+/* TF's GenerateKey: the seed pair scrambled through one Philox block with
+ * a fixed key becomes the key and the high half of the counter. */
+static int seed_to_gen(tfe_kernel_context* k, const TF_Tensor* seed, px* g) {
+  kutil_shape_buf b;
+  uint64_t s0, s1;
+  px mixer;
+  uint32_t mix[4];
+  if (seed->num_dims != 1 || seed->dims[0] != 2) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "seed must have shape [2], not %s",
+               kutil_tshape(seed, &b));
+    return 0;
+  }
+  if (seed->dtype != TF_INT32 && seed->dtype != TF_INT64) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Invalid seed type: %s",
+               seed->dtype == TF_UINT32 ? "uint32" : "uint64");
+    return 0;
+  }
+  s0 = (uint64_t)kutil_get_int(seed, 0);
+  s1 = (uint64_t)kutil_get_int(seed, 1);
+  mixer.ctr[0] = (uint32_t)s0;
+  mixer.ctr[1] = (uint32_t)(s0 >> 32);
+  mixer.ctr[2] = (uint32_t)s1;
+  mixer.ctr[3] = (uint32_t)(s1 >> 32);
+  mixer.key[0] = 0x3ec8f720u;
+  mixer.key[1] = 0x02461e29u;
+  px_block(&mixer, mix);
+  g->key[0] = mix[0];
+  g->key[1] = mix[1];
+  g->ctr[0] = 0;
+  g->ctr[1] = 0;
+  g->ctr[2] = mix[2];
+  g->ctr[3] = mix[3];
+  return 1;
+}
+
+/* Shape and seed checks, output allocation (NULL when failed or empty). */
+static TF_Tensor* stateless_v1_setup(tfe_kernel_context* k, TF_DataType dt,
+                                     px* g) {
+  int64_t dims[TFE_MAX_DIMS];
+  int nd = 0;
+  kutil_shape_buf b;
+  const TF_Tensor* seed = k->inputs[1];
+  TF_Tensor* out;
+  if (!read_shape(k, k->inputs[0], dims, &nd)) return NULL;
+  if (seed->num_dims != 1 || seed->dims[0] != 2) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "seed must have shape [2], not %s",
+               kutil_tshape(seed, &b));
+    return NULL;
+  }
+  out = tfe_kernel_alloc_output(k, 0, dt, dims, nd);
+  if (out == NULL || kutil_num_elements(out) == 0) return NULL;
+  if (!seed_to_gen(k, seed, g)) return NULL;
+  return out;
+}
+
+static void stateless_v1_compute(tfe_kernel_context* k, int kind) {
+  dist d;
+  px g;
+  TF_Tensor* out;
+  memset(&d, 0, sizeof d);
+  d.kind = kind;
+  d.dt = attr_type(k, "dtype", kind == D_FULLINT ? TF_UINT64 : TF_FLOAT);
+  out = stateless_v1_setup(k, d.dt, &g);
+  if (out == NULL) return;
+  if (kind == D_INT && !read_bounds(k, k->inputs[2], k->inputs[3], &d)) return;
+  fill(&d, &g, out);
+}
+
+static void sl_uniform_compute(tfe_kernel_context* k) {
+  stateless_v1_compute(k, D_UNIFORM);
+}
+static void sl_normal_compute(tfe_kernel_context* k) {
+  stateless_v1_compute(k, D_NORMAL);
+}
+static void sl_truncated_compute(tfe_kernel_context* k) {
+  stateless_v1_compute(k, D_TRUNC);
+}
+static void sl_int_compute(tfe_kernel_context* k) {
+  stateless_v1_compute(k, D_INT);
+}
+static void sl_full_int_compute(tfe_kernel_context* k) {
+  stateless_v1_compute(k, D_FULLINT);
+}
+
+static void sl_multinomial_compute(tfe_kernel_context* k) {
+  px g;
+  if (!seed_to_gen(k, k->inputs[2], &g)) return;
+  multinomial_do(k, &g);
 }
 
 /* ---- stateless V2 kernels ---- */
@@ -648,4 +781,16 @@ void tfe_register_cpu_random_extra_kernels(void) {
                      NULL, 0);
   tfe_kutil_register("StatelessTruncatedNormalV2", stateless_truncated_compute,
                      "dtype", kFloats, 4, NULL, NULL, 0);
+  tfe_kutil_register("StatelessRandomUniform", sl_uniform_compute, "dtype",
+                     kFloats, 4, NULL, NULL, 0);
+  tfe_kutil_register("StatelessRandomNormal", sl_normal_compute, "dtype",
+                     kFloats, 4, NULL, NULL, 0);
+  tfe_kutil_register("StatelessTruncatedNormal", sl_truncated_compute, "dtype",
+                     kFloats, 4, NULL, NULL, 0);
+  tfe_kutil_register("StatelessRandomUniformInt", sl_int_compute, "dtype",
+                     kInt, 2, NULL, NULL, 0);
+  tfe_kutil_register("StatelessRandomUniformFullInt", sl_full_int_compute,
+                     "dtype", kAllInt, 4, NULL, NULL, 0);
+  tfe_kutil_register("StatelessMultinomial", sl_multinomial_compute, "T",
+                     kLogits, 4, "output_dtype", kInt, 2);
 }
