@@ -15,7 +15,7 @@ and :func:`function` are in :mod:`tfe_py.graph`, :mod:`tfe_py.session` and
 (``python -m tfe_py config --cflags --libs`` prints the flags).
 """
 
-from tfe_py import context, dtypes, eager, errors, ops
+from tfe_py import context, dtypes, eager, errors, ops, saved_model
 from tfe_py._ffi import RUNTIME_VERSION, runtime_library_path
 from tfe_py._paths import get_include, get_library_dir
 from tfe_py._version import __version__
@@ -84,6 +84,7 @@ __all__ = [
     "parallel_device",
     "placeholder",
     "runtime_library_path",
+    "saved_model",
     "while_loop",
 ]
 

@@ -9,6 +9,8 @@ Commands:
          prints what a C compiler needs to build a plugin (--cflags) or a
          program (--cflags --libs) against this installed tfe, like
          pkg-config; without options, all of it with labels.
+  saved-model show PATH | run PATH --signature S --input K=F.npy
+         inspects or runs a SavedModel (tfe_py/saved_model_cli.py).
 
 To add a command, write ``def cmd_<name>(args) -> int`` and register it in
 ``build_parser``.
@@ -24,7 +26,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 import tfe_py
-from tfe_py import _paths, doctor, dtypes
+from tfe_py import _paths, doctor, dtypes, saved_model_cli
 from tfe_py._ffi import ffi, lib
 from tfe_py.tensor import Tensor
 
@@ -129,6 +131,9 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Command]]:
     config.add_argument("--include-dir", action="store_true", help="the header directory")
     config.add_argument("--libdir", action="store_true", help="the directory of libtfe.so.0")
     commands["config"] = cmd_config
+
+    saved_model_cli.add_parser(sub)
+    commands["saved-model"] = saved_model_cli.cmd_saved_model
 
     return parser, commands
 

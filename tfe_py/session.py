@@ -342,25 +342,9 @@ class Session:
     """
 
     def __init__(self, graph: Graph | None = None, config: Any = None) -> None:
-        self._ptr: CData = ffi.NULL
-        self._handles: dict[str, CData] = {}
-        self._lock = threading.Lock()
-        # Calls into the C session in progress, and a closed session whose
-        # deletion waits for them (close() from another thread).
-        self._inflight = 0
-        self._doomed: CData = ffi.NULL
-        self._doomed_handles: list[CData] = []
         if graph is None:
             graph = _state.graph if _state.graph is not None else Graph()
-        if not isinstance(graph, Graph):
-            raise TypeError(f"graph must be a tfe_py.Graph, got {type(graph).__name__}")
-        self._graph = graph
-        self._graph_scopes: list[Any] = []
-        # The status close() uses, made now: a finalizer that runs while
-        # memory is short must still be able to delete the C session.
-        self._close_status: CData = lib.TF_NewStatus()
-        if self._close_status == ffi.NULL:
-            raise errors.out_of_memory("TF_NewStatus returned NULL")
+        self._init_state(graph)
         opts = lib.TF_NewSessionOptions()
         if opts == ffi.NULL:
             raise errors.out_of_memory("TF_NewSessionOptions returned NULL")
@@ -378,6 +362,39 @@ class Session:
         if ptr == ffi.NULL:
             raise errors.out_of_memory("TF_NewSession returned NULL")
         self._ptr = ptr
+
+    def _init_state(self, graph: Graph) -> None:
+        self._ptr: CData = ffi.NULL
+        self._handles: dict[str, CData] = {}
+        self._lock = threading.Lock()
+        # Calls into the C session in progress, and a closed session whose
+        # deletion waits for them (close() from another thread).
+        self._inflight = 0
+        self._doomed: CData = ffi.NULL
+        self._doomed_handles: list[CData] = []
+        if not isinstance(graph, Graph):
+            raise TypeError(f"graph must be a tfe_py.Graph, got {type(graph).__name__}")
+        self._graph = graph
+        self._graph_scopes: list[Any] = []
+        # The status close() uses, made now: a finalizer that runs while
+        # memory is short must still be able to delete the C session.
+        self._close_status: CData = lib.TF_NewStatus()
+        if self._close_status == ffi.NULL:
+            raise errors.out_of_memory("TF_NewStatus returned NULL")
+
+    @classmethod
+    def _adopt(cls, graph: Graph, ptr: CData) -> Session:
+        """Wraps a C session made elsewhere (TF_LoadSessionFromSavedModel)
+        on ``graph``. The new object owns ``ptr`` from then on; when the
+        wrapper cannot be made, the C session is deleted before raising."""
+        self = cls.__new__(cls)
+        try:
+            self._init_state(graph)
+        except BaseException:
+            _delete_session(ptr)
+            raise
+        self._ptr = ptr
+        return self
 
     # -- lifetime ---------------------------------------------------------
 
