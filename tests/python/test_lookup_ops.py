@@ -1,7 +1,8 @@
 """Lookup tables from Python: GraphDefs written by TensorFlow 2.21 with the
 TF 1 patterns (tf.compat.v1.tables_initializer over a StaticHashTable with
 a KeyValueTensorInitializer and a TextFileInitializer, the raw v1
-HashTable ops, a MutableHashTable) replayed in a tfe_py.Session with the
+HashTable ops, a MutableHashTable, a DenseHashTable whose exported buckets
+must be TF's, position for position) replayed in a tfe_py.Session with the
 outputs TF gave (tests/data/lookup/, made by tools/gen_tf_lookup_data.py),
 and the generated op wrappers run eagerly."""
 
