@@ -1660,9 +1660,8 @@ int tfe_regex_group_index(const tfe_regex* re, const char* name) {
 /* Pike VM */
 
 typedef struct rx_list {
-  int* sparse;   /* pc -> position in dense */
-  int* dense;    /* visited pcs, in visit order */
-  int nvisited;
+  unsigned* mark; /* mark[pc] == gen: pc already visited at this step */
+  unsigned gen;
   int* tpc;      /* thread pcs (consuming instructions and MATCH) */
   int64_t* tcap; /* ncap per thread */
   int nthreads;
@@ -1684,8 +1683,7 @@ struct tfe_regex_scratch {
 };
 
 static void rx_list_free(rx_list* l) {
-  tfe_free(l->sparse);
-  tfe_free(l->dense);
+  tfe_free(l->mark);
   tfe_free(l->tpc);
   tfe_free(l->tcap);
 }
@@ -1733,10 +1731,10 @@ tfe_regex_scratch* tfe_regex_scratch_new(const tfe_regex* re) {
   if (s == NULL) return NULL;
   s->re = re;
   for (i = 0; i < 3; i++) {
-    s->l[i].sparse = (int*)tfe_malloc(n * sizeof(int));
-    s->l[i].dense = (int*)tfe_malloc(n * sizeof(int));
+    s->l[i].mark = (unsigned*)tfe_calloc(n, sizeof(unsigned));
+    s->l[i].gen = 1;
     s->l[i].tpc = (int*)tfe_malloc(n * sizeof(int));
-    if (!s->l[i].sparse || !s->l[i].dense || !s->l[i].tpc) goto fail;
+    if (!s->l[i].mark || !s->l[i].tpc) goto fail;
   }
   s->stack = (rx_stack_ent*)tfe_malloc((2 * n + 2) * sizeof(rx_stack_ent));
   if (s->stack == NULL || !rx_scratch_caps(s, 2)) goto fail;
@@ -1790,15 +1788,12 @@ static void rx_add(tfe_regex_scratch* s, rx_list* l, int pc0, int64_t pos,
   while (sp > 0) {
     rx_stack_ent e = st[--sp];
     int pc = e.pc;
-    int k;
     if (pc < 0) {
       cur[e.slot] = e.val;
       continue;
     }
-    k = l->sparse[pc];
-    if (k >= 0 && k < l->nvisited && l->dense[k] == pc) continue;
-    l->sparse[pc] = l->nvisited;
-    l->dense[l->nvisited++] = pc;
+    if (l->mark[pc] == l->gen) continue;
+    l->mark[pc] = l->gen;
     switch (prog[pc].op) {
       case I_JMP:
         st[sp++].pc = prog[pc].x;
@@ -1840,8 +1835,11 @@ static void rx_add(tfe_regex_scratch* s, rx_list* l, int pc0, int64_t pos,
   }
 }
 
-static void rx_clear(rx_list* l) {
-  l->nvisited = 0;
+static void rx_clear(rx_list* l, size_t ninst) {
+  if (++l->gen == 0) { /* wrapped: forget every old mark */
+    memset(l->mark, 0, ninst * sizeof(unsigned));
+    l->gen = 1;
+  }
   l->nthreads = 0;
 }
 
@@ -1861,8 +1859,8 @@ static int rx_run(tfe_regex_scratch* s, const unsigned char* t, size_t n,
   if (!rx_scratch_caps(s, ncap > 0 ? ncap : 1)) return -1;
   init = s->best; /* reused as the initial all-unset captures */
   for (i = 0; i < ncap; i++) init[i] = -1;
-  rx_clear(cl);
-  rx_clear(nl);
+  rx_clear(cl, (size_t)re->ninst);
+  rx_clear(nl, (size_t)re->ninst);
   for (;;) {
     int32_t ch = RX_END;
     int w = 0;
@@ -1936,7 +1934,7 @@ static int rx_run(tfe_regex_scratch* s, const unsigned char* t, size_t n,
       rx_list* pl = &s->l[2];
       for (q = p + 1; q < p + (size_t)w && !matched; q++) {
         int j;
-        rx_clear(pl);
+        rx_clear(pl, (size_t)re->ninst);
         if (ncap > 0) {
           for (j = 0; j < ncap; j++) init[j] = -1;
         }
@@ -1956,7 +1954,7 @@ static int rx_run(tfe_regex_scratch* s, const unsigned char* t, size_t n,
       rx_list* tmp = cl;
       cl = nl;
       nl = tmp;
-      rx_clear(nl);
+      rx_clear(nl, (size_t)re->ninst);
     }
     p += (size_t)w;
     if (cl->nthreads == 0 && (matched || anchor_start)) break;
