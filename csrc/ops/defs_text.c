@@ -1,5 +1,6 @@
 /* Built-in op definitions: string processing ops (split, hash buckets,
- * joins, formatting, n-grams, base64, unicode decoding and encoding).
+ * joins, formatting, printing, n-grams, base64, unicode decoding and
+ * encoding).
  * Names, args, attrs, defaults and allowed dtypes follow TensorFlow 2.21's
  * op registry. The kernels are in csrc/kernels/cpu/text_*.c. */
 #include "ops/ops_internal.h"
@@ -87,6 +88,19 @@ static const tfe_builtin_op kOps[] = {
            "attr: output_encoding: {'UTF-8', 'UTF-16-BE', 'UTF-32-BE'}",
            "attr: replacement_char: int = 65533",
            "attr: Tsplits: {int32, int64} = DT_INT64"),
+    TFE_OP("PrintV2", "in: input: string",
+           "attr: output_stream: string = 'stderr'",
+           "attr: end: string = '\\n'",
+           "stateful"),
+    TFE_OP("Print", "in: input: T",
+           "in: data: U",
+           "out: output: T",
+           "attr: T: type",
+           "attr: U: list(type) >= 0",
+           "attr: message: string = ''",
+           "attr: first_n: int = -1",
+           "attr: summarize: int = 3",
+           "stateful"),
     TFE_OP("UnicodeTranscode", "in: input: string",
            "out: output: string",
            "attr: input_encoding: string",

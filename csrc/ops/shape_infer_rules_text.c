@@ -100,6 +100,15 @@ static int rule_ngrams(si_ctx* c) {
   return si_set(c, 1, &sp);
 }
 
+/* PrintV2: no outputs; the input must be a scalar. */
+static int rule_print_v2(si_ctx* c) {
+  int r = si_in_rank(c, 0);
+  if (r > 0) {
+    return si_err(c, "input must be a scalar, but has rank: %d", r);
+  }
+  return 1;
+}
+
 const si_rule si_rules_text[] = {
     {"StringSplit", rule_split},
     {"StringSplitV2", rule_split},
@@ -116,4 +125,6 @@ const si_rule si_rules_text[] = {
     {"UnicodeDecodeWithOffsets", rule_unicode_decode},
     {"UnicodeEncode", rule_unicode_encode},
     {"UnicodeTranscode", si_rule_unchanged},
+    {"PrintV2", rule_print_v2},
+    {"Print", si_rule_unchanged},
     {NULL, NULL}};

@@ -234,3 +234,83 @@ def test_bad_inputs_never_crash() -> None:
     big = constant(np.array([b"x" * 100000], dtype=object))
     h = ops.StringToHashBucketStrong(input=big, num_buckets=7, key=[3, 4]).numpy()
     assert 0 <= int(h[0]) < 7
+
+
+def test_print_v2_streams(tmp_path: pathlib.Path, capfd: pytest.CaptureFixture[str]) -> None:
+    s = constant(np.array(b"hello file", dtype=object))
+    target = tmp_path / "out.txt"
+    ops.PrintV2(input=s, output_stream=f"file://{target}", end="|END\n")
+    ops.PrintV2(input=s, output_stream=f"file://{target}")
+    assert target.read_bytes() == b"hello file|END\nhello file\n"
+    ops.PrintV2(
+        input=constant(np.array(b"to stdout", dtype=object)), output_stream="stdout", end="!\n"
+    )
+    ops.PrintV2(input=constant(np.array(b"to stderr", dtype=object)))
+    out, err = capfd.readouterr()
+    assert out == "to stdout!\n" and err == "to stderr\n"
+    # TF 2.21's messages
+    with pytest.raises(
+        errors.InvalidArgumentError, match=r"Input is expected to be scalar, but got \[2\]"
+    ):
+        ops.PrintV2(input=constant(np.array([b"a", b"b"], dtype=object)))
+    with pytest.raises(
+        errors.InvalidArgumentError,
+        match=r"Unknown output stream: bogus, Valid streams are: stdout stderr log\(info\) "
+        r"log\(warning\) log\(error\)",
+    ):
+        ops.PrintV2(input=s, output_stream="bogus")
+    with pytest.raises(errors.NotFoundError, match="No such file or directory"):
+        ops.PrintV2(input=s, output_stream=f"file://{tmp_path}/no/such/dir.txt")
+
+
+def test_print_v1_passes_through_and_logs(capfd: pytest.CaptureFixture[str]) -> None:
+    x = constant(np.array([[1, 2, 3], [4, 5, 6]], np.int32))
+    data = [
+        x,
+        constant(np.array([1.5, 0.1], np.float32)),
+        constant(np.array([True, False])),
+        constant(np.array([b"a b", b"c"], dtype=object)),
+        constant(np.zeros([0], np.float32)),
+        constant(np.int32(7)),
+    ]
+    y = ops.Print(input=x, data=data, message="m ", summarize=4)
+    assert y.numpy().tolist() == [[1, 2, 3], [4, 5, 6]]
+    ops.Print(input=x, data=[x], message="all ", summarize=-1)
+    ops.Print(input=x, data=[x], message="zero ", summarize=0)
+    cube = constant(np.arange(1, 9, dtype=np.int32).reshape(2, 2, 2))
+    ops.Print(input=x, data=[cube], message="3d ", summarize=5)
+    for _ in range(3):
+        ops.Print(input=x, data=[x], message="first_n ", first_n=2)
+    err = capfd.readouterr().err
+    # The text after the log prefix is what TF 2.21 logs.
+    lines = [ln.split("] ", 1)[1] for ln in err.splitlines() if "] " in ln]
+    assert lines == [
+        "m [[1 2 3][4...]...][1.5 0.1][1 0][a b c][][7]",
+        "all [[1 2 3][4 5 6]]",
+        "zero [...]",
+        "3d [[[1 2][3 4]][[5...]]...]",
+        "first_n [[1 2 3]...]",
+        "first_n [[1 2 3]...]",
+    ]
+
+
+def test_tf_print_pattern_in_a_graph(tmp_path: pathlib.Path) -> None:
+    # tf.print inside a function: StringFormat feeding PrintV2, run as a
+    # target of a session.
+    target = tmp_path / "log.txt"
+    with tfe_py.Graph() as g:
+        x = tfe_py.placeholder(tfe_py.int32, shape=(None,))
+        msg = ops.StringFormat(inputs=[x], template="x = {}", placeholder="{}", summarize=2)
+        pr = ops.PrintV2(input=msg, output_stream=f"file://{target}")
+    with tfe_py.Session(g) as sess:
+        sess.run(pr, {x: np.arange(6, dtype=np.int32)})
+    assert target.read_text() == "x = [0 1 ... 4 5]\n"
+
+
+def test_print_v2_shape_error_in_a_graph() -> None:
+    with tfe_py.Graph():
+        v = tfe_py.placeholder(tfe_py.string, shape=(2,))
+        with pytest.raises(
+            errors.InvalidArgumentError, match="input must be a scalar, but has rank: 1"
+        ):
+            ops.PrintV2(input=v)

@@ -2,7 +2,8 @@
  * StringSplitV2, the three StringToHashBucket ops, ReduceJoin,
  * UnsortedSegmentJoin, StringNGrams, EncodeBase64 and DecodeBase64, plus
  * the registration of every text kernel (StringFormat is in
- * text_format.c, the unicode ops in text_unicode.c). Semantics, error
+ * text_format.c, the unicode ops in text_unicode.c, PrintV2 and Print in
+ * text_print.c). Semantics, error
  * codes and messages follow TensorFlow 2.21's kernels. */
 #include <stdint.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 
 void tfe_register_text_format_kernels(void);
 void tfe_register_text_unicode_kernels(void);
+void tfe_register_text_print_kernels(void);
 
 /* ---- StringSplit / StringSplitV2 ---- */
 
@@ -733,4 +735,5 @@ void tfe_register_cpu_text_kernels(void) {
                      NULL, 0);
   tfe_register_text_format_kernels();
   tfe_register_text_unicode_kernels();
+  tfe_register_text_print_kernels();
 }
