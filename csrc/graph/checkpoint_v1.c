@@ -638,6 +638,37 @@ static const tfe_table_entry* file_get(const v1_file* f, const char* key,
   return NULL;
 }
 
+/* Checks that `fname` ends in a table footer (TF's Table::Open messages):
+ * 1 when it does, 0 (DATA_LOSS in st) when it is not a table, -1 when the
+ * file could not be read (the filesystem's status in st). */
+static int footer_ok(const char* fname, TF_Status* st) {
+  int64_t size = tfe_fs_file_size(fname, st);
+  tfe_raf* f;
+  unsigned char foot[8];
+  static const unsigned char magic[8] = {0x57, 0xfb, 0x80, 0x8b,
+                                         0x24, 0x75, 0x47, 0xdb};
+  if (size < 0) return -1;
+  if (size < 48) {
+    TF_SetStatus(st, TF_DATA_LOSS, "file is too short to be an sstable");
+    return 0;
+  }
+  f = tfe_fs_open_raf(fname, st);
+  if (f == NULL) return -1;
+  if (tfe_fs_raf_read(f, (uint64_t)size - 8, 8, (char*)foot, st) != 8) {
+    tfe_fs_raf_release(f);
+    if (TF_GetCode(st) == TF_OK)
+      TF_SetStatus(st, TF_DATA_LOSS, "truncated block read");
+    return -1;
+  }
+  tfe_fs_raf_release(f);
+  if (memcmp(foot, magic, 8) != 0) {
+    TF_SetStatus(st, TF_DATA_LOSS, "not an sstable (bad magic number)");
+    return 0;
+  }
+  TF_SetStatus(st, TF_OK, "");
+  return 1;
+}
+
 /* Loads one file's meta (TF's LoadShard). */
 static int load_file(tfe_v1_reader* r, int idx, const char* fname,
                      TF_Status* status) {
@@ -649,13 +680,26 @@ static int load_file(tfe_v1_reader* r, int idx, const char* fname,
   tfe_pbr rd, meta;
   int have_meta = 0;
   int64_t producer = 0, min_consumer = 0;
-  int bad_consumer = 0;
+  int bad_consumer = 0, rc;
   TF_Status* st = TF_NewStatus();
   if (st == NULL) {
     tfe_status_setf(status, TF_RESOURCE_EXHAUSTED, "out of memory");
     return 0;
   }
-  bytes = tfe_ckpt_read_file(fname, &len, st);
+  /* A file that does not end in a table footer is refused before it is
+   * read whole (a pattern may match large files of other kinds). */
+  bytes = NULL;
+  rc = footer_ok(fname, st);
+  if (rc == 0) {
+    char msg[512];
+    snprintf(msg, sizeof msg,
+             "%s: perhaps your file is in a different file format and you "
+             "need to use a different restore operator?",
+             TF_Message(st));
+    TF_SetStatus(st, TF_GetCode(st), msg);
+  } else if (rc == 1) {
+    bytes = tfe_ckpt_read_file(fname, &len, st);
+  }
   if (bytes != NULL &&
       tfe_table_read_all(bytes, len, &f->rows, &f->count, &failed, st) != 0) {
     /* TF appends a hint to the table's own message. */
