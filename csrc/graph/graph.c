@@ -67,7 +67,9 @@ void tfe_graph_op_free(TF_Operation* op) {
   if (!op->packed) tfe_free(op->inputs);
   if (op->output_shapes != NULL) {
     for (i = 0; i < op->num_outputs; i++) {
-      tfe_free(op->output_shapes[i].dims);
+      if (!tfe_op_dims_are_inline(op, i)) {
+        tfe_free(op->output_shapes[i].dims);
+      }
       if (!consumers_inline(op, op->consumers[i])) tfe_free(op->consumers[i]);
     }
     if (!op->packed) tfe_free(op->output_shapes);
@@ -1132,7 +1134,9 @@ void TF_ClearAttr(TF_Graph* graph, TF_Operation* op, const char* attr_name,
   pthread_mutex_lock(&graph->mu);
   for (i = 0; i < op->attrs.count; i++) {
     if (strcmp(op->attrs.items[i].name, attr_name) == 0) {
-      tfe_free(op->attrs.items[i].name);
+      if (!op->attrs.items[i].name_static) {
+        tfe_free(op->attrs.items[i].name);
+      }
       tfe_attr_value_clear(&op->attrs.items[i].value);
       memmove(&op->attrs.items[i], &op->attrs.items[i + 1],
               (size_t)(op->attrs.count - i - 1) * sizeof(tfe_attr_entry));

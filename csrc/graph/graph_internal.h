@@ -23,6 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/alloc.h"
 #include "core/unimplemented.h"
 #include "ops/attr_value.h"
 #include "ops/op_registry.h"
@@ -95,9 +96,30 @@ struct TF_Operation {
    * allocation); a longer list moves to its own allocation. NULL when
    * not packed. */
   TF_Input* consumers_inline;
+  /* Operations built by GraphDef imports keep the dims of outputs of rank
+   * <= TFE_OP_INLINE_DIMS in their own block: output i's at dims_inline +
+   * i * TFE_OP_INLINE_DIMS. NULL otherwise. Such a dims pointer must never
+   * be freed: write the existing dims in place, or drop them with
+   * tfe_op_clear_dims before giving the output new ones. */
+  int64_t* dims_inline;
 };
 
 #define TFE_OP_INLINE_CONSUMERS 2
+#define TFE_OP_INLINE_DIMS 4
+
+/* 1 when output i's dims are in the operation's own block. */
+static inline int tfe_op_dims_are_inline(const TF_Operation* op, int i) {
+  return op->dims_inline != NULL &&
+         op->output_shapes[i].dims ==
+             op->dims_inline + (size_t)i * TFE_OP_INLINE_DIMS;
+}
+
+/* Makes output i's shape unknown rank (frees heap dims). */
+static inline void tfe_op_clear_dims(TF_Operation* op, int i) {
+  if (!tfe_op_dims_are_inline(op, i)) tfe_free(op->output_shapes[i].dims);
+  op->output_shapes[i].dims = NULL;
+  op->output_shapes[i].num_dims = -1;
+}
 
 /* One output's handle data: num (dtype, shape) pairs (usually one). */
 typedef struct tfe_handle_data {

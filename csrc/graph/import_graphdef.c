@@ -70,6 +70,7 @@ typedef struct gnode {
   TF_Operation* op;
   int skipped_outputs; /* flat outputs of a node skip_mapped_nodes left out */
   unsigned char is_merge, is_next_iteration, uniquified, skipped;
+  unsigned char has_private_attr; /* an attr name starts with '_' */
 } gnode;
 
 struct tfe_gdef {
@@ -188,6 +189,10 @@ static int parse_node(tfe_gdef* gd, tfe_pbr* r) {
           break;
         default:
           if ((rc = parse_attr_entry(gd, &sub)) != 1) return rc;
+          if (gd->attrs[gd->num_attrs - 1].key.n > 0 &&
+              gd->attrs[gd->num_attrs - 1].key.p[0] == '_') {
+            n.has_private_attr = 1;
+          }
           break;
       }
     } else if (!tfe_pbr_skip(r, f, w)) {
@@ -369,6 +374,10 @@ static int slice_eq_str(slice a, const char* s) {
   size_t n = strlen(s);
   return a.n == n && memcmp(a.p, s, n) == 0;
 }
+
+/* slice_eq_str for a string literal (its length known at compile time). */
+#define SLICE_EQ_LIT(a, lit) \
+  ((a).n == sizeof(lit) - 1 && memcmp((a).p, lit, sizeof(lit) - 1) == 0)
 
 /* std::string ordering: bytes as unsigned, then length. */
 static int slice_cmp(slice a, slice b) {
@@ -610,6 +619,20 @@ typedef struct succ_entry {
   int back;
 } succ_entry;
 
+/* What a node's op type resolves to (node_type_of); the importer keeps
+ * the first few types it meets (a GraphDef uses few), since neither the
+ * registry nor the graph's library changes while nodes are built. */
+typedef struct type_entry {
+  slice type;
+  const tfe_op_def* def;
+  int reg;         /* def is the registered op of exactly that name */
+  int deprecated;  /* tfe_op_deprecation's answer for def->name */
+  int dep_version;
+  const char* dep_why;
+} type_entry;
+
+#define TYPE_CACHE 32 /* slots (a power of two), at most 3/4 used */
+
 typedef struct importer {
   TF_Graph* g;
   const TF_ImportGraphDefOptions* opts;
@@ -634,6 +657,9 @@ typedef struct importer {
   int num_back, cap_back;
   int any_uniquified;
   sbuf tmp, tmp2;
+  type_entry types[TYPE_CACHE]; /* open addressing; type.p NULL: empty */
+  int num_types;
+  type_entry type_miss; /* the answer when the cache is full */
 } importer;
 
 static int oom(importer* im) {
@@ -975,11 +1001,11 @@ static int build_node_index(importer* im) {
       return fail(im, "Node '%.*s' does not specify an operation",
                   (int)n->name.n, n->name.p);
     }
-    n->is_merge = slice_eq_str(n->type, "Merge") ||
-                  slice_eq_str(n->type, "RefMerge") ||
-                  slice_eq_str(n->type, "_XlaMerge");
-    n->is_next_iteration = slice_eq_str(n->type, "NextIteration") ||
-                           slice_eq_str(n->type, "RefNextIteration");
+    n->is_merge = SLICE_EQ_LIT(n->type, "Merge") ||
+                  SLICE_EQ_LIT(n->type, "RefMerge") ||
+                  SLICE_EQ_LIT(n->type, "_XlaMerge");
+    n->is_next_iteration = SLICE_EQ_LIT(n->type, "NextIteration") ||
+                           SLICE_EQ_LIT(n->type, "RefNextIteration");
     for (k = 0; k < n->num_inputs; k++) {
       const ginput* in = &im->inputs[n->first_input + k];
       if (in->raw.n > 0 && in->raw.p[0] == '^') {
@@ -1107,9 +1133,14 @@ static int heap_pop(heap* h) {
 static const gattr* node_attr(const importer* im, const gnode* nd,
                               const char* name) {
   int i;
+  size_t n;
+  /* Private attrs ("_class", "_output_shapes") are asked for on every
+   * node; most nodes have none. */
+  if (name[0] == '_' && !nd->has_private_attr) return NULL;
+  n = strlen(name);
   for (i = nd->num_attrs - 1; i >= 0; i--) {
     const gattr* a = &im->gd->attrs[nd->first_attr + i];
-    if (slice_eq_str(a->key, name)) return a;
+    if (a->key.n == n && memcmp(a->key.p, name, n) == 0) return a;
   }
   return NULL;
 }
@@ -1135,6 +1166,11 @@ typedef struct node_scratch {
   const char** done;
   int num_done, cap_done;
   sbuf name, uniq; /* the node's final name */
+  TF_OperationDescription* spare; /* tfe_desc_new_registered's */
+  /* The `done` names are strings of the registered definition the
+   * node's description was made from (tfe_desc_put_decoded may borrow
+   * them). */
+  int done_reg;
 } node_scratch;
 
 static int push_rinput(node_scratch* ns, rinput r) {
@@ -1270,29 +1306,15 @@ static int set_one_attr(importer* im, const gnode* nd,
                         const nameset* later, node_scratch* ns) {
   {
     const gattr* a = &im->gd->attrs[nd->first_attr + i];
-    if (slice_eq_str(a->key, "_output_shapes")) return 1;
+    int is_class;
+    if (SLICE_EQ_LIT(a->key, "_output_shapes")) return 1;
     if (attr_overridden(im, nd, i, later)) return 1;
     if (has_nul(a->key)) {
       return fail(im, "Node '%.*s': attr name contains a NUL byte",
                   (int)nd->name.n, nd->name.p);
     }
-    sb_reset(&im->tmp);
-    sb_slice(&im->tmp, a->key);
-    if (im->tmp.oom) return oom(im);
-    if (im->prefix_len > 0 && slice_eq_str(a->key, "_class")) {
-      tfe_pbw w = {0};
-      if (prefixed_class(im, a, &w)) {
-        if (w.oom) {
-          tfe_pbw_free(&w);
-          return oom(im);
-        }
-        TF_SetAttrValueProto(desc, sb_cstr(&im->tmp), w.data, w.len, im->s);
-        tfe_pbw_free(&w);
-        return TF_GetCode(im->s) == TF_OK;
-      }
-      tfe_pbw_free(&w);
-    }
-    if (!slice_eq_str(a->key, "_class")) {
+    is_class = SLICE_EQ_LIT(a->key, "_class");
+    if (!is_class) {
       /* decode_arg_attrs already decoded this node's value of the attrs
        * the input args use (ns->done): hand it over instead of decoding
        * the proto again. */
@@ -1305,11 +1327,27 @@ static int set_one_attr(importer* im, const gnode* nd,
           if (v == NULL) break;
           tmp = *v;
           memset(v, 0, sizeof(*v));
-          tfe_desc_put_decoded(desc, ns->done[d], &tmp);
+          tfe_desc_put_decoded(desc, ns->done[d], &tmp, ns->done_reg);
           tfe_status_ok(im->s);
           return 1;
         }
       }
+    }
+    sb_reset(&im->tmp);
+    sb_slice(&im->tmp, a->key);
+    if (im->tmp.oom) return oom(im);
+    if (im->prefix_len > 0 && is_class) {
+      tfe_pbw w = {0};
+      if (prefixed_class(im, a, &w)) {
+        if (w.oom) {
+          tfe_pbw_free(&w);
+          return oom(im);
+        }
+        TF_SetAttrValueProto(desc, sb_cstr(&im->tmp), w.data, w.len, im->s);
+        tfe_pbw_free(&w);
+        return TF_GetCode(im->s) == TF_OK;
+      }
+      tfe_pbw_free(&w);
     }
     TF_SetAttrValueProto(desc, sb_cstr(&im->tmp), a->value.p, a->value.n,
                          im->s);
@@ -1370,6 +1408,7 @@ static int decode_arg_attrs(importer* im, const gnode* nd,
 
 /* The op definition of node nd (a function of the graph's library first,
  * as TF's lookup does), or NULL with TF's NOT_FOUND. */
+static const type_entry* node_type_of(importer* im, const gnode* nd);
 static const tfe_op_def* node_def_of(importer* im, const gnode* nd);
 
 /* TF's IsNodeFullyMapped (skip_mapped_nodes): every output arg index of
@@ -1444,7 +1483,10 @@ static int arg_layout(importer* im, const tfe_op_def* def, node_scratch* ns,
   int i, k, total = 0;
   for (i = 0; i < def->num_inputs; i++) {
     const tfe_arg_def* arg = &def->inputs[i];
-    if (!tfe_op_def_arg_length(def, arg, &ns->attrs, &lens[i], im->s)) {
+    if (arg->number_attr == NULL && arg->type_list_attr == NULL) {
+      lens[i] = 1; /* a single tensor */
+    } else if (!tfe_op_def_arg_length(def, arg, &ns->attrs, &lens[i],
+                                      im->s)) {
       if (TF_GetCode(im->s) == TF_RESOURCE_EXHAUSTED) return 0;
       return fail(im, "%s; NodeDef: {{node %s}}", TF_Message(im->s),
                   final_name);
@@ -1485,6 +1527,20 @@ static int arg_layout(importer* im, const tfe_op_def* def, node_scratch* ns,
     return 0;
   }
   for (i = 0, total = 0; i < def->num_inputs; i++) {
+    const tfe_arg_def* arg = &def->inputs[i];
+    if (lens[i] == 1 && arg->number_attr == NULL &&
+        arg->type_list_attr == NULL) {
+      /* A single tensor of a fixed type or of a type attr's value. */
+      TF_DataType t = arg->type;
+      if (t == 0 && arg->type_attr != NULL) {
+        const tfe_attr_value* v = tfe_attrs_find(&ns->attrs, arg->type_attr);
+        if (v != NULL && !v->is_list && v->type == TF_ATTR_TYPE) t = v->v.type;
+      }
+      if (t != 0) {
+        types[total++] = arg->is_ref ? (TF_DataType)((int)t + 100) : t;
+        continue;
+      }
+    }
     for (k = 0; k < lens[i]; k++, total++) {
       TF_DataType t;
       if (!tfe_op_def_arg_dtype(def, &def->inputs[i], &ns->attrs, k, &t,
@@ -1619,7 +1675,7 @@ static int apply_output_shapes(importer* im, const gnode* nd,
       if (given->num_dims > 0) {
         memcpy(dims, given->dims, (size_t)given->num_dims * sizeof(int64_t));
       }
-      tfe_free(have->dims);
+      tfe_op_clear_dims(op, i);
       have->dims = dims;
       have->num_dims = given->num_dims;
     }
@@ -1658,8 +1714,21 @@ static int unknown_op(importer* im, const gnode* nd) {
   return 0;
 }
 
-static const tfe_op_def* node_def_of(importer* im, const gnode* nd) {
+static const type_entry* node_type_of(importer* im, const gnode* nd) {
   const tfe_op_def* def = NULL;
+  type_entry* e;
+  int reg = 0;
+  size_t slot = 0, n = nd->type.n;
+  if (n > 0) {
+    const unsigned char* p = (const unsigned char*)nd->type.p;
+    slot = (n * 31u + p[0] * 7u + p[n - 1] + p[n / 2] * 13u) &
+           (TYPE_CACHE - 1);
+  }
+  for (e = &im->types[slot]; e->type.p != NULL;
+       slot = (slot + 1) & (TYPE_CACHE - 1), e = &im->types[slot]) {
+    if (e->type.n == n && memcmp(e->type.p, nd->type.p, n) == 0) return e;
+  }
+  /* e: the free slot for this type. */
   if (has_nul(nd->type)) {
     unknown_op(im, nd);
     return NULL;
@@ -1673,9 +1742,29 @@ static const tfe_op_def* node_def_of(importer* im, const gnode* nd) {
   if (im->g->flib != NULL) {
     def = tfe_flib_signature(im->g->flib, sb_cstr(&im->tmp));
   }
-  if (def == NULL) def = tfe_op_lookup(sb_cstr(&im->tmp));
-  if (def == NULL) unknown_op(im, nd);
-  return def;
+  if (def == NULL) {
+    def = tfe_op_lookup(sb_cstr(&im->tmp));
+    reg = def != NULL && strcmp(def->name, sb_cstr(&im->tmp)) == 0;
+  }
+  if (def == NULL) {
+    unknown_op(im, nd);
+    return NULL;
+  }
+  if (im->num_types < TYPE_CACHE * 3 / 4) {
+    im->num_types++;
+  } else {
+    e = &im->type_miss;
+  }
+  e->type = nd->type;
+  e->def = def;
+  e->reg = reg;
+  e->deprecated = tfe_op_deprecation(def->name, &e->dep_version, &e->dep_why);
+  return e;
+}
+
+static const tfe_op_def* node_def_of(importer* im, const gnode* nd) {
+  const type_entry* e = node_type_of(im, nd);
+  return e != NULL ? e->def : NULL;
 }
 
 /* Builds GraphDef node `idx` (TF's Convert loop body). */
@@ -1683,6 +1772,7 @@ static int build_node(importer* im, int idx, node_scratch* ns) {
   gnode* nd = &im->nodes[idx];
   const TF_ImportGraphDefOptions* o = im->opts;
   const tfe_op_def* def;
+  const type_entry* te;
   TF_OperationDescription* desc;
   TF_Operation* op;
   sbuf* name = &ns->name;
@@ -1786,23 +1876,19 @@ static int build_node(importer* im, int idx, node_scratch* ns) {
       return oom(im);
     }
   }
-  /* The op: a function of the graph's library or a registered op (its
-   * name stays in im->tmp for TF_NewOperationLocked). */
-  def = node_def_of(im, nd);
-  if (def == NULL) {
+  /* The op: a function of the graph's library or a registered op. */
+  te = node_type_of(im, nd);
+  if (te == NULL) {
     return 0;
   }
-  {
-    int version;
-    const char* why;
-    if (tfe_op_deprecation(def->name, &version, &why) &&
-        im->gd->producer >= version) {
-      tfe_status_setf(im->s, TF_UNIMPLEMENTED,
-                      "Op %s is not available in GraphDef version %d. It has "
-                      "been removed in version %d. %s.",
-                      def->name, im->gd->producer, version, why);
-      return 0;
-    }
+  def = te->def;
+  if (te->deprecated && im->gd->producer >= te->dep_version) {
+    tfe_status_setf(im->s, TF_UNIMPLEMENTED,
+                    "Op %s is not available in GraphDef version %d. It has "
+                    "been removed in version %d. %s.",
+                    def->name, im->gd->producer, te->dep_version,
+                    te->dep_why);
+    return 0;
   }
   if (!check_node_attrs(im, nd, def, sb_cstr(name)) ||
       !decode_arg_attrs(im, nd, def, ns)) {
@@ -1840,7 +1926,15 @@ static int build_node(importer* im, int idx, node_scratch* ns) {
     i++;
   }
   /* The description. */
-  desc = TF_NewOperationLocked(im->g, sb_cstr(&im->tmp), sb_cstr(name));
+  ns->done_reg = te->reg;
+  if (te->reg) {
+    desc = tfe_desc_new_registered(im->g, def, sb_cstr(name), &ns->spare);
+  } else {
+    sb_reset(&im->tmp);
+    sb_slice(&im->tmp, nd->type);
+    if (im->tmp.oom) goto out_oom;
+    desc = TF_NewOperationLocked(im->g, sb_cstr(&im->tmp), sb_cstr(name));
+  }
   if (desc == NULL) goto out_oom;
   if (!set_attrs(im, nd, desc, ns)) {
     TF_Status* sink = TF_NewStatus();
@@ -1931,11 +2025,7 @@ static int build_node(importer* im, int idx, node_scratch* ns) {
   nd->op = op;
   /* The refiner sees a back edge as an unknown input: a Merge fed by a
    * NextIteration has an output of unknown shape. */
-  if (has_back && op->num_outputs > 0) {
-    tfe_free(op->output_shapes[0].dims);
-    op->output_shapes[0].dims = NULL;
-    op->output_shapes[0].num_dims = -1;
-  }
+  if (has_back && op->num_outputs > 0) tfe_op_clear_dims(op, 0);
   for (k = 0, i = 0; k < ns->n; k++) {
     const rinput* r = &ns->in[k];
     if (r->index < 0) continue;
@@ -2210,7 +2300,10 @@ static size_t arena_estimate(const importer* im) {
     size_t b = ((sizeof(TF_Operation) + 7) & ~(size_t)7) +
                (size_t)nd->num_inputs * (sizeof(TF_Output) + sizeof(TF_DataType)) +
                2 * (sizeof(tfe_shape) + sizeof(TF_Input*) + sizeof(TF_DataType) +
-                    2 * sizeof(int) + TFE_OP_INLINE_CONSUMERS * sizeof(TF_Input)) +
+                    2 * sizeof(int) +
+                    TFE_OP_INLINE_CONSUMERS * sizeof(TF_Input) +
+                    TFE_OP_INLINE_DIMS * sizeof(int64_t)) +
+               (size_t)(nd->num_attrs + 1) * sizeof(tfe_attr_entry) +
                (size_t)im->prefix_len + nd->name.n + nd->type.n + 2 + 16;
     total += (b + 7) & ~(size_t)7;
   }
@@ -2304,6 +2397,7 @@ static int run_import(importer* im, TF_ImportGraphDefResults* results) {
   tfe_free(ns.name.p);
   tfe_free(ns.uniq.p);
   tfe_attrs_destroy(&ns.attrs);
+  tfe_desc_spare_free(ns.spare);
   return 1;
 failed:
   undo(im);
@@ -2315,6 +2409,7 @@ failed:
   tfe_free(ns.name.p);
   tfe_free(ns.uniq.p);
   tfe_attrs_destroy(&ns.attrs);
+  tfe_desc_spare_free(ns.spare);
   return 0;
 }
 

@@ -90,8 +90,22 @@ void tfe_gdef_free(tfe_gdef* gd);
 
 /* TF_SetAttrValueProto for a value the importer has already decoded
  * (operation.c): sets attr `name` of d, taking *v (left cleared). `name`
- * must not be "_class". */
+ * must not be "_class". name_is_reg: `name` is an attr name string of d's
+ * registered definition (an arg's type/number attr of the definition
+ * tfe_desc_new_registered was given), which the attr may borrow. */
 void tfe_desc_put_decoded(TF_OperationDescription* d, const char* name,
-                          tfe_attr_value* v);
+                          tfe_attr_value* v, int name_is_reg);
+
+/* TF_NewOperationLocked for a registered op whose definition the caller
+ * already has (reg, as tfe_op_lookup gives it; the op type is reg->name).
+ * With spare non-NULL, the description's memory is taken from *spare
+ * when it holds a block, and the finished (or abandoned) description
+ * leaves its block there for the next one when *spare is empty. *spare
+ * belongs to the caller (one thread at a time), who frees what is left in
+ * it with tfe_desc_spare_free (NULL is fine). */
+TF_OperationDescription* tfe_desc_new_registered(
+    TF_Graph* g, const tfe_op_def* reg, const char* oper_name,
+    TF_OperationDescription** spare);
+void tfe_desc_spare_free(TF_OperationDescription* spare);
 
 #endif /* TFE_GRAPH_IMPORT_INTERNAL_H_ */

@@ -70,6 +70,12 @@ struct TF_OperationDescription {
   size_t input_errors_len;
   int num_input_errors;
   int oom;
+  /* Bytes after the struct for the name (at least its length + 1). */
+  size_t name_cap;
+  /* Where the block goes when the description is freed (importer's
+   * tfe_desc_new_registered): when *spare is empty, the emptied block
+   * (with its attr item array) waits there for the next description. */
+  TF_OperationDescription** spare;
 };
 
 /* ------------------------------------------------------------------------
@@ -138,7 +144,6 @@ static void desc_free(TF_OperationDescription* d) {
   if (d == NULL) return;
   if (!d->op_type_static) tfe_free(d->op_type);
   tfe_free(d->device);
-  tfe_attrs_destroy(&d->attrs);
   for (i = 0; i < d->num_inputs; i++) tfe_free(d->inputs[i].list);
   if (d->inputs != d->inputs_small) tfe_free(d->inputs);
   tfe_free(d->ctl);
@@ -146,42 +151,92 @@ static void desc_free(TF_OperationDescription* d) {
   tfe_free(d->coloc);
   tfe_free(d->errors);
   tfe_free(d->input_errors);
+  if (d->spare != NULL && *d->spare == NULL && !d->attrs.items_borrowed) {
+    /* Kept for the next description: only the entries go. */
+    tfe_attrs_clear(&d->attrs);
+    *d->spare = d;
+    return;
+  }
+  tfe_attrs_destroy(&d->attrs);
   tfe_free(d);
 }
 
-TF_OperationDescription* TF_NewOperationLocked(TF_Graph* graph,
-                                               const char* op_type,
-                                               const char* oper_name) {
+void tfe_desc_spare_free(TF_OperationDescription* spare) {
+  if (spare == NULL) return;
+  tfe_attrs_destroy(&spare->attrs);
+  tfe_free(spare);
+}
+
+/* A zeroed description with room for a name of name_len bytes, taken from
+ * *spare when there is one that fits (its attr item array stays). */
+static TF_OperationDescription* desc_alloc(size_t name_len,
+                                           TF_OperationDescription** spare) {
+  TF_OperationDescription* d = NULL;
+  size_t cap;
+  if (spare != NULL && *spare != NULL) {
+    d = *spare;
+    *spare = NULL;
+    if (d->name_cap > name_len) {
+      tfe_attrs keep = d->attrs;
+      size_t name_cap = d->name_cap;
+      memset(d, 0, sizeof(*d));
+      d->attrs = keep;
+      d->name_cap = name_cap;
+      d->spare = spare;
+      return d;
+    }
+    tfe_desc_spare_free(d);
+  }
+  cap = name_len + 1;
+  if (spare != NULL && cap < 64) cap = 64;
+  d = (TF_OperationDescription*)tfe_calloc(1, sizeof(*d) + cap);
+  if (d == NULL) return NULL;
+  d->name_cap = cap;
+  d->spare = spare;
+  return d;
+}
+
+/* TF_NewOperationLocked's work. reg_known: `reg` is what
+ * tfe_op_lookup(op_type) gives and spelled as op_type (the importer
+ * knows); otherwise the registry is asked here. */
+static TF_OperationDescription* desc_new(TF_Graph* graph, const char* op_type,
+                                         const tfe_op_def* reg, int reg_known,
+                                         const char* oper_name,
+                                         TF_OperationDescription** spare) {
   TF_OperationDescription* d;
-  const tfe_op_def* reg;
   size_t name_len;
   if (graph == NULL) return NULL;
   /* One block: the description, then its name. */
   name_len = oper_name != NULL ? strlen(oper_name) : 0;
-  d = (TF_OperationDescription*)tfe_calloc(1, sizeof(*d) + name_len + 1);
+  d = desc_alloc(name_len, spare);
   if (d == NULL) return NULL;
   d->graph = graph;
   d->alloc_failures0 = tfe_alloc_failures();
-  tfe_attrs_init(&d->attrs);
   d->inputs = d->inputs_small;
   d->cap_inputs = (int)(sizeof d->inputs_small / sizeof d->inputs_small[0]);
   d->name = (char*)(d + 1);
   if (name_len > 0) memcpy(d->name, oper_name, name_len);
+  d->name[name_len] = '\0';
   /* A registered op's name is kept as the definition spells it
    * (definitions live as long as the process). */
-  reg = op_type != NULL ? tfe_op_lookup(op_type) : NULL;
-  if (reg != NULL && strcmp(reg->name, op_type) == 0) {
+  if (!reg_known) {
+    reg = op_type != NULL ? tfe_op_lookup(op_type) : NULL;
+    if (reg != NULL && strcmp(reg->name, op_type) != 0) reg = NULL;
+  }
+  if (reg != NULL) {
     d->op_type = (char*)reg->name;
     d->op_type_static = 1;
     d->reg_def = reg;
     /* The attrs usually end up being exactly the definition's. */
-    if (reg->num_attrs > 0) {
-      d->attrs.items = (tfe_attr_entry*)tfe_malloc((size_t)reg->num_attrs *
-                                                   sizeof(tfe_attr_entry));
-      if (d->attrs.items == NULL) {
+    if (reg->num_attrs > d->attrs.cap) {
+      tfe_attr_entry* items = (tfe_attr_entry*)tfe_malloc(
+          (size_t)reg->num_attrs * sizeof(tfe_attr_entry));
+      if (items == NULL) {
         desc_free(d);
         return NULL;
       }
+      tfe_free(d->attrs.items);
+      d->attrs.items = items;
       d->attrs.cap = reg->num_attrs;
     }
   } else {
@@ -194,6 +249,19 @@ TF_OperationDescription* TF_NewOperationLocked(TF_Graph* graph,
   if (op_type == NULL) desc_error(d, "TF_NewOperation: op_type is NULL");
   if (oper_name == NULL) desc_error(d, "TF_NewOperation: oper_name is NULL");
   return d;
+}
+
+TF_OperationDescription* tfe_desc_new_registered(
+    TF_Graph* graph, const tfe_op_def* reg, const char* oper_name,
+    TF_OperationDescription** spare) {
+  if (reg == NULL) return NULL;
+  return desc_new(graph, reg->name, reg, 1, oper_name, spare);
+}
+
+TF_OperationDescription* TF_NewOperationLocked(TF_Graph* graph,
+                                               const char* op_type,
+                                               const char* oper_name) {
+  return desc_new(graph, op_type, NULL, 0, oper_name, NULL);
 }
 
 /* A description reads nothing of the graph until it is finished, so no
@@ -346,9 +414,13 @@ void TF_ColocateWith(TF_OperationDescription* desc, TF_Operation* op) {
 }
 
 /* Sets attr `name`, taking *v. A second value for the same attr must be
- * equal to the first (TF's "Inconsistent values" otherwise). */
-static void desc_put(TF_OperationDescription* d, const char* name,
-                     tfe_attr_value* v, int ok) {
+ * equal to the first (TF's "Inconsistent values" otherwise). name_is_reg:
+ * `name` is a string of the registered definition d->reg_def (which lives
+ * as long as the process), so the entry can borrow it. Otherwise, for a
+ * registered op, the definition's own spelling of the name is borrowed
+ * when it has that attr; other names are copied. */
+static void desc_put_name(TF_OperationDescription* d, const char* name,
+                          tfe_attr_value* v, int ok, int name_is_reg) {
   const tfe_attr_value* cur;
   if (!ok) {
     d->oom = 1;
@@ -371,12 +443,29 @@ static void desc_put(TF_OperationDescription* d, const char* name,
     tfe_attr_value_clear(v);
     return;
   }
-  if (!tfe_attrs_put(&d->attrs, name, v)) d->oom = 1;
+  if (d->reg_def == NULL) {
+    name_is_reg = 0;
+  } else if (!name_is_reg) {
+    const tfe_attr_def* ad = tfe_op_def_find_attr(d->reg_def, name);
+    if (ad != NULL) {
+      name = ad->name;
+      name_is_reg = 1;
+    }
+  }
+  if (!(name_is_reg ? tfe_attrs_put_static(&d->attrs, name, v)
+                    : tfe_attrs_put(&d->attrs, name, v))) {
+    d->oom = 1;
+  }
+}
+
+static void desc_put(TF_OperationDescription* d, const char* name,
+                     tfe_attr_value* v, int ok) {
+  desc_put_name(d, name, v, ok, 0);
 }
 
 void tfe_desc_put_decoded(TF_OperationDescription* d, const char* name,
-                          tfe_attr_value* v) {
-  desc_put(d, name, v, 1);
+                          tfe_attr_value* v, int name_is_reg) {
+  desc_put_name(d, name, v, 1, name_is_reg && d->reg_def != NULL);
 }
 
 void TF_SetAttrString(TF_OperationDescription* desc, const char* attr_name,
@@ -920,11 +1009,19 @@ static int output_dtype(TF_OperationDescription* d, TF_Output o,
 
 /* Records attr `name` = dtype inferred from an input (an explicit value
  * must agree). */
-static void infer_type_attr(TF_OperationDescription* d, const char* name,
+static void infer_type_attr(TF_OperationDescription* d,
+                            const tfe_op_def* def, const char* name,
                             int dtype) {
   tfe_attr_value v;
-  tfe_attr_value_set_type(&v, (TF_DataType)(dtype > 100 ? dtype - 100 : dtype));
-  desc_put(d, name, &v, 1);
+  TF_DataType t = (TF_DataType)(dtype > 100 ? dtype - 100 : dtype);
+  const tfe_attr_value* cur = tfe_attrs_find(&d->attrs, name);
+  /* Already set to that type (the usual case from the second input on). */
+  if (cur != NULL && !cur->is_list && cur->type == TF_ATTR_TYPE &&
+      cur->v.type == t) {
+    return;
+  }
+  tfe_attr_value_set_type(&v, t);
+  desc_put_name(d, name, &v, 1, def == d->reg_def);
 }
 
 static void check_input_type(TF_OperationDescription* d, const tfe_arg_def* a,
@@ -963,7 +1060,7 @@ static void match_inputs(TF_OperationDescription* d, const tfe_op_def* def,
         continue;
       }
       if (!output_dtype(d, in->one, &dtype)) continue;
-      if (a->type_attr != NULL) infer_type_attr(d, a->type_attr, dtype);
+      if (a->type_attr != NULL) infer_type_attr(d, def, a->type_attr, dtype);
       if (a->type != 0) {
         check_input_type(d, a, a->is_ref ? (int)a->type + 100 : (int)a->type,
                          dtype);
@@ -977,7 +1074,7 @@ static void match_inputs(TF_OperationDescription* d, const tfe_op_def* def,
       tfe_attr_value v;
       int first = -1;
       tfe_attr_value_set_int(&v, in->n);
-      desc_put(d, a->number_attr, &v, 1);
+      desc_put_name(d, a->number_attr, &v, 1, def == d->reg_def);
       for (k = 0; k < in->n; k++) {
         if (!output_dtype(d, in->list[k], &dtype)) continue;
         if (a->type != 0) {
@@ -987,7 +1084,7 @@ static void match_inputs(TF_OperationDescription* d, const tfe_op_def* def,
         } else {
           if (first < 0) {
             first = dtype > 100 ? dtype - 100 : dtype;
-            infer_type_attr(d, a->type_attr, first);
+            infer_type_attr(d, def, a->type_attr, first);
           }
           check_input_type(d, a, a->is_ref ? first + 100 : first, dtype);
         }
@@ -1014,8 +1111,9 @@ static void match_inputs(TF_OperationDescription* d, const tfe_op_def* def,
         if (!flat_push(flat, in->list[k])) d->oom = 1;
       }
       if (ok) {
-        desc_put(d, a->type_list_attr, &v,
-                 tfe_attr_value_set_type_list(&v, types, n));
+        desc_put_name(d, a->type_list_attr, &v,
+                      tfe_attr_value_set_type_list(&v, types, n),
+                      def == d->reg_def);
       }
       tfe_free(types);
     } else {
@@ -1069,6 +1167,8 @@ static int check_attr_names(TF_OperationDescription* d, const tfe_op_def* def,
   for (i = 0; i < d->attrs.count; i++) {
     const char* n = d->attrs.items[i].name;
     if (n[0] == '_') continue;
+    /* A borrowed name is one of the registered definition's attrs. */
+    if (d->attrs.items[i].name_static && def == d->reg_def) continue;
     if (tfe_op_def_find_attr(def, n) == NULL) {
       char* sum = tfe_op_def_summarize(def);
       fail_status(s, TF_INVALID_ARGUMENT,
@@ -1105,8 +1205,12 @@ static int arg_types(const tfe_op_def* def, const tfe_attrs* attrs,
     const tfe_arg_def* a = &args[i];
     const tfe_attr_value* tl = NULL;
     TF_DataType one = a->type;
-    int len;
-    if (!tfe_op_def_arg_length(def, a, attrs, &len, s)) return 0;
+    int len = 1;
+    /* A single tensor needs no attr to know its length. */
+    if ((a->number_attr != NULL || a->type_list_attr != NULL) &&
+        !tfe_op_def_arg_length(def, a, attrs, &len, s)) {
+      return 0;
+    }
     if (out == NULL) {
       n += len;
       continue;
@@ -1159,7 +1263,10 @@ static int tensor_as_dims(const TF_Tensor* t, tfe_shape* out) {
 
 static const TF_Tensor* const_value(const TF_Operation* op) {
   const tfe_attr_value* v;
-  if (op == NULL || strcmp(op->op_type, "Const") != 0) return NULL;
+  if (op == NULL || op->op_type[0] != 'C' ||
+      strcmp(op->op_type, "Const") != 0) {
+    return NULL;
+  }
   v = tfe_attrs_find(&op->attrs, "value");
   if (v == NULL || v->is_list || v->type != TF_ATTR_TENSOR) return NULL;
   return v->v.tensor;
@@ -1418,6 +1525,10 @@ static int infer_shapes(TF_Operation* op, TF_Status* s) {
   a.input_as_shapes = any_as ? as_shapes : NULL;
   a.input_handle_shapes = any_handle ? handle_shapes : NULL;
   a.num_outputs = op->num_outputs;
+  if (op->dims_inline != NULL) {
+    a.out_dims_inline = op->dims_inline;
+    a.out_dims_inline_cap = TFE_OP_INLINE_DIMS;
+  }
   ok = tfe_shape_infer(&a, op->name, op->output_shapes, s);
   if (!ok && n > 0 && TF_GetCode(s) == TF_INVALID_ARGUMENT) {
     /* Again with the input names, for TF's message. */
@@ -1450,12 +1561,15 @@ done:
 
 /* A new operation in ONE block (op->packed): the struct, the per-input
  * arrays, the per-output arrays (zeroed; every output shape unknown), the
- * name and, unless it is a registered op's own name, the op type. */
+ * attr entries (op->attrs borrows them: nattrs slots, empty), for
+ * descriptions of imports (d->spare) room for small output dims
+ * (op->dims_inline), the name and, unless it is a registered op's own
+ * name, the op type. */
 static TF_Operation* op_alloc(const TF_OperationDescription* d, int nin,
-                              int nout, size_t* block_size) {
+                              int nout, int nattrs, size_t* block_size) {
   size_t name_len = strlen(d->name), type_len = 0, size, off_in, off_shapes,
          off_cons, off_itypes, off_otypes, off_ncons, off_capc, off_inline,
-         off_name;
+         off_attrs, off_dims, off_name;
   const char* type_src = NULL;
   TF_Operation* op;
   char* blk;
@@ -1482,6 +1596,12 @@ static TF_Operation* op_alloc(const TF_OperationDescription* d, int nin,
   size = (size + 7) & ~(size_t)7;
   off_inline = size;
   size += (size_t)nout * TFE_OP_INLINE_CONSUMERS * sizeof(TF_Input);
+  off_attrs = size;
+  size += (size_t)nattrs * sizeof(tfe_attr_entry);
+  off_dims = size;
+  if (d->spare != NULL) {
+    size += (size_t)nout * TFE_OP_INLINE_DIMS * sizeof(int64_t);
+  }
   off_name = size;
   size += name_len + 1 + (type_src != NULL ? type_len + 1 : 0);
   *block_size = size;
@@ -1517,6 +1637,14 @@ static TF_Operation* op_alloc(const TF_OperationDescription* d, int nin,
       op->cap_consumers[i] = TFE_OP_INLINE_CONSUMERS;
     }
   }
+  if (d->spare != NULL && nout > 0) {
+    op->dims_inline = (int64_t*)(blk + off_dims);
+  }
+  if (nattrs > 0) {
+    op->attrs.items = (tfe_attr_entry*)(blk + off_attrs);
+    op->attrs.cap = nattrs;
+    op->attrs.items_borrowed = 1;
+  }
   op->name = blk + off_name;
   memcpy(op->name, d->name, name_len + 1);
   if (type_src != NULL) {
@@ -1537,7 +1665,9 @@ static TF_Operation* finish_locked(TF_OperationDescription* d,
   TF_Operation* dup = NULL;
   tfe_name_probe probe;
   size_t op_size = 0;
-  int i, nout = 0, nin = 0;
+  int i, nout = 0, nin = 0, typed = 1;
+  enum { TYPES_SMALL = 16 };
+  TF_DataType itypes[TYPES_SMALL], otypes[TYPES_SMALL];
 
   flat_init(&flat);
   if (d->oom) {
@@ -1598,7 +1728,11 @@ static TF_Operation* finish_locked(TF_OperationDescription* d,
     goto fail;
   }
   if (!check_attr_names(d, def, s)) goto fail;
-  if (!tfe_op_def_complete_attrs(def, &d->attrs, s)) goto fail;
+  if (!(def == d->reg_def
+            ? tfe_op_def_complete_attrs_static(def, &d->attrs, s)
+            : tfe_op_def_complete_attrs(def, &d->attrs, s))) {
+    goto fail;
+  }
   if (d->num_coloc > 0) {
     tfe_attr_value v;
     size_t* lens = (size_t*)tfe_malloc((size_t)d->num_coloc * sizeof(size_t));
@@ -1614,12 +1748,20 @@ static TF_Operation* finish_locked(TF_OperationDescription* d,
     qsort(d->attrs.items, (size_t)d->attrs.count, sizeof(tfe_attr_entry),
           cmp_attr_entry);
   }
-  /* Flat dtypes. */
-  if (!arg_types(def, &d->attrs, def->inputs, def->num_inputs, NULL, 0, &nin,
-                 s) ||
-      !arg_types(def, &d->attrs, def->outputs, def->num_outputs, NULL, 0,
-                 &nout, s)) {
-    goto fail;
+  /* Flat dtypes: one pass into small arrays; a second one into the
+   * operation when they did not fit. When the first pass fails, the
+   * counts alone decide first (the errors come in the old order). */
+  if (!arg_types(def, &d->attrs, def->inputs, def->num_inputs, itypes,
+                 TYPES_SMALL, &nin, s) ||
+      !arg_types(def, &d->attrs, def->outputs, def->num_outputs, otypes,
+                 TYPES_SMALL, &nout, s)) {
+    typed = 0;
+    if (!arg_types(def, &d->attrs, def->inputs, def->num_inputs, NULL, 0,
+                   &nin, s) ||
+        !arg_types(def, &d->attrs, def->outputs, def->num_outputs, NULL, 0,
+                   &nout, s)) {
+      goto fail;
+    }
   }
   if (nin != flat.n) {
     tfe_status_setf(s, TF_INVALID_ARGUMENT,
@@ -1628,13 +1770,21 @@ static TF_Operation* finish_locked(TF_OperationDescription* d,
                     nin, flat.n, d->name);
     goto fail;
   }
-  op = op_alloc(d, nin, nout, &op_size);
+  op = op_alloc(d, nin, nout, d->attrs.count, &op_size);
   if (op == NULL) goto oom;
   if (nin > 0) memcpy(op->inputs, flat.src, (size_t)nin * sizeof(TF_Output));
-  if (!arg_types(def, &d->attrs, def->inputs, def->num_inputs,
-                 op->input_types, nin, &nin, s) ||
-      !arg_types(def, &d->attrs, def->outputs, def->num_outputs,
-                 op->output_types, nout, &nout, s)) {
+  if (typed && nin <= TYPES_SMALL) {
+    if (nin > 0) memcpy(op->input_types, itypes, (size_t)nin * sizeof(*itypes));
+  } else if (!arg_types(def, &d->attrs, def->inputs, def->num_inputs,
+                        op->input_types, nin, &nin, s)) {
+    goto fail;
+  }
+  if (typed && nout <= TYPES_SMALL) {
+    if (nout > 0) {
+      memcpy(op->output_types, otypes, (size_t)nout * sizeof(*otypes));
+    }
+  } else if (!arg_types(def, &d->attrs, def->outputs, def->num_outputs,
+                        op->output_types, nout, &nout, s)) {
     goto fail;
   }
   if (d->num_ctl > 0) {
@@ -1656,8 +1806,14 @@ static TF_Operation* finish_locked(TF_OperationDescription* d,
   op->def = def;
   op->device = d->device != NULL ? d->device : tfe_graph_no_device;
   d->device = NULL;
-  op->attrs = d->attrs;
-  tfe_attrs_init(&d->attrs);
+  /* The entries move into the operation's block; the description keeps
+   * its (now empty) item array. */
+  if (d->attrs.count > 0) {
+    memcpy(op->attrs.items, d->attrs.items,
+           (size_t)d->attrs.count * sizeof(tfe_attr_entry));
+    op->attrs.count = d->attrs.count;
+    d->attrs.count = 0;
+  }
   /* Function calls always have one (unknown shapes), as in TF. */
   if (g->require_shape_fns && tfe_op_lookup(def->name) == def &&
       !tfe_shape_infer_known(def)) {

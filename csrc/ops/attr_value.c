@@ -1094,13 +1094,14 @@ void tfe_attrs_init(tfe_attrs* a) {
   a->count = 0;
   a->cap = 0;
   a->items = NULL;
+  a->items_borrowed = 0;
 }
 
 void tfe_attrs_clear(tfe_attrs* a) {
   int i;
   if (a == NULL) return;
   for (i = 0; i < a->count; i++) {
-    tfe_free(a->items[i].name);
+    if (!a->items[i].name_static) tfe_free(a->items[i].name);
     tfe_attr_value_clear(&a->items[i].value);
   }
   a->count = 0;
@@ -1109,7 +1110,7 @@ void tfe_attrs_clear(tfe_attrs* a) {
 void tfe_attrs_destroy(tfe_attrs* a) {
   if (a == NULL) return;
   tfe_attrs_clear(a);
-  tfe_free(a->items);
+  if (!a->items_borrowed) tfe_free(a->items);
   tfe_attrs_init(a);
 }
 
@@ -1139,7 +1140,8 @@ const tfe_attr_value* tfe_attrs_find(const tfe_attrs* a, const char* name) {
   return e ? &e->value : NULL;
 }
 
-int tfe_attrs_put(tfe_attrs* a, const char* name, tfe_attr_value* value) {
+static int attrs_put(tfe_attrs* a, const char* name, tfe_attr_value* value,
+                     int borrow) {
   tfe_attr_entry* e;
   char* n;
   if (a == NULL || name == NULL || value == NULL) {
@@ -1153,27 +1155,51 @@ int tfe_attrs_put(tfe_attrs* a, const char* name, tfe_attr_value* value) {
     memset(value, 0, sizeof(*value));
     return 1;
   }
-  if (a->count == a->cap) {
-    int cap = a->cap ? a->cap * 2 : 4;
-    tfe_attr_entry* items = (tfe_attr_entry*)tfe_realloc(
-        a->items, sizeof(tfe_attr_entry) * (size_t)cap);
+  if (a->count >= a->cap || a->items_borrowed) {
+    int cap = a->cap > a->count ? a->cap : (a->count ? a->count * 2 : 4);
+    tfe_attr_entry* items;
+    if (a->items_borrowed) {
+      items = (tfe_attr_entry*)tfe_malloc(sizeof(tfe_attr_entry) *
+                                          (size_t)cap);
+      if (items != NULL && a->count > 0) {
+        memcpy(items, a->items, sizeof(tfe_attr_entry) * (size_t)a->count);
+      }
+    } else {
+      items = (tfe_attr_entry*)tfe_realloc(
+          a->items, sizeof(tfe_attr_entry) * (size_t)cap);
+    }
     if (items == NULL) {
       tfe_attr_value_clear(value);
       return 0;
     }
     a->items = items;
     a->cap = cap;
+    a->items_borrowed = 0;
   }
-  n = tfe_strdup(name);
-  if (n == NULL) {
-    tfe_attr_value_clear(value);
-    return 0;
+  if (borrow) {
+    n = (char*)name;
+  } else {
+    n = tfe_strdup(name);
+    if (n == NULL) {
+      tfe_attr_value_clear(value);
+      return 0;
+    }
   }
   e = &a->items[a->count++];
   e->name = n;
   e->value = *value;
+  e->name_static = borrow;
   memset(value, 0, sizeof(*value));
   return 1;
+}
+
+int tfe_attrs_put(tfe_attrs* a, const char* name, tfe_attr_value* value) {
+  return attrs_put(a, name, value, 0);
+}
+
+int tfe_attrs_put_static(tfe_attrs* a, const char* name,
+                         tfe_attr_value* value) {
+  return attrs_put(a, name, value, 1);
 }
 
 int tfe_attrs_merge(tfe_attrs* dst, const tfe_attrs* src) {

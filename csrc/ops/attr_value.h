@@ -106,14 +106,23 @@ int tfe_attr_value_set_tensor_list(tfe_attr_value* v, TF_Tensor* const* ts,
 /* ---- A set of named attrs (small; linear search by name). ---- */
 
 typedef struct tfe_attr_entry {
-  char* name; /* owned */
+  char* name; /* owned, unless name_static */
   tfe_attr_value value;
+  /* 1: name is borrowed from a string that outlives the set (an attr
+   * name of a registered op definition, see tfe_attrs_put_static) and is
+   * never freed with the entry. Whoever removes an entry by hand (graph.c
+   * TF_ClearAttr) must free the name only when this is 0. */
+  int name_static;
 } tfe_attr_entry;
 
 typedef struct tfe_attrs {
   int count;
   int cap;
   tfe_attr_entry* items;
+  /* 1: items lives in memory someone else owns (a graph operation's own
+   * block, csrc/graph/operation.c): never freed or resized here; a new
+   * entry moves the set to an array of its own first. */
+  int items_borrowed;
 } tfe_attrs;
 
 void tfe_attrs_init(tfe_attrs* a);
@@ -127,6 +136,11 @@ const tfe_attr_value* tfe_attrs_find(const tfe_attrs* a, const char* name);
  * struct is zeroed). Replaces an existing entry. Returns 0 on OOM (value is
  * then cleared). */
 int tfe_attrs_put(tfe_attrs* a, const char* name, tfe_attr_value* value);
+/* Like tfe_attrs_put, but a new entry borrows `name` instead of copying
+ * it: the string must outlive the set (registered op definitions' attr
+ * names, which are never freed, qualify). */
+int tfe_attrs_put_static(tfe_attrs* a, const char* name,
+                         tfe_attr_value* value);
 /* Deep copy of every entry of src into dst (replacing same names). */
 int tfe_attrs_merge(tfe_attrs* dst, const tfe_attrs* src);
 /* Order-independent hash / equality of the whole set. */

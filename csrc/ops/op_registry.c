@@ -749,8 +749,21 @@ static int missing_attr_not_found(const tfe_op_def* def, const char* name,
   return 0;
 }
 
+static int complete_attrs(const tfe_op_def* def, tfe_attrs* attrs,
+                          int borrow_names, TF_Status* s);
+
 int tfe_op_def_complete_attrs(const tfe_op_def* def, tfe_attrs* attrs,
                               TF_Status* s) {
+  return complete_attrs(def, attrs, 0, s);
+}
+
+int tfe_op_def_complete_attrs_static(const tfe_op_def* def, tfe_attrs* attrs,
+                                     TF_Status* s) {
+  return complete_attrs(def, attrs, 1, s);
+}
+
+static int complete_attrs(const tfe_op_def* def, tfe_attrs* attrs,
+                          int borrow_names, TF_Status* s) {
   int i, j, missing = 0;
   tfe_strbuf b;
   if (def == NULL || attrs == NULL) {
@@ -768,7 +781,8 @@ int tfe_op_def_complete_attrs(const tfe_op_def* def, tfe_attrs* attrs,
       continue;
     }
     if (!tfe_attr_value_copy(&v, &a->default_value) ||
-        !tfe_attrs_put(attrs, a->name, &v)) {
+        !(borrow_names ? tfe_attrs_put_static(attrs, a->name, &v)
+                       : tfe_attrs_put(attrs, a->name, &v))) {
       tfe_status_setf(s, TF_RESOURCE_EXHAUSTED,
                       "Out of memory while filling attr defaults of %s",
                       def->name);

@@ -143,6 +143,11 @@ const tfe_attr_def* tfe_op_def_find_attr(const tfe_op_def* def,
  * are allowed (TF ignores them in eager mode). */
 int tfe_op_def_complete_attrs(const tfe_op_def* def, tfe_attrs* attrs,
                               TF_Status* s);
+/* The same, but defaults are added with tfe_attrs_put_static (the
+ * entries borrow the definition's attr names): only for registered
+ * definitions, which are never freed. */
+int tfe_op_def_complete_attrs_static(const tfe_op_def* def, tfe_attrs* attrs,
+                                     TF_Status* s);
 
 /* Number of flat tensors arg `arg` stands for, given complete attrs
  * (1, N from number_attr, or the length of the type_list_attr). */

@@ -710,11 +710,36 @@ void si_debug_string(const si_sh* s, char* buf, size_t cap) {
 /* ------------------------------------------------------------------------
  * Outputs */
 
+/* Output i's room in a->out_dims_inline, or NULL. */
+static int64_t* inline_dims(const tfe_shape_infer_args* a, int i) {
+  if (a->out_dims_inline == NULL || a->out_dims_inline_cap <= 0) return NULL;
+  return a->out_dims_inline + (size_t)i * (size_t)a->out_dims_inline_cap;
+}
+
+/* Frees output i's dims unless they are its inline room. */
+static void free_out_dims(const tfe_shape_infer_args* a, int i,
+                          int64_t* dims) {
+  if (dims != NULL && dims != inline_dims(a, i)) tfe_free(dims);
+}
+
 static int set_dims(si_ctx* c, int i, int rank, const int64_t* dims) {
   tfe_shape* o;
   int64_t* nd = NULL;
+  int64_t* room;
   if (i < 0 || i >= c->a->num_outputs) return 1; /* no such output */
   o = &c->out[i];
+  room = inline_dims(c->a, i);
+  if (rank > 0 && room != NULL && rank <= c->a->out_dims_inline_cap) {
+    int k;
+    /* In place: dims may be this very room (k-th read before written). */
+    for (k = 0; k < rank; k++) {
+      room[k] = dims != NULL ? (dims[k] < 0 ? -1 : dims[k]) : -1;
+    }
+    if (o->dims != room) free_out_dims(c->a, i, o->dims);
+    o->dims = room;
+    o->num_dims = rank;
+    return 1;
+  }
   if (rank > 0) {
     nd = (int64_t*)tfe_malloc(sizeof(int64_t) * (size_t)rank);
     if (nd == NULL) {
@@ -730,7 +755,7 @@ static int set_dims(si_ctx* c, int i, int rank, const int64_t* dims) {
       for (k = 0; k < rank; k++) nd[k] = -1;
     }
   }
-  tfe_free(o->dims);
+  free_out_dims(c->a, i, o->dims);
   o->dims = nd;
   o->num_dims = rank < 0 ? -1 : rank;
   return 1;
@@ -925,10 +950,11 @@ static void attach_context(si_ctx* c, const char* node_name) {
 /* ------------------------------------------------------------------------
  * Entry point */
 
-static void reset_outputs(tfe_shape* out, int n) {
+static void reset_outputs(const tfe_shape_infer_args* a, tfe_shape* out,
+                          int n) {
   int i;
   for (i = 0; i < n; i++) {
-    tfe_free(out[i].dims);
+    free_out_dims(a, i, out[i].dims);
     out[i].dims = NULL;
     out[i].num_dims = -1;
   }
@@ -964,7 +990,7 @@ int tfe_shape_infer(const tfe_shape_infer_args* a, const char* node_name,
         c.used_as_shapes = 0;
         attach_context(&c, node_name);
       }
-      reset_outputs(out, a->num_outputs);
+      reset_outputs(a, out, a->num_outputs);
     }
     return ok;
   }
@@ -984,7 +1010,7 @@ int tfe_shape_infer(const tfe_shape_infer_args* a, const char* node_name,
       TF_SetStatus(s, TF_INTERNAL, "shape inference failed without a status");
     }
     if (TF_GetCode(s) != TF_RESOURCE_EXHAUSTED) attach_context(&c, node_name);
-    reset_outputs(out, a->num_outputs);
+    reset_outputs(a, out, a->num_outputs);
     return 0;
   }
   return 1;

@@ -37,11 +37,19 @@ typedef struct tfe_shape_infer_args {
    * the "shape" attr of the VarHandleOp producing it); num_dims < 0 when
    * unknown. ReadVariableOp and ResourceGather use it. Borrowed. */
   const tfe_shape* input_handle_shapes;
+  /* Optional (may be NULL): room for the outputs' dims. Output i keeps
+   * up to out_dims_inline_cap dims at out_dims_inline + i *
+   * out_dims_inline_cap instead of in a tfe_malloc'd array; the caller
+   * must not tfe_free such a dims pointer. A longer shape still gets its
+   * own array. Graph operations built by imports use it
+   * (csrc/graph/operation.c). */
+  int64_t* out_dims_inline;
+  int out_dims_inline_cap;
 } tfe_shape_infer_args;
 
 /* Fills out[0..num_outputs) (overwritten; the caller frees each dims array
- * with tfe_free) with the shapes the op's outputs must have. An output the
- * rules cannot tell is unknown rank. Returns 1 on success; 0 with
+ * with tfe_free, except those in a->out_dims_inline) with the shapes the
+ * op's outputs must have. An output the rules cannot tell is unknown rank. Returns 1 on success; 0 with
  * INVALID_ARGUMENT (TF's code and wording where TF has a message) when the
  * input shapes or constant inputs are incompatible with the op, e.g.
  * "Dimensions must be equal, but are 3 and 2 for '{{node mm}} = MatMul
