@@ -216,3 +216,64 @@ def test_svd_of_a_wide_complex_batch_reconstructs() -> None:
     np.testing.assert_allclose(
         np.conj(np.swapaxes(v, -1, -2)) @ v, np.broadcast_to(np.eye(7), (3, 7, 7)), atol=1e-10
     )
+
+
+def test_graph_shapes_and_build_errors_match_tf() -> None:
+    # Shapes and messages TF 2.21's shape functions give for the same graph.
+    p, c = tfe_py.placeholder, tfe_py.constant
+
+    def f(v: float) -> Any:
+        return c(np.float32(v))
+
+    with tfe_py.Graph():
+        x = p(tfe_py.float32, shape=(2, 5, 3))
+        s, u, v = ops.Svd(input=x, full_matrices=True)
+        assert (s.shape, u.shape, v.shape) == ((2, 3), (2, 5, 5), (2, 3, 3))
+        s, u, v = ops.Svd(input=x)
+        assert (s.shape, u.shape, v.shape) == ((2, 3), (2, 5, 3), (2, 3, 3))
+        b = p(tfe_py.float32, shape=(None, 4))
+        sc = p(tfe_py.float32, shape=(None,))
+        nms = {"boxes": b, "scores": sc, "max_output_size": c(np.int32(7))}
+        thr = {"iou_threshold": f(0.5), "score_threshold": f(0.0)}
+        r4 = ops.NonMaxSuppressionV4(**nms, **thr, pad_to_max_output_size=True)
+        assert [t.shape for t in r4] == [(7,), ()]
+        r5 = ops.NonMaxSuppressionV5(**nms, **thr, soft_nms_sigma=f(0.0))
+        assert [t.shape for t in r5] == [(None,), (None,), ()]
+        logits = p(tfe_py.float32, shape=(3, None))
+        assert ops.Multinomial(logits=logits, num_samples=c(np.int32(5))).shape == (3, 5)
+        img = p(tfe_py.float32, shape=(None, 8, 8, 3))
+        ind = p(tfe_py.int32, shape=(None,))
+        size = c(np.array([2, 3], np.int32))
+        crop = ops.CropAndResize(
+            image=img, boxes=p(tfe_py.float32, shape=(6, 4)), box_ind=ind, crop_size=size
+        )
+        assert crop.shape == (6, 2, 3, 3)
+        rt = ops.RaggedTensorToTensor(
+            shape=c(np.array([-1, 4, -1], np.int32)),
+            values=p(tfe_py.float32, shape=(None, 3)),
+            default_value=f(0.0),
+            row_partition_tensors=[c(np.array([0, 1], np.int64))],
+            row_partition_types=["ROW_SPLITS"],
+        )
+        assert rt.shape == (None, 4, 3)
+        with pytest.raises(errors.InvalidArgumentError, match=r"^Dimension must be 4 but is 3 for"):
+            ops.CropAndResize(
+                image=img, boxes=p(tfe_py.float32, shape=(6, 3)), box_ind=ind, crop_size=size
+            )
+        with pytest.raises(errors.InvalidArgumentError, match=r"^Shape must be at least rank 2"):
+            ops.Svd(input=p(tfe_py.float32, shape=(3,)))
+        with pytest.raises(errors.InvalidArgumentError, match=r"^VALUE_ROWIDS cannot be first for"):
+            ops.RaggedTensorToTensor(
+                shape=c(np.int32(-1)),
+                values=p(tfe_py.float32, shape=(None,)),
+                default_value=f(0.0),
+                row_partition_tensors=[c(np.array([0, 1], np.int64))],
+                row_partition_types=["VALUE_ROWIDS"],
+            )
+        with pytest.raises(errors.InvalidArgumentError, match=r"^Dimension must be 4 but is 5 for"):
+            ops.NonMaxSuppressionV3(
+                boxes=p(tfe_py.float32, shape=(3, 5)),
+                scores=sc,
+                max_output_size=c(np.int32(3)),
+                **thr,
+            )
