@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/tensor_internal.h"
+#include "core/variant.h"
 #include "kernels/cpu/kutil.h"
 #include "kernels/resource.h"
 
@@ -191,6 +193,24 @@ static void assign_var_compute(tfe_kernel_context* k) {
                "Expected %s got %s",
                kutil_tshape(r->value, &a), kutil_tshape(value, &b));
     goto done;
+  }
+  /* When the runtime says nothing else can see the value's buffer (its
+   * last use, e.g. a restored checkpoint tensor), the variable takes that
+   * buffer over instead of copying it, as TF's AssignVariableOp forwards
+   * its input. */
+  if (value->dtype != TF_STRING && value->dtype != TF_VARIANT &&
+      tfe_kernel_can_forward(
+          k, 1, value->dtype,
+          tfe_shape_num_elements(value->dims, value->num_dims))) {
+    nv = tfe_tensor_share(value);
+    if (nv != NULL) {
+      k->forwarded |= (uint64_t)1 << 1;
+      if (r->value != NULL) TF_DeleteTensor(r->value);
+      r->value = nv;
+      r->dtype = value->dtype;
+      r->ever_initialized = 1;
+      goto done;
+    }
   }
   /* Reuse the variable's buffer when nobody else holds it and the size
    * matches; otherwise a fresh copy (the input stays the caller's). */
