@@ -758,6 +758,30 @@ def gen_more_conversions() -> None:
     record("AsString", {"input": tensor("float32", [5])}, {"precision": 300})
 
 
+def gen_fingerprint() -> None:
+    """Fingerprint (rows of FarmHash fingerprints). TF leaves string rows
+    with no columns uninitialized, so no such case is recorded."""
+    fp = {"method": S(b"farmhash64")}
+    record("Fingerprint", {"data": S([[b"a", b"bc"], [b"", b""]]), **fp})
+    record("Fingerprint", {"data": S([[b"x" * 100], [LONG]]), **fp})
+    for dt, v in (
+        ("int32", [1, 2, 3]),
+        ("float32", [[1.5, 2], [3, 4]]),
+        ("bool", [True, False]),
+        ("int64", [[[1, 2]]]),
+        ("uint8", [[1, 2, 3, 4, 5, 6, 7, 8, 9]]),
+        ("float16", [0.5, -2]),
+        ("complex64", [1 + 2j]),
+        ("float64", [[1.0] * 20] * 3),
+    ):
+        record("Fingerprint", {"data": tensor(dt, v), **fp})
+    record("Fingerprint", {"data": tensor("int32", [], (2, 0)), **fp})
+    record("Fingerprint", {"data": S([], (0, 3)), **fp})
+    record("Fingerprint", {"data": tensor("int32", 1), **fp})
+    record("Fingerprint", {"data": tensor("int32", [1]), "method": S(b"md5")})
+    record("Fingerprint", {"data": tensor("int32", [1]), "method": S([b"farmhash64"])})
+
+
 def main() -> None:
     gen_hash()
     gen_split()
@@ -771,6 +795,7 @@ def main() -> None:
     gen_unicode()
     gen_int32_attrs()
     gen_more_conversions()
+    gen_fingerprint()
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(
         json.dumps(

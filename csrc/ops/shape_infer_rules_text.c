@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "ops/shape_infer_internal.h"
+#include "tensorflow/c/tf_tensor.h"
+#include "tensorflow/c/tf_tstring.h"
 
 /* StringSplit / StringSplitV2(input: [N], sep: []):
  * indices [?, 2], values [?], shape [2]. */
@@ -100,6 +102,32 @@ static int rule_ngrams(si_ctx* c) {
   return si_set(c, 1, &sp);
 }
 
+/* Fingerprint(data: rank >= 1, method: []): [batch, 8] (the 8 only when
+ * the method is a known constant). */
+static int rule_fingerprint(si_ctx* c) {
+  si_sh d, m, o;
+  int64_t size = -1;
+  TF_Tensor* mv;
+  si_in(c, 0, &d);
+  si_in(c, 1, &m);
+  if (!si_with_rank_at_least(c, &d, 1, &d)) return 0;
+  if (!si_with_rank(c, &m, 0, &m)) return 0;
+  mv = si_value(c, 1);
+  if (mv != NULL && TF_TensorType(mv) == TF_STRING &&
+      TF_NumDims(mv) == 0) {
+    const TF_TString* ts = (const TF_TString*)TF_TensorData(mv);
+    size_t n = TF_TString_GetSize(ts);
+    const char* p = TF_TString_GetDataPointer(ts);
+    if (n != 10 || memcmp(p, "farmhash64", 10) != 0) {
+      return si_err(c, "Unsupported method: %.*s", (int)(n > 200 ? 200 : n),
+                    p);
+    }
+    size = 8;
+  }
+  si_matrix(&o, d.rank > 0 ? d.d[0] : -1, size);
+  return si_set(c, 0, &o);
+}
+
 /* PrintV2: no outputs; the input must be a scalar. */
 static int rule_print_v2(si_ctx* c) {
   int r = si_in_rank(c, 0);
@@ -126,5 +154,6 @@ const si_rule si_rules_text[] = {
     {"UnicodeEncode", rule_unicode_encode},
     {"UnicodeTranscode", si_rule_unchanged},
     {"PrintV2", rule_print_v2},
+    {"Fingerprint", rule_fingerprint},
     {"Print", si_rule_unchanged},
     {NULL, NULL}};

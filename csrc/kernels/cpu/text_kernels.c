@@ -213,6 +213,93 @@ static void hash_legacy_compute(tfe_kernel_context* k) {
   hash_compute(k, HASH_LEGACY);
 }
 
+/* ---- Fingerprint ---- */
+
+static void put_le64(uint8_t* o, uint64_t v) {
+  int b;
+  for (b = 0; b < 8; b++) o[b] = (uint8_t)(v >> (8 * b));
+}
+
+/* One FarmHash fingerprint per row (dim 0) of data: of the row's bytes,
+ * or for strings, of the row's string fingerprints (8 little-endian bytes
+ * each; a row of one string gets that string's fingerprint). The result is
+ * the 8 little-endian bytes of the fingerprint. */
+static void fingerprint_compute(tfe_kernel_context* k) {
+  const TF_Tensor* data = k->inputs[0];
+  const TF_Tensor* method = k->inputs[1];
+  kutil_shape_buf sb;
+  int64_t rows, cols, i, j, odims[2];
+  TF_Tensor* out;
+  uint8_t* o;
+  if (method->num_dims != 0) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "`method` should be a scalar string: %s",
+               kutil_tshape(method, &sb));
+    return;
+  }
+  if (tx_len(method, 0) != 10 ||
+      memcmp(tx_ptr(method, 0), "farmhash64", 10) != 0) {
+    size_t n = tx_len(method, 0);
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Unsupported fingerprint method: %.*s",
+               (int)(n > 200 ? 200 : n), tx_ptr(method, 0));
+    return;
+  }
+  if (data->num_dims < 1) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "`data` should have at least one dimension: %s",
+               kutil_tshape(data, &sb));
+    return;
+  }
+  rows = data->dims[0];
+  cols = kutil_dims_prod(data->dims, 1, data->num_dims);
+  odims[0] = rows;
+  odims[1] = 8;
+  out = tfe_kernel_alloc_output(k, 0, TF_UINT8, odims, 2);
+  if (out == NULL || rows == 0) return;
+  o = (uint8_t*)kutil_data(out);
+  if (data->dtype == TF_STRING) {
+    /* (TF leaves the rows of a string tensor with no columns
+     * uninitialized; tfe gives them the fingerprint of no bytes.) */
+    size_t bytes;
+    uint8_t* buf;
+    if (!tfe_checked_mul_sz((size_t)cols, 8, &bytes) ||
+        (buf = (uint8_t*)tfe_malloc(bytes > 0 ? bytes : 1)) == NULL) {
+      KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory in Fingerprint");
+      return;
+    }
+    for (i = 0; i < rows; i++) {
+      if (cols == 1) {
+        /* one string per row: its own fingerprint, as TF */
+        put_le64(o + 8 * i,
+                 tfe_farmhash_fingerprint64(tx_ptr(data, i), tx_len(data, i)));
+        continue;
+      }
+      for (j = 0; j < cols; j++) {
+        int64_t e = i * cols + j;
+        put_le64(buf + 8 * j,
+                 tfe_farmhash_fingerprint64(tx_ptr(data, e), tx_len(data, e)));
+      }
+      put_le64(o + 8 * i, tfe_farmhash_fingerprint64((const char*)buf, bytes));
+    }
+    tfe_free(buf);
+    return;
+  }
+  {
+    /* Fixed-size elements: the row's raw bytes (no bytes for dtypes
+     * without a host layout, such as resources and variants). */
+    size_t es = kutil_esize(data->dtype);
+    size_t row_bytes = (size_t)cols * es;
+    const char* base = (const char*)kutil_data(data);
+    if (data->dtype == TF_RESOURCE || data->dtype == TF_VARIANT) row_bytes = 0;
+    for (i = 0; i < rows; i++) {
+      put_le64(o + 8 * i,
+               tfe_farmhash_fingerprint64(
+                   row_bytes > 0 ? base + (size_t)i * row_bytes : "",
+                   row_bytes));
+    }
+  }
+}
+
 /* ---- ReduceJoin ---- */
 
 static void reduce_join_compute(tfe_kernel_context* k) {
@@ -723,6 +810,8 @@ void tfe_register_cpu_text_kernels(void) {
                      NULL, 0, NULL, NULL, 0);
   tfe_kutil_register("StringToHashBucket", hash_legacy_compute, NULL, NULL, 0,
                      NULL, NULL, 0);
+  tfe_kutil_register("Fingerprint", fingerprint_compute, NULL, NULL, 0, NULL,
+                     NULL, 0);
   tfe_kutil_register("ReduceJoin", reduce_join_compute, NULL, NULL, 0, NULL,
                      NULL, 0);
   tfe_kutil_register("UnsortedSegmentJoin", segment_join_compute, "Tindices",
