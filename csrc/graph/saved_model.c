@@ -27,7 +27,10 @@
  * Ownership: the returned session is the caller's (TF_CloseSession +
  * TF_DeleteSession), and holds `graph` as TF_NewSession does. The
  * meta_graph_def buffer must be empty (data NULL); it receives memory that
- * its data_deallocator frees. */
+ * its data_deallocator frees.
+ *
+ * Also TFE_ReadSavedModel (tfe/saved_model.h): steps 2's reading alone,
+ * returning the whole serialized SavedModel. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
