@@ -38,6 +38,7 @@ __all__ = [
     "load",
     "model_ops",
     "read_meta_graphs",
+    "read_saved_model",
     "registered_kernel_ops",
 ]
 
@@ -267,19 +268,28 @@ def _parse_meta_graph(raw: bytes) -> _MetaGraph:
     return _MetaGraph(tuple(tags), signatures, graph_def)
 
 
-def _read_file(path: str) -> bytes:
-    from tfe_py import io as tfe_io
-
-    with tfe_io.GFile(path, "rb") as f:
-        data: bytes = f.read()
-    return data
+def read_saved_model(export_dir: str | os.PathLike[str]) -> bytes:
+    """The serialized ``tensorflow.SavedModel`` of ``export_dir``, read as
+    the loader reads it (``saved_model.pb``, else ``saved_model.pbtxt``
+    converted; any registered filesystem) by tfe's ``TFE_ReadSavedModel``."""
+    path = os.fspath(export_dir)
+    if not isinstance(path, str):
+        path = os.fsdecode(path)
+    buf = lib.TF_NewBuffer()
+    if buf == ffi.NULL:
+        raise errors.out_of_memory("TF_NewBuffer returned NULL")
+    try:
+        with status() as s:
+            lib.TFE_ReadSavedModel(path.encode("utf-8"), buf, s)
+        return bytes(ffi.buffer(buf.data, buf.length)) if buf.length else b""
+    finally:
+        lib.TF_DeleteBuffer(buf)
 
 
 def read_meta_graphs(export_dir: str | os.PathLike[str]) -> list[bytes]:
-    """The serialized MetaGraphDefs of ``<export_dir>/saved_model.pb``, in
-    file order (read through the filesystem registry)."""
-    path = os.fspath(export_dir).rstrip("/") + "/saved_model.pb"
-    data = _read_file(path)
+    """The serialized MetaGraphDefs of the SavedModel in ``export_dir``, in
+    file order (see :func:`read_saved_model`)."""
+    data = read_saved_model(export_dir)
     return [v for f, w, v in _fields(data) if f == 2 and w == 2]
 
 

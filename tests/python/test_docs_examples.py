@@ -14,7 +14,8 @@ reported as skipped with that reason. Markers are meant to be rare:
 ``test_no_run_markers`` lists them and fails when a marker is not followed
 by an example. ``<!-- run-args: ARG ... -->`` in the same place gives a C
 program its command-line arguments (``{root}`` is the checkout, e.g. a test
-data file). Shell and other fences are not run.
+data file). Examples run in a temporary folder in which ``tests/data`` is a
+link to the checkout's test data. Shell and other fences are not run.
 """
 
 from __future__ import annotations
@@ -130,7 +131,17 @@ def _python_env() -> dict[str, str]:
     return env
 
 
+def _link_test_data(tmp_path: Path) -> None:
+    """Examples run in a temporary folder; ``tests/data/...`` there reaches
+    the checkout's test data (the SavedModels the docs load)."""
+    (tmp_path / "tests").mkdir(exist_ok=True)
+    link = tmp_path / "tests" / "data"
+    if not link.exists():
+        link.symlink_to(ROOT / "tests" / "data")
+
+
 def _run_python(example: Example, tmp_path: Path) -> None:
+    _link_test_data(tmp_path)
     src = tmp_path / "example.py"
     src.write_text(example.code, encoding="utf-8")
     _run([sys.executable, str(src)], tmp_path, _python_env())
@@ -140,6 +151,7 @@ def _run_c(example: Example, tmp_path: Path) -> None:
     import tfe_py
 
     libdir = tfe_py.get_library_dir()
+    _link_test_data(tmp_path)
     src = tmp_path / "example.c"
     src.write_text(example.code, encoding="utf-8")
     exe = tmp_path / "example"
