@@ -1675,4 +1675,93 @@ TEST(mutable_table_threads) {
   TF_DeleteStatus(s);
 }
 
+/* int64 -> variant (TF's list for MutableHashTableV2): TensorLists stored
+ * and found again. */
+static int32_t list_length(TFE_Context* ctx, TFE_TensorHandle* l,
+                           TF_Status* s) {
+  TFE_TensorHandle* out;
+  int32_t n;
+  CHECK_EQ_INT(run(ctx, "TensorListLength", &l, 1, &out, 1, s), TF_OK);
+  n = read_i32(out, s);
+  TFE_DeleteTensorHandle(out);
+  return n;
+}
+
+static TFE_TensorHandle* make_list(TFE_Context* ctx, int rows, TF_Status* s) {
+  float data[12] = {0};
+  int64_t d[2] = {rows, 2};
+  int32_t es[1] = {2};
+  int64_t d1[1] = {1};
+  TFE_TensorHandle* t = make_handle(TF_FLOAT, d, 2, data, (size_t)rows * 8, s);
+  TFE_TensorHandle* shape = make_handle(TF_INT32, d1, 1, es, 4, s);
+  TFE_Op* op = TFE_NewOp(ctx, "TensorListFromTensor", s);
+  TFE_TensorHandle* out = NULL;
+  int n = 1;
+  TFE_OpAddInput(op, t, s);
+  TFE_OpAddInput(op, shape, s);
+  TFE_OpSetAttrType(op, "element_dtype", TF_FLOAT);
+  TFE_OpSetAttrType(op, "shape_type", TF_INT32);
+  TFE_Execute(op, &out, &n, s);
+  CHECK_CODE(s, TF_OK);
+  TFE_DeleteOp(op);
+  TFE_DeleteTensorHandle(t);
+  TFE_DeleteTensorHandle(shape);
+  return out;
+}
+
+TEST(mutable_table_variant_values) {
+  TF_Status* s = TF_NewStatus();
+  TFE_Context* ctx = new_ctx(s);
+  TFE_TensorHandle* m =
+      table(ctx, "MutableHashTableV2", TF_INT64, TF_VARIANT, "var", -2, NULL,
+            s);
+  TFE_TensorHandle* l3 = make_list(ctx, 3, s);
+  TFE_TensorHandle* l1 = make_list(ctx, 1, s);
+  TFE_TensorHandle *k5 = i64_scalar(5, s), *k6 = i64_scalar(6, s), *out;
+  TFE_TensorHandle* in[3];
+  CHECK_CODE(s, TF_OK);
+  CHECK_EQ_INT(run2(ctx, "LookupTableInsertV2", m, k5, l3, s), TF_OK);
+  in[0] = m;
+  in[1] = k5;
+  in[2] = l1;
+  if (run(ctx, "LookupTableFindV2", in, 3, &out, 1, s) != TF_OK) {
+    TFE_FAIL("find: %s", TF_Message(s));
+  }
+  CHECK_EQ_INT(list_length(ctx, out, s), 3);
+  TFE_DeleteTensorHandle(out);
+  in[1] = k6;
+  CHECK_EQ_INT(run(ctx, "LookupTableFindV2", in, 3, &out, 1, s), TF_OK);
+  CHECK_EQ_INT(list_length(ctx, out, s), 1);
+  TFE_DeleteTensorHandle(out);
+  /* Overwrite, then remove: the objects are released with the table. */
+  CHECK_EQ_INT(run2(ctx, "LookupTableInsertV2", m, k5, l1, s), TF_OK);
+  CHECK_EQ_INT(run2(ctx, "LookupTableInsertV2", m, k6, l3, s), TF_OK);
+  CHECK_EQ_INT(run2(ctx, "LookupTableRemoveV2", m, k5, NULL, s), TF_OK);
+  CHECK_EQ_INT(table_size(ctx, m, s), 1);
+  {
+    /* No keys: an empty variant output. */
+    int64_t d0[1] = {0};
+    in[1] = i64_tensor(NULL, d0, 1, s);
+    CHECK_EQ_INT(run(ctx, "LookupTableFindV2", in, 3, &out, 1, s), TF_OK);
+    TFE_DeleteTensorHandle(out);
+    TFE_DeleteTensorHandle(in[1]);
+  }
+  {
+    TFE_TensorHandle* ex[2];
+    TF_Tensor* v;
+    CHECK_EQ_INT(export_table(ctx, m, TF_INT64, TF_VARIANT, ex, s), TF_OK);
+    v = TFE_TensorHandleResolve(ex[1], s);
+    CHECK_EQ_INT(TF_TensorElementCount(v), 1);
+    TF_DeleteTensor(v);
+    free_handles(ex, 2);
+  }
+  TFE_DeleteTensorHandle(k5);
+  TFE_DeleteTensorHandle(k6);
+  TFE_DeleteTensorHandle(l1);
+  TFE_DeleteTensorHandle(l3);
+  TFE_DeleteTensorHandle(m);
+  TFE_DeleteContext(ctx);
+  TF_DeleteStatus(s);
+}
+
 TFE_TEST_MAIN

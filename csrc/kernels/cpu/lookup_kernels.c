@@ -31,8 +31,8 @@
  * INVALID_ARGUMENT or returns the empty result. MutableDenseHashTableV2 and
  * AnonymousMutableDenseHashTable use lookup_dense.c (TF's bucket layout).
  * Not implemented (not registered): TF 1's MutableDenseHashTable (its
- * kernel fails in TF 2.21 too), tables with variant or resource values and
- * InitializeTableFromDataset. */
+ * kernel fails in TF 2.21 too), dense tables with variant or resource
+ * values and InitializeTableFromDataset. */
 #include <ctype.h>
 #include <errno.h>
 #include <pthread.h>
@@ -44,6 +44,7 @@
 #include "core/alloc.h"
 #include "core/status_internal.h"
 #include "core/tensor_internal.h"
+#include "core/variant.h"
 #include "fs/fs.h"
 #include "kernels/cpu/cpu_kernels.h"
 #include "kernels/cpu/kutil.h"
@@ -689,6 +690,35 @@ static int match_signature(tfe_kernel_context* k, const TF_DataType* want_in,
   return 0;
 }
 
+/* tfe_kernel_alloc_output, also for variant outputs (empty objects). */
+static TF_Tensor* alloc_out(tfe_kernel_context* k, int index, TF_DataType dt,
+                            const int64_t* dims, int nd) {
+  TF_Tensor* t;
+  if (dt != TF_VARIANT) return tfe_kernel_alloc_output(k, index, dt, dims, nd);
+  t = TF_AllocateTensor(TF_VARIANT, dims, nd, 0);
+  if (t == NULL ||
+      (kutil_num_elements(t) > 0 && tfe_variant_slots(t) == NULL)) {
+    TF_DeleteTensor(t);
+    KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED,
+               "OOM when allocating output %d of %s", index, k->op_def->name);
+    return NULL;
+  }
+  tfe_kernel_set_output(k, index, t);
+  return t;
+}
+
+/* Variant values must be tensors whose elements are tfe's objects. */
+static int check_variant_input(tfe_kernel_context* k, const TF_Tensor* t) {
+  if (t->dtype == TF_VARIANT && kutil_num_elements(t) > 0 &&
+      tfe_variant_slots(t) == NULL) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "%s: the variant values are not variant objects made by tfe",
+               k->op_def->name);
+    return 0;
+  }
+  return 1;
+}
+
 /* Shape of the values for `keys` (keys' shape + the table's value shape)
  * into dims; its rank, or -1 with k->status set when too large. */
 static int value_shape_for(tfe_kernel_context* k, const lk_table* t,
@@ -828,7 +858,8 @@ static void find_compute(tfe_kernel_context* k) {
       goto done;
     }
   }
-  out = tfe_kernel_alloc_output(k, 0, t->vdt, dims, r);
+  if (!check_variant_input(k, def)) goto done;
+  out = alloc_out(k, 0, t->vdt, dims, r);
   if (out == NULL) goto done;
   pthread_rwlock_rdlock(&t->mu);
   if (t->kind == LK_DENSE) {
@@ -866,6 +897,7 @@ static void insert_compute(tfe_kernel_context* k) {
     if (!match_signature(k, in, 2, NULL, 0)) goto done;
   }
   if (!check_keys_values(k, t, k->inputs[1], k->inputs[2])) goto done;
+  if (!check_variant_input(k, k->inputs[2])) goto done;
   if (t->kind == LK_HASH) {
     KUTIL_FAIL(k, TF_UNIMPLEMENTED,
                "Insert not supported by InitializableLookupTable "
@@ -972,6 +1004,7 @@ static void import_compute(tfe_kernel_context* k) {
     goto done;
   }
   if (!check_keys_values(k, t, keys, vals)) goto done;
+  if (!check_variant_input(k, vals)) goto done;
   if (t->kind == LK_HASH) {
     initialize_from_tensors(k, t, keys, vals);
   } else {
@@ -1024,8 +1057,7 @@ static void export_compute(tfe_kernel_context* k) {
     int64_t kd[1] = {n}, vd[2] = {n, t->vdim};
     TF_Tensor* ko = tfe_kernel_alloc_output(k, 0, t->kdt, kd, 1);
     TF_Tensor* vo =
-        ko != NULL ? tfe_kernel_alloc_output(k, 1, t->vdt, vd, t->vec ? 2 : 1)
-                   : NULL;
+        ko != NULL ? alloc_out(k, 1, t->vdt, vd, t->vec ? 2 : 1) : NULL;
     if (vo != NULL) {
       for (i = 0; i < n; i++) {
         if (t->kdt == TF_STRING) {
@@ -1613,8 +1645,7 @@ static const kv_pair kHashPairs[] = {
     {TF_INT64, TF_STRING},  {TF_INT64, TF_INT64},  {TF_INT64, TF_INT32},
     {TF_INT64, TF_FLOAT},   {TF_INT64, TF_DOUBLE}, {TF_INT32, TF_STRING},
     {TF_INT32, TF_INT32},   {TF_INT32, TF_FLOAT},  {TF_INT32, TF_DOUBLE}};
-/* Mutable tables (TF also has int64 -> variant for the scalar ones, which
- * tfe does not implement). */
+/* Mutable tables; the scalar ones also take int64 -> variant. */
 static const kv_pair kMutablePairs[] = {
     {TF_STRING, TF_INT64}, {TF_STRING, TF_INT32}, {TF_STRING, TF_FLOAT},
     {TF_STRING, TF_DOUBLE}, {TF_STRING, TF_BOOL}, {TF_INT64, TF_STRING},
@@ -1647,6 +1678,9 @@ void tfe_register_cpu_lookup_kernels(void) {
   for (i = 0; i < sizeof kMutableOps / sizeof kMutableOps[0]; i++) {
     for (j = 0; j < sizeof kMutablePairs / sizeof kMutablePairs[0]; j++) {
       reg_maker(kMutableOps[i], kMutablePairs[j].k, kMutablePairs[j].v);
+    }
+    if (strstr(kMutableOps[i], "OfTensors") == NULL) {
+      reg_maker(kMutableOps[i], TF_INT64, TF_VARIANT);
     }
   }
   for (j = 0; j < sizeof kDensePairs / sizeof kDensePairs[0]; j++) {

@@ -6,6 +6,7 @@
 
 #include "core/alloc.h"
 #include "core/tensor_internal.h"
+#include "core/variant.h"
 #include "tensorflow/c/tf_tstring.h"
 
 #define SLOT_EMPTY (-1)
@@ -18,7 +19,22 @@ static size_t pod_size(TF_DataType dt) {
     case TF_FLOAT: return 4;
     case TF_INT64:
     case TF_DOUBLE: return 8;
+    case TF_VARIANT: return sizeof(tfe_variant*);
     default: return 0;
+  }
+}
+
+/* Variant values are object pointers holding a reference each. */
+static tfe_variant** var_at(const lk_map* m, int64_t e) {
+  return (tfe_variant**)(void*)(m->vals + (size_t)(e * m->vdim) * m->vesize);
+}
+
+static void unref_values(lk_map* m, int64_t e) {
+  int64_t j;
+  if (m->vdt != TF_VARIANT) return;
+  for (j = 0; j < m->vdim; j++) {
+    tfe_variant_unref(var_at(m, e)[j]);
+    var_at(m, e)[j] = NULL;
   }
 }
 
@@ -37,6 +53,10 @@ static void free_bytes(lk_bytes* b, int64_t n) {
 }
 
 void lk_map_clear(lk_map* m) {
+  int64_t e;
+  if (m->vdt == TF_VARIANT && m->vals != NULL) {
+    for (e = 0; e < m->n; e++) unref_values(m, e);
+  }
   free_bytes(m->skeys, m->n);
   if (m->svals != NULL) free_bytes(m->svals, m->n * m->vdim);
   m->n = 0;
@@ -235,6 +255,14 @@ static int set_value_from_tensor(lk_map* m, int64_t e, const TF_Tensor* src,
       tfe_free(dst[j].p);
       dst[j] = tmp;
     }
+  } else if (m->vdt == TF_VARIANT) {
+    tfe_variant** sl = tfe_variant_slots(src);
+    for (j = 0; j < vd; j++) {
+      tfe_variant* v = sl != NULL ? sl[at * vd + j] : NULL;
+      if (v != NULL) tfe_variant_ref(v);
+      tfe_variant_unref(var_at(m, e)[j]);
+      var_at(m, e)[j] = v;
+    }
   } else if (vd > 0) {
     memcpy(m->vals + (size_t)(e * vd) * m->vesize,
            (const unsigned char*)src->buf->data + (size_t)(at * vd) * m->vesize,
@@ -412,6 +440,7 @@ void lk_map_remove(lk_map* m, lk_key k) {
   if (m->vdt == TF_STRING) {
     for (j = 0; j < vd; j++) tfe_free(m->svals[e * vd + j].p);
   }
+  unref_values(m, e);
   if (e != last) {
     int f2;
     int64_t s2 = probe(m, entry_key(m, last), m->hashes[last], &f2);
@@ -444,6 +473,14 @@ void lk_map_copy_value(const lk_map* m, int64_t e, TF_Tensor* dst,
       const lk_bytes* b = &m->svals[e * vd + j];
       TF_TString_Copy(&d[j], b->p != NULL ? b->p : "", b->n);
     }
+  } else if (m->vdt == TF_VARIANT) {
+    tfe_variant** sl = tfe_variant_slots(dst);
+    for (j = 0; sl != NULL && j < vd; j++) {
+      tfe_variant* v = var_at(m, e)[j];
+      if (v != NULL) tfe_variant_ref(v);
+      tfe_variant_unref(sl[at * vd + j]);
+      sl[at * vd + j] = v;
+    }
   } else if (vd > 0) {
     memcpy((unsigned char*)dst->buf->data + (size_t)(at * vd) * m->vesize,
            m->vals + (size_t)(e * vd) * m->vesize, (size_t)vd * m->vesize);
@@ -459,6 +496,15 @@ void lk_copy_block(TF_DataType vdt, int64_t vdim, const TF_Tensor* src,
     for (j = 0; j < vdim; j++) {
       TF_TString_Copy(&d[j], TF_TString_GetDataPointer(&s[j]),
                       TF_TString_GetSize(&s[j]));
+    }
+  } else if (vdt == TF_VARIANT) {
+    tfe_variant** ss = tfe_variant_slots(src);
+    tfe_variant** ds = tfe_variant_slots(dst);
+    for (j = 0; ss != NULL && ds != NULL && j < vdim; j++) {
+      tfe_variant* v = ss[from * vdim + j];
+      if (v != NULL) tfe_variant_ref(v);
+      tfe_variant_unref(ds[at * vdim + j]);
+      ds[at * vdim + j] = v;
     }
   } else if (vdim > 0) {
     size_t es = pod_size(vdt);
