@@ -425,6 +425,41 @@ TEST(savev2_restorev2_every_dtype) {
   free(d);
 }
 
+static TF_Code save_v2_1(const char* prefix, const char* name,
+                         const char* spec, TF_Tensor* t, char* msg);
+
+/* The other fixed-size dtypes (quantized, float8, 4-bit) round-trip as
+ * their raw bytes. */
+TEST(savev2_restorev2_other_dtypes) {
+  static const TF_DataType dts[] = {TF_QINT8, TF_QUINT8, TF_QINT16,
+                                    TF_QUINT16, TF_QINT32, TF_FLOAT8_E5M2,
+                                    TF_FLOAT8_E4M3FN, TF_INT4, TF_UINT4};
+  char* d = tmpdir();
+  char prefix[1100], msg[1024];
+  int i;
+  snprintf(prefix, sizeof prefix, "%s/ckpt", d);
+  for (i = 0; i < (int)(sizeof dts / sizeof dts[0]); i++) {
+    unsigned char bytes[64];
+    int64_t dims[1] = {3};
+    size_t n = 3 * TF_DataTypeSize(dts[i]), k;
+    const char* name = "t";
+    TF_Tensor* out[1];
+    CHECK(n > 0 && n <= sizeof bytes);
+    for (k = 0; k < n; k++) bytes[k] = (unsigned char)(k * 37 + i + 1);
+    if (dts[i] == TF_INT4 || dts[i] == TF_UINT4)
+      for (k = 0; k < n; k++) bytes[k] &= 0x7;
+    CHECK_EQ_INT(save_v2_1(prefix, "t", "", num_tensor(dts[i], dims, 1, bytes, n),
+                           msg),
+                 TF_OK);
+    CHECK_EQ_INT(restore_v2(prefix, &name, NULL, &dts[i], 1, out, msg), TF_OK);
+    CHECK_EQ_INT(TF_TensorType(out[0]), dts[i]);
+    CHECK(memcmp(TF_TensorData(out[0]), bytes, n) == 0);
+    TF_DeleteTensor(out[0]);
+  }
+  fs_remove_tree(d);
+  free(d);
+}
+
 TEST(savev2_on_ram_filesystem) {
   save_golden("ram://ckpt_ops/golden/ckpt");
   restore_golden("ram://ckpt_ops/golden/ckpt");
