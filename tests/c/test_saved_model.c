@@ -1844,6 +1844,24 @@ TEST(model_from_ram_keras_mlp) {
   remove_dir("ram://tfe_sm_models");
 }
 
+/* ... and from a filesystem plugin's scheme (testfs://, the
+ * directory-backed test plugin built from tests/plugins/fs_testfs.c). */
+TEST(model_from_plugin_filesystem_keras_mlp) {
+  char root[] = "/tmp/tfe_sm_testfs_XXXXXX";
+  char plugin[1024];
+  TF_Status* s = TF_NewStatus();
+  CHECK(mkdtemp(root) != NULL);
+  CHECK(setenv("TFE_TESTFS_ROOT", root, 1) == 0);
+  snprintf(plugin, sizeof plugin, "%s/fs_testfs.so", TFE_TEST_PLUGIN_DIR);
+  TF_RegisterFilesystemPlugin(plugin, s);
+  CHECK_CODE(s, TF_OK);
+  TF_DeleteStatus(s);
+  copy_tree(SM_DIR "keras_mlp", "testfs://sm/keras_mlp");
+  run_model_from("keras_mlp", "testfs://sm/keras_mlp");
+  remove_dir("testfs://sm");
+  CHECK(rmdir(root) == 0); /* the plugin's files lived under root */
+}
+
 /* ... with an asset from the TF1 saved_model_assets collection. */
 TEST(model_from_ram_tf1_builder) {
   copy_tree(SM_DIR "tf1_builder", "ram://tfe_sm_models/tf1_builder");
