@@ -445,6 +445,18 @@ static void control_output_remove(TF_Operation* src, TF_Operation* dst) {
   }
 }
 
+void tfe_graph_prefetch_name(const TF_Graph* g, const char* name) {
+#if defined(__GNUC__)
+  if (g->name_index != NULL && g->name_index_cap > 0) {
+    size_t i = (size_t)((uint32_t)name_hash(name) & (g->name_index_cap - 1));
+    __builtin_prefetch(&g->name_index[2 * i], 0, 1);
+  }
+#else
+  (void)g;
+  (void)name;
+#endif
+}
+
 int tfe_graph_probe(TF_Graph* g, const char* name, TF_Operation** found,
                     tfe_name_probe* p) {
   size_t mask, i;

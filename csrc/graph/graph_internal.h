@@ -191,6 +191,10 @@ int tfe_graph_probe(TF_Graph* g, const char* name, TF_Operation** found,
                     tfe_name_probe* p);
 int tfe_graph_add_op_probed(TF_Graph* g, TF_Operation* op,
                             const tfe_name_probe* p);
+/* A hint only: starts loading the name-index slot `name` hashes to, so
+ * that a tfe_graph_probe for it a little later does not wait on memory
+ * (the importer calls it once a node's name is known). */
+void tfe_graph_prefetch_name(const TF_Graph* g, const char* name);
 /* Makes room for `extra` more operations in the operation array and the
  * name index (imports know their node count). 0 on OOM (graph unchanged
  * apart from grown tables). */

@@ -1876,6 +1876,9 @@ static int build_node(importer* im, int idx, node_scratch* ns) {
       return oom(im);
     }
   }
+  /* TF_FinishOperation looks the name up in the graph's index: a cache
+   * miss per node unless the slot is on its way by then. */
+  tfe_graph_prefetch_name(im->g, sb_cstr(name));
   /* The op: a function of the graph's library or a registered op. */
   te = node_type_of(im, nd);
   if (te == NULL) {
