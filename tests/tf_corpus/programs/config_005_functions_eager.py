@@ -1,0 +1,4 @@
+import tensorflow as tf
+
+print(tf.executing_eagerly())
+print(tf.config.functions_run_eagerly())

@@ -1,0 +1,6 @@
+import tensorflow as tf
+
+try:
+    tf.constant([[1, 2], [3]])
+except ValueError as e:
+    print(type(e).__name__)

@@ -1,0 +1,6 @@
+import tensorflow as tf
+
+x = tf.reshape(tf.range(16, dtype=tf.float32), [1, 4, 4, 1])
+k = tf.ones([2, 2, 1, 1])
+print(tf.nn.conv2d(x, k, strides=1, padding="VALID")[0, :, :, 0])
+print(tf.nn.conv2d(x, k, strides=2, padding="SAME").shape)

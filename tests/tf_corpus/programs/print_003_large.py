@@ -1,0 +1,4 @@
+import tensorflow as tf
+
+print(tf.range(2000))
+print(tf.zeros([20, 20]))
