@@ -1,12 +1,14 @@
 /* The store behind tfe's lookup tables (csrc/kernels/cpu/lookup_kernels.c):
  * a hash map from scalar keys (string, int32 or int64) to values of a fixed
  * number of elements (one for the scalar tables, value_shape[0] for
- * MutableHashTableOfTensors) of dtype string, bool, int32, int64, float or
- * double. Entries live in dense arrays (export order is insertion order,
- * with a removed entry replaced by the last one); an open-addressing index
- * of entry numbers finds them. It holds no TF_Tensor (only plain memory),
- * so a table never keeps tensors alive. Not thread-safe by itself: the
- * kernels hold the table's lock. Implementation: lookup_table.c. */
+ * MutableHashTableOfTensors) of dtype string, bool, int32, int64, float,
+ * double or variant (a reference to each object is held). Entries live in
+ * dense arrays (export order is insertion order, with a removed entry
+ * replaced by the last one); an open-addressing index of entry numbers
+ * finds them. It holds no TF_Tensor (only plain memory and variant object
+ * references), so a table never keeps tensors alive. Not thread-safe by
+ * itself: the kernels hold the table's lock. Implementation:
+ * lookup_table.c. */
 #ifndef TFE_KERNELS_CPU_LOOKUP_TABLE_H_
 #define TFE_KERNELS_CPU_LOOKUP_TABLE_H_
 
