@@ -386,16 +386,18 @@ TEST(import_and_function_stubs_report_unimplemented) {
   TF_DeleteStatus(s);
 }
 
-TEST(session_stubs_report_unimplemented) {
-  /* Sessions work (test_control_flow_v1.c, test_functions.c, the
-   * session_run conformance program); loading a SavedModel does not yet. */
+TEST(saved_model_load_of_a_missing_dir_is_not_found) {
+  /* Loading works (test_saved_model.c); here only that a directory with
+   * no SavedModel gives TF's NOT_FOUND and leaves the graph empty. */
   TF_Status* s = TF_NewStatus();
   TF_Graph* g = TF_NewGraph();
   TF_SessionOptions* opts = TF_NewSessionOptions();
   const char* tags[1] = {"serve"};
+  size_t pos = 0;
   CHECK(TF_LoadSessionFromSavedModel(opts, NULL, "/nonexistent", tags, 1, g,
                                      NULL, s) == NULL);
-  CHECK_UNIMPLEMENTED(s, "TF_LoadSessionFromSavedModel");
+  CHECK_CODE(s, TF_NOT_FOUND);
+  CHECK(TF_GraphNextOperation(g, &pos) == NULL);
   TF_DeleteSessionOptions(opts);
   TF_DeleteGraph(g);
   TF_DeleteStatus(s);
