@@ -10,6 +10,13 @@
 #include "tensorflow/c/logging.h"
 #include "tensorflow/c/tf_tstring.h"
 
+#if defined(__GNUC__)
+_Thread_local tfe_hand_on tfe_t_hand_on
+    __attribute__((tls_model("initial-exec")));
+#else
+_Thread_local tfe_hand_on tfe_t_hand_on;
+#endif
+
 int64_t tfe_shape_num_elements(const int64_t* dims, int num_dims) {
   int64_t n = 1;
   int i;

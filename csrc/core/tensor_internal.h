@@ -38,6 +38,28 @@ struct TF_Tensor {
   tfe_tensor_buffer* buf;
 };
 
+/* Handing input tensors on as outputs. While the graph executor runs a
+ * kernel, `inputs` is that kernel's tfe_kernel_context.inputs array and
+ * bit i of `mask` is set when the executor owns inputs[i] alone and this
+ * is its last use (a subset of the context's forwardable inputs). A
+ * kernel may then return inputs[i] itself, struct and all, as its output
+ * of the same dtype and shape instead of making a new tensor over the
+ * same buffer; it clears the bit when it does, which tells the executor
+ * that the struct is an output now. Elementwise kernels do this
+ * (tfe_ew_forward_or_alloc). Anywhere else (eager, other callers)
+ * `inputs` does not match and nothing changes. The executor saves and
+ * restores the previous value around each kernel (runs nest). */
+typedef struct tfe_hand_on {
+  TF_Tensor* const* inputs;
+  uint64_t mask;
+} tfe_hand_on;
+#if defined(__GNUC__)
+extern _Thread_local tfe_hand_on tfe_t_hand_on
+    __attribute__((tls_model("initial-exec")));
+#else
+extern _Thread_local tfe_hand_on tfe_t_hand_on;
+#endif
+
 /* Number of elements of a shape, or -1 on a negative dim or overflow. */
 int64_t tfe_shape_num_elements(const int64_t* dims, int num_dims);
 

@@ -431,48 +431,88 @@ static uint64_t forwardable(const tfe_plan* p, const plan_node* n,
   return m;
 }
 
-/* Sequential static runs of a host_fast node (plan_internal.h): the kernel
+/* The inputs of a sequential step that the kernel may reuse: those the
+ * plan marked (last use, not a feed) whose buffer nothing else holds. */
+static uint64_t step_forwardable(const plan_step* st, const plan_val* slots) {
+  uint64_t m = st->fwd, fwd = 0;
+  while (m != 0) {
+    int i = __builtin_ctzll(m);
+    const TF_Tensor* t = slots[st->in_slot[i]].t;
+    m &= m - 1;
+    if (t != NULL && t->buf != NULL && t->buf->owns_memory &&
+        atomic_load_explicit(&((tfe_tensor_buffer*)t->buf)->refcount,
+                             memory_order_acquire) == 1) {
+      fwd |= (uint64_t)1 << i;
+    }
+  }
+  return fwd;
+}
+
+/* Whether t is one of the inputs (mask) a kernel took over. */
+static int is_taken(const TF_Tensor* t, TF_Tensor* const* in_arr,
+                    uint64_t mask) {
+  for (; mask != 0; mask &= mask - 1) {
+    if (in_arr[__builtin_ctzll(mask)] == t) return 1;
+  }
+  return 0;
+}
+
+/* Sequential static runs of a host_fast step (plan_internal.h): the kernel
  * reads its inputs straight from the slots and writes its outputs into
  * them, with no intermediate value arrays. Returns -1 (nothing done) when
  * an input is not a plain host tensor of the expected dtype, so the caller
  * takes the general path (which also reports the error); else 1 on
  * success, 0 with s set on failure. */
-static int run_host_fast(tfe_plan* p, const plan_node* n, plan_val* slots,
-                         const int* uses, int first_feed, TF_Status* s) {
-  const tfe_kcache_entry* e = n->e;
-  const tfe_device* host = p->ctx->devices[0];
+static int run_step_fast(tfe_plan* p, const plan_step* st, plan_val* slots,
+                         const tfe_device* host,
+                         TFE_CancellationManager* cancel, TF_Status* s) {
+  const tfe_kcache_entry* e = st->e;
+  const int num_in = st->num_in, num_out = st->num_out;
+  const int* in_slot = st->in_slot;
   TF_Tensor* in_arr[INLINE_VALS];
   TF_Tensor* out_arr[INLINE_VALS];
   tfe_kernel_context k;
-  uint64_t fwd = 0;
+  uint64_t m, fwd = 0, taken = 0;
   int i;
-  for (i = 0; i < n->num_in; i++) {
-    int slot = n->in_slot[i];
-    const plan_val* v = &slots[slot];
-    TF_Tensor* t = v->t;
-    const tfe_tensor_buffer* b;
-    if (v->ref != NULL || t == NULL || !v->dev->is_host ||
-        t->dtype != e->input_types[i]) {
-      return -1;
+  if (st->flags & STEP_CHECKED) {
+    if (num_in == 2) {
+      in_arr[0] = slots[in_slot[0]].t;
+      in_arr[1] = slots[in_slot[1]].t;
+    } else {
+      for (i = 0; i < num_in; i++) in_arr[i] = slots[in_slot[i]].t;
     }
-    in_arr[i] = t;
-    /* Reusable when this is the value's last use, it is not a feed and
-     * nothing else holds its buffer. */
-    b = t->buf;
-    if (uses[slot] == 1 && slot < first_feed && b != NULL &&
-        b->owns_memory &&
-        atomic_load_explicit(&((tfe_tensor_buffer*)b)->refcount,
-                             memory_order_acquire) == 1) {
-      fwd |= (uint64_t)1 << i;
+  } else {
+    for (i = 0; i < num_in; i++) {
+      const plan_val* v = &slots[in_slot[i]];
+      TF_Tensor* t = v->t;
+      if (v->ref != NULL || t == NULL || !v->dev->is_host ||
+          t->dtype != e->input_types[i]) {
+        return -1;
+      }
+      in_arr[i] = t;
     }
   }
-  for (i = 0; i < n->num_out; i++) out_arr[i] = NULL;
+  /* Inputs the kernel may reuse: those the plan marked whose buffer
+   * nothing else holds. */
+  for (m = st->fwd; m != 0; m &= m - 1) {
+    const tfe_tensor_buffer* b = in_arr[__builtin_ctzll(m)]->buf;
+    if (b != NULL && b->owns_memory &&
+        atomic_load_explicit(&((tfe_tensor_buffer*)b)->refcount,
+                             memory_order_acquire) == 1) {
+      fwd |= m & (~m + 1);
+    }
+  }
+  if (num_out == 1) {
+    out_arr[0] = NULL;
+  } else {
+    memset(out_arr, 0, sizeof(out_arr));
+  }
   k.op_def = e->def;
   k.attrs = &e->complete;
   k.inputs = in_arr;
-  k.num_inputs = n->num_in;
+  k.num_inputs = num_in;
   k.outputs = out_arr;
-  k.num_outputs = n->num_out;
+  k.num_outputs = num_out;
   k.output_types = e->output_types;
   k.status = s;
   k.state = e->state;
@@ -483,11 +523,22 @@ static int run_host_fast(tfe_plan* p, const plan_node* n, plan_val* slots,
   k.output_refs = NULL;
   k.forwardable = fwd;
   k.forwarded = 0;
-  k.cancel = t_cancel;
-  k.node_name = n->name;
-  e->reg->compute(&k);
+  k.cancel = cancel;
+  k.node_name = st->n->name;
+  if (fwd == 0) {
+    e->reg->compute(&k);
+  } else {
+    /* They are this run's own tensors at their last use: the kernel may
+     * even take the struct itself as an output (core/tensor_internal.h). */
+    tfe_hand_on saved = tfe_t_hand_on;
+    tfe_t_hand_on.inputs = in_arr;
+    tfe_t_hand_on.mask = fwd;
+    e->reg->compute(&k);
+    taken = fwd & ~tfe_t_hand_on.mask;
+    tfe_t_hand_on = saved;
+  }
   if (s->code == TF_OK) {
-    for (i = 0; i < n->num_out; i++) {
+    for (i = 0; i < num_out; i++) {
       if (out_arr[i] == NULL || out_arr[i]->dtype != e->output_types[i]) {
         check_outputs(e, out_arr, s);
         if (s->code == TF_OK) {
@@ -499,27 +550,40 @@ static int run_host_fast(tfe_plan* p, const plan_node* n, plan_val* slots,
     }
   }
   if (s->code != TF_OK) {
-    for (i = 0; i < n->num_out; i++) {
-      if (out_arr[i] != NULL) TF_DeleteTensor(out_arr[i]);
+    for (i = 0; i < num_out; i++) {
+      /* An input taken over stays its slot's (freed with the run). */
+      if (out_arr[i] != NULL && !is_taken(out_arr[i], in_arr, taken)) {
+        TF_DeleteTensor(out_arr[i]);
+      }
     }
-    tfe_plan_annotate(s, n->name);
+    tfe_plan_annotate(s, st->n->name);
     return 0;
   }
-  for (i = 0; i < n->num_out; i++) {
-    plan_val* o = &slots[n->slot0 + i];
+  for (i = 0; i < num_out; i++) {
+    plan_val* o = &slots[st->slot0 + i];
     o->t = out_arr[i];
     o->ref = NULL;
     o->dev = host;
   }
+  /* The values this node read last (plain tensors, checked above). Every
+   * reusable input is at its last use, so among these: one the kernel
+   * took over is an output now, not to be freed. */
+  for (m = st->rel_in; m != 0; m &= m - 1) {
+    i = __builtin_ctzll(m);
+    if ((taken & m & (~m + 1)) == 0) TF_DeleteTensor(in_arr[i]);
+    slots[in_slot[i]].t = NULL;
+  }
   return 1;
 }
 
-static int run_static_seq(tfe_plan* p, plan_val* slots, int* uses,
+static int run_static_seq(tfe_plan* p, plan_val* slots,
                           TFE_CancellationManager* cancel, TF_Status* s) {
   plan_val ins_inline[INLINE_VALS];
   plan_val* ins = ins_inline;
-  const int first_feed = p->num_slots - p->num_feeds;
-  int i, ok = 0;
+  const plan_step* st = p->steps;
+  const plan_step* end = st + p->num_nodes;
+  const tfe_device* host = p->ctx->devices[0];
+  int ok = 0;
   if (p->max_in > INLINE_VALS) {
     ins = (plan_val*)tfe_malloc(sizeof(plan_val) * (size_t)p->max_in);
     if (ins == NULL) {
@@ -527,30 +591,30 @@ static int run_static_seq(tfe_plan* p, plan_val* slots, int* uses,
       return 0;
     }
   }
-  for (i = 0; i < p->num_nodes; i++) {
-    const plan_node* n = &p->nodes[p->order[i]];
-    int j;
-    int r = -1;
-    if (cancelled(cancel, n->name, s)) goto done;
-    if (n->host_fast) {
-      r = run_host_fast(p, n, slots, uses, first_feed, s);
+  for (; st < end; st++) {
+    int j, r = -1;
+    if (cancel != NULL && cancelled(cancel, st->n->name, s)) goto done;
+    if (st->flags & STEP_FAST) {
+      /* Releases the values it read last itself. */
+      r = run_step_fast(p, st, slots, host, cancel, s);
       if (r == 0) goto done;
     }
     if (r < 0) {
-      for (j = 0; j < n->num_in; j++) ins[j] = slots[n->in_slot[j]];
-      if (!tfe_plan_run_kernel(p, n, ins, slots + n->slot0,
-                               n->num_in > 0 ? forwardable(p, n, slots, uses)
-                                             : 0,
+      for (j = 0; j < st->num_in; j++) ins[j] = slots[st->in_slot[j]];
+      if (!tfe_plan_run_kernel(p, st->n, ins, slots + st->slot0,
+                               st->fwd != 0 ? step_forwardable(st, slots) : 0,
                                s)) {
         goto done;
       }
+      /* The values this node read last. */
+      for (j = 0; j < st->num_rel; j++) val_release(&slots[st->rel[j]]);
     }
-    for (j = 0; j < n->num_in; j++) {
-      int slot = n->in_slot[j];
-      if (--uses[slot] == 0 && slot < first_feed) val_release(&slots[slot]);
-    }
-    for (j = 0; j < n->num_out; j++) {
-      if (uses[n->slot0 + j] == 0) val_release(&slots[n->slot0 + j]);
+    if (st->flags & STEP_DROP_OUT) {
+      for (j = 0; j < st->num_out; j++) {
+        if (p->init_uses[st->slot0 + j] == 0) {
+          val_release(&slots[st->slot0 + j]);
+        }
+      }
     }
   }
   ok = 1;
@@ -712,8 +776,7 @@ out:
 }
 
 static int run_static_par(tfe_plan* p, tfe_threadpool* pool, plan_val* slots,
-                          int* uses_plain, TFE_CancellationManager* cancel,
-                          TF_Status* s) {
+                          TFE_CancellationManager* cancel, TF_Status* s) {
   par_run r;
   int i, workers, ok;
   memset(&r, 0, sizeof(r));
@@ -736,7 +799,7 @@ static int run_static_par(tfe_plan* p, tfe_threadpool* pool, plan_val* slots,
   }
   pthread_mutex_init(&r.mu, NULL);
   pthread_cond_init(&r.cv, NULL);
-  for (i = 0; i < p->num_slots; i++) atomic_init(&r.uses[i], uses_plain[i]);
+  for (i = 0; i < p->num_slots; i++) atomic_init(&r.uses[i], p->init_uses[i]);
   for (i = 0; i < p->num_nodes; i++) {
     int d = p->pending0[i];
     atomic_init(&r.pending[i], d);
@@ -750,9 +813,6 @@ static int run_static_par(tfe_plan* p, tfe_threadpool* pool, plan_val* slots,
   tfe_parallel_for(pool, workers, 1, par_worker, &r);
   ok = !r.failed;
   if (!ok) tfe_status_copy(s, r.err);
-  for (i = 0; i < p->num_slots; i++) {
-    uses_plain[i] = atomic_load(&r.uses[i]);
-  }
   pthread_cond_destroy(&r.cv);
   pthread_mutex_destroy(&r.mu);
   tfe_free(r.uses);
@@ -766,41 +826,32 @@ static int run_static(tfe_plan* p, TF_Tensor* const* feed_values,
                       TF_Tensor** fetch_values, TFE_CancellationManager* cancel,
                       TF_Status* s) {
   plan_val slots_inline[32];
-  int uses_inline[32];
   plan_val* slots = slots_inline;
-  int* uses = uses_inline;
   const int first_feed = p->num_slots - p->num_feeds;
+  tfe_threadpool* pool = NULL;
   int i, ok = 0;
   if (p->num_slots > 32) {
     slots = (plan_val*)tfe_malloc(sizeof(plan_val) * (size_t)p->num_slots);
-    uses = (int*)tfe_malloc(sizeof(int) * (size_t)p->num_slots);
-    if (slots == NULL || uses == NULL) {
-      if (slots != slots_inline) tfe_free(slots);
-      if (uses != uses_inline) tfe_free(uses);
+    if (slots == NULL) {
       tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "out of memory running a graph");
       return 0;
     }
   }
   memset(slots, 0, sizeof(plan_val) * (size_t)p->num_slots);
-  memcpy(uses, p->init_uses, sizeof(int) * (size_t)p->num_slots);
   for (i = 0; i < p->num_feeds; i++) {
     slots[first_feed + i].t = feed_values[i];
     slots[first_feed + i].dev = p->ctx->devices[0];
   }
-  {
-    tfe_threadpool* pool = NULL;
-    if (p->wide && t_depth <= 1) pool = tfe_threadpool_shared(p->inter_op);
-    if (pool != NULL && tfe_threadpool_size(pool) > 1) {
-      ok = run_static_par(p, pool, slots, uses, cancel, s);
-    } else {
-      ok = run_static_seq(p, slots, uses, cancel, s);
-    }
+  if (p->wide && t_depth <= 1) pool = tfe_threadpool_shared(p->inter_op);
+  if (pool != NULL && tfe_threadpool_size(pool) > 1) {
+    ok = run_static_par(p, pool, slots, cancel, s);
+  } else {
+    ok = run_static_seq(p, slots, cancel, s);
   }
   if (ok) {
     for (i = 0; i < p->num_fetches; i++) {
-      int slot = p->fetch_slot[i];
-      int take = --uses[slot] == 0 && slot < first_feed;
-      fetch_values[i] = to_user(p, &slots[slot], take, s);
+      fetch_values[i] =
+          to_user(p, &slots[p->fetch_slot[i]], p->fetch_take[i], s);
       if (fetch_values[i] == NULL) {
         int j;
         for (j = 0; j < i; j++) {
@@ -812,9 +863,15 @@ static int run_static(tfe_plan* p, TF_Tensor* const* feed_values,
       }
     }
   }
-  for (i = 0; i < first_feed; i++) val_release(&slots[i]);
+  if (ok) {
+    /* After a complete run only fetched values can be left. */
+    for (i = 0; i < p->num_fetches; i++) {
+      if (p->fetch_slot[i] < first_feed) val_release(&slots[p->fetch_slot[i]]);
+    }
+  } else {
+    for (i = 0; i < first_feed; i++) val_release(&slots[i]);
+  }
   if (slots != slots_inline) tfe_free(slots);
-  if (uses != uses_inline) tfe_free(uses);
   return ok;
 }
 

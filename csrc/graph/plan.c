@@ -601,6 +601,9 @@ void tfe_plan_free(tfe_plan* p) {
   tfe_free(p->fetch_out);
   tfe_free(p->pending0);
   tfe_free(p->order);
+  tfe_free(p->steps);
+  tfe_free(p->step_rel);
+  tfe_free(p->fetch_take);
   tfe_free(p);
 }
 
@@ -643,6 +646,84 @@ static int push_int(int** arr, int* n, int v) {
   a[*n] = v;
   *arr = a;
   (*n)++;
+  return 1;
+}
+
+/* Steps of sequential static runs (plan_internal.h): walks the order
+ * once, counting down each slot's readers as a run would, so a run does
+ * not count. Also which fetches hand their value over. */
+static int build_steps(tfe_plan* p, TF_Status* s) {
+  const int nn = p->num_nodes, first_feed = p->num_slots - p->num_feeds;
+  int* rem = (int*)tfe_malloc(sizeof(int) * ((size_t)p->num_slots + 1));
+  /* Per slot: dtype of a value known to be a plain host tensor, or -1. */
+  int* known = (int*)tfe_malloc(sizeof(int) * ((size_t)p->num_slots + 1));
+  size_t total_in = 0;
+  int i, j, pos = 0;
+  for (i = 0; i < nn; i++) total_in += (size_t)p->nodes[i].num_in;
+  p->steps = (plan_step*)tfe_calloc((size_t)nn + 1, sizeof(plan_step));
+  p->step_rel = (int*)tfe_malloc(sizeof(int) * (total_in + 1));
+  p->fetch_take =
+      (unsigned char*)tfe_calloc((size_t)p->num_fetches + 1, 1);
+  if (rem == NULL || known == NULL || p->steps == NULL ||
+      p->step_rel == NULL || p->fetch_take == NULL) {
+    tfe_free(rem);
+    tfe_free(known);
+    oom(s);
+    return 0;
+  }
+  memcpy(rem, p->init_uses, sizeof(int) * (size_t)p->num_slots);
+  for (i = 0; i < p->num_slots; i++) known[i] = -1;
+  for (i = 0; i < p->num_feeds; i++) {
+    /* Runs check each fed tensor's dtype and treat it as host memory. */
+    known[p->feed_slot[i]] = (int)p->feeds[i].dtype;
+  }
+  for (i = 0; i < nn; i++) {
+    const plan_node* n = &p->nodes[p->order[i]];
+    plan_step* st = &p->steps[i];
+    int checked = n->host_fast;
+    st->n = n;
+    st->e = n->e;
+    st->in_slot = n->in_slot;
+    st->num_in = n->num_in;
+    st->num_out = n->num_out;
+    st->slot0 = n->slot0;
+    st->rel = p->step_rel + pos;
+    for (j = 0; j < n->num_in; j++) {
+      int slot = n->in_slot[j];
+      /* The only use left is this one: the node may reuse the value. */
+      if (j < 64 && rem[slot] == 1 && slot < first_feed) {
+        st->fwd |= (uint64_t)1 << j;
+      }
+      if (checked && (known[slot] < 0 ||
+                      known[slot] != (int)n->e->input_types[j])) {
+        checked = 0;
+      }
+    }
+    for (j = 0; j < n->num_in; j++) {
+      int slot = n->in_slot[j];
+      if (--rem[slot] == 0 && slot < first_feed) {
+        p->step_rel[pos++] = slot;
+        st->num_rel++;
+        if (j < 64) st->rel_in |= (uint64_t)1 << j;
+      }
+    }
+    if (n->host_fast) st->flags |= STEP_FAST;
+    if (checked) st->flags |= STEP_CHECKED;
+    for (j = 0; j < n->num_out; j++) {
+      /* A checked host_fast step never falls back to the general path, so
+       * its outputs are plain host tensors of its kernel's output types. */
+      if (checked) known[n->slot0 + j] = (int)n->e->output_types[j];
+      if (p->init_uses[n->slot0 + j] == 0) st->flags |= STEP_DROP_OUT;
+    }
+  }
+  /* After a complete run only the fetches still read a slot: the last
+   * fetch of a slot that is not a feed takes the value itself. */
+  for (i = 0; i < p->num_fetches; i++) {
+    int slot = p->fetch_slot[i];
+    if (--rem[slot] == 0 && slot < first_feed) p->fetch_take[i] = 1;
+  }
+  tfe_free(rem);
+  tfe_free(known);
   return 1;
 }
 
@@ -1066,6 +1147,7 @@ tfe_plan* tfe_plan_new(TF_Graph* g, TFE_Context* ctx, const TF_Output* feeds,
         p->wide = nn >= 2 * crit;
       }
     }
+    if (!build_steps(p, s)) goto fail;
   }
 
   tfe_free(first_feed);

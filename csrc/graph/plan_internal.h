@@ -78,6 +78,36 @@ typedef struct plan_frame {
   int* nodes;     /* plan node index of each local index */
 } plan_frame;
 
+/* Sequential static runs (exec.c run_static_seq) walk one step per node,
+ * in the plan's order, with what plan time can decide about the values:
+ * which slots the node is the last reader of (released right after it
+ * runs, no use counting), which inputs it may reuse (their last use, not
+ * a feed: the buffer is then reusable when nothing else holds it), and
+ * whether its inputs are known to be host tensors of the dtypes its
+ * kernel expects (produced by such steps or fed), so nothing is checked
+ * per input. */
+enum {
+  STEP_FAST = 1,     /* node->host_fast */
+  STEP_CHECKED = 2,  /* inputs known plain host tensors of the right dtype */
+  STEP_DROP_OUT = 4  /* some output has no reader: released at once */
+};
+
+typedef struct plan_step {
+  const plan_node* n;
+  const tfe_kcache_entry* e; /* n->e */
+  const int* in_slot;        /* n->in_slot */
+  const int* rel;            /* num_rel slots released after the node */
+  uint64_t fwd;              /* inputs (< 64) at their last use, not feeds */
+  /* The same releases as input positions (one per slot), for STEP_FAST
+   * steps (at most 16 inputs). */
+  uint64_t rel_in;
+  int num_in;
+  int num_out;
+  int slot0;
+  int num_rel;
+  int flags;
+} plan_step;
+
 /* Edges from one feed into the nodes that read it. */
 typedef struct plan_feed {
   TF_DataType dtype;
@@ -108,6 +138,10 @@ struct tfe_plan {
   int* pending0;   /* static parallel runs: initial pending count per node */
   int* order;      /* static runs: the nodes in a topological order */
   int inter_op;    /* inter-op threads (context setting) */
+  plan_step* steps;  /* static runs: num_nodes, in `order` */
+  int* step_rel;     /* the steps' rel arrays */
+  unsigned char* fetch_take; /* static runs: fetch j hands its value over
+                                (its last reader, not a feed) */
   /* Dynamic runs. */
   plan_frame* frames;
   int num_frames;

@@ -77,10 +77,46 @@ static void set_no_kernel(tfe_kernel_context* k, const tfe_ew_op* op,
                   tfe_dtype_enum_name(dt));
 }
 
+/* tfe_kernel_can_forward's test (kernels/context.c) for input c of an
+ * elementwise op whose output has n elements of dtype dt, here without
+ * the call: it runs for every elementwise kernel of a graph. */
+static int ew_can_forward(const tfe_kernel_context* k, int c, TF_DataType dt,
+                          int64_t n) {
+  const TF_Tensor* in;
+  const tfe_tensor_buffer* b;
+  if (c >= k->num_inputs || k->inputs == NULL ||
+      (k->forwardable & ((uint64_t)1 << c)) == 0) {
+    return 0;
+  }
+  if (k->input_refs != NULL && k->input_refs[c] != NULL) return 0;
+  in = k->inputs[c];
+  if (in == NULL || in->dtype != dt || dt == TF_STRING || dt == TF_VARIANT ||
+      dt == TF_RESOURCE) {
+    return 0;
+  }
+  if (tfe_shape_num_elements(in->dims, in->num_dims) != n) return 0;
+  b = in->buf;
+  if (b == NULL || !b->owns_memory || b->data == NULL) return 0;
+  return atomic_load_explicit(&((tfe_tensor_buffer*)b)->refcount,
+                              memory_order_acquire) == 1;
+}
+
+/* Whether the graph executor hands input c on to this kernel
+ * (tfe_t_hand_on, core/tensor_internal.h); claims it when so. */
+static inline int ew_take_input(const tfe_kernel_context* k, int c) {
+  tfe_hand_on* h = &tfe_t_hand_on;
+  const uint64_t bit = (uint64_t)1 << c;
+  if (h->inputs != k->inputs || (h->mask & bit) == 0) return 0;
+  h->mask &= ~bit;
+  return 1;
+}
+
 /* The output of an elementwise op: an input's buffer when the runtime
  * lets the kernel reuse it (an input of the output's dtype and size that
- * nobody else can observe, see tfe_kernel_forward_or_alloc_output), else a
- * new one. The range functions are in-place safe for this: output element
+ * nobody else can observe, as tfe_kernel_forward_or_alloc_output decides),
+ * else a new one. An input the graph executor hands on (tfe_t_hand_on)
+ * with the output's very shape becomes the output itself, struct and all.
+ * The range functions are in-place safe for this: output element
  * i is stored after input element i was loaded, and a forwarded input has
  * the output's element count, so it is read at the output's own index
  * (never broadcast). Where an op can fail on an element (only integer
@@ -89,16 +125,42 @@ static void set_no_kernel(tfe_kernel_context* k, const tfe_ew_op* op,
 TF_Tensor* tfe_ew_forward_or_alloc(tfe_kernel_context* k, const tfe_ew_op* op,
                                    TF_DataType dt, TF_DataType out_dt,
                                    const int64_t* dims, int num_dims) {
-  static const int candidates[2] = {0, 1};
   int may_fail = (op->err_msg != NULL || op->err_code != TF_OK) &&
                  dt != TF_FLOAT && dt != TF_DOUBLE && dt != TF_HALF &&
                  dt != TF_BFLOAT16 && dt != TF_COMPLEX64 &&
                  dt != TF_COMPLEX128;
-  if (may_fail) {
+  int64_t n;
+  int c;
+  if (may_fail || k->forwardable == 0 || k->outputs == NULL ||
+      k->num_outputs < 1 || num_dims < 0 || num_dims > TFE_MAX_DIMS ||
+      (num_dims > 0 && dims == NULL) ||
+      (n = tfe_shape_num_elements(dims, num_dims)) < 0) {
     return tfe_kernel_alloc_output(k, 0, out_dt, dims, num_dims);
   }
-  return tfe_kernel_forward_or_alloc_output(k, candidates, op->num_inputs, 0,
-                                            out_dt, dims, num_dims, NULL);
+  for (c = 0; c < op->num_inputs && c < 2; c++) {
+    TF_Tensor* in;
+    TF_Tensor* t;
+    if (!ew_can_forward(k, c, out_dt, n)) continue;
+    in = k->inputs[c];
+    t = NULL;
+    if (in->num_dims == num_dims &&
+        (num_dims == 0 ||
+         memcmp(in->dims, dims, sizeof(int64_t) * (size_t)num_dims) == 0) &&
+        ew_take_input(k, c)) {
+      t = in;
+    }
+    if (t == NULL) {
+      t = tfe_tensor_from_buffer(out_dt, dims, num_dims, in->buf);
+      if (t == NULL) break; /* out of memory: let allocation report it */
+    }
+    if (k->outputs[0] != NULL && k->outputs[0] != t) {
+      TF_DeleteTensor(k->outputs[0]);
+    }
+    k->outputs[0] = t;
+    k->forwarded |= (uint64_t)1 << c;
+    return t;
+  }
+  return tfe_kernel_alloc_output(k, 0, out_dt, dims, num_dims);
 }
 
 /* The two common binary cases without the general broadcast walk: equal
@@ -131,6 +193,126 @@ static int ew_bcast_simple(tfe_bcast* bc, const TF_Tensor* x,
   return 1;
 }
 
+/* The usual case of tfe_ew_check_inputs without a call; the function
+ * itself runs (and reports) when something is off. */
+static inline int ew_inputs_ok(tfe_kernel_context* k, int n) {
+  int i;
+  if (k->num_inputs == n && k->inputs != NULL && k->num_outputs >= 1 &&
+      k->outputs != NULL) {
+    for (i = 0; i < n && k->inputs[i] != NULL; i++) {
+    }
+    if (i == n) return 1;
+  }
+  return tfe_ew_check_inputs(k, n);
+}
+
+/* tfe_ew_run, with the common single-chunk case inline. */
+static inline int ew_run(tfe_kernel_context* k, tfe_ew_fn fn,
+                         const tfe_bcast* bc, const void* const* in,
+                         void* out, int64_t n, const void* params,
+                         int64_t min_chunk) {
+  if (n > 0 && n < 2 * min_chunk) return fn(bc, in, out, 0, n, params);
+  return tfe_ew_run(k, fn, bc, in, out, n, params, min_chunk);
+}
+
+/* The most common binary case in one pass, with the same results as the
+ * general path of tfe_ew_compute: two inputs of one float, double or
+ * (for ops that cannot fail on an element) int32/int64 dtype, of equal
+ * shapes or y a scalar, few enough elements to run as one chunk. Returns
+ * 0 (nothing done) for anything else. */
+static int ew_binary_simple(tfe_kernel_context* k, const tfe_ew_op* op) {
+  TF_Tensor* x;
+  TF_Tensor* y;
+  TF_Tensor* out = NULL;
+  TF_DataType dt;
+  tfe_ew_fn fn;
+  tfe_bcast bc;
+  tfe_ew_params prm;
+  const void* in[2];
+  int64_t n = 1;
+  int i, nd, c, full_y;
+  if (op->num_inputs != 2 || op->read_params != NULL || op->out_bool ||
+      op->heavy || k->num_inputs != 2 || k->inputs == NULL ||
+      k->num_outputs < 1 || k->outputs == NULL) {
+    return 0;
+  }
+  x = k->inputs[0];
+  y = k->inputs[1];
+  if (x == NULL || y == NULL) return 0;
+  dt = x->dtype;
+  if (y->dtype != dt ||
+      !(dt == TF_FLOAT || dt == TF_DOUBLE ||
+        ((dt == TF_INT32 || dt == TF_INT64) && op->err_msg == NULL &&
+         op->err_code == TF_OK))) {
+    return 0;
+  }
+  fn = op->fns[dt];
+  nd = x->num_dims;
+  if (fn == NULL || nd < 1 || nd > TFE_INLINE_DIMS) return 0;
+  full_y = y->num_dims != 0;
+  if (full_y) {
+    if (y->num_dims != nd) return 0;
+    for (i = 0; i < nd; i++) {
+      if (x->dims[i] != y->dims[i]) return 0;
+    }
+  }
+  for (i = 0; i < nd; i++) {
+    if (x->dims[i] < 0 || __builtin_mul_overflow(n, x->dims[i], &n)) return 0;
+  }
+  /* Empty outputs, one-element ones (y could be forwarded with another
+   * shape) and ones worth splitting take the general path. */
+  if (n <= 1 || n >= 2 * TFE_EW_CHUNK_CHEAP) return 0;
+  in[0] = tfe_ew_data(x);
+  in[1] = tfe_ew_data(y);
+  /* Reuse an input's buffer as tfe_ew_forward_or_alloc does: same dtype
+   * and element count hold here by construction. */
+  for (c = 0; c < 1 + full_y && k->forwardable != 0; c++) {
+    TF_Tensor* t = k->inputs[c];
+    const tfe_tensor_buffer* b = t->buf;
+    if ((k->forwardable & ((uint64_t)1 << c)) == 0 ||
+        (k->input_refs != NULL && k->input_refs[c] != NULL) || b == NULL ||
+        !b->owns_memory || b->data == NULL ||
+        atomic_load_explicit(&((tfe_tensor_buffer*)b)->refcount,
+                             memory_order_acquire) != 1) {
+      continue;
+    }
+    if (ew_take_input(k, c)) {
+      out = t;
+    } else {
+      out = tfe_tensor_from_buffer(dt, x->dims, nd, t->buf);
+      if (out == NULL) break; /* out of memory: let allocation report it */
+    }
+    if (k->outputs[0] != NULL && k->outputs[0] != out) {
+      TF_DeleteTensor(k->outputs[0]);
+    }
+    k->outputs[0] = out;
+    k->forwarded |= (uint64_t)1 << c;
+    break;
+  }
+  if (out == NULL) {
+    out = tfe_kernel_alloc_output(k, 0, dt, x->dims, nd);
+    if (out == NULL) return 1;
+  }
+  /* What tfe_bcast_init would give: one axis of n elements. */
+  bc.num_inputs = 2;
+  bc.out_rank = nd;
+  for (i = 0; i < nd; i++) bc.out_dims[i] = out->dims[i];
+  bc.out_elems = n;
+  bc.in_elems[0] = n;
+  bc.in_elems[1] = full_y ? n : 1;
+  bc.rank = 1;
+  bc.dims[0] = n;
+  bc.strides[0][0] = 1;
+  bc.strides[1][0] = full_y;
+  prm.alpha = 0;
+  prm.alpha_f = 0;
+  if (fn(&bc, in, tfe_ew_data(out), 0, n, &prm)) {
+    tfe_status_setf(k->status, op->err_code ? op->err_code : TF_INTERNAL,
+                    "%s", op->err_msg ? op->err_msg : "elementwise error");
+  }
+  return 1;
+}
+
 void tfe_ew_compute(tfe_kernel_context* k) {
   const tfe_ew_op* op = (const tfe_ew_op*)k->user_data;
   tfe_ew_params prm;
@@ -140,8 +322,9 @@ void tfe_ew_compute(tfe_kernel_context* k) {
   const void* in[2];
   int err, j;
   int64_t chunk;
+  if (op != NULL && ew_binary_simple(k, op)) return;
   memset(&prm, 0, sizeof prm);
-  if (op == NULL || !tfe_ew_check_inputs(k, op->num_inputs)) {
+  if (op == NULL || !ew_inputs_ok(k, op->num_inputs)) {
     if (op == NULL) {
       tfe_status_setf(k->status, TF_INTERNAL,
                       "elementwise kernel registered without its table");
@@ -179,8 +362,8 @@ void tfe_ew_compute(tfe_kernel_context* k) {
               : tfe_ew_forward_or_alloc(k, op, dt, out_dt, x->dims,
                                         x->num_dims);
     if (out == NULL) return;
-    err = tfe_ew_run(k, fn, NULL, in, tfe_ew_data(out),
-                     tfe_ew_num_elements(x), &prm, chunk);
+    err = ew_run(k, fn, NULL, in, tfe_ew_data(out), tfe_ew_num_elements(x),
+                 &prm, chunk);
   } else {
     tfe_bcast bc;
     const TF_Tensor* x = k->inputs[0];
@@ -217,8 +400,7 @@ void tfe_ew_compute(tfe_kernel_context* k) {
               : tfe_ew_forward_or_alloc(k, op, dt, out_dt, bc.out_dims,
                                         bc.out_rank);
     if (out == NULL || bc.out_elems == 0) return;
-    err = tfe_ew_run(k, fn, &bc, in, tfe_ew_data(out), bc.out_elems, &prm,
-                     chunk);
+    err = ew_run(k, fn, &bc, in, tfe_ew_data(out), bc.out_elems, &prm, chunk);
   }
   if (err) {
     tfe_status_setf(k->status, op->err_code ? op->err_code : TF_INTERNAL,
