@@ -6,7 +6,8 @@ package builds on that.
 
 Data types are module attributes as in TensorFlow (``tfe_py.float32``,
 ``tfe_py.int64``, ... one per ``tfe_py.dtypes.ALL_DTYPES``, plus the aliases
-``half`` and ``double``): :class:`DType` values, which are also ints.
+``half``, ``double``, ``complex``): :class:`DType` values, which are also ints.
+Every tensor is a :class:`Tensor`; shapes are :class:`TensorShape` values.
 Graph mode (``with tfe_py.Graph():``, :class:`Session`, :func:`placeholder`)
 and :func:`function` are in :mod:`tfe_py.graph`, :mod:`tfe_py.session` and
 :mod:`tfe_py.function`; :func:`constant` makes a Const node inside a graph.
@@ -15,13 +16,16 @@ and :func:`function` are in :mod:`tfe_py.graph`, :mod:`tfe_py.session` and
 (``python -m tfe_py config --cflags --libs`` prints the flags).
 """
 
+from typing import Any
+
 from tfe_py import context, dtypes, eager, errors, ops, saved_model
 from tfe_py._ffi import RUNTIME_VERSION, runtime_library_path
 from tfe_py._paths import get_include, get_library_dir
 from tfe_py._version import __version__
 from tfe_py.context import Context, default_context
 from tfe_py.custom_device import CustomDevice
-from tfe_py.eager import DType, EagerTensor
+from tfe_py.dtypes import DType, as_dtype
+from tfe_py.eager import EagerTensor
 from tfe_py.errors import OpError
 from tfe_py.function import (
     ConcreteFunction,
@@ -44,7 +48,8 @@ from tfe_py.graph import (
 from tfe_py.parallel import ParallelDevice, parallel_device
 from tfe_py.plugins import list_physical_devices, load_op_library, load_pluggable_device
 from tfe_py.session import Session, get_default_session
-from tfe_py.tensor import Tensor
+from tfe_py.tensor import Tensor, newaxis
+from tfe_py.tensor_shape import TensorShape
 
 __all__ = [
     "RUNTIME_VERSION",
@@ -62,8 +67,10 @@ __all__ = [
     "ParallelDevice",
     "Session",
     "Tensor",
+    "TensorShape",
     "TensorSpec",
     "__version__",
+    "as_dtype",
     "cond",
     "constant",
     "context",
@@ -80,6 +87,7 @@ __all__ = [
     "list_physical_devices",
     "load_op_library",
     "load_pluggable_device",
+    "newaxis",
     "ops",
     "parallel_device",
     "placeholder",
@@ -89,14 +97,20 @@ __all__ = [
 ]
 
 
-def _dtype_constants() -> dict[str, DType]:
-    """``float32`` -> DType(TF_FLOAT), ... for every dtype tfe knows."""
-    found = {dtypes.name(v): DType(v) for v in dtypes.ALL_DTYPES}
-    found["half"] = found["float16"]
-    found["double"] = found["float64"]
-    return found
-
-
-_DTYPES = _dtype_constants()
+_DTYPES = dict(dtypes.DTYPE_CONSTANTS)
 globals().update(_DTYPES)
 __all__ += sorted(_DTYPES)
+
+
+class _Experimental:
+    """``tfe_py.experimental``: ``experimental.dlpack`` (from_dlpack,
+    to_dlpack) as in TensorFlow, imported on first use."""
+
+    @property
+    def dlpack(self) -> Any:
+        from tfe_py import dlpack
+
+        return dlpack
+
+
+experimental = _Experimental()

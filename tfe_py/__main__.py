@@ -28,7 +28,7 @@ import numpy as np
 import tfe_py
 from tfe_py import _paths, doctor, dtypes, saved_model_cli
 from tfe_py._ffi import ffi, lib
-from tfe_py.tensor import Tensor
+from tfe_py.tensor import RawTensor as Tensor
 
 Command = Callable[[argparse.Namespace], int]
 

@@ -28,118 +28,16 @@ import numpy.typing as npt
 from tfe_py import dtypes, errors
 from tfe_py._ffi import CData, ffi, lib
 from tfe_py.context import Context, _state, default_context
+from tfe_py.dtypes import DType, as_dtype
 from tfe_py.errors import status
+from tfe_py.tensor import Tensor
+from tfe_py.tensor_shape import TensorShape
 
 __all__ = ["DType", "EagerTensor", "as_dtype", "constant", "convert_to_tensor"]
 
 _TF_STRING = int(lib.TF_STRING)
 _UINT64 = np.dtype(np.uint64)
 _TF_BOOL = int(lib.TF_BOOL)
-
-# Spellings of the op-definition grammar that differ from tf.dtypes names.
-_GRAMMAR_NAMES = {"float": "float32", "double": "float64", "half": "float16"}
-
-
-class DType(int):
-    """A TF_DataType number with a name.
-
-    It is an ``int``, so it goes anywhere the C API wants a TF_DataType, and
-    it compares equal to its number, to its name (``"float32"``), and to the
-    matching numpy dtype (``np.float32``).
-    """
-
-    __slots__ = ()
-    _cache: dict[int, DType] = {}  # noqa: RUF012 - class-level intern table
-
-    def __new__(cls, value: int) -> DType:
-        value = int(value)
-        cached = cls._cache.get(value)
-        if cached is not None:
-            return cached
-        dtypes.name(value)  # ValueError for an unknown TF_DataType
-        obj = super().__new__(cls, value)
-        cls._cache[value] = obj
-        return obj
-
-    @property
-    def name(self) -> str:
-        """tf.dtypes name, e.g. ``"float32"``."""
-        return dtypes.name(int(self))
-
-    @property
-    def as_numpy_dtype(self) -> np.dtype:
-        """numpy dtype (``object`` for strings); TypeError when none exists."""
-        if int(self) == _TF_STRING:
-            return np.dtype(object)
-        return dtypes.to_numpy_dtype(int(self))
-
-    @property
-    def is_floating(self) -> bool:
-        return self.name in ("float16", "bfloat16", "float32", "float64")
-
-    @property
-    def is_integer(self) -> bool:
-        return self.name.startswith(("int", "uint")) and self.name[-1].isdigit()
-
-    @property
-    def is_complex(self) -> bool:
-        return self.name.startswith("complex")
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, int):
-            return int(self) == int(other)
-        try:
-            return int(self) == as_dtype(other)  # type: ignore[arg-type]
-        except (TypeError, ValueError):
-            return NotImplemented
-
-    def __ne__(self, other: object) -> bool:
-        eq = self.__eq__(other)
-        return eq if eq is NotImplemented else not eq
-
-    __hash__ = int.__hash__
-
-    def __repr__(self) -> str:
-        return f"tfe_py.{self.name}"
-
-    __str__ = __repr__
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (DType, (int(self),))
-
-
-def as_dtype(value: Any) -> int:
-    """TF_DataType number for a dtype-like value.
-
-    Accepts a TF_DataType number (or DType), a name (``"float32"``,
-    ``"float"``, ``"TF_FLOAT"``, ``"DT_FLOAT"``), or anything numpy accepts as
-    a dtype (``np.float32``, ``np.dtype("int64")``). TypeError otherwise.
-    """
-    if isinstance(value, bool):
-        raise TypeError(f"{value!r} is not a dtype")
-    if isinstance(value, numbers.Integral):
-        return int(DType(int(value)))
-    if isinstance(value, (str, bytes)):
-        text = value.decode("ascii", "replace") if isinstance(value, bytes) else value
-        key = _GRAMMAR_NAMES.get(text, text)
-        if key.startswith("DT_"):
-            key = "TF_" + key[3:]
-        try:
-            return dtypes.from_name(key)
-        except ValueError:
-            pass
-        try:
-            return dtypes.from_name("TF_" + key.upper())
-        except ValueError:
-            raise TypeError(f"unknown dtype name {value!r}") from None
-    try:
-        np_dtype = np.dtype(value)
-    except TypeError:
-        raise TypeError(f"{value!r} is not a dtype") from None
-    if np_dtype.kind in "OSU":
-        return _TF_STRING
-    return dtypes.from_numpy_dtype(np_dtype)
-
 
 # ---------------------------------------------------------------------------
 # Python values -> tensor data
@@ -574,15 +472,12 @@ def _closed_error() -> ValueError:
     return ValueError("the tensor is closed")
 
 
-class EagerTensor:
+class EagerTensor(Tensor):
     """Owns one ``TFE_TensorHandle*``; see the module docstring."""
 
     # _h: the handle (ffi.NULL once closed); _ctx: the owning Context. The other
     # slots are caches filled on first use (unset until then).
     __slots__ = ("__weakref__", "_arr", "_ctx", "_dtype", "_h", "_shape")
-
-    # Make numpy defer to our reflected operators (ndarray + tensor).
-    __array_priority__ = 100
 
     def __init__(self, value: Any, dtype: Any = None) -> None:
         """Same as ``constant(value, dtype)``."""
@@ -683,7 +578,8 @@ class EagerTensor:
         return dt
 
     @property
-    def shape(self) -> tuple[int, ...]:
+    def shape(self) -> TensorShape:
+        """The dimensions, as a :class:`TensorShape` (a tuple of ints)."""
         try:
             return self._shape
         except AttributeError:
@@ -695,13 +591,11 @@ class EagerTensor:
         for i in range(rank):
             with status() as s:
                 dims.append(int(lib.TFE_TensorHandleDim(h, i, s)))
-        shape = tuple(dims)
+        if any(d < 0 for d in dims):  # unknown dims (custom devices): None, as TF
+            dims = [d if d >= 0 else None for d in dims]  # type: ignore[misc]
+        shape = TensorShape._known(tuple(dims))
         self._shape = shape
         return shape
-
-    @property
-    def ndim(self) -> int:
-        return len(self.shape)
 
     @property
     def size(self) -> int:
@@ -724,10 +618,8 @@ class EagerTensor:
 
     # -- data -------------------------------------------------------------
 
-    def numpy(self) -> np.ndarray:
-        """Read-only numpy view of the value, without copying (strings: a
-        new object array of bytes). The same array is returned each time;
-        it stays valid after ``close()``."""
+    def _array(self) -> np.ndarray:
+        """The value as a read-only ndarray (0-d for scalars), cached."""
         try:
             return self._arr
         except AttributeError:
@@ -736,8 +628,17 @@ class EagerTensor:
         self._arr = arr
         return arr
 
+    def numpy(self) -> Any:
+        """The value in numpy: a read-only array viewing the tensor's memory
+        without copying (strings: a new object array of bytes), or for a 0-d
+        tensor a numpy scalar (``bytes`` for strings), as TensorFlow gives.
+        Arrays stay valid after ``close()``. bfloat16 and float8 tensors
+        need the ``ml_dtypes`` package (ImportError without it)."""
+        arr = self._array()
+        return arr[()] if arr.ndim == 0 else arr
+
     def __array__(self, dtype: npt.DTypeLike = None, copy: bool | None = None) -> np.ndarray:
-        arr = self.numpy()
+        arr = self._array()
         if dtype is not None and np.dtype(dtype) != arr.dtype:
             if copy is False:
                 raise ValueError(f"converting {arr.dtype} to {np.dtype(dtype)} needs a copy")
@@ -751,30 +652,46 @@ class EagerTensor:
             h = lib.TFE_TensorHandleCopyToDevice(self.handle, ctx.ptr, b"CPU:0", s)
         return EagerTensor._wrap(h, ctx)
 
-    def _scalar(self, what: str) -> Any:
-        arr = self.numpy()
-        if arr.size != 1:
-            raise TypeError(f"only tensors with one element can be converted to {what}")
-        return arr.reshape(()).item() if arr.ndim else arr.item()
-
     def __bool__(self) -> bool:
-        return bool(self.numpy())
+        return bool(self._array())
 
     def __float__(self) -> float:
-        return float(self._scalar("float"))
+        return float(self._array())
 
     def __int__(self) -> int:
-        return int(self._scalar("int"))
+        return int(self._array())
+
+    def __format__(self, format_spec: str) -> str:
+        """``f"{t:.2f}"`` formats the numpy value, as TensorFlow does."""
+        return format(self.numpy(), format_spec)
+
+    def __round__(self, ndigits: int | None = None) -> Any:
+        """``round(t)``: the Round op (half to even). TensorFlow itself raises
+        AttributeError here unless numpy behaviour is enabled."""
+        if ndigits:
+            raise NotImplementedError("round(tensor, ndigits) is not supported; use round(t)")
+        return _op("Round")(self)
+
+    def __dlpack__(self, **kwargs: Any) -> object:
+        """A DLPack capsule sharing this tensor's memory (see tfe_py.dlpack)."""
+        from tfe_py.dlpack import DLPackTensor
+
+        return DLPackTensor(self).__dlpack__(**kwargs)
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        from tfe_py.dlpack import DLPackTensor
+
+        return DLPackTensor(self).__dlpack_device__()
 
     def __index__(self) -> int:
         if not (self.dtype.is_integer or int(self.dtype) == _TF_BOOL):
             raise TypeError(f"a {self.dtype.name} tensor cannot be used as an index")
         if self.shape:
             raise TypeError("only scalar integer tensors can be used as an index")
-        return int(self.numpy())
+        return int(self._array())
 
     def __complex__(self) -> complex:
-        return complex(self._scalar("complex"))
+        return complex(self._array())
 
     def __len__(self) -> int:
         shape = self.shape
@@ -782,31 +699,39 @@ class EagerTensor:
             raise TypeError("Scalar tensor has no `len()`")
         return shape[0]
 
+    def _numpy_text(self, is_repr: bool) -> str:
+        """The value as TensorFlow prints it inside repr/str."""
+        if int(self.dtype) == int(lib.TF_VARIANT) or int(self.dtype) == int(lib.TF_RESOURCE):
+            return "<unprintable>"
+        try:
+            arr = self._array()
+        except (TypeError, ImportError):  # e.g. bfloat16 without ml_dtypes
+            return "<unprintable>"
+        if arr.ndim == 0:
+            text = repr(arr.item()) if is_repr else str(arr[()])
+        else:
+            text = repr(arr) if is_repr else str(arr)
+        return "\n" + text if "\n" in text else text
+
     def __repr__(self) -> str:
         if not self._h:
-            return "<tfe_py.EagerTensor (closed)>"
-        try:
-            value = np.array2string(self.numpy(), separator=", ")
-        except TypeError:  # no numpy equivalent (e.g. bfloat16)
-            value = "<unprintable>"
-        except errors.OpError:  # variant: no array form
-            value = "<variant>"
-        return f"<tfe_py.EagerTensor: shape={self.shape}, dtype={self.dtype.name}, numpy={value}>"
+            return "<tf.Tensor (closed)>"
+        return (
+            f"<tf.Tensor: shape={self.shape}, dtype={self.dtype.name}, "
+            f"numpy={self._numpy_text(True)}>"
+        )
 
     def __str__(self) -> str:
         if not self._h:
-            return "tfe_py.EagerTensor(closed)"
-        if int(self.dtype) == int(lib.TF_VARIANT):
-            value: Any = "<variant>"
-        else:
-            value = self.numpy()
-        return f"tfe_py.EagerTensor({value}, shape={self.shape}, dtype={self.dtype.name})"
+            return "tf.Tensor(closed)"
+        return f"tf.Tensor({self._numpy_text(False)}, shape={self.shape}, dtype={self.dtype.name})"
 
-    # Tensors define == elementwise, so they cannot be hashed (as in TF).
-    __hash__ = None  # type: ignore[assignment]
+    def __hash__(self) -> int:
+        """Tensors define == elementwise, so they cannot be hashed (as in TF)."""
+        raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (constant, (np.array(self.numpy()), int(self.dtype)))
+        return (constant, (np.array(self._array()), int(self.dtype)))
 
 
 # ---------------------------------------------------------------------------
@@ -890,21 +815,29 @@ def _ne(self: EagerTensor, other: Any) -> Any:
         return True
 
 
-def _logical(op_name: str, *, reflected: bool = False) -> Callable[[EagerTensor, Any], Any]:
+def _invert(self: EagerTensor) -> Any:
+    """~t: LogicalNot for bools, Invert (bitwise) for integers."""
+    if int(self.dtype) == _TF_BOOL:
+        return _op("LogicalNot")(self)
+    return _op("Invert")(self)
+
+
+def _bitwise(bool_op: str, int_op: str, *, reflected: bool = False) -> Callable[..., Any]:
+    """&, |, ^: the logical op for bool tensors, the bitwise one otherwise."""
+
     def method(self: EagerTensor, other: Any) -> Any:
-        if int(self.dtype) != _TF_BOOL:
-            return NotImplemented
-        fn = _op(op_name)
+        fn = _op(bool_op if int(self.dtype) == _TF_BOOL else int_op)
         return fn(other, self) if reflected else fn(self, other)
 
-    method.__name__ = op_name
+    method.__name__ = int_op
     return method
 
 
-def _invert(self: EagerTensor) -> Any:
-    if int(self.dtype) != _TF_BOOL:
-        raise TypeError(f"~ is only defined for bool tensors, not {self.dtype.name}")
-    return _op("LogicalNot")(self)
+def _abs(self: EagerTensor) -> Any:
+    """abs(t): ComplexAbs (a real result) for complex tensors, else Abs."""
+    if self.dtype.is_complex:
+        return _op("ComplexAbs")(self, Tout=self.dtype.real_dtype)
+    return _op("Abs")(self)
 
 
 _OPERATORS: dict[str, Any] = {
@@ -931,12 +864,14 @@ _OPERATORS: dict[str, Any] = {
     "__eq__": _eq,
     "__ne__": _ne,
     "__neg__": _install("__neg__", "Neg"),
-    "__abs__": _install("__abs__", "Abs"),
+    "__abs__": _abs,
     "__pos__": lambda self: self,
-    "__and__": _logical("LogicalAnd"),
-    "__rand__": _logical("LogicalAnd", reflected=True),
-    "__or__": _logical("LogicalOr"),
-    "__ror__": _logical("LogicalOr", reflected=True),
+    "__and__": _bitwise("LogicalAnd", "BitwiseAnd"),
+    "__rand__": _bitwise("LogicalAnd", "BitwiseAnd", reflected=True),
+    "__or__": _bitwise("LogicalOr", "BitwiseOr"),
+    "__ror__": _bitwise("LogicalOr", "BitwiseOr", reflected=True),
+    "__xor__": _bitwise("NotEqual", "BitwiseXor"),
+    "__rxor__": _bitwise("NotEqual", "BitwiseXor", reflected=True),
     "__invert__": _invert,
 }
 

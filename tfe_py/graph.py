@@ -51,6 +51,7 @@ from tfe_py.eager import (
 )
 from tfe_py.eager import constant as _eager_constant
 from tfe_py.errors import status
+from tfe_py.tensor import Tensor
 
 __all__ = [
     "Graph",
@@ -375,7 +376,7 @@ def _read_attr(p: CData, key: bytes, meta: CData) -> Any:
         lib.TF_DeleteBuffer(buf)
 
 
-class GraphTensor:
+class GraphTensor(Tensor):
     """A symbolic output of an :class:`Operation` (TF's graph ``Tensor``).
 
     ``.name`` is ``"<op name>:<index>"``; ``.shape`` is what shape inference

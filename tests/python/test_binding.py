@@ -13,7 +13,7 @@ import pytest
 import tfe_py
 from tfe_py import _ffi, dtypes
 from tfe_py._ffi import ffi, lib
-from tfe_py.tensor import Tensor
+from tfe_py.tensor import RawTensor as Tensor
 
 # ---------------------------------------------------------------- versions
 

@@ -27,7 +27,7 @@ import pytest
 import tfe_py
 from tfe_py import dlpack, dtypes, errors, ops
 from tfe_py._ffi import lib
-from tfe_py.tensor import Tensor
+from tfe_py.tensor import RawTensor as Tensor
 
 # The byte order that is NOT this machine's.
 SWAPPED = ">" if sys.byteorder == "little" else "<"
