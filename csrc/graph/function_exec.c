@@ -18,6 +18,7 @@
 #include "core/status_internal.h"
 #include "core/tensor_internal.h"
 #include "graph/function_internal.h"
+#include "graph/operation_internal.h"
 #include "graph/plan.h"
 #include "ops/proto_encode.h"
 #include "tensorflow/c/tf_tstring.h"
@@ -32,6 +33,9 @@ struct tfe_fn_inst {
    * passed through. */
   int* ret_src;
   char* name; /* the function's name, for messages */
+  /* Flat return values as body outputs (before passed-through arguments
+   * are set apart); used by shape inference (function_shapes.c). */
+  TF_Output* ret_outs;
 };
 
 /* ------------------------------------------------------------------------
@@ -605,9 +609,39 @@ static int resolve_ret(const build* b, const char* out_name, const char* ret,
 
 static pthread_mutex_t g_sort_mu = PTHREAD_MUTEX_INITIALIZER;
 
+static tfe_fn_inst* inst_build(const TF_Function* fn, tfe_flib* lib,
+                              TFE_Context* ctx, const tfe_attrs* attrs,
+                              int num_arg_shapes, const tfe_shape* arg_shapes,
+                              const tfe_handle_data* const* arg_handles,
+                              int body_only, TF_Status* s);
+
 tfe_fn_inst* tfe_fn_inst_new(const TF_Function* fn, tfe_flib* lib,
                              TFE_Context* ctx, const tfe_attrs* attrs,
                              TF_Status* s) {
+  return inst_build(fn, lib, ctx, attrs, 0, NULL, NULL, 0, s);
+}
+
+tfe_fn_inst* tfe_fn_body_new(const TF_Function* fn, tfe_flib* lib,
+                             const tfe_attrs* attrs,
+                             int num_arg_shapes, const tfe_shape* arg_shapes,
+                             const tfe_handle_data* const* arg_handles,
+                             TF_Status* s) {
+  return inst_build(fn, lib, NULL, attrs, num_arg_shapes, arg_shapes,
+                    arg_handles, 1, s);
+}
+
+TF_Graph* tfe_fn_inst_body(const tfe_fn_inst* inst) { return inst->body; }
+
+const TF_Output* tfe_fn_inst_ret_outputs(const tfe_fn_inst* inst) {
+  return inst->ret_outs;
+}
+
+/* Builds the body graph; with a context also the plan that runs it. */
+static tfe_fn_inst* inst_build(const TF_Function* fn, tfe_flib* lib,
+                              TFE_Context* ctx, const tfe_attrs* attrs,
+                              int num_arg_shapes, const tfe_shape* arg_shapes,
+                              const tfe_handle_data* const* arg_handles,
+                              int body_only, TF_Status* s) {
   const tfe_fdef* fd = &fn->fd;
   const tfe_op_def* sig = fn->sig;
   tfe_fn_inst* inst = (tfe_fn_inst*)tfe_calloc(1, sizeof(*inst));
@@ -682,8 +716,24 @@ tfe_fn_inst* tfe_fn_inst_new(const TF_Function* fn, tfe_flib* lib,
       desc = TF_NewOperation(b.g, "Placeholder", name);
       if (desc == NULL) goto oom;
       TF_SetAttrType(desc, "dtype", inst->arg_types[k]);
+      if (arg_shapes != NULL && k < num_arg_shapes &&
+          arg_shapes[k].num_dims >= 0) {
+        TF_SetAttrShape(desc, "shape", arg_shapes[k].dims,
+                        arg_shapes[k].num_dims);
+      }
       b.arg_ops[k] = TF_FinishOperation(desc, s);
       if (b.arg_ops[k] == NULL || TF_GetCode(s) != TF_OK) goto fail;
+      if (arg_handles != NULL && k < num_arg_shapes &&
+          arg_handles[k] != NULL) {
+        /* What the caller's handle refers to (a variable's shape). */
+        tfe_handle_data h;
+        int set;
+        pthread_mutex_lock(&b.g->mu);
+        set = tfe_graph_handle_data_copy(&h, arg_handles[k]) &&
+              tfe_graph_handle_data_set(b.arg_ops[k], 0, &h);
+        pthread_mutex_unlock(&b.g->mu);
+        if (!set) goto oom;
+      }
       feeds[k].oper = b.arg_ops[k];
       feeds[k].index = 0;
     }
@@ -735,6 +785,9 @@ tfe_fn_inst* tfe_fn_inst_new(const TF_Function* fn, tfe_flib* lib,
       goto fail;
     }
   }
+  inst->ret_outs = (TF_Output*)tfe_calloc((size_t)nouts + 1, sizeof(TF_Output));
+  if (inst->ret_outs == NULL) goto oom;
+  if (nouts > 0) memcpy(inst->ret_outs, outs, (size_t)nouts * sizeof(TF_Output));
   /* Passed-through arguments are not fetched. */
   for (i = 0; i < nouts; i++) {
     TF_Output o = outs[i];
@@ -780,8 +833,9 @@ tfe_fn_inst* tfe_fn_inst_new(const TF_Function* fn, tfe_flib* lib,
       goto fail;
     }
   }
-  /* Nothing to run (every return value is an argument): no plan. */
-  if (inst->num_fetches == 0 && ntargets == 0) {
+  /* Nothing to run (every return value is an argument, or only the body
+   * is wanted): no plan. */
+  if (body_only || (inst->num_fetches == 0 && ntargets == 0)) {
     ok = 1;
     tfe_status_ok(s);
     goto done;
@@ -832,6 +886,7 @@ void tfe_fn_inst_free(tfe_fn_inst* inst) {
   tfe_free(inst->arg_types);
   tfe_free(inst->ret_types);
   tfe_free(inst->ret_src);
+  tfe_free(inst->ret_outs);
   tfe_free(inst->name);
   tfe_free(inst);
 }

@@ -164,6 +164,21 @@ tfe_fn_inst* tfe_fn_inst_new(const TF_Function* fn, tfe_flib* lib,
                              TFE_Context* ctx, const tfe_attrs* attrs,
                              TF_Status* s);
 void tfe_fn_inst_free(tfe_fn_inst* inst);
+/* Builds only the body graph of fn (no plan, no context), flat argument
+ * k < num_arg_shapes carrying arg_shapes[k] (when arg_shapes is not NULL;
+ * num_dims < 0 leaves it unknown) and the handle data arg_handles[k]
+ * (when not NULL; copied). For shape inference through calls
+ * (function_shapes.c). Free with tfe_fn_inst_free. */
+struct tfe_handle_data;
+tfe_fn_inst* tfe_fn_body_new(const TF_Function* fn, tfe_flib* lib,
+                             const tfe_attrs* attrs, int num_arg_shapes,
+                             const tfe_shape* arg_shapes,
+                             const struct tfe_handle_data* const* arg_handles,
+                             TF_Status* s);
+/* The body graph (borrowed) and the flat return values as its outputs
+ * (borrowed, tfe_fn_inst_num_rets of them). */
+TF_Graph* tfe_fn_inst_body(const tfe_fn_inst* inst);
+const TF_Output* tfe_fn_inst_ret_outputs(const tfe_fn_inst* inst);
 int tfe_fn_inst_num_args(const tfe_fn_inst* inst);
 int tfe_fn_inst_num_rets(const tfe_fn_inst* inst);
 const TF_DataType* tfe_fn_inst_arg_types(const tfe_fn_inst* inst);

@@ -24,6 +24,7 @@
 #include "eager/eager_internal.h"
 #include "graph/import_internal.h"
 #include "graph/function_lib.h"
+#include "graph/function_shapes.h"
 #include "graph/graph_internal.h"
 #include "graph/operation_internal.h"
 #include "ops/shape_infer.h"
@@ -1472,6 +1473,7 @@ static int infer_shapes(TF_Operation* op, TF_Status* s) {
   tfe_shape* handle_shapes = hs_small;
   TF_Tensor** values = val_small;
   int i, ok, n = op->num_inputs, any_val = 0, any_as = 0, any_handle = 0;
+  const TF_Operation* prev_op;
   if (n > 8) {
     in_shapes = (tfe_shape*)tfe_calloc((size_t)n, sizeof(tfe_shape));
     as_shapes = (tfe_shape*)tfe_calloc((size_t)n, sizeof(tfe_shape));
@@ -1529,6 +1531,8 @@ static int infer_shapes(TF_Operation* op, TF_Status* s) {
     a.out_dims_inline = op->dims_inline;
     a.out_dims_inline_cap = TFE_OP_INLINE_DIMS;
   }
+  /* Call ops infer through function bodies of this graph's library. */
+  prev_op = tfe_fn_shapes_enter(op);
   ok = tfe_shape_infer(&a, op->name, op->output_shapes, s);
   if (!ok && n > 0 && TF_GetCode(s) == TF_INVALID_ARGUMENT) {
     /* Again with the input names, for TF's message. */
@@ -1543,6 +1547,8 @@ static int infer_shapes(TF_Operation* op, TF_Status* s) {
     for (k = 0; names != NULL && k < n; k++) tfe_free(names[k]);
     tfe_free(names);
   }
+  if (ok) ok = tfe_fn_shapes_by_name(&a, op->output_shapes, s);
+  tfe_fn_shapes_enter(prev_op);
   if (ok && !set_output_handle_data(op)) {
     tfe_status_setf(s, TF_RESOURCE_EXHAUSTED,
                     "out of memory inferring shapes of %s", op->name);

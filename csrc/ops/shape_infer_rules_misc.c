@@ -4,7 +4,9 @@
  * outputs stay unknown. */
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/status_internal.h"
+#include "graph/function_shapes.h"
 #include "ops/shape_infer_internal.h"
 
 /* Ops without outputs: nothing to infer, but the rule is "known". */
@@ -315,7 +317,40 @@ static int rule_loop_cond(si_ctx* c) {
 
 /* ---- function calls and functional control flow ---- */
 
-/* If/Case: the output_shapes attr when given. */
+/* PartitionedCall / StatefulPartitionedCall: as TF's shape refiner, the
+ * shapes of the body's return values when the body of "f" is inferred
+ * with the call's input shapes (csrc/graph/function_shapes.c); unknown
+ * when the function is not in the graph's library (or recursive). An
+ * error of a body node is the call's error, as in TF. */
+static int rule_call(si_ctx* c) {
+  const tfe_attr_value* f = si_attr(c, "f");
+  tfe_shape small[8];
+  tfe_shape* out = small;
+  int i, ok, n = si_num_outputs(c);
+  if (f == NULL || f->is_list || f->type != TF_ATTR_FUNC || n == 0) return 1;
+  if (n > 8) {
+    out = (tfe_shape*)tfe_calloc((size_t)n, sizeof(tfe_shape));
+    if (out == NULL) return 1;
+  }
+  for (i = 0; i < n; i++) {
+    out[i].num_dims = -1;
+    out[i].dims = NULL;
+  }
+  ok = tfe_fn_shapes_call(c->a, f->v.s.data, NULL, NULL, out, c->s);
+  for (i = 0; i < n; i++) {
+    if (ok && out[i].num_dims >= 0) {
+      si_sh sh;
+      si_from_tfe(&sh, &out[i]);
+      if (!si_set(c, i, &sh)) ok = 0;
+    }
+    tfe_free(out[i].dims);
+  }
+  if (out != small) tfe_free(out);
+  return ok;
+}
+
+/* If/Case: the output_shapes attr when given. TF's refiner does not look
+ * into the branches (without output_shapes the outputs stay unknown). */
 static int rule_if(si_ctx* c) { return rule_explicit_shapes(c); }
 
 /* While: the output_shapes attr when given, else the loop variables keep
@@ -491,7 +526,8 @@ const si_rule si_rules_misc[] = {
     {"NoOp", rule_no_outputs}, {"Abort", rule_no_outputs},
     /* function calls and functional control flow: the callee's outputs
      * are only known by running inference through its body. */
-    {"PartitionedCall", NULL}, {"StatefulPartitionedCall", NULL},
+    {"PartitionedCall", rule_call},
+    {"StatefulPartitionedCall", rule_call},
     {"If", rule_if}, {"StatelessIf", rule_if}, {"Case", rule_if},
     {"StatelessCase", rule_if}, {"While", rule_while},
     {"StatelessWhile", rule_while}, {"_Arg", rule_arg},
