@@ -285,24 +285,46 @@ TEST(if_and_while_do_not_look_into_bodies) {
 }
 
 TEST(keras_saved_model_call_outputs_have_shapes) {
-  /* TF 2.21 after TF_LoadSessionFromSavedModel: the serving call of the
-   * exported Keras MLP gives [?,4]. */
+  /* What TF 2.21 gives for every call op of the exported models after
+   * loading them (tf.compat.v1.saved_model.loader.load, op.outputs). */
+  static const struct {
+    const char* model;
+    const char* op;
+    int index;
+    const char* shape;
+  } kWant[] = {
+      {"keras_mlp", "StatefulPartitionedCall", 0, "[?,4]"},
+      {"keras_mlp", "StatefulPartitionedCall_1", 0, "[?,4]"},
+      {"keras_mlp", "StatefulPartitionedCall_2", 0, "[]"},
+      {"keras_cnn_bn", "StatefulPartitionedCall_1", 0, "[?,5]"},
+      {"keras_lstm", "StatefulPartitionedCall_1", 0, "[?,3]"},
+      {"keras_transformer", "StatefulPartitionedCall_1", 0, "[?,2]"},
+      {"module_cond_while", "StatefulPartitionedCall", 0, "[]"},
+      {"module_cond_while", "StatefulPartitionedCall", 1, "[4]"},
+      {"module_cond_while", "StatefulPartitionedCall_1", 1, "[]"},
+      {"module_cond_while", "StatefulPartitionedCall_1", 2, "[?,4]"},
+  };
   TF_Status* s = TF_NewStatus();
-  TF_Graph* g = TF_NewGraph();
-  TF_SessionOptions* o = TF_NewSessionOptions();
   const char* tags[] = {"serve"};
-  TF_Session* sess = TF_LoadSessionFromSavedModel(
-      o, NULL, TFE_TEST_DATA_DIR "/saved_models/keras_mlp", tags, 1, g, NULL,
-      s);
-  TF_Operation* op;
-  CHECK_OK(s);
-  op = TF_GraphOperationByName(g, "StatefulPartitionedCall_1");
-  CHECK(op != NULL);
-  CHECK_SHAPE(g, op, 0, "[?,4]");
-  TF_CloseSession(sess, s);
-  TF_DeleteSession(sess, s);
-  TF_DeleteSessionOptions(o);
-  TF_DeleteGraph(g);
+  size_t i;
+  for (i = 0; i < sizeof kWant / sizeof kWant[0]; i++) {
+    char dir[512];
+    TF_Graph* g = TF_NewGraph();
+    TF_SessionOptions* o = TF_NewSessionOptions();
+    TF_Session* sess;
+    TF_Operation* op;
+    snprintf(dir, sizeof dir, "%s/saved_models/%s", TFE_TEST_DATA_DIR,
+             kWant[i].model);
+    sess = TF_LoadSessionFromSavedModel(o, NULL, dir, tags, 1, g, NULL, s);
+    CHECK_OK(s);
+    op = TF_GraphOperationByName(g, kWant[i].op);
+    CHECK(op != NULL);
+    CHECK_SHAPE(g, op, kWant[i].index, kWant[i].shape);
+    TF_CloseSession(sess, s);
+    TF_DeleteSession(sess, s);
+    TF_DeleteSessionOptions(o);
+    TF_DeleteGraph(g);
+  }
   TF_DeleteStatus(s);
 }
 
