@@ -189,7 +189,11 @@ class TensorShape(tuple):  # type: ignore[type-arg]
         return not self.__eq__(other)
 
     def __hash__(self) -> int:
-        return hash((self._unknown_rank, tuple(self)))
+        # Equal to the tuple's hash, as the shapes compare equal to tuples
+        # (dict keys such as tf.function's trace cache mix both).
+        if self._unknown_rank:
+            return hash(("TensorShape", None))
+        return tuple.__hash__(self)
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (TensorShape, (None if self._unknown_rank else tuple(self),))

@@ -35,7 +35,9 @@ def test_equality() -> None:
     assert TensorShape(None) == TensorShape(None)
     assert TensorShape([2, 3]) != "a"
     assert TensorShape([2, 3]) != (2, 3.5)
-    assert hash(TensorShape([2, 3])) == hash(TensorShape((2, 3)))
+    assert hash(TensorShape([2, 3])) == hash(TensorShape((2, 3))) == hash((2, 3))
+    assert {(2, 3): "a"}[TensorShape([2, 3])] == "a"
+    assert hash(TensorShape(None)) == hash(TensorShape(None))
 
 
 def test_methods() -> None:
