@@ -613,21 +613,22 @@ static tfe_fn_inst* inst_build(const TF_Function* fn, tfe_flib* lib,
                               TFE_Context* ctx, const tfe_attrs* attrs,
                               int num_arg_shapes, const tfe_shape* arg_shapes,
                               const tfe_handle_data* const* arg_handles,
-                              int body_only, TF_Status* s);
+                              TF_Tensor* const* arg_values, int body_only,
+                              TF_Status* s);
 
 tfe_fn_inst* tfe_fn_inst_new(const TF_Function* fn, tfe_flib* lib,
                              TFE_Context* ctx, const tfe_attrs* attrs,
                              TF_Status* s) {
-  return inst_build(fn, lib, ctx, attrs, 0, NULL, NULL, 0, s);
+  return inst_build(fn, lib, ctx, attrs, 0, NULL, NULL, NULL, 0, s);
 }
 
 tfe_fn_inst* tfe_fn_body_new(const TF_Function* fn, tfe_flib* lib,
                              const tfe_attrs* attrs,
                              int num_arg_shapes, const tfe_shape* arg_shapes,
                              const tfe_handle_data* const* arg_handles,
-                             TF_Status* s) {
+                             TF_Tensor* const* arg_values, TF_Status* s) {
   return inst_build(fn, lib, NULL, attrs, num_arg_shapes, arg_shapes,
-                    arg_handles, 1, s);
+                    arg_handles, arg_values, 1, s);
 }
 
 TF_Graph* tfe_fn_inst_body(const tfe_fn_inst* inst) { return inst->body; }
@@ -641,7 +642,8 @@ static tfe_fn_inst* inst_build(const TF_Function* fn, tfe_flib* lib,
                               TFE_Context* ctx, const tfe_attrs* attrs,
                               int num_arg_shapes, const tfe_shape* arg_shapes,
                               const tfe_handle_data* const* arg_handles,
-                              int body_only, TF_Status* s) {
+                              TF_Tensor* const* arg_values, int body_only,
+                              TF_Status* s) {
   const tfe_fdef* fd = &fn->fd;
   const tfe_op_def* sig = fn->sig;
   tfe_fn_inst* inst = (tfe_fn_inst*)tfe_calloc(1, sizeof(*inst));
@@ -707,16 +709,37 @@ static tfe_fn_inst* inst_build(const TF_Function* fn, tfe_flib* lib,
     for (j = 0; j < len; j++, k++) {
       char name[300];
       TF_OperationDescription* desc;
+      int is_const;
       if (sig->inputs[i].number_attr == NULL &&
           sig->inputs[i].type_list_attr == NULL) {
         snprintf(name, sizeof(name), "%s", sig->inputs[i].name);
       } else {
         snprintf(name, sizeof(name), "%s/_%d", sig->inputs[i].name, j);
       }
-      desc = TF_NewOperation(b.g, "Placeholder", name);
-      if (desc == NULL) goto oom;
-      TF_SetAttrType(desc, "dtype", inst->arg_types[k]);
-      if (arg_shapes != NULL && k < num_arg_shapes &&
+      is_const = arg_values != NULL && k < num_arg_shapes &&
+                 arg_values[k] != NULL &&
+                 TF_TensorType(arg_values[k]) == inst->arg_types[k] &&
+                 TF_TensorByteSize(arg_values[k]) <= 4096;
+      if (is_const) {
+        /* A small constant input: the body sees its value (shape rules
+         * of the body read it, as TF's refiner passes it in). */
+        desc = TF_NewOperation(b.g, "Const", name);
+        if (desc == NULL) goto oom;
+        TF_SetAttrType(desc, "dtype", inst->arg_types[k]);
+        TF_SetAttrTensor(desc, "value", arg_values[k], s);
+        if (TF_GetCode(s) != TF_OK) {
+          /* Finishing frees the description (and fails: no value). */
+          TF_Status* s2 = TF_NewStatus();
+          TF_FinishOperation(desc, s2);
+          TF_DeleteStatus(s2);
+          goto fail;
+        }
+      } else {
+        desc = TF_NewOperation(b.g, "Placeholder", name);
+        if (desc == NULL) goto oom;
+        TF_SetAttrType(desc, "dtype", inst->arg_types[k]);
+      }
+      if (!is_const && arg_shapes != NULL && k < num_arg_shapes &&
           arg_shapes[k].num_dims >= 0) {
         TF_SetAttrShape(desc, "shape", arg_shapes[k].dims,
                         arg_shapes[k].num_dims);

@@ -167,14 +167,16 @@ void tfe_fn_inst_free(tfe_fn_inst* inst);
 /* Builds only the body graph of fn (no plan, no context), flat argument
  * k < num_arg_shapes carrying arg_shapes[k] (when arg_shapes is not NULL;
  * num_dims < 0 leaves it unknown) and the handle data arg_handles[k]
- * (when not NULL; copied). For shape inference through calls
+ * (when not NULL; copied); an argument with a small constant value
+ * arg_values[k] (when not NULL) becomes a Const of it. For shape
+ * inference through calls
  * (function_shapes.c). Free with tfe_fn_inst_free. */
 struct tfe_handle_data;
 tfe_fn_inst* tfe_fn_body_new(const TF_Function* fn, tfe_flib* lib,
                              const tfe_attrs* attrs, int num_arg_shapes,
                              const tfe_shape* arg_shapes,
                              const struct tfe_handle_data* const* arg_handles,
-                             TF_Status* s);
+                             TF_Tensor* const* arg_values, TF_Status* s);
 /* The body graph (borrowed) and the flat return values as its outputs
  * (borrowed, tfe_fn_inst_num_rets of them). */
 TF_Graph* tfe_fn_inst_body(const tfe_fn_inst* inst);

@@ -1,7 +1,7 @@
 /* Shape inference through function calls (see function_shapes.h). The
  * body of the called function is built as a graph whose argument
  * placeholders carry the call's input shapes (and the handle data of
- * resource inputs); graph construction then infers every body node, and
+ * resource inputs; a small constant input becomes a Const of its value); graph construction then infers every body node, and
  * the shapes of the return values are the call's output shapes. A
  * function already being inferred on this thread (recursion) or nesting
  * deeper than TFE_FN_SHAPES_MAX_DEPTH leaves the outputs unknown. */
@@ -82,7 +82,8 @@ int tfe_fn_shapes_call(const tfe_shape_infer_args* a, const char* fname,
     /* The body's nodes are inferred with their own operations current. */
     const TF_Operation* saved = tl_op;
     inst = tfe_fn_body_new(fn, lib, attrs, n, a->input_shapes,
-                           (const tfe_handle_data* const*)handles, st);
+                           (const tfe_handle_data* const*)handles,
+                           a->input_values, st);
     tl_op = saved;
   }
   tl_depth--;

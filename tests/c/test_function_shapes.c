@@ -284,6 +284,78 @@ TEST(if_and_while_do_not_look_into_bodies) {
   TF_DeleteStatus(s);
 }
 
+static TF_Operation* int_const(TF_Graph* g, const char* name,
+                               const int32_t* v, int n, int vector,
+                               TF_Status* s) {
+  int64_t dims[1] = {n};
+  TF_Tensor* t = TF_AllocateTensor(TF_INT32, dims, vector ? 1 : 0,
+                                   (size_t)n * sizeof(int32_t));
+  TF_OperationDescription* d = TF_NewOperation(g, "Const", name);
+  TF_Operation* op;
+  if (n > 0) memcpy(TF_TensorData(t), v, (size_t)n * sizeof(int32_t));
+  TF_SetAttrType(d, "dtype", TF_INT32);
+  TF_SetAttrTensor(d, "value", t, s);
+  op = TF_FinishOperation(d, s);
+  TF_DeleteTensor(t);
+  return op;
+}
+
+TEST(constant_inputs_reach_the_body) {
+  /* TF: f(n) = fill(n, 1.0) called with the constant [3] has shape [3];
+   * with an unknown vector of one element [?]. */
+  TF_Status* s = TF_NewStatus();
+  TF_Graph* fg = TF_NewGraph();
+  TF_Graph* g = TF_NewGraph();
+  TF_OperationDescription* d;
+  TF_Operation *n, *zero, *fill, *c;
+  TF_Function* fn;
+  TF_DataType ti[1] = {TF_INT32}, to[1] = {TF_FLOAT};
+  d = TF_NewOperation(fg, "Placeholder", "n");
+  TF_SetAttrType(d, "dtype", TF_INT32);
+  n = TF_FinishOperation(d, s);
+  zero = const_ones(fg, "one", 1, 1, s);
+  d = TF_NewOperation(fg, "Reshape", "scalar");
+  TF_AddInput(d, (TF_Output){zero, 0});
+  TF_AddInput(d, (TF_Output){int_const(fg, "e", NULL, 0, 1, s), 0});
+  zero = TF_FinishOperation(d, s);
+  d = TF_NewOperation(fg, "Fill", "fill");
+  TF_AddInput(d, (TF_Output){n, 0});
+  TF_AddInput(d, (TF_Output){zero, 0});
+  fill = TF_FinishOperation(d, s);
+  CHECK_OK(s);
+  fn = TF_GraphToFunction(fg, "zerosfn", 0, -1, NULL, 1,
+                          (TF_Output[]){{n, 0}}, 1, (TF_Output[]){{fill, 0}},
+                          NULL, NULL, NULL, s);
+  CHECK_OK(s);
+  TF_GraphCopyFunction(g, fn, NULL, s);
+  CHECK_OK(s);
+  n = int_const(g, "three", (int32_t[]){3}, 1, 1, s);
+  d = TF_NewOperation(g, "PartitionedCall", "pc");
+  TF_AddInputList(d, (TF_Output[]){{n, 0}}, 1);
+  TF_SetAttrFuncName(d, "f", "zerosfn", 7);
+  TF_SetAttrTypeList(d, "Tin", ti, 1);
+  TF_SetAttrTypeList(d, "Tout", to, 1);
+  c = TF_FinishOperation(d, s);
+  CHECK_OK(s);
+  CHECK_SHAPE(g, c, 0, "[3]");
+  d = TF_NewOperation(g, "Placeholder", "m");
+  TF_SetAttrType(d, "dtype", TF_INT32);
+  TF_SetAttrShape(d, "shape", (int64_t[]){1}, 1);
+  n = TF_FinishOperation(d, s);
+  d = TF_NewOperation(g, "PartitionedCall", "pc2");
+  TF_AddInputList(d, (TF_Output[]){{n, 0}}, 1);
+  TF_SetAttrFuncName(d, "f", "zerosfn", 7);
+  TF_SetAttrTypeList(d, "Tin", ti, 1);
+  TF_SetAttrTypeList(d, "Tout", to, 1);
+  c = TF_FinishOperation(d, s);
+  CHECK_OK(s);
+  CHECK_SHAPE(g, c, 0, "[?]");
+  TF_DeleteGraph(fg);
+  TF_DeleteGraph(g);
+  TF_DeleteFunction(fn);
+  TF_DeleteStatus(s);
+}
+
 TEST(keras_saved_model_call_outputs_have_shapes) {
   /* What TF 2.21 gives for every call op of the exported models after
    * loading them (tf.compat.v1.saved_model.loader.load, op.outputs). */
