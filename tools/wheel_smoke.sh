@@ -110,6 +110,18 @@ read -r -a FLAGS_ <<<"$("$VPY" -m tfe_py config --cflags --libs)"
 "$CC" -std=c11 -Wall -Wextra -Werror "$WORK/prog.c" "${FLAGS_[@]}" -o "$WORK/prog"
 env -u LD_LIBRARY_PATH "$WORK/prog"
 
+echo "--- python -m tfe_py saved-model (a TF-exported Keras model, from the wheel)"
+(cd "$WORK" && "$VPY" -m tfe_py saved-model show "$ROOT/tests/data/saved_models/keras_mlp" |
+  grep -q "tfe has CPU kernels for every op the model uses")
+(cd "$WORK" && "$VPY" -m tfe_py saved-model run "$ROOT/tests/data/saved_models/keras_mlp" \
+  --input "x=$ROOT/tests/data/saved_models/keras_mlp/io/x.npy" --output-dir "$WORK/sm_out")
+"$VPY" - "$ROOT/tests/data/saved_models/keras_mlp/io/out_output_0.npy" "$WORK/sm_out/output_0.npy" <<'EOF2'
+import sys
+import numpy as np
+np.testing.assert_allclose(np.load(sys.argv[2]), np.load(sys.argv[1]), rtol=1e-5, atol=1e-6)
+print("ok: saved-model run gives TF's outputs")
+EOF2
+
 echo "--- python -m tfe_py doctor"
 "$VPY" -m tfe_py doctor
 echo "wheel smoke test passed"
