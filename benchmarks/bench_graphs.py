@@ -121,15 +121,15 @@ def _tfe_library(build: str | None) -> Path:
     return Path(runtime_library_path())
 
 
-def _compile(out: Path, runtime: str, link: list[str]) -> None:
+def _compile(out: Path, runtime: str, link: list[str], source: Path = C_SOURCE) -> None:
     cc = shlex.split(os.environ.get("CC") or "cc")
     cmd = [
         *cc, "-std=c11", "-O2", "-Wall", "-Wextra", f"-I{ROOT / 'include'}",
-        f"-DBENCH_RUNTIME=\"{runtime}\"", str(C_SOURCE), "-o", str(out), *link,
+        f"-DBENCH_RUNTIME=\"{runtime}\"", str(source), "-o", str(out), *link,
     ]  # fmt: skip
     proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
     if proc.returncode != 0:
-        raise SystemExit(f"compiling {C_SOURCE} failed:\n{shlex.join(cmd)}\n{proc.stderr}")
+        raise SystemExit(f"compiling {source} failed:\n{shlex.join(cmd)}\n{proc.stderr}")
 
 
 def _run_c(exe: Path, case: str, args: argparse.Namespace) -> tuple[float, str, str]:

@@ -36,7 +36,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shlex
 import subprocess
 import sys
 import tempfile
@@ -48,7 +47,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from bench_graphs import _tf_lib_dir, _tf_python, _tfe_library  # noqa: E402
+from bench_graphs import _compile, _tf_lib_dir, _tf_python, _tfe_library  # noqa: E402
 
 C_SOURCE = ROOT / "benchmarks" / "c" / "bench_saved_model.c"
 MODELS = ROOT / "tests" / "data" / "saved_models"
@@ -77,17 +76,6 @@ BIG_MODEL_SCRIPT = textwrap.dedent(
     tf.saved_model.save(m, sys.argv[1], signatures={"serving_default": m.pick})
     """
 )
-
-
-def _compile(out: Path, runtime: str, link: list[str]) -> None:
-    cc = shlex.split(os.environ.get("CC") or "cc")
-    cmd = [
-        *cc, "-std=c11", "-O2", "-Wall", "-Wextra", f"-I{ROOT / 'include'}",
-        f"-DBENCH_RUNTIME=\"{runtime}\"", str(C_SOURCE), "-o", str(out), *link,
-    ]  # fmt: skip
-    proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
-    if proc.returncode != 0:
-        raise SystemExit(f"compiling {C_SOURCE} failed:\n{shlex.join(cmd)}\n{proc.stderr}")
 
 
 def _parse(stdout: str, key: str) -> tuple[float | None, str | None]:
@@ -167,13 +155,13 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="tfe-bench-sm-") as tmp:
         exes = {"tfe": Path(tmp) / "bench_sm_tfe"}
         lib = _tfe_library(args.build)
-        _compile(exes["tfe"], "tfe", [str(lib), f"-Wl,-rpath,{lib.parent}"])
+        _compile(exes["tfe"], "tfe", [str(lib), f"-Wl,-rpath,{lib.parent}"], C_SOURCE)
         if tf_dir:
             exes["tf"] = Path(tmp) / "bench_sm_tf"
             _compile(exes["tf"], "tensorflow", [
                 str(tf_dir / "libtensorflow_cc.so.2"),
                 str(tf_dir / "libtensorflow_framework.so.2"), f"-Wl,-rpath,{tf_dir}",
-            ])  # fmt: skip
+            ], C_SOURCE)  # fmt: skip
         if "cold" in cases:
             r: dict[str, Any] = {}
             for _ in range(args.repeat):  # alternate the runtimes
