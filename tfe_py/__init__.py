@@ -114,3 +114,72 @@ class _Experimental:
 
 
 experimental = _Experimental()
+
+
+# The TensorFlow-style function modules load on first use, so that
+# ``import tfe_py`` stays cheap: ``tfe_py.math`` imports tfe_py/math.py, and
+# a top-level function such as ``tfe_py.reshape`` is found in the TOPLEVEL
+# list of one of the modules below (first match wins) and then cached in
+# this module's namespace.
+_SUBMODULES = {
+    "array_ops": "tfe_py.array_ops",
+    "bitwise": "tfe_py.bitwise",
+    "config": "tfe_py.config",
+    "debugging": "tfe_py.debugging",
+    "framework": "tfe_py.framework",
+    "image": "tfe_py.image",
+    "io": "tfe_py.io",
+    "linalg": "tfe_py.linalg",
+    "math": "tfe_py.math",
+    "nest": "tfe_py.nest",
+    "nn": "tfe_py.nn",
+    "random": "tfe_py.random",
+    "raw_ops": "tfe_py.ops",
+    "signal": "tfe_py.signal",
+    "sort_ops": "tfe_py.sort_ops",
+    "strings": "tfe_py.strings",
+}
+_TOPLEVEL_MODULES = (
+    "tfe_py.array_ops",
+    "tfe_py.math",
+    "tfe_py.linalg",
+    "tfe_py.sort_ops",
+    "tfe_py.framework",
+    "tfe_py.nn",
+    "tfe_py.strings",
+    "tfe_py.random",
+    "tfe_py.debugging",
+    "tfe_py.config",
+    "tfe_py.io",
+    "tfe_py.nest",
+    "tfe_py.bitwise",
+    "tfe_py.signal",
+    "tfe_py.image",
+)
+
+
+def __getattr__(name: str) -> Any:
+    import importlib
+
+    target = _SUBMODULES.get(name)
+    if target is not None:
+        module = importlib.import_module(target)
+        globals()[name] = module
+        return module
+    if not name.startswith("__"):
+        for modname in _TOPLEVEL_MODULES:
+            module = importlib.import_module(modname)
+            if name in getattr(module, "TOPLEVEL", ()):
+                value = getattr(module, name)
+                globals()[name] = value
+                return value
+    raise AttributeError(f"module 'tfe_py' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    import importlib
+
+    names = set(globals()) | set(_SUBMODULES)
+    for modname in _TOPLEVEL_MODULES:
+        names.update(getattr(importlib.import_module(modname), "TOPLEVEL", ()))
+    return sorted(names)

@@ -35,6 +35,14 @@ int tfe_ops_register_regex_defs(void);
 int tfe_ops_register_text_defs(void);
 int tfe_ops_register_lookup_defs(void);
 int tfe_ops_register_image_defs(void);
+/* Issue 16 groups (ops the tf.* Python API needs). */
+int tfe_ops_register_array_extra_defs(void);
+int tfe_ops_register_math_special_defs(void);
+int tfe_ops_register_nn_extra_defs(void);
+int tfe_ops_register_random_dist_defs(void);
+int tfe_ops_register_parsing_defs(void);
+int tfe_ops_register_signal_defs(void);
+int tfe_ops_register_linalg_extra_defs(void);
 
 /* Registration runs once, under g_mu. If memory runs out part way (tests
  * inject allocation failures, possibly before anything else touched the
@@ -107,6 +115,13 @@ static void register_all(void) {
   tfe_ops_register_text_defs();
   tfe_ops_register_lookup_defs();
   tfe_ops_register_image_defs();
+  tfe_ops_register_array_extra_defs();
+  tfe_ops_register_math_special_defs();
+  tfe_ops_register_nn_extra_defs();
+  tfe_ops_register_random_dist_defs();
+  tfe_ops_register_parsing_defs();
+  tfe_ops_register_signal_defs();
+  tfe_ops_register_linalg_extra_defs();
   tl_registering = 0;
   if (!g_out_of_memory) atomic_store_explicit(&g_done, 1, memory_order_release);
 }

@@ -56,6 +56,13 @@ static void build_tables(void) {
   add_table(si_rules_text);
   add_table(si_rules_lookup);
   add_table(si_rules_image);
+  add_table(si_rules_array_extra);
+  add_table(si_rules_math_special);
+  add_table(si_rules_nn_extra);
+  add_table(si_rules_random_dist);
+  add_table(si_rules_parsing);
+  add_table(si_rules_signal);
+  add_table(si_rules_linalg_extra);
 }
 
 const si_rule* si_find_rule(const char* op) {

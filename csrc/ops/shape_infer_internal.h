@@ -60,6 +60,13 @@ extern const si_rule si_rules_regex[];
 extern const si_rule si_rules_text[];
 extern const si_rule si_rules_lookup[];
 extern const si_rule si_rules_image[];
+extern const si_rule si_rules_array_extra[];
+extern const si_rule si_rules_math_special[];
+extern const si_rule si_rules_nn_extra[];
+extern const si_rule si_rules_random_dist[];
+extern const si_rule si_rules_parsing[];
+extern const si_rule si_rules_signal[];
+extern const si_rule si_rules_linalg_extra[];
 
 /* ---- errors ---- */
 

@@ -33,5 +33,14 @@ void tfe_register_cpu_regex_kernels(void);
 void tfe_register_cpu_text_kernels(void);
 void tfe_register_cpu_lookup_kernels(void);
 void tfe_register_cpu_image_kernels(void);
+/* Issue 16 groups: ops the tf.* Python API needs (array_extra,
+ * math_special, nn_extra, random_dist, parsing, signal, linalg_extra). */
+void tfe_register_cpu_array_extra_kernels(void);
+void tfe_register_cpu_math_special_kernels(void);
+void tfe_register_cpu_nn_extra_kernels(void);
+void tfe_register_cpu_random_dist_kernels(void);
+void tfe_register_cpu_parsing_kernels(void);
+void tfe_register_cpu_signal_kernels(void);
+void tfe_register_cpu_linalg_extra_kernels(void);
 
 #endif /* TFE_KERNELS_CPU_CPU_KERNELS_H_ */

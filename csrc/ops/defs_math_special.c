@@ -1,0 +1,15 @@
+/* Built-in op definitions: special math functions and math ops of tf.math not in the older groups (Zeta, Igamma, Betainc, ...).
+ * Names, args, attrs and defaults follow TensorFlow 2.21's op registry. */
+#include "ops/ops_internal.h"
+
+int tfe_ops_register_math_special_defs(void);
+
+/* Filled in as the ops are implemented (issue 16). An empty table registers
+ * nothing. */
+static const tfe_builtin_op kOps[] = {
+    {NULL, NULL}, /* end marker: not registered */
+};
+
+int tfe_ops_register_math_special_defs(void) {
+  return tfe_ops_register_table(kOps, (int)(sizeof kOps / sizeof kOps[0]) - 1);
+}

@@ -1,0 +1,11 @@
+"""Creation and shape-manipulation functions of ``tf.*`` (``zeros``, ``reshape``, ``gather``, ...).
+
+Filled in by issue 16; see :mod:`tfe_py._api` for the conventions.
+"""
+
+from __future__ import annotations
+
+__all__: list[str] = []
+
+# Names TensorFlow also exports at the top level (tf.<name>).
+TOPLEVEL: frozenset[str] = frozenset()

@@ -1,0 +1,11 @@
+"""Framework functions of ``tf.*``: ``device``, ``executing_eagerly``, ``is_tensor``, ``no_op``, ...
+
+Filled in by issue 16; see :mod:`tfe_py._api` for the conventions.
+"""
+
+from __future__ import annotations
+
+__all__: list[str] = []
+
+# Names TensorFlow also exports at the top level (tf.<name>).
+TOPLEVEL: frozenset[str] = frozenset()

@@ -1,0 +1,12 @@
+"""``tf.random``: seeded random numbers with TensorFlow's seeding rules,
+``Generator`` and the ``stateless_*`` functions.
+
+Filled in by issue 16; see :mod:`tfe_py._api` for the conventions.
+"""
+
+from __future__ import annotations
+
+__all__: list[str] = []
+
+# Names TensorFlow also exports at the top level (tf.<name>).
+TOPLEVEL: frozenset[str] = frozenset()
