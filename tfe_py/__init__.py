@@ -18,12 +18,11 @@ and :func:`function` are in :mod:`tfe_py.graph`, :mod:`tfe_py.session` and
 
 from typing import Any
 
-from tfe_py import context, dtypes, eager, errors, ops, saved_model
+from tfe_py import context, dtypes, eager, errors
 from tfe_py._ffi import RUNTIME_VERSION, runtime_library_path
 from tfe_py._paths import get_include, get_library_dir
 from tfe_py._version import __version__
 from tfe_py.context import Context, default_context
-from tfe_py.custom_device import CustomDevice
 from tfe_py.dtypes import DType, as_dtype
 from tfe_py.eager import EagerTensor
 from tfe_py.errors import OpError
@@ -45,9 +44,6 @@ from tfe_py.graph import (
     get_default_graph,
     placeholder,
 )
-from tfe_py.parallel import ParallelDevice, parallel_device
-from tfe_py.plugins import list_physical_devices, load_op_library, load_pluggable_device
-from tfe_py.session import Session, get_default_session
 from tfe_py.tensor import Tensor, newaxis
 from tfe_py.tensor_shape import TensorShape
 
@@ -123,6 +119,12 @@ experimental = _Experimental()
 # this module's namespace.
 _SUBMODULES = {
     "array_ops": "tfe_py.array_ops",
+    "custom_device": "tfe_py.custom_device",
+    "ops": "tfe_py.ops",
+    "parallel": "tfe_py.parallel",
+    "plugins": "tfe_py.plugins",
+    "saved_model": "tfe_py.saved_model",
+    "session": "tfe_py.session",
     "bitwise": "tfe_py.bitwise",
     "config": "tfe_py.config",
     "debugging": "tfe_py.debugging",
@@ -138,6 +140,17 @@ _SUBMODULES = {
     "signal": "tfe_py.signal",
     "sort_ops": "tfe_py.sort_ops",
     "strings": "tfe_py.strings",
+}
+# Classes and functions of the package's own modules that load on first use.
+_LAZY_NAMES = {
+    "CustomDevice": "tfe_py.custom_device",
+    "ParallelDevice": "tfe_py.parallel",
+    "parallel_device": "tfe_py.parallel",
+    "list_physical_devices": "tfe_py.plugins",
+    "load_op_library": "tfe_py.plugins",
+    "load_pluggable_device": "tfe_py.plugins",
+    "Session": "tfe_py.session",
+    "get_default_session": "tfe_py.session",
 }
 _TOPLEVEL_MODULES = (
     "tfe_py.array_ops",
@@ -166,6 +179,11 @@ def __getattr__(name: str) -> Any:
         module = importlib.import_module(target)
         globals()[name] = module
         return module
+    target = _LAZY_NAMES.get(name)
+    if target is not None:
+        value = getattr(importlib.import_module(target), name)
+        globals()[name] = value
+        return value
     if not name.startswith("__"):
         for modname in _TOPLEVEL_MODULES:
             module = importlib.import_module(modname)
@@ -179,7 +197,7 @@ def __getattr__(name: str) -> Any:
 def __dir__() -> list[str]:
     import importlib
 
-    names = set(globals()) | set(_SUBMODULES)
+    names = set(globals()) | set(_SUBMODULES) | set(_LAZY_NAMES)
     for modname in _TOPLEVEL_MODULES:
         names.update(getattr(importlib.import_module(modname), "TOPLEVEL", ()))
     return sorted(names)

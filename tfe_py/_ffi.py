@@ -23,11 +23,17 @@ def _configure_blas() -> None:
     """
     if "TFE_BLAS_LIBRARY" in os.environ:
         return
+    # find_spec locates the wheel without importing it: its __init__ pulls
+    # in importlib.metadata, a third of tfe_py's import time.
+    from importlib.util import find_spec
+
     try:
-        import scipy_openblas32
-    except ImportError:
+        spec = find_spec("scipy_openblas32")
+    except (ImportError, ValueError):
         return
-    path = os.path.join(scipy_openblas32.get_lib_dir(), "libscipy_openblas.so")
+    if spec is None or not spec.submodule_search_locations:
+        return
+    path = os.path.join(next(iter(spec.submodule_search_locations)), "lib", "libscipy_openblas.so")
     if os.path.exists(path):
         os.environ["TFE_BLAS_LIBRARY"] = path
 
