@@ -27,7 +27,6 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 from tfe_py import errors
-from tfe_py import plugins as _plugins
 from tfe_py._ffi import CData, ffi, lib
 from tfe_py.errors import status
 
@@ -160,6 +159,8 @@ class Context:
             raise ValueError(f"num_cpu_devices must be >= 1, got {num_cpu_devices!r}")
         # Plugins of the plugin directories load before the first context,
         # as TensorFlow loads tensorflow-plugins (tfe_py.plugins).
+        from tfe_py import plugins as _plugins  # imported here: it is slow to import
+
         _plugins.ensure_autoloaded()
         opts = lib.TFE_NewContextOptions()
         if opts == ffi.NULL:
