@@ -60,6 +60,7 @@ from tfe_py.graph import (
     Operation,
     _outputs_array,
 )
+from tfe_py.tensor_shape import TensorShape
 
 __all__ = [
     "ConcreteFunction",
@@ -87,6 +88,14 @@ def _fast_key(args: Sequence[EagerTensor]) -> tuple[Any, ...]:
 
 
 _uid = itertools.count(1)
+
+
+def _dims(shape: Any) -> tuple[int | None, ...] | None:
+    """A tensor's shape as this module works with it: a tuple of dims, or
+    None for an unknown rank (TensorShape(None))."""
+    if shape is None or getattr(shape, "rank", 0) is None:
+        return None
+    return tuple(shape)
 _FAST_CACHE_LIMIT = 1024
 
 
@@ -108,6 +117,7 @@ class TensorSpec:
         dtype: Any = "float32",
         name: str | None = None,
     ) -> None:
+        shape = _dims(shape) if isinstance(shape, TensorShape) else shape
         if shape is not None:
             dims: list[int | None] = []
             for d in shape:
@@ -134,7 +144,7 @@ class TensorSpec:
         shape this spec accepts."""
         if int(other.dtype) != int(self.dtype):
             return False
-        return _shape_fits(self.shape, other.shape)
+        return _shape_fits(self.shape, _dims(other.shape))
 
     def __eq__(self, other: object) -> bool:
         return (
@@ -189,7 +199,7 @@ class FuncGraph(Graph):
         hit = self._capture_index.get(key)
         if hit is not None:
             return hit
-        shape = value.shape
+        shape = _dims(value.shape)
         ph = _new_placeholder(self, int(value.dtype), shape, f"capture_{len(self.captures)}")
         self.captures.append((value, ph))
         self._capture_index[key] = ph
@@ -1025,7 +1035,7 @@ def _loop_shapes(
     """The shape each loop variable is traced with: its initial shape, or
     its shape invariant (checked to hold the initial value)."""
     if invariants is None:
-        return [t.shape for t in init]
+        return [_dims(t.shape) for t in init]
     if not isinstance(invariants, (list, tuple)) or len(invariants) != len(init):
         raise ValueError(
             f"shape_invariants needs one shape per loop variable ({len(init)}), got {invariants!r}"
@@ -1035,8 +1045,9 @@ def _loop_shapes(
         if isinstance(inv, TensorSpec):
             inv = inv.shape
         shape = None if inv is None else TensorSpec(inv, t.dtype).shape
-        if not _shape_fits(shape, t.shape) or (
-            shape is not None and t.shape is not None and len(shape) != len(t.shape)
+        t_shape = _dims(t.shape)
+        if not _shape_fits(shape, t_shape) or (
+            shape is not None and t_shape is not None and len(shape) != len(t_shape)
         ):
             raise ValueError(
                 f"The shape invariant {shape} is not compatible with the initial shape "
@@ -1114,7 +1125,10 @@ def cond(
         then_branch=t_cf,
         else_branch=f_cf,
         output_shapes=_shapes_attr(
-            [_common_shape(a.shape, b.shape) for a, b in zip(t_out, f_out, strict=True)]
+            [
+                _common_shape(_dims(a.shape), _dims(b.shape))
+                for a, b in zip(t_out, f_out, strict=True)
+            ]
         ),
         name=name,
     )
@@ -1188,7 +1202,7 @@ def while_loop(
             raise TypeError(
                 f"body changes the dtype of a loop variable: {a.dtype.name} to {b.dtype.name}"
             )
-        after = b.shape
+        after = _dims(b.shape)
         if shp is not None and (
             after is None
             or len(after) != len(shp)
@@ -1205,7 +1219,7 @@ def while_loop(
     c_cf = _concrete(c_graph, c_args, c_out)
     b_cf = _concrete(b_graph, b_args, b_out + b_passthrough)
     op = _opgen.wrapper("While" if stateful else "StatelessWhile")
-    all_shapes = shapes + [v.shape for v in union]
+    all_shapes = shapes + [_dims(v.shape) for v in union]
     outs = op(
         [*init, *union], cond=c_cf, body=b_cf, output_shapes=_shapes_attr(all_shapes), name=name
     )

@@ -52,6 +52,7 @@ from tfe_py.eager import (
 from tfe_py.eager import constant as _eager_constant
 from tfe_py.errors import status
 from tfe_py.tensor import Tensor
+from tfe_py.tensor_shape import TensorShape
 
 __all__ = [
     "Graph",
@@ -436,17 +437,19 @@ class GraphTensor(Tensor):
         return _output(self._op._ptr, self._index)
 
     @property
-    def shape(self) -> tuple[int | None, ...] | None:
+    def shape(self) -> TensorShape:
+        """The static shape the graph knows: a TensorShape, with None for
+        unknown dimensions, or ``TensorShape(None)`` for an unknown rank."""
         g = self._op._graph
         out = self._as_output()
         with status() as s:
             n = int(lib.TF_GraphGetTensorNumDims(g.ptr, out[0], s))
         if n < 0:
-            return None
+            return TensorShape(None)
         dims = ffi.new("int64_t[]", max(n, 1))
         with status() as s:
             lib.TF_GraphGetTensorShape(g.ptr, out[0], dims, n, s)
-        return _shape_from_dims([int(dims[i]) for i in range(n)])
+        return TensorShape(_shape_from_dims([int(dims[i]) for i in range(n)]))
 
     def eval(self, feed_dict: Any = None, session: Any = None) -> Any:
         """This tensor's value computed by ``session`` (default: the thread's
@@ -456,13 +459,12 @@ class GraphTensor(Tensor):
         sess = _session_for("evaluate tensor using `eval()`", self._op._graph, session)
         return sess.run(self, feed_dict)
 
-    def get_shape(self) -> tuple[int | None, ...] | None:
+    def get_shape(self) -> TensorShape:
         return self.shape
 
     @property
     def ndim(self) -> int | None:
-        shape = self.shape
-        return None if shape is None else len(shape)
+        return self.shape.rank
 
     def set_shape(self, shape: Sequence[int | None]) -> None:
         """Refines the static shape (TF_GraphSetTensorShape);

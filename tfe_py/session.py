@@ -222,7 +222,9 @@ def _feed_value(tensor: GraphTensor, value: Any) -> CData:
     info = cache.get(tensor)
     if info is None:
         # dtype and static shape, kept until GraphTensor.set_shape changes one
-        info = (int(tensor.dtype), _np_dtype_for(tensor), tensor.shape)
+        shape = tensor.shape
+        dims = None if shape.rank is None else tuple(shape)
+        info = (int(tensor.dtype), _np_dtype_for(tensor), dims)
         cache[tensor] = info
     tf_dtype, np_dtype, static = info
     if isinstance(value, int) and not isinstance(value, bool) and np_dtype is not object:

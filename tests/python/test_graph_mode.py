@@ -229,7 +229,9 @@ def test_set_shape_and_consumers() -> None:
     with tfe_py.Graph():
         x = tfe_py.placeholder(tfe_py.float32)
         y = ops.Identity(x)
-    assert x.shape is None
+    assert x.shape.rank is None
+    assert isinstance(x.shape, tfe_py.TensorShape)
+    assert repr(x.shape) == "TensorShape(None)"
     x.set_shape((None, 4))
     assert x.shape == (None, 4)
     with pytest.raises(errors.InvalidArgumentError):
