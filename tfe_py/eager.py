@@ -458,7 +458,12 @@ def _resolve_to_numpy(handle: CData) -> np.ndarray:
             arr = np.frombuffer(raw, dtype=np_dtype).reshape(shape).copy()
             arr.flags.writeable = False
             return arr
-        return np.asarray(holder)
+        arr = np.asarray(holder)
+        if arr.dtype != np_dtype:
+            # The array interface names ml_dtypes types (bfloat16, float8,
+            # ...) as raw bytes ("V2"): view them as the real type.
+            arr = arr.view(np_dtype)
+        return arr
     finally:
         if owned:
             lib.TF_DeleteTensor(tensor)
