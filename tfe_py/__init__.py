@@ -173,6 +173,7 @@ _TOPLEVEL_MODULES = (
 
 def __getattr__(name: str) -> Any:
     import importlib
+    import importlib.util
 
     target = _SUBMODULES.get(name)
     if target is not None:
@@ -191,6 +192,12 @@ def __getattr__(name: str) -> Any:
                 value = getattr(module, name)
                 globals()[name] = value
                 return value
+        # Any other module of the package (tfe_py.executor, tfe_py.doctor,
+        # ...), as if it had been imported.
+        if not name.startswith("_") and importlib.util.find_spec(f"tfe_py.{name}") is not None:
+            module = importlib.import_module(f"tfe_py.{name}")
+            globals()[name] = module
+            return module
     raise AttributeError(f"module 'tfe_py' has no attribute {name!r}")
 
 
