@@ -28,6 +28,11 @@ typedef double _Complex la_c;
 /* Output rank limit of MatrixTriangularSolve (TF allows any rank). */
 #define TFE_MAX_LA_DIMS 32
 
+#define LA_R double
+#define LA_SQRT(x) sqrt(x)
+#define LA_FABS(x) fabs(x)
+#define LA_HYPOT(x, y) hypot(x, y)
+
 #define LA_T double
 #define LA_SUF _r
 #define LA_ABS(x) fabs(x)
@@ -51,6 +56,47 @@ typedef double _Complex la_c;
 #undef LA_ABS
 #undef LA_CONJ
 #undef LA_RE
+#undef LA_R
+#undef LA_SQRT
+#undef LA_FABS
+#undef LA_HYPOT
+
+/* hypot as Eigen computes it in float (max * sqrt(1 + (min/max)^2)). */
+static float la_hypotf(float x, float y) {
+  float p, q;
+  x = fabsf(x);
+  y = fabsf(y);
+  if (isinf(x) || isinf(y)) return INFINITY;
+  if (isnan(x) || isnan(y)) return NAN;
+  p = x > y ? x : y;
+  q = x > y ? y : x;
+  if (p == 0) return 0;
+  q /= p;
+  return p * sqrtf(1.0f + q * q);
+}
+
+/* float32 self-adjoint eigensolver: every step in float, as TF's. */
+#define LA_EIGH_ONLY
+#define LA_R float
+#define LA_SQRT(x) sqrtf(x)
+#define LA_FABS(x) fabsf(x)
+#define LA_HYPOT(x, y) la_hypotf(x, y)
+#define LA_T float
+#define LA_SUF _f
+#define LA_ABS(x) fabsf(x)
+#define LA_CONJ(x) (x)
+#define LA_RE(x) (x)
+#include "kernels/cpu/nnlinalg_la_impl.h"
+#undef LA_T
+#undef LA_SUF
+#undef LA_ABS
+#undef LA_CONJ
+#undef LA_RE
+#undef LA_R
+#undef LA_SQRT
+#undef LA_FABS
+#undef LA_HYPOT
+#undef LA_EIGH_ONLY
 
 static int is_cplx(TF_DataType dt) {
   return dt == TF_COMPLEX64 || dt == TF_COMPLEX128;
@@ -629,6 +675,28 @@ static void eig_compute(tfe_kernel_context* k) {
   }
   for (b = 0; b < batch; b++) {
     int ok;
+    if (in->dtype == TF_FLOAT) {
+      /* float arithmetic throughout, on float copies of the buffers */
+      float* fa = (float*)a;
+      float* fv = (float*)v;
+      float* fd = (float*)ev;
+      memcpy(fa, (const float*)kutil_data(in) + b * n * n,
+             (size_t)(n * n) * sizeof(float));
+      ok = la_eigh_f(fa, n, fd, cv ? fv : NULL, (float*)w, (float*)dw,
+                     (float)eps, (float)tiny);
+      if (!ok) {
+        KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                   "Self-adjoint eigen decomposition was not successful. "
+                   "The input might not be valid.");
+        goto done;
+      }
+      memcpy((float*)kutil_data(eo) + b * n, fd, (size_t)n * sizeof(float));
+      if (cv) {
+        memcpy((float*)kutil_data(vo) + b * n * n, fv,
+               (size_t)(n * n) * sizeof(float));
+      }
+      continue;
+    }
     load_n(in, b * n * n, n * n, a);
     ok = cplx ? la_eigh_c((la_c*)a, n, d, cv ? (la_c*)v : NULL, (la_c*)w, dw,
                           eps, tiny)

@@ -1,13 +1,17 @@
-/* Dense linear-algebra routines, instantiated twice by nnlinalg_la.c: once
- * for real matrices (LA_T = double) and once for complex ones
- * (LA_T = double _Complex). LA_SUF names the instance, LA_ABS is the
- * modulus, LA_CONJ the conjugate, LA_RE the real part. Matrices are
- * row-major n x n (or n x m for right-hand sides) in LA_T. */
+/* Dense linear-algebra routines, instantiated by nnlinalg_la.c: for real
+ * matrices (LA_T = double), complex ones (LA_T = double _Complex) and,
+ * with LA_EIGH_ONLY defined (only la_eigh), float32 ones (LA_T = float),
+ * so that float eigenvalues carry float rounding as TF's do. LA_SUF names
+ * the instance, LA_ABS is the modulus, LA_CONJ the conjugate, LA_RE the
+ * real part; LA_R is the real scalar type of la_eigh's arithmetic, with
+ * LA_SQRT, LA_FABS and LA_HYPOT working in it. Matrices are row-major
+ * n x n (or n x m for right-hand sides) in LA_T. */
 
 #define LA_CAT2(a, b) a##b
 #define LA_CAT(a, b) LA_CAT2(a, b)
 #define LA_FN(name) LA_CAT(name, LA_SUF)
 
+#ifndef LA_EIGH_ONLY
 /* In-place LU with partial pivoting (the pivot is the first entry of
  * largest modulus in the column, as Eigen's PartialPivLU). perm[i] is the
  * original row now at row i; returns the permutation's sign (+1/-1). */
@@ -224,6 +228,8 @@ static void LA_FN(la_qr_q)(const LA_T* a, int64_t m, int64_t n,
   }
 }
 
+#endif /* LA_EIGH_ONLY */
+
 /* Eigen-decomposition of the self-adjoint n x n matrix a (only its lower
  * triangle is read), following the steps of Eigen's
  * SelfAdjointEigenSolver so that eigenvector signs come out the same:
@@ -233,16 +239,16 @@ static void LA_FN(la_qr_q)(const LA_T* a, int64_t m, int64_t n,
  * smallest normal of the tensor's dtype (they decide when an off-diagonal
  * entry counts as zero, hence the path taken). evals gets n values; vecs
  * (when not NULL) the eigenvectors as columns. work holds 2 n LA_T and
- * dwork 2 n double.
+ * dwork 2 n LA_R.
  * Returns 0 when the iteration does not converge. */
-static int LA_FN(la_eigh)(LA_T* a, int64_t n, double* evals, LA_T* vecs,
-                          LA_T* work, double* dwork, double eps,
-                          double tiny) {
+static int LA_FN(la_eigh)(LA_T* a, int64_t n, LA_R* evals, LA_T* vecs,
+                          LA_T* work, LA_R* dwork, LA_R eps,
+                          LA_R tiny) {
   LA_T* h = work;       /* n - 1 Householder coefficients */
   LA_T* t = work + n;   /* n scratch */
-  double* d = evals;
-  double* e = dwork;    /* n - 1 subdiagonal */
-  double scale = 0;
+  LA_R* d = evals;
+  LA_R* e = dwork;    /* n - 1 subdiagonal */
+  LA_R scale = 0;
   int64_t i, j, r, c, end, start, iter = 0;
 #define LA_A(y, x) a[(y) * n + (x)]
   if (n == 1) {
@@ -252,7 +258,7 @@ static int LA_FN(la_eigh)(LA_T* a, int64_t n, double* evals, LA_T* vecs,
   }
   for (r = 0; r < n; r++) {
     for (c = 0; c <= r; c++) {
-      double v = LA_ABS(LA_A(r, c));
+      LA_R v = LA_ABS(LA_A(r, c));
       /* a NaN or inf scale turns every entry into NaN: no convergence */
       if (!isfinite(v)) return 0;
       if (v > scale) scale = v;
@@ -268,9 +274,9 @@ static int LA_FN(la_eigh)(LA_T* a, int64_t n, double* evals, LA_T* vecs,
   for (i = 0; i < n - 1; i++) {
     int64_t L = n - i - 1;
     LA_T c0 = LA_A(i + 1, i), hh, dot = 0;
-    double tail = 0, beta, im0 = LA_ABS(c0 - (LA_T)LA_RE(c0));
+    LA_R tail = 0, beta, im0 = LA_ABS(c0 - (LA_T)LA_RE(c0));
     for (r = i + 2; r < n; r++) {
-      double v = LA_ABS(LA_A(r, i));
+      LA_R v = LA_ABS(LA_A(r, i));
       tail += v * v;
     }
     if (tail <= tiny && im0 * im0 <= tiny) {
@@ -278,8 +284,8 @@ static int LA_FN(la_eigh)(LA_T* a, int64_t n, double* evals, LA_T* vecs,
       beta = LA_RE(c0);
       for (r = i + 2; r < n; r++) LA_A(r, i) = 0;
     } else {
-      double a0 = LA_ABS(c0);
-      beta = sqrt(a0 * a0 + tail);
+      LA_R a0 = LA_ABS(c0);
+      beta = LA_SQRT(a0 * a0 + tail);
       if (LA_RE(c0) >= 0) beta = -beta;
       for (r = i + 2; r < n; r++) LA_A(r, i) /= (c0 - (LA_T)beta);
       hh = LA_CONJ(((LA_T)beta - c0) / (LA_T)beta);
@@ -297,7 +303,7 @@ static int LA_FN(la_eigh)(LA_T* a, int64_t n, double* evals, LA_T* vecs,
     }
     for (r = 0; r < L; r++) dot += LA_CONJ(t[r]) * LA_A(i + 1 + r, i);
     for (r = 0; r < L; r++) {
-      t[r] += (LA_CONJ(hh) * -0.5 * dot) * LA_A(i + 1 + r, i);
+      t[r] += (LA_CONJ(hh) * (LA_R)-0.5 * dot) * LA_A(i + 1 + r, i);
     }
     /* B -= v t^H + t v^H (lower triangle) */
     for (r = 0; r < L; r++) {
@@ -334,11 +340,11 @@ static int LA_FN(la_eigh)(LA_T* a, int64_t n, double* evals, LA_T* vecs,
   start = 0;
   while (end > 0) {
     for (i = start; i < end; i++) {
-      if (fabs(e[i]) < tiny) {
+      if (LA_FABS(e[i]) < tiny) {
         e[i] = 0;
       } else {
-        double sc = e[i] / eps;
-        if (sc * sc <= fabs(d[i]) + fabs(d[i + 1])) e[i] = 0;
+        LA_R sc = e[i] / eps;
+        if (sc * sc <= LA_FABS(d[i]) + LA_FABS(d[i + 1])) e[i] = 0;
       }
     }
     while (end > 0 && e[end - 1] == 0) end--;
@@ -348,13 +354,13 @@ static int LA_FN(la_eigh)(LA_T* a, int64_t n, double* evals, LA_T* vecs,
     start = end - 1;
     while (start > 0 && e[start - 1] != 0) start--;
     {
-      double td = (d[end - 1] - d[end]) * 0.5, ee = e[end - 1], mu = d[end];
-      double x, z;
+      LA_R td = (d[end - 1] - d[end]) * (LA_R)0.5, ee = e[end - 1], mu = d[end];
+      LA_R x, z;
       int64_t k;
       if (td == 0) {
-        mu -= fabs(ee);
+        mu -= LA_FABS(ee);
       } else if (ee != 0) {
-        double e2 = ee * ee, hy = hypot(td, ee);
+        LA_R e2 = ee * ee, hy = LA_HYPOT(td, ee);
         if (e2 == 0) {
           mu -= ee / ((td + (td > 0 ? hy : -hy)) / ee);
         } else {
@@ -364,7 +370,7 @@ static int LA_FN(la_eigh)(LA_T* a, int64_t n, double* evals, LA_T* vecs,
       x = d[start] - mu;
       z = e[start];
       for (k = start; k < end && z != 0; k++) {
-        double cs, sn, sdk, dkp1;
+        LA_R cs, sn, sdk, dkp1;
         /* Givens rotation for (x, z) */
         if (z == 0) {
           cs = x < 0 ? -1 : 1;
@@ -372,13 +378,13 @@ static int LA_FN(la_eigh)(LA_T* a, int64_t n, double* evals, LA_T* vecs,
         } else if (x == 0) {
           cs = 0;
           sn = z < 0 ? 1 : -1;
-        } else if (fabs(x) > fabs(z)) {
-          double tt = z / x, u = sqrt(1 + tt * tt);
+        } else if (LA_FABS(x) > LA_FABS(z)) {
+          LA_R tt = z / x, u = LA_SQRT(1 + tt * tt);
           if (x < 0) u = -u;
           cs = 1 / u;
           sn = -tt * cs;
         } else {
-          double tt = x / z, u = sqrt(1 + tt * tt);
+          LA_R tt = x / z, u = LA_SQRT(1 + tt * tt);
           if (z < 0) u = -u;
           sn = -1 / u;
           cs = -tt * sn;
@@ -411,7 +417,7 @@ static int LA_FN(la_eigh)(LA_T* a, int64_t n, double* evals, LA_T* vecs,
       if (d[j] < d[kmin]) kmin = j;
     }
     if (kmin != i) {
-      double tv = d[i];
+      LA_R tv = d[i];
       d[i] = d[kmin];
       d[kmin] = tv;
       if (vecs != NULL) {
