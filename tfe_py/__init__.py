@@ -185,7 +185,7 @@ def __getattr__(name: str) -> Any:
         value = getattr(importlib.import_module(target), name)
         globals()[name] = value
         return value
-    if not name.startswith("__"):
+    if not name.startswith("_"):  # "_api" etc. are private modules, never tf.* names
         for modname in _TOPLEVEL_MODULES:
             module = importlib.import_module(modname)
             if name in getattr(module, "TOPLEVEL", ()):

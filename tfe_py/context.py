@@ -21,6 +21,7 @@ TFE_OpSetDevice accepts them), and constants are copied there.
 from __future__ import annotations
 
 import contextlib
+import numbers
 import threading
 from collections.abc import Iterator
 from types import TracebackType
@@ -36,9 +37,12 @@ if TYPE_CHECKING:
 __all__ = [
     "PLACEMENT_POLICIES",
     "Context",
+    "config_proto",
     "current_context",
     "current_device",
     "default_context",
+    "default_context_exists",
+    "default_options",
 ]
 
 #: Names accepted for ``device_placement_policy`` (values from the C header).
@@ -131,32 +135,90 @@ def _device_bytes(device: str | bytes | None) -> bytes | None:
 class Context:
     """Owns one ``TFE_Context*``.
 
+    Every option is a keyword; the TF names of the eager context's options
+    are accepted.
+
     Args:
         async_: run ops asynchronously (TFE_ContextOptionsSetAsync).
+        execution_mode: TF's spelling of the same: "sync" or "async"
+            (also the ints 0 and 1 of ``tf.SYNC``/``tf.ASYNC``).
         device_placement_policy: "explicit", "warn", "silent",
             "silent_for_int32" or the TFE_DEVICE_PLACEMENT_* number.
+        soft_device_placement: place an op on another device when the one
+            requested cannot run it (ConfigProto.allow_soft_placement; the
+            C API's default is off, TF's Python context turns it on, and so
+            does :func:`default_context`). Changeable later.
+        log_device_placement: log the device of every op executed
+            (TFE_ContextSetLogDevicePlacement). Changeable later.
+        intra_op_parallelism_threads: threads one op may use (0: the
+            runtime picks).
+        inter_op_parallelism_threads: threads running independent ops (0:
+            the runtime picks).
         num_cpu_devices: total number of logical CPU devices (CPU:0 ..
             CPU:n-1), added with TFE_SetLogicalCpuDevices.
         config: a serialized ``tensorflow.ConfigProto`` for
-            TFE_ContextOptionsSetConfig.
+            TFE_ContextOptionsSetConfig; the keywords above are applied
+            after it (they win).
     """
 
     def __init__(
         self,
         *,
-        async_: bool = False,
+        async_: bool | None = None,
         device_placement_policy: int | str | None = None,
         num_cpu_devices: int | None = None,
         config: bytes | None = None,
+        soft_device_placement: bool | None = None,
+        log_device_placement: bool | None = None,
+        intra_op_parallelism_threads: int | None = None,
+        inter_op_parallelism_threads: int | None = None,
+        execution_mode: int | str | None = None,
     ) -> None:
         # The TFE_Context*, ffi.NULL once closed (the op wrappers pass it to C
         # as is; the C glue reports a NULL context as an error).
         self._ptr: CData = ffi.NULL
         policy = None if device_placement_policy is None else _policy_value(device_placement_policy)
         if num_cpu_devices is not None and (
-            isinstance(num_cpu_devices, bool) or int(num_cpu_devices) < 1
+            not _is_int(num_cpu_devices) or int(num_cpu_devices) < 1
         ):
             raise ValueError(f"num_cpu_devices must be >= 1, got {num_cpu_devices!r}")
+        mode_async = None if execution_mode is None else _execution_mode_is_async(execution_mode)
+        if async_ is not None and mode_async is not None and bool(async_) != mode_async:
+            raise ValueError(
+                f"async_={async_!r} and execution_mode={execution_mode!r} disagree"
+            )
+        async_ = bool(async_) if async_ is not None else bool(mode_async)
+        threads = {
+            "intra_op_parallelism_threads": intra_op_parallelism_threads,
+            "inter_op_parallelism_threads": inter_op_parallelism_threads,
+        }
+        for key, value in threads.items():
+            if value is not None and not _is_int(value):
+                raise TypeError(f"{key} must be an int, got {type(value).__name__}")
+        if config is not None and not isinstance(config, (bytes, bytearray, memoryview)):
+            raise TypeError(
+                f"config must be a serialized ConfigProto (bytes), got {type(config).__name__}"
+            )
+        extra = config_proto(
+            soft_device_placement=soft_device_placement,
+            log_device_placement=log_device_placement,
+            intra_op_parallelism_threads=intra_op_parallelism_threads,
+            inter_op_parallelism_threads=inter_op_parallelism_threads,
+        )
+        if extra:
+            # Later fields win in protobuf, so the keywords override config.
+            config = (bytes(config) if config is not None else b"") + extra
+        # What the context was made with, for the properties below (the C
+        # API has no getters for them).
+        self._soft = (
+            bool(soft_device_placement)
+            if soft_device_placement is not None
+            else _parse_soft(config)
+        )
+        self._log = bool(log_device_placement)
+        self._intra = int(intra_op_parallelism_threads or 0)
+        self._inter = int(inter_op_parallelism_threads or 0)
+        self._num_cpu_devices = int(num_cpu_devices) if num_cpu_devices is not None else 1
         # Plugins of the plugin directories load before the first context,
         # as TensorFlow loads tensorflow-plugins (tfe_py.plugins).
         from tfe_py import plugins as _plugins  # imported here: it is slow to import
@@ -181,13 +243,16 @@ class Context:
             raise errors.out_of_memory("TFE_NewContext returned NULL")
         self._ptr = ptr
         self._async = bool(async_)
-        if num_cpu_devices is not None and int(num_cpu_devices) > 1:
-            try:
+        try:
+            if num_cpu_devices is not None and int(num_cpu_devices) > 1:
                 with status() as s:
                     lib.TFE_SetLogicalCpuDevices(ptr, int(num_cpu_devices), _LOCAL_PREFIX, s)
-            except BaseException:
-                self.close()
-                raise
+            if self._log:
+                with status() as s:
+                    lib.TFE_ContextSetLogDevicePlacement(ptr, 1, s)
+        except BaseException:
+            self.close()
+            raise
 
     # -- lifetime ---------------------------------------------------------
 
@@ -287,6 +352,50 @@ class Context:
     @property
     def is_async(self) -> bool:
         return self._async
+
+    @property
+    def execution_mode(self) -> str:
+        """"async" or "sync", as the context was created."""
+        return "async" if self._async else "sync"
+
+    @property
+    def soft_device_placement(self) -> bool:
+        """Whether ops fall back to another device when the requested one
+        cannot run them (TFE_ContextSetSoftDevicePlacement when set)."""
+        return self._soft
+
+    @soft_device_placement.setter
+    def soft_device_placement(self, enable: bool) -> None:
+        with status() as s:
+            lib.TFE_ContextSetSoftDevicePlacement(self.ptr, 1 if enable else 0, s)
+        self._soft = bool(enable)
+
+    @property
+    def log_device_placement(self) -> bool:
+        """Whether the device of each executed op is logged
+        (TFE_ContextSetLogDevicePlacement when set)."""
+        return self._log
+
+    @log_device_placement.setter
+    def log_device_placement(self, enable: bool) -> None:
+        with status() as s:
+            lib.TFE_ContextSetLogDevicePlacement(self.ptr, 1 if enable else 0, s)
+        self._log = bool(enable)
+
+    @property
+    def intra_op_parallelism_threads(self) -> int:
+        """The intra-op thread count the context was made with (0: default)."""
+        return self._intra
+
+    @property
+    def inter_op_parallelism_threads(self) -> int:
+        """The inter-op thread count the context was made with (0: default)."""
+        return self._inter
+
+    @property
+    def num_cpu_devices(self) -> int:
+        """How many logical CPU devices the context was made with."""
+        return self._num_cpu_devices
 
     @property
     def device_placement_policy(self) -> str:
@@ -390,10 +499,18 @@ def _pop_graph() -> None:
     st.scope = _scope_of(st)
 
 
+#: The options :func:`default_context` creates the default context with.
+#: As TF's Python eager context it has soft device placement on; the
+#: ``tf.config`` setters (tfe_py.config) change these before the context
+#: exists, as TF's do before its context is initialized.
+default_options: dict[str, Any] = {"soft_device_placement": True}
+
+
 def default_context() -> Context:
     """The process-wide context used when no ``with ctx:`` block is active.
 
-    Created on first use; if it is closed, the next call makes a new one.
+    Created on first use, with :data:`default_options`; if it is closed,
+    the next call makes a new one. TF-style code never has to create it.
     """
     global _default
     ctx = _default
@@ -401,8 +518,113 @@ def default_context() -> Context:
         return ctx
     with _default_lock:
         if _default is None:
-            _default = Context()
+            # Keys starting with "_" are tfe_py.config's own bookkeeping.
+            options = {k: v for k, v in default_options.items() if not k.startswith("_")}
+            _default = Context(**options)
         return _default
+
+
+def default_context_exists() -> bool:
+    """Whether the default context has been created (and not closed):
+    TF's "the context is initialized"."""
+    return _default is not None
+
+
+# -- context options as a ConfigProto ------------------------------------
+
+
+def _is_int(value: Any) -> bool:
+    return not isinstance(value, bool) and isinstance(value, numbers.Integral)
+
+
+def _execution_mode_is_async(mode: int | str) -> bool:
+    if isinstance(mode, str) and mode.lower() in ("sync", "async"):
+        return mode.lower() == "async"
+    if _is_int(mode) and int(mode) in (0, 1):
+        return int(mode) == 1
+    raise ValueError(f"execution_mode must be 'sync', 'async', 0 or 1, got {mode!r}")
+
+
+def _varint(value: int) -> bytes:
+    value &= (1 << 64) - 1  # negative int32 values: ten bytes, as protobuf
+    out = bytearray()
+    while True:
+        byte = value & 0x7F
+        value >>= 7
+        if value:
+            out.append(byte | 0x80)
+        else:
+            out.append(byte)
+            return bytes(out)
+
+
+def config_proto(
+    *,
+    soft_device_placement: bool | None = None,
+    log_device_placement: bool | None = None,
+    intra_op_parallelism_threads: int | None = None,
+    inter_op_parallelism_threads: int | None = None,
+    cpu_device_count: int | None = None,
+) -> bytes:
+    """A serialized ``tensorflow.ConfigProto`` holding the options given
+    (None: left out), for :class:`Context`'s ``config``.
+
+    Fields: device_count (1, {"CPU": n}), intra_op_parallelism_threads (2),
+    inter_op_parallelism_threads (5), allow_soft_placement (7),
+    log_device_placement (8).
+    """
+    out = bytearray()
+    if cpu_device_count is not None:
+        entry = b"\x0a\x03CPU\x10" + _varint(int(cpu_device_count))
+        out += b"\x0a" + _varint(len(entry)) + entry
+    if intra_op_parallelism_threads is not None:
+        out += b"\x10" + _varint(int(intra_op_parallelism_threads))
+    if inter_op_parallelism_threads is not None:
+        out += b"\x28" + _varint(int(inter_op_parallelism_threads))
+    if soft_device_placement is not None:
+        out += b"\x38" + _varint(1 if soft_device_placement else 0)
+    if log_device_placement is not None:
+        out += b"\x40" + _varint(1 if log_device_placement else 0)
+    return bytes(out)
+
+
+def _parse_soft(config: bytes | None) -> bool:
+    # allow_soft_placement (field 7) of a serialized ConfigProto, last one
+    # winning; False when absent. Malformed input is left to the C parser.
+    if not config:
+        return False
+    data, pos, soft = bytes(config), 0, False
+    try:
+        while pos < len(data):
+            key, pos = _read_varint(data, pos)
+            field, wire = key >> 3, key & 7
+            if wire == 0:
+                value, pos = _read_varint(data, pos)
+                if field == 7:
+                    soft = value != 0
+            elif wire == 2:
+                length, pos = _read_varint(data, pos)
+                pos += length
+            elif wire == 1:
+                pos += 8
+            elif wire == 5:
+                pos += 4
+            else:
+                return soft
+    except IndexError:
+        pass
+    return soft
+
+
+def _read_varint(data: bytes, pos: int) -> tuple[int, int]:
+    value = shift = 0
+    while True:
+        byte = data[pos]
+        pos += 1
+        value |= (byte & 0x7F) << shift
+        shift += 7
+        if not byte & 0x80:
+            return value, pos
 
 
 def current_context() -> Context:

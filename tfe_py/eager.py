@@ -350,8 +350,18 @@ def _place(handle: CData, ctx: Context, device: bytes | None) -> CData:
     try:
         with status() as s:
             moved = lib.TFE_TensorHandleCopyToDevice(handle, ctx.ptr, device, s)
-    finally:
+    except errors.InvalidArgumentError as e:
+        # With soft placement a constant for a device the context lacks
+        # stays on the host, as TF places its constant op (a malformed
+        # name is still an error).
+        if ctx.soft_device_placement and "unknown device" in e.message:
+            return handle
         lib.TFE_DeleteTensorHandle(handle)
+        raise
+    except BaseException:
+        lib.TFE_DeleteTensorHandle(handle)
+        raise
+    lib.TFE_DeleteTensorHandle(handle)
     return moved
 
 

@@ -14,8 +14,12 @@ Typical use::
     with status() as s:
         lib.TF_Something(..., s)   # raises e.g. NotFoundError on failure
 
-Unlike ``tf.errors``, the constructors take ``(message, error_code=None)``;
-there is no node_def or op yet.
+The constructors take TensorFlow's arguments: ``OpError(node_def, op,
+message, error_code)`` and ``InvalidArgumentError(node_def, op, message)``
+(``node_def`` and ``op`` are None in eager code, as in TF; an optional last
+argument is a dict of payloads, ``experimental_payloads``). tfe's older
+short forms ``InvalidArgumentError(message)`` and ``OpError(message, code)``
+are still accepted.
 """
 
 from __future__ import annotations
@@ -57,29 +61,107 @@ def class_name_for(code_name: str) -> str:
     return "".join(part.capitalize() for part in code_name.split("_")) + "Error"
 
 
-class OpError(Exception):
-    """Base of every error reported through a TF_Status.
+class _CodeAttribute:
+    """``error_code``: the instance's code, or on the class itself the code
+    its instances get (``InvalidArgumentError.error_code == 3``)."""
 
-    ``error_code`` is the numeric TF_Code and ``message`` the status
-    message; ``str(err)`` is the message.
+    def __get__(self, obj: OpError | None, cls: type[OpError] | None = None) -> int:
+        if obj is None:
+            assert cls is not None
+            return cls._default_code
+        return obj._error_code
+
+
+class OpError(Exception):
+    """Base of every error reported through a TF_Status (``tf.errors.OpError``).
+
+    ``OpError(node_def, op, message, error_code)`` as in TensorFlow;
+    ``message``, ``op``, ``node_def``, ``error_code`` and
+    ``experimental_payloads`` are read-only properties and ``str(err)`` is
+    the message. ``OpError(message)`` and ``OpError(message, error_code)``
+    (tfe's earlier form) also work: a str first argument with no message
+    is taken as the message.
     """
 
-    error_code: int = _UNKNOWN
+    _default_code: int = _UNKNOWN
 
-    def __init__(self, message: str, error_code: int | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        if error_code is not None:
-            self.error_code = int(error_code)
+    def __init__(
+        self,
+        node_def: Any = None,
+        op: Any = None,
+        message: str | None = None,
+        error_code: int | None = None,
+        *args: Any,
+    ) -> None:
+        super().__init__()
+        if message is None and isinstance(node_def, str):
+            # tfe's short form: (message) or (message, error_code)
+            node_def, message, error_code, op = None, node_def, op, None
+        self._node_def = node_def
+        self._op = op
+        self._message = "" if message is None else message
+        self._error_code = self._default_code if error_code is None else int(error_code)
+        self._experimental_payloads: dict[Any, Any] = dict(args[0]) if args and args[0] else {}
+
+    @property
+    def message(self) -> str:
+        """The text describing the failure."""
+        return self._message
+
+    @property
+    def op(self) -> Any:
+        """The operation that failed: always None for eager ops, as in TF."""
+        return self._op
+
+    @property
+    def node_def(self) -> Any:
+        """The NodeDef of the failed op, when known (None in eager code)."""
+        return self._node_def
+
+    error_code = _CodeAttribute()
+
+    @property
+    def experimental_payloads(self) -> dict[Any, Any]:
+        """Details attached to the error (a dict, usually empty)."""
+        return self._experimental_payloads
 
     def __str__(self) -> str:
-        return self.message
+        return self._message
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}({self.message!r}, error_code={self.error_code})"
+        return f"{type(self).__name__}({self._message!r}, error_code={self._error_code})"
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (self.message, self.error_code))
+        return (
+            _rebuild,
+            (type(self), self._node_def, self._op, self._message, self._error_code,
+             self._experimental_payloads),
+        )
+
+
+def _rebuild(
+    cls: type[OpError], node_def: Any, op: Any, message: str, code: int, payloads: dict[Any, Any]
+) -> OpError:
+    # Unpickling: rebuilds the error without going through a subclass's
+    # three-argument constructor, so an UnknownError keeps a foreign code.
+    err = cls.__new__(cls)
+    OpError.__init__(err, node_def, op, message, code, payloads)
+    return err
+
+
+def _subclass_init(
+    self: OpError, node_def: Any = None, op: Any = None, message: str | None = None, *args: Any
+) -> None:
+    # The constructor of every OpError subclass: TF's (node_def, op,
+    # message, payloads?) with the class's own code; tfe's (message) works.
+    if message is None and isinstance(node_def, str):
+        node_def, message, op = None, node_def, None
+    OpError.__init__(self, node_def, op, message, self._default_code, *args)
+
+
+class OperatorNotAllowedInGraphError(TypeError):
+    """Raised for a Python operation a graph tensor cannot do (as TF's
+    ``tf.errors.OperatorNotAllowedInGraphError``, a TypeError)."""
 
 
 def _make_classes() -> dict[int, type[OpError]]:
@@ -91,7 +173,8 @@ def _make_classes() -> dict[int, type[OpError]]:
             class_name_for(name),
             (OpError,),
             {
-                "error_code": code,
+                "_default_code": code,
+                "__init__": _subclass_init,
                 "__doc__": f"Raised for TF_{name} (code {code}).",
                 "__module__": __name__,
             },
@@ -111,6 +194,7 @@ __all__ = [
     "CODES",
     "CODE_NAMES",
     "OpError",
+    "OperatorNotAllowedInGraphError",
     "check",
     "class_name_for",
     "code_name",
@@ -144,7 +228,9 @@ def exception_for_code(code: int) -> type[OpError]:
 def error_for(code: int, message: str) -> OpError:
     """An exception instance for ``code``. A code outside the table gives an
     UnknownError whose ``error_code`` keeps the original number."""
-    return exception_for_code(code)(message, error_code=int(code))
+    err = exception_for_code(code)(None, None, message)
+    err._error_code = int(code)
+    return err
 
 
 def raise_for(code: int, message: str) -> NoReturn:

@@ -249,8 +249,10 @@ def test_device_keyword():
         assert ops.AddV2(a, b, device="/cpu:0").device.endswith("/device:CPU:0")
         with pytest.raises(errors.OpError):
             ops.AddV2(a, b, device="CPU:9")
-    with pytest.raises(errors.OpError):
+    with Context(), pytest.raises(errors.OpError):
         ops.AddV2(f32(1.0), f32(1.0), device="GPU:0")
+    # The default context has TF's soft placement: the op falls back to the CPU.
+    assert ops.AddV2(f32(1.0), f32(1.0), device="GPU:0").device.endswith("/device:CPU:0")
     assert float(ops.AddV2(f32(1.0), f32(1.0), name="ignored")) == 2.0
 
 
