@@ -227,6 +227,9 @@ int tfe_graph_set_input(TF_Graph* g, TF_Operation* op, int index,
 void tfe_graph_remove_ops_from(TF_Graph* g, int first);
 /* Frees an operation that was never added. */
 void tfe_graph_op_free(TF_Operation* op);
+/* Frees a description that will never be finished (TF's API has no such
+ * call: an abandoned TF_OperationDescription leaks there). */
+void tfe_desc_discard(TF_OperationDescription* d);
 /* Takes/drops a session's hold on the graph (locks g->mu itself). */
 void tfe_graph_hold(TF_Graph* g);
 void tfe_graph_release(TF_Graph* g);

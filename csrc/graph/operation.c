@@ -162,6 +162,8 @@ static void desc_free(TF_OperationDescription* d) {
   tfe_free(d);
 }
 
+void tfe_desc_discard(TF_OperationDescription* d) { desc_free(d); }
+
 void tfe_desc_spare_free(TF_OperationDescription* spare) {
   if (spare == NULL) return;
   tfe_attrs_destroy(&spare->attrs);
