@@ -1,6 +1,107 @@
 /* Shape rules for the random_dist op group (random distributions and generator-state ops (gamma, Poisson, binomial, shuffle, RNG state)). */
 #include "ops/shape_infer_internal.h"
 
+/* Output 0 from the shape tensor input i (TF's MakeShapeFromShapeTensor). */
+static int shape_from(si_ctx* c, int i) {
+  si_sh o;
+  if (!si_shape_from_tensor(c, i, &o)) return 0;
+  return si_set(c, 0, &o);
+}
+
+/* Input i must be a vector of n elements (TF's seed checks). */
+static int vec_of(si_ctx* c, int i, int64_t n) {
+  si_sh s;
+  int64_t d;
+  si_in(c, i, &s);
+  if (!si_with_rank(c, &s, 1, &s)) return 0;
+  return si_with_value(c, s.d[0], n, &d);
+}
+
+static int scalar_in(si_ctx* c, int i) {
+  si_sh s;
+  si_in(c, i, &s);
+  return si_with_rank(c, &s, 0, &s);
+}
+
+/* shape tensor input 0 followed by input 1's shape (RandomGamma,
+ * RandomPoisson). */
+static int rule_shape_then_param(si_ctx* c) {
+  si_sh o, p;
+  if (!si_shape_from_tensor(c, 0, &o)) return 0;
+  si_in(c, 1, &p);
+  si_concat(&o, &p);
+  return si_set(c, 0, &o);
+}
+
+static int rule_seeded_shape0(si_ctx* c) {
+  if (!vec_of(c, 1, 2)) return 0;
+  return shape_from(c, 0);
+}
+
+static int rule_keyed_shape0(si_ctx* c) {
+  si_sh s;
+  si_in(c, 1, &s);
+  if (!si_with_rank(c, &s, 1, &s)) return 0;
+  si_in(c, 2, &s);
+  if (!si_with_rank(c, &s, 1, &s)) return 0;
+  if (!scalar_in(c, 3)) return 0;
+  return shape_from(c, 0);
+}
+
+static int rule_stateful_shape2(si_ctx* c) {
+  if (!scalar_in(c, 1)) return 0;
+  return shape_from(c, 2);
+}
+
+static int rule_stateful_shape1(si_ctx* c) { return shape_from(c, 1); }
+
+static int rule_read_and_skip(si_ctx* c) {
+  if (!scalar_in(c, 1)) return 0;
+  if (!scalar_in(c, 2)) return 0;
+  return si_set_vector(c, 0, 3);
+}
+
+static int rule_rng_skip(si_ctx* c) {
+  if (!scalar_in(c, 1)) return 0;
+  return scalar_in(c, 2);
+}
+
+static int rule_stateful_uniform_int(si_ctx* c) {
+  if (!scalar_in(c, 1)) return 0;
+  if (!scalar_in(c, 3)) return 0;
+  if (!scalar_in(c, 4)) return 0;
+  return shape_from(c, 2);
+}
+
+static int rule_keyed_shuffle(si_ctx* c) {
+  si_sh s;
+  si_in(c, 1, &s);
+  if (!si_with_rank(c, &s, 1, &s)) return 0;
+  si_in(c, 2, &s);
+  if (!si_with_rank(c, &s, 1, &s)) return 0;
+  if (!scalar_in(c, 3)) return 0;
+  return si_set_input(c, 0, 0);
+}
+
 const si_rule si_rules_random_dist[] = {
+    {"RandomShuffle", si_rule_unchanged},
+    {"StatelessShuffle", rule_keyed_shuffle},
+    {"RandomGamma", rule_shape_then_param},
+    {"StatelessRandomGammaV2", rule_seeded_shape0},
+    {"StatelessRandomGammaV3", rule_keyed_shape0},
+    {"RandomPoisson", rule_shape_then_param},
+    {"RandomPoissonV2", rule_shape_then_param},
+    {"StatelessRandomPoisson", rule_seeded_shape0},
+    {"StatelessRandomBinomial", rule_seeded_shape0},
+    {"StatefulRandomBinomial", rule_stateful_shape2},
+    {"RngReadAndSkip", rule_read_and_skip},
+    {"RngSkip", rule_rng_skip},
+    {"NonDeterministicInts", si_rule_shape_from_input0},
+    {"StatefulUniform", rule_stateful_shape2},
+    {"StatefulUniformInt", rule_stateful_uniform_int},
+    {"StatefulUniformFullInt", rule_stateful_shape2},
+    {"StatefulStandardNormalV2", rule_stateful_shape2},
+    {"StatefulStandardNormal", rule_stateful_shape1},
+    {"StatefulTruncatedNormal", rule_stateful_shape2},
     {NULL, NULL},
 };

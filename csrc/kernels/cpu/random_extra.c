@@ -27,6 +27,7 @@
 #include "core/alloc.h"
 #include "kernels/cpu/image_kernels.h"
 #include "kernels/cpu/kutil.h"
+#include "kernels/cpu/random_common.h"
 
 /* ---- Philox-4x32-10 ---- */
 
@@ -793,4 +794,20 @@ void tfe_register_cpu_random_extra_kernels(void) {
                      "dtype", kAllInt, 4, NULL, NULL, 0);
   tfe_kutil_register("StatelessMultinomial", sl_multinomial_compute, "T",
                      kLogits, 4, "output_dtype", kInt, 2);
+}
+
+/* random_common.h: the fill above for other kernel files. */
+void tfe_random_fill(int kind, uint64_t lo, uint64_t range,
+                     const uint32_t key[2], const uint32_t ctr[4],
+                     TF_Tensor* out) {
+  dist d;
+  px g;
+  memset(&d, 0, sizeof d);
+  d.kind = kind;
+  d.dt = out->dtype;
+  d.lo = lo;
+  d.range = range;
+  memcpy(g.key, key, sizeof g.key);
+  memcpy(g.ctr, ctr, sizeof g.ctr);
+  if (kutil_num_elements(out) > 0) fill(&d, &g, out);
 }
