@@ -5,10 +5,13 @@
  * conventions; also half) and SelfAdjointEigV2 (Eigen's tridiagonal QR
  * steps, so eigenvector signs match TF's). Matrices are the two innermost
  * dimensions.
- * Every matrix is factored in double (or double complex) precision with
- * partial pivoting (LU) or Cholesky, then rounded to the tensor's dtype,
- * so float results can differ from TF's float arithmetic in the last
- * bits. Errors follow TF: "Input is not invertible." when an LU pivot is
+ * float32 matrices are worked on in float with the operation order of
+ * Eigen's unblocked algorithms (partial-pivoting LU, LLT, the triangular
+ * solver's dot/axpy forms, the determinant as the product of the pivots),
+ * so small float results equal TF's to the bit; QR and LogMatrixDeterminant
+ * of float32, and half, work in double and are rounded at the end, as are
+ * float64 and complex matrices (whose own dtype is double). Errors follow
+ * TF: "Input is not invertible." when an LU pivot is
  * zero (or a NaN pivot is the first on the diagonal), Cholesky of a
  * matrix that is not positive definite gives NaNs in the lower triangle
  * (TF logs a warning and does the same), and a triangular solve with a
@@ -36,24 +39,28 @@ typedef double _Complex la_c;
 #define LA_T double
 #define LA_SUF _r
 #define LA_ABS(x) fabs(x)
+#define LA_ABS2(x) ((x) * (x))
 #define LA_CONJ(x) (x)
 #define LA_RE(x) (x)
 #include "kernels/cpu/nnlinalg_la_impl.h"
 #undef LA_T
 #undef LA_SUF
 #undef LA_ABS
+#undef LA_ABS2
 #undef LA_CONJ
 #undef LA_RE
 
 #define LA_T la_c
 #define LA_SUF _c
 #define LA_ABS(x) cabs(x)
+#define LA_ABS2(x) (creal(x) * creal(x) + cimag(x) * cimag(x))
 #define LA_CONJ(x) conj(x)
 #define LA_RE(x) creal(x)
 #include "kernels/cpu/nnlinalg_la_impl.h"
 #undef LA_T
 #undef LA_SUF
 #undef LA_ABS
+#undef LA_ABS2
 #undef LA_CONJ
 #undef LA_RE
 #undef LA_R
@@ -75,8 +82,8 @@ static float la_hypotf(float x, float y) {
   return p * sqrtf(1.0f + q * q);
 }
 
-/* float32 self-adjoint eigensolver: every step in float, as TF's. */
-#define LA_EIGH_ONLY
+/* float32 routines (all but QR): every step in float, as TF's. */
+#define LA_SUBSET
 #define LA_R float
 #define LA_SQRT(x) sqrtf(x)
 #define LA_FABS(x) fabsf(x)
@@ -84,19 +91,21 @@ static float la_hypotf(float x, float y) {
 #define LA_T float
 #define LA_SUF _f
 #define LA_ABS(x) fabsf(x)
+#define LA_ABS2(x) ((x) * (x))
 #define LA_CONJ(x) (x)
 #define LA_RE(x) (x)
 #include "kernels/cpu/nnlinalg_la_impl.h"
 #undef LA_T
 #undef LA_SUF
 #undef LA_ABS
+#undef LA_ABS2
 #undef LA_CONJ
 #undef LA_RE
 #undef LA_R
 #undef LA_SQRT
 #undef LA_FABS
 #undef LA_HYPOT
-#undef LA_EIGH_ONLY
+#undef LA_SUBSET
 
 static int is_cplx(TF_DataType dt) {
   return dt == TF_COMPLEX64 || dt == TF_COMPLEX128;
@@ -175,12 +184,37 @@ static size_t work_esize(TF_DataType dt) {
   return is_cplx(dt) ? sizeof(la_c) : sizeof(double);
 }
 
+/* "Working precision": float32 tensors are worked on as float (so the
+ * rounding is TF's), everything else as load_n/store_n convert it. */
+static int is_f32(TF_DataType dt) { return dt == TF_FLOAT; }
+
+static void load_w(const TF_Tensor* t, int64_t off, int64_t n, void* dst) {
+  if (is_f32(t->dtype)) {
+    memcpy(dst, (const float*)kutil_data(t) + off, (size_t)n * sizeof(float));
+  } else {
+    load_n(t, off, n, dst);
+  }
+}
+
+static void store_w(TF_Tensor* t, int64_t off, int64_t n, const void* src) {
+  if (is_f32(t->dtype)) {
+    memcpy((float*)kutil_data(t) + off, src, (size_t)n * sizeof(float));
+  } else {
+    store_n(t, off, n, src);
+  }
+}
+
 /* Replaces the n x n matrix a with its conjugate transpose. */
-static void adjoint_sq(void* a, int64_t n, int cplx) {
+static void adjoint_sq(void* a, int64_t n, int cplx, int f32) {
   int64_t i, j;
   for (i = 0; i < n; i++) {
     for (j = cplx ? i : i + 1; j < n; j++) {
-      if (cplx) {
+      if (f32) {
+        float* m = (float*)a;
+        float x = m[i * n + j];
+        m[i * n + j] = m[j * n + i];
+        m[j * n + i] = x;
+      } else if (cplx) {
         la_c* m = (la_c*)a;
         la_c x = m[i * n + j], y = m[j * n + i];
         m[i * n + j] = conj(y);
@@ -244,6 +278,16 @@ static void det_run(tfe_kernel_context* k, int log_form) {
   }
   for (b = 0; b < batch; b++) {
     double logabs;
+    if (is_f32(in->dtype) && !log_form) {
+      /* float LU and pivot product, as TF (Eigen) in float */
+      float dv;
+      int ps;
+      load_w(in, b * n * n, n * n, a);
+      ps = la_lu_f((float*)a, n, perm);
+      dv = la_det_f((const float*)a, n, ps);
+      ((float*)kutil_data(o0))[b] = dv;
+      continue;
+    }
     load_n(in, b * n * n, n * n, a);
     if (cplx) {
       la_c sign, v[2];
@@ -255,7 +299,7 @@ static void det_run(tfe_kernel_context* k, int log_form) {
         store_n(o0, b, 1, &v[0]);
         store_n(o1, b, 1, &v[1]);
       } else {
-        v[0] = sign * exp(logabs);
+        v[0] = la_det_c((const la_c*)a, n, ps);
         store_n(o0, b, 1, &v[0]);
       }
     } else {
@@ -266,7 +310,7 @@ static void det_run(tfe_kernel_context* k, int log_form) {
         store_n(o0, b, 1, &sign);
         store_n(o1, b, 1, &logabs);
       } else {
-        v = sign * exp(logabs);
+        v = la_det_r((const double*)a, n, ps);
         store_n(o0, b, 1, &v);
       }
     }
@@ -284,12 +328,15 @@ static void logdet_compute(tfe_kernel_context* k) { det_run(k, 1); }
 /* Factors the n x n matrix a (adjointed first when asked) and solves
  * against rhs (n x m; the identity when rhs is NULL) into x. Returns 0
  * when a pivot rules the matrix singular. */
-static int lu_solve_one(void* a, int64_t n, int adjoint, int cplx,
+static int lu_solve_one(void* a, int64_t n, int adjoint, int cplx, int f32,
                         int64_t* perm, const void* rhs, void* x, int64_t m,
                         void* ident) {
   int64_t i;
-  if (adjoint) adjoint_sq(a, n, cplx);
-  if (cplx) {
+  if (adjoint) adjoint_sq(a, n, cplx, f32);
+  if (f32) {
+    la_lu_f((float*)a, n, perm);
+    if (!(la_min_pivot_f((float*)a, n) > 0)) return 0;
+  } else if (cplx) {
     la_lu_c((la_c*)a, n, perm);
     if (!(la_min_pivot_c((la_c*)a, n) > 0)) return 0;
   } else {
@@ -297,15 +344,18 @@ static int lu_solve_one(void* a, int64_t n, int adjoint, int cplx,
     if (!(la_min_pivot_r((double*)a, n) > 0)) return 0;
   }
   if (rhs == NULL) {
-    size_t es = cplx ? sizeof(la_c) : sizeof(double);
+    size_t es = f32 ? sizeof(float) : cplx ? sizeof(la_c) : sizeof(double);
     memset(ident, 0, (size_t)(n * n) * es);
     for (i = 0; i < n; i++) {
-      if (cplx) ((la_c*)ident)[i * n + i] = 1;
+      if (f32) ((float*)ident)[i * n + i] = 1;
+      else if (cplx) ((la_c*)ident)[i * n + i] = 1;
       else ((double*)ident)[i * n + i] = 1;
     }
     rhs = ident;
   }
-  if (cplx) {
+  if (f32) {
+    la_lu_solve_f((const float*)a, n, perm, (const float*)rhs, (float*)x, m);
+  } else if (cplx) {
     la_lu_solve_c((const la_c*)a, n, perm, (const la_c*)rhs, (la_c*)x, m);
   } else {
     la_lu_solve_r((const double*)a, n, perm, (const double*)rhs, (double*)x,
@@ -334,12 +384,13 @@ static void inverse_compute(tfe_kernel_context* k) {
     goto done;
   }
   for (b = 0; b < batch; b++) {
-    load_n(in, b * n * n, n * n, a);
-    if (!lu_solve_one(a, n, adj, cplx, perm, NULL, x, n, id)) {
+    load_w(in, b * n * n, n * n, a);
+    if (!lu_solve_one(a, n, adj, cplx, is_f32(in->dtype), perm, NULL, x, n,
+                      id)) {
       KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Input is not invertible.");
       goto done;
     }
-    store_n(out, b * n * n, n * n, x);
+    store_w(out, b * n * n, n * n, x);
   }
 done:
   tfe_free(a);
@@ -398,13 +449,14 @@ static void solve_compute(tfe_kernel_context* k) {
     goto done;
   }
   for (b = 0; b < batch; b++) {
-    load_n(mat, b * n * n, n * n, a);
-    load_n(rhs, b * n * m, n * m, bb);
-    if (!lu_solve_one(a, n, adj, cplx, perm, bb, x, m, NULL)) {
+    load_w(mat, b * n * n, n * n, a);
+    load_w(rhs, b * n * m, n * m, bb);
+    if (!lu_solve_one(a, n, adj, cplx, is_f32(mat->dtype), perm, bb, x, m,
+                      NULL)) {
       KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Input matrix is not invertible.");
       goto done;
     }
-    store_n(out, b * n * m, n * m, x);
+    store_w(out, b * n * m, n * m, x);
   }
 done:
   tfe_free(a);
@@ -431,13 +483,17 @@ static void cholesky_compute(tfe_kernel_context* k) {
   }
   for (b = 0; b < batch; b++) {
     int ok;
-    load_n(in, b * n * n, n * n, a);
-    ok = cplx ? la_cholesky_c((la_c*)a, n) : la_cholesky_r((double*)a, n);
+    load_w(in, b * n * n, n * n, a);
+    ok = is_f32(in->dtype) ? la_cholesky_f((float*)a, n)
+         : cplx            ? la_cholesky_c((la_c*)a, n)
+                           : la_cholesky_r((double*)a, n);
     if (!ok) {
       /* Not positive definite: NaN below and on the diagonal. */
       for (i = 0; i < n; i++) {
         for (j = 0; j < n; j++) {
-          if (cplx) {
+          if (is_f32(in->dtype)) {
+            ((float*)a)[i * n + j] = j <= i ? NAN : 0.0f;
+          } else if (cplx) {
             ((la_c*)a)[i * n + j] = j <= i ? CMPLX(NAN, NAN) : 0;
           } else {
             ((double*)a)[i * n + j] = j <= i ? NAN : 0.0;
@@ -445,7 +501,7 @@ static void cholesky_compute(tfe_kernel_context* k) {
         }
       }
     }
-    store_n(out, b * n * n, n * n, a);
+    store_w(out, b * n * n, n * n, a);
   }
   tfe_free(a);
 }
@@ -531,14 +587,16 @@ static void trisolve_compute(tfe_kernel_context* k) {
       sm *= dm;
       sr *= dr;
     }
-    load_n(mat, im * n * n, n * n, a);
-    load_n(rhs, ir * n * m, n * m, x);
-    if (cplx) {
+    load_w(mat, im * n * n, n * n, a);
+    load_w(rhs, ir * n * m, n * m, x);
+    if (is_f32(mat->dtype)) {
+      la_trisolve_f((const float*)a, n, lower, adj, (float*)x, m);
+    } else if (cplx) {
       la_trisolve_c((const la_c*)a, n, lower, adj, (la_c*)x, m);
     } else {
       la_trisolve_r((const double*)a, n, lower, adj, (double*)x, m);
     }
-    store_n(out, b * n * m, n * m, x);
+    store_w(out, b * n * m, n * m, x);
   }
 done:
   tfe_free(a);
@@ -763,8 +821,11 @@ static void lu_compute(tfe_kernel_context* k) {
   }
   for (b = 0; b < batch; b++) {
     double mp;
-    load_n(in, b * n * n, n * n, a);
-    if (cplx) {
+    load_w(in, b * n * n, n * n, a);
+    if (is_f32(in->dtype)) {
+      la_lu_f((float*)a, n, perm);
+      mp = la_min_pivot_f((const float*)a, n);
+    } else if (cplx) {
       la_lu_c((la_c*)a, n, perm);
       mp = la_min_pivot_c((const la_c*)a, n);
     } else {
@@ -775,7 +836,7 @@ static void lu_compute(tfe_kernel_context* k) {
       KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Input is not invertible.");
       goto done;
     }
-    store_n(lo, b * n * n, n * n, a);
+    store_w(lo, b * n * n, n * n, a);
     for (i = 0; i < n; i++) {
       if (pt == TF_INT64) ((int64_t*)kutil_data(po))[b * n + i] = perm[i];
       else ((int32_t*)kutil_data(po))[b * n + i] = (int32_t)perm[i];

@@ -1,17 +1,17 @@
-/* Dense linear-algebra routines, instantiated by nnlinalg_la.c: for real
+/* Dense linear-algebra routines, instantiated by nnlinalg_la.c for real
  * matrices (LA_T = double), complex ones (LA_T = double _Complex) and,
- * with LA_EIGH_ONLY defined (only la_eigh), float32 ones (LA_T = float),
- * so that float eigenvalues carry float rounding as TF's do. LA_SUF names
- * the instance, LA_ABS is the modulus, LA_CONJ the conjugate, LA_RE the
- * real part; LA_R is the real scalar type of la_eigh's arithmetic, with
- * LA_SQRT, LA_FABS and LA_HYPOT working in it. Matrices are row-major
- * n x n (or n x m for right-hand sides) in LA_T. */
+ * with LA_SUBSET defined (all but la_slogdet and QR), float32 ones
+ * (LA_T = float), so that float results carry the float rounding of TF's
+ * (Eigen's) float arithmetic. LA_SUF names the instance, LA_ABS is the
+ * modulus, LA_ABS2 the squared modulus, LA_CONJ the conjugate, LA_RE the
+ * real part; LA_R is the real scalar type of the arithmetic, with LA_SQRT,
+ * LA_FABS and LA_HYPOT working in it. Matrices are row-major n x n (or
+ * n x m for right-hand sides) in LA_T. */
 
 #define LA_CAT2(a, b) a##b
 #define LA_CAT(a, b) LA_CAT2(a, b)
 #define LA_FN(name) LA_CAT(name, LA_SUF)
 
-#ifndef LA_EIGH_ONLY
 /* In-place LU with partial pivoting (the pivot is the first entry of
  * largest modulus in the column, as Eigen's PartialPivLU). perm[i] is the
  * original row now at row i; returns the permutation's sign (+1/-1). */
@@ -70,7 +70,10 @@ static double LA_FN(la_min_pivot)(const LA_T* a, int64_t n) {
   return m;
 }
 
-/* Solves (LU) X = P B for X in place of b (n x m), given la_lu's output. */
+/* Solves (LU) X = P B for X in place of b (n x m), given la_lu's output,
+ * in the order of Eigen's triangular solver on row-major factors: each
+ * unknown is (rhs - dot(solved part of its row, solved unknowns)), and the
+ * upper solve multiplies by the reciprocal of the pivot. */
 static void LA_FN(la_lu_solve)(const LA_T* lu, int64_t n, const int64_t* perm,
                                const LA_T* b, LA_T* x, int64_t m) {
   int64_t i, j, c;
@@ -78,20 +81,32 @@ static void LA_FN(la_lu_solve)(const LA_T* lu, int64_t n, const int64_t* perm,
     for (c = 0; c < m; c++) x[i * m + c] = b[perm[i] * m + c];
   }
   for (i = 0; i < n; i++) {
-    for (j = 0; j < i; j++) {
-      LA_T l = lu[i * n + j];
-      for (c = 0; c < m; c++) x[i * m + c] -= l * x[j * m + c];
+    for (c = 0; c < m; c++) {
+      LA_T s = 0;
+      for (j = 0; j < i; j++) s += lu[i * n + j] * x[j * m + c];
+      x[i * m + c] = x[i * m + c] - s;
     }
   }
   for (i = n - 1; i >= 0; i--) {
-    for (j = i + 1; j < n; j++) {
-      LA_T u = lu[i * n + j];
-      for (c = 0; c < m; c++) x[i * m + c] -= u * x[j * m + c];
+    LA_T r = (LA_T)1 / lu[i * n + i];
+    for (c = 0; c < m; c++) {
+      LA_T s = 0;
+      for (j = i + 1; j < n; j++) s += lu[i * n + j] * x[j * m + c];
+      x[i * m + c] = (x[i * m + c] - s) * r;
     }
-    for (c = 0; c < m; c++) x[i * m + c] /= lu[i * n + i];
   }
 }
 
+/* Determinant of an LU-factored matrix: the permutation's sign times the
+ * product of the pivots, multiplied left to right (Eigen's order). */
+static LA_T LA_FN(la_det)(const LA_T* lu, int64_t n, int psign) {
+  LA_T p = 1;
+  int64_t i;
+  for (i = 0; i < n; i++) p *= lu[i * n + i];
+  return (LA_T)psign * p;
+}
+
+#ifndef LA_SUBSET
 /* sign and log|det| of an LU-factored matrix (sign 0 and -inf when a
  * pivot is zero). */
 static void LA_FN(la_slogdet)(const LA_T* lu, int64_t n, int psign,
@@ -114,57 +129,67 @@ static void LA_FN(la_slogdet)(const LA_T* lu, int64_t n, int psign,
   *logabs = la;
 }
 
-/* Cholesky of the lower triangle in place (row-major); the upper triangle
- * is zeroed. Returns 0 when a diagonal value is not positive. */
+#endif /* LA_SUBSET */
+
+/* Cholesky of the lower triangle in place (row-major), in the order of
+ * Eigen's unblocked LLT: the diagonal is a_kk minus the squared norm of
+ * the row so far, each entry below it a_ik minus a dot product, then
+ * divided by the new diagonal. The upper triangle is zeroed. Returns 0
+ * when a diagonal value is not positive. */
 static int LA_FN(la_cholesky)(LA_T* a, int64_t n) {
   int64_t i, j, k;
-  for (j = 0; j < n; j++) {
-    double x = LA_RE(a[j * n + j]);
-    for (k = 0; k < j; k++) {
-      double ak = LA_ABS(a[j * n + k]);
-      x -= ak * ak;
-    }
+  for (k = 0; k < n; k++) {
+    LA_R x = LA_RE(a[k * n + k]), sq = 0;
+    for (j = 0; j < k; j++) sq += LA_ABS2(a[k * n + j]);
+    if (k > 0) x -= sq;
     if (x <= 0) return 0;
-    x = sqrt(x);
-    a[j * n + j] = x;
-    for (i = j + 1; i < n; i++) {
-      LA_T s = a[i * n + j];
-      for (k = 0; k < j; k++) s -= a[i * n + k] * LA_CONJ(a[j * n + k]);
-      a[i * n + j] = s / x;
+    x = LA_SQRT(x);
+    a[k * n + k] = x;
+    for (i = k + 1; i < n; i++) {
+      LA_T s = 0;
+      for (j = 0; j < k; j++) s += a[i * n + j] * LA_CONJ(a[k * n + j]);
+      if (k > 0) a[i * n + k] -= s;
     }
-    for (i = j + 1; i < n; i++) a[j * n + i] = 0;
+    for (i = k + 1; i < n; i++) a[i * n + k] /= x;
+    for (i = k + 1; i < n; i++) a[k * n + i] = 0;
   }
   return 1;
 }
 
 /* Triangular solve op(T) X = B: lower/upper, op = adjoint or not; b is
- * n x m and is overwritten with X. A zero diagonal gives inf/NaN. */
+ * n x m and is overwritten with X. Follows Eigen's triangular solver:
+ * without adjoint (row-major T) each unknown is (rhs - dot) times the
+ * reciprocal of the diagonal; with adjoint (a column-major view) each
+ * solved unknown is scaled by that reciprocal and then subtracted from the
+ * rows still to solve. A zero diagonal gives inf/NaN. */
 static void LA_FN(la_trisolve)(const LA_T* t, int64_t n, int lower,
                                int adjoint, LA_T* b, int64_t m) {
-  int64_t i, j, c;
+  int64_t k, j, c;
   /* op(T) is lower triangular when lower != adjoint. */
   int eff_lower = lower != adjoint;
 #define LA_TEL(r, q) (adjoint ? LA_CONJ(t[(q) * n + (r)]) : t[(r) * n + (q)])
-  if (eff_lower) {
-    for (i = 0; i < n; i++) {
-      for (j = 0; j < i; j++) {
-        LA_T v = LA_TEL(i, j);
-        for (c = 0; c < m; c++) b[i * m + c] -= v * b[j * m + c];
+  for (k = 0; k < n; k++) {
+    int64_t i = eff_lower ? k : n - 1 - k;
+    LA_T r = (LA_T)1 / LA_TEL(i, i);
+    int64_t lo = eff_lower ? (adjoint ? i + 1 : 0) : (adjoint ? 0 : i + 1);
+    int64_t hi = eff_lower ? (adjoint ? n : i) : (adjoint ? i : n);
+    for (c = 0; c < m; c++) {
+      if (!adjoint) {
+        LA_T s = 0;
+        for (j = lo; j < hi; j++) s += LA_TEL(i, j) * b[j * m + c];
+        b[i * m + c] = (b[i * m + c] - s) * r;
+      } else {
+        LA_T v;
+        b[i * m + c] *= r;
+        v = b[i * m + c];
+        for (j = lo; j < hi; j++) b[j * m + c] -= v * LA_TEL(j, i);
       }
-      for (c = 0; c < m; c++) b[i * m + c] /= LA_TEL(i, i);
-    }
-  } else {
-    for (i = n - 1; i >= 0; i--) {
-      for (j = i + 1; j < n; j++) {
-        LA_T v = LA_TEL(i, j);
-        for (c = 0; c < m; c++) b[i * m + c] -= v * b[j * m + c];
-      }
-      for (c = 0; c < m; c++) b[i * m + c] /= LA_TEL(i, i);
     }
   }
 #undef LA_TEL
 }
 
+#ifndef LA_SUBSET
 /* Householder QR of the m x n matrix a in place, as Eigen's HouseholderQR:
  * for column j the reflector keeps the leading entry's direction out of
  * R (R_jj = -sign(re a_jj) * norm), or is skipped (tau 0, R_jj = re a_jj)
@@ -228,7 +253,7 @@ static void LA_FN(la_qr_q)(const LA_T* a, int64_t m, int64_t n,
   }
 }
 
-#endif /* LA_EIGH_ONLY */
+#endif /* LA_SUBSET */
 
 /* Eigen-decomposition of the self-adjoint n x n matrix a (only its lower
  * triangle is read), following the steps of Eigen's
