@@ -94,6 +94,9 @@ __all__ = [
 
 
 _DTYPES = dict(dtypes.DTYPE_CONSTANTS)
+# tf.complex is the function tf.math.complex (found below through TOPLEVEL),
+# not the dtype alias that tf.dtypes keeps.
+del _DTYPES["complex"]
 globals().update(_DTYPES)
 __all__ += sorted(_DTYPES)
 

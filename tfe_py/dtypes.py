@@ -461,3 +461,19 @@ DTYPE_CONSTANTS: MappingProxyType[str, DType] = MappingProxyType(_constants())
 # module's namespace from here on: code above uses ``builtins.bool``.
 globals().update(DTYPE_CONSTANTS)
 __all__ += sorted(DTYPE_CONSTANTS)
+
+# tf.dtypes.cast and tf.dtypes.saturate_cast are the same functions as
+# tf.cast and tf.saturate_cast, which live in tfe_py.array_ops (loaded on
+# first use, so that importing this module stays cheap).
+_ARRAY_OPS_FUNCTIONS = ("cast", "saturate_cast")
+__all__ += list(_ARRAY_OPS_FUNCTIONS)
+
+
+def __getattr__(attr: str) -> Any:
+    if attr in _ARRAY_OPS_FUNCTIONS:
+        from tfe_py import array_ops
+
+        value = getattr(array_ops, attr)
+        globals()[attr] = value
+        return value
+    raise AttributeError(f"module 'tfe_py.dtypes' has no attribute {attr!r}")

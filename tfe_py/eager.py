@@ -206,6 +206,10 @@ def _array_for(value: Any, tf_dtype: int) -> np.ndarray:
             kind = src.dtype.kind
     if src.dtype == target:
         return src
+    if src.size == 0 and kind in "biufc":
+        # No element to check: TF makes an empty tensor of any dtype
+        # (tf.constant([], dtype=tf.bool)).
+        return src.astype(target)
     ok = False
     if kind == "b":
         ok = want == "b"

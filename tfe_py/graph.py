@@ -1320,49 +1320,130 @@ def add_op(
 # Public helpers
 
 
-def constant(value: Any, dtype: Any = None, name: str | None = None) -> Any:
+def constant(value: Any, dtype: Any = None, shape: Any = None, name: str | None = "Const") -> Any:
     """``tf.constant``: an EagerTensor when ops run eagerly; inside a graph,
-    a Const node (a GraphTensor) with the same dtype rules."""
+    a Const node (a GraphTensor) named ``name`` with the same dtype rules.
+
+    ``shape`` reshapes the value to that shape when the element counts
+    agree and fills the shape with a single value (scalar or one element);
+    anything else is TF's TypeError.
+    """
     st = _state
     if st.graph is None:
-        return _eager_constant(value, dtype)
+        if isinstance(value, EagerTensor) and dtype is not None and as_dtype(dtype) != value.dtype:
+            raise TypeError(
+                f"Expected tensor {value} with dtype {as_dtype(dtype)!r}, "
+                f"but got dtype {value.dtype!r}."
+            )
+        t = _eager_constant(value, dtype)
+        return t if shape is None else _eager_shaped(t, value, shape)
     g: Graph = st.graph
     if isinstance(value, GraphTensor):
         raise TypeError("tfe_py.constant needs a value, not a symbolic GraphTensor")
     if name is not None and not _VALID_NAME.match(name):
         raise ValueError(f"'{name}' is not a valid node name")
+    if shape is not None:
+        value, dtype = _graph_shaped(value, dtype, shape)
     tensor = tensor_from_value(value, dtype)
     dt = int(lib.TF_TensorType(tensor))
     return _make_const(g, tensor, dt, name, st.device)
 
 
-def convert_to_tensor(value: Any, dtype: Any = None) -> Any:
+def _eager_shaped(t: EagerTensor, value: Any, shape: Any) -> EagerTensor:
+    """tf.constant's ``shape`` in eager mode, by TF's rules: same count ->
+    Reshape; one element -> Fill; else TypeError."""
+    ts = TensorShape(shape)
+    if ts == t.shape:
+        return t
+    if not ts.is_fully_defined():
+        raise ValueError(
+            "Attempt to convert a value (None) with an unsupported type "
+            "(<class 'NoneType'>) to a Tensor."
+        )
+    num_t = t.shape.num_elements()
+    want = ts.num_elements()
+    dims = [int(d) for d in ts]  # type: ignore[arg-type]
+    if num_t == want:
+        out = _opgen.wrapper("Reshape")(t, dims)
+    elif num_t == 1:
+        out = _opgen.wrapper("Fill")(dims, t)
+    else:
+        raise TypeError(
+            "Eager execution of tf.constant with unsupported shape. Tensor "
+            f"{t} (converted from {value}) has {num_t:d} elements, but got `shape` "
+            f"{ts} with {want} elements)."
+        )
+    assert isinstance(out, EagerTensor)
+    return out
+
+
+def _graph_shaped(value: Any, dtype: Any, shape: Any) -> tuple[np.ndarray, int]:
+    """(array, dtype) of tf.constant's value reshaped (same count) or
+    broadcast (a scalar or one element) to ``shape`` for a Const node."""
+    if isinstance(value, EagerTensor):
+        if dtype is not None and as_dtype(dtype) != value.dtype:
+            raise TypeError(
+                f"Expected tensor {value} with dtype {as_dtype(dtype)!r}, "
+                f"but got dtype {value.dtype!r}."
+            )
+        arr, tf_dtype = np.asarray(value.numpy()), int(value.dtype)
+    elif dtype is None:
+        arr, tf_dtype = _infer(value)
+    else:
+        tf_dtype = as_dtype(dtype)
+        arr = _array_for(value, tf_dtype)
+    dims = [int(d) for d in shape]
+    count = int(np.prod(dims, dtype=np.int64))
+    if arr.shape in ((1,), ()):
+        arr = np.broadcast_to(arr.reshape(()), dims)
+    elif arr.size != count:
+        raise TypeError(f"Expected Tensor's shape: {tuple(dims)}, but got {arr.shape}.")
+    else:
+        arr = arr.reshape(dims)
+    return np.ascontiguousarray(arr), tf_dtype
+
+
+def convert_to_tensor(
+    value: Any, dtype: Any = None, dtype_hint: Any = None, name: str | None = None
+) -> Any:
     """``value`` if it already is a tensor of the current mode (EagerTensor
     eagerly, a GraphTensor of the default graph inside one), else
-    ``constant(value, dtype)``. A GraphTensor of another dtype than
-    ``dtype`` is a TypeError."""
+    ``constant(value, dtype)``. A tensor of another dtype than ``dtype`` is
+    TF's ValueError. ``dtype_hint`` is the dtype to try first for a Python
+    value when ``dtype`` is None (the value's own is used when it does not
+    convert)."""
+    if dtype is None and dtype_hint is not None and not isinstance(value, Tensor):
+        try:
+            return convert_to_tensor(value, dtype_hint, name=name)
+        except (TypeError, ValueError):
+            pass
     st = _state
     if isinstance(value, GraphTensor) and (st.graph is None or value.graph is st.graph):
         if dtype is not None and as_dtype(dtype) != value.dtype:
-            raise TypeError(
+            raise ValueError(
                 f"Tensor conversion requested dtype {dtypes.name(as_dtype(dtype))} for "
-                f"Tensor with dtype {value.dtype.name}: {value.name}"
+                f"Tensor with dtype {value.dtype.name}: {value!r}"
             )
         return value
     if st.graph is None:
         if isinstance(value, EagerTensor):
-            return _eager_constant(value, dtype)
+            if dtype is not None and as_dtype(dtype) != value.dtype:
+                raise ValueError(
+                    f"Tensor conversion requested dtype {dtypes.name(as_dtype(dtype))} for "
+                    f"Tensor with dtype {value.dtype.name}: {value!r}"
+                )
+            return value
         return _eager_constant(value, dtype)
     g: Graph = st.graph
     if isinstance(value, (EagerTensor, GraphTensor)):
         t = _to_graph_tensor(g, value, None, st.device)
         if dtype is not None and as_dtype(dtype) != t.dtype:
-            raise TypeError(
+            raise ValueError(
                 f"Tensor conversion requested dtype {dtypes.name(as_dtype(dtype))} for "
-                f"Tensor with dtype {t.dtype.name}"
+                f"Tensor with dtype {t.dtype.name}: {t!r}"
             )
         return t
-    return constant(value, dtype)
+    return constant(value, dtype, name=name or "Const")
 
 
 def placeholder(

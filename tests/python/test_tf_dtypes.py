@@ -42,13 +42,14 @@ def test_constants_everywhere() -> None:
         "variant",
         "half",
         "double",
-        "complex",
     ):
         assert getattr(tfe_py, name) is getattr(tfe_py.dtypes, name)
         assert isinstance(getattr(tfe_py, name), tfe_py.DType)
     assert tfe_py.half is tfe_py.float16
     assert tfe_py.double is tfe_py.float64
-    assert tfe_py.complex is tfe_py.complex64
+    # tf.complex is tf.math.complex (a function), not a dtype alias
+    assert tfe_py.dtypes.complex is tfe_py.complex64
+    assert callable(tfe_py.complex) and not isinstance(tfe_py.complex, tfe_py.DType)
     assert tfe_py.dtypes.DType is tfe_py.DType
 
 
