@@ -22,6 +22,7 @@
 #include "tensorflow/c/eager/c_api_experimental.h"
 #include "tensorflow/c/eager/c_api_unified_experimental.h"
 #include "tensorflow/c/logging.h"
+#include "tfe/unified.h"
 
 typedef enum { KIND_EAGER = 1, KIND_TRACE = 2 } ctx_kind;
 
@@ -736,4 +737,290 @@ void TF_ExecutionContextRegisterFunction(TF_ExecutionContext* ctx,
   } else {
     TF_GraphCopyFunction(ctx->tr->graph, f->fn, NULL, s);
   }
+}
+
+/* ---- tfe's extension (include/tfe/unified.h) ---- */
+
+/* Checks that op can take attrs and inputs now: 1 when it is an eager op
+ * with a type, 2 when it is a traced op with a type and a name, else 0
+ * with the status set. */
+static int op_target(TF_AbstractOp* op, const char* fn, TF_Status* s) {
+  if (s == NULL) {
+    TF_Log(TF_WARNING, "%s called with a NULL status; ignored", fn);
+    return 0;
+  }
+  if (!op_usable(op, fn, s)) return 0;
+  if (op->kind == KIND_EAGER) {
+    if (op->op == NULL) {
+      tfe_status_setf(s, TF_FAILED_PRECONDITION, "%s: set the op type first", fn);
+      return 0;
+    }
+    tfe_status_ok(s);
+    return 1;
+  }
+  if (op->desc == NULL) {
+    tfe_status_setf(s, TF_FAILED_PRECONDITION,
+                    "op_type and op_name must be specified before specifying attrs.");
+    return 0;
+  }
+  tfe_status_ok(s);
+  return 2;
+}
+
+static int input_fits(TF_AbstractOp* op, TF_AbstractTensor* t, int i, const char* fn,
+                      TF_Status* s) {
+  if (t == NULL) {
+    tfe_status_setf(s, TF_INVALID_ARGUMENT, "%s: input %d is NULL", fn, i);
+    return 0;
+  }
+  if (op->kind == KIND_EAGER && t->kind != KIND_EAGER) {
+    tfe_status_setf(s, TF_INVALID_ARGUMENT,
+                    "%s: input %d is a traced value; an eager op takes eager tensors",
+                    fn, i);
+    return 0;
+  }
+  if (op->kind == KIND_TRACE && (t->kind != KIND_TRACE || t->tr != op->tr)) {
+    tfe_status_setf(s, TF_INVALID_ARGUMENT,
+                    "%s: input %d is not a value of the function being traced", fn, i);
+    return 0;
+  }
+  return 1;
+}
+
+void TFE_AbstractOpAddInput(TF_AbstractOp* op, TF_AbstractTensor* input, TF_Status* s) {
+  int k = op_target(op, "TFE_AbstractOpAddInput", s);
+  if (k == 0 || !input_fits(op, input, 0, "TFE_AbstractOpAddInput", s)) return;
+  if (k == 1) {
+    TFE_OpAddInput(op->op, input->handle, s);
+  } else {
+    TF_AddInput(op->desc, input->out);
+  }
+}
+
+void TFE_AbstractOpAddInputList(TF_AbstractOp* op, TF_AbstractTensor* const* inputs, int n,
+                                TF_Status* s) {
+  int i, k = op_target(op, "TFE_AbstractOpAddInputList", s);
+  if (k == 0) return;
+  if (n < 0 || (n > 0 && inputs == NULL)) {
+    tfe_status_setf(s, TF_INVALID_ARGUMENT,
+                    "TFE_AbstractOpAddInputList: inputs/n must describe an array");
+    return;
+  }
+  for (i = 0; i < n; i++) {
+    if (!input_fits(op, inputs[i], i, "TFE_AbstractOpAddInputList", s)) return;
+  }
+  if (k == 1) {
+    TFE_TensorHandle* small[8];
+    TFE_TensorHandle** hs = small;
+    if (n > 8) {
+      hs = (TFE_TensorHandle**)tfe_calloc((size_t)n, sizeof *hs);
+      if (hs == NULL) {
+        tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "TFE_AbstractOpAddInputList: out of memory");
+        return;
+      }
+    }
+    for (i = 0; i < n; i++) hs[i] = inputs[i]->handle;
+    TFE_OpAddInputList(op->op, hs, n, s);
+    if (hs != small) tfe_free(hs);
+  } else {
+    TF_Output small[8];
+    TF_Output* outs = small;
+    if (n > 8) {
+      outs = (TF_Output*)tfe_calloc((size_t)n, sizeof *outs);
+      if (outs == NULL) {
+        tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "TFE_AbstractOpAddInputList: out of memory");
+        return;
+      }
+    }
+    for (i = 0; i < n; i++) outs[i] = inputs[i]->out;
+    TF_AddInputList(op->desc, outs, n);
+    if (outs != small) tfe_free(outs);
+  }
+}
+
+/* The attr setters: one check, then the eager or the graph setter. */
+#define ATTR_CHECK(fn)                                                        \
+  int k_ = op_target(op, fn, s);                                              \
+  if (k_ == 0) return;                                                        \
+  if (attr_name == NULL) {                                                    \
+    tfe_status_setf(s, TF_INVALID_ARGUMENT, "%s: attr_name is NULL", fn);     \
+    return;                                                                   \
+  }
+
+void TFE_AbstractOpSetAttrInt(TF_AbstractOp* op, const char* attr_name, int64_t value,
+                              TF_Status* s) {
+  ATTR_CHECK("TFE_AbstractOpSetAttrInt")
+  if (k_ == 1) TFE_OpSetAttrInt(op->op, attr_name, value);
+  else TF_SetAttrInt(op->desc, attr_name, value);
+}
+
+void TFE_AbstractOpSetAttrFloat(TF_AbstractOp* op, const char* attr_name, float value,
+                                TF_Status* s) {
+  ATTR_CHECK("TFE_AbstractOpSetAttrFloat")
+  if (k_ == 1) TFE_OpSetAttrFloat(op->op, attr_name, value);
+  else TF_SetAttrFloat(op->desc, attr_name, value);
+}
+
+void TFE_AbstractOpSetAttrBool(TF_AbstractOp* op, const char* attr_name, unsigned char value,
+                               TF_Status* s) {
+  ATTR_CHECK("TFE_AbstractOpSetAttrBool")
+  if (k_ == 1) TFE_OpSetAttrBool(op->op, attr_name, value);
+  else TF_SetAttrBool(op->desc, attr_name, value);
+}
+
+void TFE_AbstractOpSetAttrString(TF_AbstractOp* op, const char* attr_name, const void* value,
+                                 size_t length, TF_Status* s) {
+  ATTR_CHECK("TFE_AbstractOpSetAttrString")
+  if (value == NULL && length > 0) {
+    tfe_status_setf(s, TF_INVALID_ARGUMENT, "TFE_AbstractOpSetAttrString: value is NULL");
+    return;
+  }
+  if (k_ == 1) TFE_OpSetAttrString(op->op, attr_name, value, length);
+  else TF_SetAttrString(op->desc, attr_name, value, length);
+}
+
+void TFE_AbstractOpSetAttrShape(TF_AbstractOp* op, const char* attr_name, const int64_t* dims,
+                                int num_dims, TF_Status* s) {
+  ATTR_CHECK("TFE_AbstractOpSetAttrShape")
+  if (num_dims < -1 || (num_dims > 0 && dims == NULL)) {
+    tfe_status_setf(s, TF_INVALID_ARGUMENT, "TFE_AbstractOpSetAttrShape: bad shape");
+    return;
+  }
+  if (k_ == 1) TFE_OpSetAttrShape(op->op, attr_name, dims, num_dims, s);
+  else TF_SetAttrShape(op->desc, attr_name, dims, num_dims);
+}
+
+void TFE_AbstractOpSetAttrIntList(TF_AbstractOp* op, const char* attr_name,
+                                  const int64_t* values, int num_values, TF_Status* s) {
+  ATTR_CHECK("TFE_AbstractOpSetAttrIntList")
+  if (num_values < 0 || (num_values > 0 && values == NULL)) {
+    tfe_status_setf(s, TF_INVALID_ARGUMENT, "TFE_AbstractOpSetAttrIntList: bad list");
+    return;
+  }
+  if (k_ == 1) TFE_OpSetAttrIntList(op->op, attr_name, values, num_values);
+  else TF_SetAttrIntList(op->desc, attr_name, values, num_values);
+}
+
+void TFE_AbstractOpSetAttrFloatList(TF_AbstractOp* op, const char* attr_name,
+                                    const float* values, int num_values, TF_Status* s) {
+  ATTR_CHECK("TFE_AbstractOpSetAttrFloatList")
+  if (num_values < 0 || (num_values > 0 && values == NULL)) {
+    tfe_status_setf(s, TF_INVALID_ARGUMENT, "TFE_AbstractOpSetAttrFloatList: bad list");
+    return;
+  }
+  if (k_ == 1) TFE_OpSetAttrFloatList(op->op, attr_name, values, num_values);
+  else TF_SetAttrFloatList(op->desc, attr_name, values, num_values);
+}
+
+void TFE_AbstractOpSetAttrTypeList(TF_AbstractOp* op, const char* attr_name,
+                                   const TF_DataType* values, int num_values, TF_Status* s) {
+  ATTR_CHECK("TFE_AbstractOpSetAttrTypeList")
+  if (num_values < 0 || (num_values > 0 && values == NULL)) {
+    tfe_status_setf(s, TF_INVALID_ARGUMENT, "TFE_AbstractOpSetAttrTypeList: bad list");
+    return;
+  }
+  if (k_ == 1) TFE_OpSetAttrTypeList(op->op, attr_name, values, num_values);
+  else TF_SetAttrTypeList(op->desc, attr_name, values, num_values);
+}
+
+void TFE_AbstractOpSetAttrTensor(TF_AbstractOp* op, const char* attr_name, TF_Tensor* value,
+                                 TF_Status* s) {
+  ATTR_CHECK("TFE_AbstractOpSetAttrTensor")
+  if (value == NULL) {
+    tfe_status_setf(s, TF_INVALID_ARGUMENT, "TFE_AbstractOpSetAttrTensor: value is NULL");
+    return;
+  }
+  if (k_ == 1) TFE_OpSetAttrTensor(op->op, attr_name, value, s);
+  else TF_SetAttrTensor(op->desc, attr_name, value, s);
+}
+
+void TFE_AbstractOpSetAttrFunctionName(TF_AbstractOp* op, const char* attr_name,
+                                       const char* function_name, TF_Status* s) {
+  ATTR_CHECK("TFE_AbstractOpSetAttrFunctionName")
+  if (function_name == NULL) {
+    tfe_status_setf(s, TF_INVALID_ARGUMENT,
+                    "TFE_AbstractOpSetAttrFunctionName: function_name is NULL");
+    return;
+  }
+  if (k_ == 1) {
+    TFE_OpSetAttrFunctionName(op->op, attr_name, function_name, strlen(function_name));
+  } else {
+    TF_SetAttrFuncName(op->desc, attr_name, function_name, strlen(function_name));
+  }
+}
+
+TF_DataType TFE_AbstractTensorDataType(TF_AbstractTensor* t, TF_Status* s) {
+  NEED_STATUS(s, "TFE_AbstractTensorDataType");
+  if (t == NULL) {
+    tfe_status_setf(s, TF_INVALID_ARGUMENT, "TFE_AbstractTensorDataType: the value is NULL");
+    return (TF_DataType)0;
+  }
+  tfe_status_ok(s);
+  if (t->kind == KIND_EAGER) return TFE_TensorHandleDataType(t->handle);
+  return TF_OperationOutputType(t->out);
+}
+
+int TFE_AbstractTensorNumDims(TF_AbstractTensor* t, TF_Status* s) {
+  NEED_STATUS(s, "TFE_AbstractTensorNumDims");
+  if (t == NULL) {
+    tfe_status_setf(s, TF_INVALID_ARGUMENT, "TFE_AbstractTensorNumDims: the value is NULL");
+    return -1;
+  }
+  if (t->kind == KIND_EAGER) return TFE_TensorHandleNumDims(t->handle, s);
+  return TF_GraphGetTensorNumDims(t->tr->graph, t->out, s);
+}
+
+int64_t TFE_AbstractTensorDim(TF_AbstractTensor* t, int i, TF_Status* s) {
+  int n;
+  int64_t small[8];
+  int64_t* dims = small;
+  int64_t d;
+  n = TFE_AbstractTensorNumDims(t, s);
+  if (s == NULL || TF_GetCode(s) != TF_OK) return -1;
+  if (i < 0 || i >= n) {
+    tfe_status_setf(s, TF_INVALID_ARGUMENT,
+                    "TFE_AbstractTensorDim: dimension %d is out of range (rank %d)", i, n);
+    return -1;
+  }
+  if (t->kind == KIND_EAGER) return TFE_TensorHandleDim(t->handle, i, s);
+  if (n > 8) {
+    dims = (int64_t*)tfe_calloc((size_t)n, sizeof *dims);
+    if (dims == NULL) {
+      tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "TFE_AbstractTensorDim: out of memory");
+      return -1;
+    }
+  }
+  TF_GraphGetTensorShape(t->tr->graph, t->out, dims, n, s);
+  d = TF_GetCode(s) == TF_OK ? dims[i] : -1;
+  if (dims != small) tfe_free(dims);
+  return d;
+}
+
+TF_AbstractTensor* TFE_AbstractTensorCopy(TF_AbstractTensor* t, TF_Status* s) {
+  TF_AbstractTensor* c;
+  NEED_STATUS(s, "TFE_AbstractTensorCopy");
+  if (t == NULL) {
+    tfe_status_setf(s, TF_INVALID_ARGUMENT, "TFE_AbstractTensorCopy: the value is NULL");
+    return NULL;
+  }
+  if (t->kind == KIND_TRACE) {
+    c = new_traced(t->tr, t->out);
+    if (c == NULL) {
+      tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "TFE_AbstractTensorCopy: out of memory");
+      return NULL;
+    }
+    tfe_status_ok(s);
+    return c;
+  }
+  {
+    TFE_TensorHandle* h = TFE_TensorHandleCopySharingTensor(t->handle, s);
+    if (h == NULL || TF_GetCode(s) != TF_OK) return NULL;
+    c = TF_CreateAbstractTensorFromEagerTensor(h, s);
+    if (c == NULL) TFE_DeleteTensorHandle(h);
+    return c;
+  }
+}
+
+int TFE_AbstractTensorIsEager(const TF_AbstractTensor* t) {
+  return t != NULL && t->kind == KIND_EAGER;
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "tensorflow/c/eager/c_api_unified_experimental.h"
+#include "tfe/unified.h"
 #include "tfe_test.h"
 
 static TF_ExecutionContext* eager_ctx(TF_Status* s) {
@@ -397,6 +398,160 @@ TEST(tracing_errors) {
   TF_DeleteAbstractTensor(ev);
   TF_DeleteOutputList(o);
   TF_DeleteExecutionContext(e);
+  TF_DeleteStatus(s);
+}
+
+/* tfe's extension: list inputs and non-type attrs, the same code on both
+ * kinds of context. Builds sum(concat([x, x], axis 0), axis 0,
+ * keep_dims) for a [2] float vector x. */
+static TF_AbstractTensor* concat_sum(TF_ExecutionContext* c, TF_AbstractTensor* x,
+                                     TF_AbstractTensor* axis, int traced, TF_Status* s) {
+  TF_OutputList* o = TF_NewOutputList();
+  TF_AbstractTensor* both[2] = {x, x};
+  TF_AbstractTensor* cat;
+  TF_AbstractTensor* r;
+  TF_AbstractOp* op = TF_NewAbstractOp(c);
+  TF_AbstractOpSetOpType(op, "ConcatV2", s);
+  if (traced) TF_AbstractOpSetOpName(op, "cat", s);
+  TFE_AbstractOpAddInputList(op, both, 2, s);
+  CHECK_CODE(s, TF_OK);
+  TFE_AbstractOpAddInput(op, axis, s);
+  CHECK_CODE(s, TF_OK);
+  TFE_AbstractOpSetAttrInt(op, "N", 2, s);
+  CHECK_CODE(s, TF_OK);
+  TF_OutputListSetNumOutputs(o, 1, s);
+  TF_ExecuteOperation(op, 0, NULL, o, s);
+  CHECK_CODE(s, TF_OK);
+  cat = TF_OutputListGet(o, 0);
+  CHECK_EQ_INT(TFE_AbstractTensorNumDims(cat, s), 1);
+  /* Traced, the axis is an argument: shape inference cannot know the size. */
+  CHECK_EQ_INT(TFE_AbstractTensorDim(cat, 0, s), traced ? -1 : 4);
+  CHECK_CODE(s, TF_OK);
+  TFE_AbstractTensorDim(cat, 1, s);
+  CHECK_CODE(s, TF_INVALID_ARGUMENT);
+  TF_DeleteAbstractOp(op);
+
+  op = TF_NewAbstractOp(c);
+  TF_AbstractOpSetOpType(op, "Sum", s);
+  if (traced) TF_AbstractOpSetOpName(op, "sum", s);
+  TFE_AbstractOpSetAttrBool(op, "keep_dims", 1, s);
+  CHECK_CODE(s, TF_OK);
+  TFE_AbstractOpAddInput(op, cat, s);
+  TFE_AbstractOpAddInput(op, axis, s);
+  TF_ExecuteOperation(op, 0, NULL, o, s);
+  CHECK_CODE(s, TF_OK);
+  r = TF_OutputListGet(o, 0);
+  CHECK_EQ_INT(TFE_AbstractTensorDataType(r, s), TF_FLOAT);
+  CHECK_EQ_INT(TFE_AbstractTensorNumDims(r, s), 1);
+  CHECK_EQ_INT(TFE_AbstractTensorDim(r, 0, s), traced ? -1 : 1);
+  /* An op that ran takes nothing more. */
+  TFE_AbstractOpSetAttrInt(op, "Tidx", 3, s);
+  CHECK_CODE(s, TF_FAILED_PRECONDITION);
+  TF_DeleteAbstractOp(op);
+  TF_DeleteAbstractTensor(cat);
+  TF_DeleteOutputList(o);
+  return r;
+}
+
+static TF_AbstractTensor* eager_vec2(TF_ExecutionContext* c, float a, float b, TF_Status* s) {
+  int64_t dims[1] = {2};
+  TF_Tensor* t = TF_AllocateTensor(TF_FLOAT, dims, 1, 2 * sizeof(float));
+  TFE_TensorHandle* h;
+  CHECK(TF_ExecutionContextGetTFEContext(c, s) != NULL);
+  ((float*)TF_TensorData(t))[0] = a;
+  ((float*)TF_TensorData(t))[1] = b;
+  h = TFE_NewTensorHandle(t, s);
+  TF_DeleteTensor(t);
+  return TF_CreateAbstractTensorFromEagerTensor(h, s);
+}
+
+static TF_AbstractTensor* eager_i32(TF_ExecutionContext* c, int v, TF_Status* s) {
+  TF_Tensor* t = TF_AllocateTensor(TF_INT32, NULL, 0, sizeof(int));
+  TFE_TensorHandle* h;
+  CHECK(TF_ExecutionContextGetTFEContext(c, s) != NULL);
+  memcpy(TF_TensorData(t), &v, sizeof v);
+  h = TFE_NewTensorHandle(t, s);
+  TF_DeleteTensor(t);
+  return TF_CreateAbstractTensorFromEagerTensor(h, s);
+}
+
+TEST(extension_list_inputs_and_attrs) {
+  TF_Status* s = TF_NewStatus();
+  TF_ExecutionContext* c = eager_ctx(s);
+  TF_AbstractTensor* x = eager_vec2(c, 1.5f, 2.0f, s);
+  TF_AbstractTensor* axis = eager_i32(c, 0, s);
+  TF_AbstractTensor* r = concat_sum(c, x, axis, 0, s);
+  TF_AbstractTensor* copy = TFE_AbstractTensorCopy(r, s);
+  CHECK(TFE_AbstractTensorIsEager(copy));
+  TF_DeleteAbstractTensor(r);
+  CHECK(read_f32(copy, s) == 7.0f); /* the copy lives on its own */
+  TF_DeleteAbstractTensor(copy);
+
+  /* Traced: the same builder, then the function called eagerly. */
+  {
+    int64_t two[1] = {2};
+    TF_Shape vec = {1, two};
+    TF_Shape scalar = {0, NULL};
+    TF_ExecutionContext* f = TF_CreateFunction("concat_sum", s);
+    TF_AbstractTensor* px = TF_AddFunctionParameter(f, TF_FLOAT, vec, s);
+    TF_AbstractTensor* pa = TF_AddFunctionParameter(f, TF_INT32, scalar, s);
+    TF_AbstractTensor* pr = concat_sum(f, px, pa, 1, s);
+    TF_AbstractTensor* pc = TFE_AbstractTensorCopy(pr, s);
+    TF_OutputList* o = TF_NewOutputList();
+    TF_AbstractFunction* fn;
+    TF_AbstractOp* call;
+    TF_AbstractTensor* in[2];
+    CHECK(!TFE_AbstractTensorIsEager(pc));
+    TF_OutputListPushBack(o, pc, s);
+    fn = TF_FinalizeFunction(f, o, s);
+    CHECK_CODE(s, TF_OK);
+    TF_DeleteAbstractTensor(px);
+    TF_DeleteAbstractTensor(pa);
+    TF_DeleteAbstractTensor(pr);
+    TF_DeleteAbstractTensor(pc);
+    TF_ExecutionContextRegisterFunction(c, fn, s);
+    CHECK_CODE(s, TF_OK);
+    call = TF_NewAbstractOp(c);
+    TF_AbstractOpSetOpType(call, "concat_sum", s);
+    in[0] = x;
+    in[1] = axis;
+    TF_OutputListSetNumOutputs(o, 1, s);
+    TF_ExecuteOperation(call, 2, in, o, s);
+    CHECK_CODE(s, TF_OK);
+    CHECK(read_f32(TF_OutputListGet(o, 0), s) == 7.0f);
+    TF_DeleteAbstractTensor(TF_OutputListGet(o, 0));
+    TF_DeleteAbstractOp(call);
+    TF_DeleteOutputList(o);
+    TF_DeleteAbstractFunction(fn);
+  }
+  /* Errors: attrs before the type, NULL names and values. */
+  {
+    TF_AbstractOp* op = TF_NewAbstractOp(c);
+    TFE_AbstractOpSetAttrInt(op, "N", 1, s);
+    CHECK_CODE(s, TF_FAILED_PRECONDITION);
+    TFE_AbstractOpAddInput(op, x, s);
+    CHECK_CODE(s, TF_FAILED_PRECONDITION);
+    TF_AbstractOpSetOpType(op, "Identity", s);
+    TFE_AbstractOpSetAttrInt(op, NULL, 1, s);
+    CHECK_CODE(s, TF_INVALID_ARGUMENT);
+    TFE_AbstractOpAddInput(op, NULL, s);
+    CHECK_CODE(s, TF_INVALID_ARGUMENT);
+    TFE_AbstractOpAddInputList(op, NULL, 2, s);
+    CHECK_CODE(s, TF_INVALID_ARGUMENT);
+    TFE_AbstractOpSetAttrShape(op, "shape", NULL, 2, s);
+    CHECK_CODE(s, TF_INVALID_ARGUMENT);
+    TFE_AbstractOpSetAttrTensor(op, "value", NULL, s);
+    CHECK_CODE(s, TF_INVALID_ARGUMENT);
+    TF_DeleteAbstractOp(op);
+    CHECK_EQ_INT(TFE_AbstractTensorDataType(NULL, s), 0);
+    CHECK_CODE(s, TF_INVALID_ARGUMENT);
+    CHECK(TFE_AbstractTensorCopy(NULL, s) == NULL);
+    CHECK_CODE(s, TF_INVALID_ARGUMENT);
+    CHECK(!TFE_AbstractTensorIsEager(NULL));
+  }
+  TF_DeleteAbstractTensor(x);
+  TF_DeleteAbstractTensor(axis);
+  TF_DeleteExecutionContext(c);
   TF_DeleteStatus(s);
 }
 
