@@ -198,7 +198,8 @@ const si_rule si_rules_elementwise[] = {
     BROADCAST("BitwiseXor"), BROADCAST("LeftShift"),
     BROADCAST("RightShift"), BROADCAST("Complex"), BROADCAST("Igamma"),
     BROADCAST("Igammac"), BROADCAST("Zeta"), BROADCAST("Polygamma"),
-    BROADCAST("Betainc"),
+    /* Betainc's rule (scalars or one shape) is in
+     * shape_infer_rules_math_special.c. */
     /* comparisons and logic */
     BROADCAST("Equal"), BROADCAST("NotEqual"), BROADCAST("Less"),
     BROADCAST("LessEqual"), BROADCAST("Greater"), BROADCAST("GreaterEqual"),

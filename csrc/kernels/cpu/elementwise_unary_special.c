@@ -4,6 +4,7 @@
 #include <tgmath.h>
 
 #include "kernels/cpu/elementwise_common.h"
+#include "kernels/cpu/math_special.h"
 
 /* lgamma without touching the global signgam (lgamma_r is thread-safe). */
 static inline float ew_lgamma_f(float x) {
@@ -16,38 +17,10 @@ static inline double ew_lgamma_d(double x) {
 }
 #define EW_LGAMMA(x) _Generic((x), float: ew_lgamma_f, double: ew_lgamma_d)(x)
 
-/* Digamma (psi): reflection for negative arguments, recurrence up to 10 and
- * the asymptotic series there. Poles (0 and the negative integers) and
- * -inf give NaN, as in TF. */
-static double ew_digamma_d(double x) {
-  double r = 0, inv, inv2;
-  if (isnan(x) || x == -INFINITY) return NAN;
-  if (x == INFINITY) return INFINITY;
-  if (x <= 0 && x == floor(x)) return NAN;
-  if (x < 0) {
-    /* psi(x) = psi(1 - x) - pi / tan(pi x) */
-    double pi = 3.14159265358979323846;
-    return ew_digamma_d(1 - x) - pi / tan(pi * x);
-  }
-  while (x < 10) {
-    r -= 1 / x;
-    x += 1;
-  }
-  /* psi(x) ~ ln x - 1/(2x) - sum B_2k / (2k x^2k), through x^-14 */
-  inv = 1 / x;
-  inv2 = inv * inv;
-  r += log(x) - 0.5 * inv -
-       inv2 * (1.0 / 12 -
-               inv2 * (1.0 / 120 -
-                       inv2 * (1.0 / 252 -
-                               inv2 * (1.0 / 240 -
-                                       inv2 * (1.0 / 132 -
-                                               inv2 * (691.0 / 32760 -
-                                                       inv2 * (1.0 / 12)))))));
-  return r;
-}
-static inline float ew_digamma_f(float x) { return (float)ew_digamma_d(x); }
-#define EW_DIGAMMA(x) _Generic((x), float: ew_digamma_f, double: ew_digamma_d)(x)
+/* Digamma (psi) in the element type, as TF's CPU kernel evaluates it
+ * (math_special_kernels.c); poles and -inf give NaN. */
+#define EW_DIGAMMA(x) \
+  _Generic((x), float: tfe_sp_digamma_f, double: tfe_sp_digamma_d)(x)
 
 static inline tfe_c128 ew_csign_d(tfe_c128 z) {
   double a = cabs(z);

@@ -67,6 +67,13 @@ static double float_fold(int op, double acc, double p) {
     double total = 0;                                                         \
     int64_t i = 0;                                                            \
     int j, b, s;                                                              \
+    if (n < 8) {                                                              \
+      /* fewer elements than one vector: TF adds them in order, in the     \
+       * element type; so do we, for the same rounding */                   \
+      W seq = 0;                                                              \
+      for (; i < n; i++) seq += LOAD(x + i);                                  \
+      return (double)seq;                                                     \
+    }                                                                         \
     while (n - i >= BLOCK) {                                                  \
       W acc[LANES];                                                           \
       for (j = 0; j < LANES; j++) acc[j] = 0;                                 \
