@@ -685,11 +685,14 @@ class EagerTensor(Tensor):
         return format(self.numpy(), format_spec)
 
     def __round__(self, ndigits: int | None = None) -> Any:
-        """``round(t)``: the Round op (half to even). TensorFlow itself raises
-        AttributeError here unless numpy behaviour is enabled."""
-        if ndigits:
-            raise NotImplementedError("round(tensor, ndigits) is not supported; use round(t)")
-        return _op("Round")(self)
+        """``round(t)`` fails as in TensorFlow, whose tensors only round with
+        numpy behaviour enabled (its __round__ then calls ``astype``);
+        ``tf.round(t)`` is the op."""
+        raise AttributeError(
+            "EagerTensor object has no attribute 'astype'. \n        If you are looking for "
+            "numpy-related methods, please run the following:\n        "
+            "tf.experimental.numpy.experimental_enable_numpy_behavior()\n      "
+        )
 
     def __dlpack__(self, **kwargs: Any) -> object:
         """A DLPack capsule sharing this tensor's memory (see tfe_py.dlpack)."""
