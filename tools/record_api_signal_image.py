@@ -177,8 +177,218 @@ case("imdct", "tf.signal.inverse_mdct(tf.signal.mdct(audio[:, :64], 16))")
 case("err_mdct_len", "tf.signal.mdct(audio, 10)")
 
 
+# ---- tf.image ----
+for dt in ("tf.uint8", "tf.int16", "tf.int32", "tf.float16", "tf.float64"):
+    case(f"img_convert_f32_to_{dt[3:]}", f"tf.image.convert_image_dtype(img, {dt})")
+    case(
+        f"img_convert_f32_to_{dt[3:]}_sat",
+        f"tf.image.convert_image_dtype(img * 1.5 - 0.2, {dt}, saturate=True)",
+    )
+case("img_convert_u8_to_f32", "tf.image.convert_image_dtype(img_u8, tf.float32)")
+case("img_convert_u8_to_i32", "tf.image.convert_image_dtype(img_u8, tf.int32)")
+case(
+    "img_convert_i32_to_u8",
+    "tf.image.convert_image_dtype("
+    "tf.constant([[[0, 2**31 - 1, 2**24, 12345678]]], tf.int32), tf.uint8)",
+)
+case("img_convert_u8_to_i8_sat", "tf.image.convert_image_dtype(img_u8, tf.int8, saturate=True)")
+case("img_convert_u8_to_i8", "tf.image.convert_image_dtype(img_u8, tf.int8)")
+case("img_convert_same", "tf.image.convert_image_dtype(img_u8, tf.uint8)")
+case("img_err_convert_bool", "tf.image.convert_image_dtype(img, tf.bool)")
+for m in ("bilinear", "nearest", "bicubic", "area"):
+    case(f"img_resize_{m}_up", f"tf.image.resize(img, [7, 11], method='{m}')")
+    case(f"img_resize_{m}_down", f"tf.image.resize(img, [3, 4], method='{m}')")
+case("img_resize_3d", "tf.image.resize(img1, [4, 4])")
+case("img_resize_u8", "tf.image.resize(img_u8, [8, 9])")
+case("img_resize_u8_nearest", "tf.image.resize(img_u8, [8, 9], method='nearest')")
+case("img_resize_aspect", "tf.image.resize(img, [10, 10], preserve_aspect_ratio=True)")
+case(
+    "img_resize_aspect2",
+    "tf.image.resize(img1, [3, 20], preserve_aspect_ratio=True, method='nearest')",
+)
+for m in ("lanczos3", "lanczos5", "gaussian", "mitchellcubic"):
+    case(f"img_resize_{m}", f"tf.image.resize(img, [8, 9], method='{m}')")
+    case(f"img_resize_{m}_down", f"tf.image.resize(img, [3, 4], method='{m}', antialias=True)")
+case("img_resize_bilinear_aa", "tf.image.resize(img, [3, 4], antialias=True)")
+case("img_resize_bicubic_aa", "tf.image.resize(img, [3, 2], method='bicubic', antialias=True)")
+case("img_err_resize_method", "tf.image.resize(img, [3, 4], method='foo')")
+case("img_err_resize_rank", "tf.image.resize(img[0, 0], [3, 4])")
+case("img_err_resize_size", "tf.image.resize(img, [3, 4, 5])")
+case("img_resize_with_pad", "tf.image.resize_with_pad(img, 8, 8)")
+case("img_resize_with_pad_3d", "tf.image.resize_with_pad(img1, 4, 10, method='nearest')")
+case("img_resize_with_crop_or_pad", "tf.image.resize_with_crop_or_pad(img, 3, 9)")
+case("img_resize_with_crop_or_pad_3d", "tf.image.resize_with_crop_or_pad(img1, 8, 4)")
+case("img_err_resize_with_crop_or_pad", "tf.image.resize_with_crop_or_pad(img1, 0, 4)")
+case("img_crop_to_bb", "tf.image.crop_to_bounding_box(img, 1, 2, 3, 4)")
+case("img_crop_to_bb_3d", "tf.image.crop_to_bounding_box(img1, 0, 0, 5, 6)")
+case("img_err_crop_to_bb", "tf.image.crop_to_bounding_box(img1, 3, 0, 3, 6)")
+case("img_err_crop_to_bb_neg", "tf.image.crop_to_bounding_box(img1, -1, 0, 3, 6)")
+case("img_err_crop_to_bb_rank", "tf.image.crop_to_bounding_box(img[0, 0], 0, 0, 1, 1)")
+case("img_pad_to_bb", "tf.image.pad_to_bounding_box(img, 1, 2, 7, 9)")
+case("img_pad_to_bb_3d", "tf.image.pad_to_bounding_box(img_u8[0], 0, 1, 5, 8)")
+case("img_err_pad_to_bb", "tf.image.pad_to_bounding_box(img1, 1, 2, 5, 9)")
+case("img_central_crop", "tf.image.central_crop(img, 0.5)")
+case("img_central_crop_3d", "tf.image.central_crop(img1, 0.33)")
+case("img_central_crop_1", "tf.image.central_crop(img1, 1.0)")
+case("img_err_central_crop", "tf.image.central_crop(img1, 1.5)")
+case("img_flip_lr", "tf.image.flip_left_right(img)")
+case("img_flip_ud", "tf.image.flip_up_down(img1)")
+case("img_err_flip_rank", "tf.image.flip_left_right(img[0, 0])")
+for k in (0, 1, 2, 3, -1, 5):
+    case(f"img_rot90_{k}", f"tf.image.rot90(img, {k})")
+case("img_rot90_3d", "tf.image.rot90(img1)")
+case("img_transpose", "tf.image.transpose(img)")
+case("img_transpose_3d", "tf.image.transpose(img1)")
+case("img_gray", "tf.image.rgb_to_grayscale(img)")
+case("img_gray_u8", "tf.image.rgb_to_grayscale(img_u8)")
+case("img_gray_to_rgb", "tf.image.grayscale_to_rgb(tf.constant(gray))")
+case("img_err_gray_to_rgb", "tf.image.grayscale_to_rgb(tf.constant(img))")
+case("img_rgb_to_hsv", "tf.image.rgb_to_hsv(img)")
+case("img_rgb_to_hsv_f64", "tf.image.rgb_to_hsv(tf.cast(img, tf.float64))")
+case("img_rgb_to_hsv_f16", "tf.image.rgb_to_hsv(tf.cast(img, tf.float16))")
+case(
+    "img_rgb_to_hsv_gray",
+    "tf.image.rgb_to_hsv(tf.constant([[0.5, 0.5, 0.5], [0.0, 0.0, 0.0], "
+    "[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [1.0, 0.0, 1.0]]))",
+)
+case("img_hsv_to_rgb", "tf.image.hsv_to_rgb(hsv)")
+case("img_hsv_to_rgb_f64", "tf.image.hsv_to_rgb(tf.cast(hsv, tf.float64))")
+case("img_hsv_roundtrip", "tf.image.hsv_to_rgb(tf.image.rgb_to_hsv(img))")
+case("img_err_rgb_to_hsv", "tf.image.rgb_to_hsv(gray)")
+for f in ("rgb_to_yiq", "yiq_to_rgb", "rgb_to_yuv", "yuv_to_rgb"):
+    case(f"img_{f}", f"tf.image.{f}(img)")
+case("img_rgb_to_yuv_f64", "tf.image.rgb_to_yuv(tf.cast(img1, tf.float64))")
+case("img_brightness", "tf.image.adjust_brightness(img, 0.2)")
+case("img_brightness_u8", "tf.image.adjust_brightness(img_u8, 0.3)")
+case("img_brightness_neg_u8", "tf.image.adjust_brightness(img_u8, -0.3)")
+case("img_contrast", "tf.image.adjust_contrast(img, 1.7)")
+case("img_contrast_u8", "tf.image.adjust_contrast(img_u8, 0.5)")
+case("img_contrast_3d", "tf.image.adjust_contrast(img1, 2.0)")
+case("img_err_contrast_rank", "tf.image.adjust_contrast(img[0, 0], 2.0)")
+case("img_gamma", "tf.image.adjust_gamma(img, 2.2, 0.9)")
+case("img_gamma_u8", "tf.image.adjust_gamma(img_u8, 0.5)")
+case("img_err_gamma", "tf.image.adjust_gamma(img, -1.0)")
+for d in (0.1, -0.4, 0.9, 1.0):
+    case(f"img_hue_{d}", f"tf.image.adjust_hue(img, {d})")
+case("img_hue_u8", "tf.image.adjust_hue(img_u8, 0.25)")
+case("img_err_hue", "tf.image.adjust_hue(img, 1.5)")
+case("img_err_hue_channels", "tf.image.adjust_hue(gray, 0.1)")
+for f in (0.0, 0.5, 2.0):
+    case(f"img_saturation_{f}", f"tf.image.adjust_saturation(img, {f})")
+case("img_saturation_u8", "tf.image.adjust_saturation(img_u8, 1.5)")
+case("img_standardize", "tf.image.per_image_standardization(img)")
+case("img_standardize_u8", "tf.image.per_image_standardization(img_u8)")
+case("img_standardize_const", "tf.image.per_image_standardization(tf.ones([2, 3, 1]))")
+case("img_total_variation", "tf.image.total_variation(tf.constant(img))")
+case("img_total_variation_3d", "tf.image.total_variation(tf.constant(img1))")
+case("img_err_total_variation", "tf.image.total_variation(tf.constant(img[0, 0]))")
+case("img_gradients", "tf.image.image_gradients(tf.constant(img))")
+case("img_err_gradients", "tf.image.image_gradients(tf.constant(img1))")
+case("img_sobel", "tf.image.sobel_edges(tf.constant(img))")
+case("img_psnr", "tf.image.psnr(img, tf.clip_by_value(img + 0.05, 0.0, 1.0), 1.0)")
+case("img_psnr_u8", "tf.image.psnr(img_u8, tf.image.flip_left_right(img_u8), 255)")
+case(
+    "img_ssim",
+    "tf.image.ssim(tf.image.resize(img, [16, 16]), "
+    "tf.image.resize(img[::-1], [16, 16]), 1.0, filter_size=5)",
+)
+case(
+    "img_ssim_map",
+    "tf.image.ssim(tf.image.resize(img, [12, 12]), "
+    "tf.image.resize(img[::-1], [12, 12]), 1.0, filter_size=7, return_index_map=True)",
+)
+case("img_ssim_u8", "tf.image.ssim(img_u8, img_u8[::-1], 255, filter_size=3)")
+case(
+    "img_ssim_multiscale",
+    "tf.image.ssim_multiscale(tf.image.resize(img, [40, 40]), "
+    "tf.image.resize(img[::-1], [40, 40]), 1.0, power_factors=(0.5, 0.3, 0.2), filter_size=3)",
+)
+case("img_nms", "tf.image.non_max_suppression(boxes, scores, 3)")
+case(
+    "img_nms_thr",
+    "tf.image.non_max_suppression(boxes, scores, 6, iou_threshold=0.3, score_threshold=0.55)",
+)
+case("img_nms_with_scores", "tf.image.non_max_suppression_with_scores(boxes, scores, 6)")
+case(
+    "img_nms_soft", "tf.image.non_max_suppression_with_scores(boxes, scores, 6, soft_nms_sigma=0.5)"
+)
+case("img_nms_overlaps", "tf.image.non_max_suppression_overlaps(overlaps, scores, 4, 0.5)")
+case(
+    "img_nms_overlaps_thr", "tf.image.non_max_suppression_overlaps(overlaps, scores, 6, 0.7, 0.55)"
+)
+case("img_nms_padded", "tf.image.non_max_suppression_padded(tf.constant(boxes), scores, 5)")
+case(
+    "img_nms_padded_pad",
+    "tf.image.non_max_suppression_padded(tf.constant(boxes), scores, 5, "
+    "pad_to_max_output_size=True)",
+)
+case(
+    "img_nms_padded_batch",
+    "tf.image.non_max_suppression_padded(tf.constant(np.stack([boxes, boxes[::-1]])), "
+    "np.stack([scores, scores]), 4, pad_to_max_output_size=True)",
+)
+case(
+    "img_combined_nms",
+    "tf.image.combined_non_max_suppression("
+    "np.stack([boxes[:, None, :], boxes[::-1, None, :]]), "
+    "np.stack([np.stack([scores, scores[::-1]], 1), np.stack([scores[::-1], scores], 1)]), 3, 4)",
+)
+case(
+    "img_combined_nms_noclip",
+    "tf.image.combined_non_max_suppression("
+    "np.stack([boxes[:, None, :]]), np.stack([np.stack([scores, scores[::-1]], 1)]), 2, 5, "
+    "score_threshold=0.4, clip_boxes=False, pad_per_class=True)",
+)
+case(
+    "img_crop_and_resize",
+    "tf.image.crop_and_resize(img, [[0.1, 0.2, 0.8, 0.9], [0.0, 0.0, 1.0, 1.0]], [1, 0], [3, 4])",
+)
+case(
+    "img_crop_and_resize_nearest",
+    "tf.image.crop_and_resize(img, [[0.1, 0.2, 1.3, 0.9]], [0], [4, 4], "
+    "method='nearest', extrapolation_value=-1.0)",
+)
+case(
+    "img_extract_patches",
+    "tf.image.extract_patches(img, [1, 2, 3, 1], [1, 2, 2, 1], [1, 1, 1, 1], 'VALID')",
+)
+case(
+    "img_extract_patches_same",
+    "tf.image.extract_patches(img, [1, 3, 2, 1], [1, 2, 3, 1], [1, 1, 2, 1], 'SAME')",
+)
+case(
+    "img_extract_patches_u8",
+    "tf.image.extract_patches(img_u8, [1, 2, 2, 1], [1, 1, 1, 1], [1, 2, 2, 1], 'VALID')",
+)
+case(
+    "img_draw_boxes",
+    "tf.image.draw_bounding_boxes(tf.zeros([2, 8, 9, 3]), "
+    "[[[0.1, 0.2, 0.6, 0.7]], [[0.0, 0.0, 1.0, 1.0]]], [[1.0, 0.5, 0.25], [0.0, 1.0, 0.0]])",
+)
+case(
+    "img_draw_boxes_default",
+    "tf.image.draw_bounding_boxes(tf.zeros([1, 6, 7, 4]), "
+    "[[[0.2, 0.1, 0.8, 0.9], [0.5, 0.5, 0.6, 0.6]]], None)",
+)
+case("img_random_flip_shape", "tf.image.random_flip_left_right(img).shape")
+case("img_stateless_flip_lr", "tf.image.stateless_random_flip_left_right(img, seed=(1, 2))")
+case("img_stateless_flip_ud_3d", "tf.image.stateless_random_flip_up_down(img1, seed=(3, 4))")
+case("img_stateless_brightness", "tf.image.stateless_random_brightness(img, 0.3, seed=(1, 2))")
+case("img_stateless_contrast", "tf.image.stateless_random_contrast(img, 0.2, 0.8, seed=(5, 6))")
+case("img_stateless_hue", "tf.image.stateless_random_hue(img, 0.2, seed=(7, 8))")
+case("img_stateless_saturation", "tf.image.stateless_random_saturation(img, 0.2, 0.8, seed=(1, 9))")
+case("img_stateless_crop", "tf.image.stateless_random_crop(img, [2, 3, 4, 3], seed=(1, 2))")
+case("img_random_crop_shape", "tf.image.random_crop(img, [1, 3, 4, 3]).shape")
+case("img_err_random_crop", "tf.image.random_crop(img, [3, 3, 4, 3])")
+case("img_err_random_hue", "tf.image.random_hue(img, 0.7)")
+case("img_err_random_contrast", "tf.image.random_contrast(img, 0.8, 0.2)")
+case("img_err_random_brightness", "tf.image.random_brightness(img, -0.1)")
+
+
 def _encode(v: Any) -> dict[str, Any]:
-    if isinstance(v, (list, tuple)):
+    if type(v).__name__ == "TensorShape":
+        v = np.asarray([-1 if d is None else d for d in v], np.int64)
+    elif isinstance(v, (list, tuple)):
         return {"list": [_encode(x) for x in v]}
     a = np.asarray(v.numpy() if hasattr(v, "numpy") else v)
     out: dict[str, Any] = {

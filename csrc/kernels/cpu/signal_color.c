@@ -99,29 +99,23 @@ static void rgb_to_hsv_compute(tfe_kernel_context* k) {
   }
 }
 
-/* One HSV pixel to RGB in the dtype's precision. */
+/* One HSV pixel to RGB in the dtype's precision, as TF's HSVToRGB: each
+ * channel is v * ((1 - s) + s * d) with d a clamped piecewise-linear
+ * function of h * 6 (hues outside [0, 1) clamp to the nearest end). */
+static double col_clamp01(double x) {
+  return x < 0 ? 0.0 : (x > 1 ? 1.0 : x);
+}
+
 static void hsv_pixel(TF_DataType dt, double h, double s, double v,
                       double* rgb) {
-  double c = R(s * v), m = R(v - c), dh = R(h * 6.0), fm, x;
-  double rr, gg, bb;
-  long cat;
-  /* truncation toward zero, guarded against values no long holds */
-  cat = (dh > -1e9 && dh < 1e9) ? (long)dh : -1;
-  fm = R(fmod(dh, 2.0));
-  if (fm < 0) fm = R(fm + 2.0);
-  x = R(c * R(1.0 - fabs(R(fm - 1.0))));
-  switch (cat) {
-    case 0: rr = c; gg = x; bb = 0; break;
-    case 1: rr = x; gg = c; bb = 0; break;
-    case 2: rr = 0; gg = c; bb = x; break;
-    case 3: rr = 0; gg = x; bb = c; break;
-    case 4: rr = x; gg = 0; bb = c; break;
-    case 5: rr = c; gg = 0; bb = x; break;
-    default: rr = gg = bb = 0; break;
-  }
-  rgb[0] = R(rr + m);
-  rgb[1] = R(gg + m);
-  rgb[2] = R(bb + m);
+  double dh = R(h * 6.0);
+  double dr = col_clamp01(R(fabs(R(dh - 3.0)) - 1.0));
+  double dg = col_clamp01(R(2.0 - fabs(R(dh - 2.0))));
+  double db = col_clamp01(R(2.0 - fabs(R(dh - 4.0))));
+  double one_s = R(1.0 - s);
+  rgb[0] = R(R(one_s + R(s * dr)) * v);
+  rgb[1] = R(R(one_s + R(s * dg)) * v);
+  rgb[2] = R(R(one_s + R(s * db)) * v);
 }
 
 static void hsv_to_rgb_compute(tfe_kernel_context* k) {

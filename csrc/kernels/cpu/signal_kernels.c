@@ -720,4 +720,5 @@ void tfe_register_cpu_signal_kernels(void) {
                        real, 2);
   }
   tfe_register_cpu_signal_color_kernels();
+  tfe_register_cpu_signal_image_kernels();
 }

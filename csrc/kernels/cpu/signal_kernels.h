@@ -6,4 +6,9 @@
  * HSVToRGB, AdjustContrastv2, AdjustHue, AdjustSaturation). */
 void tfe_register_cpu_signal_color_kernels(void);
 
+/* Registers the tf.image kernels of signal_image.c (ExtractImagePatches,
+ * NonMaxSuppressionWithOverlaps, CombinedNonMaxSuppression,
+ * DrawBoundingBoxes(V2), ScaleAndTranslate). */
+void tfe_register_cpu_signal_image_kernels(void);
+
 #endif /* TFE_KERNELS_CPU_SIGNAL_KERNELS_H_ */

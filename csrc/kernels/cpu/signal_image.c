@@ -1,0 +1,908 @@
+/* CPU kernels of the signal group for tf.image: ExtractImagePatches,
+ * NonMaxSuppressionWithOverlaps, CombinedNonMaxSuppression,
+ * DrawBoundingBoxes(V2) and ScaleAndTranslate. Checks, messages and
+ * numerics follow TensorFlow 2.21's kernels (float arithmetic where TF
+ * computes in float). */
+#include <math.h>
+#include <stdlib.h>
+
+#include "kernels/cpu/kutil.h"
+#include "kernels/cpu/signal_kernels.h"
+
+/* ---- ExtractImagePatches ---- */
+
+/* Output size and leading padding of one spatial dim (TF's
+ * GetWindowedOutputSize); 0 with the status set on failure. */
+static int eip_dim(tfe_kernel_context* k, int64_t in, int64_t ksize,
+                   int64_t rate, int64_t stride, int same, int64_t* out,
+                   int64_t* pad) {
+  int64_t eff = (ksize - 1) * rate + 1;
+  if (same) {
+    int64_t need;
+    *out = (in + stride - 1) / stride;
+    need = (*out - 1) * stride + eff - in;
+    if (need < 0) need = 0;
+    *pad = need / 2;
+  } else {
+    *out = (in - eff + stride) / stride;
+    *pad = 0;
+    if (*out < 0) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "Computed output size would be negative: %lld [input_size: "
+                 "%lld, effective_filter_size: %lld, stride: %lld]",
+                 (long long)*out, (long long)in, (long long)eff,
+                 (long long)stride);
+      return 0;
+    }
+  }
+  return 1;
+}
+
+static void extract_image_patches_compute(tfe_kernel_context* k) {
+  const TF_Tensor* in = k->inputs[0];
+  const int64_t *ks, *st, *rt;
+  int nks, nst, nrt, same;
+  const char* padding = NULL;
+  size_t plen = 0;
+  int64_t batch, rows, cols, depth, orows, ocols, prow, pcol, od[4];
+  int64_t b, i, j, r, c;
+  size_t esz;
+  TF_Tensor* out;
+  const char* src;
+  char* dst;
+  kutil_shape_buf sb;
+  if (!kutil_attr_int32_list(k, "ksizes", &ks, &nks) ||
+      !kutil_attr_int32_list(k, "strides", &st, &nst) ||
+      !kutil_attr_int32_list(k, "rates", &rt, &nrt)) {
+    return;
+  }
+  if (nks != 4 || ks[0] != 1 || ks[3] != 1) {
+    KUTIL_FAIL(k, TF_UNIMPLEMENTED, "Only support ksizes across space.");
+    return;
+  }
+  if (nst != 4 || st[0] != 1 || st[3] != 1) {
+    KUTIL_FAIL(k, TF_UNIMPLEMENTED, "Only support strides across space.");
+    return;
+  }
+  if (nrt != 4 || rt[0] != 1 || rt[3] != 1) {
+    KUTIL_FAIL(k, TF_UNIMPLEMENTED, "Only support rates across space.");
+    return;
+  }
+  if (ks[1] <= 0 || ks[2] <= 0) {
+    KUTIL_FAIL(k, TF_OUT_OF_RANGE, "ksizes is out of range.");
+    return;
+  }
+  if (st[1] <= 0 || st[2] <= 0) {
+    KUTIL_FAIL(k, TF_OUT_OF_RANGE, "strides is out of range.");
+    return;
+  }
+  if (rt[1] <= 0 || rt[2] <= 0) {
+    KUTIL_FAIL(k, TF_OUT_OF_RANGE, "rates is out of range.");
+    return;
+  }
+  if (k->attrs == NULL ||
+      !tfe_attrs_get_string(k->attrs, "padding", &padding, &plen, NULL)) {
+    padding = "VALID";
+    plen = 5;
+  }
+  same = plen == 4 && memcmp(padding, "SAME", 4) == 0;
+  if (in->num_dims != 4) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "input must be 4-dimensional%s",
+               kutil_tshape(in, &sb));
+    return;
+  }
+  batch = in->dims[0];
+  rows = in->dims[1];
+  cols = in->dims[2];
+  depth = in->dims[3];
+  if (!eip_dim(k, rows, ks[1], rt[1], st[1], same, &orows, &prow)) return;
+  if (!eip_dim(k, cols, ks[2], rt[2], st[2], same, &ocols, &pcol)) return;
+  od[0] = batch;
+  od[1] = orows;
+  od[2] = ocols;
+  if (!tfe_checked_mul_i64(ks[1] * ks[2], depth, &od[3])) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "ExtractImagePatches: output too large");
+    return;
+  }
+  out = tfe_kernel_alloc_output(k, 0, in->dtype, od, 4);
+  if (out == NULL || kutil_num_elements(out) == 0) return;
+  esz = kutil_esize(in->dtype);
+  src = (const char*)kutil_data(in);
+  dst = (char*)kutil_data(out);
+  for (b = 0; b < batch; b++) {
+    for (i = 0; i < orows; i++) {
+      for (j = 0; j < ocols; j++) {
+        for (r = 0; r < ks[1]; r++) {
+          int64_t y = i * st[1] - prow + r * rt[1];
+          for (c = 0; c < ks[2]; c++) {
+            int64_t x = j * st[2] - pcol + c * rt[2];
+            size_t n = (size_t)depth * esz;
+            if (y < 0 || y >= rows || x < 0 || x >= cols) {
+              memset(dst, 0, n);
+            } else {
+              memcpy(dst, src + (size_t)(((b * rows + y) * cols + x) * depth) * esz,
+                     n);
+            }
+            dst += n;
+          }
+        }
+      }
+    }
+  }
+}
+
+/* ---- NonMaxSuppressionWithOverlaps ---- */
+
+typedef struct ov_cand {
+  int32_t index;
+  float score;
+} ov_cand;
+
+/* Best score first; ties: lower index first (TF's queue order). */
+static int ov_cmp(const void* a, const void* b) {
+  const ov_cand* x = (const ov_cand*)a;
+  const ov_cand* y = (const ov_cand*)b;
+  if (x->score != y->score) return x->score > y->score ? -1 : 1;
+  return x->index < y->index ? -1 : (x->index > y->index);
+}
+
+static int img_scalar(tfe_kernel_context* k, int i, const char* what) {
+  kutil_shape_buf sb;
+  if (k->inputs[i]->num_dims == 0) return 1;
+  KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "%s must be 0-D, got shape %s", what,
+             kutil_tshape(k->inputs[i], &sb));
+  return 0;
+}
+
+static void nms_overlaps_compute(tfe_kernel_context* k) {
+  const TF_Tensor* ov = k->inputs[0];
+  const TF_Tensor* sc = k->inputs[1];
+  int32_t max_out;
+  float thr, score_thr;
+  int64_t n, i, j, ncand = 0, nsel = 0;
+  const float *o, *s;
+  ov_cand* cand;
+  int32_t* sel;
+  TF_Tensor* out;
+  kutil_shape_buf sb;
+  int64_t od[1];
+  if (!img_scalar(k, 2, "max_output_size")) return;
+  if (!img_scalar(k, 3, "overlap_threshold")) return;
+  if (!img_scalar(k, 4, "score_threshold")) return;
+  max_out = *(const int32_t*)kutil_data(k->inputs[2]);
+  thr = *(const float*)kutil_data(k->inputs[3]);
+  score_thr = *(const float*)kutil_data(k->inputs[4]);
+  if (ov->num_dims != 2) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "overlaps must be 2-D%s",
+               kutil_tshape(ov, &sb));
+    return;
+  }
+  if (ov->dims[0] != ov->dims[1]) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "overlaps must be square%s",
+               kutil_tshape(ov, &sb));
+    return;
+  }
+  n = ov->dims[0];
+  if (sc->num_dims != 1) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "scores must be 1-D%s (Shape must be rank 1 but is rank %d)",
+               kutil_tshape(sc, &sb), sc->num_dims);
+    return;
+  }
+  if (sc->dims[0] != n) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "scores has incompatible shape (Dimensions must be equal, but "
+               "are %lld and %lld)",
+               (long long)n, (long long)sc->dims[0]);
+    return;
+  }
+  if (max_out < 0) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "output size must be non-negative");
+    return;
+  }
+  if (n > INT32_MAX) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "too many boxes: %lld", (long long)n);
+    return;
+  }
+  o = (const float*)kutil_data(ov);
+  s = (const float*)kutil_data(sc);
+  cand = (ov_cand*)tfe_malloc(sizeof(ov_cand) * (size_t)(n + 1));
+  sel = (int32_t*)tfe_malloc(sizeof(int32_t) * (size_t)(n + 1));
+  if (cand == NULL || sel == NULL) {
+    tfe_free(cand);
+    tfe_free(sel);
+    KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED,
+               "out of memory in NonMaxSuppressionWithOverlaps");
+    return;
+  }
+  for (i = 0; i < n; i++) {
+    if (s[i] > score_thr) {
+      cand[ncand].index = (int32_t)i;
+      cand[ncand].score = s[i];
+      ncand++;
+    }
+  }
+  qsort(cand, (size_t)ncand, sizeof(ov_cand), ov_cmp);
+  for (i = 0; i < ncand && nsel < max_out; i++) {
+    int keep = 1;
+    for (j = nsel - 1; j >= 0; j--) {
+      if (o[(int64_t)cand[i].index * n + sel[j]] > thr) {
+        keep = 0;
+        break;
+      }
+    }
+    if (keep) sel[nsel++] = cand[i].index;
+  }
+  od[0] = nsel;
+  out = tfe_kernel_alloc_output(k, 0, TF_INT32, od, 1);
+  if (out != NULL && nsel > 0) {
+    memcpy(kutil_data(out), sel, sizeof(int32_t) * (size_t)nsel);
+  }
+  tfe_free(cand);
+  tfe_free(sel);
+}
+
+/* ---- CombinedNonMaxSuppression ---- */
+
+typedef struct cnms_res {
+  int32_t box;
+  float score;
+  int32_t cls;
+  float coords[4];
+} cnms_res;
+
+static int cnms_cmp(const void* a, const void* b) {
+  const cnms_res* x = (const cnms_res*)a;
+  const cnms_res* y = (const cnms_res*)b;
+  if (x->score != y->score) return x->score > y->score ? -1 : 1;
+  /* deterministic order for ties: class, then box */
+  if (x->cls != y->cls) return x->cls < y->cls ? -1 : 1;
+  return x->box < y->box ? -1 : (x->box > y->box);
+}
+
+static float cnms_iou(const float* p, const float* q) {
+  float ymin_i = fminf(p[0], p[2]), xmin_i = fminf(p[1], p[3]);
+  float ymax_i = fmaxf(p[0], p[2]), xmax_i = fmaxf(p[1], p[3]);
+  float ymin_j = fminf(q[0], q[2]), xmin_j = fminf(q[1], q[3]);
+  float ymax_j = fmaxf(q[0], q[2]), xmax_j = fmaxf(q[1], q[3]);
+  float area_i = (ymax_i - ymin_i) * (xmax_i - xmin_i);
+  float area_j = (ymax_j - ymin_j) * (xmax_j - xmin_j);
+  float iy, ix, inter;
+  if (area_i <= 0 || area_j <= 0) return 0.0f;
+  iy = fminf(ymax_i, ymax_j) - fmaxf(ymin_i, ymin_j);
+  ix = fminf(xmax_i, xmax_j) - fmaxf(xmin_i, xmin_j);
+  inter = (iy > 0 ? iy : 0.0f) * (ix > 0 ? ix : 0.0f);
+  return inter / (area_i + area_j - inter);
+}
+
+static void combined_nms_compute(tfe_kernel_context* k) {
+  const TF_Tensor* boxes = k->inputs[0];
+  const TF_Tensor* scores = k->inputs[1];
+  int pad_per_class = kutil_attr_bool(k, "pad_per_class", 0);
+  int clip = kutil_attr_bool(k, "clip_boxes", 1);
+  int32_t per_class, max_total;
+  float iou_thr, score_thr;
+  int64_t batch, nboxes, q, ncls, out_size, b, c, i, j;
+  int64_t dims3[3], dims2[2], dims1[1];
+  TF_Tensor *ob, *os, *oc, *ov;
+  kutil_shape_buf sb;
+  cnms_res* res = NULL;
+  ov_cand* cand = NULL;
+  int32_t* sel = NULL;
+  int64_t cap;
+  if (boxes->num_dims < 1 || scores->num_dims < 1 ||
+      boxes->dims[0] != scores->dims[0]) {
+    if (boxes->num_dims >= 1 && scores->num_dims >= 1) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "boxes and scores must have same batch size");
+      return;
+    }
+  }
+  if (!img_scalar(k, 2, "max_size_per_class")) return;
+  per_class = *(const int32_t*)kutil_data(k->inputs[2]);
+  if (per_class <= 0) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "max_size_per_class must be positive");
+    return;
+  }
+  if (!img_scalar(k, 3, "max_total_size")) return;
+  max_total = *(const int32_t*)kutil_data(k->inputs[3]);
+  if (max_total <= 0) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "max_total_size must be > 0");
+    return;
+  }
+  if (!img_scalar(k, 4, "iou_threshold")) return;
+  iou_thr = *(const float*)kutil_data(k->inputs[4]);
+  if (!img_scalar(k, 5, "score_threshold")) return;
+  score_thr = *(const float*)kutil_data(k->inputs[5]);
+  if (!(iou_thr >= 0.0f && iou_thr <= 1.0f)) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "iou_threshold must be in [0, 1]");
+    return;
+  }
+  if (boxes->num_dims != 4) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "boxes must be 4-D%s",
+               kutil_tshape(boxes, &sb));
+    return;
+  }
+  if (scores->num_dims != 3) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "scores must be 3-D%s",
+               kutil_tshape(scores, &sb));
+    return;
+  }
+  if (boxes->dims[0] != scores->dims[0]) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "boxes and scores must have same batch size");
+    return;
+  }
+  batch = boxes->dims[0];
+  nboxes = boxes->dims[1];
+  q = boxes->dims[2];
+  ncls = scores->dims[2];
+  if (q != 1 && q != ncls) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "third dimension of boxes must be either 1 or num classes");
+    return;
+  }
+  if (boxes->dims[3] != 4) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "boxes must have 4 columns");
+    return;
+  }
+  if (scores->dims[1] != nboxes) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "scores has incompatible shape (Dimensions must be equal, but "
+               "are %lld and %lld)",
+               (long long)nboxes, (long long)scores->dims[1]);
+    return;
+  }
+  if (nboxes > INT32_MAX || ncls > INT32_MAX) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "too many boxes or classes");
+    return;
+  }
+  out_size = max_total;
+  if (pad_per_class && (int64_t)per_class * ncls < out_size) {
+    out_size = (int64_t)per_class * ncls;
+  }
+  /* TF only warns about huge sizes; tfe refuses outputs over 1 GiB. */
+  if ((double)batch * (double)out_size * 16.0 > (double)(1 << 30)) {
+    KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED,
+               "CombinedNonMaxSuppression: max_total_size %d gives an output "
+               "too large to allocate",
+               (int)max_total);
+    return;
+  }
+  dims3[0] = dims2[0] = dims1[0] = batch;
+  dims3[1] = dims2[1] = out_size;
+  dims3[2] = 4;
+  ob = tfe_kernel_alloc_output(k, 0, TF_FLOAT, dims3, 3);
+  os = ob ? tfe_kernel_alloc_output(k, 1, TF_FLOAT, dims2, 2) : NULL;
+  oc = os ? tfe_kernel_alloc_output(k, 2, TF_FLOAT, dims2, 2) : NULL;
+  ov = oc ? tfe_kernel_alloc_output(k, 3, TF_INT32, dims1, 1) : NULL;
+  if (ov == NULL) return;
+  memset(kutil_data(ob), 0, TF_TensorByteSize(ob));
+  memset(kutil_data(os), 0, TF_TensorByteSize(os));
+  memset(kutil_data(oc), 0, TF_TensorByteSize(oc));
+  memset(kutil_data(ov), 0, TF_TensorByteSize(ov));
+  cap = per_class < nboxes ? per_class : nboxes;
+  res = (cnms_res*)tfe_malloc(sizeof(cnms_res) * (size_t)(cap * ncls + 1));
+  cand = (ov_cand*)tfe_malloc(sizeof(ov_cand) * (size_t)(nboxes + 1));
+  sel = (int32_t*)tfe_malloc(sizeof(int32_t) * (size_t)(cap + 1));
+  if (res == NULL || cand == NULL || sel == NULL) {
+    KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED,
+               "out of memory in CombinedNonMaxSuppression");
+    goto done;
+  }
+  for (b = 0; b < batch; b++) {
+    const float* bx = (const float*)kutil_data(boxes) + b * nboxes * q * 4;
+    const float* sc = (const float*)kutil_data(scores) + b * nboxes * ncls;
+    int64_t nres = 0, ndet = 0;
+    for (c = 0; c < ncls; c++) {
+      int64_t ncand = 0, nsel = 0, cb = q > 1 ? c : 0;
+      for (i = 0; i < nboxes; i++) {
+        float s = sc[i * ncls + c];
+        if (s > score_thr) {
+          cand[ncand].index = (int32_t)i;
+          cand[ncand].score = s;
+          ncand++;
+        }
+      }
+      qsort(cand, (size_t)ncand, sizeof(ov_cand), ov_cmp);
+      for (i = 0; i < ncand && nsel < per_class; i++) {
+        const float* p = bx + ((int64_t)cand[i].index * q + cb) * 4;
+        int keep = 1;
+        for (j = nsel - 1; j >= 0; j--) {
+          if (cnms_iou(p, bx + ((int64_t)sel[j] * q + cb) * 4) > iou_thr) {
+            keep = 0;
+            break;
+          }
+        }
+        if (keep) {
+          cnms_res* r = &res[nres++];
+          r->box = cand[i].index;
+          r->score = cand[i].score;
+          r->cls = (int32_t)c;
+          memcpy(r->coords, p, sizeof r->coords);
+          sel[nsel++] = cand[i].index;
+        }
+      }
+    }
+    qsort(res, (size_t)nres, sizeof(cnms_res), cnms_cmp);
+    for (i = 0; i < nres && ndet < out_size; i++) {
+      float* dst = (float*)kutil_data(ob) + (b * out_size + ndet) * 4;
+      for (j = 0; j < 4; j++) {
+        float v = res[i].coords[j];
+        if (clip) v = fmaxf(fminf(v, 1.0f), 0.0f);
+        dst[j] = v;
+      }
+      ((float*)kutil_data(os))[b * out_size + ndet] = res[i].score;
+      ((float*)kutil_data(oc))[b * out_size + ndet] = (float)res[i].cls;
+      ndet++;
+    }
+    ((int32_t*)kutil_data(ov))[b] = (int32_t)ndet;
+  }
+done:
+  tfe_free(res);
+  tfe_free(cand);
+  tfe_free(sel);
+}
+
+/* ---- DrawBoundingBoxes, DrawBoundingBoxesV2 ---- */
+
+/* float -> int64 as x86's conversion does it: NaN and values out of range
+ * become INT64_MIN. */
+static int64_t db_f2i(float v) {
+  if (!(v > -9.2e18f && v < 9.2e18f)) return INT64_MIN;
+  return (int64_t)v;
+}
+
+static const float kDefaultColors[10][4] = {
+    {1, 1, 0, 1},     {0, 0, 1, 1},   {1, 0, 0, 1},   {0, 1, 0, 1},
+    {0.5, 0, 0.5, 1}, {0.5, 0.5, 0, 1}, {0.5, 0, 0, 1}, {0, 0, 0.5, 1},
+    {0, 1, 1, 1},     {1, 0, 1, 1}};
+
+static void draw_boxes_compute(tfe_kernel_context* k) {
+  const TF_Tensor* img = k->inputs[0];
+  const TF_Tensor* boxes = k->inputs[1];
+  const TF_Tensor* colors = k->num_inputs > 2 ? k->inputs[2] : NULL;
+  int64_t batch, h, w, depth, nb, ncol, b, bb, i, j, ch;
+  const float* ctab;
+  float* gray_tab = NULL;
+  int64_t cstride;
+  TF_Tensor* out;
+  int half = img->dtype == TF_HALF;
+  kutil_shape_buf sb;
+  if (img->num_dims != 4) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "The rank of the images should be 4");
+    return;
+  }
+  if (boxes->num_dims != 3) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "The rank of the boxes tensor should be 3");
+    return;
+  }
+  if (img->dims[0] != boxes->dims[0]) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "The batch sizes should be the same");
+    return;
+  }
+  batch = img->dims[0];
+  h = img->dims[1];
+  w = img->dims[2];
+  depth = img->dims[3];
+  if (boxes->dims[2] != 4) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "The size of the third dimension of the box must be 4. "
+               "Received: %lld",
+               (long long)boxes->dims[2]);
+    return;
+  }
+  nb = boxes->dims[1];
+  ctab = &kDefaultColors[0][0];
+  cstride = 4;
+  ncol = 10;
+  if (colors != NULL) {
+    if (colors->num_dims != 2) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "colors must be a 2-D matrix%s",
+                 kutil_tshape(colors, &sb));
+      return;
+    }
+    if (colors->dims[1] < depth) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "colors must have equal or more channels than the image "
+                 "provided: %s",
+                 kutil_tshape(colors, &sb));
+      return;
+    }
+    if (kutil_num_elements(colors) > 0) {
+      ctab = (const float*)kutil_data(colors);
+      cstride = colors->dims[1];
+      ncol = colors->dims[0];
+    }
+  }
+  if (depth != 1 && depth != 3 && depth != 4) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "Channel depth should be either 1 (GRY), 3 (RGB), or 4 (RGBA)");
+    return;
+  }
+  if (depth == 1 && ctab == &kDefaultColors[0][0]) {
+    /* the default table draws every box in white on grayscale images */
+    gray_tab = (float*)tfe_malloc(sizeof kDefaultColors);
+    if (gray_tab == NULL) {
+      KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory in %s",
+                 k->op_def->name);
+      return;
+    }
+    memcpy(gray_tab, kDefaultColors, sizeof kDefaultColors);
+    for (i = 0; i < 10; i++) gray_tab[i * 4] = 1.0f;
+    ctab = gray_tab;
+  }
+  out = tfe_kernel_alloc_output(k, 0, img->dtype, img->dims, 4);
+  if (out == NULL) {
+    tfe_free(gray_tab);
+    return;
+  }
+  memcpy(kutil_data(out), kutil_data(img), TF_TensorByteSize(img));
+  for (b = 0; b < batch; b++) {
+    for (bb = 0; bb < nb; bb++) {
+      const float* bx = (const float*)kutil_data(boxes) + (b * nb + bb) * 4;
+      const float* color = ctab + (bb % ncol) * cstride;
+      int64_t y0 = db_f2i(bx[0] * (float)(h - 1));
+      int64_t x0 = db_f2i(bx[1] * (float)(w - 1));
+      int64_t y1 = db_f2i(bx[2] * (float)(h - 1));
+      int64_t x1 = db_f2i(bx[3] * (float)(w - 1));
+      int64_t y0c = y0 < 0 ? 0 : y0, y1c = y1 > h - 1 ? h - 1 : y1;
+      int64_t x0c = x0 < 0 ? 0 : x0, x1c = x1 > w - 1 ? w - 1 : x1;
+      if (y0 > y1 || x0 > x1) continue;        /* inverted */
+      if (y0 >= h || y1 < 0 || x0 >= w || x1 < 0) continue; /* outside */
+#define DB_PUT(yy, xx)                                                     \
+  do {                                                                     \
+    int64_t base_ = ((b * h + (yy)) * w + (xx)) * depth;                   \
+    for (ch = 0; ch < depth; ch++) {                                       \
+      if (half) {                                                          \
+        ((uint16_t*)kutil_data(out))[base_ + ch] = kutil_f32_to_f16(color[ch]); \
+      } else {                                                             \
+        ((float*)kutil_data(out))[base_ + ch] = color[ch];                 \
+      }                                                                    \
+    }                                                                      \
+  } while (0)
+      if (y0 >= 0) {
+        for (j = x0c; j <= x1c; j++) DB_PUT(y0, j);
+      }
+      if (y1 < h) {
+        for (j = x0c; j <= x1c; j++) DB_PUT(y1, j);
+      }
+      if (x0 >= 0) {
+        for (i = y0c; i <= y1c; i++) DB_PUT(i, x0);
+      }
+      if (x1 < w) {
+        for (i = y0c; i <= y1c; i++) DB_PUT(i, x1);
+      }
+#undef DB_PUT
+    }
+  }
+  tfe_free(gray_tab);
+}
+
+/* ---- ScaleAndTranslate ---- */
+
+enum {
+  ST_LANCZOS1,
+  ST_LANCZOS3,
+  ST_LANCZOS5,
+  ST_GAUSSIAN,
+  ST_BOX,
+  ST_TRIANGLE,
+  ST_KEYSCUBIC,
+  ST_MITCHELLCUBIC
+};
+
+static const char* const kStKernels[] = {"lanczos1", "lanczos3",  "lanczos5",
+                                         "gaussian", "box",       "triangle",
+                                         "keyscubic", "mitchellcubic"};
+
+static float st_radius(int kt) {
+  switch (kt) {
+    case ST_LANCZOS1: return 1.0f;
+    case ST_LANCZOS3: return 3.0f;
+    case ST_LANCZOS5: return 5.0f;
+    case ST_GAUSSIAN: return 1.5f; /* 3 sigma, sigma 0.5 */
+    case ST_BOX:
+    case ST_TRIANGLE: return 1.0f;
+    default: return 2.0f;
+  }
+}
+
+static float st_kernel(int kt, float x) {
+  const float pi = 3.14159265359f;
+  x = fabsf(x);
+  switch (kt) {
+    case ST_LANCZOS1:
+    case ST_LANCZOS3:
+    case ST_LANCZOS5: {
+      float r = st_radius(kt);
+      if (x > r) return 0.0f;
+      if (x <= 1e-3f) return 1.0f;
+      return r * sinf(pi * x) * sinf(pi * x / r) / (pi * pi * x * x);
+    }
+    case ST_GAUSSIAN:
+      if (x >= 1.5f) return 0.0f;
+      return expf(-x * x / (2.0f * 0.5f * 0.5f));
+    case ST_BOX:
+      if (x < 0.5f) return 1.0f;
+      if (x == 0.5f) return 0.5f;
+      return 0.0f;
+    case ST_TRIANGLE: return x < 1.0f ? 1.0f - x : 0.0f;
+    case ST_KEYSCUBIC:
+      if (x >= 2.0f) return 0.0f;
+      if (x >= 1.0f) return ((-0.5f * x + 2.5f) * x - 4.0f) * x + 2.0f;
+      return ((1.5f * x - 2.5f) * x) * x + 1.0f;
+    default: /* mitchellcubic */
+      if (x >= 2.0f) return 0.0f;
+      if (x >= 1.0f) {
+        return (((-7.0f / 18.0f) * x + 2.0f) * x - 10.0f / 3.0f) * x +
+               16.0f / 9.0f;
+      }
+      return (((7.0f / 6.0f) * x - 2.0f) * x) * x + 8.0f / 9.0f;
+  }
+}
+
+typedef struct st_spans {
+  int64_t span;
+  int32_t* starts;
+  float* weights; /* span * out_size */
+} st_spans;
+
+/* Sampling spans of one dim (TF's ComputeSpansCore). 0 on failure. */
+static int st_compute_spans(tfe_kernel_context* k, int kt, int64_t out_size,
+                            int64_t in_size, float scale, float translate,
+                            int antialias, st_spans* sp) {
+  float inv_scale = 1.0f / scale;
+  float inv_translate = -inv_scale * translate;
+  float kscale = antialias ? (inv_scale > 1.0f ? inv_scale : 1.0f) : 1.0f;
+  float radius = st_radius(kt) * kscale;
+  float one_over_kscale = 1.0f / kscale;
+  double want = 2.0 * ceil((double)radius) + 1.0;
+  int64_t x, nw;
+  float* tmp;
+  sp->span = want < (double)in_size ? (int64_t)want : in_size;
+  if (!tfe_checked_mul_i64(sp->span, out_size, &nw) ||
+      nw > ((int64_t)1 << 34)) {
+    KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED,
+               "ScaleAndTranslate: sampling spans too large");
+    return 0;
+  }
+  sp->starts = (int32_t*)tfe_calloc((size_t)out_size + 1, sizeof(int32_t));
+  sp->weights = (float*)tfe_calloc((size_t)nw + 1, sizeof(float));
+  tmp = (float*)tfe_malloc(sizeof(float) * (size_t)(sp->span + 1));
+  if (sp->starts == NULL || sp->weights == NULL || tmp == NULL) {
+    tfe_free(tmp);
+    KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory in ScaleAndTranslate");
+    return 0;
+  }
+  for (x = 0; x < out_size; x++) {
+    float col_f = (float)x + 0.5f;
+    float sample_f = col_f * inv_scale + inv_translate;
+    double ds, de;
+    int64_t s0, s1, src, n = 0;
+    float total = 0.0f;
+    if (sample_f < 0 || sample_f > (float)in_size || isnan(sample_f)) {
+      sp->starts[x] = 0;
+      continue;
+    }
+    ds = ceil((double)(sample_f - radius - 0.5f));
+    de = floor((double)(sample_f + radius - 0.5f));
+    s0 = ds < 0 ? 0 : (ds > (double)(in_size - 1) ? in_size - 1 : (int64_t)ds);
+    s1 = de < 0 ? 0 : (de > (double)(in_size - 1) ? in_size - 1 : (int64_t)de);
+    s1 += 1;
+    if (s1 - s0 > sp->span) {
+      tfe_free(tmp);
+      KUTIL_FAIL(k, TF_INTERNAL, "Span is too large: %d vs %d.",
+                 (int)(s1 - s0), (int)sp->span);
+      return 0;
+    }
+    for (src = s0; src < s1; src++) {
+      float pos = (float)src + 0.5f - sample_f;
+      float wgt = st_kernel(kt, fabsf(pos * one_over_kscale));
+      total += wgt;
+      tmp[n++] = wgt;
+    }
+    if (fabsf(total) >= 1000.0f * 1.17549435e-38f) {
+      float inv = 1.0f / total;
+      for (src = 0; src < n; src++) sp->weights[sp->span * x + src] = tmp[src] * inv;
+    }
+    sp->starts[x] = (int32_t)s0;
+  }
+  tfe_free(tmp);
+  return 1;
+}
+
+static float st_get(const TF_Tensor* t, int64_t i) {
+  const void* d = kutil_data(t);
+  switch (t->dtype) {
+    case TF_FLOAT: return ((const float*)d)[i];
+    case TF_DOUBLE: return (float)((const double*)d)[i];
+    case TF_HALF: return kutil_f16_to_f32(((const uint16_t*)d)[i]);
+    case TF_BFLOAT16: return kutil_bf16_to_f32(((const uint16_t*)d)[i]);
+    case TF_INT8: return ((const int8_t*)d)[i];
+    case TF_UINT8: return ((const uint8_t*)d)[i];
+    case TF_INT16: return ((const int16_t*)d)[i];
+    case TF_UINT16: return ((const uint16_t*)d)[i];
+    case TF_INT32: return (float)((const int32_t*)d)[i];
+    case TF_INT64: return (float)((const int64_t*)d)[i];
+    default: return 0.0f;
+  }
+}
+
+static void scale_translate_compute(tfe_kernel_context* k) {
+  const TF_Tensor* in = k->inputs[0];
+  const TF_Tensor* size = k->inputs[1];
+  const TF_Tensor* scale = k->inputs[2];
+  const TF_Tensor* tr = k->inputs[3];
+  const char* kname = NULL;
+  size_t klen = 0;
+  int kt = -1, antialias = kutil_attr_bool(k, "antialias", 1);
+  int64_t batch, ih, iw, ch, oh, ow, od[4], b, y, x, c, s;
+  float sy, sx, ty, tx;
+  st_spans rows = {0, NULL, NULL}, cols = {0, NULL, NULL};
+  float* mid = NULL;
+  float* outp;
+  TF_Tensor* out;
+  kutil_shape_buf sb;
+  size_t i;
+  if (k->attrs != NULL &&
+      tfe_attrs_get_string(k->attrs, "kernel_type", &kname, &klen, NULL)) {
+    for (i = 0; i < sizeof kStKernels / sizeof kStKernels[0]; i++) {
+      if (strlen(kStKernels[i]) == klen &&
+          memcmp(kStKernels[i], kname, klen) == 0) {
+        kt = (int)i;
+      }
+    }
+  } else {
+    kt = ST_LANCZOS3;
+    kname = "lanczos3";
+    klen = 8;
+  }
+  if (kt < 0) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Unrecognized kernel type: %.*s",
+               (int)klen, kname);
+    return;
+  }
+  if (in->num_dims != 4) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "input must be 4-dimensional%s",
+               kutil_tshape(in, &sb));
+    return;
+  }
+  if (size->num_dims != 1) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "output_shape_t must be 1-dimensional%s",
+               kutil_tshape(size, &sb));
+    return;
+  }
+  if (size->dims[0] != 2) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "output_shape_t must have two elements%s",
+               kutil_tshape(size, &sb));
+    return;
+  }
+  oh = ((const int32_t*)kutil_data(size))[0];
+  ow = ((const int32_t*)kutil_data(size))[1];
+  batch = in->dims[0];
+  ih = in->dims[1];
+  iw = in->dims[2];
+  ch = in->dims[3];
+  if (ih > INT32_MAX || iw > INT32_MAX) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "input sizes must be between 0 and max int32");
+    return;
+  }
+  if (oh <= 0 || ow <= 0) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "output dimensions must be positive");
+    return;
+  }
+  if (ch <= 0) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "image must have at least one channel");
+    return;
+  }
+  if (ih <= 0 || iw <= 0) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "input image must be of non-zero size");
+    return;
+  }
+  if (scale->num_dims != 1 || scale->dims[0] != 2) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "scale must be a 1D tensor with 2 elements");
+    return;
+  }
+  sy = ((const float*)kutil_data(scale))[0];
+  sx = ((const float*)kutil_data(scale))[1];
+  if (!(sy > 0 && sx > 0)) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Scale must be greater than zero.");
+    return;
+  }
+  if (tr->num_dims != 1 || tr->dims[0] != 2) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "translation must be a 1D tensor with 2 elements");
+    return;
+  }
+  ty = ((const float*)kutil_data(tr))[0];
+  tx = ((const float*)kutil_data(tr))[1];
+  od[0] = batch;
+  od[1] = oh;
+  od[2] = ow;
+  od[3] = ch;
+  out = tfe_kernel_alloc_output(k, 0, TF_FLOAT, od, 4);
+  if (out == NULL || kutil_num_elements(out) == 0) return;
+  if (!st_compute_spans(k, kt, oh, ih, sy, ty, antialias, &rows) ||
+      !st_compute_spans(k, kt, ow, iw, sx, tx, antialias, &cols)) {
+    goto done;
+  }
+  {
+    int64_t nmid;
+    if (!tfe_checked_mul_i64(oh * iw, ch, &nmid)) {
+      KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "ScaleAndTranslate: too large");
+      goto done;
+    }
+    mid = (float*)tfe_malloc(sizeof(float) * (size_t)(nmid + 1));
+    if (mid == NULL) {
+      KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED,
+                 "out of memory in ScaleAndTranslate");
+      goto done;
+    }
+  }
+  outp = (float*)kutil_data(out);
+  for (b = 0; b < batch; b++) {
+    int64_t in_base = b * ih * iw * ch;
+    int64_t row_sz = iw * ch;
+    /* rows: mid[y] = sum_s w * in[start + s] */
+    for (y = 0; y < oh; y++) {
+      float* mrow = mid + y * row_sz;
+      int64_t st0 = rows.starts[y];
+      int64_t real = (st0 + rows.span < ih ? st0 + rows.span : ih) - st0;
+      for (x = 0; x < row_sz; x++) mrow[x] = 0.0f;
+      for (s = 0; s < real; s++) {
+        float wgt = rows.weights[rows.span * y + s];
+        int64_t src = in_base + (st0 + s) * row_sz;
+        for (x = 0; x < row_sz; x++) mrow[x] += wgt * st_get(in, src + x);
+      }
+    }
+    /* columns */
+    for (y = 0; y < oh; y++) {
+      const float* mrow = mid + y * row_sz;
+      float* orow = outp + ((b * oh + y) * ow) * ch;
+      for (x = 0; x < ow; x++) {
+        int64_t st0 = cols.starts[x];
+        int64_t real = (st0 + cols.span < iw ? st0 + cols.span : iw) - st0;
+        float* px = orow + x * ch;
+        for (c = 0; c < ch; c++) px[c] = 0.0f;
+        for (s = 0; s < real; s++) {
+          float wgt = cols.weights[cols.span * x + s];
+          const float* ip = mrow + (st0 + s) * ch;
+          for (c = 0; c < ch; c++) px[c] += wgt * ip[c];
+        }
+      }
+    }
+  }
+done:
+  tfe_free(mid);
+  tfe_free(rows.starts);
+  tfe_free(rows.weights);
+  tfe_free(cols.starts);
+  tfe_free(cols.weights);
+}
+
+void tfe_register_cpu_signal_image_kernels(void) {
+  static const TF_DataType db[] = {TF_FLOAT, TF_HALF};
+  static const TF_DataType st[] = {TF_INT8,  TF_UINT8,    TF_INT16, TF_UINT16,
+                                   TF_INT32, TF_INT64,    TF_BFLOAT16,
+                                   TF_HALF,  TF_FLOAT,    TF_DOUBLE};
+  static const TF_DataType eip[] = {
+      TF_BFLOAT16, TF_HALF,   TF_FLOAT,     TF_DOUBLE,    TF_INT8,
+      TF_INT16,    TF_INT32,  TF_INT64,     TF_UINT8,     TF_UINT16,
+      TF_UINT32,   TF_UINT64, TF_COMPLEX64, TF_COMPLEX128, TF_BOOL};
+  tfe_kutil_register("ExtractImagePatches", extract_image_patches_compute, "T",
+                     eip, KUTIL_COUNT(eip), NULL, NULL, 0);
+  tfe_kutil_register("NonMaxSuppressionWithOverlaps", nms_overlaps_compute,
+                     NULL, NULL, 0, NULL, NULL, 0);
+  tfe_kutil_register("CombinedNonMaxSuppression", combined_nms_compute, NULL,
+                     NULL, 0, NULL, NULL, 0);
+  tfe_kutil_register("DrawBoundingBoxes", draw_boxes_compute, "T", db, 2, NULL,
+                     NULL, 0);
+  tfe_kutil_register("DrawBoundingBoxesV2", draw_boxes_compute, "T", db, 2,
+                     NULL, NULL, 0);
+  tfe_kutil_register("ScaleAndTranslate", scale_translate_compute, "T", st,
+                     KUTIL_COUNT(st), NULL, NULL, 0);
+}
