@@ -862,9 +862,29 @@ def _abs(self: EagerTensor) -> Any:
     return _op("Abs")(self)
 
 
+def _add(reflected: bool) -> Callable[[EagerTensor, Any], Any]:
+    """+ as TF's: AddV2, except for strings, which only Add concatenates
+    (tried after AddV2 refuses: numbers pay one Python call, no dtype check)."""
+    fns: list[_OpFn] = []
+
+    def method(self: EagerTensor, other: Any) -> Any:
+        if not fns:
+            fns.append(_op("AddV2"))
+        x, y = (other, self) if reflected else (self, other)
+        try:
+            return fns[0](x, y)
+        except errors.InvalidArgumentError:
+            if int(self.dtype) != int(lib.TF_STRING):
+                raise
+        return _op("Add")(x, y)
+
+    method.__name__ = "__radd__" if reflected else "__add__"
+    return method
+
+
 _OPERATORS: dict[str, Any] = {
-    "__add__": _install("__add__", "AddV2"),
-    "__radd__": _reflected("AddV2"),
+    "__add__": _add(False),
+    "__radd__": _add(True),
     "__sub__": _install("__sub__", "Sub"),
     "__rsub__": _reflected("Sub"),
     "__mul__": _install("__mul__", "Mul"),

@@ -522,7 +522,10 @@ Output = GraphTensor
 
 def _graph_operator(op_name: str, *, reflected: bool = False) -> Any:
     def method(self: GraphTensor, other: Any = None) -> Any:
-        fn = _opgen.wrapper(op_name)
+        name = op_name
+        if name == "AddV2" and int(self.dtype) == int(lib.TF_STRING):
+            name = "Add"  # TF's + concatenates strings with Add
+        fn = _opgen.wrapper(name)
         with self._op._graph.as_default():
             if other is None and op_name in ("Neg", "Abs", "LogicalNot"):
                 return fn(self)

@@ -16,6 +16,15 @@ functions do:
   ``NotFoundError``);
 * :func:`get_registered_schemes` lists the schemes (TensorFlow cannot).
 
+As ``tf.io`` (``import tfe_py as tf``) the module also has TensorFlow's
+functions: ``read_file``/``write_file``, ``serialize_tensor``/
+``parse_tensor``, ``decode_raw``, ``decode_csv``, ``encode_base64``/
+``decode_base64``, ``decode_compressed``, ``matching_files``, ``is_jpeg``,
+the feature classes of ``parse_example``, and ``tf.io.gfile``
+(:mod:`tfe_py._io_gfile`: the functions above under TF's names, with TF's
+behaviour where it differs). Functions whose op tfe lacks raise
+NotImplementedError naming the op.
+
 Example::
 
     from tfe_py import io
@@ -31,6 +40,7 @@ from __future__ import annotations
 
 import io as _pyio
 import os
+import sys as _sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -43,24 +53,68 @@ from tfe_py._ffi import CData, ffi, lib
 
 __all__ = [
     "FileStatistics",
+    "FixedLenFeature",
+    "FixedLenSequenceFeature",
     "GFile",
     "IsADirectoryFailedPreconditionError",
+    "RaggedFeature",
+    "SparseFeature",
+    "TFRecordOptions",
+    "TFRecordWriter",
+    "VarLenFeature",
     "copy",
+    "decode_and_crop_jpeg",
+    "decode_base64",
+    "decode_bmp",
+    "decode_compressed",
+    "decode_csv",
+    "decode_gif",
+    "decode_image",
+    "decode_jpeg",
+    "decode_json_example",
+    "decode_jxl",
+    "decode_png",
+    "decode_proto",
+    "decode_raw",
+    "decode_webp",
+    "deserialize_many_sparse",
+    "encode_base64",
+    "encode_jpeg",
+    "encode_png",
+    "encode_proto",
     "exists",
+    "extract_jpeg_shape",
     "get_registered_schemes",
     "glob",
+    "is_jpeg",
     "isdir",
     "join",
     "listdir",
     "makedirs",
+    "match_filenames_once",
+    "matching_files",
     "mkdir",
+    "parse_example",
+    "parse_sequence_example",
+    "parse_single_example",
+    "parse_single_sequence_example",
+    "parse_tensor",
+    "read_file",
     "register_filesystem_plugin",
     "remove",
     "rename",
     "rmtree",
+    "serialize_many_sparse",
+    "serialize_sparse",
+    "serialize_tensor",
     "stat",
     "walk",
+    "write_file",
+    "write_graph",
 ]
+
+# Names TensorFlow also exports at the top level (none for tf.io).
+TOPLEVEL: frozenset[str] = frozenset()
 
 #: Anything that names a path: str, bytes or an os.PathLike.
 PathLike = str | bytes | os.PathLike[str] | os.PathLike[bytes]
@@ -730,3 +784,353 @@ class GFile:
     def __repr__(self) -> str:
         state = "closed" if self.closed else "open"
         return f"<tfe_py.io.GFile {self._name!r} mode={self._mode!r} {state}>"
+
+
+# ============================================================ tf.io ops
+#
+# TensorFlow's tf.io functions: thin layers over the ops (ReadFile,
+# WriteFile, SerializeTensor, ParseTensor, DecodeRaw, DecodeCSV, ...).
+
+
+def _ops() -> Any:
+    from tfe_py import ops
+
+    return ops
+
+
+def _str_tensor(value: Any) -> Any:
+    from tfe_py import _api, dtypes
+
+    if isinstance(value, os.PathLike):
+        value = os.fspath(value)
+    return _api.tensor(value, dtype=dtypes.string)
+
+
+def read_file(filename: Any, name: str | None = None) -> Any:
+    """The whole contents of a file, as a scalar string tensor (ReadFile):
+    NotFoundError for a missing file."""
+    return _ops().ReadFile(_str_tensor(filename))
+
+
+def write_file(filename: Any, contents: Any, name: str | None = None) -> Any:
+    """Writes a scalar string to a file, creating missing parent
+    directories (WriteFile). Returns None eagerly (the op in a graph)."""
+    return _ops().WriteFile(_str_tensor(filename), _str_tensor(contents))  # type: ignore[no-any-return]
+
+
+def matching_files(pattern: Any, name: str | None = None) -> Any:
+    """The paths matching a glob pattern (or vector of patterns), as a
+    string vector (MatchingFiles)."""
+    return _ops().MatchingFiles(_str_tensor(pattern))
+
+
+def encode_base64(input: Any, pad: bool = False, name: str | None = None) -> Any:
+    """Web-safe base64 (``-`` and ``_``) of each string; ``=`` padding
+    only with ``pad=True``."""
+    return _ops().EncodeBase64(_str_tensor(input), pad=bool(pad))
+
+
+def decode_base64(input: Any, name: str | None = None) -> Any:
+    """Decodes web-safe base64 strings (padding optional)."""
+    return _ops().DecodeBase64(_str_tensor(input))
+
+
+def serialize_tensor(tensor: Any, name: str | None = None) -> Any:
+    """The tensor as a serialized TensorProto (scalar string)."""
+    from tfe_py import _api
+
+    return _ops().SerializeTensor(_api.tensor(tensor))
+
+
+def parse_tensor(serialized: Any, out_type: Any, name: str | None = None) -> Any:
+    """A tensor from a serialized TensorProto; InvalidArgumentError when
+    its dtype is not ``out_type`` or the bytes do not parse."""
+    from tfe_py import dtypes
+
+    return _ops().ParseTensor(_str_tensor(serialized), out_type=dtypes.as_dtype(out_type))
+
+
+def decode_raw(
+    input_bytes: Any,
+    out_type: Any,
+    little_endian: bool = True,
+    fixed_length: Any = None,
+    name: str | None = None,
+) -> Any:
+    """Reinterprets the bytes of each string as a vector of ``out_type``
+    (a new last dimension). Without ``fixed_length`` every string must have
+    the same length; with it each is cut or zero-padded to that many
+    bytes (DecodePaddedRaw)."""
+    from tfe_py import _api, dtypes
+
+    dt = dtypes.as_dtype(out_type)
+    if fixed_length is None:
+        return _ops().DecodeRaw(
+            _str_tensor(input_bytes), out_type=dt, little_endian=bool(little_endian)
+        )
+    return _ops().DecodePaddedRaw(
+        _str_tensor(input_bytes),
+        _api.tensor(fixed_length, dtype=dtypes.int32),
+        out_type=dt,
+        little_endian=bool(little_endian),
+    )
+
+
+def decode_csv(
+    records: Any,
+    record_defaults: Any,
+    field_delim: str = ",",
+    use_quote_delim: bool = True,
+    na_value: str = "",
+    select_cols: Any = None,
+    name: str | None = None,
+) -> list[Any]:
+    """Parses CSV records into one tensor per column (DecodeCSV).
+
+    ``record_defaults`` gives each column's dtype (float32, float64, int32,
+    int64 or string) and its value for an empty field: a one-element
+    tensor, or an empty one for a required column.
+    """
+    from tfe_py import _api
+
+    if select_cols is not None:
+        cols = list(select_cols)
+        if any(cols[i] >= cols[i + 1] for i in range(len(cols) - 1)):
+            raise ValueError("select_cols is not strictly increasing.")
+        if cols and cols[0] < 0:
+            raise ValueError("select_cols contains negative values.")
+        if len(cols) != len(record_defaults):
+            raise ValueError("Length of select_cols and record_defaults do not match.")
+    else:
+        cols = []
+    defaults = [_api.tensor(d) for d in record_defaults]
+    out = _ops().DecodeCSV(
+        _str_tensor(records),
+        defaults,
+        field_delim=field_delim,
+        use_quote_delim=bool(use_quote_delim),
+        na_value=na_value,
+        select_cols=[int(c) for c in cols],
+    )
+    return list(out)
+
+
+def decode_compressed(bytes: Any, compression_type: str = "", name: str | None = None) -> Any:
+    """Decompresses each string: ``""`` (as is), ``"ZLIB"`` or ``"GZIP"``."""
+    return _ops().DecodeCompressed(_str_tensor(bytes), compression_type=compression_type)
+
+
+def is_jpeg(contents: Any, name: str | None = None) -> Any:
+    """Whether the string starts with the JPEG marker bytes FF D8 FF."""
+    ops = _ops()
+    head = ops.Substr(_str_tensor(contents), 0, 3)
+    return ops.Equal(head, _str_tensor(b"\xff\xd8\xff"))
+
+
+def _missing(op_name: str, api: str) -> Callable[..., Any]:
+    def fn(*_args: Any, **_kwargs: Any) -> Any:
+        from tfe_py import _api
+
+        if _api.has_op(op_name):  # loaded from a plugin library
+            return _api.op(op_name)(*_args, **_kwargs)
+        _api.unimplemented(op_name, api)
+
+    fn.__name__ = api.rsplit(".", 1)[-1]
+    fn.__doc__ = f"``{api}``: needs the op {op_name}, which tfe does not implement."
+    return fn
+
+
+# Image codecs (tf.io.decode_png, ...) and the Example/sparse parsers need
+# ops tfe does not implement; they raise NotImplementedError naming them.
+decode_and_crop_jpeg = _missing("DecodeAndCropJpeg", "tf.io.decode_and_crop_jpeg")
+decode_bmp = _missing("DecodeBmp", "tf.io.decode_bmp")
+decode_gif = _missing("DecodeGif", "tf.io.decode_gif")
+decode_image = _missing("DecodeImage", "tf.io.decode_image")
+decode_jpeg = _missing("DecodeJpeg", "tf.io.decode_jpeg")
+decode_jxl = _missing("DecodeJxl", "tf.io.decode_jxl")
+decode_png = _missing("DecodePng", "tf.io.decode_png")
+decode_webp = _missing("DecodeWebP", "tf.io.decode_webp")
+encode_jpeg = _missing("EncodeJpeg", "tf.io.encode_jpeg")
+encode_png = _missing("EncodePng", "tf.io.encode_png")
+extract_jpeg_shape = _missing("ExtractJpegShape", "tf.io.extract_jpeg_shape")
+decode_json_example = _missing("DecodeJSONExample", "tf.io.decode_json_example")
+decode_proto = _missing("DecodeProtoV2", "tf.io.decode_proto")
+encode_proto = _missing("EncodeProto", "tf.io.encode_proto")
+parse_example = _missing("ParseExampleV2", "tf.io.parse_example")
+parse_single_example = _missing("ParseExampleV2", "tf.io.parse_single_example")
+parse_sequence_example = _missing("ParseSequenceExampleV2", "tf.io.parse_sequence_example")
+parse_single_sequence_example = _missing(
+    "ParseSingleSequenceExample", "tf.io.parse_single_sequence_example"
+)
+serialize_sparse = _missing("SerializeSparse", "tf.io.serialize_sparse")
+serialize_many_sparse = _missing("SerializeManySparse", "tf.io.serialize_many_sparse")
+deserialize_many_sparse = _missing("DeserializeManySparse", "tf.io.deserialize_many_sparse")
+
+
+def match_filenames_once(pattern: Any, name: str | None = None) -> Any:
+    """Needs a local variable (tf.Variable), which tfe does not have yet."""
+    raise NotImplementedError(
+        "tf.io.match_filenames_once needs tf.Variable, which tfe_py does not implement; "
+        "use tf.io.matching_files"
+    )
+
+
+def write_graph(graph_or_graph_def: Any, logdir: Any, name: Any, as_text: bool = True) -> str:
+    """Writes a graph's GraphDef (binary, or text format with ``as_text``)
+    to ``logdir/name`` and returns the path. Text format needs TF's
+    protobuf printer, which tfe does not have: ``as_text=True`` raises
+    NotImplementedError."""
+    if as_text:
+        raise NotImplementedError(
+            "tf.io.write_graph(as_text=True) needs the GraphDef text format, which tfe_py "
+            "does not implement; pass as_text=False"
+        )
+    data = graph_or_graph_def
+    if hasattr(data, "as_graph_def"):
+        data = data.as_graph_def()
+    if hasattr(data, "SerializeToString"):
+        data = data.SerializeToString()
+    if not isinstance(data, bytes | bytearray):
+        raise TypeError("graph_or_graph_def must be a tfe_py.Graph or serialized GraphDef bytes")
+    path = join(logdir, name)
+    makedirs(_decode(_encode(logdir)))
+    with GFile(path, "wb") as f:
+        f.write(bytes(data))
+    return path
+
+
+# --------------------------------------------------- parsing configuration
+
+
+class FixedLenFeature:
+    """Configuration of a fixed-length feature for ``parse_example``."""
+
+    __slots__ = ("default_value", "dtype", "shape")
+
+    def __init__(self, shape: Any, dtype: Any, default_value: Any = None) -> None:
+        self.shape = shape
+        self.dtype = dtype
+        self.default_value = default_value
+
+    def _fields(self) -> tuple[tuple[str, Any], ...]:
+        return (("shape", self.shape), ("dtype", self.dtype), ("default_value", self.default_value))
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{k}={v!r}" for k, v in self._fields())
+        return f"{type(self).__name__}({inner})"
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and self._fields() == other._fields()  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, repr(self)))
+
+
+class FixedLenSequenceFeature(FixedLenFeature):
+    """Configuration of a sequence feature of fixed-length items."""
+
+    __slots__ = ("allow_missing",)
+
+    def __init__(
+        self, shape: Any, dtype: Any, allow_missing: bool = False, default_value: Any = None
+    ) -> None:
+        super().__init__(shape, dtype, default_value)
+        self.allow_missing = allow_missing
+
+    def _fields(self) -> tuple[tuple[str, Any], ...]:
+        return (
+            ("shape", self.shape),
+            ("dtype", self.dtype),
+            ("allow_missing", self.allow_missing),
+            ("default_value", self.default_value),
+        )
+
+
+class VarLenFeature(FixedLenFeature):
+    """Configuration of a variable-length feature (a SparseTensor in TF)."""
+
+    __slots__ = ()
+
+    def __init__(self, dtype: Any) -> None:
+        super().__init__(None, dtype)
+
+    def _fields(self) -> tuple[tuple[str, Any], ...]:
+        return (("dtype", self.dtype),)
+
+
+class SparseFeature(FixedLenFeature):
+    """Configuration of a sparse feature built from index and value keys."""
+
+    __slots__ = ("already_sorted", "index_key", "size", "value_key")
+
+    def __init__(
+        self, index_key: Any, value_key: Any, dtype: Any, size: Any, already_sorted: bool = False
+    ) -> None:
+        super().__init__(None, dtype)
+        self.index_key = index_key
+        self.value_key = value_key
+        self.size = size
+        self.already_sorted = already_sorted
+
+    def _fields(self) -> tuple[tuple[str, Any], ...]:
+        return (
+            ("index_key", self.index_key),
+            ("value_key", self.value_key),
+            ("dtype", self.dtype),
+            ("size", self.size),
+            ("already_sorted", self.already_sorted),
+        )
+
+
+class RaggedFeature(FixedLenFeature):
+    """Configuration of a ragged feature."""
+
+    __slots__ = ("partitions", "row_splits_dtype", "validate", "value_key")
+
+    def __init__(
+        self,
+        dtype: Any,
+        value_key: Any = None,
+        partitions: Any = (),
+        row_splits_dtype: Any = None,
+        validate: bool = False,
+    ) -> None:
+        super().__init__(None, dtype)
+        self.value_key = value_key
+        self.partitions = partitions
+        self.row_splits_dtype = row_splits_dtype
+        self.validate = validate
+
+    def _fields(self) -> tuple[tuple[str, Any], ...]:
+        return (
+            ("dtype", self.dtype),
+            ("value_key", self.value_key),
+            ("partitions", self.partitions),
+            ("row_splits_dtype", self.row_splits_dtype),
+            ("validate", self.validate),
+        )
+
+
+class TFRecordOptions:
+    """Options of a TFRecord file: ``compression_type`` "" (none), "ZLIB"
+    or "GZIP" (others are accepted and kept, as TF does)."""
+
+    def __init__(self, compression_type: str | None = None, **kwargs: Any) -> None:
+        self.compression_type = compression_type or ""
+        for k, v in kwargs.items():
+            setattr(self, k, v)
+
+
+class TFRecordWriter:
+    """``tf.io.TFRecordWriter``: needs TF's record writer, which tfe does not
+    implement."""
+
+    def __init__(self, path: Any, options: Any = None) -> None:
+        raise NotImplementedError("tf.io.TFRecordWriter: tfe_py does not implement TFRecord files")
+
+
+# tf.io.gfile: TF's names for the functions above (imported last: it
+# imports them from this module). Also importable as tfe_py.io.gfile.
+from tfe_py import _io_gfile as gfile  # noqa: E402
+
+_sys.modules.setdefault("tfe_py.io.gfile", gfile)

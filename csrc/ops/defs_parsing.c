@@ -1,12 +1,40 @@
-/* Built-in op definitions: parsing and serialization ops of tf.io and tf.strings (DecodeCSV, SerializeTensor, ParseTensor, ...).
- * Names, args, attrs and defaults follow TensorFlow 2.21's op registry. */
+/* Built-in op definitions: parsing and serialization ops of tf.io and
+ * tf.strings (UnicodeScript, SerializeTensor, ParseTensor, DecodeRaw,
+ * DecodePaddedRaw, DecodeCSV, DecodeCompressed). Names, args, attrs and
+ * defaults follow TensorFlow 2.21's op registry. The kernels are in
+ * csrc/kernels/cpu/parsing_kernels.c. */
 #include "ops/ops_internal.h"
 
 int tfe_ops_register_parsing_defs(void);
 
-/* Filled in as the ops are implemented (issue 16). An empty table registers
- * nothing. */
 static const tfe_builtin_op kOps[] = {
+    TFE_OP("UnicodeScript", "in: input: int32",
+           "out: output: int32"),
+    TFE_OP("SerializeTensor", "in: tensor: T",
+           "out: serialized: string",
+           "attr: T: type"),
+    TFE_OP("ParseTensor", "in: serialized: string",
+           "out: output: out_type",
+           "attr: out_type: type"),
+    TFE_OP("DecodeRaw", "in: bytes: string",
+           "out: output: out_type",
+           "attr: out_type: {half, float, double, int32, uint16, uint8, "
+           "int16, int8, int64, complex64, complex128, bool, bfloat16}",
+           "attr: little_endian: bool = true"),
+    TFE_OP("DecodePaddedRaw", "in: input_bytes: string",
+           "in: fixed_length: int32",
+           "out: output: out_type",
+           "attr: out_type: {half, float, double, int32, uint16, uint8, "
+           "int16, int8, int64, bfloat16}",
+           "attr: little_endian: bool = true"),
+    TFE_OP("DecodeCSV", "in: records: string",
+           "in: record_defaults: OUT_TYPE",
+           "out: output: OUT_TYPE",
+           "attr: OUT_TYPE: list({float, double, int32, int64, string}) >= 1",
+           "attr: field_delim: string = ','",
+           "attr: use_quote_delim: bool = true",
+           "attr: na_value: string = ''",
+           "attr: select_cols: list(int) = []"),
     {NULL, NULL}, /* end marker: not registered */
 };
 

@@ -151,7 +151,7 @@ def test_case_matches_tf(key: str) -> None:
             eval(case["code"], ns)
         return
     if "error" in case:
-        with pytest.raises(Exception) as info:  # the class is checked below
+        with pytest.raises(Exception) as info:  # noqa: PT011 - the class is checked below
             eval(case["code"], ns)
         assert type(info.value).__name__ == case["error"], (
             f"{key}: {type(info.value).__name__}: {info.value}"
