@@ -283,3 +283,115 @@ int nn_gemm(int is_double, int ta, int tb, int64_t M, int64_t N, int64_t K,
   return tfe_gemm_f32(ta, tb, M, N, K, (const float*)A, lda, (const float*)B,
                       ldb, (float*)C, ldc);
 }
+
+/* ---- float exp/log/sum in TensorFlow's evaluation order ---- */
+
+/* exp(x) = 2^m * exp(r), m = floor(x * log2(e) + 1/2), r = x - m ln 2
+ * (ln 2 in two pieces), exp(r) from a degree-6 polynomial evaluated as an
+ * even and an odd part; each product and sum rounded on its own. */
+float nn_tf_expf_packet(float x) {
+  const float hi = 88.723f, lo = -104.0f;
+  float xc, m, r, r2, pe, po, pl, y;
+  if (isnan(x)) return x;
+  xc = x < hi ? x : hi;
+  m = floorf(xc * 1.44269504088896341f + 0.5f);
+  r = m * -0.693359375f + xc;
+  r = m * 2.12194440e-4f + r;
+  r2 = r * r;
+  pe = r2 * 1.37449637986719608306884765625e-3f + 4.166965186595916748046875e-2f;
+  po = r2 * 8.36894474923610687255859375e-3f + 0.16666518151760101318359375f;
+  pe = r2 * pe + 0.49999988079071044921875f;
+  pl = r + 1.0f;
+  y = r * po + pe;
+  y = r2 * y + pl;
+  if (fabsf(xc) <= 87.0f) {
+    /* 2^m built in the exponent bits (m + 127 stays in 0..255 here) */
+    int e = (int)m + 127;
+    uint32_t bits;
+    float scale;
+    if (e < 0) e = 0;
+    if (e > 255) e = 255;
+    bits = (uint32_t)e << 23;
+    memcpy(&scale, &bits, 4);
+    y = y * scale;
+  } else {
+    if (x < lo) return 0.0f;
+    y = ldexpf(y, (int)m);
+  }
+  return y > x ? y : x;
+}
+
+/* log(x) = e ln 2 + log(1 + f) with the mantissa moved to
+ * [sqrt(1/2), sqrt(2)), log(1 + f) from a rational function. */
+float nn_tf_logf_packet(float x) {
+  int e2;
+  float f, e, p, q;
+  if (isnan(x) || x < 0.0f) return NAN;
+  if (x == 0.0f) return -INFINITY;
+  if (isinf(x)) return x;
+  f = frexpf(x, &e2); /* f in [0.5, 1) */
+  e = (float)e2;
+  if (f < 0.707106781186547524f) {
+    e = e - 1.0f;
+    f = (f - 1.0f) + f;
+  } else {
+    f = f - 1.0f;
+  }
+  p = 0.18256296349849254f * f + 1.0000000190281063f;
+  p = p * f + 1.0000000190281136f;
+  p = f * p;
+  q = 0.049616247954120038f * f + 0.59923249590823520f;
+  q = q * f + 1.4999999999999927f;
+  q = q * f + 1.0f;
+  f = p / q;
+  return e * 0.693147180559945309f + f;
+}
+
+float nn_tf_expf(float x, int64_t index, int64_t packet_end) {
+  return index < packet_end ? nn_tf_expf_packet(x) : expf(x);
+}
+
+float nn_tf_logf(float x, int64_t index, int64_t packet_end) {
+  return index < packet_end ? nn_tf_logf_packet(x) : logf(x);
+}
+
+float nn_tf_sumf(const float* v, int64_t first, int64_t n) {
+  float p[4][8], tail = 0.0f, l[4];
+  int64_t start = 0, j;
+  int i, q;
+  if (n > 8 * 1024) {
+    /* split at a packet boundary near the middle, as Eigen does */
+    int64_t half = (n + 1) / 2;
+    int64_t split = 8 * ((first + half + 7) / 8);
+    int64_t left = split - first < n ? split - first : n;
+    float s = 0.0f + nn_tf_sumf(v, first, left);
+    if (left < n) s = s + nn_tf_sumf(v + left, split, n - left);
+    return s;
+  }
+  for (q = 0; q < 4; q++) {
+    for (i = 0; i < 8; i++) p[q][i] = 0.0f;
+  }
+  if (n >= 32) {
+    /* four 8-lane accumulators over blocks of 32, folded into the first */
+    int64_t end4 = n / 32 * 32;
+    for (j = 0; j < end4; j += 32) {
+      for (q = 0; q < 4; q++) {
+        for (i = 0; i < 8; i++) p[q][i] += v[j + 8 * q + i];
+      }
+    }
+    for (q = 1; q < 4; q++) {
+      for (i = 0; i < 8; i++) p[0][i] += p[q][i];
+    }
+    start = end4;
+  }
+  if (n - start >= 8) {
+    int64_t end = n / 8 * 8;
+    for (j = start; j < end; j += 8) {
+      for (i = 0; i < 8; i++) p[0][i] += v[j + i];
+    }
+    start = end;
+  }
+  for (j = start; j < n; j++) tail += v[j];
+  for (i = 0; i < 4; i++) l[i] = p[0][i] + p[0][i + 4];
+  return tail + ((l[0] + l[2]) + (l[1] + l[3]));
+}

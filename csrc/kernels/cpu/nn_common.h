@@ -55,4 +55,23 @@ int nn_gemm(int is_double, int ta, int tb, int64_t M, int64_t N, int64_t K,
 /* 1 when a BLAS is loaded (its own threads then do the parallel work). */
 int nn_have_blas(void);
 
+/* float exp, log and row sums as TensorFlow's x86-64 CPU build computes
+ * them, so that Softmax and the cross-entropy kernels print TF's digits.
+ * TF's Eigen evaluates 8-wide packets with its own polynomial exp/log
+ * (multiply and add rounded separately: the build has no FMA) and the
+ * elements left over after the last whole packet with the C library's
+ * expf/logf. nn_tf_expf_packet/nn_tf_logf_packet are the packet versions,
+ * one lane at a time; nn_tf_expf/nn_tf_logf pick the packet or the libm
+ * form from the element's position (index < packet_end: packet form).
+ * nn_tf_sumf adds v[0..n) in the order of Eigen's inner-most-dimension
+ * sum reducer (four 8-lane accumulators over blocks of 32, then whole
+ * packets, the tail added one by one, then the lanes folded); first is
+ * the flat index of v[0], which sets where rows of more than 8192 values
+ * are split in halves. */
+float nn_tf_expf_packet(float x);
+float nn_tf_logf_packet(float x);
+float nn_tf_expf(float x, int64_t index, int64_t packet_end);
+float nn_tf_logf(float x, int64_t index, int64_t packet_end);
+float nn_tf_sumf(const float* v, int64_t first, int64_t n);
+
 #endif /* TFE_KERNELS_CPU_NN_COMMON_H_ */

@@ -2,7 +2,10 @@
  * (integer labels) and SoftmaxCrossEntropyWithLogits (label distributions,
  * broadcast between logits and labels as TF allows). Both return the
  * per-row loss and the gradient softmax(logits) - labels; rows are
- * computed in double with the max subtracted first. */
+ * computed with the max subtracted first: float rows step by step in
+ * float as TensorFlow's CPU kernel does (its exp/log and summation order,
+ * see nn_tf_expf in nn_common.h), so losses print TF's digits; the other
+ * types in double. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -26,6 +29,43 @@ static double xent_row(const double* l, int64_t C, const double* lab,
     double logp = l[c] - mx - lse;
     if (t != 0.0) loss -= t * logp;
     grad[c] = exp(logp) - t;
+  }
+  return loss;
+}
+
+/* A float row as TF evaluates it: shifted = l - max, sum of exp(shifted)
+ * (a reduction over the row), loss = sum(labels * (log(sum) - shifted))
+ * for label distributions (log over the [B] sums: packet positions are
+ * the first B / 8 * 8 rows), log(sum) - shifted[label] with libm's log
+ * for a class index, gradient exp(shifted) / sum - labels (an elementwise
+ * pass over all B * C values). sh and tmp hold C floats. */
+static double xent_row_f32(const double* l, int64_t C, const double* lab,
+                           int64_t label, double* grad, float* sh, float* tmp,
+                           int64_t r, int64_t B) {
+  float mx = -INFINITY, sum, loss;
+  int64_t c, row_vec = C / 8 * 8, flat_vec = (B * C) / 8 * 8;
+  for (c = 0; c < C; c++) {
+    float v = (float)l[c];
+    if (v > mx || isnan(v)) mx = v;
+  }
+  for (c = 0; c < C; c++) sh[c] = (float)l[c] - mx;
+  for (c = 0; c < C; c++) tmp[c] = nn_tf_expf(sh[c], c, row_vec);
+  sum = nn_tf_sumf(tmp, r * C, C);
+  if (lab != NULL) {
+    float lse = nn_tf_logf(sum, r, B / 8 * 8);
+    for (c = 0; c < C; c++) tmp[c] = (float)lab[c] * (lse - sh[c]);
+    loss = nn_tf_sumf(tmp, r * C, C);
+  } else {
+    loss = logf(sum) - sh[label];
+  }
+  for (c = 0; c < C; c++) {
+    float g = nn_tf_expf(sh[c], r * C + c, flat_vec) / sum;
+    if (lab != NULL) {
+      g = g - (float)lab[c];
+    } else if (c == label) {
+      g = g - 1.0f;
+    }
+    grad[c] = g;
   }
   return loss;
 }
@@ -93,8 +133,22 @@ static void sparse_xent_compute(tfe_kernel_context* k) {
                "SparseSoftmaxCrossEntropyWithLogits");
     goto done;
   }
-  for (r = 0; r < B; r++) {
-    loss[r] = xent_row(lw + r * C, C, NULL, kutil_get_int(lb, r), grad + r * C);
+  if (lg->dtype == TF_FLOAT) {
+    float* fw = (float*)tfe_malloc(sizeof(float) * (size_t)(2 * C));
+    if (fw == NULL) {
+      KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory in %s",
+                 "SparseSoftmaxCrossEntropyWithLogits");
+      goto done;
+    }
+    for (r = 0; r < B; r++) {
+      loss[r] = xent_row_f32(lw + r * C, C, NULL, kutil_get_int(lb, r),
+                             grad + r * C, fw, fw + C, r, B);
+    }
+    tfe_free(fw);
+  } else {
+    for (r = 0; r < B; r++) {
+      loss[r] = xent_row(lw + r * C, C, NULL, kutil_get_int(lb, r), grad + r * C);
+    }
   }
   nn_from_work(lo, loss, 1, B);
   nn_from_work(bp, grad, 1, B * C);
@@ -170,13 +224,25 @@ static void xent_compute(tfe_kernel_context* k) {
     /* Row/column strides of each operand in its own (<= 2-D) layout. */
     int64_t lcols = lg->num_dims == 2 ? lg->dims[1] : lg->num_dims == 1 ? lg->dims[0] : 1;
     int64_t tcols = lb->num_dims == 2 ? lb->dims[1] : lb->num_dims == 1 ? lb->dims[0] : 1;
+    float* fw = NULL;
+    if (lg->dtype == TF_FLOAT && C > 0) {
+      fw = (float*)tfe_malloc(sizeof(float) * (size_t)(2 * C));
+      if (fw == NULL) {
+        KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED,
+                   "out of memory in SoftmaxCrossEntropyWithLogits");
+        goto done;
+      }
+    }
     for (r = 0; r < B; r++) {
       for (c = 0; c < C; c++) {
         lrow[c] = lw[(ls[0] ? r : 0) * lcols + (ls[1] ? c : 0)];
         trow[c] = tw[(ts[0] ? r : 0) * tcols + (ts[1] ? c : 0)];
       }
-      loss[r] = xent_row(lrow, C, trow, -1, grad + r * C);
+      loss[r] = fw != NULL
+                    ? xent_row_f32(lrow, C, trow, -1, grad + r * C, fw, fw + C, r, B)
+                    : xent_row(lrow, C, trow, -1, grad + r * C);
     }
+    tfe_free(fw);
   }
   nn_from_work(lo, loss, 1, B);
   nn_from_work(bp, grad, 1, B * C);

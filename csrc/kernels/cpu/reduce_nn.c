@@ -17,8 +17,10 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "kernels/cpu/array_kernels.h"
 #include "kernels/cpu/kutil.h"
+#include "kernels/cpu/nn_common.h"
 
 static inline float fast_expf(float x) {
   const float log2e = 1.44269504088896341f;
@@ -99,31 +101,58 @@ KUTIL_CLONES static float max_row_f32(const float* x, int64_t n) {
   return r;
 }
 
-KUTIL_CLONES static void scale_row_f32(float* y, int64_t n, float s) {
-  int64_t i;
-  for (i = 0; i < n; i++) y[i] *= s;
-}
-
 KUTIL_CLONES static void log_row_f32(const float* x, float* y, int64_t n,
                                      float shift) {
   int64_t i;
   for (i = 0; i < n; i++) y[i] = x[i] - shift;
 }
 
+/* float Softmax/LogSoftmax as TensorFlow's CPU kernel evaluates them, so
+ * that results agree to the last bit: shifted = x - max(row); softmax =
+ * exp(shifted) (an elementwise pass over the whole tensor) times
+ * 1 / sum(row) (float sum in Eigen's order); log-softmax = shifted -
+ * log(sum(exp(shifted))) with the exp inside the row reduction and the
+ * log over the vector of row sums. Which elements use Eigen's packet
+ * exp/log and which libm's is decided by position (see nn_common.h). */
 static void softmax_rows_f32(const float* x, float* y, int64_t rows,
                              int64_t n, int log_mode) {
-  int64_t r;
+  int64_t r, i, total = rows * n;
+  int64_t flat_vec = total / 8 * 8, row_vec = n / 8 * 8, rows_vec = rows / 8 * 8;
+  float* tmp = NULL;
+  if (log_mode) {
+    tmp = (float*)tfe_malloc(sizeof(float) * (size_t)n);
+    if (tmp == NULL) {
+      /* no scratch: the fast form, not bit-identical to TF */
+      for (r = 0; r < rows; r++) {
+        const float* xr = x + r * n;
+        float* yr = y + r * n;
+        float m = max_row_f32(xr, n);
+        double sum = exp_row_f32(xr, yr, n, m);
+        log_row_f32(xr, yr, n, m + (float)log(sum));
+      }
+      return;
+    }
+  }
   for (r = 0; r < rows; r++) {
     const float* xr = x + r * n;
     float* yr = y + r * n;
     float m = max_row_f32(xr, n);
-    double sum = exp_row_f32(xr, yr, n, m);
     if (log_mode) {
-      log_row_f32(xr, yr, n, m + (float)log(sum));
+      float lse;
+      for (i = 0; i < n; i++) {
+        yr[i] = xr[i] - m;
+        tmp[i] = nn_tf_expf(yr[i], i, row_vec);
+      }
+      lse = nn_tf_logf(nn_tf_sumf(tmp, r * n, n), r, rows_vec);
+      for (i = 0; i < n; i++) yr[i] = yr[i] - lse;
     } else {
-      scale_row_f32(yr, n, (float)(1.0 / sum));
+      float inv;
+      for (i = 0; i < n; i++) yr[i] = nn_tf_expf(xr[i] - m, r * n + i, flat_vec);
+      inv = 1.0f / nn_tf_sumf(yr, r * n, n);
+      for (i = 0; i < n; i++) yr[i] = yr[i] * inv;
     }
   }
+  tfe_free(tmp);
 }
 
 static void softmax_rows_f64(const double* x, double* y, int64_t rows,
