@@ -100,6 +100,13 @@ def _const(v: Any) -> Any:
 
     if isinstance(v, EagerTensor):
         return v.numpy()
+    op = getattr(v, "op", None)
+    if op is not None and getattr(op, "type", None) == "Const":
+        # a constant of a graph being built (inside tf.function)
+        try:
+            return np.asarray(op.get_attr("value"))
+        except (ValueError, TypeError):
+            return None
     if isinstance(v, (numbers.Number, np.ndarray, np.generic, list, tuple)):
         try:
             return np.asarray(v)

@@ -181,3 +181,57 @@ def test_fft_in_tf_function() -> None:
 
     x = np.arange(8, dtype=np.float32)
     np.testing.assert_allclose(f(x).numpy(), np.fft.rfft(x), atol=1e-5)
+
+
+def test_signal_and_image_in_tf_function_match_eager() -> None:
+    rs = np.random.RandomState(3)
+    x = rs.standard_normal((2, 300)).astype(np.float32)
+    img = rs.uniform(0, 1, (2, 8, 8, 3)).astype(np.float32)
+
+    def sig(a: Any) -> list[Any]:
+        return [
+            tf.signal.stft(a, 64, 16),
+            tf.signal.inverse_stft(tf.signal.stft(a, 64, 16), 64, 16),
+            tf.signal.dct(a, type=2, norm="ortho"),
+            tf.signal.frame(a, 10, 5, pad_end=True),
+            tf.signal.fftshift(a),
+        ]
+
+    def im(i: Any) -> list[Any]:
+        return [
+            tf.image.resize(i, [4, 5], method="lanczos3"),
+            tf.image.adjust_hue(i, 0.2),
+            tf.image.rgb_to_grayscale(i),
+            tf.image.ssim(i, i[::-1], 1.0, filter_size=3),
+            tf.image.resize_with_crop_or_pad(i, 5, 10),
+            tf.image.central_crop(i, 0.5),
+            tf.image.convert_image_dtype(i, tf.uint8),
+            tf.image.sobel_edges(i),
+        ]
+
+    for fn, arg in ((sig, x), (im, img)):
+        eager = fn(arg)
+        graph = tf.function(fn)(arg)
+        assert len(eager) == len(graph)
+        for e, g in zip(eager, graph, strict=True):
+            assert e.shape == g.shape
+            np.testing.assert_allclose(g.numpy(), e.numpy(), rtol=1e-6, atol=1e-6)
+
+
+def test_missing_ops_raise_not_implemented_naming_the_op() -> None:
+    for fn, op in (
+        (lambda: tf.image.decode_png(b""), "DecodePng"),
+        (lambda: tf.image.encode_jpeg(np.zeros((2, 2, 3), np.uint8)), "EncodeJpeg"),
+        (
+            lambda: tf.image.adjust_jpeg_quality(np.zeros((2, 2, 3), np.uint8), 50),
+            "EncodeJpegVariableQuality",
+        ),
+        (
+            lambda: tf.image.sample_distorted_bounding_box(
+                [4, 4, 3], np.zeros((1, 1, 4), np.float32)
+            ),
+            "SampleDistortedBoundingBoxV2",
+        ),
+    ):
+        with pytest.raises(NotImplementedError, match=op):
+            fn()
