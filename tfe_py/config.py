@@ -320,15 +320,15 @@ def _get_device_details(device: Any) -> dict[str, Any]:
 
 
 def _get_memory_info(device: str) -> dict[str, int]:
-    """Memory use of ``device`` ("CPU:0"): TF reports zeros for CPUs."""
-    if not isinstance(device, str):
-        raise ValueError(f"Unrecognized device: {device!r}")
-    return {"current": 0, "peak": 0}
+    """Memory use of ``device``: tfe's CPUs keep no allocator statistics
+    (TF's ValueError for a CPU)."""
+    raise ValueError(f"Allocator stats not available for device '{device}'")
 
 
 def _reset_memory_stats(device: str) -> None:
-    """Resets the peak memory of ``device``: nothing to do for CPUs."""
-    del device
+    """Resets the peak memory of ``device``: CPUs keep no statistics
+    (TF's ValueError)."""
+    raise ValueError(f"Allocator stats not available for device '{device}'")
 
 
 def _get_device_policy() -> str:

@@ -249,36 +249,9 @@ def _parse_device(spec: str) -> dict[str, Any]:
 _device_cache: dict[tuple[str | None, str], bytes] = {}
 
 
-@contextlib.contextmanager
-def _device_scope(raw: bytes | None) -> Iterator[None]:
-    from tfe_py.context import _pop, _push
-
-    _push(_state.ctx, raw)  # type: ignore[arg-type]  # None: the default context
-    try:
-        yield None
-    finally:
-        _pop()
-
-
-def device(device_name: str | DeviceSpec | None) -> contextlib.AbstractContextManager[None]:
-    """``with tf.device(name):``: the calling thread's ops and constants
-    request device ``name`` in the block, merged into the enclosing
-    device scope as TF merges them. None clears the enclosing scope.
-
-    The name is parsed now (ValueError for a malformed one); whether the
-    device exists is decided when an op runs (with soft placement, which
-    the default context has as TF's, an unknown device means the CPU).
-    """
-    if callable(device_name):
-        raise RuntimeError("tf.device does not support functions.")
-    if isinstance(device_name, DeviceSpec):
-        device_name = device_name.to_string()
-    if device_name is None:
-        return _device_scope(None)
-    if not isinstance(device_name, str):
-        raise ValueError(
-            f"Expecting a string device name. Got {type(device_name)}({device_name})"
-        )
+def _merged_device(device_name: str) -> bytes:
+    """``device_name`` parsed and merged into the calling thread's device
+    scope (or the first device), as the full name ops will request."""
     old = _state.device
     old_text = None if old is None else old.decode("utf-8")
     key = (old_text, device_name)
@@ -294,7 +267,50 @@ def device(device_name: str | DeviceSpec | None) -> contextlib.AbstractContextMa
         raw = merged.to_string().encode("utf-8")
         if len(_device_cache) < 1024:
             _device_cache[key] = raw
-    return _device_scope(raw)
+    return raw
+
+
+class _DeviceScope:
+    """What :func:`device` returns: the name is checked and merged when the
+    block is entered (as TF's device context does)."""
+
+    __slots__ = ("_name",)
+
+    def __init__(self, name: str | None) -> None:
+        self._name = name
+
+    def __enter__(self) -> None:
+        from tfe_py.context import _push
+
+        name = self._name
+        if name is not None and not isinstance(name, str):
+            raise ValueError(f"Expecting a string device name. Got {type(name)}({name})")
+        raw = None if name is None else _merged_device(name)
+        _push(_state.ctx, raw)  # type: ignore[arg-type]  # None: the default context
+        return None
+
+    def __exit__(self, *exc: object) -> None:
+        from tfe_py.context import _pop
+
+        _pop()
+
+
+def device(device_name: str | DeviceSpec | None) -> _DeviceScope:
+    """``with tf.device(name):``: the calling thread's ops and constants
+    request device ``name`` in the block, merged into the enclosing
+    device scope as TF merges them. None clears the enclosing scope.
+
+    The name is parsed when the block is entered (ValueError for a
+    malformed one; InvalidArgumentError for a job, replica or task other
+    than tfe's one local task); whether the device exists is decided when an
+    op runs (with soft placement, which the default context has as TF's, an
+    unknown device means the CPU).
+    """
+    if callable(device_name):
+        raise RuntimeError("tf.device does not support functions.")
+    if isinstance(device_name, DeviceSpec):
+        device_name = device_name.to_string()
+    return _DeviceScope(device_name)
 
 
 # -- modes ------------------------------------------------------------------
