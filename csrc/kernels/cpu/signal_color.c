@@ -297,15 +297,17 @@ static void adjust_saturation_compute(tfe_kernel_context* k) {
 void tfe_register_cpu_signal_color_kernels(void) {
   static const TF_DataType hsv[] = {TF_HALF, TF_BFLOAT16, TF_FLOAT,
                                     TF_DOUBLE};
-  static const TF_DataType adj[] = {TF_HALF, TF_FLOAT};
+  /* TF registers the Adjust* CPU kernels for float only (half has GPU
+   * kernels): a half image fails with NotFoundError, as in TF. */
+  static const TF_DataType adj[] = {TF_FLOAT};
   tfe_kutil_register("RGBToHSV", rgb_to_hsv_compute, "T", hsv, 4, NULL, NULL,
                      0);
   tfe_kutil_register("HSVToRGB", hsv_to_rgb_compute, "T", hsv, 4, NULL, NULL,
                      0);
-  tfe_kutil_register("AdjustContrastv2", adjust_contrast_compute, "T", adj, 2,
+  tfe_kutil_register("AdjustContrastv2", adjust_contrast_compute, "T", adj, 1,
                      NULL, NULL, 0);
-  tfe_kutil_register("AdjustHue", adjust_hue_compute, "T", adj, 2, NULL, NULL,
+  tfe_kutil_register("AdjustHue", adjust_hue_compute, "T", adj, 1, NULL, NULL,
                      0);
   tfe_kutil_register("AdjustSaturation", adjust_saturation_compute, "T", adj,
-                     2, NULL, NULL, 0);
+                     1, NULL, NULL, 0);
 }
