@@ -161,6 +161,9 @@ struct TFE_Context {
   const tfe_device* default_device;
   /* Bumped whenever devices are added (ops cache their placement). */
   atomic_int devices_gen;
+  /* Gradient tapes recording on this context (tape.c): TFE_Execute hands
+   * ops to the tapes only while this is non-zero. */
+  atomic_int num_tapes;
 
   /* Guards device additions and the executed-op-name log. */
   pthread_mutex_t lock;

@@ -15,6 +15,7 @@
 #include "eager/custom_device.h"
 #include "eager/eager_internal.h"
 #include "eager/executor.h"
+#include "eager/tape.h"
 #include "kernels/host_memory.h"
 #include "kernels/ref_var.h"
 #include "kernels/resource.h"
@@ -1133,4 +1134,9 @@ void TFE_Execute(TFE_Op* op, TFE_TensorHandle** retvals, int* num_retvals,
     return;
   }
   run(op, e, retvals, num_retvals, status);
+  /* Gradient tapes (tape.c): one relaxed load when none records. */
+  if (atomic_load_explicit(&ctx->num_tapes, memory_order_relaxed) > 0 &&
+      TF_GetCode(status) == TF_OK) {
+    tfe_tape_record(op, retvals, *num_retvals);
+  }
 }

@@ -17,6 +17,8 @@
 
 #include "core/alloc.h"
 #include "core/status_internal.h"
+#include "eager/eager_internal.h"
+#include "eager/tape.h"
 #include "graph/graph_internal.h"
 #include "tensorflow/c/c_api.h"
 #include "tensorflow/c/eager/c_api_experimental.h"
@@ -37,7 +39,8 @@ typedef struct trace {
 
 struct TF_ExecutionContext {
   ctx_kind kind;
-  TFE_Context* eager; /* KIND_EAGER: owned */
+  TFE_Context* eager; /* KIND_EAGER: owned unless `borrowed` */
+  int borrowed;
   trace* tr;          /* KIND_TRACE: one reference */
 };
 
@@ -178,7 +181,7 @@ TF_ExecutionContext* TF_NewEagerExecutionContext(TFE_ContextOptions* opts,
 
 void TF_DeleteExecutionContext(TF_ExecutionContext* c) {
   if (c == NULL) return;
-  if (c->kind == KIND_EAGER) TFE_DeleteContext(c->eager);
+  if (c->kind == KIND_EAGER && !c->borrowed) TFE_DeleteContext(c->eager);
   trace_unref(c->tr);
   tfe_free(c);
 }
@@ -1012,15 +1015,41 @@ TF_AbstractTensor* TFE_AbstractTensorCopy(TF_AbstractTensor* t, TF_Status* s) {
     tfe_status_ok(s);
     return c;
   }
-  {
-    TFE_TensorHandle* h = TFE_TensorHandleCopySharingTensor(t->handle, s);
-    if (h == NULL || TF_GetCode(s) != TF_OK) return NULL;
-    c = TF_CreateAbstractTensorFromEagerTensor(h, s);
-    if (c == NULL) TFE_DeleteTensorHandle(h);
-    return c;
+  /* The same handle, one more reference: a gradient tape sees the copy as
+   * the very tensor it tracks. */
+  c = tfe_unified_wrap_handle(t->handle);
+  if (c == NULL) {
+    tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "TFE_AbstractTensorCopy: out of memory");
+    return NULL;
   }
+  tfe_status_ok(s);
+  return c;
 }
 
 int TFE_AbstractTensorIsEager(const TF_AbstractTensor* t) {
   return t != NULL && t->kind == KIND_EAGER;
+}
+
+/* ---- for the gradient machinery (eager_internal.h) ---- */
+
+TF_ExecutionContext* tfe_unified_borrow_eager(TFE_Context* ctx) {
+  TF_ExecutionContext* c = (TF_ExecutionContext*)tfe_calloc(1, sizeof *c);
+  if (c == NULL) return NULL;
+  c->kind = KIND_EAGER;
+  c->eager = ctx;
+  c->borrowed = 1;
+  return c;
+}
+
+TF_AbstractTensor* tfe_unified_wrap_handle(TFE_TensorHandle* h) {
+  TF_AbstractTensor* at = (TF_AbstractTensor*)tfe_calloc(1, sizeof *at);
+  if (at == NULL) return NULL;
+  tfe_handle_ref(h);
+  at->kind = KIND_EAGER;
+  at->handle = h;
+  return at;
+}
+
+TFE_TensorHandle* tfe_unified_handle_of(const TF_AbstractTensor* at) {
+  return at != NULL && at->kind == KIND_EAGER ? at->handle : NULL;
 }

@@ -97,8 +97,8 @@ TF_CAPI_EXPORT extern int TFE_AbstractTensorNumDims(TF_AbstractTensor* t,
 /* Size of dimension i, -1 when a traced value's size is unknown. */
 TF_CAPI_EXPORT extern int64_t TFE_AbstractTensorDim(TF_AbstractTensor* t, int i,
                                                     TF_Status* status);
-/* A second reference to the same value, freed on its own with
- * TF_DeleteAbstractTensor (an eager one shares the tensor's memory). */
+/* A second reference to the same value (for an eager one, the same
+ * TFE_TensorHandle), freed on its own with TF_DeleteAbstractTensor. */
 TF_CAPI_EXPORT extern TF_AbstractTensor* TFE_AbstractTensorCopy(TF_AbstractTensor* t,
                                                                 TF_Status* status);
 /* 1 for a value of an eager context, 0 for a traced one. */

@@ -1,0 +1,462 @@
+/* Built-in gradient functions, registered by grad_registry.c on first use.
+ *
+ * Each is written against the unified API (c_api_unified_experimental.h
+ * and tfe/unified.h), from the forward op's inputs, outputs, attrs and
+ * upstream gradients, following the math of TensorFlow's registered
+ * gradients: the same ops TF's gradient builds, so the values agree with
+ * TF's. Binary elementwise ops sum their gradients over the broadcast
+ * dimensions (BroadcastGradientArgs) and reshape them back to the input's
+ * shape. This first set covers elementwise arithmetic, the common
+ * activations, MatMul, Sum, Reshape, Cast and AddN; ops TF marks as not
+ * differentiable (shape queries, comparisons, ArgMax, ...) stop gradients. */
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/status_internal.h"
+#include "eager/tape.h"
+#include "tfe/unified.h"
+
+int tfe_grad_register_builtin(const char* op_type, TFE_GradientFunction fn);
+
+static atomic_int g_name_counter;
+
+/* Starts an op of type `type` on the gradient's context; a traced context
+ * needs a node name, which is made unique here. */
+static TF_AbstractOp* new_op(TFE_GradientContext* g, const char* type, TF_Status* s) {
+  TF_ExecutionContext* ec = TFE_GradientContextExecutionContext(g);
+  TF_AbstractOp* op = TF_NewAbstractOp(ec);
+  TF_AbstractTensor* probe = TFE_GradientContextInput(g, 0);
+  if (op == NULL) {
+    tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "gradient of %s: out of memory",
+                    TFE_GradientContextOpType(g));
+    return NULL;
+  }
+  TF_AbstractOpSetOpType(op, type, s);
+  if (TF_GetCode(s) == TF_OK && probe != NULL && !TFE_AbstractTensorIsEager(probe)) {
+    char name[64];
+    snprintf(name, sizeof name, "gradients/%s_%d", type,
+             atomic_fetch_add_explicit(&g_name_counter, 1, memory_order_relaxed));
+    TF_AbstractOpSetOpName(op, name, s);
+  }
+  if (TF_GetCode(s) != TF_OK) {
+    TF_DeleteAbstractOp(op);
+    return NULL;
+  }
+  return op;
+}
+
+/* Runs op (inputs already added) and returns its output `which` (the
+ * caller's); the other outputs are freed. Frees op. */
+static TF_AbstractTensor* finish(TF_AbstractOp* op, int which, TF_Status* s) {
+  TF_OutputList* o = TF_NewOutputList();
+  TF_AbstractTensor* r = NULL;
+  int i;
+  if (o == NULL) {
+    tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "gradient: out of memory");
+    TF_DeleteAbstractOp(op);
+    return NULL;
+  }
+  TF_OutputListSetNumOutputs(o, which + 1 < 2 ? 2 : which + 1, s);
+  if (TF_GetCode(s) == TF_OK) TF_ExecuteOperation(op, 0, NULL, o, s);
+  if (TF_GetCode(s) == TF_OK) {
+    for (i = 0; i < TF_OutputListNumOutputs(o); i++) {
+      if (i == which) {
+        r = TF_OutputListGet(o, i);
+      } else {
+        TF_DeleteAbstractTensor(TF_OutputListGet(o, i));
+      }
+    }
+  }
+  TF_DeleteOutputList(o);
+  TF_DeleteAbstractOp(op);
+  return r;
+}
+
+/* type(a), type(a, b): one-output ops. */
+static TF_AbstractTensor* call2(TFE_GradientContext* g, const char* type, TF_AbstractTensor* a,
+                                TF_AbstractTensor* b, TF_Status* s) {
+  TF_AbstractOp* op;
+  if (TF_GetCode(s) != TF_OK || a == NULL) return NULL;
+  op = new_op(g, type, s);
+  if (op == NULL) return NULL;
+  TFE_AbstractOpAddInput(op, a, s);
+  if (b != NULL && TF_GetCode(s) == TF_OK) TFE_AbstractOpAddInput(op, b, s);
+  if (TF_GetCode(s) != TF_OK) {
+    TF_DeleteAbstractOp(op);
+    return NULL;
+  }
+  return finish(op, 0, s);
+}
+
+static TF_AbstractTensor* call1(TFE_GradientContext* g, const char* type, TF_AbstractTensor* a,
+                                TF_Status* s) {
+  return call2(g, type, a, NULL, s);
+}
+
+/* Sets input i's gradient (takes t over; NULL leaves it unset). */
+static void give(TFE_GradientContext* g, int i, TF_AbstractTensor* t, TF_Status* s) {
+  if (t == NULL) return;
+  if (TF_GetCode(s) != TF_OK) {
+    TF_DeleteAbstractTensor(t);
+    return;
+  }
+  TFE_GradientContextSetInputGradient(g, i, t, s);
+}
+
+static int is_complex(TF_AbstractTensor* t, TF_Status* s) {
+  TF_DataType dt = TFE_AbstractTensorDataType(t, s);
+  return dt == TF_COMPLEX64 || dt == TF_COMPLEX128;
+}
+
+/* conj(t) for complex values, a new reference to t otherwise. */
+static TF_AbstractTensor* conj_of(TFE_GradientContext* g, TF_AbstractTensor* t, TF_Status* s) {
+  if (TF_GetCode(s) != TF_OK || t == NULL) return NULL;
+  if (is_complex(t, s)) return call1(g, "Conj", t, s);
+  return TFE_AbstractTensorCopy(t, s);
+}
+
+/* 1 when a and b have the same fully known shape. */
+static int same_shape(TF_AbstractTensor* a, TF_AbstractTensor* b, TF_Status* s) {
+  int i, n = TFE_AbstractTensorNumDims(a, s);
+  if (TF_GetCode(s) != TF_OK || n < 0 || n != TFE_AbstractTensorNumDims(b, s)) return 0;
+  for (i = 0; i < n; i++) {
+    int64_t da = TFE_AbstractTensorDim(a, i, s);
+    if (da < 0 || da != TFE_AbstractTensorDim(b, i, s)) return 0;
+  }
+  return TF_GetCode(s) == TF_OK;
+}
+
+/* The gradient `grad` (taken over) of a binary op's input `which` (0 or
+ * 1) summed over the dimensions broadcasting added, in that input's
+ * shape. */
+static TF_AbstractTensor* unbroadcast(TFE_GradientContext* g, TF_AbstractTensor* grad, int which,
+                                      TF_Status* s) {
+  TF_AbstractTensor* x = TFE_GradientContextInput(g, 0);
+  TF_AbstractTensor* y = TFE_GradientContextInput(g, 1);
+  TF_AbstractTensor* mine = which == 0 ? x : y;
+  TF_AbstractTensor *sx = NULL, *sy = NULL, *axes = NULL, *summed = NULL, *out = NULL;
+  TF_AbstractOp* op;
+  if (grad == NULL || TF_GetCode(s) != TF_OK) {
+    TF_DeleteAbstractTensor(grad);
+    return NULL;
+  }
+  if (same_shape(x, y, s) && same_shape(mine, grad, s)) return grad;
+  sx = call1(g, "Shape", x, s);
+  sy = call1(g, "Shape", y, s);
+  op = TF_GetCode(s) == TF_OK ? new_op(g, "BroadcastGradientArgs", s) : NULL;
+  if (op != NULL) {
+    TFE_AbstractOpAddInput(op, sx, s);
+    TFE_AbstractOpAddInput(op, sy, s);
+    if (TF_GetCode(s) == TF_OK) {
+      axes = finish(op, which, s);
+    } else {
+      TF_DeleteAbstractOp(op);
+    }
+  }
+  if (axes != NULL) {
+    op = new_op(g, "Sum", s);
+    if (op != NULL) {
+      TFE_AbstractOpAddInput(op, grad, s);
+      TFE_AbstractOpAddInput(op, axes, s);
+      TFE_AbstractOpSetAttrBool(op, "keep_dims", 1, s);
+      if (TF_GetCode(s) == TF_OK) {
+        summed = finish(op, 0, s);
+      } else {
+        TF_DeleteAbstractOp(op);
+      }
+    }
+  }
+  if (summed != NULL) out = call2(g, "Reshape", summed, which == 0 ? sx : sy, s);
+  TF_DeleteAbstractTensor(grad);
+  TF_DeleteAbstractTensor(sx);
+  TF_DeleteAbstractTensor(sy);
+  TF_DeleteAbstractTensor(axes);
+  TF_DeleteAbstractTensor(summed);
+  return out;
+}
+
+static TF_AbstractTensor* upstream(TFE_GradientContext* g) {
+  return TFE_GradientContextOutputGradient(g, 0);
+}
+
+/* ---- the gradient functions ---- */
+
+static void grad_identity(TFE_GradientContext* g, TF_Status* s) {
+  give(g, 0, TFE_AbstractTensorCopy(upstream(g), s), s);
+}
+
+static void grad_add(TFE_GradientContext* g, TF_Status* s) {
+  give(g, 0, unbroadcast(g, TFE_AbstractTensorCopy(upstream(g), s), 0, s), s);
+  give(g, 1, unbroadcast(g, TFE_AbstractTensorCopy(upstream(g), s), 1, s), s);
+}
+
+static void grad_sub(TFE_GradientContext* g, TF_Status* s) {
+  give(g, 0, unbroadcast(g, TFE_AbstractTensorCopy(upstream(g), s), 0, s), s);
+  give(g, 1, unbroadcast(g, call1(g, "Neg", upstream(g), s), 1, s), s);
+}
+
+static void grad_mul(TFE_GradientContext* g, TF_Status* s) {
+  TF_AbstractTensor* cx = conj_of(g, TFE_GradientContextInput(g, 0), s);
+  TF_AbstractTensor* cy = conj_of(g, TFE_GradientContextInput(g, 1), s);
+  give(g, 0, unbroadcast(g, call2(g, "Mul", upstream(g), cy, s), 0, s), s);
+  give(g, 1, unbroadcast(g, call2(g, "Mul", cx, upstream(g), s), 1, s), s);
+  TF_DeleteAbstractTensor(cx);
+  TF_DeleteAbstractTensor(cy);
+}
+
+/* x / y: dx = dz / y, dy = dz * (-x / y / y). */
+static void grad_realdiv(TFE_GradientContext* g, TF_Status* s) {
+  TF_AbstractTensor* x = conj_of(g, TFE_GradientContextInput(g, 0), s);
+  TF_AbstractTensor* y = conj_of(g, TFE_GradientContextInput(g, 1), s);
+  TF_AbstractTensor* negx = call1(g, "Neg", x, s);
+  TF_AbstractTensor* q1 = call2(g, "RealDiv", negx, y, s);
+  TF_AbstractTensor* q2 = call2(g, "RealDiv", q1, y, s);
+  give(g, 0, unbroadcast(g, call2(g, "RealDiv", upstream(g), y, s), 0, s), s);
+  give(g, 1, unbroadcast(g, call2(g, "Mul", upstream(g), q2, s), 1, s), s);
+  TF_DeleteAbstractTensor(x);
+  TF_DeleteAbstractTensor(y);
+  TF_DeleteAbstractTensor(negx);
+  TF_DeleteAbstractTensor(q1);
+  TF_DeleteAbstractTensor(q2);
+}
+
+static void grad_neg(TFE_GradientContext* g, TF_Status* s) {
+  give(g, 0, call1(g, "Neg", upstream(g), s), s);
+}
+
+/* exp: dx = dy * conj(y). */
+static void grad_exp(TFE_GradientContext* g, TF_Status* s) {
+  TF_AbstractTensor* y = conj_of(g, TFE_GradientContextOutput(g, 0), s);
+  give(g, 0, call2(g, "Mul", upstream(g), y, s), s);
+  TF_DeleteAbstractTensor(y);
+}
+
+/* log: dx = dy * reciprocal(conj(x)). */
+static void grad_log(TFE_GradientContext* g, TF_Status* s) {
+  TF_AbstractTensor* x = conj_of(g, TFE_GradientContextInput(g, 0), s);
+  TF_AbstractTensor* r = call1(g, "Reciprocal", x, s);
+  give(g, 0, call2(g, "Mul", upstream(g), r, s), s);
+  TF_DeleteAbstractTensor(x);
+  TF_DeleteAbstractTensor(r);
+}
+
+/* square: dx = dy * 2 * conj(x), with 2x computed as x + x. */
+static void grad_square(TFE_GradientContext* g, TF_Status* s) {
+  TF_AbstractTensor* x = conj_of(g, TFE_GradientContextInput(g, 0), s);
+  TF_AbstractTensor* twice = call2(g, "AddV2", x, x, s);
+  give(g, 0, call2(g, "Mul", upstream(g), twice, s), s);
+  TF_DeleteAbstractTensor(x);
+  TF_DeleteAbstractTensor(twice);
+}
+
+/* The ops whose gradient op takes (y, dy): TanhGrad, SigmoidGrad, SqrtGrad,
+ * RsqrtGrad, ReciprocalGrad. */
+static void grad_from_output(TFE_GradientContext* g, const char* grad_op, TF_Status* s) {
+  TF_AbstractTensor* y = conj_of(g, TFE_GradientContextOutput(g, 0), s);
+  give(g, 0, call2(g, grad_op, y, upstream(g), s), s);
+  TF_DeleteAbstractTensor(y);
+}
+static void grad_tanh(TFE_GradientContext* g, TF_Status* s) {
+  grad_from_output(g, "TanhGrad", s);
+}
+static void grad_sigmoid(TFE_GradientContext* g, TF_Status* s) {
+  grad_from_output(g, "SigmoidGrad", s);
+}
+static void grad_sqrt(TFE_GradientContext* g, TF_Status* s) {
+  grad_from_output(g, "SqrtGrad", s);
+}
+static void grad_rsqrt(TFE_GradientContext* g, TF_Status* s) {
+  grad_from_output(g, "RsqrtGrad", s);
+}
+static void grad_reciprocal(TFE_GradientContext* g, TF_Status* s) {
+  grad_from_output(g, "ReciprocalGrad", s);
+}
+
+/* relu: ReluGrad(dy, y), as TF (the output, not the input). */
+static void grad_relu(TFE_GradientContext* g, TF_Status* s) {
+  give(g, 0, call2(g, "ReluGrad", upstream(g), TFE_GradientContextOutput(g, 0), s), s);
+}
+
+static TF_AbstractTensor* matmul(TFE_GradientContext* g, TF_AbstractTensor* a,
+                                 TF_AbstractTensor* b, int ta, int tb, TF_Status* s) {
+  TF_AbstractOp* op;
+  if (TF_GetCode(s) != TF_OK) return NULL;
+  op = new_op(g, "MatMul", s);
+  if (op == NULL) return NULL;
+  TFE_AbstractOpAddInput(op, a, s);
+  TFE_AbstractOpAddInput(op, b, s);
+  TFE_AbstractOpSetAttrBool(op, "transpose_a", (unsigned char)ta, s);
+  TFE_AbstractOpSetAttrBool(op, "transpose_b", (unsigned char)tb, s);
+  if (TF_GetCode(s) != TF_OK) {
+    TF_DeleteAbstractOp(op);
+    return NULL;
+  }
+  return finish(op, 0, s);
+}
+
+static void grad_matmul(TFE_GradientContext* g, TF_Status* s) {
+  int ta = TFE_GradientContextAttrBool(g, "transpose_a", s);
+  int tb = TFE_GradientContextAttrBool(g, "transpose_b", s);
+  TF_AbstractTensor* a = conj_of(g, TFE_GradientContextInput(g, 0), s);
+  TF_AbstractTensor* b = conj_of(g, TFE_GradientContextInput(g, 1), s);
+  TF_AbstractTensor* dy = upstream(g);
+  if (!ta && !tb) {
+    give(g, 0, matmul(g, dy, b, 0, 1, s), s);
+    give(g, 1, matmul(g, a, dy, 1, 0, s), s);
+  } else if (!ta && tb) {
+    give(g, 0, matmul(g, dy, b, 0, 0, s), s);
+    give(g, 1, matmul(g, dy, a, 1, 0, s), s);
+  } else if (ta && !tb) {
+    give(g, 0, matmul(g, b, dy, 0, 1, s), s);
+    give(g, 1, matmul(g, a, dy, 0, 0, s), s);
+  } else {
+    give(g, 0, matmul(g, b, dy, 1, 1, s), s);
+    give(g, 1, matmul(g, dy, a, 1, 1, s), s);
+  }
+  TF_DeleteAbstractTensor(a);
+  TF_DeleteAbstractTensor(b);
+}
+
+/* sum(x, axes): dy broadcast back to x's shape, through the shape x has
+ * with the reduced axes kept as 1. Eager only: the kept shape is computed
+ * from the values. */
+static void grad_sum(TFE_GradientContext* g, TF_Status* s) {
+  TF_AbstractTensor* x = TFE_GradientContextInput(g, 0);
+  TF_AbstractTensor* axes = TFE_GradientContextInput(g, 1);
+  TF_AbstractTensor *kept = NULL, *shaped = NULL, *xshape = NULL;
+  TFE_TensorHandle* ah = tfe_unified_handle_of(axes);
+  TF_Tensor* at = NULL;
+  int64_t dims[64];
+  int rank, i;
+  rank = TFE_AbstractTensorNumDims(x, s);
+  if (TF_GetCode(s) != TF_OK) return;
+  if (ah == NULL || rank < 0 || rank > 64) {
+    tfe_status_setf(s, TF_UNIMPLEMENTED,
+                    "the gradient of Sum needs eager values of rank <= 64 in tfe so far");
+    return;
+  }
+  for (i = 0; i < rank; i++) dims[i] = TFE_AbstractTensorDim(x, i, s);
+  at = TFE_TensorHandleResolve(ah, s);
+  if (TF_GetCode(s) != TF_OK) return;
+  {
+    int64_t n = TF_TensorElementCount(at), k;
+    for (k = 0; k < n; k++) {
+      int64_t ax = TF_TensorType(at) == TF_INT64 ? ((const int64_t*)TF_TensorData(at))[k]
+                                                 : ((const int32_t*)TF_TensorData(at))[k];
+      if (ax < 0) ax += rank;
+      if (ax >= 0 && ax < rank) dims[ax] = 1;
+    }
+  }
+  TF_DeleteTensor(at);
+  {
+    int64_t n1[1];
+    TF_Tensor* st;
+    TFE_TensorHandle* sh;
+    n1[0] = rank;
+    st = TF_AllocateTensor(TF_INT64, n1, 1, (size_t)rank * sizeof(int64_t));
+    if (st == NULL) {
+      tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "gradient of Sum: out of memory");
+      return;
+    }
+    if (rank > 0) memcpy(TF_TensorData(st), dims, (size_t)rank * sizeof(int64_t));
+    sh = TFE_NewTensorHandle(st, s);
+    TF_DeleteTensor(st);
+    if (sh == NULL) return;
+    kept = TF_CreateAbstractTensorFromEagerTensor(sh, s);
+    if (kept == NULL) {
+      TFE_DeleteTensorHandle(sh);
+      return;
+    }
+  }
+  shaped = call2(g, "Reshape", upstream(g), kept, s);
+  xshape = call1(g, "Shape", x, s);
+  give(g, 0, call2(g, "BroadcastTo", shaped, xshape, s), s);
+  TF_DeleteAbstractTensor(kept);
+  TF_DeleteAbstractTensor(shaped);
+  TF_DeleteAbstractTensor(xshape);
+}
+
+static void grad_reshape(TFE_GradientContext* g, TF_Status* s) {
+  TF_AbstractTensor* xs = call1(g, "Shape", TFE_GradientContextInput(g, 0), s);
+  give(g, 0, call2(g, "Reshape", upstream(g), xs, s), s);
+  TF_DeleteAbstractTensor(xs);
+}
+
+/* cast: the gradient cast back, between trainable types only. */
+static void grad_cast(TFE_GradientContext* g, TF_Status* s) {
+  TF_DataType src = TFE_GradientContextAttrType(g, "SrcT", s);
+  TF_AbstractOp* op;
+  if (TF_GetCode(s) != TF_OK) return;
+  if (src != TF_FLOAT && src != TF_DOUBLE && src != TF_HALF && src != TF_BFLOAT16 &&
+      src != TF_COMPLEX64 && src != TF_COMPLEX128) {
+    return;
+  }
+  op = new_op(g, "Cast", s);
+  if (op == NULL) return;
+  TFE_AbstractOpAddInput(op, upstream(g), s);
+  TF_AbstractOpSetAttrType(op, "DstT", src, s);
+  if (TF_GetCode(s) != TF_OK) {
+    TF_DeleteAbstractOp(op);
+    return;
+  }
+  give(g, 0, finish(op, 0, s), s);
+}
+
+static void grad_addn(TFE_GradientContext* g, TF_Status* s) {
+  int i, n = TFE_GradientContextNumInputs(g);
+  for (i = 0; i < n && TF_GetCode(s) == TF_OK; i++) {
+    give(g, i, TFE_AbstractTensorCopy(upstream(g), s), s);
+  }
+}
+
+/* ---- registration ---- */
+
+int tfe_grad_register_builtins(void) {
+  static const struct {
+    const char* op;
+    TFE_GradientFunction fn;
+  } kGrads[] = {
+      {"Identity", grad_identity},
+      {"AddV2", grad_add},
+      {"Add", grad_add},
+      {"Sub", grad_sub},
+      {"Mul", grad_mul},
+      {"RealDiv", grad_realdiv},
+      {"Div", grad_realdiv},
+      {"Neg", grad_neg},
+      {"Exp", grad_exp},
+      {"Log", grad_log},
+      {"Square", grad_square},
+      {"Tanh", grad_tanh},
+      {"Sigmoid", grad_sigmoid},
+      {"Sqrt", grad_sqrt},
+      {"Rsqrt", grad_rsqrt},
+      {"Reciprocal", grad_reciprocal},
+      {"Relu", grad_relu},
+      {"MatMul", grad_matmul},
+      {"Sum", grad_sum},
+      {"Reshape", grad_reshape},
+      {"Cast", grad_cast},
+      {"AddN", grad_addn},
+  };
+  /* TF's NotDifferentiable ops among tfe's (gradients stop at them). */
+  static const char* const kStop[] = {
+      "Shape",     "ShapeN",       "Size",         "Rank",
+      "ZerosLike", "OnesLike",     "Equal",        "NotEqual",
+      "Less",      "LessEqual",    "Greater",      "GreaterEqual",
+      "ArgMax",    "ArgMin",       "LogicalAnd",   "LogicalOr",
+      "LogicalNot", "BroadcastGradientArgs", "IsFinite", "IsInf",
+      "IsNan",     "Floor",        "Ceil",         "Round",
+      "RandomUniform", "RandomStandardNormal", "TruncatedNormal",
+  };
+  size_t i;
+  for (i = 0; i < sizeof kGrads / sizeof kGrads[0]; i++) {
+    if (!tfe_grad_register_builtin(kGrads[i].op, kGrads[i].fn)) return 0;
+  }
+  for (i = 0; i < sizeof kStop / sizeof kStop[0]; i++) {
+    if (!tfe_grad_register_builtin(kStop[i], NULL)) return 0;
+  }
+  return 1;
+}

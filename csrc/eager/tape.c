@@ -1,0 +1,618 @@
+/* Gradient tapes (include/tfe/gradients.h): recording eager ops and running
+ * their gradients backwards.
+ *
+ * Recording. Every live tape is on one process-wide list under g_mu, and
+ * each context counts its recording tapes (TFE_Context.num_tapes), so
+ * TFE_Execute only calls tfe_tape_record when a tape may want the op. A
+ * tape tracks tensor handles by address: the ones it watches and the
+ * outputs of the ops it recorded. It keeps a reference to each, so no
+ * tracked address can be reused while the tape lives. An op is recorded
+ * when one of its (flat) inputs is tracked; the record keeps the op type,
+ * a copy of its attrs, and references to its inputs and outputs.
+ *
+ * Gradients. Records are kept in execution order, which is a topological
+ * order, so one pass over them in reverse sees every consumer of a tensor
+ * before its producer: each record whose outputs have gradients calls its
+ * op's gradient function (grad_registry.c), which builds ops on a borrowed
+ * eager TF_ExecutionContext, and the input gradients are summed per
+ * tensor. The tape being asked does not record its own gradient ops; other
+ * tapes on the context do, which is what higher-order gradients need. */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/status_internal.h"
+#include "eager/tape.h"
+#include "ops/op_registry.h"
+#include "tensorflow/c/eager/c_api.h"
+
+typedef struct record {
+  const char* op_type; /* the op definition's name (lives for the process) */
+  tfe_attrs attrs;
+  TFE_TensorHandle** inputs; /* each holds a reference */
+  int num_inputs;
+  TFE_TensorHandle** outputs; /* each holds a reference */
+  int num_outputs;
+} record;
+
+/* An address set (open addressing, linear probing). */
+typedef struct ptrset {
+  const void** slots;
+  size_t cap, n;
+} ptrset;
+
+struct TFE_GradientTape {
+  TFE_GradientTape* next; /* on g_tapes */
+  TFE_Context* ctx;
+  int persistent;
+  int recording; /* counted in ctx->num_tapes while set */
+  int used;      /* a non-persistent tape that answered once */
+  ptrset tracked;
+  TFE_TensorHandle** held; /* references to the watched handles */
+  int num_held, cap_held;
+  record* records;
+  int num_records, cap_records;
+  int oom; /* a record was dropped for lack of memory */
+};
+
+static pthread_mutex_t g_mu = PTHREAD_MUTEX_INITIALIZER;
+static TFE_GradientTape* g_tapes;
+
+static size_t ptr_hash(const void* p) {
+  uintptr_t x = (uintptr_t)p;
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdull;
+  x ^= x >> 33;
+  return (size_t)x;
+}
+
+static int ptrset_has(const ptrset* s, const void* p) {
+  size_t i;
+  if (s->cap == 0) return 0;
+  for (i = ptr_hash(p) & (s->cap - 1); s->slots[i] != NULL; i = (i + 1) & (s->cap - 1)) {
+    if (s->slots[i] == p) return 1;
+  }
+  return 0;
+}
+
+static int ptrset_add(ptrset* s, const void* p) {
+  size_t i;
+  if (ptrset_has(s, p)) return 1;
+  if ((s->n + 1) * 2 > s->cap) {
+    size_t cap = s->cap ? s->cap * 2 : 64, j;
+    const void** slots = (const void**)tfe_calloc(cap, sizeof *slots);
+    if (slots == NULL) return 0;
+    for (j = 0; j < s->cap; j++) {
+      if (s->slots[j] == NULL) continue;
+      for (i = ptr_hash(s->slots[j]) & (cap - 1); slots[i] != NULL; i = (i + 1) & (cap - 1)) {
+      }
+      slots[i] = s->slots[j];
+    }
+    tfe_free(s->slots);
+    s->slots = slots;
+    s->cap = cap;
+  }
+  for (i = ptr_hash(p) & (s->cap - 1); s->slots[i] != NULL; i = (i + 1) & (s->cap - 1)) {
+  }
+  s->slots[i] = p;
+  s->n++;
+  return 1;
+}
+
+static void record_free(record* r) {
+  int i;
+  for (i = 0; i < r->num_inputs; i++) tfe_handle_unref(r->inputs[i]);
+  for (i = 0; i < r->num_outputs; i++) tfe_handle_unref(r->outputs[i]);
+  tfe_free(r->inputs);
+  tfe_free(r->outputs);
+  tfe_attrs_destroy(&r->attrs);
+}
+
+static void tape_clear(TFE_GradientTape* t) {
+  int i;
+  for (i = 0; i < t->num_records; i++) record_free(&t->records[i]);
+  tfe_free(t->records);
+  t->records = NULL;
+  t->num_records = t->cap_records = 0;
+  for (i = 0; i < t->num_held; i++) tfe_handle_unref(t->held[i]);
+  tfe_free(t->held);
+  t->held = NULL;
+  t->num_held = t->cap_held = 0;
+  tfe_free(t->tracked.slots);
+  memset(&t->tracked, 0, sizeof t->tracked);
+}
+
+/* Under g_mu. */
+static void set_recording(TFE_GradientTape* t, int on) {
+  if (t->recording == on) return;
+  t->recording = on;
+  atomic_fetch_add_explicit(&t->ctx->num_tapes, on ? 1 : -1, memory_order_relaxed);
+}
+
+TFE_GradientTape* TFE_NewGradientTape(TFE_Context* ctx, unsigned char persistent,
+                                      TF_Status* s) {
+  TFE_GradientTape* t;
+  if (s == NULL) return NULL;
+  if (ctx == NULL) {
+    tfe_status_setf(s, TF_INVALID_ARGUMENT, "TFE_NewGradientTape: the context is NULL");
+    return NULL;
+  }
+  t = (TFE_GradientTape*)tfe_calloc(1, sizeof *t);
+  if (t == NULL) {
+    tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "TFE_NewGradientTape: out of memory");
+    return NULL;
+  }
+  t->ctx = ctx;
+  t->persistent = persistent != 0;
+  pthread_mutex_lock(&g_mu);
+  t->next = g_tapes;
+  g_tapes = t;
+  set_recording(t, 1);
+  pthread_mutex_unlock(&g_mu);
+  tfe_status_ok(s);
+  return t;
+}
+
+void TFE_DeleteGradientTape(TFE_GradientTape* t) {
+  TFE_GradientTape** p;
+  if (t == NULL) return;
+  pthread_mutex_lock(&g_mu);
+  for (p = &g_tapes; *p != NULL; p = &(*p)->next) {
+    if (*p == t) {
+      *p = t->next;
+      break;
+    }
+  }
+  set_recording(t, 0);
+  pthread_mutex_unlock(&g_mu);
+  tape_clear(t);
+  tfe_free(t);
+}
+
+static int dtype_is_trainable(TF_DataType dt) {
+  switch (dt) {
+    case TF_FLOAT:
+    case TF_DOUBLE:
+    case TF_HALF:
+    case TF_BFLOAT16:
+    case TF_COMPLEX64:
+    case TF_COMPLEX128:
+    case TF_RESOURCE:
+    case TF_VARIANT:
+      return 1;
+    default:
+      return 0;
+  }
+}
+
+void TFE_GradientTapeWatch(TFE_GradientTape* t, TFE_TensorHandle* h, TF_Status* s) {
+  if (s == NULL) return;
+  if (t == NULL || h == NULL) {
+    tfe_status_setf(s, TF_INVALID_ARGUMENT, "TFE_GradientTapeWatch: %s is NULL",
+                    t == NULL ? "the tape" : "the tensor");
+    return;
+  }
+  if (!tfe_handle_check(h, "TFE_GradientTapeWatch", s)) return;
+  tfe_status_ok(s);
+  if (!dtype_is_trainable(TFE_TensorHandleDataType(h))) return; /* as TF: ignored */
+  pthread_mutex_lock(&g_mu);
+  if (!ptrset_has(&t->tracked, h)) {
+    if (t->num_held == t->cap_held) {
+      int cap = t->cap_held ? 2 * t->cap_held : 8;
+      TFE_TensorHandle** held =
+          (TFE_TensorHandle**)tfe_realloc(t->held, (size_t)cap * sizeof *held);
+      if (held == NULL) goto oom;
+      t->held = held;
+      t->cap_held = cap;
+    }
+    if (!ptrset_add(&t->tracked, h)) goto oom;
+    tfe_handle_ref(h);
+    t->held[t->num_held++] = h;
+  }
+  pthread_mutex_unlock(&g_mu);
+  return;
+oom:
+  pthread_mutex_unlock(&g_mu);
+  tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "TFE_GradientTapeWatch: out of memory");
+}
+
+void TFE_GradientTapeStopRecording(TFE_GradientTape* t, TF_Status* s) {
+  if (s == NULL) return;
+  if (t == NULL) {
+    tfe_status_setf(s, TF_INVALID_ARGUMENT, "TFE_GradientTapeStopRecording: the tape is NULL");
+    return;
+  }
+  pthread_mutex_lock(&g_mu);
+  if (!t->recording) {
+    pthread_mutex_unlock(&g_mu);
+    tfe_status_setf(s, TF_FAILED_PRECONDITION, "the tape is not recording");
+    return;
+  }
+  set_recording(t, 0);
+  pthread_mutex_unlock(&g_mu);
+  tfe_status_ok(s);
+}
+
+void TFE_GradientTapeResumeRecording(TFE_GradientTape* t, TF_Status* s) {
+  if (s == NULL) return;
+  if (t == NULL) {
+    tfe_status_setf(s, TF_INVALID_ARGUMENT,
+                    "TFE_GradientTapeResumeRecording: the tape is NULL");
+    return;
+  }
+  pthread_mutex_lock(&g_mu);
+  if (t->recording || t->used) {
+    pthread_mutex_unlock(&g_mu);
+    tfe_status_setf(s, TF_FAILED_PRECONDITION, "%s",
+                    t->used ? "a non-persistent tape cannot record after computing gradients"
+                            : "the tape is already recording");
+    return;
+  }
+  set_recording(t, 1);
+  pthread_mutex_unlock(&g_mu);
+  tfe_status_ok(s);
+}
+
+int TFE_GradientTapeNumRecordedOps(const TFE_GradientTape* t) {
+  int n;
+  if (t == NULL) return 0;
+  pthread_mutex_lock(&g_mu);
+  n = t->num_records;
+  pthread_mutex_unlock(&g_mu);
+  return n;
+}
+
+/* Adds the definition's defaults for the attrs the caller left unset, so
+ * that gradient functions read every attr. 0 on allocation failure. */
+static int complete_attrs(TFE_Op* op, tfe_attrs* attrs) {
+  TF_Status* s = TF_NewStatus();
+  int ok;
+  if (s == NULL) return 0;
+  tfe_op_def_complete_attrs(op->def, attrs, s);
+  ok = TF_GetCode(s) != TF_RESOURCE_EXHAUSTED;
+  TF_DeleteStatus(s);
+  return ok;
+}
+
+/* Under g_mu: records op on t (which tracks one of its inputs). */
+static void record_on(TFE_GradientTape* t, TFE_Op* op, TFE_TensorHandle* const* outs, int n) {
+  record* r;
+  int i;
+  if (t->num_records == t->cap_records) {
+    int cap = t->cap_records ? 2 * t->cap_records : 16;
+    record* rs = (record*)tfe_realloc(t->records, (size_t)cap * sizeof *rs);
+    if (rs == NULL) goto oom;
+    t->records = rs;
+    t->cap_records = cap;
+  }
+  r = &t->records[t->num_records];
+  memset(r, 0, sizeof *r);
+  tfe_attrs_init(&r->attrs);
+  r->inputs = (TFE_TensorHandle**)tfe_calloc((size_t)(op->num_inputs + 1), sizeof *r->inputs);
+  r->outputs = (TFE_TensorHandle**)tfe_calloc((size_t)(n + 1), sizeof *r->outputs);
+  if (r->inputs == NULL || r->outputs == NULL || !tfe_attrs_merge(&r->attrs, &op->attrs) ||
+      !complete_attrs(op, &r->attrs)) {
+    tfe_free(r->inputs);
+    tfe_free(r->outputs);
+    tfe_attrs_destroy(&r->attrs);
+    goto oom;
+  }
+  for (i = 0; i < n; i++) {
+    if (!ptrset_add(&t->tracked, outs[i])) {
+      tfe_free(r->inputs);
+      tfe_free(r->outputs);
+      tfe_attrs_destroy(&r->attrs);
+      goto oom;
+    }
+  }
+  r->op_type = op->def->name;
+  for (i = 0; i < op->num_inputs; i++) {
+    tfe_handle_ref(op->inputs[i]);
+    r->inputs[i] = op->inputs[i];
+  }
+  r->num_inputs = op->num_inputs;
+  for (i = 0; i < n; i++) {
+    tfe_handle_ref(outs[i]);
+    r->outputs[i] = outs[i];
+  }
+  r->num_outputs = n;
+  t->num_records++;
+  return;
+oom:
+  t->oom = 1;
+}
+
+void tfe_tape_record(TFE_Op* op, TFE_TensorHandle* const* outs, int n) {
+  TFE_GradientTape* t;
+  int i;
+  if (op == NULL || op->def == NULL || n < 0) return;
+  pthread_mutex_lock(&g_mu);
+  for (t = g_tapes; t != NULL; t = t->next) {
+    if (!t->recording || t->ctx != op->ctx) continue;
+    for (i = 0; i < op->num_inputs; i++) {
+      if (ptrset_has(&t->tracked, op->inputs[i])) break;
+    }
+    if (i < op->num_inputs) record_on(t, op, outs, n);
+  }
+  pthread_mutex_unlock(&g_mu);
+}
+
+/* ---- the backward pass ---- */
+
+/* Accumulated gradients: handle address -> gradient handle (owned). */
+typedef struct gradmap {
+  const void** keys;
+  TFE_TensorHandle** vals;
+  size_t cap, n;
+} gradmap;
+
+static TFE_TensorHandle** gradmap_slot(gradmap* m, const void* key, int create) {
+  size_t i;
+  if (m->cap == 0 || (create && (m->n + 1) * 2 > m->cap)) {
+    size_t cap, j;
+    const void** keys;
+    TFE_TensorHandle** vals;
+    if (!create) return NULL;
+    cap = m->cap ? m->cap * 2 : 64;
+    keys = (const void**)tfe_calloc(cap, sizeof *keys);
+    vals = (TFE_TensorHandle**)tfe_calloc(cap, sizeof *vals);
+    if (keys == NULL || vals == NULL) {
+      tfe_free(keys);
+      tfe_free(vals);
+      return NULL;
+    }
+    for (j = 0; j < m->cap; j++) {
+      if (m->keys[j] == NULL) continue;
+      for (i = ptr_hash(m->keys[j]) & (cap - 1); keys[i] != NULL; i = (i + 1) & (cap - 1)) {
+      }
+      keys[i] = m->keys[j];
+      vals[i] = m->vals[j];
+    }
+    tfe_free(m->keys);
+    tfe_free(m->vals);
+    m->keys = keys;
+    m->vals = vals;
+    m->cap = cap;
+  }
+  for (i = ptr_hash(key) & (m->cap - 1); m->keys[i] != NULL; i = (i + 1) & (m->cap - 1)) {
+    if (m->keys[i] == key) return &m->vals[i];
+  }
+  if (!create) return NULL;
+  m->keys[i] = key;
+  m->vals[i] = NULL;
+  m->n++;
+  return &m->vals[i];
+}
+
+static void gradmap_free(gradmap* m) {
+  size_t i;
+  for (i = 0; i < m->cap; i++) {
+    if (m->keys[i] != NULL && m->vals[i] != NULL) TFE_DeleteTensorHandle(m->vals[i]);
+  }
+  tfe_free(m->keys);
+  tfe_free(m->vals);
+}
+
+/* Runs a one-output op on ctx: op_type(a[, b]). New handle or NULL. */
+static TFE_TensorHandle* run_op(TFE_Context* ctx, const char* op_type, TFE_TensorHandle* a,
+                                TFE_TensorHandle* b, TF_Status* s) {
+  TFE_TensorHandle* out = NULL;
+  int n = 1;
+  TFE_Op* op = TFE_NewOp(ctx, op_type, s);
+  if (op == NULL) return NULL;
+  TFE_OpAddInput(op, a, s);
+  if (b != NULL && TF_GetCode(s) == TF_OK) TFE_OpAddInput(op, b, s);
+  if (TF_GetCode(s) == TF_OK) TFE_Execute(op, &out, &n, s);
+  TFE_DeleteOp(op);
+  return TF_GetCode(s) == TF_OK ? out : NULL;
+}
+
+/* Adds g (taken over) to the gradient of key. */
+static void accumulate(TFE_Context* ctx, gradmap* m, const void* key, TFE_TensorHandle* g,
+                       TF_Status* s) {
+  TFE_TensorHandle** slot = gradmap_slot(m, key, 1);
+  TFE_TensorHandle* sum;
+  if (slot == NULL) {
+    TFE_DeleteTensorHandle(g);
+    tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "TFE_GradientTapeGradient: out of memory");
+    return;
+  }
+  if (*slot == NULL) {
+    *slot = g;
+    return;
+  }
+  sum = run_op(ctx, "AddV2", *slot, g, s);
+  TFE_DeleteTensorHandle(g);
+  if (sum == NULL) return;
+  TFE_DeleteTensorHandle(*slot);
+  *slot = sum;
+}
+
+/* Calls the gradient of record r with the output gradients it has. */
+static void backprop_record(TFE_GradientTape* t, TF_ExecutionContext* ec, record* r,
+                            gradmap* m, TF_Status* s) {
+  TFE_GradientFunction fn = NULL;
+  TFE_GradientContext g;
+  TF_AbstractTensor* small[4 * 8];
+  TF_AbstractTensor** buf = small;
+  int i, any = 0, nd = 0, total = 2 * r->num_inputs + 2 * r->num_outputs;
+  for (i = 0; i < r->num_outputs; i++) {
+    TFE_TensorHandle** slot = gradmap_slot(m, r->outputs[i], 0);
+    if (slot != NULL && *slot != NULL) any = 1;
+  }
+  if (!any) return;
+  if (!tfe_grad_lookup(r->op_type, &fn, &nd)) {
+    tfe_status_setf(s, TF_UNIMPLEMENTED,
+                    "No gradient defined for operation of type %s: tfe has no registered "
+                    "gradient for it (TFE_RegisterGradient adds one)",
+                    r->op_type);
+    return;
+  }
+  if (nd) return; /* the gradient stops here */
+  if (total > (int)(sizeof small / sizeof small[0])) {
+    buf = (TF_AbstractTensor**)tfe_calloc((size_t)total, sizeof *buf);
+    if (buf == NULL) {
+      tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "TFE_GradientTapeGradient: out of memory");
+      return;
+    }
+  } else {
+    memset(small, 0, sizeof small);
+  }
+  g.ec = ec;
+  g.op_type = r->op_type;
+  g.attrs = &r->attrs;
+  g.num_inputs = r->num_inputs;
+  g.num_outputs = r->num_outputs;
+  g.inputs = buf;
+  g.in_grads = buf + r->num_inputs;
+  g.outputs = buf + 2 * r->num_inputs;
+  g.out_grads = buf + 2 * r->num_inputs + r->num_outputs;
+  for (i = 0; i < r->num_inputs; i++) {
+    if ((g.inputs[i] = tfe_unified_wrap_handle(r->inputs[i])) == NULL) goto oom;
+  }
+  for (i = 0; i < r->num_outputs; i++) {
+    TFE_TensorHandle** slot = gradmap_slot(m, r->outputs[i], 0);
+    if ((g.outputs[i] = tfe_unified_wrap_handle(r->outputs[i])) == NULL) goto oom;
+    if (slot != NULL && *slot != NULL &&
+        (g.out_grads[i] = tfe_unified_wrap_handle(*slot)) == NULL) {
+      goto oom;
+    }
+  }
+  tfe_status_ok(s);
+  fn(&g, s);
+  if (TF_GetCode(s) == TF_OK) {
+    for (i = 0; i < r->num_inputs && TF_GetCode(s) == TF_OK; i++) {
+      TFE_TensorHandle* h = tfe_unified_handle_of(g.in_grads[i]);
+      if (h == NULL) continue;
+      if (!ptrset_has(&t->tracked, r->inputs[i]) ||
+          !dtype_is_trainable(TFE_TensorHandleDataType(r->inputs[i]))) {
+        continue; /* no gradient flows to untracked or integer tensors */
+      }
+      tfe_handle_ref(h);
+      accumulate(t->ctx, m, r->inputs[i], h, s);
+    }
+  }
+  goto done;
+oom:
+  tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "TFE_GradientTapeGradient: out of memory");
+done:
+  for (i = 0; i < total; i++) TF_DeleteAbstractTensor(buf[i]);
+  if (buf != small) tfe_free(buf);
+}
+
+void TFE_GradientTapeGradient(TFE_GradientTape* t, int num_targets,
+                              TFE_TensorHandle* const* targets,
+                              TFE_TensorHandle* const* output_gradients, int num_sources,
+                              TFE_TensorHandle* const* sources,
+                              TFE_UnconnectedGradients unconnected,
+                              TFE_TensorHandle** gradients, TF_Status* s) {
+  gradmap m;
+  TF_ExecutionContext* ec;
+  int i, was_recording;
+  if (s == NULL) return;
+  if (t == NULL || num_targets < 0 || num_sources < 0 ||
+      (num_targets > 0 && targets == NULL) || (num_sources > 0 && (sources == NULL ||
+                                                                   gradients == NULL))) {
+    tfe_status_setf(s, TF_INVALID_ARGUMENT,
+                    "TFE_GradientTapeGradient: %s",
+                    t == NULL ? "the tape is NULL"
+                              : "targets/sources/gradients must describe arrays");
+    return;
+  }
+  if (unconnected != TFE_UNCONNECTED_NONE && unconnected != TFE_UNCONNECTED_ZERO) {
+    tfe_status_setf(s, TF_INVALID_ARGUMENT,
+                    "TFE_GradientTapeGradient: unconnected must be TFE_UNCONNECTED_NONE or "
+                    "TFE_UNCONNECTED_ZERO, got %d",
+                    (int)unconnected);
+    return;
+  }
+  for (i = 0; i < num_sources; i++) gradients[i] = NULL;
+  for (i = 0; i < num_targets; i++) {
+    if (targets[i] == NULL || !tfe_handle_check(targets[i], "TFE_GradientTapeGradient", s)) {
+      if (targets[i] == NULL) {
+        tfe_status_setf(s, TF_INVALID_ARGUMENT, "TFE_GradientTapeGradient: target %d is NULL",
+                        i);
+      }
+      return;
+    }
+  }
+  for (i = 0; i < num_sources; i++) {
+    if (sources[i] == NULL || !tfe_handle_check(sources[i], "TFE_GradientTapeGradient", s)) {
+      if (sources[i] == NULL) {
+        tfe_status_setf(s, TF_INVALID_ARGUMENT, "TFE_GradientTapeGradient: source %d is NULL",
+                        i);
+      }
+      return;
+    }
+  }
+  pthread_mutex_lock(&g_mu);
+  if (t->used) {
+    pthread_mutex_unlock(&g_mu);
+    tfe_status_setf(s, TF_FAILED_PRECONDITION,
+                    "A non-persistent GradientTape can only be used to compute one set of "
+                    "gradients (or jacobians)");
+    return;
+  }
+  if (t->oom) {
+    pthread_mutex_unlock(&g_mu);
+    tfe_status_setf(s, TF_RESOURCE_EXHAUSTED,
+                    "the tape ran out of memory while recording; its gradients would be "
+                    "wrong");
+    return;
+  }
+  was_recording = t->recording;
+  set_recording(t, 0); /* its own gradient ops are not recorded on it */
+  if (!t->persistent) t->used = 1;
+  pthread_mutex_unlock(&g_mu);
+
+  memset(&m, 0, sizeof m);
+  ec = tfe_unified_borrow_eager(t->ctx);
+  if (ec == NULL) {
+    tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "TFE_GradientTapeGradient: out of memory");
+    goto finish;
+  }
+  tfe_status_ok(s);
+  for (i = 0; i < num_targets && TF_GetCode(s) == TF_OK; i++) {
+    TFE_TensorHandle* seed;
+    if (output_gradients != NULL && output_gradients[i] != NULL) {
+      tfe_handle_ref(output_gradients[i]);
+      seed = output_gradients[i];
+    } else {
+      seed = run_op(t->ctx, "OnesLike", targets[i], NULL, s);
+      if (seed == NULL) break;
+    }
+    accumulate(t->ctx, &m, targets[i], seed, s);
+  }
+  for (i = t->num_records - 1; i >= 0 && TF_GetCode(s) == TF_OK; i--) {
+    backprop_record(t, ec, &t->records[i], &m, s);
+  }
+  for (i = 0; i < num_sources && TF_GetCode(s) == TF_OK; i++) {
+    TFE_TensorHandle** slot = gradmap_slot(&m, sources[i], 0);
+    if (slot != NULL && *slot != NULL) {
+      tfe_handle_ref(*slot);
+      gradients[i] = *slot;
+    } else if (unconnected == TFE_UNCONNECTED_ZERO) {
+      gradients[i] = run_op(t->ctx, "ZerosLike", sources[i], NULL, s);
+    }
+  }
+  if (TF_GetCode(s) != TF_OK) {
+    for (i = 0; i < num_sources; i++) {
+      TFE_DeleteTensorHandle(gradients[i]);
+      gradients[i] = NULL;
+    }
+  }
+finish:
+  gradmap_free(&m);
+  TF_DeleteExecutionContext(ec);
+  pthread_mutex_lock(&g_mu);
+  if (t->persistent && was_recording) set_recording(t, 1);
+  pthread_mutex_unlock(&g_mu);
+  if (!t->persistent) {
+    /* Nothing can use the records any more: release the tensors now. */
+    pthread_mutex_lock(&g_mu);
+    tape_clear(t);
+    pthread_mutex_unlock(&g_mu);
+  }
+}

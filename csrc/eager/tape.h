@@ -1,0 +1,46 @@
+/* Internal interface of the gradient tape (tape.c), the gradient registry
+ * (grad_registry.c) and the unified API helpers they use (unified.c). */
+#ifndef TFE_EAGER_TAPE_H_
+#define TFE_EAGER_TAPE_H_
+
+#include "eager/eager_internal.h"
+#include "ops/attr_value.h"
+#include "tensorflow/c/eager/c_api_unified_experimental.h"
+#include "tfe/gradients.h"
+
+/* Called by TFE_Execute after op ran and produced outs[0..n) when
+ * ctx->num_tapes is non-zero: every recording tape of op's context that
+ * tracks one of op's inputs records the op. */
+void tfe_tape_record(TFE_Op* op, TFE_TensorHandle* const* outs, int n);
+
+/* An eager execution context over ctx that does not own it. */
+TF_ExecutionContext* tfe_unified_borrow_eager(TFE_Context* ctx);
+/* A new abstract tensor holding its own reference to h. */
+TF_AbstractTensor* tfe_unified_wrap_handle(TFE_TensorHandle* h);
+/* The handle of an eager abstract tensor (borrowed), else NULL. */
+TFE_TensorHandle* tfe_unified_handle_of(const TF_AbstractTensor* at);
+
+/* What the registry knows of an op type: its gradient function (NULL when
+ * none), and whether it is marked not differentiable. Returns 0 when the
+ * type is unknown to the registry. */
+int tfe_grad_lookup(const char* op_type, TFE_GradientFunction* fn, int* not_differentiable);
+
+/* The context a gradient function sees (grad_registry.c defines the
+ * accessors; tape.c fills it). Arrays hold borrowed tensors except
+ * in_grads, which the tape takes over after the call. */
+struct TFE_GradientContext {
+  TF_ExecutionContext* ec;
+  const char* op_type;
+  const tfe_attrs* attrs;
+  int num_inputs, num_outputs;
+  TF_AbstractTensor** inputs;
+  TF_AbstractTensor** outputs;
+  TF_AbstractTensor** out_grads;
+  TF_AbstractTensor** in_grads;
+};
+
+/* Registers the built-in gradient functions (grad_math.c); called once by
+ * the registry. Returns 0 on allocation failure. */
+int tfe_grad_register_builtins(void);
+
+#endif /* TFE_EAGER_TAPE_H_ */

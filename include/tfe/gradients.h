@@ -1,0 +1,165 @@
+/* tfe extension: reverse-mode automatic differentiation of eager ops from C.
+ *
+ * TensorFlow keeps its gradient tape inside its Python and C++ code; no C
+ * program can take a gradient through its C API. tfe records ops in the C
+ * core instead:
+ *
+ *   TFE_GradientTape* tape = TFE_NewGradientTape(ctx, 0, status);
+ *   TFE_GradientTapeWatch(tape, x, status);
+ *   ... run ops with TFE_Execute as usual ...
+ *   TFE_GradientTapeGradient(tape, 1, &loss, NULL, 1, &x,
+ *                            TFE_UNCONNECTED_NONE, &dx, status);
+ *   TFE_DeleteGradientTape(tape);
+ *
+ * A tape records an op run with TFE_Execute on its context when one of the
+ * op's inputs is watched or was produced by an op the tape recorded. With
+ * no tape on a context, TFE_Execute pays one atomic load for this.
+ * Recording covers ops dispatched by tfe itself (not ops a custom device
+ * runs on its own).
+ *
+ * Gradients come from one registry, keyed by op type. A gradient function
+ * is written once against the unified API
+ * (tensorflow/c/eager/c_api_unified_experimental.h and tfe/unified.h): it
+ * reads the forward op's inputs, outputs, attrs and upstream gradients
+ * from a TFE_GradientContext and builds ops on the context's
+ * TF_ExecutionContext, so the same function can serve eager tapes and
+ * graph gradients.
+ *
+ * Nothing here exists in TensorFlow; guard its use with #ifdef TFE_VERSION.
+ * docs/GRADIENTS.md describes the design. */
+#ifndef TFE_GRADIENTS_H_
+#define TFE_GRADIENTS_H_
+
+#include <stdint.h>
+
+#include "tensorflow/c/c_api_macros.h"
+#include "tensorflow/c/eager/c_api.h"
+#include "tensorflow/c/eager/c_api_unified_experimental.h"
+#include "tensorflow/c/tf_status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- tapes ---- */
+
+typedef struct TFE_GradientTape TFE_GradientTape;
+
+/* What a source the targets do not depend on gets. */
+typedef enum TFE_UnconnectedGradients {
+  TFE_UNCONNECTED_NONE = 0, /* NULL */
+  TFE_UNCONNECTED_ZERO = 1, /* zeros shaped like the source */
+} TFE_UnconnectedGradients;
+
+/* A new tape recording ops run on ctx (which must outlive it). A
+ * persistent tape can be asked for gradients any number of times; a
+ * non-persistent one once. The caller owns the tape. */
+TF_CAPI_EXPORT extern TFE_GradientTape* TFE_NewGradientTape(TFE_Context* ctx,
+                                                            unsigned char persistent,
+                                                            TF_Status* status);
+/* Stops recording and frees the tape and the tensors it kept. NULL is
+ * fine. */
+TF_CAPI_EXPORT extern void TFE_DeleteGradientTape(TFE_GradientTape* tape);
+
+/* Watches a tensor: ops that use it are recorded from now on. The tape
+ * keeps a reference to it; the caller keeps its own. Only floating and
+ * complex tensors can be watched (others are ignored, as TF ignores
+ * them). */
+TF_CAPI_EXPORT extern void TFE_GradientTapeWatch(TFE_GradientTape* tape,
+                                                 TFE_TensorHandle* tensor,
+                                                 TF_Status* status);
+
+/* Pauses and resumes recording (ops run in between are not recorded).
+ * Pausing twice or resuming a running tape is TF_FAILED_PRECONDITION. */
+TF_CAPI_EXPORT extern void TFE_GradientTapeStopRecording(TFE_GradientTape* tape,
+                                                         TF_Status* status);
+TF_CAPI_EXPORT extern void TFE_GradientTapeResumeRecording(TFE_GradientTape* tape,
+                                                           TF_Status* status);
+
+/* The gradients of the sum of the targets with respect to each source.
+ *
+ * output_gradients: NULL (each target's gradient is ones shaped like it)
+ * or one tensor per target (NULL entries mean ones). gradients: an array
+ * of num_sources the call fills with new handles the caller owns, or with
+ * NULL for a source the targets do not depend on when unconnected is
+ * TFE_UNCONNECTED_NONE. Stops recording on a non-persistent tape; asking
+ * such a tape a second time is TF_FAILED_PRECONDITION. An op on the path
+ * without a registered gradient is TF_UNIMPLEMENTED naming it (TF's
+ * LookupError); an op registered as not differentiable stops the
+ * gradient there, as in TF. */
+TF_CAPI_EXPORT extern void TFE_GradientTapeGradient(
+    TFE_GradientTape* tape, int num_targets, TFE_TensorHandle* const* targets,
+    TFE_TensorHandle* const* output_gradients, int num_sources,
+    TFE_TensorHandle* const* sources, TFE_UnconnectedGradients unconnected,
+    TFE_TensorHandle** gradients, TF_Status* status);
+
+/* Number of ops the tape holds (for tests and tools). */
+TF_CAPI_EXPORT extern int TFE_GradientTapeNumRecordedOps(const TFE_GradientTape* tape);
+
+/* ---- the gradient registry ---- */
+
+typedef struct TFE_GradientContext TFE_GradientContext;
+
+/* Computes the gradients of one forward op's inputs from the gradients of
+ * its outputs, building ops on TFE_GradientContextExecutionContext(g). */
+typedef void (*TFE_GradientFunction)(TFE_GradientContext* g, TF_Status* status);
+
+/* Registers the gradient of op_type (copied). Registering an op twice is
+ * TF_ALREADY_EXISTS; an empty name or NULL function TF_INVALID_ARGUMENT.
+ * Plugins call this for their own ops. */
+TF_CAPI_EXPORT extern void TFE_RegisterGradient(const char* op_type,
+                                                TFE_GradientFunction fn,
+                                                TF_Status* status);
+/* Marks op_type as not differentiable (TF's NotDifferentiable): gradients
+ * stop at it. */
+TF_CAPI_EXPORT extern void TFE_RegisterNotDifferentiable(const char* op_type,
+                                                         TF_Status* status);
+/* 1 when op_type has a gradient function, 2 when it is registered as not
+ * differentiable, 0 when it is unknown to the registry. */
+TF_CAPI_EXPORT extern int TFE_GradientRegistryLookup(const char* op_type);
+
+/* ---- inside a gradient function ---- */
+
+/* Where to build ops (borrowed). */
+TF_CAPI_EXPORT extern TF_ExecutionContext* TFE_GradientContextExecutionContext(
+    TFE_GradientContext* g);
+/* The forward op's type (borrowed). */
+TF_CAPI_EXPORT extern const char* TFE_GradientContextOpType(TFE_GradientContext* g);
+TF_CAPI_EXPORT extern int TFE_GradientContextNumInputs(TFE_GradientContext* g);
+TF_CAPI_EXPORT extern int TFE_GradientContextNumOutputs(TFE_GradientContext* g);
+/* The forward op's input i / output i (borrowed; NULL out of range). */
+TF_CAPI_EXPORT extern TF_AbstractTensor* TFE_GradientContextInput(TFE_GradientContext* g,
+                                                                  int i);
+TF_CAPI_EXPORT extern TF_AbstractTensor* TFE_GradientContextOutput(TFE_GradientContext* g,
+                                                                   int i);
+/* The gradient flowing into output i (borrowed), or NULL when nothing
+ * downstream depends on that output (a zero gradient). */
+TF_CAPI_EXPORT extern TF_AbstractTensor* TFE_GradientContextOutputGradient(
+    TFE_GradientContext* g, int i);
+/* Sets the gradient of input i; the context takes the tensor over. An
+ * input left unset gets no gradient. */
+TF_CAPI_EXPORT extern void TFE_GradientContextSetInputGradient(TFE_GradientContext* g,
+                                                               int i,
+                                                               TF_AbstractTensor* grad,
+                                                               TF_Status* status);
+/* Attrs of the forward op (its definition's defaults included). A
+ * missing attr is TF_NOT_FOUND, one of another kind TF_INVALID_ARGUMENT,
+ * with TF's GetNodeAttr messages; the result is then 0. */
+TF_CAPI_EXPORT extern int64_t TFE_GradientContextAttrInt(TFE_GradientContext* g,
+                                                         const char* name,
+                                                         TF_Status* status);
+TF_CAPI_EXPORT extern unsigned char TFE_GradientContextAttrBool(TFE_GradientContext* g,
+                                                                const char* name,
+                                                                TF_Status* status);
+TF_CAPI_EXPORT extern float TFE_GradientContextAttrFloat(TFE_GradientContext* g,
+                                                         const char* name,
+                                                         TF_Status* status);
+TF_CAPI_EXPORT extern TF_DataType TFE_GradientContextAttrType(TFE_GradientContext* g,
+                                                              const char* name,
+                                                              TF_Status* status);
+
+#ifdef __cplusplus
+} /* end extern "C" */
+#endif
+
+#endif /* TFE_GRADIENTS_H_ */
