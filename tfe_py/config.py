@@ -32,6 +32,8 @@ __all__ = [
     "LogicalDeviceConfiguration",
     "PhysicalDevice",
     "experimental",
+    "experimental_connect_to_cluster",
+    "experimental_connect_to_host",
     "experimental_functions_run_eagerly",
     "experimental_run_functions_eagerly",
     "functions_run_eagerly",
@@ -384,6 +386,49 @@ def _set_synchronous_execution(enable: bool) -> None:
     _context.default_options["async_"] = want_async
 
 
+def _get_memory_usage(device: str) -> int:
+    """Deprecated in TF for get_memory_info; CPUs keep no statistics
+    (TF's ValueError)."""
+    raise ValueError(f"Allocator stats not available for device '{device}'")
+
+
+_MLIR_BRIDGE = {"on": False}
+
+
+def _enable_mlir_bridge() -> None:
+    """Accepted: tfe compiles no graphs through MLIR; recorded only."""
+    _MLIR_BRIDGE["on"] = True
+
+
+def _disable_mlir_bridge() -> None:
+    """Accepted: tfe compiles no graphs through MLIR; recorded only."""
+    _MLIR_BRIDGE["on"] = False
+
+
+class ClusterDeviceFilters:
+    """Device filters of a cluster (``tf.config.experimental.ClusterDeviceFilters``):
+    tfe runs one local task and has no cluster to filter."""
+
+    def __init__(self) -> None:
+        raise NotImplementedError(
+            "tf.config.experimental.ClusterDeviceFilters: tfe has no distributed runtime"
+        )
+
+
+def experimental_connect_to_cluster(*args: Any, **kwargs: Any) -> None:
+    """Not supported: tfe has no distributed runtime (one local task)."""
+    raise NotImplementedError(
+        "tf.config.experimental_connect_to_cluster: tfe has no distributed runtime"
+    )
+
+
+def experimental_connect_to_host(*args: Any, **kwargs: Any) -> None:
+    """Not supported: tfe has no distributed runtime (one local task)."""
+    raise NotImplementedError(
+        "tf.config.experimental_connect_to_host: tfe has no distributed runtime"
+    )
+
+
 _DETERMINISM = {"on": False}
 
 
@@ -406,7 +451,11 @@ def _enable_tf32(enabled: bool) -> None:
 
 
 experimental = types.SimpleNamespace(
+    ClusterDeviceFilters=ClusterDeviceFilters,
     LogicalDeviceConfiguration=LogicalDeviceConfiguration,
+    disable_mlir_bridge=_disable_mlir_bridge,
+    enable_mlir_bridge=_enable_mlir_bridge,
+    get_memory_usage=_get_memory_usage,
     VirtualDeviceConfiguration=LogicalDeviceConfiguration,
     enable_op_determinism=_enable_op_determinism,
     enable_tensor_float_32_execution=_enable_tf32,

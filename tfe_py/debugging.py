@@ -17,6 +17,7 @@ does not implement, and raise NotImplementedError naming it.
 from __future__ import annotations
 
 import logging
+import types
 from collections.abc import Iterable
 from typing import Any
 
@@ -53,6 +54,7 @@ __all__ = [
     "disable_traceback_filtering",
     "enable_check_numerics",
     "enable_traceback_filtering",
+    "experimental",
     "get_log_device_placement",
     "is_numeric_tensor",
     "is_traceback_filtering_enabled",
@@ -579,3 +581,19 @@ def set_log_device_placement(enabled: bool) -> None:
 
     config.set_log_device_placement(enabled)
 
+
+def _enable_dump_debug_info(dump_root: str, *args: Any, **kwargs: Any) -> Any:
+    """Not supported: tfe writes no tfdbg2 debug dumps."""
+    raise NotImplementedError(
+        "tf.debugging.experimental.enable_dump_debug_info: tfe writes no tfdbg2 dumps"
+    )
+
+
+def _disable_dump_debug_info() -> None:
+    """Nothing to disable: dumps are never enabled in tfe."""
+
+
+experimental = types.SimpleNamespace(
+    enable_dump_debug_info=_enable_dump_debug_info,
+    disable_dump_debug_info=_disable_dump_debug_info,
+)

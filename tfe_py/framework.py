@@ -654,9 +654,16 @@ def print(*inputs: Any, **kwargs: Any) -> Any:
         # Through Python's stream object, so that its buffering and any
         # redirection (pytest, contextlib.redirect_stdout) see the text.
         out = sys.stdout if stream == "stdout" else sys.stderr
-        raw = text.numpy() if isinstance(text, Tensor) else text
-        out.write(raw.decode("utf-8", "replace") + end)
-        out.flush()
+        raw = (text.numpy() if isinstance(text, Tensor) else text) + end.encode("utf-8")
+        buffer = getattr(out, "buffer", None)
+        if buffer is not None:
+            # The bytes as they are (TF writes strings unchanged, UTF-8 or not).
+            out.flush()
+            buffer.write(raw)
+            buffer.flush()
+        else:
+            out.write(raw.decode("utf-8", "replace"))
+            out.flush()
         return None
     return _api.op("PrintV2")(text, output_stream=stream, end=end, name=name)
 

@@ -330,3 +330,50 @@ ctx.close()
 print(context.default_context_exists(), context.default_context().intra_op_parallelism_threads)
 """
     assert _run_script(code) == "False True\nTrue True 3\nFalse 3\n"
+
+
+def test_log_device_placement_logs_each_op() -> None:
+    code = """
+import tfe_py as tf
+from tfe_py.context import Context
+with Context(log_device_placement=True):
+    tf.constant([1.0]) + 1
+tf.debugging.set_log_device_placement(True)
+tf.constant([1.0]) * 2
+tf.debugging.set_log_device_placement(False)
+tf.constant([1.0]) - 2
+"""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert proc.returncode == 0, proc.stderr
+    device = "/job:localhost/replica:0/task:0/device:CPU:0"
+    assert f"Executing op AddV2 in device {device}" in proc.stderr
+    assert f"Executing op Mul in device {device}" in proc.stderr
+    assert "Executing op Sub" not in proc.stderr
+
+
+def test_unsupported_cluster_and_dump_functions() -> None:
+    with pytest.raises(NotImplementedError, match="distributed"):
+        tf.config.experimental_connect_to_cluster(None)
+    with pytest.raises(NotImplementedError, match="distributed"):
+        tf.config.experimental_connect_to_host("localhost:1234")
+    with pytest.raises(NotImplementedError, match="distributed"):
+        tf.config.experimental.ClusterDeviceFilters()
+    with pytest.raises(NotImplementedError, match="tfdbg2"):
+        tf.debugging.experimental.enable_dump_debug_info("/tmp/x")
+    tf.debugging.experimental.disable_dump_debug_info()
+    tf.config.experimental.enable_mlir_bridge()
+    tf.config.experimental.disable_mlir_bridge()
+    with pytest.raises(ValueError, match="Allocator stats"):
+        tf.config.experimental.get_memory_usage("CPU:0")
+    with pytest.raises(ValueError, match="Allocator stats"):
+        tf.config.experimental.reset_memory_stats("CPU:0")
+
+
+def test_print_raw_bytes_and_structures(capfdbinary: pytest.CaptureFixture[bytes]) -> None:
+    # Strings are written as their bytes, UTF-8 or not, as TF writes them.
+    tf.print(tf.constant([b"\xff"]), {"k": (tf.constant(1), "v")}, output_stream=sys.stdout)
+    assert capfdbinary.readouterr().out == b'["\xff"] {\'k\': (1, \'v\')}\n'
