@@ -500,6 +500,85 @@ CASES: list[tuple[str, str, bool]] = [
         "out = [repr(tf.io.FixedLenFeature([2], tf.int64)), repr(tf.io.VarLenFeature(tf.string)), repr(tf.io.FixedLenSequenceFeature([], tf.float32, allow_missing=True))]",
         False,
     ),
+    # ---- decode_compressed (zlib and gzip made by Python's zlib/gzip)
+    ("comp_none", "out = tf.io.decode_compressed([b'abc', b''])", False),
+    (
+        "comp_zlib",
+        "import zlib\nout = tf.io.decode_compressed(zlib.compress(b'hello hello hello'), 'ZLIB')",
+        False,
+    ),
+    (
+        "comp_gzip",
+        "import gzip\nout = tf.io.decode_compressed(gzip.compress(b'hello'), 'GZIP')",
+        False,
+    ),
+    (
+        "comp_truncated",
+        "import zlib\nz = zlib.compress(b'hello hello hello')\nout = [tf.io.decode_compressed(z[:-3], 'ZLIB'), tf.io.decode_compressed(z[:5], 'ZLIB'), tf.io.decode_compressed(z[:1], 'ZLIB')]",
+        False,
+    ),
+    (
+        "comp_bad_adler",
+        "import zlib\nz = zlib.compress(b'hello')\nout = tf.io.decode_compressed(z[:-1] + bytes([z[-1] ^ 1]), 'ZLIB')",
+        True,
+    ),
+    (
+        "comp_gzip_as_zlib",
+        "import gzip\nout = tf.io.decode_compressed(gzip.compress(b'x'), 'ZLIB')",
+        True,
+    ),
+    (
+        "comp_zlib_as_gzip",
+        "import zlib\nout = tf.io.decode_compressed(zlib.compress(b'x'), 'GZIP')",
+        True,
+    ),
+    (
+        "comp_raw_deflate",
+        "import zlib\nout = tf.io.decode_compressed(zlib.compress(b'abc')[2:-4], 'ZLIB')",
+        True,
+    ),
+    (
+        "comp_two_gzip",
+        "import gzip\ng = gzip.compress(b'hello')\nout = tf.io.decode_compressed(g + g, 'GZIP')",
+        False,
+    ),
+    (
+        "comp_trailing_junk",
+        "import zlib\nout = tf.io.decode_compressed(zlib.compress(b'ab') + b'xyz', 'ZLIB')",
+        False,
+    ),
+    (
+        "comp_empty",
+        "out = [tf.io.decode_compressed(b'', 'ZLIB'), tf.io.decode_compressed(b'', 'GZIP')]",
+        False,
+    ),
+    (
+        "comp_vec",
+        "import zlib\nout = tf.io.decode_compressed([[zlib.compress(b'a')], [zlib.compress(b'')]], 'ZLIB')",
+        False,
+    ),
+    (
+        "comp_stored",
+        "import zlib\nout = tf.io.decode_compressed(zlib.compress(b'abc' * 100, 0), 'ZLIB')",
+        False,
+    ),
+    (
+        "comp_levels",
+        "import zlib, gzip\nd = bytes((i * 7919) % 251 if i % 3 else 97 for i in range(50000))\nout = [tf.io.decode_compressed(zlib.compress(d, l), 'ZLIB').numpy() == d for l in (1, 6, 9)] + [tf.io.decode_compressed(gzip.compress(d), 'GZIP').numpy() == d]",
+        False,
+    ),
+    (
+        "comp_gzip_bad_crc",
+        "import gzip\ng = gzip.compress(b'hello')\nout = tf.io.decode_compressed(g[:-8] + bytes([g[-8] ^ 1]) + g[-7:], 'GZIP')",
+        True,
+    ),
+    (
+        "comp_gzip_bad_len",
+        "import gzip\ng = gzip.compress(b'hello')\nout = tf.io.decode_compressed(g[:-4] + bytes([g[-4] ^ 1]) + g[-3:], 'GZIP')",
+        True,
+    ),
+    ("comp_bad_block", "out = tf.io.decode_compressed(b'\\x78\\x9c\\x07\\x00', 'ZLIB')", True),
+    ("comp_bad_type", "out = tf.io.decode_compressed(b'x', 'LZ4')", True),
     # ---- files (paths are printed relative to tmp)
     (
         "write_read",

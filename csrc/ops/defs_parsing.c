@@ -35,6 +35,9 @@ static const tfe_builtin_op kOps[] = {
            "attr: use_quote_delim: bool = true",
            "attr: na_value: string = ''",
            "attr: select_cols: list(int) = []"),
+    TFE_OP("DecodeCompressed", "in: bytes: string",
+           "out: output: string",
+           "attr: compression_type: string = ''"),
     {NULL, NULL}, /* end marker: not registered */
 };
 

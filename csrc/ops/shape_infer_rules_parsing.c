@@ -54,5 +54,6 @@ const si_rule si_rules_parsing[] = {
     {"DecodeRaw", rule_decode_raw},
     {"DecodePaddedRaw", rule_decode_padded_raw},
     {"DecodeCSV", rule_decode_csv},
+    {"DecodeCompressed", si_rule_unchanged},
     {NULL, NULL},
 };

@@ -1,6 +1,7 @@
 /* CPU kernels: parsing and serialization ops of tf.io and tf.strings
  * (UnicodeScript, SerializeTensor, ParseTensor, DecodeRaw,
- * DecodePaddedRaw, DecodeCSV), with TensorFlow's checks and messages.
+ * DecodePaddedRaw, DecodeCSV, DecodeCompressed), with TensorFlow's checks
+ * and messages.
  *
  * TensorProto field numbers (tensorflow/core/framework/tensor.proto):
  *   dtype 1, tensor_shape 2 (TensorShapeProto: dim 2 {size 1}, unknown_rank
@@ -20,6 +21,7 @@
 
 #include "core/pb.h"
 #include "kernels/cpu/kutil.h"
+#include "kernels/cpu/parsing_inflate.h"
 #include "ops/attr_value.h"
 
 #include "kernels/cpu/unicode_script_table.inc"
@@ -938,6 +940,58 @@ done:
   tfe_free(fields.f);
 }
 
+/* =================================================== DecodeCompressed */
+
+static void decode_compressed_compute(tfe_kernel_context* k) {
+  const TF_Tensor* in = k->inputs[0];
+  const char* type = "";
+  size_t type_len = 0;
+  int gzip;
+  int64_t n = kutil_num_elements(in), i;
+  TF_Tensor* out;
+  if (k->attrs != NULL) tfe_attrs_get_string(k->attrs, "compression_type", &type, &type_len, NULL);
+  if (type_len == 0) {
+    gzip = -1;
+  } else if (type_len == 4 && memcmp(type, "ZLIB", 4) == 0) {
+    gzip = 0;
+  } else if (type_len == 4 && memcmp(type, "GZIP", 4) == 0) {
+    gzip = 1;
+  } else if (type_len == 4 && memcmp(type, "ZSTD", 4) == 0) {
+    KUTIL_FAIL(k, TF_UNIMPLEMENTED,
+               "DecodeCompressed: ZSTD decompression is not implemented in tfe");
+    return;
+  } else {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "Only ZLIB, ZSTD, GZIP or NONE are supported compressions");
+    return;
+  }
+  out = tfe_kernel_alloc_output(k, 0, TF_STRING, in->dims, in->num_dims);
+  if (out == NULL) return;
+  for (i = 0; i < n; i++) {
+    const TF_TString* s = &pk_sdata(in)[i];
+    unsigned char* data = NULL;
+    size_t len = 0;
+    const char* err = NULL;
+    int rc;
+    if (gzip < 0) {
+      TF_TString_Assign(&pk_sdata_mut(out)[i], s);
+      continue;
+    }
+    rc = tfe_inflate((const unsigned char*)TF_TString_GetDataPointer(s), TF_TString_GetSize(s),
+                     gzip, (size_t)PK_MAX_BYTES, &data, &len, &err);
+    if (rc == TFE_INFLATE_DATA_ERROR) {
+      KUTIL_FAIL(k, TF_DATA_LOSS, "inflate() failed with error -3: %s", err);
+      return;
+    }
+    if (rc != TFE_INFLATE_OK) {
+      KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory decompressing in DecodeCompressed");
+      return;
+    }
+    TF_TString_Copy(&pk_sdata_mut(out)[i], (const char*)data, len);
+    tfe_free(data);
+  }
+}
+
 /* ======================================================== registration */
 
 void tfe_register_cpu_parsing_kernels(void) {
@@ -961,4 +1015,6 @@ void tfe_register_cpu_parsing_kernels(void) {
                      kPadded, KUTIL_COUNT(kPadded), NULL, NULL, 0);
   tfe_kutil_register("DecodeCSV", decode_csv_compute, NULL, NULL, 0, NULL,
                      NULL, 0);
+  tfe_kutil_register("DecodeCompressed", decode_compressed_compute, NULL, NULL, 0, NULL, NULL,
+                     0);
 }
