@@ -116,6 +116,38 @@ CASES: list[tuple[str, str]] = [
     ("stateless_poisson", "tf.random.stateless_poisson([3], seed=[1, 2], lam=4.0)"),
     ("stateless_poisson_rates", "tf.random.stateless_poisson([2, 3], seed=[5, 2], "
      "lam=[1.0, 12.0, 500.0], dtype=tf.float32)"),
+    ("stateless_ptn", "tf.random.stateless_parameterized_truncated_normal([5], seed=[1, 2])"),
+    ("stateless_ptn_branches", "tf.random.stateless_parameterized_truncated_normal([3, 4], "
+     "seed=[3, 2], means=[0.0, 1.0, 0.0, 0.0], stddevs=1.0, minvals=[-1.0, 2.0, 3.0, -9.0], "
+     "maxvals=[1.0, 5.0, 4.0, -8.5])"),
+    ("stateless_ptn_f64", "tf.random.stateless_parameterized_truncated_normal([2, 2], "
+     "seed=[3, 2], means=tf.constant([0.5, 1.0], tf.float64), "
+     "stddevs=tf.constant(2.0, tf.float64), minvals=tf.constant(0.0, tf.float64), "
+     "maxvals=tf.constant(0.5, tf.float64))"),
+    ("stateless_ptn_f16", "tf.random.stateless_parameterized_truncated_normal([6], "
+     "seed=[3, 2], means=tf.constant(0.0, tf.float16), stddevs=tf.constant(1.0, tf.float16), "
+     "minvals=tf.constant(0.5, tf.float16), maxvals=tf.constant(1.5, tf.float16))"),
+    ("stateless_ptn_bad", "tf.random.stateless_parameterized_truncated_normal([2], "
+     "seed=[3, 2], stddevs=-1.0)"),
+    ("raw_ptn", "tf.raw_ops.ParameterizedTruncatedNormal(shape=[4], means=0.0, stdevs=1.0, "
+     "minvals=-1.0, maxvals=3.0, seed=1, seed2=2)"),
+    ("raw_ptn_vec", "tf.raw_ops.ParameterizedTruncatedNormal(shape=[2, 3], "
+     "means=[0.0, 5.0], stdevs=[1.0, 0.5], minvals=[1.0, 4.0], maxvals=[9.0, 4.2], "
+     "seed=4, seed2=2)"),
+    ("index_shuffle", "tf.random.experimental.index_shuffle(tf.range(10), seed=[1, 2], "
+     "max_index=9)"),
+    ("index_shuffle_scalar", "tf.random.experimental.index_shuffle(3, seed=[5, 6], "
+     "max_index=100000)"),
+    ("index_shuffle_int64", "tf.random.experimental.index_shuffle("
+     "tf.constant([0, 1, 2**40], tf.int64), seed=tf.constant([7, 8], tf.int64), "
+     "max_index=tf.constant(2**41, tf.int64))"),
+    ("random_index_shuffle_top", "tf.random_index_shuffle(tf.constant([4, 5], tf.uint32), "
+     "seed=tf.constant([1, 2, 3], tf.uint32), max_index=tf.constant(20, tf.uint32), rounds=6)"),
+    ("index_shuffle_bad_max", "tf.random_index_shuffle(7, seed=[1, 2, 3], max_index=5)"),
+    ("stateless_shuffle", "tf.random.experimental.stateless_shuffle(tf.range(10), "
+     "seed=[4, 2])"),
+    ("stateless_shuffle_2d", "tf.random.experimental.stateless_shuffle("
+     "tf.reshape(tf.range(8.0), [4, 2]), seed=[4, 2], alg='philox')"),
     ("fold_in", "tf.random.experimental.stateless_fold_in([1, 2], 3)"),
     ("fold_in_top", "tf.random.fold_in(tf.constant([1, 2], tf.int64), 7)"),
     ("split", "tf.random.experimental.stateless_split([1, 2], num=2)"),

@@ -83,6 +83,21 @@ static int rule_keyed_shuffle(si_ctx* c) {
   return si_set_input(c, 0, 0);
 }
 
+/* TF's shape fn: scalar index/seed [3]/scalar max give a scalar, else a
+ * vector whose length is the first known of index, seed rows and max. */
+static int rule_index_shuffle(si_ctx* c) {
+  si_sh idx, seed, mx;
+  int64_t n = -1;
+  si_in(c, 0, &idx);
+  si_in(c, 1, &seed);
+  si_in(c, 2, &mx);
+  if (idx.rank == 0 && seed.rank == 1 && mx.rank == 0) return si_set_scalar(c, 0);
+  if (idx.rank == 1) n = idx.d[0];
+  if (n < 0 && seed.rank == 2) n = seed.d[0];
+  if (n < 0 && mx.rank == 1) n = mx.d[0];
+  return si_set_vector(c, 0, n);
+}
+
 const si_rule si_rules_random_dist[] = {
     {"RandomShuffle", si_rule_unchanged},
     {"StatelessShuffle", rule_keyed_shuffle},
@@ -103,5 +118,8 @@ const si_rule si_rules_random_dist[] = {
     {"StatefulStandardNormalV2", rule_stateful_shape2},
     {"StatefulStandardNormal", rule_stateful_shape1},
     {"StatefulTruncatedNormal", rule_stateful_shape2},
+    {"ParameterizedTruncatedNormal", si_rule_shape_from_input0},
+    {"StatelessParameterizedTruncatedNormal", rule_seeded_shape0},
+    {"RandomIndexShuffle", rule_index_shuffle},
     {NULL, NULL},
 };

@@ -875,6 +875,498 @@ static void stateless_binomial_compute(tfe_kernel_context* k) {
   rd_binom_fill(&j, &g, out);
 }
 
+/* ---- parameterized truncated normal ----
+ * TF's TruncatedNormalFunctor (stateful op) and TruncatedNormalFunctorV2
+ * (stateless op), computed in the output type T: every arithmetic step is
+ * rounded to T (double: none; float; half), which gives exactly what
+ * float or Eigen::half arithmetic gives, and exp/log go through the float
+ * functions for float and half. TF runs the batches of a large output in
+ * parallel shards, each starting its generator at a shard-dependent
+ * position; tfe runs one shard, which is what TF does for outputs too small
+ * to split (and on one thread). */
+
+enum { PT_DOUBLE = 0, PT_FLOAT = 1, PT_HALF = 2 };
+
+static double pt_r(int m, double x) {
+  if (m == PT_FLOAT) return (float)x;
+  if (m == PT_HALF) return kutil_f16_to_f32(kutil_f32_to_f16((float)x));
+  return x;
+}
+static double pt_exp(int m, double x) {
+  return m == PT_DOUBLE ? exp(x) : pt_r(m, expf((float)x));
+}
+static double pt_log(int m, double x) {
+  return m == PT_DOUBLE ? log(x) : pt_r(m, logf((float)x));
+}
+static double pt_sqrt(int m, double x) {
+  return m == PT_DOUBLE ? sqrt(x) : pt_r(m, sqrtf((float)x));
+}
+
+/* One block of uniforms (2 doubles or 4 float/half values) into v;
+ * returns the count. */
+static int pt_uniform(int m, rd_px* g, double v[4]) {
+  uint32_t w[4];
+  int i;
+  rd_next(g, w);
+  if (m == PT_DOUBLE) {
+    v[0] = rd_w2d(w[0], w[1]);
+    v[1] = rd_w2d(w[2], w[3]);
+    return 2;
+  }
+  for (i = 0; i < 4; i++) {
+    if (m == PT_FLOAT) {
+      uint32_t bits = (127u << 23) | (w[i] & 0x7fffffu);
+      float f;
+      memcpy(&f, &bits, 4);
+      v[i] = f - 1.0f;
+    } else {
+      v[i] = kutil_f16_to_f32((uint16_t)((15u << 10) | (w[i] & 0x3ffu))) - 1.0f;
+    }
+  }
+  return 4;
+}
+
+/* One block of normals (Box-Muller: 2 doubles, or 4 floats rounded to T). */
+static int pt_normal(int m, rd_px* g, double v[4]) {
+  uint32_t w[4];
+  int i;
+  rd_next(g, w);
+  if (m == PT_DOUBLE) {
+    double u1 = rd_w2d(w[0], w[1]), v1, u2;
+    if (u1 < 1.0e-7) u1 = 1.0e-7;
+    v1 = 2.0 * M_PI * rd_w2d(w[2], w[3]);
+    u2 = sqrt(-2.0 * log(u1));
+    v[0] = sin(v1) * u2;
+    v[1] = cos(v1) * u2;
+    return 2;
+  }
+  for (i = 0; i < 4; i += 2) {
+    uint32_t b0 = (127u << 23) | (w[i] & 0x7fffffu);
+    uint32_t b1 = (127u << 23) | (w[i + 1] & 0x7fffffu);
+    float f0, f1, u1, v1, u2;
+    memcpy(&f0, &b0, 4);
+    memcpy(&f1, &b1, 4);
+    u1 = f0 - 1.0f;
+    if (u1 < 1.0e-7f) u1 = 1.0e-7f;
+    v1 = (float)(2.0f * M_PI * (f1 - 1.0f));
+    u2 = sqrtf(-2.0f * logf(u1));
+    v[i] = pt_r(m, sinf(v1) * u2);
+    v[i + 1] = pt_r(m, cosf(v1) * u2);
+  }
+  return 4;
+}
+
+/* Draws samples [first, first + count) of one parameter set into out at
+ * index base + sample * step, continuing generator g. Returns 0 with the
+ * status set on TF's errors. */
+static int pt_batch(tfe_kernel_context* k, int m, rd_px* g, double mean,
+                    double stddev, double minval, double maxval,
+                    int64_t first, int64_t count, int64_t base, int64_t step,
+                    TF_Tensor* out) {
+  const double kInside = pt_r(m, 1.3);
+  const int kMaxIter = 1000;
+  double normMin, normMax, sqrtFactor, cutoff, diff, v[4], u[4];
+  int64_t done = 0;
+  int iters = 0, n, i;
+  if (!(stddev > 0 && minval < maxval && (isfinite(minval) || isfinite(maxval)))) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Invalid parameters");
+    return 0;
+  }
+  if ((isinf(minval) && minval < 0) || maxval < mean) {
+    double t = minval;
+    minval = maxval;
+    maxval = t;
+    stddev = -stddev;
+  }
+  normMin = pt_r(m, pt_r(m, minval - mean) / stddev);
+  normMax = pt_r(m, pt_r(m, maxval - mean) / stddev);
+  sqrtFactor = pt_sqrt(m, pt_r(m, pt_r(m, normMin * normMin) + 4));
+  cutoff = pt_r(m, pt_r(m, 2 * pt_exp(m, pt_r(m, 0.5 + pt_r(m, pt_r(m, normMin * pt_r(m, normMin - sqrtFactor)) / 4)))) /
+                       pt_r(m, normMin + sqrtFactor));
+  diff = pt_r(m, normMax - normMin);
+#define PT_STORE(x)                                                   \
+  do {                                                                \
+    rd_put(out, base + (first + done) * step, (x));                   \
+    done++;                                                           \
+  } while (0)
+  if ((normMin < -kInside && normMax >= 0) ||
+      (normMax > kInside && normMin <= 0)) {
+    while (done < count) {
+      n = pt_normal(m, g, v);
+      for (i = 0; i < n; i++) {
+        if (v[i] >= normMin && v[i] <= normMax) {
+          PT_STORE(pt_r(m, pt_r(m, v[i] * stddev) + mean));
+          if (done >= count) break;
+          iters = 0;
+        } else if (++iters > kMaxIter) {
+          KUTIL_FAIL(k, TF_INTERNAL,
+                     "TruncatedNormal randn rejection sampler failed to "
+                     "accept a sample.");
+          return 0;
+        }
+      }
+    }
+  } else if (diff < cutoff) {
+    const double plus = normMin < 0 ? 0 : pt_r(m, normMin * normMin);
+    double z[4], gg[4];
+    while (done < count) {
+      n = pt_uniform(m, g, v);
+      for (i = 0; i < n; i++) {
+        z[i] = pt_r(m, pt_r(m, v[i] * diff) + normMin);
+        gg[i] = pt_r(m, pt_r(m, plus - pt_r(m, z[i] * z[i])) / 2);
+      }
+      pt_uniform(m, g, u);
+      for (i = 0; i < n; i++) {
+        int accept = u[i] <= pt_exp(m, gg[i]);
+        if (accept || iters + 1 >= kMaxIter) {
+          if (!accept) {
+            KUTIL_FAIL(k, TF_INTERNAL,
+                       "TruncatedNormal uniform rejection sampler failed to  "
+                       "accept a sample.");
+            return 0;
+          }
+          PT_STORE(pt_r(m, pt_r(m, z[i] * stddev) + mean));
+          if (done >= count) break;
+          iters = 0;
+        } else {
+          iters++;
+        }
+      }
+    }
+  } else {
+    const double alpha = pt_r(m, pt_r(m, normMin + pt_sqrt(m, pt_r(m, pt_r(m, normMin * normMin) + 4))) / 2);
+    while (done < count) {
+      n = pt_uniform(m, g, v);
+      i = 0;
+      while (i < n) {
+        double z = pt_r(m, pt_r(m, -pt_log(m, v[i]) / alpha) + normMin), x, gv, uu;
+        int accept;
+        i++;
+        x = normMin < alpha ? pt_r(m, alpha - z) : pt_r(m, normMin - alpha);
+        gv = pt_exp(m, pt_r(m, pt_r(m, -x * x) / 2));
+        uu = v[i];
+        i++;
+        accept = uu <= gv && z < normMax;
+        if (accept || iters + 1 >= kMaxIter) {
+          if (!accept) {
+            KUTIL_FAIL(k, TF_INTERNAL,
+                       "TruncatedNormal exponential distribution rejection "
+                       "sampler failed to accept a sample.");
+            return 0;
+          }
+          PT_STORE(pt_r(m, pt_r(m, z * stddev) + mean));
+          if (done >= count) break;
+          iters = 0;
+        } else {
+          iters++;
+        }
+      }
+    }
+  }
+#undef PT_STORE
+  return 1;
+}
+
+static int pt_mode(TF_DataType dt) {
+  return dt == TF_DOUBLE ? PT_DOUBLE : dt == TF_HALF ? PT_HALF : PT_FLOAT;
+}
+
+static int pt_param_vec(tfe_kernel_context* k, const TF_Tensor* t,
+                        const char* name) {
+  kutil_shape_buf b;
+  if (t->num_dims > 1) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "Input %s should be a scalar or vector, got shape: %s", name,
+               kutil_tshape(t, &b));
+    return 0;
+  }
+  return 1;
+}
+
+static void parameterized_truncated_normal_compute(tfe_kernel_context* k) {
+  const TF_Tensor* shape_t = k->inputs[0];
+  const TF_Tensor* p[4];
+  static const char* const kNames[4] = {"means", "stddevs", "minvals",
+                                        "maxvals"};
+  int64_t dims[TFE_MAX_DIMS], num_batches, per_batch = 1, num_elements, bidx;
+  int nd = 0, i, m;
+  TF_Tensor* out;
+  rd_px g;
+  kutil_shape_buf b;
+  TF_DataType dt = rd_attr_type(k, "dtype", TF_FLOAT);
+  for (i = 0; i < 4; i++) p[i] = k->inputs[1 + i];
+  if (shape_t->num_dims != 1) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "Input shape should be a vector, got shape: %s",
+               kutil_tshape(shape_t, &b));
+    return;
+  }
+  if (shape_t->dims[0] == 0) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Shape tensor must not be empty");
+    return;
+  }
+  if (!rd_read_shape(k, shape_t, dims, &nd)) return;
+  num_batches = dims[0];
+  for (i = 1; i < nd; i++) per_batch *= dims[i];
+  num_elements = num_batches * per_batch;
+  out = tfe_kernel_alloc_output(k, 0, dt, dims, nd);
+  if (out == NULL) return;
+  for (i = 0; i < 4; i++) {
+    if (!pt_param_vec(k, p[i], kNames[i])) return;
+  }
+  if ((p[0]->num_dims == 0 || p[0]->dims[0] == 1) &&
+      (p[1]->num_dims == 0 || p[1]->dims[0] == 1) && p[2]->num_dims == 0 &&
+      p[3]->num_dims == 0) {
+    per_batch = 100;
+    num_batches = (num_elements + 99) / 100;
+  } else {
+    for (i = 0; i < 4; i++) {
+      if (!(p[i]->num_dims == 0 || p[i]->dims[0] == 1 ||
+            p[i]->dims[0] == num_batches)) {
+        KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                   "Input %s should have length 1 or shape[0], got shape: %s",
+                   kNames[i], kutil_tshape(p[i], &b));
+        return;
+      }
+    }
+  }
+  for (i = 0; i < 4; i++) {
+    if (kutil_num_elements(p[i]) == 0 && num_elements > 0) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Input %s is empty", kNames[i]);
+      return;
+    }
+  }
+  if (!rd_reserve(k, (uint64_t)num_batches * 2u * 1000u *
+                         (uint64_t)(per_batch + 3) / 4u, &g)) {
+    return;
+  }
+  m = pt_mode(dt);
+  for (bidx = 0; bidx < num_batches; bidx++) {
+    double prm[4];
+    int64_t first = bidx * per_batch, last = first + per_batch;
+    if (last > num_elements) last = num_elements;
+    if (first >= last) break;
+    for (i = 0; i < 4; i++) {
+      prm[i] = rd_get(p[i], kutil_num_elements(p[i]) == 1 ? 0 : bidx);
+    }
+    if (!pt_batch(k, m, &g, prm[0], prm[1], prm[2], prm[3], first,
+                  last - first, 0, 1, out)) {
+      return;
+    }
+  }
+}
+
+static void stateless_ptn_compute(tfe_kernel_context* k) {
+  const TF_Tensor* seed = k->inputs[1];
+  const TF_Tensor* p[4];
+  int64_t bd[TFE_MAX_DIMS], dims[TFE_MAX_DIMS], num_batches = 1, per_batch = 1;
+  int br = 0, nd = 0, i, j, nsd, m;
+  TF_Tensor* out;
+  rd_px g;
+  kutil_shape_buf b0, b1, b2, b3;
+  TF_DataType dt = rd_attr_type(k, "dtype", TF_FLOAT);
+  for (i = 0; i < 4; i++) p[i] = k->inputs[2 + i];
+  if (seed->num_dims != 1 || seed->dims[0] != 2) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "seed must have shape [2], not %s",
+               kutil_tshape(seed, &b0));
+    return;
+  }
+  for (i = 0; i < 4; i++) {
+    if (p[i]->num_dims > br) br = p[i]->num_dims;
+  }
+  for (j = 0; j < br; j++) {
+    int64_t d = 1;
+    int ok = 1;
+    for (i = 0; i < 4; i++) {
+      int xi = j - (br - p[i]->num_dims);
+      int64_t xd = xi >= 0 ? p[i]->dims[xi] : 1;
+      if (xd == 1) continue;
+      if (d == 1) {
+        d = xd;
+      } else if (d != xd) {
+        ok = 0;
+      }
+    }
+    if (!ok) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "means, stddevs, minvals, maxvals must have compatible batch "
+                 "dimensions: %s vs. %s vs. %s vs. %s",
+                 kutil_tshape(p[0], &b0), kutil_tshape(p[1], &b1),
+                 kutil_tshape(p[2], &b2), kutil_tshape(p[3], &b3));
+      return;
+    }
+    bd[j] = d;
+  }
+  if (k->inputs[0]->num_dims != 1) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "Input shape should be a vector, got shape: %s",
+               kutil_tshape(k->inputs[0], &b0));
+    return;
+  }
+  if (!rd_read_shape(k, k->inputs[0], dims, &nd)) return;
+  if (br > nd) goto not_ending;
+  for (j = 0; j < br; j++) {
+    if (dims[nd - br + j] != bd[j]) goto not_ending;
+  }
+  nsd = nd - br;
+  for (j = 0; j < nsd; j++) per_batch *= dims[j];
+  for (j = nsd; j < nd; j++) num_batches *= dims[j];
+  out = tfe_kernel_alloc_output(k, 0, dt, dims, nd);
+  if (out == NULL || kutil_num_elements(out) == 0) return;
+  if (!rd_seed_gen(k, seed, &g)) return;
+  m = pt_mode(dt);
+  for (j = 0; j < num_batches; j++) {
+    double prm[4];
+    for (i = 0; i < 4; i++) {
+      prm[i] = rd_get(p[i], rd_bcast_index(j, bd, br, p[i]->dims,
+                                           p[i]->num_dims));
+    }
+    if (!pt_batch(k, m, &g, prm[0], prm[1], prm[2], prm[3], 0, per_batch, j,
+                  num_batches, out)) {
+      return;
+    }
+  }
+  return;
+not_ending:
+  KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+             "Shape passed in must end with broadcasted shape.");
+}
+
+/* ---- RandomIndexShuffle ----
+ * TF's cycle-walking permutation: the Simon block cipher (Feistel rounds
+ * on two W-bit halves, round keys from the 3 seed words) with the block
+ * size the smallest even number of bits >= ceil(log2(max_index)), at least
+ * 16; values above max_index are encrypted again until one is not. */
+
+static uint64_t ris_mask(int w) {
+  return w >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << w) - 1);
+}
+static uint64_t ris_rotl(uint64_t x, int r, int w) {
+  return ((x << r) | (x >> (w - r))) & ris_mask(w);
+}
+static uint64_t ris_rotr(uint64_t x, int r, int w) {
+  return ((x >> r) | (x << (w - r))) & ris_mask(w);
+}
+static uint64_t ris_f(uint64_t x, int w) {
+  return (ris_rotl(x, 1, w) & ris_rotl(x, 8, w)) ^ ris_rotl(x, 2, w);
+}
+
+static uint64_t ris_shuffle(uint64_t index, const uint32_t key[3],
+                            uint64_t max_index, int rounds) {
+  uint64_t rk[64], z, c, v;
+  int block, w, i;
+  long tries;
+  if (max_index == 0) return 0;
+  block = (int)ceil(log2((double)max_index));
+  block = block + block % 2;
+  if (block < 16) block = 16;
+  if (block > 62) block = 64;
+  w = block / 2;
+  c = 0xfffffffcull & ris_mask(w);
+  z = 0x7369f885192c0ef5ull & ris_mask(w);
+  for (i = 0; i < 3 && i < rounds; i++) rk[i] = key[i] & ris_mask(w);
+  for (i = 3; i < rounds; i++) {
+    rk[i] = c ^ (z & 1u) ^ rk[i - 3] ^ ris_rotr(rk[i - 1], 3, w) ^
+            ris_rotr(rk[i - 1], 4, w);
+    z >>= 1;
+  }
+  v = index;
+  /* A permutation of the 2^block values: walking from an index <= 2^block
+   * returns within 2^block steps; the cap only guards inputs above it. */
+  for (tries = 0; tries < (1L << 22); tries++) {
+    uint64_t left = (w >= 64 ? 0 : (v >> w)) & ris_mask(w);
+    uint64_t right = v & ris_mask(w);
+    for (i = 0; i + 1 < rounds; i += 2) {
+      left ^= ris_f(right, w);
+      left ^= rk[i];
+      right ^= ris_f(left, w);
+      right ^= rk[i + 1];
+    }
+    v = (w >= 64 ? 0 : (left << w)) | right;
+    if (v <= max_index) return v;
+  }
+  return v;
+}
+
+static uint64_t ris_get(const TF_Tensor* t, int64_t i) {
+  return (uint64_t)kutil_get_int(t, i);
+}
+
+static void random_index_shuffle_compute(tfe_kernel_context* k) {
+  const TF_Tensor* index_t = k->inputs[0];
+  const TF_Tensor* seed_t = k->inputs[1];
+  const TF_Tensor* max_t = k->inputs[2];
+  int64_t rounds = 4, n, i, nseed;
+  int all_scalar;
+  TF_Tensor* out;
+  kutil_shape_buf b;
+  if (k->attrs != NULL) tfe_attrs_get_int(k->attrs, "rounds", &rounds, NULL);
+  /* TF documents an even number of rounds >= 4; other counts give
+   * numbers tfe cannot reproduce (TF reads past its round keys). */
+  if (rounds < 4 || rounds % 2 != 0 || rounds > 64) {
+    KUTIL_FAIL(k, TF_UNIMPLEMENTED,
+               "RandomIndexShuffle: tfe supports an even number of rounds "
+               "from 4 to 64, got %lld",
+               (long long)rounds);
+    return;
+  }
+  all_scalar = index_t->num_dims == 0 && seed_t->num_dims == 1 &&
+               max_t->num_dims == 0;
+  nseed = kutil_num_elements(seed_t) / 3;
+  n = kutil_num_elements(index_t);
+  if (kutil_num_elements(max_t) > n) n = kutil_num_elements(max_t);
+  if (nseed > n) n = nseed;
+  if (!(index_t->num_dims == 0 ||
+        (index_t->num_dims == 1 && index_t->dims[0] == n))) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Index bust be a scalar or vector.");
+    return;
+  }
+  if (!((seed_t->num_dims == 1 && seed_t->dims[0] == 3) ||
+        (seed_t->num_dims == 2 && seed_t->dims[0] == n &&
+         seed_t->dims[1] == 3))) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "Seed must be a vector of size [3] or a matrix of size [%lld, "
+               "3] but got %s.",
+               (long long)n, kutil_tshape(seed_t, &b));
+    return;
+  }
+  if (!(max_t->num_dims == 0 || (max_t->num_dims == 1 && max_t->dims[0] == n))) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "Maxval must be a scalar or a vector of the same size as index "
+               "but got %s",
+               kutil_tshape(max_t, &b));
+    return;
+  }
+  if (all_scalar) {
+    out = tfe_kernel_alloc_output(k, 0, index_t->dtype, NULL, 0);
+  } else {
+    out = tfe_kernel_alloc_output(k, 0, index_t->dtype, &n, 1);
+  }
+  if (out == NULL) return;
+  for (i = 0; i < n; i++) {
+    uint64_t idx = ris_get(index_t, index_t->num_dims ? i : 0);
+    uint64_t mx = ris_get(max_t, max_t->num_dims ? i : 0);
+    int64_t row = seed_t->num_dims == 1 ? 0 : i;
+    uint32_t key[3];
+    uint64_t r;
+    key[0] = (uint32_t)ris_get(seed_t, 3 * row);
+    key[1] = (uint32_t)ris_get(seed_t, 3 * row + 1);
+    key[2] = (uint32_t)ris_get(seed_t, 3 * row + 2);
+    if (mx < idx) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "max_index must be >= index, but %llu < %llu",
+                 (unsigned long long)mx, (unsigned long long)idx);
+      return;
+    }
+    r = ris_shuffle(idx, key, mx, (int)rounds);
+    if (index_t->dtype == TF_INT32 || index_t->dtype == TF_UINT32) {
+      ((uint32_t*)kutil_data(out))[i] = (uint32_t)r;
+    } else {
+      ((uint64_t*)kutil_data(out))[i] = r;
+    }
+  }
+}
+
 /* ---- resource state (Generator) ---- */
 
 /* Locks the RNG state variable of handle input 0 and checks it (TF's
@@ -1286,6 +1778,12 @@ void tfe_register_cpu_random_dist_kernels(void) {
   rd_reg("StatefulUniformInt", stateful_int_compute, 0, "dtype", kAllInt, 4,
          NULL, NULL, 0);
   rd_reg("StatefulUniformFullInt", stateful_full_int_compute, 0, "dtype",
+         kAllInt, 4, NULL, NULL, 0);
+  rd_reg("ParameterizedTruncatedNormal", parameterized_truncated_normal_compute,
+         1, "dtype", kGammaT, 3, NULL, NULL, 0);
+  rd_reg("StatelessParameterizedTruncatedNormal", stateless_ptn_compute, 0,
+         "dtype", kGammaT, 3, NULL, NULL, 0);
+  rd_reg("RandomIndexShuffle", random_index_shuffle_compute, 0, "dtype",
          kAllInt, 4, NULL, NULL, 0);
   rd_reg("NonDeterministicInts", non_deterministic_ints_compute, 0, "dtype",
          kAllInt, 4, NULL, NULL, 0);
