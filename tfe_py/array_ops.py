@@ -579,7 +579,7 @@ def split(
     if s.rank == 0:
         raise ValueError(
             "Rank-0 tensors are not supported as the num_or_size_splits argument to split. "
-            f"Argument provided: {num_or_size_splits}"
+            f"Argument provided: {num_or_size_splits!s}"
         )
     if num is None:
         if s.rank:
@@ -1004,7 +1004,7 @@ def saturate_cast(value: Any, dtype: Any, name: str | None = None) -> Any:
                     _t(builtins.complex(ro.max, ro.max), in_dt),
                 )
             return cast(v, dt)
-        v = _op("Real")(v)
+        v = _op("Real")(v, Tout=in_dt.real_dtype)
         in_dt = in_dt.real_dtype
     out_real = dt.real_dtype
     np_in = in_dt.as_numpy_dtype

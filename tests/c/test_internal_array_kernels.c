@@ -293,10 +293,21 @@ TEST(fill) {
   drop(1);
   n = run("Fill", 2, i32v(2, KT_V(2, -1)), kt_scalar(TF_FLOAT, 1));
   EXPECT_ERR(n, TF_INVALID_ARGUMENT, "must be >= 0");
+  /* TF's kernel takes a one-element vector as the value and a scalar as
+   * the dims of a vector. */
   n = run("Fill", 2, i32v(1, KT_V(2)), f32(KT_DIMS(1), KT_V(1)));
-  EXPECT_ERR(n, TF_INVALID_ARGUMENT, "value must be a scalar, got shape [1]");
-  n = run("Fill", 2, kt_scalar(TF_INT32, 2), kt_scalar(TF_FLOAT, 1));
-  EXPECT_ERR(n, TF_INVALID_ARGUMENT, "dims must be a vector, got shape []");
+  EXPECT_OK(n, 1);
+  KT_CHECK(OUT[0], TF_FLOAT, KT_DIMS(2), KT_V(1, 1));
+  drop(1);
+  n = run("Fill", 2, i32v(1, KT_V(2)), f32(KT_DIMS(2), KT_V(1, 2)));
+  EXPECT_ERR(n, TF_INVALID_ARGUMENT, "value must represent a scalar, got shape [2]");
+  n = run("Fill", 2, kt_scalar(TF_INT32, 3), kt_scalar(TF_FLOAT, 1));
+  EXPECT_OK(n, 1);
+  KT_CHECK(OUT[0], TF_FLOAT, KT_DIMS(3), KT_V(1, 1, 1));
+  drop(1);
+  n = run("Fill", 2, kt_tensor(TF_INT32, KT_DIMS(1, 1), KT_V(1)),
+          kt_scalar(TF_FLOAT, 1));
+  EXPECT_ERR(n, TF_INVALID_ARGUMENT, "dims must represent a vector, got shape [1,1]");
 }
 
 TEST(fill_string) {

@@ -398,17 +398,19 @@ static void k_fill(tfe_kernel_context* k) {
   int64_t dims[TFE_MAX_DIMS];
   int64_t nd, i;
   TF_Tensor* y;
-  if (dims_t->num_dims != 1) {
-    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "dims must be a vector, got shape %s",
+  /* As TF's kernel: dims a vector or a scalar (one dimension), value a
+   * scalar or a vector of one element. */
+  if (dims_t->num_dims > 1) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "dims must represent a vector, got shape %s",
                kutil_tshape(dims_t, &sb));
     return;
   }
-  if (value->num_dims != 0) {
-    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "value must be a scalar, got shape %s",
+  if (value->num_dims > 1 || (value->num_dims == 1 && value->dims[0] != 1)) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "value must represent a scalar, got shape %s",
                kutil_tshape(value, &sb));
     return;
   }
-  nd = dims_t->dims[0];
+  nd = dims_t->num_dims == 0 ? 1 : dims_t->dims[0];
   if (nd > TFE_MAX_DIMS) {
     KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
                "Too many dimensions: %lld (at most %d)", (long long)nd,

@@ -159,6 +159,16 @@ static void bad_nd_index(tfe_kernel_context* k, const TF_Tensor* ix,
                             (long long)kutil_get_int(ix, r * kdim + j));
   }
   kutil_shape_str(shape, shape_nd, sh, sizeof sh);
+  if (strcmp(what, "param shape") == 0) {
+    /* GatherNd's message names the node (the op type in eager mode). */
+    const char* node = k->node_name != NULL ? k->node_name
+                       : k->op_def != NULL  ? k->op_def->name
+                                            : "GatherNd";
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "indices%s = [%s] does not index into %s %s, node name: %s", pos,
+               vals, what, sh, node);
+    return;
+  }
   KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "indices%s = [%s] does not index into %s %s",
              pos, vals, what, sh);
 }

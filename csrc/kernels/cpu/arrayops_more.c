@@ -179,8 +179,9 @@ static void k_bitcast(tfe_kernel_context* k) {
   if (in_sz < out_sz) {
     /* the last dimension holds exactly one output element */
     if (nd < 1 || (size_t)x->dims[nd - 1] * in_sz != out_sz) {
+      /* TF prints the two DataType enum values. */
       KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Cannot bitcast from %d to %d",
-                 (int)out_sz, (int)in_sz);
+                 (int)x->dtype, (int)ot);
       return;
     }
     nd--;
