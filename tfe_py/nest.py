@@ -13,8 +13,10 @@ tfe, a leaf in TF). As in TensorFlow:
   unless ``check_types=False`` (namedtuples of the same name and fields
   count as one type, and so do any two mappings); a type mismatch is a
   TypeError, any other difference a ValueError, with TF's messages;
-* ``expand_composites`` is accepted: tfe has no composite tensors
-  (RaggedTensor, SparseTensor), so it changes nothing.
+* with ``expand_composites=True`` a ``RaggedTensor`` is a structure whose
+  leaves are its ``flat_values`` and ``nested_row_splits`` (TF's
+  components, in TF's order) and is rebuilt from them; without it, it is a
+  leaf. (tfe has no SparseTensor.)
 """
 
 from __future__ import annotations
@@ -53,6 +55,22 @@ def _is_attrs(value: Any) -> bool:
     return hasattr(type(value), "__attrs_attrs__")
 
 
+def _ragged_type() -> type | None:
+    import sys
+
+    module = sys.modules.get("tfe_py.ragged")  # no RaggedTensor exists before it loads
+    return getattr(module, "RaggedTensor", None)
+
+
+def _is_composite(value: Any) -> bool:
+    cls = _ragged_type()
+    return cls is not None and isinstance(value, cls)
+
+
+def _nested(seq: Any, expand: bool) -> bool:
+    return is_nested(seq) or (expand and _is_composite(seq))
+
+
 def is_nested(seq: Any) -> bool:
     """Whether ``seq`` is a structure (as opposed to a leaf) for tf.nest."""
     if isinstance(seq, (Mapping, MappingView)) or _is_attrs(seq):
@@ -70,6 +88,8 @@ def _sorted_keys(mapping: Mapping[Any, Any]) -> list[Any]:
 
 def _children(value: Any) -> list[Any]:
     """The immediate children of a nested ``value``, in tf.nest's order."""
+    if _is_composite(value):
+        return [value.flat_values, *value.nested_row_splits]
     if isinstance(value, Mapping):
         return [value[k] for k in _sorted_keys(value)]
     if _is_attrs(value):
@@ -80,6 +100,8 @@ def _children(value: Any) -> list[Any]:
 def _sequence_like(instance: Any, args: list[Any]) -> Any:
     """A structure of ``instance``'s kind holding ``args`` (its children in
     tf.nest's order)."""
+    if _is_composite(instance):
+        return type(instance).from_nested_row_splits(args[0], list(args[1:]), validate=False)
     if isinstance(instance, Mapping):
         by_key = dict(zip(_sorted_keys(instance), args, strict=True))
         items = [(k, by_key[k]) for k in instance]
@@ -103,10 +125,10 @@ def _sequence_like(instance: Any, args: list[Any]) -> Any:
         return list(args)
 
 
-def _walk(structure: Any) -> Iterator[Any]:
-    if is_nested(structure):
+def _walk(structure: Any, expand: bool) -> Iterator[Any]:
+    if _nested(structure, expand):
         for child in _children(structure):
-            yield from _walk(child)
+            yield from _walk(child, expand)
     else:
         yield structure
 
@@ -114,8 +136,7 @@ def _walk(structure: Any) -> Iterator[Any]:
 def flatten(structure: Any, expand_composites: bool = False) -> list[Any]:
     """The leaves of ``structure`` in tf.nest's order (mappings by sorted
     key); a leaf gives ``[structure]`` (``flatten(None) == [None]``)."""
-    del expand_composites  # no composite tensors in tfe
-    return list(_walk(structure))
+    return list(_walk(structure, bool(expand_composites)))
 
 
 def _describe(value: Any) -> str:
@@ -130,13 +151,14 @@ class _Dot:
 
 def _outline(structure: Any) -> str:
     dot = _Dot()
-    return str(_rebuild(structure, iter([dot] * len(flatten(structure)))))
+    return str(_rebuild(structure, iter([dot] * len(flatten(structure))), False))
 
 
-def _rebuild(structure: Any, leaves: Iterator[Any]) -> Any:
-    if not is_nested(structure):
+def _rebuild(structure: Any, leaves: Iterator[Any], expand: bool) -> Any:
+    if not _nested(structure, expand):
         return next(leaves)
-    return _sequence_like(structure, [_rebuild(c, leaves) for c in _children(structure)])
+    children = [_rebuild(c, leaves, expand) for c in _children(structure)]
+    return _sequence_like(structure, children)
 
 
 def _same_type(a: Any, b: Any) -> bool:
@@ -150,9 +172,22 @@ def _same_type(a: Any, b: Any) -> bool:
     return issubclass(ta, list) and issubclass(tb, list)
 
 
-def _difference(a: Any, b: Any, check_types: bool) -> tuple[type[Exception], str] | None:
+def _spec(value: Any) -> tuple[Any, ...] | None:
+    # What TF's RaggedTensorSpec holds: shape, dtype, ragged rank, splits dtype.
+    if not _is_composite(value):
+        return None
+    return (value.shape, value.dtype, value.ragged_rank, value.row_splits_dtype)
+
+
+def _specs_compatible(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
+    return a[1:] == b[1:] and a[0].is_compatible_with(b[0])
+
+
+def _difference(
+    a: Any, b: Any, check_types: bool, expand: bool
+) -> tuple[type[Exception], str] | None:
     """The first way ``a`` and ``b`` differ in structure, or None."""
-    a_nested, b_nested = is_nested(a), is_nested(b)
+    a_nested, b_nested = _nested(a, expand), _nested(b, expand)
     if a_nested != b_nested:
         seq, other = (a, b) if a_nested else (b, a)
         return ValueError, (
@@ -160,6 +195,15 @@ def _difference(a: Any, b: Any, check_types: bool) -> tuple[type[Exception], str
             f'"{_describe(other)}" is not'
         )
     if not a_nested:
+        return None
+    if _is_composite(a) or _is_composite(b):
+        spec_a, spec_b = _spec(a), _spec(b)
+        if spec_a is None or spec_b is None or not _specs_compatible(spec_a, spec_b):
+            return ValueError, (
+                "Incompatible CompositeTensor TypeSpecs: "
+                f"type={type(a).__name__}Spec str={spec_a} vs. "
+                f"type={type(b).__name__}Spec str={spec_b}"
+            )
         return None
     if check_types and not _same_type(a, b):
         return TypeError, (
@@ -181,7 +225,7 @@ def _difference(a: Any, b: Any, check_types: bool) -> tuple[type[Exception], str
             f"structure: {_describe(a)}. Second structure: {_describe(b)}"
         )
     for x, y in zip(ca, cb, strict=True):
-        found = _difference(x, y, check_types)
+        found = _difference(x, y, check_types, expand)
         if found is not None:
             return found
     return None
@@ -193,8 +237,7 @@ def assert_same_structure(
     """Raises unless ``nest1`` and ``nest2`` nest the same way: ValueError
     for a different shape, TypeError for different sequence types (when
     ``check_types``), with TF's message."""
-    del expand_composites
-    found = _difference(nest1, nest2, bool(check_types))
+    found = _difference(nest1, nest2, bool(check_types), bool(expand_composites))
     if found is None:
         return
     cls, detail = found
@@ -211,14 +254,14 @@ def assert_same_structure(
 def pack_sequence_as(structure: Any, flat_sequence: Any, expand_composites: bool = False) -> Any:
     """``flat_sequence`` (a list or other sequence) packed into the shape of
     ``structure``: the inverse of :func:`flatten`."""
-    del expand_composites
+    expand = bool(expand_composites)
     if not is_nested(flat_sequence):
         raise TypeError(
             f"Attempted to pack value:\n  {flat_sequence}\ninto a structure, but found "
             f"incompatible type `{type(flat_sequence)}` instead."
         )
     flat = list(flat_sequence)
-    if not is_nested(structure):
+    if not _nested(structure, expand):
         if len(flat) != 1:
             raise ValueError(
                 f"The target structure is of type `{type(structure)}`\n  {structure}\n"
@@ -227,13 +270,13 @@ def pack_sequence_as(structure: Any, flat_sequence: Any, expand_composites: bool
                 "to map one to the other."
             )
         return flat[0]
-    count = len(flatten(structure))
+    count = len(flatten(structure, expand))
     if count != len(flat):
         raise ValueError(
             f"Could not pack sequence. Structure had {count} atoms, but flat_sequence "
             f"had {len(flat)} items.  Structure: {structure}, flat_sequence: {flat_sequence}."
         )
-    return _rebuild(structure, iter(flat))
+    return _rebuild(structure, iter(flat), expand)
 
 
 def map_structure(func: Callable[..., Any], *structure: Any, **kwargs: Any) -> Any:
@@ -247,14 +290,16 @@ def map_structure(func: Callable[..., Any], *structure: Any, **kwargs: Any) -> A
     if not structure:
         raise ValueError("Must provide at least one structure")
     check_types = kwargs.pop("check_types", True)
-    kwargs.pop("expand_composites", False)
+    expand = bool(kwargs.pop("expand_composites", False))
     if kwargs:
         raise ValueError(
             "Only valid keyword arguments are `check_types` and `expand_composites`, "
             f"not: `{'`, `'.join(kwargs)}`"
         )
     for other in structure[1:]:
-        assert_same_structure(structure[0], other, check_types=check_types)
-    flats = [flatten(s) for s in structure]
+        assert_same_structure(
+            structure[0], other, check_types=check_types, expand_composites=expand
+        )
+    flats = [flatten(s, expand) for s in structure]
     results = [func(*leaves) for leaves in zip(*flats, strict=True)]
-    return pack_sequence_as(structure[0], results)
+    return pack_sequence_as(structure[0], results, expand_composites=expand)

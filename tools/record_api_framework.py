@@ -111,6 +111,12 @@ CASES: list[tuple[str, str, bool]] = [
     ("nest_same_inner_length", "tf.nest.assert_same_structure([[1]], [[1, 2]])", True),
     ("nest_same_strings", 'tf.nest.assert_same_structure("ab", "c")', True),
     ("nest_same_dict_value", 'tf.nest.assert_same_structure({"a": [1]}, {"a": 1})', True),
+    ("nest_ragged_flatten", "tf.nest.flatten(tf.RaggedTensor.from_row_lengths([1, 2, 3], [2, 1]), expand_composites=True)", True),
+    ("nest_ragged_flatten_2", "tf.nest.flatten(tf.RaggedTensor.from_row_lengths(tf.RaggedTensor.from_row_lengths([1, 2, 3, 4], [1, 2, 1]), [2, 1]), expand_composites=True)", True),
+    ("nest_ragged_leaf", "len(tf.nest.flatten([tf.RaggedTensor.from_row_lengths([1, 2, 3], [2, 1])]))", True),
+    ("nest_ragged_map", 'tf.nest.map_structure(lambda t: t, {"r": tf.RaggedTensor.from_row_lengths([1, 2, 3], [2, 1])}, expand_composites=True)["r"].to_list()', True),
+    ("nest_ragged_pack", "tf.nest.pack_sequence_as(tf.RaggedTensor.from_row_lengths([0, 0, 0], [2, 1]), [tf.constant([4, 5, 6]), tf.constant([0, 1, 3], tf.int64)], expand_composites=True).to_list()", True),
+    ("nest_ragged_same", "tf.nest.assert_same_structure(tf.RaggedTensor.from_row_lengths([1, 2, 3], [2, 1]), tf.RaggedTensor.from_row_lengths([1.0], [1]), expand_composites=True)", False),
     # tf.debugging
     ("dbg_equal_ok", "tf.debugging.assert_equal(tf.constant([1, 2]), tf.constant([1, 2]))", True),
     ("dbg_equal", "tf.debugging.assert_equal(tf.constant([1, 2]), tf.constant([1, 3]))", True),
