@@ -68,7 +68,9 @@ __all__ = [
 ]
 
 # Names TensorFlow also exports at the top level (tf.<name>).
-TOPLEVEL: frozenset[str] = frozenset({"random_index_shuffle"})
+TOPLEVEL: frozenset[str] = frozenset(
+    {"random_index_shuffle", "random_normal_initializer", "random_uniform_initializer"}
+)
 
 DEFAULT_GRAPH_SEED = 87654321
 _MAXINT32 = 2**31 - 1
@@ -1179,6 +1181,88 @@ def fixed_unigram_candidate_sampler(
         vocab_file=vocab_file, distortion=distortion, num_reserved_ids=num_reserved_ids,
         num_shards=num_shards, shard=shard, unigrams=list(unigrams),
     )
+
+
+# ---------------------------------------------------------------------------
+# tf.random_normal_initializer / tf.random_uniform_initializer
+
+_PARTITION_KWARGS = ("partition_shape", "partition_offset")
+
+
+class _Initializer:
+    """Shared part of TF's ``init_ops_v2`` random initializers: a seed
+    makes them stateless (``seed=[seed, 0]``), else they use the stateful
+    ops with TF's seeding rules."""
+
+    seed: Any
+
+    def _validate_kwargs(self, kwargs: dict[str, Any]) -> None:
+        for kw in kwargs:
+            if kw not in _PARTITION_KWARGS:
+                raise TypeError(
+                    f"Keyword argument should be one of {list(_PARTITION_KWARGS)}. "
+                    f"Received: {kw}"
+                )
+
+    def _stateless_seed(self) -> list[Any] | None:
+        return None if self.seed is None else [self.seed, 0]
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any]) -> Any:
+        config.pop("dtype", None)
+        return cls(**config)
+
+
+class random_normal_initializer(_Initializer):
+    """Initializer with normal values (``tf.random_normal_initializer``)."""
+
+    def __init__(self, mean: Any = 0.0, stddev: Any = 0.05, seed: int | None = None) -> None:
+        self.mean = mean
+        self.stddev = stddev
+        self.seed = seed
+
+    def __call__(self, shape: Any, dtype: Any = dtypes.float32, **kwargs: Any) -> Any:
+        self._validate_kwargs(kwargs)
+        dtype = dtypes.as_dtype(dtype)
+        if not dtype.is_floating:
+            raise ValueError(
+                f"Argument `dtype` is expected to be floating point. Received: {dtype}."
+            )
+        shape = kwargs.get("partition_shape", shape)
+        seed = self._stateless_seed()
+        if seed is not None:
+            return stateless_normal(shape, seed, mean=self.mean, stddev=self.stddev, dtype=dtype)
+        return normal(shape, mean=self.mean, stddev=self.stddev, dtype=dtype)
+
+    def get_config(self) -> dict[str, Any]:
+        return {"mean": self.mean, "stddev": self.stddev, "seed": self.seed}
+
+
+class random_uniform_initializer(_Initializer):
+    """Initializer with uniform values (``tf.random_uniform_initializer``)."""
+
+    def __init__(self, minval: Any = -0.05, maxval: Any = 0.05, seed: int | None = None) -> None:
+        self.minval = minval
+        self.maxval = maxval
+        self.seed = seed
+
+    def __call__(self, shape: Any, dtype: Any = dtypes.float32, **kwargs: Any) -> Any:
+        self._validate_kwargs(kwargs)
+        dtype = dtypes.as_dtype(dtype)
+        if not dtype.is_floating and not dtype.is_integer:
+            raise ValueError(
+                f"Argument `dtype` expected to be numeric or boolean. Received {dtype}."
+            )
+        shape = kwargs.get("partition_shape", shape)
+        seed = self._stateless_seed()
+        if seed is not None:
+            return stateless_uniform(
+                shape, seed, minval=self.minval, maxval=self.maxval, dtype=dtype
+            )
+        return uniform(shape, minval=self.minval, maxval=self.maxval, dtype=dtype)
+
+    def get_config(self) -> dict[str, Any]:
+        return {"minval": self.minval, "maxval": self.maxval, "seed": self.seed}
 
 
 # ---------------------------------------------------------------------------

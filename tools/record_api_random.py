@@ -79,6 +79,17 @@ CASES: list[tuple[str, str]] = [
     ("poisson_int", "tf.random.set_seed(4)\ntf.random.poisson([3], 30.0, dtype=tf.int64)"),
     ("poisson_f64_rate", "tf.random.set_seed(4)\n"
      "tf.random.poisson([3], tf.constant([3.0, 40.0], tf.float64), dtype=tf.float64)"),
+    ("fn_seeded", "tf.random.set_seed(3)\n"
+     "f = tf.function(lambda: tf.random.uniform([2]) + tf.random.normal([2]))\n[f(), f()]"),
+    ("fn_op_seed", "tf.random.set_seed(3)\n"
+     "h = tf.function(lambda: tf.random.uniform([2], seed=5))\n[h(), h()]"),
+    ("init_normal_seeded", "tf.random_normal_initializer(1.0, 2.0, seed=4)([2, 2])"),
+    ("init_uniform_seeded", "tf.random_uniform_initializer(-1.0, 1.0, seed=4)([3], "
+     "tf.float64)"),
+    ("init_uniform_int", "tf.random_uniform_initializer(0, 10, seed=4)([3], tf.int32)"),
+    ("init_normal_global", "tf.random.set_seed(2)\ntf.random_normal_initializer()([3])"),
+    ("init_normal_int_error", "tf.random_normal_initializer()([3], tf.int32)"),
+    ("init_config", "tf.random_uniform_initializer(-2.0, 3.0, seed=1).get_config()"),
     # --- stateless ---
     ("stateless_uniform", "tf.random.stateless_uniform([3], seed=[1, 2])"),
     ("stateless_uniform_int", "tf.random.stateless_uniform([4], seed=(1, 2), minval=5, "

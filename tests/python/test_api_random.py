@@ -64,6 +64,9 @@ def _same(got: Any, want: Any, where: str) -> None:
     if "py" in want:
         assert got == want["py"], where
         return
+    if "repr" in want:
+        assert repr(got) == want["repr"], where
+        return
     if "dtype" in want:
         assert got.dtype.name == want["dtype"], where
         arr = got.numpy()
