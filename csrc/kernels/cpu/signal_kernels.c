@@ -28,6 +28,7 @@ typedef struct sig_cd {
 } sig_cd;
 
 #define SIG_MAX_RADIX 64
+#define SIG_PI 3.14159265358979323846
 #define SIG_MAX_FACTORS 64
 /* Largest tensor rank the kernels handle (TF's limit). */
 #define SI_MAX_RANK_K 254
@@ -88,8 +89,8 @@ static sig_cd sig_expi(int sign, int64_t num, int64_t den) {
   if (num < 0) num += den;
   /* Use the nearest of the eight symmetric octants' angles for accuracy:
    * a = 2 pi num / den computed in the folded range. */
-  a = 2.0 * M_PI * ((double)num / (double)den);
-  if (2 * num > den) a = -2.0 * M_PI * ((double)(den - num) / (double)den);
+  a = 2.0 * SIG_PI * ((double)num / (double)den);
+  if (2 * num > den) a = -2.0 * SIG_PI * ((double)(den - num) / (double)den);
   r.re = cos(a);
   r.im = (double)sign * sin(a);
   return r;
