@@ -37,6 +37,10 @@ CASES: list[dict[str, Any]] = json.loads(
 # dtype (float16 and float32 results come from a double computation; the
 # largest double errors seen over wide random samples are about 10 ulps).
 REF_ULPS = {"float64": 12.0, "float32": 1.0, "float16": 1.0}
+# BesselI0/I0e/I1/I1e in float32 are evaluated in float as TF's kernel does
+# (its Chebyshev expansions), to give TF's digits; TF's own float results
+# are up to about 5 ulps from the true value.
+REF_ULPS_FLOAT_BESSEL_I = 6.0
 
 # Distance allowed from TF's value, in units in the last place, where TF's
 # value is at least as close to the true one as tfe's.
@@ -79,7 +83,10 @@ def test_against_tf_and_reference(i: int) -> None:
     m = ~exact
     # the true value
     err = np.abs(got[m] - ref[m])
-    lim = REF_ULPS[dt] * _ulp(ref[m], dt)
+    ulps = REF_ULPS[dt]
+    if dt == "float32" and op.startswith("BesselI"):
+        ulps = REF_ULPS_FLOAT_BESSEL_I
+    lim = ulps * _ulp(ref[m], dt)
     if op[:7] in ("BesselJ", "BesselY"):
         # these oscillate; near their zeros the error is relative to the
         # envelope sqrt(2 / (pi x)) (capped at 1), not to the value
@@ -98,7 +105,7 @@ def test_shapes_and_empty() -> None:
     x = constant(np.array([[0.5, 1.0], [2.0, 3.0]], dtype=np.float32))
     y = ops.BesselI0e(x=x).numpy()
     assert y.shape == (2, 2)
-    assert y[0, 1] == np.float32(0.46575961)
+    assert y[0, 1] == np.float32(0.46575963)  # TF 2.21's float digits
     e = ops.Dawsn(x=constant(np.zeros((0, 3), dtype=np.float64))).numpy()
     assert e.shape == (0, 3)
     s = ops.Ndtri(x=constant(np.float64(0.975))).numpy()

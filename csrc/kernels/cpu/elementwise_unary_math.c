@@ -7,20 +7,18 @@
 
 #include "kernels/cpu/elementwise_common.h"
 
-/* Logistic function without overflow for large |x|. */
+/* Logistic function e / (1 + e) with e = exp(x), as TF's CPU kernels
+ * compute it: float clamps x at 16.6355324 first (the result is then 1),
+ * double maps an infinite e to 1. Same rounding as TF's. */
 static inline float ew_sigmoid_f(float x) {
-  if (x >= 0) return 1.0f / (1.0f + expf(-x));
-  {
-    float e = expf(x);
-    return e / (1.0f + e);
-  }
+  const float hi = 16.6355324f;
+  float e = expf(hi < x ? hi : x); /* NaN stays NaN */
+  return e / (1.0f + e);
 }
 static inline double ew_sigmoid_d(double x) {
-  if (x >= 0) return 1.0 / (1.0 + exp(-x));
-  {
-    double e = exp(x);
-    return e / (1.0 + e);
-  }
+  double e = exp(x);
+  if (isinf(e)) return 1.0;
+  return e / (1.0 + e);
 }
 /* Half and bfloat16 evaluate e / (1 + e) with e = exp(x), rounding every
  * step to the element type (1 where e overflows), which is what TF's

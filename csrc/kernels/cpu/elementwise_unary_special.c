@@ -70,10 +70,64 @@ TFE_EW_UNARY_T(sign_c128, tfe_c128, tfe_c128, tfe_c128, TFE_EW_ID, TFE_EW_ID,
 /* TF 2.21's double Erf returns NaN at +-inf (float and half give +-1);
  * reproduced. */
 static inline double ew_erf_d(double x) { return isinf(x) ? NAN : erf(x); }
-#define EW_EXPR_F(x) _Generic((x), float: erff, double: ew_erf_d)(x)
+/* float erf and erfc as TF's CPU kernels compute them (in float, with
+ * the rational approximations of its Eigen build), so results carry TF's
+ * digits; double uses libm. */
+static float ew_poly_f(float x, const float* c, int n) {
+  float p = c[0];
+  int i;
+  for (i = 1; i < n; i++) p = p * x + c[i];
+  return p;
+}
+static inline float ew_erf_f(float x) {
+  /* x P(x^2) / Q(x^2), clamped to [-1, 1]; x^2 is capped at 16 (erf(4)
+   * is 1 in float), which also sends NaN through the NaN numerator */
+  static const float num[6] = {
+      2.123732201653183437883853912353515625e-06f,
+      2.861979592125862836837768554687500000e-04f,
+      3.658048342913389205932617187500000000e-03f,
+      5.243302136659622192382812500000000000e-02f,
+      1.874160766601562500000000000000000000e-01f,
+      1.128379106521606445312500000000000000e+00f};
+  static const float den[6] = {
+      3.89185734093189239501953125000e-05f, 1.14329601638019084930419921875e-03f,
+      1.47520881146192550659179687500e-02f, 1.12945675849914550781250000000e-01f,
+      4.99425798654556274414062500000e-01f, 1.0f};
+  float xx = x * x, x2 = xx < 16.0f ? xx : 16.0f;
+  float r = (x * ew_poly_f(x2, num, 6)) / ew_poly_f(x2, den, 6);
+  r = 1.0f < r ? 1.0f : r;
+  return r < -1.0f ? -1.0f : r;
+}
+static inline float ew_erfc_f(float x_in) {
+  /* |x| <= 1: 1 + x S(x^2); else exp(-x^2) P(1/x^2) / (x Q(1/x^2)), with
+   * the rounding error of x^2 folded into the exponential, plus 2 for
+   * negative x; x is clamped to [-11, 11] */
+  static const float small[6] = {
+      5.61802298761904239654541015625e-04f, -4.91381669417023658752441406250e-03f,
+      2.67075151205062866210937500000e-02f, -1.12800106406211853027343750000e-01f,
+      3.76122951507568359375000000000e-01f, -1.12837910652160644531250000000e+00f};
+  static const float num[4] = {
+      1.0208116471767425537109375e-01f, 4.2920666933059692382812500e-01f,
+      3.2379078865051269531250000e-01f, 5.3971976041793823242187500e-02f};
+  static const float den[5] = {
+      1.7251677811145782470703125e-02f, 3.9137163758277893066406250e-01f,
+      1.0000000000000000000000000e+00f, 6.2173241376876831054687500e-01f,
+      9.5662862062454223632812500e-02f};
+  float x = x_in < -11.0f ? -11.0f : x_in, x2, lo, e, z, q2, r;
+  x = 11.0f < x ? 11.0f : x;
+  x2 = x * x;
+  if (!(1.0f < x2)) return x * ew_poly_f(x2, small, 6) + 1.0f;
+  lo = (float)((double)x * (double)x - (double)x2); /* exact */
+  e = expf(-x2);
+  z = e - e * lo;
+  q2 = 1.0f / x2;
+  r = ew_poly_f(q2, num, 4) / (x * ew_poly_f(q2, den, 5));
+  return z * r + (x < 0.0f ? 2.0f : 0.0f);
+}
+#define EW_EXPR_F(x) _Generic((x), float: ew_erf_f, double: ew_erf_d)(x)
 TFE_EW_FLOATS(UN_F, erf)
 #undef EW_EXPR_F
-#define EW_EXPR_F(x) erfc(x)
+#define EW_EXPR_F(x) _Generic((x), float: ew_erfc_f, double: erfc)(x)
 TFE_EW_FLOATS(UN_F, erfc)
 #undef EW_EXPR_F
 #define EW_FLOATS_NO_BF16(X, OP) \
