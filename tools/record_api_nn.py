@@ -31,6 +31,9 @@ _IMG5 = "np.arange(50, dtype=np.float32).reshape(1, 5, 5, 2) / 7"
 _K = "np.linspace(-1, 1, 36).astype(np.float32).reshape(3, 3, 2, 2)"
 _K2 = "np.linspace(-1, 1, 16).astype(np.float32).reshape(2, 2, 2, 2)"
 _SEQ = "np.arange(16, dtype=np.float32).reshape(2, 8, 1) / 3"
+_VOL = "np.sin(np.arange(120, dtype=np.float32)).reshape(1, 4, 5, 3, 2)"
+_K3 = "np.cos(np.arange(48, dtype=np.float32)).reshape(2, 2, 2, 2, 3)"
+_DF = "np.array([[[0.5, -1.0], [0.0, 0.25]], [[-0.5, 1.0], [2.0, 0.0]]], np.float32)"
 _L = "np.linspace(-3, 3, 24).astype(np.float32).reshape(4, 6)"
 _LAB = "np.abs(np.sin(np.arange(24, dtype=np.float32))).reshape(4, 6)"
 
@@ -196,6 +199,34 @@ CASES: list[str] = [
     "tf.nn.embedding_lookup(np.arange(12, dtype=np.float32).reshape(4, 3), [5])",
     "tf.nn.collapse_repeated(np.array([[1, 1, 2, 2, 3], [4, 4, 4, 5, 5]], np.int32), np.array([5, 3], np.int32))",
     "tf.nn.ctc_unique_labels(np.array([[3, 4, 4, 3], [1, 1, 1, 0]], np.int32))",
+    # 3-D pooling and convolution, dilation2d / erosion2d (ops of the nn_extra group)
+    f"tf.nn.max_pool3d({_VOL}, 2, 2, 'VALID')",
+    f"tf.nn.max_pool3d({_VOL}, 3, [1, 2, 1], 'SAME')",
+    f"tf.nn.avg_pool3d({_VOL}, 2, 1, 'VALID')",
+    f"tf.nn.avg_pool3d({_VOL}, [2, 3, 2], 2, 'SAME')",
+    f"tf.nn.avg_pool3d({_VOL}.astype(np.float64), 2, 2, 'SAME')",
+    f"tf.nn.max_pool({_VOL}, ksize=2, strides=2, padding='SAME')",
+    f"tf.nn.avg_pool({_VOL}, ksize=2, strides=2, padding='VALID')",
+    f"tf.nn.pool({_VOL}, [2, 2, 2], 'MAX', padding='VALID', dilations=[1, 2, 1])",
+    f"tf.nn.max_pool3d({_VOL}, [1, 2, 2, 2, 2], 1, 'VALID')",
+    f"tf.nn.max_pool3d({_VOL}, 2, 1, 'VALID', data_format='NCDHW')",
+    f"tf.nn.conv3d({_VOL}, {_K3}, [1, 1, 1, 1, 1], 'VALID')",
+    f"tf.nn.conv3d({_VOL}, {_K3}, [1, 2, 1, 2, 1], 'SAME')",
+    f"tf.nn.conv3d({_VOL}.astype(np.float64), {_K3}.astype(np.float64), [1, 1, 1, 1, 1], 'SAME')",
+    f"tf.nn.conv3d({_VOL}, {_K3}, [1, 1, 1, 1, 1], 'VALID', dilations=[1, 2, 1, 1, 1])",
+    f"tf.nn.conv3d({_VOL}, {_K3}[:, :, :, :1], [1, 1, 1, 1, 1], 'VALID')",
+    f"tf.nn.conv3d({_VOL}, {_K3}, [1, 1, 1, 1], 'VALID')",
+    f"tf.nn.convolution({_VOL}, {_K3}, padding='SAME')",
+    f"tf.nn.convolution({_VOL}, {_K3}, padding='VALID', dilations=2)",
+    f"tf.nn.conv3d(np.stack([{_VOL}, {_VOL}]), {_K3}, [1, 1, 1, 1, 1], 'VALID')",
+    f"tf.nn.dilation2d({_IMG}, {_DF}, [1, 1, 1, 1], 'SAME', 'NHWC', [1, 1, 1, 1])",
+    f"tf.nn.dilation2d({_IMG5}, {_DF}, [1, 2, 1, 1], 'VALID', 'NHWC', [1, 2, 2, 1])",
+    f"tf.nn.dilation2d({_IMG}, {_DF}, [1, 1, 1, 1], 'SAME', 'NCHW', [1, 1, 1, 1])",
+    f"tf.nn.dilation2d(({_IMG} * 4).astype(np.int32), ({_DF} * 4).astype(np.int32), [1, 1, 1, 1], 'VALID', 'NHWC', [1, 1, 1, 1])",
+    f"tf.nn.dilation2d(({_IMG} * 4).astype(np.uint8), np.full([2, 2, 2], 250, np.uint8), [1, 1, 1, 1], 'SAME', 'NHWC', [1, 1, 1, 1])",
+    f"tf.nn.dilation2d({_IMG}, {_DF}[:, :, :1], [1, 1, 1, 1], 'SAME', 'NHWC', [1, 1, 1, 1])",
+    f"tf.nn.erosion2d({_IMG}, {_DF}, [1, 1, 1, 1], 'SAME', 'NHWC', [1, 1, 1, 1])",
+    f"tf.nn.erosion2d({_IMG5}, {_DF}, [1, 1, 1, 1], 'VALID', 'NHWC', [1, 2, 1, 1])",
     # tf.math functions re-exported by tf.nn
     "tf.nn.top_k(np.array([3, 1, 2, 5], np.int32), 2)",
     "tf.nn.in_top_k(np.array([1, 0]), np.array([[0.1, 0.9], [0.8, 0.2]], np.float32), 1)",

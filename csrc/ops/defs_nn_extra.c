@@ -4,9 +4,38 @@
 
 int tfe_ops_register_nn_extra_defs(void);
 
-/* Filled in as the ops are implemented (issue 16). An empty table registers
- * nothing. */
+/* Ops of tf.nn the older groups lack: 3-D pooling and convolution, and
+ * grayscale dilation (tf.nn.dilation2d / erosion2d). */
 static const tfe_builtin_op kOps[] = {
+    TFE_OP("MaxPool3D", "in: input: T",
+           "out: output: T",
+           "attr: ksize: list(int) >= 5",
+           "attr: strides: list(int) >= 5",
+           "attr: padding: {'SAME', 'VALID'}",
+           "attr: data_format: {'NDHWC', 'NCDHW'} = 'NDHWC'",
+           "attr: T: {half, bfloat16, float}"),
+    TFE_OP("AvgPool3D", "in: input: T",
+           "out: output: T",
+           "attr: ksize: list(int) >= 5",
+           "attr: strides: list(int) >= 5",
+           "attr: padding: {'SAME', 'VALID'}",
+           "attr: data_format: {'NDHWC', 'NCDHW'} = 'NDHWC'",
+           "attr: T: {half, bfloat16, float, double}"),
+    TFE_OP("Conv3D", "in: input: T",
+           "in: filter: T",
+           "out: output: T",
+           "attr: T: {half, bfloat16, float, double}",
+           "attr: strides: list(int) >= 5",
+           "attr: padding: {'SAME', 'VALID'}",
+           "attr: data_format: {'NDHWC', 'NCDHW'} = 'NDHWC'",
+           "attr: dilations: list(int) = [1, 1, 1, 1, 1]"),
+    TFE_OP("Dilation2D", "in: input: T",
+           "in: filter: T",
+           "out: output: T",
+           "attr: T: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64}",
+           "attr: strides: list(int) >= 4",
+           "attr: rates: list(int) >= 4",
+           "attr: padding: {'SAME', 'VALID'}"),
     {NULL, NULL}, /* end marker: not registered */
 };
 
