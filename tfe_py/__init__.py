@@ -153,6 +153,9 @@ _LAZY_NAMES = {
     "load_op_library": "tfe_py.plugins",
     "load_pluggable_device": "tfe_py.plugins",
     "Session": "tfe_py.session",
+    "GradientTape": "tfe_py.gradient_tape",
+    "UnconnectedGradients": "tfe_py.gradient_tape",
+    "Variable": "tfe_py.variables",
     "get_default_session": "tfe_py.session",
 }
 _TOPLEVEL_MODULES = (

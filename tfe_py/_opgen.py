@@ -744,6 +744,8 @@ def _group_dtype(
         for item in items:
             if isinstance(item, EagerTensor) and item._h:
                 return int(item.dtype)
+            if hasattr(type(item), "_tfe_dense_tensor_"):  # a Variable
+                return int(item.dtype)
     return None
 
 
@@ -784,6 +786,12 @@ def _gather_inputs(
             if isinstance(item, EagerTensor):
                 _check_open(op, arg, item)
                 handles.append(item._h)
+                continue
+            dense = getattr(type(item), "_tfe_dense_tensor_", None)
+            if dense is not None:  # a Variable: its current value, read now
+                t = dense(item)
+                made.append(t)
+                handles.append(t._h)
                 continue
             want: int | None
             if arg.fixed_type is not None:

@@ -1415,6 +1415,9 @@ def convert_to_tensor(
     TF's ValueError. ``dtype_hint`` is the dtype to try first for a Python
     value when ``dtype`` is None (the value's own is used when it does not
     convert)."""
+    dense = getattr(type(value), "_tfe_dense_tensor_", None)
+    if dense is not None:  # a Variable: its value, read now (recorded on tapes)
+        value = dense(value)
     if dtype is None and dtype_hint is not None and not isinstance(value, Tensor):
         try:
             return convert_to_tensor(value, dtype_hint, name=name)

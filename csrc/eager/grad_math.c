@@ -322,24 +322,56 @@ static void grad_matmul(TFE_GradientContext* g, TF_Status* s) {
 /* sum(x, axes): dy broadcast back to x's shape, through the shape x has
  * with the reduced axes kept as 1. Eager only: the kept shape is computed
  * from the values. */
-static void grad_sum(TFE_GradientContext* g, TF_Status* s) {
+static TF_AbstractTensor* sum_grad(TFE_GradientContext* g, TF_Status* s);
+
+static void grad_sum(TFE_GradientContext* g, TF_Status* s) { give(g, 0, sum_grad(g, s), s); }
+
+/* mean: the Sum gradient divided by the number of elements averaged,
+ * size(x) / size(y), cast to x's dtype. */
+static void grad_mean(TFE_GradientContext* g, TF_Status* s) {
+  TF_AbstractTensor* spread = sum_grad(g, s);
+  TF_AbstractTensor* nx = call1(g, "Size", TFE_GradientContextInput(g, 0), s);
+  TF_AbstractTensor* ny = call1(g, "Size", TFE_GradientContextOutput(g, 0), s);
+  TF_AbstractTensor* n = call2(g, "FloorDiv", nx, ny, s);
+  TF_AbstractTensor* nf = NULL;
+  TF_AbstractOp* op = n != NULL ? new_op(g, "Cast", s) : NULL;
+  if (op != NULL) {
+    TFE_AbstractOpAddInput(op, n, s);
+    TF_AbstractOpSetAttrType(op, "DstT", TFE_AbstractTensorDataType(spread, s), s);
+    if (TF_GetCode(s) == TF_OK) {
+      nf = finish(op, 0, s);
+    } else {
+      TF_DeleteAbstractOp(op);
+    }
+  }
+  give(g, 0, call2(g, "RealDiv", spread, nf, s), s);
+  TF_DeleteAbstractTensor(spread);
+  TF_DeleteAbstractTensor(nx);
+  TF_DeleteAbstractTensor(ny);
+  TF_DeleteAbstractTensor(n);
+  TF_DeleteAbstractTensor(nf);
+}
+
+static TF_AbstractTensor* sum_grad(TFE_GradientContext* g, TF_Status* s) {
   TF_AbstractTensor* x = TFE_GradientContextInput(g, 0);
   TF_AbstractTensor* axes = TFE_GradientContextInput(g, 1);
   TF_AbstractTensor *kept = NULL, *shaped = NULL, *xshape = NULL;
   TFE_TensorHandle* ah = tfe_unified_handle_of(axes);
   TF_Tensor* at = NULL;
   int64_t dims[64];
+  TF_AbstractTensor* out;
   int rank, i;
   rank = TFE_AbstractTensorNumDims(x, s);
-  if (TF_GetCode(s) != TF_OK) return;
+  if (TF_GetCode(s) != TF_OK) return NULL;
   if (ah == NULL || rank < 0 || rank > 64) {
     tfe_status_setf(s, TF_UNIMPLEMENTED,
-                    "the gradient of Sum needs eager values of rank <= 64 in tfe so far");
-    return;
+                    "the gradient of %s needs eager values of rank <= 64 in tfe so far",
+                    TFE_GradientContextOpType(g));
+    return NULL;
   }
   for (i = 0; i < rank; i++) dims[i] = TFE_AbstractTensorDim(x, i, s);
   at = TFE_TensorHandleResolve(ah, s);
-  if (TF_GetCode(s) != TF_OK) return;
+  if (TF_GetCode(s) != TF_OK) return NULL;
   {
     int64_t n = TF_TensorElementCount(at), k;
     for (k = 0; k < n; k++) {
@@ -358,24 +390,25 @@ static void grad_sum(TFE_GradientContext* g, TF_Status* s) {
     st = TF_AllocateTensor(TF_INT64, n1, 1, (size_t)rank * sizeof(int64_t));
     if (st == NULL) {
       tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "gradient of Sum: out of memory");
-      return;
+      return NULL;
     }
     if (rank > 0) memcpy(TF_TensorData(st), dims, (size_t)rank * sizeof(int64_t));
     sh = TFE_NewTensorHandle(st, s);
     TF_DeleteTensor(st);
-    if (sh == NULL) return;
+    if (sh == NULL) return NULL;
     kept = TF_CreateAbstractTensorFromEagerTensor(sh, s);
     if (kept == NULL) {
       TFE_DeleteTensorHandle(sh);
-      return;
+      return NULL;
     }
   }
   shaped = call2(g, "Reshape", upstream(g), kept, s);
   xshape = call1(g, "Shape", x, s);
-  give(g, 0, call2(g, "BroadcastTo", shaped, xshape, s), s);
+  out = call2(g, "BroadcastTo", shaped, xshape, s);
   TF_DeleteAbstractTensor(kept);
   TF_DeleteAbstractTensor(shaped);
   TF_DeleteAbstractTensor(xshape);
+  return out;
 }
 
 static void grad_reshape(TFE_GradientContext* g, TF_Status* s) {
@@ -437,9 +470,12 @@ int tfe_grad_register_builtins(void) {
       {"Relu", grad_relu},
       {"MatMul", grad_matmul},
       {"Sum", grad_sum},
+      {"Mean", grad_mean},
       {"Reshape", grad_reshape},
       {"Cast", grad_cast},
       {"AddN", grad_addn},
+      /* A variable read passes the gradient to the variable's handle. */
+      {"ReadVariableOp", grad_identity},
   };
   /* TF's NotDifferentiable ops among tfe's (gradients stop at them). */
   static const char* const kStop[] = {
@@ -449,7 +485,7 @@ int tfe_grad_register_builtins(void) {
       "ArgMax",    "ArgMin",       "LogicalAnd",   "LogicalOr",
       "LogicalNot", "BroadcastGradientArgs", "IsFinite", "IsInf",
       "IsNan",     "Floor",        "Ceil",         "Round",
-      "RandomUniform", "RandomStandardNormal", "TruncatedNormal",
+      "RandomUniform", "RandomStandardNormal", "TruncatedNormal", "StopGradient",
   };
   size_t i;
   for (i = 0; i < sizeof kGrads / sizeof kGrads[0]; i++) {
