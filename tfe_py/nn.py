@@ -2513,7 +2513,7 @@ def compute_accidental_hits(
     name: str | None = None,
 ) -> Any:
     """Positions where a sampled candidate equals one of the true classes."""
-    seed1, seed2 = _get_seed(seed) if seed is not None else (0, 0)
+    seed1, seed2 = _get_seed(seed)
     out = _op("ComputeAccidentalHits")(
         _t(true_classes, dtype_hint=_dtypes.int64),
         _t(sampled_candidates, dtype_hint=_dtypes.int64),
@@ -2540,15 +2540,174 @@ def _needs(op_name: str, api: str) -> Callable[..., Any]:
     return fn
 
 
-all_candidate_sampler = _needs("AllCandidateSampler", "tf.nn.all_candidate_sampler")
+def all_candidate_sampler(
+    true_classes: Any,
+    num_true: int,
+    num_sampled: int,
+    unique: bool,
+    seed: Any = None,
+    name: str | None = None,
+) -> Any:
+    """The classes 0..num_sampled-1 as (sampled_candidates,
+    true_expected_count, sampled_expected_count) (AllCandidateSampler)."""
+    seed1, seed2 = _get_seed(seed)
+    out = _op("AllCandidateSampler")(
+        _t(true_classes, dtype_hint=_dtypes.int64),
+        num_true=num_true,
+        num_sampled=num_sampled,
+        unique=unique,
+        seed=seed1,
+        seed2=seed2,
+        name=name,
+    )
+    return out[0], out[1], out[2]
+
+
+def _log_uniform_sampler(
+    true_classes: Any, num_true: int, num_sampled: int, unique: bool, range_max: int, seed: Any
+) -> Any:
+    seed1, seed2 = _get_seed(seed)
+    out = _op("LogUniformCandidateSampler")(
+        true_classes,
+        num_true=num_true,
+        num_sampled=num_sampled,
+        unique=unique,
+        range_max=range_max,
+        seed=seed1,
+        seed2=seed2,
+    )
+    return out[0], out[1], out[2]
+
+
+def _sum_rows(x: Any) -> Any:
+    """Row sums as TF computes them in these losses (a product with ones)."""
+    cols = _dims(x)[1]  # type: ignore[index]
+    ones = _op("Fill")(_const([cols, 1], _dtypes.int32), _const(1, _dtype(x)))
+    return _reshape(_op("MatMul")(x, ones), [-1])
+
+
+def _compute_sampled_logits(
+    weights: Any,
+    biases: Any,
+    labels: Any,
+    inputs: Any,
+    num_sampled: int,
+    num_classes: int,
+    num_true: int,
+    sampled_values: Any,
+    subtract_log_q: bool,
+    remove_accidental_hits: bool,
+    seed: Any = None,
+) -> Any:
+    """Logits and labels of the true and the sampled classes (TF's helper
+    of nce_loss and sampled_softmax_loss, with "div" sharding)."""
+    inputs = _t(inputs)
+    labels = _cast(_t(labels, dtype_hint=_dtypes.int64), _dtypes.int64)
+    labels_flat = _reshape(labels, [-1])
+    if sampled_values is None:
+        sampled_values = _log_uniform_sampler(
+            labels, num_true, num_sampled, True, num_classes, seed
+        )
+    sampled, true_expected, sampled_expected = (_op("StopGradient")(_t(v)) for v in sampled_values)
+    sampled = _cast(sampled, _dtypes.int64)
+    n_true = int(_dims(labels_flat)[0])  # type: ignore[index]
+    all_ids = _concat([labels_flat, sampled], 0)
+    all_w = _cast(embedding_lookup(weights, all_ids), _dtype(inputs))
+    true_w = all_w[:n_true]
+    sampled_w = all_w[n_true:]
+    sampled_logits = _op("MatMul")(inputs, sampled_w, transpose_b=True)
+    all_b = _cast(embedding_lookup(biases, all_ids), _dtype(inputs))
+    true_b = all_b[:n_true]
+    sampled_b = all_b[n_true:]
+    dim = int(_dims(true_w)[1])  # type: ignore[index]
+    row_dots = _op("Mul")(_expand(inputs, 1), _reshape(true_w, [-1, num_true, dim]))
+    true_logits = _reshape(_sum_rows(_reshape(row_dots, [-1, dim])), [-1, num_true])
+    true_logits = true_logits + _reshape(true_b, [-1, num_true])
+    sampled_logits = sampled_logits + sampled_b
+    if remove_accidental_hits:
+        idx, ids, wts = compute_accidental_hits(labels, sampled, num_true=num_true)
+        pairs = _concat([_reshape(idx, [-1, 1]), _reshape(_cast(ids, _dtypes.int32), [-1, 1])], 1)
+        batch = int(_dims(labels)[0])  # type: ignore[index]
+        dense = _op("ScatterNd")(
+            pairs, _cast(wts, _dtype(sampled_logits)), _const([batch, num_sampled], _dtypes.int32)
+        )
+        sampled_logits = sampled_logits + dense
+    if subtract_log_q:
+        true_logits = true_logits - _op("Log")(true_expected)
+        sampled_logits = sampled_logits - _op("Log")(sampled_expected)
+    out_logits = _concat([true_logits, sampled_logits], 1)
+    out_labels = _concat(
+        [_op("OnesLike")(true_logits) / num_true, _op("ZerosLike")(sampled_logits)], 1
+    )
+    return out_logits, out_labels
+
+
+def nce_loss(
+    weights: Any,
+    biases: Any,
+    labels: Any,
+    inputs: Any,
+    num_sampled: int,
+    num_classes: int,
+    num_true: int = 1,
+    sampled_values: Any = None,
+    remove_accidental_hits: bool = False,
+    name: str = "nce_loss",
+) -> Any:
+    """Noise-contrastive estimation loss per example (classes sampled
+    log-uniformly unless ``sampled_values`` is given)."""
+    logits, lab = _compute_sampled_logits(
+        weights,
+        biases,
+        labels,
+        inputs,
+        num_sampled,
+        num_classes,
+        num_true,
+        sampled_values,
+        True,
+        remove_accidental_hits,
+    )
+    losses = sigmoid_cross_entropy_with_logits(labels=lab, logits=logits)
+    return _sum_rows(losses)
+
+
+def sampled_softmax_loss(
+    weights: Any,
+    biases: Any,
+    labels: Any,
+    inputs: Any,
+    num_sampled: int,
+    num_classes: int,
+    num_true: int = 1,
+    sampled_values: Any = None,
+    remove_accidental_hits: bool = True,
+    seed: Any = None,
+    name: str = "sampled_softmax_loss",
+) -> Any:
+    """Softmax cross entropy over the true and the sampled classes."""
+    logits, lab = _compute_sampled_logits(
+        weights,
+        biases,
+        labels,
+        inputs,
+        num_sampled,
+        num_classes,
+        num_true,
+        sampled_values,
+        True,
+        remove_accidental_hits,
+        seed,
+    )
+    return softmax_cross_entropy_with_logits(labels=_op("StopGradient")(lab), logits=logits)
+
+
 fixed_unigram_candidate_sampler = _needs(
     "FixedUnigramCandidateSampler", "tf.nn.fixed_unigram_candidate_sampler"
 )
 learned_unigram_candidate_sampler = _needs(
     "LearnedUnigramCandidateSampler", "tf.nn.learned_unigram_candidate_sampler"
 )
-nce_loss = _needs("LogUniformCandidateSampler", "tf.nn.nce_loss")
-sampled_softmax_loss = _needs("LogUniformCandidateSampler", "tf.nn.sampled_softmax_loss")
 ctc_loss = _needs("CTCLossV2", "tf.nn.ctc_loss")
 ctc_greedy_decoder = _needs("CTCGreedyDecoder", "tf.nn.ctc_greedy_decoder")
 ctc_beam_search_decoder = _needs("CTCBeamSearchDecoder", "tf.nn.ctc_beam_search_decoder")

@@ -34,6 +34,10 @@ _SEQ = "np.arange(16, dtype=np.float32).reshape(2, 8, 1) / 3"
 _VOL = "np.sin(np.arange(120, dtype=np.float32)).reshape(1, 4, 5, 3, 2)"
 _K3 = "np.cos(np.arange(48, dtype=np.float32)).reshape(2, 2, 2, 2, 3)"
 _DF = "np.array([[[0.5, -1.0], [0.0, 0.25]], [[-0.5, 1.0], [2.0, 0.0]]], np.float32)"
+_W = "np.cos(np.arange(18, dtype=np.float32)).reshape(6, 3)"
+_B = "np.linspace(-0.5, 0.5, 6).astype(np.float32)"
+_IN = "np.sin(np.arange(6, dtype=np.float32)).reshape(2, 3)"
+_SV = "(np.array([0, 4, 5], np.int64), np.array([[0.4], [0.2]], np.float32), np.array([0.5, 0.2, 0.1], np.float32))"
 _L = "np.linspace(-3, 3, 24).astype(np.float32).reshape(4, 6)"
 _LAB = "np.abs(np.sin(np.arange(24, dtype=np.float32))).reshape(4, 6)"
 
@@ -227,6 +231,17 @@ CASES: list[str] = [
     f"tf.nn.dilation2d({_IMG}, {_DF}[:, :, :1], [1, 1, 1, 1], 'SAME', 'NHWC', [1, 1, 1, 1])",
     f"tf.nn.erosion2d({_IMG}, {_DF}, [1, 1, 1, 1], 'SAME', 'NHWC', [1, 1, 1, 1])",
     f"tf.nn.erosion2d({_IMG5}, {_DF}, [1, 1, 1, 1], 'VALID', 'NHWC', [1, 2, 1, 1])",
+    # candidate sampling and sampled losses
+    "tf.nn.all_candidate_sampler(np.array([[1], [3]], np.int64), 1, 5, True)",
+    "tf.nn.compute_accidental_hits(np.array([[1, 2], [0, 3]], np.int64), np.array([2, 0, 5], np.int64), 2)",
+    f"tf.nn.nce_loss({_W}, {_B}, np.array([[1], [4]]), {_IN}, 3, 6, sampled_values={_SV})",
+    f"tf.nn.nce_loss({_W}, {_B}, np.array([[1], [4]]), {_IN}, 3, 6, sampled_values={_SV}, remove_accidental_hits=True)",
+    f"tf.nn.nce_loss({_W}, {_B}, np.array([[1, 2], [4, 0]]), {_IN}, 3, 6, num_true=2, sampled_values={_SV})",
+    f"tf.nn.sampled_softmax_loss({_W}, {_B}, np.array([[1], [4]]), {_IN}, 3, 6, sampled_values={_SV})",
+    f"tf.nn.sampled_softmax_loss({_W}, {_B}, np.array([[1], [4]]), {_IN}, 3, 6, sampled_values={_SV}, remove_accidental_hits=False)",
+    f"tf.nn.sampled_softmax_loss([{_W}[:4], {_W}[4:]], {_B}, np.array([[1], [5]]), {_IN}, 3, 6, sampled_values={_SV})",
+    f"(tf.random.set_seed(5), tf.nn.nce_loss({_W}, {_B}, np.array([[1], [4]]), {_IN}, 3, 6))[1]",
+    f"(tf.random.set_seed(5), tf.nn.sampled_softmax_loss({_W}, {_B}, np.array([[1], [4]]), {_IN}, 3, 6, seed=2))[1]",
     # tf.math functions re-exported by tf.nn
     "tf.nn.top_k(np.array([3, 1, 2, 5], np.int32), 2)",
     "tf.nn.in_top_k(np.array([1, 0]), np.array([[0.1, 0.9], [0.8, 0.2]], np.float32), 1)",

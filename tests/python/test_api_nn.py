@@ -68,7 +68,9 @@ def _check_tensor(got: Any, want: dict[str, Any], case: str) -> None:
             np.testing.assert_allclose(arr, exp, rtol=rtol, atol=1e-300, err_msg=case)
         else:
             exp = exp.astype(arr.dtype)
-            ulp = np.spacing(np.maximum(np.abs(exp), np.finfo(arr.dtype).tiny)).astype(np.float64)
+            with np.errstate(over="ignore"):
+                ulp = np.spacing(np.maximum(np.abs(exp), np.finfo(arr.dtype).tiny))
+            ulp = ulp.astype(np.float64)
             diff = np.abs(arr.astype(np.float64) - exp.astype(np.float64))
             # sums that cancel: allow an error relative to the largest value too
             scale = float(np.nanmax(np.abs(exp), initial=0.0))
@@ -152,7 +154,6 @@ def test_namespace_complete() -> None:
             "tf.nn.ctc_beam_search_decoder(np.zeros([1, 1, 2], np.float32), [1])",
             "CTCBeamSearchDecoder",
         ),
-        ("tf.nn.all_candidate_sampler([[1]], 1, 1, True)", "AllCandidateSampler"),
         (
             "tf.nn.fixed_unigram_candidate_sampler([[1]], 1, 1, True, 5)",
             "FixedUnigramCandidateSampler",
@@ -161,8 +162,6 @@ def test_namespace_complete() -> None:
             "tf.nn.learned_unigram_candidate_sampler([[1]], 1, 1, True, 5)",
             "LearnedUnigramCandidateSampler",
         ),
-        ("tf.nn.nce_loss(1, 1, 1, 1, 1, 1)", "LogUniformCandidateSampler"),
-        ("tf.nn.sampled_softmax_loss(1, 1, 1, 1, 1, 1)", "LogUniformCandidateSampler"),
     ],
 )
 def test_missing_ops_raise(call: str, op_name: str) -> None:
