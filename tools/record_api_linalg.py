@@ -383,6 +383,131 @@ CASES: list[tuple[str, str]] = [
         "banded_triangular_solve",
         "tf.linalg.banded_triangular_solve(tf.constant([[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]), tf.constant([[1.0], [2.0], [3.0]]))",
     ),
+    (
+        "tridiagonal_solve_rand",
+        "tf.linalg.tridiagonal_solve(tf.constant([[0.3, -1.2, 2.5, 0.0], [1.7, 0.4, -0.9, 2.2], [0.0, 1.3, 0.8, -0.6]]), tf.constant([[0.5, 1.0], [-1.5, 2.0], [0.25, -0.75], [1.1, 0.3]]))",
+    ),
+    (
+        "tridiagonal_solve_rand_nopivot",
+        "tf.linalg.tridiagonal_solve(tf.constant([[0.3, -1.2, 2.5, 0.0], [1.7, 0.4, -0.9, 2.2], [0.0, 1.3, 0.8, -0.6]]), tf.constant([[0.5, 1.0], [-1.5, 2.0], [0.25, -0.75], [1.1, 0.3]]), partial_pivoting=False)",
+    ),
+    (
+        "tridiagonal_solve_singular",
+        "tf.linalg.tridiagonal_solve(tf.constant([[1.0, 1.0, 0.0], [1.0, 1.0, 1.0], [0.0, 1.0, 1.0]], tf.float64), tf.constant([[1.0], [2.0], [3.0]], tf.float64))",
+    ),
+    (
+        "tridiagonal_solve_singular_nopivot",
+        "tf.linalg.tridiagonal_solve(tf.constant([[1.0, 1.0, 0.0], [1.0, 1.0, 1.0], [0.0, 1.0, 1.0]], tf.float64), tf.constant([[1.0], [2.0], [3.0]], tf.float64), partial_pivoting=False)",
+    ),
+    (
+        "tridiagonal_solve_perturb",
+        "tf.linalg.tridiagonal_solve(tf.constant([[2.0, 0.0], [0.0, 3.0], [0.0, 0.0]], tf.float64), tf.constant([[1.0], [1.0]], tf.float64), perturb_singular=True)",
+    ),
+    (
+        "tridiagonal_solve_perturb_f32",
+        "tf.linalg.tridiagonal_solve(tf.constant([[2.0, 0.0], [0.0, 3.0], [0.0, 0.0]]), tf.constant([[1.0], [1.0]]), perturb_singular=True)",
+    ),
+    (
+        "tridiagonal_solve_zero_1x1",
+        "tf.linalg.tridiagonal_solve(tf.zeros([3, 1], tf.float64), tf.ones([1, 1], tf.float64), perturb_singular=True)",
+    ),
+    (
+        "tridiagonal_solve_zero_1x1_nan",
+        "tf.linalg.tridiagonal_solve(tf.zeros([3, 1], tf.float64), tf.ones([1, 1], tf.float64))",
+    ),
+    (
+        "tridiagonal_solve_complex",
+        "tf.linalg.tridiagonal_solve(tf.constant([[1 + 1j, 2j, 0], [3 + 0j, 1 - 1j, 2 + 0j], [0, 0.5 + 0j, 1j]], tf.complex64), tf.constant([[1 + 0j], [1j], [2 + 0j]], tf.complex64))",
+    ),
+    (
+        "tridiagonal_solve_batch",
+        "tf.linalg.tridiagonal_solve(tf.stack([tf.constant([[1.0, 2.0, 0.0], [4.0, 5.0, 6.0], [0.0, 1.0, 2.0]]), tf.constant([[0.5, 1.0, 0.0], [3.0, -2.0, 1.0], [0.0, 2.0, 1.5]])]), tf.ones([2, 3, 2]))",
+    ),
+    (
+        "tridiagonal_solve_transpose_rhs",
+        "tf.linalg.tridiagonal_solve(tf.constant([[1.0, 2.0, 0.0], [4.0, 5.0, 6.0], [0.0, 1.0, 2.0]]), tf.constant([[1.0, 2.0, 3.0]]), transpose_rhs=True)",
+    ),
+    ("tridiagonal_solve_err_rows", "tf.linalg.tridiagonal_solve(tf.ones([2, 3]), tf.ones([3, 1]))"),
+    ("tridiagonal_solve_err_lhs", "tf.linalg.tridiagonal_solve(tf.ones([3, 3]), tf.ones([2, 1]))"),
+    (
+        "tridiagonal_solve_err_perturb",
+        "tf.linalg.tridiagonal_solve(tf.ones([3, 3]), tf.ones([3, 1]), partial_pivoting=False, perturb_singular=True)",
+    ),
+    (
+        "tridiagonal_solve_raw_err_batch",
+        "tf.raw_ops.TridiagonalSolve(diagonals=tf.ones([2, 3, 3]), rhs=tf.ones([3, 3, 1]))",
+    ),
+    (
+        "tridiagonal_solve_raw_err_rows",
+        "tf.raw_ops.TridiagonalSolve(diagonals=tf.ones([2, 3]), rhs=tf.ones([3, 1]))",
+    ),
+    (
+        "tridiagonal_matmul_rand",
+        "tf.linalg.tridiagonal_matmul(tf.constant([[0.3, -1.2, 2.5, 0.0], [1.7, 0.4, -0.9, 2.2], [0.0, 1.3, 0.8, -0.6]]), tf.constant([[0.5, 1.0], [-1.5, 2.0], [0.25, -0.75], [1.1, 0.3]]))",
+    ),
+    (
+        "tridiagonal_matmul_matrix",
+        "tf.linalg.tridiagonal_matmul(tf.constant([[4.0, 1.0, 0.0], [1.0, 5.0, 2.0], [0.0, 2.0, 6.0]]), tf.constant([[1.0], [2.0], [3.0]]), diagonals_format='matrix')",
+    ),
+    (
+        "tridiagonal_matmul_complex",
+        "tf.linalg.tridiagonal_matmul(tf.constant([[1 + 1j, 2j, 0], [3 + 0j, 1 - 1j, 2 + 0j], [0, 0.5 + 0j, 1j]], tf.complex128), tf.constant([[1 + 0j], [1j], [2 + 0j]], tf.complex128))",
+    ),
+    (
+        "tridiagonal_matmul_raw_err",
+        "tf.raw_ops.TridiagonalMatMul(superdiag=tf.ones([2, 3]), maindiag=tf.ones([1, 3]), subdiag=tf.ones([1, 3]), rhs=tf.ones([3, 1]))",
+    ),
+    (
+        "tridiagonal_matmul_raw_err_rank",
+        "tf.raw_ops.TridiagonalMatMul(superdiag=tf.ones([1, 3]), maindiag=tf.ones([1, 3]), subdiag=tf.ones([1, 3]), rhs=tf.ones([2, 3, 1]))",
+    ),
+    (
+        "tridiagonal_matmul_1x1",
+        "tf.raw_ops.TridiagonalMatMul(superdiag=tf.ones([1, 1]), maindiag=2 * tf.ones([1, 1]), subdiag=tf.ones([1, 1]), rhs=tf.ones([1, 2]))",
+    ),
+    (
+        "banded_lower",
+        "tf.linalg.banded_triangular_solve(tf.constant([[2.0, 3.0, 4.0], [0.0, 1.0, 1.5]]), tf.constant([[1.0], [2.0], [3.0]]))",
+    ),
+    (
+        "banded_lower_adj",
+        "tf.linalg.banded_triangular_solve(tf.constant([[2.0, 3.0, 4.0], [0.0, 1.0, 1.5]]), tf.constant([[1.0], [2.0], [3.0]]), adjoint=True)",
+    ),
+    (
+        "banded_upper",
+        "tf.linalg.banded_triangular_solve(tf.constant([[1.0, 1.5, 0.0], [2.0, 3.0, 4.0]]), tf.constant([[1.0], [2.0], [3.0]]), lower=False)",
+    ),
+    (
+        "banded_upper_adj",
+        "tf.linalg.banded_triangular_solve(tf.constant([[1.0, 1.5, 0.0], [2.0, 3.0, 4.0]]), tf.constant([[1.0], [2.0], [3.0]]), lower=False, adjoint=True)",
+    ),
+    (
+        "banded_rand3",
+        "tf.linalg.banded_triangular_solve(tf.constant([[1.3, -2.1, 0.7, 1.9], [0.0, 0.4, -1.1, 0.6], [0.0, 0.0, 0.35, -0.8]]), tf.constant([[0.5, 1.0], [-1.5, 2.0], [0.25, -0.75], [1.1, 0.3]]))",
+    ),
+    (
+        "banded_rand3_upper_adj",
+        "tf.linalg.banded_triangular_solve(tf.constant([[0.35, -0.8, 0.0, 0.0], [0.4, -1.1, 0.6, 0.0], [1.3, -2.1, 0.7, 1.9]]), tf.constant([[0.5, 1.0], [-1.5, 2.0], [0.25, -0.75], [1.1, 0.3]]), lower=False, adjoint=True)",
+    ),
+    (
+        "banded_complex",
+        "tf.linalg.banded_triangular_solve(tf.constant([[2 + 1j, 3 + 0j, 1j], [0, 1 - 1j, 2 + 0j]], tf.complex64), tf.constant([[1 + 0j], [1j], [2 + 0j]], tf.complex64), adjoint=True)",
+    ),
+    (
+        "banded_bcast",
+        "tf.linalg.banded_triangular_solve(tf.constant([[[2.0, 3.0, 4.0], [0.0, 1.0, 1.5]]]), tf.ones([2, 3, 1]))",
+    ),
+    (
+        "banded_many_bands",
+        "tf.linalg.banded_triangular_solve(tf.constant([[2.0, 3.0], [0.0, 1.0], [0.0, 0.0], [0.0, 0.0]]), tf.ones([2, 1]))",
+    ),
+    ("banded_err_singular", "tf.linalg.banded_triangular_solve(tf.zeros([2, 3]), tf.ones([3, 1]))"),
+    ("banded_err_shape", "tf.linalg.banded_triangular_solve(tf.ones([2, 3]), tf.ones([2, 1]))"),
+    (
+        "banded_err_batch",
+        "tf.linalg.banded_triangular_solve(tf.ones([2, 2, 3]), tf.ones([3, 3, 1]))",
+    ),
+    ("banded_err_rank", "tf.linalg.banded_triangular_solve(tf.ones([3]), tf.ones([3, 1]))"),
     ("lstsq_slow", "tf.linalg.lstsq(R, tf.constant([[1.0], [2.0], [2.0]]), fast=False)"),
 ]
 

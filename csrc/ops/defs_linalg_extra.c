@@ -4,9 +4,25 @@
 
 int tfe_ops_register_linalg_extra_defs(void);
 
-/* Filled in as the ops are implemented (issue 16). An empty table registers
- * nothing. */
 static const tfe_builtin_op kOps[] = {
+    TFE_OP("TridiagonalSolve", "in: diagonals: T",
+           "in: rhs: T",
+           "out: output: T",
+           "attr: partial_pivoting: bool = true",
+           "attr: perturb_singular: bool = false",
+           "attr: T: {double, float, complex64, complex128}"),
+    TFE_OP("TridiagonalMatMul", "in: superdiag: T",
+           "in: maindiag: T",
+           "in: subdiag: T",
+           "in: rhs: T",
+           "out: output: T",
+           "attr: T: {double, float, complex64, complex128}"),
+    TFE_OP("BandedTriangularSolve", "in: matrix: T",
+           "in: rhs: T",
+           "out: output: T",
+           "attr: lower: bool = true",
+           "attr: adjoint: bool = false",
+           "attr: T: {double, float, half, complex64, complex128}"),
     {NULL, NULL}, /* end marker: not registered */
 };
 

@@ -1,6 +1,429 @@
-/* CPU kernels: linear-algebra ops of tf.linalg not in the older groups. */
+/* CPU kernels: linear-algebra ops of tf.linalg not in the older groups.
+ *
+ * TridiagonalSolve (diagonals [..., 3, M], rhs [..., M, K]; Gaussian
+ * elimination with partial pivoting as LAPACK's gtsv, optionally
+ * perturbing zero pivots to eps * max|diagonals| (the smallest normal when
+ * that is 0), or the Thomas algorithm without pivoting; a singular system
+ * gives NaNs, as TF's CPU kernel), TridiagonalMatMul (superdiag, maindiag,
+ * subdiag [..., 1, M], rhs [..., M, N]) and BandedTriangularSolve (bands
+ * [..., K, M] in LEFT_RIGHT alignment, rhs [..., M, N], batch dimensions
+ * broadcast; a zero on the diagonal is "Input matrix is not invertible.").
+ * float, double, complex64 and complex128 (BandedTriangularSolve also
+ * half, computed in float); every value is computed in the tensor's own
+ * type, as TF's kernels do. Errors and messages follow TF 2.21. */
+#include <complex.h>
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#include "core/alloc.h"
 #include "kernels/cpu/kutil.h"
 
 void tfe_register_cpu_linalg_extra_kernels(void);
 
-void tfe_register_cpu_linalg_extra_kernels(void) {}
+typedef float _Complex lx_cf;
+typedef double _Complex lx_cd;
+
+#define LX_T float
+#define LX_R float
+#define LX_SUF _f
+#define LX_ABS(x) fabsf(x)
+#define LX_CONJ(x) (x)
+#include "kernels/cpu/linalg_extra_impl.h"
+#undef LX_T
+#undef LX_R
+#undef LX_SUF
+#undef LX_ABS
+#undef LX_CONJ
+
+#define LX_T double
+#define LX_R double
+#define LX_SUF _d
+#define LX_ABS(x) fabs(x)
+#define LX_CONJ(x) (x)
+#include "kernels/cpu/linalg_extra_impl.h"
+#undef LX_T
+#undef LX_R
+#undef LX_SUF
+#undef LX_ABS
+#undef LX_CONJ
+
+#define LX_T lx_cf
+#define LX_R float
+#define LX_SUF _cf
+#define LX_ABS(x) cabsf(x)
+#define LX_CONJ(x) conjf(x)
+#include "kernels/cpu/linalg_extra_impl.h"
+#undef LX_T
+#undef LX_R
+#undef LX_SUF
+#undef LX_ABS
+#undef LX_CONJ
+
+#define LX_T lx_cd
+#define LX_R double
+#define LX_SUF _cd
+#define LX_ABS(x) cabs(x)
+#define LX_CONJ(x) conj(x)
+#include "kernels/cpu/linalg_extra_impl.h"
+#undef LX_T
+#undef LX_R
+#undef LX_SUF
+#undef LX_ABS
+#undef LX_CONJ
+
+/* Rank limit of the broadcast output of BandedTriangularSolve. */
+#define LX_MAX_DIMS 32
+
+static void lx_oom(tfe_kernel_context* k, const char* op) {
+  KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory in %s", op);
+}
+
+/* TF's LinearAlgebraOp input checks: every input of rank >= 2, all of the
+ * same rank and the same outer dimensions. Returns the batch count or
+ * -1 after failing. */
+static int64_t lx_same_batch(tfe_kernel_context* k, int nin) {
+  int i, j, r = k->inputs[0]->num_dims;
+  int64_t batch = 1;
+  for (i = 0; i < nin; i++) {
+    int ri = k->inputs[i]->num_dims;
+    if (ri < 2) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "Input tensor %d must have rank >= 2, got %d", i, ri);
+      return -1;
+    }
+    if (ri != r) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "All input tensors must have the same rank.");
+      return -1;
+    }
+  }
+  for (j = 0; j < r - 2; j++) {
+    for (i = 1; i < nin; i++) {
+      if (k->inputs[i]->dims[j] != k->inputs[0]->dims[j]) {
+        KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                   "All input tensors must have the same outer dimensions.");
+        return -1;
+      }
+    }
+    batch *= k->inputs[0]->dims[j];
+  }
+  return batch;
+}
+
+/* ---- TridiagonalSolve ---- */
+
+static void tridiag_solve_compute(tfe_kernel_context* k) {
+  const TF_Tensor *dg = k->inputs[0], *rhs = k->inputs[1];
+  int piv = kutil_attr_bool(k, "partial_pivoting", 1);
+  int pert = kutil_attr_bool(k, "perturb_singular", 0);
+  int64_t batch = lx_same_batch(k, 2), b, n, m, i;
+  int r;
+  size_t es = kutil_esize(dg->dtype);
+  TF_Tensor* out;
+  void* u;
+  if (batch < 0) return;
+  r = dg->num_dims;
+  if (dg->dims[r - 2] != 3) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "Expected diagonals to be provided as a matrix with 3 rows, "
+               "got %lld rows.",
+               (long long)dg->dims[r - 2]);
+    return;
+  }
+  n = dg->dims[r - 1];
+  if (rhs->dims[r - 2] != n) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "Expected the same number of left-hand sides and right-hand "
+               "sides, got %lld and %lld.",
+               (long long)n, (long long)rhs->dims[r - 2]);
+    return;
+  }
+  m = rhs->dims[r - 1];
+  out = tfe_kernel_alloc_output(k, 0, rhs->dtype, rhs->dims, r);
+  if (out == NULL || batch == 0 || n == 0 || m == 0) return;
+  u = tfe_malloc((size_t)(3 * n) * es);
+  if (u == NULL) {
+    lx_oom(k, "TridiagonalSolve");
+    return;
+  }
+  for (b = 0; b < batch; b++) {
+    const char* d0 = (const char*)kutil_data(dg) + (size_t)(b * 3 * n) * es;
+    const char* r0 = (const char*)kutil_data(rhs) + (size_t)(b * n * m) * es;
+    char* x0 = (char*)kutil_data(out) + (size_t)(b * n * m) * es;
+    double mx = 0;
+    /* the perturbation: eps times the largest modulus among the
+     * diagonals, the smallest normal when that is 0 */
+    if (pert) {
+      for (i = 0; i < 3 * n; i++) {
+        double v;
+        switch (dg->dtype) {
+          case TF_FLOAT: v = fabsf(((const float*)d0)[i]); break;
+          case TF_DOUBLE: v = fabs(((const double*)d0)[i]); break;
+          case TF_COMPLEX64: v = cabsf(((const lx_cf*)d0)[i]); break;
+          default: v = cabs(((const lx_cd*)d0)[i]); break;
+        }
+        if (v > mx || isnan(v)) mx = v;
+      }
+    }
+    switch (dg->dtype) {
+      case TF_FLOAT: {
+        const float* d = (const float*)d0;
+        float p = FLT_EPSILON * (float)mx;
+        if (!(p >= FLT_MIN)) p = FLT_MIN;
+        lx_tridiag_solve_f(d, d + n, d + 2 * n, (const float*)r0, (float*)x0,
+                           (float*)u, n, m, piv, pert, p);
+        break;
+      }
+      case TF_DOUBLE: {
+        const double* d = (const double*)d0;
+        double p = DBL_EPSILON * mx;
+        if (!(p >= DBL_MIN)) p = DBL_MIN;
+        lx_tridiag_solve_d(d, d + n, d + 2 * n, (const double*)r0,
+                           (double*)x0, (double*)u, n, m, piv, pert, p);
+        break;
+      }
+      case TF_COMPLEX64: {
+        const lx_cf* d = (const lx_cf*)d0;
+        float p = FLT_EPSILON * (float)mx;
+        if (!(p >= FLT_MIN)) p = FLT_MIN;
+        lx_tridiag_solve_cf(d, d + n, d + 2 * n, (const lx_cf*)r0,
+                            (lx_cf*)x0, (lx_cf*)u, n, m, piv, pert, p);
+        break;
+      }
+      default: {
+        const lx_cd* d = (const lx_cd*)d0;
+        double p = DBL_EPSILON * mx;
+        if (!(p >= DBL_MIN)) p = DBL_MIN;
+        lx_tridiag_solve_cd(d, d + n, d + 2 * n, (const lx_cd*)r0,
+                            (lx_cd*)x0, (lx_cd*)u, n, m, piv, pert, p);
+        break;
+      }
+    }
+  }
+  tfe_free(u);
+}
+
+/* ---- TridiagonalMatMul ---- */
+
+static void tridiag_matmul_compute(tfe_kernel_context* k) {
+  const TF_Tensor* rhs = k->inputs[3];
+  static const char* const kWhat[3] = {"superdiagonal", "main diagonal",
+                                       "subdiagonal"};
+  int64_t batch = lx_same_batch(k, 4), b, n, m;
+  int r, i;
+  size_t es = kutil_esize(rhs->dtype);
+  TF_Tensor* out;
+  if (batch < 0) return;
+  r = rhs->num_dims;
+  n = rhs->dims[r - 2];
+  m = rhs->dims[r - 1];
+  for (i = 0; i < 3; i++) {
+    const TF_Tensor* d = k->inputs[i];
+    if (d->dims[r - 2] != 1 || d->dims[r - 1] != n) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Invalid %s shape.", kWhat[i]);
+      return;
+    }
+  }
+  out = tfe_kernel_alloc_output(k, 0, rhs->dtype, rhs->dims, r);
+  if (out == NULL || batch == 0 || n == 0 || m == 0) return;
+  for (b = 0; b < batch; b++) {
+    size_t dof = (size_t)(b * n) * es, rof = (size_t)(b * n * m) * es;
+    const char* sp = (const char*)kutil_data(k->inputs[0]) + dof;
+    const char* dp = (const char*)kutil_data(k->inputs[1]) + dof;
+    const char* bp = (const char*)kutil_data(k->inputs[2]) + dof;
+    const char* rp = (const char*)kutil_data(rhs) + rof;
+    char* op = (char*)kutil_data(out) + rof;
+    switch (rhs->dtype) {
+      case TF_FLOAT:
+        lx_tridiag_matmul_f((const float*)sp, (const float*)dp,
+                            (const float*)bp, (const float*)rp, (float*)op, n,
+                            m);
+        break;
+      case TF_DOUBLE:
+        lx_tridiag_matmul_d((const double*)sp, (const double*)dp,
+                            (const double*)bp, (const double*)rp, (double*)op,
+                            n, m);
+        break;
+      case TF_COMPLEX64:
+        lx_tridiag_matmul_cf((const lx_cf*)sp, (const lx_cf*)dp,
+                             (const lx_cf*)bp, (const lx_cf*)rp, (lx_cf*)op,
+                             n, m);
+        break;
+      default:
+        lx_tridiag_matmul_cd((const lx_cd*)sp, (const lx_cd*)dp,
+                             (const lx_cd*)bp, (const lx_cd*)rp, (lx_cd*)op,
+                             n, m);
+        break;
+    }
+  }
+}
+
+/* ---- BandedTriangularSolve ---- */
+
+/* Loads n elements of t from element off as float (half/float) or as the
+ * tensor's own type. */
+static void lx_load(const TF_Tensor* t, int64_t off, int64_t n, void* dst) {
+  if (t->dtype == TF_HALF) {
+    const uint16_t* s = (const uint16_t*)kutil_data(t) + off;
+    int64_t i;
+    for (i = 0; i < n; i++) ((float*)dst)[i] = kutil_f16_to_f32(s[i]);
+  } else {
+    size_t es = kutil_esize(t->dtype);
+    memcpy(dst, (const char*)kutil_data(t) + (size_t)off * es,
+           (size_t)n * es);
+  }
+}
+
+static void lx_store(TF_Tensor* t, int64_t off, int64_t n, const void* src) {
+  if (t->dtype == TF_HALF) {
+    uint16_t* d = (uint16_t*)kutil_data(t) + off;
+    int64_t i;
+    for (i = 0; i < n; i++) d[i] = kutil_f32_to_f16(((const float*)src)[i]);
+  } else {
+    size_t es = kutil_esize(t->dtype);
+    memcpy((char*)kutil_data(t) + (size_t)off * es, src, (size_t)n * es);
+  }
+}
+
+static int lx_diag_zero(const void* band, TF_DataType dt, int64_t kb,
+                        int64_t n, int lower) {
+  int64_t row = lower ? 0 : kb - 1, i;
+  for (i = 0; i < n; i++) {
+    int64_t at = row * n + i;
+    int z;
+    switch (dt) {
+      case TF_DOUBLE: z = ((const double*)band)[at] == 0; break;
+      case TF_COMPLEX64: z = ((const lx_cf*)band)[at] == 0; break;
+      case TF_COMPLEX128: z = ((const lx_cd*)band)[at] == 0; break;
+      default: z = ((const float*)band)[at] == 0; break;
+    }
+    if (z) return 1;
+  }
+  return 0;
+}
+
+static void banded_solve_compute(tfe_kernel_context* k) {
+  const TF_Tensor *mat = k->inputs[0], *rhs = k->inputs[1];
+  int lower = kutil_attr_bool(k, "lower", 1);
+  int adj = kutil_attr_bool(k, "adjoint", 0);
+  int rm = mat->num_dims, rr = rhs->num_dims, rb, i;
+  int64_t od[LX_MAX_DIMS], kb, n, m, batch = 1, b;
+  size_t ws = mat->dtype == TF_HALF ? sizeof(float) : kutil_esize(mat->dtype);
+  TF_DataType wt = mat->dtype == TF_HALF ? TF_FLOAT : mat->dtype;
+  TF_Tensor* out;
+  void *a = NULL, *x = NULL;
+  kutil_shape_buf s1, s2;
+  if (rm < 2) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "In[0] ndims must be >= 2: %d", rm);
+    return;
+  }
+  if (rr < 2) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "In[1] ndims must be >= 2: %d", rr);
+    return;
+  }
+  rb = (rm > rr ? rm : rr) - 2;
+  if (rb + 2 > LX_MAX_DIMS) {
+    KUTIL_FAIL(k, TF_UNIMPLEMENTED,
+               "BandedTriangularSolve supports at most %d dimensions",
+               LX_MAX_DIMS);
+    return;
+  }
+  for (i = 0; i < rb; i++) {
+    int im = rm - 2 - rb + i, ir = rr - 2 - rb + i;
+    int64_t dm = im >= 0 ? mat->dims[im] : 1;
+    int64_t dr = ir >= 0 ? rhs->dims[ir] : 1;
+    if (dm != dr && dm != 1 && dr != 1) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "In[0] and In[1] must have compatible batch dimensions: %s "
+                 "vs. %s",
+                 kutil_tshape(mat, &s1), kutil_tshape(rhs, &s2));
+      return;
+    }
+    od[i] = dm == 1 ? dr : dm;
+    batch *= od[i];
+  }
+  kb = mat->dims[rm - 2];
+  n = mat->dims[rm - 1];
+  if (rhs->dims[rr - 2] != n) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "In[0] mismatch In[1] shape: %lld vs. %lld: %s %s %d %d",
+               (long long)n, (long long)rhs->dims[rr - 2],
+               kutil_tshape(mat, &s1), kutil_tshape(rhs, &s2), lower, adj);
+    return;
+  }
+  m = rhs->dims[rr - 1];
+  od[rb] = n;
+  od[rb + 1] = m;
+  out = tfe_kernel_alloc_output(k, 0, mat->dtype, od, rb + 2);
+  if (out == NULL || batch == 0 || n == 0 || m == 0) return;
+  if (kb == 0) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Input matrix is not invertible.");
+    return;
+  }
+  a = tfe_malloc((size_t)(kb * n) * ws);
+  x = tfe_malloc((size_t)(n * m) * ws);
+  if (a == NULL || x == NULL) {
+    lx_oom(k, "BandedTriangularSolve");
+    goto done;
+  }
+  for (b = 0; b < batch; b++) {
+    /* the broadcast batch index as each input's own batch index */
+    int64_t rem = b, im = 0, ir = 0, sm = 1, sr = 1, kk;
+    for (i = rb - 1; i >= 0; i--) {
+      int jm = rm - 2 - rb + i, jr = rr - 2 - rb + i;
+      int64_t dm = jm >= 0 ? mat->dims[jm] : 1;
+      int64_t dr = jr >= 0 ? rhs->dims[jr] : 1;
+      int64_t c = rem % od[i];
+      rem /= od[i];
+      im += (dm == 1 ? 0 : c) * sm;
+      ir += (dr == 1 ? 0 : c) * sr;
+      sm *= dm;
+      sr *= dr;
+    }
+    lx_load(mat, im * kb * n, kb * n, a);
+    lx_load(rhs, ir * n * m, n * m, x);
+    /* bands beyond the matrix size are never read */
+    kk = kb < n ? kb : n;
+    if (lx_diag_zero(a, wt, kb, n, lower)) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Input matrix is not invertible.");
+      goto done;
+    }
+    /* for upper, row kb-1 is the diagonal: skip the unused top rows */
+    switch (wt) {
+      case TF_DOUBLE:
+        lx_banded_solve_d((const double*)a + (lower ? 0 : (kb - kk) * n), kk,
+                          n, lower, adj, (double*)x, m);
+        break;
+      case TF_COMPLEX64:
+        lx_banded_solve_cf((const lx_cf*)a + (lower ? 0 : (kb - kk) * n), kk,
+                           n, lower, adj, (lx_cf*)x, m);
+        break;
+      case TF_COMPLEX128:
+        lx_banded_solve_cd((const lx_cd*)a + (lower ? 0 : (kb - kk) * n), kk,
+                           n, lower, adj, (lx_cd*)x, m);
+        break;
+      default:
+        lx_banded_solve_f((const float*)a + (lower ? 0 : (kb - kk) * n), kk,
+                          n, lower, adj, (float*)x, m);
+        break;
+    }
+    lx_store(out, b * n * m, n * m, x);
+  }
+done:
+  tfe_free(a);
+  tfe_free(x);
+}
+
+void tfe_register_cpu_linalg_extra_kernels(void) {
+  static const TF_DataType kT[] = {TF_DOUBLE, TF_FLOAT, TF_COMPLEX64,
+                                   TF_COMPLEX128};
+  static const TF_DataType kBanded[] = {TF_DOUBLE, TF_FLOAT, TF_HALF,
+                                        TF_COMPLEX64, TF_COMPLEX128};
+  tfe_kutil_register("TridiagonalSolve", tridiag_solve_compute, "T", kT,
+                     KUTIL_COUNT(kT), NULL, NULL, 0);
+  tfe_kutil_register("TridiagonalMatMul", tridiag_matmul_compute, "T", kT,
+                     KUTIL_COUNT(kT), NULL, NULL, 0);
+  tfe_kutil_register("BandedTriangularSolve", banded_solve_compute, "T",
+                     kBanded, KUTIL_COUNT(kBanded), NULL, NULL, 0);
+}
