@@ -149,7 +149,12 @@ def _infer(value: Any) -> tuple[np.ndarray, int]:
             raise TypeError(f"cannot convert {value!r} to a tensor (unsupported object)")
         return arr, _TF_STRING
     if not from_numpy:
-        if arr.dtype.kind == "f":
+        first = next(_leaves(value), None) if arr.dtype.kind in "fc" else None
+        if isinstance(first, (np.ndarray, np.generic)) and first.dtype.kind in "fc":
+            # TF takes a list's float dtype from its first element when that
+            # is a numpy float ([np.ones(2), ...] is float64, not float32).
+            arr = arr.astype(first.dtype)
+        elif arr.dtype.kind == "f":
             arr = arr.astype(np.float32)
         elif arr.dtype.kind in "iu":
             info = np.iinfo(np.int32)

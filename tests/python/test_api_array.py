@@ -11,10 +11,12 @@ nodes, names, laziness of the top-level names.
 from __future__ import annotations
 
 import builtins
+import gc
 import json
 import math
 import pathlib
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -25,6 +27,15 @@ from tfe_py import errors
 
 DATA = pathlib.Path(__file__).resolve().parent.parent / "data" / "api_array_tf221.json"
 CASES = json.loads(DATA.read_text())["cases"]
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _collect_garbage() -> Iterator[None]:
+    """Frees the reference cycles the failed calls leave (tracebacks hold
+    frames that hold tensors), so later modules counting live objects do
+    not see them go away in the middle of their own tests."""
+    yield
+    gc.collect()
 
 
 def _core_message(message: str) -> str:
