@@ -1373,7 +1373,6 @@ decode_webp = _missing("DecodeWebP", "decode_webp")
 encode_jpeg = _missing("EncodeJpeg", "encode_jpeg")
 encode_png = _missing("EncodePng", "encode_png")
 extract_jpeg_shape = _missing("ExtractJpegShape", "extract_jpeg_shape")
-extract_glimpse = _missing("ExtractGlimpseV2", "extract_glimpse")
 generate_bounding_box_proposals = _missing(
     "GenerateBoundingBoxProposals", "generate_bounding_box_proposals"
 )
@@ -1383,6 +1382,29 @@ sample_distorted_bounding_box = _missing(
 stateless_sample_distorted_bounding_box = _missing(
     "StatelessSampleDistortedBoundingBox", "stateless_sample_distorted_bounding_box"
 )
+
+
+def extract_glimpse(
+    input: Any,
+    size: Any,
+    offsets: Any,
+    centered: bool = True,
+    normalized: bool = True,
+    noise: str = "uniform",
+    name: str | None = None,
+) -> Any:
+    """Windows of ``size`` at ``offsets`` (y, x) of each image; parts
+    outside the image are filled with ``noise`` ("uniform", "gaussian" or
+    "zero"; the random fills are not TF's numbers)."""
+    return _api.op("ExtractGlimpseV2")(
+        _t(input, dtype="float32"),
+        _t(size, dtype="int32"),
+        _t(offsets, dtype="float32"),
+        centered=centered,
+        normalized=normalized,
+        noise=noise,
+        uniform_noise=False,
+    )
 
 
 def is_jpeg(contents: Any, name: str | None = None) -> Any:

@@ -384,32 +384,99 @@ case("img_err_random_hue", "tf.image.random_hue(img, 0.7)")
 case("img_err_random_contrast", "tf.image.random_contrast(img, 0.8, 0.2)")
 case("img_err_random_brightness", "tf.image.random_brightness(img, -0.1)")
 
-case("img_hue_special", "tf.image.adjust_hue(tf.constant([[[0.5, 0.5, 0.5], [0.0, 0.0, 0.0], [1.0, 0.0, 0.0], "
-     "[0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [1.0, 1.0, 0.0], [0.2, 0.2, 0.9], [0.9, 0.2, 0.2]]]), 0.3)")
-case("img_saturation_special", "tf.image.adjust_saturation(tf.constant([[[0.5, 0.5, 0.5], [0.0, 0.0, 0.0], "
-     "[1.0, 0.0, 0.0], [0.0, 1.0, 0.5], [0.3, 0.2, 0.9]]]), 3.0)")
+case(
+    "img_hue_special",
+    "tf.image.adjust_hue(tf.constant([[[0.5, 0.5, 0.5], [0.0, 0.0, 0.0], [1.0, 0.0, 0.0], "
+    "[0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [1.0, 1.0, 0.0], [0.2, 0.2, 0.9], [0.9, 0.2, 0.2]]]), 0.3)",
+)
+case(
+    "img_saturation_special",
+    "tf.image.adjust_saturation(tf.constant([[[0.5, 0.5, 0.5], [0.0, 0.0, 0.0], "
+    "[1.0, 0.0, 0.0], [0.0, 1.0, 0.5], [0.3, 0.2, 0.9]]]), 3.0)",
+)
 case("img_hue_f16", "tf.image.adjust_hue(tf.cast(img, tf.float16), 0.2)")
 case("img_contrast_f16", "tf.image.adjust_contrast(tf.cast(img, tf.float16), 1.5)")
-case("img_resize_lanczos3_u8_up", "tf.image.resize(img_u8, [9, 13], method='lanczos3', antialias=True)")
-case("img_resize_gaussian_aa_up", "tf.image.resize(img, [11, 7], method='gaussian', antialias=True)")
+case(
+    "img_resize_lanczos3_u8_up",
+    "tf.image.resize(img_u8, [9, 13], method='lanczos3', antialias=True)",
+)
+case(
+    "img_resize_gaussian_aa_up", "tf.image.resize(img, [11, 7], method='gaussian', antialias=True)"
+)
 case("img_resize_area_u8", "tf.image.resize(img_u8, [4, 4], method='area')")
-case("img_resize_bicubic_f64", "tf.image.resize(tf.cast(img, tf.float64), [7, 3], method='bicubic')")
-case("img_extract_patches_c64", "tf.image.extract_patches(tf.complex(img, -img), [1, 2, 2, 1], [1, 3, 2, 1], "
-     "[1, 1, 1, 1], 'SAME')")
-case("img_draw_boxes_f16", "tf.image.draw_bounding_boxes(tf.zeros([1, 5, 6, 3], tf.float16), "
-     "[[[0.1, 0.2, 0.6, 0.7]]], [[0.3, 0.2, 0.1]])")
-case("img_draw_boxes_gray_default", "tf.image.draw_bounding_boxes(tf.zeros([1, 5, 5, 1]), "
-     "[[[0, 0, 0.5, 0.5], [0.5, 0.5, 1, 1], [-0.5, 0.2, 1.5, 0.6], [0.9, 0.9, 0.2, 0.1]]], None)")
-case("img_err_draw_boxes_depth", "tf.image.draw_bounding_boxes(tf.zeros([1, 4, 4, 2]), [[[0., 0., 1., 1.]]], "
-     "[[1.0, 1.0]])")
-case("img_err_extract_patches", "tf.image.extract_patches(img, [2, 2, 2, 1], [1, 1, 1, 1], [1, 1, 1, 1], 'VALID')")
-case("img_err_extract_patches_big", "tf.image.extract_patches(img, [1, 9, 2, 1], [1, 1, 1, 1], [1, 1, 1, 1], "
-     "'VALID')")
+case(
+    "img_resize_bicubic_f64", "tf.image.resize(tf.cast(img, tf.float64), [7, 3], method='bicubic')"
+)
+case(
+    "img_extract_patches_c64",
+    "tf.image.extract_patches(tf.complex(img, -img), [1, 2, 2, 1], [1, 3, 2, 1], "
+    "[1, 1, 1, 1], 'SAME')",
+)
+case(
+    "img_draw_boxes_f16",
+    "tf.image.draw_bounding_boxes(tf.zeros([1, 5, 6, 3], tf.float16), "
+    "[[[0.1, 0.2, 0.6, 0.7]]], [[0.3, 0.2, 0.1]])",
+)
+case(
+    "img_draw_boxes_gray_default",
+    "tf.image.draw_bounding_boxes(tf.zeros([1, 5, 5, 1]), "
+    "[[[0, 0, 0.5, 0.5], [0.5, 0.5, 1, 1], [-0.5, 0.2, 1.5, 0.6], [0.9, 0.9, 0.2, 0.1]]], None)",
+)
+case(
+    "img_err_draw_boxes_depth",
+    "tf.image.draw_bounding_boxes(tf.zeros([1, 4, 4, 2]), [[[0., 0., 1., 1.]]], [[1.0, 1.0]])",
+)
+case(
+    "img_err_extract_patches",
+    "tf.image.extract_patches(img, [2, 2, 2, 1], [1, 1, 1, 1], [1, 1, 1, 1], 'VALID')",
+)
+case(
+    "img_err_extract_patches_big",
+    "tf.image.extract_patches(img, [1, 9, 2, 1], [1, 1, 1, 1], [1, 1, 1, 1], 'VALID')",
+)
 case("img_err_nms_overlaps", "tf.image.non_max_suppression_overlaps(overlaps[:3], scores, 4)")
-case("img_err_combined_nms_q", "tf.image.combined_non_max_suppression(np.zeros((1, 6, 2, 4), np.float32), "
-     "np.zeros((1, 6, 3), np.float32), 2, 3)")
+case(
+    "img_err_combined_nms_q",
+    "tf.image.combined_non_max_suppression(np.zeros((1, 6, 2, 4), np.float32), "
+    "np.zeros((1, 6, 3), np.float32), 2, 3)",
+)
 for n in (6, 10, 15, 16, 25, 49, 210, 512):
     case(f"stft_len_{n}", f"tf.signal.stft(audio, {n}, {max(1, n // 3)}, fft_length={n})")
+
+case(
+    "img_glimpse", "tf.image.extract_glimpse(img, [3, 3], [[0.0, 0.0], [0.2, -0.3]], noise='zero')"
+)
+case(
+    "img_glimpse_edge",
+    "tf.image.extract_glimpse(img, [3, 4], [[0.9, -0.95], [-1.0, 1.0]], noise='zero')",
+)
+case(
+    "img_glimpse_big",
+    "tf.image.extract_glimpse(img, [7, 8], [[0.0, 0.0], [0.3, -0.6]], noise='zero')",
+)
+case(
+    "img_glimpse_pixels",
+    "tf.image.extract_glimpse(img, [3, 4], [[1.0, 2.0], [-0.3, -0.1]], centered=False, "
+    "normalized=False, noise='zero')",
+)
+case(
+    "img_glimpse_pixels_centered",
+    "tf.image.extract_glimpse(img, [3, 4], [[-1.0, 2.0], [0.5, 0.5]], "
+    "normalized=False, noise='zero')",
+)
+case(
+    "img_glimpse_norm_uncentered",
+    "tf.image.extract_glimpse(img, [2, 2], [[0.5, 0.25], [0.1, 0.9]], "
+    "centered=False, noise='zero')",
+)
+case(
+    "img_glimpse_inside_uniform", "tf.image.extract_glimpse(img, [2, 2], [[0.0, 0.0], [0.1, 0.1]])"
+)
+case(
+    "img_err_glimpse_noise",
+    "tf.image.extract_glimpse(img, [2, 2], [[0.0, 0.0], [0.1, 0.1]], noise='foo')",
+)
+case("img_err_glimpse_offsets", "tf.image.extract_glimpse(img, [2, 2], [[0.0, 0.0]], noise='zero')")
 
 
 def _encode(v: Any) -> dict[str, Any]:

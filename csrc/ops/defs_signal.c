@@ -93,6 +93,11 @@ static const tfe_builtin_op kOps[] = {
            "attr: T: {int8, uint8, int16, uint16, int32, int64, bfloat16, half, float, double}",
            "attr: kernel_type: string = 'lanczos3'",
            "attr: antialias: bool = true"),
+    TFE_OP("ExtractGlimpseV2", "in: input: float", "in: size: int32",
+           "in: offsets: float", "out: glimpse: float",
+           "attr: centered: bool = true", "attr: normalized: bool = true",
+           "attr: uniform_noise: bool = true",
+           "attr: noise: string = 'uniform'"),
     {NULL, NULL}, /* end marker: not registered */
 };
 

@@ -97,7 +97,8 @@ static int rule_extract_patches(si_ctx* c) {
   return si_set(c, 0, &o);
 }
 
-/* ScaleAndTranslate: [batch, size[0], size[1], channels]. */
+/* ScaleAndTranslate, ExtractGlimpseV2: [batch, size[0], size[1],
+ * channels]. */
 static int rule_scale_translate(si_ctx* c) {
   si_sh in, sz, o;
   si_in(c, 0, &in);
@@ -172,5 +173,6 @@ const si_rule si_rules_signal[] = {
     {"DrawBoundingBoxes", rule_rank3},
     {"DrawBoundingBoxesV2", rule_rank3},
     {"ScaleAndTranslate", rule_scale_translate},
+    {"ExtractGlimpseV2", rule_scale_translate},
     {NULL, NULL},
 };

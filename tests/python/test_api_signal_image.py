@@ -235,3 +235,15 @@ def test_missing_ops_raise_not_implemented_naming_the_op() -> None:
     ):
         with pytest.raises(NotImplementedError, match=op):
             fn()
+
+
+def test_extract_glimpse_noise_stays_in_the_image_range() -> None:
+    rs = np.random.RandomState(4)
+    img = rs.uniform(0.25, 0.75, (1, 4, 5, 2)).astype(np.float32)
+    for noise in ("uniform", "gaussian"):
+        g = tf.image.extract_glimpse(img, [6, 7], [[0.0, 0.0]], noise=noise).numpy()
+        assert g.shape == (1, 6, 7, 2)
+        # the window is centred: the image sits at rows 1..4, cols 1..5
+        np.testing.assert_array_equal(g[0, 1:5, 1:6], img[0])
+        border = np.concatenate([g[0, 0].ravel(), g[0, 5].ravel(), g[0, :, 0].ravel()])
+        assert border.min() >= 0.25 - 1e-6 and border.max() <= 0.75 + 1e-6

@@ -1,10 +1,11 @@
 /* CPU kernels of the signal group for tf.image: ExtractImagePatches,
  * NonMaxSuppressionWithOverlaps, CombinedNonMaxSuppression,
- * DrawBoundingBoxes(V2) and ScaleAndTranslate. Checks, messages and
+ * DrawBoundingBoxes(V2), ScaleAndTranslate and ExtractGlimpseV2. Checks, messages and
  * numerics follow TensorFlow 2.21's kernels (float arithmetic where TF
  * computes in float). */
 #include <math.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "kernels/cpu/kutil.h"
 #include "kernels/cpu/signal_kernels.h"
@@ -884,6 +885,201 @@ done:
   tfe_free(cols.weights);
 }
 
+/* ---- ExtractGlimpseV2 ---- */
+
+/* splitmix64: the noise generator (TF's noise is not reproducible either). */
+static uint64_t eg_next(uint64_t* st) {
+  uint64_t z = (*st += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+static float eg_uniform(uint64_t* st) {
+  return (float)(eg_next(st) >> 40) * (1.0f / 16777216.0f);
+}
+
+static float eg_normal(uint64_t* st) {
+  double u1 = ((double)(eg_next(st) >> 11) + 1.0) * (1.0 / 9007199254740992.0);
+  double u2 = (double)(eg_next(st) >> 11) * (1.0 / 9007199254740992.0);
+  return (float)(sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2));
+}
+
+/* The source range [src, src + n) and the output offset `base` of one
+ * glimpse dim (TF's partial-overlap rules, clamped to the input). */
+static void eg_range(int64_t off, int64_t size, int64_t in, int64_t* src,
+                     int64_t* n, int64_t* base) {
+  *src = off;
+  *n = size;
+  *base = 0;
+  if (off < 0) {
+    *src = 0;
+    *n = size + off > 0 ? size + off : 0;
+    *base = size - *n;
+  } else if (off + size >= in) {
+    *n = in - off > 0 ? in - off : 0;
+  }
+  if (*src >= in) *n = 0;
+  if (*n > in - *src) *n = in - *src;
+  if (*n < 0) *n = 0;
+}
+
+static void extract_glimpse_compute(tfe_kernel_context* k) {
+  const TF_Tensor* in = k->inputs[0];
+  const TF_Tensor* size = k->inputs[1];
+  const TF_Tensor* offs = k->inputs[2];
+  int centered = kutil_attr_bool(k, "centered", 1);
+  int normalized = kutil_attr_bool(k, "normalized", 1);
+  int uniform_noise = kutil_attr_bool(k, "uniform_noise", 1);
+  const char* noise = "uniform";
+  size_t nlen = 7;
+  int mode; /* 0 uniform, 1 gaussian, 2 zero */
+  int64_t batch, ih, iw, ch, gh, gw, od[4], b, y, x, c;
+  TF_Tensor* out;
+  kutil_shape_buf sb;
+  uint64_t st;
+  if (k->attrs != NULL) {
+    tfe_attrs_get_string(k->attrs, "noise", &noise, &nlen, NULL);
+  }
+  if (uniform_noise && nlen > 0 && !(nlen == 7 && memcmp(noise, "uniform", 7) == 0)) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "The uniform_noise and noise could not be specified at the "
+               "same time");
+    return;
+  }
+  if (nlen == 0) {
+    mode = uniform_noise ? 0 : 1;
+  } else if (nlen == 7 && memcmp(noise, "uniform", 7) == 0) {
+    mode = 0;
+  } else if (nlen == 8 && memcmp(noise, "gaussian", 8) == 0) {
+    mode = 1;
+  } else if (nlen == 4 && memcmp(noise, "zero", 4) == 0) {
+    mode = 2;
+  } else {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "The noise could only be uniform, gaussian, or zero, got%.*s",
+               (int)nlen, noise);
+    return;
+  }
+  if (in->num_dims != 4) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "input must be 4-dimensional (batch_size, height, width, "
+               "depth)%s",
+               kutil_tshape(in, &sb));
+    return;
+  }
+  batch = in->dims[0];
+  ih = in->dims[1];
+  iw = in->dims[2];
+  ch = in->dims[3];
+  if (size->num_dims != 1 || size->dims[0] != 2) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "input must be a vector of size 2 (height, width)%s",
+               kutil_tshape(size, &sb));
+    return;
+  }
+  gh = ((const int32_t*)kutil_data(size))[0];
+  gw = ((const int32_t*)kutil_data(size))[1];
+  if (gh < 0 || gw < 0) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Expected a non-negative size, got %lld",
+               (long long)(gh < 0 ? gh : gw));
+    return;
+  }
+  if (offs->num_dims != 2) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "input must be a matrix%s",
+               kutil_tshape(offs, &sb));
+    return;
+  }
+  if (offs->dims[0] != batch) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "first dimension should be batch%s",
+               kutil_tshape(offs, &sb));
+    return;
+  }
+  if (offs->dims[1] != 2) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "second dimension should be of size 2 (y,x)%s",
+               kutil_tshape(offs, &sb));
+    return;
+  }
+  od[0] = batch;
+  od[1] = gh;
+  od[2] = gw;
+  od[3] = ch;
+  out = tfe_kernel_alloc_output(k, 0, TF_FLOAT, od, 4);
+  if (out == NULL || kutil_num_elements(out) == 0) return;
+  /* seeded from the output buffer's address and the clock */
+  st = (uint64_t)(uintptr_t)kutil_data(out) ^
+       ((uint64_t)time(NULL) * 0x2545F4914F6CDD1Dull);
+  for (b = 0; b < batch; b++) {
+    const float* img = (const float*)kutil_data(in) + b * ih * iw * ch;
+    float* o = (float*)kutil_data(out) + b * gh * gw * ch;
+    float fy = ((const float*)kutil_data(offs))[2 * b];
+    float fx = ((const float*)kutil_data(offs))[2 * b + 1];
+    int64_t oy, ox, sy, ny, by, sx, nx, bx;
+    if (normalized) {
+      fx *= (float)iw;
+      fy *= (float)ih;
+      if (centered) {
+        fx /= 2.0f;
+        fy /= 2.0f;
+        fx += (float)iw / 2.0f;
+        fy += (float)ih / 2.0f;
+        fx -= (float)gw / 2.0f;
+        fy -= (float)gh / 2.0f;
+      }
+    } else if (centered) {
+      fx += (float)iw / 2.0f;
+      fy += (float)ih / 2.0f;
+    }
+    /* truncation toward zero; NaN and huge values land outside */
+    ox = (fx > -9.0e18f && fx < 9.0e18f) ? (int64_t)fx : INT64_MIN / 4;
+    oy = (fy > -9.0e18f && fy < 9.0e18f) ? (int64_t)fy : INT64_MIN / 4;
+    eg_range(ox, gw, iw, &sx, &nx, &bx);
+    eg_range(oy, gh, ih, &sy, &ny, &by);
+    if (nx < gw || ny < gh) {
+      /* partial overlap: fill with noise first */
+      int64_t npix = ih * iw, p;
+      if (mode == 2 || npix == 0) {
+        memset(o, 0, sizeof(float) * (size_t)(gh * gw * ch));
+      } else if (mode == 0) {
+        float mn = img[0], mx = img[0];
+        for (p = 1; p < npix * ch; p++) {
+          if (img[p] < mn) mn = img[p];
+          if (img[p] > mx) mx = img[p];
+        }
+        for (p = 0; p < gh * gw * ch; p++) o[p] = mn + eg_uniform(&st) * (mx - mn);
+      } else {
+        for (c = 0; c < ch; c++) {
+          double sum = 0, sq = 0;
+          float mn = img[c], mx = img[c], mean, sigma;
+          for (p = 0; p < npix; p++) {
+            float v = img[p * ch + c];
+            sum += v;
+            if (v < mn) mn = v;
+            if (v > mx) mx = v;
+          }
+          mean = (float)(sum / (double)npix);
+          for (p = 0; p < npix; p++) {
+            double d = img[p * ch + c] - mean;
+            sq += d * d;
+          }
+          sigma = (float)sqrt(sq / (double)npix);
+          for (p = 0; p < gh * gw; p++) {
+            float v = mean + eg_normal(&st) * sigma;
+            o[p * ch + c] = v < mn ? mn : (v > mx ? mx : v);
+          }
+        }
+      }
+    }
+    for (y = 0; y < ny; y++) {
+      for (x = 0; x < nx; x++) {
+        memcpy(o + ((by + y) * gw + bx + x) * ch,
+               img + ((sy + y) * iw + sx + x) * ch, sizeof(float) * (size_t)ch);
+      }
+    }
+  }
+}
+
 void tfe_register_cpu_signal_image_kernels(void) {
   static const TF_DataType db[] = {TF_FLOAT, TF_HALF};
   static const TF_DataType st[] = {TF_INT8,  TF_UINT8,    TF_INT16, TF_UINT16,
@@ -905,4 +1101,6 @@ void tfe_register_cpu_signal_image_kernels(void) {
                      NULL, NULL, 0);
   tfe_kutil_register("ScaleAndTranslate", scale_translate_compute, "T", st,
                      KUTIL_COUNT(st), NULL, NULL, 0);
+  tfe_kutil_register("ExtractGlimpseV2", extract_glimpse_compute, NULL, NULL, 0,
+                     NULL, NULL, 0);
 }

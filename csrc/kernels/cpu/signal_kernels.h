@@ -8,7 +8,7 @@ void tfe_register_cpu_signal_color_kernels(void);
 
 /* Registers the tf.image kernels of signal_image.c (ExtractImagePatches,
  * NonMaxSuppressionWithOverlaps, CombinedNonMaxSuppression,
- * DrawBoundingBoxes(V2), ScaleAndTranslate). */
+ * DrawBoundingBoxes(V2), ScaleAndTranslate, ExtractGlimpseV2). */
 void tfe_register_cpu_signal_image_kernels(void);
 
 #endif /* TFE_KERNELS_CPU_SIGNAL_KERNELS_H_ */
