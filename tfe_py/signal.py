@@ -654,11 +654,10 @@ def frame(
     fs = _const_int(fs_t)
     ax = _const_int(axis)
     s = _shape(x)
-    if fl is None or fs is None or ax is None or s is None or any(d is None for d in s):
-        raise NotImplementedError(
-            "tfe's tf.signal.frame needs a constant frame_length, frame_step and axis and a "
-            "fully known signal shape"
-        )
+    if ax is None or s is None:
+        raise NotImplementedError("tfe's tf.signal.frame needs a constant axis and a known rank")
+    if fl is None or fs is None or s[range(len(s))[ax]] is None:
+        return _frame_dynamic(x, fl_t, fs_t, pad_end, pad_value, range(len(s))[ax], len(s))
     rank = len(s)
     ax = range(rank)[ax]
     n = int(s[ax])  # type: ignore[arg-type]
@@ -691,11 +690,10 @@ def overlap_and_add(signal: Any, frame_step: Any, name: str | None = None) -> An
         raise ValueError(f"frame_step must be an integer. Got {fs_t.dtype!r}")
     step = _const_int(fs_t)
     s = _shape(x)
-    if step is None or s is None or any(d is None for d in s):
-        raise NotImplementedError(
-            "tfe's tf.signal.overlap_and_add needs a constant frame_step and a fully known "
-            "signal shape"
-        )
+    if s is None:
+        raise NotImplementedError("tfe's tf.signal.overlap_and_add needs a signal of known rank")
+    if step is None or any(d is None for d in s):
+        return _overlap_and_add_dynamic(x, fs_t, len(s))
     outer = [int(d) for d in s[:-2]]  # type: ignore[arg-type]
     frames, frame_length = int(s[-2]), int(s[-1])  # type: ignore[arg-type]
     output_length = frame_length + step * (frames - 1)
@@ -716,6 +714,76 @@ def overlap_and_add(signal: Any, frame_step: Any, name: str | None = None) -> An
     y = _ops.Sum(y, np.int32(-3))
     y = _ops.Reshape(y, np.asarray([*outer, (frames + segments - 1) * step], np.int64))
     return y[..., :output_length]
+
+
+# ---- framing with shapes known only when the graph runs ----
+
+
+def _i(v: int) -> Any:
+    return np.int32(v)
+
+
+def _pack(items: list[Any]) -> Any:
+    return _ops.Pack([_cast(_t(v, dtype_hint="int32"), "int32") for v in items], axis=0)
+
+
+def _frame_dynamic(
+    x: Any, fl_t: Any, fs_t: Any, pad_end: bool, pad_value: Any, ax: int, rank: int
+) -> Any:
+    """:func:`frame` with the lengths or the framed dim known only at run
+    time: the same gather, sizes computed by ops."""
+    fl = _cast(fl_t, "int32")
+    fs = _cast(fs_t, "int32")
+    n = _ops.Shape(x, out_type="int32")[ax]
+    if pad_end:
+        pv = _t(pad_value, dtype=x.dtype)
+        _check_scalar(pv)
+        num_frames = _ops.Neg(_ops.FloorDiv(_ops.Neg(n), fs))
+        pad = _ops.Maximum(
+            _i(0), _ops.Sub(_ops.AddV2(fl, _ops.Mul(fs, _ops.Sub(num_frames, _i(1)))), n)
+        )
+        rows = [_pack([0, pad]) if i == ax else _pack([0, 0]) for i in range(rank)]
+        x = _ops.PadV2(x, _ops.Pack(rows, axis=0), pv)
+    else:
+        num_frames = _ops.Maximum(_i(0), _ops.AddV2(_i(1), _ops.FloorDiv(_ops.Sub(n, fl), fs)))
+    starts = _ops.Mul(_ops.ExpandDims(_ops.Range(_i(0), num_frames, _i(1)), _i(1)), fs)
+    idx = _ops.AddV2(starts, _ops.ExpandDims(_ops.Range(_i(0), fl, _i(1)), _i(0)))
+    return _ops.GatherV2(x, idx, _i(ax), batch_dims=0)
+
+
+def _overlap_and_add_dynamic(x: Any, fs_t: Any, rank: int) -> Any:
+    """:func:`overlap_and_add` with sizes known only at run time (TF's
+    pad / reshape / transpose / sum, sizes computed by ops)."""
+    step = _cast(fs_t, "int32")
+    shp = _ops.Shape(x, out_type="int32")
+    outer = _ops.StridedSlice(shp, _i32v([0]), _i32v([-2]), _i32v([1]))
+    frames = shp[-2]
+    flen = shp[-1]
+    r = rank - 2
+    output_length = _ops.AddV2(flen, _ops.Mul(step, _ops.Sub(frames, _i(1))))
+    segments = _ops.Neg(_ops.FloorDiv(_ops.Neg(flen), step))
+    rows = [_pack([0, 0]) for _ in range(r)]
+    rows += [_pack([0, segments]), _pack([0, _ops.Sub(_ops.Mul(segments, step), flen)])]
+    y = _ops.Pad(x, _ops.Pack(rows, axis=0))
+
+    def full(tail: list[Any]) -> Any:
+        return _ops.ConcatV2([outer, _pack(tail)], _i(0))
+
+    fps = _ops.AddV2(frames, segments)
+    y = _ops.Reshape(y, full([fps, segments, step]))
+    y = _ops.Transpose(y, np.asarray([*range(r), r + 1, r, r + 2], np.int32))
+    y = _ops.Reshape(y, full([_ops.Mul(fps, segments), step]))
+    keep = _ops.Mul(_ops.Sub(fps, _i(1)), segments)
+    minus = [_i(-1)] * r
+    y = _ops.Slice(y, np.zeros(r + 2, np.int32), _pack([*minus, keep, -1]))
+    y = _ops.Reshape(y, full([segments, _ops.Sub(fps, _i(1)), step]))
+    y = _ops.Sum(y, _i(-3))
+    y = _ops.Reshape(y, full([_ops.Mul(_ops.Sub(fps, _i(1)), step)]))
+    return _ops.Slice(y, np.zeros(r + 1, np.int32), _pack([*minus, output_length]))
+
+
+def _i32v(v: list[int]) -> Any:
+    return np.asarray(v, np.int32)
 
 
 # ---- spectrograms ----

@@ -247,3 +247,27 @@ def test_extract_glimpse_noise_stays_in_the_image_range() -> None:
         np.testing.assert_array_equal(g[0, 1:5, 1:6], img[0])
         border = np.concatenate([g[0, 0].ravel(), g[0, 5].ravel(), g[0, :, 0].ravel()])
         assert border.min() >= 0.25 - 1e-6 and border.max() <= 0.75 + 1e-6
+
+
+def test_stft_and_overlap_add_with_lengths_known_at_run_time() -> None:
+    rs = np.random.RandomState(5)
+    x = rs.standard_normal((2, 403)).astype(np.float32)
+    f = tf.function(
+        lambda a: tf.signal.stft(a, 50, 16, pad_end=True),
+        input_signature=[tf.TensorSpec([None, None], tf.float32)],
+    )
+    np.testing.assert_allclose(
+        f(x).numpy(), tf.signal.stft(x, 50, 16, pad_end=True).numpy(), atol=1e-6
+    )
+    s = tf.signal.stft(x, 64, 16)
+    g = tf.function(
+        lambda a: tf.signal.inverse_stft(a, 64, 16),
+        input_signature=[tf.TensorSpec([2, None, 33], tf.complex64)],
+    )
+    np.testing.assert_allclose(g(s).numpy(), tf.signal.inverse_stft(s, 64, 16).numpy(), atol=1e-6)
+    fr = rs.standard_normal((3, 7, 10)).astype(np.float32)
+    h = tf.function(
+        lambda a: tf.signal.overlap_and_add(a, 3),
+        input_signature=[tf.TensorSpec([None, None, None], tf.float32)],
+    )
+    np.testing.assert_allclose(h(fr).numpy(), tf.signal.overlap_and_add(fr, 3).numpy(), atol=1e-6)
