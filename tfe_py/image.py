@@ -351,7 +351,19 @@ def central_crop(image: Any, central_fraction: Any) -> Any:
     hi, wi = (0, 1) if rank == 3 else (1, 2)
     img_h, img_w = d[hi], d[wi]
     if _is_tensor(img_h) or _is_tensor(img_w):
-        raise NotImplementedError("tfe's tf.image.central_crop needs known height and width")
+        # sizes known when the graph runs (TF's float64 arithmetic)
+        def start(d: Any) -> Any:
+            df = _cast(_d32(d), "float64")
+            return _cast(
+                _ops.RealDiv(_ops.Sub(df, _ops.Mul(df, np.float64(frac))), np.float64(2)), "int32"
+            )
+
+        hs, ws = start(img_h), start(img_w)
+        hsz = _ops.Sub(_d32(img_h), _ops.Mul(hs, np.int32(2)))
+        wsz = _ops.Sub(_d32(img_w), _ops.Mul(ws, np.int32(2)))
+        if rank == 3:
+            return _ops.Slice(image, _pack_dims([hs, ws, 0]), _pack_dims([hsz, wsz, -1]))
+        return _ops.Slice(image, _pack_dims([0, hs, ws, 0]), _pack_dims([-1, hsz, wsz, -1]))
     h0 = int((float(img_h) - float(img_h) * frac) / 2)
     w0 = int((float(img_w) - float(img_w) * frac) / 2)
     if rank == 3:
@@ -387,6 +399,43 @@ def _val(v: Any, what: str) -> int:
     return int(n)
 
 
+def _d32(v: Any) -> Any:
+    """An int or an int32 scalar tensor as an int32 tensor."""
+    return _cast(_t(v, dtype_hint="int32"), "int32")
+
+
+def _pack_dims(items: list[Any]) -> Any:
+    return _ops.Pack([_d32(v) for v in items], axis=0)
+
+
+def _pad_dyn(img: Any, oh: Any, ow: Any, th: Any, tw: Any, height: Any, width: Any) -> Any:
+    after_h = _ops.Sub(_ops.Sub(_d32(th), _d32(oh)), _d32(height))
+    after_w = _ops.Sub(_ops.Sub(_d32(tw), _d32(ow)), _d32(width))
+    rows = [
+        _pack_dims([0, 0]),
+        _pack_dims([oh, after_h]),
+        _pack_dims([ow, after_w]),
+        _pack_dims([0, 0]),
+    ]
+    return _ops.Pad(img, _ops.Pack(rows, axis=0))
+
+
+def _crop_or_pad_dyn(img: Any, th: int, tw: int, height: Any, width: Any) -> Any:
+    """resize_with_crop_or_pad with the image size known only at run time."""
+    zero = np.int32(0)
+    two = np.int32(2)
+    wd = _ops.Sub(_d32(tw), _d32(width))
+    hd = _ops.Sub(_d32(th), _d32(height))
+    crop_w = _ops.Maximum(_ops.FloorDiv(_ops.Neg(wd), two), zero)
+    pad_w = _ops.Maximum(_ops.FloorDiv(wd, two), zero)
+    crop_h = _ops.Maximum(_ops.FloorDiv(_ops.Neg(hd), two), zero)
+    pad_h = _ops.Maximum(_ops.FloorDiv(hd, two), zero)
+    ch = _ops.Minimum(_d32(th), _d32(height))
+    cw = _ops.Minimum(_d32(tw), _d32(width))
+    cropped = _ops.Slice(img, _pack_dims([0, crop_h, crop_w, 0]), _pack_dims([-1, ch, cw, -1]))
+    return _pad_dyn(cropped, pad_h, pad_w, th, tw, ch, cw)
+
+
 def pad_to_bounding_box(
     image: Any, offset_height: Any, offset_width: Any, target_height: Any, target_width: Any
 ) -> Any:
@@ -403,7 +452,9 @@ def pad_to_bounding_box(
     if ow < 0:
         raise ValueError("offset_width must be >= 0")
     if _is_tensor(height) or _is_tensor(width):
-        raise NotImplementedError("tfe's tf.image.pad_to_bounding_box needs known height and width")
+        # sizes known when the graph runs: a negative padding fails there
+        padded = _pad_dyn(img, oh, ow, th, tw, height, width)
+        return padded if is_batch else _ops.Squeeze(padded, squeeze_dims=[0])
     after_w = tw - ow - width
     after_h = th - oh - height
     if after_w < 0:
@@ -433,9 +484,9 @@ def crop_to_bounding_box(
     if th <= 0:
         raise ValueError("target_height must be > 0.")
     if _is_tensor(height) or _is_tensor(width):
-        raise NotImplementedError(
-            "tfe's tf.image.crop_to_bounding_box needs known height and width"
-        )
+        # sizes known when the graph runs: Slice refuses a box outside
+        cropped = _ops.Slice(img, _i32([0, oh, ow, 0]), _i32([-1, th, tw, -1]))
+        return cropped if is_batch else _ops.Squeeze(cropped, squeeze_dims=[0])
     if width < tw + ow:
         raise ValueError("width must be >= target + offset.")
     if height < th + oh:
@@ -456,9 +507,8 @@ def resize_with_crop_or_pad(image: Any, target_height: Any, target_width: Any) -
         raise ValueError("target_height must be > 0.")
     _, height, width, _ = _dims(img)
     if _is_tensor(height) or _is_tensor(width):
-        raise NotImplementedError(
-            "tfe's tf.image.resize_with_crop_or_pad needs known height and width"
-        )
+        resized = _crop_or_pad_dyn(img, th, tw, height, width)
+        return resized if is_batch else _ops.Squeeze(resized, squeeze_dims=[0])
     wd = tw - width
     hd = th - height
     cropped = crop_to_bounding_box(
@@ -567,7 +617,23 @@ def resize_with_pad(
         raise ValueError("target_height must be > 0.")
     _, height, width, _ = _dims(img)
     if _is_tensor(height) or _is_tensor(width):
-        raise NotImplementedError("tfe's tf.image.resize_with_pad needs known height and width")
+        fh, fw = _cast(_d32(height), "float32"), _cast(_d32(width), "float32")
+        fth, ftw = np.float32(th), np.float32(tw)
+        ratio = _ops.Maximum(_ops.RealDiv(fw, ftw), _ops.RealDiv(fh, fth))
+        rh_f, rw_f = _ops.RealDiv(fh, ratio), _ops.RealDiv(fw, ratio)
+        rh = _cast(_ops.Floor(rh_f), "int32")
+        rw = _cast(_ops.Floor(rw_f), "int32")
+        ph = _ops.Maximum(
+            np.int32(0),
+            _cast(_ops.Floor(_ops.RealDiv(_ops.Sub(fth, rh_f), np.float32(2))), "int32"),
+        )
+        pw = _ops.Maximum(
+            np.int32(0),
+            _cast(_ops.Floor(_ops.RealDiv(_ops.Sub(ftw, rw_f), np.float32(2))), "int32"),
+        )
+        resized = _resize_fn(img, _pack_dims([rh, rw]), method, antialias)
+        padded = _pad_dyn(resized, ph, pw, th, tw, rh, rw)
+        return padded if is_batch else _ops.Squeeze(padded, squeeze_dims=[0])
     f32 = np.float32
     fh, fw, fth, ftw = f32(height), f32(width), f32(th), f32(tw)
     ratio = max(fw / ftw, fh / fth)

@@ -271,3 +271,18 @@ def test_stft_and_overlap_add_with_lengths_known_at_run_time() -> None:
         input_signature=[tf.TensorSpec([None, None, None], tf.float32)],
     )
     np.testing.assert_allclose(h(fr).numpy(), tf.signal.overlap_and_add(fr, 3).numpy(), atol=1e-6)
+
+
+def test_crops_and_pads_with_image_size_known_at_run_time() -> None:
+    img = np.random.RandomState(6).uniform(0, 1, (2, 7, 5, 3)).astype(np.float32)
+    fns = [
+        lambda i: tf.image.resize_with_crop_or_pad(i, 4, 9),
+        lambda i: tf.image.crop_to_bounding_box(i, 1, 2, 3, 2),
+        lambda i: tf.image.pad_to_bounding_box(i, 1, 2, 10, 9),
+        lambda i: tf.image.central_crop(i, 0.5),
+        lambda i: tf.image.resize_with_pad(i, 8, 8),
+        lambda i: tf.image.resize_with_crop_or_pad(i[0], 8, 3),
+    ]
+    for fn in fns:
+        g = tf.function(fn, input_signature=[tf.TensorSpec([None, None, None, 3], tf.float32)])
+        np.testing.assert_array_equal(g(img).numpy(), fn(img).numpy())
