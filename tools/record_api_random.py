@@ -90,6 +90,21 @@ CASES: list[tuple[str, str]] = [
     ("init_normal_global", "tf.random.set_seed(2)\ntf.random_normal_initializer()([3])"),
     ("init_normal_int_error", "tf.random_normal_initializer()([3], tf.int32)"),
     ("init_config", "tf.random_uniform_initializer(-2.0, 3.0, seed=1).get_config()"),
+    ("cand_uniform_unique", "tf.random.set_seed(1)\n"
+     "list(tf.random.uniform_candidate_sampler([[1], [5]], 1, 4, True, 10, seed=3))"),
+    ("cand_uniform", "tf.random.set_seed(1)\n"
+     "list(tf.random.uniform_candidate_sampler(tf.constant([[1, 2], [5, 9]], tf.int64), 2, 6, "
+     "False, 7))"),
+    ("cand_log_uniform_unique", "tf.random.set_seed(2)\n"
+     "list(tf.random.log_uniform_candidate_sampler([[0], [3], [40]], 1, 8, True, 50, seed=7))"),
+    ("cand_log_uniform", "tf.random.set_seed(2)\n"
+     "list(tf.random.log_uniform_candidate_sampler([[0], [3]], 1, 5, False, 1000))"),
+    ("cand_all", "list(tf.random.all_candidate_sampler([[1, 2]], 2, 5, True))"),
+    ("cand_range_small", "tf.random.uniform_candidate_sampler([[1]], 1, 5, True, 3)"),
+    ("cand_out_of_range", "tf.random.uniform_candidate_sampler([[11]], 1, 2, True, 10)"),
+    ("accidental_hits", "list(tf.raw_ops.ComputeAccidentalHits("
+     "true_classes=tf.constant([[1, 2], [3, 1]], tf.int64), "
+     "sampled_candidates=tf.constant([1, 7, 3, 1], tf.int64), num_true=2))"),
     # --- stateless ---
     ("stateless_uniform", "tf.random.stateless_uniform([3], seed=[1, 2])"),
     ("stateless_uniform_int", "tf.random.stateless_uniform([4], seed=(1, 2), minval=5, "

@@ -98,6 +98,34 @@ static int rule_index_shuffle(si_ctx* c) {
   return si_set_vector(c, 0, n);
 }
 
+/* TF's CandidateSamplerShapeFn: [num_sampled], [batch, num_true],
+ * [num_sampled]; true_classes a matrix with num_true columns. */
+static int rule_candidate_sampler(si_ctx* c) {
+  int64_t ns = si_attr_int(c, "num_sampled", -1);
+  int64_t nt = si_attr_int(c, "num_true", -1);
+  si_sh tc, o;
+  si_in(c, 0, &tc);
+  if (!si_with_rank(c, &tc, 2, &tc)) return 0;
+  if (!si_set_vector(c, 0, ns)) return 0;
+  si_matrix(&o, tc.rank == 2 ? tc.d[0] : -1, nt);
+  if (!si_set(c, 1, &o)) return 0;
+  return si_set_vector(c, 2, ns);
+}
+
+/* ComputeAccidentalHits: three vectors of unknown length. */
+static int rule_accidental_hits(si_ctx* c) {
+  si_sh s;
+  int64_t nt = si_attr_int(c, "num_true", -1), d;
+  si_in(c, 0, &s);
+  if (!si_with_rank(c, &s, 2, &s)) return 0;
+  if (!si_with_value(c, s.d[1], nt, &d)) return 0;
+  si_in(c, 1, &s);
+  if (!si_with_rank(c, &s, 1, &s)) return 0;
+  if (!si_set_vector(c, 0, -1)) return 0;
+  if (!si_set_vector(c, 1, -1)) return 0;
+  return si_set_vector(c, 2, -1);
+}
+
 const si_rule si_rules_random_dist[] = {
     {"RandomShuffle", si_rule_unchanged},
     {"StatelessShuffle", rule_keyed_shuffle},
@@ -121,5 +149,9 @@ const si_rule si_rules_random_dist[] = {
     {"ParameterizedTruncatedNormal", si_rule_shape_from_input0},
     {"StatelessParameterizedTruncatedNormal", rule_seeded_shape0},
     {"RandomIndexShuffle", rule_index_shuffle},
+    {"UniformCandidateSampler", rule_candidate_sampler},
+    {"LogUniformCandidateSampler", rule_candidate_sampler},
+    {"AllCandidateSampler", rule_candidate_sampler},
+    {"ComputeAccidentalHits", rule_accidental_hits},
     {NULL, NULL},
 };

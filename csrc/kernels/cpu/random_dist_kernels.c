@@ -1367,6 +1367,271 @@ static void random_index_shuffle_compute(tfe_kernel_context* k) {
   }
 }
 
+/* ---- candidate samplers ----
+ * TF's RangeSampler family on SimplePhilox (32-bit words one at a time):
+ * Uniform draws Uniform64(range) (rejection of the low remainder), LogUniform
+ * exp(u * log1p(range)) - 1, All returns 0..n-1. With `unique`, draws that
+ * repeat are rejected and the expected counts become 1 - (1 - p)^tries. The
+ * kernel reserves 2048 32-bit words per sampled candidate per call. */
+
+enum { CS_UNIFORM = 0, CS_LOG_UNIFORM = 1, CS_ALL = 2 };
+
+typedef struct cs_rng {
+  rd_px* g;
+  uint32_t buf[4];
+  int used;
+} cs_rng;
+
+static uint32_t cs_rand32(cs_rng* r) {
+  if (r->used == 4) {
+    rd_next(r->g, r->buf);
+    r->used = 0;
+  }
+  return r->buf[r->used++];
+}
+
+static uint64_t cs_rand64(cs_rng* r) {
+  uint32_t lo = cs_rand32(r), hi = cs_rand32(r);
+  return (uint64_t)lo | ((uint64_t)hi << 32);
+}
+
+static uint64_t cs_uniform64(cs_rng* r, uint64_t n) {
+  uint64_t rem, v;
+  if (n == 0) return 0;
+  if ((n & (n - 1)) == 0) return cs_rand64(r) & (n - 1);
+  rem = (~(uint64_t)0 % n) + 1;
+  do {
+    v = cs_rand64(r);
+  } while (v < rem);
+  return v % n;
+}
+
+static int64_t cs_sample(int kind, int64_t range, cs_rng* r) {
+  if (kind == CS_UNIFORM) return (int64_t)cs_uniform64(r, (uint64_t)range);
+  {
+    uint32_t x0 = cs_rand32(r), x1 = cs_rand32(r);
+    double e = exp(rd_w2d(x0, x1) * log1p((double)range));
+    int64_t v = (e < 9.2e18) ? (int64_t)e - 1 : INT64_MAX;
+    return v % range;
+  }
+}
+
+static float cs_probability(int kind, int64_t range, int64_t v) {
+  if (kind == CS_UNIFORM) return (float)(1.0 / (double)range);
+  return (float)(log((v + 2.0) / (v + 1.0)) / log1p((double)range));
+}
+
+static float cs_expected(float p, int batch, int tries) {
+  if (tries == batch) return p * (float)batch;
+  return -expm1f((float)tries * log1pf(-p));
+}
+
+/* Open-addressing set of int64 values (the unique draws). */
+typedef struct cs_set {
+  int64_t* v;
+  unsigned char* used;
+  uint64_t cap;
+} cs_set;
+
+static int cs_set_insert(cs_set* s, int64_t x) {
+  uint64_t h = ((uint64_t)x * 0x9E3779B97F4A7C15ull) & (s->cap - 1);
+  while (s->used[h]) {
+    if (s->v[h] == x) return 0;
+    h = (h + 1) & (s->cap - 1);
+  }
+  s->used[h] = 1;
+  s->v[h] = x;
+  return 1;
+}
+
+static void candidate_sampler_common(tfe_kernel_context* k, int kind) {
+  const TF_Tensor* tc = k->inputs[0];
+  int32_t num_true = 0, num_sampled = 0;
+  int unique, batch, i, tries;
+  int64_t range = 0, od[2], n;
+  TF_Tensor *cand, *true_exp, *samp_exp;
+  int64_t* cv;
+  const int64_t* tv;
+  rd_px g;
+  cs_rng r;
+  if (!kutil_attr_int32(k, "num_true", 1, &num_true)) return;
+  if (!kutil_attr_int32(k, "num_sampled", 1, &num_sampled)) return;
+  unique = kutil_attr_bool(k, "unique", 0);
+  if (kind == CS_ALL) {
+    range = num_sampled;
+  } else {
+    range = kutil_attr_int64(k, "range_max", 0);
+    if (range <= 0) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "range_max must be positive");
+      return;
+    }
+  }
+  if (tc->num_dims != 2) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "true_classes must be a matrix");
+    return;
+  }
+  if (tc->dims[1] != num_true) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "true_classes must have num_true columns, expected: %lld was: "
+               "%d",
+               (long long)tc->dims[1], num_true);
+    return;
+  }
+  if (tc->dims[0] > INT32_MAX) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "true_classes has too many rows");
+    return;
+  }
+  batch = (int)tc->dims[0];
+  if (unique && num_sampled > range) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Sampler's range is too small.");
+    return;
+  }
+  od[0] = num_sampled;
+  cand = tfe_kernel_alloc_output(k, 0, TF_INT64, od, 1);
+  if (cand == NULL) return;
+  od[0] = batch;
+  od[1] = num_true;
+  true_exp = tfe_kernel_alloc_output(k, 1, TF_FLOAT, od, 2);
+  if (true_exp == NULL) return;
+  od[0] = num_sampled;
+  samp_exp = tfe_kernel_alloc_output(k, 2, TF_FLOAT, od, 1);
+  if (samp_exp == NULL) return;
+  tv = (const int64_t*)kutil_data(tc);
+  n = kutil_num_elements(tc);
+  for (i = 0; i < n; i++) {
+    if (tv[i] < 0 || tv[i] >= range) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "`true_candidate` out of range [0, %lld), received %lld",
+                 (long long)range, (long long)tv[i]);
+      return;
+    }
+  }
+  cv = (int64_t*)kutil_data(cand);
+  if (kind == CS_ALL) {
+    for (i = 0; i < num_sampled; i++) {
+      cv[i] = i;
+      ((float*)kutil_data(samp_exp))[i] = 1;
+    }
+    for (i = 0; i < n; i++) ((float*)kutil_data(true_exp))[i] = 1;
+    if (!rd_reserve(k, ((uint64_t)2048u * (uint64_t)num_sampled + 3) / 4u, &g)) {
+      return;
+    }
+    return;
+  }
+  if (!rd_reserve(k, ((uint64_t)2048u * (uint64_t)num_sampled + 3) / 4u, &g)) {
+    return;
+  }
+  r.g = &g;
+  r.used = 4;
+  if (unique) {
+    cs_set set;
+    int picked = 0;
+    set.cap = 16;
+    while (set.cap < (uint64_t)num_sampled * 2u) set.cap <<= 1;
+    set.v = (int64_t*)tfe_malloc(sizeof(int64_t) * (size_t)set.cap);
+    set.used = (unsigned char*)tfe_calloc((size_t)set.cap, 1);
+    if (set.v == NULL || set.used == NULL) {
+      tfe_free(set.v);
+      tfe_free(set.used);
+      KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory in candidate sampler");
+      return;
+    }
+    tries = 0;
+    while (picked < num_sampled) {
+      int64_t v;
+      if (tries == INT32_MAX - 1) {
+        tfe_free(set.v);
+        tfe_free(set.used);
+        KUTIL_FAIL(k, TF_INTERNAL, "candidate sampler: too many tries");
+        return;
+      }
+      tries++;
+      v = cs_sample(kind, range, &r);
+      if (cs_set_insert(&set, v)) cv[picked++] = v;
+    }
+    tfe_free(set.v);
+    tfe_free(set.used);
+  } else {
+    for (i = 0; i < num_sampled; i++) cv[i] = cs_sample(kind, range, &r);
+    tries = num_sampled;
+  }
+  for (i = 0; i < num_sampled; i++) {
+    ((float*)kutil_data(samp_exp))[i] =
+        cs_expected(cs_probability(kind, range, cv[i]), num_sampled, tries);
+  }
+  for (i = 0; i < n; i++) {
+    ((float*)kutil_data(true_exp))[i] =
+        cs_expected(cs_probability(kind, range, tv[i]), num_sampled, tries);
+  }
+}
+
+static void uniform_candidate_sampler_compute(tfe_kernel_context* k) {
+  candidate_sampler_common(k, CS_UNIFORM);
+}
+static void log_uniform_candidate_sampler_compute(tfe_kernel_context* k) {
+  candidate_sampler_common(k, CS_LOG_UNIFORM);
+}
+static void all_candidate_sampler_compute(tfe_kernel_context* k) {
+  candidate_sampler_common(k, CS_ALL);
+}
+
+/* ComputeAccidentalHits: (row, position in sampled, -FLT_MAX) for every true
+ * class found among the sampled candidates (the last position of a repeated
+ * candidate). */
+static void compute_accidental_hits_compute(tfe_kernel_context* k) {
+  const TF_Tensor* tc = k->inputs[0];
+  const TF_Tensor* sc = k->inputs[1];
+  int64_t num_true = kutil_attr_int64(k, "num_true", 0), ns, b, i, j, hits = 0;
+  int64_t* pos = NULL;
+  TF_Tensor *oi, *oid, *ow;
+  const int64_t *tv, *sv;
+  if (tc->num_dims != 2 || tc->dims[1] != num_true) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "true_candidates must be a batch_size * num_true matrix");
+    return;
+  }
+  if (sc->num_dims != 1) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "sampled_candidates must be a vector, which is typically an "
+               "output from CandidateSampler");
+    return;
+  }
+  ns = sc->dims[0];
+  b = tc->dims[0];
+  tv = (const int64_t*)kutil_data(tc);
+  sv = (const int64_t*)kutil_data(sc);
+  pos = (int64_t*)tfe_malloc(sizeof(int64_t) * (size_t)(b * num_true + 1));
+  if (pos == NULL) {
+    KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory in ComputeAccidentalHits");
+    return;
+  }
+  /* For each true class, the last sampled position holding it (or -1). */
+  for (i = 0; i < b * num_true; i++) {
+    pos[i] = -1;
+    for (j = ns - 1; j >= 0; j--) {
+      if (sv[j] == tv[i]) {
+        pos[i] = j;
+        break;
+      }
+    }
+    if (pos[i] >= 0) hits++;
+  }
+  oi = tfe_kernel_alloc_output(k, 0, TF_INT32, &hits, 1);
+  oid = oi != NULL ? tfe_kernel_alloc_output(k, 1, TF_INT64, &hits, 1) : NULL;
+  ow = oid != NULL ? tfe_kernel_alloc_output(k, 2, TF_FLOAT, &hits, 1) : NULL;
+  if (ow != NULL) {
+    int64_t h = 0;
+    for (i = 0; i < b * num_true; i++) {
+      if (pos[i] < 0) continue;
+      ((int32_t*)kutil_data(oi))[h] = (int32_t)(i / num_true);
+      ((int64_t*)kutil_data(oid))[h] = pos[i];
+      ((float*)kutil_data(ow))[h] = -3.40282346638528859812e+38f;
+      h++;
+    }
+  }
+  tfe_free(pos);
+}
+
 /* ---- resource state (Generator) ---- */
 
 /* Locks the RNG state variable of handle input 0 and checks it (TF's
@@ -1785,6 +2050,14 @@ void tfe_register_cpu_random_dist_kernels(void) {
          "dtype", kGammaT, 3, NULL, NULL, 0);
   rd_reg("RandomIndexShuffle", random_index_shuffle_compute, 0, "dtype",
          kAllInt, 4, NULL, NULL, 0);
+  rd_reg("UniformCandidateSampler", uniform_candidate_sampler_compute, 1, NULL,
+         NULL, 0, NULL, NULL, 0);
+  rd_reg("LogUniformCandidateSampler", log_uniform_candidate_sampler_compute,
+         1, NULL, NULL, 0, NULL, NULL, 0);
+  rd_reg("AllCandidateSampler", all_candidate_sampler_compute, 1, NULL, NULL,
+         0, NULL, NULL, 0);
+  rd_reg("ComputeAccidentalHits", compute_accidental_hits_compute, 0, NULL,
+         NULL, 0, NULL, NULL, 0);
   rd_reg("NonDeterministicInts", non_deterministic_ints_compute, 0, "dtype",
          kAllInt, 4, NULL, NULL, 0);
 }
