@@ -107,7 +107,8 @@ def _current_graph() -> Any:
 
 
 def _truncate_seed(seed: Any) -> int:
-    return int(seed) % _MAXINT32
+    # seed % 2**31-1 as TF computes it (a str seed fails here, as in TF)
+    return int(seed % _MAXINT32)
 
 
 def set_seed(seed: Any) -> None:

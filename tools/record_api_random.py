@@ -105,6 +105,24 @@ CASES: list[tuple[str, str]] = [
     ("accidental_hits", "list(tf.raw_ops.ComputeAccidentalHits("
      "true_classes=tf.constant([[1, 2], [3, 1]], tf.int64), "
      "sampled_candidates=tf.constant([1, 7, 3, 1], tf.int64), num_true=2))"),
+    ("err_normal_int", "tf.random.normal([2], dtype=tf.int32)"),
+    ("err_truncated_int", "tf.random.truncated_normal([2], dtype=tf.int64)"),
+    ("err_uniform_int_vector_min", "tf.random.uniform([2], minval=[0, 1], maxval=5, "
+     "dtype=tf.int32)"),
+    ("err_negative_dim", "tf.random.uniform([-1])"),
+    ("uniform_vector_min", "tf.random.set_seed(6)\n"
+     "tf.random.uniform([2], minval=tf.constant([0.0, 1.0]), maxval=5.0)"),
+    ("err_categorical_vector", "tf.random.categorical([1.0, 2.0], 3)"),
+    ("err_stateless_seed_len", "tf.random.stateless_uniform([2], seed=[1, 2, 3])"),
+    ("err_stateless_float_seed", "tf.random.stateless_normal([2], seed=tf.constant([1.0, 2.0]))"),
+    ("gamma_negative_alpha", "tf.random.set_seed(6)\ntf.random.gamma([2], alpha=-1.0)"),
+    ("shuffle_scalar_int", "tf.random.shuffle(tf.constant(5))"),
+    ("err_gen_int8", "tf.random.Generator.from_seed(1).uniform([2], dtype=tf.int8, minval=0, "
+     "maxval=3)"),
+    ("err_str_seed", "tf.random.set_seed('abc')\ntry:\n    tf.random.uniform([1])\n"
+     "finally:\n    tf.random.set_seed(None)\n0"),
+    ("err_stateless_categorical_dtype", "tf.random.stateless_categorical([[0.0, 0.0]], 3, "
+     "seed=[1, 2], dtype=tf.float32)"),
     # --- stateless ---
     ("stateless_uniform", "tf.random.stateless_uniform([3], seed=[1, 2])"),
     ("stateless_uniform_int", "tf.random.stateless_uniform([4], seed=(1, 2), minval=5, "
