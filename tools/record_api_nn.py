@@ -231,6 +231,16 @@ CASES: list[str] = [
     f"tf.nn.dilation2d({_IMG}, {_DF}[:, :, :1], [1, 1, 1, 1], 'SAME', 'NHWC', [1, 1, 1, 1])",
     f"tf.nn.erosion2d({_IMG}, {_DF}, [1, 1, 1, 1], 'SAME', 'NHWC', [1, 1, 1, 1])",
     f"tf.nn.erosion2d({_IMG5}, {_DF}, [1, 1, 1, 1], 'VALID', 'NHWC', [1, 2, 1, 1])",
+    # isotonic regression
+    "tf.nn.isotonic_regression(np.array([[1.0, 3.0, 2.0], [4.0, 1.0, 3.0]], np.float32))",
+    "tf.nn.isotonic_regression(np.array([[1.0, 3.0, 2.0], [4.0, 1.0, 3.0]], np.float32), decreasing=False)",
+    "tf.nn.isotonic_regression(np.sin(np.arange(60, dtype=np.float32)).reshape(3, 20))",
+    "tf.nn.isotonic_regression(np.sin(np.arange(60, dtype=np.float32)).reshape(3, 20), axis=0)",
+    "tf.nn.isotonic_regression(np.array([[3, 1, 2, 2, 7]], np.int32))",
+    "tf.nn.isotonic_regression(np.array([[3, 1, 2, 2, 7]], np.int8))",
+    "tf.nn.isotonic_regression(np.cos(np.arange(12)).reshape(3, 4))",
+    "tf.nn.isotonic_regression(np.cos(np.arange(12)).reshape(3, 4).astype(np.float16))",
+    "tf.nn.isotonic_regression(np.array([[np.nan, 1.0, 2.0, 1.0, 1.0]], np.float32))",
     # candidate sampling and sampled losses
     "tf.nn.all_candidate_sampler(np.array([[1], [3]], np.int64), 1, 5, True)",
     "tf.nn.compute_accidental_hits(np.array([[1, 2], [0, 3]], np.int64), np.array([2, 0, 5], np.int64), 2)",

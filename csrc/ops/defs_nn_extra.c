@@ -5,7 +5,7 @@
 int tfe_ops_register_nn_extra_defs(void);
 
 /* Ops of tf.nn the older groups lack: 3-D pooling and convolution, and
- * grayscale dilation (tf.nn.dilation2d / erosion2d). */
+ * grayscale dilation (tf.nn.dilation2d / erosion2d), isotonic regression. */
 static const tfe_builtin_op kOps[] = {
     TFE_OP("MaxPool3D", "in: input: T",
            "out: output: T",
@@ -36,6 +36,11 @@ static const tfe_builtin_op kOps[] = {
            "attr: strides: list(int) >= 4",
            "attr: rates: list(int) >= 4",
            "attr: padding: {'SAME', 'VALID'}"),
+    TFE_OP("IsotonicRegression", "in: input: T",
+           "out: output: output_dtype",
+           "out: segments: int32",
+           "attr: T: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64}",
+           "attr: output_dtype: {half, bfloat16, float, double} = DT_FLOAT"),
     {NULL, NULL}, /* end marker: not registered */
 };
 

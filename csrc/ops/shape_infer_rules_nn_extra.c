@@ -1,6 +1,6 @@
 /* Shape rules for the nn_extra op group (nn ops of tf.nn not in the older nn groups):
  * MaxPool3D, AvgPool3D, Conv3D (TF's Pool3DShape / Conv3DShape) and
- * Dilation2D (Dilation2DShapeImpl). */
+ * Dilation2D (Dilation2DShapeImpl), IsotonicRegression. */
 #include <string.h>
 
 #include "ops/shape_infer_internal.h"
@@ -124,10 +124,18 @@ static int rule_dilation2d(si_ctx* c) {
   return si_set(c, 0, &o);
 }
 
+/* IsotonicRegression: both outputs have the input's shape. */
+static int si_rule_isotonic(si_ctx* c) {
+  si_sh in;
+  si_in(c, 0, &in);
+  return si_set(c, 0, &in) && si_set(c, 1, &in);
+}
+
 const si_rule si_rules_nn_extra[] = {
     {"MaxPool3D", rule_pool3d},
     {"AvgPool3D", rule_pool3d},
     {"Conv3D", rule_conv3d},
     {"Dilation2D", rule_dilation2d},
+    {"IsotonicRegression", si_rule_isotonic},
     {NULL, NULL},
 };

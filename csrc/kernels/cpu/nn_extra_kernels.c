@@ -7,7 +7,9 @@
  * a direct loop over the window, accumulated in double. Dilation2D
  * (grayscale morphological dilation): the max over the window of
  * input + filter, computed in the element type as TF does (integers
- * wrap). Floating types work in double and are rounded once at the end. */
+ * wrap). IsotonicRegression: pool-adjacent-violators per row, in the
+ * output type's precision. Floating types work in double and are rounded
+ * once at the end unless said otherwise. */
 #include <float.h>
 #include <math.h>
 #include <string.h>
@@ -444,6 +446,91 @@ done:
   tfe_free(y);
 }
 
+/* ---- IsotonicRegression ---- */
+
+/* Rounds v to the output type (half and bfloat16 round every step, as
+ * TF's arithmetic in those types does; float rounds to float). */
+static double iso_round(TF_DataType dt, double v) {
+  switch (dt) {
+    case TF_FLOAT: return (float)v;
+    case TF_HALF: return kutil_f16_to_f32(kutil_f32_to_f16((float)v));
+    case TF_BFLOAT16: return kutil_bf16_to_f32(kutil_f32_to_bf16((float)v));
+    default: return v;
+  }
+}
+
+static double iso_input(const TF_Tensor* t, int64_t i) {
+  const void* d = kutil_data(t);
+  switch (t->dtype) {
+    case TF_FLOAT: return ((const float*)d)[i];
+    case TF_DOUBLE: return ((const double*)d)[i];
+    case TF_HALF: return kutil_f16_to_f32(((const uint16_t*)d)[i]);
+    case TF_BFLOAT16: return kutil_bf16_to_f32(((const uint16_t*)d)[i]);
+    case TF_UINT64: return (double)((const uint64_t*)d)[i];
+    default: return (double)kutil_get_int(t, i);
+  }
+}
+
+/* Pool-adjacent-violators over each row (the last dimension): a new
+ * element starts a segment; while the previous segment's mean is strictly
+ * below the current one's they merge (sum and count; the mean is
+ * sum / count in the output type). The fit is non-increasing; segments
+ * numbers each element's block from 0 within its row. */
+static void isotonic_compute(tfe_kernel_context* k) {
+  const TF_Tensor* in = k->inputs[0];
+  TF_DataType odt = TF_FLOAT;
+  int64_t n = kutil_num_elements(in), len, rows, r, i;
+  double *sum = NULL, *y = NULL;
+  int64_t *cnt = NULL, *start = NULL;
+  TF_Tensor *out, *seg;
+  if (k->attrs != NULL) tfe_attrs_get_type(k->attrs, "output_dtype", &odt, NULL);
+  out = tfe_kernel_alloc_output(k, 0, odt, in->dims, in->num_dims);
+  seg = out ? tfe_kernel_alloc_output(k, 1, TF_INT32, in->dims, in->num_dims) : NULL;
+  if (seg == NULL || n == 0) return;
+  len = in->num_dims == 0 ? 1 : in->dims[in->num_dims - 1];
+  rows = n / len;
+  sum = (double*)tfe_malloc(sizeof(double) * (size_t)len);
+  cnt = (int64_t*)tfe_malloc(sizeof(int64_t) * (size_t)len);
+  start = (int64_t*)tfe_malloc(sizeof(int64_t) * (size_t)len);
+  y = (double*)tfe_malloc(sizeof(double) * (size_t)n);
+  if (sum == NULL || cnt == NULL || start == NULL || y == NULL) {
+    KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory in IsotonicRegression");
+    goto done;
+  }
+  for (r = 0; r < rows; r++) {
+    int64_t top = 0, s;
+    int32_t* sg = (int32_t*)kutil_data(seg) + r * len;
+    for (i = 0; i < len; i++) {
+      double cs = iso_round(odt, iso_input(in, r * len + i));
+      int64_t cc = 1, cst = i;
+      while (top > 0 && iso_round(odt, sum[top - 1] / (double)cnt[top - 1]) <
+                            iso_round(odt, cs / (double)cc)) {
+        top--;
+        cs = iso_round(odt, sum[top] + cs);
+        cc += cnt[top];
+        cst = start[top];
+      }
+      sum[top] = cs;
+      cnt[top] = cc;
+      start[top] = cst;
+      top++;
+    }
+    for (s = 0; s < top; s++) {
+      double mean = iso_round(odt, sum[s] / (double)cnt[s]);
+      for (i = start[s]; i < start[s] + cnt[s]; i++) {
+        y[r * len + i] = mean;
+        sg[i] = (int32_t)s;
+      }
+    }
+  }
+  nn_from_work(out, y, 1, n);
+done:
+  tfe_free(sum);
+  tfe_free(cnt);
+  tfe_free(start);
+  tfe_free(y);
+}
+
 void tfe_register_cpu_nn_extra_kernels(void) {
   static const TF_DataType kMax3[] = {TF_HALF, TF_BFLOAT16, TF_FLOAT};
   static const TF_DataType kFloat[] = {TF_HALF, TF_BFLOAT16, TF_FLOAT, TF_DOUBLE};
@@ -458,4 +545,6 @@ void tfe_register_cpu_nn_extra_kernels(void) {
   tfe_kutil_register("Conv3D", conv3d_compute, "T", kFloat, KUTIL_COUNT(kFloat), NULL, NULL, 0);
   tfe_kutil_register("Dilation2D", dilation2d_compute, "T", kDil, KUTIL_COUNT(kDil), NULL, NULL,
                      0);
+  tfe_kutil_register("IsotonicRegression", isotonic_compute, "T", kDil, KUTIL_COUNT(kDil),
+                     "output_dtype", kFloat, KUTIL_COUNT(kFloat));
 }
