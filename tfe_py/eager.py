@@ -827,19 +827,14 @@ def _truediv(x: Any, y: Any) -> Any:
 def _eq(self: EagerTensor, other: Any) -> Any:
     if other is None:
         return False
-    try:
-        return _op("Equal")(self, other, incompatible_shape_error=False)
-    except TypeError:  # the other side has no tensor form of our dtype
-        return False
+    # A value with no form of this dtype raises TypeError, as in TF.
+    return _op("Equal")(self, other, incompatible_shape_error=False)
 
 
 def _ne(self: EagerTensor, other: Any) -> Any:
     if other is None:
         return True
-    try:
-        return _op("NotEqual")(self, other, incompatible_shape_error=False)
-    except TypeError:
-        return True
+    return _op("NotEqual")(self, other, incompatible_shape_error=False)
 
 
 def _invert(self: EagerTensor) -> Any:
@@ -881,6 +876,15 @@ def _add(reflected: bool) -> Callable[[EagerTensor, Any], Any]:
         except errors.InvalidArgumentError:
             if int(self.dtype) != int(lib.TF_STRING):
                 raise
+        except TypeError:
+            if reflected:
+                raise
+            # The other operand has no form of this dtype: TF converts it on
+            # its own, and the op then refuses the mismatch with
+            # InvalidArgumentError (tf.constant("a") + 1, int32 + 1.5).
+            y = convert_to_tensor(other)
+            if int(self.dtype) != int(lib.TF_STRING):
+                return fns[0](x, y)
         return _op("Add")(x, y)
 
     method.__name__ = "__radd__" if reflected else "__add__"

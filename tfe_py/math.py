@@ -23,6 +23,7 @@ import numpy as np
 from tfe_py import _api
 from tfe_py import errors as _errors
 from tfe_py import ops as _ops
+from tfe_py.tensor import Tensor as _Tensor
 
 __all__ = [
     "abs",
@@ -288,14 +289,23 @@ def _rank(x: Any) -> int | None:
 
 
 def add(x: Any, y: Any, name: str | None = None) -> Any:
-    """x + y element-wise with broadcasting (AddV2; Add for strings)."""
-    try:
-        return _ops.AddV2(x, y, name=name)
-    except (_errors.OpError, TypeError):
-        x, y = _pair(x, y)
-        if int(x.dtype) == _STRING:
-            return _ops.Add(x, y, name=name)
-        raise
+    """x + y element-wise with broadcasting (AddV2; Add for strings).
+
+    As in TF, x is converted on its own and y takes x's dtype when it can;
+    otherwise the op refuses the mismatch (InvalidArgumentError)."""
+    if isinstance(x, _Tensor):
+        try:
+            return _ops.AddV2(x, y, name=name)
+        except TypeError:
+            pass
+        except _errors.InvalidArgumentError:
+            if int(x.dtype) != _STRING:
+                raise
+    x = _t(x)
+    y = _t(y, dtype_hint=x.dtype)
+    if int(x.dtype) == _STRING:
+        return _ops.Add(x, y, name=name)
+    return _ops.AddV2(x, y, name=name)
 
 
 def subtract(x: Any, y: Any, name: str | None = None) -> Any:
