@@ -10,8 +10,8 @@ the op's InvalidArgumentError, as in TF. ``check_numerics`` and
 ``assert_all_finite`` run the CheckNumerics op and return its output.
 
 Inside a graph (``tfe_py.Graph`` or a function trace) shape and rank checks
-still work from static shapes; value checks need TF's Assert op, which tfe
-does not implement, and raise NotImplementedError naming it.
+work from static shapes and value checks add an Assert op (returned, as in
+TF) that fails with TF's "assertion failed: [...]" message when it runs.
 """
 
 from __future__ import annotations
@@ -99,9 +99,22 @@ def _pretty(item: Any, summarize: int) -> str:
     return str(item)
 
 
-def _need_eager(api: str) -> None:
-    if not executing_eagerly():
-        _api.unimplemented("Assert", f"{api} inside a graph")
+def _all(condition: Any) -> Any:
+    # reduce_all over every dimension, as an op (graph mode).
+    rank = _api.op("Rank")(condition)
+    axes = _api.op("Range")(_tensor(0), rank, _tensor(1))
+    return _api.op("All")(condition, axes)
+
+
+def _graph_name(x: Any) -> str:
+    # TF names the tensor in rank messages only inside a graph.
+    return "" if executing_eagerly() else x.name
+
+
+def _label(x: Any) -> str:
+    # How TF names a tensor in assertion data: its shape and dtype eagerly,
+    # its graph name inside a graph.
+    return _shape_dtype(x) if executing_eagerly() else x.name
 
 
 def _binary_assert(
@@ -112,11 +125,21 @@ def _binary_assert(
     data: Any,
     summarize: int | None,
     message: str | None,
-    api: str,
-) -> None:
+) -> Any:
     x = _tensor(x)
     y = _tensor(y)
-    _need_eager(api)
+    if not executing_eagerly():
+        if data is None:
+            data = [
+                f"Condition x {sym} y did not hold element-wise:",
+                f"x ({x.name}) = ",
+                x,
+                f"y ({y.name}) = ",
+                y,
+            ]
+        if message is not None:
+            data = [message, *data]
+        return Assert(_all(_api.op(op_name)(x, y)), data, summarize=summarize)
     test = _api.op(op_name)(x, y)
     ok = np.asarray(test.numpy())
     if ok.all():
@@ -154,113 +177,97 @@ def _binary_assert(
 def assert_equal(
     x: Any, y: Any, message: str | None = None, summarize: int | None = None,
     name: str | None = None,
-) -> None:
+) -> Any:
     """Raises InvalidArgumentError unless ``x == y`` everywhere (broadcast)."""
-    return _binary_assert(
-        "==", "Equal", x, y, None, summarize, message, "tf.debugging.assert_equal"
-    )
+    return _binary_assert("==", "Equal", x, y, None, summarize, message)
 
 
 def assert_none_equal(
     x: Any, y: Any, summarize: int | None = None, message: str | None = None,
     name: str | None = None,
-) -> None:
+) -> Any:
     """Raises InvalidArgumentError unless ``x != y`` everywhere."""
-    return _binary_assert(
-        "!=", "NotEqual", x, y, None, summarize, message, "tf.debugging.assert_none_equal"
-    )
+    return _binary_assert("!=", "NotEqual", x, y, None, summarize, message)
 
 
 def assert_less(
     x: Any, y: Any, message: str | None = None, summarize: int | None = None,
     name: str | None = None,
-) -> None:
+) -> Any:
     """Raises InvalidArgumentError unless ``x < y`` everywhere."""
-    return _binary_assert("<", "Less", x, y, None, summarize, message, "tf.debugging.assert_less")
+    return _binary_assert("<", "Less", x, y, None, summarize, message)
 
 
 def assert_less_equal(
     x: Any, y: Any, message: str | None = None, summarize: int | None = None,
     name: str | None = None,
-) -> None:
+) -> Any:
     """Raises InvalidArgumentError unless ``x <= y`` everywhere."""
-    return _binary_assert(
-        "<=", "LessEqual", x, y, None, summarize, message, "tf.debugging.assert_less_equal"
-    )
+    return _binary_assert("<=", "LessEqual", x, y, None, summarize, message)
 
 
 def assert_greater(
     x: Any, y: Any, message: str | None = None, summarize: int | None = None,
     name: str | None = None,
-) -> None:
+) -> Any:
     """Raises InvalidArgumentError unless ``x > y`` everywhere."""
-    return _binary_assert(
-        ">", "Greater", x, y, None, summarize, message, "tf.debugging.assert_greater"
-    )
+    return _binary_assert(">", "Greater", x, y, None, summarize, message)
 
 
 def assert_greater_equal(
     x: Any, y: Any, message: str | None = None, summarize: int | None = None,
     name: str | None = None,
-) -> None:
+) -> Any:
     """Raises InvalidArgumentError unless ``x >= y`` everywhere."""
-    return _binary_assert(
-        ">=", "GreaterEqual", x, y, None, summarize, message,
-        "tf.debugging.assert_greater_equal",
-    )
+    return _binary_assert(">=", "GreaterEqual", x, y, None, summarize, message)
 
 
 def _sign_assert(
     x: Any, message: str | None, summarize: int | None, sym: str, op_name: str,
-    zero_first: bool, api: str, joined: bool = False,
-) -> None:
+    zero_first: bool, joined: bool = False,
+) -> Any:
     x = _tensor(x)
     zero = _tensor(0, x.dtype)
     head = f"Condition x {sym} 0 did not hold element-wise:"
-    label = f"x ({_shape_dtype(x)}) = "
+    label = f"x ({_label(x)}) = "
     # TF's assert_non_positive runs its two middle lines together.
     data = [_prefix(message), head + label, x] if joined else [_prefix(message), head, label, x]
     a, b = (zero, x) if zero_first else (x, zero)
-    return _binary_assert(sym, op_name, a, b, data, summarize, None, api)
+    return _binary_assert(sym, op_name, a, b, data, summarize, None)
 
 
 def assert_positive(
     x: Any, message: str | None = None, summarize: int | None = None, name: str | None = None
-) -> None:
+) -> Any:
     """Raises InvalidArgumentError unless ``x > 0`` everywhere."""
-    return _sign_assert(x, message, summarize, ">", "Less", True, "tf.debugging.assert_positive")
+    return _sign_assert(x, message, summarize, ">", "Less", True)
 
 
 def assert_negative(
     x: Any, message: str | None = None, summarize: int | None = None, name: str | None = None
-) -> None:
+) -> Any:
     """Raises InvalidArgumentError unless ``x < 0`` everywhere."""
-    return _sign_assert(x, message, summarize, "<", "Less", False, "tf.debugging.assert_negative")
+    return _sign_assert(x, message, summarize, "<", "Less", False)
 
 
 def assert_non_positive(
     x: Any, message: str | None = None, summarize: int | None = None, name: str | None = None
-) -> None:
+) -> Any:
     """Raises InvalidArgumentError unless ``x <= 0`` everywhere."""
-    return _sign_assert(
-        x, message, summarize, "<=", "LessEqual", False, "tf.debugging.assert_non_positive",
-        joined=True,
-    )
+    return _sign_assert(x, message, summarize, "<=", "LessEqual", False, joined=True)
 
 
 def assert_non_negative(
     x: Any, message: str | None = None, summarize: int | None = None, name: str | None = None
-) -> None:
+) -> Any:
     """Raises InvalidArgumentError unless ``x >= 0`` everywhere."""
-    return _sign_assert(
-        x, message, summarize, ">=", "LessEqual", True, "tf.debugging.assert_non_negative"
-    )
+    return _sign_assert(x, message, summarize, ">=", "LessEqual", True)
 
 
 def assert_near(
     x: Any, y: Any, rtol: Any = None, atol: Any = None, message: str | None = None,
     summarize: int | None = None, name: str | None = None,
-) -> None:
+) -> Any:
     """Raises InvalidArgumentError unless ``|x - y| <= atol + rtol * |y|``
     everywhere. Both tolerances default to 10 * eps of x's dtype (x must be
     floating or complex); y is converted to x's dtype."""
@@ -273,17 +280,16 @@ def assert_near(
         raise type(e)(f"y: {e}") from None
     rtol = _tensor(10 * eps if rtol is None else rtol, x.dtype.real_dtype)
     atol = _tensor(10 * eps if atol is None else atol, x.dtype.real_dtype)
-    _need_eager("tf.debugging.assert_near")
     diff = _api.op("ComplexAbs" if x.dtype.is_complex else "Abs")(_api.op("Sub")(x, y))
     abs_y = _api.op("ComplexAbs" if x.dtype.is_complex else "Abs")(y)
     tol = _api.op("AddV2")(atol, _api.op("Mul")(rtol, abs_y))
-    condition = _tensor(bool(np.asarray(_api.op("LessEqual")(diff, tol).numpy()).all()))
+    condition = _all(_api.op("LessEqual")(diff, tol))
     data = [
         _prefix(message),
         f"x and y not equal to tolerance rtol = {rtol!s}, atol = {atol!s}",
-        f"x ({_shape_dtype(x)}) = ",
+        f"x ({_label(x)}) = ",
         x,
-        f"y ({_shape_dtype(y)}) = ",
+        f"y ({_label(y)}) = ",
         y,
     ]
     return Assert(condition, data, summarize=summarize)
@@ -318,8 +324,8 @@ def assert_rank(
     got = _static_rank(x)
     if got is not None and got != want:
         raise ValueError(
-            f"{_prefix(message)}Tensor  must have rank {want}.  Received rank {got}, "
-            f"shape {x.shape}"
+            f"{_prefix(message)}Tensor {_graph_name(x)} must have rank {want}.  "
+            f"Received rank {got}, shape {x.shape}"
         )
 
 
@@ -332,8 +338,8 @@ def assert_rank_at_least(
     got = _static_rank(x)
     if got is not None and got < want:
         raise ValueError(
-            f"{_prefix(message)}Tensor  must have rank at least {want}.  Received rank {got}, "
-            f"shape {x.shape}"
+            f"{_prefix(message)}Tensor {_graph_name(x)} must have rank at least {want}.  "
+            f"Received rank {got}, shape {x.shape}"
         )
 
 
@@ -346,8 +352,8 @@ def assert_rank_in(
     got = _static_rank(x)
     if got is not None and got not in wanted:
         raise ValueError(
-            f"{_prefix(message)}Tensor  must have rank in {wanted}.  Received rank {got}, "
-            f"shape {x.shape}"
+            f"{_prefix(message)}Tensor {_graph_name(x)} must have rank in {wanted}.  "
+            f"Received rank {got}, shape {x.shape}"
         )
 
 

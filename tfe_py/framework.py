@@ -531,10 +531,17 @@ def Assert(
     """Raises InvalidArgumentError when ``condition`` is false, with the
     first ``summarize`` (3) entries of each item of ``data`` in the message
     (TF's "Expected '<condition>' to be true. Summarized data: ...").
-    Returns None eagerly. Inside a graph it needs the Assert op, which tfe
-    does not implement (NotImplementedError)."""
+    Returns None eagerly. Inside a graph (or a function) it is an Assert op,
+    returned, which fails with "assertion failed: [data0] [data1] ..." when
+    it runs with a false condition."""
     if not executing_eagerly():
-        _api.unimplemented("Assert", "tf.Assert in a graph")
+        from tfe_py.graph import convert_to_tensor
+
+        cond = convert_to_tensor(condition, "bool")
+        items = [convert_to_tensor(x) for x in data]
+        return _api.op("Assert")(
+            cond, items, summarize=3 if summarize is None else int(summarize), name=name
+        )
     if not condition:
         from tfe_py.graph import convert_to_tensor
 

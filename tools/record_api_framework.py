@@ -28,12 +28,42 @@ from typing import Any
 
 OUT = Path(__file__).resolve().parent.parent / "tests" / "data" / "api_framework_tf221.json"
 
-PRELUDE = """
+PRELUDE = r"""
 import collections, sys
 import numpy as np
 P = collections.namedtuple("P", ["x", "y"])
 Q = collections.namedtuple("Q", ["x", "y"])
 P2 = collections.namedtuple("P", ["x", "y"])
+
+
+def kernel_error(f):
+    # The exception type and the kernel's own text: without TF's
+    # "{{function_node ...}} " prefix and " [Op:...]" suffix, and for a
+    # function call only the "assertion failed: ..." line.
+    import re
+    try:
+        f()
+    except Exception as e:
+        m = str(e)
+        found = re.search(r"assertion failed: [^\n]*", m)
+        if found:
+            return type(e).__name__, found.group(0).split(" [Op:")[0]
+        return type(e).__name__, m.split("}} ", 1)[-1].split(" [Op:")[0]
+    return None
+
+
+def traced(check, *args):
+    # Runs ``check(*args)`` inside a tf.function and returns 1 (named
+    # parameters: placeholder names of *args differ between TF and tfe).
+    def one(x):
+        check(x)
+        return tf.constant(1)
+
+    def two(c, x):
+        check(c, x)
+        return tf.constant(1)
+
+    return tf.function(one if len(args) == 1 else two)(*args)
 """
 
 # (name, expression, exact): exact=False compares the exception type only.
@@ -232,6 +262,19 @@ CASES: list[tuple[str, str, bool]] = [
     ("fw_assert_summarize", 'tf.Assert(False, ["msg", tf.constant([1, 2, 3, 4, 5])], summarize=2)', True),
     ("fw_assert_vector", 'tf.Assert(tf.constant([True, False]), ["x"])', True),
     ("fw_assert_chars", 'tf.Assert(tf.constant(False), "not list")', True),
+    ("fw_raw_assert", 'kernel_error(lambda: tf.raw_ops.Assert(condition=tf.constant(False), data=[tf.constant(["a", "b"]), tf.constant(1.0, tf.float64)], summarize=1))', True),
+    ("fw_raw_assert_vector", "kernel_error(lambda: tf.raw_ops.Assert(condition=tf.constant([False, True]), data=[tf.constant(1)]))", True),
+    ("fw_raw_assert_one", "kernel_error(lambda: tf.raw_ops.Assert(condition=tf.constant([False]), data=[tf.constant(1)]))", True),
+    ("fw_raw_assert_all", "kernel_error(lambda: tf.raw_ops.Assert(condition=False, data=[tf.range(5)], summarize=-1))", True),
+    ("fw_raw_assert_zero", "kernel_error(lambda: tf.raw_ops.Assert(condition=False, data=[tf.range(5), tf.zeros([0])], summarize=0))", True),
+    ("fw_raw_assert_types", "kernel_error(lambda: tf.raw_ops.Assert(condition=False, data=[tf.constant([1 + 2j]), tf.constant(3, tf.uint64), tf.constant([[[1]]], tf.int8), tf.constant([-0.5, 1e-7]), tf.constant(2.5, tf.float64)]))", True),
+    ("fw_raw_assert_true", "tf.raw_ops.Assert(condition=True, data=[tf.constant(1)])", True),
+    ("fw_fn_assert", 'kernel_error(lambda: traced(lambda c, x: tf.Assert(c, ["msg", x, tf.constant([[1.5, 2.0], [3.0, 4.0]]), tf.constant(True)]), tf.constant(False), tf.range(10)))', True),
+    ("fw_fn_assert_ok", 'traced(lambda c, x: tf.Assert(c, ["msg", x]), tf.constant(True), tf.range(10))', True),
+    ("fw_fn_positive", 'kernel_error(lambda: traced(lambda x: tf.debugging.assert_positive(x, message="mm"), tf.constant([1, -2])))', True),
+    ("fw_fn_positive_ok", "traced(lambda x: tf.debugging.assert_positive(x), tf.constant([1, 2]))", True),
+    ("fw_fn_rank", "kernel_error(lambda: traced(lambda x: tf.debugging.assert_rank(x, 2), tf.constant([1, 2])))", True),
+    ("fw_timestamp", "(tf.timestamp().dtype, tf.timestamp().shape, abs(float(tf.timestamp()) - __import__('time').time()) < 60)", True),
     ("fw_executing_eagerly", "tf.executing_eagerly()", True),
     ("fw_inside_function", "tf.inside_function()", True),
     ("fw_is_tensor", "(tf.is_tensor(tf.constant(1)), tf.is_tensor(1), tf.is_tensor(np.ones(2)))", True),
@@ -491,6 +534,7 @@ def main() -> None:
     data = {
         "_about": "TF 2.21 results for tests/python/test_api_framework.py, written by "
         "tools/record_api_framework.py",
+        "prelude": PRELUDE,
         "cases": cases,
         "scripts": scripts,
     }

@@ -137,6 +137,12 @@ static int rule_print_v2(si_ctx* c) {
   return 1;
 }
 
+/* Assert: no outputs (the condition's rank is the kernel's to check). */
+static int rule_no_outputs(si_ctx* c) {
+  (void)c;
+  return 1;
+}
+
 const si_rule si_rules_text[] = {
     {"StringSplit", rule_split},
     {"StringSplitV2", rule_split},
@@ -156,4 +162,6 @@ const si_rule si_rules_text[] = {
     {"PrintV2", rule_print_v2},
     {"Fingerprint", rule_fingerprint},
     {"Print", si_rule_unchanged},
+    {"Assert", rule_no_outputs},
+    {"Timestamp", si_rule_scalar},
     {NULL, NULL}};

@@ -28,17 +28,13 @@ from tfe_py.context import Context, config_proto
 ROOT = Path(__file__).resolve().parents[2]
 DATA = json.loads((ROOT / "tests" / "data" / "api_framework_tf221.json").read_text())
 
-PRELUDE = """
-import collections, sys
-import numpy as np
-P = collections.namedtuple("P", ["x", "y"])
-Q = collections.namedtuple("Q", ["x", "y"])
-P2 = collections.namedtuple("P", ["x", "y"])
-"""
+# The names the recorded expressions use (the recorder's PRELUDE, stored
+# with the data).
+PRELUDE = DATA["prelude"]
 
 def _namespace() -> dict[str, Any]:
     ns: dict[str, Any] = {"tf": tf}
-    exec(PRELUDE, ns)
+    exec(PRELUDE, ns)  # the recorder's own helper definitions
     return ns
 
 
@@ -155,8 +151,9 @@ def test_name_scope_and_control_dependencies_in_a_graph() -> None:
         assert tf.is_symbolic_tensor(c) and tf.is_tensor(c)
         with tf.init_scope():
             assert not tf.executing_eagerly()  # a plain graph stays the target
-        with pytest.raises(NotImplementedError, match="Assert"):
-            tf.Assert(c > 0, ["x"])
+        check = tf.Assert(c > 0, ["x"])
+        assert check.type == "Assert"
+        assert tf.debugging.assert_less(c, 2.0).type == "Assert"
     assert tf.executing_eagerly()
 
 
@@ -221,8 +218,6 @@ def test_run_functions_eagerly_is_refused() -> None:
 
 
 def test_missing_pieces_say_so() -> None:
-    with pytest.raises(NotImplementedError, match="Timestamp"):
-        tf.timestamp()
     with pytest.raises(NotImplementedError, match="TensorProto"):
         tf.make_tensor_proto([1])
     with pytest.raises(NotImplementedError, match="TensorProto"):

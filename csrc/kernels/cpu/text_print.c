@@ -1,5 +1,7 @@
-/* CPU kernels: PrintV2 (tf.print's sink, fed by StringFormat) and TF 1's
- * Print, so that models whose functions print can load and run.
+/* CPU kernels of TF's logging ops: PrintV2 (tf.print's sink, fed by
+ * StringFormat), TF 1's Print, so that models whose functions print can
+ * load and run, Assert (tf.Assert and the tf.debugging checks inside
+ * graphs and functions) and Timestamp.
  *
  * PrintV2 writes its scalar string and `end` to stdout, stderr, TF's log
  * (log(info|warning|error), through TF_Log) or appends them to a local file
@@ -11,6 +13,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "kernels/cpu/array_kernels.h"
 #include "kernels/cpu/text_util.h"
@@ -244,10 +247,65 @@ static void print_v1_compute(tfe_kernel_context* k) {
   tx_buf_free(&b);
 }
 
+/* ---- Assert ---- */
+
+/* Fails with INVALID_ARGUMENT "assertion failed: [d0] [d1] ..." (each data
+ * tensor in TF 1's summary format, at most `summarize` elements; negative:
+ * all) when the scalar condition is false. */
+static void assert_compute(tfe_kernel_context* k) {
+  const TF_Tensor* cond = k->inputs[0];
+  int32_t summarize;
+  kutil_shape_buf sb;
+  tx_buf b;
+  int i;
+  if (!kutil_attr_int32(k, "summarize", 3, &summarize)) return;
+  if (cond->num_dims != 0) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "In[0] should be a scalar: %s",
+               kutil_tshape(cond, &sb));
+    return;
+  }
+  if (((const unsigned char*)kutil_data(cond))[0]) return;
+  tx_buf_init(&b);
+  tx_buf_adds(&b, "assertion failed: ");
+  for (i = 1; i < k->num_inputs; i++) {
+    tx_buf_addc(&b, '[');
+    v1_summary(&b, k->inputs[i], summarize);
+    tx_buf_addc(&b, ']');
+    if (i < k->num_inputs - 1) tx_buf_addc(&b, ' ');
+  }
+  if (!b.ok) {
+    KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory in Assert");
+  } else {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "%.*s",
+               (int)(b.n > (size_t)INT32_MAX ? INT32_MAX : b.n),
+               b.p != NULL ? b.p : "");
+  }
+  tx_buf_free(&b);
+}
+
+/* ---- Timestamp ---- */
+
+/* Seconds since the epoch as a double (wall clock, microsecond-or-better
+ * resolution, as TF's Env::NowMicros gives it). */
+static void timestamp_compute(tfe_kernel_context* k) {
+  struct timespec ts;
+  TF_Tensor* out;
+  if (clock_gettime(CLOCK_REALTIME, &ts) != 0) {
+    KUTIL_FAIL(k, TF_INTERNAL, "Timestamp: clock_gettime failed");
+    return;
+  }
+  out = tfe_kernel_alloc_output(k, 0, TF_DOUBLE, NULL, 0);
+  if (out == NULL) return;
+  ((double*)kutil_data(out))[0] = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 void tfe_register_text_print_kernels(void) {
   tfe_kernel_reg r;
   TF_Status* s = TF_NewStatus();
   tfe_kutil_register("PrintV2", print_v2_compute, NULL, NULL, 0, NULL, NULL,
+                     0);
+  tfe_kutil_register("Assert", assert_compute, NULL, NULL, 0, NULL, NULL, 0);
+  tfe_kutil_register("Timestamp", timestamp_compute, NULL, NULL, 0, NULL, NULL,
                      0);
   memset(&r, 0, sizeof r);
   r.op_name = "Print";
