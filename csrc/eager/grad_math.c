@@ -35,9 +35,11 @@ static TF_AbstractOp* new_op(TFE_GradientContext* g, const char* type, TF_Status
   }
   TF_AbstractOpSetOpType(op, type, s);
   if (TF_GetCode(s) == TF_OK && probe != NULL && !TFE_AbstractTensorIsEager(probe)) {
-    char name[64];
-    snprintf(name, sizeof name, "gradients/%s_%d", type,
-             atomic_fetch_add_explicit(&g_name_counter, 1, memory_order_relaxed));
+    char name[256];
+    if (!tfe_unified_node_name(ec, type, name, sizeof name)) {
+      snprintf(name, sizeof name, "gradients/%s_%d", type,
+               atomic_fetch_add_explicit(&g_name_counter, 1, memory_order_relaxed));
+    }
     TF_AbstractOpSetOpName(op, name, s);
   }
   if (TF_GetCode(s) != TF_OK) {
@@ -352,62 +354,101 @@ static void grad_mean(TFE_GradientContext* g, TF_Status* s) {
   TF_DeleteAbstractTensor(nf);
 }
 
-static TF_AbstractTensor* sum_grad(TFE_GradientContext* g, TF_Status* s) {
-  TF_AbstractTensor* x = TFE_GradientContextInput(g, 0);
-  TF_AbstractTensor* axes = TFE_GradientContextInput(g, 1);
-  TF_AbstractTensor *kept = NULL, *shaped = NULL, *xshape = NULL;
-  TFE_TensorHandle* ah = tfe_unified_handle_of(axes);
-  TF_Tensor* at = NULL;
-  int64_t dims[64];
-  TF_AbstractTensor* out;
-  int rank, i;
-  rank = TFE_AbstractTensorNumDims(x, s);
+/* An int32 vector constant. */
+static TF_AbstractTensor* const_i32(TFE_GradientContext* g, const int32_t* v, int n,
+                                    TF_Status* s) {
+  int64_t dims[1];
+  TF_Tensor* t;
+  TF_AbstractOp* op;
+  TF_AbstractTensor* r;
   if (TF_GetCode(s) != TF_OK) return NULL;
-  if (ah == NULL || rank < 0 || rank > 64) {
-    tfe_status_setf(s, TF_UNIMPLEMENTED,
-                    "the gradient of %s needs eager values of rank <= 64 in tfe so far",
-                    TFE_GradientContextOpType(g));
+  dims[0] = n;
+  t = TF_AllocateTensor(TF_INT32, dims, 1, (size_t)n * sizeof(int32_t));
+  if (t == NULL) {
+    tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "gradient: out of memory");
     return NULL;
   }
-  for (i = 0; i < rank; i++) dims[i] = TFE_AbstractTensorDim(x, i, s);
-  at = TFE_TensorHandleResolve(ah, s);
-  if (TF_GetCode(s) != TF_OK) return NULL;
-  {
-    int64_t n = TF_TensorElementCount(at), k;
-    for (k = 0; k < n; k++) {
-      int64_t ax = TF_TensorType(at) == TF_INT64 ? ((const int64_t*)TF_TensorData(at))[k]
-                                                 : ((const int32_t*)TF_TensorData(at))[k];
-      if (ax < 0) ax += rank;
-      if (ax >= 0 && ax < rank) dims[ax] = 1;
-    }
+  memcpy(TF_TensorData(t), v, (size_t)n * sizeof(int32_t));
+  op = new_op(g, "Const", s);
+  if (op == NULL) {
+    TF_DeleteTensor(t);
+    return NULL;
   }
-  TF_DeleteTensor(at);
-  {
-    int64_t n1[1];
-    TF_Tensor* st;
-    TFE_TensorHandle* sh;
-    n1[0] = rank;
-    st = TF_AllocateTensor(TF_INT64, n1, 1, (size_t)rank * sizeof(int64_t));
-    if (st == NULL) {
-      tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "gradient of Sum: out of memory");
-      return NULL;
-    }
-    if (rank > 0) memcpy(TF_TensorData(st), dims, (size_t)rank * sizeof(int64_t));
-    sh = TFE_NewTensorHandle(st, s);
-    TF_DeleteTensor(st);
-    if (sh == NULL) return NULL;
-    kept = TF_CreateAbstractTensorFromEagerTensor(sh, s);
-    if (kept == NULL) {
-      TFE_DeleteTensorHandle(sh);
-      return NULL;
+  TFE_AbstractOpSetAttrTensor(op, "value", t, s);
+  TF_AbstractOpSetAttrType(op, "dtype", TF_INT32, s);
+  TF_DeleteTensor(t);
+  if (TF_GetCode(s) != TF_OK) {
+    TF_DeleteAbstractOp(op);
+    return NULL;
+  }
+  r = finish(op, 0, s);
+  return r;
+}
+
+static TF_AbstractTensor* cast_to(TFE_GradientContext* g, TF_AbstractTensor* x, TF_DataType dt,
+                                  TF_Status* s) {
+  TF_AbstractOp* op;
+  if (TF_GetCode(s) != TF_OK || x == NULL) return NULL;
+  op = new_op(g, "Cast", s);
+  if (op == NULL) return NULL;
+  TFE_AbstractOpAddInput(op, x, s);
+  TF_AbstractOpSetAttrType(op, "DstT", dt, s);
+  if (TF_GetCode(s) != TF_OK) {
+    TF_DeleteAbstractOp(op);
+    return NULL;
+  }
+  return finish(op, 0, s);
+}
+
+/* The Sum gradient: dy reshaped to x's shape with the reduced axes kept as
+ * 1 (TensorScatterUpdate of Shape(x) at the normalized axes), then
+ * broadcast to x's shape. Built from ops only, so it works eagerly and in
+ * graphs alike. */
+static TF_AbstractTensor* sum_grad(TFE_GradientContext* g, TF_Status* s) {
+  static const int32_t kColumn[2] = {-1, 1};
+  static const int32_t kFlat[1] = {-1};
+  TF_AbstractTensor* x = TFE_GradientContextInput(g, 0);
+  TF_AbstractTensor* axes = TFE_GradientContextInput(g, 1);
+  TF_AbstractTensor* sx = call1(g, "Shape", x, s);
+  TF_AbstractTensor* rank = call1(g, "Rank", x, s);
+  TF_AbstractTensor* ax32 = cast_to(g, axes, TF_INT32, s);
+  TF_AbstractTensor* flat = const_i32(g, kFlat, 1, s);
+  TF_AbstractTensor* ax1 = call2(g, "Reshape", ax32, flat, s);
+  TF_AbstractTensor* axn = call2(g, "FloorMod", ax1, rank, s);
+  TF_AbstractTensor* col = const_i32(g, kColumn, 2, s);
+  TF_AbstractTensor* idx = call2(g, "Reshape", axn, col, s);
+  TF_AbstractTensor* ones = call1(g, "OnesLike", axn, s);
+  TF_AbstractTensor* kept = NULL;
+  TF_AbstractTensor* shaped = NULL;
+  TF_AbstractTensor* out = NULL;
+  TF_AbstractOp* op = TF_GetCode(s) == TF_OK ? new_op(g, "TensorScatterUpdate", s) : NULL;
+  if (op != NULL) {
+    TFE_AbstractOpAddInput(op, sx, s);
+    TFE_AbstractOpAddInput(op, idx, s);
+    TFE_AbstractOpAddInput(op, ones, s);
+    if (TF_GetCode(s) == TF_OK) {
+      kept = finish(op, 0, s);
+    } else {
+      TF_DeleteAbstractOp(op);
     }
   }
   shaped = call2(g, "Reshape", upstream(g), kept, s);
-  xshape = call1(g, "Shape", x, s);
-  out = call2(g, "BroadcastTo", shaped, xshape, s);
+  out = call2(g, "BroadcastTo", shaped, sx, s);
+  TF_DeleteAbstractTensor(sx);
+  TF_DeleteAbstractTensor(rank);
+  TF_DeleteAbstractTensor(ax32);
+  TF_DeleteAbstractTensor(flat);
+  TF_DeleteAbstractTensor(ax1);
+  TF_DeleteAbstractTensor(axn);
+  TF_DeleteAbstractTensor(col);
+  TF_DeleteAbstractTensor(idx);
+  TF_DeleteAbstractTensor(ones);
   TF_DeleteAbstractTensor(kept);
   TF_DeleteAbstractTensor(shaped);
-  TF_DeleteAbstractTensor(xshape);
+  if (TF_GetCode(s) != TF_OK) {
+    TF_DeleteAbstractTensor(out);
+    return NULL;
+  }
   return out;
 }
 

@@ -20,6 +20,17 @@ TF_AbstractTensor* tfe_unified_wrap_handle(TFE_TensorHandle* h);
 /* The handle of an eager abstract tensor (borrowed), else NULL. */
 TFE_TensorHandle* tfe_unified_handle_of(const TF_AbstractTensor* at);
 
+/* A tracing context that adds nodes to the caller's graph g (not owned)
+ * under node-name prefix `prefix` (copied): TF_AddGradients. */
+TF_ExecutionContext* tfe_unified_borrow_graph(TF_Graph* g, const char* prefix);
+/* A new traced value for output `out` of a graph context's graph. */
+TF_AbstractTensor* tfe_unified_wrap_output(TF_ExecutionContext* c, TF_Output out);
+/* The graph output of a traced value: 1, or 0 for an eager value. */
+int tfe_unified_output_of(const TF_AbstractTensor* at, TF_Output* out);
+/* A node name "<prefix>/<type>[_k]" not yet used in a tracing context's
+ * graph, in buf[0..n). 0 for an eager context. */
+int tfe_unified_node_name(TF_ExecutionContext* c, const char* type, char* buf, size_t n);
+
 /* What the registry knows of an op type: its gradient function (NULL when
  * none), and whether it is marked not differentiable. Returns 0 when the
  * type is unknown to the registry. */

@@ -32,6 +32,8 @@ typedef enum { KIND_EAGER = 1, KIND_TRACE = 2 } ctx_kind;
 typedef struct trace {
   atomic_int refs;
   TF_Graph* graph;
+  int graph_borrowed; /* a graph of the caller's (TF_AddGradients) */
+  char* prefix;       /* node-name prefix of gradient ops, or NULL */
   char* fn_name;
   TF_Output* params;
   int num_params, cap_params;
@@ -87,7 +89,8 @@ static const char kEngine[] = "graphdef";
 static void trace_unref(trace* t) {
   if (t == NULL) return;
   if (atomic_fetch_sub_explicit(&t->refs, 1, memory_order_acq_rel) != 1) return;
-  TF_DeleteGraph(t->graph);
+  if (!t->graph_borrowed) TF_DeleteGraph(t->graph);
+  tfe_free(t->prefix);
   tfe_free(t->fn_name);
   tfe_free(t->params);
   tfe_free(t);
@@ -1052,4 +1055,45 @@ TF_AbstractTensor* tfe_unified_wrap_handle(TFE_TensorHandle* h) {
 
 TFE_TensorHandle* tfe_unified_handle_of(const TF_AbstractTensor* at) {
   return at != NULL && at->kind == KIND_EAGER ? at->handle : NULL;
+}
+
+TF_ExecutionContext* tfe_unified_borrow_graph(TF_Graph* g, const char* prefix) {
+  TF_ExecutionContext* c = (TF_ExecutionContext*)tfe_calloc(1, sizeof *c);
+  trace* t = (trace*)tfe_calloc(1, sizeof *t);
+  if (c == NULL || t == NULL || (t->prefix = tfe_strdup(prefix)) == NULL ||
+      (t->fn_name = tfe_strdup("gradients")) == NULL) {
+    if (t != NULL) tfe_free(t->prefix);
+    tfe_free(t);
+    tfe_free(c);
+    return NULL;
+  }
+  atomic_init(&t->refs, 1);
+  t->graph = g;
+  t->graph_borrowed = 1;
+  c->kind = KIND_TRACE;
+  c->tr = t;
+  return c;
+}
+
+TF_AbstractTensor* tfe_unified_wrap_output(TF_ExecutionContext* c, TF_Output out) {
+  if (c == NULL || c->kind != KIND_TRACE) return NULL;
+  return new_traced(c->tr, out);
+}
+
+int tfe_unified_output_of(const TF_AbstractTensor* at, TF_Output* out) {
+  if (at == NULL || at->kind != KIND_TRACE) return 0;
+  *out = at->out;
+  return 1;
+}
+
+int tfe_unified_node_name(TF_ExecutionContext* c, const char* type, char* buf, size_t n) {
+  int k;
+  const char* prefix;
+  if (c == NULL || c->kind != KIND_TRACE) return 0;
+  prefix = c->tr->prefix != NULL ? c->tr->prefix : "gradients";
+  snprintf(buf, n, "%s/%s", prefix, type);
+  for (k = 1; TF_GraphOperationByName(c->tr->graph, buf) != NULL; k++) {
+    snprintf(buf, n, "%s/%s_%d", prefix, type, k);
+  }
+  return 1;
 }
