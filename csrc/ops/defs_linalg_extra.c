@@ -23,6 +23,9 @@ static const tfe_builtin_op kOps[] = {
            "attr: lower: bool = true",
            "attr: adjoint: bool = false",
            "attr: T: {double, float, half, complex64, complex128}"),
+    TFE_OP("MatrixSquareRoot", "in: input: T",
+           "out: output: T",
+           "attr: T: {double, float, half, complex64, complex128}"),
     {NULL, NULL}, /* end marker: not registered */
 };
 

@@ -63,9 +63,23 @@ static int rule_banded_triangular_solve(si_ctx* c) {
   return si_set(c, 0, &o);
 }
 
+/* MatrixSquareRoot(input [..., M, M]) -> the same shape. */
+static int rule_square(si_ctx* c) {
+  si_sh in;
+  int64_t m;
+  si_in(c, 0, &in);
+  if (!si_with_rank_at_least(c, &in, 2, &in)) return 0;
+  if (in.rank >= 0) {
+    if (!si_merge_dim(c, in.d[in.rank - 2], in.d[in.rank - 1], &m)) return 0;
+    in.d[in.rank - 2] = in.d[in.rank - 1] = m;
+  }
+  return si_set(c, 0, &in);
+}
+
 const si_rule si_rules_linalg_extra[] = {
     {"TridiagonalSolve", rule_tridiagonal_solve},
     {"TridiagonalMatMul", rule_tridiagonal_matmul},
     {"BandedTriangularSolve", rule_banded_triangular_solve},
+    {"MatrixSquareRoot", rule_square},
     {NULL, NULL},
 };

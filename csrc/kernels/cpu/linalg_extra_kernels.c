@@ -415,6 +415,247 @@ done:
   tfe_free(x);
 }
 
+/* ---- MatrixSquareRoot ---- */
+
+/* Complex Schur decomposition A = U T U^H of the n x n row-major matrix a
+ * (overwritten with T, upper triangular; u gets U): Householder reduction
+ * to Hessenberg form, then single-shift QR steps (Wilkinson shifts, an
+ * exceptional shift every 10 stalled steps) with Givens rotations. w is n
+ * scratch. Returns 0 when the iteration does not converge. */
+static int lx_schur(lx_cd* a, lx_cd* u, lx_cd* w, int64_t n) {
+  int64_t i, j, r, c, iu, il, iter = 0, total = 0;
+#define LX_H(y, x) a[(y) * n + (x)]
+#define LX_Q(y, x) u[(y) * n + (x)]
+  for (r = 0; r < n; r++) {
+    for (c = 0; c < n; c++) LX_Q(r, c) = r == c ? 1 : 0;
+  }
+  /* Hessenberg: reflector for column j below the subdiagonal */
+  for (j = 0; j + 2 < n; j++) {
+    double nrm = 0, alpha;
+    lx_cd x0 = LX_H(j + 1, j), beta, tau;
+    for (r = j + 1; r < n; r++) nrm += creal(LX_H(r, j) * conj(LX_H(r, j)));
+    nrm = sqrt(nrm);
+    if (nrm == 0) continue;
+    alpha = cabs(x0);
+    beta = alpha == 0 ? -nrm : -(x0 / alpha) * nrm;
+    /* v = x - beta e1, H = I - tau v v^H with tau = 2 / |v|^2 */
+    for (r = 0; r < n; r++) w[r] = 0;
+    for (r = j + 1; r < n; r++) w[r] = LX_H(r, j);
+    w[j + 1] -= beta;
+    {
+      double vn = 0;
+      for (r = j + 1; r < n; r++) vn += creal(w[r] * conj(w[r]));
+      if (vn == 0) continue;
+      tau = 2.0 / vn;
+    }
+    /* A = H A */
+    for (c = 0; c < n; c++) {
+      lx_cd t = 0;
+      for (r = j + 1; r < n; r++) t += conj(w[r]) * LX_H(r, c);
+      t *= tau;
+      for (r = j + 1; r < n; r++) LX_H(r, c) -= w[r] * t;
+    }
+    /* A = A H, U = U H */
+    for (r = 0; r < n; r++) {
+      lx_cd t = 0, q = 0;
+      for (c = j + 1; c < n; c++) {
+        t += LX_H(r, c) * w[c];
+        q += LX_Q(r, c) * w[c];
+      }
+      t *= tau;
+      q *= tau;
+      for (c = j + 1; c < n; c++) {
+        LX_H(r, c) -= t * conj(w[c]);
+        LX_Q(r, c) -= q * conj(w[c]);
+      }
+    }
+    for (r = j + 2; r < n; r++) LX_H(r, j) = 0;
+  }
+  /* QR iteration on the active window [il, iu] */
+  iu = n - 1;
+  while (iu > 0) {
+    il = iu;
+    while (il > 0) {
+      double s = cabs(LX_H(il - 1, il - 1)) + cabs(LX_H(il, il));
+      if (cabs(LX_H(il, il - 1)) <= DBL_EPSILON * s ||
+          cabs(LX_H(il, il - 1)) < DBL_MIN) {
+        LX_H(il, il - 1) = 0;
+        break;
+      }
+      il--;
+    }
+    if (il == iu) {
+      iu--;
+      iter = 0;
+      continue;
+    }
+    if (++total > 30 * n + 30) return 0;
+    iter++;
+    {
+      lx_cd shift, x, y;
+      if (iter % 10 == 0) {
+        /* exceptional shift */
+        shift = LX_H(iu, iu) + fabs(creal(LX_H(iu, iu - 1)));
+        if (iu >= 2) shift += fabs(creal(LX_H(iu - 1, iu - 2)));
+      } else {
+        /* eigenvalue of the trailing 2 x 2 block closer to h[iu][iu] */
+        lx_cd t = LX_H(iu - 1, iu - 1) + LX_H(iu, iu);
+        lx_cd d = LX_H(iu - 1, iu - 1) * LX_H(iu, iu) -
+                  LX_H(iu - 1, iu) * LX_H(iu, iu - 1);
+        lx_cd disc = csqrt(t * t / 4.0 - d);
+        lx_cd e1 = t / 2.0 + disc, e2 = t / 2.0 - disc;
+        shift = cabs(e1 - LX_H(iu, iu)) < cabs(e2 - LX_H(iu, iu)) ? e1 : e2;
+      }
+      /* one implicit single-shift QR sweep by Givens rotations */
+      x = LX_H(il, il) - shift;
+      y = LX_H(il + 1, il);
+      for (i = il; i < iu; i++) {
+        double h = sqrt(creal(x * conj(x)) + creal(y * conj(y)));
+        lx_cd cs, sn;
+        if (h == 0) {
+          cs = 1;
+          sn = 0;
+        } else {
+          cs = x / h;
+          sn = y / h;
+        }
+        /* rows i, i+1 (from column i-1 on, or il) */
+        for (c = (i > il ? i - 1 : il); c < n; c++) {
+          lx_cd p = LX_H(i, c), q = LX_H(i + 1, c);
+          LX_H(i, c) = conj(cs) * p + conj(sn) * q;
+          LX_H(i + 1, c) = -sn * p + cs * q;
+        }
+        /* columns i, i+1 */
+        for (r = 0; r <= (i + 2 < iu ? i + 2 : iu); r++) {
+          lx_cd p = LX_H(r, i), q = LX_H(r, i + 1);
+          LX_H(r, i) = p * cs + q * sn;
+          LX_H(r, i + 1) = -p * conj(sn) + q * conj(cs);
+        }
+        for (r = 0; r < n; r++) {
+          lx_cd p = LX_Q(r, i), q = LX_Q(r, i + 1);
+          LX_Q(r, i) = p * cs + q * sn;
+          LX_Q(r, i + 1) = -p * conj(sn) + q * conj(cs);
+        }
+        if (i + 1 < iu) {
+          x = LX_H(i + 1, i);
+          y = LX_H(i + 2, i);
+        }
+      }
+    }
+  }
+  for (r = 1; r < n; r++) {
+    for (c = 0; c < r; c++) LX_H(r, c) = 0;
+  }
+#undef LX_H
+#undef LX_Q
+  return 1;
+}
+
+static void sqrtm_compute(tfe_kernel_context* k) {
+  const TF_Tensor* in = k->inputs[0];
+  int r = in->num_dims, cplx = in->dtype == TF_COMPLEX64 ||
+                                in->dtype == TF_COMPLEX128;
+  int64_t n, batch = 1, b, i, j, q;
+  TF_Tensor* out;
+  lx_cd *a = NULL, *u = NULL, *w = NULL, *s = NULL;
+  if (r < 2) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "Input tensor 0 must have rank >= 2, got %d", r);
+    return;
+  }
+  if (in->dims[r - 1] != in->dims[r - 2]) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Input matrix must be square.");
+    return;
+  }
+  n = in->dims[r - 1];
+  for (i = 0; i < r - 2; i++) batch *= in->dims[i];
+  out = tfe_kernel_alloc_output(k, 0, in->dtype, in->dims, r);
+  if (out == NULL || batch == 0 || n == 0) return;
+  a = (lx_cd*)tfe_malloc((size_t)(n * n) * sizeof(lx_cd));
+  u = (lx_cd*)tfe_malloc((size_t)(n * n) * sizeof(lx_cd));
+  s = (lx_cd*)tfe_malloc((size_t)(n * n) * sizeof(lx_cd));
+  w = (lx_cd*)tfe_malloc((size_t)n * sizeof(lx_cd));
+  if (a == NULL || u == NULL || s == NULL || w == NULL) {
+    lx_oom(k, "MatrixSquareRoot");
+    goto done;
+  }
+  for (b = 0; b < batch; b++) {
+    const void* src = kutil_data(in);
+    int finite = 1, bad = 0;
+    double tn = 0;
+    for (i = 0; i < n * n; i++) {
+      int64_t at = b * n * n + i;
+      switch (in->dtype) {
+        case TF_FLOAT: a[i] = ((const float*)src)[at]; break;
+        case TF_DOUBLE: a[i] = ((const double*)src)[at]; break;
+        case TF_COMPLEX64: a[i] = ((const lx_cf*)src)[at]; break;
+        default: a[i] = ((const lx_cd*)src)[at]; break;
+      }
+      if (!isfinite(creal(a[i])) || !isfinite(cimag(a[i]))) finite = 0;
+    }
+    if (!finite || !lx_schur(a, u, w, n)) {
+      bad = 1;
+    } else {
+      for (i = 0; i < n; i++) {
+        for (j = i; j < n; j++) tn += cabs(a[i * n + j]);
+      }
+      /* sqrt of the triangular factor: the principal root on the
+       * diagonal, then the superdiagonals column by column */
+      for (i = 0; i < n * n; i++) s[i] = 0;
+      for (i = 0; i < n; i++) {
+        lx_cd d = a[i * n + i];
+        if (!cplx && creal(d) < 0 &&
+            fabs(cimag(d)) <= 64 * DBL_EPSILON * (tn > 0 ? tn : 1)) {
+          /* a negative real eigenvalue of a real matrix has no real
+           * root: NaN, as TF's real Schur path gives */
+          bad = 1;
+        }
+        s[i * n + i] = csqrt(d);
+      }
+      for (j = 1; j < n && !bad; j++) {
+        for (i = j - 1; i >= 0; i--) {
+          lx_cd t = a[i * n + j], den = s[i * n + i] + s[j * n + j];
+          for (q = i + 1; q < j; q++) t -= s[i * n + q] * s[q * n + j];
+          s[i * n + j] = t / den;
+        }
+      }
+    }
+    /* X = (U S) U^H: U S into a (T is no longer needed), X into s */
+    for (i = 0; i < n && !bad; i++) {
+      for (j = 0; j < n; j++) {
+        lx_cd t = 0;
+        for (q = 0; q <= j; q++) t += u[i * n + q] * s[q * n + j];
+        a[i * n + j] = t;
+      }
+    }
+    for (i = 0; i < n && !bad; i++) {
+      for (j = 0; j < n; j++) {
+        lx_cd t = 0;
+        for (q = 0; q < n; q++) t += a[i * n + q] * conj(u[j * n + q]);
+        w[j] = t;
+      }
+      for (j = 0; j < n; j++) s[i * n + j] = w[j];
+    }
+    for (i = 0; i < n * n; i++) {
+      int64_t at = b * n * n + i;
+      lx_cd v = bad ? CMPLX(NAN, NAN) : s[i];
+      switch (out->dtype) {
+        case TF_FLOAT: ((float*)kutil_data(out))[at] = (float)creal(v); break;
+        case TF_DOUBLE: ((double*)kutil_data(out))[at] = creal(v); break;
+        case TF_COMPLEX64:
+          ((lx_cf*)kutil_data(out))[at] = (lx_cf)v;
+          break;
+        default: ((lx_cd*)kutil_data(out))[at] = v; break;
+      }
+    }
+  }
+done:
+  tfe_free(a);
+  tfe_free(u);
+  tfe_free(s);
+  tfe_free(w);
+}
+
 void tfe_register_cpu_linalg_extra_kernels(void) {
   static const TF_DataType kT[] = {TF_DOUBLE, TF_FLOAT, TF_COMPLEX64,
                                    TF_COMPLEX128};
@@ -426,4 +667,6 @@ void tfe_register_cpu_linalg_extra_kernels(void) {
                      KUTIL_COUNT(kT), NULL, NULL, 0);
   tfe_kutil_register("BandedTriangularSolve", banded_solve_compute, "T",
                      kBanded, KUTIL_COUNT(kBanded), NULL, NULL, 0);
+  tfe_kutil_register("MatrixSquareRoot", sqrtm_compute, "T", kT,
+                     KUTIL_COUNT(kT), NULL, NULL, 0);
 }
