@@ -143,11 +143,16 @@ def _dims(t: Any, out_type: Any = _INT32) -> list[Any]:
 
 
 def _ints(value: Any) -> Any:
-    """An empty list/tuple as an int32 vector (a shape or axis list: TF
-    converts it with the int32 default of the op's index type attr; tfe's
-    generic conversion would make float32 of it)."""
-    if isinstance(value, (list, tuple)) and not value:
-        return np.zeros([0], np.int32)
+    """A shape/axis/index argument made ready for an op: an empty list or
+    tuple as an int32 vector (TF converts it with the int32 default of the
+    op's index type attr; tfe's generic conversion would make float32 of
+    it), a list holding tensors (``[tf.shape(x)[0], -1]``) packed into one
+    tensor as TF's autopacking does."""
+    if isinstance(value, (list, tuple)) and not isinstance(value, TensorShape):
+        if not value:
+            return np.zeros([0], np.int32)
+        if any(isinstance(v, (Tensor, list, tuple)) for v in value):
+            return _t(value)
     return value
 
 
@@ -473,7 +478,7 @@ def ensure_shape(x: Any, shape: Any, name: str | None = None) -> Any:
 
 def expand_dims(input: Any, axis: Any, name: str | None = None) -> Any:
     """``input`` with a dimension of size 1 inserted at ``axis``."""
-    return _op("ExpandDims")(input, axis, name=name)
+    return _op("ExpandDims")(input, _ints(axis), name=name)
 
 
 def squeeze(input: Any, axis: Any = None, name: str | None = None) -> Any:
@@ -511,7 +516,7 @@ def concat(values: Any, axis: Any, name: str = "concat") -> Any:
         if r is not None and r != 0:
             raise ValueError(f"Shape {_static(ax)} must have rank 0")
         return identity(values[0])
-    return _op("ConcatV2")(list(values), axis)
+    return _op("ConcatV2")(list(values), _ints(axis))
 
 
 def stack(values: Any, axis: int = 0, name: str = "stack") -> Any:
@@ -611,10 +616,10 @@ def pad(
             and np.ndim(constant_values) == 0
             and constant_values == np.zeros_like(constant_values)
         ):
-            return _op("Pad")(tensor, paddings, name=name)
-        return _op("PadV2")(tensor, paddings, constant_values, name=name)
+            return _op("Pad")(tensor, _ints(paddings), name=name)
+        return _op("PadV2")(tensor, _ints(paddings), constant_values, name=name)
     if mode in ("REFLECT", "SYMMETRIC"):
-        return _op("MirrorPad")(tensor, paddings, mode=mode, name=name)
+        return _op("MirrorPad")(tensor, _ints(paddings), mode=mode, name=name)
     raise ValueError(
         'Value of argument `mode` expected to be one of "CONSTANT", "REFLECT", or "SYMMETRIC". '
         f"Received `mode` = {mode}"
@@ -701,7 +706,7 @@ def gather(
     del validate_indices
     if axis is None:
         axis = batch_dims
-    return _op("GatherV2")(params, indices, axis, batch_dims=batch_dims, name=name)
+    return _op("GatherV2")(params, _ints(indices), _ints(axis), batch_dims=batch_dims, name=name)
 
 
 def gather_nd(

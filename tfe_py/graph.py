@@ -1439,8 +1439,12 @@ def convert_to_tensor(
                     f"Tensor with dtype {value.dtype.name}: {value!r}"
                 )
             return value
+        if isinstance(value, (list, tuple)) and _has_tensor(value):
+            return _eager_autopack(value, dtype)
         return _eager_constant(value, dtype)
     g: Graph = st.graph
+    if isinstance(value, (list, tuple)) and _has_tensor(value):
+        return _graph_autopack(value, dtype, name)
     if isinstance(value, (EagerTensor, GraphTensor)):
         t = _to_graph_tensor(g, value, None, st.device)
         if dtype is not None and as_dtype(dtype) != t.dtype:
@@ -1450,6 +1454,67 @@ def convert_to_tensor(
             )
         return t
     return constant(value, dtype, name=name or "Const")
+
+
+def _has_tensor(value: list[Any] | tuple[Any, ...]) -> bool:
+    """Whether a (nested) list holds a tensor anywhere."""
+    for v in value:
+        if isinstance(v, Tensor):
+            return True
+        if isinstance(v, (list, tuple)) and _has_tensor(v):
+            return True
+    return False
+
+
+def _first_tensor(value: Any) -> Any:
+    for v in value:
+        if isinstance(v, Tensor):
+            return v
+        if isinstance(v, (list, tuple)):
+            t = _first_tensor(v)
+            if t is not None:
+                return t
+    return None
+
+
+def _numpy_leaves(value: Any) -> Any:
+    """The nested list with every eager tensor replaced by its value."""
+    if isinstance(value, (list, tuple)):
+        return [_numpy_leaves(v) for v in value]
+    if isinstance(value, EagerTensor):
+        return np.asarray(value.numpy())
+    return value
+
+
+def _eager_autopack(value: list[Any] | tuple[Any, ...], dtype: Any) -> EagerTensor:
+    """A list mixing eager tensors and Python values, as TF converts it:
+    of ``dtype``, else of the first tensor's dtype (not numpy's promotion)."""
+    want = as_dtype(dtype) if dtype is not None else _first_tensor(value).dtype
+    return _eager_constant(_numpy_leaves(value), want)
+
+
+def _graph_autopack(value: list[Any] | tuple[Any, ...], dtype: Any, name: str | None) -> Any:
+    """A list holding graph tensors becomes one Pack of its elements (nested
+    lists packed the same way), all of ``dtype`` or the first tensor's: TF's
+    autopacking (``tf.reshape(x, [tf.shape(x)[0], -1])``)."""
+    first = _first_tensor(value).dtype
+    want = as_dtype(dtype) if dtype is not None else first
+    items = []
+    for v in value:
+        if isinstance(v, Tensor):
+            t = convert_to_tensor(v)
+            if want != first and t.dtype != want:
+                # An explicit dtype other than the tensors' casts them (TF).
+                t = _opgen.wrapper("Cast")(t, DstT=want)
+            if t.dtype != want:
+                raise TypeError(
+                    f"Cannot convert a list containing a tensor of dtype {t.dtype.name} to "
+                    f"{want.name} (Tensor is: {t!r})"
+                )
+            items.append(t)
+        else:
+            items.append(convert_to_tensor(v, want))
+    return _opgen.wrapper("Pack")(items, axis=0, name=name)
 
 
 def placeholder(
