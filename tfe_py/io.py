@@ -927,6 +927,46 @@ def is_jpeg(contents: Any, name: str | None = None) -> Any:
     return ops.Equal(head, _str_tensor(b"\xff\xd8\xff"))
 
 
+def decode_png(contents: Any, channels: int = 0, dtype: Any = None, name: str | None = None) -> Any:
+    """Decodes a PNG image into a [height, width, channels] uint8 (or
+    uint16) tensor; ``channels`` 0 keeps the file's, 1 gray, 3 RGB, 4 RGBA.
+    tfe decodes PNG only: a JPEG, GIF, BMP or WebP input is
+    UnimplementedError (TF decodes those here too)."""
+    from tfe_py import dtypes
+
+    dt = dtypes.uint8 if dtype is None else dtypes.as_dtype(dtype)
+    return _ops().DecodePng(_str_tensor(contents), channels=int(channels), dtype=dt)
+
+
+def decode_image(
+    contents: Any,
+    channels: int | None = None,
+    dtype: Any = None,
+    name: str | None = None,
+    expand_animations: bool = True,
+) -> Any:
+    """Decodes an image (PNG only in tfe) into [height, width, channels];
+    ``dtype`` float32 scales to [0, 1], other dtypes go through
+    ``tf.image.convert_image_dtype``."""
+    from tfe_py import dtypes
+
+    dt = dtypes.uint8 if dtype is None else dtypes.as_dtype(dtype)
+    ch = 0 if channels is None else int(channels)
+    if dt not in (dtypes.float32, dtypes.uint8, dtypes.uint16):
+        from tfe_py import image
+
+        img = _ops().DecodeImage(
+            _str_tensor(contents),
+            channels=ch,
+            dtype=dtypes.uint16,
+            expand_animations=bool(expand_animations),
+        )
+        return image.convert_image_dtype(img, dt)
+    return _ops().DecodeImage(
+        _str_tensor(contents), channels=ch, dtype=dt, expand_animations=bool(expand_animations)
+    )
+
+
 def _missing(op_name: str, api: str) -> Callable[..., Any]:
     def fn(*_args: Any, **_kwargs: Any) -> Any:
         from tfe_py import _api
@@ -940,15 +980,13 @@ def _missing(op_name: str, api: str) -> Callable[..., Any]:
     return fn
 
 
-# Image codecs (tf.io.decode_png, ...) and the Example/sparse parsers need
-# ops tfe does not implement; they raise NotImplementedError naming them.
+# The other image codecs and the Example/sparse parsers need ops tfe does
+# not implement; they raise NotImplementedError naming them.
 decode_and_crop_jpeg = _missing("DecodeAndCropJpeg", "tf.io.decode_and_crop_jpeg")
 decode_bmp = _missing("DecodeBmp", "tf.io.decode_bmp")
 decode_gif = _missing("DecodeGif", "tf.io.decode_gif")
-decode_image = _missing("DecodeImage", "tf.io.decode_image")
 decode_jpeg = _missing("DecodeJpeg", "tf.io.decode_jpeg")
 decode_jxl = _missing("DecodeJxl", "tf.io.decode_jxl")
-decode_png = _missing("DecodePng", "tf.io.decode_png")
 decode_webp = _missing("DecodeWebP", "tf.io.decode_webp")
 encode_jpeg = _missing("EncodeJpeg", "tf.io.encode_jpeg")
 encode_png = _missing("EncodePng", "tf.io.encode_png")

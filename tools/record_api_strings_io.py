@@ -17,8 +17,10 @@ import json
 import math
 import os
 import shutil
+import struct
 import sys
 import tempfile
+import zlib
 from typing import Any
 
 # (name, code, check_message): with check_message the test also compares
@@ -715,6 +717,185 @@ CASES: list[tuple[str, str, bool]] = [
         False,
     ),
 ]
+
+
+# ---- PNG files for the decode_png cases, written here with zlib (the
+# test gets them as bytes literals inside the case code).
+
+
+def _chunk(t: bytes, d: bytes) -> bytes:
+    c = struct.pack(">I", len(d)) + t + d
+    return c + struct.pack(">I", zlib.crc32(t + d) & 0xFFFFFFFF)
+
+
+def mkpng(
+    w: int,
+    h: int,
+    ct: int,
+    bd: int,
+    pixels: list[list[int]],
+    interlace: int = 0,
+    plte: list[int] | None = None,
+    trns: list[int] | None = None,
+    filters: list[int] | None = None,
+) -> bytes:
+    """A PNG of colour type ``ct`` and bit depth ``bd``; ``pixels`` are rows
+    of samples (w * channels each); row y uses filter ``filters[y % n]``
+    (default y % 5)."""
+    ch = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}[ct]
+    bpp = max(1, ch * bd // 8)
+
+    def pack_row(row: list[int]) -> bytes:
+        if bd >= 8:
+            return struct.pack(">" + ("B" if bd == 8 else "H") * len(row), *row)
+        out, acc, n = bytearray(), 0, 0
+        for v in row:
+            acc = (acc << bd) | v
+            n += bd
+            if n == 8:
+                out.append(acc)
+                acc = n = 0
+        if n:
+            out.append(acc << (8 - n))
+        return bytes(out)
+
+    def filt(raw: bytes, prev: bytes | None, ftype: int) -> bytes:
+        out = bytearray()
+        for i, x in enumerate(raw):
+            a = raw[i - bpp] if i >= bpp else 0
+            b = prev[i] if prev else 0
+            c = prev[i - bpp] if prev and i >= bpp else 0
+            if ftype == 0:
+                p = 0
+            elif ftype == 1:
+                p = a
+            elif ftype == 2:
+                p = b
+            elif ftype == 3:
+                p = (a + b) // 2
+            else:
+                pa, pb, pc = abs(b - c), abs(a - c), abs(a + b - 2 * c)
+                p = a if pa <= pb and pa <= pc else (b if pb <= pc else c)
+            out.append((x - p) & 255)
+        return bytes(out)
+
+    def image_data(rows: list[list[int]]) -> bytes:
+        data, prev = bytearray(), None
+        for y, row in enumerate(rows):
+            raw = pack_row(row)
+            ft = filters[y % len(filters)] if filters else (y % 5)
+            data += bytes([ft]) + filt(raw, prev, ft)
+            prev = raw
+        return bytes(data)
+
+    if interlace:
+        passes = [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4)]
+        passes += [(1, 0, 2, 2), (0, 1, 1, 2)]
+        data = b""
+        for x0, y0, dx, dy in passes:
+            rows = []
+            for y in range(y0, h, dy):
+                row: list[int] = []
+                for x in range(x0, w, dx):
+                    row += pixels[y][x * ch : (x + 1) * ch]
+                if row:
+                    rows.append(row)
+            if rows:
+                data += image_data(rows)
+    else:
+        data = image_data(pixels)
+    ihdr = struct.pack(">IIBBBBB", w, h, bd, ct, 0, 0, interlace)
+    png = b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", ihdr)
+    if plte is not None:
+        png += _chunk(b"PLTE", bytes(plte))
+    if trns is not None:
+        png += _chunk(b"tRNS", bytes(trns))
+    return png + _chunk(b"IDAT", zlib.compress(data)) + _chunk(b"IEND", b"")
+
+
+def _png_cases() -> list[tuple[str, str, bool]]:
+    import random
+
+    rng = random.Random(3)
+    w, h = 11, 9
+    pix = [[rng.randrange(256) for _ in range(w * 3)] for _ in range(h)]
+    px16 = [[rng.randrange(65536) for _ in range(w * 3)] for _ in range(h)]
+    rgba = [[rng.randrange(256) for _ in range(5 * 4)] for _ in range(3)]
+    rgb = mkpng(3, 2, 2, 8, [[10, 200, 30, 255, 0, 0, 7, 8, 9], [0, 0, 0, 1, 2, 3, 250, 251, 252]])
+    pngs = {
+        "rgb": rgb,
+        "rgb_interlaced": mkpng(w, h, 2, 8, pix, interlace=1),
+        "rgb_big": mkpng(w, h, 2, 8, pix),
+        "rgb16": mkpng(w, h, 2, 16, px16),
+        "rgb16_interlaced": mkpng(w, h, 2, 16, px16, interlace=1),
+        "gray16": mkpng(2, 1, 0, 16, [[0x1234, 0xFF80]]),
+        "gray1": mkpng(10, 1, 0, 1, [[1, 0, 1, 1, 0, 0, 1, 0, 1, 1]]),
+        "gray2": mkpng(3, 1, 0, 2, [[0, 1, 3]]),
+        "gray4": mkpng(3, 2, 0, 4, [[0, 5, 15], [1, 2, 3]], interlace=1),
+        "pal": mkpng(3, 1, 3, 8, [[0, 1, 2]], plte=[1, 2, 3, 4, 5, 6, 7, 8, 9]),
+        "pal_trns": mkpng(3, 1, 3, 2, [[0, 1, 2]], plte=[1, 2, 3, 4, 5, 6, 7, 8, 9], trns=[0, 128]),
+        "pal_4bit": mkpng(
+            5, 2, 3, 4, [[0, 1, 2, 1, 0], [2, 2, 1, 0, 1]], plte=[9, 8, 7, 6, 5, 4, 3, 2, 1]
+        ),
+        "gray_alpha": mkpng(2, 1, 4, 8, [[10, 20, 30, 40]]),
+        "gray_alpha16": mkpng(2, 1, 4, 16, [[1000, 2000, 65535, 0]]),
+        "rgba": mkpng(5, 3, 6, 8, rgba),
+        "gray_trns": mkpng(2, 1, 0, 8, [[10, 20]], trns=[0, 10]),
+        "filters": mkpng(
+            4,
+            5,
+            2,
+            8,
+            [[(x * 37 + y * 11) % 256 for x in range(12)] for y in range(5)],
+            filters=[4, 3, 2, 1, 0],
+        ),
+    }
+    cases: list[tuple[str, str, bool]] = []
+    for key, data in pngs.items():
+        cases.append((f"png_{key}", f"out = tf.io.decode_png({data!r})", False))
+        for ch in (1, 3, 4):
+            cases.append(
+                (f"png_{key}_ch{ch}", f"out = tf.io.decode_png({data!r}, channels={ch})", False)
+            )
+        cases.append(
+            (f"png_{key}_u16", f"out = tf.io.decode_png({data!r}, dtype=tf.uint16)", False)
+        )
+    bad_crc = bytearray(rgb)
+    bad_crc[30] ^= 1  # inside IHDR's CRC
+    idat_crc = bytearray(rgb)
+    idat_crc[-14] ^= 1  # IDAT's CRC
+    # a 2x1 gray image whose only row has filter type 7
+    head = mkpng(2, 1, 0, 8, [[1, 2]])[:33]  # signature and IHDR
+    bad_filter = head + _chunk(b"IDAT", zlib.compress(b"\x07\x01\x02")) + _chunk(b"IEND", b"")
+    anc = rgb[:33] + _chunk(b"tEXt", b"k\x00v")[:-1] + b"\x00" + rgb[33:]
+    cases += [
+        ("png_ch2", f"out = tf.io.decode_png({rgb!r}, channels=2)", True),
+        ("png_ch5", f"out = tf.io.decode_png({rgb!r}, channels=5)", True),
+        ("png_not_png", "out = tf.io.decode_png(b'hello')", True),
+        ("png_bad_signature", "out = tf.io.decode_png(b'\\x89PNG\\r\\n\\x1a\\nxxxx')", True),
+        ("png_bad_ihdr_crc", f"out = tf.io.decode_png({bytes(bad_crc)!r})", True),
+        ("png_bad_idat_crc", f"out = tf.io.decode_png({bytes(idat_crc)!r})", True),
+        ("png_truncated", f"out = tf.io.decode_png({rgb[:-20]!r})", True),
+        ("png_bad_filter", f"out = tf.io.decode_png({bad_filter!r})", True),
+        ("png_bad_ancillary_crc", f"out = tf.io.decode_png({anc!r})", False),
+        ("png_vector", f"out = tf.io.decode_png([{rgb!r}])", True),
+        ("png_image", f"out = tf.io.decode_image({rgb!r})", False),
+        ("png_image_float", f"out = tf.io.decode_image({rgb!r}, dtype=tf.float32)", False),
+        (
+            "png_image_u16",
+            f"out = tf.io.decode_image({pngs['rgb16']!r}, dtype=tf.uint16, channels=1)",
+            False,
+        ),
+        (
+            "png_image_shape",
+            f"out = tf.io.decode_image({rgb!r}, channels=4, expand_animations=False).shape.as_list()",
+            False,
+        ),
+    ]
+    return cases
+
+
+CASES += _png_cases()
 
 
 def jsonable(x: Any) -> Any:

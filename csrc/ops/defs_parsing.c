@@ -1,8 +1,8 @@
 /* Built-in op definitions: parsing and serialization ops of tf.io and
  * tf.strings (UnicodeScript, SerializeTensor, ParseTensor, DecodeRaw,
- * DecodePaddedRaw, DecodeCSV, DecodeCompressed). Names, args, attrs and
+ * DecodePaddedRaw, DecodeCSV, DecodeCompressed, DecodePng, DecodeImage). Names, args, attrs and
  * defaults follow TensorFlow 2.21's op registry. The kernels are in
- * csrc/kernels/cpu/parsing_kernels.c. */
+ * csrc/kernels/cpu/parsing_kernels.c and parsing_png.c. */
 #include "ops/ops_internal.h"
 
 int tfe_ops_register_parsing_defs(void);
@@ -38,6 +38,15 @@ static const tfe_builtin_op kOps[] = {
     TFE_OP("DecodeCompressed", "in: bytes: string",
            "out: output: string",
            "attr: compression_type: string = ''"),
+    TFE_OP("DecodePng", "in: contents: string",
+           "out: image: dtype",
+           "attr: channels: int = 0",
+           "attr: dtype: {uint8, uint16} = DT_UINT8"),
+    TFE_OP("DecodeImage", "in: contents: string",
+           "out: image: dtype",
+           "attr: channels: int = 0",
+           "attr: dtype: {uint8, uint16, float} = DT_UINT8",
+           "attr: expand_animations: bool = true"),
     {NULL, NULL}, /* end marker: not registered */
 };
 

@@ -1,5 +1,6 @@
 /* Shape rules for the parsing op group (UnicodeScript, SerializeTensor,
- * ParseTensor, DecodeRaw, DecodePaddedRaw, DecodeCSV, DecodeCompressed),
+ * ParseTensor, DecodeRaw, DecodePaddedRaw, DecodeCSV, DecodeCompressed,
+ * DecodePng, DecodeImage),
  * as TF's shape functions give them. */
 #include "ops/shape_infer_internal.h"
 
@@ -47,6 +48,27 @@ static int rule_decode_csv(si_ctx* c) {
   return 1;
 }
 
+/* DecodePng / DecodeImage: a scalar in; [?, ?, channels] out (channels 0
+ * is unknown). DecodeImage with expand_animations may give 3-D or 4-D:
+ * unknown rank. */
+static int rule_decode_image(si_ctx* c) {
+  si_sh in, out;
+  int64_t channels = si_attr_int(c, "channels", 0);
+  si_in(c, 0, &in);
+  if (!si_with_rank(c, &in, 0, &in)) return 0;
+  if (channels < 0) {
+    return si_err(c, "channels must be non-negative, got %lld", (long long)channels);
+  }
+  if (si_attr(c, "expand_animations") != NULL && si_attr_bool(c, "expand_animations", 1)) {
+    return 1;
+  }
+  out.rank = 3;
+  out.d[0] = SI_UNKNOWN;
+  out.d[1] = SI_UNKNOWN;
+  out.d[2] = channels == 0 ? SI_UNKNOWN : channels;
+  return si_set(c, 0, &out);
+}
+
 const si_rule si_rules_parsing[] = {
     {"UnicodeScript", si_rule_unchanged},
     {"SerializeTensor", si_rule_scalar},
@@ -55,5 +77,7 @@ const si_rule si_rules_parsing[] = {
     {"DecodePaddedRaw", rule_decode_padded_raw},
     {"DecodeCSV", rule_decode_csv},
     {"DecodeCompressed", si_rule_unchanged},
+    {"DecodePng", rule_decode_image},
+    {"DecodeImage", rule_decode_image},
     {NULL, NULL},
 };

@@ -302,6 +302,105 @@ TEST(decode_compressed_mutations_end_in_a_status) {
   teardown();
 }
 
+/* An interlaced 3x2 RGB PNG: rows (10,200,30)(255,0,0)(7,8,9) and
+ * (0,0,0)(1,2,3)(250,251,252). */
+static const char kPng[] =
+    "\x89\x50\x4e\x47\x0d\x0a\x1a\x0a\x00\x00\x00\x0d\x49\x48\x44\x52\x00\x00\x00\x03"
+    "\x00\x00\x00\x02\x08\x02\x00\x00\x01\x65\x11\xc1\xdb\x00\x00\x00\x1b\x49\x44\x41"
+    "\x54\x78\x9c\x63\xe0\x3a\x21\xc7\xc0\xce\xc1\xc9\xf0\x9f\x01\x0c\x18\x99\x98\x7f"
+    "\xfd\xfe\x03\x00\x27\x2f\x04\xff\x9d\x54\x39\x5d\x00\x00\x00\x00\x49\x45\x4e\x44"
+    "\xae\x42\x60\x82";
+#define PNG_LEN 84
+
+/* DecodePng of p[0..n) with `channels`; the output (or NULL) in *out. */
+static TF_Code decode_png(const char* p, size_t n, int64_t channels, TFE_TensorHandle** out) {
+  TFE_Op* op = TFE_NewOp(C, "DecodePng", S);
+  TFE_TensorHandle* h = hscalar_str(p, n);
+  int nout = 1;
+  TF_Code code;
+  *out = NULL;
+  TFE_OpAddInput(op, h, S);
+  TFE_OpSetAttrInt(op, "channels", channels);
+  TFE_Execute(op, out, &nout, S);
+  code = TF_GetCode(S);
+  TFE_DeleteOp(op);
+  TFE_DeleteTensorHandle(h);
+  return code;
+}
+
+TEST(decode_png_interlaced_rgb_and_gray) {
+  static const uint8_t rgb[18] = {10, 200, 30, 255, 0, 0, 7, 8, 9, 0, 0, 0, 1, 2, 3, 250, 251, 252};
+  static const uint8_t gray[6] = {123, 76, 7, 0, 1, 250};
+  TFE_TensorHandle* out;
+  TF_Tensor* t;
+  setup();
+  CHECK_EQ_INT(decode_png(kPng, PNG_LEN, 0, &out), TF_OK);
+  t = resolve(out);
+  CHECK_EQ_INT(TF_NumDims(t), 3);
+  CHECK_EQ_INT((int)TF_Dim(t, 0), 2);
+  CHECK_EQ_INT((int)TF_Dim(t, 1), 3);
+  CHECK(memcmp(TF_TensorData(t), rgb, sizeof rgb) == 0);
+  TF_DeleteTensor(t);
+  TFE_DeleteTensorHandle(out);
+  CHECK_EQ_INT(decode_png(kPng, PNG_LEN, 1, &out), TF_OK);
+  t = resolve(out);
+  CHECK(memcmp(TF_TensorData(t), gray, sizeof gray) == 0);
+  TF_DeleteTensor(t);
+  TFE_DeleteTensorHandle(out);
+  CHECK_EQ_INT(decode_png(kPng, PNG_LEN, 2, &out), TF_INVALID_ARGUMENT);
+  CHECK_STR_CONTAINS(TF_Message(S), "`channels` must be 0, 1, 3 or 4 but got 2");
+  CHECK_EQ_INT(decode_png(kPng, PNG_LEN - 20, 0, &out), TF_INVALID_ARGUMENT);
+  CHECK_STR_CONTAINS(TF_Message(S), "Invalid PNG data, size 64");
+  CHECK_EQ_INT(decode_png("\xff\xd8\xff\xe0", 4, 0, &out), TF_UNIMPLEMENTED);
+  teardown();
+}
+
+static uint32_t crc32_bytes(const char* p, size_t n) {
+  uint32_t c = 0xffffffffu;
+  size_t i;
+  int k;
+  for (i = 0; i < n; i++) {
+    c ^= (unsigned char)p[i];
+    for (k = 0; k < 8; k++) c = (c & 1u) ? 0xedb88320u ^ (c >> 1) : c >> 1;
+  }
+  return c ^ 0xffffffffu;
+}
+
+static void put_be32(char* p, uint32_t v) {
+  p[0] = (char)(v >> 24);
+  p[1] = (char)(v >> 16);
+  p[2] = (char)(v >> 8);
+  p[3] = (char)v;
+}
+
+TEST(decode_png_mutations_end_in_a_status) {
+  char buf[PNG_LEN];
+  int iter;
+  setup();
+  for (iter = 0; iter < 4000; iter++) {
+    TFE_TensorHandle* out;
+    TF_Code code;
+    size_t n = PNG_LEN;
+    memcpy(buf, kPng, PNG_LEN);
+    if (iter % 3 == 0) {
+      /* IHDR fields (size, depth, colour type, interlace), CRC fixed */
+      buf[16 + rnd() % 13] ^= (char)(1u << (rnd() % 8));
+      put_be32(buf + 29, crc32_bytes(buf + 12, 17));
+    } else if (iter % 3 == 1) {
+      /* the zlib stream inside IDAT, CRC fixed */
+      buf[41 + rnd() % 27] ^= (char)(1u << (rnd() % 8));
+      put_be32(buf + 68, crc32_bytes(buf + 37, 31));
+    } else {
+      buf[8 + rnd() % (PNG_LEN - 8)] = (char)rnd();
+    }
+    if (iter % 5 == 0) n = 8 + rnd() % (PNG_LEN - 8);
+    code = decode_png(buf, n, (int64_t)(iter % 2 ? 4 : 0), &out);
+    CHECK(code == TF_OK || code == TF_INVALID_ARGUMENT || code == TF_RESOURCE_EXHAUSTED);
+    if (out != NULL) TFE_DeleteTensorHandle(out);
+  }
+  teardown();
+}
+
 static uint32_t rng_state = 12345u;
 static uint32_t rnd(void) {  /* a fixed LCG: the same inputs every run */
   rng_state = rng_state * 1664525u + 1013904223u;

@@ -161,7 +161,7 @@ def test_every_tf_name_exists() -> None:
 @pytest.mark.parametrize(
     ("call", "op"),
     [
-        (lambda: tf.io.decode_png(b""), "DecodePng"),
+        (lambda: tf.io.decode_gif(b""), "DecodeGif"),
         (lambda: tf.io.decode_jpeg(b""), "DecodeJpeg"),
         (lambda: tf.io.parse_example(b"", {}), "ParseExampleV2"),
         (lambda: tf.io.serialize_sparse(None), "SerializeSparse"),
@@ -185,7 +185,7 @@ def test_string_add_operator() -> None:
     assert (a + tf.constant(["1", "2"])).numpy().tolist() == [b"a1", b"b2"]
     assert ("x" + a).numpy().tolist() == [b"xa", b"xb"]
     assert (a + "y").numpy().tolist() == [b"ay", b"by"]
-    with pytest.raises(TypeError):
+    with pytest.raises((TypeError, tf.errors.InvalidArgumentError)):
         tf.constant(1) + 1.5
 
 

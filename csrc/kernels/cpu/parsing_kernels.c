@@ -27,6 +27,7 @@
 #include "kernels/cpu/unicode_script_table.inc"
 
 void tfe_register_cpu_parsing_kernels(void);
+void tfe_register_cpu_parsing_png_kernels(void); /* parsing_png.c */
 
 /* Outputs larger than this are refused (RESOURCE_EXHAUSTED) rather than
  * attempted: ParseTensor and DecodePaddedRaw take their sizes from data. */
@@ -1017,4 +1018,5 @@ void tfe_register_cpu_parsing_kernels(void) {
                      NULL, 0);
   tfe_kutil_register("DecodeCompressed", decode_compressed_compute, NULL, NULL, 0, NULL, NULL,
                      0);
+  tfe_register_cpu_parsing_png_kernels();
 }
