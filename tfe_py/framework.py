@@ -688,19 +688,27 @@ def get_logger() -> logging.Logger:
     return logging.getLogger("tfe_py")
 
 
-def make_tensor_proto(values: Any, dtype: Any = None, shape: Any = None,
-                      verify_shape: bool = False, allow_broadcast: bool = False) -> Any:
-    """Not supported: tfe_py has no TensorProto message type."""
-    raise NotImplementedError(
-        "tf.make_tensor_proto: tfe_py has no TensorProto message type (no protobuf runtime)"
-    )
+def make_tensor_proto(
+    values: Any,
+    dtype: Any = None,
+    shape: Any = None,
+    verify_shape: bool = False,
+    allow_broadcast: bool = False,
+) -> Any:
+    """``values`` as a TensorProto (tfe's own small class: protobuf wire
+    format via ``SerializeToString``, text format via ``str``), with TF's
+    rules for dtype, shape and the field the values go to."""
+    from tfe_py import _tensor_proto
+
+    return _tensor_proto.make_tensor_proto(values, dtype, shape, verify_shape, allow_broadcast)
 
 
 def make_ndarray(tensor: Any) -> Any:
-    """Not supported: tfe_py has no TensorProto message type."""
-    raise NotImplementedError(
-        "tf.make_ndarray: tfe_py has no TensorProto message type (no protobuf runtime)"
-    )
+    """The numpy array of a TensorProto (from :func:`make_tensor_proto` or
+    ``TensorProto.FromString``)."""
+    from tfe_py import _tensor_proto
+
+    return _tensor_proto.make_ndarray(tensor)
 
 
 def register_tensor_conversion_function(

@@ -358,6 +358,27 @@ CASES: list[tuple[str, str, bool]] = [
     ("cfg_functions_eagerly", "tf.config.functions_run_eagerly()", True),
 ]
 
+# tf.make_tensor_proto: text format, wire format and make_ndarray of each.
+_PROTO_VALUES = [
+    "5", "5.5", "[1, 2, 3]", "[1.5, 2.5]", "np.array([1, 2], np.int64)", "True", "[True, False]",
+    "'ab'", "[b'a', b'\\xff']", "np.float16(1.5)", "np.array([1.5, 2], np.float16)", "1+2j",
+    "[1+2j, 3j]", "np.array([1.5], np.float64)", "np.array([1.5, 2.0], np.float64)",
+    "5, dtype=tf.int64, shape=[2]", "[1, 2], shape=[2, 1]", "[1, 2, 3], shape=[2]",
+    "[1, 2], shape=[3]", "[1, 2], shape=[4], allow_broadcast=True",
+    "[1, 2], shape=[3], verify_shape=True", "np.zeros([0, 2], np.float32)",
+    "np.array(7, np.uint8)", "np.array([7, 8], np.uint8)", "np.array([7], np.uint32)",
+    "np.array([7], np.uint64)", "np.array([-1, 1], np.int8)", "np.array([-3], np.int32)",
+    "tf.constant([1, 2])", "None", "1.5, dtype=tf.int32",
+    "np.array([1.0, 2.0], np.float32), dtype=tf.float64", "np.array(['a', 'b'])",
+    "300, dtype=tf.int8", "[1, 2], dtype=tf.string", "[0.1, 1e-10, 3.4e38]",
+    "np.array([0.1, 1e300], np.float64)[:1]", "np.array([[1, 2]], np.uint16)",
+]
+for _i, _v in enumerate(_PROTO_VALUES):
+    CASES.append((f"proto_{_i:02d}_text", f"str(tf.make_tensor_proto({_v}))", True))
+    CASES.append((f"proto_{_i:02d}_wire", f"tf.make_tensor_proto({_v}).SerializeToString()", True))
+    CASES.append((f"proto_{_i:02d}_ndarray", f"tf.make_ndarray(tf.make_tensor_proto({_v}))", True))
+CASES.append(("proto_ndarray_bad", "tf.make_ndarray(5)", True))
+
 SCRIPTS: dict[str, str] = {
     "device_scopes": """
 import tensorflow as tf

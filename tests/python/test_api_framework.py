@@ -218,10 +218,6 @@ def test_run_functions_eagerly_is_refused() -> None:
 
 
 def test_missing_pieces_say_so() -> None:
-    with pytest.raises(NotImplementedError, match="TensorProto"):
-        tf.make_tensor_proto([1])
-    with pytest.raises(NotImplementedError, match="TensorProto"):
-        tf.make_ndarray(None)
     with pytest.raises(NotImplementedError, match="registry"):
         tf.register_tensor_conversion_function(int, lambda v, dtype=None, name=None: v)
     assert tf.get_logger().name == "tfe_py"
@@ -372,3 +368,19 @@ def test_print_raw_bytes_and_structures(capfdbinary: pytest.CaptureFixture[bytes
     # Strings are written as their bytes, UTF-8 or not, as TF writes them.
     tf.print(tf.constant([b"\xff"]), {"k": (tf.constant(1), "v")}, output_stream=sys.stdout)
     assert capfdbinary.readouterr().out == b'["\xff"] {\'k\': (1, \'v\')}\n'
+
+
+def test_tensor_proto_round_trips_through_the_wire_format() -> None:
+    from tfe_py._tensor_proto import TensorProto
+
+    for value in ([1.5, -2.0], [[1, 2], [3, 4]], 7, ["a", "bc"], [True, False], [1 + 2j],
+                  np.array([1, 2], np.uint64), np.array([-5], np.int64)):
+        proto = tf.make_tensor_proto(value)
+        back = TensorProto.FromString(proto.SerializeToString())
+        assert back == proto and str(back) == str(proto)
+        np.testing.assert_array_equal(tf.make_ndarray(back), tf.make_ndarray(proto))
+    assert tf.make_tensor_proto(proto) is proto
+    with pytest.raises(ValueError, match="malformed"):
+        TensorProto.FromString(b"\x08")
+    with pytest.raises(ValueError, match="malformed"):
+        TensorProto.FromString(b"\x12\x05\x00")
