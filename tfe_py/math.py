@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from tfe_py import _api
+from tfe_py import dtypes as _dtypes
 from tfe_py import errors as _errors
 from tfe_py import ops as _ops
 from tfe_py.tensor import Tensor as _Tensor
@@ -227,6 +228,7 @@ TOPLEVEL: frozenset[str] = frozenset(
     }
 )
 
+_D = _dtypes.DTYPE_CONSTANTS
 _builtin_abs = builtins.abs
 _builtin_round = builtins.round
 
@@ -673,13 +675,21 @@ bessel_i1e = _unary("BesselI1e", "Exponentially scaled modified Bessel function 
 is_nan = _unary("IsNan", "Which elements are NaN")
 is_inf = _unary("IsInf", "Which elements are +-inf")
 is_finite = _unary("IsFinite", "Which elements are finite")
-softplus = _unary("Softplus", "log(exp(x) + 1) element-wise")
-softsign = _unary("Softsign", "x / (abs(x) + 1) element-wise")
 invert_permutation = _unary("InvertPermutation", "The inverse of a permutation vector")
 for _name, _fn in list(globals().items()):
     if getattr(_fn, "__name__", None) == "fn":
         _fn.__name__ = _fn.__qualname__ = _name
 del _name, _fn
+
+
+def softplus(features: Any, name: str | None = None) -> Any:
+    """log(exp(features) + 1) element-wise (Softplus)."""
+    return _ops.Softplus(features, name=name)
+
+
+def softsign(features: Any, name: str | None = None) -> Any:
+    """features / (abs(features) + 1) element-wise (Softsign)."""
+    return _ops.Softsign(features, name=name)
 
 
 def abs(x: Any, name: str | None = None) -> Any:
@@ -908,7 +918,7 @@ def count_nonzero(
     input: Any,
     axis: Any = None,
     keepdims: Any = None,
-    dtype: Any = 9,
+    dtype: Any = _D["int64"],
     name: str | None = None,
 ) -> Any:
     """Number of nonzero (or True, or non-empty string) elements over axes."""
@@ -953,7 +963,7 @@ def _check_axis(axis: Any) -> Any:
 def argmax(
     input: Any,
     axis: Any = None,
-    output_type: Any = 9,
+    output_type: Any = _D["int64"],
     name: str | None = None,
 ) -> Any:
     """Index of the largest value along ``axis`` (0 by default) (ArgMax)."""
@@ -963,7 +973,7 @@ def argmax(
 def argmin(
     input: Any,
     axis: Any = None,
-    output_type: Any = 9,
+    output_type: Any = _D["int64"],
     name: str | None = None,
 ) -> Any:
     """Index of the smallest value along ``axis`` (0 by default) (ArgMin)."""
@@ -1095,7 +1105,7 @@ def top_k(
     input: Any,
     k: Any = 1,
     sorted: bool = True,
-    index_type: Any = _INT32,
+    index_type: Any = _D["int32"],
     name: str | None = None,
 ) -> Any:
     """The k largest entries of the last axis and their indices (TopKV2)."""
@@ -1180,7 +1190,7 @@ def bincount(
     weights: Any = None,
     minlength: Any = None,
     maxlength: Any = None,
-    dtype: Any = _INT32,
+    dtype: Any = _D["int32"],
     name: str | None = None,
     axis: Any = None,
     binary_output: bool = False,
@@ -1230,7 +1240,7 @@ def confusion_matrix(
     predictions: Any,
     num_classes: Any = None,
     weights: Any = None,
-    dtype: Any = _INT32,
+    dtype: Any = _D["int32"],
     name: str | None = None,
 ) -> Any:
     """Matrix counting (label, prediction) pairs: rows are labels (ScatterNd)."""
@@ -1387,7 +1397,7 @@ def log_softmax(logits: Any, axis: Any = None, name: str | None = None) -> Any:
 
 
 def sobol_sample(
-    dim: Any, num_results: Any, skip: Any = 0, dtype: Any = _FLOAT, name: str | None = None
+    dim: Any, num_results: Any, skip: Any = 0, dtype: Any = _D["float32"], name: str | None = None
 ) -> Any:
     """Points of the Sobol sequence, shape [num_results, dim] (SobolSample)."""
     return _api.op("SobolSample")(dim, num_results, skip, dtype=dtype, name=name)

@@ -369,10 +369,22 @@ def main() -> int:
                 results[case] = encode(r)
         except Exception as e:
             results[case] = {"error": type(e).__name__, "message": str(e)[:300]}
+    import inspect
+
+    names = json.loads((ROOT / "tests" / "data" / "tf_api_names.json").read_text())
+    signatures: dict[str, Any] = {}
+    for name, kind in sorted(names["namespaces"]["math"].items()):
+        if kind.startswith("function"):
+            params = inspect.signature(getattr(tf.math, name)).parameters.values()
+            signatures[name] = [
+                [p.name, None if p.default is inspect.Parameter.empty else repr(p.default)]
+                for p in params
+            ]
     doc = {
         "_about": "TensorFlow 2.21 results of tf.math cases; recorded by tools/record_api_math.py",
         "tensorflow": tf.__version__,
         "cases": results,
+        "signatures": signatures,
     }
     OUT.write_text(json.dumps(doc, indent=1, sort_keys=True) + "\n")
     print(f"wrote {len(results)} cases to {OUT}", file=sys.stderr)

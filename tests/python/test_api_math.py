@@ -105,6 +105,19 @@ def test_namespace_complete() -> None:
             assert getattr(tf, kind.split("=tf.")[1]) is getattr(tf.math, name), name
 
 
+def test_signatures_match_tensorflow() -> None:
+    """Parameter names, order and defaults (dtype defaults print as TF's)."""
+    import inspect
+
+    for name, want in DATA["signatures"].items():
+        params = inspect.signature(getattr(tf.math, name)).parameters.values()
+        got = [
+            [p.name, None if p.default is inspect.Parameter.empty else repr(p.default)]
+            for p in params
+        ]
+        assert got == want, name
+
+
 def test_toplevel_math_ops() -> None:
     for name in ("truncatediv", "truncatemod", "realdiv", "divide", "scalar_mul", "complex"):
         assert getattr(tf, name) is getattr(tf.math, name)
