@@ -102,6 +102,15 @@ CASES: list[tuple[str, str]] = [
     ("cand_all", "list(tf.random.all_candidate_sampler([[1, 2]], 2, 5, True))"),
     ("cand_range_small", "tf.random.uniform_candidate_sampler([[1]], 1, 5, True, 3)"),
     ("cand_out_of_range", "tf.random.uniform_candidate_sampler([[11]], 1, 2, True, 10)"),
+    ("cand_learned", "tf.random.set_seed(3)\n"
+     "f = lambda: list(tf.random.learned_unigram_candidate_sampler([[1], [1], [2]], 1, 4, "
+     "False, 5, seed=1))\n[f(), f(), f()]"),
+    ("cand_learned_unique", "tf.random.set_seed(3)\n"
+     "f = lambda: list(tf.random.learned_unigram_candidate_sampler([[0, 3]], 2, 3, True, 6, "
+     "seed=2))\n[f(), f()]"),
+    ("cand_thread_unsafe", "list(tf.raw_ops.ThreadUnsafeUnigramCandidateSampler("
+     "true_classes=tf.constant([[4], [4]], tf.int64), num_true=1, num_sampled=5, unique=False, "
+     "range_max=9, seed=5, seed2=6))"),
     ("accidental_hits", "list(tf.raw_ops.ComputeAccidentalHits("
      "true_classes=tf.constant([[1, 2], [3, 1]], tf.int64), "
      "sampled_candidates=tf.constant([1, 7, 3, 1], tf.int64), num_true=2))"),

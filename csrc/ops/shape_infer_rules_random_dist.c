@@ -152,6 +152,8 @@ const si_rule si_rules_random_dist[] = {
     {"UniformCandidateSampler", rule_candidate_sampler},
     {"LogUniformCandidateSampler", rule_candidate_sampler},
     {"AllCandidateSampler", rule_candidate_sampler},
+    {"LearnedUnigramCandidateSampler", rule_candidate_sampler},
+    {"ThreadUnsafeUnigramCandidateSampler", rule_candidate_sampler},
     {"ComputeAccidentalHits", rule_accidental_hits},
     {NULL, NULL},
 };

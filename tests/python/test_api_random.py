@@ -140,8 +140,6 @@ def test_toplevel_and_experimental_names() -> None:
 
 
 def test_candidate_samplers_name_their_op() -> None:
-    with pytest.raises(NotImplementedError, match="LearnedUnigramCandidateSampler"):
-        trandom.learned_unigram_candidate_sampler([[1]], 1, 2, True, 5)
     with pytest.raises(NotImplementedError, match="FixedUnigramCandidateSampler"):
         trandom.fixed_unigram_candidate_sampler([[1]], 1, 2, True, 5, unigrams=[1.0] * 5)
 

@@ -1374,7 +1374,88 @@ static void random_index_shuffle_compute(tfe_kernel_context* k) {
  * repeat are rejected and the expected counts become 1 - (1 - p)^tries. The
  * kernel reserves 2048 32-bit words per sampled candidate per call. */
 
-enum { CS_UNIFORM = 0, CS_LOG_UNIFORM = 1, CS_ALL = 2 };
+enum { CS_UNIFORM = 0, CS_LOG_UNIFORM = 1, CS_ALL = 2, CS_UNIGRAM = 3 };
+
+/* The learned unigram samplers' per-kernel state: the generator (first, so
+ * rd_reserve sees an rd_guarded) and TF's WeightedPicker, a complete
+ * binary tree of int32 weight sums over `n` leaves, all weights 1 at the
+ * start and each true class seen adding 1 to its weight. */
+typedef struct cs_picker_state {
+  rd_guarded base;
+  int n;
+  int levels;
+  int32_t** level; /* level[l] has 1 << l nodes; level[levels-1] leaves */
+} cs_picker_state;
+
+static void cs_picker_destroy(void* state, void* user_data) {
+  cs_picker_state* st = (cs_picker_state*)state;
+  int l;
+  (void)user_data;
+  if (st == NULL) return;
+  if (st->level != NULL) {
+    for (l = 0; l < st->levels; l++) tfe_free(st->level[l]);
+    tfe_free(st->level);
+  }
+  pthread_mutex_destroy(&st->base.mu);
+  tfe_free(st);
+}
+
+static void* cs_picker_create(const tfe_op_def* def, const tfe_attrs* attrs,
+                              void* user_data, TF_Status* status) {
+  cs_picker_state* st;
+  rd_guarded* g;
+  int64_t range = 0;
+  int l, i;
+  if (attrs != NULL) tfe_attrs_get_int(attrs, "range_max", &range, NULL);
+  if (range <= 0) {
+    tfe_status_setf(status, TF_INVALID_ARGUMENT, "range_max must be positive");
+    return NULL;
+  }
+  if (range >= INT32_MAX) {
+    tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                    "range_max must be less than 2147483647 for unigram "
+                    "samplers, got %lld",
+                    (long long)range);
+    return NULL;
+  }
+  g = (rd_guarded*)rd_guarded_create(def, attrs, user_data, status);
+  if (g == NULL) return NULL;
+  st = (cs_picker_state*)tfe_calloc(1, sizeof *st);
+  if (st == NULL) {
+    rd_guarded_destroy(g, NULL);
+    tfe_status_setf(status, TF_RESOURCE_EXHAUSTED,
+                    "out of memory creating a candidate sampler");
+    return NULL;
+  }
+  st->base.gen = g->gen;
+  rd_guarded_destroy(g, NULL);
+  pthread_mutex_init(&st->base.mu, NULL);
+  st->n = (int)range;
+  st->levels = 1;
+  while (((int64_t)1 << (st->levels - 1)) < range) st->levels++;
+  st->level = (int32_t**)tfe_calloc((size_t)st->levels, sizeof(int32_t*));
+  if (st->level == NULL) goto oom;
+  for (l = 0; l < st->levels; l++) {
+    st->level[l] = (int32_t*)tfe_calloc((size_t)1 << l, sizeof(int32_t));
+    if (st->level[l] == NULL) goto oom;
+  }
+  for (i = 0; i < st->n; i++) st->level[st->levels - 1][i] = 1;
+  for (l = st->levels - 2; l >= 0; l--) {
+    for (i = 0; i < (1 << l); i++) {
+      st->level[l][i] = st->level[l + 1][2 * i] + st->level[l + 1][2 * i + 1];
+    }
+  }
+  return st;
+oom:
+  cs_picker_destroy(st, NULL);
+  tfe_status_setf(status, TF_RESOURCE_EXHAUSTED,
+                  "out of memory creating a candidate sampler");
+  return NULL;
+}
+
+static int32_t cs_picker_total(const cs_picker_state* st) {
+  return st->level[0][0];
+}
 
 typedef struct cs_rng {
   rd_px* g;
@@ -1406,8 +1487,39 @@ static uint64_t cs_uniform64(cs_rng* r, uint64_t n) {
   return v % n;
 }
 
-static int64_t cs_sample(int kind, int64_t range, cs_rng* r) {
+/* TF's UnbiasedUniform over 32-bit words. */
+static int32_t cs_uniform32(cs_rng* r, int32_t n) {
+  uint32_t rem, v;
+  if (n == 0) return 0;
+  if ((n & (n - 1)) == 0) return (int32_t)(cs_rand32(r) & (uint32_t)(n - 1));
+  rem = (0xffffffffu % (uint32_t)n) + 1;
+  do {
+    v = cs_rand32(r);
+  } while (v < rem);
+  return (int32_t)(v % (uint32_t)n);
+}
+
+static int64_t cs_pick(const cs_picker_state* st, cs_rng* r) {
+  int32_t pos, left;
+  int index = 0, l;
+  if (cs_picker_total(st) == 0) return -1;
+  pos = cs_uniform32(r, cs_picker_total(st));
+  for (l = 1; l < st->levels; l++) {
+    left = st->level[l][2 * index];
+    if (pos < left) {
+      index = 2 * index;
+    } else {
+      index = 2 * index + 1;
+      pos -= left;
+    }
+  }
+  return index;
+}
+
+static int64_t cs_sample(int kind, int64_t range, const cs_picker_state* pk,
+                         cs_rng* r) {
   if (kind == CS_UNIFORM) return (int64_t)cs_uniform64(r, (uint64_t)range);
+  if (kind == CS_UNIGRAM) return cs_pick(pk, r);
   {
     uint32_t x0 = cs_rand32(r), x1 = cs_rand32(r);
     double e = exp(rd_w2d(x0, x1) * log1p((double)range));
@@ -1416,8 +1528,13 @@ static int64_t cs_sample(int kind, int64_t range, cs_rng* r) {
   }
 }
 
-static float cs_probability(int kind, int64_t range, int64_t v) {
+static float cs_probability(int kind, int64_t range,
+                            const cs_picker_state* st, int64_t v) {
   if (kind == CS_UNIFORM) return (float)(1.0 / (double)range);
+  if (kind == CS_UNIGRAM) {
+    int32_t w = (v >= 0 && v < st->n) ? st->level[st->levels - 1][v] : 0;
+    return (float)w / (float)cs_picker_total(st);
+  }
   return (float)(log((v + 2.0) / (v + 1.0)) / log1p((double)range));
 }
 
@@ -1454,6 +1571,7 @@ static void candidate_sampler_common(tfe_kernel_context* k, int kind) {
   const int64_t* tv;
   rd_px g;
   cs_rng r;
+  cs_picker_state* pk = NULL;
   if (!kutil_attr_int32(k, "num_true", 1, &num_true)) return;
   if (!kutil_attr_int32(k, "num_sampled", 1, &num_sampled)) return;
   unique = kutil_attr_bool(k, "unique", 0);
@@ -1523,6 +1641,14 @@ static void candidate_sampler_common(tfe_kernel_context* k, int kind) {
   }
   r.g = &g;
   r.used = 4;
+  if (kind == CS_UNIGRAM) {
+    if (k->state == NULL) {
+      KUTIL_FAIL(k, TF_INTERNAL, "unigram candidate sampler without state");
+      return;
+    }
+    pk = (cs_picker_state*)k->state;
+    pthread_mutex_lock(&pk->base.mu);
+  }
   if (unique) {
     cs_set set;
     int picked = 0;
@@ -1534,7 +1660,7 @@ static void candidate_sampler_common(tfe_kernel_context* k, int kind) {
       tfe_free(set.v);
       tfe_free(set.used);
       KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory in candidate sampler");
-      return;
+      goto unlock;
     }
     tries = 0;
     while (picked < num_sampled) {
@@ -1543,26 +1669,41 @@ static void candidate_sampler_common(tfe_kernel_context* k, int kind) {
         tfe_free(set.v);
         tfe_free(set.used);
         KUTIL_FAIL(k, TF_INTERNAL, "candidate sampler: too many tries");
-        return;
+        goto unlock;
       }
       tries++;
-      v = cs_sample(kind, range, &r);
+      v = cs_sample(kind, range, pk, &r);
       if (cs_set_insert(&set, v)) cv[picked++] = v;
     }
     tfe_free(set.v);
     tfe_free(set.used);
   } else {
-    for (i = 0; i < num_sampled; i++) cv[i] = cs_sample(kind, range, &r);
+    for (i = 0; i < num_sampled; i++) cv[i] = cs_sample(kind, range, pk, &r);
     tries = num_sampled;
   }
   for (i = 0; i < num_sampled; i++) {
     ((float*)kutil_data(samp_exp))[i] =
-        cs_expected(cs_probability(kind, range, cv[i]), num_sampled, tries);
+        cs_expected(cs_probability(kind, range, pk, cv[i]), num_sampled, tries);
   }
   for (i = 0; i < n; i++) {
     ((float*)kutil_data(true_exp))[i] =
-        cs_expected(cs_probability(kind, range, tv[i]), num_sampled, tries);
+        cs_expected(cs_probability(kind, range, pk, tv[i]), num_sampled, tries);
   }
+  if (pk != NULL) {
+    /* TF's Update: each true class adds 1 to its weight, while the total
+     * stays below INT32_MAX. */
+    int64_t room = (int64_t)INT32_MAX - cs_picker_total(pk), u;
+    int64_t nu = n < room ? n : room;
+    for (u = 0; u < nu; u++) {
+      int idx = (int)tv[u], l;
+      for (l = pk->levels - 1; l >= 0; l--) {
+        pk->level[l][idx] += 1;
+        idx >>= 1;
+      }
+    }
+  }
+unlock:
+  if (pk != NULL) pthread_mutex_unlock(&pk->base.mu);
 }
 
 static void uniform_candidate_sampler_compute(tfe_kernel_context* k) {
@@ -1573,6 +1714,9 @@ static void log_uniform_candidate_sampler_compute(tfe_kernel_context* k) {
 }
 static void all_candidate_sampler_compute(tfe_kernel_context* k) {
   candidate_sampler_common(k, CS_ALL);
+}
+static void unigram_candidate_sampler_compute(tfe_kernel_context* k) {
+  candidate_sampler_common(k, CS_UNIGRAM);
 }
 
 /* ComputeAccidentalHits: (row, position in sampled, -FLT_MAX) for every true
@@ -2056,6 +2200,24 @@ void tfe_register_cpu_random_dist_kernels(void) {
          1, NULL, NULL, 0, NULL, NULL, 0);
   rd_reg("AllCandidateSampler", all_candidate_sampler_compute, 1, NULL, NULL,
          0, NULL, NULL, 0);
+  {
+    static const char* const kUnigram[] = {"LearnedUnigramCandidateSampler",
+                                           "ThreadUnsafeUnigramCandidateSampler"};
+    int u;
+    for (u = 0; u < 2; u++) {
+      tfe_kernel_reg reg;
+      TF_Status* st = TF_NewStatus();
+      if (st == NULL) break;
+      memset(&reg, 0, sizeof reg);
+      reg.op_name = kUnigram[u];
+      reg.device_type = "CPU";
+      reg.create = cs_picker_create;
+      reg.compute = unigram_candidate_sampler_compute;
+      reg.destroy = cs_picker_destroy;
+      tfe_kernel_register(&reg, st);
+      TF_DeleteStatus(st);
+    }
+  }
   rd_reg("ComputeAccidentalHits", compute_accidental_hits_compute, 0, NULL,
          NULL, 0, NULL, NULL, 0);
   rd_reg("NonDeterministicInts", non_deterministic_ints_compute, 0, "dtype",
