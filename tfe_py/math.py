@@ -1371,7 +1371,14 @@ def _softmax_like(op_name: str, logits: Any, axis: Any, name: str | None) -> Any
     if isinstance(axis, Tensor):
         axis = int(axis.numpy())
     if ndims is None:
-        raise ValueError(f"{op_name} with axis={axis} needs a tensor of known rank")
+        # unknown rank (in a graph): swap axis and the last one with ops
+        rank = _ops.Rank(x)
+        one = _t(1)
+        dim = _ops.FloorMod(_t(axis), rank)
+        last = _ops.Sub(rank, one)
+        r = _ops.Range(_t(0), rank, one)
+        perm = _ops.SelectV2(_ops.Equal(r, dim), last, _ops.SelectV2(_ops.Equal(r, last), dim, r))
+        return _ops.Transpose(fn(_ops.Transpose(x, perm)), perm, name=name)
     if not -ndims <= axis < ndims:
         raise _errors.InvalidArgumentError(
             None,

@@ -149,6 +149,23 @@ def test_inside_function_graph() -> None:
     )
 
 
+def test_unknown_shapes_in_graphs() -> None:
+    """Reductions over all axes and softmax along a non-last axis work when
+    the rank is only known when the graph runs."""
+    spec = [tf.TensorSpec(shape=None, dtype=tf.float32)]
+    x = tf.constant([[1.0, 2.0], [3.0, 5.0]])
+    cases = {
+        "sum": lambda v: tf.reduce_sum(v),
+        "logsumexp": lambda v: tf.reduce_logsumexp(v),
+        "softmax0": lambda v: tf.math.softmax(v, axis=0),
+        "std": lambda v: tf.math.reduce_std(v),
+        "monotonic": lambda v: tf.math.is_non_decreasing(v),
+    }
+    for name, fn in cases.items():
+        got = tf.function(fn, input_signature=spec)(x)
+        np.testing.assert_allclose(got.numpy(), fn(x).numpy(), rtol=1e-6, err_msg=name)
+
+
 def test_add_is_cheap() -> None:
     """tf.add on scalars costs about what the raw op wrapper costs (the
     issue asks for at most 2x; this allows noise on a loaded machine)."""
