@@ -143,7 +143,8 @@ class Context:
         execution_mode: TF's spelling of the same: "sync" or "async"
             (also the ints 0 and 1 of ``tf.SYNC``/``tf.ASYNC``).
         device_placement_policy: "explicit", "warn", "silent",
-            "silent_for_int32" or the TFE_DEVICE_PLACEMENT_* number.
+            "silent_for_int32" or the TFE_DEVICE_PLACEMENT_* number
+            (``device_policy``, TF's Context's name, is the same).
         soft_device_placement: place an op on another device when the one
             requested cannot run it (ConfigProto.allow_soft_placement; the
             C API's default is off, TF's Python context turns it on, and so
@@ -156,7 +157,8 @@ class Context:
             the runtime picks).
         num_cpu_devices: total number of logical CPU devices (CPU:0 ..
             CPU:n-1), added with TFE_SetLogicalCpuDevices.
-        config: a serialized ``tensorflow.ConfigProto`` for
+        config: a serialized ``tensorflow.ConfigProto`` (or a message
+            object with ``SerializeToString``) for
             TFE_ContextOptionsSetConfig; the keywords above are applied
             after it (they win).
     """
@@ -173,10 +175,23 @@ class Context:
         intra_op_parallelism_threads: int | None = None,
         inter_op_parallelism_threads: int | None = None,
         execution_mode: int | str | None = None,
+        device_policy: int | str | None = None,
     ) -> None:
         # The TFE_Context*, ffi.NULL once closed (the op wrappers pass it to C
         # as is; the C glue reports a NULL context as an error).
         self._ptr: CData = ffi.NULL
+        if device_policy is not None:
+            # TF's own Context calls it device_policy.
+            if device_placement_policy is not None and _policy_value(
+                device_placement_policy
+            ) != _policy_value(device_policy):
+                raise ValueError(
+                    f"device_policy={device_policy!r} and "
+                    f"device_placement_policy={device_placement_policy!r} disagree"
+                )
+            device_placement_policy = device_policy
+        if config is not None and hasattr(config, "SerializeToString"):
+            config = config.SerializeToString()  # a ConfigProto message object
         policy = None if device_placement_policy is None else _policy_value(device_placement_policy)
         if num_cpu_devices is not None and (
             not _is_int(num_cpu_devices) or int(num_cpu_devices) < 1
@@ -218,7 +233,6 @@ class Context:
         self._log = bool(log_device_placement)
         self._intra = int(intra_op_parallelism_threads or 0)
         self._inter = int(inter_op_parallelism_threads or 0)
-        self._num_cpu_devices = int(num_cpu_devices) if num_cpu_devices is not None else 1
         # Plugins of the plugin directories load before the first context,
         # as TensorFlow loads tensorflow-plugins (tfe_py.plugins).
         from tfe_py import plugins as _plugins  # imported here: it is slow to import
@@ -394,8 +408,9 @@ class Context:
 
     @property
     def num_cpu_devices(self) -> int:
-        """How many logical CPU devices the context was made with."""
-        return self._num_cpu_devices
+        """How many CPU devices the context has (num_cpu_devices or the
+        ConfigProto's device_count)."""
+        return sum(1 for name in self.devices() if "/device:CPU:" in name)
 
     @property
     def device_placement_policy(self) -> str:

@@ -286,7 +286,21 @@ def test_context_async_and_config_bytes() -> None:
     with Context(config=soft, soft_device_placement=False) as ctx:
         assert not ctx.soft_device_placement
     with Context(config=config_proto(cpu_device_count=2)) as ctx:
-        assert len(ctx.devices()) == 2
+        assert len(ctx.devices()) == 2 and ctx.num_cpu_devices == 2
+    with Context(num_cpu_devices=3) as ctx:
+        assert ctx.num_cpu_devices == 3
+
+    class Message:  # what a protobuf ConfigProto offers
+        def SerializeToString(self) -> bytes:
+            return config_proto(soft_device_placement=True, cpu_device_count=2)
+
+    with Context(config=Message()) as ctx:
+        assert ctx.soft_device_placement and ctx.num_cpu_devices == 2
+    # TF's own Context spells the placement policy device_policy
+    with Context(device_policy="explicit") as ctx:
+        assert ctx.device_placement_policy == "explicit"
+    with Context(device_policy=2, device_placement_policy="silent") as ctx:
+        assert ctx.device_placement_policy == "silent"
 
 
 @pytest.mark.parametrize(
@@ -302,6 +316,8 @@ def test_context_async_and_config_bytes() -> None:
         ({"num_cpu_devices": 0}, ValueError),
         ({"device_placement_policy": "sometimes"}, ValueError),
         ({"soft_placement": True}, TypeError),
+        ({"device_policy": "explicit", "device_placement_policy": "silent"}, ValueError),
+        ({"device_policy": "never"}, ValueError),
     ],
 )
 def test_context_option_errors(kwargs: dict[str, Any], error: type[Exception]) -> None:
