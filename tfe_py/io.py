@@ -19,8 +19,9 @@ functions do:
 As ``tf.io`` (``import tfe_py as tf``) the module also has TensorFlow's
 functions: ``read_file``/``write_file``, ``serialize_tensor``/
 ``parse_tensor``, ``decode_raw``, ``decode_csv``, ``encode_base64``/
-``decode_base64``, ``decode_compressed``, ``matching_files``, ``is_jpeg``,
-the feature classes of ``parse_example``, and ``tf.io.gfile``
+``decode_base64``, ``decode_compressed``, ``decode_png``/``decode_image``
+(PNG only), ``matching_files``, ``is_jpeg``, ``TFRecordWriter``, the
+feature classes of ``parse_example``, and ``tf.io.gfile``
 (:mod:`tfe_py._io_gfile`: the functions above under TF's names, with TF's
 behaviour where it differs). Functions whose op tfe lacks raise
 NotImplementedError naming the op.
@@ -43,7 +44,7 @@ import os
 import sys as _sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from tfe_py import (
     _capsule,  # type: ignore[attr-defined]
@@ -1150,21 +1151,155 @@ class RaggedFeature(FixedLenFeature):
 
 
 class TFRecordOptions:
-    """Options of a TFRecord file: ``compression_type`` "" (none), "ZLIB"
-    or "GZIP" (others are accepted and kept, as TF does)."""
+    """Options of a TFRecord file, as ``tf.io.TFRecordOptions``:
+    ``compression_type`` None/"" (none), "ZLIB" or "GZIP", and the zlib
+    settings (window_bits, compression_level, mem_level,
+    compression_strategy; the others are kept and unused)."""
 
-    def __init__(self, compression_type: str | None = None, **kwargs: Any) -> None:
-        self.compression_type = compression_type or ""
-        for k, v in kwargs.items():
-            setattr(self, k, v)
+    compression_type_map: ClassVar[dict[str, str]] = {"ZLIB": "ZLIB", "GZIP": "GZIP", "": ""}
+
+    def __init__(
+        self,
+        compression_type: str | None = None,
+        flush_mode: int | None = None,
+        input_buffer_size: int | None = None,
+        output_buffer_size: int | None = None,
+        window_bits: int | None = None,
+        compression_level: int | None = None,
+        compression_method: int | None = None,
+        mem_level: int | None = None,
+        compression_strategy: int | None = None,
+    ) -> None:
+        if compression_type is not None and compression_type not in self.compression_type_map:
+            raise ValueError(f'Not a valid compression_type: "{compression_type}"')
+        self.compression_type = compression_type
+        self.flush_mode = flush_mode
+        self.input_buffer_size = input_buffer_size
+        self.output_buffer_size = output_buffer_size
+        self.window_bits = window_bits
+        self.compression_level = compression_level
+        self.compression_method = compression_method
+        self.mem_level = mem_level
+        self.compression_strategy = compression_strategy
+
+    @classmethod
+    def get_compression_type_string(cls, options: Any) -> str:
+        """ "", "ZLIB" or "GZIP" for None, a compression type string or a
+        TFRecordOptions."""
+        if not options:
+            return ""
+        if isinstance(options, TFRecordOptions):
+            return cls.get_compression_type_string(options.compression_type)
+        if options not in cls.compression_type_map:
+            raise ValueError(f'Not a valid compression_type: "{options}"')
+        return cls.compression_type_map[options]
+
+
+_crc32c_table: list[int] = []
+
+
+def _crc32c(data: bytes) -> int:
+    """CRC-32C (Castagnoli) of data, as TFRecord files use it."""
+    if not _crc32c_table:
+        for i in range(256):
+            c = i
+            for _ in range(8):
+                c = (c >> 1) ^ 0x82F63B78 if c & 1 else c >> 1
+            _crc32c_table.append(c)
+    table = _crc32c_table
+    c = 0xFFFFFFFF
+    for b in data:
+        c = table[(c ^ b) & 0xFF] ^ (c >> 8)
+    return c ^ 0xFFFFFFFF
+
+
+def _masked_crc(data: bytes) -> bytes:
+    c = _crc32c(data)
+    masked = (((c >> 15) | (c << 17)) + 0xA282EAD8) & 0xFFFFFFFF
+    return masked.to_bytes(4, "little")
 
 
 class TFRecordWriter:
-    """``tf.io.TFRecordWriter``: needs TF's record writer, which tfe does not
-    implement."""
+    """Writes records to a TFRecord file, as ``tf.io.TFRecordWriter``:
+    each record is its length (uint64), the masked CRC-32C of the length,
+    the bytes and their masked CRC-32C; with ZLIB or GZIP options the whole
+    file is compressed (Python's zlib). The checksums are computed in
+    Python, about a few MB/s."""
 
-    def __init__(self, path: Any, options: Any = None) -> None:
-        raise NotImplementedError("tf.io.TFRecordWriter: tfe_py does not implement TFRecord files")
+    def __init__(self, path: PathLike, options: Any = None) -> None:
+        if options is not None and not isinstance(options, TFRecordOptions):
+            options = TFRecordOptions(options)
+        self._options = options or TFRecordOptions()
+        kind = TFRecordOptions.get_compression_type_string(self._options)
+        self._file: GFile | None = GFile(path, "wb")
+        self._zip: Any = None
+        if kind:
+            import zlib
+
+            o = self._options
+            wbits = o.window_bits if o.window_bits is not None else 15
+            self._zip = zlib.compressobj(
+                o.compression_level if o.compression_level is not None else -1,
+                zlib.DEFLATED,
+                wbits + 16 if kind == "GZIP" else wbits,
+                o.mem_level if o.mem_level is not None else 9,
+                o.compression_strategy if o.compression_strategy is not None else 0,
+            )
+
+    def _put(self, data: bytes) -> None:
+        assert self._file is not None
+        self._file.write(self._zip.compress(data) if self._zip is not None else data)
+
+    def write(self, record: str | bytes) -> None:
+        """Appends one record (bytes, or str written as UTF-8)."""
+        if isinstance(record, str):
+            record = record.encode("utf-8")
+        if not isinstance(record, bytes | bytearray | memoryview):
+            raise TypeError(
+                "write(): incompatible function arguments: record must be bytes or str, "
+                f"got {type(record).__name__}"
+            )
+        if self._file is None:
+            raise errors.FailedPreconditionError(
+                "Writer is closed.", errors.CODES["FAILED_PRECONDITION"]
+            )
+        data = bytes(record)
+        header = len(data).to_bytes(8, "little")
+        self._put(header + _masked_crc(header) + data + _masked_crc(data))
+
+    def flush(self) -> None:
+        """Hands what was written to the file system (a compressed file
+        gets a sync point)."""
+        if self._file is None:
+            raise errors.FailedPreconditionError(
+                "Writer is closed.", errors.CODES["FAILED_PRECONDITION"]
+            )
+        if self._zip is not None:
+            import zlib
+
+            self._file.write(self._zip.flush(zlib.Z_SYNC_FLUSH))
+        self._file.flush()
+
+    def close(self) -> None:
+        """Finishes the file; later writes raise FailedPreconditionError."""
+        if self._file is None:
+            return
+        if self._zip is not None:
+            self._file.write(self._zip.flush())
+        self._file.close()
+        self._file = None
+
+    def __enter__(self) -> TFRecordWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:
+            pass  # a finaliser must not raise
 
 
 # tf.io.gfile: TF's names for the functions above (imported last: it

@@ -581,6 +581,34 @@ CASES: list[tuple[str, str, bool]] = [
     ),
     ("comp_bad_block", "out = tf.io.decode_compressed(b'\\x78\\x9c\\x07\\x00', 'ZLIB')", True),
     ("comp_bad_type", "out = tf.io.decode_compressed(b'x', 'LZ4')", True),
+    # ---- TFRecord files (their bytes)
+    (
+        "tfrecord_plain",
+        "p = os.path.join(tmp, 'a.tfrecord')\nwith tf.io.TFRecordWriter(p) as w:\n    w.write(b'hello')\n    w.write(b'')\n    w.write('strx')\nout = open(p, 'rb').read()",
+        False,
+    ),
+    (
+        "tfrecord_gzip",
+        "p = os.path.join(tmp, 'b')\nw = tf.io.TFRecordWriter(p, 'GZIP')\nw.write(b'abc' * 50)\nw.close()\nout = open(p, 'rb').read()",
+        False,
+    ),
+    (
+        "tfrecord_zlib",
+        "p = os.path.join(tmp, 'c')\nw = tf.io.TFRecordWriter(p, tf.io.TFRecordOptions(compression_type='ZLIB', compression_level=9))\nw.write(b'xyz')\nw.close()\nout = open(p, 'rb').read()",
+        False,
+    ),
+    (
+        "tfrecord_closed",
+        "w = tf.io.TFRecordWriter(os.path.join(tmp, 'd'))\nw.close()\nout = w.write(b'x')",
+        True,
+    ),
+    ("tfrecord_bad_dir", "out = tf.io.TFRecordWriter(os.path.join(tmp, 'nodir', 'x'))", False),
+    (
+        "tfrecord_options",
+        "o = tf.io.TFRecordOptions('GZIP')\nout = [o.compression_type, o.compression_level, tf.io.TFRecordOptions.get_compression_type_string(o), tf.io.TFRecordOptions.get_compression_type_string(None), tf.io.TFRecordOptions.get_compression_type_string('ZLIB')]",
+        False,
+    ),
+    ("tfrecord_options_bad", "out = tf.io.TFRecordOptions('xx')", True),
     # ---- files (paths are printed relative to tmp)
     (
         "write_read",
