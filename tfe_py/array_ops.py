@@ -868,6 +868,9 @@ def searchsorted(
     elements)."""
     seq = _t(sorted_sequence)
     vals = _t(values)
+    if _static(seq).rank == 0 or _static(vals).rank == 0:
+        # TF reads shape[-1] with a StridedSlice, which fails for scalars.
+        shape(seq if _static(seq).rank == 0 else vals)[-1]
     seq2 = reshape(seq, _shape_arg([-1, _dims(seq)[-1]]))
     vals2 = reshape(vals, _shape_arg([-1, _dims(vals)[-1]]))
     if side == "right":

@@ -146,6 +146,13 @@ def _infer(value: Any) -> tuple[np.ndarray, int]:
         if not from_numpy:  # numpy turns ["a", 1] into strings; TF refuses it
             arr = np.asarray(value, dtype=object)
         if arr.dtype.kind == "O" and not _is_string_like(arr):
+            for leaf in _leaves(value):
+                if not isinstance(leaf, (str, bytes, numbers.Number, np.generic, np.ndarray)):
+                    # TF's message for None, dicts, arbitrary objects.
+                    raise ValueError(
+                        f"Attempt to convert a value ({leaf!r}) with an unsupported type "
+                        f"({type(leaf)!r}) to a Tensor."
+                    )
             raise TypeError(f"cannot convert {value!r} to a tensor (unsupported object)")
         return arr, _TF_STRING
     if not from_numpy:

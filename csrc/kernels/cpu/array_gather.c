@@ -498,6 +498,12 @@ static void k_where(tfe_kernel_context* k) {
   int64_t n = kutil_num_elements(x), i, cnt = 0, odims[2];
   TF_Tensor* y;
   int64_t* out;
+  /* TF's CPU kernel handles ranks 1 to 8 only. */
+  if (nd < 1 || nd > 8) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "WhereOp : Unhandled input dimensions: %d",
+               nd);
+    return;
+  }
   for (i = 0; i < n; i++) cnt += elem_nonzero(x, i);
   odims[0] = cnt;
   odims[1] = nd;
