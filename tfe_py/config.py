@@ -115,7 +115,8 @@ def set_visible_devices(devices: Any, device_type: str | None = None) -> None:
     """Restricts the runtime to ``devices`` (of ``device_type`` when given;
     the others stay as they are). Only before the context exists (else
     TF's RuntimeError, unless nothing changes). CPUs cannot be hidden in
-    tfe: a selection without the CPU keeps it."""
+    tfe: a selection without the CPU keeps it; hiding a PluggableDevice's
+    device is NotImplementedError (the C API cannot keep it out)."""
     if isinstance(devices, tuple) and not isinstance(devices, PhysicalDevice) and not devices:
         devices = []
     elif isinstance(devices, PhysicalDevice) or (
@@ -130,6 +131,13 @@ def set_visible_devices(devices: Any, device_type: str | None = None) -> None:
     new = [d for d in all_devices if d in chosen or d.device_type == "CPU"]
     if new == _visible():
         return
+    hidden = [d for d in all_devices if d not in new]
+    if hidden:
+        # The C API has no way to keep a PluggableDevice out of a context.
+        raise NotImplementedError(
+            f"tf.config.set_visible_devices: tfe cannot hide {hidden[0].name}; "
+            "a loaded PluggableDevice's devices are always visible"
+        )
     if _context.default_context_exists():
         raise RuntimeError("Visible devices cannot be modified after being initialized")
     _context.default_options["_visible_devices"] = new

@@ -400,3 +400,41 @@ def test_tensor_proto_round_trips_through_the_wire_format() -> None:
         TensorProto.FromString(b"\x08")
     with pytest.raises(ValueError, match="malformed"):
         TensorProto.FromString(b"\x12\x05\x00")
+
+
+def test_config_with_a_pluggable_device(build_test_plugin: Any) -> None:
+    plugin = build_test_plugin("pd_test_device")
+    code = f"""
+import tfe_py as tf
+tf.load_pluggable_device({str(plugin)!r})
+print(sorted(d.device_type for d in tf.config.list_physical_devices()))
+print(tf.config.list_physical_devices("MY_DEVICE")[0])
+print(tf.DeviceSpec.from_string("MY_DEVICE:1").to_string())
+try:
+    tf.config.set_visible_devices(tf.config.list_physical_devices("CPU"))
+except NotImplementedError as e:
+    print("NotImplementedError")
+try:
+    tf.config.experimental.get_memory_growth(tf.config.list_physical_devices("CPU")[0])
+except KeyError:
+    print("KeyError")
+with tf.device("MY_DEVICE:1"):
+    x = tf.constant([1.0, 2.0])
+print(x.device)
+print([d.name for d in tf.config.list_logical_devices("MY_DEVICE")])
+"""
+    env = dict(os.environ, TFE_PLUGIN_AUTOLOAD="0")
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == [
+        "['CPU', 'MY_DEVICE', 'MY_DEVICE']",
+        "PhysicalDevice(name='/physical_device:MY_DEVICE:0', device_type='MY_DEVICE')",
+        "/device:MY_DEVICE:1",
+        "NotImplementedError",
+        "KeyError",
+        "/job:localhost/replica:0/task:0/device:MY_DEVICE:1",
+        "['/device:MY_DEVICE:0', '/device:MY_DEVICE:1']",
+    ]
