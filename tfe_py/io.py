@@ -1007,11 +1007,11 @@ deserialize_many_sparse = _missing("DeserializeManySparse", "tf.io.deserialize_m
 
 
 def match_filenames_once(pattern: Any, name: str | None = None) -> Any:
-    """Needs a local variable (tf.Variable), which tfe does not have yet."""
-    raise NotImplementedError(
-        "tf.io.match_filenames_once needs tf.Variable, which tfe_py does not implement; "
-        "use tf.io.matching_files"
-    )
+    """A non-trainable string variable holding the paths that match
+    ``pattern`` when it is created (MatchingFiles), as TF's."""
+    from tfe_py.variables import Variable
+
+    return Variable(matching_files(pattern), trainable=False, name=name or "Variable")
 
 
 def write_graph(graph_or_graph_def: Any, logdir: Any, name: Any, as_text: bool = True) -> str:

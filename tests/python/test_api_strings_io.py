@@ -173,9 +173,18 @@ def test_missing_ops_raise_not_implemented(call: Any, op: str) -> None:
         call()
 
 
-def test_not_implemented_helpers() -> None:
-    with pytest.raises(NotImplementedError, match="Variable"):
-        tf.io.match_filenames_once("*")
+def test_match_filenames_once() -> None:
+    d = tempfile.mkdtemp()
+    try:
+        for n in ("a.txt", "b.txt", "c.bin"):
+            open(os.path.join(d, n), "w").close()
+        v = tf.io.match_filenames_once(os.path.join(d, "*.txt"))
+        assert v.dtype == tf.string and not v.trainable
+        got = sorted(os.path.basename(p) for p in v.numpy().tolist())
+        assert got == [b"a.txt", b"b.txt"]
+        assert tf.io.match_filenames_once(os.path.join(d, "*.zz")).shape.as_list() == [0]
+    finally:
+        shutil.rmtree(d)
 
 
 def test_string_add_operator() -> None:
