@@ -225,14 +225,13 @@ class Context:
             config = (bytes(config) if config is not None else b"") + extra
         # What the context was made with, for the properties below (the C
         # API has no getters for them).
-        self._soft = (
-            bool(soft_device_placement)
-            if soft_device_placement is not None
-            else _parse_soft(config)
-        )
-        self._log = bool(log_device_placement)
-        self._intra = int(intra_op_parallelism_threads or 0)
-        self._inter = int(inter_op_parallelism_threads or 0)
+        # (config already ends with the keywords given, so its last values
+        # are the ones in force).
+        scalars = _config_scalars(config)
+        self._soft = bool(scalars.get(7, 0))
+        self._log = bool(scalars.get(8, 0))
+        self._intra = _int32(scalars.get(2, 0))
+        self._inter = _int32(scalars.get(5, 0))
         # Plugins of the plugin directories load before the first context,
         # as TensorFlow loads tensorflow-plugins (tfe_py.plugins).
         from tfe_py import plugins as _plugins  # imported here: it is slow to import
@@ -603,20 +602,25 @@ def config_proto(
     return bytes(out)
 
 
-def _parse_soft(config: bytes | None) -> bool:
-    # allow_soft_placement (field 7) of a serialized ConfigProto, last one
-    # winning; False when absent. Malformed input is left to the C parser.
+def _int32(value: int) -> int:
+    value &= 0xFFFFFFFF
+    return value - (1 << 32) if value >= 1 << 31 else value
+
+
+def _config_scalars(config: bytes | None) -> dict[int, int]:
+    # The varint fields of a serialized ConfigProto by number (7
+    # allow_soft_placement, 8 log_device_placement, 2/5 the thread counts),
+    # the last one winning. Malformed input is left to the C parser.
+    found: dict[int, int] = {}
     if not config:
-        return False
-    data, pos, soft = bytes(config), 0, False
+        return found
+    data, pos = bytes(config), 0
     try:
         while pos < len(data):
             key, pos = _read_varint(data, pos)
             field, wire = key >> 3, key & 7
             if wire == 0:
-                value, pos = _read_varint(data, pos)
-                if field == 7:
-                    soft = value != 0
+                found[field], pos = _read_varint(data, pos)
             elif wire == 2:
                 length, pos = _read_varint(data, pos)
                 pos += length
@@ -625,10 +629,10 @@ def _parse_soft(config: bytes | None) -> bool:
             elif wire == 5:
                 pos += 4
             else:
-                return soft
+                break
     except IndexError:
         pass
-    return soft
+    return found
 
 
 def _read_varint(data: bytes, pos: int) -> tuple[int, int]:

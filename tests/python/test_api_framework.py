@@ -287,6 +287,12 @@ def test_context_async_and_config_bytes() -> None:
         assert not ctx.soft_device_placement
     with Context(config=config_proto(cpu_device_count=2)) as ctx:
         assert len(ctx.devices()) == 2 and ctx.num_cpu_devices == 2
+    threads = config_proto(
+        intra_op_parallelism_threads=3, inter_op_parallelism_threads=-1, log_device_placement=True
+    )
+    with Context(config=threads) as ctx:
+        assert (ctx.intra_op_parallelism_threads, ctx.inter_op_parallelism_threads) == (3, -1)
+        assert ctx.log_device_placement and not ctx.soft_device_placement
     with Context(num_cpu_devices=3) as ctx:
         assert ctx.num_cpu_devices == 3
 
