@@ -2563,6 +2563,68 @@ def all_candidate_sampler(
     return out[0], out[1], out[2]
 
 
+def fixed_unigram_candidate_sampler(
+    true_classes: Any,
+    num_true: int,
+    num_sampled: int,
+    unique: bool,
+    range_max: int,
+    vocab_file: str = "",
+    distortion: float = 1.0,
+    num_reserved_ids: int = 0,
+    num_shards: int = 1,
+    shard: int = 0,
+    unigrams: Any = (),
+    seed: Any = None,
+    name: str | None = None,
+) -> Any:
+    """Classes sampled from a fixed unigram distribution (``unigrams`` or
+    ``vocab_file``) (FixedUnigramCandidateSampler)."""
+    seed1, seed2 = _get_seed(seed)
+    out = _op("FixedUnigramCandidateSampler")(
+        _t(true_classes, dtype_hint=_dtypes.int64),
+        num_true=num_true,
+        num_sampled=num_sampled,
+        unique=unique,
+        range_max=range_max,
+        vocab_file=vocab_file,
+        distortion=float(distortion),
+        num_reserved_ids=num_reserved_ids,
+        num_shards=num_shards,
+        shard=shard,
+        unigrams=[float(u) for u in unigrams],
+        seed=seed1,
+        seed2=seed2,
+        name=name,
+    )
+    return out[0], out[1], out[2]
+
+
+def learned_unigram_candidate_sampler(
+    true_classes: Any,
+    num_true: int,
+    num_sampled: int,
+    unique: bool,
+    range_max: int,
+    seed: Any = None,
+    name: str | None = None,
+) -> Any:
+    """Classes sampled from the unigram distribution learned from the true
+    classes seen so far (LearnedUnigramCandidateSampler)."""
+    seed1, seed2 = _get_seed(seed)
+    out = _op("LearnedUnigramCandidateSampler")(
+        _t(true_classes, dtype_hint=_dtypes.int64),
+        num_true=num_true,
+        num_sampled=num_sampled,
+        unique=unique,
+        range_max=range_max,
+        seed=seed1,
+        seed2=seed2,
+        name=name,
+    )
+    return out[0], out[1], out[2]
+
+
 def _log_uniform_sampler(
     true_classes: Any, num_true: int, num_sampled: int, unique: bool, range_max: int, seed: Any
 ) -> Any:
@@ -2702,12 +2764,6 @@ def sampled_softmax_loss(
     return softmax_cross_entropy_with_logits(labels=_op("StopGradient")(lab), logits=logits)
 
 
-fixed_unigram_candidate_sampler = _needs(
-    "FixedUnigramCandidateSampler", "tf.nn.fixed_unigram_candidate_sampler"
-)
-learned_unigram_candidate_sampler = _needs(
-    "LearnedUnigramCandidateSampler", "tf.nn.learned_unigram_candidate_sampler"
-)
 ctc_loss = _needs("CTCLossV2", "tf.nn.ctc_loss")
 ctc_greedy_decoder = _needs("CTCGreedyDecoder", "tf.nn.ctc_greedy_decoder")
 ctc_beam_search_decoder = _needs("CTCBeamSearchDecoder", "tf.nn.ctc_beam_search_decoder")

@@ -231,6 +231,17 @@ CASES: list[str] = [
     f"tf.nn.dilation2d({_IMG}, {_DF}[:, :, :1], [1, 1, 1, 1], 'SAME', 'NHWC', [1, 1, 1, 1])",
     f"tf.nn.erosion2d({_IMG}, {_DF}, [1, 1, 1, 1], 'SAME', 'NHWC', [1, 1, 1, 1])",
     f"tf.nn.erosion2d({_IMG5}, {_DF}, [1, 1, 1, 1], 'VALID', 'NHWC', [1, 2, 1, 1])",
+    # gradients of the depthwise convolution
+    f"tf.nn.depthwise_conv2d_backprop_input([1, 4, 4, 2], {_K}, np.ones([1, 4, 4, 4], np.float32), [1, 1, 1, 1], 'SAME')",
+    f"tf.nn.depthwise_conv2d_backprop_input([1, 5, 5, 2], {_K2}, np.cos(np.arange(36, dtype=np.float32)).reshape(1, 3, 3, 4), [1, 2, 2, 1], 'SAME')",
+    f"tf.nn.depthwise_conv2d_backprop_input([1, 5, 5, 2], {_K2}, np.ones([1, 4, 4, 4], np.float32), [1, 1, 1, 1], 'VALID')",
+    f"tf.nn.depthwise_conv2d_backprop_input([1, 4, 4, 2], {_K2}, np.ones([1, 5, 3, 4], np.float32), [1, 1, 1, 1], [[0, 0], [1, 1], [0, 0], [0, 0]])",
+    f"tf.nn.depthwise_conv2d_backprop_input([1, 5, 5, 2], {_K2}, np.ones([1, 3, 3, 4], np.float32), [1, 1, 1, 1], 'VALID', dilations=[1, 2, 2, 1])",
+    f"tf.nn.depthwise_conv2d_backprop_input([1, 4, 4, 2], {_K2}, np.ones([1, 2, 2, 4], np.float32), [1, 1, 1, 1], 'VALID')",
+    f"tf.nn.depthwise_conv2d_backprop_filter({_IMG}, [3, 3, 2, 2], np.ones([1, 4, 4, 4], np.float32), [1, 1, 1, 1], 'SAME')",
+    f"tf.nn.depthwise_conv2d_backprop_filter({_IMG5}, [2, 2, 2, 2], np.cos(np.arange(36, dtype=np.float32)).reshape(1, 3, 3, 4), [1, 2, 2, 1], 'SAME')",
+    f"tf.nn.depthwise_conv2d_backprop_filter({_IMG5}, [2, 2, 2, 1], np.ones([1, 4, 4, 2], np.float32), [1, 1, 1, 1], 'VALID')",
+    f"tf.nn.depthwise_conv2d_backprop_filter({_IMG5}, [2, 2, 2, 1], np.ones([1, 4, 4, 3], np.float32), [1, 1, 1, 1], 'VALID')",
     # isotonic regression
     "tf.nn.isotonic_regression(np.array([[1.0, 3.0, 2.0], [4.0, 1.0, 3.0]], np.float32))",
     "tf.nn.isotonic_regression(np.array([[1.0, 3.0, 2.0], [4.0, 1.0, 3.0]], np.float32), decreasing=False)",
@@ -243,6 +254,8 @@ CASES: list[str] = [
     "tf.nn.isotonic_regression(np.array([[np.nan, 1.0, 2.0, 1.0, 1.0]], np.float32))",
     # candidate sampling and sampled losses
     "tf.nn.all_candidate_sampler(np.array([[1], [3]], np.int64), 1, 5, True)",
+    "(tf.random.set_seed(3), tf.nn.fixed_unigram_candidate_sampler(np.array([[1], [3]], np.int64), 1, 4, True, 5, unigrams=[1.0, 2.0, 3.0, 4.0, 5.0]))[1]",
+    "(tf.random.set_seed(3), tf.nn.learned_unigram_candidate_sampler(np.array([[1], [3]], np.int64), 1, 3, False, 6, seed=7))[1]",
     "tf.nn.compute_accidental_hits(np.array([[1, 2], [0, 3]], np.int64), np.array([2, 0, 5], np.int64), 2)",
     f"tf.nn.nce_loss({_W}, {_B}, np.array([[1], [4]]), {_IN}, 3, 6, sampled_values={_SV})",
     f"tf.nn.nce_loss({_W}, {_B}, np.array([[1], [4]]), {_IN}, 3, 6, sampled_values={_SV}, remove_accidental_hits=True)",

@@ -1,6 +1,7 @@
 /* Shape rules for the nn_extra op group (nn ops of tf.nn not in the older nn groups):
  * MaxPool3D, AvgPool3D, Conv3D (TF's Pool3DShape / Conv3DShape) and
- * Dilation2D (Dilation2DShapeImpl), IsotonicRegression. */
+ * Dilation2D (Dilation2DShapeImpl), IsotonicRegression and the depthwise
+ * convolution gradients (shape from their sizes input). */
 #include <string.h>
 
 #include "ops/shape_infer_internal.h"
@@ -131,11 +132,24 @@ static int si_rule_isotonic(si_ctx* c) {
   return si_set(c, 0, &in) && si_set(c, 1, &in);
 }
 
+/* Depthwise gradients: the shape comes from the sizes input (a 4-vector). */
+static int rule_sizes_input(si_ctx* c, int i) {
+  si_sh o;
+  if (!si_shape_from_tensor(c, i, &o)) return 0;
+  if (!si_with_rank(c, &o, 4, &o)) return 0;
+  return si_set(c, 0, &o);
+}
+
+static int rule_dw_input(si_ctx* c) { return rule_sizes_input(c, 0); }
+static int rule_dw_filter(si_ctx* c) { return rule_sizes_input(c, 1); }
+
 const si_rule si_rules_nn_extra[] = {
     {"MaxPool3D", rule_pool3d},
     {"AvgPool3D", rule_pool3d},
     {"Conv3D", rule_conv3d},
     {"Dilation2D", rule_dilation2d},
     {"IsotonicRegression", si_rule_isotonic},
+    {"DepthwiseConv2dNativeBackpropInput", rule_dw_input},
+    {"DepthwiseConv2dNativeBackpropFilter", rule_dw_filter},
     {NULL, NULL},
 };

@@ -154,14 +154,6 @@ def test_namespace_complete() -> None:
             "tf.nn.ctc_beam_search_decoder(np.zeros([1, 1, 2], np.float32), [1])",
             "CTCBeamSearchDecoder",
         ),
-        (
-            "tf.nn.fixed_unigram_candidate_sampler([[1]], 1, 1, True, 5)",
-            "FixedUnigramCandidateSampler",
-        ),
-        (
-            "tf.nn.learned_unigram_candidate_sampler([[1]], 1, 1, True, 5)",
-            "LearnedUnigramCandidateSampler",
-        ),
     ],
 )
 def test_missing_ops_raise(call: str, op_name: str) -> None:

@@ -531,6 +531,180 @@ done:
   tfe_free(y);
 }
 
+/* ---- DepthwiseConv2dNativeBackpropInput / BackpropFilter ---- */
+
+/* Reads a 1-D int32 sizes input of 4 non-negative values into d. */
+static int dw_sizes(tfe_kernel_context* k, const TF_Tensor* t, const char* op, const char* what,
+                    int64_t d[4]) {
+  int i;
+  if (t->num_dims != 1) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "%s: %s input must be 1-dim, not %d", op, what,
+               t->num_dims);
+    return 0;
+  }
+  if (t->dims[0] != 4) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "%s: %s must have 4 elements, got %lld", op, what,
+               (long long)t->dims[0]);
+    return 0;
+  }
+  for (i = 0; i < 4; i++) {
+    d[i] = kutil_get_int(t, i);
+    if (d[i] < 0) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Dimension %d must be >= 0, got %lld", i,
+                 (long long)d[i]);
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* Shared checks: x is the input shape [N,H,W,C], f the filter shape
+ * [KH,KW,C,M], ob the out_backprop tensor; fills the window and padding. */
+static int dw_geometry(tfe_kernel_context* k, const char* op, const int64_t* x, const int64_t* f,
+                       const TF_Tensor* ob, nn_window* w, int64_t* pt, int64_t* pl) {
+  int64_t oh, ow;
+  if (!nn_read_conv_window(k, op, w, 1)) return 0;
+  if (w->dil_h != 1 || w->dil_w != 1) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "Current libxsmm and customized CPU implementations do not yet support dilation "
+               "rates larger than 1.");
+    return 0;
+  }
+  if (w->stride_h != w->stride_w) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "Current implementation only supports equal length strides in the row and "
+               "column dimensions.");
+    return 0;
+  }
+  if (ob->num_dims != 4) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "%s: out_backprop must be 4-dimensional", op);
+    return 0;
+  }
+  if (x[3] != f[2]) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "%s: input and filter must have the same depth", op);
+    return 0;
+  }
+  if (x[0] != ob->dims[0]) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "%s: input and out_backprop must have the same batch size",
+               op);
+    return 0;
+  }
+  if (f[2] > 0 && f[3] > 0 && ob->dims[3] != f[2] * f[3]) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "%s: depth_multiplier * in_depth not equal to out_depth", op);
+    return 0;
+  }
+  if ((f[2] == 0 || f[3] == 0) && ob->dims[3] != 0) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "%s: depth_multiplier * in_depth not equal to out_depth", op);
+    return 0;
+  }
+  if (!nn_out_size(k, x[1], f[0], w->dil_h, w->stride_h, w->padding, w->pad_top, w->pad_bottom,
+                   &oh, pt) ||
+      !nn_out_size(k, x[2], f[1], w->dil_w, w->stride_w, w->padding, w->pad_left, w->pad_right,
+                   &ow, pl)) {
+    return 0;
+  }
+  if (w->padding == NN_PAD_EXPLICIT) {
+    *pt = w->pad_top;
+    *pl = w->pad_left;
+  }
+  if (oh != ob->dims[1] || ow != ob->dims[2]) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "%s: Size of out_backprop doesn't match computed: actual = %lld, computed = %lld",
+               op, (long long)(oh != ob->dims[1] ? ob->dims[1] : ob->dims[2]),
+               (long long)(oh != ob->dims[1] ? oh : ow));
+    return 0;
+  }
+  return 1;
+}
+
+/* Visits every (input position, filter tap, output position) triple:
+ * grad_input (mode 0) or grad_filter (mode 1) accumulates the products,
+ * in double. */
+static void dw_backprop(tfe_kernel_context* k, int mode) {
+  const char* op = mode == 0 ? "DepthwiseConv2DBackpropInput" : "DepthwiseConv2DBackpropFilter";
+  const TF_Tensor* a = k->inputs[0]; /* input_sizes or input */
+  const TF_Tensor* b = k->inputs[1]; /* filter or filter_sizes */
+  const TF_Tensor* ob = k->inputs[2];
+  int64_t x[4], f[4], pt = 0, pl = 0, total, i;
+  nn_window w;
+  kutil_shape_buf sb;
+  int o1 = 0, o2 = 0;
+  const double *src = NULL, *g = NULL;
+  double* y = NULL;
+  TF_Tensor* out;
+  if (mode == 0) {
+    if (!dw_sizes(k, a, op, "input_sizes", x)) return;
+    if (b->num_dims != 4) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "filter must be 4-dimensional: %s", kutil_tshape(b, &sb));
+      return;
+    }
+    memcpy(f, b->dims, sizeof f);
+  } else {
+    if (a->num_dims != 4) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "input must be 4-dimensional%s", kutil_tshape(a, &sb));
+      return;
+    }
+    memcpy(x, a->dims, sizeof x);
+    if (!dw_sizes(k, b, op, "filter_sizes", f)) return;
+  }
+  memset(&w, 0, sizeof w);
+  if (!dw_geometry(k, op, x, f, ob, &w, &pt, &pl)) return;
+  out = tfe_kernel_alloc_output(k, 0, ob->dtype, mode == 0 ? x : f, 4);
+  if (out == NULL) return;
+  total = kutil_num_elements(out);
+  if (total == 0) return;
+  y = (double*)tfe_malloc((size_t)total * sizeof(double));
+  src = (const double*)nn_to_work(mode == 0 ? b : a, 1, &o1);
+  g = (const double*)nn_to_work(ob, 1, &o2);
+  if (y == NULL || src == NULL || g == NULL) {
+    KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory in %s", op);
+    goto done;
+  }
+  for (i = 0; i < total; i++) y[i] = 0.0;
+  {
+    const int64_t N = x[0], H = x[1], W = x[2], C = x[3], KH = f[0], KW = f[1], M = f[3];
+    const int64_t OH = ob->dims[1], OW = ob->dims[2];
+    int64_t n, oh, ow, kh, kw, c, m;
+    for (n = 0; n < N; n++) {
+      for (oh = 0; oh < OH; oh++) {
+        for (ow = 0; ow < OW; ow++) {
+          const double* gp = g + ((n * OH + oh) * OW + ow) * C * M;
+          for (kh = 0; kh < KH; kh++) {
+            int64_t ih = oh * w.stride_h - pt + kh * w.dil_h;
+            if (ih < 0 || ih >= H) continue;
+            for (kw = 0; kw < KW; kw++) {
+              int64_t iw = ow * w.stride_w - pl + kw * w.dil_w;
+              int64_t xo, fo;
+              if (iw < 0 || iw >= W) continue;
+              xo = ((n * H + ih) * W + iw) * C;
+              fo = (kh * KW + kw) * C * M;
+              for (c = 0; c < C; c++) {
+                for (m = 0; m < M; m++) {
+                  if (mode == 0) {
+                    y[xo + c] += gp[c * M + m] * src[fo + c * M + m];
+                  } else {
+                    y[fo + c * M + m] += gp[c * M + m] * src[xo + c];
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  nn_from_work(out, y, 1, total);
+done:
+  if (o1) tfe_free((void*)src);
+  if (o2) tfe_free((void*)g);
+  tfe_free(y);
+}
+
+static void dw_backprop_input_compute(tfe_kernel_context* k) { dw_backprop(k, 0); }
+static void dw_backprop_filter_compute(tfe_kernel_context* k) { dw_backprop(k, 1); }
+
 void tfe_register_cpu_nn_extra_kernels(void) {
   static const TF_DataType kMax3[] = {TF_HALF, TF_BFLOAT16, TF_FLOAT};
   static const TF_DataType kFloat[] = {TF_HALF, TF_BFLOAT16, TF_FLOAT, TF_DOUBLE};
@@ -545,6 +719,10 @@ void tfe_register_cpu_nn_extra_kernels(void) {
   tfe_kutil_register("Conv3D", conv3d_compute, "T", kFloat, KUTIL_COUNT(kFloat), NULL, NULL, 0);
   tfe_kutil_register("Dilation2D", dilation2d_compute, "T", kDil, KUTIL_COUNT(kDil), NULL, NULL,
                      0);
+  tfe_kutil_register("DepthwiseConv2dNativeBackpropInput", dw_backprop_input_compute, "T", kFloat,
+                     KUTIL_COUNT(kFloat), NULL, NULL, 0);
+  tfe_kutil_register("DepthwiseConv2dNativeBackpropFilter", dw_backprop_filter_compute, "T",
+                     kFloat, KUTIL_COUNT(kFloat), NULL, NULL, 0);
   tfe_kutil_register("IsotonicRegression", isotonic_compute, "T", kDil, KUTIL_COUNT(kDil),
                      "output_dtype", kFloat, KUTIL_COUNT(kFloat));
 }
