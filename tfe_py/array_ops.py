@@ -706,6 +706,8 @@ def gather(
     del validate_indices
     if axis is None:
         axis = batch_dims
+    if batch_dims == 0:  # the attr's default: the wrapper's fast path
+        return _op("GatherV2")(params, _ints(indices), _ints(axis), name=name)
     return _op("GatherV2")(params, _ints(indices), _ints(axis), batch_dims=batch_dims, name=name)
 
 
