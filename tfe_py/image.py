@@ -1442,12 +1442,6 @@ extract_jpeg_shape = _missing("ExtractJpegShape", "extract_jpeg_shape")
 generate_bounding_box_proposals = _missing(
     "GenerateBoundingBoxProposals", "generate_bounding_box_proposals"
 )
-sample_distorted_bounding_box = _missing(
-    "SampleDistortedBoundingBoxV2", "sample_distorted_bounding_box"
-)
-stateless_sample_distorted_bounding_box = _missing(
-    "StatelessSampleDistortedBoundingBox", "stateless_sample_distorted_bounding_box"
-)
 
 
 def extract_glimpse(
@@ -1470,6 +1464,73 @@ def extract_glimpse(
         normalized=normalized,
         noise=noise,
         uniform_noise=False,
+    )
+
+
+def _sdbb_attrs(
+    aspect_ratio_range: Any, area_range: Any, max_attempts: Any, use_image_if_no_bounding_boxes: Any
+) -> dict[str, Any]:
+    attrs: dict[str, Any] = {}
+    if aspect_ratio_range is not None:
+        attrs["aspect_ratio_range"] = [float(v) for v in aspect_ratio_range]
+    if area_range is not None:
+        attrs["area_range"] = [float(v) for v in area_range]
+    if max_attempts is not None:
+        attrs["max_attempts"] = int(max_attempts)
+    if use_image_if_no_bounding_boxes is not None:
+        attrs["use_image_if_no_bounding_boxes"] = bool(use_image_if_no_bounding_boxes)
+    return attrs
+
+
+def sample_distorted_bounding_box(
+    image_size: Any,
+    bounding_boxes: Any,
+    seed: Any = 0,
+    min_object_covered: Any = 0.1,
+    aspect_ratio_range: Any = None,
+    area_range: Any = None,
+    max_attempts: Any = None,
+    use_image_if_no_bounding_boxes: Any = None,
+    name: str | None = None,
+) -> Any:
+    """A random crop ``(begin, size, bboxes)`` covering part of the boxes
+    (SampleDistortedBoundingBoxV2; seeded as TF: a seed of 0 is
+    non-deterministic)."""
+    if seed:
+        from tfe_py import random as _random
+
+        s1, s2 = _random.get_seed(seed)
+        seed1, seed2 = s1 or 0, s2 or 0
+    else:
+        seed1, seed2 = 0, 0
+    return _api.op("SampleDistortedBoundingBoxV2")(
+        _t(image_size),
+        _t(bounding_boxes, dtype="float32"),
+        _t(min_object_covered, dtype="float32"),
+        seed=seed1,
+        seed2=seed2,
+        **_sdbb_attrs(aspect_ratio_range, area_range, max_attempts, use_image_if_no_bounding_boxes),
+    )
+
+
+def stateless_sample_distorted_bounding_box(
+    image_size: Any,
+    bounding_boxes: Any,
+    seed: Any,
+    min_object_covered: Any = 0.1,
+    aspect_ratio_range: Any = None,
+    area_range: Any = None,
+    max_attempts: Any = None,
+    use_image_if_no_bounding_boxes: Any = None,
+    name: str | None = None,
+) -> Any:
+    """Deterministic (given ``seed``, shape [2]) :func:`sample_distorted_bounding_box`."""
+    return _api.op("StatelessSampleDistortedBoundingBox")(
+        _t(image_size),
+        _t(bounding_boxes, dtype="float32"),
+        _t(min_object_covered, dtype="float32"),
+        _t(seed),
+        **_sdbb_attrs(aspect_ratio_range, area_range, max_attempts, use_image_if_no_bounding_boxes),
     )
 
 

@@ -478,6 +478,70 @@ case(
 )
 case("img_err_glimpse_offsets", "tf.image.extract_glimpse(img, [2, 2], [[0.0, 0.0]], noise='zero')")
 
+bbx = "[[[0.1, 0.2, 0.5, 0.9], [0.3, 0.3, 0.7, 0.6]]]"
+for i, seed in enumerate([(1, 2), (3, 4), (0, 0), (123, 456)]):
+    case(
+        f"img_sdbb_stateless_{i}",
+        f"tf.image.stateless_sample_distorted_bounding_box([40, 60, 3], {bbx}, "
+        f"{seed}, min_object_covered=0.1)",
+    )
+case(
+    "img_sdbb_stateless_ranges",
+    f"tf.image.stateless_sample_distorted_bounding_box(np.array([40, 60, 3], "
+    f"np.int64), {bbx}, tf.constant([7, 8], tf.int64), 0.5, aspect_ratio_range=[0.5, 2.0], "
+    f"area_range=[0.1, 0.9], max_attempts=50)",
+)
+case(
+    "img_sdbb_stateless_u8",
+    f"tf.image.stateless_sample_distorted_bounding_box(np.array([40, 60, 3], "
+    f"np.uint8), {bbx}, [5, 6], 0.9)",
+)
+case(
+    "img_sdbb_stateless_no_boxes",
+    "tf.image.stateless_sample_distorted_bounding_box([40, 60, 3], "
+    "tf.zeros([1, 0, 4]), [1, 2], use_image_if_no_bounding_boxes=True)",
+)
+case(
+    "img_sdbb_stateless_small",
+    f"tf.image.stateless_sample_distorted_bounding_box([3, 2, 1], {bbx}, [9, 9])",
+)
+for i in range(5):
+    case(
+        f"img_sdbb_stateless_whole_{i}",
+        "tf.image.stateless_sample_distorted_bounding_box([100, 80, 3], "
+        f"[[[0.0, 0.0, 1.0, 1.0]]], [{i}, {2 * i + 1}], 0.0, area_range=[0.05, 1.0])",
+    )
+case("img_sdbb_seeded", f"tf.image.sample_distorted_bounding_box([40, 60, 3], {bbx}, seed=77)")
+case(
+    "img_sdbb_seeded_twice",
+    f"[tf.image.sample_distorted_bounding_box([50, 30, 3], {bbx}, seed=78) for _ in range(3)][2]",
+)
+case(
+    "img_err_sdbb_no_boxes",
+    "tf.image.stateless_sample_distorted_bounding_box([40, 60, 3], tf.zeros([1, 0, 4]), [1, 2])",
+)
+case(
+    "img_err_sdbb_coords",
+    "tf.image.stateless_sample_distorted_bounding_box([40, 60, 3], "
+    "[[[0.1, 0.2, 1.5, 0.9]]], [1, 2])",
+)
+case(
+    "img_err_sdbb_size",
+    f"tf.image.stateless_sample_distorted_bounding_box([40, 60], {bbx}, [1, 2])",
+)
+case(
+    "img_err_sdbb_seed",
+    f"tf.image.stateless_sample_distorted_bounding_box([40, 60, 3], {bbx}, [1, 2, 3])",
+)
+case(
+    "img_err_sdbb_cover",
+    f"tf.image.stateless_sample_distorted_bounding_box([40, 60, 3], {bbx}, [1, 2], -0.1)",
+)
+case(
+    "img_err_sdbb_attempts",
+    f"tf.image.stateless_sample_distorted_bounding_box([40, 60, 3], {bbx}, [1, 2], max_attempts=0)",
+)
+
 
 def _encode(v: Any) -> dict[str, Any]:
     if type(v).__name__ == "TensorShape":

@@ -145,6 +145,19 @@ static int rule_combined_nms(si_ctx* c) {
 
 static int rule_vector_unknown(si_ctx* c) { return si_set_vector(c, 0, -1); }
 
+/* (Stateless)SampleDistortedBoundingBox: begin [3], size [3],
+ * bboxes [1, 1, 4]. */
+static int rule_sample_box(si_ctx* c) {
+  si_sh o;
+  if (!si_set_vector(c, 0, 3)) return 0;
+  if (!si_set_vector(c, 1, 3)) return 0;
+  o.rank = 3;
+  o.d[0] = 1;
+  o.d[1] = 1;
+  o.d[2] = 4;
+  return si_set(c, 2, &o);
+}
+
 const si_rule si_rules_signal[] = {
     {"FFT", rule_rank1},
     {"IFFT", rule_rank1},
@@ -174,5 +187,7 @@ const si_rule si_rules_signal[] = {
     {"DrawBoundingBoxesV2", rule_rank3},
     {"ScaleAndTranslate", rule_scale_translate},
     {"ExtractGlimpseV2", rule_scale_translate},
+    {"SampleDistortedBoundingBoxV2", rule_sample_box},
+    {"StatelessSampleDistortedBoundingBox", rule_sample_box},
     {NULL, NULL},
 };

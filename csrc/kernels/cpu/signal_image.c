@@ -4,11 +4,18 @@
  * numerics follow TensorFlow 2.21's kernels (float arithmetic where TF
  * computes in float). */
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <time.h>
 
 #include "kernels/cpu/kutil.h"
 #include "kernels/cpu/signal_kernels.h"
+
+/* Philox blocks SampleDistortedBoundingBoxV2 reserves per call. */
+#ifndef SD_RESERVE_BLOCKS
+#define SD_RESERVE_BLOCKS(attempts) ((uint64_t)(attempts))
+#endif
 
 /* ---- ExtractImagePatches ---- */
 
@@ -1080,6 +1087,441 @@ static void extract_glimpse_compute(tfe_kernel_context* k) {
   }
 }
 
+/* ---- SampleDistortedBoundingBoxV2, StatelessSampleDistortedBoundingBox ---- */
+
+/* Philox-4x32-10 and TF's SimplePhilox word stream (one word at a time
+ * from 4-word blocks). */
+typedef struct sd_philox {
+  uint32_t ctr[4];
+  uint32_t key[2];
+  uint32_t buf[4];
+  int used;
+} sd_philox;
+
+static void sd_block(const uint32_t in[4], const uint32_t key[2],
+                     uint32_t out[4]) {
+  uint32_t c0 = in[0], c1 = in[1], c2 = in[2], c3 = in[3];
+  uint32_t k0 = key[0], k1 = key[1];
+  int r;
+  for (r = 0; r < 10; r++) {
+    uint64_t p0 = (uint64_t)0xD2511F53u * c0;
+    uint64_t p1 = (uint64_t)0xCD9E8D57u * c2;
+    uint32_t n0 = (uint32_t)(p1 >> 32) ^ c1 ^ k0;
+    uint32_t n1 = (uint32_t)p1;
+    uint32_t n2 = (uint32_t)(p0 >> 32) ^ c3 ^ k1;
+    uint32_t n3 = (uint32_t)p0;
+    c0 = n0;
+    c1 = n1;
+    c2 = n2;
+    c3 = n3;
+    k0 += 0x9E3779B9u;
+    k1 += 0xBB67AE85u;
+  }
+  out[0] = c0;
+  out[1] = c1;
+  out[2] = c2;
+  out[3] = c3;
+}
+
+static void sd_skip(sd_philox* g, uint64_t n) {
+  uint32_t lo = (uint32_t)n, hi = (uint32_t)(n >> 32);
+  g->ctr[0] += lo;
+  if (g->ctr[0] < lo) hi++;
+  g->ctr[1] += hi;
+  if (g->ctr[1] < hi) {
+    if (++g->ctr[2] == 0) ++g->ctr[3];
+  }
+}
+
+static uint32_t sd_rand32(sd_philox* g) {
+  if (g->used == 4) {
+    sd_block(g->ctr, g->key, g->buf);
+    sd_skip(g, 1);
+    g->used = 0;
+  }
+  return g->buf[g->used++];
+}
+
+static float sd_randfloat(sd_philox* g) {
+  uint32_t v = (127u << 23) | (sd_rand32(g) & 0x7fffffu);
+  float f;
+  memcpy(&f, &v, 4);
+  return f - 1.0f;
+}
+
+static uint32_t sd_uniform(sd_philox* g, uint32_t n) {
+  uint32_t r = sd_rand32(g);
+  return n == 0 ? r : r % n;
+}
+
+typedef struct sd_rect {
+  int64_t x0, y0, x1, y1;
+} sd_rect;
+
+static int64_t sd_area(const sd_rect* r) {
+  return (r->x1 - r->x0) * (r->y1 - r->y0);
+}
+
+static int sd_random_crop(int64_t w, int64_t h, float min_rel, float max_rel,
+                          float ar, sd_philox* g, sd_rect* out) {
+  float min_area, max_area, area;
+  int64_t height, max_height, width, x = 0, y = 0;
+  if (max_rel <= 0.0f || ar <= 0.0f || w <= 0 || h <= 0 || min_rel > max_rel) {
+    return 0;
+  }
+  min_area = min_rel * (float)w * (float)h;
+  max_area = max_rel * (float)w * (float)h;
+  height = (int64_t)lrintf(sqrtf(min_area / ar));
+  max_height = (int64_t)lrintf(sqrtf(max_area / ar));
+  if (lrintf((float)max_height * ar) > w) {
+    const float eps = 0.0000001f;
+    max_height = (int64_t)(((double)w + 0.5 - eps) / ar);
+    if (lrintf((float)max_height * ar) > w) max_height -= 1;
+  }
+  if (max_height > h) max_height = h;
+  if (height >= max_height) height = max_height;
+  if (height < max_height) {
+    height += sd_uniform(g, (uint32_t)(max_height - height + 1));
+  }
+  width = (int64_t)lrintf((float)height * ar);
+  area = (float)(width * height);
+  if (area < min_area) {
+    height += 1;
+    width = (int64_t)lrintf((float)height * ar);
+    area = (float)(width * height);
+  }
+  if (area > max_area) {
+    height -= 1;
+    width = (int64_t)lrintf((float)height * ar);
+    area = (float)(width * height);
+  }
+  if (area < min_area || area > max_area || width > w || height > h ||
+      width <= 0 || height <= 0) {
+    return 0;
+  }
+  if (height < h) y = sd_uniform(g, (uint32_t)(h - height));
+  if (width < w) x = sd_uniform(g, (uint32_t)(w - width));
+  out->x0 = x;
+  out->y0 = y;
+  out->x1 = x + width;
+  out->y1 = y + height;
+  return 1;
+}
+
+static int sd_covers(const sd_rect* crop, float min_cov, const sd_rect* boxes,
+                     int64_t n) {
+  int64_t i;
+  if ((float)sd_area(crop) < 1.0f) return 0;
+  for (i = 0; i < n; i++) {
+    float obj = (float)sd_area(&boxes[i]);
+    sd_rect in;
+    float cov;
+    if (obj < 1.0f) continue;
+    in.x0 = crop->x0 > boxes[i].x0 ? crop->x0 : boxes[i].x0;
+    in.y0 = crop->y0 > boxes[i].y0 ? crop->y0 : boxes[i].y0;
+    in.x1 = crop->x1 < boxes[i].x1 ? crop->x1 : boxes[i].x1;
+    in.y1 = crop->y1 < boxes[i].y1 ? crop->y1 : boxes[i].y1;
+    cov = (in.x0 < in.x1 && in.y0 < in.y1) ? (float)sd_area(&in) / obj : 0.0f;
+    if (cov >= min_cov) return 1;
+  }
+  return 0;
+}
+
+typedef struct sd_state {
+  pthread_mutex_t mu;
+  sd_philox gen;
+} sd_state;
+
+static uint64_t sd_os_random(void) {
+  struct timespec ts;
+  static _Atomic uint64_t salt;
+  uint64_t v = atomic_fetch_add(&salt, 0x9E3779B97F4A7C15ull);
+  timespec_get(&ts, TIME_UTC); /* C11 */
+  return ((uint64_t)ts.tv_sec * 1000000007ull) ^ (uint64_t)ts.tv_nsec ^ v;
+}
+
+static void sd_from_seeds(sd_philox* g, uint64_t lo, uint64_t hi) {
+  memset(g, 0, sizeof *g);
+  g->key[0] = (uint32_t)lo;
+  g->key[1] = (uint32_t)(lo >> 32);
+  g->ctr[2] = (uint32_t)hi;
+  g->ctr[3] = (uint32_t)(hi >> 32);
+  g->used = 4;
+}
+
+static void* sd_create(const tfe_op_def* def, const tfe_attrs* attrs,
+                       void* user_data, TF_Status* status) {
+  sd_state* st = (sd_state*)tfe_calloc(1, sizeof *st);
+  int64_t seed = 0, seed2 = 0;
+  (void)def;
+  (void)user_data;
+  if (st == NULL) {
+    tfe_status_setf(status, TF_RESOURCE_EXHAUSTED,
+                    "out of memory creating a random kernel");
+    return NULL;
+  }
+  if (attrs != NULL) {
+    tfe_attrs_get_int(attrs, "seed", &seed, NULL);
+    tfe_attrs_get_int(attrs, "seed2", &seed2, NULL);
+  }
+  if (seed == 0 && seed2 == 0) {
+    sd_from_seeds(&st->gen, sd_os_random(), sd_os_random());
+  } else {
+    sd_from_seeds(&st->gen, (uint64_t)seed, (uint64_t)seed2);
+  }
+  pthread_mutex_init(&st->mu, NULL);
+  return st;
+}
+
+static void sd_destroy(void* state, void* user_data) {
+  sd_state* st = (sd_state*)state;
+  (void)user_data;
+  if (st == NULL) return;
+  pthread_mutex_destroy(&st->mu);
+  tfe_free(st);
+}
+
+/* A list(float) attr (borrowed), or NULL when absent or not floats. */
+static void sd_float_list(tfe_kernel_context* k, const char* name,
+                          const float** out, int* n) {
+  const tfe_attr_value* v =
+      k->attrs != NULL ? tfe_attrs_find(k->attrs, name) : NULL;
+  *out = NULL;
+  *n = 0;
+  if (v == NULL || !v->is_list || v->type != TF_ATTR_FLOAT) return;
+  *out = v->list.f;
+  *n = v->list_size;
+  if (*out == NULL) {
+    static const float kNone[1] = {0.0f};
+    *out = kNone; /* an empty list: present, but no values */
+  }
+}
+
+static void sd_compute(tfe_kernel_context* k, int stateless) {
+  const TF_Tensor* isz = k->inputs[0];
+  const TF_Tensor* boxes = k->inputs[1];
+  const TF_Tensor* moc = k->inputs[2];
+  const float* ar = NULL;
+  const float* arr = NULL;
+  int nar = 0, narr = 0;
+  int32_t max_attempts;
+  int use_image = kutil_attr_bool(k, "use_image_if_no_bounding_boxes", 0);
+  int64_t h, w, nb, i, one = 1, three = 3, bdims[3] = {1, 1, 4};
+  float min_cov, ar_lo = 0.75f, ar_hi = 1.33f, area_lo = 0.05f, area_hi = 1.0f;
+  sd_rect* rects = NULL;
+  sd_rect crop, image;
+  sd_philox g;
+  int found = 0;
+  TF_Tensor *ob, *os, *obb;
+  kutil_shape_buf sb;
+  (void)one;
+  if (!kutil_attr_int32(k, "max_attempts", 100, &max_attempts)) return;
+  sd_float_list(k, "aspect_ratio_range", &ar, &nar);
+  sd_float_list(k, "area_range", &arr, &narr);
+  if (ar != NULL) {
+    if (nar != 2) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "Aspect ratio range field must specify 2 dimensions");
+      return;
+    }
+    ar_lo = ar[0];
+    ar_hi = ar[1];
+    if (!(ar_lo > 0 && ar_hi > 0)) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "Aspect ratio range must be non-negative: [%g, %g]",
+                 (double)ar_lo, (double)ar_hi);
+      return;
+    }
+  }
+  if (arr != NULL) {
+    if (narr != 2) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "Area range field must specify 2 dimensions");
+      return;
+    }
+    area_lo = arr[0];
+    area_hi = arr[1];
+    if (!(area_lo > 0 && area_hi > 0)) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "Area range must be non-negative: [%g, %g]", (double)area_lo,
+                 (double)area_hi);
+      return;
+    }
+    if (!(area_lo <= 1 && area_hi <= 1)) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "Area range must be less then or equal to 1.0: [%g, %g]",
+                 (double)area_lo, (double)area_hi);
+      return;
+    }
+  }
+  if (max_attempts <= 0) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Max attempts must be non-negative: %d",
+               (int)max_attempts);
+    return;
+  }
+  if (isz->num_dims != 1) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "image_size must be 1-dimensional%s",
+               kutil_tshape(isz, &sb));
+    return;
+  }
+  if (isz->dims[0] != 3) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "image_size must contain 3 elements%s",
+               kutil_tshape(isz, &sb));
+    return;
+  }
+  if (boxes->num_dims != 3) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "input boxes must be 3-dimensional [batch, num_boxes, coords]: %s",
+               kutil_tshape(boxes, &sb));
+    return;
+  }
+  if (boxes->dims[2] != 4) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "bounding boxes must have shape [4] or [*, 4], got %s",
+               kutil_tshape(boxes, &sb));
+    return;
+  }
+  if (moc->num_dims != 0) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "min_object_covered must be 0-D, got shape %s",
+               kutil_tshape(moc, &sb));
+    return;
+  }
+  min_cov = *(const float*)kutil_data(moc);
+  if (!(min_cov >= 0)) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "Min object covered must be non-negative: %g", (double)min_cov);
+    return;
+  }
+  h = kutil_get_int(isz, 0);
+  w = kutil_get_int(isz, 1);
+  if (h <= 0 || w <= 0 || h > INT32_MAX || w > INT32_MAX) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "image height and width must be positive, got %lld and %lld",
+               (long long)h, (long long)w);
+    return;
+  }
+  if (stateless) {
+    const TF_Tensor* seed = k->inputs[3];
+    uint64_t s0, s1;
+    uint32_t mix[4], ctr[4], key[2] = {0x3ec8f720u, 0x02461e29u};
+    if (seed->num_dims != 1 || seed->dims[0] != 2) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "seed must have shape [2], not %s",
+                 kutil_tshape(seed, &sb));
+      return;
+    }
+    s0 = (uint64_t)kutil_get_int(seed, 0);
+    s1 = (uint64_t)kutil_get_int(seed, 1);
+    ctr[0] = (uint32_t)s0;
+    ctr[1] = (uint32_t)(s0 >> 32);
+    ctr[2] = (uint32_t)s1;
+    ctr[3] = (uint32_t)(s1 >> 32);
+    sd_block(ctr, key, mix);
+    memset(&g, 0, sizeof g);
+    g.key[0] = mix[0];
+    g.key[1] = mix[1];
+    g.ctr[2] = mix[2];
+    g.ctr[3] = mix[3];
+    g.used = 4;
+  } else {
+    sd_state* st = (sd_state*)k->state;
+    if (st == NULL) {
+      sd_from_seeds(&g, sd_os_random(), sd_os_random());
+    } else {
+      pthread_mutex_lock(&st->mu);
+      g = st->gen;
+      g.used = 4;
+      sd_skip(&st->gen, SD_RESERVE_BLOCKS(max_attempts));
+      pthread_mutex_unlock(&st->mu);
+    }
+  }
+  nb = boxes->dims[0] * boxes->dims[1];
+  rects = (sd_rect*)tfe_malloc(sizeof(sd_rect) * (size_t)(nb + 1));
+  if (rects == NULL) {
+    KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory in %s",
+               k->op_def->name);
+    return;
+  }
+  for (i = 0; i < nb; i++) {
+    const float* b = (const float*)kutil_data(boxes) + i * 4;
+    int c;
+    for (c = 0; c < 4; c++) {
+      if (!(b[c] >= 0.0f && b[c] <= 1.0f)) {
+        KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                   "All bounding box coordinates must be in [0.0, 1.0]: %g",
+                   (double)b[c]);
+        tfe_free(rects);
+        return;
+      }
+    }
+    rects[i].x0 = (int64_t)(int32_t)(b[1] * (float)w);
+    rects[i].y0 = (int64_t)(int32_t)(b[0] * (float)h);
+    rects[i].x1 = (int64_t)(int32_t)(b[3] * (float)w);
+    rects[i].y1 = (int64_t)(int32_t)(b[2] * (float)h);
+  }
+  image.x0 = 0;
+  image.y0 = 0;
+  image.x1 = w;
+  image.y1 = h;
+  if (nb == 0) {
+    if (!use_image) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "No bounding boxes provided as input. One must enable "
+                 "use_image_if_no_bounding_boxes if you wish to not provide "
+                 "any bounding boxes.");
+      tfe_free(rects);
+      return;
+    }
+    rects[0] = image;
+    nb = 1;
+  }
+  for (i = 0; i < max_attempts; i++) {
+    float ratio = sd_randfloat(&g) * (ar_hi - ar_lo) + ar_lo;
+    if (sd_random_crop(w, h, area_lo, area_hi, ratio, &g, &crop) &&
+        sd_covers(&crop, min_cov, rects, nb)) {
+      found = 1;
+      break;
+    }
+  }
+  tfe_free(rects);
+  if (!found) crop = image;
+  ob = tfe_kernel_alloc_output(k, 0, isz->dtype, &three, 1);
+  os = ob ? tfe_kernel_alloc_output(k, 1, isz->dtype, &three, 1) : NULL;
+  obb = os ? tfe_kernel_alloc_output(k, 2, TF_FLOAT, bdims, 3) : NULL;
+  if (obb == NULL) return;
+  {
+    int64_t begin[3], size[3];
+    int c;
+    begin[0] = crop.y0;
+    begin[1] = crop.x0;
+    begin[2] = 0;
+    size[0] = crop.y1 - crop.y0;
+    size[1] = crop.x1 - crop.x0;
+    size[2] = -1;
+    for (c = 0; c < 3; c++) {
+      switch (isz->dtype) {
+        case TF_UINT8: ((uint8_t*)kutil_data(ob))[c] = (uint8_t)begin[c];
+          ((uint8_t*)kutil_data(os))[c] = (uint8_t)size[c]; break;
+        case TF_INT8: ((int8_t*)kutil_data(ob))[c] = (int8_t)begin[c];
+          ((int8_t*)kutil_data(os))[c] = (int8_t)size[c]; break;
+        case TF_INT16: ((int16_t*)kutil_data(ob))[c] = (int16_t)begin[c];
+          ((int16_t*)kutil_data(os))[c] = (int16_t)size[c]; break;
+        case TF_INT64: ((int64_t*)kutil_data(ob))[c] = begin[c];
+          ((int64_t*)kutil_data(os))[c] = size[c]; break;
+        default: ((int32_t*)kutil_data(ob))[c] = (int32_t)begin[c];
+          ((int32_t*)kutil_data(os))[c] = (int32_t)size[c]; break;
+      }
+    }
+    ((float*)kutil_data(obb))[0] = (float)crop.y0 / (float)h;
+    ((float*)kutil_data(obb))[1] = (float)crop.x0 / (float)w;
+    ((float*)kutil_data(obb))[2] = (float)crop.y1 / (float)h;
+    ((float*)kutil_data(obb))[3] = (float)crop.x1 / (float)w;
+  }
+}
+
+static void sd_stateless_compute(tfe_kernel_context* k) { sd_compute(k, 1); }
+static void sd_stateful_compute(tfe_kernel_context* k) { sd_compute(k, 0); }
+
 void tfe_register_cpu_signal_image_kernels(void) {
   static const TF_DataType db[] = {TF_FLOAT, TF_HALF};
   static const TF_DataType st[] = {TF_INT8,  TF_UINT8,    TF_INT16, TF_UINT16,
@@ -1103,4 +1545,28 @@ void tfe_register_cpu_signal_image_kernels(void) {
                      KUTIL_COUNT(st), NULL, NULL, 0);
   tfe_kutil_register("ExtractGlimpseV2", extract_glimpse_compute, NULL, NULL, 0,
                      NULL, NULL, 0);
+  {
+    static const TF_DataType sdt[] = {TF_UINT8, TF_INT8, TF_INT16, TF_INT32,
+                                      TF_INT64};
+    static const TF_DataType seedt[] = {TF_INT32, TF_INT64};
+    tfe_kernel_reg r;
+    TF_Status* s = TF_NewStatus();
+    tfe_kutil_register("StatelessSampleDistortedBoundingBox",
+                       sd_stateless_compute, "T", sdt, KUTIL_COUNT(sdt),
+                       "Tseed", seedt, 2);
+    memset(&r, 0, sizeof r);
+    r.op_name = "SampleDistortedBoundingBoxV2";
+    r.device_type = "CPU";
+    r.constraints[0].attr = "T";
+    r.constraints[0].types = sdt;
+    r.constraints[0].num_types = KUTIL_COUNT(sdt);
+    r.num_constraints = 1;
+    r.compute = sd_stateful_compute;
+    r.create = sd_create;
+    r.destroy = sd_destroy;
+    if (s != NULL) {
+      tfe_kernel_register(&r, s);
+      TF_DeleteStatus(s);
+    }
+  }
 }
