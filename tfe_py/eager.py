@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 import numbers
 import struct
+import warnings
 from collections.abc import Callable
 from types import TracebackType
 from typing import Any
@@ -182,11 +183,12 @@ def _cast_error(value: Any, tf_dtype: int) -> TypeError:
 
 
 def _array_for(value: Any, tf_dtype: int) -> np.ndarray:
-    """``value`` as an array of ``tf_dtype``, refusing lossy kind changes.
+    """``value`` as an array of ``tf_dtype``, by TensorFlow's rules.
 
-    Like TensorFlow: ints convert to any numeric dtype that holds them,
-    floats to floating and complex dtypes, bools only to bool; anything else
-    is a TypeError.
+    Python ints convert to any numeric dtype (wrapping around outside an
+    integer dtype's range), Python floats to floating and complex dtypes,
+    Python bools to bool, integer and float dtypes; numpy values are cast to
+    any numeric dtype. Anything else is a TypeError.
     """
     if tf_dtype == _TF_STRING:
         arr = np.asarray(value, dtype=object)
@@ -223,20 +225,25 @@ def _array_for(value: Any, tf_dtype: int) -> np.ndarray:
         # (tf.constant([], dtype=tf.bool)).
         return src.astype(target)
     ok = False
-    if kind == "b":
-        ok = want == "b"
+    if isinstance(value, (np.ndarray, np.generic)):
+        # TF casts numpy values to the requested dtype as its Cast op does:
+        # floats truncate, integers wrap, complex keeps the real part.
+        ok = kind in "biufc" and want in "biufc"
+    elif kind == "b":
+        ok = want in "iuf"  # Python bools are 0 and 1, but not complex
     elif kind in "iu":
+        # Python ints outside the target's range wrap around, as TF's
+        # conversion through int64 and a cast makes them.
         ok = want in "iufc"
-        if ok and want in "iu" and src.size:
-            info = np.iinfo(target)
-            ok = bool(src.min() >= info.min and src.max() <= info.max)
     elif kind == "f":
         ok = want in "fc"
     elif kind == "c":
         ok = want == "c"
     if not ok:
         raise _cast_error(value, tf_dtype)
-    return src.astype(target)
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
+        return src.astype(target)
 
 
 def _string_handle(arr: np.ndarray) -> CData:

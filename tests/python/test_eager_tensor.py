@@ -79,10 +79,14 @@ def test_explicit_dtype_converts_like_tf():
     assert constant(1.5, dtype="DT_HALF").dtype == np.float16
     with pytest.raises(TypeError, match=r"Cannot convert 1\.5 to EagerTensor of dtype int32"):
         constant(1.5, dtype="int32")
-    with pytest.raises(TypeError, match="uint8"):
-        constant(300, dtype=np.uint8)
+    # as TF: Python ints wrap into a narrower integer dtype, bools are 0/1
+    # for numbers, numpy values are cast
+    assert constant(300, dtype=np.uint8).numpy() == 44
+    assert constant(-1, dtype=np.uint8).numpy() == 255
+    assert constant(True, dtype="int32").numpy() == 1
+    assert constant(np.array([1.7, -1.7]), dtype="int32").numpy().tolist() == [1, -1]
     with pytest.raises(TypeError):
-        constant(True, dtype="int32")
+        constant(True, dtype="complex64")
     with pytest.raises(TypeError):
         constant(1, dtype="bool")
     with pytest.raises(TypeError, match="to a TensorFlow DType"):
