@@ -423,14 +423,21 @@ class ClusterDeviceFilters:
         )
 
 
-def experimental_connect_to_cluster(*args: Any, **kwargs: Any) -> None:
+def experimental_connect_to_cluster(
+    cluster_spec_or_resolver: Any,
+    job_name: str = "localhost",
+    task_index: int = 0,
+    protocol: str | None = None,
+    make_master_device_default: bool = True,
+    cluster_device_filters: Any = None,
+) -> None:
     """Not supported: tfe has no distributed runtime (one local task)."""
     raise NotImplementedError(
         "tf.config.experimental_connect_to_cluster: tfe has no distributed runtime"
     )
 
 
-def experimental_connect_to_host(*args: Any, **kwargs: Any) -> None:
+def experimental_connect_to_host(remote_host: Any = None, job_name: str = "worker") -> None:
     """Not supported: tfe has no distributed runtime (one local task)."""
     raise NotImplementedError(
         "tf.config.experimental_connect_to_host: tfe has no distributed runtime"

@@ -527,6 +527,47 @@ print(calls)
 }
 
 
+# Namespaces whose function signatures are recorded (names as in TF).
+SIGNATURE_NAMESPACES = {
+    "": "device executing_eagerly is_tensor is_symbolic_tensor get_static_value no_op group tuple "
+    "print init_scope control_dependencies get_current_name_scope make_ndarray make_tensor_proto "
+    "Assert inside_function register_tensor_conversion_function timestamp get_logger "
+    "assert_equal assert_greater assert_less assert_rank".split(),
+    "nest": "assert_same_structure flatten is_nested map_structure pack_sequence_as".split(),
+    "debugging": None,
+    "config": None,
+    "config.experimental": None,
+    "config.threading": None,
+}
+
+
+def signatures(tf: Any) -> dict[str, list[list[Any]]]:
+    """Parameter (name, kind, default repr) lists of the functions of
+    SIGNATURE_NAMESPACES (None: every public function of the namespace)."""
+    import inspect
+
+    out: dict[str, list[list[Any]]] = {}
+    for ns, names in SIGNATURE_NAMESPACES.items():
+        mod = tf
+        for part in filter(None, ns.split(".")):
+            mod = getattr(mod, part)
+        if names is None:
+            names = [
+                n for n in dir(mod)
+                if not n.startswith("_") and inspect.isfunction(getattr(mod, n))
+            ]
+        for n in names:
+            try:
+                sig = inspect.signature(getattr(mod, n))
+            except (TypeError, ValueError):
+                continue
+            out[f"{ns}.{n}"] = [
+                [p.name, str(p.kind), None if p.default is p.empty else repr(p.default)]
+                for p in sig.parameters.values()
+            ]
+    return out
+
+
 def _run_case(ns: dict[str, Any], expr: str) -> dict[str, Any]:
     try:
         value = eval(expr, ns)
@@ -556,6 +597,7 @@ def main() -> None:
         "_about": "TF 2.21 results for tests/python/test_api_framework.py, written by "
         "tools/record_api_framework.py",
         "prelude": PRELUDE,
+        "signatures": signatures(tf),
         "cases": cases,
         "scripts": scripts,
     }

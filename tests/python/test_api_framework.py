@@ -11,6 +11,7 @@ TensorFlow is not needed to run these tests.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import subprocess
@@ -444,3 +445,17 @@ print([d.name for d in tf.config.list_logical_devices("MY_DEVICE")])
         "/job:localhost/replica:0/task:0/device:MY_DEVICE:1",
         "['/device:MY_DEVICE:0', '/device:MY_DEVICE:1']",
     ]
+
+
+def test_signatures_match_tensorflow() -> None:
+    spec = importlib.util.spec_from_file_location(
+        "record_api_framework", ROOT / "tools" / "record_api_framework.py"
+    )
+    assert spec is not None and spec.loader is not None
+    recorder = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(recorder)
+    ours = recorder.signatures(tf)
+    theirs = DATA["signatures"]
+    assert len(theirs) > 90
+    for name, params in theirs.items():
+        assert ours.get(name) == params, name
