@@ -111,6 +111,23 @@ CASES: list[tuple[str, str]] = [
     ("cand_thread_unsafe", "list(tf.raw_ops.ThreadUnsafeUnigramCandidateSampler("
      "true_classes=tf.constant([[4], [4]], tf.int64), num_true=1, num_sampled=5, unique=False, "
      "range_max=9, seed=5, seed2=6))"),
+    ("cand_fixed_unigrams", "tf.random.set_seed(4)\n"
+     "list(tf.random.fixed_unigram_candidate_sampler([[1], [2]], 1, 6, False, 5, "
+     "unigrams=[0.1, 0.5, 2.0, 1.0, 0.4], seed=3))"),
+    ("cand_fixed_unique_distort", "tf.random.set_seed(4)\n"
+     "list(tf.random.fixed_unigram_candidate_sampler([[0, 4]], 2, 3, True, 6, "
+     "distortion=0.5, num_reserved_ids=2, unigrams=[3.0, 1.0, 2.0, 5.0], seed=3))"),
+    ("cand_fixed_shards", "tf.random.set_seed(4)\n"
+     "list(tf.random.fixed_unigram_candidate_sampler([[1]], 1, 4, False, 3, num_shards=2, "
+     "shard=1, unigrams=[1.0, 2.0, 3.0, 4.0, 5.0, 6.0], seed=9))"),
+    ("cand_fixed_vocab", "import os, tempfile\n"
+     "d = tempfile.mkdtemp()\np = os.path.join(d, 'vocab.csv')\n"
+     "open(p, 'w').write('a,1.5\\nb,x,2\\nc,0.25\\nd,4\\n')\n"
+     "tf.random.set_seed(4)\n"
+     "list(tf.random.fixed_unigram_candidate_sampler([[3]], 1, 5, False, 4, vocab_file=p, "
+     "seed=1))"),
+    ("cand_fixed_bad_range", "tf.random.fixed_unigram_candidate_sampler([[1]], 1, 2, False, 7, "
+     "unigrams=[1.0, 2.0])"),
     ("accidental_hits", "list(tf.raw_ops.ComputeAccidentalHits("
      "true_classes=tf.constant([[1, 2], [3, 1]], tf.int64), "
      "sampled_candidates=tf.constant([1, 7, 3, 1], tf.int64), num_true=2))"),

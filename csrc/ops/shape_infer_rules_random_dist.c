@@ -154,6 +154,7 @@ const si_rule si_rules_random_dist[] = {
     {"AllCandidateSampler", rule_candidate_sampler},
     {"LearnedUnigramCandidateSampler", rule_candidate_sampler},
     {"ThreadUnsafeUnigramCandidateSampler", rule_candidate_sampler},
+    {"FixedUnigramCandidateSampler", rule_candidate_sampler},
     {"ComputeAccidentalHits", rule_accidental_hits},
     {NULL, NULL},
 };

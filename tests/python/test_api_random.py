@@ -139,9 +139,19 @@ def test_toplevel_and_experimental_names() -> None:
     assert set(dir(tfe_py.random.experimental)) >= {"index_shuffle", "stateless_fold_in"}
 
 
-def test_candidate_samplers_name_their_op() -> None:
-    with pytest.raises(NotImplementedError, match="FixedUnigramCandidateSampler"):
-        trandom.fixed_unigram_candidate_sampler([[1]], 1, 2, True, 5, unigrams=[1.0] * 5)
+def test_fixed_unigram_sampler_needs_one_source(tmp_path: Any) -> None:
+    with pytest.raises(errors.InvalidArgumentError, match="either vocab_file or unigrams"):
+        trandom.fixed_unigram_candidate_sampler([[1]], 1, 2, True, 5)
+    vocab = tmp_path / "v.txt"
+    vocab.write_text("1\n2\n3\n4\n5\n")
+    with pytest.raises(errors.InvalidArgumentError, match="only provide one"):
+        trandom.fixed_unigram_candidate_sampler(
+            [[1]], 1, 2, True, 5, vocab_file=str(vocab), unigrams=[1.0] * 5
+        )
+    bad = tmp_path / "bad.txt"
+    bad.write_text("a,1\nb,zz\n")
+    with pytest.raises(errors.InvalidArgumentError, match="Wrong vocabulary format"):
+        trandom.fixed_unigram_candidate_sampler([[1]], 1, 2, True, 2, vocab_file=str(bad))
 
 
 def test_random_shuffle_keeps_rows() -> None:

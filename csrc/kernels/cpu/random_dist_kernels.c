@@ -36,6 +36,7 @@
 #include "core/alloc.h"
 #include "kernels/cpu/kutil.h"
 #include "kernels/cpu/random_common.h"
+#include "fs/fs.h"
 #include "kernels/resource.h"
 
 void tfe_register_cpu_random_dist_kernels(void);
@@ -1374,7 +1375,269 @@ static void random_index_shuffle_compute(tfe_kernel_context* k) {
  * repeat are rejected and the expected counts become 1 - (1 - p)^tries. The
  * kernel reserves 2048 32-bit words per sampled candidate per call. */
 
-enum { CS_UNIFORM = 0, CS_LOG_UNIFORM = 1, CS_ALL = 2, CS_UNIGRAM = 3 };
+enum {
+  CS_UNIFORM = 0,
+  CS_LOG_UNIFORM = 1,
+  CS_ALL = 2,
+  CS_UNIGRAM = 3,
+  CS_FIXED = 4
+};
+
+/* FixedUnigramCandidateSampler's per-kernel state: the generator (first)
+ * and TF's FixedUnigramSampler: the weights (reserved ids 0, then the
+ * vocabulary's or the unigrams' weights ^ distortion, keeping this shard's
+ * ids) and Walker's alias table over them (TF's DistributionSampler). */
+typedef struct cs_fixed_state {
+  rd_guarded base;
+  int n;
+  float* weights;
+  float total;
+  float* prob;
+  int* alt;
+} cs_fixed_state;
+
+static void cs_fixed_destroy(void* state, void* user_data) {
+  cs_fixed_state* st = (cs_fixed_state*)state;
+  (void)user_data;
+  if (st == NULL) return;
+  tfe_free(st->weights);
+  tfe_free(st->prob);
+  tfe_free(st->alt);
+  pthread_mutex_destroy(&st->base.mu);
+  tfe_free(st);
+}
+
+/* Appends weight w (already distorted) for word id `id` if it is this
+ * shard's. */
+static int cs_fixed_push(cs_fixed_state* st, int* cap, float w) {
+  if (st->n == *cap) {
+    int nc = *cap ? *cap * 2 : 64;
+    float* nw = (float*)tfe_realloc(st->weights, sizeof(float) * (size_t)nc);
+    if (nw == NULL) return 0;
+    st->weights = nw;
+    *cap = nc;
+  }
+  st->weights[st->n++] = w;
+  return 1;
+}
+
+/* Parses a float the way TF's safe_strtof does (surrounding blanks
+ * allowed, nothing else). */
+static int cs_parse_float(const char* s, size_t len, float* out) {
+  char buf[128];
+  char* end;
+  size_t a = 0, b = len;
+  while (a < b && (s[a] == ' ' || s[a] == '\t')) a++;
+  while (b > a && (s[b - 1] == ' ' || s[b - 1] == '\t')) b--;
+  if (b == a || b - a >= sizeof buf) return 0;
+  memcpy(buf, s + a, b - a);
+  buf[b - a] = '\0';
+  *out = strtof(buf, &end);
+  return *end == '\0';
+}
+
+static void* cs_fixed_create(const tfe_op_def* def, const tfe_attrs* attrs,
+                             void* user_data, TF_Status* status) {
+  cs_fixed_state* st;
+  rd_guarded* g;
+  int64_t range = 0, reserved = 0, shards = 1, shard = 0, word = 0;
+  float distortion = 1.0f;
+  const char* vocab = "";
+  size_t vocab_len = 0;
+  const tfe_attr_value* ug = NULL;
+  int cap = 0, nug = 0, i;
+  int64_t* low = NULL;
+  int64_t* high = NULL;
+  double* pr = NULL;
+  double sum = 0;
+  int64_t nl = 0, nh = 0;
+  if (attrs != NULL) {
+    tfe_attrs_get_int(attrs, "range_max", &range, NULL);
+    tfe_attrs_get_int(attrs, "num_reserved_ids", &reserved, NULL);
+    tfe_attrs_get_int(attrs, "num_shards", &shards, NULL);
+    tfe_attrs_get_int(attrs, "shard", &shard, NULL);
+    tfe_attrs_get_float(attrs, "distortion", &distortion, NULL);
+    if (!tfe_attrs_get_string(attrs, "vocab_file", &vocab, &vocab_len, NULL)) {
+      vocab = "";
+      vocab_len = 0;
+    }
+    ug = tfe_attrs_find(attrs, "unigrams");
+  }
+  if (ug != NULL && ug->is_list) nug = ug->list_size;
+  if (vocab_len == 0 && nug == 0) {
+    tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                    "Must provide either vocab_file or unigrams.");
+    return NULL;
+  }
+  if (vocab_len != 0 && nug != 0) {
+    tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                    "Must only provide one of vocab_file and unigrams.");
+    return NULL;
+  }
+  if (shards < 1) shards = 1;
+  g = (rd_guarded*)rd_guarded_create(def, attrs, user_data, status);
+  if (g == NULL) return NULL;
+  st = (cs_fixed_state*)tfe_calloc(1, sizeof *st);
+  if (st == NULL) {
+    rd_guarded_destroy(g, NULL);
+    tfe_status_setf(status, TF_RESOURCE_EXHAUSTED,
+                    "out of memory creating a candidate sampler");
+    return NULL;
+  }
+  st->base.gen = g->gen;
+  rd_guarded_destroy(g, NULL);
+  pthread_mutex_init(&st->base.mu, NULL);
+  if (reserved > shard && shard < shards &&
+      (reserved - shard + shards - 1) / shards > range) {
+    /* more reserved ids than the range: the size check below would fail */
+    tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                    "range is %lld must be equal to weights size  %lld",
+                    (long long)range,
+                    (long long)((reserved - shard + shards - 1) / shards));
+    goto fail;
+  }
+  for (word = 0; word < reserved && word < INT32_MAX; word++) {
+    if (word % shards == shard && !cs_fixed_push(st, &cap, 0.0f)) goto oom;
+  }
+  word = st->n;
+  if (nug != 0) {
+    for (i = 0; i < nug; i++, word++) {
+      if (word % shards == shard) {
+        float w = powf(ug->list.f[i], distortion);
+        st->total += w;
+        if (!cs_fixed_push(st, &cap, w)) goto oom;
+      }
+    }
+  } else {
+    char path[4096];
+    tfe_raf* f;
+    char* buf = NULL;
+    size_t len = 0, bcap = 0, pos = 0;
+    if (vocab_len >= sizeof path) {
+      tfe_status_setf(status, TF_INVALID_ARGUMENT, "vocab_file name too long");
+      goto fail;
+    }
+    memcpy(path, vocab, vocab_len);
+    path[vocab_len] = '\0';
+    f = tfe_fs_open_raf(path, status);
+    if (f == NULL) goto fail;
+    for (;;) {
+      int64_t got;
+      if (bcap - len < 65536) {
+        size_t nc = bcap ? bcap * 2 : 65536;
+        char* nb = (char*)tfe_realloc(buf, nc);
+        if (nb == NULL) {
+          tfe_free(buf);
+          tfe_fs_raf_release(f);
+          goto oom;
+        }
+        buf = nb;
+        bcap = nc;
+      }
+      got = tfe_fs_raf_read(f, (uint64_t)len, bcap - len, buf + len, status);
+      if (got > 0) len += (size_t)got;
+      if (TF_GetCode(status) == TF_OUT_OF_RANGE) break;
+      if (TF_GetCode(status) != TF_OK) {
+        tfe_free(buf);
+        tfe_fs_raf_release(f);
+        goto fail;
+      }
+      if (got == 0) break;
+    }
+    tfe_fs_raf_release(f);
+    TF_SetStatus(status, TF_OK, "");
+    while (pos < len) {
+      size_t e = pos, ll, c;
+      float w = 0;
+      while (e < len && buf[e] != '\n') e++;
+      ll = e - pos;
+      if (ll > 0 && buf[pos + ll - 1] == '\r') ll--;
+      if (word % shards == shard) {
+        c = ll;
+        while (c > 0 && buf[pos + c - 1] != ',') c--;
+        if (!cs_parse_float(buf + pos + c, ll - c, &w)) {
+          tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                          "Wrong vocabulary format at line: %.*s", (int)ll,
+                          buf + pos);
+          tfe_free(buf);
+          goto fail;
+        }
+        w = powf(w, distortion);
+        st->total += w;
+        if (!cs_fixed_push(st, &cap, w)) {
+          tfe_free(buf);
+          goto oom;
+        }
+      }
+      word++;
+      pos = e + 1;
+    }
+    tfe_free(buf);
+  }
+  if (range != st->n) {
+    tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                    "range is %lld must be equal to weights size  %d",
+                    (long long)range, st->n);
+    goto fail;
+  }
+  /* Walker's alias table, paired from the back of the low/high lists. */
+  st->prob = (float*)tfe_malloc(sizeof(float) * (size_t)st->n);
+  st->alt = (int*)tfe_malloc(sizeof(int) * (size_t)st->n);
+  pr = (double*)tfe_malloc(sizeof(double) * (size_t)st->n);
+  low = (int64_t*)tfe_malloc(sizeof(int64_t) * (size_t)st->n);
+  high = (int64_t*)tfe_malloc(sizeof(int64_t) * (size_t)st->n);
+  if (st->prob == NULL || st->alt == NULL || pr == NULL || low == NULL ||
+      high == NULL) {
+    goto oom;
+  }
+  for (i = 0; i < st->n; i++) {
+    sum += st->weights[i];
+    st->alt[i] = -1;
+  }
+  for (i = 0; i < st->n; i++) {
+    double p = (double)(st->weights[i] * (float)st->n) / sum;
+    pr[i] = p;
+    if (p < 1.0) {
+      low[nl++] = i;
+    } else {
+      high[nh++] = i;
+    }
+  }
+  while (nh > 0 && nl > 0) {
+    int64_t l = low[--nl], h = high[--nh];
+    double rem;
+    st->alt[l] = (int)h;
+    rem = pr[h] - (1.0 - pr[l]);
+    pr[h] = rem;
+    if (rem < 1.0) {
+      low[nl++] = h;
+    } else {
+      high[nh++] = h;
+    }
+  }
+  for (i = 0; i < st->n; i++) st->prob[i] = (float)pr[i];
+  for (i = 0; i < nh; i++) {
+    st->prob[high[i]] = 1.0f;
+    st->alt[high[i]] = (int)high[i];
+  }
+  for (i = 0; i < nl; i++) {
+    st->prob[low[i]] = 1.0f;
+    st->alt[low[i]] = (int)low[i];
+  }
+  tfe_free(pr);
+  tfe_free(low);
+  tfe_free(high);
+  return st;
+oom:
+  tfe_status_setf(status, TF_RESOURCE_EXHAUSTED,
+                  "out of memory creating a candidate sampler");
+fail:
+  tfe_free(pr);
+  tfe_free(low);
+  tfe_free(high);
+  cs_fixed_destroy(st, NULL);
+  return NULL;
+}
 
 /* The learned unigram samplers' per-kernel state: the generator (first, so
  * rd_reserve sees an rd_guarded) and TF's WeightedPicker, a complete
@@ -1516,10 +1779,20 @@ static int64_t cs_pick(const cs_picker_state* st, cs_rng* r) {
   return index;
 }
 
-static int64_t cs_sample(int kind, int64_t range, const cs_picker_state* pk,
+static int64_t cs_sample(int kind, int64_t range, const void* pk,
                          cs_rng* r) {
   if (kind == CS_UNIFORM) return (int64_t)cs_uniform64(r, (uint64_t)range);
-  if (kind == CS_UNIGRAM) return cs_pick(pk, r);
+  if (kind == CS_UNIGRAM) return cs_pick((const cs_picker_state*)pk, r);
+  if (kind == CS_FIXED) {
+    const cs_fixed_state* fs = (const cs_fixed_state*)pk;
+    uint32_t bits = (127u << 23) | (cs_rand32(r) & 0x7fffffu);
+    float u;
+    int32_t idx;
+    memcpy(&u, &bits, 4);
+    u -= 1.0f;
+    idx = cs_uniform32(r, fs->n);
+    return u < fs->prob[idx] ? idx : fs->alt[idx];
+  }
   {
     uint32_t x0 = cs_rand32(r), x1 = cs_rand32(r);
     double e = exp(rd_w2d(x0, x1) * log1p((double)range));
@@ -1528,10 +1801,16 @@ static int64_t cs_sample(int kind, int64_t range, const cs_picker_state* pk,
   }
 }
 
-static float cs_probability(int kind, int64_t range,
-                            const cs_picker_state* st, int64_t v) {
+static float cs_probability(int kind, int64_t range, const void* pk,
+                            int64_t v) {
   if (kind == CS_UNIFORM) return (float)(1.0 / (double)range);
+  if (kind == CS_FIXED) {
+    const cs_fixed_state* fs = (const cs_fixed_state*)pk;
+    if (v < 0 || v >= fs->n) return 0.0f;
+    return fs->weights[v] / fs->total;
+  }
   if (kind == CS_UNIGRAM) {
+    const cs_picker_state* st = (const cs_picker_state*)pk;
     int32_t w = (v >= 0 && v < st->n) ? st->level[st->levels - 1][v] : 0;
     return (float)w / (float)cs_picker_total(st);
   }
@@ -1572,6 +1851,7 @@ static void candidate_sampler_common(tfe_kernel_context* k, int kind) {
   rd_px g;
   cs_rng r;
   cs_picker_state* pk = NULL;
+  const cs_fixed_state* fx = NULL;
   if (!kutil_attr_int32(k, "num_true", 1, &num_true)) return;
   if (!kutil_attr_int32(k, "num_sampled", 1, &num_sampled)) return;
   unique = kutil_attr_bool(k, "unique", 0);
@@ -1641,13 +1921,17 @@ static void candidate_sampler_common(tfe_kernel_context* k, int kind) {
   }
   r.g = &g;
   r.used = 4;
-  if (kind == CS_UNIGRAM) {
+  if (kind == CS_UNIGRAM || kind == CS_FIXED) {
     if (k->state == NULL) {
       KUTIL_FAIL(k, TF_INTERNAL, "unigram candidate sampler without state");
       return;
     }
-    pk = (cs_picker_state*)k->state;
-    pthread_mutex_lock(&pk->base.mu);
+    if (kind == CS_UNIGRAM) {
+      pk = (cs_picker_state*)k->state;
+      pthread_mutex_lock(&pk->base.mu);
+    } else {
+      fx = (const cs_fixed_state*)k->state;
+    }
   }
   if (unique) {
     cs_set set;
@@ -1672,22 +1956,31 @@ static void candidate_sampler_common(tfe_kernel_context* k, int kind) {
         goto unlock;
       }
       tries++;
-      v = cs_sample(kind, range, pk, &r);
+      v = cs_sample(kind, range, pk != NULL ? (const void*)pk : (const void*)fx, &r);
       if (cs_set_insert(&set, v)) cv[picked++] = v;
     }
     tfe_free(set.v);
     tfe_free(set.used);
   } else {
-    for (i = 0; i < num_sampled; i++) cv[i] = cs_sample(kind, range, pk, &r);
+    for (i = 0; i < num_sampled; i++) {
+      cv[i] = cs_sample(kind, range,
+                        pk != NULL ? (const void*)pk : (const void*)fx, &r);
+    }
     tries = num_sampled;
   }
   for (i = 0; i < num_sampled; i++) {
     ((float*)kutil_data(samp_exp))[i] =
-        cs_expected(cs_probability(kind, range, pk, cv[i]), num_sampled, tries);
+        cs_expected(cs_probability(kind, range,
+                                   pk != NULL ? (const void*)pk : (const void*)fx,
+                                   cv[i]),
+                    num_sampled, tries);
   }
   for (i = 0; i < n; i++) {
     ((float*)kutil_data(true_exp))[i] =
-        cs_expected(cs_probability(kind, range, pk, tv[i]), num_sampled, tries);
+        cs_expected(cs_probability(kind, range,
+                                   pk != NULL ? (const void*)pk : (const void*)fx,
+                                   tv[i]),
+                    num_sampled, tries);
   }
   if (pk != NULL) {
     /* TF's Update: each true class adds 1 to its weight, while the total
@@ -1717,6 +2010,9 @@ static void all_candidate_sampler_compute(tfe_kernel_context* k) {
 }
 static void unigram_candidate_sampler_compute(tfe_kernel_context* k) {
   candidate_sampler_common(k, CS_UNIGRAM);
+}
+static void fixed_candidate_sampler_compute(tfe_kernel_context* k) {
+  candidate_sampler_common(k, CS_FIXED);
 }
 
 /* ComputeAccidentalHits: (row, position in sampled, -FLT_MAX) for every true
@@ -2214,6 +2510,20 @@ void tfe_register_cpu_random_dist_kernels(void) {
       reg.create = cs_picker_create;
       reg.compute = unigram_candidate_sampler_compute;
       reg.destroy = cs_picker_destroy;
+      tfe_kernel_register(&reg, st);
+      TF_DeleteStatus(st);
+    }
+  }
+  {
+    tfe_kernel_reg reg;
+    TF_Status* st = TF_NewStatus();
+    if (st != NULL) {
+      memset(&reg, 0, sizeof reg);
+      reg.op_name = "FixedUnigramCandidateSampler";
+      reg.device_type = "CPU";
+      reg.create = cs_fixed_create;
+      reg.compute = fixed_candidate_sampler_compute;
+      reg.destroy = cs_fixed_destroy;
       tfe_kernel_register(&reg, st);
       TF_DeleteStatus(st);
     }
