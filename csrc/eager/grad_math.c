@@ -485,6 +485,242 @@ static void grad_addn(TFE_GradientContext* g, TF_Status* s) {
   }
 }
 
+/* ---- more elementwise gradients ---- */
+
+/* sin: dy * cos(x); cos: -dy * sin(x). */
+static void grad_sin(TFE_GradientContext* g, TF_Status* s) {
+  TF_AbstractTensor* x = conj_of(g, TFE_GradientContextInput(g, 0), s);
+  TF_AbstractTensor* c = call1(g, "Cos", x, s);
+  give(g, 0, call2(g, "Mul", upstream(g), c, s), s);
+  TF_DeleteAbstractTensor(x);
+  TF_DeleteAbstractTensor(c);
+}
+
+static void grad_cos(TFE_GradientContext* g, TF_Status* s) {
+  TF_AbstractTensor* x = conj_of(g, TFE_GradientContextInput(g, 0), s);
+  TF_AbstractTensor* sn = call1(g, "Sin", x, s);
+  TF_AbstractTensor* neg = call1(g, "Neg", sn, s);
+  give(g, 0, call2(g, "Mul", upstream(g), neg, s), s);
+  TF_DeleteAbstractTensor(x);
+  TF_DeleteAbstractTensor(sn);
+  TF_DeleteAbstractTensor(neg);
+}
+
+/* abs: dy * sign(x) (real inputs). */
+static void grad_abs(TFE_GradientContext* g, TF_Status* s) {
+  TF_AbstractTensor* sg = call1(g, "Sign", TFE_GradientContextInput(g, 0), s);
+  give(g, 0, call2(g, "Mul", upstream(g), sg, s), s);
+  TF_DeleteAbstractTensor(sg);
+}
+
+/* log1p: dy / (1 + x), as dy * reciprocal(x + 1) with 1 = ones_like(x). */
+static void grad_log1p(TFE_GradientContext* g, TF_Status* s) {
+  TF_AbstractTensor* x = conj_of(g, TFE_GradientContextInput(g, 0), s);
+  TF_AbstractTensor* one = call1(g, "OnesLike", x, s);
+  TF_AbstractTensor* xp1 = call2(g, "AddV2", one, x, s);
+  give(g, 0, call2(g, "RealDiv", upstream(g), xp1, s), s);
+  TF_DeleteAbstractTensor(x);
+  TF_DeleteAbstractTensor(one);
+  TF_DeleteAbstractTensor(xp1);
+}
+
+/* Activations whose gradient op takes (dy, features) or (dy, outputs). */
+static void grad_act(TFE_GradientContext* g, const char* op, int from_output, TF_Status* s) {
+  TF_AbstractTensor* ref =
+      from_output ? TFE_GradientContextOutput(g, 0) : TFE_GradientContextInput(g, 0);
+  TF_AbstractOp* o;
+  if (strcmp(op, "LeakyReluGrad") == 0) {
+    float alpha = TFE_GradientContextAttrFloat(g, "alpha", s);
+    o = TF_GetCode(s) == TF_OK ? new_op(g, op, s) : NULL;
+    if (o == NULL) return;
+    TFE_AbstractOpAddInput(o, upstream(g), s);
+    TFE_AbstractOpAddInput(o, ref, s);
+    TFE_AbstractOpSetAttrFloat(o, "alpha", alpha, s);
+    if (TF_GetCode(s) != TF_OK) {
+      TF_DeleteAbstractOp(o);
+      return;
+    }
+    give(g, 0, finish(o, 0, s), s);
+    return;
+  }
+  give(g, 0, call2(g, op, upstream(g), ref, s), s);
+}
+static void grad_relu6(TFE_GradientContext* g, TF_Status* s) { grad_act(g, "Relu6Grad", 0, s); }
+static void grad_elu(TFE_GradientContext* g, TF_Status* s) { grad_act(g, "EluGrad", 1, s); }
+static void grad_selu(TFE_GradientContext* g, TF_Status* s) { grad_act(g, "SeluGrad", 1, s); }
+static void grad_softplus(TFE_GradientContext* g, TF_Status* s) {
+  grad_act(g, "SoftplusGrad", 0, s);
+}
+static void grad_softsign(TFE_GradientContext* g, TF_Status* s) {
+  grad_act(g, "SoftsignGrad", 0, s);
+}
+static void grad_leaky_relu(TFE_GradientContext* g, TF_Status* s) {
+  grad_act(g, "LeakyReluGrad", 0, s);
+}
+
+/* maximum/minimum: the gradient goes to the input that was picked (x on
+ * ties, as TF's GreaterEqual/LessEqual mask gives). */
+static void grad_minmax(TFE_GradientContext* g, const char* cmp, TF_Status* s) {
+  TF_AbstractTensor* x = TFE_GradientContextInput(g, 0);
+  TF_AbstractTensor* y = TFE_GradientContextInput(g, 1);
+  TF_AbstractTensor* dy = upstream(g);
+  TF_AbstractTensor* mask = call2(g, cmp, x, y, s);
+  TF_AbstractTensor* zeros = call1(g, "ZerosLike", dy, s);
+  TF_AbstractTensor *gx = NULL, *gy = NULL;
+  TF_AbstractOp* op;
+  if (TF_GetCode(s) == TF_OK) {
+    op = new_op(g, "SelectV2", s);
+    if (op != NULL) {
+      TFE_AbstractOpAddInput(op, mask, s);
+      TFE_AbstractOpAddInput(op, dy, s);
+      TFE_AbstractOpAddInput(op, zeros, s);
+      gx = TF_GetCode(s) == TF_OK ? finish(op, 0, s) : (TF_DeleteAbstractOp(op), NULL);
+    }
+  }
+  if (TF_GetCode(s) == TF_OK) {
+    op = new_op(g, "SelectV2", s);
+    if (op != NULL) {
+      TFE_AbstractOpAddInput(op, mask, s);
+      TFE_AbstractOpAddInput(op, zeros, s);
+      TFE_AbstractOpAddInput(op, dy, s);
+      gy = TF_GetCode(s) == TF_OK ? finish(op, 0, s) : (TF_DeleteAbstractOp(op), NULL);
+    }
+  }
+  give(g, 0, unbroadcast(g, gx, 0, s), s);
+  give(g, 1, unbroadcast(g, gy, 1, s), s);
+  TF_DeleteAbstractTensor(mask);
+  TF_DeleteAbstractTensor(zeros);
+}
+static void grad_maximum(TFE_GradientContext* g, TF_Status* s) {
+  grad_minmax(g, "GreaterEqual", s);
+}
+static void grad_minimum(TFE_GradientContext* g, TF_Status* s) {
+  grad_minmax(g, "LessEqual", s);
+}
+
+/* squared_difference: d/dx = 2 (x - y) dy, d/dy = -2 (x - y) dy. */
+static void grad_squared_difference(TFE_GradientContext* g, TF_Status* s) {
+  TF_AbstractTensor* d = call2(g, "Sub", TFE_GradientContextInput(g, 0),
+                               TFE_GradientContextInput(g, 1), s);
+  TF_AbstractTensor* d2 = call2(g, "AddV2", d, d, s);
+  TF_AbstractTensor* gx = call2(g, "Mul", upstream(g), d2, s);
+  TF_AbstractTensor* gy = call1(g, "Neg", gx, s);
+  give(g, 0, unbroadcast(g, gx, 0, s), s);
+  give(g, 1, unbroadcast(g, gy, 1, s), s);
+  TF_DeleteAbstractTensor(d);
+  TF_DeleteAbstractTensor(d2);
+}
+
+/* bias_add: dy for the value, BiasAddGrad(dy) for the bias. */
+static void grad_bias_add(TFE_GradientContext* g, TF_Status* s) {
+  const char* fmt = NULL;
+  TF_AbstractOp* op;
+  char buf[16] = "NHWC";
+  size_t len = 0;
+  if (tfe_attrs_get_string(g->attrs, "data_format", &fmt, &len, NULL) && len < sizeof buf) {
+    memcpy(buf, fmt, len);
+    buf[len] = '\0';
+  }
+  give(g, 0, TFE_AbstractTensorCopy(upstream(g), s), s);
+  op = TF_GetCode(s) == TF_OK ? new_op(g, "BiasAddGrad", s) : NULL;
+  if (op == NULL) return;
+  TFE_AbstractOpAddInput(op, upstream(g), s);
+  TFE_AbstractOpSetAttrString(op, "data_format", buf, strlen(buf), s);
+  if (TF_GetCode(s) != TF_OK) {
+    TF_DeleteAbstractOp(op);
+    return;
+  }
+  give(g, 1, finish(op, 0, s), s);
+}
+
+/* A Sum over the last axis with keep_dims. */
+static TF_AbstractTensor* sum_last(TFE_GradientContext* g, TF_AbstractTensor* x, TF_Status* s) {
+  static const int32_t kLast[1] = {-1};
+  TF_AbstractTensor* axis = const_i32(g, kLast, 1, s);
+  TF_AbstractTensor* r = NULL;
+  TF_AbstractOp* op = TF_GetCode(s) == TF_OK ? new_op(g, "Sum", s) : NULL;
+  if (op != NULL) {
+    TFE_AbstractOpAddInput(op, x, s);
+    TFE_AbstractOpAddInput(op, axis, s);
+    TFE_AbstractOpSetAttrBool(op, "keep_dims", 1, s);
+    r = TF_GetCode(s) == TF_OK ? finish(op, 0, s) : (TF_DeleteAbstractOp(op), NULL);
+  }
+  TF_DeleteAbstractTensor(axis);
+  return r;
+}
+
+/* softmax: (dy - sum(dy * y, -1)) * y. */
+static void grad_softmax(TFE_GradientContext* g, TF_Status* s) {
+  TF_AbstractTensor* y = TFE_GradientContextOutput(g, 0);
+  TF_AbstractTensor* dyy = call2(g, "Mul", upstream(g), y, s);
+  TF_AbstractTensor* sm = sum_last(g, dyy, s);
+  TF_AbstractTensor* d = call2(g, "Sub", upstream(g), sm, s);
+  give(g, 0, call2(g, "Mul", d, y, s), s);
+  TF_DeleteAbstractTensor(dyy);
+  TF_DeleteAbstractTensor(sm);
+  TF_DeleteAbstractTensor(d);
+}
+
+/* log_softmax: dy - exp(y) * sum(dy, -1). */
+static void grad_log_softmax(TFE_GradientContext* g, TF_Status* s) {
+  TF_AbstractTensor* e = call1(g, "Exp", TFE_GradientContextOutput(g, 0), s);
+  TF_AbstractTensor* sm = sum_last(g, upstream(g), s);
+  TF_AbstractTensor* m = call2(g, "Mul", e, sm, s);
+  give(g, 0, call2(g, "Sub", upstream(g), m, s), s);
+  TF_DeleteAbstractTensor(e);
+  TF_DeleteAbstractTensor(sm);
+  TF_DeleteAbstractTensor(m);
+}
+
+/* The cross entropies: logits get expand_dims(dloss, -1) * backprop (the
+ * op's second output); dense labels get -log_softmax(logits) * dloss. A
+ * gradient flowing into the backprop output itself (second order) is not
+ * supported yet. */
+static TF_AbstractTensor* expand_last(TFE_GradientContext* g, TF_AbstractTensor* x,
+                                      TF_Status* s) {
+  static const int32_t kLast[1] = {-1};
+  TF_AbstractTensor* axis = const_i32(g, kLast, 1, s);
+  TF_AbstractTensor* r = call2(g, "ExpandDims", x, axis, s);
+  TF_DeleteAbstractTensor(axis);
+  return r;
+}
+
+static void grad_xent(TFE_GradientContext* g, int sparse, TF_Status* s) {
+  TF_AbstractTensor* dloss = TFE_GradientContextOutputGradient(g, 0);
+  TF_AbstractTensor* e;
+  if (TFE_GradientContextOutputGradient(g, 1) != NULL) {
+    tfe_status_setf(s, TF_UNIMPLEMENTED,
+                    "the gradient of %s's backprop output (a second-order gradient) is not "
+                    "supported by tfe yet",
+                    TFE_GradientContextOpType(g));
+    return;
+  }
+  if (dloss == NULL) return;
+  e = expand_last(g, dloss, s);
+  give(g, 0, call2(g, "Mul", e, TFE_GradientContextOutput(g, 1), s), s);
+  if (!sparse) {
+    TF_AbstractTensor* ls = call1(g, "LogSoftmax", TFE_GradientContextInput(g, 0), s);
+    TF_AbstractTensor* nls = call1(g, "Neg", ls, s);
+    give(g, 1, call2(g, "Mul", nls, e, s), s);
+    TF_DeleteAbstractTensor(ls);
+    TF_DeleteAbstractTensor(nls);
+  }
+  TF_DeleteAbstractTensor(e);
+}
+static void grad_softmax_xent(TFE_GradientContext* g, TF_Status* s) { grad_xent(g, 0, s); }
+static void grad_sparse_softmax_xent(TFE_GradientContext* g, TF_Status* s) {
+  grad_xent(g, 1, s);
+}
+
+/* transpose: transpose(dy, invert_permutation(perm)). */
+static void grad_transpose(TFE_GradientContext* g, TF_Status* s) {
+  TF_AbstractTensor* inv = call1(g, "InvertPermutation", TFE_GradientContextInput(g, 1), s);
+  give(g, 0, call2(g, "Transpose", upstream(g), inv, s), s);
+  TF_DeleteAbstractTensor(inv);
+}
+
+/* expand_dims, squeeze: dy back in x's shape (Reshape's gradient). */
+
 /* ---- registration ---- */
 
 int tfe_grad_register_builtins(void) {
@@ -515,6 +751,27 @@ int tfe_grad_register_builtins(void) {
       {"Reshape", grad_reshape},
       {"Cast", grad_cast},
       {"AddN", grad_addn},
+      {"Sin", grad_sin},
+      {"Cos", grad_cos},
+      {"Abs", grad_abs},
+      {"Log1p", grad_log1p},
+      {"Relu6", grad_relu6},
+      {"Elu", grad_elu},
+      {"Selu", grad_selu},
+      {"Softplus", grad_softplus},
+      {"Softsign", grad_softsign},
+      {"LeakyRelu", grad_leaky_relu},
+      {"Maximum", grad_maximum},
+      {"Minimum", grad_minimum},
+      {"SquaredDifference", grad_squared_difference},
+      {"BiasAdd", grad_bias_add},
+      {"Softmax", grad_softmax},
+      {"LogSoftmax", grad_log_softmax},
+      {"SoftmaxCrossEntropyWithLogits", grad_softmax_xent},
+      {"SparseSoftmaxCrossEntropyWithLogits", grad_sparse_softmax_xent},
+      {"Transpose", grad_transpose},
+      {"ExpandDims", grad_reshape},
+      {"Squeeze", grad_reshape},
       /* A variable read passes the gradient to the variable's handle. */
       {"ReadVariableOp", grad_identity},
   };

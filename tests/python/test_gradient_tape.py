@@ -221,3 +221,73 @@ def test_mean_and_sum_gradients() -> None:
         s = ops.Sum(x, [0])
     np.testing.assert_allclose(tape.gradient(m, x).numpy(), 2 * xv / 3)
     np.testing.assert_allclose(tape.gradient(s, x).numpy(), np.ones((2, 3)))
+
+
+def _numeric_check(fn: object, *arrays: np.ndarray, rtol: float = 1e-5) -> None:
+    """The tape's gradient of sum(fn(*args)) against central differences
+    (float64), for every element of every argument."""
+    args = [tf.constant(a) for a in arrays]
+    with tf.GradientTape() as tape:
+        tape.watch(args)
+        out = fn(*args)  # type: ignore[operator]
+        total = ops.Sum(out, list(range(len(out.shape))))
+    grads = tape.gradient(total, args)
+
+    def value(vals: list[np.ndarray]) -> float:
+        r = fn(*[tf.constant(v) for v in vals])  # type: ignore[operator]
+        return float(np.sum(r.numpy()))
+
+    eps = 1e-6
+    for k, a in enumerate(arrays):
+        assert grads[k] is not None, f"argument {k} got no gradient"
+        g = grads[k].numpy()
+        for idx in np.ndindex(a.shape):
+            plus = [x.copy() for x in arrays]
+            minus = [x.copy() for x in arrays]
+            plus[k][idx] += eps
+            minus[k][idx] -= eps
+            num = (value(plus) - value(minus)) / (2 * eps)
+            assert g[idx] == pytest.approx(num, rel=rtol, abs=1e-6), (k, idx)
+
+
+_R = np.random.default_rng(7)
+_X = _R.uniform(0.2, 1.5, (2, 3)) * np.array([1, -1, 1])
+_Y = _R.uniform(0.2, 1.5, (3,))
+
+
+@pytest.mark.parametrize(
+    ("name", "fn", "arrays"),
+    [
+        ("sin", lambda x: ops.Sin(x), (_X,)),
+        ("cos", lambda x: ops.Cos(x), (_X,)),
+        ("abs", lambda x: ops.Abs(x), (_X,)),
+        ("log1p", lambda x: ops.Log1p(ops.Abs(x)), (_X,)),
+        ("relu6", lambda x: ops.Relu6(x * 5.0), (_X,)),
+        ("elu", lambda x: ops.Elu(x), (_X,)),
+        ("selu", lambda x: ops.Selu(x), (_X,)),
+        ("softplus", lambda x: ops.Softplus(x), (_X,)),
+        ("softsign", lambda x: ops.Softsign(x), (_X,)),
+        ("leaky_relu", lambda x: ops.LeakyRelu(x, alpha=0.3), (_X,)),
+        ("maximum", lambda x, y: ops.Maximum(x, y), (_X, _Y)),
+        ("minimum", lambda x, y: ops.Minimum(x, y), (_X, _Y)),
+        ("squared_difference", lambda x, y: ops.SquaredDifference(x, y), (_X, _Y)),
+        ("bias_add", lambda x, b: ops.BiasAdd(x, b) * x, (_X, _Y)),
+        ("softmax", lambda x: ops.Softmax(x) * ops.Cos(x), (_X,)),
+        ("log_softmax", lambda x: ops.LogSoftmax(x) * ops.Cos(x), (_X,)),
+        ("transpose", lambda x: ops.Transpose(x, [1, 0]) * tf.constant(_X.T), (_X,)),
+        ("expand_squeeze", lambda x: ops.Squeeze(ops.ExpandDims(x, 0)) * x, (_X,)),
+        ("pow_mean", lambda x: ops.Mean(x * x, [1]), (_X,)),
+        (
+            "softmax_xent",
+            lambda x, lab: ops.SoftmaxCrossEntropyWithLogits(x, lab)[0],
+            (_X, np.abs(_X) / np.abs(_X).sum(axis=1, keepdims=True)),
+        ),
+    ],
+)
+def test_gradient_matches_central_differences(name: str, fn: object, arrays: tuple) -> None:
+    _numeric_check(fn, *[np.array(a, np.float64) for a in arrays])
+
+
+def test_sparse_xent_gradient() -> None:
+    labels = tf.constant([2, 0])
+    _numeric_check(lambda x: ops.SparseSoftmaxCrossEntropyWithLogits(x, labels)[0], _X)
