@@ -897,7 +897,7 @@ def reduce_variance(
     means = reduce_mean(x, axis=axis, keepdims=True)
     if means.dtype.is_integer:
         raise TypeError(
-            f"Input must be either real or complex. Received integer type {means.dtype!r}."
+            f"Input must be either real or complex. Received integer type {means.dtype}."
         )
     diff = _ops.Sub(x, means)
     if diff.dtype.is_complex:
@@ -1249,18 +1249,18 @@ def confusion_matrix(
     labels, predictions = _remove_squeezable(labels, predictions)
     predictions = _ops.Cast(predictions, DstT=_INT64)
     labels = _ops.Cast(labels, DstT=_INT64)
-    _assert_all(_ops.GreaterEqual(labels, _t(0, _INT64)), "`labels` contains negative values")
-    _assert_all(
-        _ops.GreaterEqual(predictions, _t(0, _INT64)), "`predictions` contains negative values"
-    )
+    from tfe_py import debugging  # TF's assert messages
+
+    debugging.assert_non_negative(labels, message="`labels` contains negative values")
+    debugging.assert_non_negative(predictions, message="`predictions` contains negative values")
     if num_classes is None:
         num_classes = _ops.AddV2(
             _ops.Maximum(reduce_max(predictions), reduce_max(labels)), _t(1, _INT64)
         )
     else:
         n64 = _ops.Cast(_t(num_classes), DstT=_INT64)
-        _assert_all(_ops.Less(labels, n64), "`labels` out of bound")
-        _assert_all(_ops.Less(predictions, n64), "`predictions` out of bound")
+        debugging.assert_less(labels, n64, message="`labels` out of bound")
+        debugging.assert_less(predictions, n64, message="`predictions` out of bound")
         num_classes = n64
     if weights is not None:
         weights = _t(weights)
@@ -1284,21 +1284,6 @@ def _remove_squeezable(labels: Any, predictions: Any) -> tuple[Any, Any]:
         elif lr - pr == 1 and labels.shape[-1] == 1:
             labels = _ops.Squeeze(labels, squeeze_dims=[-1])
     return labels, predictions
-
-
-def _assert_all(cond: Any, message: str) -> None:
-    """Raises InvalidArgumentError with ``message`` when a bool tensor is not
-    all true (eager check, as tf.debugging's asserts do eagerly)."""
-    ok = reduce_all(cond)
-    from tfe_py.tensor import Tensor
-
-    if isinstance(ok, Tensor) and hasattr(ok, "numpy"):
-        try:
-            value = bool(ok.numpy())
-        except (TypeError, ValueError, AttributeError):
-            return  # a graph tensor: nothing to check now
-        if not value:
-            raise _errors.InvalidArgumentError(None, None, message)
 
 
 def polyval(coeffs: Any, x: Any, name: str | None = None) -> Any:
@@ -1340,7 +1325,7 @@ def l2_normalize(
 def _monotonic(x: Any, op_name: str) -> Any:
     x = _ops.Reshape(_t(x), _t([-1]))
     if not _is_numeric(x.dtype):
-        raise TypeError(f"Expected x to be numeric, instead found: {x}")
+        raise TypeError(f"Expected x to be numeric, instead found: {x!s}")
     n = x.shape[0]
     if n is not None and n < 2:
         return _ops.All(_t(np.zeros([0], dtype=bool)), _t([0]))
