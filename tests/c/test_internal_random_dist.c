@@ -240,4 +240,93 @@ TEST(nan_and_inf_parameters_finish) {
   free_out();
 }
 
+static void free_outs3(void) {
+  int i;
+  for (i = 0; i < 3; i++) {
+    TF_DeleteTensor(OUT[i]);
+    OUT[i] = NULL;
+  }
+}
+
+static void check_out(int which, const double* want, int n) {
+  int i;
+  CHECK_EQ_INT(TF_TensorElementCount(OUT[which]), n);
+  for (i = 0; i < n; i++) {
+    if (kt_get(OUT[which], i) != want[i]) {
+      TFE_FAIL("output %d element %d: %.17g vs %.17g", which, i,
+               kt_get(OUT[which], i), want[i]);
+    }
+  }
+}
+
+TEST(candidate_samplers_match_tensorflow) {
+  int64_t dims[2];
+  double tc[] = {1, 5};
+  double want_u[] = {9, 3, 1, 6};
+  double want_ue[] = {0.4000000059604645, 0.4000000059604645};
+  double tc2[] = {4, 4};
+  double want_t[] = {0, 4, 1, 2, 4};
+  double want_te[] = {0.5555555820465088, 0.5555555820465088};
+  double tc3[] = {1, 2};
+  double want_f[] = {2, 1, 2, 4, 2, 2};
+  double want_fe[] = {0.75, 3.0};
+  TF_Tensor* in[1];
+  /* tf.random.set_seed(1); uniform_candidate_sampler(..., seed=3) */
+  begin();
+  dims[0] = 2;
+  dims[1] = 1;
+  in[0] = kt_tensor(TF_INT64, dims, 2, tc);
+  kt_attr_int(&A, "num_true", 1);
+  kt_attr_int(&A, "num_sampled", 4);
+  kt_attr_bool(&A, "unique", 1);
+  kt_attr_int(&A, "range_max", 10);
+  kt_attr_int(&A, "seed", 1);
+  kt_attr_int(&A, "seed2", 3);
+  CHECK_EQ_INT(kt_run("UniformCandidateSampler", &A, in, 1, OUT, S), 3);
+  check_out(0, want_u, 4);
+  check_out(1, want_ue, 2);
+  free_outs3();
+  begin();
+  in[0] = kt_tensor(TF_INT64, dims, 2, tc2);
+  kt_attr_int(&A, "num_true", 1);
+  kt_attr_int(&A, "num_sampled", 5);
+  kt_attr_bool(&A, "unique", 0);
+  kt_attr_int(&A, "range_max", 9);
+  kt_attr_int(&A, "seed", 5);
+  kt_attr_int(&A, "seed2", 6);
+  CHECK_EQ_INT(kt_run("ThreadUnsafeUnigramCandidateSampler", &A, in, 1, OUT, S),
+               3);
+  check_out(0, want_t, 5);
+  check_out(1, want_te, 2);
+  free_outs3();
+  /* tf.random.set_seed(4); fixed_unigram_candidate_sampler(..., seed=3) */
+  begin();
+  in[0] = kt_tensor(TF_INT64, dims, 2, tc3);
+  kt_attr_int(&A, "num_true", 1);
+  kt_attr_int(&A, "num_sampled", 6);
+  kt_attr_bool(&A, "unique", 0);
+  kt_attr_int(&A, "range_max", 5);
+  kt_attr_int(&A, "seed", 4);
+  kt_attr_int(&A, "seed2", 3);
+  {
+    tfe_attr_value v;
+    float ug[] = {0.1f, 0.5f, 2.0f, 1.0f, 0.4f};
+    tfe_attr_value_set_float_list(&v, ug, 5);
+    tfe_attrs_put(&A, "unigrams", &v);
+  }
+  CHECK_EQ_INT(kt_run("FixedUnigramCandidateSampler", &A, in, 1, OUT, S), 3);
+  check_out(0, want_f, 6);
+  check_out(1, want_fe, 2);
+  free_outs3();
+  /* neither vocab_file nor unigrams */
+  begin();
+  in[0] = kt_tensor(TF_INT64, dims, 2, tc3);
+  kt_attr_int(&A, "num_true", 1);
+  kt_attr_int(&A, "num_sampled", 2);
+  kt_attr_bool(&A, "unique", 0);
+  kt_attr_int(&A, "range_max", 5);
+  CHECK_EQ_INT(kt_run("FixedUnigramCandidateSampler", &A, in, 1, OUT, S), -1);
+  CHECK_CODE(S, TF_INVALID_ARGUMENT);
+}
+
 TFE_TEST_MAIN
