@@ -1050,9 +1050,9 @@ def eigh_tridiagonal(
     tol: Any = None,
     name: str | None = None,
 ) -> Any:
-    """Eigenvalues of a Hermitian tridiagonal matrix (TF's bisection on
-    Sturm counts, run eagerly). Eigenvectors (``eigvals_only=False``) need
-    op ``TridiagonalSolve`` as TF's inverse iteration does."""
+    """Eigenvalues (and with ``eigvals_only=False`` eigenvectors) of a
+    Hermitian tridiagonal matrix: TF's bisection on Sturm counts and its
+    inverse iteration, run eagerly."""
     alpha = _t(alpha)
     sa = _shape(alpha)
     n = sa[0] if sa else None
@@ -1063,8 +1063,7 @@ def eigh_tridiagonal(
         raise ValueError("'alpha' and 'beta' must have the same type.")
     if select not in ("a", "i", "v"):
         raise ValueError("'select must have a value in {'a', 'i', 'v'}.")
-    if not eigvals_only:
-        _api.unimplemented("TridiagonalSolve", "tf.linalg.eigh_tridiagonal(eigvals_only=False)")
+    alpha_in = alpha
     if alpha.dtype.is_complex:
         alpha = _real(alpha)
         beta_sq = _real(_ops.Mul(_ops.Conj(beta), beta))
@@ -1150,7 +1149,62 @@ def eigh_tridiagonal(
         lower = _where(_ops.LessEqual(counts, targets), mp, lower)
         upper = _where(_ops.Greater(counts, targets), mp, upper)
         it += 1
-    return mid(lower, upper)
+    eigvals = mid(lower, upper)
+    if eigvals_only:
+        return eigvals
+    return eigvals, _tridiagonal_eigenvectors(alpha_in, beta, eigvals)
+
+
+def _tridiagonal_eigenvectors(alpha: Any, beta: Any, eigvals: Any) -> Any:
+    """TF's inverse iteration for eigh_tridiagonal: the same seeded start
+    vectors (stateless normal, seed [7, 42]), tridiagonal solves and QR
+    re-orthogonalization of clusters of close eigenvalues, run eagerly."""
+    from tfe_py import random as tf_random
+
+    k = int(_shape(eigvals)[0])  # type: ignore[index]
+    n = int(_shape(alpha)[0])  # type: ignore[index]
+    bdt = beta.dtype
+    alpha = _cast(alpha, bdt)
+    ev = eigvals.numpy()
+    eps = np.finfo(ev.dtype).eps
+    if k > 0:
+        t_norm = max(abs(ev[0]), abs(ev[-1]))
+        close = (ev[1:] - ev[:-1]) < np.sqrt(eps) * t_norm
+    else:
+        close = np.zeros([0], bool)
+    left = np.concatenate([[False], close])
+    right = np.concatenate([close, [False]])
+    starts = np.nonzero(~left & right)[0]
+    ends = np.nonzero(left & ~right)[0] + 1
+    v = _cast(tf_random.stateless_normal(shape=(k, n), seed=[7, 42]), bdt)
+    nrm_v = norm(v, axis=1)
+    v = v / nrm_v[:, None]
+    nrm_old = _ops.ZerosLike(nrm_v)
+    shifted = _ops.Sub(alpha[None, :], _cast(eigvals, bdt)[:, None])
+    tb = _ops.Tile(beta[None, :], np.asarray([k, 1], np.int32))
+    diags = [tb, shifted, _conj(tb)]
+
+    def orthogonalize(vec: Any) -> Any:
+        for st, en in zip(starts, ends, strict=True):
+            q, _ = qr(matrix_transpose(vec[int(st) : int(en), :]))
+            idx = np.arange(st, en, dtype=np.int32)[:, None]
+            vec = _ops.TensorScatterUpdate(vec, idx, matrix_transpose(q))
+        return vec
+
+    i = 0
+    while i < 5:
+        grow = _ops.GreaterEqual(_real(nrm_v), _real(_ops.Mul(_t(1.1, dtype=nrm_v.dtype), nrm_old)))
+        if not bool(_ops.Any(grow, np.int32(0))):
+            break
+        v = tridiagonal_solve(
+            diags, v, diagonals_format="sequence", partial_pivoting=True, perturb_singular=True
+        )
+        nrm_old = nrm_v
+        nrm_v = norm(v, axis=1)
+        v = v / nrm_v[:, None]
+        v = orthogonalize(v)
+        i += 1
+    return matrix_transpose(v)
 
 
 # ---- norms ----

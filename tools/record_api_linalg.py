@@ -240,6 +240,22 @@ CASES: list[tuple[str, str]] = [
         "eigh_tridiagonal_i",
         "tf.linalg.eigh_tridiagonal(tf.constant([1.0, 3.0, -2.0, 4.0], tf.float64), tf.constant([0.5, 1.0, 2.0], tf.float64), select='i', select_range=[1, 2])",
     ),
+    (
+        "eigh_tridiagonal_vecs",
+        "(lambda e, v: (e, tf.abs(v)))(*tf.linalg.eigh_tridiagonal(tf.constant([1.0, 3.0, -2.0, 4.0], tf.float64), tf.constant([0.5, 1.0, 2.0], tf.float64), eigvals_only=False))",
+    ),
+    (
+        "eigh_tridiagonal_vecs_f32",
+        "tf.linalg.eigh_tridiagonal(tf.constant([2.0, 2.0, 2.0]), tf.constant([1.0, 1.0]), eigvals_only=False)",
+    ),
+    (
+        "eigh_tridiagonal_vecs_cluster",
+        "tf.linalg.eigh_tridiagonal(tf.constant([1.0, 1.0, 1.0, 5.0], tf.float64), tf.constant([0.0, 1e-9, 0.5], tf.float64), eigvals_only=False)",
+    ),
+    (
+        "eigh_tridiagonal_complex",
+        "tf.linalg.eigh_tridiagonal(tf.constant([1.0 + 0j, 2.0 + 0j, 3.0 + 0j], tf.complex128), tf.constant([1j, 0.5 + 0.5j], tf.complex128), eigvals_only=False)",
+    ),
     # norms
     ("norm", "tf.norm(tf.constant([[3.0, 4.0], [6.0, 8.0]]))"),
     ("norm_axis", "tf.norm(M, axis=1)"),

@@ -14,7 +14,7 @@
  * (n x m) receives the solution, u is 3 n scratch. With pivoting:
  * Gaussian elimination with partial (row) pivoting in the order of
  * LAPACK's gtsv; a zero pivot gives NaNs, or with perturb is replaced by
- * `perturb`. Without pivoting: the Thomas algorithm (NaNs on a zero
+ * `pert` (signed as the zero). Without pivoting: the Thomas algorithm (NaNs on a zero
  * pivot). */
 static void LX_FN(lx_tridiag_solve)(const LX_T* sup, const LX_T* dia,
                                     const LX_T* sub, const LX_T* rhs,
@@ -22,6 +22,8 @@ static void LX_FN(lx_tridiag_solve)(const LX_T* sup, const LX_T* dia,
                                     int pivoting, int perturb, LX_R pert) {
   int64_t i, c;
   const LX_T zero = 0;
+/* a zero pivot becomes `pert` with the zero's sign (of its real part) */
+#define LX_PERT(z) ((LX_T)(signbit(creal(z)) ? -pert : pert))
 #define LX_U(r, k) u[(r) * 3 + (k)]
 #define LX_X(r, k) x[(r) * m + (k)]
 #define LX_B(r, k) rhs[(r) * m + (k)]
@@ -48,7 +50,7 @@ static void LX_FN(lx_tridiag_solve)(const LX_T* sup, const LX_T* dia,
     LX_T d = dia[0];
     if (d == zero) {
       if (!perturb) goto singular;
-      d = pert;
+      d = LX_PERT(d);
     }
     for (c = 0; c < m; c++) LX_X(0, c) = LX_B(0, c) / d;
     return;
@@ -64,7 +66,7 @@ static void LX_FN(lx_tridiag_solve)(const LX_T* sup, const LX_T* dia,
       LX_T f;
       if (LX_U(i, 0) == zero) {
         if (!perturb) goto singular;
-        LX_U(i, 0) = pert;
+        LX_U(i, 0) = LX_PERT(LX_U(i, 0));
       }
       f = sub[i + 1] / LX_U(i, 0);
       LX_U(i + 1, 0) = dia[i + 1] - f * LX_U(i, 1);
@@ -91,7 +93,7 @@ static void LX_FN(lx_tridiag_solve)(const LX_T* sup, const LX_T* dia,
   }
   if (LX_U(n - 1, 0) == zero) {
     if (!perturb) goto singular;
-    LX_U(n - 1, 0) = pert;
+    LX_U(n - 1, 0) = LX_PERT(LX_U(n - 1, 0));
   }
   for (c = 0; c < m; c++) LX_X(n - 1, c) /= LX_U(n - 1, 0);
   for (c = 0; c < m; c++) {
@@ -108,6 +110,7 @@ static void LX_FN(lx_tridiag_solve)(const LX_T* sup, const LX_T* dia,
   return;
 singular:
   for (i = 0; i < n * m; i++) x[i] = (LX_T)NAN;
+#undef LX_PERT
 #undef LX_U
 #undef LX_X
 #undef LX_B
