@@ -141,12 +141,21 @@ static int rule_sizes_input(si_ctx* c, int i) {
 }
 
 static int rule_dw_input(si_ctx* c) { return rule_sizes_input(c, 0); }
+
+/* Conv3DBackpropInputV2: a 5-D shape from input_sizes. */
+static int rule_conv3d_backprop_input(si_ctx* c) {
+  si_sh o;
+  if (!si_shape_from_tensor(c, 0, &o)) return 0;
+  if (!si_with_rank(c, &o, 5, &o)) return 0;
+  return si_set(c, 0, &o);
+}
 static int rule_dw_filter(si_ctx* c) { return rule_sizes_input(c, 1); }
 
 const si_rule si_rules_nn_extra[] = {
     {"MaxPool3D", rule_pool3d},
     {"AvgPool3D", rule_pool3d},
     {"Conv3D", rule_conv3d},
+    {"Conv3DBackpropInputV2", rule_conv3d_backprop_input},
     {"Dilation2D", rule_dilation2d},
     {"IsotonicRegression", si_rule_isotonic},
     {"DepthwiseConv2dNativeBackpropInput", rule_dw_input},

@@ -273,6 +273,152 @@ done:
   tfe_free(y);
 }
 
+/* ---- Conv3DBackpropInputV2 (tf.nn.conv3d_transpose) ---- */
+
+static void conv3d_backprop_input_compute(tfe_kernel_context* k) {
+  const char* op = "Conv3DBackpropInputOp";
+  const TF_Tensor* sz = k->inputs[0];
+  const TF_Tensor* fl = k->inputs[1];
+  const TF_Tensor* ob = k->inputs[2];
+  const int64_t *st = NULL, *dl = NULL;
+  int nst = 0, ndl = 0, i, o1 = 0, o2 = 0;
+  int64_t x[5], pad[3], total;
+  nn_padding padding = padding_attr(k);
+  kutil_shape_buf b;
+  const double *f = NULL, *g = NULL;
+  double* y = NULL;
+  TF_Tensor* out;
+  if (!kutil_attr_int32_list(k, "strides", &st, &nst) ||
+      !kutil_attr_int32_list(k, "dilations", &dl, &ndl)) {
+    return;
+  }
+  if (strcmp(str_attr(k, "data_format", "NDHWC"), "NDHWC") != 0) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "Conv3DBackpropInputOpV2 only supports NDHWC on the CPU.");
+    return;
+  }
+  if (nst != 5) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Sliding window strides field must specify 5 dimensions");
+    return;
+  }
+  if (st[0] != 1 || st[4] != 1) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "Current implementation does not yet support strides in the batch and depth "
+               "dimensions.");
+    return;
+  }
+  if (dl != NULL && ndl != 5) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Dilation rates field must specify 5 dimensions");
+    return;
+  }
+  if (dl != NULL && (dl[0] != 1 || dl[1] != 1 || dl[2] != 1 || dl[3] != 1 || dl[4] != 1)) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "Current CPU implementation does not yet support dilation rates larger than 1.");
+    return;
+  }
+  if (sz->num_dims != 1 || sz->dims[0] != 5) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "input_sizes must be 1-D with 5 elements, actual shape: %s",
+               kutil_tshape(sz, &b));
+    return;
+  }
+  for (i = 0; i < 5; i++) {
+    x[i] = kutil_get_int(sz, i);
+    if (x[i] < 0) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Dimension %d must be >= 0, got %lld", i,
+                 (long long)x[i]);
+      return;
+    }
+  }
+  if (fl->num_dims != 5) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "%s: filter must be 5-dimensional", op);
+    return;
+  }
+  if (ob->num_dims != 5) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "%s: out_backprop must be 5-dimensional", op);
+    return;
+  }
+  if (x[0] != ob->dims[0]) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "%s: input and out_backprop must have the same batch size, input batch: %lld "
+               "outbackprop batch: %lld",
+               op, (long long)x[0], (long long)ob->dims[0]);
+    return;
+  }
+  if (fl->dims[4] != ob->dims[4]) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "%s: filter and out_backprop must have the same out_depth", op);
+    return;
+  }
+  if (x[4] != fl->dims[3]) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "%s: input and filter must have the same depth", op);
+    return;
+  }
+  for (i = 0; i < 3; i++) {
+    int64_t o;
+    if (!nn_out_size(k, x[1 + i], fl->dims[i], 1, st[1 + i], padding, 0, 0, &o, &pad[i])) return;
+    if (o != ob->dims[1 + i]) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "%s: Size of out_backprop doesn't match computed: actual = %lld, computed = "
+                 "%lld spatial_dim: %d",
+                 op, (long long)ob->dims[1 + i], (long long)o, i);
+      return;
+    }
+  }
+  out = tfe_kernel_alloc_output(k, 0, fl->dtype, x, 5);
+  if (out == NULL) return;
+  total = kutil_num_elements(out);
+  if (total == 0) return;
+  y = (double*)tfe_malloc((size_t)total * sizeof(double));
+  f = (const double*)nn_to_work(fl, 1, &o1);
+  g = (const double*)nn_to_work(ob, 1, &o2);
+  if (y == NULL || f == NULL || g == NULL) {
+    KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory in Conv3DBackpropInputV2");
+    goto done;
+  }
+  memset(y, 0, (size_t)total * sizeof(double));
+  {
+    const int64_t D = x[1], H = x[2], W = x[3], C = x[4];
+    const int64_t KD = fl->dims[0], KH = fl->dims[1], KW = fl->dims[2], OC = fl->dims[4];
+    const int64_t OD = ob->dims[1], OH = ob->dims[2], OW = ob->dims[3];
+    int64_t n, od, oh, ow, kd, kh, kw, c, oc;
+    for (n = 0; n < x[0]; n++) {
+      for (od = 0; od < OD; od++) {
+        for (oh = 0; oh < OH; oh++) {
+          for (ow = 0; ow < OW; ow++) {
+            const double* gp = g + (((n * OD + od) * OH + oh) * OW + ow) * OC;
+            for (kd = 0; kd < KD; kd++) {
+              int64_t d = od * st[1] - pad[0] + kd;
+              if (d < 0 || d >= D) continue;
+              for (kh = 0; kh < KH; kh++) {
+                int64_t h = oh * st[2] - pad[1] + kh;
+                if (h < 0 || h >= H) continue;
+                for (kw = 0; kw < KW; kw++) {
+                  int64_t w = ow * st[3] - pad[2] + kw;
+                  double* yp;
+                  const double* fp;
+                  if (w < 0 || w >= W) continue;
+                  yp = y + (((n * D + d) * H + h) * W + w) * C;
+                  fp = f + ((kd * KH + kh) * KW + kw) * C * OC;
+                  for (c = 0; c < C; c++) {
+                    double acc = 0.0;
+                    for (oc = 0; oc < OC; oc++) acc += gp[oc] * fp[c * OC + oc];
+                    yp[c] += acc;
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  nn_from_work(out, y, 1, total);
+done:
+  if (o1) tfe_free((void*)f);
+  if (o2) tfe_free((void*)g);
+  tfe_free(y);
+}
+
 /* ---- Dilation2D ---- */
 
 static int is_float_type(TF_DataType dt) {
@@ -717,6 +863,11 @@ void tfe_register_cpu_nn_extra_kernels(void) {
   tfe_kutil_register("AvgPool3D", avg_pool3d_compute, "T", kMax3, KUTIL_COUNT(kMax3), NULL, NULL,
                      0);
   tfe_kutil_register("Conv3D", conv3d_compute, "T", kFloat, KUTIL_COUNT(kFloat), NULL, NULL, 0);
+  {
+    static const TF_DataType kShape[] = {TF_INT32, TF_INT64};
+    tfe_kutil_register("Conv3DBackpropInputV2", conv3d_backprop_input_compute, "T", kFloat,
+                       KUTIL_COUNT(kFloat), "Tshape", kShape, 2);
+  }
   tfe_kutil_register("Dilation2D", dilation2d_compute, "T", kDil, KUTIL_COUNT(kDil), NULL, NULL,
                      0);
   tfe_kutil_register("DepthwiseConv2dNativeBackpropInput", dw_backprop_input_compute, "T", kFloat,
