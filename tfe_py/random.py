@@ -1129,6 +1129,8 @@ def all_candidate_sampler(
     true_classes: Any, num_true: int, num_sampled: int, unique: bool,
     seed: int | None = None, name: str | None = None,
 ) -> Any:
+    """Every class 0..num_sampled-1 as the sampled candidates (expected counts 1), as
+    ``tf.random.all_candidate_sampler``."""
     del name
     return _sampler(
         "AllCandidateSampler", seed, true_classes,
@@ -1140,6 +1142,8 @@ def uniform_candidate_sampler(
     true_classes: Any, num_true: int, num_sampled: int, unique: bool, range_max: int,
     seed: int | None = None, name: str | None = None,
 ) -> Any:
+    """Candidates drawn uniformly from [0, range_max) (``unique`` rejects repeats) with
+    their expected counts, as ``tf.random.uniform_candidate_sampler``."""
     del name
     return _sampler(
         "UniformCandidateSampler", seed, true_classes,
@@ -1151,6 +1155,8 @@ def log_uniform_candidate_sampler(
     true_classes: Any, num_true: int, num_sampled: int, unique: bool, range_max: int,
     seed: int | None = None, name: str | None = None,
 ) -> Any:
+    """Candidates from the log-uniform (Zipfian) distribution over [0, range_max) with
+    their expected counts, as ``tf.random.log_uniform_candidate_sampler``."""
     del name
     return _sampler(
         "LogUniformCandidateSampler", seed, true_classes,
@@ -1162,6 +1168,9 @@ def learned_unigram_candidate_sampler(
     true_classes: Any, num_true: int, num_sampled: int, unique: bool, range_max: int,
     seed: int | None = None, name: str | None = None,
 ) -> Any:
+    """Candidates drawn from the unigram distribution learned from the true classes seen
+    so far by this op (per kernel instance), as
+    ``tf.random.learned_unigram_candidate_sampler``."""
     del name
     return _sampler(
         "LearnedUnigramCandidateSampler", seed, true_classes,
@@ -1175,6 +1184,9 @@ def fixed_unigram_candidate_sampler(
     num_shards: int = 1, shard: int = 0, unigrams: Sequence[float] = (),
     seed: int | None = None, name: str | None = None,
 ) -> Any:
+    """Candidates drawn from a fixed unigram distribution (``unigrams`` or a CSV
+    ``vocab_file``, raised to ``distortion``), as
+    ``tf.random.fixed_unigram_candidate_sampler``."""
     del name
     return _sampler(
         "FixedUnigramCandidateSampler", seed, true_classes,
