@@ -814,7 +814,8 @@ def _check_state_shape(state: Any, alg: int) -> None:
 
 class _StateVariable:
     """The resource variable holding a Generator's state (TF keeps a
-    ``tf.Variable`` named ``random_generator/StateVar``)."""
+    ``tf.Variable`` named ``StateVar``; tfe has no tf.Variable yet, so this
+    small stand-in holds the VarHandleOp handle and reads and assigns it)."""
 
     def __init__(self, initial: Any) -> None:
         n = int(initial.shape[0])
@@ -836,7 +837,7 @@ class _StateVariable:
 
     @property
     def name(self) -> str:
-        return "random_generator/StateVar:0"
+        return "StateVar:0"
 
     def read_value(self) -> Any:
         return _ops.ReadVariableOp(self.handle, dtype=dtypes.int64)
@@ -866,10 +867,9 @@ class _StateVariable:
         return a if dtype is None else a.astype(dtype)
 
     def __repr__(self) -> str:
-        arr = np.array2string(self.numpy(), separator=", ")
         return (
             f"<tf.Variable '{self.name}' shape=({self._shape[0]},) dtype=int64, "
-            f"numpy=array({arr})>"
+            f"numpy={self.numpy()!r}>"
         )
 
 
