@@ -71,9 +71,10 @@ static double LA_FN(la_min_pivot)(const LA_T* a, int64_t n) {
 }
 
 /* Solves (LU) X = P B for X in place of b (n x m), given la_lu's output,
- * in the order of Eigen's triangular solver on row-major factors: each
- * unknown is (rhs - dot(solved part of its row, solved unknowns)), and the
- * upper solve multiplies by the reciprocal of the pivot. */
+ * in the order of Eigen's triangular solver on row-major right-hand
+ * sides: each unknown starts from its right-hand side, has the products
+ * with the unknowns already solved subtracted one at a time in ascending
+ * index order, and (upper solve) is multiplied by the pivot's reciprocal. */
 static void LA_FN(la_lu_solve)(const LA_T* lu, int64_t n, const int64_t* perm,
                                const LA_T* b, LA_T* x, int64_t m) {
   int64_t i, j, c;
@@ -81,19 +82,18 @@ static void LA_FN(la_lu_solve)(const LA_T* lu, int64_t n, const int64_t* perm,
     for (c = 0; c < m; c++) x[i * m + c] = b[perm[i] * m + c];
   }
   for (i = 0; i < n; i++) {
-    for (c = 0; c < m; c++) {
-      LA_T s = 0;
-      for (j = 0; j < i; j++) s += lu[i * n + j] * x[j * m + c];
-      x[i * m + c] = x[i * m + c] - s;
+    for (j = 0; j < i; j++) {
+      LA_T l = lu[i * n + j];
+      for (c = 0; c < m; c++) x[i * m + c] -= x[j * m + c] * l;
     }
   }
   for (i = n - 1; i >= 0; i--) {
     LA_T r = (LA_T)1 / lu[i * n + i];
-    for (c = 0; c < m; c++) {
-      LA_T s = 0;
-      for (j = i + 1; j < n; j++) s += lu[i * n + j] * x[j * m + c];
-      x[i * m + c] = (x[i * m + c] - s) * r;
+    for (j = i + 1; j < n; j++) {
+      LA_T u = lu[i * n + j];
+      for (c = 0; c < m; c++) x[i * m + c] -= x[j * m + c] * u;
     }
+    for (c = 0; c < m; c++) x[i * m + c] *= r;
   }
 }
 
@@ -157,11 +157,11 @@ static int LA_FN(la_cholesky)(LA_T* a, int64_t n) {
 }
 
 /* Triangular solve op(T) X = B: lower/upper, op = adjoint or not; b is
- * n x m and is overwritten with X. Follows Eigen's triangular solver:
- * without adjoint (row-major T) each unknown is (rhs - dot) times the
- * reciprocal of the diagonal; with adjoint (a column-major view) each
- * solved unknown is scaled by that reciprocal and then subtracted from the
- * rows still to solve. A zero diagonal gives inf/NaN. */
+ * n x m and is overwritten with X. In the order of Eigen's triangular
+ * solver on row-major right-hand sides (TF's layout): each unknown has the
+ * products with the unknowns already solved subtracted one at a time in
+ * ascending index order, then is multiplied by the reciprocal of the
+ * diagonal entry. A zero diagonal gives inf/NaN. */
 static void LA_FN(la_trisolve)(const LA_T* t, int64_t n, int lower,
                                int adjoint, LA_T* b, int64_t m) {
   int64_t k, j, c;
@@ -170,21 +170,13 @@ static void LA_FN(la_trisolve)(const LA_T* t, int64_t n, int lower,
 #define LA_TEL(r, q) (adjoint ? LA_CONJ(t[(q) * n + (r)]) : t[(r) * n + (q)])
   for (k = 0; k < n; k++) {
     int64_t i = eff_lower ? k : n - 1 - k;
+    int64_t lo = eff_lower ? 0 : i + 1, hi = eff_lower ? i : n;
     LA_T r = (LA_T)1 / LA_TEL(i, i);
-    int64_t lo = eff_lower ? (adjoint ? i + 1 : 0) : (adjoint ? 0 : i + 1);
-    int64_t hi = eff_lower ? (adjoint ? n : i) : (adjoint ? i : n);
-    for (c = 0; c < m; c++) {
-      if (!adjoint) {
-        LA_T s = 0;
-        for (j = lo; j < hi; j++) s += LA_TEL(i, j) * b[j * m + c];
-        b[i * m + c] = (b[i * m + c] - s) * r;
-      } else {
-        LA_T v;
-        b[i * m + c] *= r;
-        v = b[i * m + c];
-        for (j = lo; j < hi; j++) b[j * m + c] -= v * LA_TEL(j, i);
-      }
+    for (j = lo; j < hi; j++) {
+      LA_T v = LA_TEL(i, j);
+      for (c = 0; c < m; c++) b[i * m + c] -= b[j * m + c] * v;
     }
+    for (c = 0; c < m; c++) b[i * m + c] *= r;
   }
 #undef LA_TEL
 }
