@@ -87,8 +87,7 @@ static sig_cd sig_expi(int sign, int64_t num, int64_t den) {
   double a;
   num %= den;
   if (num < 0) num += den;
-  /* Use the nearest of the eight symmetric octants' angles for accuracy:
-   * a = 2 pi num / den computed in the folded range. */
+  /* The angle folded into (-pi, pi], so cos/sin get small arguments. */
   a = 2.0 * SIG_PI * ((double)num / (double)den);
   if (2 * num > den) a = -2.0 * SIG_PI * ((double)(den - num) / (double)den);
   r.re = cos(a);
@@ -278,9 +277,8 @@ static sig_plan* sig_plan_make(int64_t n, int sign) {
 
 /* ---- N-D transforms over a double complex work array ---- */
 
-/* Transforms every line of work (dims[0..rank)) along axis `ax`. `limit`
- * (< dims[limit_ax]) restricts to lines whose coordinate along limit_ax is
- * below it (-1: no restriction). Returns 0 on allocation failure. */
+/* Transforms every line of work (dims[0..rank)) along axis `ax` (sign -1
+ * forward, +1 inverse, unnormalised). Returns 0 on allocation failure. */
 static int sig_axis(sig_cd* work, const int64_t* dims, int rank, int ax,
                     int sign) {
   int64_t outer = kutil_dims_prod(dims, 0, ax);
