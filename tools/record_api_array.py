@@ -578,14 +578,29 @@ CASES: list[Case] = [
     ("autopack_nested", "tf.convert_to_tensor([[tf.constant(1.0)], [2]])"),
     ("autopack_reshape", "tf.reshape(tf.ones([2, 3]), [tf.constant(3, tf.int64), -1])"),
     ("autopack_zeros", "tf.zeros([tf.shape(tf.ones([2, 3]))[0], 3])"),
-    ("fn_autopack_reshape", "tf.function(lambda x: tf.reshape(x, [tf.shape(x)[0], -1]))(tf.ones([2, 3]))"),
+    (
+        "fn_autopack_reshape",
+        "tf.function(lambda x: tf.reshape(x, [tf.shape(x)[0], -1]))(tf.ones([2, 3]))",
+    ),
     ("fn_autopack_zeros", "tf.function(lambda x: tf.zeros([tf.shape(x)[0], 3]))(tf.ones([2, 3]))"),
     ("fn_autopack_fill", "tf.function(lambda x: tf.fill([tf.shape(x)[1]], 2.0))(tf.ones([2, 3]))"),
     ("fn_autopack_tile", "tf.function(lambda x: tf.tile(x, [tf.shape(x)[0], 1]))(tf.ones([2, 3]))"),
-    ("fn_autopack_pad", "tf.function(lambda x: tf.pad(x, [[0, tf.shape(x)[0]], [0, 0]]))(tf.ones([2, 3]))"),
-    ("fn_autopack_nested", "tf.function(lambda x: tf.convert_to_tensor([[tf.shape(x)[0]], [2]]))(tf.ones([2, 3]))"),
-    ("fn_autopack_float", "tf.function(lambda x: tf.convert_to_tensor([tf.reduce_sum(x), 2]))(tf.ones([2, 3]))"),
-    ("fn_autopack_bad", "tf.function(lambda x: tf.convert_to_tensor([tf.shape(x)[0]], dtype=tf.int64))(tf.ones([2, 3]))"),
+    (
+        "fn_autopack_pad",
+        "tf.function(lambda x: tf.pad(x, [[0, tf.shape(x)[0]], [0, 0]]))(tf.ones([2, 3]))",
+    ),
+    (
+        "fn_autopack_nested",
+        "tf.function(lambda x: tf.convert_to_tensor([[tf.shape(x)[0]], [2]]))(tf.ones([2, 3]))",
+    ),
+    (
+        "fn_autopack_float",
+        "tf.function(lambda x: tf.convert_to_tensor([tf.reduce_sum(x), 2]))(tf.ones([2, 3]))",
+    ),
+    (
+        "fn_autopack_bad",
+        "tf.function(lambda x: tf.convert_to_tensor([tf.shape(x)[0]], dtype=tf.int64))(tf.ones([2, 3]))",
+    ),
     ("edge_stack_empty", "tf.stack([])"),
     ("edge_concat_empty", "tf.concat([], 0)"),
     ("edge_split_zero", "tf.split(tf.range(4), 0)"),
@@ -615,7 +630,50 @@ CASES: list[Case] = [
     ("edge_constant_dict", "tf.constant({'a': 1})"),
     ("edge_saturate_cast_bool", "tf.saturate_cast([True], tf.int32)"),
     ("edge_bitcast_same", "tf.bitcast(tf.constant([1.5]), tf.float32)"),
-    ("edge_dynamic_partition_empty", "tf.dynamic_partition(tf.zeros([0]), tf.zeros([0], tf.int32), 2)"),
+    (
+        "edge_dynamic_partition_empty",
+        "tf.dynamic_partition(tf.zeros([0]), tf.zeros([0], tf.int32), 2)",
+    ),
+    (
+        "extract_volume_patches_valid",
+        "tf.extract_volume_patches(tf.reshape(tf.range(2 * 3 * 4 * 4 * 2, dtype=tf.float32), [2, 3, 4, 4, 2]), [1, 2, 2, 3, 1], [1, 1, 2, 1, 1], 'VALID')",
+    ),
+    (
+        "extract_volume_patches_same",
+        "tf.extract_volume_patches(tf.reshape(tf.range(3 * 5 * 4, dtype=tf.int32), [1, 3, 5, 4, 1]), [1, 2, 3, 2, 1], [1, 2, 2, 3, 1], 'SAME')",
+    ),
+    (
+        "extract_volume_patches_same_big_stride",
+        "tf.extract_volume_patches(tf.reshape(tf.range(4 * 4 * 4, dtype=tf.float64), [1, 4, 4, 4, 1]), [1, 1, 1, 2, 1], [1, 4, 3, 4, 1], 'SAME')",
+    ),
+    (
+        "extract_volume_patches_empty",
+        "tf.extract_volume_patches(tf.zeros([1, 2, 2, 2, 1]), [1, 3, 1, 1, 1], [1, 1, 1, 1, 1], 'VALID')",
+    ),
+    (
+        "extract_volume_patches_negative",
+        "tf.extract_volume_patches(tf.zeros([1, 2, 2, 2, 1]), [1, 5, 1, 1, 1], [1, 1, 1, 1, 1], 'VALID')",
+        "msg",
+    ),
+    (
+        "extract_volume_patches_rank",
+        "tf.extract_volume_patches(tf.zeros([1, 2, 2, 1]), [1, 1, 1, 1, 1], [1, 1, 1, 1, 1], 'VALID')",
+        "msg",
+    ),
+    (
+        "extract_volume_patches_batch_ksize",
+        "tf.extract_volume_patches(tf.zeros([1, 2, 2, 2, 1]), [2, 1, 1, 1, 1], [1, 1, 1, 1, 1], 'VALID')",
+        "msg",
+    ),
+    (
+        "extract_volume_patches_zero_stride",
+        "tf.extract_volume_patches(tf.zeros([1, 2, 2, 2, 1]), [1, 1, 1, 1, 1], [1, 0, 1, 1, 1], 'VALID')",
+        "msg",
+    ),
+    (
+        "fn_extract_volume_patches",
+        "tf.function(lambda x: tf.extract_volume_patches(x, [1, 1, 2, 2, 1], [1, 1, 1, 1, 1], 'SAME'))(tf.ones([1, 2, 3, 3, 2])).shape",
+    ),
     # ---- inside tf.function (graph mode)
     ("fn_reshape_zeros", "tf.function(lambda: tf.reshape(tf.zeros([2, 3]) + 1.0, [3, 2]))()"),
     ("fn_constant_shape", "tf.function(lambda: tf.constant(2, shape=[2, 2], name='k'))()"),

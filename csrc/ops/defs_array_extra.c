@@ -28,6 +28,12 @@ static const tfe_builtin_op kOps[] = {
            "out: out: dtype",
            "attr: T: {int32, int64, float, double}",
            "attr: dtype: {int32, int64} = DT_INT32"),
+    TFE_OP("ExtractVolumePatches", "in: input: T",
+           "out: patches: T",
+           "attr: ksizes: list(int) >= 5",
+           "attr: strides: list(int) >= 5",
+           "attr: T: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64}",
+           "attr: padding: {'SAME', 'VALID'}"),
     {NULL, NULL}, /* end marker: not registered */
 };
 

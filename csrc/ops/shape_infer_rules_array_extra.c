@@ -73,7 +73,61 @@ static int rule_histogram_fixed_width(si_ctx* c) {
   return si_set_vector(c, 0, SI_UNKNOWN);
 }
 
+/* ExtractVolumePatches(input): rank 5; [batch, planes, rows, cols] from
+ * TF's windowed output sizes, depth * ksize_planes * ksize_rows *
+ * ksize_cols. */
+static int rule_extract_volume_patches(si_ctx* c) {
+  si_sh in, out;
+  int nk = 0, ns = 0, i;
+  const int64_t* ks = si_attr_ints(c, "ksizes", &nk);
+  const int64_t* st = si_attr_ints(c, "strides", &ns);
+  const char* padding = si_attr_str(c, "padding", "VALID");
+  int same = padding != NULL && padding[0] == 'S';
+  si_in(c, 0, &in);
+  if (!si_with_rank(c, &in, 5, &in)) return 0;
+  if (!si_attr_ints32(c, "ksizes") || !si_attr_ints32(c, "strides")) return 0;
+  if (nk != 5) {
+    return si_err(c,
+                  "ExtractVolumePatches requires the ksizes attribute to contain 5 "
+                  "values, but got: %d",
+                  nk);
+  }
+  if (ns != 5) {
+    return si_err(c,
+                  "ExtractVolumePatches requires the stride attribute to contain 5 "
+                  "values, but got: %d",
+                  ns);
+  }
+  out.rank = 5;
+  out.d[0] = in.d[0];
+  for (i = 1; i < 4; i++) {
+    int64_t d = in.d[i];
+    if (st[i] <= 0) return si_err(c, "Stride must be > 0, but got %lld", (long long)st[i]);
+    if (d == SI_UNKNOWN) {
+      out.d[i] = SI_UNKNOWN;
+    } else if (same) {
+      out.d[i] = (d + st[i] - 1) / st[i];
+    } else {
+      out.d[i] = (d - ks[i] + st[i]) / st[i];
+      if (out.d[i] < 0) {
+        return si_err(c,
+                      "Computed output size would be negative: %lld [input_size: "
+                      "%lld, effective_filter_size: %lld, stride: %lld]",
+                      (long long)out.d[i], (long long)d, (long long)ks[i],
+                      (long long)st[i]);
+      }
+    }
+  }
+  out.d[4] = in.d[4];
+  for (i = 1; i < 4; i++) {
+    if (ks[i] < 0) return si_err(c, "ksizes is out of range.");
+    if (!si_dim_mul(c, out.d[4], ks[i], &out.d[4])) return 0;
+  }
+  return si_set(c, 0, &out);
+}
+
 const si_rule si_rules_array_extra[] = {
+    {"ExtractVolumePatches", rule_extract_volume_patches},
     {"DynamicPartition", rule_dynamic_partition},
     {"DynamicStitch", rule_dynamic_stitch},
     {"ParallelDynamicStitch", rule_dynamic_stitch},

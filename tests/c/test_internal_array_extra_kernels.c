@@ -1,6 +1,7 @@
 /* The array_extra kernels (csrc/kernels/cpu/array_extra_kernels.c):
  * DynamicPartition, DynamicStitch, ParallelDynamicStitch and
- * HistogramFixedWidth: values, edge cases and TF's error messages. */
+ * HistogramFixedWidth and ExtractVolumePatches: values, edge cases and
+ * TF's error messages. */
 #include "kernel_test_ops.h"
 #include "kernel_test_util.h"
 
@@ -119,6 +120,41 @@ TEST(histogram_fixed_width_bins_and_errors) {
   n = run("HistogramFixedWidth", 3, kt_tensor(TF_FLOAT, KT_DIMS(1), KT_V(NAN)),
           kt_tensor(TF_FLOAT, KT_DIMS(2), KT_V(0, 5)), kt_scalar(TF_INT32, 2));
   EXPECT_ERR(n, TF_INVALID_ARGUMENT, "Histogram values must not contain NaN");
+}
+
+TEST(extract_volume_patches) {
+  int n;
+  begin();
+  /* [1, 2, 2, 1, 1] input, 2x1x1 patches, VALID: one plane of patches */
+  kt_attr_ints(&A, "ksizes", ((const int64_t[]){1, 2, 1, 1, 1}), 5);
+  kt_attr_ints(&A, "strides", ((const int64_t[]){1, 1, 1, 1, 1}), 5);
+  kt_attr_string(&A, "padding", "VALID");
+  n = run("ExtractVolumePatches", 1,
+          kt_tensor(TF_FLOAT, KT_DIMS(1, 2, 2, 1, 1), KT_V(1, 2, 3, 4)));
+  EXPECT_OK(n, 1);
+  KT_CHECK(OUT[0], TF_FLOAT, KT_DIMS(1, 1, 2, 1, 2), KT_V(1, 3, 2, 4));
+  drop(1);
+  /* SAME pads with zeros after the last plane */
+  kt_attr_ints(&A, "ksizes", ((const int64_t[]){1, 2, 1, 1, 1}), 5);
+  kt_attr_ints(&A, "strides", ((const int64_t[]){1, 1, 1, 1, 1}), 5);
+  kt_attr_string(&A, "padding", "SAME");
+  n = run("ExtractVolumePatches", 1,
+          kt_tensor(TF_INT32, KT_DIMS(1, 2, 1, 1, 1), KT_V(5, 6)));
+  EXPECT_OK(n, 1);
+  KT_CHECK(OUT[0], TF_INT32, KT_DIMS(1, 2, 1, 1, 2), KT_V(5, 6, 6, 0));
+  drop(1);
+  kt_attr_ints(&A, "ksizes", ((const int64_t[]){2, 1, 1, 1, 1}), 5);
+  kt_attr_ints(&A, "strides", ((const int64_t[]){1, 1, 1, 1, 1}), 5);
+  kt_attr_string(&A, "padding", "VALID");
+  n = run("ExtractVolumePatches", 1, kt_tensor(TF_FLOAT, KT_DIMS(1, 1, 1, 1, 1), KT_V(1)));
+  EXPECT_ERR(n, TF_UNIMPLEMENTED, "Only support ksizes across space.");
+  kt_attr_ints(&A, "ksizes", ((const int64_t[]){1, 5, 1, 1, 1}), 5);
+  kt_attr_ints(&A, "strides", ((const int64_t[]){1, 1, 1, 1, 1}), 5);
+  kt_attr_string(&A, "padding", "VALID");
+  n = run("ExtractVolumePatches", 1, kt_tensor(TF_FLOAT, KT_DIMS(1, 2, 1, 1, 1), KT_V(1, 2)));
+  EXPECT_ERR(n, TF_INVALID_ARGUMENT,
+             "Computed output size would be negative: -2 [input_size: 2, "
+             "effective_filter_size: 5, stride: 1]");
 }
 
 TFE_TEST_MAIN

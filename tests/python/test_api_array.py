@@ -131,8 +131,7 @@ def test_recorded_cases_cover_the_toplevel_functions() -> None:
     names = set(array_ops.TOPLEVEL)
     text = " ".join(c["expr"] for c in CASES)
     missing = {n for n in names if f"tf.{n}(" not in text}
-    # extract_volume_patches needs an op tfe lacks (tested below).
-    assert missing == {"extract_volume_patches"}
+    assert not missing
 
 
 def test_toplevel_names_resolve_to_array_ops() -> None:
@@ -143,11 +142,6 @@ def test_toplevel_names_resolve_to_array_ops() -> None:
     assert tf.dtypes.cast is tf.cast
     assert tf.dtypes.saturate_cast is tf.saturate_cast
     assert tf.constant is tf.graph.constant if hasattr(tf, "graph") else True
-
-
-def test_missing_op_is_not_implemented() -> None:
-    with pytest.raises(NotImplementedError, match="ExtractVolumePatches"):
-        tf.extract_volume_patches(tf.zeros([1, 2, 2, 2, 1]), [1] * 5, [1] * 5, "VALID")
 
 
 def test_edit_distance_needs_sparse_tensors() -> None:

@@ -1,6 +1,7 @@
 /* CPU kernels: array ops the tf.* Python API needs beyond the existing
  * array groups: DynamicPartition, DynamicStitch (and ParallelDynamicStitch,
- * the same result on one CPU thread) and HistogramFixedWidth, with
+ * the same result on one CPU thread), HistogramFixedWidth and
+ * ExtractVolumePatches, with
  * TensorFlow 2.21's checks, messages and numbers. Op definitions:
  * csrc/ops/defs_array_extra.c. */
 #include <math.h>
@@ -389,6 +390,133 @@ static void k_histogram_fixed_width(tfe_kernel_context* k) {
   tfe_free(counts);
 }
 
+/* ------------------------------------------------- ExtractVolumePatches */
+
+/* TF's ParseAttributeVec5: 5 values, 1 in the batch and depth slots, >= 1
+ * in the three spatial ones. */
+static int volume_attr(tfe_kernel_context* k, const char* name,
+                       int64_t out[3]) {
+  const int64_t* v;
+  int n;
+  if (!kutil_attr_int32_list(k, name, &v, &n)) return 0;
+  if (n != 5) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "%s must have 5 elements, got %d", name, n);
+    return 0;
+  }
+  if (v[0] != 1 || v[4] != 1) {
+    KUTIL_FAIL(k, TF_UNIMPLEMENTED, "Only support %s across space.", name);
+    return 0;
+  }
+  if (v[1] < 1 || v[2] < 1 || v[3] < 1) {
+    KUTIL_FAIL(k, TF_OUT_OF_RANGE, "%s is out of range.", name);
+    return 0;
+  }
+  out[0] = v[1];
+  out[1] = v[2];
+  out[2] = v[3];
+  return 1;
+}
+
+/* Output size and leading padding of one spatial dimension. The size and
+ * its checks are TF's GetWindowedOutputSize; the leading padding of SAME is
+ * the one of the Eigen volume-patch expression TF's kernel runs (it may be
+ * negative: the window then starts inside the input). */
+static int volume_dim(tfe_kernel_context* k, int64_t in, int64_t ksize,
+                      int64_t stride, int same, int64_t* out, int64_t* pad) {
+  if (same) {
+    *out = (in + stride - 1) / stride;
+    *pad = ((*out - 1) * stride + ksize - in) / 2;
+  } else {
+    *out = (in - ksize + stride) / stride;
+    *pad = 0;
+  }
+  if (*out < 0) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "Computed output size would be negative: %lld [input_size: %lld, "
+               "effective_filter_size: %lld, stride: %lld]",
+               (long long)*out, (long long)in, (long long)ksize, (long long)stride);
+    return 0;
+  }
+  return 1;
+}
+
+static void k_extract_volume_patches(tfe_kernel_context* k) {
+  const TF_Tensor* x = k->inputs[0];
+  int64_t ks[3], st[3], in[3], out[3], pad[3], dims[5], depth, batch, pdepth;
+  int64_t b, op, orow, oc, kp, kr, kc;
+  const char* padding = NULL;
+  size_t plen = 0, esz = kutil_esize(x->dtype);
+  int same, i;
+  TF_Tensor* y;
+  char* dst;
+  const char* src = (const char*)kutil_data(x);
+  if (!volume_attr(k, "ksizes", ks) || !volume_attr(k, "strides", st)) return;
+  if (k->attrs == NULL ||
+      !tfe_attrs_get_string(k->attrs, "padding", &padding, &plen, NULL)) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "ExtractVolumePatches needs a padding");
+    return;
+  }
+  same = plen == 4 && memcmp(padding, "SAME", 4) == 0;
+  if (x->num_dims != 5) {
+    kutil_shape_buf sb;
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "input must be 5-dimensional%s",
+               kutil_tshape(x, &sb));
+    return;
+  }
+  batch = x->dims[0];
+  depth = x->dims[4];
+  for (i = 0; i < 3; i++) {
+    in[i] = x->dims[i + 1];
+    if (!volume_dim(k, in[i], ks[i], st[i], same, &out[i], &pad[i])) return;
+  }
+  if (!tfe_checked_mul_i64(ks[0], ks[1], &pdepth) ||
+      !tfe_checked_mul_i64(pdepth, ks[2], &pdepth) ||
+      !tfe_checked_mul_i64(pdepth, depth, &pdepth)) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "ExtractVolumePatches: patch size overflows");
+    return;
+  }
+  dims[0] = batch;
+  dims[1] = out[0];
+  dims[2] = out[1];
+  dims[3] = out[2];
+  dims[4] = pdepth;
+  if (tfe_shape_num_elements(dims, 5) < 0) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "Encountered overflow when multiplying shape dimensions");
+    return;
+  }
+  y = tfe_kernel_alloc_output(k, 0, x->dtype, dims, 5);
+  if (y == NULL || kutil_num_elements(y) == 0) return;
+  dst = (char*)kutil_data(y);
+  /* Patch elements in (plane, row, col, depth) order, zeros outside. */
+  for (b = 0; b < batch; b++) {
+    for (op = 0; op < out[0]; op++) {
+      for (orow = 0; orow < out[1]; orow++) {
+        for (oc = 0; oc < out[2]; oc++) {
+          for (kp = 0; kp < ks[0]; kp++) {
+            int64_t ip = op * st[0] - pad[0] + kp;
+            for (kr = 0; kr < ks[1]; kr++) {
+              int64_t ir = orow * st[1] - pad[1] + kr;
+              for (kc = 0; kc < ks[2]; kc++) {
+                int64_t ic = oc * st[2] - pad[2] + kc;
+                size_t n = (size_t)depth * esz;
+                if (ip < 0 || ip >= in[0] || ir < 0 || ir >= in[1] || ic < 0 ||
+                    ic >= in[2]) {
+                  memset(dst, 0, n);
+                } else {
+                  int64_t at = (((b * in[0] + ip) * in[1] + ir) * in[2] + ic) * depth;
+                  memcpy(dst, src + (size_t)at * esz, n);
+                }
+                dst += n;
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
 void tfe_register_cpu_array_extra_kernels(void) {
   static const TF_DataType all[] = {KUTIL_POD_TYPES, TF_STRING};
   static const TF_DataType hist[] = {TF_INT32, TF_INT64, TF_FLOAT, TF_DOUBLE};
@@ -401,4 +529,11 @@ void tfe_register_cpu_array_extra_kernels(void) {
                      KUTIL_COUNT(all), NULL, NULL, 0);
   tfe_kutil_register("HistogramFixedWidth", k_histogram_fixed_width, "T",
                      hist, KUTIL_COUNT(hist), "dtype", idx, 2);
+  {
+    static const TF_DataType vp[] = {
+        TF_FLOAT,  TF_DOUBLE, TF_INT32,    TF_UINT8,  TF_INT16,  TF_INT8,
+        TF_INT64,  TF_BFLOAT16, TF_UINT16, TF_HALF,   TF_UINT32, TF_UINT64};
+    tfe_kutil_register("ExtractVolumePatches", k_extract_volume_patches, "T", vp,
+                       KUTIL_COUNT(vp), NULL, NULL, 0);
+  }
 }
