@@ -73,7 +73,7 @@ def op(name: str) -> Callable[..., Any]:
 def tensor(value: Any, dtype: Any = None, dtype_hint: Any = None, name: str | None = None) -> Any:
     """``value`` as a tensor of the current mode, as ``tf.convert_to_tensor``.
 
-    A tensor is returned as it is (TypeError when ``dtype`` disagrees);
+    A tensor is returned as it is (ValueError when ``dtype`` disagrees, as TF);
     other values become constants of ``dtype``, else of ``dtype_hint`` when
     they convert to it, else of the dtype inferred from the value.
     """
