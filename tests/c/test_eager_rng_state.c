@@ -107,8 +107,10 @@ TEST(read_and_skip_moves_the_counter) {
     TFE_DeleteTensorHandle(h2);
   }
   /* ThreeFry is not a CPU algorithm */
-  CHECK_EQ_INT(read_and_skip(ctx, h, 2, 1, got, s), TF_INVALID_ARGUMENT);
-  CHECK_STR_CONTAINS(TF_Message(s), "Unsupported algorithm id: 2");
+  CHECK_EQ_INT(read_and_skip(ctx, h, 2, 1, got, s), TF_UNIMPLEMENTED);
+  CHECK_STR_CONTAINS(TF_Message(s), "ThreeFry");
+  CHECK_EQ_INT(read_and_skip(ctx, h, 7, 1, got, s), TF_INVALID_ARGUMENT);
+  CHECK_STR_CONTAINS(TF_Message(s), "Unsupported algorithm id: 7");
   TFE_DeleteTensorHandle(h);
   /* too short and wrong-dtype states */
   {

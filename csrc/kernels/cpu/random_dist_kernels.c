@@ -2175,6 +2175,11 @@ static void rng_read_and_skip_compute(tfe_kernel_context* k) {
   if (!rd_scalar(k, 1, TF_INT32, &alg)) return;
   if (!rd_scalar(k, 2, TF_UINT64, &delta)) return;
   if (alg == 3) alg = 1;
+  if (alg == 2) {
+    KUTIL_FAIL(k, TF_UNIMPLEMENTED,
+               "Non-XLA devices don't support the ThreeFry algorithm.");
+    return;
+  }
   r = rd_lock_state(k, alg, 0);
   if (r == NULL) return;
   out = tfe_kernel_alloc_output(k, 0, TF_INT64, &three, 1);
