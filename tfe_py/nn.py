@@ -2764,9 +2764,136 @@ def sampled_softmax_loss(
     return softmax_cross_entropy_with_logits(labels=_op("StopGradient")(lab), logits=logits)
 
 
-ctc_loss = _needs("CTCLossV2", "tf.nn.ctc_loss")
 ctc_greedy_decoder = _needs("CTCGreedyDecoder", "tf.nn.ctc_greedy_decoder")
 ctc_beam_search_decoder = _needs("CTCBeamSearchDecoder", "tf.nn.ctc_beam_search_decoder")
+
+
+def _logsumexp(x: Any, axis: int, keepdims: bool = False) -> Any:
+    """tf.math.reduce_logsumexp's formula: the finite max is taken out."""
+    raw_max = _reduce("Max", x, [axis], True)
+    my_max = _op("StopGradient")(
+        _where(_op("IsFinite")(raw_max), raw_max, _op("ZerosLike")(raw_max))
+    )
+    result = _op("Log")(_reduce("Sum", _op("Exp")(_op("Sub")(x, my_max)), [axis], keepdims))
+    if not keepdims:
+        my_max = _squeeze(my_max, [axis])
+    return _op("AddV2")(result, my_max)
+
+
+def _sequence_mask(lengths: Any, maxlen: int) -> Any:
+    """[len(lengths), maxlen] float32 mask of positions below each length."""
+    pos = _const(np.arange(maxlen, dtype=np.int32), _dtypes.int32)
+    below = _op("Less")(pos, _expand(_cast(lengths, _dtypes.int32), 1))
+    return _cast(below, _dtypes.float32)
+
+
+def ctc_loss(
+    labels: Any,
+    logits: Any,
+    label_length: Any,
+    logit_length: Any,
+    logits_time_major: bool = True,
+    unique: Any = None,
+    blank_index: Any = None,
+    name: str | None = None,
+) -> Any:
+    """CTC loss per batch element for dense ``labels`` [batch, max_label_len]
+    (TF's ctc_loss_dense: a backward pass over the CTC states in log space;
+    ``unique`` only affects TF's gradient and is accepted). SparseTensor
+    labels need the CTCLossV2 op and tf.SparseTensor, which tfe lacks."""
+    if hasattr(labels, "indices") and hasattr(labels, "dense_shape"):
+        _api.unimplemented("CTCLossV2", "tf.nn.ctc_loss with SparseTensor labels")
+    del unique
+    if blank_index is None:
+        blank_index = 0
+    logits = _t(logits)
+    labels = _t(labels)
+    label_length = _t(label_length)
+    logit_length = _t(logit_length)
+    orig = _dtype(logits)
+    if orig in (_dtypes.float16, _dtypes.bfloat16):
+        logits = _cast(logits, _dtypes.float32)
+    if not logits_time_major:
+        logits = _transpose(logits, [1, 0, 2])
+    ldims = _dims(logits)
+    bdims = _dims(labels)
+    if ldims is None or bdims is None or None in ldims or None in bdims:
+        raise ValueError("tf.nn.ctc_loss needs logits and labels of known shapes")
+    T, B, C = ldims
+    L = int(bdims[1])
+    if blank_index != 0:
+        if blank_index < 0:
+            blank_index += C
+        logits = _concat(
+            [
+                logits[:, :, blank_index : blank_index + 1],
+                logits[:, :, :blank_index],
+                logits[:, :, blank_index + 1 :],
+            ],
+            2,
+        )
+        labels = _where(
+            _op("Less")(labels, _t(blank_index, dtype=_dtype(labels))), labels + 1, labels
+        )
+    f32 = _dtypes.float32
+    ilp = log_softmax(logits)  # [T, B, C]
+    # log probability of each CTC state (label states, then blank states,
+    # after a leading start state) at each time step
+    one_hot = _op("OneHot")(labels, C, _const(1.0, f32), _const(0.0, f32))
+    prod = _op("Mul")(_expand(ilp, 2), _expand(one_hot, 0))
+    label_lp = _reduce("Sum", prod, [3])
+    blank = _op("Tile")(ilp[:, :, :1], _const([1, 1, L + 1], _dtypes.int32))
+    obs = _op("PadV2")(
+        _concat([label_lp, blank], 2),
+        _const([[0, 0], [0, 0], [1, 0]], _dtypes.int32),
+        _op("Log")(_const(0.0, f32)),
+    )
+    # transitions between states: self loops, start -> first label,
+    # label -> blank, blank -> next label, label -> next label unless repeated
+    S = 2 * (L + 1)
+    trans = np.eye(S, dtype=np.float32)
+    trans[1, 0] += 1.0
+    for i in range(1, L + 1):
+        trans[i, L + 1 + i - 1] += 1.0  # blank_states[:-1] -> label_states[1:]
+    for i in range(L + 1):
+        trans[L + 1 + i, i] += 1.0  # label -> blank
+    if L >= 2:
+        idx = np.array(
+            [[[b, k + 2, k + 1] for k in range(L - 1)] for b in range(B)], dtype=np.int32
+        )
+        repeats = _op("Equal")(labels[:, :-1], labels[:, 1:])
+        values = _op("Sub")(_const(1.0, f32), _cast(repeats, f32))
+        l2l = _op("ScatterNd")(_const(idx, _dtypes.int32), values, _const([B, S, S], _dtypes.int32))
+        state_trans = _op("AddV2")(_expand(_const(trans, f32), 0), l2l)
+    else:
+        state_trans = _op("Tile")(_expand(_const(trans, f32), 0), _const([B, 1, 1], _dtypes.int32))
+    bwd_trans = _transpose(_op("Log")(state_trans), [0, 2, 1])
+    # final states: the last label state or the last blank state of each sequence
+    log_0 = np.float32(np.log(np.float64(0.0) + 1e-307))
+    label_final = _op("OneHot")(
+        _cast(label_length, _dtypes.int32), L + 1, _const(1.0, f32), _const(0.0, f32), axis=0
+    )
+    final_mask = _op("Mul")(
+        _op("Fill")(_const([2, 1, B], _dtypes.int32), _const(1.0, f32)), label_final
+    )
+    final_lp = _op("Mul")(_op("Sub")(_const(1.0, f32), final_mask), _const(log_0, f32))
+    final_lp = _transpose(_reshape(final_lp, [S, B]), [1, 0])
+    mask = _transpose(_sequence_mask(logit_length, T), [1, 0])  # [T, B]
+    state = final_lp
+    cum = _op("Fill")(_const([B], _dtypes.int32), _const(0.0, f32))
+    for t in range(T - 1, -1, -1):
+        st = _op("AddV2")(state, obs[t])
+        st = _logsumexp(_op("AddV2")(_expand(st, 1), bwd_trans), -1)
+        lps = _logsumexp(st, -1, keepdims=True)
+        st = _op("Sub")(st, lps)
+        cum = _op("AddV2")(cum, _op("Mul")(_squeeze(lps, [-1]), mask[t]))
+        bm = _expand(mask[t], 1)
+        out = _op("Mul")(st, bm)
+        state = _op("AddV2")(out, _op("Mul")(final_lp, _op("Sub")(_const(1.0, f32), bm)))
+    loss = _op("Neg")(_op("AddV2")(state[:, 0], cum))
+    if orig in (_dtypes.float16, _dtypes.bfloat16):
+        loss = _cast(loss, orig)
+    return loss
 
 
 class _KerasRNNWrapper:

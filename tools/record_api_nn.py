@@ -38,6 +38,7 @@ _W = "np.cos(np.arange(18, dtype=np.float32)).reshape(6, 3)"
 _B = "np.linspace(-0.5, 0.5, 6).astype(np.float32)"
 _IN = "np.sin(np.arange(6, dtype=np.float32)).reshape(2, 3)"
 _SV = "(np.array([0, 4, 5], np.int64), np.array([[0.4], [0.2]], np.float32), np.array([0.5, 0.2, 0.1], np.float32))"
+_CTC = "(np.sin(np.arange(60, dtype=np.float32) * 0.7).reshape(6, 2, 5) * 2)"
 _L = "np.linspace(-3, 3, 24).astype(np.float32).reshape(4, 6)"
 _LAB = "np.abs(np.sin(np.arange(24, dtype=np.float32))).reshape(4, 6)"
 
@@ -257,6 +258,12 @@ CASES: list[str] = [
     "tf.nn.isotonic_regression(np.cos(np.arange(12)).reshape(3, 4))",
     "tf.nn.isotonic_regression(np.cos(np.arange(12)).reshape(3, 4).astype(np.float16))",
     "tf.nn.isotonic_regression(np.array([[np.nan, 1.0, 2.0, 1.0, 1.0]], np.float32))",
+    # CTC loss with dense labels
+    f"tf.nn.ctc_loss(np.array([[1, 2, 2], [3, 1, 0]], np.int32), {_CTC}, [3, 2], [6, 5])",
+    f"tf.nn.ctc_loss(np.array([[1, 2, 2], [3, 1, 0]], np.int32), {_CTC}.transpose(1, 0, 2), [3, 2], [6, 5], logits_time_major=False)",
+    f"tf.nn.ctc_loss(np.array([[0, 2, 2], [3, 1, 0]], np.int32), {_CTC}, [3, 2], [6, 6], blank_index=-1)",
+    f"tf.nn.ctc_loss(np.array([[1], [3]], np.int32), {_CTC}, [1, 1], [6, 3], blank_index=2)",
+    f"tf.nn.ctc_loss(np.array([[1, 1, 1, 1], [3, 3, 0, 0]], np.int32), {_CTC}[:3], [4, 2], [3, 3])",
     # candidate sampling and sampled losses
     "tf.nn.all_candidate_sampler(np.array([[1], [3]], np.int64), 1, 5, True)",
     "(tf.random.set_seed(3), tf.nn.fixed_unigram_candidate_sampler(np.array([[1], [3]], np.int64), 1, 4, True, 5, unigrams=[1.0, 2.0, 3.0, 4.0, 5.0]))[1]",

@@ -148,7 +148,6 @@ def test_namespace_complete() -> None:
 @pytest.mark.parametrize(
     ("call", "op_name"),
     [
-        ("tf.nn.ctc_loss([[1]], [[[0.0]]], [1], [1])", "CTCLossV2"),
         ("tf.nn.ctc_greedy_decoder(np.zeros([1, 1, 2], np.float32), [1])", "CTCGreedyDecoder"),
         (
             "tf.nn.ctc_beam_search_decoder(np.zeros([1, 1, 2], np.float32), [1])",
@@ -205,6 +204,14 @@ def test_ops_missing_or_working(call: str, op_name: str) -> None:
     else:
         with pytest.raises(NotImplementedError, match=op_name):
             eval(call, {"tf": tf, "np": np})
+
+
+def test_ctc_loss_sparse_labels_unsupported() -> None:
+    class FakeSparse:
+        indices = dense_shape = values = None
+
+    with pytest.raises(NotImplementedError, match="CTCLossV2"):
+        tf.nn.ctc_loss(FakeSparse(), np.zeros([1, 1, 2], np.float32), None, [1], blank_index=0)
 
 
 def test_sparse_embeddings_and_keras_wrappers_unsupported() -> None:
