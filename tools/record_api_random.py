@@ -236,6 +236,8 @@ CASES: list[tuple[str, str]] = [
     ("stateless_threefry", "tf.random.stateless_uniform([2], seed=[1, 2], alg='threefry')"),
     ("gen_threefry", "tf.random.Generator.from_seed(1, alg='threefry').uniform([2])"),
     ("gen_threefry_state", "tf.random.Generator.from_seed(1, alg='threefry').state.read_value()"),
+    ("gen_in_function", "g = tf.random.Generator.from_seed(123)\n"
+     "f = tf.function(lambda: g.normal([2]))\n[f(), f(), g.state.read_value()]"),
     ("gen_state_repr", "g = tf.random.Generator.from_seed(2**65 + 7)\ng.normal([2])\n"
      "repr(g.state)"),
     ("gen_state_normal_odd", "g = tf.random.Generator.from_seed(9)\ng.normal([3, 3])\n"
