@@ -35,19 +35,8 @@ __all__ = [
     "convert_image_dtype",
     "crop_and_resize",
     "crop_to_bounding_box",
-    "decode_and_crop_jpeg",
-    "decode_bmp",
-    "decode_gif",
-    "decode_image",
-    "decode_jpeg",
-    "decode_jxl",
-    "decode_png",
-    "decode_webp",
     "draw_bounding_boxes",
-    "encode_jpeg",
-    "encode_png",
     "extract_glimpse",
-    "extract_jpeg_shape",
     "extract_patches",
     "flip_left_right",
     "flip_up_down",
@@ -55,7 +44,6 @@ __all__ = [
     "grayscale_to_rgb",
     "hsv_to_rgb",
     "image_gradients",
-    "is_jpeg",
     "non_max_suppression",
     "non_max_suppression_overlaps",
     "non_max_suppression_padded",
@@ -1428,20 +1416,41 @@ def _missing(op_name: str, api: str) -> Any:
     return fn
 
 
-decode_and_crop_jpeg = _missing("DecodeAndCropJpeg", "decode_and_crop_jpeg")
-decode_bmp = _missing("DecodeBmp", "decode_bmp")
-decode_gif = _missing("DecodeGif", "decode_gif")
-decode_image = _missing("DecodeImage", "decode_image")
-decode_jpeg = _missing("DecodeJpeg", "decode_jpeg")
-decode_jxl = _missing("DecodeJxl", "decode_jxl")
-decode_png = _missing("DecodePng", "decode_png")
-decode_webp = _missing("DecodeWebP", "decode_webp")
-encode_jpeg = _missing("EncodeJpeg", "encode_jpeg")
-encode_png = _missing("EncodePng", "encode_png")
-extract_jpeg_shape = _missing("ExtractJpegShape", "extract_jpeg_shape")
 generate_bounding_box_proposals = _missing(
     "GenerateBoundingBoxProposals", "generate_bounding_box_proposals"
 )
+
+# The codecs are tf.io's functions (TF exports the same objects under both
+# names): looked up in tfe_py.io on first use.
+_FROM_IO = frozenset(
+    {
+        "decode_and_crop_jpeg",
+        "decode_bmp",
+        "decode_gif",
+        "decode_image",
+        "decode_jpeg",
+        "decode_jxl",
+        "decode_png",
+        "decode_webp",
+        "encode_jpeg",
+        "encode_png",
+        "extract_jpeg_shape",
+        "is_jpeg",
+    }
+)
+
+
+__all__ += sorted(_FROM_IO)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _FROM_IO:
+        from tfe_py import io as _io
+
+        fn = getattr(_io, name)
+        globals()[name] = fn
+        return fn
+    raise AttributeError(f"module 'tfe_py.image' has no attribute {name!r}")
 
 
 def extract_glimpse(
@@ -1532,9 +1541,3 @@ def stateless_sample_distorted_bounding_box(
         _t(seed),
         **_sdbb_attrs(aspect_ratio_range, area_range, max_attempts, use_image_if_no_bounding_boxes),
     )
-
-
-def is_jpeg(contents: Any, name: str | None = None) -> Any:
-    """Whether ``contents`` starts with the JPEG magic bytes."""
-    sub = _ops.Substr(_t(contents), np.int32(0), np.int32(3))
-    return _ops.Equal(sub, _t(b"\xff\xd8\xff"))
