@@ -19,8 +19,8 @@ functions do:
 As ``tf.io`` (``import tfe_py as tf``) the module also has TensorFlow's
 functions: ``read_file``/``write_file``, ``serialize_tensor``/
 ``parse_tensor``, ``decode_raw``, ``decode_csv``, ``encode_base64``/
-``decode_base64``, ``decode_compressed``, ``decode_png``/``decode_image``
-(PNG only), ``matching_files``, ``is_jpeg``, ``TFRecordWriter``, the
+``decode_base64``, ``decode_compressed``, ``decode_png``/``decode_bmp``/
+``decode_image`` (PNG and BMP), ``matching_files``, ``is_jpeg``, ``TFRecordWriter``, the
 feature classes of ``parse_example``, and ``tf.io.gfile``
 (:mod:`tfe_py._io_gfile`: the functions above under TF's names, with TF's
 behaviour where it differs). Functions whose op tfe lacks raise
@@ -931,12 +931,19 @@ def is_jpeg(contents: Any, name: str | None = None) -> Any:
 def decode_png(contents: Any, channels: int = 0, dtype: Any = None, name: str | None = None) -> Any:
     """Decodes a PNG image into a [height, width, channels] uint8 (or
     uint16) tensor; ``channels`` 0 keeps the file's, 1 gray, 3 RGB, 4 RGBA.
-    tfe decodes PNG only: a JPEG, GIF, BMP or WebP input is
-    UnimplementedError (TF decodes those here too)."""
+    A BMP input is InvalidArgumentError (as TF); JPEG, GIF and WebP, which
+    TF also decodes here, are UnimplementedError in tfe."""
     from tfe_py import dtypes
 
     dt = dtypes.uint8 if dtype is None else dtypes.as_dtype(dtype)
     return _ops().DecodePng(_str_tensor(contents), channels=int(channels), dtype=dt)
+
+
+def decode_bmp(contents: Any, channels: int = 0, name: str | None = None) -> Any:
+    """Decodes a BMP (8, 24 or 32 bits per pixel, uncompressed) into a
+    [height, width, channels] uint8 tensor; ``channels`` 0, 3 or 4. A PNG
+    is InvalidArgumentError, as in TF (use decode_image)."""
+    return _ops().DecodeBmp(_str_tensor(contents), channels=int(channels))
 
 
 def decode_image(
@@ -946,7 +953,7 @@ def decode_image(
     name: str | None = None,
     expand_animations: bool = True,
 ) -> Any:
-    """Decodes an image (PNG only in tfe) into [height, width, channels];
+    """Decodes an image (PNG or BMP in tfe) into [height, width, channels];
     ``dtype`` float32 scales to [0, 1], other dtypes go through
     ``tf.image.convert_image_dtype``."""
     from tfe_py import dtypes
@@ -984,7 +991,6 @@ def _missing(op_name: str, api: str) -> Callable[..., Any]:
 # The other image codecs and the Example/sparse parsers need ops tfe does
 # not implement; they raise NotImplementedError naming them.
 decode_and_crop_jpeg = _missing("DecodeAndCropJpeg", "tf.io.decode_and_crop_jpeg")
-decode_bmp = _missing("DecodeBmp", "tf.io.decode_bmp")
 decode_gif = _missing("DecodeGif", "tf.io.decode_gif")
 decode_jpeg = _missing("DecodeJpeg", "tf.io.decode_jpeg")
 decode_jxl = _missing("DecodeJxl", "tf.io.decode_jxl")

@@ -926,6 +926,96 @@ def _png_cases() -> list[tuple[str, str, bool]]:
 CASES += _png_cases()
 
 
+def mkbmp(
+    w: int, h: int, bpp: int, rows: list[list[int]], top_down: bool = False, header_size: int = 40
+) -> bytes:
+    """A BMP whose rows (top first) hold w * bpp / 8 bytes in file order."""
+    bpr = w * bpp // 8
+    pad = (4 - bpr % 4) % 4
+    order = rows if top_down else rows[::-1]
+    pixels = b"".join(bytes(r) + b"\0" * pad for r in order)
+    dib = struct.pack(
+        "<IiiHHIIiiII",
+        header_size,
+        w,
+        -h if top_down else h,
+        1,
+        bpp,
+        0,
+        len(pixels),
+        2835,
+        2835,
+        0,
+        0,
+    )
+    dib += b"\0" * (header_size - 40)
+    off = 14 + len(dib)
+    return b"BM" + struct.pack("<IHHI", off + len(pixels), 0, 0, off) + dib + pixels
+
+
+def _bmp_cases() -> list[tuple[str, str, bool]]:
+    rows24 = [[1, 2, 3, 4, 5, 6, 7, 8, 9], [10, 11, 12, 13, 14, 15, 16, 17, 18]]
+    bmps = {
+        "24": mkbmp(3, 2, 24, rows24),
+        "24_top_down": mkbmp(3, 2, 24, rows24, top_down=True),
+        "32": mkbmp(2, 1, 32, [[1, 2, 3, 4, 5, 6, 7, 8]]),
+        "8": mkbmp(3, 1, 8, [[1, 2, 3]]),
+        "v5_header": mkbmp(1, 1, 24, [[1, 2, 3]], header_size=124),
+    }
+    cases: list[tuple[str, str, bool]] = []
+    for key, data in bmps.items():
+        cases.append((f"bmp_{key}", f"out = tf.io.decode_bmp({data!r})", False))
+        for ch in (1, 3, 4):
+            cases.append(
+                (f"bmp_{key}_ch{ch}", f"out = tf.io.decode_bmp({data!r}, channels={ch})", ch == 1)
+            )
+        if key == "24_top_down":
+            continue  # TF 2.21 itself crashes (SIGSEGV) on the two below
+        cases.append(
+            (f"bmp_{key}_image_u16", f"out = tf.io.decode_image({data!r}, dtype=tf.uint16)", False)
+        )
+        cases.append(
+            (f"bmp_{key}_image_f32", f"out = tf.io.decode_image({data!r}, dtype=tf.float32)", False)
+        )
+    b24 = bmps["24"]
+    bad_header = (
+        b"BM"
+        + b"\0" * 8
+        + b"\xff\xff\xff\xff"
+        + b"\0" * 4
+        + b"\x01\0\0\0" * 2
+        + b"\0\0\x18\0"
+        + b"\0" * 4
+    )
+    big = (
+        b"BM"
+        + b"\0" * 8
+        + b"\x36\0\0\0"
+        + b"\0" * 4
+        + b"\xff\xff\0\0" * 2
+        + b"\0\0\x18\0"
+        + b"\0" * 24
+    )
+    cases += [
+        ("bmp_truncated", f"out = tf.io.decode_bmp({b24[:-5]!r})", True),
+        ("bmp_short", "out = tf.io.decode_bmp(b'BM1234')", True),
+        ("bmp_16bit", f"out = tf.io.decode_bmp({mkbmp(2, 1, 16, [[1, 2, 3, 4]])!r})", True),
+        ("bmp_zero_width", f"out = tf.io.decode_bmp({mkbmp(0, 1, 24, [[]])!r})", True),
+        ("bmp_bad_header", f"out = tf.io.decode_bmp({bad_header!r})", True),
+        ("bmp_too_big", f"out = tf.io.decode_bmp({big!r})", True),
+        ("bmp_with_png_op", f"out = tf.io.decode_png({b24!r})", True),
+        (
+            "bmp_op_reads_png",
+            f"out = tf.io.decode_bmp({mkpng(2, 1, 2, 8, [[1, 2, 3, 4, 5, 6]])!r})",
+            False,
+        ),
+    ]
+    return cases
+
+
+CASES += _bmp_cases()
+
+
 def jsonable(x: Any) -> Any:
     if isinstance(x, bytes):
         return {"b": x.hex()}

@@ -1,8 +1,9 @@
 /* Built-in op definitions: parsing and serialization ops of tf.io and
  * tf.strings (UnicodeScript, SerializeTensor, ParseTensor, DecodeRaw,
- * DecodePaddedRaw, DecodeCSV, DecodeCompressed, DecodePng, DecodeImage). Names, args, attrs and
- * defaults follow TensorFlow 2.21's op registry. The kernels are in
- * csrc/kernels/cpu/parsing_kernels.c and parsing_png.c. */
+ * DecodePaddedRaw, DecodeCSV, DecodeCompressed, DecodePng, DecodeBmp,
+ * DecodeImage). Names, args, attrs and defaults follow TensorFlow 2.21's op
+ * registry. The kernels are in csrc/kernels/cpu/parsing_kernels.c and
+ * parsing_png.c. */
 #include "ops/ops_internal.h"
 
 int tfe_ops_register_parsing_defs(void);
@@ -42,6 +43,9 @@ static const tfe_builtin_op kOps[] = {
            "out: image: dtype",
            "attr: channels: int = 0",
            "attr: dtype: {uint8, uint16} = DT_UINT8"),
+    TFE_OP("DecodeBmp", "in: contents: string",
+           "out: image: uint8",
+           "attr: channels: int = 0"),
     TFE_OP("DecodeImage", "in: contents: string",
            "out: image: dtype",
            "attr: channels: int = 0",

@@ -1,6 +1,6 @@
 /* Shape rules for the parsing op group (UnicodeScript, SerializeTensor,
  * ParseTensor, DecodeRaw, DecodePaddedRaw, DecodeCSV, DecodeCompressed,
- * DecodePng, DecodeImage),
+ * DecodePng, DecodeBmp, DecodeImage),
  * as TF's shape functions give them. */
 #include "ops/shape_infer_internal.h"
 
@@ -48,8 +48,8 @@ static int rule_decode_csv(si_ctx* c) {
   return 1;
 }
 
-/* DecodePng / DecodeImage: a scalar in; [?, ?, channels] out (channels 0
- * is unknown). DecodeImage with expand_animations may give 3-D or 4-D:
+/* DecodePng / DecodeBmp / DecodeImage: a scalar in; [?, ?, channels] out
+ * (channels 0 is unknown). DecodeImage with expand_animations may give 3-D or 4-D:
  * unknown rank. */
 static int rule_decode_image(si_ctx* c) {
   si_sh in, out;
@@ -78,6 +78,7 @@ const si_rule si_rules_parsing[] = {
     {"DecodeCSV", rule_decode_csv},
     {"DecodeCompressed", si_rule_unchanged},
     {"DecodePng", rule_decode_image},
+    {"DecodeBmp", rule_decode_image},
     {"DecodeImage", rule_decode_image},
     {NULL, NULL},
 };

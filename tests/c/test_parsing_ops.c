@@ -401,6 +401,65 @@ TEST(decode_png_mutations_end_in_a_status) {
   teardown();
 }
 
+/* A bottom-up 3x2 24-bit BMP: rows (1,2,3)(4,5,6)(7,8,9) and
+ * (10,11,12)(13,14,15)(16,17,18) in BGR order. */
+static const char kBmp[] =
+    "\x42\x4d\x4e\x00\x00\x00\x00\x00\x00\x00\x36\x00\x00\x00\x28\x00\x00\x00\x03\x00"
+    "\x00\x00\x02\x00\x00\x00\x01\x00\x18\x00\x00\x00\x00\x00\x18\x00\x00\x00\x13\x0b"
+    "\x00\x00\x13\x0b\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x0a\x0b\x0c\x0d\x0e\x0f"
+    "\x10\x11\x12\x00\x00\x00\x01\x02\x03\x04\x05\x06\x07\x08\x09\x00\x00\x00";
+#define BMP_LEN 78
+
+static TF_Code decode_bmp(const char* p, size_t n, int64_t channels, TFE_TensorHandle** out) {
+  TFE_Op* op = TFE_NewOp(C, "DecodeBmp", S);
+  TFE_TensorHandle* h = hscalar_str(p, n);
+  int nout = 1;
+  TF_Code code;
+  *out = NULL;
+  TFE_OpAddInput(op, h, S);
+  TFE_OpSetAttrInt(op, "channels", channels);
+  TFE_Execute(op, out, &nout, S);
+  code = TF_GetCode(S);
+  TFE_DeleteOp(op);
+  TFE_DeleteTensorHandle(h);
+  return code;
+}
+
+TEST(decode_bmp_rgb_and_errors) {
+  static const uint8_t want[24] = {3,  2,  1,  255, 6,  5,  4,  255, 9,  8,  7,  255,
+                                   12, 11, 10, 255, 15, 14, 13, 255, 18, 17, 16, 255};
+  TFE_TensorHandle* out;
+  TF_Tensor* t;
+  int iter;
+  char buf[BMP_LEN];
+  setup();
+  CHECK_EQ_INT(decode_bmp(kBmp, BMP_LEN, 4, &out), TF_OK);
+  t = resolve(out);
+  CHECK_EQ_INT((int)TF_Dim(t, 2), 4);
+  CHECK(memcmp(TF_TensorData(t), want, sizeof want) == 0);
+  TF_DeleteTensor(t);
+  TFE_DeleteTensorHandle(out);
+  CHECK_EQ_INT(decode_bmp(kBmp, BMP_LEN - 1, 0, &out), TF_INVALID_ARGUMENT);
+  CHECK_STR_CONTAINS(TF_Message(S), "they differ by -1");
+  CHECK_EQ_INT(decode_bmp(kBmp, BMP_LEN, 1, &out), TF_INVALID_ARGUMENT);
+  CHECK_EQ_INT(decode_png(kBmp, BMP_LEN, 0, &out), TF_INVALID_ARGUMENT);
+  CHECK_STR_CONTAINS(TF_Message(S), "Trying to decode BMP format using a wrong op");
+  CHECK_EQ_INT(decode_bmp(kPng, PNG_LEN, 0, &out), TF_INVALID_ARGUMENT);
+  CHECK_STR_CONTAINS(TF_Message(S), "Trying to decode PNG format using DecodeBmp op");
+  for (iter = 0; iter < 4000; iter++) {
+    TF_Code code;
+    size_t n = BMP_LEN;
+    memcpy(buf, kBmp, BMP_LEN);
+    buf[2 + rnd() % 32] = (char)rnd(); /* header fields */
+    if (iter % 2) buf[2 + rnd() % 32] ^= (char)(1u << (rnd() % 8));
+    if (iter % 7 == 0) n = rnd() % BMP_LEN;
+    code = decode_bmp(buf, n, (int64_t)(iter % 3 == 0 ? 3 : 0), &out);
+    CHECK(code == TF_OK || code == TF_INVALID_ARGUMENT || code == TF_RESOURCE_EXHAUSTED);
+    if (out != NULL) TFE_DeleteTensorHandle(out);
+  }
+  teardown();
+}
+
 static uint32_t rng_state = 12345u;
 static uint32_t rnd(void) {  /* a fixed LCG: the same inputs every run */
   rng_state = rng_state * 1664525u + 1013904223u;

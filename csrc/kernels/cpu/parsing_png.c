@@ -1,6 +1,7 @@
-/* DecodePng and DecodeImage (PNG input) for tf.io.decode_png /
- * decode_image: a PNG reader written for this project after the PNG
- * specification, producing what TF's libpng setup produces:
+/* DecodePng, DecodeBmp and DecodeImage (PNG and BMP input) for
+ * tf.io.decode_png / decode_bmp / decode_image. The PNG reader is written
+ * for this project after the PNG specification and produces what TF's
+ * libpng setup produces:
  *
  *  - channels 0 means the file's own (a palette gives 3, or 4 with tRNS);
  *    1 and 3 drop alpha, 2 and 4 keep it (tRNS becomes alpha, else
@@ -15,8 +16,15 @@
  *  - Adam7 interlacing, all five filters, every valid depth/colour type.
  * Errors use TF's messages: problems up to the first IDAT are "Invalid
  * PNG. Failed to initialize decoder.", later ones "Invalid PNG data, size
- * N". A JPEG, GIF, BMP or WebP input is UNIMPLEMENTED (tfe decodes PNG
- * only). */
+ * N".
+ *
+ * BMP follows TF's own decoder: 8, 24 or 32 bits per pixel, uncompressed,
+ * pixels at the offset the file header gives, rows padded to 4 bytes,
+ * bottom-up unless the height is negative; BGR(A) becomes RGB(A); the
+ * file's size must be exactly offset + rows; uint16 output is v << 8 and
+ * float v * (1/255). As in TF, DecodeImage reads both formats, DecodePng
+ * refuses a BMP and DecodeBmp a PNG (once its header has been read). A JPEG, GIF or WebP input is
+ * UNIMPLEMENTED (tfe has no decoder for them). */
 #include <stdint.h>
 #include <string.h>
 
@@ -231,7 +239,16 @@ static void decode_png(tfe_kernel_context* k, const unsigned char* p, size_t n, 
     int critical;
     /* libpng reads an IDAT's header while initialising and its data
      * while decoding: damage from an IDAT on is a data error. */
-    if (n - pos >= 8 && memcmp(p + pos + 4, "IDAT", 4) == 0 && seen_ihdr) seen_idat = 1;
+    if (!seen_idat && n - pos >= 8 && memcmp(p + pos + 4, "IDAT", 4) == 0 && seen_ihdr) {
+      seen_idat = 1;
+      /* TF checks the op once the decoder is initialised */
+      if (k->op_def != NULL && strcmp(k->op_def->name, "DecodeBmp") == 0) {
+        KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                   "Trying to decode PNG format using DecodeBmp op. Use `decode_png` or "
+                   "`decode_image` instead.");
+        goto done;
+      }
+    }
     if (n - pos < 12) goto data_error_or_init;
     len = be32(p + pos);
     if (len > 0x7fffffffu || (size_t)len > n - pos - 12) goto data_error_or_init;
@@ -373,25 +390,129 @@ done:
   tfe_free(raw);
 }
 
-/* Shared by DecodePng and DecodeImage: checks, format sniffing, dispatch. */
+static int32_t le32s(const unsigned char* p) {
+  return (int32_t)((uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) |
+                   ((uint32_t)p[3] << 24));
+}
+
+/* TF's BMP decoder (checks and messages included). */
+static void decode_bmp(tfe_kernel_context* k, const unsigned char* p, size_t n, int channels,
+                       TF_DataType dt) {
+  int32_t header, width, height, abs_height;
+  int bpp, img_ch, out_ch, row_size;
+  int64_t size_diff, last, i, j, c;
+  int64_t dims[3];
+  TF_Tensor* t;
+  if (channels == 1) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "`channels` must be 0, 3 or 4 for BMP, but got 1");
+    return;
+  }
+  if (n < 32) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "Incomplete bmp content, requires at least 32 bytes to find the header size, "
+               "width, height, and bpp, got %zu bytes",
+               n);
+    return;
+  }
+  header = le32s(p + 10);
+  width = le32s(p + 18);
+  height = le32s(p + 22);
+  bpp = (int16_t)(p[28] | (p[29] << 8));
+  img_ch = bpp / 8;
+  if (img_ch != 1 && img_ch != 3 && img_ch != 4) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "Number of channels inherent in the image must be 1, 3 or 4, was %d", img_ch);
+    return;
+  }
+  out_ch = channels ? channels : img_ch;
+  if (width <= 0) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Width must be positive");
+    return;
+  }
+  if (height == 0) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Height must be nonzero");
+    return;
+  }
+  if (header < 0) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "header size must be nonnegative");
+    return;
+  }
+  abs_height = height == INT32_MIN ? INT32_MAX : (height < 0 ? -height : height);
+  if ((int64_t)width * abs_height >= (int64_t)(INT32_MAX / 8)) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Total possible pixel bytes must be less than 2^30");
+    return;
+  }
+  row_size = (img_ch * width + 3) / 4 * 4;
+  size_diff = (int64_t)n - header - (int64_t)row_size * abs_height;
+  if (size_diff != 0) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "Input size should match (header_size + row_size * abs_height) but they differ "
+               "by %lld",
+               (long long)size_diff);
+    return;
+  }
+  last = (int64_t)header + (int64_t)(abs_height - 1) * row_size + (int64_t)(width - 1) * img_ch +
+         img_ch;
+  if (last > (int64_t)n) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Expected %lld bytes, but only have %zu", (long long)last,
+               n);
+    return;
+  }
+  dims[0] = abs_height;
+  dims[1] = width;
+  dims[2] = out_ch;
+  t = tfe_kernel_alloc_output(k, 0, dt, dims, 3);
+  if (t == NULL) return;
+  for (i = 0; i < abs_height; i++) {
+    const unsigned char* row =
+        p + header + (height < 0 ? i : (int64_t)abs_height - 1 - i) * (int64_t)row_size;
+    for (j = 0; j < width; j++) {
+      const unsigned char* px = row + j * img_ch;
+      uint8_t v[4];
+      if (img_ch == 1) {
+        v[0] = v[1] = v[2] = px[0];
+        v[3] = 255;
+      } else {
+        v[0] = px[2];
+        v[1] = px[1];
+        v[2] = px[0];
+        v[3] = img_ch == 4 ? px[3] : 255;
+      }
+      for (c = 0; c < out_ch; c++) {
+        size_t at = ((size_t)i * (size_t)width + (size_t)j) * (size_t)out_ch + (size_t)c;
+        if (dt == TF_UINT8) {
+          ((uint8_t*)kutil_data(t))[at] = v[c];
+        } else if (dt == TF_UINT16) {
+          ((uint16_t*)kutil_data(t))[at] = (uint16_t)(v[c] << 8);
+        } else {
+          ((float*)kutil_data(t))[at] = (float)v[c] * (1.0f / 255.0f);
+        }
+      }
+    }
+  }
+}
+
+/* Shared by DecodePng, DecodeBmp and DecodeImage: checks, format
+ * sniffing, dispatch. */
 static void decode_image_common(tfe_kernel_context* k) {
   const TF_Tensor* in = k->inputs[0];
   TF_DataType dt = k->output_types != NULL ? k->output_types[0] : TF_UINT8;
+  const char* op = k->op_def != NULL ? k->op_def->name : "DecodeImage";
   int32_t channels = 0;
   const TF_TString* s;
   const unsigned char* p;
   size_t n;
   if (k->attrs != NULL) tfe_attrs_get_type(k->attrs, "dtype", &dt, NULL);
   if (!kutil_attr_int32(k, "channels", 0, &channels)) return;
+  if (channels != 0 && channels != 1 && channels != 3 && channels != 4) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "`channels` must be 0, 1, 3 or 4 but got %d",
+               (int)channels);
+    return;
+  }
   if (in->num_dims != 0) {
     kutil_shape_buf b;
     KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "`contents` must be scalar but got shape%s",
                kutil_tshape(in, &b));
-    return;
-  }
-  if (channels != 0 && channels != 1 && channels != 3 && channels != 4) {
-    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "`channels` must be 0, 1, 3 or 4 but got %d",
-               (int)channels);
     return;
   }
   s = &((const TF_TString*)kutil_data(in))[0];
@@ -401,12 +522,21 @@ static void decode_image_common(tfe_kernel_context* k) {
     decode_png(k, p, n, channels, dt);
     return;
   }
+  if (n >= 2 && memcmp(p, "BM", 2) == 0) {
+    if (strcmp(op, "DecodePng") == 0) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "Trying to decode BMP format using a wrong op. Use `decode_bmp` or "
+                 "`decode_image` instead. Op used: %s",
+                 op);
+      return;
+    }
+    decode_bmp(k, p, n, channels, dt);
+    return;
+  }
   if ((n >= 3 && memcmp(p, "\xff\xd8\xff", 3) == 0) || (n >= 4 && memcmp(p, "GIF8", 4) == 0) ||
-      (n >= 2 && memcmp(p, "BM", 2) == 0) ||
       (n >= 12 && memcmp(p, "RIFF", 4) == 0 && memcmp(p + 8, "WEBP", 4) == 0)) {
     KUTIL_FAIL(k, TF_UNIMPLEMENTED,
-               "%s: tfe decodes PNG images only (this is a JPEG, GIF, BMP or WebP image)",
-               k->op_def != NULL ? k->op_def->name : "DecodeImage");
+               "%s: tfe decodes PNG and BMP images only (this is a JPEG, GIF or WebP image)", op);
     return;
   }
   KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
@@ -420,4 +550,5 @@ void tfe_register_cpu_parsing_png_kernels(void) {
                      NULL, 0);
   tfe_kutil_register("DecodeImage", decode_image_common, "dtype", kImage, KUTIL_COUNT(kImage),
                      NULL, NULL, 0);
+  tfe_kutil_register("DecodeBmp", decode_image_common, NULL, NULL, 0, NULL, NULL, 0);
 }
