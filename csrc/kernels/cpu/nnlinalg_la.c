@@ -8,8 +8,9 @@
  * float32 matrices are worked on in float with the operation order of
  * Eigen's unblocked algorithms (partial-pivoting LU, LLT, the triangular
  * solver's dot/axpy forms, the determinant as the product of the pivots),
- * so small float results equal TF's to the bit; QR and LogMatrixDeterminant
- * of float32, and half, work in double and are rounded at the end, as are
+ * so small float results equal TF's to the bit (QR too, for square and
+ * tall matrices); LogMatrixDeterminant of float32, and half, work in
+ * double and are rounded at the end, as are
  * float64 and complex matrices (whose own dtype is double). Errors follow
  * TF: "Input is not invertible." when an LU pivot is
  * zero (or a NaN pivot is the first on the diagonal), Cholesky of a
@@ -675,6 +676,17 @@ static void qr_compute(tfe_kernel_context* k) {
   }
   for (b = 0; b < batch; b++) {
     int64_t y, x;
+    if (is_f32(in->dtype)) {
+      load_w(in, b * m * n, m * n, a);
+      la_qr_f((float*)a, m, n, (float*)tau, tol);
+      la_qr_q_f((const float*)a, m, n, (const float*)tau, (float*)q, kq);
+      for (y = 0; y < m; y++) {
+        for (x = 0; x < y && x < n; x++) ((float*)a)[y * n + x] = 0;
+      }
+      store_w(qo, b * m * kq, m * kq, q);
+      store_w(ro, b * rr * n, rr * n, a);
+      continue;
+    }
     load_n(in, b * m * n, m * n, a);
     if (cplx) {
       la_qr_c((la_c*)a, m, n, (la_c*)tau, tol);

@@ -1,6 +1,6 @@
 /* Dense linear-algebra routines, instantiated by nnlinalg_la.c for real
  * matrices (LA_T = double), complex ones (LA_T = double _Complex) and,
- * with LA_SUBSET defined (all but la_slogdet and QR), float32 ones
+ * with LA_SUBSET defined (all but la_slogdet), float32 ones
  * (LA_T = float), so that float results carry the float rounding of TF's
  * (Eigen's) float arithmetic. LA_SUF names the instance, LA_ABS is the
  * modulus, LA_ABS2 the squared modulus, LA_CONJ the conjugate, LA_RE the
@@ -181,30 +181,27 @@ static void LA_FN(la_trisolve)(const LA_T* t, int64_t n, int lower,
 #undef LA_TEL
 }
 
-#ifndef LA_SUBSET
 /* Householder QR of the m x n matrix a in place, as Eigen's HouseholderQR:
  * for column j the reflector keeps the leading entry's direction out of
  * R (R_jj = -sign(re a_jj) * norm), or is skipped (tau 0, R_jj = re a_jj)
  * when the column below the diagonal is negligible (squared norm <= tol,
  * the dtype's smallest normal). On return the upper triangle holds R, the
- * part below the diagonal the reflector vectors (implicit leading 1). */
+ * part below the diagonal the reflector vectors (implicit leading 1).
+ * Sums run in Eigen's order (the squared norm of the tail, then
+ * w = v^H B before the reflector's top row is added). */
 static void LA_FN(la_qr)(LA_T* a, int64_t m, int64_t n, LA_T* tau,
                          double tol) {
   int64_t k = m < n ? m : n, j, i, c;
   for (j = 0; j < k; j++) {
     LA_T c0 = a[j * n + j], beta_t, t;
-    double tail = 0, beta, im0 = LA_ABS(c0 - (LA_T)LA_RE(c0));
-    for (i = j + 1; i < m; i++) {
-      double v = LA_ABS(a[i * n + j]);
-      tail += v * v;
-    }
+    LA_R tail = 0, beta, im0 = LA_ABS(c0 - (LA_T)LA_RE(c0));
+    for (i = j + 1; i < m; i++) tail += LA_ABS2(a[i * n + j]);
     if (tail <= tol && im0 * im0 <= tol) {
       tau[j] = 0;
       a[j * n + j] = LA_RE(c0);
       for (i = j + 1; i < m; i++) a[i * n + j] = 0;
     } else {
-      double a0 = LA_ABS(c0);
-      beta = sqrt(a0 * a0 + tail);
+      beta = LA_SQRT(LA_ABS2(c0) + tail);
       if (LA_RE(c0) >= 0) beta = -beta;
       beta_t = (LA_T)beta;
       for (i = j + 1; i < m; i++) a[i * n + j] /= (c0 - beta_t);
@@ -217,8 +214,9 @@ static void LA_FN(la_qr)(LA_T* a, int64_t m, int64_t n, LA_T* tau,
         a[j * n + c] *= (LA_T)1 - tau[j];
         continue;
       }
-      t = a[j * n + c];
+      t = 0;
       for (i = j + 1; i < m; i++) t += LA_CONJ(a[i * n + j]) * a[i * n + c];
+      t += a[j * n + c];
       a[j * n + c] -= tau[j] * t;
       for (i = j + 1; i < m; i++) a[i * n + c] -= tau[j] * a[i * n + j] * t;
     }
@@ -237,15 +235,19 @@ static void LA_FN(la_qr_q)(const LA_T* a, int64_t m, int64_t n,
     LA_T h = LA_CONJ(tau[j]);
     if (h == 0) continue;
     for (c = 0; c < kq; c++) {
-      LA_T t = q[j * kq + c];
+      LA_T t = 0;
+      if (j == m - 1) {
+        q[j * kq + c] *= (LA_T)1 - h;
+        continue;
+      }
       for (i = j + 1; i < m; i++) t += LA_CONJ(a[i * n + j]) * q[i * kq + c];
+      t += q[j * kq + c];
       q[j * kq + c] -= h * t;
       for (i = j + 1; i < m; i++) q[i * kq + c] -= h * a[i * n + j] * t;
     }
   }
 }
 
-#endif /* LA_SUBSET */
 
 /* Eigen-decomposition of the self-adjoint n x n matrix a (only its lower
  * triangle is read), following the steps of Eigen's
