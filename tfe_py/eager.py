@@ -198,6 +198,8 @@ def _array_for(value: Any, tf_dtype: int) -> np.ndarray:
     target = dtypes.to_numpy_dtype(tf_dtype)
     src = np.asarray(value)
     kind, want = src.dtype.kind, target.kind
+    if want == "V" and dtypes.DType(tf_dtype).is_floating:
+        want = "f"  # bfloat16 and the float8 types (ml_dtypes) are floats
     if (
         want in "iu"
         and target != _UINT64
@@ -230,7 +232,9 @@ def _array_for(value: Any, tf_dtype: int) -> np.ndarray:
         # floats truncate, integers wrap, complex keeps the real part.
         ok = kind in "biufc" and want in "biufc"
     elif kind == "b":
-        ok = want in "iuf"  # Python bools are 0 and 1, but not complex
+        # Python bools are 0 and 1 for numpy's integer and float types (not
+        # complex, bfloat16 or float8)
+        ok = want in "iuf" and target.kind != "V"
     elif kind in "iu":
         # Python ints outside the target's range wrap around, as TF's
         # conversion through int64 and a cast makes them.

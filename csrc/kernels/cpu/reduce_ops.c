@@ -50,6 +50,16 @@ static inline double ld_f64(const double* p) { return *p; }
 static inline float ld_f16(const uint16_t* p) { return kutil_f16_to_f32(*p); }
 static inline float ld_bf16(const uint16_t* p) { return kutil_bf16_to_f32(*p); }
 
+/* A float rounded to the element type (16-bit floats; identity else). */
+static inline float rnd_f32(float v) { return v; }
+static inline double rnd_f64(double v) { return v; }
+static inline float rnd_f16(float v) {
+  return kutil_f16_to_f32(kutil_f32_to_f16(v));
+}
+static inline float rnd_bf16(float v) {
+  return kutil_bf16_to_f32(kutil_f32_to_bf16(v));
+}
+
 /* Folds the partial result p of one chunk into acc (in chunk order). */
 static double float_fold(int op, double acc, double p) {
   switch (op) {
@@ -69,9 +79,10 @@ static double float_fold(int op, double acc, double p) {
     int j, b, s;                                                              \
     if (n < 8) {                                                              \
       /* fewer elements than one vector: TF adds them in order, in the     \
-       * element type; so do we, for the same rounding */                   \
+       * element type (16-bit floats round after every addition); so do  \
+       * we, for the same rounding */                                        \
       W seq = 0;                                                              \
-      for (; i < n; i++) seq += LOAD(x + i);                                  \
+      for (; i < n; i++) seq = rnd_##S(seq + LOAD(x + i));                    \
       return (double)seq;                                                     \
     }                                                                         \
     while (n - i >= BLOCK) {                                                  \
