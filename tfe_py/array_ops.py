@@ -1179,7 +1179,10 @@ def histogram_fixed_width_bins(
     if _is_eager_tensor(nb) and not int(nb.numpy()) > 0:
         from tfe_py import errors
 
-        raise errors.InvalidArgumentError(f"assertion failed: [nbins {nb} must > 0]")
+        raise errors.InvalidArgumentError(
+            "Expected 'tf.Tensor(False, shape=(), dtype=bool)' to be true. "
+            f"Summarized data: b'nbins {nb!s} must > 0'"
+        )
     nb_f = cast(nb, vals.dtype)
     scaled = (vals - vrange[0]) / (vrange[1] - vrange[0])
     idx = _op("Floor")(nb_f * scaled)

@@ -511,6 +511,7 @@ CASES: list[Case] = [
     (
         "histogram_fixed_width_bins_zero",
         "tf.histogram_fixed_width_bins([1.0], [0.0, 5.0], nbins=0)",
+        "msg",
     ),
     ("parallel_stack_eager", "tf.parallel_stack([[1], [2]])", "msg"),
     ("edit_distance_not_sparse", "tf.edit_distance([1], [1])", "msg"),
