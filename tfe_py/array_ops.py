@@ -284,7 +284,7 @@ def range(
     else:
         dt = as_dtype(dtype)
     args = [cast(a, dt) for a in args]
-    return _op("Range")(*args, name=None if name == "range" else name)
+    return _op("Range")(*args, name=name)
 
 
 def linspace(start: Any, stop: Any, num: Any, name: str | None = None, axis: int = 0) -> Any:
@@ -499,7 +499,7 @@ def transpose(a: Any, perm: Any = None, conjugate: bool = False, name: str = "tr
             perm = _op("Range")(_op("Rank")(x) - 1, -1, -1)
         else:
             perm = np.arange(r - 1, -1, -1, dtype=np.int32)
-    return fn(x, _ints(perm))
+    return fn(x, _ints(perm), name=name)
 
 
 # ---------------------------------------------------------------------------
@@ -516,7 +516,7 @@ def concat(values: Any, axis: Any, name: str = "concat") -> Any:
         if r is not None and r != 0:
             raise ValueError(f"Shape {_static(ax)} must have rank 0")
         return identity(values[0])
-    return _op("ConcatV2")(list(values), _ints(axis))
+    return _op("ConcatV2")(list(values), _ints(axis), name=name)
 
 
 def stack(values: Any, axis: int = 0, name: str = "stack") -> Any:
@@ -534,7 +534,7 @@ def stack(values: Any, axis: int = 0, name: str = "stack") -> Any:
         n = s.rank + 1
         if axis < -n or axis >= n:
             raise ValueError(f"Argument `axis` = {axis} not in range [{-n}, {n})")
-    return _op("Pack")(list(values), axis=axis)
+    return _op("Pack")(list(values), axis=axis, name=name)
 
 
 def _flat(values: Any) -> list[Any]:
@@ -569,7 +569,7 @@ def unstack(value: Any, num: int | None = None, axis: int = 0, name: str = "unst
             num = s[axis]
         if num is None:
             raise ValueError(f"Cannot infer argument `num` from shape {s}")
-    return list(_op("Unpack")(x, num=num, axis=axis))
+    return list(_op("Unpack")(x, num=num, axis=axis, name=name))
 
 
 def split(
@@ -578,7 +578,7 @@ def split(
     """``value`` cut along ``axis`` into ``num_or_size_splits`` equal parts
     (an int) or parts of the given sizes (one may be -1)."""
     if isinstance(num_or_size_splits, numbers.Integral):
-        return list(_op("Split")(axis, value, num_split=int(num_or_size_splits)))
+        return list(_op("Split")(axis, value, num_split=int(num_or_size_splits), name=name))
     sizes = _t(num_or_size_splits)
     s = _static(sizes)
     if s.rank == 0:
@@ -591,7 +591,7 @@ def split(
             num = s[0]
         if num is None:
             raise ValueError(f"Cannot infer argument `num` from shape {num_or_size_splits}")
-    return list(_op("SplitV")(value, sizes, axis, num_split=num))
+    return list(_op("SplitV")(value, sizes, axis, num_split=num, name=name))
 
 
 def tile(input: Any, multiples: Any, name: str | None = None) -> Any:

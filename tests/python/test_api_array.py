@@ -209,3 +209,16 @@ def test_histogram_shape_error_in_graph() -> None:
 def test_parallel_dynamic_stitch_raw_op() -> None:
     out = tf.raw_ops.ParallelDynamicStitch(indices=[[0, 1], [1]], data=[[1, 2], [9]])
     assert out.numpy().tolist() == [1, 9]
+
+
+def test_graph_nodes_get_tf_default_names() -> None:
+    g = tf.Graph()
+    with g.as_default():
+        a = tf.concat([tf.constant([1]), tf.constant([2])], 0)
+        b = tf.transpose(tf.constant([[1]]))
+        c = tf.range(3)
+        d = tf.stack([tf.constant(1), tf.constant(2)])
+        e = tf.split(tf.constant([1, 2]), 2)
+        f = tf.reshape(c, [3, 1], name="col")
+    names = [t.op.name for t in (a, b, c, d, e[0], f)]
+    assert names == ["concat", "transpose", "range", "stack", "split", "col"]
