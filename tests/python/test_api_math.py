@@ -172,19 +172,22 @@ def test_unknown_shapes_in_graphs() -> None:
 
 def test_add_is_cheap() -> None:
     """tf.add on scalars costs about what the raw op wrapper costs (the
-    issue asks for at most 2x; this allows noise on a loaded machine)."""
+    issue asks for at most 2x; the bound here leaves room for a loaded
+    machine). Runs of the two alternate so that load hits both alike."""
     a = tf.constant(1.0)
     b = tf.constant(2.0)
     raw = tf.ops.AddV2
 
-    def best(fn: Any) -> float:
-        times = []
-        for _ in range(5):
-            t0 = time.perf_counter()
-            for _ in range(2000):
-                fn(a, b)
-            times.append(time.perf_counter() - t0)
-        return min(times)
+    def run(fn: Any) -> float:
+        t0 = time.perf_counter()
+        for _ in range(1000):
+            fn(a, b)
+        return time.perf_counter() - t0
 
-    best(tf.add)
-    assert best(tf.add) < 3.0 * best(raw)
+    run(tf.add)
+    run(raw)
+    best_add = best_raw = math.inf
+    for _ in range(20):
+        best_raw = min(best_raw, run(raw))
+        best_add = min(best_add, run(tf.add))
+    assert best_add < 3.0 * best_raw
