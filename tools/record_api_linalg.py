@@ -542,6 +542,23 @@ CASES: list[tuple[str, str]] = [
         "tf.linalg.banded_triangular_solve(tf.ones([2, 2, 3]), tf.ones([3, 3, 1]))",
     ),
     ("banded_err_rank", "tf.linalg.banded_triangular_solve(tf.ones([3]), tf.ones([3, 1]))"),
+    (
+        "logm_c128",
+        "tf.linalg.logm(tf.constant([[2.0 + 1j, 1.0 + 0j], [0.5j, 3.0 - 0.5j]], tf.complex128))",
+    ),
+    (
+        "logm_nonnormal",
+        "tf.linalg.logm(tf.constant([[1.0, 4.0, 0.0], [0.0, 1.0, 2.0], [0.5, 0.0, 2.0]], tf.complex128))",
+    ),
+    ("logm_rotation", "tf.linalg.logm(tf.constant([[0.0, -1.0], [1.0, 0.0]], tf.complex128))"),
+    ("logm_big", "tf.linalg.logm(tf.constant([[100.0, 3.0], [2.0, 50.0]], tf.complex64))"),
+    ("logm_batch", "tf.linalg.logm(tf.cast(tf.stack([S64, 2.0 * S64]), tf.complex128))"),
+    (
+        "logm_exp_roundtrip",
+        "tf.linalg.logm(tf.cast(tf.linalg.expm(tf.constant([[0.1, 0.2], [0.3, -0.4]], tf.float64)), tf.complex128))",
+    ),
+    ("logm_err_real", "tf.linalg.logm(tf.eye(2))"),
+    ("logm_err_square", "tf.linalg.logm(tf.ones([2, 3], tf.complex64))"),
     ("lstsq_slow", "tf.linalg.lstsq(R, tf.constant([[1.0], [2.0], [2.0]]), fast=False)"),
 ]
 

@@ -26,6 +26,9 @@ static const tfe_builtin_op kOps[] = {
     TFE_OP("MatrixSquareRoot", "in: input: T",
            "out: output: T",
            "attr: T: {double, float, half, complex64, complex128}"),
+    TFE_OP("MatrixLogarithm", "in: input: T",
+           "out: output: T",
+           "attr: T: {complex64, complex128}"),
     {NULL, NULL}, /* end marker: not registered */
 };
 

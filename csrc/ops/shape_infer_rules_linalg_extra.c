@@ -63,7 +63,7 @@ static int rule_banded_triangular_solve(si_ctx* c) {
   return si_set(c, 0, &o);
 }
 
-/* MatrixSquareRoot(input [..., M, M]) -> the same shape. */
+/* MatrixSquareRoot, MatrixLogarithm (input [..., M, M]) -> the same shape. */
 static int rule_square(si_ctx* c) {
   si_sh in;
   int64_t m;
@@ -81,5 +81,6 @@ const si_rule si_rules_linalg_extra[] = {
     {"TridiagonalMatMul", rule_tridiagonal_matmul},
     {"BandedTriangularSolve", rule_banded_triangular_solve},
     {"MatrixSquareRoot", rule_square},
+    {"MatrixLogarithm", rule_square},
     {NULL, NULL},
 };
