@@ -74,6 +74,10 @@ CASES: list[str] = [
     "tf.nn.softmax(np.linspace(-9, 9, 300).astype(np.float32).reshape(3, 100))",
     "tf.nn.log_softmax(np.linspace(-9, 9, 340).astype(np.float32).reshape(10, 34))",
     "tf.nn.softmax(np.array([[1.0, 2.0], [3.0, 5.0]]))",
+    "tf.nn.softmax(np.linspace(-150, 150, 111).astype(np.float32).reshape(3, 37) * np.array([1, 0.6, 0.3], np.float32)[:, None])",
+    "tf.nn.log_softmax(np.linspace(-150, 150, 111).astype(np.float32).reshape(3, 37) * np.array([1, 0.6, 0.3], np.float32)[:, None])",
+    "tf.nn.softmax(np.array([[np.inf, 1.0, 2.0], [-np.inf, 0.0, 1.0], [np.nan, 0.0, 1.0]], np.float32))",
+    "tf.nn.log_softmax(np.array([[-np.inf, 0.0, 1.0], [88.0, -88.0, 0.0]], np.float32))",
     f"tf.nn.softmax({_L}, axis=2)",
     # convolution
     f"tf.nn.conv2d({_IMG}, {_K}, strides=1, padding='VALID')",

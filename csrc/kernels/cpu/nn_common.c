@@ -347,6 +347,57 @@ float nn_tf_logf_packet(float x) {
   return e * 0.693147180559945309f + f;
 }
 
+/* The packet exp over a span, written without calls or branches so that
+ * it vectorizes (the operations and their rounding are those of
+ * nn_tf_expf_packet: no multiply-add is fused, the build is ISO C). Valid
+ * for |x| <= 87; the caller redoes the other elements. */
+KUTIL_CLONES static void tf_exp_packet_span(const float* x, float* y, int64_t n) {
+  int64_t i;
+  /* For |x| <= 87 the clamps and the final max of nn_tf_expf_packet have
+   * no effect (exp(x) > x) and 2^m is a normal float. Elements outside
+   * that range (and NaN) are computed from 0 here and redone by the
+   * caller. floor is taken with integer operations (a float compare or
+   * floorf would keep GCC from vectorizing the loop). */
+  for (i = 0; i < n; i++) {
+    uint32_t xb, db, ok, bits;
+    int32_t it, mi;
+    float xs, v, d, m, r, r2, pe, po, pl, yy, scale;
+    memcpy(&xb, &x[i], 4);
+    ok = (xb & 0x7fffffffu) <= 0x42AE0000u; /* |x| <= 87 */
+    xb &= 0u - ok;
+    memcpy(&xs, &xb, 4);
+    v = xs * 1.44269504088896341f + 0.5f;
+    it = (int32_t)v; /* |v| < 127.1 */
+    d = v - (float)it;
+    memcpy(&db, &d, 4);
+    mi = it - (int32_t)((db >> 31) & (uint32_t)((db & 0x7fffffffu) != 0));
+    m = (float)mi;
+    r = m * -0.693359375f + xs;
+    r = m * 2.12194440e-4f + r;
+    r2 = r * r;
+    pe = r2 * 1.37449637986719608306884765625e-3f + 4.166965186595916748046875e-2f;
+    po = r2 * 8.36894474923610687255859375e-3f + 0.16666518151760101318359375f;
+    pe = r2 * pe + 0.49999988079071044921875f;
+    pl = r + 1.0f;
+    yy = r * po + pe;
+    yy = r2 * yy + pl;
+    bits = (uint32_t)(mi + 127) << 23;
+    memcpy(&scale, &bits, 4);
+    y[i] = yy * scale;
+  }
+}
+
+void nn_tf_exp_span(const float* x, float* y, int64_t n, int64_t first, int64_t packet_end) {
+  int64_t np = packet_end - first, i;
+  if (np < 0) np = 0;
+  if (np > n) np = n;
+  tf_exp_packet_span(x, y, np);
+  for (i = 0; i < np; i++) {
+    if (!(fabsf(x[i]) <= 87.0f)) y[i] = nn_tf_expf_packet(x[i]);
+  }
+  for (i = np; i < n; i++) y[i] = expf(x[i]);
+}
+
 float nn_tf_expf(float x, int64_t index, int64_t packet_end) {
   return index < packet_end ? nn_tf_expf_packet(x) : expf(x);
 }

@@ -73,5 +73,8 @@ float nn_tf_logf_packet(float x);
 float nn_tf_expf(float x, int64_t index, int64_t packet_end);
 float nn_tf_logf(float x, int64_t index, int64_t packet_end);
 float nn_tf_sumf(const float* v, int64_t first, int64_t n);
+/* y[i] = nn_tf_expf(x[i], first + i, packet_end) for i < n, vectorized;
+ * x and y must not overlap. */
+void nn_tf_exp_span(const float* x, float* y, int64_t n, int64_t first, int64_t packet_end);
 
 #endif /* TFE_KERNELS_CPU_NN_COMMON_H_ */

@@ -118,20 +118,21 @@ static void softmax_rows_f32(const float* x, float* y, int64_t rows,
                              int64_t n, int log_mode) {
   int64_t r, i, total = rows * n;
   int64_t flat_vec = total / 8 * 8, row_vec = n / 8 * 8, rows_vec = rows / 8 * 8;
-  float* tmp = NULL;
-  if (log_mode) {
-    tmp = (float*)tfe_malloc(sizeof(float) * (size_t)n);
-    if (tmp == NULL) {
-      /* no scratch: the fast form, not bit-identical to TF */
-      for (r = 0; r < rows; r++) {
-        const float* xr = x + r * n;
-        float* yr = y + r * n;
-        float m = max_row_f32(xr, n);
-        double sum = exp_row_f32(xr, yr, n, m);
+  float* tmp = (float*)tfe_malloc(sizeof(float) * (size_t)n);
+  if (tmp == NULL) {
+    /* no scratch: the fast form, not bit-identical to TF */
+    for (r = 0; r < rows; r++) {
+      const float* xr = x + r * n;
+      float* yr = y + r * n;
+      float m = max_row_f32(xr, n);
+      double sum = exp_row_f32(xr, yr, n, m);
+      if (log_mode) {
         log_row_f32(xr, yr, n, m + (float)log(sum));
+      } else {
+        for (i = 0; i < n; i++) yr[i] = (float)(yr[i] / sum);
       }
-      return;
     }
+    return;
   }
   for (r = 0; r < rows; r++) {
     const float* xr = x + r * n;
@@ -139,15 +140,14 @@ static void softmax_rows_f32(const float* x, float* y, int64_t rows,
     float m = max_row_f32(xr, n);
     if (log_mode) {
       float lse;
-      for (i = 0; i < n; i++) {
-        yr[i] = xr[i] - m;
-        tmp[i] = nn_tf_expf(yr[i], i, row_vec);
-      }
+      for (i = 0; i < n; i++) yr[i] = xr[i] - m;
+      nn_tf_exp_span(yr, tmp, n, 0, row_vec);
       lse = nn_tf_logf(nn_tf_sumf(tmp, r * n, n), r, rows_vec);
       for (i = 0; i < n; i++) yr[i] = yr[i] - lse;
     } else {
       float inv;
-      for (i = 0; i < n; i++) yr[i] = nn_tf_expf(xr[i] - m, r * n + i, flat_vec);
+      for (i = 0; i < n; i++) tmp[i] = xr[i] - m;
+      nn_tf_exp_span(tmp, yr, n, r * n, flat_vec);
       inv = 1.0f / nn_tf_sumf(yr, r * n, n);
       for (i = 0; i < n; i++) yr[i] = yr[i] * inv;
     }
