@@ -387,7 +387,7 @@ TEST(checked_helpers) {
 
 /* ------------------------------------------------------------- the sweep */
 
-#define SWEEP_SHARDS 6
+#define SWEEP_SHARDS 12
 #define SWEEP_MAX_OUT 64
 
 static const int64_t k_extremes[] = {
@@ -1073,11 +1073,17 @@ static void sweep_shard(int shard) {
       continue;
     }
     st.ops_swept++;
-    if (getenv("TFE_SWEEP_NO_ATTRS") == NULL) {
-      sweep_op(ctx, def, reg, &st, verbose);
-    }
-    if (getenv("TFE_SWEEP_NO_VALUES") == NULL) {
-      sweep_values(ctx, def, reg, &st, verbose);
+    {
+      time_t op_t0 = time(NULL);
+      if (getenv("TFE_SWEEP_NO_ATTRS") == NULL) {
+        sweep_op(ctx, def, reg, &st, verbose);
+      }
+      if (getenv("TFE_SWEEP_NO_VALUES") == NULL) {
+        sweep_values(ctx, def, reg, &st, verbose);
+      }
+      if (verbose) {
+        fprintf(stderr, "sweep: %s took %lds\n", def->name, (long)(time(NULL) - op_t0));
+      }
     }
   }
   TFE_DeleteContext(ctx);
@@ -1106,5 +1112,11 @@ TEST(sweep_shard2) { sweep_shard(2); }
 TEST(sweep_shard3) { sweep_shard(3); }
 TEST(sweep_shard4) { sweep_shard(4); }
 TEST(sweep_shard5) { sweep_shard(5); }
+TEST(sweep_shard6) { sweep_shard(6); }
+TEST(sweep_shard7) { sweep_shard(7); }
+TEST(sweep_shard8) { sweep_shard(8); }
+TEST(sweep_shard9) { sweep_shard(9); }
+TEST(sweep_shard10) { sweep_shard(10); }
+TEST(sweep_shard11) { sweep_shard(11); }
 
 TFE_TEST_MAIN
