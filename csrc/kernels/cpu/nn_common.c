@@ -351,8 +351,9 @@ float nn_tf_logf_packet(float x) {
  * it vectorizes (the operations and their rounding are those of
  * nn_tf_expf_packet: no multiply-add is fused, the build is ISO C). Valid
  * for |x| <= 87; the caller redoes the other elements. */
-KUTIL_CLONES static void tf_exp_packet_span(const float* x, float* y, int64_t n) {
+KUTIL_CLONES static uint32_t tf_exp_packet_span(const float* x, float* y, int64_t n) {
   int64_t i;
+  uint32_t bad = 0;
   /* For |x| <= 87 the clamps and the final max of nn_tf_expf_packet have
    * no effect (exp(x) > x) and 2^m is a normal float. Elements outside
    * that range (and NaN) are computed from 0 here and redone by the
@@ -364,6 +365,7 @@ KUTIL_CLONES static void tf_exp_packet_span(const float* x, float* y, int64_t n)
     float xs, v, d, m, r, r2, pe, po, pl, yy, scale;
     memcpy(&xb, &x[i], 4);
     ok = (xb & 0x7fffffffu) <= 0x42AE0000u; /* |x| <= 87 */
+    bad |= ok ^ 1u;
     xb &= 0u - ok;
     memcpy(&xs, &xb, 4);
     v = xs * 1.44269504088896341f + 0.5f;
@@ -385,15 +387,17 @@ KUTIL_CLONES static void tf_exp_packet_span(const float* x, float* y, int64_t n)
     memcpy(&scale, &bits, 4);
     y[i] = yy * scale;
   }
+  return bad;
 }
 
 void nn_tf_exp_span(const float* x, float* y, int64_t n, int64_t first, int64_t packet_end) {
   int64_t np = packet_end - first, i;
   if (np < 0) np = 0;
   if (np > n) np = n;
-  tf_exp_packet_span(x, y, np);
-  for (i = 0; i < np; i++) {
-    if (!(fabsf(x[i]) <= 87.0f)) y[i] = nn_tf_expf_packet(x[i]);
+  if (tf_exp_packet_span(x, y, np)) {
+    for (i = 0; i < np; i++) {
+      if (!(fabsf(x[i]) <= 87.0f)) y[i] = nn_tf_expf_packet(x[i]);
+    }
   }
   for (i = np; i < n; i++) y[i] = expf(x[i]);
 }
