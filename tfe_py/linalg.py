@@ -2,10 +2,12 @@
 
 Each function follows TensorFlow 2.21's ``tf.linalg`` (argument names,
 defaults, dtype rules, errors) and runs the same ops TF's Python layer runs,
-so results agree with TF's to the dtype's precision. Functions whose op tfe
-lacks (``Eig``, ``MatrixLogarithm``, ``MatrixSquareRoot``, ``MatrixSolveLs``
-for ``lstsq(fast=False)``, ...) raise NotImplementedError naming the op, see
-:mod:`tfe_py._api`. ``eye``, ``matmul``, ``norm``, ``einsum``,
+so results agree with TF's to the dtype's precision (float32 matrix
+factorizations and solves run in float with Eigen's operation order, so
+they print TF's digits). ``Eig`` (``eig``, ``eigvals``) and
+``MatrixSolveLs`` (``lstsq(fast=False)`` and the large-input path TF picks)
+are not implemented: those calls raise NotImplementedError naming the op,
+see :mod:`tfe_py._api`. ``eye``, ``matmul``, ``norm``, ``einsum``,
 ``tensordot``, ``eig``, ``eigvals`` and ``matrix_square_root`` are also
 top-level names (``tf.matmul``).
 
