@@ -59,6 +59,29 @@ def _pack(structure: Any, flat: list[Any]) -> Any:
     return nest.pack_sequence_as(structure, flat)
 
 
+def _mode(unconnected_gradients: UnconnectedGradients | str) -> UnconnectedGradients:
+    return UnconnectedGradients(
+        unconnected_gradients.value
+        if isinstance(unconnected_gradients, UnconnectedGradients)
+        else unconnected_gradients
+    )
+
+
+def _target_tensors(flat: list[Any]) -> list[Any]:
+    """Targets as eager tensors (a variable stands for its value)."""
+    from tfe_py.eager import EagerTensor
+    from tfe_py.variables import Variable
+
+    out = [t.read_value() if isinstance(t, Variable) else t for t in flat]
+    for t in out:
+        if not isinstance(t, EagerTensor):
+            raise ValueError(
+                f"Target {t!r} of type {type(t).__name__} is not a tensor: gradients are "
+                "taken of tensors computed while the tape recorded."
+            )
+    return out
+
+
 class GradientTape:
     """Records ops for automatic differentiation (``tf.GradientTape``).
 
@@ -84,7 +107,11 @@ class GradientTape:
 
         self._ctx = _state.ctx or default_context()
         with status() as s:
-            tape = lib.TFE_NewGradientTape(self._ctx.ptr, 1 if self._persistent else 0, s)
+            # The C tape is always persistent: jacobian asks it once per
+            # target element. Single use of a non-persistent tape is enforced
+            # here (the C tape frees its records only after a whole backward
+            # pass either way, so nothing is held longer).
+            tape = lib.TFE_NewGradientTape(self._ctx.ptr, 1, s)
         self._tape = tape
 
     def _free(self) -> None:
@@ -203,28 +230,44 @@ class GradientTape:
     ) -> Any:
         """d(sum of targets)/d(source) for each source, in ``sources``'
         structure; None (or zeros) for sources the targets do not reach."""
+        self._check_tape()
+        mode = _mode(unconnected_gradients)
+        if self._recording and not self._persistent:
+            self._pause()
+        flat_targets = _target_tensors(_flatten(target))
+        flat_sources = _flatten(sources)
+        seeds: list[Any] | None = None
+        if output_gradients is not None:
+            seeds = _flatten(output_gradients)
+            if len(seeds) != len(flat_targets):
+                raise ValueError(
+                    f"output_gradients has {len(seeds)} tensors for {len(flat_targets)} "
+                    "targets"
+                )
+        try:
+            grads = self._gradient_flat(flat_targets, seeds, flat_sources, mode)
+        finally:
+            self._done()
+        return _pack(sources, grads)
+
+    def _done(self) -> None:
+        """After a gradient or jacobian: a non-persistent tape is spent."""
+        if not self._persistent:
+            self._used = True
+            self._free()
+
+    def _gradient_flat(
+        self,
+        flat_targets: list[Any],
+        seeds: list[Any] | None,
+        flat_sources: list[Any],
+        mode: UnconnectedGradients,
+    ) -> list[Any]:
+        """One backward pass on the C tape (which stays alive)."""
         from tfe_py.eager import EagerTensor
         from tfe_py.graph import convert_to_tensor
         from tfe_py.variables import Variable
 
-        self._check_tape()
-        mode = UnconnectedGradients(
-            unconnected_gradients.value
-            if isinstance(unconnected_gradients, UnconnectedGradients)
-            else unconnected_gradients
-        )
-        if self._recording and not self._persistent:
-            self._pause()
-        flat_targets = [
-            t.read_value() if isinstance(t, Variable) else t for t in _flatten(target)
-        ]
-        for t in flat_targets:
-            if not isinstance(t, EagerTensor):
-                raise ValueError(
-                    f"Target {t!r} of type {type(t).__name__} is not a tensor: gradients are "
-                    "taken of tensors computed while the tape recorded."
-                )
-        flat_sources = _flatten(sources)
         handles = []
         for src in flat_sources:
             if isinstance(src, Variable):
@@ -236,21 +279,15 @@ class GradientTape:
                     f"Passed in object {src!r} of type {type(src).__name__!r}, not tf.Tensor "
                     "or tf.Variable or ExtensionType."
                 )
-        seeds = ffi.NULL
+        c_seeds = ffi.NULL
         keep: list[Any] = []
-        if output_gradients is not None:
-            flat_out = _flatten(output_gradients)
-            if len(flat_out) != len(flat_targets):
-                raise ValueError(
-                    f"output_gradients has {len(flat_out)} tensors for {len(flat_targets)} "
-                    "targets"
-                )
-            seeds = ffi.new("TFE_TensorHandle*[]", max(1, len(flat_out)))
-            for i, (g, t) in enumerate(zip(flat_out, flat_targets, strict=True)):
+        if seeds is not None:
+            c_seeds = ffi.new("TFE_TensorHandle*[]", max(1, len(seeds)))
+            for i, (g, t) in enumerate(zip(seeds, flat_targets, strict=True)):
                 if g is not None:
                     gt = convert_to_tensor(g, t.dtype)
                     keep.append(gt)
-                    seeds[i] = gt._h
+                    c_seeds[i] = gt._h
         tgt = ffi.new("TFE_TensorHandle*[]", [t._h for t in flat_targets] or [ffi.NULL])
         src = ffi.new("TFE_TensorHandle*[]", handles or [ffi.NULL])
         out = ffi.new("TFE_TensorHandle*[]", max(1, len(handles)))
@@ -260,18 +297,137 @@ class GradientTape:
         try:
             with status() as s:
                 lib.TFE_GradientTapeGradient(
-                    self._tape, len(flat_targets), tgt, seeds, len(handles), src, code, out, s
+                    self._tape, len(flat_targets), tgt, c_seeds, len(handles), src, code, out, s
                 )
         except Exception as exc:
             if "No gradient defined" in str(exc):
                 raise LookupError(str(exc)) from exc
             raise
-        finally:
-            if not self._persistent:
-                self._used = True
-                self._free()
-        grads = [
+        return [
             None if out[i] == ffi.NULL else EagerTensor._wrap(out[i], self._ctx)
             for i in range(len(handles))
         ]
-        return _pack(sources, grads)
+
+    # -- jacobians -----------------------------------------------------------
+
+    def _start_jacobian(self) -> None:
+        self._check_tape()
+        if self._recording and not self._persistent:
+            self._pause()
+
+    def jacobian(
+        self,
+        target: Any,
+        sources: Any,
+        unconnected_gradients: UnconnectedGradients | str = UnconnectedGradients.NONE,
+        parallel_iterations: int | None = None,
+        experimental_use_pfor: bool = True,
+    ) -> Any:
+        """d target[i...] / d source[j...] for each source: a tensor of shape
+        ``target.shape + source.shape`` in ``sources``' structure (None, or
+        zeros with ``unconnected_gradients="zero"``, for a source the target
+        does not reach).
+
+        tfe takes one backward pass per element of ``target`` (seeded with a
+        one-hot ``output_gradients``) instead of TF's pfor vectorization;
+        ``parallel_iterations`` and ``experimental_use_pfor`` are accepted
+        for compatibility and change nothing. The values are TF's; ops run by
+        the passes are recorded by other active tapes (Hessians).
+        """
+        del parallel_iterations, experimental_use_pfor
+        self._start_jacobian()
+        mode = _mode(unconnected_gradients)
+        (tgt,) = _target_tensors([target])
+        flat_sources = _flatten(sources)
+        try:
+            rows = self._rows(tgt, flat_sources, mode, batch=False)
+        finally:
+            self._done()
+        return _pack(sources, rows)
+
+    def batch_jacobian(
+        self,
+        target: Any,
+        source: Any,
+        unconnected_gradients: UnconnectedGradients | str = UnconnectedGradients.NONE,
+        parallel_iterations: int | None = None,
+        experimental_use_pfor: bool = True,
+    ) -> Any:
+        """Per-example jacobians: ``target`` is [batch, ...] and ``source``
+        [batch, ...], where example i of target depends only on example i of
+        source; the result is [batch] + target.shape[1:] + source.shape[1:].
+        One backward pass per element of one example of ``target`` (see
+        ``jacobian``)."""
+        from tfe_py.variables import Variable
+
+        del parallel_iterations, experimental_use_pfor
+        self._check_tape()
+        mode = _mode(unconnected_gradients)
+        (tgt,) = _target_tensors([target])
+        src_shape = source.shape
+        for shape in (tgt.shape, src_shape):
+            if len(shape) < 2:
+                raise ValueError(f"Shape {shape} must have rank at least 2")
+        if tgt.shape[0] != src_shape[0]:
+            raise ValueError(
+                f"Need first dimension of target shape ({tgt.shape}) and source shape "
+                f"({src_shape}) to match."
+            )
+        if not isinstance(source, Variable):
+            _target_tensors([source])  # a tensor or a variable, as gradient wants
+        self._start_jacobian()
+        try:
+            (result,) = self._rows(tgt, [source], mode, batch=True)
+        finally:
+            self._done()
+        return result
+
+    def _rows(
+        self, tgt: Any, flat_sources: list[Any], mode: UnconnectedGradients, batch: bool
+    ) -> list[Any]:
+        """The jacobian of ``tgt`` for each source, from one seeded backward
+        pass per element of ``tgt`` (per element of one example if batch)."""
+        import numpy as np
+
+        from tfe_py import ops
+        from tfe_py.graph import convert_to_tensor
+
+        tshape = [int(d) for d in tgt.shape]
+        np_dtype = tgt.dtype.as_numpy_dtype
+        if batch:
+            nb, n = tshape[0], int(np.prod(tshape[1:]))
+        else:
+            nb, n = 1, int(np.prod(tshape))
+        per_source: list[list[Any]] = [[] for _ in flat_sources]
+        for k in range(n):
+            seed = np.zeros((nb, n), dtype=np_dtype)
+            seed[:, k] = 1
+            grads = self._gradient_flat(
+                [tgt], [seed.reshape(tshape)], flat_sources, UnconnectedGradients.NONE
+            )
+            for j, g in enumerate(grads):
+                per_source[j].append(g)
+        out: list[Any] = []
+        for src, grads in zip(flat_sources, per_source, strict=True):
+            sshape = [int(d) for d in src.shape]
+            if batch:
+                shape = tshape + sshape[1:]
+            else:
+                shape = tshape + sshape
+            if all(g is None for g in grads):
+                if mode is UnconnectedGradients.NONE:
+                    out.append(None)
+                    continue
+            src_dtype = src.dtype.base_dtype if hasattr(src.dtype, "base_dtype") else src.dtype
+            if n == 0 or all(g is None for g in grads):
+                out.append(convert_to_tensor(np.zeros(shape, src_dtype.as_numpy_dtype)))
+                continue
+            filled = [
+                g if g is not None else ops.ZerosLike(src.read_value() if hasattr(
+                    src, "read_value") else src)
+                for g in grads
+            ]
+            # Pack along axis 1 for batch ([b, n, ...]), axis 0 otherwise.
+            stacked = ops.Pack(filled, axis=1 if batch else 0)
+            out.append(ops.Reshape(stacked, np.asarray(shape, np.int64)))
+        return out
