@@ -372,6 +372,32 @@ CASES: list[tuple[str, str, bool]] = [
         "out = tf.io.parse_tensor(b'\\x08\\x01\\x12\\x04\\x12\\x02\\x08\\x02\\x22\\x03abc', tf.float32)",
         False,
     ),
+    # found by a differential run of mutated protos against TF
+    (
+        "parse_zero_elements_ignore_content",
+        "out = tf.io.parse_tensor(bytes.fromhex('0803120412024003220c010000000200000003000000'), tf.int32)",
+        False,
+    ),
+    (
+        "parse_bad_packed_field",
+        "out = tf.io.parse_tensor(bytes.fromhex('08071204120208024201614a026263'), tf.float32)",
+        True,
+    ),
+    (
+        "parse_bool_content_not_01",
+        "out = tf.io.parse_tensor(bytes.fromhex('080a120812020801120208012201' + '8f'), tf.bool)",
+        False,
+    ),
+    (
+        "parse_resource_mismatch",
+        "out = tf.io.parse_tensor(bytes.fromhex('0814120412020801'), tf.int32)",
+        True,
+    ),
+    (
+        "parse_bad_resource_handle",
+        "out = tf.io.parse_tensor(bytes.fromhex('72021204120208023100000000f3000040'), tf.float32)",
+        True,
+    ),
     ("decode_raw_u8", "out = tf.io.decode_raw(b'\\x01\\x02\\x03\\x04', tf.uint8)", False),
     (
         "decode_raw_i16",

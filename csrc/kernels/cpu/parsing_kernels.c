@@ -178,6 +178,26 @@ static int pk_parse_proto(const unsigned char* data, size_t len, pk_proto* p) {
     } else if (f == 4 && w == 2) {
       if (!tfe_pbr_len(&r, &p->content)) return 0;
       p->has_content = p->content.end > p->content.p;
+    } else if (w == 2 && (f == 5 || f == 6 || f == 7 || f == 9 || f == 10 || f == 11 ||
+                          f == 12 || f == 13 || f == 16 || f == 17)) {
+      /* A packed list of a repeated numeric field must be whole, as the
+       * protobuf parser requires, whichever dtype the proto names. */
+      tfe_pbr s;
+      if (!tfe_pbr_len(&r, &s)) return 0;
+      if (f == 5 || f == 9) {
+        if ((s.end - s.p) % 4 != 0) return 0;
+      } else if (f == 6 || f == 12) {
+        if ((s.end - s.p) % 8 != 0) return 0;
+      } else {
+        while (s.p < s.end) {
+          uint64_t v;
+          if (!tfe_pbr_varint(&s, &v)) return 0;
+        }
+      }
+    } else if ((f == 14 || f == 15) && w == 2) {
+      /* resource_handle_val / variant_val: messages, which must parse */
+      tfe_pbr s;
+      if (!tfe_pbr_len(&r, &s) || !tfe_pb_well_formed(s.p, (size_t)(s.end - s.p))) return 0;
     } else if (!tfe_pbr_skip(&r, f, w)) {
       return 0;
     }
@@ -425,6 +445,19 @@ static void parse_tensor_compute(tfe_kernel_context* k) {
                len > 96 ? "..." : "");
     return;
   }
+  if ((p.dtype == TF_RESOURCE || p.dtype == TF_VARIANT) && p.num_dims >= 0 && !p.bad_dims) {
+    /* TF builds these; tfe only reports them. */
+    if ((TF_DataType)p.dtype != want) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "Type mismatch between parsed tensor (%s) and dtype (%s)",
+                 pk_type_name((TF_DataType)p.dtype), pk_type_name(want));
+    } else {
+      KUTIL_FAIL(k, TF_UNIMPLEMENTED,
+                 "ParseTensor of %s tensors is not implemented in tfe",
+                 pk_type_name(want));
+    }
+    return;
+  }
   esz = p.dtype == TF_STRING ? sizeof(TF_TString)
                              : TF_DataTypeSize((TF_DataType)p.dtype);
   ok = p.dtype != 0 && p.dtype < 1000 && esz > 0 && p.num_dims >= 0 &&
@@ -433,9 +466,16 @@ static void parse_tensor_compute(tfe_kernel_context* k) {
     if (p.dims[i] == 0) n = 0;
     if (n != 0 && !tfe_checked_mul_i64(n, p.dims[i], &n)) ok = 0;
   }
-  if (ok && p.has_content && p.dtype != TF_STRING &&
+  /* TF reads the values only when there are elements to fill. */
+  if (ok && n > 0 && p.has_content && p.dtype != TF_STRING &&
       (uint64_t)(p.content.end - p.content.p) != (uint64_t)n * esz) {
     ok = 0;
+  }
+  if (ok && n > 0 && p.has_content && p.dtype == TF_BOOL) {
+    const unsigned char* b;
+    for (b = p.content.p; b < p.content.end; b++) {
+      if (*b > 1) ok = 0; /* a bool byte must be 0 or 1 */
+    }
   }
   if (!ok) {
     KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Cannot parse tensor from proto: %s",
@@ -455,7 +495,9 @@ static void parse_tensor_compute(tfe_kernel_context* k) {
   }
   out = tfe_kernel_alloc_output(k, 0, want, p.dims, p.num_dims);
   if (out == NULL) return;
-  if (want == TF_STRING) {
+  if (n == 0) {
+    ok = 1;
+  } else if (want == TF_STRING) {
     ok = p.has_content ? pk_fill_string_content(&p.content, out, n)
                        : pk_fill_strings(data, len, out, n);
   } else if (p.has_content) {
