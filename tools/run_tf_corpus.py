@@ -65,7 +65,7 @@ def env_for_run() -> dict[str, str]:
     old = env.get("PYTHONPATH")
     env["PYTHONPATH"] = str(ROOT) + (os.pathsep + old if old else "")
     env.update({"PYTHONHASHSEED": "0", "PYTHONIOENCODING": "utf-8", "TF_CPP_MIN_LOG_LEVEL": "3",
-                "PYTHONDONTWRITEBYTECODE": "1", "LC_ALL": "C.UTF-8"})
+                "LC_ALL": "C.UTF-8"})
     return env
 
 

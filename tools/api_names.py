@@ -1,0 +1,257 @@
+"""Which of TensorFlow 2.21's public Python names ``tfe_py`` provides.
+
+Reads ``tests/data/tf_api_names.json`` (TF's names per namespace, recorded
+from the tensorflow 2.21.0 package) and looks each name up in the matching
+``tfe_py`` namespace (``tf.math.add`` -> ``tfe_py.math.add``). A function
+that exists but whose source calls an op the runtime does not register
+(``_api.op("Zeta")``, ``ops.Zeta``) is listed as "needs op Zeta": calling it
+raises NotImplementedError naming that op.
+
+    python tools/api_names.py                 # summary on stdout
+    python tools/api_names.py --write         # refresh the table in docs/PYTHON.md
+    python tools/api_names.py --check         # exit 1 if docs/PYTHON.md is stale
+
+The table sits between ``<!-- api-names:begin -->`` and
+``<!-- api-names:end -->`` in docs/PYTHON.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "tests" / "data" / "tf_api_names.json"
+DOC = ROOT / "docs" / "PYTHON.md"
+BEGIN = "<!-- api-names:begin -->"
+END = "<!-- api-names:end -->"
+
+# The namespaces issue 16 covers, in the order the table lists them.
+NAMESPACES = (
+    "",
+    "math",
+    "nn",
+    "linalg",
+    "random",
+    "random.experimental",
+    "strings",
+    "io",
+    "io.gfile",
+    "signal",
+    "image",
+    "bitwise",
+    "debugging",
+    "nest",
+    "config",
+    "config.experimental",
+    "dtypes",
+    "errors",
+    "experimental.dlpack",
+)
+
+# Top-level names outside issue 16, with where they are (or are not) done.
+ELSEWHERE = {
+    "custom_gradient": "issue 17 (autodiff)",
+    "recompute_grad": "issue 17 (autodiff)",
+    "gradients": "issue 17 (autodiff)",
+    "hessians": "issue 17 (autodiff)",
+    "grad_pass_through": "issue 17 (autodiff)",
+    "RegisterGradient": "issue 17 (autodiff)",
+    "no_gradient": "issue 17 (autodiff)",
+    "autodiff": "issue 17 (autodiff)",
+    "optimizers": "issue 17 (autodiff)",
+}
+OUT_OF_SCOPE_MODULES = frozenset(
+    {
+        "audio",
+        "autograph",
+        "compat",
+        "data",
+        "distribute",
+        "dtensor",
+        "estimator",
+        "feature_column",
+        "graph_util",
+        "initializers",
+        "keras",
+        "lite",
+        "lookup",
+        "losses",
+        "metrics",
+        "mlir",
+        "profiler",
+        "quantization",
+        "queue",
+        "ragged",
+        "saved_model",
+        "security",
+        "sets",
+        "sparse",
+        "summary",
+        "sysconfig",
+        "test",
+        "tools",
+        "tpu",
+        "train",
+        "types",
+        "version",
+        "xla",
+    }
+)
+
+_OP_REF = re.compile(
+    r"""(?:_api\.op|\bop)\(\s*["']([A-Za-z0-9_]+)["']|\b_?ops\.([A-Z][A-Za-z0-9_]*)"""
+)
+
+
+def _resolve(namespace: str) -> Any:
+    import tfe_py
+
+    obj: Any = tfe_py
+    for part in [p for p in namespace.split(".") if p]:
+        obj = getattr(obj, part, None)
+        if obj is None:
+            return None
+    return obj
+
+
+def _missing_ops(fn: Any, registered: set[str]) -> list[str]:
+    try:
+        src = inspect.getsource(fn)
+    except (OSError, TypeError):
+        return []
+    names = {a or b for a, b in _OP_REF.findall(src)}
+    return sorted(n for n in names if n not in registered)
+
+
+def survey() -> dict[str, dict[str, Any]]:
+    """Per namespace: TF's names split into provided / needs-op / absent."""
+    sys.path.insert(0, str(ROOT))
+    from tfe_py import ops
+
+    registered = set(ops.list_ops())
+    data = json.loads(DATA.read_text())["namespaces"]
+    out: dict[str, dict[str, Any]] = {}
+    for ns in NAMESPACES:
+        tf_names = data.get(ns, {})
+        mod = _resolve(ns)
+        provided: list[str] = []
+        needs: dict[str, list[str]] = {}
+        absent: list[str] = []
+        skipped: list[str] = []
+        for name, kind in sorted(tf_names.items()):
+            if ns == "" and (name in ELSEWHERE or name in OUT_OF_SCOPE_MODULES):
+                skipped.append(name)
+                continue
+            try:
+                value = getattr(mod, name) if mod is not None else None
+            except Exception:  # a lazy import that fails counts as absent
+                value = None
+            if value is None and not (kind.startswith("NoneType")):
+                absent.append(name)
+                continue
+            missing = _missing_ops(value, registered) if callable(value) else []
+            if missing:
+                needs[name] = missing
+            else:
+                provided.append(name)
+        out[ns] = {
+            "tf": len(tf_names) - len(skipped),
+            "provided": provided,
+            "needs": needs,
+            "absent": absent,
+            "skipped": skipped,
+        }
+    return out
+
+
+def render(result: dict[str, dict[str, Any]]) -> str:
+    lines = [
+        BEGIN,
+        "",
+        "Generated by `python tools/api_names.py --write` from TF 2.21's public names",
+        "(`tests/data/tf_api_names.json`). *Provided* names work; *needs an op* names",
+        "exist but raise NotImplementedError naming the op the runtime lacks;",
+        "*absent* names are not there at all.",
+        "",
+        "| namespace | TF names | provided | needs an op | absent |",
+        "|---|---|---|---|---|",
+    ]
+    for ns, r in result.items():
+        label = f"`tf.{ns}`" if ns else "`tf` (top level)"
+        lines.append(
+            f"| {label} | {r['tf']} | {len(r['provided'])} | {len(r['needs'])} "
+            f"| {len(r['absent'])} |"
+        )
+    lines.append("")
+    for ns, r in result.items():
+        if not r["needs"] and not r["absent"]:
+            continue
+        label = f"tf.{ns}" if ns else "tf"
+        parts = []
+        if r["needs"]:
+            parts.append(
+                "needs an op: "
+                + ", ".join(f"`{n}` ({', '.join(o)})" for n, o in sorted(r["needs"].items()))
+            )
+        if r["absent"]:
+            parts.append("absent: " + ", ".join(f"`{n}`" for n in r["absent"]))
+        lines.append(f"- **{label}**: " + "; ".join(parts) + ".")
+    top = result.get("")
+    if top and top["skipped"]:
+        later = sorted(n for n in top["skipped"] if n in ELSEWHERE)
+        lines.append(
+            "- **Elsewhere**: "
+            + ", ".join(f"`{n}`" for n in later)
+            + " come with issue 17 (automatic differentiation); the modules "
+            + ", ".join(f"`{n}`" for n in sorted(set(top["skipped"]) - set(later)))
+            + " are outside tfe's Python API (Keras, tf.data, distribution, ...)."
+        )
+    lines += ["", END]
+    return "\n".join(lines)
+
+
+def _splice(doc: str, table: str) -> str:
+    if BEGIN not in doc or END not in doc:
+        raise SystemExit(f"{DOC} has no {BEGIN} ... {END} section")
+    head, rest = doc.split(BEGIN, 1)
+    _, tail = rest.split(END, 1)
+    return head + table + tail
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--write", action="store_true", help="refresh docs/PYTHON.md")
+    group.add_argument("--check", action="store_true", help="fail if docs/PYTHON.md is stale")
+    args = parser.parse_args(argv)
+    result = survey()
+    table = render(result)
+    if args.write or args.check:
+        doc = DOC.read_text()
+        new = _splice(doc, table)
+        if args.check:
+            if new != doc:
+                print("docs/PYTHON.md: the API table is stale; run tools/api_names.py --write")
+                return 1
+            print("docs/PYTHON.md: the API table is current")
+            return 0
+        DOC.write_text(new)
+        print("docs/PYTHON.md: API table written")
+        return 0
+    for ns, r in result.items():
+        label = f"tf.{ns}" if ns else "tf"
+        print(
+            f"{label:24} TF {r['tf']:4}  provided {len(r['provided']):4}  "
+            f"needs-op {len(r['needs']):3}  absent {len(r['absent']):4}"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
