@@ -3,7 +3,8 @@
 Prints the figures issue 16 names, measured in one run:
 
 * ``import tfe_py``: wall time of the import statement alone, in fresh
-  interpreters (``--import-runs`` of them; min and median). numpy's own
+  interpreters (``--import-runs`` of them, after one warm-up run that
+  caches the compiled bytecode as Python does by default; min and median). numpy's own
   import is measured the same way, since it is most of tfe_py's, and
   ``import tensorflow`` too when a TensorFlow Python is available.
   Goal: tfe_py's median at most 150 ms.
@@ -95,6 +96,13 @@ def import_times(python: str, module: str, runs: int, cwd: Path | None = None) -
     interpreters (the interpreter's own start-up is not counted)."""
     env = dict(os.environ)
     env.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+    # Python's default: compiled bytecode is cached, so an import does not
+    # recompile the package (a shell may set PYTHONDONTWRITEBYTECODE, which
+    # would make every run compile every module). One warm-up run writes
+    # the cache.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    subprocess.run([python, "-c", _IMPORT_SCRIPT, module], capture_output=True, check=True,
+                   env=env, cwd=cwd)
     out: list[float] = []
     for _ in range(runs):
         proc = subprocess.run(
