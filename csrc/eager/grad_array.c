@@ -592,6 +592,55 @@ static void grad_prevent(TFE_GradientContext* g, TF_Status* s) {
                   (int)len, msg);
 }
 
+/* gather_nd: ScatterNd of dy at the indices, in params' shape. */
+static void grad_gather_nd(TFE_GradientContext* g, TF_Status* s) {
+  TF_AbstractTensor* idx = TFE_GradientContextInput(g, 1);
+  TF_AbstractTensor* sp;
+  if (gu_upstream(g) == NULL) return;
+  sp = gl_shape(g, TFE_GradientContextInput(g, 0), TFE_AbstractTensorDataType(idx, s), s);
+  gu_give(g, 0, call3(g, "ScatterNd", idx, gu_upstream(g), sp, s), s);
+  TF_DeleteAbstractTensor(sp);
+}
+
+/* scatter_nd(indices, updates, shape): the updates get GatherNd of dy. */
+static void grad_scatter_nd(TFE_GradientContext* g, TF_Status* s) {
+  gu_give(g, 1, gu_call2(g, "GatherNd", gu_upstream(g), TFE_GradientContextInput(g, 0), s), s);
+}
+
+/* reverse_sequence: the same reversal of dy. */
+static void grad_reverse_sequence(TFE_GradientContext* g, TF_Status* s) {
+  TF_AbstractOp* op = gu_upstream(g) != NULL ? gl_op(g, "ReverseSequence", s) : NULL;
+  gl_in(op, gu_upstream(g), s);
+  gl_in(op, TFE_GradientContextInput(g, 1), s);
+  gl_cp_int(g, op, "seq_dim", s);
+  gl_cp_int(g, op, "batch_dim", s);
+  gu_give(g, 0, gl_fin(op, s), s);
+}
+
+/* depth_to_space and space_to_depth: each other's gradient. */
+static void grad_depth_space(TFE_GradientContext* g, TF_Status* s) {
+  const char* other =
+      strcmp(TFE_GradientContextOpType(g), "DepthToSpace") == 0 ? "SpaceToDepth" : "DepthToSpace";
+  TF_AbstractOp* op = gu_upstream(g) != NULL ? gl_op(g, other, s) : NULL;
+  gl_in(op, gu_upstream(g), s);
+  gl_cp_int(g, op, "block_size", s);
+  gl_cp_str(g, op, "data_format", s);
+  gu_give(g, 0, gl_fin(op, s), s);
+}
+
+/* space_to_batch_nd and batch_to_space_nd: each other's gradient with the
+ * same block shape and paddings/crops. */
+static void grad_space_batch(TFE_GradientContext* g, TF_Status* s) {
+  const char* other = strcmp(TFE_GradientContextOpType(g), "SpaceToBatchND") == 0
+                          ? "BatchToSpaceND"
+                          : "SpaceToBatchND";
+  if (gu_upstream(g) == NULL) return;
+  gu_give(g, 0,
+          call3(g, other, gu_upstream(g), TFE_GradientContextInput(g, 1),
+                TFE_GradientContextInput(g, 2), s),
+          s);
+}
+
 /* ---- registration ---- */
 
 int tfe_grad_register_array(void) {
@@ -625,6 +674,13 @@ int tfe_grad_register_array(void) {
       {"IdentityN", grad_identity_n},
       {"EnsureShape", grad_identity_n},
       {"PreventGradient", grad_prevent},
+      {"GatherNd", grad_gather_nd},
+      {"ScatterNd", grad_scatter_nd},
+      {"ReverseSequence", grad_reverse_sequence},
+      {"DepthToSpace", grad_depth_space},
+      {"SpaceToDepth", grad_depth_space},
+      {"SpaceToBatchND", grad_space_batch},
+      {"BatchToSpaceND", grad_space_batch},
   };
   /* TF's NotDifferentiable array ops (the shape queries and ZerosLike /
    * OnesLike are registered with the math group). */

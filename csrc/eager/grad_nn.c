@@ -88,6 +88,44 @@ static void grad_avg_pool(TFE_GradientContext* g, TF_Status* s) {
   TF_DeleteAbstractTensor(sx);
 }
 
+/* max_pool_v2 (ksize and strides as inputs): MaxPoolGradV2. */
+static void grad_max_pool_v2(TFE_GradientContext* g, TF_Status* s) {
+  TF_AbstractOp* op = gu_upstream(g) != NULL ? gl_op(g, "MaxPoolGradV2", s) : NULL;
+  gl_in(op, TFE_GradientContextInput(g, 0), s);
+  gl_in(op, TFE_GradientContextOutput(g, 0), s);
+  gl_in(op, gu_upstream(g), s);
+  gl_in(op, TFE_GradientContextInput(g, 1), s);
+  gl_in(op, TFE_GradientContextInput(g, 2), s);
+  gl_cp_str(g, op, "padding", s);
+  gl_cp_str(g, op, "data_format", s);
+  gu_give(g, 0, gl_fin(op, s), s);
+}
+
+/* conv2d_backprop_input(input_sizes, filter, out_backprop) (the
+ * transposed convolution): the filter gets Conv2DBackpropFilter(dy,
+ * shape(filter), out_backprop), out_backprop gets Conv2D(dy, filter). */
+static void grad_conv2d_backprop_input(TFE_GradientContext* g, TF_Status* s) {
+  TF_AbstractTensor* f = TFE_GradientContextInput(g, 1);
+  TF_AbstractTensor* ob = TFE_GradientContextInput(g, 2);
+  TF_AbstractTensor* dy = gu_upstream(g);
+  TF_AbstractTensor* sf;
+  TF_AbstractOp* op;
+  if (dy == NULL) return;
+  sf = gl_shape(g, f, TF_INT32, s);
+  op = gl_op(g, "Conv2DBackpropFilter", s);
+  gl_in(op, dy, s);
+  gl_in(op, sf, s);
+  gl_in(op, ob, s);
+  cp_conv_attrs(g, op, 1, s);
+  gu_give(g, 1, gl_fin(op, s), s);
+  op = gl_op(g, "Conv2D", s);
+  gl_in(op, dy, s);
+  gl_in(op, f, s);
+  cp_conv_attrs(g, op, 1, s);
+  gu_give(g, 2, gl_fin(op, s), s);
+  TF_DeleteAbstractTensor(sf);
+}
+
 /* ---- normalization and losses ---- */
 
 /* l2_loss = sum(x^2) / 2: dx = x * dy. */
@@ -279,6 +317,99 @@ static void grad_pow(TFE_GradientContext* g, TF_Status* s) {
   }
 }
 
+/* div_no_nan(x, y): dx = div_no_nan(dz, y), dy = dz * div_no_nan(div_no_nan(-x, y), y). */
+static void grad_div_no_nan(TFE_GradientContext* g, TF_Status* s) {
+  TF_AbstractTensor* x = TFE_GradientContextInput(g, 0);
+  TF_AbstractTensor* y = TFE_GradientContextInput(g, 1);
+  TF_AbstractTensor* nx = gu_call1(g, "Neg", x, s);
+  TF_AbstractTensor* q1 = gu_call2(g, "DivNoNan", nx, y, s);
+  TF_AbstractTensor* q2 = gu_call2(g, "DivNoNan", q1, y, s);
+  gu_give(g, 0, gu_unbroadcast(g, gu_call2(g, "DivNoNan", gu_upstream(g), y, s), 0, s), s);
+  gu_give(g, 1, gu_unbroadcast(g, gu_call2(g, "Mul", gu_upstream(g), q2, s), 1, s), s);
+  TF_DeleteAbstractTensor(nx);
+  TF_DeleteAbstractTensor(q1);
+  TF_DeleteAbstractTensor(q2);
+}
+
+/* mul_no_nan(x, y): dx = mul_no_nan(dz, y), dy = mul_no_nan(x, dz). */
+static void grad_mul_no_nan(TFE_GradientContext* g, TF_Status* s) {
+  TF_AbstractTensor* x = TFE_GradientContextInput(g, 0);
+  TF_AbstractTensor* y = TFE_GradientContextInput(g, 1);
+  gu_give(g, 0, gu_unbroadcast(g, gu_call2(g, "MulNoNan", gu_upstream(g), y, s), 0, s), s);
+  gu_give(g, 1, gu_unbroadcast(g, gu_call2(g, "MulNoNan", x, gu_upstream(g), s), 1, s), s);
+}
+
+/* xlogy(x, y): dx = xlogy(x != 0, y) * dz, dy = xdivy(x, y) * dz;
+ * xdivy(x, y): dx = xdivy(x != 0, y) * dz, dy = xdivy(-x, y^2) * dz. */
+static void grad_xlogy_xdivy(TFE_GradientContext* g, int divy, TF_Status* s) {
+  TF_AbstractTensor* x = TFE_GradientContextInput(g, 0);
+  TF_AbstractTensor* y = TFE_GradientContextInput(g, 1);
+  TF_AbstractTensor* zero = gu_call1(g, "ZerosLike", x, s);
+  TF_AbstractTensor* ne = gu_call2(g, "NotEqual", x, zero, s);
+  TF_AbstractTensor* nz = gu_cast(g, ne, TFE_AbstractTensorDataType(x, s), s);
+  TF_AbstractTensor* fx = gu_call2(g, divy ? "Xdivy" : "Xlogy", nz, y, s);
+  TF_AbstractTensor *fy, *a = NULL, *b = NULL;
+  if (divy) {
+    a = gu_call1(g, "Neg", x, s);
+    b = gu_call1(g, "Square", y, s);
+    fy = gu_call2(g, "Xdivy", a, b, s);
+  } else {
+    fy = gu_call2(g, "Xdivy", x, y, s);
+  }
+  gu_give(g, 0, gu_unbroadcast(g, gu_call2(g, "Mul", fx, gu_upstream(g), s), 0, s), s);
+  gu_give(g, 1, gu_unbroadcast(g, gu_call2(g, "Mul", fy, gu_upstream(g), s), 1, s), s);
+  {
+    TF_AbstractTensor* all[] = {zero, ne, nz, fx, fy, a, b};
+    gl_free(all, 7);
+  }
+}
+static void grad_xlogy(TFE_GradientContext* g, TF_Status* s) { grad_xlogy_xdivy(g, 0, s); }
+static void grad_xdivy(TFE_GradientContext* g, TF_Status* s) { grad_xlogy_xdivy(g, 1, s); }
+
+static TF_AbstractTensor* bmm(TFE_GradientContext* g, TF_AbstractTensor* a, TF_AbstractTensor* b,
+                              int adj_a, int adj_b, TF_Status* s) {
+  TF_AbstractOp* op = gl_op(g, "BatchMatMulV2", s);
+  gl_in(op, a, s);
+  gl_in(op, b, s);
+  gl_set_bool(op, "adj_x", adj_a, s);
+  gl_set_bool(op, "adj_y", adj_b, s);
+  return gl_fin(op, s);
+}
+
+/* batch_matmul_v2 (real dtypes): MatMul's four forms, batched, each
+ * summed over the batch dimensions broadcasting added to its input. */
+static void grad_batch_matmul(TFE_GradientContext* g, TF_Status* s) {
+  int ax = TFE_GradientContextAttrBool(g, "adj_x", s);
+  int ay = TFE_GradientContextAttrBool(g, "adj_y", s);
+  TF_AbstractTensor* x = TFE_GradientContextInput(g, 0);
+  TF_AbstractTensor* y = TFE_GradientContextInput(g, 1);
+  TF_AbstractTensor* dz = gu_upstream(g);
+  TF_AbstractTensor *gx, *gy;
+  if (dz == NULL || !GL_OK(s)) return;
+  if (gu_is_complex(x, s)) {
+    tfe_status_setf(s, TF_UNIMPLEMENTED,
+                    "the gradient of BatchMatMulV2 on complex values is not supported by tfe");
+    return;
+  }
+  if (!ax && !ay) {
+    gx = bmm(g, dz, y, 0, 1, s);
+    gy = bmm(g, x, dz, 1, 0, s);
+  } else if (!ax && ay) {
+    gx = bmm(g, dz, y, 0, 0, s);
+    gy = bmm(g, dz, x, 1, 0, s);
+  } else if (ax && !ay) {
+    gx = bmm(g, y, dz, 0, 1, s);
+    gy = bmm(g, x, dz, 0, 0, s);
+  } else {
+    gx = bmm(g, y, dz, 1, 1, s);
+    gy = bmm(g, dz, x, 1, 1, s);
+  }
+  gu_give(g, 0, gl_reduce_to(g, gx, x, s), s);
+  gu_give(g, 1, gl_reduce_to(g, gy, y, s), s);
+  TF_DeleteAbstractTensor(gx);
+  TF_DeleteAbstractTensor(gy);
+}
+
 /* sign: zeros (TF gives zeros, not "no gradient"). */
 static void grad_sign(TFE_GradientContext* g, TF_Status* s) {
   gu_give(g, 0, gu_call1(g, "ZerosLike", TFE_GradientContextInput(g, 0), s), s);
@@ -312,6 +443,13 @@ int tfe_grad_register_nn(void) {
       {"Atan2", grad_atan2},
       {"Pow", grad_pow},
       {"Sign", grad_sign},
+      {"MaxPoolV2", grad_max_pool_v2},
+      {"Conv2DBackpropInput", grad_conv2d_backprop_input},
+      {"DivNoNan", grad_div_no_nan},
+      {"MulNoNan", grad_mul_no_nan},
+      {"Xlogy", grad_xlogy},
+      {"Xdivy", grad_xdivy},
+      {"BatchMatMulV2", grad_batch_matmul},
   };
   size_t i;
   for (i = 0; i < sizeof kGrads / sizeof kGrads[0]; i++) {
