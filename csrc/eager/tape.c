@@ -28,12 +28,35 @@
 #include "ops/op_registry.h"
 #include "tensorflow/c/eager/c_api.h"
 
+/* One distinct (op definition, attrs as set) a tape has seen, with the
+ * attrs completed by the definition's defaults. Records share it, so
+ * recording an op whose attrs the tape already knows copies nothing. */
+typedef struct interned_attrs {
+  struct interned_attrs* next; /* bucket chain */
+  const tfe_op_def* def;
+  uint64_t hash; /* the op's attrs_hash */
+  tfe_attrs key;      /* the attrs as set (owned copy) */
+  tfe_attrs complete; /* key plus defaults (owned) */
+} interned_attrs;
+
+#define TAPE_ATTR_BUCKETS 64 /* power of two */
+
+/* Bump allocator for the records' handle arrays: freed all at once with
+ * the tape's records. */
+typedef struct arena_chunk {
+  struct arena_chunk* next;
+  size_t used, cap; /* in pointers */
+  TFE_TensorHandle* slots[];
+} arena_chunk;
+
+#define TAPE_ARENA_CHUNK 4096 /* pointers per ordinary chunk */
+
 typedef struct record {
-  const char* op_type; /* the op definition's name (lives for the process) */
-  tfe_attrs attrs;
-  TFE_TensorHandle** inputs; /* each holds a reference */
+  const char* op_type;          /* the op definition's name (lives for the process) */
+  const tfe_attrs* attrs;       /* completed attrs (the tape's interned set) */
+  TFE_TensorHandle** inputs;    /* each holds a reference (arena memory) */
   int num_inputs;
-  TFE_TensorHandle** outputs; /* each holds a reference */
+  TFE_TensorHandle** outputs; /* each holds a reference (arena memory) */
   int num_outputs;
 } record;
 
@@ -54,6 +77,9 @@ struct TFE_GradientTape {
   int num_held, cap_held;
   record* records;
   int num_records, cap_records;
+  interned_attrs** attr_buckets; /* TAPE_ATTR_BUCKETS chains, or NULL */
+  interned_attrs* last_attrs;    /* the set the last record used */
+  arena_chunk* arena;            /* newest first */
   int oom; /* a record was dropped for lack of memory */
 };
 
@@ -79,7 +105,8 @@ static int ptrset_has(const ptrset* s, const void* p) {
 
 static int ptrset_add(ptrset* s, const void* p) {
   size_t i;
-  if (ptrset_has(s, p)) return 1;
+  /* Grows before probing (so one probe finds the slot or p); a set at the
+   * threshold that already holds p grows a little early, harmlessly. */
   if ((s->n + 1) * 2 > s->cap) {
     size_t cap = s->cap ? s->cap * 2 : 64, j;
     const void** slots = (const void**)tfe_calloc(cap, sizeof *slots);
@@ -95,6 +122,7 @@ static int ptrset_add(ptrset* s, const void* p) {
     s->cap = cap;
   }
   for (i = ptr_hash(p) & (s->cap - 1); s->slots[i] != NULL; i = (i + 1) & (s->cap - 1)) {
+    if (s->slots[i] == p) return 1;
   }
   s->slots[i] = p;
   s->n++;
@@ -105,9 +133,24 @@ static void record_free(record* r) {
   int i;
   for (i = 0; i < r->num_inputs; i++) tfe_handle_unref(r->inputs[i]);
   for (i = 0; i < r->num_outputs; i++) tfe_handle_unref(r->outputs[i]);
-  tfe_free(r->inputs);
-  tfe_free(r->outputs);
-  tfe_attrs_destroy(&r->attrs);
+}
+
+/* n pointers from t's arena, or NULL. */
+static TFE_TensorHandle** arena_alloc(TFE_GradientTape* t, size_t n) {
+  arena_chunk* c = t->arena;
+  TFE_TensorHandle** p;
+  if (c == NULL || c->cap - c->used < n) {
+    size_t cap = n > TAPE_ARENA_CHUNK ? n : TAPE_ARENA_CHUNK;
+    c = (arena_chunk*)tfe_malloc(sizeof *c + cap * sizeof c->slots[0]);
+    if (c == NULL) return NULL;
+    c->used = 0;
+    c->cap = cap;
+    c->next = t->arena;
+    t->arena = c;
+  }
+  p = c->slots + c->used;
+  c->used += n;
+  return p;
 }
 
 static void tape_clear(TFE_GradientTape* t) {
@@ -116,6 +159,25 @@ static void tape_clear(TFE_GradientTape* t) {
   tfe_free(t->records);
   t->records = NULL;
   t->num_records = t->cap_records = 0;
+  while (t->arena != NULL) {
+    arena_chunk* c = t->arena;
+    t->arena = c->next;
+    tfe_free(c);
+  }
+  if (t->attr_buckets != NULL) {
+    for (i = 0; i < TAPE_ATTR_BUCKETS; i++) {
+      while (t->attr_buckets[i] != NULL) {
+        interned_attrs* a = t->attr_buckets[i];
+        t->attr_buckets[i] = a->next;
+        tfe_attrs_destroy(&a->key);
+        tfe_attrs_destroy(&a->complete);
+        tfe_free(a);
+      }
+    }
+    tfe_free(t->attr_buckets);
+    t->attr_buckets = NULL;
+  }
+  t->last_attrs = NULL;
   for (i = 0; i < t->num_held; i++) tfe_handle_unref(t->held[i]);
   tfe_free(t->held);
   t->held = NULL;
@@ -264,60 +326,98 @@ int TFE_GradientTapeNumRecordedOps(const TFE_GradientTape* t) {
   return n;
 }
 
-/* Adds the definition's defaults for the attrs the caller left unset, so
- * that gradient functions read every attr. 0 on allocation failure. */
-static int complete_attrs(TFE_Op* op, tfe_attrs* attrs) {
-  TF_Status* s = TF_NewStatus();
+static int attrs_match(const interned_attrs* a, const TFE_Op* op) {
+  return a->def == op->def && a->hash == op->attrs_hash && a->key.count == op->attrs.count &&
+         tfe_attrs_equal(&a->key, &op->attrs);
+}
+
+/* Under g_mu: t's interned completed attrs for op, made on first sight.
+ * NULL on allocation failure. */
+static const tfe_attrs* intern_attrs(TFE_GradientTape* t, TFE_Op* op) {
+  interned_attrs* a = t->last_attrs;
+  size_t b;
+  TF_Status* s;
   int ok;
-  if (s == NULL) return 0;
-  tfe_op_def_complete_attrs(op->def, attrs, s);
-  ok = TF_GetCode(s) != TF_RESOURCE_EXHAUSTED;
-  TF_DeleteStatus(s);
-  return ok;
+  if (a != NULL && attrs_match(a, op)) return &a->complete;
+  if (t->attr_buckets == NULL) {
+    t->attr_buckets =
+        (interned_attrs**)tfe_calloc(TAPE_ATTR_BUCKETS, sizeof *t->attr_buckets);
+    if (t->attr_buckets == NULL) return NULL;
+  }
+  b = (size_t)((op->attrs_hash ^ (uint64_t)ptr_hash(op->def)) & (TAPE_ATTR_BUCKETS - 1));
+  for (a = t->attr_buckets[b]; a != NULL; a = a->next) {
+    if (attrs_match(a, op)) {
+      t->last_attrs = a;
+      return &a->complete;
+    }
+  }
+  /* First sight: copy the attrs and add the definition's defaults, so that
+   * gradient functions read every attr. */
+  a = (interned_attrs*)tfe_calloc(1, sizeof *a);
+  if (a == NULL) return NULL;
+  a->def = op->def;
+  a->hash = op->attrs_hash;
+  tfe_attrs_init(&a->key);
+  tfe_attrs_init(&a->complete);
+  ok = tfe_attrs_merge(&a->key, &op->attrs) && tfe_attrs_merge(&a->complete, &op->attrs);
+  if (ok) {
+    s = TF_NewStatus();
+    ok = s != NULL;
+    if (ok) {
+      tfe_op_def_complete_attrs(op->def, &a->complete, s);
+      ok = TF_GetCode(s) != TF_RESOURCE_EXHAUSTED;
+      TF_DeleteStatus(s);
+    }
+  }
+  if (!ok) {
+    tfe_attrs_destroy(&a->key);
+    tfe_attrs_destroy(&a->complete);
+    tfe_free(a);
+    return NULL;
+  }
+  a->next = t->attr_buckets[b];
+  t->attr_buckets[b] = a;
+  t->last_attrs = a;
+  return &a->complete;
 }
 
 /* Under g_mu: records op on t (which tracks one of its inputs). */
 static void record_on(TFE_GradientTape* t, TFE_Op* op, TFE_TensorHandle* const* outs, int n) {
   record* r;
+  const tfe_attrs* attrs;
+  TFE_TensorHandle** hs;
   int i;
   if (t->num_records == t->cap_records) {
-    int cap = t->cap_records ? 2 * t->cap_records : 16;
+    int cap = t->cap_records ? 2 * t->cap_records : 64;
     record* rs = (record*)tfe_realloc(t->records, (size_t)cap * sizeof *rs);
     if (rs == NULL) goto oom;
     t->records = rs;
     t->cap_records = cap;
   }
-  r = &t->records[t->num_records];
-  memset(r, 0, sizeof *r);
-  tfe_attrs_init(&r->attrs);
-  r->inputs = (TFE_TensorHandle**)tfe_calloc((size_t)(op->num_inputs + 1), sizeof *r->inputs);
-  r->outputs = (TFE_TensorHandle**)tfe_calloc((size_t)(n + 1), sizeof *r->outputs);
-  if (r->inputs == NULL || r->outputs == NULL || !tfe_attrs_merge(&r->attrs, &op->attrs) ||
-      !complete_attrs(op, &r->attrs)) {
-    tfe_free(r->inputs);
-    tfe_free(r->outputs);
-    tfe_attrs_destroy(&r->attrs);
-    goto oom;
-  }
+  attrs = intern_attrs(t, op);
+  if (attrs == NULL) goto oom;
+  hs = arena_alloc(t, (size_t)op->num_inputs + (size_t)n);
+  if (hs == NULL) goto oom;
+  /* Outputs join the tracked set first: a failure leaves no reference
+   * taken (the arena slots are simply unused). */
   for (i = 0; i < n; i++) {
-    if (!ptrset_add(&t->tracked, outs[i])) {
-      tfe_free(r->inputs);
-      tfe_free(r->outputs);
-      tfe_attrs_destroy(&r->attrs);
-      goto oom;
-    }
+    if (!ptrset_add(&t->tracked, outs[i])) goto oom;
   }
+  r = &t->records[t->num_records];
   r->op_type = op->def->name;
+  r->attrs = attrs;
+  r->inputs = hs;
+  r->num_inputs = op->num_inputs;
+  r->outputs = hs + op->num_inputs;
+  r->num_outputs = n;
   for (i = 0; i < op->num_inputs; i++) {
     tfe_handle_ref(op->inputs[i]);
-    r->inputs[i] = op->inputs[i];
+    hs[i] = op->inputs[i];
   }
-  r->num_inputs = op->num_inputs;
   for (i = 0; i < n; i++) {
     tfe_handle_ref(outs[i]);
-    r->outputs[i] = outs[i];
+    hs[op->num_inputs + i] = outs[i];
   }
-  r->num_outputs = n;
   t->num_records++;
   return;
 oom:
@@ -462,7 +562,7 @@ static void backprop_record(TFE_GradientTape* t, TF_ExecutionContext* ec, record
   }
   g.ec = ec;
   g.op_type = r->op_type;
-  g.attrs = &r->attrs;
+  g.attrs = r->attrs;
   g.num_inputs = r->num_inputs;
   g.num_outputs = r->num_outputs;
   g.inputs = buf;
