@@ -15,7 +15,8 @@ Prints the three figures issue 17 names, measured in one run:
   ``assign_sub``) with ``tfe_py.GradientTape`` + ``tfe_py.Variable`` vs the
   same step in TF 2.21 eager (``tf.GradientTape`` + ``tf.Variable``): ms per
   step, from the same initial weights, with the losses compared. Goal: tfe
-  >= 3x faster.
+  >= 3x faster. Both runtimes use --threads intra-op threads (1 by default:
+  on a busy 2-core machine a thread pool per runtime oversubscribes).
 * (c) tfe: the backward pass (``tape.gradient``) of a 1,000-op elementwise
   chain vs its forward pass (run while the tape records). Goal: backward
   <= 2x forward. TF's two figures are printed for information.
@@ -57,6 +58,12 @@ CHAIN_GOAL = 2.0
 _CASES = r'''
 import time
 import numpy as np
+
+
+def set_threads(tf, n):
+    """Intra-op threads (0: the runtime's default), before any op runs."""
+    if n > 0:
+        tf.config.threading.set_intra_op_parallelism_threads(n)
 
 
 def _best(fn, rounds, reps):
@@ -147,7 +154,8 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 import tensorflow as tf
 ns = {}
 exec(sys.argv[1], ns)
-rounds, steps, units, ops, size = (int(a) for a in sys.argv[2:7])
+rounds, steps, units, ops, size, threads = (int(a) for a in sys.argv[2:8])
+ns["set_threads"](tf, threads)
 out = {"mlp": ns["mlp_case"](tf, rounds, steps, units),
        "chain": ns["chain_case"](tf, rounds, ops, size)}
 print(json.dumps(out))
@@ -178,6 +186,7 @@ def run_tfe_cases(args: argparse.Namespace) -> dict[str, Any]:
 
     ns: dict[str, Any] = {}
     exec(_CASES, ns)  # our own source, shared with the TF run
+    ns["set_threads"](tfe_py, args.threads)
     return {
         "mlp": ns["mlp_case"](tfe_py, args.rounds, args.mlp_steps, args.units),
         "chain": ns["chain_case"](tfe_py, args.rounds, args.chain_ops, args.chain_size),
@@ -187,7 +196,7 @@ def run_tfe_cases(args: argparse.Namespace) -> dict[str, Any]:
 def run_tf_cases(args: argparse.Namespace, tf_python: str) -> dict[str, Any]:
     cmd = [
         tf_python, "-c", _TF_SCRIPT, _CASES, str(args.rounds), str(args.mlp_steps),
-        str(args.units), str(args.chain_ops), str(args.chain_size),
+        str(args.units), str(args.chain_ops), str(args.chain_size), str(args.threads),
     ]  # fmt: skip
     env = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3"}
     proc = subprocess.run(cmd, capture_output=True, text=True, check=False, env=env)
@@ -212,6 +221,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--units", type=int, default=256, help="MLP: inputs and hidden units")
     p.add_argument("--chain-ops", type=int, default=1000)
     p.add_argument("--chain-size", type=int, default=1024, help="floats in the chain")
+    p.add_argument(
+        "--threads", type=int, default=1,
+        help="intra-op threads of both runtimes (0: their default; 1 by default, as on a "
+        "loaded 2-core machine a thread pool oversubscribes)",
+    )  # fmt: skip
     p.add_argument("--json", help="also write the figures to this file (for tests)")
     args = p.parse_args(argv)
     tf_python = None if args.no_tf else _tf_python(args.tf_python)
@@ -224,8 +238,9 @@ def main(argv: list[str] | None = None) -> int:
     if "error" in tf and tf["error"] != "skipped":
         print(f"TensorFlow run failed: {tf['error']}")
 
+    threads = args.threads if args.threads > 0 else "default"
     print(f"Gradients (issue 17), load average {load:.2f} at the start, "
-          f"{time.time() - t_start:.0f} s")  # fmt: skip
+          f"{time.time() - t_start:.0f} s, intra-op threads: {threads}")  # fmt: skip
     # (a)
     own, total = tape["tape_ns"], tape["tape_total_ns"]
     print(
