@@ -921,6 +921,17 @@ def _png_cases() -> list[tuple[str, str, bool]]:
     # a 2x1 gray image whose only row has filter type 7
     head = mkpng(2, 1, 0, 8, [[1, 2]])[:33]  # signature and IHDR
     bad_filter = head + _chunk(b"IDAT", zlib.compress(b"\x07\x01\x02")) + _chunk(b"IEND", b"")
+    # a 1-bit palette image keeps 2 PLTE entries, so a 3-entry tRNS is ignored
+    pal_long_trns = mkpng(4, 1, 3, 1, [[0, 1, 1, 0]], plte=list(range(18)), trns=[1, 2, 3])
+    # the rows are all there but the zlib stream never ends
+    co = zlib.compressobj()
+    unterminated = co.compress(b"\x00\x01\x02") + co.flush(zlib.Z_SYNC_FLUSH)
+    unterminated = head + _chunk(b"IDAT", unterminated) + _chunk(b"IEND", b"")
+    cases += [
+        ("png_pal_long_trns", f"out = tf.io.decode_png({pal_long_trns!r})", False),
+        ("png_pal_long_trns_ch4", f"out = tf.io.decode_png({pal_long_trns!r}, channels=4)", False),
+        ("png_unterminated_stream", f"out = tf.io.decode_png({unterminated!r})", True),
+    ]
     anc = rgb[:33] + _chunk(b"tEXt", b"k\x00v")[:-1] + b"\x00" + rgb[33:]
     cases += [
         ("png_ch2", f"out = tf.io.decode_png({rgb!r}, channels=2)", True),

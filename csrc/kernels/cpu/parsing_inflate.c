@@ -480,8 +480,8 @@ static int gzip_member(inf_state* s) {
   return 1;
 }
 
-int tfe_inflate(const unsigned char* in, size_t n, int gzip, size_t limit, unsigned char** out,
-                size_t* out_len, const char** err) {
+int tfe_inflate_ex(const unsigned char* in, size_t n, int gzip, size_t limit, int keep_partial,
+                   unsigned char** out, size_t* out_len, const char** err, int* ended) {
   inf_out o = {NULL, 0, 0, limit};
   inf_state s;
   memset(&s, 0, sizeof s);
@@ -491,6 +491,7 @@ int tfe_inflate(const unsigned char* in, size_t n, int gzip, size_t limit, unsig
   *out = NULL;
   *out_len = 0;
   *err = NULL;
+  if (ended != NULL) *ended = 0;
   if (n > 0) {
     if (gzip) {
       while (gzip_member(&s) && s.pos < s.n) {
@@ -499,16 +500,27 @@ int tfe_inflate(const unsigned char* in, size_t n, int gzip, size_t limit, unsig
       zlib_stream(&s);
     }
   }
+  if (ended != NULL) *ended = !s.truncated && s.err == NULL && !s.oom;
   if (s.oom) {
     tfe_free(o.p);
     return TFE_INFLATE_NOMEM;
   }
   if (s.err != NULL) {
-    tfe_free(o.p);
     *err = s.err;
+    if (!keep_partial) {
+      tfe_free(o.p);
+      return TFE_INFLATE_DATA_ERROR;
+    }
+    *out = o.p;
+    *out_len = o.len;
     return TFE_INFLATE_DATA_ERROR;
   }
   *out = o.p;
   *out_len = o.len;
   return TFE_INFLATE_OK;
+}
+
+int tfe_inflate(const unsigned char* in, size_t n, int gzip, size_t limit, unsigned char** out,
+                size_t* out_len, const char** err) {
+  return tfe_inflate_ex(in, n, gzip, limit, 0, out, out_len, err, NULL);
 }

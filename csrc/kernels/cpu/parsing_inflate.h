@@ -19,4 +19,10 @@ enum {
 int tfe_inflate(const unsigned char* in, size_t n, int gzip, size_t limit, unsigned char** out,
                 size_t* out_len, const char** err);
 
+/* tfe_inflate with two more results for PNG: with keep_partial, a data
+ * error still hands back the bytes decoded before it (free them); *ended
+ * (may be NULL) says whether the stream reached its proper end. */
+int tfe_inflate_ex(const unsigned char* in, size_t n, int gzip, size_t limit, int keep_partial,
+                   unsigned char** out, size_t* out_len, const char** err, int* ended);
+
 #endif /* TFE_KERNELS_CPU_PARSING_INFLATE_H_ */

@@ -230,7 +230,7 @@ static void decode_png(tfe_kernel_context* k, const unsigned char* p, size_t n, 
   size_t raw_len = 0;
   int seen_ihdr = 0, seen_idat = 0, seen_iend = 0;
   const char* zerr = NULL; /* zlib's reason; TF reports only the size */
-  int rc;
+  int rc, ended = 0;
   memset(&pi, 0, sizeof pi);
   while (!seen_iend) {
     uint32_t len;
@@ -280,9 +280,12 @@ static void decode_png(tfe_kernel_context* k, const unsigned char* p, size_t n, 
       if (seen_idat || len % 3 != 0 || len == 0 || len > 768) goto init_error;
       memcpy(pi.plte, data, len);
       pi.nplte = (int)(len / 3);
+      /* libpng keeps at most 2^depth entries of a palette image's PLTE */
+      if (pi.color == 3 && pi.nplte > (1 << pi.depth)) pi.nplte = 1 << pi.depth;
     } else if (memcmp(type, "tRNS", 4) == 0) {
       if (pi.color == 3) {
-        if (len <= 256) {
+        /* more entries than the palette has: libpng ignores the chunk */
+        if (len > 0 && (int)len <= pi.nplte) {
           memcpy(pi.trns_pal, data, len);
           pi.ntrns_pal = (int)len;
         }
@@ -343,9 +346,13 @@ static void decode_png(tfe_kernel_context* k, const unsigned char* p, size_t n, 
     if (need > PNG_MAX_BYTES || out_bytes > PNG_MAX_BYTES) goto oom;
     /* Bytes past what the image needs are ignored (libpng warns); a
      * stream far longer than that is refused as corrupt. */
-    rc = tfe_inflate(idat, idat_len, 0, need + need / 2 + 65536, &raw, &raw_len, &zerr);
+    rc = tfe_inflate_ex(idat, idat_len, 0, need + need / 2 + 65536, 1, &raw, &raw_len, &zerr,
+                        &ended);
     tfe_free(idat);
     idat = NULL;
+    /* As libpng: a stream that stops before its end is "not enough image
+     * data", even when the rows are complete. */
+    if (rc == TFE_INFLATE_OK && !ended) rc = TFE_INFLATE_DATA_ERROR;
     if (rc != TFE_INFLATE_OK || raw_len < need) goto data_error;
     dims[0] = pi.h;
     dims[1] = pi.w;
