@@ -641,6 +641,49 @@ static void grad_space_batch(TFE_GradientContext* g, TF_Status* s) {
           s);
 }
 
+/* resource_gather(var, indices), batch_dims 0: the variable's gradient,
+ * dense (UnsortedSegmentSum of dy by the indices over the variable's first
+ * dimension), where TF gives IndexedSlices; the variable's shape comes
+ * from a read of it (tfe has no VariableShape op). */
+static void grad_resource_gather(TFE_GradientContext* g, TF_Status* s) {
+  static const int32_t kOne[1] = {1}, kMinus1[1] = {-1};
+  TF_AbstractTensor* indices = TFE_GradientContextInput(g, 1);
+  TF_AbstractTensor* dy = gu_upstream(g);
+  int64_t batch_dims = 0;
+  TF_DataType dt = TFE_GradientContextAttrType(g, "dtype", s);
+  TF_AbstractTensor *v, *sp, *zero, *n0, *o1, *m1, *inner, *ni, *ni1, *pr[2], *vshape, *vals,
+      *flat;
+  TF_AbstractOp* op;
+  if (dy == NULL || !GL_OK(s)) return;
+  if (tfe_attrs_get_int(g->attrs, "batch_dims", &batch_dims, NULL) && batch_dims != 0) {
+    tfe_status_setf(s, TF_UNIMPLEMENTED,
+                    "the gradient of ResourceGather with batch_dims != 0 is not supported by tfe");
+    return;
+  }
+  op = gl_op(g, "ReadVariableOp", s);
+  gl_in(op, TFE_GradientContextInput(g, 0), s);
+  gl_set_type(op, "dtype", dt, s);
+  v = gl_fin(op, s);
+  sp = gl_shape(g, v, TF_INT32, s);
+  zero = gl_i32(g, 0, s);
+  n0 = call3(g, "GatherV2", sp, zero, zero, s);
+  o1 = cvec(g, kOne, 1, s);
+  m1 = cvec(g, kMinus1, 1, s);
+  inner = call3(g, "Slice", sp, o1, m1, s);
+  ni = gu_call1(g, "Size", indices, s);
+  ni1 = gu_call2(g, "Reshape", ni, o1, s);
+  pr[0] = ni1;
+  pr[1] = inner;
+  vshape = concat(g, pr, 2, zero, s);
+  vals = gu_call2(g, "Reshape", dy, vshape, s);
+  flat = flatten(g, indices, s);
+  gu_give(g, 0, call3(g, "UnsortedSegmentSum", vals, flat, n0, s), s);
+  {
+    TF_AbstractTensor* all[] = {v, sp, zero, n0, o1, m1, inner, ni, ni1, vshape, vals, flat};
+    gl_free(all, (int)(sizeof all / sizeof all[0]));
+  }
+}
+
 /* ---- registration ---- */
 
 int tfe_grad_register_array(void) {
@@ -654,6 +697,8 @@ int tfe_grad_register_array(void) {
       {"Split", grad_split},
       {"SplitV", grad_splitv},
       {"GatherV2", grad_gather},
+      {"Gather", grad_gather},
+      {"ResourceGather", grad_resource_gather},
       {"Slice", grad_slice},
       {"StridedSlice", grad_strided_slice},
       {"MirrorPad", grad_mirror_pad},

@@ -166,3 +166,29 @@ def test_where_and_one_hot_stop_gradients() -> None:
         tape.watch(x)
         w = ops.Where(x)
     assert tape.gradient(w, x) is None
+
+
+def test_resource_gather_dense_gradient_to_the_variable() -> None:
+    init = np.arange(12.0).reshape(4, 3)
+    v = tf.Variable(init)
+    idx = np.array([[3, 0], [3, 1]], np.int32)
+    w = np.linspace(-1.0, 1.0, 12).reshape(2, 2, 3)
+    with tf.GradientTape() as tape:
+        # a raw op on the handle is no variable read: watched by hand, as in TF
+        tape.watch(v)
+        gathered = ops.ResourceGather(v.handle, tf.constant(idx), dtype=tf.float64)
+        loss = ops.Sum(ops.Mul(gathered, tf.constant(w)), tf.constant([0, 1, 2]))
+    (g,) = tape.gradient(loss, [v])
+    expected = np.zeros_like(init)
+    np.add.at(expected, idx.ravel(), w.reshape(4, 3))
+    np.testing.assert_allclose(g.numpy(), expected, rtol=0, atol=1e-15)
+
+
+def test_gather_v1_gradient() -> None:
+    params = tf.constant(np.arange(6.0).reshape(3, 2))
+    with tf.GradientTape() as tape:
+        tape.watch(params)
+        out = ops.Gather(params, tf.constant([2, 2, 0]))
+        loss = ops.Sum(out, tf.constant([0, 1]))
+    g = tape.gradient(loss, params)
+    np.testing.assert_array_equal(g.numpy(), [[1.0, 1.0], [0.0, 0.0], [2.0, 2.0]])
