@@ -72,7 +72,7 @@ static int rule_decode_image(si_ctx* c) {
 const si_rule si_rules_parsing[] = {
     {"UnicodeScript", si_rule_unchanged},
     {"SerializeTensor", si_rule_scalar},
-    {"ParseTensor", NULL},
+    {"ParseTensor", si_rule_unknown}, /* TF: UnknownShape */
     {"DecodeRaw", rule_decode_raw},
     {"DecodePaddedRaw", rule_decode_padded_raw},
     {"DecodeCSV", rule_decode_csv},
