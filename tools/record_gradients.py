@@ -215,6 +215,13 @@ CASES: list[dict[str, Any]] = [
          {"adj_x": True}),
     case("batch_matmul_adj_y", "BatchMatMulV2", {"x": d(arr((2, 2))), "y": d(arr((3, 4, 2)))},
          {"adj_y": True}),
+    case("segment_sum", "SegmentSum", {"data": d(arr((4, 2))), "segment_ids": c([0, 0, 1, 3])}),
+    case("unsorted_segment_sum", "UnsortedSegmentSum",
+         {"data": d(arr((2, 3, 2))), "segment_ids": c([[1, -1, 0], [4, 1, -1]]),
+          "num_segments": c(5)}),
+    case("clip_by_value", "ClipByValue",
+         {"t": d(arr((2, 3))), "clip_value_min": d([[-0.5, -0.1, -2.0], [0.2, -1.0, 0.1]]),
+          "clip_value_max": d(0.6)}),
     # the same three away from their non-smooth points (x = 0, y = 0)
     case("div_no_nan_smooth", "DivNoNan", {"x": d(arr((2, 3))), "y": d([0.5, 0.8, -1.25])}),
     case("xlogy_smooth", "Xlogy", {"x": d(arr((2, 3))), "y": d(POS[0])}),

@@ -684,6 +684,85 @@ static void grad_resource_gather(TFE_GradientContext* g, TF_Status* s) {
   }
 }
 
+/* unsorted_segment_sum(data, ids, n): dy gathered at the ids, zero where an
+ * id is negative (TF drops those); segment_sum: the plain gather. */
+static void grad_segment_sum_common(TFE_GradientContext* g, int unsorted, TF_Status* s) {
+  TF_AbstractTensor* ids = TFE_GradientContextInput(g, 1);
+  TF_AbstractTensor* dy = gu_upstream(g);
+  TF_AbstractTensor *zid, *clip, *zero, *gat, *ge, *sid, *rg, *ri, *d, *one1, *ones, *pr[2], *ms,
+      *mask, *zg;
+  TF_AbstractOp* op;
+  if (dy == NULL) return;
+  zero = gl_i32(g, 0, s);
+  if (!unsorted) {
+    gu_give(g, 0, call3(g, "GatherV2", dy, ids, zero, s), s);
+    TF_DeleteAbstractTensor(zero);
+    return;
+  }
+  zid = gu_call1(g, "ZerosLike", ids, s);
+  clip = gu_call2(g, "Maximum", ids, zid, s);
+  gat = call3(g, "GatherV2", dy, clip, zero, s);
+  ge = gu_call2(g, "GreaterEqual", ids, zid, s);
+  /* the mask in ids' shape followed by ones up to the gathered rank */
+  sid = gl_shape(g, ids, TF_INT32, s);
+  rg = gu_call1(g, "Rank", gat, s);
+  ri = gu_call1(g, "Rank", ids, s);
+  d = gu_call2(g, "Sub", rg, ri, s);
+  one1 = gl_i32(g, 1, s);
+  {
+    static const int32_t kOne[1] = {1};
+    TF_AbstractTensor* o1 = cvec(g, kOne, 1, s);
+    TF_AbstractTensor* d1 = gu_call2(g, "Reshape", d, o1, s);
+    op = gl_op(g, "Fill", s);
+    gl_in(op, d1, s);
+    gl_in(op, one1, s);
+    ones = gl_fin(op, s);
+    TF_DeleteAbstractTensor(o1);
+    TF_DeleteAbstractTensor(d1);
+  }
+  pr[0] = sid;
+  pr[1] = ones;
+  ms = concat(g, pr, 2, zero, s);
+  mask = gu_call2(g, "Reshape", ge, ms, s);
+  zg = gu_call1(g, "ZerosLike", gat, s);
+  gu_give(g, 0, call3(g, "SelectV2", mask, gat, zg, s), s);
+  {
+    TF_AbstractTensor* all[] = {zero, zid, clip, gat, ge, sid, rg, ri, d, one1, ones, ms, mask, zg};
+    gl_free(all, (int)(sizeof all / sizeof all[0]));
+  }
+}
+static void grad_segment_sum(TFE_GradientContext* g, TF_Status* s) {
+  grad_segment_sum_common(g, 0, s);
+}
+static void grad_unsorted_segment_sum(TFE_GradientContext* g, TF_Status* s) {
+  grad_segment_sum_common(g, 1, s);
+}
+
+/* clip_by_value(x, lo, hi): dy to x where lo <= x <= hi, to lo where
+ * x < lo and to hi where x > hi (each summed to its input's shape). */
+static void grad_clip_by_value(TFE_GradientContext* g, TF_Status* s) {
+  TF_AbstractTensor* x = TFE_GradientContextInput(g, 0);
+  TF_AbstractTensor* lo = TFE_GradientContextInput(g, 1);
+  TF_AbstractTensor* hi = TFE_GradientContextInput(g, 2);
+  TF_AbstractTensor* dy = gu_upstream(g);
+  TF_AbstractTensor *below, *above, *out, *z, *gx, *glo, *ghi;
+  if (dy == NULL) return;
+  below = gu_call2(g, "Less", x, lo, s);
+  above = gu_call2(g, "Greater", x, hi, s);
+  out = gu_call2(g, "LogicalOr", below, above, s);
+  z = gu_call1(g, "ZerosLike", dy, s);
+  gx = call3(g, "SelectV2", out, z, dy, s);
+  glo = call3(g, "SelectV2", below, dy, z, s);
+  ghi = call3(g, "SelectV2", above, dy, z, s);
+  gu_give(g, 0, gl_reduce_to(g, gx, x, s), s);
+  gu_give(g, 1, gl_reduce_to(g, glo, lo, s), s);
+  gu_give(g, 2, gl_reduce_to(g, ghi, hi, s), s);
+  {
+    TF_AbstractTensor* all[] = {below, above, out, z, gx, glo, ghi};
+    gl_free(all, 7);
+  }
+}
+
 /* ---- registration ---- */
 
 int tfe_grad_register_array(void) {
@@ -721,6 +800,9 @@ int tfe_grad_register_array(void) {
       {"PreventGradient", grad_prevent},
       {"GatherNd", grad_gather_nd},
       {"ScatterNd", grad_scatter_nd},
+      {"SegmentSum", grad_segment_sum},
+      {"UnsortedSegmentSum", grad_unsorted_segment_sum},
+      {"ClipByValue", grad_clip_by_value},
       {"ReverseSequence", grad_reverse_sequence},
       {"DepthToSpace", grad_depth_space},
       {"SpaceToDepth", grad_depth_space},
