@@ -8,7 +8,14 @@
  * outputs of the ops it recorded. It keeps a reference to each, so no
  * tracked address can be reused while the tape lives. An op is recorded
  * when one of its (flat) inputs is tracked; the record keeps the op type,
- * a copy of its attrs, and references to its inputs and outputs.
+ * its completed attrs, and references to its inputs and outputs.
+ *
+ * Recording is cheap (benchmarks/c/bench_tape.c): a tape interns each
+ * distinct (definition, attrs) it sees once, completed with the
+ * definition's defaults, and its records point at that shared copy; the
+ * handle arrays of records come from a per-tape arena freed with the
+ * records; the global lock is held only for the tracked-set probes and
+ * the record's bookkeeping.
  *
  * Gradients. Records are kept in execution order, which is a topological
  * order, so one pass over them in reverse sees every consumer of a tensor
