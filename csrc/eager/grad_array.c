@@ -763,6 +763,64 @@ static void grad_clip_by_value(TFE_GradientContext* g, TF_Status* s) {
   }
 }
 
+/* matrix_diag(d): the diagonal of dy; matrix_diag_part(x): dy set as the
+ * diagonal of zeros shaped as x (works for non-square x too). */
+static void grad_matrix_diag(TFE_GradientContext* g, TF_Status* s) {
+  gu_give(g, 0, gu_call1(g, "MatrixDiagPart", gu_upstream(g), s), s);
+}
+static void grad_matrix_diag_part(TFE_GradientContext* g, TF_Status* s) {
+  TF_AbstractTensor* z;
+  if (gu_upstream(g) == NULL) return;
+  z = gu_call1(g, "ZerosLike", TFE_GradientContextInput(g, 0), s);
+  gu_give(g, 0, gu_call2(g, "MatrixSetDiag", z, gu_upstream(g), s), s);
+  TF_DeleteAbstractTensor(z);
+}
+
+/* matrix_set_diag(x, d): x gets dy with a zero diagonal, d the diagonal of
+ * dy. */
+static void grad_matrix_set_diag(TFE_GradientContext* g, TF_Status* s) {
+  TF_AbstractTensor* dy = gu_upstream(g);
+  TF_AbstractTensor *dg, *z;
+  if (dy == NULL) return;
+  dg = gu_call1(g, "MatrixDiagPart", dy, s);
+  z = gu_call1(g, "ZerosLike", dg, s);
+  gu_give(g, 0, gu_call2(g, "MatrixSetDiag", dy, z, s), s);
+  gu_give(g, 1, dg, s);
+  TF_DeleteAbstractTensor(z);
+}
+
+/* tensor_scatter_update(t, indices, updates): t gets dy with the updated
+ * positions zeroed, updates get GatherNd(dy, indices); tensor_scatter_add:
+ * t gets dy itself. */
+static void grad_tensor_scatter(TFE_GradientContext* g, TF_Status* s) {
+  TF_AbstractTensor* idx = TFE_GradientContextInput(g, 1);
+  TF_AbstractTensor* dy = gu_upstream(g);
+  if (dy == NULL) return;
+  if (strcmp(TFE_GradientContextOpType(g), "TensorScatterAdd") == 0) {
+    gu_give(g, 0, TFE_AbstractTensorCopy(dy, s), s);
+  } else {
+    TF_AbstractTensor* z = gu_call1(g, "ZerosLike", TFE_GradientContextInput(g, 2), s);
+    gu_give(g, 0, call3(g, "TensorScatterUpdate", dy, idx, z, s), s);
+    TF_DeleteAbstractTensor(z);
+  }
+  gu_give(g, 2, gu_call2(g, "GatherNd", dy, idx, s), s);
+}
+
+/* floor_mod(x, y) = x - floor(x / y) y: dx = dz, dy = -floor_div(x, y) dz. */
+static void grad_floor_mod(TFE_GradientContext* g, TF_Status* s) {
+  TF_AbstractTensor* x = TFE_GradientContextInput(g, 0);
+  TF_AbstractTensor* y = TFE_GradientContextInput(g, 1);
+  TF_AbstractTensor* dz = gu_upstream(g);
+  TF_AbstractTensor *q, *nq;
+  if (dz == NULL) return;
+  q = gu_call2(g, "FloorDiv", x, y, s);
+  nq = gu_call1(g, "Neg", q, s);
+  gu_give(g, 0, gu_unbroadcast(g, TFE_AbstractTensorCopy(dz, s), 0, s), s);
+  gu_give(g, 1, gu_unbroadcast(g, gu_call2(g, "Mul", dz, nq, s), 1, s), s);
+  TF_DeleteAbstractTensor(q);
+  TF_DeleteAbstractTensor(nq);
+}
+
 /* ---- registration ---- */
 
 int tfe_grad_register_array(void) {
@@ -803,6 +861,12 @@ int tfe_grad_register_array(void) {
       {"SegmentSum", grad_segment_sum},
       {"UnsortedSegmentSum", grad_unsorted_segment_sum},
       {"ClipByValue", grad_clip_by_value},
+      {"MatrixDiag", grad_matrix_diag},
+      {"MatrixDiagPart", grad_matrix_diag_part},
+      {"MatrixSetDiag", grad_matrix_set_diag},
+      {"TensorScatterUpdate", grad_tensor_scatter},
+      {"TensorScatterAdd", grad_tensor_scatter},
+      {"FloorMod", grad_floor_mod},
       {"ReverseSequence", grad_reverse_sequence},
       {"DepthToSpace", grad_depth_space},
       {"SpaceToDepth", grad_depth_space},
@@ -812,7 +876,8 @@ int tfe_grad_register_array(void) {
   /* TF's NotDifferentiable array ops (the shape queries and ZerosLike /
    * OnesLike are registered with the math group). */
   static const char* const kStop[] = {"Where", "InvertPermutation", "ConcatOffset",
-                                      "ListDiff", "BroadcastArgs", "OneHot"};
+                                      "ListDiff", "BroadcastArgs", "OneHot",
+                                      "FloorDiv", "TruncateDiv", "Rint"};
   size_t i;
   for (i = 0; i < sizeof kGrads / sizeof kGrads[0]; i++) {
     if (!tfe_grad_register_builtin(kGrads[i].op, kGrads[i].fn)) return 0;
