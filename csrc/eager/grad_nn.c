@@ -415,6 +415,83 @@ static void grad_sign(TFE_GradientContext* g, TF_Status* s) {
   gu_give(g, 0, gu_call1(g, "ZerosLike", TFE_GradientContextInput(g, 0), s), s);
 }
 
+/* ---- second order: gradients of the activation gradient ops ---- */
+
+/* tanh_grad(y, dy) = dy (1 - y^2): d/dy = grad * -2 * dy * y, d/d(dy) =
+ * tanh_grad(y, grad). */
+static void grad_tanh_grad(TFE_GradientContext* g, TF_Status* s) {
+  TF_AbstractTensor* y = TFE_GradientContextInput(g, 0);
+  TF_AbstractTensor* dy = TFE_GradientContextInput(g, 1);
+  TF_AbstractTensor* gr = gu_upstream(g);
+  TF_AbstractTensor *k, *a, *b;
+  if (gr == NULL) return;
+  k = gl_scalar(g, TFE_AbstractTensorDataType(y, s), -2.0, s);
+  a = gu_call2(g, "Mul", gr, k, s);
+  b = gu_call2(g, "Mul", a, dy, s);
+  gu_give(g, 0, gu_call2(g, "Mul", b, y, s), s);
+  gu_give(g, 1, gu_call2(g, "TanhGrad", y, gr, s), s);
+  TF_DeleteAbstractTensor(k);
+  TF_DeleteAbstractTensor(a);
+  TF_DeleteAbstractTensor(b);
+}
+
+/* sigmoid_grad(y, dy) = dy y (1 - y): d/dy = gb - 2 gb y with gb = grad *
+ * dy, d/d(dy) = sigmoid_grad(y, grad). */
+static void grad_sigmoid_grad(TFE_GradientContext* g, TF_Status* s) {
+  TF_AbstractTensor* y = TFE_GradientContextInput(g, 0);
+  TF_AbstractTensor* dy = TFE_GradientContextInput(g, 1);
+  TF_AbstractTensor* gr = gu_upstream(g);
+  TF_AbstractTensor *gb, *k, *a, *b;
+  if (gr == NULL) return;
+  gb = gu_call2(g, "Mul", gr, dy, s);
+  k = gl_scalar(g, TFE_AbstractTensorDataType(y, s), 2.0, s);
+  a = gu_call2(g, "Mul", k, gb, s);
+  b = gu_call2(g, "Mul", a, y, s);
+  gu_give(g, 0, gu_call2(g, "Sub", gb, b, s), s);
+  gu_give(g, 1, gu_call2(g, "SigmoidGrad", y, gr, s), s);
+  TF_DeleteAbstractTensor(gb);
+  TF_DeleteAbstractTensor(k);
+  TF_DeleteAbstractTensor(a);
+  TF_DeleteAbstractTensor(b);
+}
+
+/* relu_grad(gradients, features) and relu6/leaky: the same op on the
+ * upstream gradient for `gradients`, zeros for the features. */
+static void grad_act_grad(TFE_GradientContext* g, TF_Status* s) {
+  TF_AbstractTensor* x = TFE_GradientContextInput(g, 1);
+  TF_AbstractOp* op;
+  if (gu_upstream(g) == NULL) return;
+  op = gl_op(g, TFE_GradientContextOpType(g), s);
+  gl_in(op, gu_upstream(g), s);
+  gl_in(op, x, s);
+  gl_cp_float(g, op, "alpha", s);
+  gu_give(g, 0, gl_fin(op, s), s);
+  gu_give(g, 1, gu_call1(g, "ZerosLike", x, s), s);
+}
+
+/* elu_grad(gradients, outputs): elu_grad(grad, outputs) for gradients,
+ * grad * gradients where outputs < 0 (else 0) for the outputs. */
+static void grad_elu_grad(TFE_GradientContext* g, TF_Status* s) {
+  TF_AbstractTensor* gi = TFE_GradientContextInput(g, 0);
+  TF_AbstractTensor* y = TFE_GradientContextInput(g, 1);
+  TF_AbstractTensor* gr = gu_upstream(g);
+  TF_AbstractTensor *z, *neg, *m;
+  TF_AbstractOp* op;
+  if (gr == NULL) return;
+  gu_give(g, 0, gu_call2(g, "EluGrad", gr, y, s), s);
+  z = gu_call1(g, "ZerosLike", y, s);
+  neg = gu_call2(g, "Less", y, z, s);
+  m = gu_call2(g, "Mul", gr, gi, s);
+  op = gl_op(g, "SelectV2", s);
+  gl_in(op, neg, s);
+  gl_in(op, m, s);
+  gl_in(op, z, s);
+  gu_give(g, 1, gl_fin(op, s), s);
+  TF_DeleteAbstractTensor(z);
+  TF_DeleteAbstractTensor(neg);
+  TF_DeleteAbstractTensor(m);
+}
+
 /* ---- registration ---- */
 
 int tfe_grad_register_nn(void) {
@@ -450,6 +527,12 @@ int tfe_grad_register_nn(void) {
       {"Xlogy", grad_xlogy},
       {"Xdivy", grad_xdivy},
       {"BatchMatMulV2", grad_batch_matmul},
+      {"TanhGrad", grad_tanh_grad},
+      {"SigmoidGrad", grad_sigmoid_grad},
+      {"ReluGrad", grad_act_grad},
+      {"Relu6Grad", grad_act_grad},
+      {"LeakyReluGrad", grad_act_grad},
+      {"EluGrad", grad_elu_grad},
   };
   size_t i;
   for (i = 0; i < sizeof kGrads / sizeof kGrads[0]; i++) {

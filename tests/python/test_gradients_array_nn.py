@@ -192,3 +192,20 @@ def test_gather_v1_gradient() -> None:
         loss = ops.Sum(out, tf.constant([0, 1]))
     g = tape.gradient(loss, params)
     np.testing.assert_array_equal(g.numpy(), [[1.0, 1.0], [0.0, 0.0], [2.0, 2.0]])
+
+
+def test_second_derivative_of_tanh_and_sigmoid() -> None:
+    xv = np.array([-1.2, 0.3, 0.9])
+    x = tf.constant(xv)
+    for op, second in (
+        (ops.Tanh, lambda t: -2 * np.tanh(t) * (1 - np.tanh(t) ** 2)),
+        (ops.Sigmoid, lambda t: (s := 1 / (1 + np.exp(-t))) * (1 - s) * (1 - 2 * s)),
+    ):
+        with tf.GradientTape() as outer:
+            outer.watch(x)
+            with tf.GradientTape() as inner:
+                inner.watch(x)
+                y = op(x)
+            dx = inner.gradient(y, x)
+        d2 = outer.gradient(dx, x)
+        np.testing.assert_allclose(d2.numpy(), second(xv), rtol=1e-12, atol=1e-14)
