@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/complex_compat.h"
 #include "kernels/cpu/kutil.h"
 
 void tfe_register_cpu_linalg_extra_kernels(void);
