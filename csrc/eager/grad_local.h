@@ -1,5 +1,5 @@
-/* Small op-building shortcuts shared by grad_array.c and grad_nn.c only
- * (static inline, private to those two files; grad_util.h holds the
+/* Small op-building shortcuts shared by the grad_*.c files
+ * (static inline, private to them; grad_util.h holds the
  * common helpers). Each does nothing once the status holds an error and
  * returns NULL then, so a gradient can chain calls and check once.
  * Returned tensors are the caller's. */

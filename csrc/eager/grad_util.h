@@ -50,5 +50,8 @@ int tfe_grad_register_builtin(const char* op_type, TFE_GradientFunction fn);
  * tfe_grad_register_builtins); 0 on allocation failure. */
 int tfe_grad_register_array(void);
 int tfe_grad_register_nn(void);
+int tfe_grad_register_func(void);
+int tfe_grad_register_nn_extra(void);
+int tfe_grad_register_more(void);
 
 #endif /* TFE_EAGER_GRAD_UTIL_H_ */

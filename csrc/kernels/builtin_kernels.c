@@ -35,6 +35,13 @@ static void register_builtins(void) {
   tfe_register_cpu_parsing_kernels();
   tfe_register_cpu_signal_kernels();
   tfe_register_cpu_linalg_extra_kernels();
+  tfe_register_cpu_nn_grad_kernels();
+  tfe_register_cpu_train_apply_kernels();
+  tfe_register_cpu_sparse_kernels();
+  tfe_register_cpu_containers_kernels();
+  tfe_register_cpu_misc18_kernels();
+  tfe_register_cpu_quant_kernels();
+  tfe_register_cpu_image_codec_kernels();
   tfe_alloc_benign_end();
 }
 

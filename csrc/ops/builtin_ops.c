@@ -37,6 +37,13 @@ int tfe_ops_register_lookup_defs(void);
 int tfe_ops_register_image_defs(void);
 /* Issue 16 groups (ops the tf.* Python API needs). */
 int tfe_ops_register_array_extra_defs(void);
+int tfe_ops_register_nn_grad_defs(void);
+int tfe_ops_register_train_apply_defs(void);
+int tfe_ops_register_sparse_defs(void);
+int tfe_ops_register_containers_defs(void);
+int tfe_ops_register_misc18_defs(void);
+int tfe_ops_register_quant_defs(void);
+int tfe_ops_register_image_codec_defs(void);
 int tfe_ops_register_math_special_defs(void);
 int tfe_ops_register_nn_extra_defs(void);
 int tfe_ops_register_random_dist_defs(void);
@@ -122,6 +129,13 @@ static void register_all(void) {
   tfe_ops_register_parsing_defs();
   tfe_ops_register_signal_defs();
   tfe_ops_register_linalg_extra_defs();
+  tfe_ops_register_nn_grad_defs();
+  tfe_ops_register_train_apply_defs();
+  tfe_ops_register_sparse_defs();
+  tfe_ops_register_containers_defs();
+  tfe_ops_register_misc18_defs();
+  tfe_ops_register_quant_defs();
+  tfe_ops_register_image_codec_defs();
   tl_registering = 0;
   if (!g_out_of_memory) atomic_store_explicit(&g_done, 1, memory_order_release);
 }

@@ -63,6 +63,13 @@ static void build_tables(void) {
   add_table(si_rules_parsing);
   add_table(si_rules_signal);
   add_table(si_rules_linalg_extra);
+  add_table(si_rules_nn_grad);
+  add_table(si_rules_train_apply);
+  add_table(si_rules_sparse);
+  add_table(si_rules_containers);
+  add_table(si_rules_misc18);
+  add_table(si_rules_quant);
+  add_table(si_rules_image_codec);
 }
 
 const si_rule* si_find_rule(const char* op) {

@@ -67,6 +67,13 @@ extern const si_rule si_rules_random_dist[];
 extern const si_rule si_rules_parsing[];
 extern const si_rule si_rules_signal[];
 extern const si_rule si_rules_linalg_extra[];
+extern const si_rule si_rules_nn_grad[];
+extern const si_rule si_rules_train_apply[];
+extern const si_rule si_rules_sparse[];
+extern const si_rule si_rules_containers[];
+extern const si_rule si_rules_misc18[];
+extern const si_rule si_rules_quant[];
+extern const si_rule si_rules_image_codec[];
 
 /* ---- errors ---- */
 

@@ -44,5 +44,13 @@ void tfe_register_cpu_random_dist_kernels(void);
 void tfe_register_cpu_parsing_kernels(void);
 void tfe_register_cpu_signal_kernels(void);
 void tfe_register_cpu_linalg_extra_kernels(void);
+/* Issue 17/18 groups (nn_grad, train_apply, sparse, containers, misc18, quant, image_codec). */
+void tfe_register_cpu_nn_grad_kernels(void);
+void tfe_register_cpu_train_apply_kernels(void);
+void tfe_register_cpu_sparse_kernels(void);
+void tfe_register_cpu_containers_kernels(void);
+void tfe_register_cpu_misc18_kernels(void);
+void tfe_register_cpu_quant_kernels(void);
+void tfe_register_cpu_image_codec_kernels(void);
 
 #endif /* TFE_KERNELS_CPU_CPU_KERNELS_H_ */
