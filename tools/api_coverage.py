@@ -92,6 +92,9 @@ class Facts:
     stubs: dict[str, list[str]] = field(default_factory=dict)
     tested: set[str] = field(default_factory=set)
     conformance: set[str] | None = None
+    # Op names with a registered gradient / registered as not differentiable
+    # (read from the library's gradient registry; None without a library).
+    gradients: tuple[list[str], list[str]] | None = None
 
 
 @dataclass(frozen=True)
@@ -327,6 +330,46 @@ def find_exports(lib: Path) -> set[str]:
     return out
 
 
+def find_gradients(lib: Path) -> tuple[list[str], list[str]] | None:
+    """The ops of lib's registry that have a gradient and those registered as
+    not differentiable (TFE_ListOpNames and TFE_GradientRegistryLookup, called
+    through cffi's ABI mode), or None when the library cannot be loaded."""
+    try:
+        import cffi
+    except ImportError:
+        return None
+    ffi = cffi.FFI()
+    ffi.cdef(
+        """
+        typedef struct TF_Buffer { const void* data; size_t length;
+                                   void (*data_deallocator)(void*, size_t); } TF_Buffer;
+        TF_Buffer* TF_NewBuffer(void);
+        void TF_DeleteBuffer(TF_Buffer*);
+        void TFE_ListOpNames(TF_Buffer*);
+        int TFE_GradientRegistryLookup(const char*);
+        """
+    )
+    try:
+        so = ffi.dlopen(str(lib))
+        buf = so.TF_NewBuffer()
+    except (OSError, AttributeError):
+        return None
+    try:
+        so.TFE_ListOpNames(buf)
+        text = bytes(ffi.buffer(ffi.cast("const char*", buf.data), buf.length)).decode()
+    finally:
+        so.TF_DeleteBuffer(buf)
+    with_grad: list[str] = []
+    stop: list[str] = []
+    for name in sorted(n for n in text.split("\n") if n):
+        kind = so.TFE_GradientRegistryLookup(name.encode())
+        if kind == 1:
+            with_grad.append(name)
+        elif kind == 2:
+            stop.append(name)
+    return with_grad, stop
+
+
 def default_lib(root: Path) -> Path | None:
     """The newest of build*/libtfe.so and tfe_py/libtfe.so*, or None."""
     candidates = [p for p in root.glob("build*/libtfe.so") if p.is_file()]
@@ -351,6 +394,7 @@ def gather(
     facts.declared = find_declarations(root / "include")
     facts.stubs = find_stubs(root / "csrc")
     facts.exported = find_exports(lib) if lib is not None else None
+    facts.gradients = find_gradients(lib) if lib is not None else None
     facts.tested = find_mentions([root / "tests"], names)
     if conformance_dir is not None and conformance_dir.is_dir():
         facts.conformance = find_mentions([conformance_dir], names)
@@ -605,6 +649,26 @@ def render(
         add(f"- {what} (`{header}`): {reason}")
     if not ABI_EXCEPTIONS:
         add("- none (abi-check reports 0 differences)")
+
+    add("")
+    add("## Gradients")
+    add("")
+    if facts.gradients is None:
+        add("Unknown: no built `libtfe.so` was read.")
+    else:
+        with_grad, stop = facts.gradients
+        add(
+            "Ops of tfe's registry with a gradient in the one gradient registry "
+            "(`TFE_GradientRegistryLookup` = 1; they serve the C tape, `tfe_py.GradientTape` "
+            "and `TF_AddGradients`; docs/GRADIENTS.md), and ops registered as not "
+            "differentiable (= 2: gradients stop there, as at TF's `NotDifferentiable` ops). "
+            "An op in neither list has no gradient: differentiating through it is "
+            "`TF_UNIMPLEMENTED` naming it (TF's LookupError)."
+        )
+        add("")
+        add(f"**With a gradient ({len(with_grad)}):** " + ", ".join(f"`{n}`" for n in with_grad))
+        add("")
+        add(f"**Not differentiable ({len(stop)}):** " + ", ".join(f"`{n}`" for n in stop))
 
     unknown_stubs = sorted(set(facts.stubs) - known)
     if unknown_stubs:
