@@ -1,0 +1,318 @@
+"""Table-driven gradient checks: every case of every group in
+tests/data/grad_cases/<group>.json (written by tools/record_grad_cases.py
+from tools/grad_cases/<group>.py, with TF 2.21's values).
+
+For each case (one raw op; loss = sum_k sum(output_k * weight_k)):
+- the tape's gradients equal TF's (None where TF gives none);
+- the forward outputs equal TF's;
+- the gradients TF_AddGradients builds in a graph, run in a session, equal TF's;
+- where ``numeric`` is set, the tape's gradients equal float64 central
+  differences of the loss (its real part when complex).
+And every op with a registered gradient has a case (test_every_gradient_has_a_case).
+"""
+
+from __future__ import annotations
+
+import glob
+import json
+import os
+from typing import Any
+
+import numpy as np
+import pytest
+
+import tfe_py as tf
+from tfe_py import ops
+from tfe_py._ffi import ffi, lib
+from tfe_py.errors import check, status
+from tfe_py.graph import GraphTensor
+
+_DIR = os.path.join(os.path.dirname(__file__), "..", "data", "grad_cases")
+_GROUPS: dict[str, list[dict[str, Any]]] = {}
+for _path in sorted(glob.glob(os.path.join(_DIR, "*.json"))):
+    with open(_path) as _f:
+        _GROUPS[os.path.basename(_path)[:-5]] = json.load(_f)["cases"]
+_CASES = [(g, cs) for g, cases in _GROUPS.items() for cs in cases]
+_IDS = [f"{g}/{cs['name']}" for g, cs in _CASES]
+
+Key = tuple[str, int | None]
+_LOW = ("float16", "bfloat16")
+_SINGLE = ("float32", "complex64")
+_FLOATS = ("float16", "bfloat16", "float32", "float64", "complex64", "complex128")
+
+
+def _decode(v: Any, dtype: str) -> np.ndarray:
+    """tools/grad_cases/_common.py's encoding: nested lists, complex as
+    {"re", "im"}; bfloat16 values are kept as float32."""
+    if isinstance(v, dict):
+        return (np.array(v["re"], np.float64) + 1j * np.array(v["im"], np.float64)).astype(dtype)
+    return np.array(v, "float32" if dtype == "bfloat16" else dtype)
+
+
+def _tol(cs: dict[str, Any]) -> tuple[float, float]:
+    """(rtol, atol): tight for float64/complex128, looser for single and
+    half precision, unless the case sets its own."""
+    dts = {spec["dtype"] for spec in cs["inputs"].values() if spec["dtype"] in _FLOATS}
+    dts |= {o["dtype"] for i, o in enumerate(cs["forward"]) if i in cs["outputs"]}
+    if dts & set(_LOW):
+        rtol, atol = 1e-2, 1e-2
+    elif dts & set(_SINGLE):
+        rtol, atol = 2e-5, 2e-5
+    else:
+        rtol, atol = 1e-10, 1e-12
+    return cs.get("rtol", rtol), cs.get("atol", atol)
+
+
+def _const(a: np.ndarray, dtype: str) -> Any:
+    return tf.constant(a, dtype=dtype)
+
+
+def _values(cs: dict[str, Any]) -> dict[Key, np.ndarray]:
+    """Every input value by (name, list position)."""
+    res: dict[Key, np.ndarray] = {}
+    for name, spec in cs["inputs"].items():
+        if spec.get("list"):
+            for i, v in enumerate(spec["value"]):
+                res[(name, i)] = _decode(v, spec["dtype"])
+        else:
+            res[(name, None)] = _decode(spec["value"], spec["dtype"])
+    return res
+
+
+def _watched_keys(cs: dict[str, Any]) -> list[Key]:
+    keys: list[Key] = []
+    for name, spec in cs["inputs"].items():
+        if not spec["diff"]:
+            continue
+        if spec.get("list"):
+            keys += [(name, i) for i in range(len(spec["value"]))]
+        else:
+            keys.append((name, None))
+    return keys
+
+
+def _kwargs(cs: dict[str, Any], tensors: dict[Key, Any]) -> dict[str, Any]:
+    kwargs: dict[str, Any] = dict(cs["attrs"])
+    for name, spec in cs["inputs"].items():
+        if spec.get("list"):
+            kwargs[name] = [tensors[(name, i)] for i in range(len(spec["value"]))]
+        else:
+            kwargs[name] = tensors[(name, None)]
+    return kwargs
+
+
+def _flatten(out: Any) -> list[Any]:
+    if isinstance(out, (list, tuple)):
+        res: list[Any] = []
+        for o in out:
+            res += _flatten(o)
+        return res
+    return [out]
+
+
+def _loss(cs: dict[str, Any], tensors: dict[Key, Any]) -> tuple[Any, list[Any]]:
+    """The case's loss and the op's flattened outputs (eagerly or in the
+    default graph, whichever is current)."""
+    outs = _flatten(getattr(ops, cs["op"])(**_kwargs(cs, tensors)))
+    total = None
+    for k, w in zip(cs["outputs"], cs["weights"], strict=True):
+        o = outs[k]
+        wt = _const(_decode(w, cs["forward"][k]["dtype"]), cs["forward"][k]["dtype"])
+        axes = tf.constant(np.arange(len(o.shape), dtype=np.int32))
+        s = ops.Sum(ops.Mul(o, wt), axes)
+        total = s if total is None else ops.AddV2(total, s)
+    return total, outs
+
+
+def _eager_tensors(cs: dict[str, Any], over: dict[Key, np.ndarray] | None = None
+                   ) -> dict[Key, Any]:
+    vals = {**_values(cs), **(over or {})}
+    return {k: _const(a, _dtype(cs, k)) for k, a in vals.items()}
+
+
+def _dtype(cs: dict[str, Any], key: Key) -> str:
+    return str(cs["inputs"][key[0]]["dtype"])
+
+
+def _tape_grads(cs: dict[str, Any]) -> dict[Key, np.ndarray | None]:
+    tensors = _eager_tensors(cs)
+    keys = _watched_keys(cs)
+    with tf.GradientTape() as tape:
+        tape.watch([tensors[k] for k in keys])
+        loss, _ = _loss(cs, tensors)
+    grads = tape.gradient(loss, [tensors[k] for k in keys],
+                          unconnected_gradients=cs.get("unconnected", "none"))
+    return {k: (None if g is None else np.asarray(g.numpy())) for k, g in zip(keys, grads,
+                                                                              strict=True)}
+
+
+def _tf_grads(cs: dict[str, Any]) -> dict[Key, np.ndarray | None]:
+    res: dict[Key, np.ndarray | None] = {}
+    for name, g in cs["grads"].items():
+        spec = cs["inputs"][name]
+        if spec.get("list"):
+            for i, gi in enumerate(g):
+                res[(name, i)] = None if gi is None else _decode(gi, spec["dtype"])
+        else:
+            res[(name, None)] = None if g is None else _decode(g, spec["dtype"])
+    return res
+
+
+def _compare(mine: dict[Key, np.ndarray | None], theirs: dict[Key, np.ndarray | None],
+             cs: dict[str, Any], what: str) -> None:
+    rtol, atol = _tol(cs)
+    assert set(mine) == set(theirs), what
+    for key, exp in theirs.items():
+        got = mine[key]
+        if exp is None:
+            assert got is None, f"{what} {key}: TF gives no gradient"
+            continue
+        assert got is not None, f"{what} {key}: no gradient"
+        assert got.shape == exp.shape, f"{what} {key}: shape {got.shape} != {exp.shape}"
+        np.testing.assert_allclose(got, exp.astype(got.dtype), rtol=rtol, atol=atol,
+                                   err_msg=f"{what} {key}")
+
+
+@pytest.mark.parametrize("group_case", _CASES, ids=_IDS)
+def test_tape_matches_tf(group_case: tuple[str, dict[str, Any]]) -> None:
+    _, cs = group_case
+    _compare(_tape_grads(cs), _tf_grads(cs), cs, "tape")
+
+
+@pytest.mark.parametrize("group_case", _CASES, ids=_IDS)
+def test_forward_matches_tf(group_case: tuple[str, dict[str, Any]]) -> None:
+    _, cs = group_case
+    rtol, atol = _tol(cs)
+    outs = _flatten(getattr(ops, cs["op"])(**_kwargs(cs, _eager_tensors(cs))))
+    assert len(outs) == len(cs["forward"])
+    for i, (o, rec) in enumerate(zip(outs, cs["forward"], strict=True)):
+        if rec["value"] is None:
+            continue
+        exp = _decode(rec["value"], rec["dtype"])
+        got = np.asarray(o.numpy())
+        assert got.shape == exp.shape, f"output {i}"
+        if exp.dtype.kind in "fc":
+            np.testing.assert_allclose(got, exp.astype(got.dtype), rtol=rtol, atol=atol,
+                                       err_msg=f"output {i}")
+        else:
+            np.testing.assert_array_equal(got, exp, err_msg=f"output {i}")
+
+
+_GRAPH = [(g, cs) for g, cs in _CASES if cs.get("graph", True)]
+
+
+def _graph_grads(cs: dict[str, Any], keys: list[Key]) -> dict[Key, np.ndarray | None]:
+    """TF_AddGradients of the case's loss with respect to `keys` (fed
+    through placeholders), run in a session."""
+    vals = _values(cs)
+    with tf.Graph() as g:
+        tensors: dict[Key, Any] = {}
+        for k, a in vals.items():
+            if k in keys:
+                tensors[k] = tf.placeholder(_dtype(cs, k), shape=a.shape)
+            else:
+                tensors[k] = _const(a, _dtype(cs, k))
+        loss, _ = _loss(cs, tensors)
+        ys = ffi.new("TF_Output[]", 1)
+        ys[0].oper = loss.op._ptr
+        ys[0].index = loss.value_index
+        xs = ffi.new("TF_Output[]", max(len(keys), 1))
+        for i, k in enumerate(keys):
+            xs[i].oper = tensors[k].op._ptr
+            xs[i].index = tensors[k].value_index
+        dys = ffi.new("TF_Output[]", max(len(keys), 1))
+        with status() as s:
+            lib.TF_AddGradients(g.ptr, ys, 1, xs, len(keys), ffi.NULL, s, dys)
+            check(s)
+        fetch: list[GraphTensor | None] = []
+        for i in range(len(keys)):
+            if dys[i].oper == ffi.NULL:
+                fetch.append(None)
+            else:
+                fetch.append(GraphTensor(g._wrap_op(dys[i].oper), dys[i].index))
+    wanted = [t for t in fetch if t is not None]
+    sess = tf.Session(graph=g)
+    try:
+        got = sess.run(wanted, feed_dict={tensors[k]: vals[k] for k in keys}) if wanted else []
+    finally:
+        sess.close()
+    it = iter(got)
+    return {k: (None if t is None else np.asarray(next(it))) for k, t in zip(keys, fetch,
+                                                                           strict=True)}
+
+
+@pytest.mark.parametrize("group_case", _GRAPH, ids=[f"{g}/{cs['name']}" for g, cs in _GRAPH])
+def test_graph_gradients_match_tf(group_case: tuple[str, dict[str, Any]]) -> None:
+    _, cs = group_case
+    theirs = {k: v for k, v in _tf_grads(cs).items() if v is not None}
+    if not theirs:
+        pytest.skip("TF gives no gradient to any input")
+    keys = list(theirs)
+    mine = _graph_grads(cs, keys)
+    if cs.get("unconnected") == "zero":
+        # a graph has no unconnected_gradients mode: NoGradient means zero
+        mine = {k: (np.zeros_like(theirs[k]) if v is None else v) for k, v in mine.items()}
+    _compare(mine, dict(theirs), cs, "graph")
+
+
+_NUMERIC = [(g, cs) for g, cs in _CASES if cs["numeric"]]
+
+
+@pytest.mark.parametrize("group_case", _NUMERIC, ids=[f"{g}/{cs['name']}" for g, cs in _NUMERIC])
+def test_central_differences(group_case: tuple[str, dict[str, Any]]) -> None:
+    _, cs = group_case
+    mine = _tape_grads(cs)
+    theirs = _tf_grads(cs)
+    base = _values(cs)
+    checked = [k for k in _watched_keys(cs)
+               if _dtype(cs, k) == "float64" and theirs.get(k) is not None]
+    assert checked, "a numeric case needs a float64 input with a gradient"
+    eps, rtol, atol = 1e-6, 1e-5, 1e-6
+
+    def value(over: dict[Key, np.ndarray]) -> float:
+        loss, _ = _loss(cs, _eager_tensors(cs, over))
+        return float(np.real(loss.numpy()))
+
+    for key in checked:
+        a = base[key]
+        g = mine[key]
+        assert g is not None, f"{key} got no gradient"
+        for idx in np.ndindex(a.shape):
+            plus, minus = a.copy(), a.copy()
+            plus[idx] += eps
+            minus[idx] -= eps
+            num = (value({key: plus}) - value({key: minus})) / (2 * eps)
+            assert g[idx] == pytest.approx(num, rel=rtol, abs=atol), (key, idx)
+
+
+# Ops with a registered gradient that no case here can exercise, and why.
+_NO_CASE = {
+    # raw ops on resource handles: gradients checked with variables in
+    # test_gradients_array_nn.py and test_gradient_tape.py
+    "ReadVariableOp": "reads a resource variable (no plain tensor input)",
+    "ResourceGather": "gathers from a resource variable (no plain tensor input)",
+    # its gradient is an error by design (test_gradients_array_nn.py)
+    "PreventGradient": "the gradient function fails on purpose",
+}
+
+
+def _registered_ops() -> list[str]:
+    path = os.path.join(os.path.dirname(tf.__file__), "tf_op_names.txt")
+    with open(path) as f:
+        names = [ln.strip() for ln in f if ln.strip() and not ln.startswith("#")]
+    return [n for n in names if lib.TFE_GradientRegistryLookup(n.encode()) == 1]
+
+
+def test_every_gradient_has_a_case() -> None:
+    covered = {cs["op"] for _, cs in _CASES}
+    registered = _registered_ops()
+    missing = sorted(set(registered) - covered - set(_NO_CASE))
+    assert not missing, f"ops with a gradient but no case in tests/data/grad_cases: {missing}"
+    stale = sorted(op for op in _NO_CASE if op in covered or op not in registered)
+    assert not stale, f"allowlisted ops that have a case or no gradient: {stale}"
+
+
+def test_case_names_are_unique_within_a_group() -> None:
+    for g, cases in _GROUPS.items():
+        names = [cs["name"] for cs in cases]
+        assert len(names) == len(set(names)), g
