@@ -53,5 +53,6 @@ int tfe_grad_register_nn(void);
 int tfe_grad_register_func(void);
 int tfe_grad_register_nn_extra(void);
 int tfe_grad_register_more(void);
+int tfe_grad_register_linalg(void);
 
 #endif /* TFE_EAGER_GRAD_UTIL_H_ */
