@@ -87,6 +87,17 @@ static const char* tfe_py_runtime_library_path(void) {
 """
 
 
+# Callbacks of tfe_py.custom_gradient (extern "Python", cdef only): a
+# TFE_CustomGradientFunction and its deleter (include/tfe/gradients.h).
+_CUSTOM_GRADIENT_CALLBACKS = """
+extern "Python" void tfe_py_custom_grad(void* data, TFE_Context* ctx, int num_outputs,
+                                        TFE_TensorHandle* const* output_gradients,
+                                        int num_inputs, TFE_TensorHandle** input_gradients,
+                                        TF_Status* status);
+extern "Python" void tfe_py_custom_grad_delete(void* data);
+"""
+
+
 def read_header_list(path: Path = HEADER_LIST) -> list[str]:
     """Headers named in ``path`` (comments and blank lines skipped)."""
     headers: list[str] = []
@@ -276,6 +287,7 @@ def build_cdef(headers: list[str]) -> str:
         # Callbacks written in Python (extern "Python", cdef only: cffi
         # generates their C side); see tfe_py/cdef_python_callbacks.h.
         (ROOT / "tfe_py" / "cdef_python_callbacks.h").read_text(encoding="utf-8"),
+        _CUSTOM_GRADIENT_CALLBACKS,
     ]
     return "\n".join(parts)
 

@@ -154,6 +154,8 @@ _LAZY_NAMES = {
     "load_pluggable_device": "tfe_py.plugins",
     "Session": "tfe_py.session",
     "GradientTape": "tfe_py.gradient_tape",
+    "custom_gradient": "tfe_py.custom_gradient",
+    "recompute_grad": "tfe_py.custom_gradient",
     "UnconnectedGradients": "tfe_py.gradient_tape",
     "Variable": "tfe_py.variables",
     "get_default_session": "tfe_py.session",

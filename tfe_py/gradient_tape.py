@@ -32,9 +32,30 @@ class UnconnectedGradients(enum.Enum):
 class _Tapes(threading.local):
     def __init__(self) -> None:
         self.active: list[GradientTape] = []
+        # tfe_py.custom_gradient: lists collecting the trainable variables
+        # read while a decorated function runs (TF's VariableWatcher), and
+        # the exception a grad_fn raised during the current backward pass.
+        self.variable_watchers: list[list[Any]] = []
+        self.pending_error: BaseException | None = None
 
 
 _tapes = _Tapes()
+
+
+def _variable_watchers() -> list[list[Any]]:
+    """This thread's variable watchers (tfe_py.custom_gradient)."""
+    return _tapes.variable_watchers
+
+
+def _set_pending_error(exc: BaseException) -> None:
+    """Called by a custom gradient callback that failed: the gradient call
+    running it raises exc instead of the status C reports."""
+    _tapes.pending_error = exc
+
+
+def _take_pending_error() -> BaseException | None:
+    exc, _tapes.pending_error = _tapes.pending_error, None
+    return exc
 
 
 def _variable_accessed(var: Any) -> None:
@@ -42,6 +63,8 @@ def _variable_accessed(var: Any) -> None:
     watch accessed variables start watching a trainable one."""
     if not var.trainable:
         return
+    for watcher in _tapes.variable_watchers:
+        watcher.append(var)
     for tape in _tapes.active:
         if tape._watch_accessed_variables and tape._recording:
             tape._watch_variable(var)
@@ -294,12 +317,17 @@ class GradientTape:
         code = lib.TFE_UNCONNECTED_ZERO if mode is UnconnectedGradients.ZERO else (
             lib.TFE_UNCONNECTED_NONE
         )
+        _take_pending_error()  # a stale one from a call that did not come here
         try:
             with status() as s:
                 lib.TFE_GradientTapeGradient(
                     self._tape, len(flat_targets), tgt, c_seeds, len(handles), src, code, out, s
                 )
         except Exception as exc:
+            pending = _take_pending_error()
+            if pending is not None:
+                # A custom gradient's grad_fn raised: that is the error.
+                raise pending from None
             if "No gradient defined" in str(exc):
                 raise LookupError(str(exc)) from exc
             raise

@@ -7,6 +7,7 @@
 #include "core/status_internal.h"
 #include "eager/custom_device.h"
 #include "eager/eager_internal.h"
+#include "eager/tape.h"
 
 #define INLINE_OUTPUTS 8
 
@@ -190,6 +191,12 @@ static void run_on_device(tfe_custom_device* d, TFE_Op* op,
   }
   for (i = 0; i < n; i++) retvals[i] = outs[i];
   *num_retvals = n;
+  /* Gradient tapes record the op as the caller sees it (its handles on
+   * the device), as TF records ops above the device layer; the gradient
+   * ops then run on the device the same way. */
+  if (atomic_load_explicit(&op->ctx->num_tapes, memory_order_relaxed) > 0) {
+    tfe_tape_record_on_device(op, retvals, n, d->base.name);
+  }
   if (atomic_load_explicit(&op->ctx->log_placement, memory_order_relaxed)) {
     tfe_ctx_record_op(op->ctx, op->def->name, &d->base);
   }

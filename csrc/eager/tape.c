@@ -31,6 +31,7 @@
 
 #include "core/alloc.h"
 #include "core/status_internal.h"
+#include "eager/custom_device.h"
 #include "eager/tape.h"
 #include "ops/op_registry.h"
 #include "tensorflow/c/eager/c_api.h"
@@ -58,9 +59,23 @@ typedef struct arena_chunk {
 
 #define TAPE_ARENA_CHUNK 4096 /* pointers per ordinary chunk */
 
+/* A caller's gradient function for one custom record
+ * (TFE_GradientTapeRecordCustom), shared by the records of every tape that
+ * recorded it; the deleter runs when the last of them is released. */
+typedef struct custom_grad {
+  TFE_CustomGradientFunction fn;
+  void* data;
+  void (*deleter)(void*);
+  atomic_int refs;
+  struct custom_grad* next_dead; /* on a list of closures to delete */
+} custom_grad;
+
 typedef struct record {
   const char* op_type;          /* the op definition's name (lives for the process) */
-  const tfe_attrs* attrs;       /* completed attrs (the tape's interned set) */
+  const tfe_attrs* attrs;       /* completed attrs (the tape's interned set); NULL for custom */
+  custom_grad* custom;          /* a custom record's gradient (holds a reference), else NULL */
+  const char* device;           /* the custom device the op ran on (its gradient ops go
+                                   there too), else NULL */
   TFE_TensorHandle** inputs;    /* each holds a reference (arena memory) */
   int num_inputs;
   TFE_TensorHandle** outputs; /* each holds a reference (arena memory) */
@@ -136,10 +151,31 @@ static int ptrset_add(ptrset* s, const void* p) {
   return 1;
 }
 
-static void record_free(record* r) {
+/* Drops a reference to c; when it was the last, puts c on *dead (its
+ * deleter runs later, outside every lock: it may call back into tfe). */
+static void custom_release(custom_grad* c, custom_grad** dead) {
+  if (c == NULL) return;
+  if (atomic_fetch_sub_explicit(&c->refs, 1, memory_order_acq_rel) == 1) {
+    c->next_dead = *dead;
+    *dead = c;
+  }
+}
+
+/* Runs the deleters of a list made by custom_release. */
+static void custom_delete_all(custom_grad* dead) {
+  while (dead != NULL) {
+    custom_grad* c = dead;
+    dead = c->next_dead;
+    if (c->deleter != NULL) c->deleter(c->data);
+    tfe_free(c);
+  }
+}
+
+static void record_free(record* r, custom_grad** dead) {
   int i;
   for (i = 0; i < r->num_inputs; i++) tfe_handle_unref(r->inputs[i]);
   for (i = 0; i < r->num_outputs; i++) tfe_handle_unref(r->outputs[i]);
+  custom_release(r->custom, dead);
 }
 
 /* n pointers from t's arena, or NULL. */
@@ -160,17 +196,88 @@ static TFE_TensorHandle** arena_alloc(TFE_GradientTape* t, size_t n) {
   return p;
 }
 
-static void tape_clear(TFE_GradientTape* t) {
-  int i;
-  for (i = 0; i < t->num_records; i++) record_free(&t->records[i]);
-  tfe_free(t->records);
-  t->records = NULL;
-  t->num_records = t->cap_records = 0;
+/* The growable buffers of the last cleared tape (records array, tracked
+ * set, one arena chunk), kept for the next new tape: a training loop makes
+ * one tape per step, and growing these again each time (reallocs, the
+ * rehashes of the tracked set, fresh pages from the system) cost more than
+ * the recording itself (forward helper, issue 17). At most one of each,
+ * bounded in size; g_spare_mu nests inside g_mu. */
+#define TAPE_SPARE_MAX_RECORDS (1 << 16)
+#define TAPE_SPARE_MAX_SLOTS ((size_t)1 << 17)
+static pthread_mutex_t g_spare_mu = PTHREAD_MUTEX_INITIALIZER;
+static record* g_spare_records;
+static int g_spare_cap_records;
+static const void** g_spare_slots; /* all NULL */
+static size_t g_spare_cap_slots;
+static arena_chunk* g_spare_chunk; /* an ordinary chunk, unused */
+
+/* Gives t (new and empty) the spare buffers. */
+static void spare_take(TFE_GradientTape* t) {
+  pthread_mutex_lock(&g_spare_mu);
+  t->records = g_spare_records;
+  t->cap_records = g_spare_cap_records;
+  t->tracked.slots = g_spare_slots;
+  t->tracked.cap = g_spare_cap_slots;
+  t->arena = g_spare_chunk;
+  g_spare_records = NULL;
+  g_spare_cap_records = 0;
+  g_spare_slots = NULL;
+  g_spare_cap_slots = 0;
+  g_spare_chunk = NULL;
+  pthread_mutex_unlock(&g_spare_mu);
+}
+
+/* Keeps t's records array, tracked set and one ordinary arena chunk as the
+ * spares when they are bigger than those kept (and not too big); frees the
+ * rest. t's records must be released already. */
+static void spare_put(TFE_GradientTape* t) {
+  record* rs = t->records;
+  const void** slots = t->tracked.slots;
+  arena_chunk* chunk = NULL;
+  if (t->tracked.n > 0) memset(slots, 0, t->tracked.cap * sizeof *slots);
   while (t->arena != NULL) {
     arena_chunk* c = t->arena;
     t->arena = c->next;
-    tfe_free(c);
+    if (chunk == NULL && c->cap == TAPE_ARENA_CHUNK) {
+      chunk = c;
+    } else {
+      tfe_free(c);
+    }
   }
+  pthread_mutex_lock(&g_spare_mu);
+  if (rs != NULL && t->cap_records > g_spare_cap_records &&
+      t->cap_records <= TAPE_SPARE_MAX_RECORDS) {
+    record* old = g_spare_records;
+    g_spare_records = rs;
+    g_spare_cap_records = t->cap_records;
+    rs = old;
+  }
+  if (slots != NULL && t->tracked.cap > g_spare_cap_slots &&
+      t->tracked.cap <= TAPE_SPARE_MAX_SLOTS) {
+    const void** old = g_spare_slots;
+    g_spare_slots = slots;
+    g_spare_cap_slots = t->tracked.cap;
+    slots = old;
+  }
+  if (chunk != NULL && g_spare_chunk == NULL) {
+    chunk->used = 0;
+    chunk->next = NULL;
+    g_spare_chunk = chunk;
+    chunk = NULL;
+  }
+  pthread_mutex_unlock(&g_spare_mu);
+  tfe_free(rs);
+  tfe_free((void*)slots);
+  tfe_free(chunk);
+}
+
+/* Frees what t holds; the custom closures it released last go on *dead. */
+static void tape_clear(TFE_GradientTape* t, custom_grad** dead) {
+  int i;
+  for (i = 0; i < t->num_records; i++) record_free(&t->records[i], dead);
+  spare_put(t); /* frees (or keeps for the next tape) records, set, arena */
+  t->records = NULL;
+  t->num_records = t->cap_records = 0;
   if (t->attr_buckets != NULL) {
     for (i = 0; i < TAPE_ATTR_BUCKETS; i++) {
       while (t->attr_buckets[i] != NULL) {
@@ -189,8 +296,30 @@ static void tape_clear(TFE_GradientTape* t) {
   tfe_free(t->held);
   t->held = NULL;
   t->num_held = t->cap_held = 0;
-  tfe_free(t->tracked.slots);
+  memset(&t->tracked, 0, sizeof t->tracked); /* its slots went to spare_put */
+}
+
+/* Moves what tape_clear frees from t into *out (zeroed first), leaving t
+ * empty, so that it can be freed without g_mu held: releasing handles may
+ * run a custom device's deallocator, which may call back into tfe (a
+ * Python one may even delete a tape). Keep in step with tape_clear. */
+static void tape_take(TFE_GradientTape* t, TFE_GradientTape* out) {
+  memset(out, 0, sizeof *out);
+  out->tracked = t->tracked;
+  out->held = t->held;
+  out->num_held = t->num_held;
+  out->records = t->records;
+  out->num_records = t->num_records;
+  out->attr_buckets = t->attr_buckets;
+  out->arena = t->arena;
   memset(&t->tracked, 0, sizeof t->tracked);
+  t->held = NULL;
+  t->num_held = t->cap_held = 0;
+  t->records = NULL;
+  t->num_records = t->cap_records = 0;
+  t->attr_buckets = NULL;
+  t->last_attrs = NULL;
+  t->arena = NULL;
 }
 
 /* Under g_mu. */
@@ -215,6 +344,7 @@ TFE_GradientTape* TFE_NewGradientTape(TFE_Context* ctx, unsigned char persistent
   }
   t->ctx = ctx;
   t->persistent = persistent != 0;
+  spare_take(t);
   pthread_mutex_lock(&g_mu);
   t->next = g_tapes;
   g_tapes = t;
@@ -226,6 +356,7 @@ TFE_GradientTape* TFE_NewGradientTape(TFE_Context* ctx, unsigned char persistent
 
 void TFE_DeleteGradientTape(TFE_GradientTape* t) {
   TFE_GradientTape** p;
+  custom_grad* dead = NULL;
   if (t == NULL) return;
   pthread_mutex_lock(&g_mu);
   for (p = &g_tapes; *p != NULL; p = &(*p)->next) {
@@ -236,8 +367,9 @@ void TFE_DeleteGradientTape(TFE_GradientTape* t) {
   }
   set_recording(t, 0);
   pthread_mutex_unlock(&g_mu);
-  tape_clear(t);
+  tape_clear(t, &dead);
   tfe_free(t);
+  custom_delete_all(dead);
 }
 
 static int dtype_is_trainable(TF_DataType dt) {
@@ -389,7 +521,8 @@ static const tfe_attrs* intern_attrs(TFE_GradientTape* t, TFE_Op* op) {
 }
 
 /* Under g_mu: records op on t (which tracks one of its inputs). */
-static void record_on(TFE_GradientTape* t, TFE_Op* op, TFE_TensorHandle* const* outs, int n) {
+static void record_on(TFE_GradientTape* t, TFE_Op* op, TFE_TensorHandle* const* outs, int n,
+                      const char* device) {
   record* r;
   const tfe_attrs* attrs;
   TFE_TensorHandle** hs;
@@ -413,6 +546,8 @@ static void record_on(TFE_GradientTape* t, TFE_Op* op, TFE_TensorHandle* const* 
   r = &t->records[t->num_records];
   r->op_type = op->def->name;
   r->attrs = attrs;
+  r->custom = NULL;
+  r->device = device;
   r->inputs = hs;
   r->num_inputs = op->num_inputs;
   r->outputs = hs + op->num_inputs;
@@ -431,7 +566,8 @@ oom:
   t->oom = 1;
 }
 
-void tfe_tape_record(TFE_Op* op, TFE_TensorHandle* const* outs, int n) {
+void tfe_tape_record_on_device(TFE_Op* op, TFE_TensorHandle* const* outs, int n,
+                               const char* device) {
   TFE_GradientTape* t;
   int i;
   if (op == NULL || op->def == NULL || n < 0) return;
@@ -441,9 +577,172 @@ void tfe_tape_record(TFE_Op* op, TFE_TensorHandle* const* outs, int n) {
     for (i = 0; i < op->num_inputs; i++) {
       if (ptrset_has(&t->tracked, op->inputs[i])) break;
     }
-    if (i < op->num_inputs) record_on(t, op, outs, n);
+    if (i < op->num_inputs) record_on(t, op, outs, n, device);
   }
   pthread_mutex_unlock(&g_mu);
+}
+
+void tfe_tape_record(TFE_Op* op, TFE_TensorHandle* const* outs, int n) {
+  tfe_tape_record_on_device(op, outs, n, NULL);
+}
+
+/* ---- custom records (TFE_GradientTapeRecordCustom) ---- */
+
+/* Under g_mu: records a custom entry on t (which tracks one of inputs).
+ * Returns 0 when out of memory (nothing recorded, no reference taken). */
+static int record_custom_on(TFE_GradientTape* t, custom_grad* c, int ni,
+                            TFE_TensorHandle* const* inputs, int no,
+                            TFE_TensorHandle* const* outs) {
+  record* r;
+  TFE_TensorHandle** hs;
+  int i;
+  if (t->num_records == t->cap_records) {
+    int cap = t->cap_records ? 2 * t->cap_records : 64;
+    record* rs = (record*)tfe_realloc(t->records, (size_t)cap * sizeof *rs);
+    if (rs == NULL) return 0;
+    t->records = rs;
+    t->cap_records = cap;
+  }
+  hs = arena_alloc(t, (size_t)ni + (size_t)no + 1); /* +1: never a 0-slot request */
+  if (hs == NULL) return 0;
+  for (i = 0; i < no; i++) {
+    if (!ptrset_add(&t->tracked, outs[i])) return 0;
+  }
+  r = &t->records[t->num_records];
+  r->op_type = "CustomGradient";
+  r->attrs = NULL;
+  r->custom = c;
+  r->device = NULL;
+  atomic_fetch_add_explicit(&c->refs, 1, memory_order_relaxed);
+  r->inputs = hs;
+  r->num_inputs = ni;
+  r->outputs = hs + ni;
+  r->num_outputs = no;
+  for (i = 0; i < ni; i++) {
+    tfe_handle_ref(inputs[i]);
+    hs[i] = inputs[i];
+  }
+  for (i = 0; i < no; i++) {
+    tfe_handle_ref(outs[i]);
+    hs[ni + i] = outs[i];
+  }
+  t->num_records++;
+  return 1;
+}
+
+static int tracks_any(const TFE_GradientTape* t, int n, TFE_TensorHandle* const* hs) {
+  int i;
+  for (i = 0; i < n; i++) {
+    if (ptrset_has(&t->tracked, hs[i])) return 1;
+  }
+  return 0;
+}
+
+int TFE_GradientTapeRecordCustom(TFE_Context* ctx, int num_inputs,
+                                 TFE_TensorHandle* const* inputs, int num_outputs,
+                                 TFE_TensorHandle* const* outputs,
+                                 TFE_CustomGradientFunction fn, void* data,
+                                 void (*deleter)(void*), TF_Status* s) {
+  static const char* const kName = "TFE_GradientTapeRecordCustom";
+  custom_grad* c = NULL;
+  custom_grad* dead = NULL;
+  TFE_GradientTape* t;
+  int i, j, n = 0;
+  if (s == NULL) goto release;
+  if (ctx == NULL || fn == NULL || num_inputs < 0 || num_outputs < 0 ||
+      (num_inputs > 0 && inputs == NULL) || (num_outputs > 0 && outputs == NULL)) {
+    tfe_status_setf(s, TF_INVALID_ARGUMENT, "%s: %s", kName,
+                    ctx == NULL  ? "the context is NULL"
+                    : fn == NULL ? "the gradient function is NULL"
+                                 : "inputs/outputs must describe arrays");
+    goto release;
+  }
+  if (!tfe_ctx_check(ctx, kName, s)) goto release;
+  for (i = 0; i < num_inputs + num_outputs; i++) {
+    TFE_TensorHandle* h = i < num_inputs ? inputs[i] : outputs[i - num_inputs];
+    if (h == NULL) {
+      tfe_status_setf(s, TF_INVALID_ARGUMENT, "%s: %s %d is NULL", kName,
+                      i < num_inputs ? "input" : "output",
+                      i < num_inputs ? i : i - num_inputs);
+      goto release;
+    }
+    if (!tfe_handle_check(h, kName, s)) goto release;
+  }
+  for (i = 0; i < num_outputs; i++) {
+    for (j = 0; j < num_inputs; j++) {
+      if (outputs[i] == inputs[j]) {
+        tfe_status_setf(s, TF_INVALID_ARGUMENT,
+                        "%s: output %d is also input %d; pass a new handle for it "
+                        "(TFE_TensorHandleCopySharingTensor)",
+                        kName, i, j);
+        goto release;
+      }
+    }
+    for (j = 0; j < i; j++) {
+      if (outputs[i] == outputs[j]) {
+        tfe_status_setf(s, TF_INVALID_ARGUMENT, "%s: outputs %d and %d are the same handle",
+                        kName, j, i);
+        goto release;
+      }
+    }
+  }
+  tfe_status_ok(s);
+  if (atomic_load_explicit(&ctx->num_tapes, memory_order_relaxed) == 0) goto release;
+  c = (custom_grad*)tfe_calloc(1, sizeof *c);
+  if (c == NULL) {
+    tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "%s: out of memory", kName);
+    goto release;
+  }
+  c->fn = fn;
+  c->data = data;
+  c->deleter = deleter;
+  atomic_init(&c->refs, 1); /* this call's own, dropped below */
+  pthread_mutex_lock(&g_mu);
+  /* First every tape that will record it must not know an output yet: a
+   * tracked output was produced by a recorded op (or watched), and its
+   * gradient would flow both ways. */
+  for (t = g_tapes; t != NULL; t = t->next) {
+    if (!t->recording || t->ctx != ctx || !tracks_any(t, num_inputs, inputs)) continue;
+    for (i = 0; i < num_outputs; i++) {
+      if (ptrset_has(&t->tracked, outputs[i])) {
+        pthread_mutex_unlock(&g_mu);
+        tfe_status_setf(s, TF_INVALID_ARGUMENT,
+                        "%s: output %d is already known to a recording tape (an op it "
+                        "recorded produced it, or it is watched); pass a new handle for it "
+                        "(TFE_TensorHandleCopySharingTensor)",
+                        kName, i);
+        goto release_c;
+      }
+    }
+  }
+  for (t = g_tapes; t != NULL; t = t->next) {
+    if (!t->recording || t->ctx != ctx || !tracks_any(t, num_inputs, inputs)) continue;
+    if (record_custom_on(t, c, num_inputs, inputs, num_outputs, outputs)) {
+      n++;
+    } else {
+      t->oom = 1;
+    }
+  }
+  pthread_mutex_unlock(&g_mu);
+release_c:
+  custom_release(c, &dead);
+  custom_delete_all(dead);
+  return n;
+release:
+  if (deleter != NULL) deleter(data);
+  return 0;
+}
+
+TFE_TensorHandle* TFE_TensorHandleNewReference(TFE_TensorHandle* h, TF_Status* s) {
+  if (s == NULL) return NULL;
+  if (h == NULL) {
+    tfe_status_setf(s, TF_INVALID_ARGUMENT, "TFE_TensorHandleNewReference: the handle is NULL");
+    return NULL;
+  }
+  if (!tfe_handle_check(h, "TFE_TensorHandleNewReference", s)) return NULL;
+  tfe_handle_ref(h);
+  tfe_status_ok(s);
+  return h;
 }
 
 /* ---- the backward pass ---- */
@@ -502,14 +801,23 @@ static void gradmap_free(gradmap* m) {
   tfe_free(m->vals);
 }
 
-/* Runs a one-output op on ctx: op_type(a[, b]). New handle or NULL. */
+/* The custom device h is on (its full name), or NULL. */
+static const char* custom_device_of(const TFE_TensorHandle* h) {
+  return h != NULL && h->custom != NULL ? h->custom->device->base.name : NULL;
+}
+
+/* Runs a one-output op on ctx: op_type(a[, b]). New handle or NULL. An
+ * input on a custom device places the op there (the parallel device wants
+ * its ops placed explicitly). */
 static TFE_TensorHandle* run_op(TFE_Context* ctx, const char* op_type, TFE_TensorHandle* a,
                                 TFE_TensorHandle* b, TF_Status* s) {
   TFE_TensorHandle* out = NULL;
   int n = 1;
+  const char* dev = custom_device_of(a) != NULL ? custom_device_of(a) : custom_device_of(b);
   TFE_Op* op = TFE_NewOp(ctx, op_type, s);
   if (op == NULL) return NULL;
-  TFE_OpAddInput(op, a, s);
+  if (dev != NULL) TFE_OpSetDevice(op, dev, s);
+  if (TF_GetCode(s) == TF_OK) TFE_OpAddInput(op, a, s);
   if (b != NULL && TF_GetCode(s) == TF_OK) TFE_OpAddInput(op, b, s);
   if (TF_GetCode(s) == TF_OK) TFE_Execute(op, &out, &n, s);
   TFE_DeleteOp(op);
@@ -537,6 +845,51 @@ static void accumulate(TFE_Context* ctx, gradmap* m, const void* key, TFE_Tensor
   *slot = sum;
 }
 
+/* A custom record's gradient: the caller's function with eager handles. */
+static void backprop_custom(TFE_GradientTape* t, record* r, gradmap* m, TF_Status* s) {
+  TFE_TensorHandle* small[16];
+  TFE_TensorHandle** buf = small;
+  TFE_TensorHandle** dys;
+  TFE_TensorHandle** dxs;
+  int i, total = r->num_outputs + r->num_inputs;
+  if (total > (int)(sizeof small / sizeof small[0])) {
+    buf = (TFE_TensorHandle**)tfe_calloc((size_t)total, sizeof *buf);
+    if (buf == NULL) {
+      tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "TFE_GradientTapeGradient: out of memory");
+      return;
+    }
+  } else {
+    memset(small, 0, sizeof small);
+  }
+  dys = buf;
+  dxs = buf + r->num_outputs;
+  for (i = 0; i < r->num_outputs; i++) {
+    TFE_TensorHandle** slot = gradmap_slot(m, r->outputs[i], 0);
+    dys[i] = slot != NULL ? *slot : NULL;
+  }
+  tfe_status_ok(s);
+  r->custom->fn(r->custom->data, t->ctx, r->num_outputs, dys, r->num_inputs, dxs, s);
+  if (TF_GetCode(s) == TF_OK) {
+    for (i = 0; i < r->num_inputs; i++) {
+      if (dxs[i] != NULL && !tfe_handle_check(dxs[i], "a custom gradient function", s)) {
+        dxs[i] = NULL; /* not a handle: never touched again */
+        break;
+      }
+    }
+  }
+  for (i = 0; i < r->num_inputs; i++) {
+    TFE_TensorHandle* h = dxs[i];
+    if (h == NULL) continue;
+    if (TF_GetCode(s) != TF_OK || !ptrset_has(&t->tracked, r->inputs[i]) ||
+        !dtype_is_trainable(TFE_TensorHandleDataType(r->inputs[i]))) {
+      TFE_DeleteTensorHandle(h); /* failed, or no gradient flows there */
+      continue;
+    }
+    accumulate(t->ctx, m, r->inputs[i], h, s);
+  }
+  if (buf != small) tfe_free(buf);
+}
+
 /* Calls the gradient of record r with the output gradients it has. */
 static void backprop_record(TFE_GradientTape* t, TF_ExecutionContext* ec, record* r,
                             gradmap* m, TF_Status* s) {
@@ -550,6 +903,10 @@ static void backprop_record(TFE_GradientTape* t, TF_ExecutionContext* ec, record
     if (slot != NULL && *slot != NULL) any = 1;
   }
   if (!any) return;
+  if (r->custom != NULL) {
+    backprop_custom(t, r, m, s);
+    return;
+  }
   if (!tfe_grad_lookup(r->op_type, &fn, &nd)) {
     tfe_status_setf(s, TF_UNIMPLEMENTED,
                     "No gradient defined for operation of type %s: tfe has no registered "
@@ -567,6 +924,7 @@ static void backprop_record(TFE_GradientTape* t, TF_ExecutionContext* ec, record
   } else {
     memset(small, 0, sizeof small);
   }
+  tfe_unified_set_eager_device(ec, r->device);
   g.ec = ec;
   g.op_type = r->op_type;
   g.attrs = r->attrs;
@@ -718,8 +1076,12 @@ finish:
   pthread_mutex_unlock(&g_mu);
   if (!t->persistent) {
     /* Nothing can use the records any more: release the tensors now. */
+    custom_grad* dead = NULL;
+    TFE_GradientTape old;
     pthread_mutex_lock(&g_mu);
-    tape_clear(t);
+    tape_take(t, &old);
     pthread_mutex_unlock(&g_mu);
+    tape_clear(&old, &dead);
+    custom_delete_all(dead);
   }
 }

@@ -12,9 +12,18 @@
  * ctx->num_tapes is non-zero: every recording tape of op's context that
  * tracks one of op's inputs records the op. */
 void tfe_tape_record(TFE_Op* op, TFE_TensorHandle* const* outs, int n);
+/* The same for an op a custom device ran (custom_device_execute.c):
+ * `device` (the custom device's full name, living as long as the context)
+ * is where the record's gradient ops are placed, as TF places them under
+ * the device scope the forward op ran in. */
+void tfe_tape_record_on_device(TFE_Op* op, TFE_TensorHandle* const* outs, int n,
+                               const char* device);
 
 /* An eager execution context over ctx that does not own it. */
 TF_ExecutionContext* tfe_unified_borrow_eager(TFE_Context* ctx);
+/* Places the ops an eager context builds from now on on `device`
+ * (borrowed; NULL: no explicit placement). No-op on a tracing context. */
+void tfe_unified_set_eager_device(TF_ExecutionContext* c, const char* device);
 /* A new abstract tensor holding its own reference to h. */
 TF_AbstractTensor* tfe_unified_wrap_handle(TFE_TensorHandle* h);
 /* The handle of an eager abstract tensor (borrowed), else NULL. */

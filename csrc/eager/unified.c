@@ -44,6 +44,7 @@ struct TF_ExecutionContext {
   TFE_Context* eager; /* KIND_EAGER: owned unless `borrowed` */
   int borrowed;
   trace* tr;          /* KIND_TRACE: one reference */
+  const char* device; /* KIND_EAGER: where new ops are placed (borrowed), or NULL */
 };
 
 struct TF_AbstractTensor {
@@ -56,6 +57,7 @@ struct TF_AbstractTensor {
 struct TF_AbstractOp {
   ctx_kind kind;
   TFE_Context* eager; /* borrowed from the context */
+  const char* device; /* KIND_EAGER: the context's device when the op was made */
   TFE_Op* op;         /* KIND_EAGER: owned, made by SetOpType */
   trace* tr;          /* KIND_TRACE: one reference */
   char* type;         /* KIND_TRACE: set by SetOpType */
@@ -394,6 +396,7 @@ TF_AbstractOp* TF_NewAbstractOp(TF_ExecutionContext* c) {
   op->kind = c->kind;
   if (c->kind == KIND_EAGER) {
     op->eager = c->eager;
+    op->device = c->device;
   } else {
     op->tr = trace_ref(c->tr);
   }
@@ -433,10 +436,11 @@ void TF_AbstractOpSetOpType(TF_AbstractOp* op, const char* const op_type, TF_Sta
   }
   if (op->kind == KIND_EAGER) {
     if (op->op != NULL) {
-      TFE_OpReset(op->op, op_type, NULL, s);
+      TFE_OpReset(op->op, op_type, op->device, s);
       return;
     }
     op->op = TFE_NewOp(op->eager, op_type, s);
+    if (op->op != NULL && op->device != NULL) TFE_OpSetDevice(op->op, op->device, s);
     return;
   }
   if (op->desc != NULL) {
@@ -1042,6 +1046,10 @@ TF_ExecutionContext* tfe_unified_borrow_eager(TFE_Context* ctx) {
   c->eager = ctx;
   c->borrowed = 1;
   return c;
+}
+
+void tfe_unified_set_eager_device(TF_ExecutionContext* c, const char* device) {
+  if (c != NULL && c->kind == KIND_EAGER) c->device = device;
 }
 
 TF_AbstractTensor* tfe_unified_wrap_handle(TFE_TensorHandle* h) {

@@ -14,8 +14,12 @@
  * A tape records an op run with TFE_Execute on its context when one of the
  * op's inputs is watched or was produced by an op the tape recorded. With
  * no tape on a context, TFE_Execute pays one atomic load for this.
- * Recording covers ops dispatched by tfe itself (not ops a custom device
- * runs on its own).
+ * Ops placed on a custom device are recorded as the caller sees them (the
+ * op with its custom-device handles), so their gradient ops run on that
+ * device too; the ops a custom device runs internally on its own handles
+ * are recorded only if a tape tracks those. TFE_GradientTapeRecordCustom
+ * records a computation with a caller-supplied gradient
+ * (tf.custom_gradient).
  *
  * Gradients come from one registry, keyed by op type. A gradient function
  * is written once against the unified API
@@ -117,6 +121,62 @@ TF_CAPI_EXPORT extern void TFE_RegisterNotDifferentiable(const char* op_type,
 /* 1 when op_type has a gradient function, 2 when it is registered as not
  * differentiable, 0 when it is unknown to the registry. */
 TF_CAPI_EXPORT extern int TFE_GradientRegistryLookup(const char* op_type);
+
+/* ---- custom gradients (tf.custom_gradient from C) ---- */
+
+/* Computes the input gradients of one custom record.
+ *
+ * data: the pointer given to TFE_GradientTapeRecordCustom. ctx: the
+ * context the record was made on. output_gradients[i] (borrowed, valid
+ * during the call) is the gradient flowing into output i, or NULL when
+ * nothing downstream depends on that output (a zero gradient).
+ * input_gradients: num_inputs slots, all NULL on entry; set slot j to a
+ * new handle for input j's gradient (the tape takes it over) or leave it
+ * NULL (no gradient). Build gradients with TFE_Execute on ctx as usual:
+ * other tapes recording on ctx record those ops, so a gradient function
+ * made of differentiable ops gives higher-order gradients (the function
+ * places its ops itself: on the parallel device, which wants explicit
+ * placement, set their device). Report failure through status; the tape
+ * then releases the handles already set and the gradient call fails with
+ * that status. */
+typedef void (*TFE_CustomGradientFunction)(void* data, TFE_Context* ctx, int num_outputs,
+                                           TFE_TensorHandle* const* output_gradients,
+                                           int num_inputs, TFE_TensorHandle** input_gradients,
+                                           TF_Status* status);
+
+/* Records a computation from inputs to outputs whose gradient is fn (TF's
+ * tf.custom_gradient): every tape recording on ctx that tracks one of the
+ * inputs records one entry; when gradients reach its outputs, the tape
+ * calls fn(data, ...) instead of looking up an op's gradient. The ops that
+ * computed the outputs are not involved: pass output handles no tape knows
+ * yet (typically TFE_TensorHandleCopySharingTensor of the values computed);
+ * an output that is one of the inputs, or that a tape which records the
+ * entry already tracks (a recorded op produced it, or it is watched), is
+ * TF_INVALID_ARGUMENT. The tapes keep references to inputs and outputs,
+ * as for ops; the caller keeps its own.
+ *
+ * Ownership of data passes to tfe in every case: deleter(data) (unless
+ * deleter is NULL) runs exactly once, when no tape needs fn any more. That
+ * is before this call returns when no tape recorded the entry (none
+ * records, none tracks an input, or an error), else when the last tape
+ * holding it answers (non-persistent) or is deleted; on the thread doing
+ * that, never while tfe holds a lock (the deleter may call tfe).
+ *
+ * Returns the number of tapes that recorded the entry (0 too on error). */
+TF_CAPI_EXPORT extern int TFE_GradientTapeRecordCustom(
+    TFE_Context* ctx, int num_inputs, TFE_TensorHandle* const* inputs, int num_outputs,
+    TFE_TensorHandle* const* outputs, TFE_CustomGradientFunction fn, void* data,
+    void (*deleter)(void* data), TF_Status* status);
+
+/* A new reference to the same handle object (not a copy: contrast
+ * TFE_TensorHandleCopySharingTensor, which makes a new handle). Tapes track
+ * handles by object, so a binding that wraps the upstream gradients of a
+ * custom gradient function, or hands back a gradient it keeps, uses this
+ * for ops on them to stay recorded (higher-order gradients). Release it
+ * with TFE_DeleteTensorHandle. NULL with TF_INVALID_ARGUMENT for a NULL
+ * handle or one that is not live. */
+TF_CAPI_EXPORT extern TFE_TensorHandle* TFE_TensorHandleNewReference(TFE_TensorHandle* h,
+                                                                     TF_Status* status);
 
 /* ---- inside a gradient function ---- */
 

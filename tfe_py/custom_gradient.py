@@ -1,0 +1,404 @@
+"""``tf.custom_gradient`` and ``tf.recompute_grad`` on tfe's C tape.
+
+A function decorated with :func:`custom_gradient` returns ``(y, grad_fn)``.
+Called eagerly, it runs, then its outputs are replaced by new handles
+sharing their values, and ``TFE_GradientTapeRecordCustom``
+(include/tfe/gradients.h) records one entry from its (flattened) inputs to
+those new outputs on every recording tape that tracks an input. When a
+backward pass reaches the entry, the C tape calls ``tfe_py_custom_grad``
+(a cffi ``extern "Python"`` callback), which calls ``grad_fn`` with the
+upstream gradients (zeros for an output nothing depends on) and hands its
+results back to C. The ops ``grad_fn`` runs are recorded by the other
+recording tapes, so a ``grad_fn`` made of differentiable ops gives
+higher-order gradients.
+
+Variables: trainable variables read while the function runs (and not among
+its inputs) are recorded as inputs too (their resource handles, which is
+where a variable's gradient lives), and ``grad_fn`` is then called as
+``grad_fn(*dy, variables=[...])`` and must return ``(input_grads,
+variable_grads)``, as in TF.
+
+An exception raised by ``grad_fn`` is stored for the thread and raised again
+by the ``tape.gradient`` call that ran it (never crossing into C).
+
+Inside a ``tfe_py.function`` trace (graph mode) the gradient cannot be
+overridden: tfe's graph gradients are computed in C from the op registry,
+with no per-node override (TF uses IdentityN with a gradient-override map).
+There the decorated function computes ``y`` and passes it through
+``PreventGradient``, so the forward works and differentiating through it
+fails with TF's "Gradient explicitly disabled" error naming the function,
+instead of silently using the gradient of the ops inside.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import inspect
+import sys
+import threading
+import types
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from tfe_py._ffi import CData, ffi, lib
+from tfe_py.errors import set_status_from_exception, status
+
+__all__ = ["custom_gradient", "recompute_grad"]
+
+# What keeps each backward closure alive while C holds it (until the
+# deleter runs), by the address of its ffi handle.
+_closures: dict[int, CData] = {}
+_closures_lock = threading.Lock()
+
+
+def _address(p: CData) -> int:
+    return int(ffi.cast("uintptr_t", p))
+
+
+def _flatten(structure: Any) -> list[Any]:
+    from tfe_py import nest
+
+    return list(nest.flatten(structure))
+
+
+def _pack(structure: Any, flat: list[Any]) -> Any:
+    from tfe_py import nest
+
+    return nest.pack_sequence_as(structure, flat)
+
+
+def _accepts_variables(fn: Callable[..., Any]) -> bool:
+    try:
+        spec = inspect.getfullargspec(fn)
+    except TypeError:
+        return True  # a builtin or odd callable: let the call decide
+    return "variables" in spec.args or "variables" in spec.kwonlyargs or spec.varkw is not None
+
+
+@contextlib.contextmanager
+def _watch_variables() -> Iterator[list[Any]]:
+    """Collects the trainable variables read in the block (TF's VariableWatcher)."""
+    from tfe_py import gradient_tape
+
+    seen: list[Any] = []
+    watchers = gradient_tape._variable_watchers()
+    watchers.append(seen)
+    try:
+        yield seen
+    finally:
+        watchers.remove(seen)
+
+
+@contextlib.contextmanager
+def _no_recording() -> Iterator[None]:
+    """Pauses every tape recording in this thread (TF's stop_recording)."""
+    from tfe_py import gradient_tape
+
+    with contextlib.ExitStack() as stack:
+        for tape in [t for t in gradient_tape._tapes.active if t._recording]:
+            stack.enter_context(tape.stop_recording())
+        yield
+
+
+class _Backward:
+    """What the C tape calls back: grad_fn with TF's calling convention."""
+
+    def __init__(
+        self,
+        name: str,
+        grad_fn: Callable[..., Any],
+        structure: Any,
+        outputs: list[Any],
+        num_args: int,
+        variables: list[Any],
+        ctx: Any,
+        device: str | None,
+    ) -> None:
+        self.name = name
+        self.grad_fn = grad_fn
+        self.structure = structure
+        self.outputs = outputs  # the values f computed (for zeros)
+        self.num_args = num_args
+        self.variables = variables
+        self.ctx = ctx
+        self.device = device
+
+    def __call__(self, dys: list[Any]) -> list[Any]:
+        from tfe_py import ops
+        from tfe_py.context import current_device
+
+        scope: contextlib.AbstractContextManager[Any] = contextlib.nullcontext()
+        if current_device() is None and self.device is not None:
+            # The forward ran under a device scope (e.g. a parallel device,
+            # which wants its ops placed): so do the gradient's ops.
+            scope = self.ctx.device(self.device)
+        with scope:
+            filled = [
+                dy if dy is not None else ops.ZerosLike(out)
+                for dy, out in zip(dys, self.outputs, strict=True)
+            ]
+            result_grads = _pack(self.structure, filled)
+            if not isinstance(result_grads, (list, tuple)):
+                result_grads = [result_grads]
+            if self.variables:
+                input_grads, variable_grads = self.grad_fn(
+                    *result_grads, variables=list(self.variables)
+                )
+                variable_grads = list(variable_grads)
+                if len(variable_grads) != len(self.variables):
+                    raise ValueError(
+                        "Must return gradient for each variable from @custom_gradient grad_fn."
+                    )
+            else:
+                input_grads = self.grad_fn(*result_grads)
+                variable_grads = []
+        flat = _flatten(input_grads)
+        if len(flat) != self.num_args:
+            raise ValueError(
+                f"custom_gradient function expected to return {self.num_args} gradients, "
+                f"but returned {len(flat)} instead."
+            )
+        return flat + variable_grads
+
+
+@ffi.def_extern()
+def tfe_py_custom_grad(
+    data: CData,
+    ctx: CData,
+    num_outputs: int,
+    output_gradients: CData,
+    num_inputs: int,
+    input_gradients: CData,
+    st: CData,
+) -> None:
+    from tfe_py import gradient_tape
+    from tfe_py.eager import EagerTensor
+    from tfe_py.graph import convert_to_tensor
+
+    try:
+        backward: _Backward = ffi.from_handle(data)
+        dys: list[Any] = []
+        for i in range(num_outputs):
+            h = output_gradients[i]
+            if h == ffi.NULL:
+                dys.append(None)
+                continue
+            # The same handle object (the tapes track it), one more reference.
+            with status() as s:
+                ref = lib.TFE_TensorHandleNewReference(h, s)
+            dys.append(EagerTensor._wrap(ref, backward.ctx))
+        grads = backward(dys)
+        if len(grads) != num_inputs:
+            raise ValueError(
+                f"custom_gradient {backward.name!r}: {len(grads)} gradients for "
+                f"{num_inputs} recorded inputs"
+            )
+        for j, g in enumerate(grads):
+            if g is None:
+                continue
+            if not isinstance(g, EagerTensor):
+                g = convert_to_tensor(g)
+            with status() as s:
+                input_gradients[j] = lib.TFE_TensorHandleNewReference(g._h, s)
+    except BaseException as exc:  # never let an exception reach C
+        gradient_tape._set_pending_error(exc)
+        set_status_from_exception(st, exc)
+
+
+@ffi.def_extern()
+def tfe_py_custom_grad_delete(data: CData) -> None:
+    with contextlib.suppress(BaseException):  # interpreter shutdown: nothing to do
+        with _closures_lock:
+            _closures.pop(_address(data), None)
+
+
+def _record(
+    name: str,
+    args: tuple[Any, ...],
+    result: Any,
+    grad_fn: Callable[..., Any],
+    variables: list[Any],
+) -> Any:
+    """Records the custom entry on the C tape; returns result with new
+    output handles (the ones the entry produced)."""
+    from tfe_py.context import current_device
+    from tfe_py.eager import EagerTensor
+    from tfe_py.graph import convert_to_tensor
+
+    flat_args = _flatten(args)
+    inputs = [a if isinstance(a, EagerTensor) else convert_to_tensor(a) for a in flat_args]
+    flat_result = _flatten(result)
+    outputs: list[EagerTensor] = []
+    for r in flat_result:
+        t = r if isinstance(r, EagerTensor) else convert_to_tensor(r)
+        if not isinstance(t, EagerTensor):
+            raise TypeError(
+                f"custom_gradient {name!r}: outputs must be tensors, got {type(r).__name__}"
+            )
+        outputs.append(t)
+    ctx = outputs[0]._ctx if outputs else (inputs[0]._ctx if inputs else None)
+    if ctx is None:
+        return result
+    new_outputs: list[EagerTensor] = []
+    for t in outputs:
+        with status() as s:
+            h = lib.TFE_TensorHandleCopySharingTensor(t._h, s)
+        new_outputs.append(EagerTensor._wrap(h, ctx))
+    backward = _Backward(
+        name, grad_fn, result, outputs, len(flat_args), variables, ctx, current_device()
+    )
+    handle = ffi.new_handle(backward)
+    with _closures_lock:
+        _closures[_address(handle)] = handle
+    c_inputs = [t._h for t in inputs] + [v.handle._h for v in variables]
+    ins = ffi.new("TFE_TensorHandle*[]", c_inputs or [ffi.NULL])
+    outs = ffi.new("TFE_TensorHandle*[]", [t._h for t in new_outputs] or [ffi.NULL])
+    with status() as s:
+        # C owns `handle` from here: the deleter drops it from _closures,
+        # at once when no tape records the entry.
+        lib.TFE_GradientTapeRecordCustom(
+            ctx.ptr,
+            len(c_inputs),
+            ins,
+            len(new_outputs),
+            outs,
+            lib.tfe_py_custom_grad,
+            handle,
+            lib.tfe_py_custom_grad_delete,
+            s,
+        )
+    return _pack(result, new_outputs)
+
+
+def _eager_call(f: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    from tfe_py.variables import Variable
+
+    with _watch_variables() as accessed:
+        result, grad_fn = f(*args, **kwargs)
+    flat_args = _flatten(args)
+    variables: list[Any] = []
+    for v in accessed:
+        if any(v is a for a in flat_args) or any(v is w for w in variables):
+            continue
+        if isinstance(v, Variable):
+            variables.append(v)
+    if variables and not _accepts_variables(grad_fn):
+        raise TypeError(
+            "@tf.custom_gradient grad_fn must accept keyword argument 'variables', since "
+            f"function uses variables: {variables}"
+        )
+    name = getattr(f, "__name__", "custom_gradient")
+    return _record(name, args, result, grad_fn, variables)
+
+
+def _graph_call(f: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """Inside a graph: y, with the gradient explicitly disabled (see the
+    module docstring)."""
+    from tfe_py import ops
+
+    result, _ = f(*args, **kwargs)
+    name = getattr(f, "__name__", "custom_gradient")
+    message = (
+        f"tfe_py.custom_gradient {name!r} inside a graph (tfe_py.function): tfe cannot "
+        "override a gradient in graphs; call it eagerly to use its grad_fn"
+    )
+    flat = [ops.PreventGradient(t, message=message) for t in _flatten(result)]
+    return _pack(result, flat)
+
+
+class _CustomGradient:
+    """The decorated function; binds like a function when used on methods."""
+
+    def __init__(self, f: Callable[..., Any]) -> None:
+        self._f = f
+        functools.update_wrapper(self, f)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        from tfe_py.framework import executing_eagerly
+
+        if executing_eagerly():
+            return _eager_call(self._f, args, kwargs)
+        return _graph_call(self._f, args, kwargs)
+
+    def __get__(self, instance: Any, owner: Any = None) -> Any:
+        if instance is None:
+            return self
+        return _CustomGradient(self._f.__get__(instance, owner))
+
+
+def custom_gradient(f: Callable[..., Any] | None = None) -> Any:
+    """Decorator giving a function its own gradient (``tf.custom_gradient``).
+
+    ``f(*x)`` returns ``(y, grad_fn)``; ``grad_fn(*dy)`` returns the
+    gradients of the inputs ``x`` (one per flattened input, None for none),
+    or, when ``f`` reads trainable variables, ``grad_fn(*dy, variables=...)``
+    returns ``(input_grads, variable_grads)``::
+
+        @tfe_py.custom_gradient
+        def clip_gradient(x):
+            def grad(dy):
+                return tfe_py.clip_by_value(dy, -1.0, 1.0)
+            return tfe_py.identity(x), grad
+    """
+    if f is None:
+        return custom_gradient
+    return _CustomGradient(f)
+
+
+def recompute_grad(f: Callable[..., Any]) -> Callable[..., Any]:
+    """``tf.recompute_grad``: ``f`` runs without recording, and its ops run
+    again (recorded on a tape of their own) when the gradient is asked,
+    trading computation for the memory of the recorded forward pass."""
+
+    @functools.wraps(f)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from tfe_py.gradient_tape import GradientTape
+
+        @custom_gradient
+        def inner(*inputs: Any) -> Any:
+            with _no_recording():
+                result = f(*inputs, **kwargs)
+
+            def grad_fn(*dresult: Any, variables: list[Any] | None = None) -> Any:
+                watched = list(variables or [])
+                with GradientTape(watch_accessed_variables=False) as tape:
+                    tape.watch([x for x in _flatten(inputs) if _is_tensor(x)])
+                    if watched:
+                        tape.watch(watched)
+                    again = f(*inputs, **kwargs)
+                flat_in = _flatten(inputs)
+                sources = [x for x in flat_in if _is_tensor(x)] + watched
+                grads = tape.gradient(
+                    _flatten(again), sources, output_gradients=_flatten(list(dresult))
+                )
+                it = iter(grads)
+                input_grads = [next(it) if _is_tensor(x) else None for x in flat_in]
+                variable_grads = list(it)
+                if variables is not None:
+                    return input_grads, variable_grads
+                return input_grads
+
+            return result, grad_fn
+
+        return inner(*args)
+
+    return wrapper
+
+
+def _is_tensor(x: Any) -> bool:
+    from tfe_py.eager import EagerTensor
+
+    return isinstance(x, EagerTensor)
+
+
+class _CallableModule(types.ModuleType):
+    """``import tfe_py.custom_gradient`` binds this module to the package
+    attribute ``tfe_py.custom_gradient`` (the decorator's name, as in TF):
+    calling the module then does what the decorator does."""
+
+    def __call__(self, f: Callable[..., Any] | None = None) -> Any:
+        return custom_gradient(f)
+
+
+sys.modules[__name__].__class__ = _CallableModule
