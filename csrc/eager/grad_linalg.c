@@ -942,6 +942,42 @@ static void grad_resize_nearest(TFE_GradientContext* g, TF_Status* s) {
 
 
 
+static void grad_resize_bicubic(TFE_GradientContext* g, TF_Status* s) {
+  TF_DataType dt = TFE_AbstractTensorDataType(TFE_GradientContextInput(g, 0), s);
+  TF_AbstractOp* op;
+  if (dt != TF_FLOAT && dt != TF_DOUBLE) return;
+  op = gl_op(g, "ResizeBicubicGrad", s);
+  gl_in(op, gu_upstream(g), s);
+  gl_in(op, TFE_GradientContextInput(g, 0), s);
+  gl_cp_bool(g, op, "align_corners", s);
+  gl_cp_bool(g, op, "half_pixel_centers", s);
+  gu_give(g, 0, gl_fin(op, s), s);
+}
+
+static void grad_crop_and_resize(TFE_GradientContext* g, TF_Status* s) {
+  LA L;
+  TF_DataType dt = TFE_AbstractTensorDataType(TFE_GradientContextInput(g, 0), s);
+  TF_AbstractOp* op;
+  la_init(&L, g, s);
+  if (dt == TF_HALF || dt == TF_FLOAT || dt == TF_DOUBLE) {
+    op = gl_op(g, "CropAndResizeGradImage", s);
+    gl_in(op, gu_upstream(g), s);
+    gl_in(op, in(&L, 1), s);
+    gl_in(op, in(&L, 2), s);
+    gl_in(op, shape32(&L, in(&L, 0)), s);
+    gl_set_type(op, "T", dt, s);
+    gl_cp_str(g, op, "method", s);
+    give(&L, 0, fin(&L, op));
+  }
+  op = gl_op(g, "CropAndResizeGradBoxes", s);
+  gl_in(op, gu_upstream(g), s);
+  gl_in(op, in(&L, 0), s);
+  gl_in(op, in(&L, 1), s);
+  gl_in(op, in(&L, 2), s);
+  give(&L, 1, fin(&L, op));
+  la_end(&L);
+}
+
 static T* gtf(LA* L, const char* cmp, T* a, T* b, TF_DataType dt) {
   return cast(L, c2(L, cmp, a, b), dt);
 }
@@ -1136,6 +1172,44 @@ static void grad_extract_volume_patches(TFE_GradientContext* g, TF_Status* s) {
 
 /* ---- random sampling (implicit reparameterization) ---- */
 
+/* sum over the leading `lead` dims of dy * RandomGammaGrad(alpha reshaped
+ * with `lead` leading unit dims, sample). lead is an int32 scalar. */
+static T* gamma_alpha_grad(LA* L, T* alpha, T* sample, T* dy, T* lead) {
+  static const int32_t kOne[1] = {1};
+  T *ones, *parts[2], *ab, *pa;
+  ones = c2(L, "Fill", reshape(L, lead, vi32(L, kOne, 1)), i32(L, 1));
+  parts[0] = ones;
+  parts[1] = shape32(L, alpha);
+  ab = reshape(L, alpha, concat(L, parts, 2, 0));
+  pa = c2(L, "RandomGammaGrad", ab, sample);
+  return sum_axes(L, mul(L, dy, pa), K(L, gl_range(L->g, i32(L, 0), lead, i32(L, 1), L->s)), 0);
+}
+
+static void grad_random_gamma(TFE_GradientContext* g, TF_Status* s) {
+  LA L;
+  T* lead;
+  la_init(&L, g, s);
+  lead = c1(&L, "Size", in(&L, 0));
+  give(&L, 1, gamma_alpha_grad(&L, in(&L, 1), out(&L, 0), gu_upstream(g), lead));
+  la_end(&L);
+}
+
+static void grad_stateless_gamma(TFE_GradientContext* g, TF_Status* s, int alpha_at) {
+  LA L;
+  T *lead, *alpha;
+  la_init(&L, g, s);
+  alpha = in(&L, alpha_at);
+  lead = sub(&L, cast(&L, c1(&L, "Size", in(&L, 0)), TF_INT32), c1(&L, "Rank", alpha));
+  give(&L, alpha_at, gamma_alpha_grad(&L, alpha, out(&L, 0), gu_upstream(g), lead));
+  la_end(&L);
+}
+static void grad_stateless_gamma_v2(TFE_GradientContext* g, TF_Status* s) {
+  grad_stateless_gamma(g, s, 2);
+}
+static void grad_stateless_gamma_v3(TFE_GradientContext* g, TF_Status* s) {
+  grad_stateless_gamma(g, s, 4);
+}
+
 /* The standard normal CDF, computed as TF's gradient does (erf near 0,
  * erfc in the tails). */
 static T* ndtr(LA* L, T* x) {
@@ -1257,9 +1331,14 @@ int tfe_grad_register_linalg(void) {
       {"IRFFT2D", grad_irfft2d},
       {"ResizeBilinear", grad_resize_bilinear},
       {"ResizeNearestNeighbor", grad_resize_nearest},
+      {"ResizeBicubic", grad_resize_bicubic},
+      {"CropAndResize", grad_crop_and_resize},
       {"RGBToHSV", grad_rgb_to_hsv},
       {"ExtractImagePatches", grad_extract_image_patches},
       {"ExtractVolumePatches", grad_extract_volume_patches},
+      {"RandomGamma", grad_random_gamma},
+      {"StatelessRandomGammaV2", grad_stateless_gamma_v2},
+      {"StatelessRandomGammaV3", grad_stateless_gamma_v3},
       {"StatelessParameterizedTruncatedNormal", grad_stateless_ptn},
   };
   size_t i;

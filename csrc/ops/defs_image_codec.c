@@ -6,8 +6,33 @@
 
 int tfe_ops_register_image_codec_defs(void);
 
-/* Filled in as the ops are implemented. An empty table registers nothing. */
 static const tfe_builtin_op kOps[] = {
+    /* backprop kernels of image ops and of the gamma sampler (used by the
+     * gradients in csrc/eager/grad_linalg.c) */
+    TFE_OP("ResizeBicubicGrad", "in: grads: float",
+           "in: original_image: T",
+           "out: output: T",
+           "attr: T: {float, double}",
+           "attr: align_corners: bool = false",
+           "attr: half_pixel_centers: bool = false"),
+    TFE_OP("CropAndResizeGradImage", "in: grads: float",
+           "in: boxes: float",
+           "in: box_ind: int32",
+           "in: image_size: int32",
+           "out: output: T",
+           "attr: T: {float, half, double}",
+           "attr: method: {'bilinear', 'nearest'} = 'bilinear'"),
+    TFE_OP("CropAndResizeGradBoxes", "in: grads: float",
+           "in: image: T",
+           "in: boxes: float",
+           "in: box_ind: int32",
+           "out: output: float",
+           "attr: T: {uint8, uint16, int8, int16, int32, int64, half, float, double}",
+           "attr: method: {'bilinear'} = 'bilinear'"),
+    TFE_OP("RandomGammaGrad", "in: alpha: T",
+           "in: sample: T",
+           "out: output: T",
+           "attr: T: {float, double}"),
     {NULL, NULL}, /* end marker: not registered */
 };
 

@@ -67,6 +67,7 @@ def tri_diags(m: int, batch: tuple[int, ...] = ()) -> np.ndarray:
     return dg
 
 
+SVD_SAME_SIGNS = np.random.default_rng(0).uniform(-1.0, 1.0, (3, 3))
 C128 = {"Tcomplex": "complex128"}
 F64 = {"Treal": "float64"}
 RGB = R.gen.permutation(np.linspace(0.05, 0.95, 24)).reshape(2, 4, 3)
@@ -118,7 +119,10 @@ CASES: list[dict[str, Any]] = [
     case("eigh", "SelfAdjointEigV2", {"input": d(sym(3))}, outputs=[0, 1]),
     case("eigh_batch_values", "SelfAdjointEigV2", {"input": d(sym(4, (2,)))}, outputs=[0]),
     case("eigh_c128", "SelfAdjointEigV2", {"input": c128(herm(3))}, outputs=[0, 1]),
-    case("svd_values_only", "Svd", {"input": d(arr((4, 3)))}, {"compute_uv": False}),
+    # a matrix whose singular vectors tfe and TF give with the same signs (the
+    # others, and compute_uv=False whose u/v TF leaves uninitialized, are in
+    # tests/python/test_grad_linalg.py)
+    case("svd_square", "Svd", {"input": d(SVD_SAME_SIGNS)}, outputs=[0, 1, 2]),
     case("tridiagonal_matmul", "TridiagonalMatMul",
          {"superdiag": d(arr((1, 4))), "maindiag": d(arr((1, 4))), "subdiag": d(arr((1, 4))),
           "rhs": d(arr((4, 3)))}),
@@ -166,6 +170,15 @@ CASES: list[dict[str, Any]] = [
          {"shape": c([2, 2, 3], "int64"), "seed": c([5, 9], "int64"), "means": d(0.3),
           "stddevs": d([[0.8, 1.2, 1.0]]), "minvals": d([[-1.0], [-0.3]]), "maxvals": d(2.0)},
          numeric=False),
+    # RandomGamma is stateful (each run draws new samples, so the table's
+    # repeated runs cannot agree with TF's one): tests/python/
+    # test_image_grad_kernels.py checks its gradient against RandomGammaGrad
+    case("stateless_gamma_v2", "StatelessRandomGammaV2",
+         {"shape": c([5, 1, 3]), "seed": c([7, 8], "int64"), "alpha": d([[0.4, 1.5, 6.0]])},
+         numeric=False),
+    case("stateless_gamma_v3", "StatelessRandomGammaV3",
+         {"shape": c([2, 3], "int64"), "key": c([9], "uint64"), "counter": c([0, 0], "uint64"),
+          "alg": c(1), "alpha": d([0.8, 2.0, 3.5])}, numeric=False),
     # ---- image ----
     case("resize_bilinear", "ResizeBilinear", {"images": d(arr((1, 3, 4, 2))), "size": c([5, 6])},
          numeric=False),
@@ -181,6 +194,26 @@ CASES: list[dict[str, Any]] = [
          {"images": d(arr((2, 4, 4, 1))), "size": c([3, 2])}, {"half_pixel_centers": True}),
     case("resize_nearest_align", "ResizeNearestNeighbor",
          {"images": d(arr((1, 3, 3, 1))), "size": c([5, 4])}, {"align_corners": True}),
+    # ResizeBicubic and CropAndResize give float32 whatever the image dtype:
+    # too coarse for float64 differences
+    case("resize_bicubic", "ResizeBicubic", {"images": d(arr((1, 3, 4, 2))), "size": c([5, 6])},
+         numeric=False),
+    case("resize_bicubic_half_pixel_down", "ResizeBicubic",
+         {"images": d(arr((2, 5, 6, 1))), "size": c([3, 4])}, {"half_pixel_centers": True},
+         numeric=False),
+    case("resize_bicubic_align_f32", "ResizeBicubic",
+         {"images": f32(arr((1, 3, 3, 1))), "size": c([4, 5])}, {"align_corners": True}),
+    case("crop_and_resize", "CropAndResize",
+         {"image": d(arr((2, 5, 6, 2))),
+          "boxes": f32([[0.13, 0.21, 0.81, 0.93], [0.31, 0.17, 0.64, 0.72],
+                        [0.5, -0.2, 0.2, 0.7]]),
+          "box_ind": c([0, 1, 1]), "crop_size": c([3, 4])}, numeric=False),
+    case("crop_and_resize_nearest_one_pixel", "CropAndResize",
+         {"image": f32(arr((1, 4, 4, 1))), "boxes": f32([[0.1, 0.2, 0.7, 0.6]]),
+          "box_ind": c([0]), "crop_size": c([1, 1])}, {"method": "nearest"}),
+    case("crop_and_resize_int_image", "CropAndResize",
+         {"image": d(R.ints((1, 4, 5, 1), 0, 50), "int32"), "boxes": f32([[0.1, 0.2, 0.7, 0.6]]),
+          "box_ind": c([0]), "crop_size": c([2, 3])}),
     case("rgb_to_hsv", "RGBToHSV", {"images": d(RGB)}),
     case("rgb_to_hsv_f32", "RGBToHSV", {"images": f32(RGB[0])}),
     case("extract_image_patches_valid", "ExtractImagePatches",
