@@ -230,6 +230,11 @@ static int copy_inputs_off(TFE_Op* op, tfe_custom_device* from,
       return 0;
     }
     tfe_cb_status_end(&cb);
+    /* Tapes that track h track its copy from here (TF records the op with
+     * the caller's input, so the gradient reaches h). */
+    if (atomic_load_explicit(&op->ctx->num_tapes, memory_order_relaxed) > 0) {
+      tfe_tape_record_copy(op->ctx, h, c);
+    }
     /* The op takes over the copy's reference. */
     op->inputs[i] = c;
     tfe_handle_unref(h);

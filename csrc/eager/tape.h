@@ -19,6 +19,11 @@ void tfe_tape_record(TFE_Op* op, TFE_TensorHandle* const* outs, int n);
 void tfe_tape_record_on_device(TFE_Op* op, TFE_TensorHandle* const* outs, int n,
                                const char* device);
 
+/* Records on the tapes of ctx that track `from` that `to` is a copy of
+ * it (its gradient passes through unchanged): custom_device_execute.c,
+ * when an op's input is copied off a custom device. */
+void tfe_tape_record_copy(TFE_Context* ctx, TFE_TensorHandle* from, TFE_TensorHandle* to);
+
 /* An eager execution context over ctx that does not own it. */
 TF_ExecutionContext* tfe_unified_borrow_eager(TFE_Context* ctx);
 /* Places the ops an eager context builds from now on on `device`

@@ -786,6 +786,60 @@ TEST(gradients_through_a_wrapping_custom_device) {
   TF_DeleteStatus(s);
 }
 
+/* An op on a physical device with an input on the custom device: the input
+ * is copied off, and the gradient still reaches it through the copy. */
+TEST(gradient_through_a_copy_off_a_custom_device) {
+  TF_Status* s = TF_NewStatus();
+  live_counts before = live_now();
+  TFE_Context* ctx = new_ctx(s);
+  const double xv[3] = {0.5, -1.0, 2.0};
+  const double want[3] = {1.0, -2.0, 4.0};
+  double got[3];
+  wrapdev* d = (wrapdev*)calloc(1, sizeof *d);
+  TFE_CustomDevice dev;
+  TFE_TensorHandle* hx;
+  TFE_TensorHandle* x;
+  TFE_TensorHandle* y;
+  TFE_TensorHandle* loss;
+  TFE_TensorHandle* dx = NULL;
+  TFE_GradientTape* tape;
+  memset(&dev, 0, sizeof dev);
+  dev.version = TFE_CUSTOM_DEVICE_VERSION;
+  dev.copy_tensor_to_device = w_copy_to;
+  dev.copy_tensor_from_device = w_copy_from;
+  dev.execute = w_execute;
+  dev.delete_device = w_delete;
+  TFE_RegisterCustomDevice(ctx, dev, WDEV, d, s);
+  CHECK_CODE(s, TF_OK);
+  hx = vec(xv, 3, s);
+  x = TFE_TensorHandleCopyToDevice(hx, ctx, WDEV, s);
+  CHECK_CODE(s, TF_OK);
+  tape = TFE_NewGradientTape(ctx, 0, s);
+  TFE_GradientTapeWatch(tape, x, s);
+  g_dev = FULL_CPU(0); /* the op runs on the CPU: x is copied off first */
+  y = run1(ctx, "Mul", x, x, NULL, s);
+  g_dev = NULL;
+  CHECK_CODE(s, TF_OK);
+  CHECK_STR_EQ(TFE_TensorHandleDeviceName(y, s), FULL_CPU(0));
+  CHECK_EQ_INT(d->executes, 0);
+  CHECK_EQ_INT(TFE_GradientTapeNumRecordedOps(tape), 3); /* a copy per input, the Mul */
+  loss = sum_all(ctx, y, 1, s);
+  TFE_GradientTapeGradient(tape, 1, &loss, NULL, 1, &x, TFE_UNCONNECTED_NONE, &dx, s);
+  CHECK_CODE(s, TF_OK);
+  CHECK(dx != NULL);
+  read_f64(dx, got, 3, s); /* a host tensor: the upstream gradient was one */
+  check_close(got, want, 3);
+  TFE_DeleteTensorHandle(dx);
+  TFE_DeleteTensorHandle(loss);
+  TFE_DeleteTensorHandle(y);
+  TFE_DeleteGradientTape(tape);
+  TFE_DeleteTensorHandle(x);
+  TFE_DeleteTensorHandle(hx);
+  TFE_DeleteContext(ctx);
+  CHECK_LIVE_EQ(live_now(), before);
+  TF_DeleteStatus(s);
+}
+
 /* A custom gradient recorded on a custom device's handles. */
 TEST(custom_gradient_on_parallel_handles) {
   TF_Status* s = TF_NewStatus();

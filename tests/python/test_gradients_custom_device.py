@@ -181,3 +181,26 @@ def test_python_custom_device_gradient_ops_run_on_the_device() -> None:
                 t.close()
     finally:
         ctx.close()
+
+
+def test_gradient_through_a_copy_off_the_device() -> None:
+    # An op placed on the CPU with an input on the custom device copies the
+    # input off first; the gradient still reaches the device tensor.
+    ctx = Context()
+    tracer = Tracer()
+    ctx.register_custom_device(tracer, "CUSTOM:0")
+    try:
+        with ctx.as_default():
+            with ctx.device("CUSTOM:0"):
+                x = constant(np.array([0.5, -1.0, 2.0]))
+            with tf.GradientTape() as tape:
+                tape.watch(x)
+                with ctx.device("CPU:0"):
+                    y = ops.Sum(ops.Sin(x), [0])
+            assert tracer.ops == []  # nothing ran on the device
+            g = tape.gradient(y, x)
+            np.testing.assert_allclose(g.numpy(), np.cos([0.5, -1.0, 2.0]))
+            for t in (x, y, g):
+                t.close()
+    finally:
+        ctx.close()
