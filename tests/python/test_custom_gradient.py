@@ -410,3 +410,63 @@ def test_inside_a_function_forward_works_gradient_is_disabled() -> None:
         z = g(x)
     with pytest.raises(errors.InvalidArgumentError, match="Gradient explicitly disabled"):
         tape.gradient(z, x)
+
+
+def test_async_context_and_second_order() -> None:
+    from tfe_py.context import Context
+
+    with Context(async_=True):
+        x = tf.constant(np.linspace(-2.0, 2.0, 257))
+        with tf.GradientTape() as outer:
+            outer.watch(x)
+            with tf.GradientTape() as inner:
+                inner.watch(x)
+                y = tf.reduce_sum(cube(tf.sin(x)))
+            g = inner.gradient(y, x)
+        h = outer.gradient(g, x)
+        s, c = np.sin(x.numpy()), np.cos(x.numpy())
+        np.testing.assert_allclose(g.numpy(), 3 * s * s * c, atol=1e-12)
+        np.testing.assert_allclose(h.numpy(), 6 * s * c * c - 3 * s**3, atol=1e-12)
+
+
+def test_threads_keep_their_own_errors() -> None:
+    import threading
+
+    class Boom(Exception):
+        pass
+
+    @tf.custom_gradient
+    def failing(x: Any) -> Any:
+        def grad(dy: Any) -> Any:
+            raise Boom("thread-local")
+
+        return x * 1.0, grad
+
+    results: dict[str, list[Any]] = {"ok": [], "boom": [], "other": []}
+    lock = threading.Lock()
+
+    def work(fail: bool) -> None:
+        for k in range(20):
+            x = tf.constant([float(k), 1.0])
+            try:
+                with tf.GradientTape() as tape:
+                    tape.watch(x)
+                    y = failing(x) if fail else cube(x)
+                g = tape.gradient(y, x)
+                with lock:
+                    results["ok"].append(np.allclose(g.numpy(), 3 * x.numpy() ** 2))
+            except Boom:
+                with lock:
+                    results["boom"].append(fail)
+            except Exception as exc:  # pragma: no cover - a failure path
+                with lock:
+                    results["other"].append(exc)
+
+    threads = [threading.Thread(target=work, args=(i % 2 == 1,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results["other"] == []
+    assert len(results["ok"]) == 40 and all(results["ok"])
+    assert len(results["boom"]) == 40 and all(results["boom"])
