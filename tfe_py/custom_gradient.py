@@ -114,8 +114,10 @@ class _Backward:
         variables: list[Any],
         ctx: Any,
         device: str | None,
+        input_dtypes: list[Any],
     ) -> None:
         self.name = name
+        self.input_dtypes = input_dtypes  # for gradients given as Python values
         self.grad_fn = grad_fn
         self.structure = structure
         self.outputs = outputs  # the values f computed (for zeros)
@@ -198,7 +200,8 @@ def tfe_py_custom_grad(
             if g is None:
                 continue
             if not isinstance(g, EagerTensor):
-                g = convert_to_tensor(g)
+                # A Python or numpy value: the dtype of the input it is for.
+                g = convert_to_tensor(g, backward.input_dtypes[j])
             with status() as s:
                 input_gradients[j] = lib.TFE_TensorHandleNewReference(g._h, s)
     except BaseException as exc:  # never let an exception reach C
@@ -245,8 +248,9 @@ def _record(
         with status() as s:
             h = lib.TFE_TensorHandleCopySharingTensor(t._h, s)
         new_outputs.append(EagerTensor._wrap(h, ctx))
+    dtypes = [t.dtype for t in inputs] + [v.dtype for v in variables]
     backward = _Backward(
-        name, grad_fn, result, outputs, len(flat_args), variables, ctx, current_device()
+        name, grad_fn, result, outputs, len(flat_args), variables, ctx, current_device(), dtypes
     )
     handle = ffi.new_handle(backward)
     with _closures_lock:

@@ -470,3 +470,18 @@ def test_threads_keep_their_own_errors() -> None:
     assert results["other"] == []
     assert len(results["ok"]) == 40 and all(results["ok"])
     assert len(results["boom"]) == 40 and all(results["boom"])
+
+
+def test_gradients_given_as_python_values() -> None:
+    @tf.custom_gradient
+    def f(x: Any) -> Any:
+        return x * 2.0, lambda dy: np.array([4.0, 5.0])  # float64 for a float32 input
+
+    x = tf.constant([1.0, 2.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x)
+        z = y + x  # the two gradients are summed in x's dtype
+    g = tape.gradient(z, x)
+    assert g.dtype == tf.float32
+    np.testing.assert_allclose(g.numpy(), [5.0, 6.0])
