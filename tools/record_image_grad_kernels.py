@@ -1,6 +1,7 @@
 """Records TF 2.21's results for the image-gradient and gamma-gradient
 kernels of the image_codec op group (ResizeBicubicGrad,
-CropAndResizeGradImage, CropAndResizeGradBoxes, RandomGammaGrad) into
+CropAndResizeGradImage, CropAndResizeGradBoxes, ScaleAndTranslateGrad,
+RandomGammaGrad) into
 tests/data/image_grad_kernels_tf221.json. Run with /work/tfvenv/bin/python;
 tests/python/test_image_grad_kernels.py only reads the JSON.
 
@@ -134,6 +135,45 @@ add("crop_grad_boxes_err_grads_rank", "CropAndResizeGradBoxes",
 add("crop_grad_boxes_err_num_boxes", "CropAndResizeGradBoxes",
     {"grads": t(u((2, 2, 2, 1)), "float32"), "image": t(u((1, 4, 4, 1)), "float32"),
      "boxes": t(BOXES, "float32"), "box_ind": t([0, 0, 0], "int32")})
+
+# ---- ScaleAndTranslateGrad ----
+for kt in ("lanczos1", "lanczos3", "lanczos5", "gaussian", "box", "triangle", "keyscubic",
+           "mitchellcubic"):
+    add(f"scale_translate_grad_up_{kt}", "ScaleAndTranslateGrad",
+        {"grads": t(u((2, 6, 7, 2)), "float32"), "original_image": t(u((2, 3, 4, 2)), "float32"),
+         "scale": t([2.0, 1.75], "float32"), "translation": t([0.0, 0.3], "float32")},
+        {"kernel_type": kt})
+    add(f"scale_translate_grad_down_{kt}", "ScaleAndTranslateGrad",
+        {"grads": t(u((1, 3, 2, 1)), "float32"), "original_image": t(u((1, 7, 5, 1)), "float32"),
+         "scale": t([0.4, 0.45], "float32"), "translation": t([-0.2, 0.1], "float32")},
+        {"kernel_type": kt})
+add("scale_translate_grad_down_no_antialias", "ScaleAndTranslateGrad",
+    {"grads": t(u((1, 3, 2, 2)), "float32"), "original_image": t(u((1, 8, 5, 2)), "float32"),
+     "scale": t([0.35, 0.4], "float32"), "translation": t([0.5, -0.3], "float32")},
+    {"kernel_type": "triangle", "antialias": False})
+add("scale_translate_grad_shifted_out", "ScaleAndTranslateGrad",
+    {"grads": t(u((1, 4, 4, 1)), "float32"), "original_image": t(u((1, 4, 4, 1)), "float32"),
+     "scale": t([1.0, 1.0], "float32"), "translation": t([2.5, -3.0], "float32")},
+    {"kernel_type": "lanczos3"})
+for name, inputs, attrs in (
+    ("grads_rank", {"grads": u((6, 7, 2)), "original_image": u((1, 3, 4, 2))}, {}),
+    ("image_rank", {"grads": u((1, 6, 7, 2)), "original_image": u((3, 4, 2))}, {}),
+    ("kernel", {"grads": u((1, 6, 7, 2)), "original_image": u((1, 3, 4, 2))},
+     {"kernel_type": "cubic"}),
+):
+    add(f"scale_translate_grad_err_{name}", "ScaleAndTranslateGrad",
+        {"grads": t(inputs["grads"], "float32"),
+         "original_image": t(inputs["original_image"], "float32"),
+         "scale": t([2.0, 1.75], "float32"), "translation": t([0.0, 0.0], "float32")}, attrs)
+add("scale_translate_grad_err_scale_shape", "ScaleAndTranslateGrad",
+    {"grads": t(u((1, 6, 7, 1)), "float32"), "original_image": t(u((1, 3, 4, 1)), "float32"),
+     "scale": t([2.0, 1.75, 1.0], "float32"), "translation": t([0.0, 0.0], "float32")})
+add("scale_translate_grad_err_scale_zero", "ScaleAndTranslateGrad",
+    {"grads": t(u((1, 6, 7, 1)), "float32"), "original_image": t(u((1, 3, 4, 1)), "float32"),
+     "scale": t([0.0, 1.75], "float32"), "translation": t([0.0, 0.0], "float32")})
+add("scale_translate_grad_err_translation_shape", "ScaleAndTranslateGrad",
+    {"grads": t(u((1, 6, 7, 1)), "float32"), "original_image": t(u((1, 3, 4, 1)), "float32"),
+     "scale": t([2.0, 1.75], "float32"), "translation": t([0.0], "float32")})
 
 # ---- RandomGammaGrad ----
 ALPHA = np.array([0.3, 0.5, 1.0, 1.7, 3.0, 8.5, 25.0, 0.05])

@@ -954,6 +954,17 @@ static void grad_resize_bicubic(TFE_GradientContext* g, TF_Status* s) {
   gu_give(g, 0, gl_fin(op, s), s);
 }
 
+static void grad_scale_and_translate(TFE_GradientContext* g, TF_Status* s) {
+  TF_AbstractOp* op = gl_op(g, "ScaleAndTranslateGrad", s);
+  gl_in(op, gu_upstream(g), s);
+  gl_in(op, TFE_GradientContextInput(g, 0), s);
+  gl_in(op, TFE_GradientContextInput(g, 2), s);
+  gl_in(op, TFE_GradientContextInput(g, 3), s);
+  gl_cp_str(g, op, "kernel_type", s);
+  gl_cp_bool(g, op, "antialias", s);
+  gu_give(g, 0, gl_fin(op, s), s);
+}
+
 static void grad_crop_and_resize(TFE_GradientContext* g, TF_Status* s) {
   LA L;
   TF_DataType dt = TFE_AbstractTensorDataType(TFE_GradientContextInput(g, 0), s);
@@ -1333,6 +1344,7 @@ int tfe_grad_register_linalg(void) {
       {"ResizeNearestNeighbor", grad_resize_nearest},
       {"ResizeBicubic", grad_resize_bicubic},
       {"CropAndResize", grad_crop_and_resize},
+      {"ScaleAndTranslate", grad_scale_and_translate},
       {"RGBToHSV", grad_rgb_to_hsv},
       {"ExtractImagePatches", grad_extract_image_patches},
       {"ExtractVolumePatches", grad_extract_volume_patches},

@@ -33,6 +33,14 @@ static const tfe_builtin_op kOps[] = {
            "in: sample: T",
            "out: output: T",
            "attr: T: {float, double}"),
+    TFE_OP("ScaleAndTranslateGrad", "in: grads: T",
+           "in: original_image: T",
+           "in: scale: float",
+           "in: translation: float",
+           "out: output: T",
+           "attr: T: {float}",
+           "attr: kernel_type: string = 'lanczos3'",
+           "attr: antialias: bool = true"),
     {NULL, NULL}, /* end marker: not registered */
 };
 

@@ -1,7 +1,8 @@
 /* Shape rules for the image_codec op group (image codecs, image gradients and audio ops (issue 18)). */
 #include "ops/shape_infer_internal.h"
 
-/* ResizeBicubicGrad(grads, original_image): [batch and channels of grads,
+/* ResizeBicubicGrad and ScaleAndTranslateGrad (grads, original_image,
+ * ...): [batch and channels of grads,
  * height and width of the original image]. */
 static int rule_resize_bicubic_grad(si_ctx* c) {
   si_sh g, im, out;
@@ -40,5 +41,6 @@ const si_rule si_rules_image_codec[] = {
     {"CropAndResizeGradImage", rule_crop_grad_image},
     {"CropAndResizeGradBoxes", rule_crop_grad_boxes},
     {"RandomGammaGrad", si_rule_broadcast},
+    {"ScaleAndTranslateGrad", rule_resize_bicubic_grad},
     {NULL, NULL},
 };

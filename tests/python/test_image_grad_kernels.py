@@ -1,5 +1,6 @@
 """The image_codec group's backprop kernels (ResizeBicubicGrad,
-CropAndResizeGradImage, CropAndResizeGradBoxes, RandomGammaGrad) against
+CropAndResizeGradImage, CropAndResizeGradBoxes, ScaleAndTranslateGrad,
+RandomGammaGrad) against
 TF 2.21's outputs and errors for the same inputs
 (tests/data/image_grad_kernels_tf221.json, written by
 tools/record_image_grad_kernels.py), and the gradients built on them
@@ -85,6 +86,7 @@ def test_every_kernel_dtype_has_a_case() -> None:
              ("uint8", "uint16", "int8", "int16", "int32", "int64", "float16", "float32",
               "float64")}
     want |= {("RandomGammaGrad", d) for d in ("float32", "float64")}
+    want |= {("ScaleAndTranslateGrad", "float32")}
     assert want <= seen
 
 
@@ -197,3 +199,25 @@ def test_random_gamma_grad_is_the_implicit_derivative() -> None:
         dp_da = (cdf(a + h, x) - cdf(a - h, x)) / (2 * h)
         pdf = x ** (a - 1) * np.exp(-x) / gamma(a)
         assert g == pytest.approx(-dp_da / pdf, rel=1e-3)
+
+
+@pytest.mark.parametrize("kernel", ["lanczos3", "triangle", "keyscubic"])
+@pytest.mark.parametrize("scale", [(2.0, 1.5), (0.45, 0.6)])
+def test_scale_and_translate_gradient_is_the_adjoint(kernel: str,
+                                                     scale: tuple[float, float]) -> None:
+    # linear in the image: <op(x), w> = <x, grad(w)>
+    rng = np.random.default_rng(4)
+    x = rng.uniform(-1, 1, (1, 5, 6, 2)).astype(np.float32)
+    size = [max(1, round(5 * scale[0])), max(1, round(6 * scale[1]))]
+    w = rng.uniform(-1, 1, (1, size[0], size[1], 2)).astype(np.float32)
+    args = {"size": tf.constant(size), "scale": tf.constant(np.array(scale, np.float32)),
+            "translation": tf.constant(np.array([0.2, -0.1], np.float32)),
+            "kernel_type": kernel}
+    xt = tf.constant(x)
+    with tf.GradientTape() as tape:
+        tape.watch(xt)
+        y = ops.ScaleAndTranslate(images=xt, **args)
+        loss = ops.Sum(ops.Mul(y, tf.constant(w)), tf.constant([0, 1, 2, 3]))
+    g = tape.gradient(loss, xt).numpy()
+    np.testing.assert_allclose(float((g.astype(np.float64) * x).sum()), float(loss.numpy()),
+                               rtol=1e-4)

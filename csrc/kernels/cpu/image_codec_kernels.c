@@ -17,7 +17,12 @@
  *    P the regularized lower incomplete gamma function: a series for
  *    x <= max(1, a), Legendre's continued fraction for Q = 1 - P beyond,
  *    each carried with its derivative in a (forward mode); computed in
- *    double for both dtypes. Broadcasting binary op. */
+ *    double for both dtypes. Broadcasting binary op.
+ *  - ScaleAndTranslateGrad: the transpose of ScaleAndTranslate's separable
+ *    resampling: the forward sampling spans of each axis are inverted (for
+ *    each original pixel, the run of forward outputs that read it and
+ *    their weights) and the gradient is gathered through them, rows first,
+ *    in float. */
 #include <math.h>
 #include <string.h>
 
@@ -600,8 +605,301 @@ static void random_gamma_grad_compute(tfe_kernel_context* k) {
   }
 }
 
+/* ---- ScaleAndTranslateGrad ---- */
+
+/* The sampling kernels of ScaleAndTranslate (radius and value at
+ * distance x >= 0), in the order of their names. */
+static const char* const kSatNames[] = {"lanczos1", "lanczos3",  "lanczos5",
+                                        "gaussian", "box",       "triangle",
+                                        "keyscubic", "mitchellcubic"};
+
+static float sat_radius(int kt) {
+  static const float r[] = {1.0f, 3.0f, 5.0f, 1.5f, 1.0f, 1.0f, 2.0f, 2.0f};
+  return r[kt];
+}
+
+static float sat_kernel(int kt, float x) {
+  const float pi = 3.14159265359f;
+  x = fabsf(x);
+  switch (kt) {
+    case 0:
+    case 1:
+    case 2: {
+      float r = sat_radius(kt);
+      if (x > r) return 0.0f;
+      if (x <= 1e-3f) return 1.0f;
+      return r * sinf(pi * x) * sinf(pi * x / r) / (pi * pi * x * x);
+    }
+    case 3: return x >= 1.5f ? 0.0f : expf(-x * x / (2.0f * 0.5f * 0.5f));
+    case 4: return x < 0.5f ? 1.0f : (x == 0.5f ? 0.5f : 0.0f);
+    case 5: return x < 1.0f ? 1.0f - x : 0.0f;
+    case 6:
+      if (x >= 2.0f) return 0.0f;
+      if (x >= 1.0f) return ((-0.5f * x + 2.5f) * x - 4.0f) * x + 2.0f;
+      return ((1.5f * x - 2.5f) * x) * x + 1.0f;
+    default:
+      if (x >= 2.0f) return 0.0f;
+      if (x >= 1.0f) return (((-7.0f / 18.0f) * x + 2.0f) * x - 10.0f / 3.0f) * x + 16.0f / 9.0f;
+      return (((7.0f / 6.0f) * x - 2.0f) * x) * x + 8.0f / 9.0f;
+  }
+}
+
+/* Spans of one axis: for output i, `span` weights starting at input
+ * starts[i] (zeros past the input's end). */
+typedef struct sat_spans {
+  int64_t span;
+  int64_t* starts;
+  float* w;
+} sat_spans;
+
+static void sat_free(sat_spans* sp) {
+  tfe_free(sp->starts);
+  tfe_free(sp->w);
+  sp->starts = NULL;
+  sp->w = NULL;
+}
+
+/* The forward spans: each of the out_size samples of an axis of in_size
+ * pixels reads a normalized window of the kernel. 0 on failure. */
+static int sat_forward_spans(tfe_kernel_context* k, int kt, int64_t out_size, int64_t in_size,
+                             float scale, float translate, int antialias, sat_spans* sp) {
+  float inv_scale = 1.0f / scale;
+  float inv_translate = -inv_scale * translate;
+  float kscale = antialias && inv_scale > 1.0f ? inv_scale : 1.0f;
+  float radius = sat_radius(kt) * kscale;
+  float over = 1.0f / kscale;
+  double want = 2.0 * ceil((double)radius) + 1.0;
+  int64_t x, nw;
+  float* tmp;
+  sp->span = want < (double)in_size ? (int64_t)want : in_size;
+  nw = sp->span * out_size;
+  if (sp->span > ((int64_t)1 << 20) || out_size > ((int64_t)1 << 31) || nw > ((int64_t)1 << 31)) {
+    KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "ScaleAndTranslateGrad: sampling spans too large");
+    return 0;
+  }
+  sp->starts = (int64_t*)tfe_calloc((size_t)out_size + 1, sizeof(int64_t));
+  sp->w = (float*)tfe_calloc((size_t)nw + 1, sizeof(float));
+  tmp = (float*)tfe_malloc(sizeof(float) * (size_t)(sp->span + 1));
+  if (sp->starts == NULL || sp->w == NULL || tmp == NULL) {
+    tfe_free(tmp);
+    sat_free(sp);
+    KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory in ScaleAndTranslateGrad");
+    return 0;
+  }
+  for (x = 0; x < out_size; x++) {
+    float sample = ((float)x + 0.5f) * inv_scale + inv_translate;
+    double lo, hi;
+    int64_t s0, s1, src, n = 0;
+    float total = 0.0f;
+    if (sample < 0 || sample > (float)in_size || isnan(sample)) continue;
+    lo = ceil((double)(sample - radius - 0.5f));
+    hi = floor((double)(sample + radius - 0.5f));
+    s0 = lo < 0 ? 0 : (lo > (double)(in_size - 1) ? in_size - 1 : (int64_t)lo);
+    s1 = (hi < 0 ? 0 : (hi > (double)(in_size - 1) ? in_size - 1 : (int64_t)hi)) + 1;
+    if (s1 - s0 > sp->span) {
+      tfe_free(tmp);
+      sat_free(sp);
+      KUTIL_FAIL(k, TF_INTERNAL, "Span is too large: %d vs %d.", (int)(s1 - s0), (int)sp->span);
+      return 0;
+    }
+    for (src = s0; src < s1; src++) {
+      float wgt = sat_kernel(kt, fabsf(((float)src + 0.5f - sample) * over));
+      total += wgt;
+      tmp[n++] = wgt;
+    }
+    if (fabsf(total) >= 1000.0f * 1.17549435e-38f) {
+      float inv = 1.0f / total;
+      for (src = 0; src < n; src++) sp->w[sp->span * x + src] = tmp[src] * inv;
+    }
+    sp->starts[x] = s0;
+  }
+  tfe_free(tmp);
+  return 1;
+}
+
+/* The transposed spans: for input pixel i, the forward outputs that read
+ * it (a contiguous run) and their weights. 0 on failure. */
+static int sat_grad_spans(tfe_kernel_context* k, const sat_spans* f, int64_t out_size,
+                          int64_t in_size, sat_spans* g) {
+  int64_t* cnt = (int64_t*)tfe_calloc((size_t)in_size + 1, sizeof(int64_t));
+  int64_t* first = (int64_t*)tfe_malloc(sizeof(int64_t) * ((size_t)in_size + 1));
+  int64_t o, j, i, maxn = 0;
+  if (cnt == NULL || first == NULL) {
+    tfe_free(cnt);
+    tfe_free(first);
+    KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory in ScaleAndTranslateGrad");
+    return 0;
+  }
+  for (i = 0; i < in_size; i++) first[i] = -1;
+  for (o = 0; o < out_size; o++) {
+    for (j = 0; j < f->span; j++) {
+      int64_t at = f->starts[o] + j;
+      if (f->w[o * f->span + j] != 0.0f && at < in_size) {
+        if (first[at] < 0) first[at] = o;
+        cnt[at]++;
+      }
+    }
+  }
+  for (i = 0; i < in_size; i++) {
+    if (cnt[i] > maxn) maxn = cnt[i];
+  }
+  g->span = maxn;
+  g->starts = (int64_t*)tfe_calloc((size_t)in_size + 1, sizeof(int64_t));
+  g->w = (float*)tfe_calloc((size_t)(maxn * in_size) + 1, sizeof(float));
+  if (g->starts == NULL || g->w == NULL) {
+    tfe_free(cnt);
+    tfe_free(first);
+    sat_free(g);
+    KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory in ScaleAndTranslateGrad");
+    return 0;
+  }
+  for (i = 0; i < in_size; i++) g->starts[i] = first[i] < 0 ? 0 : first[i];
+  for (o = 0; o < out_size; o++) {
+    for (j = 0; j < f->span; j++) {
+      int64_t at = f->starts[o] + j;
+      float wgt = f->w[o * f->span + j];
+      if (wgt != 0.0f && at < in_size) {
+        int64_t rel = o - g->starts[at];
+        if (rel >= 0 && rel < maxn) g->w[at * maxn + rel] += wgt;
+      }
+    }
+  }
+  tfe_free(cnt);
+  tfe_free(first);
+  return 1;
+}
+
+/* scale and translation are 2-vectors (TF's messages name them "t"). */
+static int sat_pair_ok(tfe_kernel_context* k, const TF_Tensor* t) {
+  kutil_shape_buf sb;
+  if (t->num_dims != 1) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "t must be 1-dimensional%s", kutil_tshape(t, &sb));
+    return 0;
+  }
+  if (t->dims[0] != 2) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "t must have two elements%s", kutil_tshape(t, &sb));
+    return 0;
+  }
+  return 1;
+}
+
+static void scale_translate_grad_compute(tfe_kernel_context* k) {
+  const TF_Tensor* g = k->inputs[0];
+  const TF_Tensor* orig = k->inputs[1];
+  const TF_Tensor* scale = k->inputs[2];
+  const TF_Tensor* tr = k->inputs[3];
+  const char* kname = "lanczos3";
+  size_t klen = 8, i;
+  int kt = -1, antialias = kutil_attr_bool(k, "antialias", 1);
+  kutil_shape_buf sb;
+  int64_t B, fh, fw, C, ih, iw, od[4], b, y, x, c, s;
+  float sy, sx, ty, tx;
+  sat_spans fr = {0, NULL, NULL}, fc = {0, NULL, NULL}, gr = {0, NULL, NULL},
+            gc = {0, NULL, NULL};
+  float* mid = NULL;
+  const float* src;
+  float* dst;
+  TF_Tensor* out;
+  if (k->attrs != NULL) tfe_attrs_get_string(k->attrs, "kernel_type", &kname, &klen, NULL);
+  for (i = 0; i < sizeof kSatNames / sizeof kSatNames[0]; i++) {
+    if (strlen(kSatNames[i]) == klen && memcmp(kSatNames[i], kname, klen) == 0) kt = (int)i;
+  }
+  if (kt < 0) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Unrecognized kernel type: %.*s", (int)klen, kname);
+    return;
+  }
+  if (g->num_dims != 4) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "input_grad must be 4-dimensional%s",
+               kutil_tshape(g, &sb));
+    return;
+  }
+  if (orig->num_dims != 4) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "original_image must be 4-dimensional%s",
+               kutil_tshape(orig, &sb));
+    return;
+  }
+  B = g->dims[0];
+  fh = g->dims[1];
+  fw = g->dims[2];
+  C = g->dims[3];
+  ih = orig->dims[1];
+  iw = orig->dims[2];
+  if (ih > INT32_MAX || iw > INT32_MAX) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "original sizes must be between 0 and max int32");
+    return;
+  }
+  od[0] = B;
+  od[1] = ih;
+  od[2] = iw;
+  od[3] = C;
+  out = tfe_kernel_alloc_output(k, 0, TF_FLOAT, od, 4);
+  if (out == NULL) return;
+  if (!sat_pair_ok(k, scale)) return;
+  sy = ((const float*)kutil_data(scale))[0];
+  sx = ((const float*)kutil_data(scale))[1];
+  if (!(sy > 0 && sx > 0)) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Scale must be greater than zero.");
+    return;
+  }
+  if (!sat_pair_ok(k, tr)) return;
+  ty = ((const float*)kutil_data(tr))[0];
+  tx = ((const float*)kutil_data(tr))[1];
+  dst = (float*)kutil_data(out);
+  memset(dst, 0, (size_t)kutil_num_elements(out) * sizeof(float));
+  if (kutil_num_elements(out) == 0) return;
+  if (!sat_forward_spans(k, kt, fw, iw, sx, tx, antialias, &fc) ||
+      !sat_grad_spans(k, &fc, fw, iw, &gc) ||
+      !sat_forward_spans(k, kt, fh, ih, sy, ty, antialias, &fr) ||
+      !sat_grad_spans(k, &fr, fh, ih, &gr)) {
+    goto done;
+  }
+  mid = (float*)tfe_malloc(sizeof(float) * (size_t)(ih * fw * C + 1));
+  if (mid == NULL) {
+    KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory in ScaleAndTranslateGrad");
+    goto done;
+  }
+  src = (const float*)kutil_data(g);
+  for (b = 0; b < B; b++) {
+    int64_t row = fw * C;
+    /* rows: mid[y] = sum over the forward rows that read original row y */
+    for (y = 0; y < ih; y++) {
+      float* m = mid + y * row;
+      int64_t st = gr.starts[y];
+      int64_t real = (st + gr.span < fh ? st + gr.span : fh) - st;
+      for (x = 0; x < row; x++) m[x] = 0.0f;
+      for (s = 0; s < real; s++) {
+        float wgt = gr.w[gr.span * y + s];
+        const float* in_row = src + (b * fh + st + s) * row;
+        for (x = 0; x < row; x++) m[x] += wgt * in_row[x];
+      }
+    }
+    /* columns */
+    for (y = 0; y < ih; y++) {
+      const float* m = mid + y * row;
+      float* orow = dst + (b * ih + y) * iw * C;
+      for (x = 0; x < iw; x++) {
+        int64_t st = gc.starts[x];
+        int64_t real = (st + gc.span < fw ? st + gc.span : fw) - st;
+        float* px = orow + x * C;
+        for (s = 0; s < real; s++) {
+          float wgt = gc.w[gc.span * x + s];
+          const float* ip = m + (st + s) * C;
+          for (c = 0; c < C; c++) px[c] += wgt * ip[c];
+        }
+      }
+    }
+  }
+done:
+  tfe_free(mid);
+  sat_free(&fr);
+  sat_free(&fc);
+  sat_free(&gr);
+  sat_free(&gc);
+}
+
 void tfe_register_cpu_image_codec_kernels(void) {
   static const TF_DataType kReal2[] = {TF_FLOAT, TF_DOUBLE};
+  static const TF_DataType kFloat[] = {TF_FLOAT};
   static const TF_DataType kCropImage[] = {TF_FLOAT, TF_HALF, TF_DOUBLE};
   static const TF_DataType kCropBoxes[] = {TF_UINT8, TF_UINT16, TF_INT8, TF_INT16, TF_INT32,
                                            TF_INT64, TF_HALF,   TF_FLOAT, TF_DOUBLE};
@@ -613,4 +911,6 @@ void tfe_register_cpu_image_codec_kernels(void) {
                      KUTIL_COUNT(kCropBoxes), NULL, NULL, 0);
   tfe_kutil_register("RandomGammaGrad", random_gamma_grad_compute, "T", kReal2,
                      KUTIL_COUNT(kReal2), NULL, NULL, 0);
+  tfe_kutil_register("ScaleAndTranslateGrad", scale_translate_grad_compute, "T", kFloat,
+                     KUTIL_COUNT(kFloat), NULL, NULL, 0);
 }
