@@ -636,7 +636,7 @@ TEST(fused_batch_norm_matches_tensorflow) {
   KT_CHECK_TOL(OUT[2], TF_FLOAT, KT_DIMS(2), KT_V(52.0000038, 52.0000038), 1e-4);
   KT_CHECK_TOL(OUT[3], TF_FLOAT, KT_DIMS(2), KT_V(11, 12), 1e-6);
   KT_CHECK_TOL(OUT[4], TF_FLOAT, KT_DIMS(2), KT_V(47.666668, 47.666668), 1e-4);
-  KT_CHECK(OUT[5], TF_FLOAT, KT_SCALAR, KT_V(0));
+  KT_CHECK(OUT[5], TF_FLOAT, KT_DIMS(0), NULL); /* TF 2.21 gives an empty vector */
   free_outs(6);
   /* exponential_avg_factor 0.5 blends the running statistics */
   begin();

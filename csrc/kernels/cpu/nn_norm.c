@@ -114,9 +114,10 @@ static void fbn_compute(tfe_kernel_context* k) {
   if (r2 == NULL) return;
   if (k->num_outputs > 5) {
     /* V3 only: reserve_space_3 */
-    r3 = tfe_kernel_alloc_output(k, 5, TF_FLOAT, NULL, 0);
+    /* an empty vector, as TF's CPU kernels give */
+    int64_t zero = 0;
+    r3 = tfe_kernel_alloc_output(k, 5, TF_FLOAT, &zero, 1);
     if (r3 == NULL) return;
-    *(float*)kutil_data(r3) = 0.0f;
   }
   sc = (const float*)kutil_data(scale);
   of = (const float*)kutil_data(offset);
@@ -179,8 +180,9 @@ static void fbn_compute(tfe_kernel_context* k) {
         sq[c] = vi[c];
         bmd[c] = mi[c];
         bvd[c] = vi[c];
-        r1d[c] = 0.0f;
-        r2d[c] = 0.0f;
+        /* TF passes the population statistics through */
+        r1d[c] = mi[c];
+        r2d[c] = vi[c];
       }
     }
     for (c = 0; c < C; c++) {
