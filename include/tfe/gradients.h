@@ -131,8 +131,10 @@ TF_CAPI_EXPORT extern int TFE_GradientRegistryLookup(const char* op_type);
  * during the call) is the gradient flowing into output i, or NULL when
  * nothing downstream depends on that output (a zero gradient).
  * input_gradients: num_inputs slots, all NULL on entry; set slot j to a
- * new handle for input j's gradient (the tape takes it over) or leave it
- * NULL (no gradient). Build gradients with TFE_Execute on ctx as usual:
+ * new handle for input j's gradient (the tape takes that reference over:
+ * to put one handle in two slots, or to pass on an upstream gradient, add
+ * a reference with TFE_TensorHandleNewReference) or leave it NULL (no
+ * gradient). Build gradients with TFE_Execute on ctx as usual:
  * other tapes recording on ctx record those ops, so a gradient function
  * made of differentiable ops gives higher-order gradients (the function
  * places its ops itself: on the parallel device, which wants explicit
