@@ -233,8 +233,20 @@ static void grad_gather(TFE_GradientContext* g, TF_Status* s) {
       *inner_d, *inner, *ni, *dims[3], *shape3, *d3, *dt, *flat, *seg, *back;
   if (dy == NULL) return;
   if (tfe_attrs_get_int(g->attrs, "batch_dims", &batch_dims, NULL) && batch_dims != 0) {
-    tfe_status_setf(s, TF_UNIMPLEMENTED,
-                    "the gradient of GatherV2 with batch_dims != 0 is not supported by tfe");
+    /* batch_dims > 0: the forward gather of params' element indices names
+     * each dy element's source; dy is summed back there (TF's batched
+     * UnsortedSegmentSum gives the same values). */
+    TF_AbstractTensor *n = NULL, *idx = index_of(g, params, &n, s), *sel;
+    TF_AbstractOp* op = gl_op(g, "GatherV2", s);
+    gl_in(op, idx, s);
+    gl_in(op, indices, s);
+    gl_in(op, TFE_GradientContextInput(g, 2), s);
+    gl_set_int(op, "batch_dims", batch_dims, s);
+    sel = gl_fin(op, s);
+    gu_give(g, 0, scatter_back(g, dy, sel, n, params, s), s);
+    TF_DeleteAbstractTensor(n);
+    TF_DeleteAbstractTensor(idx);
+    TF_DeleteAbstractTensor(sel);
     return;
   }
   sp = gl_shape(g, params, TF_INT32, s);

@@ -1065,6 +1065,10 @@ static int rule_matrix_diag_v2(si_ctx* c) {
   {
     int64_t min_rows = len < 0 ? -1 : len + (hi < 0 ? -hi : 0);
     int64_t min_cols = len < 0 ? -1 : len + (lo > 0 ? lo : 0);
+    /* both left to the op: the square matrix that fits (as TF) */
+    if (rows == -1 && cols == -1 && min_rows >= 0) {
+      rows = cols = min_rows > min_cols ? min_rows : min_cols;
+    }
     if (rows == -1) rows = min_rows;
     if (cols == -1) cols = min_cols;
     if (rows == -2) rows = -1;
