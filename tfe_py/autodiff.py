@@ -1,15 +1,16 @@
 """``tf.autodiff``: ``GradientTape`` and forward mode (``ForwardAccumulator``).
 
-Forward mode uses the double-vjp trick on tfe's reverse-mode tape instead of
-forward rules of its own. A persistent inner tape records the computation of
-the primals' consumers. For a target y, the vector-jacobian product
-g(u) = J^T u (``inner.gradient(y, primals, output_gradients=u)``) is linear
-in u, so its gradient with respect to u, seeded with the tangents, is
-J t: the jacobian-vector product. An outer tape watching a zero u records
-the ops of g(u). This needs the gradient functions on the path to be
-differentiable themselves (second-order gradients): a gradient op without
-a gradient (for example ``TanhGrad`` today) makes ``jvp`` raise TF's
-``LookupError`` naming it. Each ``jvp`` call costs two backward passes.
+Forward mode lives in the C core (include/tfe/forward.h): while an
+accumulator records, every op ``TFE_Execute`` runs whose inputs carry
+tangents gets its outputs' tangents right after it ran, by a forward rule
+for the common ops or through the gradient registry with the double-vjp
+trick. This module is the Python face: primals and tangents in nested
+structures, variables (their handle is the primal), the context manager and
+``jvp``. Nested accumulators and accumulators around or inside a
+``GradientTape`` compose as in TF (Hessian-vector products both ways).
+An op that needs a tangent and has no gradient fails when it runs, as in TF
+(tfe raises ``UnimplementedError`` naming it where TF raises
+``LookupError``).
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from __future__ import annotations
 from types import TracebackType
 from typing import Any
 
+from tfe_py._ffi import ffi, lib
+from tfe_py.errors import status
 from tfe_py.gradient_tape import GradientTape, UnconnectedGradients, _mode
 
 __all__ = ["ForwardAccumulator", "GradientTape"]
@@ -37,7 +40,8 @@ class ForwardAccumulator:
 
     Use it as a context manager; ``jvp(target)`` gives the directional
     derivative of a tensor computed inside it (it may be asked after the
-    block too).
+    block too). The C accumulator is made when the block is first entered
+    and recorded only inside the block.
     """
 
     def __init__(self, primals: Any, tangents: Any) -> None:
@@ -45,6 +49,7 @@ class ForwardAccumulator:
         from tfe_py.graph import convert_to_tensor
         from tfe_py.variables import Variable
 
+        self._acc: Any = ffi.NULL  # first: __del__ runs even if __init__ raises
         nest.assert_same_structure(primals, tangents)
         self._primals = _flatten(primals)
         self._tangents = []
@@ -60,15 +65,36 @@ class ForwardAccumulator:
         self._primals = [
             p if isinstance(p, Variable) else convert_to_tensor(p) for p in self._primals
         ]
-        self._tape = GradientTape(persistent=True, watch_accessed_variables=False)
-        self._entered = False
+        self._ctx: Any = None
+        self._recording = False
+
+    def _free(self) -> None:
+        acc, self._acc = self._acc, ffi.NULL
+        if acc:
+            lib.TFE_DeleteForwardAccumulator(acc)
+
+    def __del__(self) -> None:
+        self._free()
 
     def __enter__(self) -> ForwardAccumulator:
-        if self._entered:
+        from tfe_py.context import _state, default_context
+        from tfe_py.variables import Variable
+
+        if self._recording:
             raise ValueError("Accumulator is already recording.")
-        self._tape.__enter__()
-        self._tape.watch(self._primals)
-        self._entered = True
+        if self._acc:
+            with status() as s:
+                lib.TFE_ForwardAccumulatorResumeRecording(self._acc, s)
+        else:
+            self._ctx = _state.ctx or default_context()
+            with status() as s:
+                acc = lib.TFE_NewForwardAccumulator(self._ctx.ptr, s)
+            self._acc = acc
+            for p, t in zip(self._primals, self._tangents, strict=True):
+                h = p.handle._h if isinstance(p, Variable) else p._h
+                with status() as s:
+                    lib.TFE_ForwardAccumulatorWatch(acc, h, t._h, s)
+        self._recording = True
         return self
 
     def __exit__(
@@ -77,9 +103,10 @@ class ForwardAccumulator:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
-        if self._entered:
-            self._tape.__exit__(exc_type, exc, tb)
-            self._entered = False
+        if self._recording:
+            self._recording = False
+            with status() as s:
+                lib.TFE_ForwardAccumulatorStopRecording(self._acc, s)
 
     def jvp(
         self,
@@ -92,31 +119,29 @@ class ForwardAccumulator:
         ``unconnected_gradients="zero"``) for one the primals do not reach."""
         from tfe_py import nest, ops
         from tfe_py.eager import EagerTensor
+        from tfe_py.variables import Variable
 
         mode = _mode(unconnected_gradients)
-        if not self._tape._tape:
+        if not self._acc:
             raise ValueError("jvp is asked of an accumulator that was never entered")
         out = []
         for target in _flatten(primals):
-            if not isinstance(target, EagerTensor):
+            if isinstance(target, Variable):
+                handle, like = target.handle, target
+            elif isinstance(target, EagerTensor):
+                handle, like = target, target
+            else:
                 raise TypeError(
                     f"jvp expects tensors computed under the accumulator, got "
                     f"{type(target).__name__}"
                 )
-            out.append(self._jvp_one(target, mode, ops))
+            with status() as s:
+                h = lib.TFE_ForwardAccumulatorJvp(self._acc, handle._h, s)
+            if h != ffi.NULL:
+                out.append(EagerTensor._wrap(h, self._ctx))
+            elif mode is UnconnectedGradients.ZERO:
+                value = like.read_value() if isinstance(like, Variable) else like
+                out.append(ops.ZerosLike(value))
+            else:
+                out.append(None)
         return nest.pack_sequence_as(primals, out)
-
-    def _jvp_one(self, target: Any, mode: UnconnectedGradients, ops: Any) -> Any:
-        u = ops.ZerosLike(target)
-        with GradientTape(watch_accessed_variables=False) as outer:
-            outer.watch(u)
-            vjps = self._tape.gradient(target, self._primals, output_gradients=[u])
-        pairs = [(g, t) for g, t in zip(vjps, self._tangents, strict=True) if g is not None]
-        result = None
-        if pairs:
-            result = outer.gradient(
-                [g for g, _ in pairs], u, output_gradients=[t for _, t in pairs]
-            )
-        if result is None and mode is UnconnectedGradients.ZERO:
-            result = ops.ZerosLike(target)
-        return result

@@ -15,6 +15,7 @@
 #include "eager/custom_device.h"
 #include "eager/eager_internal.h"
 #include "eager/executor.h"
+#include "eager/forward_internal.h"
 #include "eager/tape.h"
 #include "kernels/host_memory.h"
 #include "kernels/ref_var.h"
@@ -1134,9 +1135,11 @@ void TFE_Execute(TFE_Op* op, TFE_TensorHandle** retvals, int* num_retvals,
     return;
   }
   run(op, e, retvals, num_retvals, status);
-  /* Gradient tapes (tape.c): one relaxed load when none records. */
+  /* Gradient tapes (tape.c) and forward accumulators (forward.c), which
+   * count in num_tapes too: one relaxed load when none records. */
   if (atomic_load_explicit(&ctx->num_tapes, memory_order_relaxed) > 0 &&
       TF_GetCode(status) == TF_OK) {
     tfe_tape_record(op, retvals, *num_retvals);
+    tfe_forward_record(op, retvals, *num_retvals, status);
   }
 }
