@@ -40,9 +40,11 @@ def groups() -> list[str]:
                   if f.endswith(".py") and not f.startswith("_"))
 
 
-def _names(tf: Any, op: str) -> tuple[list[str], dict[str, str]]:
-    """The op definition's input names, and raw-op argument name -> op-def
-    name (the generated wrappers keep the inputs' order)."""
+def _names(tf: Any, op: str) -> tuple[list[str], dict[str, str], dict[str, str]]:
+    """The op definition's input names, raw-op argument name -> op-def input
+    name (the generated wrappers keep the inputs' order), and op-def attr
+    name -> raw-op argument name for the attrs the wrapper renames (e.g.
+    Squeeze's squeeze_dims is `axis`: the unmatched ones, paired in order)."""
     from tensorflow.python.framework import op_def_registry
 
     op_def = op_def_registry.get(op)
@@ -50,7 +52,13 @@ def _names(tf: Any, op: str) -> tuple[list[str], dict[str, str]]:
         raise KeyError(f"TF has no op {op}")
     defs = [a.name for a in op_def.input_arg]
     params = list(inspect.signature(getattr(tf.raw_ops, op)).parameters)
-    return defs, dict(zip(params[: len(defs)], defs, strict=True))
+    inferred = {a.type_attr for a in op_def.input_arg} | {a.number_attr for a in op_def.input_arg}
+    inferred |= {a.type_list_attr for a in op_def.input_arg}
+    attrs = [a.name for a in op_def.attr if a.name not in inferred]
+    rest = [p for p in params[len(defs):] if p != "name"]
+    renamed = dict(zip([a for a in attrs if a not in rest], [p for p in rest if p not in attrs],
+                       strict=False))
+    return defs, dict(zip(params[: len(defs)], defs, strict=True)), renamed
 
 
 def _tensor(tf: Any, value: Any, dtype: str) -> Any:
@@ -79,8 +87,11 @@ def _np(tf: Any, t: Any) -> Any:
 
 def run_case(tf: Any, group: str, cs: dict[str, Any]) -> dict[str, Any]:
     op = cs["op"]
-    defs, raw_to_def = _names(tf, op)
+    defs, raw_to_def, attr_to_raw = _names(tf, op)
     def_to_raw = {v: k for k, v in raw_to_def.items()}
+    raw_to_attr = {v: k for k, v in attr_to_raw.items()}
+    # attrs under the op definition's names (tfe_py.ops uses those)
+    attrs = {raw_to_attr.get(k, k): v for k, v in cs["attrs"].items()}
     inputs: dict[str, Any] = {}
     for name, spec in cs["inputs"].items():
         dname = raw_to_def.get(name, name)
@@ -91,7 +102,7 @@ def run_case(tf: Any, group: str, cs: dict[str, Any]) -> dict[str, Any]:
     if missing:
         raise KeyError(f"{group}/{cs['name']}: inputs {missing} of {op} not given")
     inputs = {n: inputs[n] for n in defs}  # the op definition's order
-    kwargs: dict[str, Any] = dict(cs["attrs"])
+    kwargs: dict[str, Any] = {attr_to_raw.get(k, k): v for k, v in attrs.items()}
     watched: list[tuple[str, int | None, Any]] = []
     for name, spec in inputs.items():
         if spec.get("list"):
@@ -132,6 +143,7 @@ def run_case(tf: Any, group: str, cs: dict[str, Any]) -> dict[str, Any]:
             res.setdefault(name, []).append(val)
     rec = dict(cs)
     rec["inputs"] = inputs
+    rec["attrs"] = attrs
     rec["weights"] = weights
     rec["grads"] = res
     rec["forward"] = [{"dtype": o.dtype.name, "value": _np(tf, o)} for o in outs]

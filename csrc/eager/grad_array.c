@@ -540,7 +540,12 @@ static void grad_prod(TFE_GradientContext* g, TF_Status* s) {
       left = gl_fin(op, s);
     }
   }
-  lr = gu_call2(g, "Mul", left, right, s);
+  {
+    /* complex values: the products of the others enter conjugated, as TF */
+    TF_AbstractTensor* prod = gu_call2(g, "Mul", left, right, s);
+    lr = gu_conj(g, prod, s);
+    TF_DeleteAbstractTensor(prod);
+  }
   y = gu_call2(g, "Reshape", lr, ps, s);
   inv = gu_call1(g, "InvertPermutation", perm, s);
   yt = gu_call2(g, "Transpose", y, inv, s);
@@ -589,10 +594,8 @@ static void grad_cumprod(TFE_GradientContext* g, TF_Status* s) {
 /* identity-like ops: each output's gradient to the matching input. */
 static void grad_identity_n(TFE_GradientContext* g, TF_Status* s) {
   int i, n = TFE_GradientContextNumOutputs(g);
-  for (i = 0; i < n && GL_OK(s); i++) {
-    TF_AbstractTensor* d = TFE_GradientContextOutputGradient(g, i);
-    if (d != NULL) gu_give(g, i, TFE_AbstractTensorCopy(d, s), s);
-  }
+  /* an output nothing depends on sends zeros back, as TF's tape does */
+  for (i = 0; i < n && GL_OK(s); i++) gu_give(g, i, gl_grad_or_zeros(g, i, s), s);
 }
 
 /* prevent_gradient: asking for its gradient is an error, as in TF. */

@@ -90,26 +90,30 @@ static void grad_square(TFE_GradientContext* g, TF_Status* s) {
 }
 
 /* The ops whose gradient op takes (y, dy): TanhGrad, SigmoidGrad, SqrtGrad,
- * RsqrtGrad, ReciprocalGrad. */
-static void grad_from_output(TFE_GradientContext* g, const char* grad_op, TF_Status* s) {
-  TF_AbstractTensor* y = gu_conj(g, TFE_GradientContextOutput(g, 0), s);
+ * RsqrtGrad, ReciprocalGrad. For complex values TanhGrad and SigmoidGrad
+ * want conj(y), while the SqrtGrad, RsqrtGrad and ReciprocalGrad kernels
+ * conjugate y themselves (as TF's): `conj` says which. */
+static void grad_from_output(TFE_GradientContext* g, const char* grad_op, int conj,
+                             TF_Status* s) {
+  TF_AbstractTensor* out = TFE_GradientContextOutput(g, 0);
+  TF_AbstractTensor* y = conj ? gu_conj(g, out, s) : out;
   gu_give(g, 0, gu_call2(g, grad_op, y, gu_upstream(g), s), s);
-  TF_DeleteAbstractTensor(y);
+  if (conj) TF_DeleteAbstractTensor(y);
 }
 static void grad_tanh(TFE_GradientContext* g, TF_Status* s) {
-  grad_from_output(g, "TanhGrad", s);
+  grad_from_output(g, "TanhGrad", 1, s);
 }
 static void grad_sigmoid(TFE_GradientContext* g, TF_Status* s) {
-  grad_from_output(g, "SigmoidGrad", s);
+  grad_from_output(g, "SigmoidGrad", 1, s);
 }
 static void grad_sqrt(TFE_GradientContext* g, TF_Status* s) {
-  grad_from_output(g, "SqrtGrad", s);
+  grad_from_output(g, "SqrtGrad", 0, s);
 }
 static void grad_rsqrt(TFE_GradientContext* g, TF_Status* s) {
-  grad_from_output(g, "RsqrtGrad", s);
+  grad_from_output(g, "RsqrtGrad", 0, s);
 }
 static void grad_reciprocal(TFE_GradientContext* g, TF_Status* s) {
-  grad_from_output(g, "ReciprocalGrad", s);
+  grad_from_output(g, "ReciprocalGrad", 0, s);
 }
 
 /* relu: ReluGrad(dy, y), as TF (the output, not the input). */
@@ -463,9 +467,10 @@ static void grad_log_softmax(TFE_GradientContext* g, TF_Status* s) {
 }
 
 /* The cross entropies: logits get expand_dims(dloss, -1) * backprop (the
- * op's second output); dense labels get -log_softmax(logits) * dloss. A
- * gradient flowing into the backprop output itself (second order) is not
- * supported yet. */
+ * op's second output); dense labels get -log_softmax(logits) * dloss (not
+ * reduced when labels broadcast, as TF). A gradient gg flowing into the
+ * backprop output (second order) adds (gg - sum(gg * p, -1)) * p to the
+ * logits' gradient, p = softmax(logits), as TF. */
 static TF_AbstractTensor* expand_last(TFE_GradientContext* g, TF_AbstractTensor* x,
                                       TF_Status* s) {
   static const int32_t kLast[1] = {-1};
@@ -477,23 +482,43 @@ static TF_AbstractTensor* expand_last(TFE_GradientContext* g, TF_AbstractTensor*
 
 static void grad_xent(TFE_GradientContext* g, int sparse, TF_Status* s) {
   TF_AbstractTensor* dloss = TFE_GradientContextOutputGradient(g, 0);
-  TF_AbstractTensor* e;
-  if (TFE_GradientContextOutputGradient(g, 1) != NULL) {
-    tfe_status_setf(s, TF_UNIMPLEMENTED,
-                    "the gradient of %s's backprop output (a second-order gradient) is not "
-                    "supported by tfe yet",
-                    TFE_GradientContextOpType(g));
-    return;
+  TF_AbstractTensor* gg = TFE_GradientContextOutputGradient(g, 1);
+  TF_AbstractTensor *e = NULL, *dx = NULL;
+  if (dloss == NULL && gg == NULL) return;
+  if (dloss != NULL) {
+    e = expand_last(g, dloss, s);
+    dx = gu_call2(g, "Mul", e, TFE_GradientContextOutput(g, 1), s);
   }
-  if (dloss == NULL) return;
-  e = expand_last(g, dloss, s);
-  gu_give(g, 0, gu_call2(g, "Mul", e, TFE_GradientContextOutput(g, 1), s), s);
-  if (!sparse) {
+  if (gg != NULL) {
+    TF_AbstractTensor* p = gu_call1(g, "Softmax", TFE_GradientContextInput(g, 0), s);
+    TF_AbstractTensor* gp = gu_call2(g, "Mul", gg, p, s);
+    TF_AbstractTensor* sm = sum_last(g, gp, s);
+    TF_AbstractTensor* df = gu_call2(g, "Sub", gg, sm, s);
+    TF_AbstractTensor* extra = gu_call2(g, "Mul", df, p, s);
+    if (dx != NULL) {
+      TF_AbstractTensor* tot = gu_call2(g, "AddV2", dx, extra, s);
+      TF_DeleteAbstractTensor(dx);
+      TF_DeleteAbstractTensor(extra);
+      dx = tot;
+    } else {
+      dx = extra;
+    }
+    TF_DeleteAbstractTensor(p);
+    TF_DeleteAbstractTensor(gp);
+    TF_DeleteAbstractTensor(sm);
+    TF_DeleteAbstractTensor(df);
+  }
+  gu_give(g, 0, dx, s);
+  if (!sparse && e != NULL) {
     TF_AbstractTensor* ls = gu_call1(g, "LogSoftmax", TFE_GradientContextInput(g, 0), s);
     TF_AbstractTensor* nls = gu_call1(g, "Neg", ls, s);
     gu_give(g, 1, gu_call2(g, "Mul", nls, e, s), s);
     TF_DeleteAbstractTensor(ls);
     TF_DeleteAbstractTensor(nls);
+  } else if (!sparse) {
+    /* only the backprop output has a gradient: TF's labels gradient is
+     * then dloss (zeros) times -log_softmax, zeros in the logits' shape */
+    gu_give(g, 1, gu_call1(g, "ZerosLike", TFE_GradientContextInput(g, 0), s), s);
   }
   TF_DeleteAbstractTensor(e);
 }

@@ -276,15 +276,19 @@ static void grad_atan2(TFE_GradientContext* g, TF_Status* s) {
   TF_DeleteAbstractTensor(ny);
 }
 
-/* pow(x, y) = z: dx = dz * y * x^(y-1); dy = dz * z * log(x) where x > 0,
- * else 0 (real dtypes). */
+/* pow(x, y) = z: dx = dz * y * x^(y-1); dy = dz * z * log(x) where x > 0
+ * (x != 0 for complex values), else 0; x, y and z conjugated for complex
+ * values, as TF. */
 static void grad_pow(TFE_GradientContext* g, TF_Status* s) {
-  TF_AbstractTensor* x = TFE_GradientContextInput(g, 0);
-  TF_AbstractTensor* y = TFE_GradientContextInput(g, 1);
-  TF_AbstractTensor* z = TFE_GradientContextOutput(g, 0);
   TF_AbstractTensor* dz = gu_upstream(g);
-  TF_AbstractTensor *one, *ym1, *p, *t, *zero, *mask, *onex, *safe, *lg, *zx, *logx, *zl;
+  TF_AbstractTensor *x, *y, *z, *one, *ym1, *p, *t, *zero, *mask, *onex, *safe, *lg, *zx, *logx,
+      *zl;
+  int cplx;
   if (dz == NULL) return;
+  x = gu_conj(g, TFE_GradientContextInput(g, 0), s);
+  y = gu_conj(g, TFE_GradientContextInput(g, 1), s);
+  z = gu_conj(g, TFE_GradientContextOutput(g, 0), s);
+  cplx = gu_is_complex(x, s);
   one = gu_call1(g, "OnesLike", y, s);
   ym1 = gu_call2(g, "Sub", y, one, s);
   p = gu_call2(g, "Pow", x, ym1, s);
@@ -292,7 +296,7 @@ static void grad_pow(TFE_GradientContext* g, TF_Status* s) {
   gu_give(g, 0, gu_unbroadcast(g, gu_call2(g, "Mul", dz, t, s), 0, s), s);
   zx = gu_call1(g, "ZerosLike", x, s);
   zero = zx;
-  mask = gu_call2(g, "Greater", x, zero, s);
+  mask = gu_call2(g, cplx ? "NotEqual" : "Greater", x, zero, s);
   onex = gu_call1(g, "OnesLike", x, s);
   {
     TF_AbstractOp* op = gl_op(g, "SelectV2", s);
@@ -312,20 +316,23 @@ static void grad_pow(TFE_GradientContext* g, TF_Status* s) {
   zl = gu_call2(g, "Mul", z, logx, s);
   gu_give(g, 1, gu_unbroadcast(g, gu_call2(g, "Mul", dz, zl, s), 1, s), s);
   {
-    TF_AbstractTensor* all[] = {one, ym1, p, t, zx, mask, onex, safe, lg, logx, zl};
+    TF_AbstractTensor* all[] = {x, y, z, one, ym1, p, t, zx, mask, onex, safe, lg, logx, zl};
     gl_free(all, (int)(sizeof all / sizeof all[0]));
   }
 }
 
-/* div_no_nan(x, y): dx = div_no_nan(dz, y), dy = dz * div_no_nan(div_no_nan(-x, y), y). */
+/* div_no_nan(x, y): dx = div_no_nan(dz, y), dy = dz * div_no_nan(div_no_nan(-x, y), y),
+ * with x and y conjugated for complex values. */
 static void grad_div_no_nan(TFE_GradientContext* g, TF_Status* s) {
-  TF_AbstractTensor* x = TFE_GradientContextInput(g, 0);
-  TF_AbstractTensor* y = TFE_GradientContextInput(g, 1);
+  TF_AbstractTensor* x = gu_conj(g, TFE_GradientContextInput(g, 0), s);
+  TF_AbstractTensor* y = gu_conj(g, TFE_GradientContextInput(g, 1), s);
   TF_AbstractTensor* nx = gu_call1(g, "Neg", x, s);
   TF_AbstractTensor* q1 = gu_call2(g, "DivNoNan", nx, y, s);
   TF_AbstractTensor* q2 = gu_call2(g, "DivNoNan", q1, y, s);
   gu_give(g, 0, gu_unbroadcast(g, gu_call2(g, "DivNoNan", gu_upstream(g), y, s), 0, s), s);
   gu_give(g, 1, gu_unbroadcast(g, gu_call2(g, "Mul", gu_upstream(g), q2, s), 1, s), s);
+  TF_DeleteAbstractTensor(x);
+  TF_DeleteAbstractTensor(y);
   TF_DeleteAbstractTensor(nx);
   TF_DeleteAbstractTensor(q1);
   TF_DeleteAbstractTensor(q2);
@@ -376,8 +383,9 @@ static TF_AbstractTensor* bmm(TFE_GradientContext* g, TF_AbstractTensor* a, TF_A
   return gl_fin(op, s);
 }
 
-/* batch_matmul_v2 (real dtypes): MatMul's four forms, batched, each
- * summed over the batch dimensions broadcasting added to its input. */
+/* batch_matmul_v2: MatMul's four forms, batched, each summed over the
+ * batch dimensions broadcasting added to its input. The products use
+ * adjoints, so complex values are conjugated as TF does. */
 static void grad_batch_matmul(TFE_GradientContext* g, TF_Status* s) {
   int ax = TFE_GradientContextAttrBool(g, "adj_x", s);
   int ay = TFE_GradientContextAttrBool(g, "adj_y", s);
@@ -386,11 +394,6 @@ static void grad_batch_matmul(TFE_GradientContext* g, TF_Status* s) {
   TF_AbstractTensor* dz = gu_upstream(g);
   TF_AbstractTensor *gx, *gy;
   if (dz == NULL || !GL_OK(s)) return;
-  if (gu_is_complex(x, s)) {
-    tfe_status_setf(s, TF_UNIMPLEMENTED,
-                    "the gradient of BatchMatMulV2 on complex values is not supported by tfe");
-    return;
-  }
   if (!ax && !ay) {
     gx = bmm(g, dz, y, 0, 1, s);
     gy = bmm(g, x, dz, 1, 0, s);

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from _common import Rng, c, case, d, dl, f32
+from _common import Rng, c, c128, case, d, dl, f32
 
 R = Rng("array")
 arr = R.arr
@@ -109,3 +109,80 @@ CASES: list[dict[str, Any]] = [
          {"input": d(arr((2, 2))), "paddings": c([[1, 0], [0, 1]]),
           "constant_values": d(0.5)}, numeric=False, unconnected="zero"),
 ]
+
+
+# ---- shape ops, Identity, Gather (v1), and complex / float32 variants
+def _shape_ops() -> list[dict[str, Any]]:
+    return [
+        case("identity", "Identity", {"input": d(arr((2, 3)))}),
+        case("identity_c128", "Identity", {"input": c128(R.carr((3,)))}),
+        case("identity_f32", "Identity", {"input": f32(arr((2,)))}),
+        case("reshape", "Reshape", {"tensor": d(arr((2, 3))), "shape": c([3, 2])}),
+        case("reshape_infer_i64", "Reshape", {"tensor": d(arr((2, 2, 3))),
+                                              "shape": c([-1, 6], "int64")}),
+        case("reshape_to_scalar", "Reshape", {"tensor": d(arr((1, 1))), "shape": c([], "int32")}),
+        case("reshape_c128", "Reshape", {"tensor": c128(R.carr((4,))), "shape": c([2, 2])}),
+        case("expand_dims_0", "ExpandDims", {"input": d(arr((2, 3))), "dim": c(0)}),
+        case("expand_dims_neg", "ExpandDims", {"input": d(arr((2, 3))), "dim": c(-1, "int64")}),
+        case("expand_dims_scalar_f32", "ExpandDims", {"input": f32(arr(())), "dim": c([0])}),
+        case("squeeze_all", "Squeeze", {"input": d(arr((1, 3, 1)))}),
+        case("squeeze_axis_neg", "Squeeze", {"input": d(arr((2, 1, 1))),
+                                             }, {"squeeze_dims": [-1]}),
+        case("squeeze_c128", "Squeeze", {"input": c128(R.carr((1, 2)))}, {"squeeze_dims": [0]}),
+        case("transpose_2d", "Transpose", {"x": d(arr((2, 3))), "perm": c([1, 0])}),
+        case("transpose_3d_i64", "Transpose", {"x": d(arr((2, 3, 4))),
+                                               "perm": c([2, 0, 1], "int64")}),
+        case("transpose_c128", "Transpose", {"x": c128(R.carr((2, 3))), "perm": c([1, 0])}),
+        case("transpose_f32", "Transpose", {"x": f32(arr((2, 1, 3))), "perm": c([1, 2, 0])}),
+        case("gather_v1", "Gather", {"params": d(arr((4, 2))), "indices": c([3, 0, 3])}),
+        case("gather_v1_2d_indices", "Gather", {"params": d(arr((3, 2, 2))),
+                                                "indices": c([[2, 0], [1, 1]], "int64")}),
+        case("gather_v1_f32", "Gather", {"params": f32(arr((3,))), "indices": c([0, 0, 2])}),
+        case("gather_v2_c128", "GatherV2", {"params": c128(R.carr((3, 2))),
+                                            "indices": c([2, 0]), "axis": c(0)}),
+        case("concat_c128", "ConcatV2", {"values": dl([R.carr((2,)), R.carr((3,))], "complex128"),
+                                         "axis": c(0)}),
+        case("pack_c128_neg_axis", "Pack", {"values": dl([R.carr((2,)), R.carr((2,))],
+                                                         "complex128")}, {"axis": -1}),
+        case("pack_f32", "Pack", {"values": dl([arr((2,)), arr((2,)), arr((2,))], "float32")}),
+        case("unpack_c128", "Unpack", {"value": c128(R.carr((2, 3)))}, {"num": 3, "axis": -1},
+             outputs=[0, 2]),
+        case("split_neg_axis_f32", "Split", {"axis": c(-1), "value": f32(arr((2, 4)))},
+             {"num_split": 2}, outputs=[0, 1]),
+        case("splitv_infer", "SplitV", {"value": d(arr((5, 2))), "size_splits": c([2, -1], "int64"),
+                                        "axis": c(0)}, {"num_split": 2}, outputs=[1]),
+        case("slice_c128", "Slice", {"input": c128(R.carr((3, 3))), "begin": c([1, 0]),
+                                     "size": c([2, 2])}),
+        case("strided_slice_f32", "StridedSlice",
+             {"input": f32(arr((4, 3))), "begin": c([1, 0]), "end": c([4, 3]),
+              "strides": c([2, 1])}, {"end_mask": 2}),
+        case("pad_c128", "Pad", {"input": c128(R.carr((2,))), "paddings": c([[1, 2]])}),
+        case("tile_c128", "Tile", {"input": c128(R.carr((2,))), "multiples": c([3])}),
+        case("tile_f32_3d", "Tile", {"input": f32(arr((1, 2, 1))), "multiples": c([2, 1, 3])}),
+        case("broadcast_to_f32_scalar", "BroadcastTo", {"input": f32(arr(())),
+                                                        "shape": c([2, 2])}),
+        case("broadcast_to_c128", "BroadcastTo", {"input": c128(R.carr((1, 2))),
+                                                  "shape": c([3, 2], "int64")}),
+        case("selectv2_bcast_all", "SelectV2",
+             {"condition": c([[True], [False]], "bool"), "t": d(arr((1, 3))),
+              "e": d(arr((2, 1)))}),
+        case("select_c128", "Select", {"condition": c([True, False], "bool"),
+                                       "t": c128(R.carr((2,))), "e": c128(R.carr((2,)))}),
+        case("fill_f32", "Fill", {"dims": c([3], "int64"), "value": f32(arr(()))}),
+        case("reversev2_c128", "ReverseV2", {"tensor": c128(R.carr((2, 2))), "axis": c([0])}),
+        case("identity_n_mixed", "IdentityN", {"input": dl([arr((2,)), arr(())])}, outputs=[1]),
+        case("ensure_shape_unknown_dim", "EnsureShape", {"input": d(arr((2, 3)))},
+             {"shape": [-1, 3]}),
+        case("mirror_pad_f32", "MirrorPad",
+             {"input": f32(arr((3,))), "paddings": c([[2, 1]])}, {"mode": "REFLECT"}),
+        case("matrix_diag_part_c128", "MatrixDiagPart", {"input": c128(R.carr((3, 2)))}),
+        case("scatter_nd_f32_2d", "ScatterNd", {"indices": c([[0, 1], [1, 0]]),
+                                                "updates": f32(arr((2,))), "shape": c([2, 2])}),
+        case("unsorted_segment_sum_f32", "UnsortedSegmentSum",
+             {"data": f32(arr((4,))), "segment_ids": c([0, 2, 0, 1]), "num_segments": c(3)}),
+        case("segment_sum_c128", "SegmentSum", {"data": c128(R.carr((3, 2))),
+                                                "segment_ids": c([0, 1, 1])}),
+    ]
+
+
+CASES += _shape_ops()
