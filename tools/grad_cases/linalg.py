@@ -141,6 +141,16 @@ CASES: list[dict[str, Any]] = [
          {"input": d(R.distinct((2, 6)))}, {"output_dtype": "float64"}),
     case("isotonic_regression_f32", "IsotonicRegression",
          {"input": f32(R.distinct((3, 4)))}),
+    # single precision
+    case("cholesky_f32", "Cholesky", {"input": f32(spd(3))}),
+    case("matrix_solve_f32", "MatrixSolve", {"matrix": f32(well(3)), "rhs": f32(arr((3, 2)))}),
+    case("triangular_solve_f32", "MatrixTriangularSolve",
+         {"matrix": f32(lower(3)), "rhs": f32(arr((3, 1)))}),
+    case("qr_f32", "Qr", {"input": f32(well(3))}, outputs=[0, 1]),
+    case("eigh_f32_values", "SelfAdjointEigV2", {"input": f32(sym(3))}),
+    case("matrix_determinant_f32", "MatrixDeterminant", {"input": f32(well(3))}),
+    case("tridiagonal_solve_f32", "TridiagonalSolve",
+         {"diagonals": f32(tri_diags(4)), "rhs": f32(arr((4, 1)))}),
     # ---- FFT ----
     case("fft", "FFT", {"input": c128(carr((2, 4)))}),
     case("fft_c64", "FFT", {"input": c64(carr((5,)))}),
@@ -159,6 +169,7 @@ CASES: list[dict[str, Any]] = [
     case("irfft_odd", "IRFFT", {"input": c128(carr((4,))), "fft_length": c([7])}, F64),
     case("irfft2d_even", "IRFFT2D", {"input": c128(carr((2, 4, 4))), "fft_length": c([4, 6])},
          F64),
+    case("irfft_c64", "IRFFT", {"input": c64(carr((3,))), "fft_length": c([4])}),
     case("irfft2d_odd", "IRFFT2D", {"input": c128(carr((3, 3))), "fft_length": c([3, 5])}, F64),
     # ---- random sampling (TF's implicit gradients; the sampler is not
     # differentiable pathwise, so no central differences) ----
@@ -224,6 +235,11 @@ CASES: list[dict[str, Any]] = [
          {"images": f32(arr((1, 8, 5, 1))), "size": c([3, 2]),
           "scale": c([0.35, 0.4], "float32"), "translation": c([0.5, -0.3], "float32")},
          {"kernel_type": "triangle", "antialias": False}),
+    case("crop_and_resize_f16", "CropAndResize",
+         {"image": d(arr((1, 4, 5, 1)), "float16"), "boxes": f32([[0.13, 0.21, 0.81, 0.93]]),
+          "box_ind": c([0]), "crop_size": c([2, 3])}),
+    case("resize_bicubic_f16_no_image_grad", "ResizeBicubic",
+         {"images": d(arr((1, 3, 3, 1)), "float16"), "size": c([4, 4])}),
     case("rgb_to_hsv", "RGBToHSV", {"images": d(RGB)}),
     case("rgb_to_hsv_f32", "RGBToHSV", {"images": f32(RGB[0])}),
     case("extract_image_patches_valid", "ExtractImagePatches",
