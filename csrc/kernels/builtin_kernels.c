@@ -27,7 +27,6 @@ static void register_builtins(void) {
   tfe_register_cpu_text_kernels();
   tfe_register_cpu_lookup_kernels();
   tfe_register_cpu_image_kernels();
-  tfe_register_cpu_training_kernels();
   tfe_register_cpu_array_extra_kernels();
   tfe_register_cpu_math_special_kernels();
   tfe_register_cpu_nn_extra_kernels();

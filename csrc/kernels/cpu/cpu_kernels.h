@@ -33,8 +33,6 @@ void tfe_register_cpu_regex_kernels(void);
 void tfe_register_cpu_text_kernels(void);
 void tfe_register_cpu_lookup_kernels(void);
 void tfe_register_cpu_image_kernels(void);
-/* Optimizer updates on resource variables (training_kernels.c). */
-void tfe_register_cpu_training_kernels(void);
 /* Issue 16 groups: ops the tf.* Python API needs (array_extra,
  * math_special, nn_extra, random_dist, parsing, signal, linalg_extra). */
 void tfe_register_cpu_array_extra_kernels(void);

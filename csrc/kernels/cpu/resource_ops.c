@@ -346,85 +346,9 @@ done:
 
 static void assign_add_compute(tfe_kernel_context* k) { assign_update(k, 0); }
 
-/* ---- ResourceApplyGradientDescent: var -= alpha * delta ---- */
-
-static void apply_gd_compute(tfe_kernel_context* k) {
-  const TF_Tensor* alpha = k->inputs[1];
-  const TF_Tensor* delta = k->inputs[2];
-  tfe_resource* r;
-  int64_t i, n;
-  if (alpha->num_dims != 0) {
-    kutil_shape_buf a;
-    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "alpha is not a scalar: %s",
-               kutil_tshape(alpha, &a));
-    return;
-  }
-  r = tfe_var_from_handle(k->inputs[0], k->status);
-  if (r == NULL) return;
-  pthread_mutex_lock(&r->mu);
-  if (r->value == NULL) {
-    tfe_var_set_missing_error(r, 0, k->status);
-    goto done;
-  }
-  if (r->dtype != delta->dtype) {
-    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
-               "DType of variable handle and value does not match.");
-    goto done;
-  }
-  if (!same_shape(r->value, delta)) {
-    kutil_shape_buf a, b;
-    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
-               "var and delta do not have the same shape%s %s",
-               kutil_tshape(r->value, &a), kutil_tshape(delta, &b));
-    goto done;
-  }
-  if (!tfe_var_prepare_update(r, k->status)) goto done;
-  n = kutil_num_elements(delta);
-  switch (r->dtype) {
-    case TF_FLOAT: {
-      float* v = (float*)kutil_data(r->value);
-      const float* d = (const float*)kutil_data(delta);
-      const float a = *(const float*)kutil_data(alpha);
-      for (i = 0; i < n; i++) v[i] -= a * d[i];
-      break;
-    }
-    case TF_DOUBLE: {
-      double* v = (double*)kutil_data(r->value);
-      const double* d = (const double*)kutil_data(delta);
-      const double a = *(const double*)kutil_data(alpha);
-      for (i = 0; i < n; i++) v[i] -= a * d[i];
-      break;
-    }
-    case TF_HALF: {
-      uint16_t* v = (uint16_t*)kutil_data(r->value);
-      const uint16_t* d = (const uint16_t*)kutil_data(delta);
-      const float a = kutil_f16_to_f32(*(const uint16_t*)kutil_data(alpha));
-      for (i = 0; i < n; i++) {
-        v[i] = kutil_f32_to_f16(kutil_f16_to_f32(v[i]) -
-                                a * kutil_f16_to_f32(d[i]));
-      }
-      break;
-    }
-    case TF_BFLOAT16: {
-      uint16_t* v = (uint16_t*)kutil_data(r->value);
-      const uint16_t* d = (const uint16_t*)kutil_data(delta);
-      const float a = kutil_bf16_to_f32(*(const uint16_t*)kutil_data(alpha));
-      for (i = 0; i < n; i++) {
-        v[i] = kutil_f32_to_bf16(kutil_bf16_to_f32(v[i]) -
-                                 a * kutil_bf16_to_f32(d[i]));
-      }
-      break;
-    }
-    default:
-      KUTIL_FAIL(k, TF_INTERNAL, "ResourceApplyGradientDescent: dtype %d",
-                 (int)r->dtype);
-      break;
-  }
-done:
-  pthread_mutex_unlock(&r->mu);
-  tfe_resource_unref(r);
-}
 static void assign_sub_compute(tfe_kernel_context* k) { assign_update(k, 1); }
+
+/* ResourceApplyGradientDescent is in train_apply_kernels.c. */
 
 /* ---- VarIsInitializedOp ---- */
 
@@ -736,13 +660,6 @@ void tfe_register_resource_kernels(void) {
                      KUTIL_COUNT(kNum), NULL, NULL, 0);
   tfe_kutil_register("AssignSubVariableOp", assign_sub_compute, "dtype", kNum,
                      KUTIL_COUNT(kNum), NULL, NULL, 0);
-  {
-    /* TF's CPU kernel covers the floating-point types. */
-    static const TF_DataType kFloat[] = {TF_HALF, TF_BFLOAT16, TF_FLOAT,
-                                         TF_DOUBLE};
-    tfe_kutil_register("ResourceApplyGradientDescent", apply_gd_compute, "T",
-                       kFloat, KUTIL_COUNT(kFloat), NULL, NULL, 0);
-  }
   tfe_kutil_register("VarIsInitializedOp", is_init_compute, NULL, NULL, 0,
                      NULL, NULL, 0);
   tfe_kutil_register("DestroyResourceOp", destroy_compute, NULL, NULL, 0,
