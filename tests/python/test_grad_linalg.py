@@ -243,3 +243,52 @@ def test_qr_full_matrices_deep_is_unimplemented() -> None:
         loss = ops.Sum(q, tf.constant([0, 1]))
     with pytest.raises(tf.errors.UnimplementedError, match="nrows > ncols"):
         tape.gradient(loss, x)
+
+
+def test_second_order_through_matrix_inverse_and_cholesky() -> None:
+    # nested tapes: the gradient of <w, d/dA sum(v * f(A))> equals central
+    # differences of the first gradient (f = inverse, then Cholesky of SPD A)
+    rng = np.random.default_rng(8)
+    base = 2 * np.eye(3) + 0.3 * rng.uniform(-1, 1, (3, 3))
+    v = rng.uniform(-1, 1, (3, 3))
+    w = rng.uniform(-1, 1, (3, 3))
+    axes = tf.constant([0, 1])
+
+    def first(a: np.ndarray, op: Any) -> tuple[Any, Any]:
+        x = tf.constant(a)
+        with tf.GradientTape() as outer:
+            outer.watch(x)
+            with tf.GradientTape() as inner:
+                inner.watch(x)
+                loss = ops.Sum(ops.Mul(op(x), tf.constant(v)), axes)
+            g = inner.gradient(loss, x)
+            gw = ops.Sum(ops.Mul(g, tf.constant(w)), axes)
+        return g, outer.gradient(gw, x)
+
+    for op, a in ((ops.MatrixInverse, base), (ops.Cholesky, base @ base.T)):
+        _, h = first(a, op)
+        num = _numeric(lambda m, op=op: float((first(m, op)[0].numpy() * w).sum()), a)
+        if op is ops.Cholesky:
+            # Cholesky reads the lower triangle; TF's gradient is the
+            # symmetric one (see test_cholesky_gradient_is_the_symmetric_derivative)
+            num = (num + num.T) / 2
+        np.testing.assert_allclose(h.numpy(), num, rtol=1e-5, atol=1e-6)
+
+
+def test_forward_mode_through_linalg_and_fft() -> None:
+    # jvps through the same registry: d inv(A)[dA] = -A^-1 dA A^-1, and
+    # FFT is linear (its jvp is the FFT of the tangent)
+    rng = np.random.default_rng(9)
+    a = 2 * np.eye(3) + 0.3 * rng.uniform(-1, 1, (3, 3))
+    da = rng.uniform(-1, 1, (3, 3))
+    x = tf.constant(a)
+    with tf.autodiff.ForwardAccumulator(x, tf.constant(da)) as acc:
+        y = ops.MatrixInverse(input=x)
+    inv = np.linalg.inv(a)
+    np.testing.assert_allclose(acc.jvp(y).numpy(), -inv @ da @ inv, rtol=1e-10, atol=1e-12)
+    z = rng.uniform(-1, 1, (4,)) + 1j * rng.uniform(-1, 1, (4,))
+    dz = rng.uniform(-1, 1, (4,)) + 1j * rng.uniform(-1, 1, (4,))
+    zt = tf.constant(z)
+    with tf.autodiff.ForwardAccumulator(zt, tf.constant(dz)) as acc:
+        f = ops.FFT(input=zt)
+    np.testing.assert_allclose(acc.jvp(f).numpy(), np.fft.fft(dz), rtol=1e-10, atol=1e-12)
