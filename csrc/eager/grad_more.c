@@ -1040,6 +1040,228 @@ static void grad_approx_top_k(TFE_GradientContext* g, TF_Status* s) {
 /* print(input, data): the input gets dy. */
 static void grad_print(TFE_GradientContext* g, TF_Status* s) { grad_pass(g, s); }
 
+/* ---- einsum ---- */
+
+#define EQ_MAX 128
+
+/* Einsum(inputs, equation). */
+static T* einsum(pool* p, T* const* in, int n, const char* eq) {
+  TF_AbstractOp* op = gl_op(p->g, "Einsum", p->s);
+  gl_in_list(op, in, n, p->s);
+  if (op != NULL && GL_OK(p->s)) TFE_AbstractOpSetAttrString(op, "equation", eq, strlen(eq), p->s);
+  gl_set_int(op, "N", n, p->s);
+  return K(p, gl_fin(op, p->s));
+}
+
+/* The axis of `label` in subs: its index before an ellipsis, or its
+ * negative index from the end after one; -1000 when absent. */
+static int axis_of(const char* subs, char label) {
+  const char* e = strstr(subs, "...");
+  const char* at = strchr(subs, label);
+  if (at == NULL) return -1000;
+  if (e == NULL || at < e) return (int)(at - subs);
+  return (int)(at - subs) - (int)strlen(subs);
+}
+
+/* The labels of `subs` that appear in none of `others` (and are not '.'),
+ * in order of first appearance, into out. */
+static void reduced_labels(const char* subs, const char* others, char* out) {
+  int n = 0;
+  const char* c;
+  for (c = subs; *c; c++) {
+    if (*c == '.' || strchr(others, *c) != NULL || memchr(out, *c, (size_t)n) != NULL) continue;
+    out[n++] = *c;
+  }
+  out[n] = '\0';
+}
+
+/* subs without the labels in `drop`. */
+static void without(const char* subs, const char* drop, char* out) {
+  int n = 0;
+  const char* c;
+  for (c = subs; *c; c++) {
+    if (*c != '.' && strchr(drop, *c) != NULL) continue;
+    out[n++] = *c;
+  }
+  out[n] = '\0';
+}
+
+static int distinct_count(const char* s) {
+  int n = 0;
+  const char* c;
+  for (c = s; *c; c++) {
+    if (strchr(s, *c) == c) n++;
+  }
+  return n;
+}
+
+/* The gradient of the unary einsum in_subs -> out_subs that sums away the
+ * labels `red`: dy broadcast back along them (and through the reversed
+ * einsum when labels repeat or move). */
+static T* einsum_grad_reduced(pool* p, T* dy, const char* out_subs, const char* in_subs,
+                              T* x_shape, int x_rank, const char* red) {
+  char left[EQ_MAX], eq[3 * EQ_MAX + 8];
+  int i, nred = (int)strlen(red);
+  int repeated = distinct_count(in_subs) + distinct_count(out_subs) <
+                 (int)(strlen(in_subs) + strlen(out_subs));
+  int32_t axes[EQ_MAX];
+  without(in_subs, red, left);
+  for (i = 0; i < nred; i++) {
+    int a = axis_of(in_subs, red[i]);
+    axes[i] = a < 0 ? a + x_rank : a;
+  }
+  if (!repeated && strcmp(left, out_subs) == 0) {
+    /* dy in x's shape with the reduced axes kept as 1, broadcast */
+    static const int32_t kCol[2] = {-1, 1};
+    T* idx = C2(p, "Reshape", ivec(p, axes, nred), ivec(p, kCol, 2));
+    T* ones = C1(p, "OnesLike", ivec(p, axes, nred));
+    T* kept = C3(p, "TensorScatterUpdate", x_shape, idx, ones);
+    return C2(p, "BroadcastTo", C2(p, "Reshape", dy, kept), x_shape);
+  }
+  {
+    T *dims, *pr[2], *full, *kept, *b;
+    dims = C3(p, "GatherV2", x_shape, ivec(p, axes, nred), i32s(p, 0));
+    pr[0] = dims;
+    pr[1] = shape32(p, dy);
+    full = concat0(p, pr, 2);
+    pr[0] = C1(p, "OnesLike", dims);
+    kept = concat0(p, pr, 2);
+    b = C2(p, "BroadcastTo", C2(p, "Reshape", dy, kept), full);
+    snprintf(eq, sizeof eq, "%s%s->%s", red, out_subs, in_subs);
+    return einsum(p, &b, 1, eq);
+  }
+}
+
+/* The gradient of one operand of a binary einsum (before unbroadcasting). */
+static T* einsum_grad_wrt(pool* p, T* dy, T* other, T* in_shape, int in_rank, const char* in_subs,
+                          const char* other_subs, const char* out_subs) {
+  char all[2 * EQ_MAX + 2], red[EQ_MAX], left[EQ_MAX], eq[3 * EQ_MAX + 8];
+  T* pr[2];
+  T* gr;
+  snprintf(all, sizeof all, "%s%s", out_subs, other_subs);
+  reduced_labels(in_subs, all, red);
+  without(in_subs, red, left);
+  snprintf(eq, sizeof eq, "%s,%s->%s", out_subs, other_subs, left);
+  pr[0] = dy;
+  pr[1] = other;
+  gr = einsum(p, pr, 2, eq);
+  if (red[0] == '\0') return gr;
+  return einsum_grad_reduced(p, gr, left, in_subs, in_shape, in_rank, red);
+}
+
+/* [start, end) of the axes the ellipsis stands for in subs, for a tensor
+ * of rank `rank` ([0, 0) without an ellipsis). */
+static void bcast_range(const char* subs, int rank, int* start, int* end) {
+  const char* e = strstr(subs, "...");
+  if (e == NULL) {
+    *start = *end = 0;
+    return;
+  }
+  *start = (int)(e - subs);
+  *end = rank - (int)(strlen(subs) - (size_t)(*start + 3));
+}
+
+/* Sums g over the broadcast batch axes in x's ellipsis range. */
+static T* einsum_unbroadcast(pool* p, T* g, T* rx, int start, T* x_shape) {
+  T* axes = C2(p, "AddV2", rx, i32s(p, start));
+  return C2(p, "Reshape", K(p, gl_sum(p->g, g, axes, 0, p->s)), x_shape);
+}
+
+static void grad_einsum(TFE_GradientContext* g, TF_Status* s) {
+  pool p;
+  T* dy = gu_upstream(g);
+  const char* eqv = NULL;
+  size_t len = 0;
+  char eq[EQ_MAX], in_subs[EQ_MAX], out_subs[EQ_MAX], xs[EQ_MAX + 4], ys[EQ_MAX + 4];
+  char* arrow;
+  int n = TFE_GradientContextNumInputs(g);
+  if (dy == NULL) return;
+  if (!tfe_attrs_get_string(g->attrs, "equation", &eqv, &len, s)) return;
+  {
+    /* the equation without blanks */
+    size_t i, k = 0;
+    for (i = 0; i < len && k + 1 < sizeof eq; i++) {
+      if (eqv[i] != ' ') eq[k++] = eqv[i];
+    }
+    eq[k] = '\0';
+    arrow = strstr(eq, "->");
+    if (i < len || arrow == NULL || (n != 1 && n != 2)) {
+      tfe_status_setf(s, TF_UNIMPLEMENTED,
+                      "the gradient of Einsum supports one or two operands and an explicit "
+                      "output ('->') of under %d characters",
+                      EQ_MAX);
+      return;
+    }
+    *arrow = '\0';
+    snprintf(in_subs, sizeof in_subs, "%s", eq);
+    snprintf(out_subs, sizeof out_subs, "%s", arrow + 2);
+  }
+  pinit(&p, g, s);
+  if (n == 1) {
+    char red[EQ_MAX], e2[3 * EQ_MAX];
+    T* x = IN(&p, 0);
+    int rank = TFE_AbstractTensorNumDims(x, s);
+    reduced_labels(in_subs, out_subs, red);
+    if (red[0] == '\0') {
+      snprintf(e2, sizeof e2, "%s->%s", out_subs, in_subs);
+      give(&p, 0, einsum(&p, &dy, 1, e2));
+    } else {
+      give(&p, 0, einsum_grad_reduced(&p, dy, out_subs, in_subs, shape32(&p, x), rank, red));
+    }
+    pfree(&p);
+    return;
+  }
+  {
+    char* comma = strchr(in_subs, ',');
+    T *x, *y, *sx, *sy, *gx, *gy;
+    int rx_rank, ry_rank;
+    if (comma == NULL) {
+      tfe_status_setf(s, TF_INVALID_ARGUMENT, "Einsum gradient: the equation names one operand");
+      pfree(&p);
+      return;
+    }
+    *comma = '\0';
+    snprintf(xs, sizeof xs, "%s", in_subs);
+    snprintf(ys, sizeof ys, "%s", comma + 1);
+    if (strstr(out_subs, "...") != NULL) {
+      if (strstr(xs, "...") == NULL) strcat(xs, "...");
+      if (strstr(ys, "...") == NULL) strcat(ys, "...");
+    }
+    x = conj_(&p, IN(&p, 0));
+    y = conj_(&p, IN(&p, 1));
+    rx_rank = TFE_AbstractTensorNumDims(x, s);
+    ry_rank = TFE_AbstractTensorNumDims(y, s);
+    sx = shape32(&p, x);
+    sy = shape32(&p, y);
+    gx = einsum_grad_wrt(&p, dy, y, sx, rx_rank, xs, ys, out_subs);
+    gy = einsum_grad_wrt(&p, dy, x, sy, ry_rank, ys, xs, out_subs);
+    if (strstr(out_subs, "...") != NULL && GL_OK(s) &&
+        !(gu_same_shape(gx, x, s) && gu_same_shape(gy, y, s))) {
+      int bs, be, cs, ce;
+      T *px, *py, *r[2];
+      TF_AbstractOp* op;
+      bcast_range(xs, rx_rank, &bs, &be);
+      bcast_range(ys, ry_rank, &cs, &ce);
+      {
+        int32_t b0 = bs, n0 = be - bs, b1 = cs, n1 = ce - cs;
+        px = C3(&p, "Slice", sx, ivec(&p, &b0, 1), ivec(&p, &n0, 1));
+        py = C3(&p, "Slice", sy, ivec(&p, &b1, 1), ivec(&p, &n1, 1));
+      }
+      op = gl_op(g, "BroadcastGradientArgs", s);
+      gl_in(op, px, s);
+      gl_in(op, py, s);
+      gl_fin_n(op, 2, r, s);
+      K(&p, r[0]);
+      K(&p, r[1]);
+      gx = einsum_unbroadcast(&p, gx, r[0], bs, sx);
+      gy = einsum_unbroadcast(&p, gy, r[1], cs, sy);
+    }
+    give(&p, 0, gx);
+    give(&p, 1, gy);
+  }
+  pfree(&p);
+}
+
 /* ---- registration ---- */
 
 /* 1 when op_name is defined and has a CPU kernel. */
@@ -1133,6 +1355,7 @@ int tfe_grad_register_more(void) {
       {"PlaceholderWithDefault", grad_pass},
       {"DebugGradientIdentity", grad_pass},
       {"Print", grad_print},
+      {"Einsum", grad_einsum},
   };
   /* Every op TF 2.21 marks NotDifferentiable (its Python registry), so
    * gradients stop at them as in TF; names tfe does not define cost only a
