@@ -697,43 +697,39 @@ static T* three_diagonals(LA* L, T* x, T* y) {
   return pack(L, d, 3, -2);
 }
 
+/* The diagonals [..., 3, m] of the transposed tridiagonal matrix: the
+ * superdiagonal becomes the subdiagonal shifted right by one and the other
+ * way round. */
+static T* transpose_tridiagonal(LA* L, T* diags) {
+  /* slice specs on (..., row, column): diags[..., 1, :], diags[..., 2, 1:],
+   * diags[..., 0, :-1] (the row axis dropped) */
+  static const int32_t kMainB[3] = {0, 1, 0}, kMainE[3] = {0, 2, 0};
+  static const int32_t kSupB[3] = {0, 2, 1}, kSupE[3] = {0, 3, 0};
+  static const int32_t kSubB[3] = {0, 0, 0}, kSubE[3] = {0, 1, -1};
+  static const int32_t kStep[3] = {1, 1, 1};
+  int r = rank(L, diags);
+  T* d[3];
+  d[1] = sslice(L, diags, kMainB, kMainE, kStep, 3, 4, 4, 1, 2);
+  d[0] = c2(L, "Pad", sslice(L, diags, kSupB, kSupE, kStep, 3, 0, 4, 1, 2),
+            pads_last2(L, r - 1, 0, 0, 0, 1));
+  d[2] = c2(L, "Pad", sslice(L, diags, kSubB, kSubE, kStep, 3, 0, 0, 1, 2),
+            pads_last2(L, r - 1, 0, 0, 1, 0));
+  return pack(L, d, 3, -2);
+}
+
+/* dx = solve(A^T, dy); d(diags) = -the three diagonals of dx x^T. */
 static void grad_tridiagonal_solve(TFE_GradientContext* g, TF_Status* s) {
   LA L;
-  T *diags, *x, *d[3], *dt, *grhs;
-  int r;
+  T* grhs;
   TF_AbstractOp* op;
-  static const int32_t kB2[2] = {2, 1}, kE2[2] = {3, 0}, kB0[2] = {0, 0}, kE0[2] = {1, -1},
-                       kS[2] = {1, 1};
   la_init(&L, g, s);
-  diags = in(&L, 0);
-  x = out(&L, 0);
-  r = rank(&L, diags);
-  {
-    const int32_t b[2] = {1, 0}, e[2] = {2, 0}, st[2] = {1, 1};
-    /* diags[..., 1, :] */
-    int32_t bb[3] = {0, b[0], b[1]}, ee[3] = {0, e[0], e[1]}, ss[3] = {1, st[0], st[1]};
-    d[1] = sslice(&L, diags, bb, ee, ss, 3, 4, 4, 1, 2);
-  }
-  {
-    int32_t bb[3] = {0, kB2[0], kB2[1]}, ee[3] = {0, kE2[0], kE2[1]}, ss[3] = {1, kS[0], kS[1]};
-    /* diags[..., 2, 1:] padded with a zero at the end */
-    d[0] = c2(&L, "Pad", sslice(&L, diags, bb, ee, ss, 3, 0, 4, 1, 2),
-              pads_last2(&L, r - 1, 0, 0, 0, 1));
-  }
-  {
-    int32_t bb[3] = {0, kB0[0], kB0[1]}, ee[3] = {0, kE0[0], kE0[1]}, ss[3] = {1, kS[0], kS[1]};
-    /* diags[..., 0, :-1] padded with a zero in front */
-    d[2] = c2(&L, "Pad", sslice(&L, diags, bb, ee, ss, 3, 0, 0, 1, 2),
-              pads_last2(&L, r - 1, 0, 0, 1, 0));
-  }
-  dt = pack(&L, d, 3, -2);
   op = gl_op(g, "TridiagonalSolve", s);
-  gl_in(op, dt, s);
+  gl_in(op, transpose_tridiagonal(&L, in(&L, 0)), s);
   gl_in(op, gu_upstream(g), s);
   gl_cp_bool(g, op, "partial_pivoting", s);
   gl_cp_bool(g, op, "perturb_singular", s);
   grhs = fin(&L, op);
-  give(&L, 0, neg(&L, three_diagonals(&L, grhs, x)));
+  give(&L, 0, neg(&L, three_diagonals(&L, grhs, out(&L, 0))));
   give(&L, 1, grhs);
   la_end(&L);
 }
@@ -1001,7 +997,9 @@ static T* rcp(LA* L, T* x) { return c2(L, "DivNoNan", sc(L, dtype(L, x), 1.0), x
 static T* pos(LA* L, T* x, TF_DataType dt) { return gtf(L, "Greater", x, sc(L, dt, 0.0), dt); }
 static T* mul3(LA* L, T* a, T* b, T* c) { return mul(L, mul(L, a, b), c); }
 
-/* One hue partial: sum of the five cases (see TF's RGBToHSV gradient). */
+/* RGBToHSV: the partials of value, saturation and hue with respect to r, g
+ * and b on each piece of the max/min case split (ties broken r > g > b, as
+ * TF), weighted by the upstream gradient of each output channel. */
 static void grad_rgb_to_hsv(TFE_GradientContext* g, TF_Status* s) {
   LA L;
   T *x, *y, *r, *gr, *b, *sat, *val, *rB, *gB, *bB, *rS, *gS, *bS, *dy, *k60;
