@@ -20,6 +20,9 @@ Prints the three figures issue 17 names, measured in one run:
 * (c) tfe: the backward pass (``tape.gradient``) of a 1,000-op elementwise
   chain vs its forward pass (run while the tape records). Goal: backward
   <= 2x forward. TF's two figures are printed for information.
+* (d) for information (no goal): the same chain run under a
+  ``ForwardAccumulator`` (forward mode computes each op's tangent right
+  after it), against the chain alone, in both runtimes.
 
 TensorFlow is found through --tf-python / $TFE_BENCH_TF_PYTHON / $TF_PYTHON
 and runs in a subprocess; without it (or with --no-tf) its columns say
@@ -148,6 +151,40 @@ def chain_case(tf, rounds, ops, size):
     plain = _best(lambda: chain(x), rounds, 1)
     return {"fwd_us": fwd * 1e6, "bwd_us": bwd * 1e6, "plain_us": plain * 1e6,
             "grad_sum": float(np.sum(g.numpy().astype(np.float64)))}
+
+
+def jvp_case(tf, rounds, ops, size):
+    """us of the same chain run under a ForwardAccumulator (tangents computed
+    op by op), and untaped."""
+    x = tf.constant(np.linspace(-1.0, 1.0, size).astype(np.float32))
+    v = tf.constant(np.ones(size, np.float32))
+    half = tf.constant(np.float32(0.5))
+    tenth = tf.constant(np.float32(0.1))
+
+    def chain(y):
+        for k in range(ops):
+            m = k % 4
+            if m == 0:
+                y = y * half
+            elif m == 1:
+                y = y + tenth
+            elif m == 2:
+                y = tf.math.tanh(y)
+            else:
+                y = tf.math.sin(y)
+        return y
+
+    def once():
+        with tf.autodiff.ForwardAccumulator(x, v) as acc:
+            y = chain(x)
+        return acc.jvp(y)
+
+    once()
+    best = _best(once, rounds, 1)
+    plain = _best(lambda: chain(x), rounds, 1)
+    j = once()
+    return {"jvp_us": best * 1e6, "plain_us": plain * 1e6,
+            "jvp_sum": float(np.sum(j.numpy().astype(np.float64)))}
 '''
 
 _TF_SCRIPT = r"""
@@ -159,7 +196,8 @@ exec(sys.argv[1], ns)
 rounds, steps, units, ops, size, threads = (int(a) for a in sys.argv[2:8])
 ns["set_threads"](tf, threads)
 out = {"mlp": ns["mlp_case"](tf, rounds, steps, units),
-       "chain": ns["chain_case"](tf, rounds, ops, size)}
+       "chain": ns["chain_case"](tf, rounds, ops, size),
+       "jvp": ns["jvp_case"](tf, rounds, ops, size)}
 print(json.dumps(out))
 """
 
@@ -192,6 +230,7 @@ def run_tfe_cases(args: argparse.Namespace) -> dict[str, Any]:
     return {
         "mlp": ns["mlp_case"](tfe_py, args.rounds, args.mlp_steps, args.units),
         "chain": ns["chain_case"](tfe_py, args.rounds, args.chain_ops, args.chain_size),
+        "jvp": ns["jvp_case"](tfe_py, args.rounds, args.chain_ops, args.chain_size),
     }
 
 
@@ -282,6 +321,19 @@ def main(argv: list[str] | None = None) -> int:
         f"{ct['fwd_us'] / 1e3:.2f} ms (recorded; {ct['plain_us'] / 1e3:.2f} ms untaped), "
         f"backward {ct['bwd_us'] / 1e3:.2f} ms, backward/forward {cr:.2f}x "
         f"(goal <= {CHAIN_GOAL:.0f}x: {_verdict(cr <= CHAIN_GOAL)}){tf_c}"
+    )
+    # (d), for information: forward mode over the same chain
+    jt = tfe["jvp"]
+    jtf = tf.get("jvp")
+    tf_j = (
+        f"; TF 2.21 {jtf['jvp_us'] / 1e3:.2f} ms ({jtf['jvp_us'] / jtf['plain_us']:.2f}x its "
+        f"untaped {jtf['plain_us'] / 1e3:.2f} ms), TF/tfe {jtf['jvp_us'] / jt['jvp_us']:.2f}x"
+        if jtf else "; TF 2.21 skipped"
+    )  # fmt: skip
+    print(
+        f"(d) forward mode, the same chain under a ForwardAccumulator: tfe "
+        f"{jt['jvp_us'] / 1e3:.2f} ms ({jt['jvp_us'] / jt['plain_us']:.2f}x its untaped "
+        f"{jt['plain_us'] / 1e3:.2f} ms){tf_j}"
     )
     if args.json:
         Path(args.json).write_text(

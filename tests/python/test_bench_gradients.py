@@ -39,6 +39,7 @@ def test_bench_gradients_prints_the_three_figures(tmp_path: Path) -> None:
         line = next((ln for ln in lines if ln.startswith(tag)), None)
         assert line is not None, proc.stdout
         assert "MEETS" in line or "MISSES" in line or "skipped" in line, line
+    assert any(ln.startswith("(d) forward mode") for ln in lines), proc.stdout
     figures = json.loads(out.read_text())
     tape = figures["tape"]
     assert tape["plain_ns"] > 0 and tape["taped_ns"] > 0
@@ -49,4 +50,6 @@ def test_bench_gradients_prints_the_three_figures(tmp_path: Path) -> None:
     assert chain["fwd_us"] > 0 and chain["bwd_us"] > 0
     # The chain's gradient is finite and not zero (tanh and sin keep it alive).
     assert math.isfinite(chain["grad_sum"]) and chain["grad_sum"] != 0.0
+    jvp = figures["tfe"]["jvp"]
+    assert jvp["jvp_us"] > 0 and math.isfinite(jvp["jvp_sum"]) and jvp["jvp_sum"] != 0.0
     assert figures["tf"] == {"error": "skipped"}
