@@ -143,6 +143,13 @@ _NOT_DERIVATIVE = {
     # sum(v * w) depends on the phase the kernel picks for each eigenvector;
     # test_invariant_loss_* check this gradient through a phase-free loss
     "eigh_c128": "eigenvector phases",
+    # TF's complex formulas for these miss conjugates (e.g. MatrixDeterminant
+    # gives conj(dy) det(A) A^-H where the derivative is conj(dy det(A)) A^-H);
+    # tfe keeps TF's values, which the table compares
+    "matrix_determinant_c128": "TF's formula lacks conj(det)",
+    "log_matrix_determinant_c128": "TF's formula is not the complex derivative",
+    "matrix_square_root_c128": "TF's Sylvester solve transposes without conjugating",
+    "tridiagonal_solve_c128": "TF's transposed system is not conjugated",
 }
 
 

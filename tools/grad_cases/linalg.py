@@ -151,6 +151,21 @@ CASES: list[dict[str, Any]] = [
     case("matrix_determinant_f32", "MatrixDeterminant", {"input": f32(well(3))}),
     case("tridiagonal_solve_f32", "TridiagonalSolve",
          {"diagonals": f32(tri_diags(4)), "rhs": f32(arr((4, 1)))}),
+    # complex
+    case("matrix_determinant_c128", "MatrixDeterminant",
+         {"input": c128(well(3) + 0.3j * arr((3, 3)))}),
+    case("log_matrix_determinant_c128", "LogMatrixDeterminant",
+         {"input": c128(well(2) + 0.3j * arr((2, 2)))}, outputs=[1]),
+    case("triangular_solve_c128", "MatrixTriangularSolve",
+         {"matrix": c128(lower(3) + 0.2j * np.tril(arr((3, 3)))), "rhs": c128(carr((3, 2)))}),
+    case("banded_solve_c128", "BandedTriangularSolve",
+         {"matrix": c128(np.vstack([2.0 + arr((1, 3), 0, 0.5), arr((1, 3), -0.5, 0.5)])
+                         + 0.2j * arr((2, 3))), "rhs": c128(carr((3, 1)))}),
+    case("matrix_square_root_c128", "MatrixSquareRoot",
+         {"input": c128(well(2) + 0.2j * arr((2, 2)))}),
+    case("tridiagonal_solve_c128", "TridiagonalSolve",
+         {"diagonals": c128(tri_diags(3) + 0.2j * arr((3, 3))), "rhs": c128(carr((3, 2)))}),
+    case("matrix_inverse_c64", "MatrixInverse", {"input": c64(well(2) + 0.3j * arr((2, 2)))}),
     # ---- FFT ----
     case("fft", "FFT", {"input": c128(carr((2, 4)))}),
     case("fft_c64", "FFT", {"input": c64(carr((5,)))}),
