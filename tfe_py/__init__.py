@@ -157,6 +157,11 @@ _LAZY_NAMES = {
     "custom_gradient": "tfe_py.custom_gradient",
     "recompute_grad": "tfe_py.custom_gradient",
     "UnconnectedGradients": "tfe_py.gradient_tape",
+    "gradients": "tfe_py.gradients_api",
+    "hessians": "tfe_py.gradients_api",
+    "grad_pass_through": "tfe_py.gradients_api",
+    "no_gradient": "tfe_py.gradients_api",
+    "RegisterGradient": "tfe_py.gradients_api",
     "Variable": "tfe_py.variables",
     "get_default_session": "tfe_py.session",
 }

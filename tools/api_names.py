@@ -56,15 +56,8 @@ NAMESPACES = (
 
 # Top-level names outside issue 16, with where they are (or are not) done.
 ELSEWHERE = {
-    "custom_gradient": "issue 17 (autodiff)",
-    "recompute_grad": "issue 17 (autodiff)",
-    "gradients": "issue 17 (autodiff)",
-    "hessians": "issue 17 (autodiff)",
-    "grad_pass_through": "issue 17 (autodiff)",
-    "RegisterGradient": "issue 17 (autodiff)",
-    "no_gradient": "issue 17 (autodiff)",
-    "autodiff": "issue 17 (autodiff)",
-    "optimizers": "issue 17 (autodiff)",
+    "RegisterGradient": "not in tfe: gradients are C functions (TFE_RegisterGradient); "
+    "use custom_gradient",
 }
 OUT_OF_SCOPE_MODULES = frozenset(
     {
