@@ -6,6 +6,7 @@
  * (forward over reverse: Hessian-vector products) and tapes around
  * accumulators, the API's rules and errors, and no leaks. */
 #include <math.h>
+#include <pthread.h>
 #include <string.h>
 
 #include "eager_test_util.h"
@@ -568,6 +569,117 @@ TEST(variable_primal) {
   TFE_DeleteForwardAccumulator(acc);
   TFE_DeleteTensorHandle(var);
   TFE_DeleteTensorHandle(init);
+  TFE_DeleteTensorHandle(t);
+  TFE_DeleteContext(ctx);
+  TF_DeleteStatus(s);
+}
+
+/* An asynchronous context: the tangents of pending outputs are computed as
+ * the ops are enqueued, and come out right. */
+TEST(async_context) {
+  TF_Status* s = TF_NewStatus();
+  TFE_ContextOptions* o = TFE_NewContextOptions();
+  TFE_Context* ctx;
+  const double xv[3] = {0.5, -1.0, 2.0}, tv[3] = {1.0, 2.0, -1.0};
+  TFE_TensorHandle *x, *t, *a, *b, *c, *j;
+  TFE_ForwardAccumulator* acc;
+  int i;
+  TFE_ContextOptionsSetAsync(o, 1);
+  ctx = TFE_NewContext(o, s);
+  TFE_DeleteContextOptions(o);
+  CHECK_CODE(s, TF_OK);
+  x = vec(xv, 3, s);
+  t = vec(tv, 3, s);
+  acc = TFE_NewForwardAccumulator(ctx, s);
+  TFE_ForwardAccumulatorWatch(acc, x, t, s);
+  CHECK_CODE(s, TF_OK);
+  a = unary(ctx, "Exp", x, s);
+  b = binary(ctx, "Mul", a, x, NULL, s); /* x e^x */
+  c = binary(ctx, "AddV2", b, x, NULL, s);
+  CHECK_CODE(s, TF_OK);
+  j = TFE_ForwardAccumulatorJvp(acc, c, s);
+  CHECK(j != NULL);
+  for (i = 0; i < 3; i++) {
+    check_close(at(j, i, s), tv[i] * ((1 + xv[i]) * exp(xv[i]) + 1), 1e-14, "async", i);
+  }
+  TFE_DeleteTensorHandle(j);
+  TFE_DeleteTensorHandle(a);
+  TFE_DeleteTensorHandle(b);
+  TFE_DeleteTensorHandle(c);
+  TFE_DeleteForwardAccumulator(acc);
+  TFE_DeleteTensorHandle(x);
+  TFE_DeleteTensorHandle(t);
+  TFE_DeleteContext(ctx);
+  TF_DeleteStatus(s);
+}
+
+/* Several threads run ops under one accumulator at once (and one of them
+ * under an accumulator of its own): every tangent is right. */
+typedef struct thread_job {
+  TFE_Context* ctx;
+  TFE_ForwardAccumulator* acc;
+  TFE_TensorHandle* x;
+  int own; /* also under a private accumulator */
+  int ok;
+} thread_job;
+
+static void* thread_main(void* arg) {
+  thread_job* job = (thread_job*)arg;
+  TF_Status* s = TF_NewStatus();
+  TFE_ForwardAccumulator* mine = NULL;
+  const double ones[2] = {1.0, 1.0};
+  TFE_TensorHandle* one = vec(ones, 2, s);
+  int k, good = 1;
+  if (job->own) {
+    mine = TFE_NewForwardAccumulator(job->ctx, s);
+    TFE_ForwardAccumulatorWatch(mine, job->x, one, s);
+  }
+  for (k = 0; k < 50 && good; k++) {
+    TFE_TensorHandle* y = binary(job->ctx, "Mul", job->x, job->x, NULL, s);
+    TFE_TensorHandle* j = TFE_ForwardAccumulatorJvp(job->acc, y, s);
+    /* x = [1, 2], tangent [3, 4]: d(x^2) = 2 x t = [6, 16]. */
+    good = j != NULL && fabs(at(j, 0, s) - 6.0) < 1e-15 && fabs(at(j, 1, s) - 16.0) < 1e-15;
+    if (mine != NULL) {
+      TFE_TensorHandle* m = TFE_ForwardAccumulatorJvp(mine, y, s);
+      good = good && m != NULL && fabs(at(m, 1, s) - 4.0) < 1e-15;
+      TFE_DeleteTensorHandle(m);
+    }
+    TFE_DeleteTensorHandle(j);
+    TFE_DeleteTensorHandle(y);
+  }
+  TFE_DeleteForwardAccumulator(mine);
+  TFE_DeleteTensorHandle(one);
+  job->ok = good && TF_GetCode(s) == TF_OK;
+  TF_DeleteStatus(s);
+  return NULL;
+}
+
+TEST(threads) {
+  TF_Status* s = TF_NewStatus();
+  TFE_Context* ctx = new_ctx(s);
+  const double xv[2] = {1.0, 2.0}, tv[2] = {3.0, 4.0};
+  TFE_TensorHandle* x = vec(xv, 2, s);
+  TFE_TensorHandle* t = vec(tv, 2, s);
+  TFE_ForwardAccumulator* acc = TFE_NewForwardAccumulator(ctx, s);
+  pthread_t th[4];
+  thread_job jobs[4];
+  int i;
+  TFE_ForwardAccumulatorWatch(acc, x, t, s);
+  CHECK_CODE(s, TF_OK);
+  for (i = 0; i < 4; i++) {
+    jobs[i].ctx = ctx;
+    jobs[i].acc = acc;
+    jobs[i].x = x;
+    jobs[i].own = i == 0;
+    jobs[i].ok = 0;
+    CHECK(pthread_create(&th[i], NULL, thread_main, &jobs[i]) == 0);
+  }
+  for (i = 0; i < 4; i++) {
+    pthread_join(th[i], NULL);
+    CHECK(jobs[i].ok);
+  }
+  TFE_DeleteForwardAccumulator(acc);
+  TFE_DeleteTensorHandle(x);
   TFE_DeleteTensorHandle(t);
   TFE_DeleteContext(ctx);
   TF_DeleteStatus(s);
