@@ -398,6 +398,8 @@ typedef enum rule_kind {
   K_COS,      /* -(t * sin(x)) */
   K_ABS,      /* t * sign(x) */
   K_DIV,      /* tx / y - (ty * out) / y */
+  K_SOFTMAX,  /* y * (t - sum(t * y, -1)) */
+  K_LOGSOFTMAX, /* t - sum(t * exp(y), -1) */
 } rule_kind;
 
 typedef struct fwd_rule {
@@ -449,6 +451,7 @@ static const fwd_rule k_rules[] = {
     {"Inv", K_GRAD_YT, "InvGrad", 1},
     {"LeakyRelu", K_GRAD_TX, "LeakyReluGrad", 1},
     {"Log", K_LOG, NULL, 0},
+    {"LogSoftmax", K_LOGSOFTMAX, NULL, 1},
     {"MatMul", K_MULTI, NULL, 0},
     {"Mean", K_LINEAR, NULL, 0},
     {"MirrorPad", K_LINEAR, NULL, 0},
@@ -479,6 +482,7 @@ static const fwd_rule k_rules[] = {
     {"Sin", K_SIN, NULL, 0},
     {"Slice", K_LINEAR, NULL, 0},
     {"Snapshot", K_PASS, NULL, 0},
+    {"Softmax", K_SOFTMAX, NULL, 1},
     {"Softplus", K_GRAD_TX, "SoftplusGrad", 1},
     {"Softsign", K_GRAD_TX, "SoftsignGrad", 1},
     {"SpaceToDepth", K_LINEAR, NULL, 0},
@@ -690,6 +694,57 @@ static int rule_div(TFE_Op* op, TFE_TensorHandle* const* tin, TFE_TensorHandle**
   return tout[0] != NULL;
 }
 
+/* sum(a, axis -1, keep_dims): a new handle, or NULL with s set. */
+static TFE_TensorHandle* sum_last(TFE_Context* ctx, TFE_TensorHandle* a, TF_Status* s) {
+  TFE_TensorHandle *axis, *out = NULL;
+  TFE_Op* op;
+  int32_t minus_one = -1;
+  int n = 1;
+  TF_Tensor* t = TF_AllocateTensor(TF_INT32, NULL, 0, sizeof minus_one);
+  if (t == NULL) {
+    tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "forward mode: out of memory");
+    return NULL;
+  }
+  memcpy(TF_TensorData(t), &minus_one, sizeof minus_one);
+  axis = TFE_NewTensorHandle(t, s);
+  TF_DeleteTensor(t);
+  if (axis == NULL) return NULL;
+  op = TFE_NewOp(ctx, "Sum", s);
+  if (op != NULL) {
+    TFE_OpSetAttrBool(op, "keep_dims", 1);
+    TFE_OpAddInput(op, a, s);
+    if (TF_GetCode(s) == TF_OK) TFE_OpAddInput(op, axis, s);
+    if (TF_GetCode(s) == TF_OK) TFE_Execute(op, &out, &n, s);
+    TFE_DeleteOp(op);
+  }
+  TFE_DeleteTensorHandle(axis);
+  return TF_GetCode(s) == TF_OK ? out : NULL;
+}
+
+/* Softmax: y * (t - sum(t * y)); LogSoftmax: t - sum(t * exp(y)); sums
+ * over the last axis. */
+static int rule_softmax(int log, TFE_Context* ctx, TFE_TensorHandle* t, TFE_TensorHandle* y,
+                        TFE_TensorHandle** tout, TF_Status* s) {
+  TFE_TensorHandle *p = log ? run2(ctx, "Exp", y, NULL, s) : y, *ty = NULL, *sum = NULL,
+                   *d = NULL;
+  if (p != NULL) ty = run2(ctx, "Mul", t, p, s);
+  if (ty != NULL) sum = sum_last(ctx, ty, s);
+  if (sum != NULL) d = run2(ctx, "Sub", t, sum, s);
+  if (d != NULL) {
+    if (log) {
+      tout[0] = d;
+      d = NULL;
+    } else {
+      tout[0] = run2(ctx, "Mul", y, d, s);
+    }
+  }
+  if (log) TFE_DeleteTensorHandle(p);
+  TFE_DeleteTensorHandle(ty);
+  TFE_DeleteTensorHandle(sum);
+  TFE_DeleteTensorHandle(d);
+  return tout[0] != NULL;
+}
+
 /* Elementwise functions of one input: t * f'(x). */
 static int rule_unary(const fwd_rule* r, TFE_Op* op, TFE_TensorHandle* t, TFE_TensorHandle* y,
                       TFE_TensorHandle** tout, TF_Status* s) {
@@ -871,6 +926,10 @@ static int compute_tangents(TFE_Op* op, TFE_TensorHandle* const* outs, int n,
         return rule_multi(op, tin, tout, n, s);
       case K_DIV:
         return rule_div(op, tin, (TFE_TensorHandle**)outs, tout, s);
+      case K_SOFTMAX:
+      case K_LOGSOFTMAX:
+        if (tin[0] == NULL) return 1;
+        return rule_softmax(r->kind == K_LOGSOFTMAX, op->ctx, tin[0], outs[0], tout, s);
       default:
         if (tin[0] == NULL) return 1;
         return rule_unary(r, op, tin[0], outs[0], tout, s);
