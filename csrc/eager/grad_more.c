@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "eager/grad_local.h"
+#include "eager/tape.h"
 #include "kernels/kernel.h"
 #include "ops/op_registry.h"
 
@@ -1262,6 +1263,96 @@ static void grad_einsum(TFE_GradientContext* g, TF_Status* s) {
   pfree(&p);
 }
 
+/* ---- ragged_tensor_to_tensor ---- */
+
+/* ragged_tensor_to_tensor(shape, values, default_value, partitions): the
+ * same op applied to the values' row numbers (default -1) says which value
+ * (or the default) fills each output element; values get dy summed per
+ * row (UnsortedSegmentSum drops the -1s), the default the rest of dy summed
+ * to its shape. Dense where TF gives values an IndexedSlices. */
+static void grad_ragged_to_tensor(TFE_GradientContext* g, TF_Status* s) {
+  pool p;
+  T *dy = gu_upstream(g), *values, *dflt, *sdy, *pshape, *nvals, *rows, *idx, *parts[32];
+  T *mask, *pr[2], *inner, *masked, *flatd, *axes;
+  const tfe_attr_value* types = tfe_attrs_find(g->attrs, "row_partition_types");
+  int i, rr = 0, np_ = TFE_GradientContextNumInputs(g) - 3, dy_rank, d_rank, r;
+  TF_AbstractOp* op;
+  static const int32_t kZero[1] = {0}, kM1[1] = {-1}, kOne[1] = {1};
+  if (dy == NULL) return;
+  if (types == NULL || !types->is_list || types->list_size != np_ || np_ < 1 || np_ > 32) {
+    tfe_status_setf(s, TF_INVALID_ARGUMENT,
+                    "RaggedTensorToTensor gradient: row_partition_types does not match the "
+                    "row partition tensors");
+    return;
+  }
+  for (i = 0; i < np_; i++) {
+    if (strcmp(types->list.s.data[i], "FIRST_DIM_SIZE") != 0) rr++;
+  }
+  pinit(&p, g, s);
+  values = IN(&p, 1);
+  dflt = IN(&p, 2);
+  dy_rank = TFE_AbstractTensorNumDims(dy, s);
+  d_rank = TFE_AbstractTensorNumDims(dflt, s);
+  if (GL_OK(s) && (dy_rank < 0 || d_rank < 0)) {
+    tfe_status_setf(s, TF_UNIMPLEMENTED,
+                    "the gradient of RaggedTensorToTensor needs tensors of known rank");
+  }
+  if (!GL_OK(s)) {
+    pfree(&p);
+    return;
+  }
+  /* the default's rank without its leading 1s */
+  r = d_rank;
+  for (i = 0; i < d_rank && GL_OK(s); i++) {
+    if (TFE_AbstractTensorDim(dflt, i, s) != 1) break;
+    r--;
+  }
+  sdy = shape32(&p, dy);
+  {
+    int32_t n = rr + 1;
+    pshape = C3(&p, "Slice", sdy, ivec(&p, kZero, 1), ivec(&p, &n, 1));
+  }
+  nvals = C3(&p, "GatherV2", shape32(&p, values), i32s(&p, 0), i32s(&p, 0));
+  rows = C3(&p, "Range", i32s(&p, 0), nvals, i32s(&p, 1));
+  for (i = 0; i < np_; i++) parts[i] = IN(&p, 3 + i);
+  op = gl_op(g, "RaggedTensorToTensor", s);
+  gl_in(op, pshape, s);
+  gl_in(op, rows, s);
+  gl_in(op, i32s(&p, -1), s);
+  gl_in_list(op, parts, np_, s);
+  if (op != NULL && GL_OK(s)) {
+    tfe_unified_op_set_attr_string_list(op, "row_partition_types",
+                                        (const void* const*)types->list.s.data,
+                                        types->list.s.len, np_, s);
+  }
+  idx = K(&p, gl_fin(op, s));
+  give(&p, 1, C3(&p, "UnsortedSegmentSum", dy, idx, nvals));
+  /* the default: dy where no value landed, summed over the leading axes */
+  {
+    int32_t n = rr + 1;
+    T* ones = C2(&p, "Fill",
+                 C2(&p, "Reshape", C2(&p, "Sub", C1(&p, "Rank", dy), i32s(&p, n)),
+                    ivec(&p, kOne, 1)),
+                 i32s(&p, 1));
+    pr[0] = shape32(&p, idx);
+    pr[1] = ones;
+    mask = C2(&p, "Reshape", C2(&p, "Equal", idx, i32s(&p, -1)), concat0(&p, pr, 2));
+    mask = C2(&p, "LogicalAnd", mask, C2(&p, "Equal", C1(&p, "OnesLike", dy),
+                                        C1(&p, "OnesLike", dy)));
+    masked = C3(&p, "SelectV2", mask, dy, C1(&p, "ZerosLike", dy));
+    inner = C3(&p, "Slice", sdy, ivec(&p, &n, 1), ivec(&p, kM1, 1));
+    pr[0] = ivec(&p, kM1, 1);
+    pr[1] = inner;
+    flatd = C2(&p, "Reshape", masked, concat0(&p, pr, 2));
+    {
+      int32_t k = (int32_t)(dy_rank - rr - r); /* 1 + inner rank - r */
+      axes = C3(&p, "Range", i32s(&p, 0), i32s(&p, k), i32s(&p, 1));
+    }
+    give(&p, 2, C2(&p, "Reshape", K(&p, gl_sum(g, flatd, axes, 0, s)), shape32(&p, dflt)));
+  }
+  pfree(&p);
+}
+
 /* ---- registration ---- */
 
 /* 1 when op_name is defined and has a CPU kernel. */
@@ -1356,6 +1447,7 @@ int tfe_grad_register_more(void) {
       {"DebugGradientIdentity", grad_pass},
       {"Print", grad_print},
       {"Einsum", grad_einsum},
+      {"RaggedTensorToTensor", grad_ragged_to_tensor},
   };
   /* Every op TF 2.21 marks NotDifferentiable (its Python registry), so
    * gradients stop at them as in TF; names tfe does not define cost only a

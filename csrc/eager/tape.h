@@ -44,6 +44,11 @@ int tfe_unified_output_of(const TF_AbstractTensor* at, TF_Output* out);
 /* A node name "<prefix>/<type>[_k]" not yet used in a tracing context's
  * graph, in buf[0..n). 0 for an eager context. */
 int tfe_unified_node_name(TF_ExecutionContext* c, const char* type, char* buf, size_t n);
+/* Sets a list(string) attr on an abstract op (the unified API has no
+ * public setter for one); status as the TFE_AbstractOpSetAttr* setters. */
+void tfe_unified_op_set_attr_string_list(TF_AbstractOp* op, const char* attr_name,
+                                         const void* const* values, const size_t* lengths,
+                                         int num_values, TF_Status* s);
 
 /* What the registry knows of an op type: its gradient function (NULL when
  * none), and whether it is marked not differentiable. Returns 0 when the

@@ -900,6 +900,19 @@ void TFE_AbstractOpSetAttrShape(TF_AbstractOp* op, const char* attr_name, const 
   else TF_SetAttrShape(op->desc, attr_name, dims, num_dims);
 }
 
+/* Internal (tape.h): a list(string) attr, for gradient functions. */
+void tfe_unified_op_set_attr_string_list(TF_AbstractOp* op, const char* attr_name,
+                                         const void* const* values, const size_t* lengths,
+                                         int num_values, TF_Status* s) {
+  ATTR_CHECK("tfe_unified_op_set_attr_string_list")
+  if (num_values < 0 || (num_values > 0 && (values == NULL || lengths == NULL))) {
+    tfe_status_setf(s, TF_INVALID_ARGUMENT, "tfe_unified_op_set_attr_string_list: bad list");
+    return;
+  }
+  if (k_ == 1) TFE_OpSetAttrStringList(op->op, attr_name, values, lengths, num_values);
+  else TF_SetAttrStringList(op->desc, attr_name, values, lengths, num_values);
+}
+
 void TFE_AbstractOpSetAttrIntList(TF_AbstractOp* op, const char* attr_name,
                                   const int64_t* values, int num_values, TF_Status* s) {
   ATTR_CHECK("TFE_AbstractOpSetAttrIntList")
