@@ -118,16 +118,36 @@ static T* csc(LA* L, TF_DataType dt, double re, double im) {
 static T* vi32(LA* L, const int32_t* v, int n) { return K(L, gu_const_i32(L->g, v, n, L->s)); }
 static T* i32(LA* L, int32_t v) { return K(L, gl_i32(L->g, v, L->s)); }
 
-/* An int32 [r, 2] paddings constant: zeros except the last two rows. */
-static T* pads_last2(LA* L, int r, int a0, int a1, int b0, int b1) {
+static T* concat(LA* L, T** v, int n, int axis);
+static T* reshape(LA* L, T* x, T* shape);
+
+/* Paddings [rank(x), 2] (int32) that pad x's second-to-last axis by
+ * (a0, a1) and its last by (b0, b1), zeros elsewhere; built from Rank(x)
+ * when the rank is unknown while tracing. */
+static T* pads_last2(LA* L, T* x, int a0, int a1, int b0, int b1) {
   int32_t v[64];
   int64_t dims[2];
+  int r = rank(L, x);
   TF_Tensor* t;
   TF_AbstractOp* op;
   T* res;
   if (!OK(L)) return NULL;
-  if (r < 1 || r > 32) {
-    tfe_status_setf(L->s, TF_UNIMPLEMENTED, "gradient of %s: unsupported rank %d",
+  if (r < 0 || r > 32) {
+    /* concat(zeros [rank - k, 2], the last k rows) */
+    int k = (a0 || a1) ? 2 : 1;
+    int32_t tail[4] = {a0, a1, b0, b1};
+    int32_t two[2] = {k, 2};
+    T *n, *zshape, *parts[2];
+    n = sub(L, c1(L, "Rank", x), i32(L, k));
+    parts[0] = reshape(L, n, vi32(L, (const int32_t[]){1}, 1));
+    parts[1] = vi32(L, (const int32_t[]){2}, 1);
+    zshape = concat(L, parts, 2, 0);
+    parts[0] = c2(L, "Fill", zshape, i32(L, 0));
+    parts[1] = reshape(L, vi32(L, tail + (k == 2 ? 0 : 2), 2 * k), vi32(L, two, 2));
+    return concat(L, parts, 2, 0);
+  }
+  if (r < 1 || (r < 2 && (a0 || a1))) {
+    tfe_status_setf(L->s, TF_INVALID_ARGUMENT, "gradient of %s: unsupported rank %d",
                     TFE_GradientContextOpType(L->g), r);
     return NULL;
   }
@@ -172,16 +192,25 @@ static T* swap_last2(LA* L, T* x, int conj) {
   int i, r = rank(L, x);
   T* t;
   if (!OK(L)) return NULL;
-  if (r < 2 || r > 32) {
-    tfe_status_setf(L->s, TF_UNIMPLEMENTED,
-                    "gradient of %s: a matrix transpose needs a known rank >= 2",
-                    TFE_GradientContextOpType(L->g));
+  if (r < 0 || r > 32) {
+    /* rank unknown while tracing: perm = [0, ..., rank-3, rank-1, rank-2] */
+    static const int32_t kLast2[2] = {-1, -2};
+    T* rk = c1(L, "Rank", x);
+    T* parts[2];
+    parts[0] = K(L, gl_range(L->g, i32(L, 0), sub(L, rk, i32(L, 2)), i32(L, 1), L->s));
+    parts[1] = add(L, vi32(L, kLast2, 2), rk);
+    t = c2(L, "Transpose", x, concat(L, parts, 2, 0));
+  } else if (r < 2) {
+    tfe_status_setf(L->s, TF_INVALID_ARGUMENT,
+                    "gradient of %s: a matrix transpose needs rank >= 2, got %d",
+                    TFE_GradientContextOpType(L->g), r);
     return NULL;
+  } else {
+    for (i = 0; i < r; i++) perm[i] = i;
+    perm[r - 2] = r - 1;
+    perm[r - 1] = r - 2;
+    t = c2(L, "Transpose", x, vi32(L, perm, r));
   }
-  for (i = 0; i < r; i++) perm[i] = i;
-  perm[r - 2] = r - 1;
-  perm[r - 1] = r - 2;
-  t = c2(L, "Transpose", x, vi32(L, perm, r));
   if (conj && is_cplx(dtype(L, x))) t = c1(L, "Conj", t);
   return t;
 }
@@ -666,9 +695,8 @@ static void grad_svd(TFE_GradientContext* g, TF_Status* s) {
 
 /* x shifted up (left) or down (right) by one row on axis -2, zero-filled. */
 static T* shift_rows(LA* L, T* x, int left) {
-  int r = rank(L, x);
-  if (left) return c2(L, "Pad", slice_row(L, x, 1, 1, 0, 0), pads_last2(L, r, 0, 1, 0, 0));
-  return c2(L, "Pad", slice_row(L, x, 0, 0, -1, 1), pads_last2(L, r, 1, 0, 0, 0));
+  if (left) return c2(L, "Pad", slice_row(L, x, 1, 1, 0, 0), pads_last2(L, x, 0, 1, 0, 0));
+  return c2(L, "Pad", slice_row(L, x, 0, 0, -1, 1), pads_last2(L, x, 1, 0, 0, 0));
 }
 
 static void grad_tridiagonal_matmul(TFE_GradientContext* g, TF_Status* s) {
@@ -707,13 +735,12 @@ static T* transpose_tridiagonal(LA* L, T* diags) {
   static const int32_t kSupB[3] = {0, 2, 1}, kSupE[3] = {0, 3, 0};
   static const int32_t kSubB[3] = {0, 0, 0}, kSubE[3] = {0, 1, -1};
   static const int32_t kStep[3] = {1, 1, 1};
-  int r = rank(L, diags);
-  T* d[3];
+  T *d[3], *sup, *sub_;
   d[1] = sslice(L, diags, kMainB, kMainE, kStep, 3, 4, 4, 1, 2);
-  d[0] = c2(L, "Pad", sslice(L, diags, kSupB, kSupE, kStep, 3, 0, 4, 1, 2),
-            pads_last2(L, r - 1, 0, 0, 0, 1));
-  d[2] = c2(L, "Pad", sslice(L, diags, kSubB, kSubE, kStep, 3, 0, 0, 1, 2),
-            pads_last2(L, r - 1, 0, 0, 1, 0));
+  sup = sslice(L, diags, kSupB, kSupE, kStep, 3, 0, 4, 1, 2);
+  sub_ = sslice(L, diags, kSubB, kSubE, kStep, 3, 0, 0, 1, 2);
+  d[0] = c2(L, "Pad", sup, pads_last2(L, sup, 0, 0, 0, 1));
+  d[2] = c2(L, "Pad", sub_, pads_last2(L, sub_, 0, 0, 1, 0));
   return pack(L, d, 3, -2);
 }
 
