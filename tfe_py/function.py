@@ -48,7 +48,7 @@ from typing import Any
 
 import numpy as np
 
-from tfe_py import _opgen, dtypes, errors
+from tfe_py import _opgen, dtypes, errors, gradient_tape, variables
 from tfe_py._ffi import CData, ffi, lib
 from tfe_py.context import Context, _state, default_context
 from tfe_py.eager import DType, EagerTensor, _raise_pending, as_dtype, constant
@@ -482,6 +482,13 @@ class ConcreteFunction:
                     f"({self._graph_captures[0].name}); it cannot be called eagerly"
                 )
             handles += [c._h for c in self.captured_inputs]
+            if gradient_tape._tapes.active:
+                # The body reads captured variables: tapes that watch
+                # accessed variables watch them, as an eager read would.
+                for c in self.captured_inputs:
+                    var = variables._by_handle.get(id(c))
+                    if var is not None and var.handle is c:
+                        gradient_tape._variable_accessed(var)
         if not all(handles):
             raise ValueError(f"{self.name}: an input is a closed tensor")
         n_out = self._n_out

@@ -14,6 +14,7 @@ under a tape that watches accessed variables (TF's default).
 from __future__ import annotations
 
 import itertools
+import weakref
 from typing import Any
 
 import numpy as np
@@ -27,6 +28,9 @@ __all__ = ["Variable"]
 # (ResourceHandle::ANONYMOUS_NAME).
 _ANONYMOUS = "cd2c89b7-88b7-44c8-ad83-06c2a9158347"
 _uids = itertools.count(1)
+# Live variables by id() of their handle: a tfe_py.function call watches
+# the trainable variables among its captured handles (function.py).
+_by_handle: weakref.WeakValueDictionary[int, Any] = weakref.WeakValueDictionary()
 
 
 def _ops() -> Any:
@@ -83,6 +87,7 @@ class Variable:
             shared_name=_ANONYMOUS,
         )
         ops.AssignVariableOp(self.handle, value)
+        _by_handle[id(self.handle)] = self
 
     # -- identity --------------------------------------------------------
 

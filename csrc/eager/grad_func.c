@@ -1,4 +1,1328 @@
-/* Gradient functions: gradients of function calls and functional control flow (PartitionedCall, StatefulPartitionedCall, If, While). */
-#include "eager/grad_local.h"
+/* Gradient functions of function calls and functional control flow:
+ * calls of library functions (an op whose type is the function's name, as
+ * tfe_py's ConcreteFunction runs them), PartitionedCall,
+ * StatefulPartitionedCall, If and StatelessIf.
+ *
+ * A call's gradient is itself a function. From the forward function's
+ * body graph (instantiated from the library), with one Placeholder per
+ * differentiable return value standing for its upstream gradient, the
+ * graph gradient machinery (tfe_add_gradients_lenient, the same registry)
+ * adds the gradient subgraph; the nodes it needs (forward nodes included:
+ * the backward function recomputes the forward values it uses) become a
+ * new library function "<forward>_tfe_grad_<hash>" taking the forward
+ * arguments and the upstream gradients and returning the gradients of
+ * the arguments that have one. It is added to the caller's context or
+ * graph and called. If/StatelessIf get an If of the branches' backward
+ * functions (built with the same outputs, zeros where a branch gives an
+ * argument no gradient).
+ *
+ * Recomputing is exact only when the recomputed part of the body has no
+ * side effects and reads what it read the first time: the backward
+ * function refuses (TF_UNIMPLEMENTED naming the op) to recompute a
+ * stateful op other than a variable read (an assignment, a random op, a
+ * While, ...); a body whose stateful ops the gradient does not need
+ * (an assignment nothing differentiable depends on) is fine, and those
+ * ops do not run again. Variable reads see the variable's value when the
+ * gradient is computed (TF's forward pass keeps the value it read): a
+ * variable assigned between the call and the gradient gives other values
+ * than TF. The backward functions are cached per forward definition. */
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 
-int tfe_grad_register_func(void) { return 1; }
+#include "core/alloc.h"
+#include "eager/grad_local.h"
+#include "graph/function_internal.h"
+#include "graph/graph_internal.h"
+#include "tensorflow/c/c_api.h"
+#include "tensorflow/c/eager/c_api.h"
+#include "tensorflow/c/eager/c_api_unified_experimental.h"
+
+#define MAX_BRANCHES 2
+
+static int trainable(TF_DataType dt) {
+  return dt == TF_FLOAT || dt == TF_DOUBLE || dt == TF_HALF || dt == TF_BFLOAT16 ||
+         dt == TF_COMPLEX64 || dt == TF_COMPLEX128;
+}
+
+/* ---- building a backward function ---- */
+
+/* The forward body with its gradient subgraph (before it becomes a
+ * function). */
+typedef struct stage {
+  tfe_fn_inst* inst;
+  TF_Graph* body; /* borrowed from inst */
+  int nargs, nrets;
+  const TF_DataType* arg_types;
+  const TF_DataType* ret_types;
+  TF_Output* args;  /* nargs: the argument placeholders */
+  TF_Output* dys;   /* nrets: the upstream gradient placeholders (oper NULL
+                       for a return value that is not differentiable) */
+  TF_Output* grads; /* nargs: gradient of each argument or {NULL, -1} */
+} stage;
+
+static void stage_free(stage* st) {
+  tfe_free(st->args);
+  tfe_free(st->dys);
+  tfe_free(st->grads);
+  tfe_fn_inst_free(st->inst);
+  memset(st, 0, sizeof *st);
+}
+
+static TF_Operation* add_placeholder(TF_Graph* g, const char* name, TF_DataType dt,
+                                     TF_Status* s) {
+  TF_OperationDescription* d = TF_NewOperation(g, "Placeholder", name);
+  if (d == NULL) {
+    tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "gradient: out of memory");
+    return NULL;
+  }
+  TF_SetAttrType(d, "dtype", dt);
+  return TF_FinishOperation(d, s);
+}
+
+static int stage_build(stage* st, tfe_flib* lib, const char* fname, TF_Status* s) {
+  const TF_Function* fn = tfe_flib_find(lib, fname);
+  TF_Output *y = NULL, *dx = NULL, *x = NULL, *dxs = NULL;
+  int *xi = NULL, i, ny = 0, nx = 0, k = 0, ok = 0;
+  size_t pos = 0;
+  TF_Operation* op;
+  memset(st, 0, sizeof *st);
+  if (fn == NULL) {
+    tfe_status_setf(s, TF_NOT_FOUND,
+                    "gradient of a function call: function '%s' is not in the library",
+                    fname);
+    return 0;
+  }
+  st->inst = tfe_fn_body_new(fn, lib, NULL, 0, NULL, NULL, NULL, s);
+  if (st->inst == NULL || !GL_OK(s)) return 0;
+  st->body = tfe_fn_inst_body(st->inst);
+  st->nargs = tfe_fn_inst_num_args(st->inst);
+  st->nrets = tfe_fn_inst_num_rets(st->inst);
+  st->arg_types = tfe_fn_inst_arg_types(st->inst);
+  st->ret_types = tfe_fn_inst_ret_types(st->inst);
+  st->args = (TF_Output*)tfe_calloc((size_t)st->nargs + 1, sizeof(TF_Output));
+  st->grads = (TF_Output*)tfe_calloc((size_t)st->nargs + 1, sizeof(TF_Output));
+  st->dys = (TF_Output*)tfe_calloc((size_t)st->nrets + 1, sizeof(TF_Output));
+  y = (TF_Output*)tfe_calloc((size_t)st->nrets + 1, sizeof(TF_Output));
+  dx = (TF_Output*)tfe_calloc((size_t)st->nrets + 1, sizeof(TF_Output));
+  x = (TF_Output*)tfe_calloc((size_t)st->nargs + 1, sizeof(TF_Output));
+  dxs = (TF_Output*)tfe_calloc((size_t)st->nargs + 1, sizeof(TF_Output));
+  xi = (int*)tfe_calloc((size_t)st->nargs + 1, sizeof(int));
+  if (st->args == NULL || st->grads == NULL || st->dys == NULL || y == NULL || dx == NULL ||
+      x == NULL || dxs == NULL || xi == NULL) {
+    tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "gradient: out of memory");
+    goto done;
+  }
+  /* The body's arguments are its first nargs operations (Placeholders). */
+  while (k < st->nargs && (op = TF_GraphNextOperation(st->body, &pos)) != NULL) {
+    if (strcmp(TF_OperationOpType(op), "Placeholder") != 0) break;
+    st->args[k++] = (TF_Output){op, 0};
+  }
+  if (k != st->nargs) {
+    tfe_status_setf(s, TF_INTERNAL, "gradient of function '%s': unexpected body layout",
+                    fname);
+    goto done;
+  }
+  for (i = 0; i < st->nargs; i++) st->grads[i] = (TF_Output){NULL, -1};
+  for (i = 0; i < st->nrets; i++) {
+    char name[64];
+    st->dys[i] = (TF_Output){NULL, -1};
+    if (!trainable(st->ret_types[i])) continue;
+    snprintf(name, sizeof name, "__tfe_dy_%d", i);
+    op = add_placeholder(st->body, name, st->ret_types[i], s);
+    if (op == NULL || !GL_OK(s)) goto done;
+    st->dys[i] = (TF_Output){op, 0};
+    y[ny] = tfe_fn_inst_ret_outputs(st->inst)[i];
+    dx[ny++] = st->dys[i];
+  }
+  for (i = 0; i < st->nargs; i++) {
+    if (trainable(st->arg_types[i]) || st->arg_types[i] == TF_RESOURCE) {
+      xi[nx] = i;
+      x[nx++] = st->args[i];
+    }
+  }
+  if (ny > 0 && nx > 0) {
+    tfe_add_gradients_lenient(st->body, NULL, y, ny, x, nx, dx, s, dxs);
+    if (!GL_OK(s)) goto done;
+    for (i = 0; i < nx; i++) st->grads[xi[i]] = dxs[i];
+  }
+  ok = 1;
+done:
+  tfe_free(y);
+  tfe_free(dx);
+  tfe_free(x);
+  tfe_free(dxs);
+  tfe_free(xi);
+  return ok;
+}
+
+/* The function names an op of the body calls (its func attrs). */
+static int op_functions(TF_Operation* op, const char** names, int cap) {
+  static const char* const kAttrs[] = {"f", "then_branch", "else_branch", "cond", "body",
+                                       "branches"};
+  size_t a;
+  int n = 0, j;
+  for (a = 0; a < sizeof kAttrs / sizeof kAttrs[0]; a++) {
+    const tfe_attr_value* v = tfe_attrs_find(&op->attrs, kAttrs[a]);
+    if (v == NULL || v->type != TF_ATTR_FUNC) continue;
+    if (!v->is_list) {
+      if (n < cap) names[n++] = v->v.s.data;
+    } else {
+      for (j = 0; j < v->list_size && n < cap; j++) names[n++] = v->list.s.data[j];
+    }
+  }
+  return n;
+}
+
+static int body_safe(tfe_flib* lib, const char* fname, int depth, const char** bad,
+                     TF_Status* s);
+
+/* 1 when recomputing op has no side effect (it is stateless, a variable
+ * read, or a call of functions that are); else 0 with *bad its type. */
+static int op_safe(tfe_flib* lib, TF_Operation* op, int depth, const char** bad,
+                   TF_Status* s) {
+  const char* type = TF_OperationOpType(op);
+  const tfe_op_def* def = tfe_op_lookup(type);
+  const char* fns[16];
+  int n, i, is_call = tfe_flib_find(lib, type) != NULL;
+  if (strcmp(type, "ReadVariableOp") == 0 || strcmp(type, "VarHandleOp") == 0 ||
+      strcmp(type, "Placeholder") == 0) {
+    return 1;
+  }
+  if (is_call) return body_safe(lib, type, depth + 1, bad, s);
+  if (def == NULL) {
+    *bad = type;
+    return 0;
+  }
+  n = op_functions(op, fns, 16);
+  if (n > 0) {
+    for (i = 0; i < n; i++) {
+      if (!body_safe(lib, fns[i], depth + 1, bad, s)) return 0;
+    }
+    return 1;
+  }
+  if (def->is_stateful) {
+    *bad = type;
+    return 0;
+  }
+  return 1;
+}
+
+static int body_safe(tfe_flib* lib, const char* fname, int depth, const char** bad,
+                     TF_Status* s) {
+  const TF_Function* fn = tfe_flib_find(lib, fname);
+  tfe_fn_inst* inst;
+  TF_Operation* op;
+  size_t pos = 0;
+  int ok = 1;
+  if (fn == NULL || depth > 32) {
+    *bad = fname;
+    return 0;
+  }
+  inst = tfe_fn_body_new(fn, lib, NULL, 0, NULL, NULL, NULL, s);
+  if (inst == NULL || !GL_OK(s)) {
+    tfe_fn_inst_free(inst);
+    return 0;
+  }
+  while (ok && (op = TF_GraphNextOperation(tfe_fn_inst_body(inst), &pos)) != NULL) {
+    ok = op_safe(lib, op, depth, bad, s);
+  }
+  tfe_fn_inst_free(inst);
+  return ok;
+}
+
+/* Output `out` of a new one-input node type(in) in the body. */
+static TF_Output add_unary(TF_Graph* g, const char* type, const char* name, TF_Output in,
+                           TF_DataType dtype_attr, TF_Status* s) {
+  TF_OperationDescription* d = TF_NewOperation(g, type, name);
+  TF_Operation* op;
+  if (d == NULL) {
+    tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "gradient: out of memory");
+    return (TF_Output){NULL, -1};
+  }
+  TF_AddInput(d, in);
+  if (dtype_attr != 0) TF_SetAttrType(d, "dtype", dtype_attr);
+  op = TF_FinishOperation(d, s);
+  return (TF_Output){op, 0};
+}
+
+/* Turns a stage into the backward function `name`: inputs the forward
+ * arguments then the upstream gradients, outputs the gradients of the
+ * arguments with mask[i] (zeros of gtypes[i] where the stage has none).
+ * NULL with the status set on failure. */
+static TF_Function* stage_finish(stage* st, tfe_flib* lib, const char* fname, const char* name,
+                                 const unsigned char* mask, const TF_DataType* gtypes,
+                                 TF_Status* s) {
+  int i, j, nin = 0, nout = 0, nops = 0, top = 0, total;
+  TF_Output *in = NULL, *out = NULL;
+  TF_Operation **ops = NULL, **stack = NULL;
+  unsigned char* seen = NULL;
+  TF_Function* fn = NULL;
+  size_t pos = 0;
+  TF_Operation* op;
+  const char* bad = NULL;
+  for (i = 0; i < st->nargs; i++) {
+    char nm[64];
+    if (!mask[i] || st->grads[i].oper != NULL) continue;
+    snprintf(nm, sizeof nm, "__tfe_zeros_%d", i);
+    if (st->arg_types[i] == TF_RESOURCE) {
+      char rd[64];
+      snprintf(rd, sizeof rd, "__tfe_read_%d", i);
+      st->grads[i] = add_unary(st->body, "ReadVariableOp", rd, st->args[i], gtypes[i], s);
+      if (!GL_OK(s)) return NULL;
+      st->grads[i] = add_unary(st->body, "ZerosLike", nm, st->grads[i], 0, s);
+    } else {
+      st->grads[i] = add_unary(st->body, "ZerosLike", nm, st->args[i], 0, s);
+    }
+    if (!GL_OK(s)) return NULL;
+  }
+  total = 0;
+  while ((op = TF_GraphNextOperation(st->body, &pos)) != NULL) total++;
+  in = (TF_Output*)tfe_calloc((size_t)(st->nargs + st->nrets) + 1, sizeof *in);
+  out = (TF_Output*)tfe_calloc((size_t)st->nargs + 1, sizeof *out);
+  ops = (TF_Operation**)tfe_calloc((size_t)total + 1, sizeof *ops);
+  stack = (TF_Operation**)tfe_calloc((size_t)total + 1, sizeof *stack);
+  if (in == NULL || out == NULL || ops == NULL || stack == NULL) {
+    tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "gradient: out of memory");
+    goto done;
+  }
+  for (i = 0; i < st->nargs; i++) in[nin++] = st->args[i];
+  for (i = 0; i < st->nrets; i++) {
+    if (st->dys[i].oper != NULL) in[nin++] = st->dys[i];
+  }
+  for (i = 0; i < st->nargs; i++) {
+    if (!mask[i]) continue;
+    if (TF_OperationOutputType(st->grads[i]) != gtypes[i]) {
+      tfe_status_setf(s, TF_INTERNAL,
+                      "gradient of function '%s': argument %d's gradient has dtype %d, "
+                      "another branch's %d",
+                      fname, i, (int)TF_OperationOutputType(st->grads[i]), (int)gtypes[i]);
+      goto done;
+    }
+    out[nout++] = st->grads[i];
+  }
+  /* The nodes the outputs need (data and control inputs), inputs
+   * excluded; each must be safe to run again. */
+  seen = (unsigned char*)tfe_calloc((size_t)total + 1, 1);
+  if (seen == NULL) {
+    tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "gradient: out of memory");
+    goto done;
+  }
+  {
+    /* index by position in the graph: a linear lookup table */
+    TF_Operation** all = (TF_Operation**)tfe_calloc((size_t)total + 1, sizeof *all);
+    int n_all = 0;
+    if (all == NULL) {
+      tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "gradient: out of memory");
+      goto done;
+    }
+    pos = 0;
+    while ((op = TF_GraphNextOperation(st->body, &pos)) != NULL && n_all < total) {
+      all[n_all++] = op;
+    }
+#define FIND_IDX(o, res)                        \
+  do {                                          \
+    int q_;                                     \
+    (res) = -1;                                 \
+    for (q_ = 0; q_ < n_all; q_++) {            \
+      if (all[q_] == (o)) {                     \
+        (res) = q_;                             \
+        break;                                  \
+      }                                         \
+    }                                           \
+  } while (0)
+    for (i = 0; i < nin; i++) {
+      int idx;
+      FIND_IDX(in[i].oper, idx);
+      if (idx >= 0) seen[idx] = 1;
+    }
+    for (i = 0; i < nout; i++) {
+      int idx;
+      FIND_IDX(out[i].oper, idx);
+      if (idx >= 0 && !seen[idx]) {
+        seen[idx] = 1;
+        stack[top++] = all[idx];
+      }
+    }
+    while (top > 0 && GL_OK(s)) {
+      TF_Operation* cur = stack[--top];
+      int ni = TF_OperationNumInputs(cur), nc = TF_OperationNumControlInputs(cur);
+      TF_Operation* ctl[64];
+      ops[nops++] = cur;
+      if (!op_safe(lib, cur, 0, &bad, s)) {
+        if (GL_OK(s)) {
+          tfe_status_setf(s, TF_UNIMPLEMENTED,
+                          "gradient of function '%s': the backward function recomputes "
+                          "the forward values it needs, and node '%s' (%s) on that path "
+                          "is stateful (%s): tfe does not recompute stateful ops "
+                          "other than variable reads (docs/GRADIENTS.md)",
+                          fname, TF_OperationName(cur), TF_OperationOpType(cur),
+                          bad != NULL ? bad : "?");
+        }
+        break;
+      }
+      for (j = 0; j < ni; j++) {
+        int idx;
+        TF_Operation* src = TF_OperationInput((TF_Input){cur, j}).oper;
+        FIND_IDX(src, idx);
+        if (idx >= 0 && !seen[idx]) {
+          seen[idx] = 1;
+          stack[top++] = src;
+        }
+      }
+      if (nc > 64) nc = 64;
+      nc = TF_OperationGetControlInputs(cur, ctl, nc);
+      for (j = 0; j < nc; j++) {
+        int idx;
+        FIND_IDX(ctl[j], idx);
+        if (idx >= 0 && !seen[idx]) {
+          seen[idx] = 1;
+          stack[top++] = ctl[j];
+        }
+      }
+    }
+#undef FIND_IDX
+    tfe_free(all);
+  }
+  if (!GL_OK(s)) goto done;
+  fn = TF_GraphToFunction(st->body, name, 0, nops, (const TF_Operation* const*)ops, nin, in,
+                          nout, out, NULL, NULL, NULL, s);
+  if (!GL_OK(s)) {
+    TF_DeleteFunction(fn);
+    fn = NULL;
+  }
+done:
+  tfe_free(in);
+  tfe_free(out);
+  tfe_free(ops);
+  tfe_free(stack);
+  tfe_free(seen);
+  return fn;
+}
+
+/* ---- the cache of backward functions ---- */
+
+typedef struct bwd {
+  struct bwd* next;
+  char* key;
+  int nfns;
+  TF_Function* fns[MAX_BRANCHES]; /* owned */
+  char* names[MAX_BRANCHES];
+  int nargs, nrets;
+  unsigned char* mask;  /* nargs */
+  TF_DataType* gtypes;  /* nargs */
+  unsigned char* dy;    /* nrets: has an upstream-gradient input */
+  TF_DataType* rtypes;  /* nrets */
+  int nout;
+} bwd;
+
+static pthread_mutex_t g_mu = PTHREAD_MUTEX_INITIALIZER;
+static bwd* g_cache;
+
+static uint64_t fnv(uint64_t h, const void* p, size_t n) {
+  const unsigned char* b = (const unsigned char*)p;
+  size_t i;
+  for (i = 0; i < n; i++) {
+    h ^= b[i];
+    h *= 0x100000001b3ull;
+  }
+  return h;
+}
+
+/* A hash of function fname's definition (0 when it is not in lib). */
+static uint64_t fn_hash(tfe_flib* lib, const char* fname, TF_Status* s) {
+  const TF_Function* fn = tfe_flib_find(lib, fname);
+  TF_Buffer* buf;
+  uint64_t h = 0xcbf29ce484222325ull;
+  if (fn == NULL) return 0;
+  buf = TF_NewBuffer();
+  if (buf == NULL) return 0;
+  TF_FunctionToFunctionDef((TF_Function*)fn, buf, s);
+  if (GL_OK(s)) h = fnv(h, buf->data, buf->length);
+  TF_DeleteBuffer(buf);
+  return h;
+}
+
+static void bwd_free(bwd* b) {
+  int i;
+  if (b == NULL) return;
+  for (i = 0; i < b->nfns; i++) {
+    TF_DeleteFunction(b->fns[i]);
+    tfe_free(b->names[i]);
+  }
+  tfe_free(b->key);
+  tfe_free(b->mask);
+  tfe_free(b->gtypes);
+  tfe_free(b->dy);
+  tfe_free(b->rtypes);
+  tfe_free(b);
+}
+
+/* The backward functions of the branch functions fnames[0..n) (one for a
+ * call; n for If's branches, which share their signature), built on first
+ * use. Borrowed from the cache (lives as long as the process). */
+static const bwd* backward_of(tfe_flib* lib, const char* const* fnames, int n, TF_Status* s) {
+  char key[1024];
+  size_t used = 0;
+  uint64_t hs[MAX_BRANCHES];
+  stage st[MAX_BRANCHES];
+  bwd* b = NULL;
+  int i, j, ok = 0;
+  key[0] = '\0';
+  for (i = 0; i < n; i++) {
+    hs[i] = fn_hash(lib, fnames[i], s);
+    if (!GL_OK(s)) return NULL;
+    used += (size_t)snprintf(key + used, used < sizeof key ? sizeof key - used : 0,
+                             "%s@%016llx;", fnames[i], (unsigned long long)hs[i]);
+    if (used >= sizeof key) {
+      tfe_status_setf(s, TF_INVALID_ARGUMENT, "gradient: function names too long");
+      return NULL;
+    }
+  }
+  pthread_mutex_lock(&g_mu);
+  for (b = g_cache; b != NULL; b = b->next) {
+    if (strcmp(b->key, key) == 0) break;
+  }
+  pthread_mutex_unlock(&g_mu);
+  if (b != NULL) return b;
+
+  memset(st, 0, sizeof st);
+  b = (bwd*)tfe_calloc(1, sizeof *b);
+  if (b == NULL) goto oom;
+  b->key = tfe_strdup(key);
+  if (b->key == NULL) goto oom;
+  for (i = 0; i < n; i++) {
+    if (!stage_build(&st[i], lib, fnames[i], s)) goto fail;
+    if (i > 0 && (st[i].nargs != st[0].nargs || st[i].nrets != st[0].nrets)) {
+      tfe_status_setf(s, TF_INVALID_ARGUMENT,
+                      "gradient: branches '%s' and '%s' have different signatures",
+                      fnames[0], fnames[i]);
+      goto fail;
+    }
+  }
+  b->nargs = st[0].nargs;
+  b->nrets = st[0].nrets;
+  b->mask = (unsigned char*)tfe_calloc((size_t)b->nargs + 1, 1);
+  b->gtypes = (TF_DataType*)tfe_calloc((size_t)b->nargs + 1, sizeof(TF_DataType));
+  b->dy = (unsigned char*)tfe_calloc((size_t)b->nrets + 1, 1);
+  b->rtypes = (TF_DataType*)tfe_calloc((size_t)b->nrets + 1, sizeof(TF_DataType));
+  if (b->mask == NULL || b->gtypes == NULL || b->dy == NULL || b->rtypes == NULL) goto oom;
+  for (i = 0; i < b->nrets; i++) {
+    b->dy[i] = st[0].dys[i].oper != NULL;
+    b->rtypes[i] = st[0].ret_types[i];
+  }
+  for (j = 0; j < b->nargs; j++) {
+    for (i = 0; i < n; i++) {
+      if (st[i].grads[j].oper != NULL) {
+        b->mask[j] = 1;
+        b->gtypes[j] = TF_OperationOutputType(st[i].grads[j]);
+        break;
+      }
+    }
+    if (b->mask[j]) b->nout++;
+  }
+  for (i = 0; i < n; i++) {
+    char name[512];
+    snprintf(name, sizeof name, "%s_tfe_grad_%016llx%s", fnames[i],
+             (unsigned long long)(hs[i] ^ fnv(0xcbf29ce484222325ull, key, strlen(key))),
+             n > 1 ? "_b" : "");
+    b->names[i] = tfe_strdup(name);
+    if (b->names[i] == NULL) goto oom;
+    b->fns[i] = stage_finish(&st[i], lib, fnames[i], name, b->mask, b->gtypes, s);
+    b->nfns = i + 1;
+    if (b->fns[i] == NULL) goto fail;
+  }
+  ok = 1;
+  goto done;
+oom:
+  tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "gradient: out of memory");
+fail:
+done:
+  for (i = 0; i < n; i++) stage_free(&st[i]);
+  if (!ok) {
+    bwd_free(b);
+    return NULL;
+  }
+  pthread_mutex_lock(&g_mu);
+  {
+    bwd* o;
+    for (o = g_cache; o != NULL; o = o->next) {
+      if (strcmp(o->key, key) == 0) break;
+    }
+    if (o != NULL) {
+      bwd_free(b); /* another thread built it first */
+      b = o;
+    } else {
+      b->next = g_cache;
+      g_cache = b;
+    }
+  }
+  pthread_mutex_unlock(&g_mu);
+  return b;
+}
+
+/* ---- where the gradient runs ---- */
+
+/* The library of the gradient's context: the eager context's, or the
+ * graph's that the traced values belong to; *ctx / *graph say which. */
+static tfe_flib* context_lib(TFE_GradientContext* g, TFE_Context** ctx, TF_Graph** graph,
+                             TF_Status* s) {
+  TF_AbstractTensor* any = g->num_outputs > 0 ? g->outputs[0]
+                                              : (g->num_inputs > 0 ? g->inputs[0] : NULL);
+  TF_Output o;
+  *ctx = NULL;
+  *graph = NULL;
+  if (any == NULL) {
+    tfe_status_setf(s, TF_INTERNAL, "gradient of %s: an op without inputs or outputs",
+                    g->op_type);
+    return NULL;
+  }
+  if (TFE_AbstractTensorIsEager(any)) {
+    *ctx = TF_ExecutionContextGetTFEContext(g->ec, s);
+    return GL_OK(s) ? tfe_ctx_flib(*ctx) : NULL;
+  }
+  if (!tfe_unified_output_of(any, &o) || o.oper == NULL) {
+    tfe_status_setf(s, TF_INTERNAL, "gradient of %s: a value of no graph", g->op_type);
+    return NULL;
+  }
+  *graph = o.oper->graph;
+  return tfe_graph_flib(*graph);
+}
+
+/* Makes the backward functions callable where the gradient runs. */
+static void install(const bwd* b, TFE_Context* ctx, TF_Graph* graph, TF_Status* s) {
+  int i;
+  for (i = 0; i < b->nfns && GL_OK(s); i++) {
+    if (ctx != NULL) {
+      if (tfe_flib_find(tfe_ctx_flib(ctx), b->names[i]) == NULL) {
+        TFE_ContextAddFunction(ctx, b->fns[i], s);
+      }
+    } else if (tfe_flib_find(tfe_graph_flib(graph), b->names[i]) == NULL) {
+      TF_GraphCopyFunction(graph, b->fns[i], NULL, s);
+    }
+  }
+}
+
+/* The backward op's inputs after the forward inputs from `first`: the
+ * upstream gradients of the differentiable outputs (zeros when none). */
+static int upstream(TFE_GradientContext* g, const bwd* b, TF_AbstractTensor** dys, TF_Status* s) {
+  int i, n = 0;
+  for (i = 0; i < b->nrets && i < g->num_outputs; i++) {
+    if (!b->dy[i]) continue;
+    dys[n++] = gl_grad_or_zeros(g, i, s);
+  }
+  return n;
+}
+
+/* Hands the backward op's outputs to the forward inputs from `first`. */
+static void give_all(TFE_GradientContext* g, const bwd* b, int first, TF_AbstractTensor** outs,
+                     TF_Status* s) {
+  int i, k = 0;
+  for (i = 0; i < b->nargs; i++) {
+    if (!b->mask[i]) continue;
+    if (GL_OK(s) && first + i < g->num_inputs) {
+      gu_give(g, first + i, outs[k], s);
+    } else {
+      TF_DeleteAbstractTensor(outs[k]);
+    }
+    outs[k++] = NULL;
+  }
+}
+
+static void call_gradient(TFE_GradientContext* g, const char* fname, int first, TF_Status* s) {
+  TFE_Context* ctx;
+  TF_Graph* graph;
+  tfe_flib* lib = context_lib(g, &ctx, &graph, s);
+  const bwd* b;
+  TF_AbstractTensor** buf;
+  TF_AbstractOp* op;
+  int i, ndy;
+  if (lib == NULL || !GL_OK(s)) return;
+  b = backward_of(lib, &fname, 1, s);
+  if (b == NULL) return;
+  if (b->nout == 0) return;
+  if (b->nargs != g->num_inputs - first || b->nrets != g->num_outputs) {
+    tfe_status_setf(s, TF_INTERNAL, "gradient of a call of '%s': %d inputs for %d arguments",
+                    fname, g->num_inputs - first, b->nargs);
+    return;
+  }
+  install(b, ctx, graph, s);
+  if (!GL_OK(s)) return;
+  buf = (TF_AbstractTensor**)tfe_calloc((size_t)(b->nrets + b->nout) + 1, sizeof *buf);
+  if (buf == NULL) {
+    tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "gradient: out of memory");
+    return;
+  }
+  ndy = upstream(g, b, buf, s);
+  op = gl_op(g, b->names[0], s);
+  for (i = 0; i < b->nargs; i++) gl_in(op, g->inputs[first + i], s);
+  for (i = 0; i < ndy; i++) gl_in(op, buf[i], s);
+  gl_free(buf, ndy);
+  gl_fin_n(op, b->nout, buf, s);
+  give_all(g, b, first, buf, s);
+  gl_free(buf, b->nout);
+  tfe_free(buf);
+}
+
+/* ---- the gradient functions ---- */
+
+void tfe_grad_function_call(TFE_GradientContext* g, TF_Status* s) {
+  call_gradient(g, g->op_type, 0, s);
+}
+
+static void grad_partitioned_call(TFE_GradientContext* g, TF_Status* s) {
+  const tfe_attr_value* f = tfe_attrs_find(g->attrs, "f");
+  if (f == NULL || f->type != TF_ATTR_FUNC || f->is_list) {
+    tfe_status_setf(s, TF_INVALID_ARGUMENT, "gradient of %s: no function attr 'f'",
+                    g->op_type);
+    return;
+  }
+  call_gradient(g, f->v.s.data, 0, s);
+}
+
+static const char* func_attr(TFE_GradientContext* g, const char* name, TF_Status* s) {
+  const tfe_attr_value* f = tfe_attrs_find(g->attrs, name);
+  if (f == NULL || f->type != TF_ATTR_FUNC || f->is_list) {
+    tfe_status_setf(s, TF_INVALID_ARGUMENT, "gradient of %s: no function attr '%s'",
+                    g->op_type, name);
+    return NULL;
+  }
+  return f->v.s.data;
+}
+
+/* If(cond, args): If(cond, args + upstream) of the branches' backward
+ * functions. */
+static void grad_if(TFE_GradientContext* g, TF_Status* s) {
+  const char* names[2];
+  TFE_Context* ctx;
+  TF_Graph* graph;
+  tfe_flib* lib;
+  const bwd* b;
+  TF_AbstractTensor** buf;
+  TF_DataType* tin;
+  TF_AbstractOp* op;
+  int i, ndy, nin = 0;
+  names[0] = func_attr(g, "then_branch", s);
+  if (names[0] == NULL) return;
+  names[1] = func_attr(g, "else_branch", s);
+  if (names[1] == NULL) return;
+  lib = context_lib(g, &ctx, &graph, s);
+  if (lib == NULL || !GL_OK(s)) return;
+  b = backward_of(lib, names, 2, s);
+  if (b == NULL || b->nout == 0) return;
+  if (b->nargs != g->num_inputs - 1 || b->nrets != g->num_outputs) {
+    tfe_status_setf(s, TF_INTERNAL, "gradient of %s: branch signature mismatch", g->op_type);
+    return;
+  }
+  install(b, ctx, graph, s);
+  if (!GL_OK(s)) return;
+  buf = (TF_AbstractTensor**)tfe_calloc((size_t)(b->nargs + b->nrets + b->nout) + 1,
+                                        sizeof *buf);
+  tin = (TF_DataType*)tfe_calloc((size_t)(b->nargs + b->nrets) + 1, sizeof *tin);
+  if (buf == NULL || tin == NULL) {
+    tfe_free(buf);
+    tfe_free(tin);
+    tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "gradient: out of memory");
+    return;
+  }
+  for (i = 0; i < b->nargs; i++) {
+    buf[nin] = TFE_AbstractTensorCopy(g->inputs[1 + i], s);
+    tin[nin++] = TFE_AbstractTensorDataType(g->inputs[1 + i], s);
+  }
+  ndy = upstream(g, b, buf + nin, s);
+  for (i = 0; i < b->nrets; i++) {
+    if (b->dy[i]) tin[nin++] = b->rtypes[i];
+  }
+  op = gl_op(g, g->op_type, s);
+  gl_in(op, g->inputs[0], s);
+  gl_in_list(op, buf, nin, s);
+  if (op != NULL && GL_OK(s)) {
+    TF_AbstractOpSetAttrType(op, "Tcond", TFE_AbstractTensorDataType(g->inputs[0], s), s);
+  }
+  if (op != NULL && GL_OK(s)) TFE_AbstractOpSetAttrTypeList(op, "Tin", tin, nin, s);
+  {
+    TF_DataType* tout = (TF_DataType*)tfe_calloc((size_t)b->nout + 1, sizeof *tout);
+    int k = 0;
+    if (tout == NULL) {
+      tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "gradient: out of memory");
+    } else {
+      for (i = 0; i < b->nargs; i++) {
+        if (b->mask[i]) tout[k++] = b->gtypes[i];
+      }
+      if (op != NULL && GL_OK(s)) TFE_AbstractOpSetAttrTypeList(op, "Tout", tout, k, s);
+      tfe_free(tout);
+    }
+  }
+  if (op != NULL && GL_OK(s)) TFE_AbstractOpSetAttrFunctionName(op, "then_branch", b->names[0], s);
+  if (op != NULL && GL_OK(s)) TFE_AbstractOpSetAttrFunctionName(op, "else_branch", b->names[1], s);
+  (void)ndy;
+  gl_free(buf, b->nargs + b->nrets);
+  gl_fin_n(op, b->nout, buf, s);
+  give_all(g, b, 1, buf, s);
+  gl_free(buf, b->nout);
+  tfe_free(buf);
+  tfe_free(tin);
+}
+
+/* ---- While ----
+ *
+ * The gradient of While(v; cond, body) runs two loops. The first runs the
+ * forward loop again with a counter, pushing each iteration's loop values
+ * onto TensorLists (only for the variables the body changes: the others
+ * are the same in every iteration); the second runs as many iterations,
+ * popping those values and calling the body's backward function
+ * (backward_of) with the carried gradients. A variable (resource) captured
+ * by the body gets its gradient summed over the iterations. */
+
+typedef struct wplan {
+  struct wplan* next;
+  char* key;
+  int n, nacc, ninv, ncar;
+  TF_DataType* T;
+  unsigned char* inv;     /* the body passes variable j through */
+  unsigned char* carried; /* j has a gradient carried by the backward loop */
+  TF_DataType* ctype;     /* its dtype */
+  const bwd* bb;          /* the body's backward function */
+  TF_Function* fns[4];    /* forward-accumulating cond, body; backward cond, body */
+  char* names[4];
+} wplan;
+
+static wplan* g_wcache;
+
+static void wplan_free(wplan* w) {
+  int i;
+  if (w == NULL) return;
+  for (i = 0; i < 4; i++) {
+    TF_DeleteFunction(w->fns[i]);
+    tfe_free(w->names[i]);
+  }
+  tfe_free(w->key);
+  tfe_free(w->T);
+  tfe_free(w->inv);
+  tfe_free(w->carried);
+  tfe_free(w->ctype);
+  tfe_free(w);
+}
+
+/* A scratch graph whose function library is lib (calls resolve there). */
+static TF_Graph* scratch_graph(tfe_flib* lib) {
+  TF_Graph* g = TF_NewGraph();
+  if (g == NULL) return NULL;
+  if (g->flib != NULL) tfe_flib_free(g->flib);
+  g->flib = tfe_flib_ref(lib);
+  return g;
+}
+
+static TF_Operation* sg_finish(TF_OperationDescription* d, TF_Status* s) {
+  if (d == NULL) {
+    tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "gradient: out of memory");
+    return NULL;
+  }
+  return TF_FinishOperation(d, s);
+}
+
+static TF_Output sg_ph(TF_Graph* g, const char* pfx, int k, TF_DataType dt, TF_Status* s) {
+  char name[64];
+  TF_Operation* op;
+  snprintf(name, sizeof name, "%s%d", pfx, k);
+  op = GL_OK(s) ? add_placeholder(g, name, dt, s) : NULL;
+  return (TF_Output){op, 0};
+}
+
+static TF_Output sg_i32(TF_Graph* g, const char* name, int32_t v, TF_Status* s) {
+  TF_Tensor* t;
+  TF_OperationDescription* d;
+  TF_Operation* op;
+  if (!GL_OK(s)) return (TF_Output){NULL, -1};
+  t = TF_AllocateTensor(TF_INT32, NULL, 0, sizeof(int32_t));
+  if (t == NULL) {
+    tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "gradient: out of memory");
+    return (TF_Output){NULL, -1};
+  }
+  *(int32_t*)TF_TensorData(t) = v;
+  d = TF_NewOperation(g, "Const", name);
+  if (d != NULL) {
+    TF_SetAttrType(d, "dtype", TF_INT32);
+    TF_SetAttrTensor(d, "value", t, s);
+  }
+  op = sg_finish(d, s);
+  TF_DeleteTensor(t);
+  return (TF_Output){op, 0};
+}
+
+static TF_Output sg_bin(TF_Graph* g, const char* type, const char* name, TF_Output a,
+                        TF_Output b, TF_Status* s) {
+  TF_OperationDescription* d;
+  if (!GL_OK(s)) return (TF_Output){NULL, -1};
+  d = TF_NewOperation(g, type, name);
+  if (d != NULL) {
+    TF_AddInput(d, a);
+    TF_AddInput(d, b);
+  }
+  return (TF_Output){sg_finish(d, s), 0};
+}
+
+/* A call of function fname on inputs in[0..n). */
+static TF_Operation* sg_call(TF_Graph* g, const char* fname, const char* name,
+                             const TF_Output* in, int n, TF_Status* s) {
+  TF_OperationDescription* d;
+  int i;
+  if (!GL_OK(s)) return NULL;
+  d = TF_NewOperation(g, fname, name);
+  if (d != NULL) {
+    for (i = 0; i < n; i++) TF_AddInput(d, in[i]);
+  }
+  return sg_finish(d, s);
+}
+
+static TF_Function* sg_to_function(TF_Graph* g, const char* name, const TF_Output* in, int nin,
+                                   const TF_Output* out, int nout, TF_Status* s) {
+  TF_Function* fn;
+  if (!GL_OK(s)) return NULL;
+  fn = TF_GraphToFunction(g, name, 0, -1, NULL, nin, in, nout, out, NULL, NULL, NULL, s);
+  if (!GL_OK(s)) {
+    TF_DeleteFunction(fn);
+    return NULL;
+  }
+  return fn;
+}
+
+/* Builds the four loop functions of plan w for While(cond, body). */
+static int wplan_build(wplan* w, tfe_flib* lib, const char* cond, const char* body,
+                       const char* stem, TF_Status* s) {
+  int n = w->n, i, k, nin;
+  TF_Graph* g = NULL;
+  TF_Output *in = NULL, *out = NULL, *v = NULL, *lists = NULL, *dv = NULL, *invs = NULL;
+  TF_Operation* op;
+  char name[600];
+  int ok = 0, total = 1 + 2 * n + w->nacc + w->ncar + w->ninv + 4;
+  in = (TF_Output*)tfe_calloc((size_t)total, sizeof *in);
+  out = (TF_Output*)tfe_calloc((size_t)total, sizeof *out);
+  v = (TF_Output*)tfe_calloc((size_t)total, sizeof *v);
+  lists = (TF_Output*)tfe_calloc((size_t)total, sizeof *lists);
+  dv = (TF_Output*)tfe_calloc((size_t)total, sizeof *dv);
+  invs = (TF_Output*)tfe_calloc((size_t)total, sizeof *invs);
+  if (in == NULL || out == NULL || v == NULL || lists == NULL || dv == NULL || invs == NULL) {
+    tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "gradient: out of memory");
+    goto done;
+  }
+  for (k = 0; k < 4; k++) {
+    static const char* const kSuffix[4] = {"fcond", "fbody", "bcond", "bbody"};
+    snprintf(name, sizeof name, "%s_%s", stem, kSuffix[k]);
+    w->names[k] = tfe_strdup(name);
+    if (w->names[k] == NULL) {
+      tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "gradient: out of memory");
+      goto done;
+    }
+  }
+  /* Forward-accumulating cond and body: (counter, v..., lists...). */
+  for (k = 0; k < 2 && GL_OK(s); k++) {
+    int nl = 0, no = 0;
+    g = scratch_graph(lib);
+    if (g == NULL) {
+      tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "gradient: out of memory");
+      goto done;
+    }
+    nin = 0;
+    in[nin++] = sg_ph(g, "counter", 0, TF_INT32, s);
+    for (i = 0; i < n; i++) in[nin++] = v[i] = sg_ph(g, "v", i, w->T[i], s);
+    for (i = 0; i < w->nacc; i++) in[nin++] = lists[i] = sg_ph(g, "acc", i, TF_VARIANT, s);
+    if (k == 0) {
+      op = sg_call(g, cond, "cond", v, n, s);
+      out[no++] = (TF_Output){op, 0};
+    } else {
+      TF_Operation* call = sg_call(g, body, "body", v, n, s);
+      out[no++] = sg_bin(g, "AddV2", "next_counter", in[0], sg_i32(g, "one", 1, s), s);
+      for (i = 0; i < n; i++) out[no++] = (TF_Output){call, i};
+      for (i = 0; i < n && GL_OK(s); i++) {
+        TF_OperationDescription* d;
+        if (w->inv[i]) continue;
+        snprintf(name, sizeof name, "push%d", i);
+        d = TF_NewOperation(g, "TensorListPushBack", name);
+        if (d != NULL) {
+          TF_AddInput(d, lists[nl]);
+          TF_AddInput(d, v[i]);
+          TF_SetAttrType(d, "element_dtype", w->T[i]);
+        }
+        out[no++] = (TF_Output){sg_finish(d, s), 0};
+        nl++;
+      }
+    }
+    w->fns[k] = sg_to_function(g, w->names[k], in, nin, out, no, s);
+    TF_DeleteGraph(g);
+    g = NULL;
+  }
+  /* Backward cond and body: (i, dv..., lists..., invariants...). */
+  for (k = 2; k < 4 && GL_OK(s); k++) {
+    int nl = 0, ni = 0, no = 0, nd = 0, ndy = 0;
+    TF_Output* bin = NULL;
+    g = scratch_graph(lib);
+    if (g == NULL) {
+      tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "gradient: out of memory");
+      goto done;
+    }
+    nin = 0;
+    in[nin++] = sg_ph(g, "i", 0, TF_INT32, s);
+    for (i = 0; i < n; i++) {
+      if (w->carried[i]) in[nin++] = dv[nd++] = sg_ph(g, "dv", i, w->ctype[i], s);
+    }
+    for (i = 0; i < w->nacc; i++) in[nin++] = lists[i] = sg_ph(g, "acc", i, TF_VARIANT, s);
+    for (i = 0; i < n; i++) {
+      if (w->inv[i]) in[nin++] = invs[ni++] = sg_ph(g, "inv", i, w->T[i], s);
+    }
+    if (k == 2) {
+      out[no++] = sg_bin(g, "Greater", "more", in[0], sg_i32(g, "zero", 0, s), s);
+      w->fns[k] = sg_to_function(g, w->names[k], in, nin, out, no, s);
+      TF_DeleteGraph(g);
+      g = NULL;
+      continue;
+    }
+    {
+      TF_Output shape = sg_i32(g, "any_shape", -1, s);
+      TF_Output new_lists[64];
+      TF_Operation* call;
+      int kd = 0, kout = 0;
+      if (w->nacc > 64) {
+        tfe_status_setf(s, TF_UNIMPLEMENTED,
+                        "gradient of While: more than 64 loop variables change in the body");
+        TF_DeleteGraph(g);
+        g = NULL;
+        goto done;
+      }
+      bin = (TF_Output*)tfe_calloc((size_t)(2 * n) + 1, sizeof *bin);
+      if (bin == NULL) {
+        tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "gradient: out of memory");
+        TF_DeleteGraph(g);
+        g = NULL;
+        goto done;
+      }
+      ni = 0;
+      for (i = 0; i < n && GL_OK(s); i++) {
+        if (w->inv[i]) {
+          bin[i] = invs[ni++];
+        } else {
+          TF_OperationDescription* d;
+          snprintf(name, sizeof name, "pop%d", i);
+          d = TF_NewOperation(g, "TensorListPopBack", name);
+          if (d != NULL) {
+            TF_AddInput(d, lists[nl]);
+            TF_AddInput(d, shape);
+            TF_SetAttrType(d, "element_dtype", w->T[i]);
+          }
+          op = sg_finish(d, s);
+          new_lists[nl++] = (TF_Output){op, 0};
+          bin[i] = (TF_Output){op, 1};
+        }
+      }
+      ndy = n;
+      for (i = 0, kd = 0; i < n; i++) {
+        if (w->carried[i] && w->T[i] != TF_RESOURCE) bin[ndy++] = dv[kd];
+        if (w->carried[i]) kd++;
+      }
+      call = sg_call(g, w->bb->names[0], "body_grad", bin, ndy, s);
+      out[no++] = sg_bin(g, "Sub", "next_i", in[0], sg_i32(g, "one", 1, s), s);
+      for (i = 0, kd = 0, kout = 0; i < n && GL_OK(s); i++) {
+        TF_Output gi = {NULL, -1};
+        if (w->bb->mask[i]) gi = (TF_Output){call, kout++};
+        if (!w->carried[i]) continue;
+        if (w->T[i] == TF_RESOURCE) {
+          snprintf(name, sizeof name, "acc_grad%d", i);
+          out[no++] = sg_bin(g, "AddV2", name, dv[kd], gi, s);
+        } else if (gi.oper != NULL) {
+          out[no++] = gi;
+        } else {
+          TF_OperationDescription* d;
+          snprintf(name, sizeof name, "zeros%d", i);
+          d = TF_NewOperation(g, "ZerosLike", name);
+          if (d != NULL) TF_AddInput(d, dv[kd]);
+          out[no++] = (TF_Output){sg_finish(d, s), 0};
+        }
+        kd++;
+      }
+      for (i = 0; i < nl; i++) out[no++] = new_lists[i];
+      for (i = 0; i < ni; i++) out[no++] = invs[i];
+      tfe_free(bin);
+    }
+    w->fns[k] = sg_to_function(g, w->names[k], in, nin, out, no, s);
+    TF_DeleteGraph(g);
+    g = NULL;
+  }
+  ok = GL_OK(s);
+done:
+  tfe_free(in);
+  tfe_free(out);
+  tfe_free(v);
+  tfe_free(lists);
+  tfe_free(dv);
+  tfe_free(invs);
+  return ok;
+}
+
+static const wplan* while_plan_of(tfe_flib* lib, const char* cond, const char* body,
+                                  TF_Status* s) {
+  char key[1024];
+  uint64_t hc, hb;
+  wplan* w;
+  tfe_fn_inst* inst = NULL;
+  const char* bad = NULL;
+  int i;
+  hc = fn_hash(lib, cond, s);
+  hb = fn_hash(lib, body, s);
+  if (!GL_OK(s)) return NULL;
+  if ((size_t)snprintf(key, sizeof key, "%s@%016llx;%s@%016llx", cond,
+                       (unsigned long long)hc, body, (unsigned long long)hb) >= sizeof key) {
+    tfe_status_setf(s, TF_INVALID_ARGUMENT, "gradient: function names too long");
+    return NULL;
+  }
+  pthread_mutex_lock(&g_mu);
+  for (w = g_wcache; w != NULL; w = w->next) {
+    if (strcmp(w->key, key) == 0) break;
+  }
+  pthread_mutex_unlock(&g_mu);
+  if (w != NULL) return w;
+  /* The forward loop runs again: its functions must be safe to rerun. */
+  if (!body_safe(lib, cond, 0, &bad, s) || !body_safe(lib, body, 0, &bad, s)) {
+    if (GL_OK(s)) {
+      tfe_status_setf(s, TF_UNIMPLEMENTED,
+                      "gradient of While (body '%s'): the gradient runs the loop again to "
+                      "collect its intermediate values, and the loop has a stateful op "
+                      "(%s): tfe does not rerun stateful ops other than variable reads "
+                      "(docs/GRADIENTS.md)",
+                      body, bad != NULL ? bad : "?");
+    }
+    return NULL;
+  }
+  w = (wplan*)tfe_calloc(1, sizeof *w);
+  if (w == NULL) goto oom;
+  w->key = tfe_strdup(key);
+  if (w->key == NULL) goto oom;
+  w->bb = backward_of(lib, &body, 1, s);
+  if (w->bb == NULL) goto fail;
+  inst = tfe_fn_body_new(tfe_flib_find(lib, body), lib, NULL, 0, NULL, NULL, NULL, s);
+  if (inst == NULL || !GL_OK(s)) goto fail;
+  w->n = tfe_fn_inst_num_args(inst);
+  if (tfe_fn_inst_num_rets(inst) != w->n || w->bb->nargs != w->n) {
+    tfe_status_setf(s, TF_INVALID_ARGUMENT,
+                    "gradient of While: body '%s' returns %d values for %d loop variables",
+                    body, tfe_fn_inst_num_rets(inst), w->n);
+    goto fail;
+  }
+  w->T = (TF_DataType*)tfe_calloc((size_t)w->n + 1, sizeof *w->T);
+  w->ctype = (TF_DataType*)tfe_calloc((size_t)w->n + 1, sizeof *w->ctype);
+  w->inv = (unsigned char*)tfe_calloc((size_t)w->n + 1, 1);
+  w->carried = (unsigned char*)tfe_calloc((size_t)w->n + 1, 1);
+  if (w->T == NULL || w->ctype == NULL || w->inv == NULL || w->carried == NULL) goto oom;
+  {
+    size_t pos = 0;
+    TF_Operation* op;
+    int k = 0;
+    const TF_Output* rets = tfe_fn_inst_ret_outputs(inst);
+    while (k < w->n && (op = TF_GraphNextOperation(tfe_fn_inst_body(inst), &pos)) != NULL) {
+      TF_Output r = rets[k];
+      /* Through Identity nodes (a returned argument may get one). */
+      while (r.oper != NULL && r.oper != op &&
+             strcmp(TF_OperationOpType(r.oper), "Identity") == 0) {
+        r = TF_OperationInput((TF_Input){r.oper, 0});
+      }
+      w->T[k] = tfe_fn_inst_arg_types(inst)[k];
+      w->inv[k] = r.oper == op && r.index == 0;
+      k++;
+    }
+  }
+  for (i = 0; i < w->n; i++) {
+    if (trainable(w->T[i])) {
+      w->carried[i] = 1;
+      w->ctype[i] = w->T[i];
+    } else if (w->T[i] == TF_RESOURCE && w->bb->mask[i]) {
+      if (!w->inv[i]) {
+        tfe_status_setf(s, TF_UNIMPLEMENTED,
+                        "gradient of While: loop variable %d is a resource the body "
+                        "replaces; tfe differentiates only resources the body passes "
+                        "through",
+                        i);
+        goto fail;
+      }
+      w->carried[i] = 1;
+      w->ctype[i] = w->bb->gtypes[i];
+    }
+    if (w->inv[i]) {
+      w->ninv++;
+    } else {
+      w->nacc++;
+    }
+    if (w->carried[i]) w->ncar++;
+  }
+  {
+    char stem[560];
+    snprintf(stem, sizeof stem, "%.500s_tfe_while_grad_%016llx", body,
+             (unsigned long long)(hb ^ (hc * 31)));
+    if (!wplan_build(w, lib, cond, body, stem, s)) goto fail;
+  }
+  tfe_fn_inst_free(inst);
+  pthread_mutex_lock(&g_mu);
+  {
+    wplan* o;
+    for (o = g_wcache; o != NULL; o = o->next) {
+      if (strcmp(o->key, key) == 0) break;
+    }
+    if (o != NULL) {
+      wplan_free(w);
+      w = o;
+    } else {
+      w->next = g_wcache;
+      g_wcache = w;
+    }
+  }
+  pthread_mutex_unlock(&g_mu);
+  return w;
+oom:
+  tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "gradient: out of memory");
+fail:
+  tfe_fn_inst_free(inst);
+  wplan_free(w);
+  return NULL;
+}
+
+/* A While op of g's forward type over inputs in[0..n) of types T. */
+static void run_while(TFE_GradientContext* g, const char* cond, const char* body,
+                      TF_AbstractTensor** in, const TF_DataType* T, int n,
+                      TF_AbstractTensor** outs, TF_Status* s) {
+  TF_AbstractOp* op = gl_op(g, g->op_type, s);
+  gl_in_list(op, in, n, s);
+  if (op != NULL && GL_OK(s)) TFE_AbstractOpSetAttrTypeList(op, "T", T, n, s);
+  if (op != NULL && GL_OK(s)) TFE_AbstractOpSetAttrFunctionName(op, "cond", cond, s);
+  if (op != NULL && GL_OK(s)) TFE_AbstractOpSetAttrFunctionName(op, "body", body, s);
+  gl_fin_n(op, n, outs, s);
+}
+
+static void grad_while(TFE_GradientContext* g, TF_Status* s) {
+  const char* cond = func_attr(g, "cond", s);
+  const char* body = cond != NULL ? func_attr(g, "body", s) : NULL;
+  TFE_Context* ctx;
+  TF_Graph* graph;
+  tfe_flib* lib;
+  const wplan* w;
+  TF_AbstractTensor **in = NULL, **outs = NULL;
+  TF_DataType* T = NULL;
+  int i, n, k, nin, cap;
+  if (body == NULL) return;
+  lib = context_lib(g, &ctx, &graph, s);
+  if (lib == NULL || !GL_OK(s)) return;
+  {
+    /* The loop functions call the body's backward function: it must be
+     * in the library before they are built. */
+    const bwd* bb = backward_of(lib, &body, 1, s);
+    if (bb == NULL) return;
+    install(bb, ctx, graph, s);
+    if (!GL_OK(s)) return;
+  }
+  w = while_plan_of(lib, cond, body, s);
+  if (w == NULL) return;
+  n = w->n;
+  if (n != g->num_inputs || n != g->num_outputs) {
+    tfe_status_setf(s, TF_INTERNAL, "gradient of %s: %d inputs for %d loop variables",
+                    g->op_type, g->num_inputs, n);
+    return;
+  }
+  if (w->ncar == 0 || w->bb->nout == 0) return;
+  install(w->bb, ctx, graph, s);
+  for (i = 0; i < 4 && GL_OK(s); i++) {
+    if (ctx != NULL) {
+      if (tfe_flib_find(tfe_ctx_flib(ctx), w->names[i]) == NULL) {
+        TFE_ContextAddFunction(ctx, w->fns[i], s);
+      }
+    } else if (tfe_flib_find(tfe_graph_flib(graph), w->names[i]) == NULL) {
+      TF_GraphCopyFunction(graph, w->fns[i], NULL, s);
+    }
+  }
+  if (!GL_OK(s)) return;
+  cap = 2 + 2 * n + w->nacc + w->ncar + w->ninv;
+  in = (TF_AbstractTensor**)tfe_calloc((size_t)cap, sizeof *in);
+  outs = (TF_AbstractTensor**)tfe_calloc((size_t)cap, sizeof *outs);
+  T = (TF_DataType*)tfe_calloc((size_t)cap, sizeof *T);
+  if (in == NULL || outs == NULL || T == NULL) {
+    tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "gradient: out of memory");
+    goto done;
+  }
+  /* The forward loop again, accumulating. */
+  nin = 0;
+  T[nin] = TF_INT32;
+  in[nin++] = gl_i32(g, 0, s);
+  for (i = 0; i < n; i++) {
+    T[nin] = w->T[i];
+    in[nin++] = TFE_AbstractTensorCopy(g->inputs[i], s);
+  }
+  for (i = 0; i < n && GL_OK(s); i++) {
+    TF_AbstractOp* op;
+    TF_AbstractTensor* shape;
+    if (w->inv[i]) continue;
+    shape = gl_i32(g, -1, s);
+    op = gl_op(g, "EmptyTensorList", s);
+    gl_in(op, shape, s);
+    gl_in(op, shape, s); /* max_num_elements -1: no limit */
+    TF_DeleteAbstractTensor(shape);
+    if (op != NULL && GL_OK(s)) {
+      TF_AbstractOpSetAttrType(op, "element_dtype", w->T[i], s);
+      TF_AbstractOpSetAttrType(op, "shape_type", TF_INT32, s);
+    }
+    T[nin] = TF_VARIANT;
+    in[nin++] = gl_fin(op, s);
+  }
+  run_while(g, w->names[0], w->names[1], in, T, nin, outs, s);
+  gl_free(in, nin);
+  if (!GL_OK(s)) goto done;
+  /* The backward loop: (count, carried gradients, lists, invariants). */
+  nin = 0;
+  T[nin] = TF_INT32;
+  in[nin++] = TFE_AbstractTensorCopy(outs[0], s);
+  for (i = 0; i < n && GL_OK(s); i++) {
+    if (!w->carried[i]) continue;
+    T[nin] = w->ctype[i];
+    if (w->T[i] == TF_RESOURCE) {
+      TF_AbstractOp* op = gl_op(g, "ReadVariableOp", s);
+      TF_AbstractTensor* val;
+      gl_in(op, g->inputs[i], s);
+      gl_set_type(op, "dtype", w->ctype[i], s);
+      val = gl_fin(op, s);
+      in[nin++] = gu_call1(g, "ZerosLike", val, s);
+      TF_DeleteAbstractTensor(val);
+    } else {
+      in[nin++] = gl_grad_or_zeros(g, i, s);
+    }
+  }
+  for (i = 0; i < w->nacc; i++) {
+    T[nin] = TF_VARIANT;
+    in[nin++] = TFE_AbstractTensorCopy(outs[1 + n + i], s);
+  }
+  for (i = 0; i < n; i++) {
+    if (!w->inv[i]) continue;
+    T[nin] = w->T[i];
+    in[nin++] = TFE_AbstractTensorCopy(g->inputs[i], s);
+  }
+  gl_free(outs, 1 + n + w->nacc);
+  run_while(g, w->names[2], w->names[3], in, T, nin, outs, s);
+  gl_free(in, nin);
+  for (i = 0, k = 1; i < n; i++) {
+    if (!w->carried[i]) continue;
+    if (GL_OK(s)) {
+      gu_give(g, i, outs[k], s);
+      outs[k] = NULL;
+    }
+    k++;
+  }
+  gl_free(outs, nin);
+done:
+  tfe_free(in);
+  tfe_free(outs);
+  tfe_free(T);
+}
+
+int tfe_grad_register_func(void) {
+  return tfe_grad_register_builtin("PartitionedCall", grad_partitioned_call) &&
+         tfe_grad_register_builtin("StatefulPartitionedCall", grad_partitioned_call) &&
+         tfe_grad_register_builtin("If", grad_if) &&
+         tfe_grad_register_builtin("StatelessIf", grad_if) &&
+         tfe_grad_register_builtin("While", grad_while) &&
+         tfe_grad_register_builtin("StatelessWhile", grad_while);
+}

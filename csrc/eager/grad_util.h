@@ -51,6 +51,16 @@ int tfe_grad_register_builtin(const char* op_type, TFE_GradientFunction fn);
 int tfe_grad_register_array(void);
 int tfe_grad_register_nn(void);
 int tfe_grad_register_func(void);
+/* The gradient of a call of a library function (an op whose type is the
+ * function's name; grad_func.c): used by the tape and TF_AddGradients when
+ * the registry does not know the type but the context's or graph's
+ * function library has a function of that name. */
+void tfe_grad_function_call(TFE_GradientContext* g, TF_Status* s);
+/* TF_AddGradientsWithPrefix where a source the targets do not reach gets
+ * {NULL, -1} instead of an error (gradients.c; for grad_func.c). */
+void tfe_add_gradients_lenient(TF_Graph* g, const char* prefix, TF_Output* y, int ny,
+                               TF_Output* x, int nx, TF_Output* dx, TF_Status* status,
+                               TF_Output* dy);
 int tfe_grad_register_nn_extra(void);
 int tfe_grad_register_more(void);
 int tfe_grad_register_linalg(void);

@@ -31,8 +31,11 @@
 
 #include "core/alloc.h"
 #include "core/status_internal.h"
+#include "eager/grad_util.h"
 #include "eager/custom_device.h"
 #include "eager/tape.h"
+#include "graph/function_internal.h"
+#include "graph/function_lib.h"
 #include "ops/op_registry.h"
 #include "tensorflow/c/eager/c_api.h"
 
@@ -921,7 +924,11 @@ static void backprop_record(TFE_GradientTape* t, TF_ExecutionContext* ec, record
     backprop_custom(t, r, m, s);
     return;
   }
-  if (!tfe_grad_lookup(r->op_type, &fn, &nd)) {
+  if (!tfe_grad_lookup(r->op_type, &fn, &nd) &&
+      tfe_flib_find(tfe_ctx_flib(t->ctx), r->op_type) != NULL) {
+    fn = tfe_grad_function_call; /* a call of a context function (grad_func.c) */
+    nd = 0;
+  } else if (fn == NULL && !nd) {
     tfe_status_setf(s, TF_UNIMPLEMENTED,
                     "No gradient defined for operation of type %s: tfe has no registered "
                     "gradient for it (TFE_RegisterGradient adds one)",

@@ -1,0 +1,458 @@
+/* TF_AddGradients through function calls and control flow (grad_func.c,
+ * csrc/graph/gradients.c), against values recorded from TF 2.21
+ * (tools/record_grad_func.py -> tests/data/grad_func_tf221.h):
+ * PartitionedCall and StatefulPartitionedCall (TF's C API differentiates
+ * them), a call by the function's name, StatelessIf and StatelessWhile
+ * (TF's C API refuses those with NOT_FOUND; tfe differentiates them, and
+ * the values are TF's Python gradients of the same math), TF1 loops built
+ * with TF_NewWhile (TF 2.21 builds a gradient that fails when run or
+ * aborts; tfe says UNIMPLEMENTED), Switch/Merge (NOT_FOUND in both), a
+ * function whose gradient would rerun a random op (UNIMPLEMENTED), and an
+ * eager tape through a call and an If. */
+#include <math.h>
+#include <string.h>
+
+#include "../data/grad_func_tf221.h"
+#include "graph_test_util.h"
+#include "tensorflow/c/eager/c_api.h"
+#include "tfe/gradients.h"
+
+static const double kX[3] = {0.5, 1.0, 2.0};
+
+static TF_Tensor* dvec(const double* v, int64_t n) {
+  TF_Tensor* t = TF_AllocateTensor(TF_DOUBLE, &n, 1, (size_t)n * sizeof(double));
+  memcpy(TF_TensorData(t), v, (size_t)n * sizeof(double));
+  return t;
+}
+
+static TF_Operation* dconst(TF_Graph* g, const char* name, double v) {
+  TF_Tensor* t = TF_AllocateTensor(TF_DOUBLE, NULL, 0, sizeof(double));
+  *(double*)TF_TensorData(t) = v;
+  return gt_const(g, name, t, NULL);
+}
+
+static TF_Operation* iconst(TF_Graph* g, const char* name, int32_t v) {
+  return gt_const(g, name, gt_scalar_i32(v), NULL);
+}
+
+/* Function `name` from a graph with inputs in[0..nin) and outputs. */
+static TF_Function* to_fn(TF_Graph* g, const char* name, TF_Output* in, int nin, TF_Output* out,
+                          int nout) {
+  TF_Status* s = TF_NewStatus();
+  TF_Function* f =
+      TF_GraphToFunction(g, name, 0, -1, NULL, nin, in, nout, out, NULL, NULL, NULL, s);
+  CHECK_CODE(s, TF_OK);
+  TF_DeleteGraph(g);
+  TF_DeleteStatus(s);
+  return f;
+}
+
+/* sq_sin(x) = x * x + sin(x) */
+static TF_Function* fn_sq_sin(void) {
+  TF_Graph* g = TF_NewGraph();
+  TF_Operation* x = gt_placeholder(g, "x", TF_DOUBLE);
+  TF_Operation* m = gt_binop(g, "Mul", "m", gt_out(x, 0), gt_out(x, 0));
+  TF_Operation* si = gt_unop(g, "Sin", "si", gt_out(x, 0));
+  TF_Output in = gt_out(x, 0), out = gt_out(gt_binop(g, "AddV2", "y", gt_out(m, 0),
+                                                     gt_out(si, 0)), 0);
+  return to_fn(g, "sq_sin", &in, 1, &out, 1);
+}
+
+/* neg3(x) = x * -3 */
+static TF_Function* fn_neg3(void) {
+  TF_Graph* g = TF_NewGraph();
+  TF_Operation* x = gt_placeholder(g, "x", TF_DOUBLE);
+  TF_Operation* c = dconst(g, "c", -3.0);
+  TF_Output in = gt_out(x, 0), out = gt_out(gt_binop(g, "Mul", "y", gt_out(x, 0),
+                                                     gt_out(c, 0)), 0);
+  return to_fn(g, "neg3", &in, 1, &out, 1);
+}
+
+/* two_in(x, y) = (x * y, exp(x)) */
+static TF_Function* fn_two_in(void) {
+  TF_Graph* g = TF_NewGraph();
+  TF_Operation* x = gt_placeholder(g, "x", TF_DOUBLE);
+  TF_Operation* y = gt_placeholder(g, "y", TF_DOUBLE);
+  TF_Output in[2] = {gt_out(x, 0), gt_out(y, 0)};
+  TF_Output out[2] = {gt_out(gt_binop(g, "Mul", "xy", in[0], in[1]), 0),
+                      gt_out(gt_unop(g, "Exp", "ex", in[0]), 0)};
+  return to_fn(g, "two_in", in, 2, out, 2);
+}
+
+/* cond_lt3(i, x) = i < 3; body_sq(i, x) = (i + 1, x * x) */
+static TF_Function* fn_cond_lt3(void) {
+  TF_Graph* g = TF_NewGraph();
+  TF_Operation* i = gt_placeholder(g, "i", TF_INT32);
+  TF_Operation* x = gt_placeholder(g, "x", TF_DOUBLE);
+  TF_Output in[2] = {gt_out(i, 0), gt_out(x, 0)};
+  TF_Output out = gt_out(gt_binop(g, "Less", "lt", in[0], gt_out(iconst(g, "three", 3), 0)), 0);
+  return to_fn(g, "cond_lt3", in, 2, &out, 1);
+}
+
+static TF_Function* fn_body_sq(void) {
+  TF_Graph* g = TF_NewGraph();
+  TF_Operation* i = gt_placeholder(g, "i", TF_INT32);
+  TF_Operation* x = gt_placeholder(g, "x", TF_DOUBLE);
+  TF_Output in[2] = {gt_out(i, 0), gt_out(x, 0)};
+  TF_Output out[2] = {
+      gt_out(gt_binop(g, "AddV2", "i1", in[0], gt_out(iconst(g, "one", 1), 0)), 0),
+      gt_out(gt_binop(g, "Mul", "xx", in[1], in[1]), 0)};
+  return to_fn(g, "body_sq", in, 2, out, 2);
+}
+
+/* noisy(x) = x * RandomUniform(shape(x)) */
+static TF_Function* fn_noisy(void) {
+  TF_Graph* g = TF_NewGraph();
+  TF_Operation* x = gt_placeholder(g, "x", TF_DOUBLE);
+  TF_Operation* sh = gt_unop(g, "Shape", "sh", gt_out(x, 0));
+  TF_OperationDescription* d = TF_NewOperation(g, "RandomUniform", "r");
+  TF_Operation* r;
+  TF_Output in = gt_out(x, 0), out;
+  TF_AddInput(d, gt_out(sh, 0));
+  TF_SetAttrType(d, "dtype", TF_DOUBLE);
+  r = gt_finish(d);
+  out = gt_out(gt_binop(g, "Mul", "y", in, gt_out(r, 0)), 0);
+  return to_fn(g, "noisy", &in, 1, &out, 1);
+}
+
+static void add_fn(TF_Graph* g, TF_Function* f) {
+  TF_Status* s = TF_NewStatus();
+  TF_GraphCopyFunction(g, f, NULL, s);
+  CHECK_CODE(s, TF_OK);
+  TF_DeleteFunction(f);
+  TF_DeleteStatus(s);
+}
+
+static void check_values(const TF_Tensor* t, const double* want, int n) {
+  int i;
+  CHECK(t != NULL);
+  CHECK_EQ_INT(TF_TensorType(t), TF_DOUBLE);
+  CHECK_EQ_INT(TF_TensorElementCount(t), n);
+  for (i = 0; i < n; i++) {
+    double got = ((const double*)TF_TensorData(t))[i];
+    if (fabs(got - want[i]) > 1e-9 * (1 + fabs(want[i]))) {
+      TFE_FAIL("element %d: %.12g, TF %.12g", i, got, want[i]);
+    }
+  }
+}
+
+/* d y / d x fed kX (and `p` when not NULL), compared with want. */
+static void grad_and_check(TF_Graph* g, TF_Output y, TF_Operation* x, TF_Operation* p, int pv,
+                           const double* want) {
+  TF_Status* s = TF_NewStatus();
+  TF_Output xo = gt_out(x, 0), dy, feeds[2];
+  TF_Tensor *vals[2], *out = NULL;
+  TF_Session* sess;
+  int nf = 1;
+  TF_AddGradients(g, &y, 1, &xo, 1, NULL, s, &dy);
+  CHECK_CODE(s, TF_OK);
+  CHECK(dy.oper != NULL);
+  sess = gt_session(g);
+  feeds[0] = xo;
+  vals[0] = dvec(kX, 3);
+  if (p != NULL) {
+    feeds[nf] = gt_out(p, 0);
+    vals[nf++] = gt_scalar_bool(pv);
+  }
+  TF_SessionRun(sess, NULL, feeds, vals, nf, &dy, &out, 1, NULL, 0, NULL, s);
+  CHECK_CODE(s, TF_OK);
+  check_values(out, want, 3);
+  TF_DeleteTensor(out);
+  while (nf > 0) TF_DeleteTensor(vals[--nf]);
+  gt_close(sess);
+  TF_DeleteStatus(s);
+}
+
+static TF_Operation* call_op(TF_Graph* g, const char* type, const char* fname, TF_Output* in,
+                             int n, int nout) {
+  TF_OperationDescription* d = TF_NewOperation(g, type, "call");
+  TF_DataType tin[4] = {TF_DOUBLE, TF_DOUBLE, TF_DOUBLE, TF_DOUBLE};
+  if (strcmp(type, fname) == 0) {
+    int i;
+    for (i = 0; i < n; i++) TF_AddInput(d, in[i]);
+  } else {
+    TF_AddInputList(d, in, n);
+    TF_SetAttrTypeList(d, "Tin", tin, n);
+    TF_SetAttrTypeList(d, "Tout", tin, nout);
+    TF_SetAttrFuncName(d, "f", fname, strlen(fname));
+  }
+  return gt_finish(d);
+}
+
+static void check_call(const char* type) {
+  TF_Graph* g = TF_NewGraph();
+  TF_Operation *x, *c;
+  TF_Output xo;
+  add_fn(g, fn_sq_sin());
+  x = gt_placeholder(g, "x", TF_DOUBLE);
+  xo = gt_out(x, 0);
+  c = call_op(g, type, "sq_sin", &xo, 1, 1);
+  grad_and_check(g, gt_out(c, 0), x, NULL, 0, kTF_PARTITIONED_CALL);
+  TF_DeleteGraph(g);
+}
+
+TEST(partitioned_call) {
+  CHECK_EQ_INT(TF_PARTITIONED_CALL_CODE, TF_OK);
+  check_call("PartitionedCall");
+}
+
+TEST(stateful_partitioned_call) {
+  CHECK_EQ_INT(TF_STATEFUL_PARTITIONED_CALL_CODE, TF_OK);
+  check_call("StatefulPartitionedCall");
+}
+
+/* TF's C API has no gradient for an op named after a function (NOT_FOUND);
+ * tfe differentiates it like PartitionedCall. */
+TEST(call_by_function_name) {
+  CHECK_EQ_INT(TF_CALL_BY_NAME_CODE, TF_NOT_FOUND);
+  check_call("sq_sin");
+}
+
+TEST(call_two_outputs_one_used) {
+  TF_Graph* g = TF_NewGraph();
+  TF_Status* s = TF_NewStatus();
+  TF_Operation *x, *y, *c;
+  TF_Output in[2], out, dy[2];
+  TF_Tensor *vals[2], *res[2] = {NULL, NULL};
+  TF_Session* sess;
+  static const double kY[3] = {3.0, -1.0, 0.25};
+  int k;
+  add_fn(g, fn_two_in());
+  x = gt_placeholder(g, "x", TF_DOUBLE);
+  y = gt_placeholder(g, "y", TF_DOUBLE);
+  in[0] = gt_out(x, 0);
+  in[1] = gt_out(y, 0);
+  for (k = 0; k < 2; k++) {
+    /* PartitionedCall, then a call by name (in a second graph). */
+    if (k == 1) {
+      TF_DeleteGraph(g);
+      g = TF_NewGraph();
+      add_fn(g, fn_two_in());
+      x = gt_placeholder(g, "x", TF_DOUBLE);
+      y = gt_placeholder(g, "y", TF_DOUBLE);
+      in[0] = gt_out(x, 0);
+      in[1] = gt_out(y, 0);
+    }
+    c = call_op(g, k == 0 ? "PartitionedCall" : "two_in", "two_in", in, 2, 2);
+    out = gt_out(c, 0);
+    TF_AddGradients(g, &out, 1, in, 2, NULL, s, dy);
+    CHECK_CODE(s, TF_OK);
+    sess = gt_session(g);
+    vals[0] = dvec(kX, 3);
+    vals[1] = dvec(kY, 3);
+    TF_SessionRun(sess, NULL, in, vals, 2, dy, res, 2, NULL, 0, NULL, s);
+    CHECK_CODE(s, TF_OK);
+    check_values(res[0], kTF_CALL_TWO_OUTPUTS, 3);
+    check_values(res[1], kTF_CALL_TWO_OUTPUTS + 3, 3);
+    TF_DeleteTensor(res[0]);
+    TF_DeleteTensor(res[1]);
+    TF_DeleteTensor(vals[0]);
+    TF_DeleteTensor(vals[1]);
+    gt_close(sess);
+  }
+  TF_DeleteGraph(g);
+  TF_DeleteStatus(s);
+}
+
+static void check_if(int pred, const double* want) {
+  TF_Graph* g = TF_NewGraph();
+  TF_Operation *x, *p, *c;
+  TF_OperationDescription* d;
+  TF_Output xo;
+  TF_DataType tin = TF_DOUBLE;
+  add_fn(g, fn_sq_sin());
+  add_fn(g, fn_neg3());
+  x = gt_placeholder(g, "x", TF_DOUBLE);
+  p = gt_placeholder(g, "p", TF_BOOL);
+  xo = gt_out(x, 0);
+  d = TF_NewOperation(g, "StatelessIf", "if");
+  TF_AddInput(d, gt_out(p, 0));
+  TF_AddInputList(d, &xo, 1);
+  TF_SetAttrTypeList(d, "Tin", &tin, 1);
+  TF_SetAttrTypeList(d, "Tout", &tin, 1);
+  TF_SetAttrFuncName(d, "then_branch", "sq_sin", 6);
+  TF_SetAttrFuncName(d, "else_branch", "neg3", 4);
+  c = gt_finish(d);
+  grad_and_check(g, gt_out(c, 0), x, p, pred, want);
+  TF_DeleteGraph(g);
+}
+
+/* TF's C API: NOT_FOUND for StatelessIf; the values are TF's Python
+ * gradients of the same cond. */
+TEST(stateless_if) {
+  CHECK_EQ_INT(TF_IF_TRUE_CODE, TF_NOT_FOUND);
+  check_if(1, kTFPY_IF_TRUE);
+  check_if(0, kTFPY_IF_FALSE);
+}
+
+TEST(stateless_while) {
+  TF_Graph* g = TF_NewGraph();
+  TF_Operation *x, *i0, *w;
+  TF_OperationDescription* d;
+  TF_Output in[2];
+  TF_DataType T[2] = {TF_INT32, TF_DOUBLE};
+  CHECK_EQ_INT(TF_FUNCTIONAL_WHILE_CODE, TF_NOT_FOUND);
+  add_fn(g, fn_cond_lt3());
+  add_fn(g, fn_body_sq());
+  x = gt_placeholder(g, "x", TF_DOUBLE);
+  i0 = iconst(g, "i0", 0);
+  in[0] = gt_out(i0, 0);
+  in[1] = gt_out(x, 0);
+  d = TF_NewOperation(g, "StatelessWhile", "while");
+  TF_AddInputList(d, in, 2);
+  TF_SetAttrTypeList(d, "T", T, 2);
+  TF_SetAttrFuncName(d, "cond", "cond_lt3", 8);
+  TF_SetAttrFuncName(d, "body", "body_sq", 7);
+  w = gt_finish(d);
+  grad_and_check(g, gt_out(w, 1), x, NULL, 0, kTFPY_FUNCTIONAL_WHILE);
+  TF_DeleteGraph(g);
+}
+
+/* TF_NewWhile loops: TF 2.21 aborts or builds a gradient that fails when
+ * run; tfe reports UNIMPLEMENTED naming the Exit node. */
+TEST(v1_while_unimplemented) {
+  TF_Graph* g = TF_NewGraph();
+  TF_Status* s = TF_NewStatus();
+  TF_Operation *x, *i0;
+  TF_Output ins[2], outs[2], dy;
+#ifdef TF_V1_WHILE_LINEAR_CRASH
+  CHECK_EQ_INT(TF_V1_WHILE_LINEAR_CRASH, 1);
+#endif
+  x = gt_placeholder(g, "x", TF_DOUBLE);
+  i0 = iconst(g, "i0", 0);
+  ins[0] = gt_out(i0, 0);
+  ins[1] = gt_out(x, 0);
+  TF_WhileParams p = TF_NewWhile(g, ins, 2, s);
+  CHECK_CODE(s, TF_OK);
+  p.cond_output = gt_out(gt_binop(p.cond_graph, "Less", "lt", p.cond_inputs[0],
+                                  gt_out(iconst(p.cond_graph, "three", 3), 0)),
+                         0);
+  p.body_outputs[0] = gt_out(gt_binop(p.body_graph, "AddV2", "i1", p.body_inputs[0],
+                                      gt_out(iconst(p.body_graph, "one", 1), 0)),
+                             0);
+  p.body_outputs[1] = gt_out(gt_binop(p.body_graph, "Mul", "x2", p.body_inputs[1],
+                                      gt_out(dconst(p.body_graph, "two", 2.0), 0)),
+                             0);
+  p.name = "loop";
+  TF_FinishWhile(&p, s, outs);
+  CHECK_CODE(s, TF_OK);
+  TF_AddGradients(g, &outs[1], 1, &ins[1], 1, NULL, s, &dy);
+  CHECK_CODE(s, TF_UNIMPLEMENTED);
+  CHECK(strstr(TF_Message(s), "TF1 while loop") != NULL);
+  CHECK(strstr(TF_Message(s), "Exit") != NULL);
+  TF_DeleteGraph(g);
+  TF_DeleteStatus(s);
+}
+
+/* Switch/Merge (a TF1 cond): no gradient, NOT_FOUND as in TF. */
+TEST(switch_merge_not_found) {
+  TF_Graph* g = TF_NewGraph();
+  TF_Status* s = TF_NewStatus();
+  TF_Operation *x, *p, *sw, *a, *b, *m;
+  TF_OperationDescription* d;
+  TF_Output xo, mo, dy, in[2];
+  x = gt_placeholder(g, "x", TF_DOUBLE);
+  p = gt_placeholder(g, "p", TF_BOOL);
+  sw = gt_binop(g, "Switch", "sw", gt_out(x, 0), gt_out(p, 0));
+  a = gt_binop(g, "Mul", "a", gt_out(sw, 1), gt_out(sw, 1));
+  b = gt_unop(g, "Neg", "b", gt_out(sw, 0));
+  in[0] = gt_out(b, 0);
+  in[1] = gt_out(a, 0);
+  d = TF_NewOperation(g, "Merge", "m");
+  TF_AddInputList(d, in, 2);
+  m = gt_finish(d);
+  xo = gt_out(x, 0);
+  mo = gt_out(m, 0);
+  TF_AddGradients(g, &mo, 1, &xo, 1, NULL, s, &dy);
+  CHECK_CODE(s, TF_NOT_FOUND);
+  CHECK(strncmp(TF_Message(s), "No gradient defined for op: Merge", 33) == 0);
+  TF_DeleteGraph(g);
+  TF_DeleteStatus(s);
+}
+
+/* A function whose gradient would run its random op again. */
+TEST(stateful_body_unimplemented) {
+  TF_Graph* g = TF_NewGraph();
+  TF_Status* s = TF_NewStatus();
+  TF_Operation *x, *c;
+  TF_Output xo, co, dy;
+  add_fn(g, fn_noisy());
+  x = gt_placeholder(g, "x", TF_DOUBLE);
+  xo = gt_out(x, 0);
+  c = call_op(g, "PartitionedCall", "noisy", &xo, 1, 1);
+  co = gt_out(c, 0);
+  TF_AddGradients(g, &co, 1, &xo, 1, NULL, s, &dy);
+  CHECK_CODE(s, TF_UNIMPLEMENTED);
+  CHECK(strstr(TF_Message(s), "RandomUniform") != NULL);
+  TF_DeleteGraph(g);
+  TF_DeleteStatus(s);
+}
+
+/* The eager tape through a call of a context function and an If op. */
+TEST(eager_tape_call_and_if) {
+  TF_Status* s = TF_NewStatus();
+  TFE_ContextOptions* o = TFE_NewContextOptions();
+  TFE_Context* ctx = TFE_NewContext(o, s);
+  TF_Function *f = fn_sq_sin(), *f2 = fn_neg3();
+  TFE_TensorHandle *x, *y, *gr, *p;
+  TFE_GradientTape* tape;
+  TFE_Op* op;
+  TF_Tensor* t;
+  int n = 1, k;
+  TF_DataType tin = TF_DOUBLE;
+  CHECK_CODE(s, TF_OK);
+  TFE_DeleteContextOptions(o);
+  TFE_ContextAddFunction(ctx, f, s);
+  CHECK_CODE(s, TF_OK);
+  TFE_ContextAddFunction(ctx, f2, s);
+  CHECK_CODE(s, TF_OK);
+  t = dvec(kX, 3);
+  x = TFE_NewTensorHandle(t, s);
+  TF_DeleteTensor(t);
+  for (k = 0; k < 3; k++) {
+    tape = TFE_NewGradientTape(ctx, 0, s);
+    CHECK_CODE(s, TF_OK);
+    TFE_GradientTapeWatch(tape, x, s);
+    CHECK_CODE(s, TF_OK);
+    if (k == 0) {
+      op = TFE_NewOp(ctx, "sq_sin", s);
+      CHECK_CODE(s, TF_OK);
+      TFE_OpAddInput(op, x, s);
+    } else {
+      t = gt_scalar_bool(k == 1);
+      p = TFE_NewTensorHandle(t, s);
+      TF_DeleteTensor(t);
+      op = TFE_NewOp(ctx, "If", s);
+      CHECK_CODE(s, TF_OK);
+      TFE_OpAddInput(op, p, s);
+      TFE_OpAddInputList(op, &x, 1, s);
+      TFE_OpSetAttrTypeList(op, "Tin", &tin, 1);
+      TFE_OpSetAttrTypeList(op, "Tout", &tin, 1);
+      TFE_OpSetAttrFunctionName(op, "then_branch", "sq_sin", 6);
+      TFE_OpSetAttrFunctionName(op, "else_branch", "neg3", 4);
+      TFE_DeleteTensorHandle(p);
+    }
+    CHECK_CODE(s, TF_OK);
+    n = 1;
+    TFE_Execute(op, &y, &n, s);
+    CHECK_CODE(s, TF_OK);
+    TFE_DeleteOp(op);
+    TFE_GradientTapeGradient(tape, 1, &y, NULL, 1, &x, TFE_UNCONNECTED_NONE, &gr, s);
+    CHECK_CODE(s, TF_OK);
+    CHECK(gr != NULL);
+    t = TFE_TensorHandleResolve(gr, s);
+    CHECK_CODE(s, TF_OK);
+    check_values(t, k == 2 ? kTFPY_IF_FALSE : kTF_PARTITIONED_CALL, 3);
+    TF_DeleteTensor(t);
+    TFE_DeleteTensorHandle(gr);
+    TFE_DeleteTensorHandle(y);
+    TFE_DeleteGradientTape(tape);
+  }
+  TFE_DeleteTensorHandle(x);
+  TF_DeleteFunction(f);
+  TF_DeleteFunction(f2);
+  TFE_DeleteContext(ctx);
+  TF_DeleteStatus(s);
+}
+
+TFE_TEST_MAIN
