@@ -39,7 +39,7 @@
 #include "tensorflow/c/eager/c_api.h"
 #include "tensorflow/c/eager/c_api_unified_experimental.h"
 
-#define MAX_BRANCHES 2
+#define MAX_BRANCHES 16
 
 static int trainable(TF_DataType dt) {
   return dt == TF_FLOAT || dt == TF_DOUBLE || dt == TF_HALF || dt == TF_BFLOAT16 ||
@@ -1318,11 +1318,176 @@ done:
   tfe_free(T);
 }
 
+/* ---- Case ----
+ *
+ * Case(index, args; branches): a wrapper function holding
+ * Case(index, args + upstream; the branches' backward functions), called
+ * like a function (the unified API sets one function name per attr, not
+ * a list). */
+
+static size_t put_varint(unsigned char* p, uint64_t v) {
+  size_t n = 0;
+  while (v >= 0x80) {
+    p[n++] = (unsigned char)(v | 0x80);
+    v >>= 7;
+  }
+  p[n++] = (unsigned char)v;
+  return n;
+}
+
+/* An AttrValue proto of list(func) naming names[0..n) in buf (cap bytes):
+ * its length, or 0 when it does not fit. */
+static size_t func_list_proto(char* const* names, int n, unsigned char* buf, size_t cap) {
+  unsigned char list[8192];
+  size_t ln = 0, len = 0;
+  int i;
+  for (i = 0; i < n; i++) {
+    size_t nl = strlen(names[i]);
+    unsigned char tmp[16];
+    size_t inner = 1 + put_varint(tmp, nl) + nl;
+    if (ln + 2 + 10 + inner > sizeof list) return 0;
+    list[ln++] = 0x4a; /* ListValue.func (9), length-delimited */
+    ln += put_varint(list + ln, inner);
+    list[ln++] = 0x0a; /* NameAttrList.name (1) */
+    ln += put_varint(list + ln, nl);
+    memcpy(list + ln, names[i], nl);
+    ln += nl;
+  }
+  if (ln + 12 > cap) return 0;
+  buf[len++] = 0x0a; /* AttrValue.list (1) */
+  len += put_varint(buf + len, ln);
+  memcpy(buf + len, list, ln);
+  return len + ln;
+}
+
+static void grad_case(TFE_GradientContext* g, TF_Status* s) {
+  const tfe_attr_value* br = tfe_attrs_find(g->attrs, "branches");
+  const char* names[MAX_BRANCHES];
+  TFE_Context* ctx;
+  TF_Graph* graph;
+  tfe_flib* lib;
+  const bwd* b;
+  int i, nb, nin = 0, nout = 0;
+  char wname[600];
+  TF_Function* wfn = NULL;
+  if (br == NULL || br->type != TF_ATTR_FUNC || !br->is_list || br->list_size < 1) {
+    tfe_status_setf(s, TF_INVALID_ARGUMENT, "gradient of %s: no list(func) attr 'branches'",
+                    g->op_type);
+    return;
+  }
+  nb = br->list_size;
+  if (nb > MAX_BRANCHES) {
+    tfe_status_setf(s, TF_UNIMPLEMENTED, "gradient of %s: more than %d branches", g->op_type,
+                    MAX_BRANCHES);
+    return;
+  }
+  for (i = 0; i < nb; i++) names[i] = br->list.s.data[i];
+  lib = context_lib(g, &ctx, &graph, s);
+  if (lib == NULL || !GL_OK(s)) return;
+  b = backward_of(lib, names, nb, s);
+  if (b == NULL || b->nout == 0) return;
+  if (b->nargs != g->num_inputs - 1 || b->nrets != g->num_outputs) {
+    tfe_status_setf(s, TF_INTERNAL, "gradient of %s: branch signature mismatch", g->op_type);
+    return;
+  }
+  install(b, ctx, graph, s);
+  if (!GL_OK(s)) return;
+  snprintf(wname, sizeof wname, "%.500s_tfe_case_grad", b->names[0]);
+  if ((ctx != NULL ? tfe_flib_find(tfe_ctx_flib(ctx), wname)
+                   : tfe_flib_find(tfe_graph_flib(graph), wname)) == NULL) {
+    /* The wrapper: (index, args..., upstream...) -> Case of the backward
+     * branches. */
+    TF_Graph* sg = scratch_graph(lib);
+    TF_Output* in = (TF_Output*)tfe_calloc((size_t)(1 + b->nargs + b->nrets) + 1, sizeof *in);
+    TF_Output* out = (TF_Output*)tfe_calloc((size_t)b->nout + 1, sizeof *out);
+    TF_DataType* tin = (TF_DataType*)tfe_calloc((size_t)(b->nargs + b->nrets) + 1, sizeof *tin);
+    TF_DataType* tout = (TF_DataType*)tfe_calloc((size_t)b->nout + 1, sizeof *tout);
+    unsigned char proto[9000];
+    size_t plen = func_list_proto(b->names, b->nfns, proto, sizeof proto);
+    if (sg == NULL || in == NULL || out == NULL || tin == NULL || tout == NULL) {
+      tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "gradient: out of memory");
+    } else if (plen == 0) {
+      tfe_status_setf(s, TF_UNIMPLEMENTED, "gradient of %s: branch names too long", g->op_type);
+    } else {
+      TF_OperationDescription* d;
+      TF_Operation* op;
+      in[nin++] = sg_ph(sg, "branch_index", 0, TF_INT32, s);
+      for (i = 0; i < b->nargs; i++) {
+        TF_DataType dt = TFE_AbstractTensorDataType(g->inputs[1 + i], s);
+        tin[nin - 1] = dt;
+        in[nin++] = sg_ph(sg, "arg", i, dt, s);
+      }
+      for (i = 0; i < b->nrets; i++) {
+        if (!b->dy[i]) continue;
+        tin[nin - 1] = b->rtypes[i];
+        in[nin++] = sg_ph(sg, "dy", i, b->rtypes[i], s);
+      }
+      for (i = 0; i < b->nargs; i++) {
+        if (b->mask[i]) tout[nout++] = b->gtypes[i];
+      }
+      if (GL_OK(s)) {
+        d = TF_NewOperation(sg, g->op_type, "case");
+        if (d != NULL) {
+          TF_AddInput(d, in[0]);
+          TF_AddInputList(d, in + 1, nin - 1);
+          TF_SetAttrTypeList(d, "Tin", tin, nin - 1);
+          TF_SetAttrTypeList(d, "Tout", tout, nout);
+          TF_SetAttrValueProto(d, "branches", proto, plen, s);
+        }
+        if (GL_OK(s)) {
+          op = sg_finish(d, s);
+          for (i = 0; i < nout; i++) out[i] = (TF_Output){op, i};
+        } else if (d != NULL) {
+          TF_Status* s2 = TF_NewStatus();
+          TF_FinishOperation(d, s2);
+          TF_DeleteStatus(s2);
+        }
+      }
+      wfn = sg_to_function(sg, wname, in, nin, out, nout, s);
+    }
+    TF_DeleteGraph(sg);
+    tfe_free(in);
+    tfe_free(out);
+    tfe_free(tin);
+    tfe_free(tout);
+    if (wfn != NULL && GL_OK(s)) {
+      if (ctx != NULL) {
+        TFE_ContextAddFunction(ctx, wfn, s);
+      } else {
+        TF_GraphCopyFunction(graph, wfn, NULL, s);
+      }
+    }
+    TF_DeleteFunction(wfn);
+    if (!GL_OK(s)) return;
+  }
+  {
+    TF_AbstractTensor** buf =
+        (TF_AbstractTensor**)tfe_calloc((size_t)(b->nrets + b->nout) + 1, sizeof *buf);
+    TF_AbstractOp* op;
+    int ndy;
+    if (buf == NULL) {
+      tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "gradient: out of memory");
+      return;
+    }
+    ndy = upstream(g, b, buf, s);
+    op = gl_op(g, wname, s);
+    for (i = 0; i < g->num_inputs; i++) gl_in(op, g->inputs[i], s);
+    for (i = 0; i < ndy; i++) gl_in(op, buf[i], s);
+    gl_free(buf, ndy);
+    gl_fin_n(op, b->nout, buf, s);
+    give_all(g, b, 1, buf, s);
+    gl_free(buf, b->nout);
+    tfe_free(buf);
+  }
+}
+
 int tfe_grad_register_func(void) {
   return tfe_grad_register_builtin("PartitionedCall", grad_partitioned_call) &&
          tfe_grad_register_builtin("StatefulPartitionedCall", grad_partitioned_call) &&
          tfe_grad_register_builtin("If", grad_if) &&
          tfe_grad_register_builtin("StatelessIf", grad_if) &&
+         tfe_grad_register_builtin("Case", grad_case) &&
+         tfe_grad_register_builtin("StatelessCase", grad_case) &&
          tfe_grad_register_builtin("While", grad_while) &&
          tfe_grad_register_builtin("StatelessWhile", grad_while);
 }

@@ -285,6 +285,57 @@ TEST(stateless_if) {
   check_if(0, kTFPY_IF_FALSE);
 }
 
+/* StatelessCase over the same two branches (branch 0 = then, 1 = else):
+ * the If's TF values. */
+static void check_case(int32_t index, const double* want) {
+  TF_Graph* g = TF_NewGraph();
+  TF_Status* s = TF_NewStatus();
+  TF_Operation *x, *idx, *c;
+  TF_OperationDescription* d;
+  TF_Output xo, dy;
+  TF_DataType tin = TF_DOUBLE;
+  TF_Session* sess;
+  TF_Tensor *val, *out = NULL;
+  /* AttrValue{list{func{name:"sq_sin"} func{name:"neg3"}}} */
+  static const unsigned char kBranches[] = {0x0a, 0x12, 0x4a, 0x08, 0x0a, 0x06, 's', 'q', '_',
+                                            's',  'i',  'n',  0x4a, 0x06, 0x0a, 0x04, 'n', 'e',
+                                            'g',  '3'};
+  add_fn(g, fn_sq_sin());
+  add_fn(g, fn_neg3());
+  x = gt_placeholder(g, "x", TF_DOUBLE);
+  idx = iconst(g, "idx", index);
+  xo = gt_out(x, 0);
+  d = TF_NewOperation(g, "StatelessCase", "case");
+  TF_AddInput(d, gt_out(idx, 0));
+  TF_AddInputList(d, &xo, 1);
+  TF_SetAttrTypeList(d, "Tin", &tin, 1);
+  TF_SetAttrTypeList(d, "Tout", &tin, 1);
+  TF_SetAttrValueProto(d, "branches", kBranches, sizeof kBranches, s);
+  CHECK_CODE(s, TF_OK);
+  c = gt_finish(d);
+  {
+    TF_Output co = gt_out(c, 0);
+    TF_AddGradients(g, &co, 1, &xo, 1, NULL, s, &dy);
+  }
+  CHECK_CODE(s, TF_OK);
+  sess = gt_session(g);
+  val = dvec(kX, 3);
+  TF_SessionRun(sess, NULL, &xo, &val, 1, &dy, &out, 1, NULL, 0, NULL, s);
+  CHECK_CODE(s, TF_OK);
+  check_values(out, want, 3);
+  TF_DeleteTensor(out);
+  TF_DeleteTensor(val);
+  gt_close(sess);
+  TF_DeleteGraph(g);
+  TF_DeleteStatus(s);
+}
+
+TEST(stateless_case) {
+  check_case(0, kTFPY_IF_TRUE);
+  check_case(1, kTFPY_IF_FALSE);
+  check_case(7, kTFPY_IF_FALSE); /* out of range: the last branch, as TF */
+}
+
 TEST(stateless_while) {
   TF_Graph* g = TF_NewGraph();
   TF_Operation *x, *i0, *w;
