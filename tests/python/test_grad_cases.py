@@ -298,16 +298,6 @@ _NO_CASE = {
     "DebugGradientIdentity": "TF's gradient fails in eager mode",
     # stateful sampler: every run draws new samples (test_image_grad_kernels.py)
     "RandomGamma": "stateful: repeated runs draw different samples",
-    # function calls and functional control flow take function attrs, not
-    # plain inputs (tests/c/test_grad_func.c, test_gradients_function.py)
-    "PartitionedCall": "calls a function (attr f)",
-    "StatefulPartitionedCall": "calls a function (attr f)",
-    "If": "runs a branch function",
-    "StatelessIf": "runs a branch function",
-    "Case": "runs a branch function",
-    "StatelessCase": "runs a branch function",
-    "While": "runs cond/body functions",
-    "StatelessWhile": "runs cond/body functions",
 }
 
 
