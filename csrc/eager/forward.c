@@ -37,7 +37,10 @@
 #include "core/alloc.h"
 #include "core/status_internal.h"
 #include "eager/forward_internal.h"
+#include "eager/grad_util.h"
 #include "eager/tape.h"
+#include "graph/function_internal.h"
+#include "graph/function_lib.h"
 #include "tensorflow/c/eager/c_api_experimental.h"
 
 /* Handle address -> tangent (open addressing, linear probing). Keys hold
@@ -935,7 +938,11 @@ static int compute_tangents(TFE_Op* op, TFE_TensorHandle* const* outs, int n,
         return rule_unary(r, op, tin[0], outs[0], tout, s);
     }
   }
-  if (!tfe_grad_lookup(op->def->name, &fn, &nd)) {
+  if (!tfe_grad_lookup(op->def->name, &fn, &nd) &&
+      tfe_flib_find(tfe_ctx_flib(op->ctx), op->def->name) != NULL) {
+    fn = tfe_grad_function_call; /* a call of a context function, as the tape */
+    nd = 0;
+  } else if (fn == NULL && !nd) {
     tfe_status_setf(s, TF_UNIMPLEMENTED,
                     "No gradient defined for operation of type %s: forward mode (a "
                     "ForwardAccumulator) needs its gradient (TFE_RegisterGradient adds one)",

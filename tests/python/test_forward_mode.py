@@ -128,3 +128,18 @@ def test_op_without_gradient_fails_when_it_runs() -> None:
     with tf.autodiff.ForwardAccumulator(x, tf.constant([1.0, 1.0])):
         r = tf.raw_ops.Mod(x=tf.constant([3.0]), y=tf.constant([2.0]))
     np.testing.assert_allclose(r.numpy(), [1.0])
+
+
+def test_through_a_function() -> None:
+    # A call of a tf.function goes through the function's gradient.
+    @tf.function
+    def f(a: tf.Tensor) -> tf.Tensor:
+        return tf.exp(a) * a
+
+    x = tf.constant([0.5, -1.0], tf.float64)
+    t = tf.constant([1.0, 2.0], tf.float64)
+    with tf.autodiff.ForwardAccumulator(x, t) as acc:
+        y = f(x)
+    xv = x.numpy()
+    np.testing.assert_allclose(acc.jvp(y).numpy(), t.numpy() * np.exp(xv) * (1 + xv),
+                               rtol=1e-12)
