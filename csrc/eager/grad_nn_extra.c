@@ -316,6 +316,166 @@ static void grad_fused_bn(TFE_GradientContext* g, TF_Status* s) {
   gl_free(outs, 5);
 }
 
+
+/* ---- second order of FusedBatchNormGrad* ----
+ * TF differentiates its Python batch-norm gradient formula with a nested
+ * tape; here that derivative is written out. Per channel, with u, a, b
+ * the upstream gradients of x_backprop, scale_backprop, offset_backprop,
+ * s the scale, N the count per channel, r = rsqrt(var + eps):
+ * inference (pop mean m and variance v given, xc = x - m):
+ *   gx = gy s r, gs = r sum(gy xc), go = sum(gy);
+ *   dgy = u s r + a r xc + b, dx = a r gy, ds = r sum(u gy).
+ * training (mean and biased variance recomputed from x, xc = x - mean,
+ * A = mean(gy), B = mean(gy xc), U1 = sum(u (gy - A)), U2 = sum(u xc)):
+ *   gx = s r (gy - A - r^2 B xc), gs = N r B, go = N A;
+ *   dgy = s r (u - mean(u) - r^2 xc mean(u xc)) + a r xc + b,
+ *   ds = r U1 - r^3 B U2,
+ *   dx = -s r^3 U1 xc / N + 3 s r^5 B U2 xc / N - s r^3 U2 (gy - A) / N
+ *        - s r^3 B (u - mean(u)) - a r^3 B xc + a r (gy - A).
+ * Everything is computed in float32 with keep-dims reductions, so the
+ * per-channel values broadcast against x in NHWC and NCHW alike. */
+
+typedef struct bnl {
+  TFE_GradientContext* g;
+  TF_Status* s;
+  TF_AbstractTensor* t[96];
+  int n;
+} bnl;
+
+static TF_AbstractTensor* bk(bnl* L, TF_AbstractTensor* t) {
+  if (t != NULL && L->n < 96) L->t[L->n++] = t;
+  return t;
+}
+static TF_AbstractTensor* b2(bnl* L, const char* op, TF_AbstractTensor* a, TF_AbstractTensor* b) {
+  return bk(L, gu_call2(L->g, op, a, b, L->s));
+}
+static TF_AbstractTensor* b1(bnl* L, const char* op, TF_AbstractTensor* a) {
+  return bk(L, gu_call1(L->g, op, a, L->s));
+}
+static TF_AbstractTensor* bsum(bnl* L, TF_AbstractTensor* x, TF_AbstractTensor* axes) {
+  return bk(L, gl_sum(L->g, x, axes, 1, L->s));
+}
+static TF_AbstractTensor* bf(bnl* L, TF_AbstractTensor* x) {
+  return bk(L, gu_cast(L->g, x, TF_FLOAT, L->s));
+}
+
+static void grad_fused_bn_grad(TFE_GradientContext* g, TF_Status* s) {
+  bnl L;
+  const char* fmt = NULL;
+  size_t flen = 0;
+  int training = TFE_GradientContextAttrBool(g, "is_training", s) != 0;
+  float eps = TFE_GradientContextAttrFloat(g, "epsilon", s);
+  TF_DataType T;
+  int rank5, cf, i;
+  int32_t ax[4];
+  TF_AbstractTensor *gy, *x, *sc, *u, *a, *b, *axes, *N, *r, *xc, *sck, *ak, *bkk, *dgy, *dx, *ds;
+  TF_AbstractTensor* ug[3];
+  if (!GL_OK(s)) return;
+  for (i = 0; i < 3; i++) ug[i] = TFE_GradientContextOutputGradient(g, i);
+  if (ug[0] == NULL && ug[1] == NULL && ug[2] == NULL) return;
+  memset(&L, 0, sizeof L);
+  L.g = g;
+  L.s = s;
+  if (!tfe_attrs_get_string(g->attrs, "data_format", &fmt, &flen, NULL)) fmt = "NHWC";
+  cf = fmt[1] == 'C';
+  T = TFE_AbstractTensorDataType(in_(g, 1), s);
+  gy = bf(&L, in_(g, 0));
+  x = bf(&L, in_(g, 1));
+  sc = bf(&L, in_(g, 2));
+  rank5 = TFE_AbstractTensorNumDims(in_(g, 1), s) == 5;
+  if (!GL_OK(s)) goto done;
+  /* the reduction axes: all but the channel axis */
+  {
+    int na = rank5 ? 4 : 3, k = 0, d;
+    for (d = 0; d < na + 1; d++) {
+      if (d != (cf ? 1 : na)) ax[k++] = d;
+    }
+    axes = bk(&L, gu_const_i32(g, ax, na, s));
+  }
+  /* upstream gradients, zeros when absent (a and b per channel) */
+  u = ug[0] != NULL ? bf(&L, ug[0]) : b1(&L, "ZerosLike", x);
+  {
+    TF_AbstractTensor* zc = b1(&L, "ZerosLike", sc);
+    a = ug[1] != NULL ? bf(&L, ug[1]) : zc;
+    b = ug[2] != NULL ? bf(&L, ug[2]) : zc;
+  }
+  /* per-channel shapes broadcastable against x: [1,C,1,1] or [C] */
+  {
+    TF_AbstractTensor* kshape = bk(&L, gl_shape(g, bsum(&L, x, axes), TF_INT32, s));
+    sck = b2(&L, "Reshape", sc, kshape);
+    ak = b2(&L, "Reshape", a, kshape);
+    bkk = b2(&L, "Reshape", b, kshape);
+  }
+  N = b2(&L, "RealDiv", bf(&L, b1(&L, "Size", x)), bf(&L, b1(&L, "Size", sc)));
+  {
+    TF_AbstractTensor *mean, *var, *e;
+    if (training) {
+      mean = b2(&L, "RealDiv", bsum(&L, x, axes), N);
+      xc = b2(&L, "Sub", x, mean);
+      var = b2(&L, "RealDiv", bsum(&L, b2(&L, "Mul", xc, xc), axes), N);
+    } else {
+      TF_AbstractTensor* kshape = bk(&L, gl_shape(g, bsum(&L, x, axes), TF_INT32, s));
+      mean = b2(&L, "Reshape", bf(&L, in_(g, 3)), kshape);
+      var = b2(&L, "Reshape", bf(&L, in_(g, 4)), kshape);
+      xc = b2(&L, "Sub", x, mean);
+    }
+    e = bk(&L, gl_scalar(g, TF_FLOAT, eps, s));
+    r = b1(&L, "Rsqrt", b2(&L, "AddV2", var, e));
+  }
+  if (!training) {
+    TF_AbstractTensor* sr = b2(&L, "Mul", sck, r);
+    dgy = b2(&L, "AddV2", b2(&L, "AddV2", b2(&L, "Mul", u, sr),
+                                 b2(&L, "Mul", b2(&L, "Mul", ak, r), xc)),
+             bkk);
+    dx = b2(&L, "Mul", b2(&L, "Mul", ak, r), gy);
+    ds = b2(&L, "Mul", r, bsum(&L, b2(&L, "Mul", u, gy), axes));
+  } else {
+    TF_AbstractTensor *A, *B, *gyA, *U1, *U2, *ub, *umxc, *r2, *r3, *sr, *sr3, *t1, *t2, *t3, *t4,
+        *t5, *t6, *three;
+    A = b2(&L, "RealDiv", bsum(&L, gy, axes), N);
+    B = b2(&L, "RealDiv", bsum(&L, b2(&L, "Mul", gy, xc), axes), N);
+    gyA = b2(&L, "Sub", gy, A);
+    U1 = bsum(&L, b2(&L, "Mul", u, gyA), axes);
+    U2 = bsum(&L, b2(&L, "Mul", u, xc), axes);
+    ub = b2(&L, "RealDiv", bsum(&L, u, axes), N);
+    umxc = b2(&L, "RealDiv", U2, N);
+    r2 = b2(&L, "Mul", r, r);
+    r3 = b2(&L, "Mul", r2, r);
+    sr = b2(&L, "Mul", sck, r);
+    sr3 = b2(&L, "Mul", sck, r3);
+    /* dgy = s r (u - ub - r^2 xc mean(u xc)) + a r xc + b */
+    t1 = b2(&L, "Sub", b2(&L, "Sub", u, ub), b2(&L, "Mul", b2(&L, "Mul", r2, xc), umxc));
+    dgy = b2(&L, "AddV2",
+             b2(&L, "AddV2", b2(&L, "Mul", sr, t1), b2(&L, "Mul", b2(&L, "Mul", ak, r), xc)), bkk);
+    /* ds = r U1 - r^3 B U2 */
+    ds = b2(&L, "Sub", b2(&L, "Mul", r, U1), b2(&L, "Mul", b2(&L, "Mul", r3, B), U2));
+    /* dx, term by term */
+    three = bk(&L, gl_scalar(g, TF_FLOAT, 3.0, s));
+    t2 = b2(&L, "Mul", b2(&L, "RealDiv", b2(&L, "Sub",
+                                            b2(&L, "Mul", b2(&L, "Mul", three, r2),
+                                               b2(&L, "Mul", B, U2)),
+                                            U1),
+                          N),
+            b2(&L, "Mul", sr3, xc)); /* (3 r^2 B U2 - U1) s r^3 xc / N */
+    t3 = b2(&L, "Mul", b2(&L, "RealDiv", b2(&L, "Mul", sr3, U2), N), gyA);
+    t4 = b2(&L, "Mul", b2(&L, "Mul", sr3, B), b2(&L, "Sub", u, ub));
+    t5 = b2(&L, "Mul", b2(&L, "Mul", b2(&L, "Mul", ak, r3), B), xc);
+    t6 = b2(&L, "Mul", b2(&L, "Mul", ak, r), gyA);
+    dx = b2(&L, "AddV2", b2(&L, "Sub", b2(&L, "Sub", b2(&L, "Sub", t2, t3), t4), t5), t6);
+  }
+  if (GL_OK(s)) {
+    int32_t m1 = -1;
+    TF_AbstractTensor* flat = bk(&L, gu_const_i32(g, &m1, 1, s));
+    gu_give(g, 0, gu_cast(g, dgy, T, s), s);
+    gu_give(g, 1, gu_cast(g, dx, T, s), s);
+    gu_give(g, 2, gu_cast(g, b2(&L, "Reshape", ds, flat),
+                          TFE_AbstractTensorDataType(in_(g, 2), s), s),
+            s);
+  }
+done:
+  for (i = 0; i < L.n; i++) TF_DeleteAbstractTensor(L.t[i]);
+}
+
 /* ---- activation gradients (second order) ---- */
 
 /* selu_grad(g, y): g gets SeluGrad(dz, y), y gets where(y < 0, dz*g, 0). */
@@ -523,6 +683,9 @@ int tfe_grad_register_nn_extra(void) {
       {"FusedBatchNorm", grad_fused_bn},
       {"FusedBatchNormV2", grad_fused_bn},
       {"FusedBatchNormV3", grad_fused_bn},
+      {"FusedBatchNormGrad", grad_fused_bn_grad},
+      {"FusedBatchNormGradV2", grad_fused_bn_grad},
+      {"FusedBatchNormGradV3", grad_fused_bn_grad},
       {"SeluGrad", grad_selu_grad},
       {"SoftplusGrad", grad_softplus_grad},
       {"TanhGrad", grad_tanh_grad},

@@ -69,6 +69,24 @@ def _bn(name: str, op: str, train: bool, fmt: str = "NHWC") -> dict[str, Any]:
                 rtol=1e-4, atol=1e-5)
 
 
+def _bn_grad(name: str, op: str, train: bool, fmt: str = "NHWC") -> dict[str, Any]:
+    """FusedBatchNormGrad*: second order (gradients of the three outputs)."""
+    x = BN_X if fmt == "NHWC" else np.transpose(BN_X, (0, 3, 1, 2))
+    axes = (0, 1, 2) if fmt == "NHWC" else (0, 2, 3)
+    if train:
+        m, v = x.mean(axis=axes), x.var(axis=axes)
+    else:
+        m, v = arr(BN_C), arr(BN_C, 0.5, 1.5)
+    ins: dict[str, Any] = {
+        "y_backprop": f32(arr(x.shape)), "x": f32(x), "scale": f32(arr(BN_C, 0.5, 1.5)),
+        "reserve_space_1": c(m, "float32"), "reserve_space_2": c(v, "float32"),
+    }
+    if op.endswith("V3"):
+        ins["reserve_space_3"] = c(np.zeros(0), "float32")
+    return case(name, op, ins, {"is_training": train, "epsilon": 0.001, "data_format": fmt},
+                outputs=[0, 1, 2], rtol=1e-4, atol=1e-4)
+
+
 CASES: list[dict[str, Any]] = [
     # ---- 3-D convolution ----
     case("conv3d_same", "Conv3D",
@@ -146,6 +164,12 @@ CASES: list[dict[str, Any]] = [
     _bn("fused_bn_v3_infer", "FusedBatchNormV3", False),
     _bn("fused_bn_v3_train_nchw", "FusedBatchNormV3", True, "NCHW"),
     _bn("fused_bn_v3_infer_nchw", "FusedBatchNormV3", False, "NCHW"),
+    _bn_grad("fused_bn_grad_train", "FusedBatchNormGrad", True),
+    _bn_grad("fused_bn_grad_infer", "FusedBatchNormGrad", False),
+    _bn_grad("fused_bn_grad_v2_train", "FusedBatchNormGradV2", True),
+    _bn_grad("fused_bn_grad_v2_infer", "FusedBatchNormGradV2", False),
+    _bn_grad("fused_bn_grad_v3_train_nchw", "FusedBatchNormGradV3", True, "NCHW"),
+    _bn_grad("fused_bn_grad_v3_infer", "FusedBatchNormGradV3", False),
     # ---- BiasAddGrad ----
     case("bias_add_grad_nhwc", "BiasAddGrad", {"out_backprop": d(arr((2, 3, 4)))}),
     case("bias_add_grad_nchw", "BiasAddGrad", {"out_backprop": d(arr((2, 3, 2, 2)))},

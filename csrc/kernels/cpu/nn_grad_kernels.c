@@ -22,6 +22,8 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/threadpool.h"
+#include "kernels/cpu/conv_direct.h"
 #include "kernels/cpu/kutil.h"
 #include "kernels/cpu/nn_common.h"
 
@@ -112,6 +114,80 @@ static int dims_equal(const int64_t* a, const TF_Tensor* t, int n) {
 }
 
 /* ---- FusedBatchNormGrad, V2, V3 ---- */
+
+typedef struct fbn_job {
+  const float *x, *dy;
+  float* dx;
+  int64_t C, per, nblk;
+  int training;
+  const double *mean, *rinv, *scale;
+  double* part; /* [nblk][2][C]: sums of dy and of dy * (x - mean) */
+  float* ca;    /* [3][C]: dx = ca0 * dy + ca1 * x + ca2 */
+} fbn_job;
+
+/* Per-channel partial sums of row blocks [b0, b1) (block boundaries fixed
+ * by nblk, so the result does not depend on the pool's size). */
+KUTIL_CLONES static void fbn_sums(void* arg, int64_t b0, int64_t b1) {
+  const fbn_job* j = (const fbn_job*)arg;
+  const int64_t C = j->C;
+  int64_t bk, r, c;
+  float* fs = (float*)tfe_malloc((size_t)(3 * C) * sizeof(float));
+  if (fs == NULL) {
+    /* out of memory: the slow exact loop */
+    for (bk = b0; bk < b1; bk++) {
+      int64_t r0 = j->per * bk / j->nblk, r1 = j->per * (bk + 1) / j->nblk;
+      double* sd = j->part + bk * 2 * C;
+      for (r = r0; r < r1; r++) {
+        for (c = 0; c < C; c++) {
+          double gv = j->dy[r * C + c];
+          sd[c] += gv;
+          sd[C + c] += gv * ((double)j->x[r * C + c] - j->mean[c]);
+        }
+      }
+    }
+    return;
+  }
+  for (c = 0; c < C; c++) fs[2 * C + c] = (float)j->mean[c];
+  for (bk = b0; bk < b1; bk++) {
+    int64_t r0 = j->per * bk / j->nblk, r1 = j->per * (bk + 1) / j->nblk, q;
+    double* sd = j->part + bk * 2 * C;
+    double* sx = sd + C;
+    /* float partial sums over runs of 16 rows, added up in double */
+    for (r = r0; r < r1; r = q) {
+      float* fd = fs;
+      float* fx = fs + C;
+      const float* fm = fs + 2 * C;
+      q = r + 16 < r1 ? r + 16 : r1;
+      memset(fs, 0, (size_t)(2 * C) * sizeof(float));
+      for (; r < q; r++) {
+        const float* xr = j->x + r * C;
+        const float* gr = j->dy + r * C;
+        for (c = 0; c < C; c++) {
+          fd[c] += gr[c];
+          fx[c] += gr[c] * (xr[c] - fm[c]);
+        }
+      }
+      for (c = 0; c < C; c++) {
+        sd[c] += fd[c];
+        sx[c] += fx[c];
+      }
+    }
+  }
+  tfe_free(fs);
+}
+
+KUTIL_CLONES static void fbn_apply(void* arg, int64_t r0, int64_t r1) {
+  const fbn_job* j = (const fbn_job*)arg;
+  const int64_t C = j->C;
+  const float *a = j->ca, *b = j->ca + C, *c0 = j->ca + 2 * C;
+  int64_t r, c;
+  for (r = r0; r < r1; r++) {
+    const float* xr = j->x + r * C;
+    const float* gr = j->dy + r * C;
+    float* o = j->dx + r * C;
+    for (c = 0; c < C; c++) o[c] = a[c] * gr[c] + b[c] * xr[c] + c0[c];
+  }
+}
 
 static void fbn_grad_compute(tfe_kernel_context* k) {
   const TF_Tensor* dy = k->inputs[0];
@@ -230,37 +306,57 @@ static void fbn_grad_compute(tfe_kernel_context* k) {
     scale[c] = (double)ldv(sc, c);
   }
   if (!cf && x->dtype == TF_FLOAT) {
-    /* the common case: channels last in float, streamed row by row */
-    const float* xp = (const float*)kutil_data(x);
-    const float* gp = (const float*)kutil_data(dy);
-    float* op = (float*)kutil_data(dx);
-    int64_t r;
-    for (r = 0; r < per; r++) {
-      const float* xr = xp + r * C;
-      const float* gr = gp + r * C;
+    /* the common case: channels last in float; row blocks on the pool */
+    fbn_job j;
+    int64_t nblk = per < 64 ? per : 64, bk;
+    j.x = (const float*)kutil_data(x);
+    j.dy = (const float*)kutil_data(dy);
+    j.dx = (float*)kutil_data(dx);
+    j.C = C;
+    j.per = per;
+    j.nblk = nblk;
+    j.training = training;
+    j.mean = mean;
+    j.rinv = rinv;
+    j.scale = scale;
+    j.part = (double*)tfe_calloc((size_t)(nblk * 2 * C), sizeof(double));
+    if (j.part == NULL) {
+      KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory in FusedBatchNormGrad");
+      goto done;
+    }
+    tfe_parallel_for(tfe_kernel_threadpool(k), nblk, 1, fbn_sums, &j);
+    for (bk = 0; bk < nblk; bk++) {
       for (c = 0; c < C; c++) {
-        sum_dy[c] += gr[c];
-        sum_dyx[c] += (double)gr[c] * ((double)xr[c] - mean[c]);
+        sum_dy[c] += j.part[bk * 2 * C + c];
+        sum_dyx[c] += j.part[bk * 2 * C + C + c];
       }
     }
+    tfe_free(j.part);
     for (c = 0; c < C; c++) {
       sum_dy[c] /= (double)per;
       sum_dyx[c] /= (double)per;
     }
-    for (r = 0; r < per; r++) {
-      const float* xr = xp + r * C;
-      const float* gr = gp + r * C;
-      float* orow = op + r * C;
+    /* per-channel coefficients: dx = a*dy + b*x + c0 */
+    j.ca = (float*)tfe_malloc((size_t)(3 * C) * sizeof(float));
+    if (j.ca == NULL) {
+      KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory in FusedBatchNormGrad");
+      goto done;
+    }
+    for (c = 0; c < C; c++) {
+      double sr = scale[c] * rinv[c];
       if (training) {
-        for (c = 0; c < C; c++) {
-          double xc = (double)xr[c] - mean[c];
-          orow[c] = (float)(scale[c] * rinv[c] *
-                            ((double)gr[c] - sum_dy[c] - xc * sum_dyx[c] * rinv[c] * rinv[c]));
-        }
+        double bcoef = -sr * sum_dyx[c] * rinv[c] * rinv[c];
+        j.ca[c] = (float)sr;
+        j.ca[C + c] = (float)bcoef;
+        j.ca[2 * C + c] = (float)(-sr * sum_dy[c] - bcoef * mean[c]);
       } else {
-        for (c = 0; c < C; c++) orow[c] = (float)((double)gr[c] * scale[c] * rinv[c]);
+        j.ca[c] = (float)sr;
+        j.ca[C + c] = 0.0f;
+        j.ca[2 * C + c] = 0.0f;
       }
     }
+    tfe_parallel_for(tfe_kernel_threadpool(k), per, 256, fbn_apply, &j);
+    tfe_free(j.ca);
   } else {
     for (e = 0; e < n; e++) {
       double g = (double)ldv(dy, e);
@@ -423,6 +519,59 @@ static void c3_cols(const c3* g, int dbl, const void* img, void* col, int64_t p0
   }
 }
 
+/* float32 on CPUs with the direct 2-D kernel: for each depth tap kd the
+ * (batch, output depth) pairs form the batch of a 2-D filter gradient
+ * whose input planes are the depth slices that tap reads (zeros outside),
+ * and dy is already laid out as that batch. Returns 0 (nothing written)
+ * when the kernel is unavailable or memory is short. */
+static int c3_filter_direct(tfe_kernel_context* k, const c3* g, const float* x, const float* dy,
+                            float* df) {
+  const int64_t plane = g->h * g->w * g->c, nb = g->n * g->od;
+  const int64_t tap = g->kh * g->kw * g->c * g->oc;
+  tfe_conv_desc d;
+  float* xb;
+  int64_t kd, b, od;
+  if (!tfe_conv_direct_available() || nb == 0 || plane == 0) return 0;
+  xb = (float*)tfe_malloc((size_t)(nb * plane) * sizeof(float));
+  if (xb == NULL) return 0;
+  memset(&d, 0, sizeof d);
+  d.n = nb;
+  d.ih = g->h;
+  d.iw = g->w;
+  d.ic = g->c;
+  d.kh = g->kh;
+  d.kw = g->kw;
+  d.oh = g->oh;
+  d.ow = g->ow;
+  d.oc = g->oc;
+  d.groups = 1;
+  d.sh = g->sh;
+  d.sw = g->sw;
+  d.dh = 1;
+  d.dw = 1;
+  d.pt = g->ph;
+  d.pl = g->pw;
+  for (kd = 0; kd < g->kd; kd++) {
+    for (b = 0; b < g->n; b++) {
+      for (od = 0; od < g->od; od++) {
+        int64_t dd = od * g->sd - g->pd + kd;
+        float* dst = xb + (b * g->od + od) * plane;
+        if (dd < 0 || dd >= g->d) {
+          memset(dst, 0, (size_t)plane * sizeof(float));
+        } else {
+          memcpy(dst, x + (b * g->d + dd) * plane, (size_t)plane * sizeof(float));
+        }
+      }
+    }
+    if (!tfe_conv_direct_filter_grad_f32(&d, xb, dy, df + kd * tap, tfe_kernel_threadpool(k))) {
+      tfe_free(xb);
+      return 0;
+    }
+  }
+  tfe_free(xb);
+  return 1;
+}
+
 /* Conv3DBackpropFilterV2: the filter gradient, col^T * dy summed over
  * tiles of output positions (float work for half/bfloat16/float, double
  * for double). */
@@ -476,6 +625,11 @@ static void c3_filter(tfe_kernel_context* k) {
   K = g.kd * g.kh * g.kw * g.c;
   if (P == 0 || K == 0 || g.oc == 0) {
     zero_tensor(out);
+    return;
+  }
+  if (ob->dtype == TF_FLOAT && c3_filter_direct(k, &g, (const float*)kutil_data(a),
+                                                 (const float*)kutil_data(ob),
+                                                 (float*)kutil_data(out))) {
     return;
   }
   /* tiles of about 8 MB of columns */
@@ -646,6 +800,114 @@ static int p3_check_rank(tfe_kernel_context* k, const TF_Tensor* t, const char* 
   return 0;
 }
 
+/* ---- float32 fast paths of the pooling gradients ----
+ * Loops run per output position over the window, channels innermost
+ * (contiguous). MAXGG and AVG-free modes write only their own outputs and
+ * split over output rows; MAXG and AVG add into the input-shaped output,
+ * where windows of one batch element may overlap, so they split over the
+ * batch. */
+enum { PF_MAXG, PF_MAXGG, PF_AVG };
+
+typedef struct pf_job {
+  const p3* g;
+  int mode;
+  const float *in, *yo, *gr;
+  float* out;
+} pf_job;
+
+KUTIL_CLONES static void pf_position(const pf_job* j, int64_t pos, unsigned char* found) {
+  const p3* g = j->g;
+  const int64_t C = g->c;
+  int64_t ow = pos % g->ow, oh = (pos / g->ow) % g->oh, od = (pos / g->ow / g->oh) % g->od;
+  int64_t b = pos / g->ow / g->oh / g->od;
+  int64_t d0 = od * g->sd - g->pd, h0 = oh * g->sh - g->ph, w0 = ow * g->sw - g->pw;
+  int64_t d1 = d0 + g->kd, h1 = h0 + g->kh, w1 = w0 + g->kw, dd, hh, ww, c;
+  const int64_t ob = pos * C;
+  if (d0 < 0) d0 = 0;
+  if (h0 < 0) h0 = 0;
+  if (w0 < 0) w0 = 0;
+  if (d1 > g->d) d1 = g->d;
+  if (h1 > g->h) h1 = g->h;
+  if (w1 > g->w) w1 = g->w;
+  if (j->mode == PF_MAXGG) memset(found, 0, (size_t)C);
+  if (j->mode == PF_AVG) {
+    int64_t cnt = (d1 - d0) * (h1 - h0) * (w1 - w0);
+    if (cnt <= 0) return;
+    for (dd = d0; dd < d1; dd++) {
+      for (hh = h0; hh < h1; hh++) {
+        for (ww = w0; ww < w1; ww++) {
+          float* o = j->out + (((b * g->d + dd) * g->h + hh) * g->w + ww) * C;
+          const float* gp = j->gr + ob;
+          float inv = 1.0f / (float)cnt;
+          for (c = 0; c < C; c++) o[c] += gp[c] * inv;
+        }
+      }
+    }
+    return;
+  }
+  for (dd = d0; dd < d1; dd++) {
+    for (hh = h0; hh < h1; hh++) {
+      for (ww = w0; ww < w1; ww++) {
+        int64_t ib = (((b * g->d + dd) * g->h + hh) * g->w + ww) * C;
+        const float* ip = j->in + ib;
+        const float* yp = j->yo + ob;
+        if (j->mode == PF_MAXG) {
+          float* o = j->out + ib;
+          const float* gp = j->gr + ob;
+          for (c = 0; c < C; c++) {
+            if (ip[c] == yp[c]) o[c] += gp[c];
+          }
+        } else {
+          float* o = j->out + ob;
+          const float* gp = j->gr + ib;
+          for (c = 0; c < C; c++) {
+            if (!found[c] && ip[c] == yp[c]) {
+              o[c] = gp[c];
+              found[c] = 1;
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+/* MAXGG: ranges of output positions. */
+static void pf_rows(void* arg, int64_t p0, int64_t p1) {
+  const pf_job* j = (const pf_job*)arg;
+  unsigned char stackbuf[1024];
+  unsigned char* found = j->g->c <= 1024 ? stackbuf : (unsigned char*)tfe_malloc((size_t)j->g->c);
+  int64_t p;
+  if (found == NULL) return;
+  for (p = p0; p < p1; p++) pf_position(j, p, found);
+  if (found != stackbuf) tfe_free(found);
+}
+
+/* MAXG, AVG: whole batch elements. */
+static void pf_batches(void* arg, int64_t b0, int64_t b1) {
+  const pf_job* j = (const pf_job*)arg;
+  const int64_t per = j->g->od * j->g->oh * j->g->ow;
+  pf_rows(arg, b0 * per, b1 * per);
+}
+
+/* Runs mode over the float32 tensors (out already zeroed); 0 when out of
+ * memory for a large channel count. */
+static void pf_run(tfe_kernel_context* k, const p3* g, int mode, const TF_Tensor* in,
+                   const TF_Tensor* yo, const TF_Tensor* gr, TF_Tensor* out) {
+  pf_job j;
+  j.g = g;
+  j.mode = mode;
+  j.in = in ? (const float*)kutil_data(in) : NULL;
+  j.yo = yo ? (const float*)kutil_data(yo) : NULL;
+  j.gr = (const float*)kutil_data(gr);
+  j.out = (float*)kutil_data(out);
+  if (mode == PF_MAXGG) {
+    tfe_parallel_for(tfe_kernel_threadpool(k), g->n * g->od * g->oh * g->ow, 64, pf_rows, &j);
+  } else {
+    tfe_parallel_for(tfe_kernel_threadpool(k), g->n, 1, pf_batches, &j);
+  }
+}
+
 static void max_pool3d_grad_compute(tfe_kernel_context* k) {
   const TF_Tensor *in = k->inputs[0], *yo = k->inputs[1], *gr = k->inputs[2];
   p3 g;
@@ -664,6 +926,10 @@ static void max_pool3d_grad_compute(tfe_kernel_context* k) {
   zero_tensor(out);
   total = kutil_num_elements(gr);
   if (kutil_num_elements(in) == 0) return;
+  if (in->dtype == TF_FLOAT && gr->dtype == TF_FLOAT) {
+    pf_run(k, &g, PF_MAXG, in, yo, gr, out);
+    return;
+  }
   for (o = 0; o < total; o++) {
     long double mv = ldv(yo, o);
     P3_WINDOW(&g, o, idx, {
@@ -691,6 +957,10 @@ static void max_pool3d_grad_grad_compute(tfe_kernel_context* k) {
   if (out == NULL) return;
   zero_tensor(out);
   total = kutil_num_elements(yo);
+  if (gr->dtype == TF_FLOAT) {
+    pf_run(k, &g, PF_MAXGG, in, yo, gr, out);
+    return;
+  }
   for (o = 0; o < total; o++) {
     long double mv = ldv(yo, o);
     P3_WINDOW(&g, o, idx, {
@@ -730,6 +1000,11 @@ static void avg_pool3d_grad_compute(tfe_kernel_context* k) {
   if (out == NULL) return;
   nin = kutil_num_elements(out);
   if (nin == 0) return;
+  if (gr->dtype == TF_FLOAT) {
+    zero_tensor(out);
+    pf_run(k, &g, PF_AVG, NULL, NULL, gr, out);
+    return;
+  }
   acc = (double*)tfe_calloc((size_t)nin, sizeof(double));
   if (acc == NULL) {
     KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory in AvgPool3DGrad");
@@ -825,6 +1100,25 @@ static void mpgg_run(tfe_kernel_context* k, const int64_t* ks, int nks, const in
   if (out == NULL) return;
   zero_tensor(out);
   total = kutil_num_elements(yo);
+  if (gr->dtype == TF_FLOAT) {
+    p3 g;
+    memset(&g, 0, sizeof g);
+    g.n = in->dims[0];
+    g.d = g.od = g.kd = g.sd = 1;
+    g.h = in->dims[1];
+    g.w = in->dims[2];
+    g.c = in->dims[3];
+    g.oh = oh;
+    g.ow = ow;
+    g.kh = ks[1];
+    g.kw = ks[2];
+    g.sh = st[1];
+    g.sw = st[2];
+    g.ph = ph;
+    g.pw = pw;
+    pf_run(k, &g, PF_MAXGG, in, yo, gr, out);
+    return;
+  }
   {
     const int64_t H = in->dims[1], W = in->dims[2], C = in->dims[3];
     for (o = 0; o < total; o++) {
@@ -939,6 +1233,28 @@ static void mpg_argmax_compute(tfe_kernel_context* k) {
   nin = kutil_num_elements(out);
   total = kutil_num_elements(gr);
   per = oh * ow * in->dims[3];
+  if (gr->dtype == TF_FLOAT) {
+    const int64_t* ap = (const int64_t*)kutil_data(am);
+    const float* gp = (const float*)kutil_data(gr);
+    float* op = (float*)kutil_data(out);
+    const int64_t stride = nin / (in->dims[0] > 0 ? in->dims[0] : 1);
+    int64_t bb, base = 0, lim = inc ? nin : stride;
+    for (bb = 0, o = 0; o < total; bb++, base += inc ? 0 : stride) {
+      int64_t oe = o + per;
+      for (; o < oe; o++) {
+        int64_t idx = ap[o];
+        if (idx < 0 || idx >= lim) {
+          KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                     "Received out-of-range argmax value: %lld, expected range is [0, %lld)",
+                     (long long)idx, (long long)lim);
+          return;
+        }
+        op[base + idx] += gp[o];
+      }
+    }
+    (void)bb;
+    return;
+  }
   for (o = 0; o < total; o++) {
     int64_t idx = kutil_get_int(am, o);
     if (!inc) idx += (o / per) * (nin / (in->dims[0] > 0 ? in->dims[0] : 1));
@@ -953,6 +1269,63 @@ static void mpg_argmax_compute(tfe_kernel_context* k) {
 }
 
 /* ---- Dilation2DBackpropInput / Filter ---- */
+
+typedef struct dil_job {
+  const float *x, *f;
+  int64_t H, W, C, KH, KW, oh, ow, sh, sw, rh, rw, pt, pl;
+  int mode;
+  int64_t* at; /* per output element: the input pixel (mode 0) or filter
+                  tap (mode 1) that gets its gradient, -1 for none */
+} dil_job;
+
+KUTIL_CLONES static void dil_find(void* arg, int64_t p0, int64_t p1) {
+  const dil_job* j = (const dil_job*)arg;
+  const int64_t C = j->C;
+  float cur[64];
+  int64_t pos, c0, c, kh, kw;
+  for (pos = p0; pos < p1; pos++) {
+    int64_t ow = pos % j->ow, oh = (pos / j->ow) % j->oh, bb = pos / j->ow / j->oh;
+    int64_t h0 = oh * j->sh - j->pt, w0 = ow * j->sw - j->pl;
+    int64_t hs = h0 < 0 ? 0 : h0, ws = w0 < 0 ? 0 : w0;
+    int64_t* at = j->at + pos * C;
+    for (c0 = 0; c0 < C; c0 += 64) {
+      int64_t cn = C - c0 < 64 ? C - c0 : 64;
+      int first = 1;
+      for (c = 0; c < cn; c++) {
+        if (j->mode == 1) {
+          at[c0 + c] = 0;
+        } else {
+          at[c0 + c] = hs < j->H && ws < j->W ? (bb * j->H + hs) * j->W + ws : -1;
+        }
+      }
+      for (kh = 0; kh < j->KH; kh++) {
+        int64_t h = h0 + kh * j->rh;
+        if (h < 0 || h >= j->H) continue;
+        for (kw = 0; kw < j->KW; kw++) {
+          int64_t w = w0 + kw * j->rw, pix, tp, who;
+          const float *xp, *fp;
+          if (w < 0 || w >= j->W) continue;
+          pix = (bb * j->H + h) * j->W + w;
+          tp = kh * j->KW + kw;
+          who = j->mode == 0 ? pix : tp;
+          xp = j->x + pix * C + c0;
+          fp = j->f + tp * C + c0;
+          for (c = 0; c < cn; c++) {
+            float v = xp[c] + fp[c];
+            if (first || v > cur[c]) {
+              cur[c] = v;
+              at[c0 + c] = who;
+            }
+          }
+          first = 0;
+        }
+      }
+      if (first && (j->KH == 0 || j->KW == 0)) {
+        for (c = 0; c < cn; c++) at[c0 + c] = -1;
+      }
+    }
+  }
+}
 
 static void dil_backprop(tfe_kernel_context* k, int mode) {
   const TF_Tensor *in = k->inputs[0], *fl = k->inputs[1], *ob = k->inputs[2];
@@ -1021,6 +1394,42 @@ static void dil_backprop(tfe_kernel_context* k, int mode) {
   if (out == NULL) return;
   zero_tensor(out);
   total = kutil_num_elements(ob);
+  if (in->dtype == TF_FLOAT && total > 0 && in->dims[3] > 0) {
+    /* float32: the winners of all positions are found on the pool
+     * (channels innermost), then the gradients are added in order */
+    dil_job j;
+    const int64_t C = in->dims[3];
+    const float* g = (const float*)kutil_data(ob);
+    float* y = (float*)kutil_data(out);
+    int64_t e;
+    j.x = (const float*)kutil_data(in);
+    j.f = (const float*)kutil_data(fl);
+    j.H = in->dims[1];
+    j.W = in->dims[2];
+    j.C = C;
+    j.KH = fl->dims[0];
+    j.KW = fl->dims[1];
+    j.oh = od[1];
+    j.ow = od[2];
+    j.sh = st[1];
+    j.sw = st[2];
+    j.rh = rt[1];
+    j.rw = rt[2];
+    j.pt = pad[0];
+    j.pl = pad[1];
+    j.mode = mode;
+    j.at = (int64_t*)tfe_malloc((size_t)total * sizeof(int64_t));
+    if (j.at == NULL) {
+      KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory in Dilation2D backprop");
+      return;
+    }
+    tfe_parallel_for(tfe_kernel_threadpool(k), total / C, 16, dil_find, &j);
+    for (e = 0; e < total; e++) {
+      if (j.at[e] >= 0) y[j.at[e] * C + e % C] += g[e];
+    }
+    tfe_free(j.at);
+    return;
+  }
   {
     const int64_t H = in->dims[1], W = in->dims[2], C = in->dims[3];
     const int64_t KH = fl->dims[0], KW = fl->dims[1];
