@@ -120,6 +120,7 @@ static T* i32(LA* L, int32_t v) { return K(L, gl_i32(L->g, v, L->s)); }
 
 static T* concat(LA* L, T** v, int n, int axis);
 static T* reshape(LA* L, T* x, T* shape);
+static T* dyn_dim(LA* L, T* x, int axis);
 
 /* Paddings [rank(x), 2] (int32) that pad x's second-to-last axis by
  * (a0, a1) and its last by (b0, b1), zeros elsewhere; built from Rank(x)
@@ -460,7 +461,6 @@ static void grad_banded_triangular_solve(TFE_GradientContext* g, TF_Status* s) {
   a = in(&L, 0);
   c = out(&L, 0);
   nb = dim(&L, a, -2);
-  if (nb < 0) unimpl(&L, "the number of bands must be known");
   op = gl_op(g, "BandedTriangularSolve", s);
   gl_in(op, a, s);
   gl_in(op, gu_upstream(g), s);
@@ -468,11 +468,20 @@ static void grad_banded_triangular_solve(TFE_GradientContext* g, TF_Status* s) {
   gl_set_bool(op, "adjoint", !adjoint, s);
   gb = fin(&L, op);
   ga = neg(&L, adjoint ? mm(&L, c, gb, 0, 1) : mm(&L, gb, c, 0, 1));
-  k[0] = lower ? (int32_t)-(nb - 1) : 0;
-  k[1] = lower ? 0 : (int32_t)(nb - 1);
   op = gl_op(g, "MatrixDiagPartV3", s);
   gl_in(op, ga, s);
-  gl_in(op, vi32(&L, k, 2), s);
+  if (nb >= 0) {
+    k[0] = lower ? (int32_t)-(nb - 1) : 0;
+    k[1] = lower ? 0 : (int32_t)(nb - 1);
+    gl_in(op, vi32(&L, k, 2), s);
+  } else {
+    /* the band count known only at run time: k from Shape(a)[-2] */
+    T* span = sub(&L, dyn_dim(&L, a, -2), i32(&L, 1));
+    T* kv[2];
+    kv[0] = lower ? neg(&L, span) : i32(&L, 0);
+    kv[1] = lower ? i32(&L, 0) : span;
+    gl_in(op, pack(&L, kv, 2, 0), s);
+  }
   gl_in(op, sc(&L, dtype(&L, a), 0.0), s);
   if (op != NULL && OK(&L)) TFE_AbstractOpSetAttrString(op, "align", "LEFT_RIGHT", 10, s);
   ga = fin(&L, op);
@@ -775,11 +784,13 @@ static void grad_isotonic_regression(TFE_GradientContext* g, TF_Status* s) {
   dy = gu_upstream(g);
   seg = out(&L, 1);
   w = dim(&L, seg, -1);
-  if (w < 0) unimpl(&L, "the row length must be known");
-  n = i32(&L, (int32_t)w);
+  n = w >= 0 ? i32(&L, (int32_t)w) : dyn_dim(&L, seg, -1);
   {
-    int32_t two[2] = {-1, (int32_t)w};
-    T* seg2 = reshape(&L, seg, vi32(&L, two, 2));
+    T* rows2[2];
+    T* seg2;
+    rows2[0] = i32(&L, -1);
+    rows2[1] = n;
+    seg2 = reshape(&L, seg, pack(&L, rows2, 2, 0));
     rows = c1(&L, "Shape", seg2);
     rows = sslice(&L, rows, (const int32_t[]){0}, (const int32_t[]){1}, (const int32_t[]){1}, 1,
                   0, 0, 0, 1);

@@ -309,7 +309,8 @@ _DYNAMIC = ["matrix_inverse_batch_adjoint", "matrix_determinant_batch", "log_mat
             "eigh", "tridiagonal_matmul_batch", "tridiagonal_solve", "fft2d", "ifft",
             "rfft_even", "irfft_odd", "rfft2d_odd", "resize_bilinear", "resize_nearest",
             "resize_bicubic", "crop_and_resize", "rgb_to_hsv",
-            "stateless_truncated_normal_broadcast", "triangular_solve_c128"]
+            "stateless_truncated_normal_broadcast", "triangular_solve_c128",
+            "banded_solve_lower", "banded_solve_upper_adjoint", "isotonic_regression"]
 
 
 @pytest.mark.parametrize("name", _DYNAMIC)
