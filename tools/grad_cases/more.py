@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from _common import Rng, c, c128, case, cl, d, dl, f32
+from _common import Rng, c, c64, c128, case, cl, d, dl, f32
 
 R = Rng("more")
 arr = R.arr
@@ -248,6 +248,30 @@ CASES: list[dict[str, Any]] = [
          {"shape": c([2, 2, 3]), "values": d(arr((4,))), "default_value": d(0.25),
           "row_partition_tensors": cl([[0, 2, 3], [0, 1, 3, 4]], "int64")},
          {"row_partition_types": ["ROW_SPLITS", "ROW_SPLITS"]}),
+    # ---- float32 and complex64 variants ----
+    case("atan_f32", "Atan", {"x": f32(arr((3,)))}),
+    case("sinh_c64", "Sinh", {"x": c64(R.carr((3,)))}),
+    case("bessel_i0e_f32", "BesselI0e", {"x": f32(arr((4,), -2.0, 2.0))}),
+    case("real_c64", "Real", {"input": c64(R.carr((3,)))}, {"Tout": "float32"}),
+    case("complex_abs_c64", "ComplexAbs", {"x": c64(R.carr((2, 2)))}, {"Tout": "float32"}),
+    case("xlog1py_c128", "Xlog1py", {"x": c128(R.carr((3,))), "y": c128(R.carr((3,), 0.1, 1.0))}),
+    case("cumulative_logsumexp_f32", "CumulativeLogsumexp",
+         {"x": f32(arr((5,))), "axis": c(0)}),
+    case("batch_matmul_v3_f32", "BatchMatMulV3",
+         {"x": f32(arr((2, 2, 3))), "y": f32(arr((2, 3, 2)))}, {"Tout": "float32"}),
+    case("segment_mean_f32", "SegmentMean",
+         {"data": f32(arr((4, 2))), "segment_ids": c([0, 1, 1, 1])}),
+    case("tensor_scatter_sub_c128", "TensorScatterSub",
+         {"tensor": c128(R.carr((3, 2))), "indices": c([[2], [0]]),
+          "updates": c128(R.carr((2, 2)))}),
+    case("diag_c128", "Diag", {"diagonal": c128(R.carr((3,)))}),
+    case("roll_f32", "Roll", {"input": f32(arr((2, 3))), "shift": c(1), "axis": c(-1)}),
+    case("dynamic_stitch_f32", "DynamicStitch",
+         {"indices": cl([[1], [0, 2]]), "data": dl([arr((1, 2)), arr((2, 2))], "float32")}),
+    case("einsum_f32", "Einsum", {"inputs": dl([arr((2, 3)), arr((3,))], "float32")},
+         {"equation": "ij,j->i"}),
+    case("matrix_band_part_c128", "MatrixBandPart",
+         {"input": c128(R.carr((3, 3))), "num_lower": c(0, "int64"), "num_upper": c(1, "int64")}),
     # ---- GatherV2 with batch_dims (grad_array.c) ----
     case("gather_batch_dims1", "GatherV2",
          {"params": d(arr((2, 4, 3))), "indices": c([[1, 3, 3], [0, 0, 2]]), "axis": c(1)},
