@@ -207,8 +207,10 @@ def bench_tape_c(args: argparse.Namespace) -> dict[str, float]:
     with tempfile.TemporaryDirectory(prefix="tfe-bench-tape-") as tmp:
         exe = Path(tmp) / "bench_tape"
         _compile(exe, "tfe", [str(lib), f"-Wl,-rpath,{lib.parent}"], source=C_SOURCE)
+        # A C round is short (2,000 ops, well under a time slice): many of
+        # them make the best one robust to other processes' load.
         proc = subprocess.run(
-            [str(exe), "--rounds", str(args.rounds * 3), "--ops", str(args.tape_ops)],
+            [str(exe), "--rounds", str(args.rounds * 10), "--ops", str(args.tape_ops)],
             capture_output=True, text=True, check=False,
         )  # fmt: skip
     if proc.returncode != 0:
