@@ -3,7 +3,8 @@ tests/data/grad_cases/<group>.json (written by tools/record_grad_cases.py
 from tools/grad_cases/<group>.py, with TF 2.21's values).
 
 For each case (one raw op; loss = sum_k sum(output_k * weight_k)):
-- the tape's gradients equal TF's (None where TF gives none);
+- the tape's gradients equal TF's (None where TF gives none), and computing
+  them leaves no tensor handle alive;
 - the forward outputs equal TF's;
 - the gradients TF_AddGradients builds in a graph, run in a session, equal TF's;
 - where ``numeric`` is set, the tape's gradients equal float64 central
@@ -13,6 +14,7 @@ And every op with a registered gradient has a case (test_every_gradient_has_a_ca
 
 from __future__ import annotations
 
+import gc
 import glob
 import json
 import os
@@ -180,6 +182,19 @@ def test_tape_matches_tf(group_case: tuple[str, dict[str, Any]]) -> None:
 
 
 @pytest.mark.parametrize("group_case", _CASES, ids=_IDS)
+def test_tape_leaves_nothing_alive(group_case: tuple[str, dict[str, Any]]) -> None:
+    # TFE_OBJ_TENSOR_HANDLE and TFE_OBJ_TENSOR: a gradient function that
+    # forgets to delete an intermediate shows up here
+    _, cs = group_case
+    _tape_grads(cs)  # the first run may fill caches
+    gc.collect()
+    before = (lib.TFE_LiveObjectCount(6), lib.TFE_LiveObjectCount(1))
+    _tape_grads(cs)
+    gc.collect()
+    assert (lib.TFE_LiveObjectCount(6), lib.TFE_LiveObjectCount(1)) == before
+
+
+@pytest.mark.parametrize("group_case", _CASES, ids=_IDS)
 def test_forward_matches_tf(group_case: tuple[str, dict[str, Any]]) -> None:
     _, cs = group_case
     rtol, atol = _tol(cs)
@@ -298,6 +313,16 @@ _NO_CASE = {
     "DebugGradientIdentity": "TF's gradient fails in eager mode",
     # stateful sampler: every run draws new samples (test_image_grad_kernels.py)
     "RandomGamma": "stateful: repeated runs draw different samples",
+    # function calls and functional control flow take function attrs, not
+    # plain inputs (tests/c/test_grad_func.c, test_gradients_function.py)
+    "PartitionedCall": "calls a function (attr f)",
+    "StatefulPartitionedCall": "calls a function (attr f)",
+    "If": "runs a branch function",
+    "StatelessIf": "runs a branch function",
+    "Case": "runs a branch function",
+    "StatelessCase": "runs a branch function",
+    "While": "runs cond/body functions",
+    "StatelessWhile": "runs cond/body functions",
 }
 
 
