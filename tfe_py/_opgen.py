@@ -388,7 +388,10 @@ def parse_op_def(name: str, lines: Sequence[str]) -> OpDef:
     )
     if len(outputs) > 1:
         fields = [_py_name(o.name, set()) for o in outputs]
-        op.result_type = collections.namedtuple(name, fields)  # type: ignore[misc]
+        # TF allows namespaced op names ("Namespace>Name"); a type name may
+        # not hold the '>'.
+        type_name = re.sub(r"\W", "_", name)
+        op.result_type = collections.namedtuple(type_name, fields)  # type: ignore[misc]
     return op
 
 
@@ -441,10 +444,21 @@ _known_names: set[str] | None = None
 
 
 def _registered(name: str) -> bool:
+    # One lookup, not a listing: a listing registers every op of the
+    # generated TF table (csrc/ops/op_generated.c), a lookup only this one.
     global _known_names
-    if _known_names is None or name not in _known_names:
-        _known_names = set(list_op_names())  # the registry may have grown
-    return name in _known_names
+    if _known_names is not None and name in _known_names:
+        return True
+    try:
+        op_specs(name)
+    except errors.OpError as e:
+        if e.error_code == errors.CODES["NOT_FOUND"]:
+            return False
+        raise
+    if _known_names is None:
+        _known_names = set()
+    _known_names.add(name)
+    return True
 
 
 def op_def(name: str) -> OpDef:

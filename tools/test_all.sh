@@ -125,5 +125,8 @@ step "docs/COVERAGE.md is up to date"
 if [ -f tools/api_coverage.py ]; then
   "$PY" tools/api_coverage.py --lib build/libtfe.so --check
 fi
+step "docs/OPS.md and the generated op table are up to date"
+"$PY" tools/gen_op_defs.py --check
+"$PY" tools/gen_ops_md.py --lib build/libtfe.so --check
 echo
 echo "all tests passed"

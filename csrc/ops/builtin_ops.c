@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/status_internal.h"
+#include "ops/op_generated.h"
 #include "ops/op_registry.h"
 #include "ops/ops_internal.h"
 #include "tensorflow/c/logging.h"
@@ -136,6 +137,9 @@ static void register_all(void) {
   tfe_ops_register_misc18_defs();
   tfe_ops_register_quant_defs();
   tfe_ops_register_image_codec_defs();
+  /* After every hand-written group: the few generated ops that must not
+   * register lazily (op_generated.h). */
+  tfe_ops_generated_register_eager();
   tl_registering = 0;
   if (!g_out_of_memory) atomic_store_explicit(&g_done, 1, memory_order_release);
 }
@@ -146,6 +150,10 @@ void tfe_ops_ensure_builtins(void) {
   pthread_mutex_lock(&g_mu);
   if (!atomic_load_explicit(&g_done, memory_order_relaxed)) register_all();
   pthread_mutex_unlock(&g_mu);
+}
+
+int tfe_ops_builtins_ready(void) {
+  return atomic_load_explicit(&g_done, memory_order_acquire);
 }
 
 const char* tfe_ops_builtin_error(void) {

@@ -39,7 +39,7 @@ static const tfe_builtin_op kOps[] = {
     /* Version 2: group size/key and instance key are int32 inputs. */
     TFE_OP("CollectiveAssignGroupV2", "in: group_assignment: int32",
            "in: device_index: int32", "in: base_key: int32",
-           "out: group_size: int32", "out: group_key: int32"),
+           "out: group_size: int32", "out: group_key: int32", "stateful"),
     TFE_OP("CollectiveReduceV2", "in: input: T", "in: group_size: int32",
            "in: group_key: int32", "in: instance_key: int32",
            "in: ordering_token: Nordering_token * resource", "out: data: T",

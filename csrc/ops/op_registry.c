@@ -21,6 +21,7 @@
 #include "core/checked.h"
 #include "core/status_internal.h"
 #include "ops/attr_value.h"
+#include "ops/op_generated.h"
 #include "ops/op_registry.h"
 #include "ops/ops_internal.h"
 
@@ -486,6 +487,9 @@ int tfe_op_register(tfe_op_def* def, TF_Status* s) {
     tfe_op_def_free(def);
     return 0;
   }
+  /* A name TF defines is taken by TF's definition (as in TF, where a
+   * library registering an existing op name fails). */
+  if (tfe_ops_builtins_ready()) (void)tfe_ops_generated_lookup(def->name);
   h = hash_name(def->name);
   pthread_rwlock_wrlock(&g_lock);
   if (table_find(atomic_load_explicit(&g_table, memory_order_relaxed),
@@ -638,15 +642,22 @@ int tfe_op_unregister(const tfe_op_def* const* defs, int n) {
 }
 
 const tfe_op_def* tfe_op_lookup(const char* name) {
+  const tfe_op_def* d;
   if (name == NULL) return NULL;
   tfe_ops_ensure_builtins();
-  return table_find(atomic_load_explicit(&g_table, memory_order_acquire), name,
-                    hash_name(name));
+  d = table_find(atomic_load_explicit(&g_table, memory_order_acquire), name,
+                 hash_name(name));
+  /* A miss consults TF's generated table (op_generated.c), which registers
+   * that one op; hand-written groups registered before and win. */
+  if (d == NULL && tfe_ops_builtins_ready()) d = tfe_ops_generated_lookup(name);
+  return d;
 }
 
 int tfe_op_count(void) {
   int n;
   tfe_ops_ensure_builtins();
+  /* Listings see every op, so the generated ones register now. */
+  if (tfe_ops_builtins_ready()) tfe_ops_generated_register_all();
   pthread_rwlock_rdlock(&g_lock);
   n = g_count;
   pthread_rwlock_unlock(&g_lock);

@@ -18,7 +18,7 @@
  * built once; the entry found for a definition is cached in
  * def->shape_rule so later calls for the same op cost one load. */
 
-#define SI_SLOTS 4096 /* power of two, well above the number of rules */
+#define SI_SLOTS 8192 /* power of two, well above the number of rules */
 
 static const si_rule* g_slots[SI_SLOTS];
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
@@ -70,6 +70,9 @@ static void build_tables(void) {
   add_table(si_rules_misc18);
   add_table(si_rules_quant);
   add_table(si_rules_image_codec);
+  /* Last: generic rules for TF's generated definitions; every hand-written
+   * table above wins. */
+  add_table(si_rules_generated);
 }
 
 const si_rule* si_find_rule(const char* op) {

@@ -67,6 +67,7 @@ from tfe_py import _opgen, dtypes, ops
 from tfe_py._ffi import lib
 from tfe_py.eager import EagerTensor
 from tfe_py.errors import OpError
+from tfe_py.saved_model import registered_kernel_ops
 
 INT32_MAX = 2**31 - 1
 INT64_MAX = 2**63 - 1
@@ -148,7 +149,14 @@ def known_crash(op: str, kwargs: dict[str, Any]) -> str | None:
     return None
 
 ALL_OPS = ops.list_ops()
-FUZZED_OPS = [n for n in ALL_OPS if n not in EXCLUDED]
+# Ops without a CPU kernel (most of TF's generated definitions: TPU, XLA,
+# tf.data, ...) can only fail, with NOT_FOUND, once their attrs check out:
+# test_kernel_less_ops_fail_cleanly runs each of them with plausible inputs
+# and with random attrs; the random, chain and extreme-attr tests fuzz the
+# ops that have a kernel (which keeps CI's time bounded).
+CPU_KERNEL_OPS = registered_kernel_ops("CPU")
+KERNEL_LESS_OPS = [n for n in ALL_OPS if n not in EXCLUDED and n not in CPU_KERNEL_OPS]
+FUZZED_OPS = [n for n in ALL_OPS if n not in EXCLUDED and n in CPU_KERNEL_OPS]
 
 RESOURCE = 20
 VARIANT = 21
@@ -550,8 +558,39 @@ def test_package_under_test() -> None:
 
 def test_every_op_is_fuzzed_or_excluded_with_a_reason() -> None:
     assert len(ALL_OPS) > 300
-    assert set(FUZZED_OPS) | set(EXCLUDED) == set(ALL_OPS)
+    assert set(FUZZED_OPS) | set(KERNEL_LESS_OPS) | set(EXCLUDED) == set(ALL_OPS)
     assert all(EXCLUDED.values())
+
+
+def test_kernel_less_ops_fail_cleanly() -> None:
+    """Every op without a CPU kernel, with plausible inputs (rank 1) and then
+    with every int attr at an extreme value: a clean failure each time, and
+    NOT_FOUND ("Could not find device for node ...", as TF) when the call
+    gets as far as the kernel lookup."""
+    not_found = 0
+    for op in KERNEL_LESS_OPS:
+        with counted(lambda op=op: f"after a call of the kernel-less {op}") as ctx:
+            call = plausible_call(op, 1, ctx)
+            if call is None:
+                continue
+            inputs, attrs = call
+            try:
+                ops.get_op(op)(**inputs, **attrs)
+            except OpError as e:
+                # NOT_FOUND: no kernel, or an attr plausible_call cannot make.
+                if str(e).startswith("Could not find device for node: "):
+                    assert e.error_code == 5, (op, str(e))
+                    not_found += 1
+            except Exception as e:
+                assert acceptable(op, e), (op, repr(e))
+            for a in _opgen.op_def(op).attrs:
+                if a.base == "int" and not a.is_list:
+                    bad = dict(attrs)
+                    bad[a.py_name] = INT64_MIN
+                    run_op(op, inputs, bad)
+            del call, inputs, attrs
+    # Most of them reach the kernel lookup with plausible arguments.
+    assert not_found * 2 > len(KERNEL_LESS_OPS), (not_found, len(KERNEL_LESS_OPS))
 
 
 @pytest.mark.parametrize("op", FUZZED_OPS)
