@@ -899,30 +899,66 @@ static void grad_roll(TFE_GradientContext* g, TF_Status* s) {
   pfree(&p);
 }
 
-/* check_numerics: the gradient checked too, with TF's message. */
+/* Python's repr of a bytes value (b'...'), which TF's gradient message
+ * embeds (it formats the attr's bytes with %s); buf holds 4 len + 4. */
+static size_t bytes_repr(const char* m, size_t len, char* buf) {
+  static const char kHex[] = "0123456789abcdef";
+  int has_sq = memchr(m, '\'', len) != NULL, has_dq = memchr(m, '"', len) != NULL;
+  char q = has_sq && !has_dq ? '"' : '\'';
+  size_t i, k = 0;
+  buf[k++] = 'b';
+  buf[k++] = q;
+  for (i = 0; i < len; i++) {
+    unsigned char c = (unsigned char)m[i];
+    if (c == (unsigned char)q || c == '\\') {
+      buf[k++] = '\\';
+      buf[k++] = (char)c;
+    } else if (c == '\n') {
+      buf[k++] = '\\';
+      buf[k++] = 'n';
+    } else if (c == '\r') {
+      buf[k++] = '\\';
+      buf[k++] = 'r';
+    } else if (c == '\t') {
+      buf[k++] = '\\';
+      buf[k++] = 't';
+    } else if (c < 0x20 || c >= 0x7f) {
+      buf[k++] = '\\';
+      buf[k++] = 'x';
+      buf[k++] = kHex[c >> 4];
+      buf[k++] = kHex[c & 15];
+    } else {
+      buf[k++] = (char)c;
+    }
+  }
+  buf[k++] = q;
+  buf[k] = '\0';
+  return k;
+}
+
+/* check_numerics: the gradient checked too, with TF's message (the attr
+ * shown as Python bytes, b'...', exactly as TF's gradient writes it). */
 static void grad_check_numerics(TFE_GradientContext* g, TF_Status* s) {
   static const char kPre[] = "Not a number (NaN) or infinity (Inf) values detected in gradient. ";
   pool p;
   T* dy = gu_upstream(g);
   const char* msg = "";
-  size_t len = 0;
+  size_t len = 0, n;
   char* buf;
   TF_AbstractOp* op;
   if (dy == NULL) return;
   (void)tfe_attrs_get_string(g->attrs, "message", &msg, &len, NULL);
-  buf = malloc(sizeof kPre + len);
+  buf = malloc(sizeof kPre + 4 * len + 4);
   if (buf == NULL) {
     tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "gradient of CheckNumerics: out of memory");
     return;
   }
   memcpy(buf, kPre, sizeof kPre - 1);
-  if (len > 0) memcpy(buf + sizeof kPre - 1, msg, len);
+  n = sizeof kPre - 1 + bytes_repr(msg, len, buf + sizeof kPre - 1);
   pinit(&p, g, s);
   op = gl_op(g, TFE_GradientContextOpType(g), s);
   gl_in(op, dy, s);
-  if (op != NULL && GL_OK(s)) {
-    TFE_AbstractOpSetAttrString(op, "message", buf, sizeof kPre - 1 + len, s);
-  }
+  if (op != NULL && GL_OK(s)) TFE_AbstractOpSetAttrString(op, "message", buf, n, s);
   give(&p, 0, K(&p, gl_fin(op, s)));
   free(buf);
   pfree(&p);

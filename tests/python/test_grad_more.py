@@ -69,3 +69,29 @@ def test_igamma_without_igamma_grad_a() -> None:
         y = ops.Igamma(a, x)
     with pytest.raises(LookupError, match="Igamma"):
         tape.gradient(y, [a, x])
+
+
+# TF 2.21's messages (its gradient formats the message attr as Python bytes).
+_CHECK_NUMERICS = [
+    (ops.CheckNumerics, "it's\n", np.inf,
+     "Not a number (NaN) or infinity (Inf) values detected in gradient. "
+     "b\"it's\\n\" : Tensor had Inf values"),
+    (ops.CheckNumericsV2, "v2", np.inf,
+     "Not a number (NaN) or infinity (Inf) values detected in gradient. "
+     "b'v2' : Tensor had +Inf values"),
+    (ops.CheckNumerics, "mine", np.nan,
+     "Not a number (NaN) or infinity (Inf) values detected in gradient. "
+     "b'mine' : Tensor had NaN values"),
+]
+
+
+@pytest.mark.parametrize(("op", "message", "bad", "expected"), _CHECK_NUMERICS)
+def test_check_numerics_checks_the_gradient(op: object, message: str, bad: float,
+                                            expected: str) -> None:
+    x = tf.constant(np.array([1.0, 2.0]))
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = op(x, message=message)  # type: ignore[operator]
+    with pytest.raises(tf.errors.InvalidArgumentError) as err:
+        tape.gradient(y, x, output_gradients=tf.constant(np.array([bad, 1.0])))
+    assert expected in str(err.value)
