@@ -175,6 +175,66 @@ TEST(graphs_with_generated_ops_build_and_import) {
   TF_DeleteStatus(s);
 }
 
+/* A SavedModel TF 2.21 wrote (tools/record_generated_op_saved_model.py)
+ * whose "sharded" signature calls XlaSharding and TPUReplicatedInput: it
+ * loads, serving_default runs, and running "sharded" fails naming the op
+ * (TF cannot run it on a CPU either; TF's function runtime says
+ * INVALID_ARGUMENT "No OpKernel was registered to support Op ..." where tfe
+ * says NOT_FOUND "Could not find device for node ...": noted in
+ * /work/issue17_findings.md). */
+static TF_Tensor* f32_vec2(float a, float b) {
+  int64_t dims[1] = {2};
+  TF_Tensor* t = TF_AllocateTensor(TF_FLOAT, dims, 1, 2 * sizeof(float));
+  float* p = (float*)TF_TensorData(t);
+  p[0] = a;
+  p[1] = b;
+  return t;
+}
+
+static void run_signature(TF_Session* sess, TF_Graph* g, const char* in_op,
+                          const char* out_op, TF_Tensor** out, TF_Status* s) {
+  TF_Output in, outp;
+  TF_Tensor* x = f32_vec2(1.0f, 1.0f);
+  in.oper = TF_GraphOperationByName(g, in_op);
+  in.index = 0;
+  outp.oper = TF_GraphOperationByName(g, out_op);
+  outp.index = 0;
+  CHECK(in.oper != NULL && outp.oper != NULL);
+  *out = NULL;
+  TF_SessionRun(sess, NULL, &in, &x, 1, &outp, out, 1, NULL, 0, NULL, s);
+  TF_DeleteTensor(x);
+}
+
+TEST(saved_model_with_generated_ops_loads) {
+  TF_Status* s = TF_NewStatus();
+  TF_Graph* g = TF_NewGraph();
+  TF_SessionOptions* opts = TF_NewSessionOptions();
+  const char* tags[] = {"serve"};
+  TF_Tensor* out = NULL;
+  TF_Session* sess = TF_LoadSessionFromSavedModel(
+      opts, NULL, TFE_TEST_DATA_DIR "/generated_ops_saved_model", tags, 1, g,
+      NULL, s);
+  CHECK_CODE(s, TF_OK);
+  CHECK(sess != NULL);
+  run_signature(sess, g, "serving_default_x", "StatefulPartitionedCall", &out,
+                s);
+  CHECK_CODE(s, TF_OK);
+  CHECK(out != NULL);
+  CHECK(((float*)TF_TensorData(out))[0] == 3.0f);
+  CHECK(((float*)TF_TensorData(out))[1] == 4.0f);
+  TF_DeleteTensor(out);
+  run_signature(sess, g, "sharded_x", "StatefulPartitionedCall_1", &out, s);
+  CHECK(TF_GetCode(s) != TF_OK);
+  CHECK(out == NULL);
+  CHECK(strstr(TF_Message(s), "XlaSharding") != NULL ||
+        strstr(TF_Message(s), "TPUReplicatedInput") != NULL);
+  TF_CloseSession(sess, s);
+  TF_DeleteSession(sess, s);
+  TF_DeleteSessionOptions(opts);
+  TF_DeleteGraph(g);
+  TF_DeleteStatus(s);
+}
+
 TEST(op_list_has_every_tf_op) {
   TF_Buffer* b = TF_GetAllOpList();
   CHECK(b != NULL);
