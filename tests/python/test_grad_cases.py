@@ -8,7 +8,8 @@ For each case (one raw op; loss = sum_k sum(output_k * weight_k)):
 - the forward outputs equal TF's;
 - the gradients TF_AddGradients builds in a graph, run in a session, equal TF's;
 - where ``numeric`` is set, the tape's gradients equal float64 central
-  differences of the loss (its real part when complex).
+  differences of the loss (its real part when complex; float32 with a
+  coarser step for ops TF has no float64 kernel for).
 And every op with a registered gradient has a case (test_every_gradient_has_a_case).
 """
 
@@ -280,9 +281,11 @@ def test_central_differences(group_case: tuple[str, dict[str, Any]]) -> None:
     theirs = _tf_grads(cs)
     base = _values(cs)
     checked = [k for k in _watched_keys(cs)
-               if _dtype(cs, k) == "float64" and theirs.get(k) is not None]
-    assert checked, "a numeric case needs a float64 input with a gradient"
-    eps, rtol, atol = 1e-6, 1e-5, 1e-6
+               if _dtype(cs, k) in ("float64", "float32") and theirs.get(k) is not None]
+    assert checked, "a numeric case needs a float64 (or float32) input with a gradient"
+    # float32 only for ops without a float64 kernel in TF (LRN), coarser
+    f32 = any(_dtype(cs, k) == "float32" for k in checked)
+    eps, rtol, atol = (1e-2, 2e-2, 2e-3) if f32 else (1e-6, 1e-5, 1e-6)
 
     def value(over: dict[Key, np.ndarray]) -> float:
         loss, _ = _loss(cs, _eager_tensors(cs, over))
@@ -323,6 +326,21 @@ _NO_CASE = {
     "StatelessCase": "runs a branch function",
     "While": "runs cond/body functions",
     "StatelessWhile": "runs cond/body functions",
+    # variant TensorList / Optional handles cannot be case inputs or a loss
+    # (programs through them: test_gradients_function.py)
+    "TensorListPushBack": "takes/returns a variant list",
+    "TensorListPopBack": "takes/returns a variant list",
+    "TensorListStack": "takes a variant list",
+    "TensorListFromTensor": "returns a variant list",
+    "TensorListGetItem": "takes a variant list",
+    "TensorListSetItem": "takes/returns a variant list",
+    "TensorListGather": "takes a variant list",
+    "TensorListScatter": "returns a variant list",
+    "TensorListScatterV2": "returns a variant list",
+    "TensorListScatterIntoExistingList": "takes/returns a variant list",
+    "TensorListResize": "takes/returns a variant list",
+    "OptionalFromValue": "returns a variant optional",
+    "OptionalGetValue": "takes a variant optional",
 }
 
 

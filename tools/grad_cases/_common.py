@@ -139,7 +139,9 @@ def case(name: str, op: str, inputs: dict[str, Any], attrs: dict[str, Any] | Non
     numeric: check the tape gradients against float64 central differences
       (default: when there are watched floating inputs and all are float64);
       set False at non-smooth points (ties, kinks, zeros of xlogy...) and
-      where TF's gradient is not the derivative (e.g. PadV2's constant).
+      where TF's gradient is not the derivative (e.g. PadV2's constant);
+      set True on a float32 case for an op without a float64 kernel (LRN):
+      coarser float32 differences then.
     unconnected: "none" or "zero", the tape's unconnected_gradients.
     graph: also check TF_AddGradients in a graph (False when the op cannot
       be built in a graph this way).
