@@ -205,8 +205,8 @@ static TFE_TensorHandle** arena_alloc(TFE_GradientTape* t, size_t n) {
  * rehashes of the tracked set, fresh pages from the system) cost more than
  * the recording itself (forward helper, issue 17). At most one of each,
  * bounded in size; g_spare_mu nests inside g_mu. */
-#define TAPE_SPARE_MAX_RECORDS (1 << 16)
-#define TAPE_SPARE_MAX_SLOTS ((size_t)1 << 17)
+#define TAPE_SPARE_MAX_RECORDS (1 << 14) /* about 1 MB */
+#define TAPE_SPARE_MAX_SLOTS ((size_t)1 << 15) /* 256 KB */
 static pthread_mutex_t g_spare_mu = PTHREAD_MUTEX_INITIALIZER;
 static record* g_spare_records;
 static int g_spare_cap_records;
