@@ -21,7 +21,7 @@ typedef TF_AbstractTensor T;
 
 /* ---- a pool of intermediates ---- */
 
-#define POOL_MAX 96
+#define POOL_MAX 1024
 typedef struct {
   T* t[POOL_MAX];
   int n;

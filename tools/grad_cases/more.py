@@ -146,6 +146,8 @@ CASES: list[dict[str, Any]] = [
          {"concat_dim": c(1), "values": dl([arr((2, 3)), arr((2, 2))])}),
     case("concat_v1_neg_axis", "Concat",
          {"concat_dim": c(-2), "values": dl([arr((1, 3)), arr((2, 3))])}),
+    case("concat_v1_many", "Concat",
+         {"concat_dim": c(0), "values": dl([arr((1, 2)) for _ in range(30)])}),
     case("batch_to_space", "BatchToSpace",
          {"input": d(arr((4, 2, 2, 1))), "crops": c([[0, 1], [1, 0]])}, {"block_size": 2}),
     case("space_to_batch", "SpaceToBatch",
