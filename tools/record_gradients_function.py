@@ -15,10 +15,14 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from typing import Any
 
 import numpy as np
 import tensorflow as tf
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests", "python"))
+from grad_func_programs import LIST_INPUTS, list_programs
 
 X = np.array([0.5, -1.25, 2.0], np.float64)
 XM = np.array([[0.5, -1.0, 1.5], [2.0, 0.25, -0.75]], np.float64)
@@ -162,6 +166,19 @@ def case_while_variable() -> Any:
     return {"y": float(y), "dx": lst(dx), "dw": lst(dw)}
 
 
+def case_lists() -> Any:
+    out = {}
+    progs = list_programs(tf.raw_ops, tf.constant, tf.float64)
+    for name, (fn, args) in progs.items():
+        xs = [tf.constant(LIST_INPUTS[a]) for a in args]
+        with tf.GradientTape() as t:
+            t.watch(xs)
+            loss = fn(*xs)
+        gs = t.gradient(loss, xs)
+        out[name] = {"loss": float(loss), "grads": [lst(g) for g in gs]}
+    return out
+
+
 def main() -> None:
     data = {
         "x": lst(X),
@@ -177,6 +194,7 @@ def main() -> None:
         "assign": case_assign(),
         "second_order": case_second_order(),
         "while_variable": case_while_variable(),
+        "lists": case_lists(),
     }
     path = os.path.join(
         os.path.dirname(__file__), "..", "tests", "data", "gradients_function_tf221.json"

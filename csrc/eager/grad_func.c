@@ -1481,6 +1481,323 @@ static void grad_case(TFE_GradientContext* g, TF_Status* s) {
   }
 }
 
+/* ---- TensorList and Optional (TF's list_ops / optional gradients) ---- */
+
+static TF_DataType attr_type(TFE_GradientContext* g, const char* name, TF_Status* s) {
+  TF_DataType dt = 0;
+  if (GL_OK(s) && !tfe_attrs_get_type(g->attrs, name, &dt, s)) return 0;
+  return dt;
+}
+
+/* TensorListElementShape(list) as int32. */
+static TF_AbstractTensor* list_element_shape(TFE_GradientContext* g, TF_AbstractTensor* list,
+                                             TF_Status* s) {
+  TF_AbstractOp* op = gl_op(g, "TensorListElementShape", s);
+  gl_in(op, list, s);
+  gl_set_type(op, "shape_type", TF_INT32, s);
+  return gl_fin(op, s);
+}
+
+/* Shape(t)[1:] (the element shape of a stacked tensor). */
+static TF_AbstractTensor* shape_tail(TFE_GradientContext* g, TF_AbstractTensor* t,
+                                     TF_Status* s) {
+  static const int32_t kBegin[1] = {1}, kSize[1] = {-1};
+  TF_AbstractTensor *sh = gl_shape(g, t, TF_INT32, s), *b = gu_const_i32(g, kBegin, 1, s),
+                    *z = gu_const_i32(g, kSize, 1, s), *r;
+  TF_AbstractOp* op = gl_op(g, "Slice", s);
+  gl_in(op, sh, s);
+  gl_in(op, b, s);
+  gl_in(op, z, s);
+  r = gl_fin(op, s);
+  TF_DeleteAbstractTensor(sh);
+  TF_DeleteAbstractTensor(b);
+  TF_DeleteAbstractTensor(z);
+  return r;
+}
+
+/* An empty list of dtype dt whose element shape is that of `like`. */
+static TF_AbstractTensor* empty_list_like(TFE_GradientContext* g, TF_AbstractTensor* like,
+                                          TF_DataType dt, TF_Status* s) {
+  TF_AbstractTensor *es = list_element_shape(g, like, s), *m = gl_i32(g, -1, s), *r;
+  TF_AbstractOp* op = gl_op(g, "EmptyTensorList", s);
+  gl_in(op, es, s);
+  gl_in(op, m, s);
+  gl_set_type(op, "element_dtype", dt, s);
+  gl_set_type(op, "shape_type", TF_INT32, s);
+  r = gl_fin(op, s);
+  TF_DeleteAbstractTensor(es);
+  TF_DeleteAbstractTensor(m);
+  return r;
+}
+
+/* A list of TensorListLength(like) unset elements of dtype dt. */
+static TF_AbstractTensor* reserve_like(TFE_GradientContext* g, TF_AbstractTensor* like,
+                                       TF_DataType dt, TF_Status* s) {
+  TF_AbstractTensor *es = list_element_shape(g, like, s), *n, *r;
+  TF_AbstractOp* op = gl_op(g, "TensorListLength", s);
+  gl_in(op, like, s);
+  n = gl_fin(op, s);
+  op = gl_op(g, "TensorListReserve", s);
+  gl_in(op, es, s);
+  gl_in(op, n, s);
+  gl_set_type(op, "element_dtype", dt, s);
+  gl_set_type(op, "shape_type", TF_INT32, s);
+  r = gl_fin(op, s);
+  TF_DeleteAbstractTensor(es);
+  TF_DeleteAbstractTensor(n);
+  return r;
+}
+
+/* PushBack(list, t): PopBack of the list's gradient gives both. */
+static void grad_list_push_back(TFE_GradientContext* g, TF_Status* s) {
+  TF_AbstractTensor* out[2];
+  TF_AbstractTensor* es = gl_shape(g, g->inputs[1], TF_INT32, s);
+  TF_AbstractOp* op = gl_op(g, "TensorListPopBack", s);
+  gl_in(op, gu_upstream(g), s);
+  gl_in(op, es, s);
+  gl_set_type(op, "element_dtype", attr_type(g, "element_dtype", s), s);
+  gl_fin_n(op, 2, out, s);
+  TF_DeleteAbstractTensor(es);
+  gu_give(g, 0, out[0], s);
+  gu_give(g, 1, out[1], s);
+}
+
+/* PopBack(list) -> (list', t): PushBack(dlist', dt). */
+static void grad_list_pop_back(TFE_GradientContext* g, TF_Status* s) {
+  TF_DataType dt = attr_type(g, "element_dtype", s);
+  TF_AbstractTensor* dl = TFE_GradientContextOutputGradient(g, 0);
+  TF_AbstractTensor *dlist, *de, *r;
+  TF_AbstractOp* op;
+  dlist = dl != NULL ? TFE_AbstractTensorCopy(dl, s) : empty_list_like(g, g->outputs[0], dt, s);
+  de = gl_grad_or_zeros(g, 1, s);
+  op = gl_op(g, "TensorListPushBack", s);
+  gl_in(op, dlist, s);
+  gl_in(op, de, s);
+  gl_set_type(op, "element_dtype", dt, s);
+  r = gl_fin(op, s);
+  TF_DeleteAbstractTensor(dlist);
+  TF_DeleteAbstractTensor(de);
+  gu_give(g, 0, r, s);
+}
+
+/* Stack(list) -> t: FromTensor(dt). */
+static void grad_list_stack(TFE_GradientContext* g, TF_Status* s) {
+  TF_AbstractTensor* es = shape_tail(g, gu_upstream(g), s);
+  TF_AbstractOp* op = gl_op(g, "TensorListFromTensor", s);
+  gl_in(op, gu_upstream(g), s);
+  gl_in(op, es, s);
+  gl_set_type(op, "element_dtype", attr_type(g, "element_dtype", s), s);
+  gl_set_type(op, "shape_type", TF_INT32, s);
+  gu_give(g, 0, gl_fin(op, s), s);
+  TF_DeleteAbstractTensor(es);
+}
+
+/* FromTensor(t) -> list: Stack(dlist) with t's element shape and length. */
+static void grad_list_from_tensor(TFE_GradientContext* g, TF_Status* s) {
+  TF_DataType dt = attr_type(g, "element_dtype", s);
+  TF_AbstractTensor* t = g->inputs[0];
+  TF_AbstractTensor *es = shape_tail(g, t, s), *r;
+  TF_AbstractOp* op = gl_op(g, "TensorListStack", s);
+  int64_t n0 = -1;
+  if (GL_OK(s) && TFE_AbstractTensorNumDims(t, s) > 0) n0 = TFE_AbstractTensorDim(t, 0, s);
+  gl_in(op, gu_upstream(g), s);
+  gl_in(op, es, s);
+  gl_set_type(op, "element_dtype", dt, s);
+  gl_set_int(op, "num_elements", n0, s);
+  r = gl_fin(op, s);
+  TF_DeleteAbstractTensor(es);
+  gu_give(g, 0, r, s);
+}
+
+/* GetItem(list, i) -> item: SetItem(Reserve(len(list)), i, ditem). */
+static void grad_list_get_item(TFE_GradientContext* g, TF_Status* s) {
+  TF_DataType dt = attr_type(g, "element_dtype", s);
+  TF_AbstractTensor* base = reserve_like(g, g->inputs[0], dt, s);
+  TF_AbstractOp* op = gl_op(g, "TensorListSetItem", s);
+  gl_in(op, base, s);
+  gl_in(op, g->inputs[1], s);
+  gl_in(op, gu_upstream(g), s);
+  gl_set_type(op, "element_dtype", dt, s);
+  gu_give(g, 0, gl_fin(op, s), s);
+  TF_DeleteAbstractTensor(base);
+}
+
+/* SetItem(list, i, item): the list gets dlist with item i zeroed, item
+ * gets GetItem(dlist, i). */
+static void grad_list_set_item(TFE_GradientContext* g, TF_Status* s) {
+  TF_DataType dt = attr_type(g, "element_dtype", s);
+  TF_AbstractTensor *z = gu_call1(g, "ZerosLike", g->inputs[2], s),
+                    *es = gl_shape(g, g->inputs[2], TF_INT32, s);
+  TF_AbstractOp* op = gl_op(g, "TensorListSetItem", s);
+  gl_in(op, gu_upstream(g), s);
+  gl_in(op, g->inputs[1], s);
+  gl_in(op, z, s);
+  gl_set_type(op, "element_dtype", dt, s);
+  gu_give(g, 0, gl_fin(op, s), s);
+  op = gl_op(g, "TensorListGetItem", s);
+  gl_in(op, gu_upstream(g), s);
+  gl_in(op, g->inputs[1], s);
+  gl_in(op, es, s);
+  gl_set_type(op, "element_dtype", dt, s);
+  gu_give(g, 2, gl_fin(op, s), s);
+  TF_DeleteAbstractTensor(z);
+  TF_DeleteAbstractTensor(es);
+}
+
+/* Gather(list, indices) -> values: Scatter of dvalues into a list as long
+ * as the input. */
+static void grad_list_gather(TFE_GradientContext* g, TF_Status* s) {
+  TF_DataType dt = attr_type(g, "element_dtype", s);
+  TF_AbstractTensor* base = reserve_like(g, g->inputs[0], dt, s);
+  TF_AbstractOp* op = gl_op(g, "TensorListScatterIntoExistingList", s);
+  gl_in(op, base, s);
+  gl_in(op, gu_upstream(g), s);
+  gl_in(op, g->inputs[1], s);
+  gl_set_type(op, "element_dtype", dt, s);
+  gu_give(g, 0, gl_fin(op, s), s);
+  TF_DeleteAbstractTensor(base);
+}
+
+/* Gather(dlist, indices) with t's element shape. */
+static TF_AbstractTensor* gather_like(TFE_GradientContext* g, TF_AbstractTensor* dlist,
+                                      TF_AbstractTensor* indices, TF_AbstractTensor* t,
+                                      TF_DataType dt, TF_Status* s) {
+  TF_AbstractTensor *es = shape_tail(g, t, s), *r;
+  TF_AbstractOp* op = gl_op(g, "TensorListGather", s);
+  gl_in(op, dlist, s);
+  gl_in(op, indices, s);
+  gl_in(op, es, s);
+  gl_set_type(op, "element_dtype", dt, s);
+  r = gl_fin(op, s);
+  TF_DeleteAbstractTensor(es);
+  return r;
+}
+
+/* Scatter(t, indices) (and ScatterV2): Gather(dlist, indices). */
+static void grad_list_scatter(TFE_GradientContext* g, TF_Status* s) {
+  TF_DataType dt = attr_type(g, "element_dtype", s);
+  gu_give(g, 0, gather_like(g, gu_upstream(g), g->inputs[1], g->inputs[0], dt, s), s);
+}
+
+/* ScatterIntoExistingList(list, t, indices): the list gets dlist with the
+ * scattered positions zeroed, t gets Gather(dlist, indices). */
+static void grad_list_scatter_existing(TFE_GradientContext* g, TF_Status* s) {
+  TF_DataType dt = attr_type(g, "element_dtype", s);
+  TF_AbstractTensor* z = gu_call1(g, "ZerosLike", g->inputs[1], s);
+  TF_AbstractOp* op = gl_op(g, "TensorListScatterIntoExistingList", s);
+  gl_in(op, gu_upstream(g), s);
+  gl_in(op, z, s);
+  gl_in(op, g->inputs[2], s);
+  gl_set_type(op, "element_dtype", dt, s);
+  gu_give(g, 0, gl_fin(op, s), s);
+  TF_DeleteAbstractTensor(z);
+  gu_give(g, 1, gather_like(g, gu_upstream(g), g->inputs[2], g->inputs[1], dt, s), s);
+}
+
+/* Resize(list, n): dlist resized back to the input's length. */
+static void grad_list_resize(TFE_GradientContext* g, TF_Status* s) {
+  TF_AbstractOp* op = gl_op(g, "TensorListLength", s);
+  TF_AbstractTensor* n;
+  gl_in(op, g->inputs[0], s);
+  n = gl_fin(op, s);
+  op = gl_op(g, "TensorListResize", s);
+  gl_in(op, gu_upstream(g), s);
+  gl_in(op, n, s);
+  gu_give(g, 0, gl_fin(op, s), s);
+  TF_DeleteAbstractTensor(n);
+}
+
+/* OptionalFromValue(components): OptionalGetValue of the gradient, run
+ * through a small function (OptionalGetValue needs a list of shapes,
+ * which the unified API cannot set). */
+static void grad_optional_from_value(TFE_GradientContext* g, TF_Status* s) {
+  const TF_DataType* types = NULL;
+  int n = 0, i;
+  TF_AbstractTensor* outs[64];
+  TF_AbstractOp* op;
+  TFE_Context* ctx;
+  TF_Graph* graph;
+  tfe_flib* lib;
+  char name[128 + 64 * 4];
+  size_t used;
+  if (!tfe_attrs_get_type_list(g->attrs, "Toutput_types", &types, &n, s)) return;
+  if (n > 64) {
+    tfe_status_setf(s, TF_UNIMPLEMENTED, "gradient of OptionalFromValue: more than 64 values");
+    return;
+  }
+  lib = context_lib(g, &ctx, &graph, s);
+  if (lib == NULL || !GL_OK(s)) return;
+  used = (size_t)snprintf(name, sizeof name, "__tfe_optional_get_value");
+  for (i = 0; i < n && used < sizeof name; i++) {
+    used += (size_t)snprintf(name + used, sizeof name - used, "_%d", (int)types[i]);
+  }
+  if ((ctx != NULL ? tfe_flib_find(tfe_ctx_flib(ctx), name)
+                   : tfe_flib_find(tfe_graph_flib(graph), name)) == NULL) {
+    TF_Graph* sg = scratch_graph(lib);
+    TF_Output in, fo[64];
+    TF_Function* fn = NULL;
+    const int64_t* dims[64];
+    int nd[64];
+    if (sg == NULL) {
+      tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "gradient: out of memory");
+      return;
+    }
+    in = sg_ph(sg, "optional", 0, TF_VARIANT, s);
+    if (GL_OK(s)) {
+      TF_OperationDescription* d = TF_NewOperation(sg, "OptionalGetValue", "get");
+      TF_Operation* o;
+      for (i = 0; i < n; i++) {
+        dims[i] = NULL;
+        nd[i] = -1;
+      }
+      if (d != NULL) {
+        TF_AddInput(d, in);
+        TF_SetAttrTypeList(d, "output_types", types, n);
+        TF_SetAttrShapeList(d, "output_shapes", dims, nd, n);
+      }
+      o = sg_finish(d, s);
+      for (i = 0; i < n; i++) fo[i] = (TF_Output){o, i};
+    }
+    fn = sg_to_function(sg, name, &in, 1, fo, n, s);
+    TF_DeleteGraph(sg);
+    if (fn != NULL && GL_OK(s)) {
+      if (ctx != NULL) {
+        TFE_ContextAddFunction(ctx, fn, s);
+      } else {
+        TF_GraphCopyFunction(graph, fn, NULL, s);
+      }
+    }
+    TF_DeleteFunction(fn);
+    if (!GL_OK(s)) return;
+  }
+  op = gl_op(g, name, s);
+  gl_in(op, gu_upstream(g), s);
+  gl_fin_n(op, n, outs, s);
+  for (i = 0; i < n; i++) {
+    if (GL_OK(s)) {
+      gu_give(g, i, outs[i], s);
+    } else {
+      TF_DeleteAbstractTensor(outs[i]);
+    }
+  }
+}
+
+/* OptionalGetValue(optional) -> components: OptionalFromValue(grads). */
+static void grad_optional_get_value(TFE_GradientContext* g, TF_Status* s) {
+  TF_AbstractTensor* d[64];
+  TF_AbstractOp* op;
+  int i, n = g->num_outputs;
+  if (n > 64) {
+    tfe_status_setf(s, TF_UNIMPLEMENTED, "gradient of OptionalGetValue: more than 64 values");
+    return;
+  }
+  for (i = 0; i < n; i++) d[i] = gl_grad_or_zeros(g, i, s);
+  op = gl_op(g, "OptionalFromValue", s);
+  gl_in_list(op, d, n, s);
+  gu_give(g, 0, gl_fin(op, s), s);
+  gl_free(d, n);
+}
+
 int tfe_grad_register_func(void) {
   return tfe_grad_register_builtin("PartitionedCall", grad_partitioned_call) &&
          tfe_grad_register_builtin("StatefulPartitionedCall", grad_partitioned_call) &&
@@ -1489,5 +1806,23 @@ int tfe_grad_register_func(void) {
          tfe_grad_register_builtin("Case", grad_case) &&
          tfe_grad_register_builtin("StatelessCase", grad_case) &&
          tfe_grad_register_builtin("While", grad_while) &&
-         tfe_grad_register_builtin("StatelessWhile", grad_while);
+         tfe_grad_register_builtin("StatelessWhile", grad_while) &&
+         tfe_grad_register_builtin("TensorListPushBack", grad_list_push_back) &&
+         tfe_grad_register_builtin("TensorListPopBack", grad_list_pop_back) &&
+         tfe_grad_register_builtin("TensorListStack", grad_list_stack) &&
+         tfe_grad_register_builtin("TensorListFromTensor", grad_list_from_tensor) &&
+         tfe_grad_register_builtin("TensorListGetItem", grad_list_get_item) &&
+         tfe_grad_register_builtin("TensorListSetItem", grad_list_set_item) &&
+         tfe_grad_register_builtin("TensorListGather", grad_list_gather) &&
+         tfe_grad_register_builtin("TensorListScatter", grad_list_scatter) &&
+         tfe_grad_register_builtin("TensorListScatterV2", grad_list_scatter) &&
+         tfe_grad_register_builtin("TensorListScatterIntoExistingList",
+                                   grad_list_scatter_existing) &&
+         tfe_grad_register_builtin("TensorListResize", grad_list_resize) &&
+         tfe_grad_register_builtin("TensorListLength", NULL) &&
+         tfe_grad_register_builtin("TensorListElementShape", NULL) &&
+         tfe_grad_register_builtin("TensorListConcatLists", NULL) &&
+         tfe_grad_register_builtin("TensorListPushBackBatch", NULL) &&
+         tfe_grad_register_builtin("OptionalFromValue", grad_optional_from_value) &&
+         tfe_grad_register_builtin("OptionalGetValue", grad_optional_get_value);
 }

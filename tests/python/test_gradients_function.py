@@ -214,3 +214,25 @@ def test_gradient_repeated_uses_cache() -> None:
             t.watch(x)
             y = f(x)
         close(t.gradient(y, x).numpy(), D["simple"]["dx"])
+
+
+# ---- TensorList and Optional gradients (raw ops on the tape) ----
+
+from grad_func_programs import LIST_INPUTS, list_programs  # noqa: E402
+
+_PROGRAMS = list_programs(tf.ops, tf.constant, tf.float64, "reduction_indices")
+
+
+@pytest.mark.parametrize("name", sorted(D["lists"]))
+def test_list_and_optional_gradients(name: str) -> None:
+    fn, args = _PROGRAMS[name]
+    xs = [tf.constant(LIST_INPUTS[a]) for a in args]
+    with tf.GradientTape() as t:
+        t.watch(xs)
+        loss = fn(*xs)
+    grads = t.gradient(loss, xs)
+    want = D["lists"][name]
+    close(float(loss.numpy()), want["loss"])
+    for g, w in zip(grads, want["grads"], strict=True):
+        assert g is not None
+        close(g.numpy(), w)
