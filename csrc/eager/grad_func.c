@@ -1,7 +1,10 @@
 /* Gradient functions of function calls and functional control flow:
  * calls of library functions (an op whose type is the function's name, as
  * tfe_py's ConcreteFunction runs them), PartitionedCall,
- * StatefulPartitionedCall, If and StatelessIf.
+ * StatefulPartitionedCall, If/StatelessIf, Case/StatelessCase and
+ * While/StatelessWhile (see the While section); also the TensorList and
+ * Optional ops (TF's list_ops / optional gradients), which While's
+ * gradient uses.
  *
  * A call's gradient is itself a function. From the forward function's
  * body graph (instantiated from the library), with one Placeholder per

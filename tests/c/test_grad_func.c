@@ -439,6 +439,122 @@ TEST(stateful_body_unimplemented) {
   TF_DeleteStatus(s);
 }
 
+static TF_Operation* ivec_const(TF_Graph* g, const char* name, const int32_t* v, int64_t n) {
+  TF_Tensor* t = TF_AllocateTensor(TF_INT32, &n, 1, (size_t)n * sizeof(int32_t));
+  memcpy(TF_TensorData(t), v, (size_t)n * sizeof(int32_t));
+  return gt_const(g, name, t, NULL);
+}
+
+/* TF_AddGradients through TensorList and Optional ops: the programs
+ * "get_item", "push_back" and "optional" of tests/python/grad_func_programs.py,
+ * whose TF 2.21 gradients are in tests/data/gradients_function_tf221.json. */
+TEST(tensor_list_and_optional_graph_gradients) {
+  static const double kXv[6] = {0.5, -1.0, 1.5, 2.0, 0.25, -0.75};
+  static const double kA[2] = {0.3, -0.4}, kB[2] = {1.1, 0.2}, kW0[2] = {1.0, -2.0};
+  static const double kWantGetItem[6] = {0.0, 0.0, 3.0, -8.0, 0.0, 0.0};
+  static const double kWantOptA[2] = {3.6041660239464335, 0.4214027581601698};
+  static const double kWantOptB[2] = {0.90124980718393, -0.488561103264068};
+  static const int32_t kEs[1] = {2}, kAxis[1] = {0};
+  TF_Status* s = TF_NewStatus();
+  TF_Graph* g = TF_NewGraph();
+  TF_Operation *x, *es, *fl, *it, *w0, *loss, *axis, *a, *b, *eb, *opt, *gv;
+  TF_OperationDescription* d;
+  TF_Output xo, lo, dy[2], ins[2];
+  TF_Session* sess;
+  TF_Tensor *val, *out = NULL, *vals[2], *outs[2] = {NULL, NULL};
+  int64_t dims2[2] = {3, 2}, n2 = 2;
+  TF_DataType types[2] = {TF_DOUBLE, TF_DOUBLE};
+  const int64_t* shapes[2] = {NULL, NULL};
+  int nd[2] = {-1, -1};
+  /* loss = sum(GetItem(FromTensor(x), 1)^2 * w0) */
+  x = gt_placeholder(g, "x", TF_DOUBLE);
+  es = ivec_const(g, "es", kEs, 1);
+  d = TF_NewOperation(g, "TensorListFromTensor", "from");
+  TF_AddInput(d, gt_out(x, 0));
+  TF_AddInput(d, gt_out(es, 0));
+  TF_SetAttrType(d, "element_dtype", TF_DOUBLE);
+  TF_SetAttrType(d, "shape_type", TF_INT32);
+  fl = gt_finish(d);
+  d = TF_NewOperation(g, "TensorListGetItem", "get");
+  TF_AddInput(d, gt_out(fl, 0));
+  TF_AddInput(d, gt_out(iconst(g, "one", 1), 0));
+  TF_AddInput(d, gt_out(es, 0));
+  TF_SetAttrType(d, "element_dtype", TF_DOUBLE);
+  it = gt_finish(d);
+  {
+    TF_Tensor* wt = TF_AllocateTensor(TF_DOUBLE, &n2, 1, sizeof kW0);
+    memcpy(TF_TensorData(wt), kW0, sizeof kW0);
+    w0 = gt_const(g, "w0", wt, NULL);
+  }
+  axis = ivec_const(g, "axis", kAxis, 1);
+  loss = gt_binop(g, "Sum", "loss",
+                  gt_out(gt_binop(g, "Mul", "m2",
+                                  gt_out(gt_binop(g, "Mul", "sq", gt_out(it, 0), gt_out(it, 0)), 0),
+                                  gt_out(w0, 0)),
+                         0),
+                  gt_out(axis, 0));
+  xo = gt_out(x, 0);
+  lo = gt_out(loss, 0);
+  TF_AddGradients(g, &lo, 1, &xo, 1, NULL, s, dy);
+  CHECK_CODE(s, TF_OK);
+  sess = gt_session(g);
+  val = TF_AllocateTensor(TF_DOUBLE, dims2, 2, sizeof kXv);
+  memcpy(TF_TensorData(val), kXv, sizeof kXv);
+  TF_SessionRun(sess, NULL, &xo, &val, 1, dy, &out, 1, NULL, 0, NULL, s);
+  CHECK_CODE(s, TF_OK);
+  check_values(out, kWantGetItem, 6);
+  TF_DeleteTensor(out);
+  TF_DeleteTensor(val);
+  gt_close(sess);
+  TF_DeleteGraph(g);
+
+  /* loss = sum(ra * ra) + sum(rb * ra), (ra, rb) = GetValue(FromValue(a, exp(b))) */
+  g = TF_NewGraph();
+  a = gt_placeholder(g, "a", TF_DOUBLE);
+  b = gt_placeholder(g, "b", TF_DOUBLE);
+  eb = gt_unop(g, "Exp", "eb", gt_out(b, 0));
+  ins[0] = gt_out(a, 0);
+  ins[1] = gt_out(eb, 0);
+  d = TF_NewOperation(g, "OptionalFromValue", "opt");
+  TF_AddInputList(d, ins, 2);
+  opt = gt_finish(d);
+  d = TF_NewOperation(g, "OptionalGetValue", "get");
+  TF_AddInput(d, gt_out(opt, 0));
+  TF_SetAttrTypeList(d, "output_types", types, 2);
+  TF_SetAttrShapeList(d, "output_shapes", shapes, nd, 2);
+  gv = gt_finish(d);
+  axis = ivec_const(g, "axis", kAxis, 1);
+  loss = gt_binop(
+      g, "AddV2", "loss",
+      gt_out(gt_binop(g, "Sum", "s1",
+                      gt_out(gt_binop(g, "Mul", "aa", gt_out(gv, 0), gt_out(gv, 0)), 0),
+                      gt_out(axis, 0)),
+             0),
+      gt_out(gt_binop(g, "Sum", "s2",
+                      gt_out(gt_binop(g, "Mul", "ba", gt_out(gv, 1), gt_out(gv, 0)), 0),
+                      gt_out(axis, 0)),
+             0));
+  lo = gt_out(loss, 0);
+  ins[0] = gt_out(a, 0);
+  ins[1] = gt_out(b, 0);
+  TF_AddGradients(g, &lo, 1, ins, 2, NULL, s, dy);
+  CHECK_CODE(s, TF_OK);
+  sess = gt_session(g);
+  vals[0] = dvec(kA, 2);
+  vals[1] = dvec(kB, 2);
+  TF_SessionRun(sess, NULL, ins, vals, 2, dy, outs, 2, NULL, 0, NULL, s);
+  CHECK_CODE(s, TF_OK);
+  check_values(outs[0], kWantOptA, 2);
+  check_values(outs[1], kWantOptB, 2);
+  TF_DeleteTensor(outs[0]);
+  TF_DeleteTensor(outs[1]);
+  TF_DeleteTensor(vals[0]);
+  TF_DeleteTensor(vals[1]);
+  gt_close(sess);
+  TF_DeleteGraph(g);
+  TF_DeleteStatus(s);
+}
+
 /* The eager tape through a call of a context function and an If op. */
 TEST(eager_tape_call_and_if) {
   TF_Status* s = TF_NewStatus();
