@@ -829,10 +829,8 @@ static void grad_fft_common(TFE_GradientContext* g, TF_Status* s, const char* in
   dy = gu_upstream(g);
   dt = dtype(&L, dy);
   f = c1(&L, inv, dy);
-  sz = size_last(&L, dy, r, dt);
-  if (scale_down) {
-    sz = cast(&L, c1(&L, "Reciprocal", size_last(&L, dy, r, real_of(dt))), dt);
-  }
+  sz = scale_down ? cast(&L, c1(&L, "Reciprocal", size_last(&L, dy, r, real_of(dt))), dt)
+                  : size_last(&L, dy, r, dt);
   give(&L, 0, mul(&L, f, sz));
   la_end(&L);
 }
