@@ -182,12 +182,18 @@ static void set_recording(TFE_ForwardAccumulator* a, int on) {
   atomic_fetch_add_explicit(&g_num_recording, on ? 1 : -1, memory_order_relaxed);
 }
 
-/* Under g_fmu: drops one reference, freeing a deleted accumulator. */
-static void release_locked(TFE_ForwardAccumulator* a) {
-  if (--a->refs == 0 && a->deleted) {
-    tmap_free(&a->tangents);
-    tfe_free(a);
-  }
+/* Under g_fmu: drops one reference. Returns a when it must be freed (it
+ * was deleted and this was the last reference): the caller frees it with
+ * free_acc after releasing g_fmu, since releasing handles may run a custom
+ * device's deallocator, which may call back into tfe. */
+static TFE_ForwardAccumulator* release_locked(TFE_ForwardAccumulator* a) {
+  return --a->refs == 0 && a->deleted ? a : NULL;
+}
+
+static void free_acc(TFE_ForwardAccumulator* a) {
+  if (a == NULL) return;
+  tmap_free(&a->tangents);
+  tfe_free(a);
 }
 
 /* ---- the public API ---- */
@@ -218,7 +224,7 @@ TFE_ForwardAccumulator* TFE_NewForwardAccumulator(TFE_Context* ctx, TF_Status* s
 }
 
 void TFE_DeleteForwardAccumulator(TFE_ForwardAccumulator* a) {
-  TFE_ForwardAccumulator** p;
+  TFE_ForwardAccumulator **p, *dead;
   if (a == NULL) return;
   pthread_mutex_lock(&g_fmu);
   for (p = &g_accs; *p != NULL; p = &(*p)->next) {
@@ -229,8 +235,9 @@ void TFE_DeleteForwardAccumulator(TFE_ForwardAccumulator* a) {
   }
   set_recording(a, 0);
   a->deleted = 1;
-  release_locked(a);
+  dead = release_locked(a);
   pthread_mutex_unlock(&g_fmu);
+  free_acc(dead);
 }
 
 static int same_shape(TFE_TensorHandle* a, TFE_TensorHandle* b, TF_Status* s) {
@@ -315,9 +322,10 @@ void TFE_ForwardAccumulatorWatch(TFE_ForwardAccumulator* a, TFE_TensorHandle* pr
     tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "TFE_ForwardAccumulatorWatch: out of memory");
     return;
   }
-  if (*slot != NULL) tfe_handle_unref(*slot);
+  old = *slot; /* released after the lock (see release_locked) */
   *slot = sum;
   pthread_mutex_unlock(&g_fmu);
+  if (old != NULL) tfe_handle_unref(old);
   tfe_status_ok(s);
 }
 
@@ -1067,8 +1075,9 @@ void tfe_forward_record(TFE_Op* op, TFE_TensorHandle** outs, int n, TF_Status* s
   }
 
   pthread_mutex_lock(&g_fmu);
-  for (i = 0; i < count; i++) release_locked(list[i]);
+  for (i = 0; i < count; i++) list[i] = release_locked(list[i]);
   pthread_mutex_unlock(&g_fmu);
+  for (i = 0; i < count; i++) free_acc(list[i]);
   if (list != small) tfe_free(list);
   if (TF_GetCode(status) != TF_OK) {
     for (i = 0; i < n; i++) {
