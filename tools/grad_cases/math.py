@@ -241,4 +241,21 @@ def _products() -> list[dict[str, Any]]:
     return out
 
 
-CASES += _unary() + _binary() + _reductions() + _products()
+# ---- float16, and integer inputs (watched, but TF gives them no gradient)
+def _half_and_int() -> list[dict[str, Any]]:
+    h = "float16"
+    return [
+        case("addv2_f16_bcast", "AddV2", {"x": d(arr((2, 3)), h), "y": d(arr((3,)), h)}),
+        case("mul_f16_bcast", "Mul", {"x": d(arr((2, 1)), h), "y": d(arr((2, 3)), h)}),
+        case("maximum_f16", "Maximum", {"x": d(R.distinct((4,)), h), "y": d(arr((4,)), h)}),
+        case("realdiv_f16", "RealDiv", {"x": d(arr((3,)), h), "y": d(arr((3,), 0.5, 1.5), h)}),
+        case("sum_f16_keep", "Sum", {"input": d(arr((2, 3)), h), "axis": c([-1])},
+             {"keep_dims": True}),
+        case("matmul_f16", "MatMul", {"a": d(arr((2, 2)), h), "b": d(arr((2, 3)), h)}),
+        case("addv2_int32_sources", "AddV2", {"x": d([1, 2, 3], "int32"), "y": d(4, "int32")}),
+        case("cast_int64_source", "Cast", {"x": d([[5, -2]], "int64")},
+             {"DstT": "float32"}),
+    ]
+
+
+CASES += _unary() + _binary() + _reductions() + _products() + _half_and_int()
