@@ -387,6 +387,41 @@ for op, dts in (("SparseSegmentSum", REAL), ("SparseSegmentMean", FLOATS),
         {"data": t(SEG_DATA, "float32"), "indices": t([0, 1, 2], "int32"),
          "segment_ids": t([1, 0, 1], "int32"), "num_segments": t(3, "int32")})
 
+# ---------------------------------------------------------------- SparseSegment*Grad
+GRAD_IN = np.round(R.uniform(-2, 2, (4, 3)), 3)
+for op in ("SparseSegmentSumGrad", "SparseSegmentMeanGrad", "SparseSegmentSqrtNGrad"):
+    short = op[len("SparseSegment"):-len("Grad")].lower()
+    for dt in FLOATS:
+        add(f"seggrad{short}_{dt}", op,
+            {"grad": t(GRAD_IN, dt), "indices": t([0, 2, 2, 4, 1], "int32"),
+             "segment_ids": t([0, 0, 1, 3, 3], "int32"), "output_dim0": t(6, "int32")})
+    for ti in ("int32", "int64"):
+        for ts in ("int32", "int64"):
+            add(f"seggrad{short}_idx_{ti}_{ts}", op,
+                {"grad": t(GRAD_IN, "float64"), "indices": t([4, 3, 0, 3], ti),
+                 "segment_ids": t([0, 1, 1, 2], ts), "output_dim0": t(5, "int32")})
+    add(f"seggrad{short}_unsorted", op,
+        {"grad": t(GRAD_IN, "float32"), "indices": t([1, 0, 1], "int32"),
+         "segment_ids": t([2, 0, 2], "int32"), "output_dim0": t(3, "int32")})
+    add(f"seggrad{short}_err_seg_oob", op,
+        {"grad": t(GRAD_IN, "float32"), "indices": t([0, 1], "int32"),
+         "segment_ids": t([0, 4], "int32"), "output_dim0": t(3, "int32")})
+    add(f"seggrad{short}_err_idx_oob", op,
+        {"grad": t(GRAD_IN, "float32"), "indices": t([0, 3], "int32"),
+         "segment_ids": t([0, 1], "int32"), "output_dim0": t(3, "int32")})
+    add(f"seggrad{short}_err_idx_neg", op,
+        {"grad": t(GRAD_IN, "float32"), "indices": t([0, -1], "int32"),
+         "segment_ids": t([0, 1], "int32"), "output_dim0": t(3, "int32")})
+    add(f"seggrad{short}_err_len", op,
+        {"grad": t(GRAD_IN, "float32"), "indices": t([0, 1], "int32"),
+         "segment_ids": t([0, 1, 1], "int32"), "output_dim0": t(3, "int32")})
+    add(f"seggrad{short}_err_dim0", op,
+        {"grad": t(GRAD_IN, "float32"), "indices": t([0, 1], "int32"),
+         "segment_ids": t([0, 1], "int32"), "output_dim0": t([3], "int32")})
+    add(f"seggrad{short}_err_idx_rank", op,
+        {"grad": t(GRAD_IN, "float32"), "indices": t([[0, 1]], "int32"),
+         "segment_ids": t([0, 1], "int32"), "output_dim0": t(3, "int32")})
+
 # ---------------------------------------------------------------- SparseReduceSum / Max
 RED_IDX = [[0, 0, 1], [0, 2, 0], [1, 1, 1], [1, 2, 0], [1, 2, 1]]
 for op, dts in (("SparseReduceSum", STDA), ("SparseReduceMax", CW)):

@@ -120,6 +120,26 @@ static int segment_common(si_ctx* c, int has_num) {
 static int rule_segment(si_ctx* c) { return segment_common(c, 0); }
 static int rule_segment_n(si_ctx* c) { return segment_common(c, 1); }
 
+/* SparseSegment*Grad: [output_dim0] + grad.shape[1:]. */
+static int rule_segment_grad(si_ctx* c) {
+  si_sh g, idx, seg, d0, rest, out;
+  int64_t unused, dim0;
+  si_in(c, 0, &g);
+  si_in(c, 1, &idx);
+  si_in(c, 2, &seg);
+  si_in(c, 3, &d0);
+  if (!si_with_rank_at_least(c, &g, 1, &g)) return 0;
+  if (!si_with_rank(c, &idx, 1, &idx)) return 0;
+  if (!si_with_rank(c, &seg, 1, &seg)) return 0;
+  if (!si_merge_dim(c, idx.d[0], seg.d[0], &unused)) return 0;
+  if (!si_with_rank(c, &d0, 0, &d0)) return 0;
+  if (!si_dim_from_scalar(c, 3, &dim0)) return 0;
+  if (!si_subshape(c, &g, 1, INT64_MAX, &rest)) return 0;
+  si_vector(&out, dim0);
+  si_concat(&out, &rest);
+  return si_set(c, 0, &out);
+}
+
 /* SparseReduceSum/Max: known when input_shape and reduction_axes are
  * constant (as TF's SparseReduceShapeFn). */
 static int rule_sparse_reduce(si_ctx* c) {
@@ -195,6 +215,9 @@ const si_rule si_rules_sparse[] = {
     {"SparseSegmentSumWithNumSegments", rule_segment_n},
     {"SparseSegmentMeanWithNumSegments", rule_segment_n},
     {"SparseSegmentSqrtNWithNumSegments", rule_segment_n},
+    {"SparseSegmentSumGrad", rule_segment_grad},
+    {"SparseSegmentMeanGrad", rule_segment_grad},
+    {"SparseSegmentSqrtNGrad", rule_segment_grad},
     {"SparseReduceSum", rule_sparse_reduce},
     {"SparseReduceMax", rule_sparse_reduce},
     {"SparseSoftmax", rule_sparse_softmax},

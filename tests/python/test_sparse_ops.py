@@ -114,6 +114,9 @@ _KERNEL_DTYPES: dict[str, tuple[str, ...]] = {
     "SparseReduceMax": ("float32", "float64", "float16", "bfloat16", "int8", "int16", "int32",
                         "int64", "uint8", "uint16", "uint32", "uint64"),
     "SparseSoftmax": ("float32", "float64", "float16"),
+    "SparseSegmentSumGrad": ("float32", "float64", "float16", "bfloat16"),
+    "SparseSegmentMeanGrad": ("float32", "float64", "float16", "bfloat16"),
+    "SparseSegmentSqrtNGrad": ("float32", "float64", "float16", "bfloat16"),
     "SparseAdd": ("float32", "float64", "int8", "int16", "int32", "int64", "complex64",
                   "complex128"),
     "SparseAddGrad": ("float32", "float64", "int8", "int16", "int32", "int64", "complex64",
@@ -126,7 +129,9 @@ _VALUE_INPUT = {
     "SparseDenseCwiseAdd": "sp_values", "SparseSegmentSum": "data",
     "SparseSegmentMean": "data", "SparseSegmentSqrtN": "data",
     "SparseReduceSum": "input_values", "SparseReduceMax": "input_values",
-    "SparseSoftmax": "sp_values", "SparseAdd": "a_values", "SparseAddGrad": "backprop_val_grad",
+    "SparseSoftmax": "sp_values", "SparseSegmentSumGrad": "grad",
+    "SparseSegmentMeanGrad": "grad", "SparseSegmentSqrtNGrad": "grad",
+    "SparseAdd": "a_values", "SparseAddGrad": "backprop_val_grad",
 }
 
 

@@ -551,8 +551,13 @@ static void k_sparse_to_dense(tfe_kernel_context* k) {
   {
     /* fill with the default value */
     const char* dp = (const char*)kutil_data(dv);
+    int all_zero = dt != TF_STRING;
+    size_t q;
+    for (q = 0; q < esz && all_zero; q++) all_zero = dp[q] == 0;
     if (dt == TF_STRING) {
       for (i = 0; i < total; i++) kutil_copy1(dt, esz, o + (size_t)i * esz, dp);
+    } else if (all_zero) {
+      memset(o, 0, (size_t)total * esz);
     } else if (esz == 1) {
       memset(o, *dp, (size_t)total);
     } else {
@@ -567,6 +572,13 @@ static void k_sparse_to_dense(tfe_kernel_context* k) {
   }
   strides[num_dims - 1] = 1;
   for (d = (int)num_dims - 2; d >= 0; d--) strides[d] = strides[d + 1] * dims[d + 1];
+  if (num_dims == 2 && esz == 4 && !scalar_vals) {
+    const int64_t s0 = strides[0];
+    uint32_t* o4 = (uint32_t*)(void*)o;
+    const uint32_t* v4 = (const uint32_t*)(const void*)vals;
+    for (i = 0; i < num_elems; i++) o4[ind[2 * i] * s0 + ind[2 * i + 1]] = v4[i];
+    goto done;
+  }
   for (i = 0; i < num_elems; i++) {
     const int64_t* row = ind + i * num_dims;
     int64_t off = 0;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/threadpool.h"
 #include "kernels/cpu/sparse_common.h"
 
 void tfe_register_cpu_sparse_reduce_kernels(void);
@@ -58,16 +59,64 @@ static void seg_accumulate(TF_DataType dt, const void* data, int64_t row,
   }
 }
 
+typedef struct seg_args {
+  TF_DataType dt;
+  int mode;
+  const void* data;
+  char* out;
+  const int64_t* ind;
+  const int64_t* ids;
+  const int64_t* runs;
+  int64_t w;
+} seg_args;
+
+/* Runs [r0, r1) of a float or double segment reduction, summed straight
+ * into their output rows (in the data type, as TF), then scaled. */
+static void seg_runs(void* arg, int64_t r0, int64_t r1) {
+  const seg_args* a = (const seg_args*)arg;
+  int64_t r, j, w = a->w;
+  for (r = r0; r < r1; r++) {
+    int64_t s0 = a->runs[r], s1 = a->runs[r + 1], cnt = s1 - s0;
+    int64_t row = a->ids[s0];
+    if (a->dt == TF_FLOAT) {
+      float* restrict o = (float*)a->out + row * w;
+      for (j = s0; j < s1; j++) {
+        const float* restrict src = (const float*)a->data + a->ind[j] * w;
+        int64_t c;
+        for (c = 0; c < w; c++) o[c] += src[c];
+      }
+      if (a->mode != SEG_SUM) {
+        float d = a->mode == SEG_MEAN ? (float)cnt : sqrtf((float)cnt);
+        int64_t c;
+        for (c = 0; c < w; c++) o[c] /= d;
+      }
+    } else {
+      double* restrict o = (double*)a->out + row * w;
+      for (j = s0; j < s1; j++) {
+        const double* restrict src = (const double*)a->data + a->ind[j] * w;
+        int64_t c;
+        for (c = 0; c < w; c++) o[c] += src[c];
+      }
+      if (a->mode != SEG_SUM) {
+        double d = a->mode == SEG_MEAN ? (double)cnt : sqrt((double)cnt);
+        int64_t c;
+        for (c = 0; c < w; c++) o[c] /= d;
+      }
+    }
+  }
+}
+
 static void segment_reduce(tfe_kernel_context* k, int mode, int has_num) {
   const TF_Tensor* data = k->inputs[0];
   const TF_Tensor* idx = k->inputs[1];
   const TF_Tensor* seg = k->inputs[2];
   TF_DataType dt = data->dtype;
   kutil_shape_buf b1;
-  int64_t n, rows, w, out_rows, start, i, j;
+  int64_t n, rows, w, out_rows, start, i, j, r, nruns = 0;
   int64_t dims[TFE_MAX_DIMS];
   int64_t* ind = NULL;
   int64_t* ids = NULL;
+  int64_t* runs = NULL;
   void* acc = NULL;
   size_t asz;
   TF_Tensor* out;
@@ -129,17 +178,16 @@ static void segment_reduce(tfe_kernel_context* k, int mode, int has_num) {
   if (out == NULL) goto done;
   o = (char*)kutil_data(out);
   if (out_rows > 0 && w > 0) memset(o, 0, (size_t)(out_rows * w) * esz);
-  asz = (dt == TF_DOUBLE) ? sizeof(double)
-        : (dt == TF_FLOAT || dt == TF_HALF || dt == TF_BFLOAT16) ? sizeof(float)
-                                                                 : sizeof(int64_t);
-  acc = tfe_malloc((size_t)(w > 0 ? w : 1) * asz);
-  if (acc == NULL) {
+  /* Pass 1 (sequential): the runs of equal ids, with TF's checks in its
+   * order. runs[r] is the first position of run r; runs[nruns] = n. */
+  runs = (int64_t*)tfe_malloc((size_t)(n + 1) * sizeof(int64_t));
+  if (runs == NULL) {
     KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "OOM in sparse segment reduction");
     goto done;
   }
   start = 0;
   while (start < n) {
-    int64_t out_index = ids[start], end = start + 1, cnt;
+    int64_t out_index = ids[start], end = start + 1;
     while (end < n && ids[end] == out_index) end++;
     if (end < n && out_index >= ids[end]) {
       KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "segment ids are not increasing");
@@ -160,45 +208,63 @@ static void segment_reduce(tfe_kernel_context* k, int mode, int has_num) {
         goto done;
       }
     }
-    cnt = end - start;
-    if (w > 0) {
-      if (dt == TF_FLOAT && mode == SEG_SUM) {
-        /* sum straight into the output row */
-        for (j = start; j < end; j++) {
-          seg_accumulate(dt, kutil_data(data), ind[j], w,
-                         o + (size_t)(out_index * w) * esz);
-        }
-      } else {
-        memset(acc, 0, (size_t)w * asz);
-        for (j = start; j < end; j++) {
-          seg_accumulate(dt, kutil_data(data), ind[j], w, acc);
-        }
-        for (i = 0; i < w; i++) {
-          spv v;
-          sp_zero(&v);
-          if (asz == sizeof(int64_t) && dt != TF_DOUBLE) {
-            v.i = ((int64_t*)acc)[i];
-          } else {
-            v.re = asz == sizeof(double) ? ((double*)acc)[i] : ((float*)acc)[i];
-            if (mode == SEG_MEAN) {
-              v.re = asz == sizeof(double) ? v.re / (double)cnt
-                                           : (double)((float)v.re / (float)cnt);
-            } else if (mode == SEG_SQRTN) {
-              v.re = asz == sizeof(double)
-                         ? v.re / sqrt((double)cnt)
-                         : (double)((float)v.re / sqrtf((float)cnt));
-            }
-          }
-          sp_store(dt, o, out_index * w + i, &v);
-        }
-      }
-    }
+    runs[nruns++] = start;
     start = end;
+  }
+  runs[nruns] = n;
+  if (w == 0 || nruns == 0) goto done;
+  if (dt == TF_FLOAT || dt == TF_DOUBLE) {
+    /* Pass 2: every run writes only its own output row, so runs split
+     * over the pool. */
+    seg_args sa;
+    sa.dt = dt;
+    sa.mode = mode;
+    sa.data = kutil_data(data);
+    sa.out = o;
+    sa.ind = ind;
+    sa.ids = ids;
+    sa.runs = runs;
+    sa.w = w;
+    if ((double)n * (double)w >= 262144.0) {
+      tfe_parallel_for(tfe_kernel_threadpool(k), nruns,
+                       w >= 256 ? 4 : 1024 / (w < 4 ? 4 : w) + 1, seg_runs, &sa);
+    } else {
+      seg_runs(&sa, 0, nruns);
+    }
+    goto done;
+  }
+  asz = (dt == TF_HALF || dt == TF_BFLOAT16) ? sizeof(float) : sizeof(int64_t);
+  acc = tfe_malloc((size_t)w * asz);
+  if (acc == NULL) {
+    KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "OOM in sparse segment reduction");
+    goto done;
+  }
+  for (r = 0; r < nruns; r++) {
+    int64_t s0 = runs[r], s1 = runs[r + 1], out_index = ids[s0], cnt = s1 - s0;
+    memset(acc, 0, (size_t)w * asz);
+    for (j = s0; j < s1; j++) seg_accumulate(dt, kutil_data(data), ind[j], w, acc);
+    for (i = 0; i < w; i++) {
+      spv v;
+      sp_zero(&v);
+      if (asz == sizeof(int64_t)) {
+        v.i = ((int64_t*)acc)[i];
+      } else {
+        float f = ((float*)acc)[i];
+        if (mode == SEG_MEAN) {
+          f = f / (float)cnt;
+        } else if (mode == SEG_SQRTN) {
+          f = f / sqrtf((float)cnt);
+        }
+        v.re = f;
+      }
+      sp_store(dt, o, out_index * w + i, &v);
+    }
   }
 done:
   tfe_free(ind);
   tfe_free(ids);
   tfe_free(acc);
+  tfe_free(runs);
 }
 
 static void k_seg_sum(tfe_kernel_context* k) { segment_reduce(k, SEG_SUM, 0); }
@@ -207,6 +273,112 @@ static void k_seg_sqrtn(tfe_kernel_context* k) { segment_reduce(k, SEG_SQRTN, 0)
 static void k_seg_sum_n(tfe_kernel_context* k) { segment_reduce(k, SEG_SUM, 1); }
 static void k_seg_mean_n(tfe_kernel_context* k) { segment_reduce(k, SEG_MEAN, 1); }
 static void k_seg_sqrtn_n(tfe_kernel_context* k) { segment_reduce(k, SEG_SQRTN, 1); }
+
+/* --------------------------------------- SparseSegment{Sum,Mean,SqrtN}Grad */
+
+/* output[indices[i]] += grad[segment_ids[i]] * weight(segment_ids[i]):
+ * weight 1 (Sum), 1 / count (Mean) or 1 / sqrt(count) (SqrtN), count being
+ * how often the segment id occurs. Accumulates in double. */
+static void segment_grad(tfe_kernel_context* k, int mode) {
+  const TF_Tensor* g = k->inputs[0];
+  const TF_Tensor* idx = k->inputs[1];
+  const TF_Tensor* seg = k->inputs[2];
+  const TF_Tensor* d0 = k->inputs[3];
+  TF_DataType dt = g->dtype;
+  int64_t n, m, w, out0, i, c;
+  int64_t dims[TFE_MAX_DIMS];
+  int64_t *ind = NULL, *ids = NULL, *cnt = NULL;
+  double* acc = NULL;
+  TF_Tensor* out;
+  int d;
+  if (!is_vector(idx)) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "indices should be a vector.");
+    return;
+  }
+  if (!is_vector(seg)) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "segment_ids should be a vector.");
+    return;
+  }
+  if (!is_scalar(d0)) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "output_dim0 should be a scalar.");
+    return;
+  }
+  n = idx->dims[0];
+  if (seg->dims[0] != n) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "segment_ids and indices should have same size.");
+    return;
+  }
+  if (g->num_dims < 1) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Shape must be at least rank 1");
+    return;
+  }
+  out0 = kutil_get_int(d0, 0);
+  if (out0 < 0) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Dimension %lld must be >= 0",
+               (long long)out0);
+    return;
+  }
+  m = g->dims[0];
+  w = kutil_dims_prod(g->dims, 1, g->num_dims);
+  ind = tfe_sparse_read_i64(k, idx);
+  if (ind == NULL) goto done;
+  ids = tfe_sparse_read_i64(k, seg);
+  if (ids == NULL) goto done;
+  if (n > 0 && ids[n - 1] + 1 > m) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Invalid number of segments");
+    goto done;
+  }
+  for (i = 0; i < n; i++) {
+    if (ids[i] < 0 || ids[i] >= m) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Segment id %lld out of range [0, %lld).",
+                 (long long)ids[i], (long long)m);
+      goto done;
+    }
+    if (ind[i] < 0 || ind[i] >= out0) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Index %lld out of range [0, %lld).",
+                 (long long)ind[i], (long long)out0);
+      goto done;
+    }
+  }
+  dims[0] = out0;
+  for (d = 1; d < g->num_dims; d++) dims[d] = g->dims[d];
+  out = tfe_kernel_alloc_output(k, 0, dt, dims, g->num_dims);
+  if (out == NULL) goto done;
+  if (out0 == 0 || w == 0) goto done;
+  cnt = (int64_t*)tfe_calloc((size_t)(m > 0 ? m : 1), sizeof(int64_t));
+  acc = (double*)tfe_calloc((size_t)(out0 * w), sizeof(double));
+  if (cnt == NULL || acc == NULL) {
+    KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "OOM in sparse segment gradient");
+    goto done;
+  }
+  for (i = 0; i < n; i++) cnt[ids[i]]++;
+  for (i = 0; i < n; i++) {
+    double wt = mode == SEG_SUM    ? 1.0
+                : mode == SEG_MEAN ? 1.0 / (double)cnt[ids[i]]
+                                   : 1.0 / sqrt((double)cnt[ids[i]]);
+    for (c = 0; c < w; c++) {
+      spv v;
+      sp_load(dt, kutil_data(g), ids[i] * w + c, &v);
+      acc[ind[i] * w + c] += v.re * wt;
+    }
+  }
+  for (i = 0; i < out0 * w; i++) {
+    spv v;
+    sp_zero(&v);
+    v.re = acc[i];
+    sp_store(dt, kutil_data(out), i, &v);
+  }
+done:
+  tfe_free(ind);
+  tfe_free(ids);
+  tfe_free(cnt);
+  tfe_free(acc);
+}
+
+static void k_seg_sum_grad(tfe_kernel_context* k) { segment_grad(k, SEG_SUM); }
+static void k_seg_mean_grad(tfe_kernel_context* k) { segment_grad(k, SEG_MEAN); }
+static void k_seg_sqrtn_grad(tfe_kernel_context* k) { segment_grad(k, SEG_SQRTN); }
 
 /* ------------------------------------------------- SparseReduce{Sum,Max} */
 
@@ -733,6 +905,12 @@ void tfe_register_cpu_sparse_reduce_kernels(void) {
                      flt, N_(flt), "Tidx", idx, 2);
   tfe_kutil_register("SparseSegmentSqrtNWithNumSegments", k_seg_sqrtn_n, "T",
                      flt, N_(flt), "Tidx", idx, 2);
+  tfe_kutil_register("SparseSegmentSumGrad", k_seg_sum_grad, "T", flt,
+                     N_(flt), "Tidx", idx, 2);
+  tfe_kutil_register("SparseSegmentMeanGrad", k_seg_mean_grad, "T", flt,
+                     N_(flt), "Tidx", idx, 2);
+  tfe_kutil_register("SparseSegmentSqrtNGrad", k_seg_sqrtn_grad, "T", flt,
+                     N_(flt), "Tidx", idx, 2);
   tfe_kutil_register("SparseReduceSum", k_reduce_sum, "T", num, N_(num), NULL,
                      NULL, 0);
   tfe_kutil_register("SparseReduceMax", k_reduce_max, "T", real, N_(real),
