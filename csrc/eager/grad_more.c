@@ -737,6 +737,18 @@ static void grad_tensor_scatter_sub(TFE_GradientContext* g, TF_Status* s) {
   pfree(&p);
 }
 
+/* scatter_nd_non_aliasing_add(input, indices, updates): input gets dy,
+ * updates gather_nd(dy, indices). */
+static void grad_scatter_nd_non_aliasing_add(TFE_GradientContext* g, TF_Status* s) {
+  pool p;
+  T* dy = gu_upstream(g);
+  if (dy == NULL) return;
+  pinit(&p, g, s);
+  give(&p, 0, dy);
+  give(&p, 2, C2(&p, "GatherNd", dy, IN(&p, 1)));
+  pfree(&p);
+}
+
 /* tensor_scatter_min/max: dy shared among the tensor element and the
  * updates equal to the result. */
 static void grad_tensor_scatter_minmax(TFE_GradientContext* g, TF_Status* s) {
@@ -1459,6 +1471,7 @@ int tfe_grad_register_more(void) {
       {"TensorScatterSub", grad_tensor_scatter_sub},
       {"TensorScatterMax", grad_tensor_scatter_minmax},
       {"TensorScatterMin", grad_tensor_scatter_minmax},
+      {"ScatterNdNonAliasingAdd", grad_scatter_nd_non_aliasing_add},
       {"Concat", grad_concat_v1},
       {"SpaceToBatch", grad_space_batch_v1},
       {"BatchToSpace", grad_space_batch_v1},

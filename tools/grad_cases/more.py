@@ -141,6 +141,11 @@ CASES: list[dict[str, Any]] = [
     case("tensor_scatter_max_ties", "TensorScatterMax",
          {"tensor": d([[1.0, 2.0], [0.5, 0.5]]), "indices": c([[0], [0], [1]]),
           "updates": d([[1.0, 0.0], [1.0, 2.0], [0.5, 3.0]])}, numeric=False),
+    case("scatter_nd_non_aliasing_add", "ScatterNdNonAliasingAdd",
+         {"input": d(arr((4, 2))), "indices": c([[1], [3], [1]]), "updates": d(arr((3, 2)))}),
+    case("scatter_nd_non_aliasing_add_elements", "ScatterNdNonAliasingAdd",
+         {"input": d(arr((2, 3))), "indices": c([[0, 2], [1, 0]], "int64"),
+          "updates": d(arr((2,)))}),
     # ---- array ops ----
     case("concat_v1", "Concat",
          {"concat_dim": c(1), "values": dl([arr((2, 3)), arr((2, 2))])}),
