@@ -519,26 +519,48 @@ static void c3_cols(const c3* g, int dbl, const void* img, void* col, int64_t p0
   }
 }
 
-/* float32 on CPUs with the direct 2-D kernel: for each depth tap kd the
- * (batch, output depth) pairs form the batch of a 2-D filter gradient
- * whose input planes are the depth slices that tap reads (zeros outside),
- * and dy is already laid out as that batch. Returns 0 (nothing written)
- * when the kernel is unavailable or memory is short. */
+/* float32 on CPUs with the direct 2-D kernel: the (batch, output depth)
+ * pairs form the batch of one 2-D filter gradient whose input pixels hold
+ * the KD depth slices the window reads side by side as channels (zeros
+ * outside the volume); dy is already laid out as that batch. The result
+ * [KH, KW, KD*C, OC] is then reordered to [KD, KH, KW, C, OC]. Returns 0
+ * (nothing written) when the kernel is unavailable or memory is short. */
 static int c3_filter_direct(tfe_kernel_context* k, const c3* g, const float* x, const float* dy,
                             float* df) {
-  const int64_t plane = g->h * g->w * g->c, nb = g->n * g->od;
-  const int64_t tap = g->kh * g->kw * g->c * g->oc;
+  const int64_t pix = g->h * g->w, nb = g->n * g->od, cc = g->kd * g->c;
   tfe_conv_desc d;
-  float* xb;
-  int64_t kd, b, od;
-  if (!tfe_conv_direct_available() || nb == 0 || plane == 0) return 0;
-  xb = (float*)tfe_malloc((size_t)(nb * plane) * sizeof(float));
-  if (xb == NULL) return 0;
+  float *xb, *df2;
+  int64_t b, od, p, kd, kh, kw;
+  if (!tfe_conv_direct_available() || nb == 0 || pix == 0 || g->c == 0) return 0;
+  xb = (float*)tfe_malloc((size_t)(nb * pix * cc) * sizeof(float));
+  df2 = (float*)tfe_malloc((size_t)(g->kh * g->kw * cc * g->oc) * sizeof(float));
+  if (xb == NULL || df2 == NULL) {
+    tfe_free(xb);
+    tfe_free(df2);
+    return 0;
+  }
+  for (b = 0; b < g->n; b++) {
+    for (od = 0; od < g->od; od++) {
+      float* dst = xb + (b * g->od + od) * pix * cc;
+      for (kd = 0; kd < g->kd; kd++) {
+        int64_t dd = od * g->sd - g->pd + kd;
+        const float* src = x + (b * g->d + dd) * pix * g->c;
+        for (p = 0; p < pix; p++) {
+          float* q = dst + p * cc + kd * g->c;
+          if (dd < 0 || dd >= g->d) {
+            memset(q, 0, (size_t)g->c * sizeof(float));
+          } else {
+            memcpy(q, src + p * g->c, (size_t)g->c * sizeof(float));
+          }
+        }
+      }
+    }
+  }
   memset(&d, 0, sizeof d);
   d.n = nb;
   d.ih = g->h;
   d.iw = g->w;
-  d.ic = g->c;
+  d.ic = cc;
   d.kh = g->kh;
   d.kw = g->kw;
   d.oh = g->oh;
@@ -551,24 +573,22 @@ static int c3_filter_direct(tfe_kernel_context* k, const c3* g, const float* x, 
   d.dw = 1;
   d.pt = g->ph;
   d.pl = g->pw;
+  if (!tfe_conv_direct_filter_grad_f32(&d, xb, dy, df2, tfe_kernel_threadpool(k))) {
+    tfe_free(xb);
+    tfe_free(df2);
+    return 0;
+  }
   for (kd = 0; kd < g->kd; kd++) {
-    for (b = 0; b < g->n; b++) {
-      for (od = 0; od < g->od; od++) {
-        int64_t dd = od * g->sd - g->pd + kd;
-        float* dst = xb + (b * g->od + od) * plane;
-        if (dd < 0 || dd >= g->d) {
-          memset(dst, 0, (size_t)plane * sizeof(float));
-        } else {
-          memcpy(dst, x + (b * g->d + dd) * plane, (size_t)plane * sizeof(float));
-        }
+    for (kh = 0; kh < g->kh; kh++) {
+      for (kw = 0; kw < g->kw; kw++) {
+        memcpy(df + ((kd * g->kh + kh) * g->kw + kw) * g->c * g->oc,
+               df2 + ((kh * g->kw + kw) * cc + kd * g->c) * g->oc,
+               (size_t)(g->c * g->oc) * sizeof(float));
       }
-    }
-    if (!tfe_conv_direct_filter_grad_f32(&d, xb, dy, df + kd * tap, tfe_kernel_threadpool(k))) {
-      tfe_free(xb);
-      return 0;
     }
   }
   tfe_free(xb);
+  tfe_free(df2);
   return 1;
 }
 
