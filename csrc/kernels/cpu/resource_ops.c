@@ -538,112 +538,9 @@ done:
   tfe_resource_unref(r);
 }
 
-/* ---- ResourceScatterAdd / ResourceScatterUpdate ---- */
+/* ResourceScatterAdd/Update and the other variable scatters are in
+ * train_scatter_kernels.c. */
 
-static void scatter(tfe_kernel_context* k, int add) {
-  const TF_Tensor* ind = k->inputs[1];
-  const TF_Tensor* upd = k->inputs[2];
-  tfe_resource* r = tfe_var_from_handle(k->inputs[0], k->status);
-  TF_Tensor* p;
-  int64_t n, inner = 1, limit, i;
-  int d, scalar;
-  size_t esz;
-  if (r == NULL) return;
-  pthread_mutex_lock(&r->mu);
-  p = r->value;
-  if (p == NULL) {
-    tfe_var_set_missing_error(r, 0, k->status);
-    goto done;
-  }
-  if (r->dtype != upd->dtype) {
-    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
-               "DType of scatter resource and updates does not match.");
-    goto done;
-  }
-  scalar = upd->num_dims == 0;
-  if (!scalar && upd->num_dims != ind->num_dims + p->num_dims - 1) {
-    kutil_shape_buf a, b, c;
-    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
-               "Must have updates.shape = indices.shape + params.shape[1:] or "
-               "updates.shape = [], got updates.shape %s, indices.shape %s, "
-               "params.shape %s",
-               kutil_tshape(upd, &a), kutil_tshape(ind, &b),
-               kutil_tshape(p, &c));
-    goto done;
-  }
-  n = kutil_num_elements(ind);
-  if (n == 0) goto done;
-  if (p->num_dims == 0) {
-    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
-               "params must be at least 1-D, got shape []");
-    goto done;
-  }
-  if (!scalar) {
-    for (d = 0; d < ind->num_dims; d++) {
-      if (upd->dims[d] != ind->dims[d]) {
-        kutil_shape_buf a, b;
-        KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
-                   "The shape of indices (%s) must be a prefix of the shape "
-                   "of updates (%s)",
-                   kutil_tshape(ind, &a), kutil_tshape(upd, &b));
-        goto done;
-      }
-    }
-  }
-  limit = p->dims[0];
-  for (d = 1; d < p->num_dims; d++) inner *= p->dims[d];
-  if (!scalar && kutil_num_elements(upd) != n * inner) {
-    kutil_shape_buf a, b, c;
-    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
-               "Must have updates.shape = indices.shape + params.shape[1:] or "
-               "updates.shape = [], got updates.shape %s, indices.shape %s, "
-               "params.shape %s",
-               kutil_tshape(upd, &a), kutil_tshape(ind, &b),
-               kutil_tshape(p, &c));
-    goto done;
-  }
-  /* Validate every index before changing anything. */
-  for (i = 0; i < n; i++) {
-    int64_t ix = kutil_get_int(ind, i);
-    if (ix < 0 || ix >= limit) {
-      char pos[512];
-      index_pos(ind, i, pos, sizeof pos);
-      KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "indices%s = %lld is not in [0, %lld)",
-                 pos, (long long)ix, (long long)limit);
-      goto done;
-    }
-  }
-  if (!tfe_var_prepare_update(r, k->status)) goto done;
-  p = r->value;
-  esz = kutil_esize(r->dtype);
-  for (i = 0; i < n; i++) {
-    int64_t ix = kutil_get_int(ind, i), j;
-    char* dst = (char*)kutil_data(p) + (size_t)(ix * inner) * esz;
-    const char* src = (const char*)kutil_data(upd);
-    if (scalar) {
-      for (j = 0; j < inner; j++) {
-        if (add) {
-          tfe_cpu_add_sub_inplace(r->dtype, dst + (size_t)j * esz, src, 1, 0);
-        } else {
-          kutil_copy1(r->dtype, esz, dst + (size_t)j * esz, src);
-        }
-      }
-    } else {
-      src += (size_t)(i * inner) * esz;
-      if (add) {
-        tfe_cpu_add_sub_inplace(r->dtype, dst, src, inner, 0);
-      } else {
-        kutil_copy(r->dtype, dst, src, inner);
-      }
-    }
-  }
-done:
-  pthread_mutex_unlock(&r->mu);
-  tfe_resource_unref(r);
-}
-
-static void scatter_add_compute(tfe_kernel_context* k) { scatter(k, 1); }
-static void scatter_update_compute(tfe_kernel_context* k) { scatter(k, 0); }
 
 /* ---- registration ---- */
 
@@ -666,8 +563,4 @@ void tfe_register_resource_kernels(void) {
                      NULL, NULL, 0);
   tfe_kutil_register("ResourceGather", gather_compute, "Tindices", kIdx, 2,
                      NULL, NULL, 0);
-  tfe_kutil_register("ResourceScatterAdd", scatter_add_compute, "dtype", kNum,
-                     KUTIL_COUNT(kNum), "Tindices", kIdx, 2);
-  tfe_kutil_register("ResourceScatterUpdate", scatter_update_compute,
-                     "Tindices", kIdx, 2, NULL, NULL, 0);
 }

@@ -22,6 +22,8 @@
 #include "kernels/resource.h"
 
 void tfe_register_cpu_train_apply_kernels(void);
+/* The scatter updates of variables (train_scatter_kernels.c). */
+void tfe_register_cpu_train_scatter_kernels(void);
 
 typedef enum ta_kind {
   TA_GD,
@@ -735,6 +737,7 @@ void tfe_register_cpu_train_apply_kernels(void) {
   static const TF_DataType kNoBf16[] = {TF_HALF, TF_FLOAT, TF_DOUBLE, TF_COMPLEX64,
                                         TF_COMPLEX128};
   size_t i;
+  tfe_register_cpu_train_scatter_kernels();
   for (i = 0; i < sizeof kOps / sizeof kOps[0]; i++) {
     const ta_op* op = &kOps[i];
     const TF_DataType* types = kAll;
