@@ -64,5 +64,6 @@ void tfe_add_gradients_lenient(TF_Graph* g, const char* prefix, TF_Output* y, in
 int tfe_grad_register_nn_extra(void);
 int tfe_grad_register_more(void);
 int tfe_grad_register_linalg(void);
+int tfe_grad_register_sparse(void);
 
 #endif /* TFE_EAGER_GRAD_UTIL_H_ */
