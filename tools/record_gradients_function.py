@@ -166,6 +166,24 @@ def case_while_variable() -> Any:
     return {"y": float(y), "dx": lst(dx), "dw": lst(dw)}
 
 
+def case_cond_variable() -> Any:
+    v = tf.Variable(np.array([1.5, -0.5, 2.0], np.float64))
+
+    @tf.function
+    def f(x: Any, s: Any) -> Any:
+        return tf.cond(s > 0, lambda: x * v.read_value(), lambda: x * 2.0)
+
+    x = tf.constant(X)
+    out = {}
+    for name, sv in (("pos", 1.0), ("neg", -1.0)):
+        with tf.GradientTape() as t:
+            t.watch(x)
+            y = f(x, tf.constant(sv, tf.float64))
+        dx, dv = t.gradient(y, [x, v])
+        out[name] = {"dx": lst(dx), "dv": None if dv is None else lst(dv)}
+    return out
+
+
 def case_lists() -> Any:
     out = {}
     progs = list_programs(tf.raw_ops, tf.constant, tf.float64)
@@ -195,6 +213,7 @@ def main() -> None:
         "second_order": case_second_order(),
         "while_variable": case_while_variable(),
         "lists": case_lists(),
+        "cond_variable": case_cond_variable(),
     }
     path = os.path.join(
         os.path.dirname(__file__), "..", "tests", "data", "gradients_function_tf221.json"

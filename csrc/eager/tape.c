@@ -855,7 +855,23 @@ static void accumulate(TFE_Context* ctx, gradmap* m, const void* key, TFE_Tensor
     *slot = g;
     return;
   }
-  sum = run_op(ctx, "AddV2", *slot, g, s);
+  if (TFE_TensorHandleDataType(g) == TF_VARIANT) {
+    /* TensorList / Optional gradients add with AddN's variant kernel. */
+    TFE_TensorHandle* pair[2];
+    TFE_Op* op = TFE_NewOp(ctx, "AddN", s);
+    int n = 1;
+    pair[0] = *slot;
+    pair[1] = g;
+    sum = NULL;
+    if (op != NULL) {
+      TFE_OpAddInputList(op, pair, 2, s);
+      if (TF_GetCode(s) == TF_OK) TFE_Execute(op, &sum, &n, s);
+      TFE_DeleteOp(op);
+      if (TF_GetCode(s) != TF_OK) sum = NULL;
+    }
+  } else {
+    sum = run_op(ctx, "AddV2", *slot, g, s);
+  }
   TFE_DeleteTensorHandle(g);
   if (sum == NULL) return;
   TFE_DeleteTensorHandle(*slot);

@@ -90,7 +90,16 @@ def list_programs(ops: Any, constant: Any, f64: Any, axis_kw: str = "axis") -> d
         )
         return ops.AddV2(x=s1(ops.Mul(x=ra, y=ra)), y=s1(ops.Mul(x=rb, y=ra)))
 
+    def two_uses(x: Any) -> Any:
+        # one list feeding two consumers: the tape adds two list gradients
+        lst = from_t(x)
+        it = ops.TensorListGetItem(
+            input_handle=lst, index=constant(np.int32(0)), element_shape=es, element_dtype=f64
+        )
+        return ops.AddV2(x=s_(ops.Mul(x=stack(lst), y=w)), y=s1(ops.Mul(x=it, y=it)))
+
     return {
+        "two_uses": (two_uses, ["x"]),
         "from_stack": (from_stack, ["x"]),
         "get_item": (get_item, ["x"]),
         "push_back": (push_back, ["a", "b"]),

@@ -236,3 +236,26 @@ def test_list_and_optional_gradients(name: str) -> None:
     for g, w in zip(grads, want["grads"], strict=True):
         assert g is not None
         close(g.numpy(), w)
+
+
+@pytest.mark.parametrize("which,sv", [("pos", 1.0), ("neg", -1.0)])
+def test_cond_reading_variable_in_one_branch(which: str, sv: float) -> None:
+    """The branch that does not use the variable's value gives it zeros
+    (TF's values). The value is read before the cond: a read inside a
+    cond branch inside a tfe_py.function is refused by tfe_py today
+    ("captures a tensor of another graph"), not a gradient issue."""
+    v = tf.Variable(np.array([1.5, -0.5, 2.0], np.float64))
+
+    @tf.function
+    def f(x: Any, s: Any) -> Any:
+        r = v.read_value()
+        return tf.cond(s > 0, lambda: x * r, lambda: x * 2.0)
+
+    x = tf.constant(X)
+    with tf.GradientTape() as t:
+        t.watch(x)
+        y = f(x, tf.constant(sv, tf.float64))
+    dx, dv = t.gradient(y, [x, v])
+    want = D["cond_variable"][which]
+    close(dx.numpy(), want["dx"])
+    close(dv.numpy(), want["dv"])
