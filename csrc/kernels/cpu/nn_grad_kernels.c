@@ -903,10 +903,12 @@ static void pf_rows(void* arg, int64_t p0, int64_t p1) {
   if (found != stackbuf) tfe_free(found);
 }
 
-/* MAXG, AVG: whole batch elements. */
+/* MAXG, AVG: whole batch elements, or whole output depth slabs when the
+ * depth windows do not overlap (kd <= sd). */
 static void pf_batches(void* arg, int64_t b0, int64_t b1) {
   const pf_job* j = (const pf_job*)arg;
-  const int64_t per = j->g->od * j->g->oh * j->g->ow;
+  const int64_t per = j->g->kd <= j->g->sd ? j->g->oh * j->g->ow
+                                           : j->g->od * j->g->oh * j->g->ow;
   pf_rows(arg, b0 * per, b1 * per);
 }
 
@@ -924,7 +926,8 @@ static void pf_run(tfe_kernel_context* k, const p3* g, int mode, const TF_Tensor
   if (mode == PF_MAXGG) {
     tfe_parallel_for(tfe_kernel_threadpool(k), g->n * g->od * g->oh * g->ow, 64, pf_rows, &j);
   } else {
-    tfe_parallel_for(tfe_kernel_threadpool(k), g->n, 1, pf_batches, &j);
+    tfe_parallel_for(tfe_kernel_threadpool(k), g->kd <= g->sd ? g->n * g->od : g->n, 1,
+                     pf_batches, &j);
   }
 }
 
