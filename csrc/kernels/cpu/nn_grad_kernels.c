@@ -142,6 +142,7 @@ KUTIL_CLONES static void fbn_sums(void* arg, int64_t b0, int64_t b1) {
           double gv = j->dy[r * C + c];
           sd[c] += gv;
           sd[C + c] += gv * ((double)j->x[r * C + c] - j->mean[c]);
+          if (!j->training) j->dx[r * C + c] = j->ca[c] * j->dy[r * C + c];
         }
       }
     }
@@ -165,6 +166,11 @@ KUTIL_CLONES static void fbn_sums(void* arg, int64_t b0, int64_t b1) {
         for (c = 0; c < C; c++) {
           fd[c] += gr[c];
           fx[c] += gr[c] * (xr[c] - fm[c]);
+        }
+        if (!j->training) {
+          /* inference: dx needs no sums, written in the same pass */
+          float* o = j->dx + r * C;
+          for (c = 0; c < C; c++) o[c] = j->ca[c] * gr[c];
         }
       }
       for (c = 0; c < C; c++) {
@@ -324,7 +330,18 @@ static void fbn_grad_compute(tfe_kernel_context* k) {
       KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory in FusedBatchNormGrad");
       goto done;
     }
+    j.ca = NULL;
+    if (!training) {
+      j.ca = (float*)tfe_malloc((size_t)C * sizeof(float));
+      if (j.ca == NULL) {
+        tfe_free(j.part);
+        KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory in FusedBatchNormGrad");
+        goto done;
+      }
+      for (c = 0; c < C; c++) j.ca[c] = (float)(scale[c] * rinv[c]);
+    }
     tfe_parallel_for(tfe_kernel_threadpool(k), nblk, 1, fbn_sums, &j);
+    tfe_free(j.ca);
     for (bk = 0; bk < nblk; bk++) {
       for (c = 0; c < C; c++) {
         sum_dy[c] += j.part[bk * 2 * C + c];
@@ -336,8 +353,10 @@ static void fbn_grad_compute(tfe_kernel_context* k) {
       sum_dy[c] /= (double)per;
       sum_dyx[c] /= (double)per;
     }
-    /* per-channel coefficients: dx = a*dy + b*x + c0 */
-    j.ca = (float*)tfe_malloc((size_t)(3 * C) * sizeof(float));
+    /* per-channel coefficients: dx = a*dy + b*x + c0 (training; the
+     * inference dx is already written) */
+    j.ca = training ? (float*)tfe_malloc((size_t)(3 * C) * sizeof(float)) : NULL;
+    if (!training) goto sums_done;
     if (j.ca == NULL) {
       KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory in FusedBatchNormGrad");
       goto done;
@@ -357,6 +376,7 @@ static void fbn_grad_compute(tfe_kernel_context* k) {
     }
     tfe_parallel_for(tfe_kernel_threadpool(k), per, 256, fbn_apply, &j);
     tfe_free(j.ca);
+  sums_done:;
   } else {
     for (e = 0; e < n; e++) {
       double g = (double)ldv(dy, e);
