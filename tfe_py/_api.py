@@ -6,8 +6,9 @@ generated op wrappers of :mod:`tfe_py.ops`. This module holds what they all
 need:
 
 * :func:`op` looks an op wrapper up by name; for an op the runtime does not
-  register it returns a function raising NotImplementedError that names the
-  op (the rule of the Python API: no numpy fallback hides a missing kernel);
+  register, or registers without any kernel, it returns a function raising
+  NotImplementedError that names the op (the rule of the Python API: no
+  numpy fallback hides a missing kernel);
 * :func:`tensor` converts a value as ``tf.convert_to_tensor`` does, with
   ``dtype_hint``;
 * :func:`unimplemented` raises that NotImplementedError directly.
@@ -39,35 +40,57 @@ def unimplemented(op_name: str, api_name: str | None = None) -> NoReturn:
     )
 
 
+def _has_kernel(name: str) -> bool:
+    """Whether some device has a kernel for op ``name``. The registry defines
+    every TF 2.21 op (most without a kernel in tfe); an op without any kernel
+    counts as missing here, so the Python API keeps naming it."""
+    from tfe_py._ffi import ffi, lib
+    from tfe_py.errors import status
+
+    with status() as s:
+        buf = lib.TF_GetRegisteredKernelsForOp(name.encode("utf-8"), s)
+    if buf == ffi.NULL:
+        return False
+    try:
+        return bool(buf.length > 0)
+    finally:
+        lib.TF_DeleteBuffer(buf)
+
+
 def has_op(name: str) -> bool:
-    """Whether op ``name`` is registered (built in or loaded from a library)."""
+    """Whether op ``name`` can run: registered (built in or loaded from a
+    library) and with a kernel on some device."""
     try:
         _opgen.wrapper(name)
     except AttributeError:
         return False
-    return True
+    return _has_kernel(name)
 
 
 def op(name: str) -> Callable[..., Any]:
     """The generated wrapper of op ``name`` (see :mod:`tfe_py.ops`).
 
-    An op that is not registered gives a function that raises
-    NotImplementedError naming it when called, so a module can bind its ops
-    once and still import when one is missing. A later
-    ``load_op_library`` that registers the op is seen on the next lookup.
+    An op that is not registered, or has no kernel on any device, gives a
+    function that raises NotImplementedError naming it when called, so a
+    module can bind its ops once and still import when one is missing. A
+    later ``load_op_library`` that registers the op is seen on the next
+    lookup.
     """
     try:
-        return _opgen.wrapper(name)
+        wrapper = _opgen.wrapper(name)
     except AttributeError:
-        fn = _missing.get(name)
-        if fn is None:
+        wrapper = None
+    if wrapper is not None and _has_kernel(name):
+        return wrapper
+    fn = _missing.get(name)
+    if fn is None:
 
-            def fn(*_args: Any, **_kwargs: Any) -> NoReturn:
-                unimplemented(name)
+        def fn(*_args: Any, **_kwargs: Any) -> NoReturn:
+            unimplemented(name)
 
-            fn.__name__ = name
-            _missing[name] = fn
-        return fn
+        fn.__name__ = name
+        _missing[name] = fn
+    return fn
 
 
 def tensor(value: Any, dtype: Any = None, dtype_hint: Any = None, name: str | None = None) -> Any:

@@ -36,7 +36,8 @@ def get_op(name: str) -> _abc.Callable[..., _typing.Any]:
 
 
 def __getattr__(name: str) -> _abc.Callable[..., _typing.Any]:
-    if name.startswith("__"):
+    # Python's own dunder probes; TF has ops named "__Mkl..." (not dunders).
+    if name.startswith("__") and name.endswith("__"):
         raise AttributeError(f"module 'tfe_py.ops' has no attribute {name!r}")
     return get_op(name)
 
