@@ -22,7 +22,7 @@ import numpy as np
 import tensorflow as tf
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests", "python"))
-from grad_func_programs import LIST_INPUTS, list_programs
+from grad_func_programs import LIST_INPUTS, TA_INPUTS, list_programs, ta_program
 
 X = np.array([0.5, -1.25, 2.0], np.float64)
 XM = np.array([[0.5, -1.0, 1.5], [2.0, 0.25, -0.75]], np.float64)
@@ -197,6 +197,21 @@ def case_lists() -> Any:
     return out
 
 
+def case_tensor_array() -> Any:
+    """TF's TensorArray gradients need a TF1 graph (its eager tape cannot
+    name a gradient source): run last, it turns control flow v2 off."""
+    tf.compat.v1.disable_control_flow_v2()
+    g = tf.Graph()
+    with g.as_default():
+        prog = ta_program(tf.raw_ops, tf.constant, tf.float32)
+        xs = [tf.constant(TA_INPUTS["x"]), tf.constant(TA_INPUTS["y"])]
+        loss = prog(*xs)
+        grads = tf.gradients(loss, xs)
+        with tf.compat.v1.Session() as sess:
+            lv, gv = sess.run([loss, grads])
+    return {"loss": float(lv), "grads": [lst(v) for v in gv]}
+
+
 def main() -> None:
     data = {
         "x": lst(X),
@@ -214,6 +229,7 @@ def main() -> None:
         "while_variable": case_while_variable(),
         "lists": case_lists(),
         "cond_variable": case_cond_variable(),
+        "tensor_array": case_tensor_array(),
     }
     path = os.path.join(
         os.path.dirname(__file__), "..", "tests", "data", "gradients_function_tf221.json"

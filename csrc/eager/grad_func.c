@@ -4,7 +4,7 @@
  * StatefulPartitionedCall, If/StatelessIf, Case/StatelessCase and
  * While/StatelessWhile (see the While section); also the TensorList and
  * Optional ops (TF's list_ops / optional gradients), which While's
- * gradient uses.
+ * gradient uses, and TensorArray*V3 reads and writes.
  *
  * A call's gradient is itself a function. From the forward function's
  * body graph (instantiated from the library), with one Placeholder per
@@ -1801,6 +1801,89 @@ static void grad_optional_get_value(TFE_GradientContext* g, TF_Status* s) {
   gl_free(d, n);
 }
 
+/* ---- TensorArray (V3; TF's tensor_array_grad) ----
+ *
+ * The gradient of a TensorArray is the TensorArray TensorArrayGradV3
+ * makes for it (source "gradients", one per array, writes of one index
+ * summed); the float "flow" values carry the order between its writes and
+ * reads. */
+
+static void ta_grad_array(TFE_GradientContext* g, TF_AbstractTensor* handle,
+                          TF_AbstractTensor* flow, TF_AbstractTensor** out, TF_Status* s) {
+  TF_AbstractOp* op = gl_op(g, "TensorArrayGradV3", s);
+  gl_in(op, handle, s);
+  gl_in(op, flow, s);
+  if (op != NULL && GL_OK(s)) TFE_AbstractOpSetAttrString(op, "source", "gradients", 9, s);
+  gl_fin_n(op, 2, out, s);
+}
+
+/* ReadV3(handle, index, flow) -> value: write the gradient at index into
+ * the gradient array; its flow is flow's gradient. */
+static void grad_ta_read(TFE_GradientContext* g, TF_Status* s) {
+  TF_AbstractTensor* ga[2];
+  TF_AbstractOp* op;
+  TF_AbstractTensor* d = gl_grad_or_zeros(g, 0, s);
+  ta_grad_array(g, g->inputs[0], g->inputs[2], ga, s);
+  op = gl_op(g, "TensorArrayWriteV3", s);
+  gl_in(op, ga[0], s);
+  gl_in(op, g->inputs[1], s);
+  gl_in(op, d, s);
+  gl_in(op, ga[1], s);
+  gu_give(g, 2, gl_fin(op, s), s);
+  gl_free(ga, 2);
+  TF_DeleteAbstractTensor(d);
+}
+
+/* GatherV3(handle, indices, flow) -> value: scatter the gradient. */
+static void grad_ta_gather(TFE_GradientContext* g, TF_Status* s) {
+  TF_AbstractTensor* ga[2];
+  TF_AbstractOp* op;
+  TF_AbstractTensor* d = gl_grad_or_zeros(g, 0, s);
+  ta_grad_array(g, g->inputs[0], g->inputs[2], ga, s);
+  op = gl_op(g, "TensorArrayScatterV3", s);
+  gl_in(op, ga[0], s);
+  gl_in(op, g->inputs[1], s);
+  gl_in(op, d, s);
+  gl_in(op, ga[1], s);
+  gu_give(g, 2, gl_fin(op, s), s);
+  gl_free(ga, 2);
+  TF_DeleteAbstractTensor(d);
+}
+
+/* WriteV3(handle, index, value, flow) -> flow: read the value's gradient
+ * from the gradient array; the flow's gradient passes through. */
+static void grad_ta_write(TFE_GradientContext* g, TF_Status* s) {
+  TF_AbstractTensor* ga[2];
+  TF_AbstractOp* op;
+  TF_AbstractTensor* dflow = gl_grad_or_zeros(g, 0, s);
+  ta_grad_array(g, g->inputs[0], dflow, ga, s);
+  op = gl_op(g, "TensorArrayReadV3", s);
+  gl_in(op, ga[0], s);
+  gl_in(op, g->inputs[1], s);
+  gl_in(op, ga[1], s);
+  gl_set_type(op, "dtype", attr_type(g, "T", s), s);
+  gu_give(g, 2, gl_fin(op, s), s);
+  gu_give(g, 3, dflow, s);
+  gl_free(ga, 2);
+}
+
+/* ScatterV3(handle, indices, value, flow) -> flow: gather the value's
+ * gradient from the gradient array. */
+static void grad_ta_scatter(TFE_GradientContext* g, TF_Status* s) {
+  TF_AbstractTensor* ga[2];
+  TF_AbstractOp* op;
+  TF_AbstractTensor* dflow = gl_grad_or_zeros(g, 0, s);
+  ta_grad_array(g, g->inputs[0], dflow, ga, s);
+  op = gl_op(g, "TensorArrayGatherV3", s);
+  gl_in(op, ga[0], s);
+  gl_in(op, g->inputs[1], s);
+  gl_in(op, ga[1], s);
+  gl_set_type(op, "dtype", attr_type(g, "T", s), s);
+  gu_give(g, 2, gl_fin(op, s), s);
+  gu_give(g, 3, dflow, s);
+  gl_free(ga, 2);
+}
+
 int tfe_grad_register_func(void) {
   return tfe_grad_register_builtin("PartitionedCall", grad_partitioned_call) &&
          tfe_grad_register_builtin("StatefulPartitionedCall", grad_partitioned_call) &&
@@ -1826,6 +1909,14 @@ int tfe_grad_register_func(void) {
          tfe_grad_register_builtin("TensorListElementShape", NULL) &&
          tfe_grad_register_builtin("TensorListConcatLists", NULL) &&
          tfe_grad_register_builtin("TensorListPushBackBatch", NULL) &&
+         tfe_grad_register_builtin("TensorArrayReadV3", grad_ta_read) &&
+         tfe_grad_register_builtin("TensorArrayGatherV3", grad_ta_gather) &&
+         tfe_grad_register_builtin("TensorArrayWriteV3", grad_ta_write) &&
+         tfe_grad_register_builtin("TensorArrayScatterV3", grad_ta_scatter) &&
+         tfe_grad_register_builtin("TensorArrayV3", NULL) &&
+         tfe_grad_register_builtin("TensorArrayGradV3", NULL) &&
+         tfe_grad_register_builtin("TensorArraySizeV3", NULL) &&
+         tfe_grad_register_builtin("TensorArrayCloseV3", NULL) &&
          tfe_grad_register_builtin("OptionalFromValue", grad_optional_from_value) &&
          tfe_grad_register_builtin("OptionalGetValue", grad_optional_get_value);
 }

@@ -120,3 +120,39 @@ LIST_INPUTS = {
     "v": np.array([2.5, -3.0]),
     "t": np.array([[9.0, 8.0]]),
 }
+
+
+TA_INPUTS = {
+    "x": np.array([0.5, -1.0], np.float32),
+    "y": np.array([0.25, 0.75], np.float32),
+}
+
+
+def ta_program(ops: Any, constant: Any, f32: Any, axis_kw: str = "axis") -> Any:
+    """Scatters x and writes x * y and exp(y) into a TensorArrayV3, reads
+    one back and gathers two: loss = sum(gather * w) + sum(read ** 2)."""
+
+    def i32(v: Any) -> Any:
+        return constant(np.asarray(v, np.int32))
+
+    def prog(x: Any, y: Any) -> Any:
+        ta, flow = ops.TensorArrayV3(size=i32(3), dtype=f32)
+        flow = ops.TensorArrayScatterV3(
+            handle=ta,
+            indices=i32([0]),
+            value=ops.Reshape(tensor=x, shape=i32([1, 2])),
+            flow_in=flow,
+        )
+        flow = ops.TensorArrayWriteV3(handle=ta, index=i32(2), value=ops.Exp(x=y), flow_in=flow)
+        flow = ops.TensorArrayWriteV3(
+            handle=ta, index=i32(1), value=ops.Mul(x=x, y=y), flow_in=flow
+        )
+        r0 = ops.TensorArrayReadV3(handle=ta, index=i32(2), flow_in=flow, dtype=f32)
+        g = ops.TensorArrayGatherV3(handle=ta, indices=i32([0, 1]), flow_in=flow, dtype=f32)
+        w = constant(np.array([[1.0, -2.0], [0.5, 3.0]], np.float32))
+        return ops.AddV2(
+            x=ops.Sum(input=ops.Mul(x=g, y=w), **{axis_kw: i32([0, 1])}),
+            y=ops.Sum(input=ops.Mul(x=r0, y=r0), **{axis_kw: i32([0])}),
+        )
+
+    return prog

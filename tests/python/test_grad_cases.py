@@ -341,6 +341,10 @@ _NO_CASE = {
     "TensorListResize": "takes/returns a variant list",
     "OptionalFromValue": "returns a variant optional",
     "OptionalGetValue": "takes a variant optional",
+    "TensorArrayReadV3": "reads a TensorArray resource (test_gradients_function.py)",
+    "TensorArrayGatherV3": "reads a TensorArray resource (test_gradients_function.py)",
+    "TensorArrayWriteV3": "writes a TensorArray resource (test_gradients_function.py)",
+    "TensorArrayScatterV3": "writes a TensorArray resource (test_gradients_function.py)",
 }
 
 

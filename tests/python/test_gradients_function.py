@@ -218,7 +218,7 @@ def test_gradient_repeated_uses_cache() -> None:
 
 # ---- TensorList and Optional gradients (raw ops on the tape) ----
 
-from grad_func_programs import LIST_INPUTS, list_programs  # noqa: E402
+from grad_func_programs import LIST_INPUTS, TA_INPUTS, list_programs, ta_program  # noqa: E402
 
 _PROGRAMS = list_programs(tf.ops, tf.constant, tf.float64, "reduction_indices")
 
@@ -259,3 +259,17 @@ def test_cond_reading_variable_in_one_branch(which: str, sv: float) -> None:
     want = D["cond_variable"][which]
     close(dx.numpy(), want["dx"])
     close(dv.numpy(), want["dv"])
+
+
+def test_tensor_array_v3_gradients() -> None:
+    """Write/Read/Gather on a TensorArrayV3 (TF's values from a TF1 graph)."""
+    prog = ta_program(tf.ops, tf.constant, tf.float32, "reduction_indices")
+    xs = [tf.constant(TA_INPUTS["x"]), tf.constant(TA_INPUTS["y"])]
+    with tf.GradientTape() as t:
+        t.watch(xs)
+        loss = prog(*xs)
+    grads = t.gradient(loss, xs)
+    want = D["tensor_array"]
+    np.testing.assert_allclose(float(loss.numpy()), want["loss"], rtol=1e-6)
+    for g, w in zip(grads, want["grads"], strict=True):
+        np.testing.assert_allclose(g.numpy(), w, rtol=1e-6)
