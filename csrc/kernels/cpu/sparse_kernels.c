@@ -444,7 +444,9 @@ static void k_sparse_to_dense(tfe_kernel_context* k) {
   int64_t num_elems, num_dims, i, total;
   int64_t dims[TFE_MAX_DIMS];
   int64_t strides[TFE_MAX_DIMS];
-  int64_t* ind = NULL;
+  int64_t* owned = NULL;
+  const int64_t* ind;
+  int sorted2d = 1; /* 2-D, in bounds, strictly increasing */
   TF_Tensor* out;
   char* o;
   const char* vals = (const char*)kutil_data(sv);
@@ -502,10 +504,34 @@ static void k_sparse_to_dense(tfe_kernel_context* k) {
       return;
     }
   }
-  ind = tfe_sparse_read_i64(k, si);
-  if (ind == NULL) return;
-  /* validation: bounds, then strictly increasing order */
-  for (i = 0; i < num_elems; i++) {
+  if (si->dtype == TF_INT64) {
+    ind = (const int64_t*)kutil_data(si);
+  } else {
+    owned = tfe_sparse_read_i64(k, si);
+    if (owned == NULL) return;
+    ind = owned;
+  }
+  /* validation: bounds, then strictly increasing order (a quick pass for
+   * the common sorted, in-bounds 2-D case; the general loop reports) */
+  i = 0;
+  if (num_dims == 2) {
+    const int64_t d0 = dims[0], d1 = dims[1];
+    int64_t p0 = -1, p1 = -1;
+    for (; i < num_elems; i++) {
+      int64_t r0 = ind[2 * i], r1 = ind[2 * i + 1];
+      if ((uint64_t)r0 >= (uint64_t)d0 || (uint64_t)r1 >= (uint64_t)d1) break;
+      if (!(r0 > p0 || (r0 == p0 && r1 > p1))) {
+        if (validate) break;
+        sorted2d = 0;
+      }
+      p0 = r0;
+      p1 = r1;
+    }
+    if (i < num_elems) sorted2d = 0;
+  } else {
+    sorted2d = 0;
+  }
+  for (; i < num_elems; i++) {
     const int64_t* row = ind + i * num_dims;
     int bad = 0;
     for (d = 0; d < num_dims; d++) {
@@ -548,6 +574,44 @@ static void k_sparse_to_dense(tfe_kernel_context* k) {
   if (out == NULL) goto done;
   o = (char*)kutil_data(out);
   if (total == 0) goto done;
+  if (sorted2d && dt != TF_STRING && !scalar_vals) {
+    /* One pass over the output: default runs between the values (each
+     * cache line is written once). */
+    const char* dp = (const char*)kutil_data(dv);
+    int all_zero = 1;
+    size_t q;
+    int64_t pos = 0, d1 = dims[1];
+    for (q = 0; q < esz && all_zero; q++) all_zero = dp[q] == 0;
+    for (i = 0; i <= num_elems; i++) {
+      int64_t off = i < num_elems ? ind[2 * i] * d1 + ind[2 * i + 1] : total;
+      int64_t gap = off - pos;
+      if (gap > 0) {
+        char* g0 = o + (size_t)pos * esz;
+        if (all_zero) {
+          memset(g0, 0, (size_t)gap * esz);
+        } else if (esz == 4) {
+          uint32_t v4, *g4 = (uint32_t*)(void*)g0;
+          int64_t e;
+          memcpy(&v4, dp, 4);
+          for (e = 0; e < gap; e++) g4[e] = v4;
+        } else {
+          int64_t e;
+          for (e = 0; e < gap; e++) memcpy(g0 + (size_t)e * esz, dp, esz);
+        }
+      }
+      if (i < num_elems) {
+        if (esz == 4) {
+          ((uint32_t*)(void*)o)[off] = ((const uint32_t*)(const void*)vals)[i];
+        } else if (esz == 8) {
+          ((uint64_t*)(void*)o)[off] = ((const uint64_t*)(const void*)vals)[i];
+        } else {
+          memcpy(o + (size_t)off * esz, vals + (size_t)i * esz, esz);
+        }
+        pos = off + 1;
+      }
+    }
+    goto done;
+  }
   {
     /* fill with the default value */
     const char* dp = (const char*)kutil_data(dv);
@@ -587,7 +651,7 @@ static void k_sparse_to_dense(tfe_kernel_context* k) {
                 vals + (scalar_vals ? 0 : (size_t)i * esz));
   }
 done:
-  tfe_free(ind);
+  tfe_free(owned);
 }
 
 /* --------------------------------------------------------- SparseReorder */
