@@ -121,16 +121,33 @@ tfe_resource* tfe_resource_of_tensor(const TF_Tensor* t) {
 }
 
 /* ------------------------------------------------------------------------
- * Managers: one list for the process (resources are few). */
+ * Managers: one hash table for the process, keyed by (context, device,
+ * container, name). A program may hold thousands of named resources. */
 
 typedef struct entry {
   tfe_resource* r;
   struct entry* next;
 } entry;
 
+enum { NBUCKETS = 1024 };
+
 static pthread_mutex_t g_mu = PTHREAD_MUTEX_INITIALIZER;
-static entry* g_entries;
+static entry* g_buckets[NBUCKETS];
 static int g_count;
+
+static uint64_t hash_str(uint64_t h, const char* s) {
+  for (s = s ? s : ""; *s != '\0'; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
+  return (h ^ 0xff) * 1099511628211ull; /* separates "ab","c" from "a","bc" */
+}
+
+static entry** bucket_of(uint64_t ctx_id, const char* device, const char* container,
+                         const char* name) {
+  uint64_t h = 14695981039346656037ull ^ ctx_id;
+  h = hash_str(h, device);
+  h = hash_str(h, container);
+  h = hash_str(h, name);
+  return &g_buckets[(h ^ (h >> 29)) & (NBUCKETS - 1)];
+}
 
 static int same_key(const tfe_resource* r, uint64_t ctx_id, const char* device,
                     const char* container, const char* name) {
@@ -144,7 +161,7 @@ tfe_resource* tfe_resources_lookup(uint64_t ctx_id, const char* device,
   entry* e;
   tfe_resource* found = NULL;
   pthread_mutex_lock(&g_mu);
-  for (e = g_entries; e != NULL; e = e->next) {
+  for (e = *bucket_of(ctx_id, device, container, name); e != NULL; e = e->next) {
     if (same_key(e->r, ctx_id, device, container, name)) {
       found = e->r;
       tfe_resource_ref(found);
@@ -165,6 +182,7 @@ tfe_resource* tfe_resources_lookup_handle(tfe_resource* h) {
 
 int tfe_resources_insert(tfe_resource* r, TF_Status* s) {
   entry* e;
+  entry** b;
   entry* n = (entry*)tfe_malloc(sizeof(*n));
   if (n == NULL) {
     tfe_status_setf(s, TF_RESOURCE_EXHAUSTED,
@@ -173,7 +191,8 @@ int tfe_resources_insert(tfe_resource* r, TF_Status* s) {
     return 0;
   }
   pthread_mutex_lock(&g_mu);
-  for (e = g_entries; e != NULL; e = e->next) {
+  b = bucket_of(r->ctx_id, r->device, r->container, r->name);
+  for (e = *b; e != NULL; e = e->next) {
     if (same_key(e->r, r->ctx_id, r->device, r->container, r->name)) {
       pthread_mutex_unlock(&g_mu);
       tfe_free(n);
@@ -185,8 +204,8 @@ int tfe_resources_insert(tfe_resource* r, TF_Status* s) {
   }
   tfe_resource_ref(r);
   n->r = r;
-  n->next = g_entries;
-  g_entries = n;
+  n->next = *b;
+  *b = n;
   g_count++;
   pthread_mutex_unlock(&g_mu);
   tfe_status_ok(s);
@@ -196,7 +215,8 @@ int tfe_resources_insert(tfe_resource* r, TF_Status* s) {
 int tfe_resources_remove(tfe_resource* r) {
   entry **pp, *found = NULL;
   pthread_mutex_lock(&g_mu);
-  for (pp = &g_entries; *pp != NULL; pp = &(*pp)->next) {
+  for (pp = bucket_of(r->ctx_id, r->device, r->container, r->name); *pp != NULL;
+       pp = &(*pp)->next) {
     if ((*pp)->r == r) {
       found = *pp;
       *pp = found->next;
@@ -215,19 +235,22 @@ int tfe_resources_remove(tfe_resource* r) {
  * plugin's delete function may call back into tfe). */
 static void clear_matching(int by_ctx, uint64_t ctx_id, const char* device) {
   entry **pp, *dead = NULL;
+  int i;
   pthread_mutex_lock(&g_mu);
-  pp = &g_entries;
-  while (*pp != NULL) {
-    entry* e = *pp;
-    int match = by_ctx ? e->r->ctx_id == ctx_id
-                       : strcmp(e->r->device, device) == 0;
-    if (match) {
-      *pp = e->next;
-      e->next = dead;
-      dead = e;
-      g_count--;
-    } else {
-      pp = &e->next;
+  for (i = 0; i < NBUCKETS && g_count > 0; i++) {
+    pp = &g_buckets[i];
+    while (*pp != NULL) {
+      entry* e = *pp;
+      int match = by_ctx ? e->r->ctx_id == ctx_id
+                         : strcmp(e->r->device, device) == 0;
+      if (match) {
+        *pp = e->next;
+        e->next = dead;
+        dead = e;
+        g_count--;
+      } else {
+        pp = &e->next;
+      }
     }
   }
   pthread_mutex_unlock(&g_mu);
