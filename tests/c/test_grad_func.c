@@ -622,4 +622,64 @@ TEST(eager_tape_call_and_if) {
   TF_DeleteStatus(s);
 }
 
+/* The eager tape through a StatelessWhile op (the gradient runs the
+ * accumulating loop and the backward loop eagerly). */
+TEST(eager_tape_while) {
+  TF_Status* s = TF_NewStatus();
+  TFE_ContextOptions* o = TFE_NewContextOptions();
+  TFE_Context* ctx = TFE_NewContext(o, s);
+  TF_Function *fc = fn_cond_lt3(), *fb = fn_body_sq();
+  TFE_TensorHandle *x, *i0, *in[2], *out[2], *gr;
+  TFE_GradientTape* tape;
+  TFE_Op* op;
+  TF_Tensor* t;
+  TF_DataType T[2] = {TF_INT32, TF_DOUBLE};
+  int n = 2, k;
+  CHECK_CODE(s, TF_OK);
+  TFE_DeleteContextOptions(o);
+  TFE_ContextAddFunction(ctx, fc, s);
+  TFE_ContextAddFunction(ctx, fb, s);
+  CHECK_CODE(s, TF_OK);
+  t = dvec(kX, 3);
+  x = TFE_NewTensorHandle(t, s);
+  TF_DeleteTensor(t);
+  t = gt_scalar_i32(0);
+  i0 = TFE_NewTensorHandle(t, s);
+  TF_DeleteTensor(t);
+  for (k = 0; k < 2; k++) { /* the second time from the cache */
+    tape = TFE_NewGradientTape(ctx, 0, s);
+    TFE_GradientTapeWatch(tape, x, s);
+    CHECK_CODE(s, TF_OK);
+    op = TFE_NewOp(ctx, "StatelessWhile", s);
+    CHECK_CODE(s, TF_OK);
+    in[0] = i0;
+    in[1] = x;
+    TFE_OpAddInputList(op, in, 2, s);
+    TFE_OpSetAttrTypeList(op, "T", T, 2);
+    TFE_OpSetAttrFunctionName(op, "cond", "cond_lt3", 8);
+    TFE_OpSetAttrFunctionName(op, "body", "body_sq", 7);
+    n = 2;
+    TFE_Execute(op, out, &n, s);
+    CHECK_CODE(s, TF_OK);
+    TFE_DeleteOp(op);
+    TFE_GradientTapeGradient(tape, 1, &out[1], NULL, 1, &x, TFE_UNCONNECTED_NONE, &gr, s);
+    CHECK_CODE(s, TF_OK);
+    CHECK(gr != NULL);
+    t = TFE_TensorHandleResolve(gr, s);
+    CHECK_CODE(s, TF_OK);
+    check_values(t, kTFPY_FUNCTIONAL_WHILE, 3);
+    TF_DeleteTensor(t);
+    TFE_DeleteTensorHandle(gr);
+    TFE_DeleteTensorHandle(out[0]);
+    TFE_DeleteTensorHandle(out[1]);
+    TFE_DeleteGradientTape(tape);
+  }
+  TFE_DeleteTensorHandle(x);
+  TFE_DeleteTensorHandle(i0);
+  TF_DeleteFunction(fc);
+  TF_DeleteFunction(fb);
+  TFE_DeleteContext(ctx);
+  TF_DeleteStatus(s);
+}
+
 TFE_TEST_MAIN
