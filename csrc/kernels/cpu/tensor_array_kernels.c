@@ -43,6 +43,7 @@
 #include "kernels/cpu/cpu_kernels.h"
 #include "kernels/cpu/kutil.h"
 #include "kernels/kernel.h"
+#include "kernels/ref_var.h"
 #include "kernels/resource.h"
 
 /* ------------------------------------------------------------------------
@@ -1404,9 +1405,64 @@ static int stack_grow(tfe_stack* st) {
 
 static _Atomic int64_t g_stack_counter;
 
+/* A TF 1 stack handle: a cell holding the string[2] tensor [container,
+ * name] of r; NULL on OOM. */
+static tfe_ref_cell* stack_handle_cell(const tfe_resource* r) {
+  static const int64_t dims[1] = {2};
+  TF_Tensor* t =
+      TF_AllocateTensor(TF_STRING, dims, 1, 2 * sizeof(TF_TString));
+  TF_TString* v;
+  tfe_ref_cell* c;
+  if (t == NULL) return NULL;
+  v = (TF_TString*)kutil_data(t);
+  TF_TString_Init(&v[0]);
+  TF_TString_Init(&v[1]);
+  TF_TString_Copy(&v[0], r->container, strlen(r->container));
+  TF_TString_Copy(&v[1], r->name, strlen(r->name));
+  c = tfe_ref_cell_new(TF_STRING, t);
+  if (c == NULL) TF_DeleteTensor(t);
+  return c;
+}
+
+/* The stack a TF 1 handle (input 0: Ref(string) [container, name]) names,
+ * with a new reference on its resource (*res), or NULL with k->status set. */
+static tfe_resource* stack_lookup_by_name(tfe_kernel_context* k) {
+  const TF_Tensor* t = k->inputs[0];
+  const TF_TString* v;
+  char container[512], name[512];
+  tfe_resource* r;
+  if (t == NULL || t->dtype != TF_STRING) {
+    KUTIL_FAIL(k, TF_FAILED_PRECONDITION,
+               "%s: the stack handle is not initialized", k->op_def->name);
+    return NULL;
+  }
+  if (kutil_num_elements(t) != 2) {
+    kutil_shape_buf b;
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "Resource handle must have 2 elements, but had shape: %s",
+               kutil_tshape(t, &b));
+    return NULL;
+  }
+  v = (const TF_TString*)kutil_data(t);
+  snprintf(container, sizeof container, "%.*s",
+           (int)TF_TString_GetSize(&v[0]), TF_TString_GetDataPointer(&v[0]));
+  snprintf(name, sizeof name, "%.*s", (int)TF_TString_GetSize(&v[1]),
+           TF_TString_GetDataPointer(&v[1]));
+  r = tfe_resources_lookup(tfe_resource_kernel_ctx_id(k),
+                           k->device_name != NULL ? k->device_name : "",
+                           container, name);
+  if (r == NULL) {
+    KUTIL_FAIL(k, TF_NOT_FOUND,
+               "Resource %s/%s/N10tensorflow5StackE does not exist.",
+               container, name);
+  }
+  return r;
+}
+
 /* StackV2(max_size) -> handle. */
 static void stack_create_compute(tfe_kernel_context* k) {
-  const TF_Tensor* ms = k->inputs[0];
+  /* TF 1's Stack has no max_size input: unbounded. */
+  const TF_Tensor* ms = k->num_inputs > 0 ? k->inputs[0] : NULL;
   const char* base = attr_string(k, "stack_name");
   kutil_shape_buf b;
   char name[1024];
@@ -1414,13 +1470,13 @@ static void stack_create_compute(tfe_kernel_context* k) {
   tfe_resource* r;
   TF_Tensor* h;
   int32_t v;
-  if (ms->num_dims != 0) {
+  if (ms != NULL && ms->num_dims != 0) {
     KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
                "Stack size must be a scalar, but had shape: %s",
                kutil_tshape(ms, &b));
     return;
   }
-  v = *(const int32_t*)kutil_data(ms);
+  v = ms != NULL ? *(const int32_t*)kutil_data(ms) : -1;
   if (base[0] == '\0') {
     base = k->node_name != NULL ? k->node_name : k->op_def->name;
   }
@@ -1449,6 +1505,23 @@ static void stack_create_compute(tfe_kernel_context* k) {
     goto oom;
   }
   r->kind = TFE_RESOURCE_STACK;
+  if (k->op_def->num_outputs > 0 && k->op_def->outputs[0].is_ref) {
+    /* TF 1's Stack: the stack is registered by name and the output is a
+     * Ref(string) cell holding [container, name] (the access ops look the
+     * name up). It stays registered (closed or not) until the context ends;
+     * TF drops it with the step, and tfe has no per-step container. */
+    tfe_ref_cell* cell;
+    if (!tfe_resources_insert(r, k->status)) {
+      tfe_resource_unref(r);
+      return;
+    }
+    cell = stack_handle_cell(r);
+    tfe_resource_unref(r);
+    if (cell == NULL) goto oom;
+    tfe_kernel_set_output_ref(k, 0, cell);
+    tfe_ref_cell_unref(cell);
+    return;
+  }
   r->anonymous = 1;
   h = tfe_resource_new_handle(r);
   tfe_resource_unref(r);
@@ -1464,16 +1537,18 @@ static tfe_stack* stack_from_input(tfe_kernel_context* k, tfe_resource** res) {
   tfe_resource* h;
   tfe_resource* r;
   *res = NULL;
-  if (k->num_inputs < 1 || k->inputs[0] == NULL ||
-      (h = tfe_resource_of_tensor(k->inputs[0])) == NULL) {
+  if (k->num_inputs >= 1 && k->op_def->num_inputs > 0 &&
+      k->op_def->inputs[0].is_ref) {
+    r = stack_lookup_by_name(k);
+    if (r == NULL) return NULL;
+  } else if (k->num_inputs < 1 || k->inputs[0] == NULL ||
+             (h = tfe_resource_of_tensor(k->inputs[0])) == NULL) {
     KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
                "%s: input 0 is not a stack handle (expected a DT_RESOURCE "
                "tensor made by StackV2)",
                k->op_def->name);
     return NULL;
-  }
-  r = tfe_resources_lookup_handle(h);
-  if (r == NULL) {
+  } else if ((r = tfe_resources_lookup_handle(h)) == NULL) {
     KUTIL_FAIL(k, TF_NOT_FOUND,
                "Resource %s/%s/N10tensorflow5StackE does not exist.",
                h->container, h->name);
@@ -1547,6 +1622,15 @@ static void stack_pop_compute(tfe_kernel_context* k) {
     if (st->n == 0) {
       KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
                  "Stack[%s] is empty when calling Pop().", st->name);
+    } else if (st->items[st->n - 1]->dtype != want &&
+               k->op_def->inputs[0].is_ref) {
+      /* TF 1's StackPop: TF's executor rejects the output's type. */
+      KUTIL_FAIL(k, TF_INTERNAL,
+                 "Output 0 of type %s does not match declared output type "
+                 "%s for node {{node %s}}",
+                 tfe_variant_dtype_name(st->items[st->n - 1]->dtype),
+                 tfe_variant_dtype_name(want),
+                 k->node_name != NULL ? k->node_name : k->op_def->name);
     } else if (st->items[st->n - 1]->dtype != want) {
       KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
                  "Stack[%s] holds %s elements but StackPopV2 asks for %s",
@@ -1612,5 +1696,14 @@ void tfe_register_cpu_tensor_array_kernels(void) {
   tfe_kutil_register("StackPopV2", stack_pop_compute, NULL, NULL, 0, NULL,
                      NULL, 0);
   tfe_kutil_register("StackCloseV2", stack_close_compute, NULL, NULL, 0, NULL,
+                     NULL, 0);
+  /* TF 1's stack ops: Ref(string) handles over the same stacks. */
+  tfe_kutil_register("Stack", stack_create_compute, NULL, NULL, 0, NULL, NULL,
+                     0);
+  tfe_kutil_register("StackPush", stack_push_compute, NULL, NULL, 0, NULL,
+                     NULL, 0);
+  tfe_kutil_register("StackPop", stack_pop_compute, NULL, NULL, 0, NULL, NULL,
+                     0);
+  tfe_kutil_register("StackClose", stack_close_compute, NULL, NULL, 0, NULL,
                      NULL, 0);
 }

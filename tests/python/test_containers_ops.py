@@ -1,0 +1,186 @@
+"""Container ops of csrc/kernels/cpu/containers_kernels.c and TF 1's stack
+ops (tensor_array_kernels.c) against TF 2.21's recorded behaviour
+(tools/record_containers_ops.py -> tests/data/containers_ops_tf221.json)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from typing import Any
+
+import numpy as np
+import pytest
+
+import tfe_py
+from tfe_py import errors, ops
+
+DATA = os.path.join(os.path.dirname(__file__), "..", "data", "containers_ops_tf221.json")
+with open(DATA) as _f:
+    REC: dict[str, Any] = json.load(_f)
+
+F32 = tfe_py.float32
+
+
+def _c(v: Any, dtype: Any = F32) -> Any:
+    return tfe_py.constant(v, dtype=dtype)
+
+
+# The inputs of each removed TensorArray op after its handle, by base name
+# (v1 ops take a Ref(string) handle: a TF 1 Stack's, which the kernel never
+# looks at; v2 ops and both Grads a string [container, name]).
+def _removed_args(base: str) -> tuple[list[Any], dict[str, Any]]:
+    i0 = _c(0, tfe_py.int32)
+    fl = _c(0.0)
+    table: dict[str, tuple[list[Any], dict[str, Any]]] = {
+        "Read": ([i0, fl], {"dtype": F32}),
+        "Write": ([i0, _c([1.0]), fl], {}),
+        "Gather": ([_c([0], tfe_py.int32), fl], {"dtype": F32}),
+        "Scatter": ([_c([0], tfe_py.int32), _c([[1.0]]), fl], {}),
+        "Split": ([_c([1.0]), _c([1], tfe_py.int64), fl], {}),
+        "Size": ([fl], {}),
+        "Close": ([], {}),
+        "Grad": ([fl], {"source": "g"}),
+        "Concat": ([fl], {"dtype": F32}),
+        "Pack": ([fl], {"dtype": F32}),
+        "Unpack": ([_c([[1.0]]), fl], {}),
+    }
+    return table[base]
+
+
+def _call_removed(name: str, ref: Any, s: Any) -> Any:
+    if name in ("TensorArray", "TensorArrayV2"):
+        return getattr(ops, name)(_c(0, tfe_py.int32), dtype=F32)
+    base = name[len("TensorArray"):].removesuffix("V2")
+    handle = ref if not name.endswith("V2") and base != "Grad" else s
+    args, attrs = _removed_args(base)
+    return getattr(ops, name)(handle, *args, **attrs)
+
+
+REMOVED = {k: v for k, v in REC["deprecated"].items() if v}
+
+
+@pytest.mark.parametrize("name", sorted(REMOVED))
+def test_removed_tensor_array_op_fails_as_in_tf(name: str) -> None:
+    with tfe_py.Graph() as g:
+        ref = ops.Stack(elem_type=F32)
+        s = _c(["_tensor_arrays", "x"], tfe_py.string)
+        out = _call_removed(name, ref, s)
+    sess = tfe_py.Session(g)
+    try:
+        with pytest.raises(errors.UnimplementedError) as ei:
+            sess.run(out)
+    finally:
+        sess.close()
+    assert REMOVED[name] in str(ei.value)
+
+
+def test_removed_v2_ops_fail_eagerly_as_in_tf() -> None:
+    with pytest.raises(errors.UnimplementedError) as ei:
+        ops.TensorArrayV2(_c(3, tfe_py.int32), dtype=F32)
+    assert REMOVED["TensorArrayV2"] in str(ei.value)
+    with pytest.raises(errors.UnimplementedError) as ei:
+        ops.TensorArraySizeV2(_c(["a", "b"], tfe_py.string), _c(0.0))
+    assert REMOVED["TensorArraySizeV2"] in str(ei.value)
+
+
+@pytest.mark.parametrize("case", REC["concat_v2_errors"], ids=lambda c: repr(c["handle"]))
+def test_tensor_array_concat_v2_handle_errors(case: dict[str, Any]) -> None:
+    h = np.array(case["handle"], dtype=object).astype(bytes) if case["handle"] != [] else np.zeros(
+        (0,), dtype=bytes
+    )
+    with pytest.raises(errors.OpError) as ei:
+        ops.TensorArrayConcatV2(tfe_py.constant(h, dtype=tfe_py.string), _c(0.0), dtype=F32)
+    assert ei.value.error_code == case["code"]
+    assert case["message"] in str(ei.value)
+
+
+_NP = {"float32": np.float32, "float64": np.float64, "int32": np.int32, "int64": np.int64,
+       "bool": np.bool_, "string": object}
+
+
+@pytest.mark.parametrize("case", REC["stack_sequences"], ids=lambda c: c["dtype"])
+def test_stack_v1_push_pop_sequence(case: dict[str, Any]) -> None:
+    dt = getattr(tfe_py, case["dtype"])
+    with tfe_py.Graph() as g:
+        s = ops.Stack(elem_type=dt, stack_name="st")
+        deps: list[Any] = []
+        pushed, popped = [], []
+        for v in case["values"]:
+            with tfe_py.control_dependencies(deps):
+                p = ops.StackPush(s, tfe_py.constant(v, dtype=dt))
+            deps = [p]
+            pushed.append(p)
+        for _ in case["values"]:
+            with tfe_py.control_dependencies(deps):
+                q = ops.StackPop(s, elem_type=dt)
+            deps = [q]
+            popped.append(q)
+        with tfe_py.control_dependencies(deps):
+            close = ops.StackClose(s)
+    sess = tfe_py.Session(g)
+    try:
+        res = sess.run(pushed + popped)
+        sess.run(close)
+    finally:
+        sess.close()
+
+    def enc(a: Any) -> Any:
+        a = np.asarray(a)
+        if case["dtype"] == "string":
+            return [x.decode() if isinstance(x, bytes) else str(x) for x in a.ravel()]
+        return a.tolist()
+
+    n = len(case["values"])
+    assert [enc(r) for r in res[:n]] == case["pushed"]
+    assert [enc(r) for r in res[n:]] == case["popped"]
+    for r, v in zip(res[n:], reversed(case["values"]), strict=True):
+        if case["dtype"] != "string":
+            assert np.asarray(r).dtype == _NP[case["dtype"]]
+            assert np.asarray(r).shape == np.asarray(v).shape
+
+
+def _stack_error_graph(kind: str) -> tuple[Any, Any]:
+    with tfe_py.Graph() as g:
+        s = ops.Stack(elem_type=F32, stack_name="st")
+        if kind == "pop_empty":
+            t = ops.StackPop(s, elem_type=F32)
+        elif kind == "push_wrong_dtype":
+            t = ops.StackPush(s, _c([1], tfe_py.int32))
+        elif kind == "push_after_close":
+            c = ops.StackClose(s)
+            with tfe_py.control_dependencies([c]):
+                t = ops.StackPush(s, _c(1.0))
+        elif kind == "pop_after_close":
+            p = ops.StackPush(s, _c(1.0))
+            with tfe_py.control_dependencies([p]):
+                c = ops.StackClose(s)
+            with tfe_py.control_dependencies([c]):
+                t = ops.StackPop(s, elem_type=F32)
+        else:
+            assert kind == "pop_wrong_dtype"
+            p = ops.StackPush(s, _c(1.0))
+            with tfe_py.control_dependencies([p]):
+                t = ops.StackPop(s, elem_type=tfe_py.int32, name="StackPop")
+    return g, t
+
+
+def _norm(msg: str) -> str:
+    # Stack names carry a process-wide counter (st_6 in TF's run).
+    return re.sub(r"Stack\[st_\d+\]", "Stack[st_N]", msg)
+
+
+@pytest.mark.parametrize(
+    "case", [c for c in REC["stack_errors"] if c["kind"] != "push_after_close"],
+    ids=lambda c: c["kind"],
+)
+def test_stack_v1_errors(case: dict[str, Any]) -> None:
+    g, t = _stack_error_graph(case["kind"])
+    sess = tfe_py.Session(g)
+    try:
+        with pytest.raises(errors.OpError) as ei:
+            sess.run(t)
+    finally:
+        sess.close()
+    assert ei.value.error_code == case["code"]
+    assert _norm(case["message"]) in _norm(str(ei.value))
