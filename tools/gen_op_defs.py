@@ -101,14 +101,6 @@ def render_defs(ops: dict[str, list[str]]) -> str:
         pos += len(rec.encode()) + 1
         parts.append(f"    {c_string(rec)} \"\\0\"\n")
     parts.append("    ;\n\n")
-    # Ops with tensor-valued defaults own TF_Tensors once registered; they
-    # register with the hand-written groups so that live-object counts never
-    # change under a caller because of a lazy registration.
-    eager = [i for i, n in enumerate(names)
-             if any(": tensor = " in x or "list(tensor) = [{" in x for x in ops[n])]
-    parts.append("/* Registered with the built-ins (tensor-valued defaults). */\n")
-    listed = ", ".join(str(i) for i in [*eager, -1])
-    parts.append(f"const int tfe_gen_op_eager[] = {{{listed}}};\n\n")
     parts.append("const uint32_t tfe_gen_op_offsets[] = {\n")
     for i in range(0, len(offsets), 8):
         parts.append("    " + ", ".join(str(o) for o in offsets[i:i + 8]) + ",\n")

@@ -137,9 +137,6 @@ static void register_all(void) {
   tfe_ops_register_misc18_defs();
   tfe_ops_register_quant_defs();
   tfe_ops_register_image_codec_defs();
-  /* After every hand-written group: the few generated ops that must not
-   * register lazily (op_generated.h). */
-  tfe_ops_generated_register_eager();
   tl_registering = 0;
   if (!g_out_of_memory) atomic_store_explicit(&g_done, 1, memory_order_release);
 }

@@ -1920,9 +1920,6 @@ const char tfe_gen_op_text[] =
     "__MklDummyPadWithFusedConv2D\nin: input: T\nin: filter: T\nin: args: num_args * T\nin: paddings: Tpaddings\nout: output: T\nout: filter_output: T\nout: mkl_output: uint8\nout: mkl_filter_output: uint8\nattr: T: {bfloat16, float, half}\nattr: num_args: int >= 0\nattr: strides: list(int)\nattr: padding: {'SAME', 'VALID'}\nattr: data_format: {'NHWC', 'NCHW'} = 'NHWC'\nattr: dilations: list(int) = [1, 1, 1, 1]\nattr: fused_ops: list(string) = []\nattr: Tpaddings: {int32, int64} = DT_INT32\nattr: epsilon: float = 1e-04\nattr: leakyrelu_alpha: float = 0.2" "\0"
     ;
 
-/* Registered with the built-ins (tensor-valued defaults). */
-const int tfe_gen_op_eager[] = {356, 589, -1};
-
 const uint32_t tfe_gen_op_offsets[] = {
     0, 18, 92, 183, 448, 705, 783, 859,
     1117, 1205, 1294, 1432, 1639, 1885, 2087, 2265,

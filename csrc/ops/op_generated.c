@@ -170,22 +170,6 @@ const tfe_op_def* tfe_ops_generated_lookup(const char* name) {
   }
 }
 
-void tfe_ops_generated_register_eager(void) {
-  int k;
-  TF_Status* s;
-  if (!ensure_state()) return;
-  s = TF_NewStatus();
-  if (s == NULL) return;
-  pthread_mutex_lock(&g_mu);
-  tl_busy++;
-  for (k = 0; tfe_gen_op_eager[k] >= 0; k++) {
-    materialize_locked(tfe_gen_op_eager[k], s);
-  }
-  tl_busy--;
-  pthread_mutex_unlock(&g_mu);
-  TF_DeleteStatus(s);
-}
-
 void tfe_ops_generated_register_all(void) {
   int i;
   TF_Status* s;

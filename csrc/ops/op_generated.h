@@ -21,10 +21,6 @@ extern const int tfe_gen_op_count;
 /* Records "Name\nspec\nspec..." each NUL-terminated, sorted by name. */
 extern const char tfe_gen_op_text[];
 extern const uint32_t tfe_gen_op_offsets[];
-/* Indices of records registered together with the built-ins (those whose
- * defaults hold tensors, so that registering them lazily would change
- * live-object counts under a caller); ends with -1. */
-extern const int tfe_gen_op_eager[];
 
 /* Index of the record for op `name`, or -1 (binary search). */
 int tfe_gen_op_find(const char* name);
@@ -36,9 +32,9 @@ const char* tfe_gen_op_record(int i);
  * registered definition, or NULL. Never called while the built-ins are
  * still registering. */
 const tfe_op_def* tfe_ops_generated_lookup(const char* name);
-/* Registers the tfe_gen_op_eager records; called by builtin_ops.c at the
- * end of its registration (hand-written definitions already in place). */
-void tfe_ops_generated_register_eager(void);
+/* Note: the few TF ops with tensor-valued attr defaults (ImageSummary and
+ * two of TF's test ops) allocate those TF_Tensors when they register, so
+ * live-object counts grow by them at their first lookup or listing. */
 /* Registers every table op not registered yet (for listings). */
 void tfe_ops_generated_register_all(void);
 /* 1 when the registered op `name` came from the table (no hand-written
