@@ -1,6 +1,451 @@
-/* CPU kernels: remaining array, math and linalg ops of TF 2.21 (issue 18). */
+/* CPU kernels: remaining array, math and linalg ops of TF 2.21 (issue 18).
+ *
+ * TopK (v1) and TileGrad: TF 2.21 registers their CPU kernels with a type
+ * constraint on an attr the op does not have (index_type, Tmultiples), so
+ * every run fails with INVALID_ARGUMENT naming the constraint; these
+ * kernels reproduce that error.
+ * BiasAddV1 runs BiasAdd's kernel (NHWC layout). InplaceAdd/Sub/Update,
+ * DataFormatDimMap, DataFormatVecPermute and NthElement are here. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "kernels/cpu/kutil.h"
+#include "ops/attr_value.h"
 
 void tfe_register_cpu_misc18_kernels(void);
 
-void tfe_register_cpu_misc18_kernels(void) {}
+/* Runs the CPU kernel registered for `op` whose "T" constraint admits dt
+ * (or that has no constraint) with the same context. NOT_FOUND when none. */
+static void run_other_kernel(tfe_kernel_context* k, const char* op,
+                             TF_DataType dt) {
+  int i, n = tfe_kernel_count();
+  for (i = 0; i < n; i++) {
+    const tfe_kernel_reg* r = tfe_kernel_at(i);
+    int c, ok = 1;
+    if (r == NULL || strcmp(r->op_name, op) != 0 ||
+        strcmp(r->device_type, "CPU") != 0 || r->create != NULL)
+      continue;
+    for (c = 0; c < r->num_constraints; c++) {
+      int j, hit = 0;
+      if (strcmp(r->constraints[c].attr, "T") != 0) continue;
+      for (j = 0; j < r->constraints[c].num_types; j++)
+        if (r->constraints[c].types[j] == dt) hit = 1;
+      if (!hit) ok = 0;
+    }
+    if (ok) {
+      tfe_kernel_context sub = *k;
+      sub.user_data = r->user_data;
+      r->compute(&sub);
+      k->forwarded = sub.forwarded;
+      return;
+    }
+  }
+  KUTIL_FAIL(k, TF_NOT_FOUND, "No CPU kernel for %s", op);
+}
+
+/* ---------------------------------------------------- TopK and TileGrad */
+
+/* TF's error for a kernel whose constraint names an attr missing from the
+ * node: the node's attrs "[a=v, ...]" (sorted by name) and the kernel
+ * def's text. */
+static void missing_attr_error(tfe_kernel_context* k, const char* op,
+                               const char* attr, const char* node_attrs,
+                               const char* kernel_def) {
+  KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+             "OpKernel '%s' has constraint on attr '%s' not in NodeDef "
+             "'[%s]', KernelDef: 'goo.gle/debugproto  op: \"%s\" "
+             "device_type: \"CPU\" %s'",
+             op, attr, node_attrs, op, kernel_def);
+}
+
+static void k_top_k(tfe_kernel_context* k) {
+  char attrs[160], kd[320];
+  int64_t kk = 0;
+  int sorted = 1;
+  const char* t = tfe_dtype_enum_name(k->inputs[0]->dtype);
+  if (k->attrs != NULL) {
+    tfe_attrs_get_int(k->attrs, "k", &kk, NULL);
+    tfe_attrs_get_bool(k->attrs, "sorted", &sorted, NULL);
+  }
+  snprintf(attrs, sizeof attrs, "T=%s, k=%lld, sorted=%s", t, (long long)kk,
+           sorted ? "true" : "false");
+  snprintf(kd, sizeof kd,
+           "constraint { name: \"T\" allowed_values { list { type: %s } } } "
+           "constraint { name: \"index_type\" allowed_values { list { type: "
+           "DT_INT64 } } }",
+           t);
+  missing_attr_error(k, "TopK", "index_type", attrs, kd);
+}
+
+static void k_tile_grad(tfe_kernel_context* k) {
+  char attrs[64];
+  snprintf(attrs, sizeof attrs, "T=%s",
+           tfe_dtype_enum_name(k->inputs[0]->dtype));
+  missing_attr_error(k, "TileGrad", "Tmultiples", attrs,
+                     "constraint { name: \"Tmultiples\" allowed_values { list "
+                     "{ type: DT_INT64 } } } host_memory_arg: \"multiples\"");
+}
+
+/* ------------------------------------------------------------ BiasAddV1 */
+
+static void k_bias_add_v1(tfe_kernel_context* k) {
+  run_other_kernel(k, "BiasAdd", k->inputs[0]->dtype);
+}
+
+/* ------------------------------------------------------------- Inplace* */
+
+enum { INPLACE_UPDATE, INPLACE_ADD, INPLACE_SUB };
+
+static void inplace_op(tfe_kernel_context* k, int mode) {
+  const TF_Tensor *x = k->inputs[0], *it = k->inputs[1], *v = k->inputs[2];
+  kutil_shape_buf sa, sb;
+  int d;
+  int64_t nrows, row_elems, j, ni;
+  size_t esz = kutil_esize(x->dtype);
+  TF_Tensor* y;
+  if (mode != INPLACE_UPDATE &&
+      (x->dtype == TF_BOOL || x->dtype == TF_STRING)) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Unsupported data type: %s",
+               tfe_dtype_short_name(x->dtype));
+    return;
+  }
+  if (it->num_dims != 1) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "i must be a vector. %s",
+               kutil_tshape(it, &sa));
+    return;
+  }
+  if (x->num_dims != v->num_dims) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "x and v shape doesn't match (ranks differ): %s vs. %s",
+               kutil_tshape(x, &sa), kutil_tshape(v, &sb));
+    return;
+  }
+  for (d = 1; d < x->num_dims; d++) {
+    if (x->dims[d] != v->dims[d]) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "x and v shape doesn't match at index %d : %s vs. %s", d,
+                 kutil_tshape(x, &sa), kutil_tshape(v, &sb));
+      return;
+    }
+  }
+  if (x->num_dims == 0 || it->dims[0] != v->dims[0]) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "i and x shape doesn't match at index 0: %s vs. %s",
+               kutil_tshape(it, &sa), kutil_tshape(v, &sb));
+    return;
+  }
+  y = tfe_kernel_alloc_output(k, 0, x->dtype, x->dims, x->num_dims);
+  if (y == NULL) return;
+  kutil_copy(x->dtype, kutil_data(y), kutil_data(x), kutil_num_elements(x));
+  nrows = x->dims[0];
+  ni = it->dims[0];
+  row_elems = kutil_dims_prod(x->dims, 1, x->num_dims);
+  if (ni > 0 && nrows == 0) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "i and x shape doesn't match at index 0: %s vs. %s",
+               kutil_tshape(it, &sa), kutil_tshape(x, &sb));
+    return;
+  }
+  /* Row indices wrap around the first dimension (TF takes them modulo it,
+   * so -1 is the last row). Repeated rows accumulate in order. */
+  for (j = 0; j < ni; j++) {
+    int64_t r = kutil_get_int(it, j) % nrows;
+    char* dst;
+    const char* src;
+    if (r < 0) r += nrows;
+    dst = (char*)kutil_data(y) + (size_t)(r * row_elems) * esz;
+    src = (const char*)kutil_data(v) + (size_t)(j * row_elems) * esz;
+    if (mode == INPLACE_UPDATE) {
+      kutil_copy(x->dtype, dst, src, row_elems);
+    } else {
+      tfe_cpu_add_sub_inplace(x->dtype, dst, src, row_elems,
+                              mode == INPLACE_SUB);
+    }
+  }
+}
+
+static void k_inplace_update(tfe_kernel_context* k) {
+  inplace_op(k, INPLACE_UPDATE);
+}
+static void k_inplace_add(tfe_kernel_context* k) { inplace_op(k, INPLACE_ADD); }
+static void k_inplace_sub(tfe_kernel_context* k) { inplace_op(k, INPLACE_SUB); }
+
+/* -------------------------------------------------------- DataFormat* */
+
+/* Reads and checks src_format/dst_format as TF does; 1 when valid. */
+static int data_formats(tfe_kernel_context* k, const char** src, size_t* ns,
+                        const char** dst, size_t* nd) {
+  char a[8], b[8];
+  *src = "NHWC";
+  *dst = "NCHW";
+  *ns = *nd = 4;
+  if (k->attrs != NULL) {
+    tfe_attrs_get_string(k->attrs, "src_format", src, ns, NULL);
+    tfe_attrs_get_string(k->attrs, "dst_format", dst, nd, NULL);
+  }
+  if (*ns != 4 && *ns != 5) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "Source format must be of length 4 or 5, received "
+               "src_format = %s",
+               *src);
+    return 0;
+  }
+  if (*nd != 4 && *nd != 5) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "Destination format must be of length 4 or 5, received "
+               "dst_format = %s",
+               *dst);
+    return 0;
+  }
+  /* A permutation: same letters, each once. */
+  if (*ns == *nd) {
+    size_t i, j;
+    int ok = 1;
+    memcpy(a, *src, *ns);
+    memcpy(b, *dst, *nd);
+    for (i = 0; i < *ns && ok; i++) {
+      for (j = 0; j < *nd; j++)
+        if (b[j] == a[i]) break;
+      if (j == *nd) ok = 0; else b[j] = 0;
+    }
+    if (ok) return 1;
+  }
+  KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+             "Destination and source format must determine a permutation, "
+             "got %s and %s",
+             *src, *dst);
+  return 0;
+}
+
+static void k_data_format_dim_map(tfe_kernel_context* k) {
+  const TF_Tensor* x = k->inputs[0];
+  const char *src, *dst;
+  size_t ns, nd;
+  int64_t i, n;
+  int map[5];
+  TF_Tensor* y;
+  if (!data_formats(k, &src, &ns, &dst, &nd)) return;
+  for (i = 0; i < (int64_t)ns; i++) {
+    const char* p = memchr(dst, src[i], nd);
+    map[i] = p != NULL ? (int)(p - dst) : 0;
+  }
+  y = tfe_kernel_alloc_output(k, 0, x->dtype, x->dims, x->num_dims);
+  if (y == NULL) return;
+  n = kutil_num_elements(x);
+  for (i = 0; i < n; i++) {
+    int64_t d = kutil_get_int(x, i) % (int64_t)ns;
+    if (d < 0) d += (int64_t)ns;
+    if (x->dtype == TF_INT32)
+      ((int32_t*)kutil_data(y))[i] = map[d];
+    else
+      ((int64_t*)kutil_data(y))[i] = map[d];
+  }
+}
+
+static void k_data_format_vec_permute(tfe_kernel_context* k) {
+  const TF_Tensor* x = k->inputs[0];
+  const char *src, *dst;
+  char s2[8], d2[8];
+  size_t ns, nd, i, j, m = 0;
+  int64_t rows, cols, r;
+  kutil_shape_buf sa;
+  size_t esz = kutil_esize(x->dtype);
+  TF_Tensor* y;
+  if (!data_formats(k, &src, &ns, &dst, &nd)) return;
+  if (x->num_dims != 1 && x->num_dims != 2) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "input must be a vector or 2D tensor, but got shape %s",
+               kutil_tshape(x, &sa));
+    return;
+  }
+  rows = x->dims[0];
+  if (x->num_dims == 1 && rows != (int64_t)ns - 2 && rows != (int64_t)ns) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "1D input must be of size %d or %d, but got shape %s",
+               (int)ns - 2, (int)ns, kutil_tshape(x, &sa));
+    return;
+  }
+  if (x->num_dims == 2 && rows != (int64_t)ns - 2 && rows != (int64_t)ns) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "First dimension of 2D input must be of size %d or %d, but "
+               "got shape %s",
+               (int)ns - 2, (int)ns, kutil_tshape(x, &sa));
+    return;
+  }
+  if (x->num_dims == 2 && x->dims[1] != 2) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "Second dimension of 2D input must be of size 2, but got "
+               "shape %s",
+               kutil_tshape(x, &sa));
+    return;
+  }
+  cols = x->num_dims == 2 ? 2 : 1;
+  if (rows == (int64_t)ns) {
+    memcpy(s2, src, ns);
+    memcpy(d2, dst, nd);
+    m = ns;
+  } else {
+    /* Spatial dims only: the formats without N and C. */
+    size_t a = 0, b = 0;
+    for (i = 0; i < ns; i++)
+      if (src[i] != 'N' && src[i] != 'C') s2[a++] = src[i];
+    for (i = 0; i < nd; i++)
+      if (dst[i] != 'N' && dst[i] != 'C') d2[b++] = dst[i];
+    m = a < b ? a : b;
+    if (m != (size_t)rows) m = (size_t)rows < m ? (size_t)rows : m;
+  }
+  y = tfe_kernel_alloc_output(k, 0, x->dtype, x->dims, x->num_dims);
+  if (y == NULL) return;
+  for (r = 0; r < rows; r++) {
+    size_t from = (size_t)r;
+    if ((size_t)r < m) {
+      for (j = 0; j < m; j++)
+        if (s2[j] == d2[r]) break;
+      if (j < m) from = j;
+    }
+    memcpy((char*)kutil_data(y) + (size_t)(r * cols) * esz,
+           (const char*)kutil_data(x) + (from * (size_t)cols) * esz,
+           (size_t)cols * esz);
+  }
+}
+
+/* ----------------------------------------------------------- NthElement */
+
+static double nth_val(const TF_Tensor* t, int64_t i) {
+  const char* d = (const char*)kutil_data(t);
+  switch (t->dtype) {
+    case TF_FLOAT: return ((const float*)d)[i];
+    case TF_DOUBLE: return ((const double*)d)[i];
+    case TF_HALF: return kutil_f16_to_f32(((const uint16_t*)d)[i]);
+    case TF_BFLOAT16: return kutil_bf16_to_f32(((const uint16_t*)d)[i]);
+    default: return 0;
+  }
+}
+
+typedef struct nth_item {
+  double f;
+  int64_t s;
+  uint64_t u;
+  int64_t pos;
+} nth_item;
+
+static int nth_pos(const nth_item* a, const nth_item* b) {
+  return a->pos < b->pos ? -1 : a->pos > b->pos;
+}
+/* Ascending by value, ties by position; NaN sorts after every number so
+ * the order stays total (qsort needs a consistent comparison). */
+static int nth_cmp_f(const void* pa, const void* pb) {
+  const nth_item *a = (const nth_item*)pa, *b = (const nth_item*)pb;
+  int an = a->f != a->f, bn = b->f != b->f;
+  if (an != bn) return an ? 1 : -1;
+  if (a->f < b->f) return -1;
+  if (a->f > b->f) return 1;
+  return nth_pos(a, b);
+}
+static int nth_cmp_s(const void* pa, const void* pb) {
+  const nth_item *a = (const nth_item*)pa, *b = (const nth_item*)pb;
+  if (a->s < b->s) return -1;
+  if (a->s > b->s) return 1;
+  return nth_pos(a, b);
+}
+static int nth_cmp_u(const void* pa, const void* pb) {
+  const nth_item *a = (const nth_item*)pa, *b = (const nth_item*)pb;
+  if (a->u < b->u) return -1;
+  if (a->u > b->u) return 1;
+  return nth_pos(a, b);
+}
+
+static void k_nth_element(tfe_kernel_context* k) {
+  const TF_Tensor *x = k->inputs[0], *nt = k->inputs[1];
+  int reverse = 0, nd = x->num_dims, kind;
+  int64_t n, cols, rows, r, c;
+  size_t esz = kutil_esize(x->dtype);
+  nth_item* buf;
+  TF_Tensor* y;
+  if (k->attrs != NULL) tfe_attrs_get_bool(k->attrs, "reverse", &reverse, NULL);
+  if (nt->num_dims != 0) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "N must be scalar but has rank %d",
+               nt->num_dims);
+    return;
+  }
+  n = kutil_get_int(nt, 0);
+  if (n < 0) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "n must be non-negative but is %lld",
+               (long long)n);
+    return;
+  }
+  if (nd < 1) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "Input must be at least rank 1 but is rank %d", nd);
+    return;
+  }
+  cols = x->dims[nd - 1];
+  if (cols <= n) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Input must have last dimension > n = %lld",
+               (long long)n);
+    return;
+  }
+  y = tfe_kernel_alloc_output(k, 0, x->dtype, x->dims, nd - 1);
+  if (y == NULL) return;
+  rows = kutil_num_elements(y);
+  if (rows == 0) return;
+  buf = (nth_item*)tfe_malloc(sizeof(nth_item) * (size_t)cols);
+  if (buf == NULL) {
+    KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "OOM in NthElement");
+    return;
+  }
+  kind = (x->dtype == TF_FLOAT || x->dtype == TF_DOUBLE ||
+          x->dtype == TF_HALF || x->dtype == TF_BFLOAT16)
+             ? 0
+         : (x->dtype == TF_UINT8 || x->dtype == TF_UINT16 ||
+            x->dtype == TF_UINT32 || x->dtype == TF_UINT64)
+             ? 2
+             : 1;
+  for (r = 0; r < rows; r++) {
+    int64_t pick;
+    for (c = 0; c < cols; c++) {
+      int64_t e = r * cols + c;
+      nth_item* it = &buf[c];
+      it->pos = e;
+      if (kind == 0)
+        it->f = nth_val(x, e);
+      else if (kind == 2)
+        it->u = x->dtype == TF_UINT64 ? ((const uint64_t*)kutil_data(x))[e]
+                                      : (uint64_t)kutil_get_int(x, e);
+      else
+        it->s = kutil_get_int(x, e);
+    }
+    qsort(buf, (size_t)cols, sizeof *buf,
+          kind == 0 ? nth_cmp_f : kind == 1 ? nth_cmp_s : nth_cmp_u);
+    pick = reverse ? cols - 1 - n : n;
+    memcpy((char*)kutil_data(y) + (size_t)r * esz,
+           (const char*)kutil_data(x) + (size_t)buf[pick].pos * esz, esz);
+  }
+  tfe_free(buf);
+}
+
+void tfe_register_cpu_misc18_kernels(void) {
+  static const TF_DataType real[] = {KUTIL_REAL_TYPES};
+  static const TF_DataType bias[] = {KUTIL_NUMBER_TYPES};
+  static const TF_DataType all[] = {KUTIL_POD_TYPES, TF_STRING};
+  static const TF_DataType idx[] = {TF_INT32, TF_INT64};
+  tfe_kutil_register("TopK", k_top_k, "T", real, KUTIL_COUNT(real), NULL,
+                     NULL, 0);
+  tfe_kutil_register("TileGrad", k_tile_grad, NULL, NULL, 0, NULL, NULL, 0);
+  tfe_kutil_register("BiasAddV1", k_bias_add_v1, "T", bias, KUTIL_COUNT(bias),
+                     NULL, NULL, 0);
+  tfe_kutil_register("InplaceUpdate", k_inplace_update, "T", all,
+                     KUTIL_COUNT(all), NULL, NULL, 0);
+  tfe_kutil_register("InplaceAdd", k_inplace_add, "T", all, KUTIL_COUNT(all),
+                     NULL, NULL, 0);
+  tfe_kutil_register("InplaceSub", k_inplace_sub, "T", all, KUTIL_COUNT(all),
+                     NULL, NULL, 0);
+  tfe_kutil_register("DataFormatDimMap", k_data_format_dim_map, "T", idx, 2,
+                     NULL, NULL, 0);
+  tfe_kutil_register("DataFormatVecPermute", k_data_format_vec_permute, "T",
+                     idx, 2, NULL, NULL, 0);
+  tfe_kutil_register("NthElement", k_nth_element, "T", real,
+                     KUTIL_COUNT(real), NULL, NULL, 0);
+}

@@ -1,0 +1,164 @@
+"""Records TF 2.21's results for the misc18 op group's kernels
+(csrc/kernels/cpu/misc18_kernels.c) into tests/data/misc18_ops_tf221.json.
+Run with /work/tfvenv/bin/python; tests/python/test_misc18_ops.py only
+reads the JSON. Each case runs one raw op eagerly on CPU and keeps its
+outputs or its error (TF's exception class name and message). The tensor
+encoding and the runner are record_sparse_ops.py's."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(__file__))
+from record_sparse_ops import run_case, t
+
+R = np.random.default_rng(1818_18)
+FLOATS = ("float32", "float64", "float16", "bfloat16")
+INTS = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
+REAL = FLOATS + INTS
+CPLX = ("complex64", "complex128")
+ALL = REAL + CPLX + ("bool", "string")
+
+CASES: list[dict[str, Any]] = []
+
+
+def add(name: str, op: str, inputs: dict[str, Any], attrs: dict[str, Any] | None = None) -> None:
+    CASES.append({"name": name, "op": op, "inputs": inputs, "attrs": attrs or {}})
+
+
+def vals(shape: tuple[int, ...], dtype: str, distinct: bool = False) -> Any:
+    n = int(np.prod(shape))
+    if distinct and dtype not in ("bool", "string", *CPLX):
+        v = R.permutation(n) + (1 if dtype.startswith("u") else -(n // 3))
+        if dtype in FLOATS:
+            v = v * 0.5
+        return np.asarray(v).reshape(shape)
+    if dtype in CPLX:
+        v = R.integers(-4, 5, n) + 1j * R.integers(-4, 5, n)
+    elif dtype == "string":
+        v = np.asarray([f"s{i % 3}" for i in range(n)], dtype=object)
+    elif dtype == "bool":
+        v = R.integers(0, 2, n).astype(bool)
+    elif dtype.startswith("u"):
+        v = R.integers(0, 9, n)
+    elif dtype.startswith("int"):
+        v = R.integers(-5, 9, n)
+    else:
+        v = np.round(R.uniform(-2, 2, n), 2)
+    return np.asarray(v).reshape(shape)
+
+
+# ---------------------------------------------------------------- TopK (v1)
+for dt in REAL:
+    add(f"topk_{dt}", "TopK", {"input": t(vals((3, 5), dt, True), dt)}, {"k": 2})
+add("topk_unsorted", "TopK", {"input": t(vals((2, 6), "float32", True), "float32")},
+    {"k": 3, "sorted": False})
+add("topk_k0", "TopK", {"input": t(vals((2, 3), "int32"), "int32")}, {"k": 0})
+add("topk_ties", "TopK", {"input": t([[1, 3, 3, 1, 2]], "int32")}, {"k": 3})
+add("topk_err_k", "TopK", {"input": t(vals((2, 3), "float32"), "float32")}, {"k": 4})
+add("topk_err_scalar", "TopK", {"input": t(1.0, "float32")}, {"k": 0})
+
+# ---------------------------------------------------------------- Inplace*
+for op in ("InplaceAdd", "InplaceSub", "InplaceUpdate"):
+    for dt in ALL:
+        add(f"{op.lower()}_{dt}", op, {"x": t(vals((4, 2), dt), dt), "i": t([3, 1], "int32"),
+                                       "v": t(vals((2, 2), dt), dt)})
+    add(f"{op.lower()}_dup", op, {"x": t(vals((3,), "float32"), "float32"),
+                                  "i": t([0, 0], "int32"), "v": t([1.0, 2.0], "float32")})
+    add(f"{op.lower()}_scalar_i", op, {"x": t(vals((3, 2), "float32"), "float32"),
+                                       "i": t(2, "int32"), "v": t([[1.0, 2.0]], "float32")})
+    add(f"{op.lower()}_err_range", op, {"x": t(vals((3, 2), "float32"), "float32"),
+                                        "i": t([3], "int32"), "v": t([[1.0, 2.0]], "float32")})
+    add(f"{op.lower()}_err_neg", op, {"x": t(vals((3, 2), "float32"), "float32"),
+                                      "i": t([-1], "int32"), "v": t([[1.0, 2.0]], "float32")})
+    add(f"{op.lower()}_err_shape", op, {"x": t(vals((3, 2), "float32"), "float32"),
+                                        "i": t([1], "int32"), "v": t([[1.0, 2.0, 3.0]], "float32")})
+    add(f"{op.lower()}_err_count", op, {"x": t(vals((3, 2), "float32"), "float32"),
+                                        "i": t([1, 2], "int32"), "v": t([[1.0, 2.0]], "float32")})
+    add(f"{op.lower()}_err_xrank", op, {"x": t(1.0, "float32"),
+                                        "i": t([0], "int32"), "v": t([1.0], "float32")})
+
+# ---------------------------------------------------------------- DataFormat*
+for dt in ("int32", "int64"):
+    add(f"dimmap_{dt}", "DataFormatDimMap", {"x": t([[-4, -3], [-1, 0], [1, 3]], dt)})
+    add(f"dimmap_{dt}_ncwh", "DataFormatDimMap", {"x": t([0, 1, 2, 3, -2], dt)},
+        {"src_format": "NHWC", "dst_format": "NCWH"})
+    add(f"vecperm_{dt}", "DataFormatVecPermute", {"x": t([7, 8, 9, 10], dt)})
+    add(f"vecperm_{dt}_2d", "DataFormatVecPermute", {"x": t([[1, 2], [3, 4], [5, 6], [7, 8]], dt)})
+    add(f"vecperm_{dt}_back", "DataFormatVecPermute", {"x": t([7, 8, 9, 10], dt)},
+        {"src_format": "NCHW", "dst_format": "NHWC"})
+add("vecperm_spatial", "DataFormatVecPermute", {"x": t([7, 8], "int32")})
+add("vecperm_5d", "DataFormatVecPermute", {"x": t([1, 2, 3, 4, 5], "int32")},
+    {"src_format": "NDHWC", "dst_format": "NCDHW"})
+add("vecperm_5d_2", "DataFormatVecPermute", {"x": t([1, 2, 3], "int32")},
+    {"src_format": "NDHWC", "dst_format": "NCDHW"})
+add("dimmap_5d", "DataFormatDimMap", {"x": t([0, 1, 2, 3, 4, -1], "int32")},
+    {"src_format": "NDHWC", "dst_format": "NCDHW"})
+add("dimmap_err_fmt", "DataFormatDimMap", {"x": t([0], "int32")},
+    {"src_format": "NHWC", "dst_format": "NCHWX"})
+add("dimmap_err_perm", "DataFormatDimMap", {"x": t([0], "int32")},
+    {"src_format": "NHWC", "dst_format": "NCHH"})
+add("vecperm_err_size", "DataFormatVecPermute", {"x": t([1, 2, 3], "int32")})
+add("vecperm_err_rank", "DataFormatVecPermute", {"x": t([[[1]]], "int32")})
+add("vecperm_err_2d", "DataFormatVecPermute", {"x": t([[1, 2, 3], [3, 4, 5]], "int32")})
+add("vecperm_err_fmt", "DataFormatVecPermute", {"x": t([1, 2, 3, 4], "int32")},
+    {"src_format": "NHWC", "dst_format": "NCH"})
+
+# ---------------------------------------------------------------- NthElement
+for dt in REAL:
+    add(f"nth_{dt}", "NthElement", {"input": t(vals((3, 5), dt), dt), "n": t(1, "int32")})
+add("nth_reverse", "NthElement", {"input": t(vals((2, 3, 4), "float64"), "float64"),
+                                  "n": t(0, "int32")}, {"reverse": True})
+add("nth_last", "NthElement", {"input": t(vals((6,), "int32"), "int32"), "n": t(5, "int32")})
+add("nth_err_n", "NthElement", {"input": t(vals((2, 3), "int32"), "int32"), "n": t(3, "int32")})
+add("nth_err_neg", "NthElement", {"input": t(vals((2, 3), "int32"), "int32"), "n": t(-1, "int32")})
+add("nth_err_rank", "NthElement", {"input": t(1, "int32"), "n": t(0, "int32")})
+add("nth_err_nvec", "NthElement", {"input": t(vals((2, 3), "int32"), "int32"),
+                                   "n": t([0], "int32")})
+
+# ---------------------------------------------------------------- TileGrad
+for dt in ("float32", "float64", "int32", "complex64"):
+    add(f"tilegrad_{dt}", "TileGrad", {"input": t(vals((4, 6), dt), dt),
+                                       "multiples": t([2, 3], "int32")})
+add("tilegrad_ones", "TileGrad", {"input": t(vals((2, 3), "float32"), "float32"),
+                                  "multiples": t([1, 1], "int32")})
+add("tilegrad_err_len", "TileGrad", {"input": t(vals((2, 3), "float32"), "float32"),
+                                     "multiples": t([1], "int32")})
+add("tilegrad_err_mrank", "TileGrad", {"input": t(vals((2, 3), "float32"), "float32"),
+                                       "multiples": t([[1, 1]], "int32")})
+
+# ---------------------------------------------------------------- BiasAddV1
+for dt in REAL + CPLX:
+    add(f"biasaddv1_{dt}", "BiasAddV1", {"value": t(vals((2, 3), dt), dt),
+                                         "bias": t(vals((3,), dt), dt)})
+add("biasaddv1_4d", "BiasAddV1", {"value": t(vals((2, 2, 2, 3), "float32"), "float32"),
+                                  "bias": t(vals((3,), "float32"), "float32")})
+add("biasaddv1_err_rank", "BiasAddV1", {"value": t(vals((3,), "float32"), "float32"),
+                                        "bias": t(vals((3,), "float32"), "float32")})
+add("biasaddv1_err_len", "BiasAddV1", {"value": t(vals((2, 3), "float32"), "float32"),
+                                       "bias": t(vals((2,), "float32"), "float32")})
+
+
+def main() -> None:
+    import tensorflow as tf
+
+    assert tf.__version__.startswith("2.21"), tf.__version__
+    for cs in CASES:
+        cs.update(run_case(tf, cs))
+    names = [c["name"] for c in CASES]
+    assert len(names) == len(set(names)), "duplicate case names"
+    path = os.path.join(os.path.dirname(__file__), "..", "tests", "data", "misc18_ops_tf221.json")
+    with open(path, "w") as f:
+        json.dump({"tf_version": tf.__version__, "cases": CASES}, f, separators=(",", ":"))
+        f.write("\n")
+    nerr = sum("error" in c for c in CASES)
+    print(f"wrote {len(CASES)} cases ({nerr} errors) to {os.path.normpath(path)}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
