@@ -472,6 +472,51 @@ add("softmax_err_values", "SparseSoftmax",
     {"sp_indices": t([[0, 0], [0, 2]], "int64"), "sp_values": t([1.0], "float64"),
      "sp_shape": t([3, 3], "int64")})
 
+# ---------------------------------------------------------------- SparseSparseMaximum / Minimum
+for op in ("SparseSparseMaximum", "SparseSparseMinimum"):
+    short = op[len("SparseSparse"):].lower()
+    for dt in CW:
+        add(f"ss{short}_{dt}", op,
+            {"a_indices": t([[0, 0], [0, 2], [1, 1]], "int64"), "a_values": t(vals(3, dt), dt),
+             "a_shape": t([2, 3], "int64"),
+             "b_indices": t([[0, 1], [0, 2], [1, 2]], "int64"), "b_values": t(vals(3, dt), dt),
+             "b_shape": t([2, 3], "int64")})
+    add(f"ss{short}_neg", op,
+        {"a_indices": t([[0, 0], [1, 1]], "int64"), "a_values": t([-1.0, 2.0], "float32"),
+         "a_shape": t([2, 3], "int64"),
+         "b_indices": t([[0, 2]], "int64"), "b_values": t([-3.0], "float32"),
+         "b_shape": t([2, 3], "int64")})
+    add(f"ss{short}_empty", op,
+        {"a_indices": t(np.zeros((0, 2)), "int64"), "a_values": t([], "float64"),
+         "a_shape": t([2, 3], "int64"),
+         "b_indices": t([[0, 2]], "int64"), "b_values": t([-3.0], "float64"),
+         "b_shape": t([2, 3], "int64")})
+    add(f"ss{short}_err_shape", op,
+        {"a_indices": t([[0, 0]], "int64"), "a_values": t([1.0], "float32"),
+         "a_shape": t([2, 3], "int64"),
+         "b_indices": t([[0, 1]], "int64"), "b_values": t([1.0], "float32"),
+         "b_shape": t([3, 3], "int64")})
+    add(f"ss{short}_err_values", op,
+        {"a_indices": t([[0, 0]], "int64"), "a_values": t([1.0, 2], "float32"),
+         "a_shape": t([2, 3], "int64"),
+         "b_indices": t([[0, 1]], "int64"), "b_values": t([1.0], "float32"),
+         "b_shape": t([2, 3], "int64")})
+    add(f"ss{short}_err_rank", op,
+        {"a_indices": t([[0, 0]], "int64"), "a_values": t([1.0], "float32"),
+         "a_shape": t([2, 3], "int64"),
+         "b_indices": t([[0, 1, 0]], "int64"), "b_values": t([1.0], "float32"),
+         "b_shape": t([2, 3, 1], "int64")})
+    add(f"ss{short}_err_indices_rank", op,
+        {"a_indices": t([0, 0], "int64"), "a_values": t([1.0], "float32"),
+         "a_shape": t([2, 3], "int64"),
+         "b_indices": t([[0, 1]], "int64"), "b_values": t([1.0], "float32"),
+         "b_shape": t([2, 3], "int64")})
+    add(f"ss{short}_err_unsorted", op,
+        {"a_indices": t([[1, 0], [0, 0]], "int64"), "a_values": t([1.0, 2.0], "float32"),
+         "a_shape": t([2, 3], "int64"),
+         "b_indices": t([[0, 1]], "int64"), "b_values": t([1.0], "float32"),
+         "b_shape": t([2, 3], "int64")})
+
 # ---------------------------------------------------------------- SparseAdd / SparseAddGrad
 ADD = ("float32", "float64", "int8", "int16", "int32", "int64", "complex64", "complex128")
 for dt in ADD:

@@ -189,6 +189,18 @@ static int rule_sparse_add(si_ctx* c) {
   return si_set(c, 2, &ashp);
 }
 
+/* SparseSparseMaximum/Minimum: [?, rank], [?]. */
+static int rule_sparse_sparse_minmax(si_ctx* c) {
+  int64_t nnz_a, nnz_b, ra, rb, rank;
+  si_sh out;
+  if (!sparse_triplet(c, 0, &nnz_a, &ra)) return 0;
+  if (!sparse_triplet(c, 3, &nnz_b, &rb)) return 0;
+  if (!si_merge_dim(c, ra, rb, &rank)) return 0;
+  si_matrix(&out, SI_UNKNOWN, rank);
+  if (!si_set(c, 0, &out)) return 0;
+  return si_set_vector(c, 1, SI_UNKNOWN);
+}
+
 /* SparseAddGrad: [nnz(a)], [nnz(b)]. */
 static int rule_sparse_add_grad(si_ctx* c) {
   si_sh a, b;
@@ -223,5 +235,7 @@ const si_rule si_rules_sparse[] = {
     {"SparseSoftmax", rule_sparse_softmax},
     {"SparseAdd", rule_sparse_add},
     {"SparseAddGrad", rule_sparse_add_grad},
+    {"SparseSparseMaximum", rule_sparse_sparse_minmax},
+    {"SparseSparseMinimum", rule_sparse_sparse_minmax},
     {NULL, NULL},
 };

@@ -114,6 +114,10 @@ _KERNEL_DTYPES: dict[str, tuple[str, ...]] = {
     "SparseReduceMax": ("float32", "float64", "float16", "bfloat16", "int8", "int16", "int32",
                         "int64", "uint8", "uint16", "uint32", "uint64"),
     "SparseSoftmax": ("float32", "float64", "float16"),
+    "SparseSparseMaximum": ("float32", "float64", "float16", "bfloat16", "int8", "int16",
+                            "int32", "int64", "uint8", "uint16", "uint32", "uint64"),
+    "SparseSparseMinimum": ("float32", "float64", "float16", "bfloat16", "int8", "int16",
+                            "int32", "int64", "uint8", "uint16", "uint32", "uint64"),
     "SparseSegmentSumGrad": ("float32", "float64", "float16", "bfloat16"),
     "SparseSegmentMeanGrad": ("float32", "float64", "float16", "bfloat16"),
     "SparseSegmentSqrtNGrad": ("float32", "float64", "float16", "bfloat16"),
@@ -131,6 +135,7 @@ _VALUE_INPUT = {
     "SparseReduceSum": "input_values", "SparseReduceMax": "input_values",
     "SparseSoftmax": "sp_values", "SparseSegmentSumGrad": "grad",
     "SparseSegmentMeanGrad": "grad", "SparseSegmentSqrtNGrad": "grad",
+    "SparseSparseMaximum": "a_values", "SparseSparseMinimum": "a_values",
     "SparseAdd": "a_values", "SparseAddGrad": "backprop_val_grad",
 }
 

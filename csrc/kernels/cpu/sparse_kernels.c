@@ -1093,6 +1093,105 @@ static void k_cwise_add(tfe_kernel_context* k) { cwise(k, CW_ADD); }
 static void k_cwise_mul(tfe_kernel_context* k) { cwise(k, CW_MUL); }
 static void k_cwise_div(tfe_kernel_context* k) { cwise(k, CW_DIV); }
 
+/* ------------------------------------------ SparseSparseMaximum/Minimum */
+
+/* Shape values joined by spaces (TF's rendering of a shape vector). */
+static void shape_values_str(const TF_Tensor* t, char* buf, size_t cap) {
+  size_t len = 0;
+  int64_t e, n = kutil_num_elements(t);
+  buf[0] = '\0';
+  for (e = 0; e < n && len < cap; e++) {
+    len += (size_t)snprintf(buf + len, cap - len, e ? " %lld" : "%lld",
+                            (long long)((const int64_t*)kutil_data(t))[e]);
+  }
+}
+
+/* The union of two sparse tensors' indices, merged as if both were sorted
+ * (as TF; unsorted inputs give TF's merge order), with max/min of the two
+ * values where a side has no entry contributing an implicit zero. */
+static void sparse_sparse_minmax(tfe_kernel_context* k, int is_max) {
+  const TF_Tensor* ai = k->inputs[0];
+  const TF_Tensor* av = k->inputs[1];
+  const TF_Tensor* as = k->inputs[2];
+  const TF_Tensor* bi = k->inputs[3];
+  const TF_Tensor* bv = k->inputs[4];
+  const TF_Tensor* bs = k->inputs[5];
+  TF_DataType dt = av->dtype;
+  int kind = sp_kind(dt);
+  int64_t na, nb, nd, i = 0, j = 0, n = 0, dims2[2];
+  int64_t* src = NULL;
+  const int64_t *ia, *ib;
+  TF_Tensor *toi, *tov;
+  int d;
+  if (!check_sparse_tensor(k, ai, av, as)) return;
+  if (!check_sparse_tensor(k, bi, bv, bs)) return;
+  if (as->dims[0] != bs->dims[0]) {
+    char s1[512], s2[512];
+    shape_values_str(as, s1, sizeof s1);
+    shape_values_str(bs, s2, sizeof s2);
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "Operands do not have the same ranks; got shapes: %s and %s", s1,
+               s2);
+    return;
+  }
+  nd = as->dims[0];
+  for (d = 0; d < nd; d++) {
+    int64_t x = ((const int64_t*)kutil_data(as))[d];
+    int64_t y = ((const int64_t*)kutil_data(bs))[d];
+    if (x != y) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "Operands' shapes do not match: got %lld and %lld for "
+                 "dimension %d",
+                 (long long)x, (long long)y, d);
+      return;
+    }
+  }
+  na = ai->dims[0];
+  nb = bi->dims[0];
+  ia = (const int64_t*)kutil_data(ai);
+  ib = (const int64_t*)kutil_data(bi);
+  src = (int64_t*)tfe_malloc((size_t)(na + nb + 1) * 2 * sizeof(int64_t));
+  if (src == NULL) {
+    KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "OOM in sparse-sparse min/max");
+    return;
+  }
+  while (i < na || j < nb) {
+    int c = i >= na ? 1 : j >= nb ? -1 : sp_cmp_rows(ia, i, ib, j, (int)nd);
+    src[2 * n] = c <= 0 ? i++ : -1;
+    src[2 * n + 1] = c >= 0 ? j++ : -1;
+    n++;
+  }
+  dims2[0] = n;
+  dims2[1] = nd;
+  toi = tfe_kernel_alloc_output(k, 0, TF_INT64, dims2, 2);
+  if (toi == NULL) goto done;
+  tov = tfe_kernel_alloc_output(k, 1, dt, &n, 1);
+  if (tov == NULL) goto done;
+  for (i = 0; i < n; i++) {
+    int64_t pa = src[2 * i], pb = src[2 * i + 1];
+    spv x, y;
+    sp_zero(&x);
+    sp_zero(&y);
+    if (pa >= 0) sp_load(dt, kutil_data(av), pa, &x);
+    if (pb >= 0) sp_load(dt, kutil_data(bv), pb, &y);
+    if (nd > 0) {
+      memcpy((int64_t*)kutil_data(toi) + i * nd,
+             pa >= 0 ? ia + pa * nd : ib + pb * nd, (size_t)nd * sizeof(int64_t));
+    }
+    if (is_max ? sp_gt(kind, &y, &x) : sp_gt(kind, &x, &y)) x = y;
+    sp_store(dt, kutil_data(tov), i, &x);
+  }
+done:
+  tfe_free(src);
+}
+
+static void k_sparse_sparse_max(tfe_kernel_context* k) {
+  sparse_sparse_minmax(k, 1);
+}
+static void k_sparse_sparse_min(tfe_kernel_context* k) {
+  sparse_sparse_minmax(k, 0);
+}
+
 /* ---------------------------------------------------------- registration */
 
 void tfe_register_cpu_sparse_kernels(void) {
@@ -1125,6 +1224,10 @@ void tfe_register_cpu_sparse_kernels(void) {
                      NULL, NULL, 0);
   tfe_kutil_register("SparseDenseCwiseDiv", k_cwise_div, "T", real, N_(real),
                      NULL, NULL, 0);
+  tfe_kutil_register("SparseSparseMaximum", k_sparse_sparse_max, "T", real,
+                     N_(real), NULL, NULL, 0);
+  tfe_kutil_register("SparseSparseMinimum", k_sparse_sparse_min, "T", real,
+                     N_(real), NULL, NULL, 0);
 #undef N_
   tfe_register_cpu_sparse_reduce_kernels();
 }
