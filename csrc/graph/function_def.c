@@ -9,6 +9,7 @@
 #include "core/alloc.h"
 #include "core/status_internal.h"
 #include "graph/function_internal.h"
+#include "ops/ops_internal.h"
 
 /* ------------------------------------------------------------------------
  * Maps. */
@@ -579,9 +580,11 @@ static int parse_attr_def(tfe_pbr r, tfe_attr_def* a, TF_Status* s) {
         continue; /* a default tfe cannot represent is left out */
       }
       if (f == 3) {
+        if (a->has_default) tfe_op_def_count_default_tensors(&a->default_value, 1);
         tfe_attr_value_clear(&a->default_value);
         a->default_value = val;
         a->has_default = 1;
+        tfe_op_def_count_default_tensors(&a->default_value, 0);
       } else {
         tfe_attr_value_clear(&a->allowed);
         a->allowed = val;

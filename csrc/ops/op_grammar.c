@@ -34,6 +34,29 @@ static void arg_def_clear(tfe_arg_def* a) {
   memset(a, 0, sizeof(*a));
 }
 
+/* Tensor-valued defaults of a definition belong to the op registry, which
+ * lives as long as the process: they are not objects a caller could leak,
+ * so TFE_LiveObjectCount leaves them out. They stop counting when the attr
+ * joins a definition and count again just before the definition frees
+ * them (add 0 / 1). */
+void tfe_op_def_count_default_tensors(const tfe_attr_value* v, int add) {
+  int i, n;
+  TF_Tensor* const* ts;
+  if (v->type != TF_ATTR_TENSOR) return;
+  n = v->is_list ? v->list_size : 1;
+  ts = v->is_list ? v->list.tensor : &v->v.tensor;
+  for (i = 0; ts != NULL && i < n; i++) {
+    if (ts[i] == NULL) continue;
+    if (add) {
+      tfe_count_inc(TFE_OBJ_TENSOR);
+      tfe_count_inc(TFE_OBJ_TENSOR_BUFFER);
+    } else {
+      tfe_count_dec(TFE_OBJ_TENSOR);
+      tfe_count_dec(TFE_OBJ_TENSOR_BUFFER);
+    }
+  }
+}
+
 static void attr_def_clear(tfe_attr_def* a) {
   tfe_free(a->name);
   tfe_free(a->type_str);
@@ -60,7 +83,10 @@ void tfe_op_def_free(tfe_op_def* def) {
   if (def == NULL) return;
   for (i = 0; i < def->num_inputs; i++) arg_def_clear(&def->inputs[i]);
   for (i = 0; i < def->num_outputs; i++) arg_def_clear(&def->outputs[i]);
-  for (i = 0; i < def->num_attrs; i++) attr_def_clear(&def->attrs[i]);
+  for (i = 0; i < def->num_attrs; i++) {
+    if (def->attrs[i].has_default) tfe_op_def_count_default_tensors(&def->attrs[i].default_value, 1);
+    attr_def_clear(&def->attrs[i]);
+  }
   tfe_free(def->inputs);
   tfe_free(def->outputs);
   tfe_free(def->attrs);
@@ -1820,6 +1846,7 @@ int tfe_op_def_add_attr(tfe_op_def* def, const char* spec, TF_Status* s) {
                                                    (size_t)(def->num_attrs + 1));
   if (arr == NULL) goto oom;
   def->attrs = arr;
+  if (a.has_default) tfe_op_def_count_default_tensors(&a.default_value, 0);
   def->attrs[def->num_attrs++] = a;
   tfe_free(types.v);
   valvec_free(&strs);

@@ -70,6 +70,12 @@ const char* tfe_attr_kind_name(TF_AttrType t, int is_list);
 
 /* ---- the grammar (op_grammar.c) ---- */
 
+/* Tensor-valued attr defaults of op definitions are the registry's own and
+ * are left out of TFE_LiveObjectCount: add 0 when a default joins a
+ * definition, 1 just before the definition frees it (tfe_op_def_free does
+ * that for every attr with a default). */
+void tfe_op_def_count_default_tensors(const tfe_attr_value* v, int add);
+
 /* Parses a default value written in the grammar (TF's text format for an
  * AttrValue of type kind/is_list) into *out. Returns 1 on success; 0 on a
  * syntax error (out zeroed) or -1 when memory runs out. */
