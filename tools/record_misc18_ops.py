@@ -143,6 +143,33 @@ add("biasaddv1_err_rank", "BiasAddV1", {"value": t(vals((3,), "float32"), "float
 add("biasaddv1_err_len", "BiasAddV1", {"value": t(vals((2, 3), "float32"), "float32"),
                                        "bias": t(vals((2,), "float32"), "float32")})
 
+# ---------------------------------------------------------------- UniqueV2 / UniqueWithCountsV2
+UQ = (*REAL, "bool", "string")
+for op, tag in (("UniqueV2", "uniquev2"), ("UniqueWithCountsV2", "uniquecv2")):
+    for dt in UQ:
+        base = np.asarray(vals((3,), dt))
+        x = base[[0, 1, 0, 2, 1, 1]] if dt != "bool" else np.asarray([1, 0, 1, 1, 0, 1], bool)
+        add(f"{tag}_{dt}", op, {"x": t(x, dt), "axis": t([], "int64")})
+    for it in ("int32", "int64"):
+        add(f"{tag}_idx_{it}", op, {"x": t([4, 2, 4, 7], "int32"), "axis": t([], "int32")},
+            {"out_idx": it})
+    rows = np.asarray([[1, 2], [3, 4], [1, 2], [5, 6], [3, 4]])
+    add(f"{tag}_axis0", op, {"x": t(rows, "int32"), "axis": t([0], "int64")})
+    add(f"{tag}_axis1", op, {"x": t(rows.T.copy(), "float32"), "axis": t([1], "int32")})
+    add(f"{tag}_axis_neg", op, {"x": t(rows.T.copy(), "int64"), "axis": t([-1], "int64")})
+    add(f"{tag}_axis3d", op, {"x": t(np.asarray([[[1, 1, 2], [3, 3, 4]], [[5, 5, 6], [7, 7, 8]]]),
+                                     "int32"), "axis": t([2], "int64")}, {"out_idx": "int64"})
+    add(f"{tag}_axis_str", op, {"x": t(np.asarray([["a", "b"], ["c", "d"], ["a", "b"]],
+                                                  dtype=object), "string"),
+                                "axis": t([0], "int64")})
+    add(f"{tag}_axis_bool", op, {"x": t(np.asarray([[True, False], [True, False]]), "bool"),
+                                 "axis": t([0], "int64")})
+    add(f"{tag}_negzero", op, {"x": t([0.0, -0.0, 1.0], "float32"), "axis": t([0], "int64")})
+    add(f"{tag}_err_axis_range", op, {"x": t(rows, "int32"), "axis": t([2], "int64")})
+    add(f"{tag}_err_axis_2", op, {"x": t(rows, "int32"), "axis": t([0, 1], "int64")})
+    add(f"{tag}_err_axis_rank", op, {"x": t(rows, "int32"), "axis": t(0, "int64")})
+    add(f"{tag}_err_not_vec", op, {"x": t(rows, "int32"), "axis": t([], "int64")})
+
 
 def main() -> None:
     import tensorflow as tf

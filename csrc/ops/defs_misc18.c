@@ -51,6 +51,21 @@ static const tfe_builtin_op kOps[] = {
            "in: bias: T",
            "out: output: T",
            "attr: T: {float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64}"),
+    TFE_OP("UniqueV2", "in: x: T",
+           "in: axis: Taxis",
+           "out: y: T",
+           "out: idx: out_idx",
+           "attr: T: type",
+           "attr: Taxis: {int32, int64} = DT_INT64",
+           "attr: out_idx: {int32, int64} = DT_INT32"),
+    TFE_OP("UniqueWithCountsV2", "in: x: T",
+           "in: axis: Taxis",
+           "out: y: T",
+           "out: idx: out_idx",
+           "out: count: out_idx",
+           "attr: T: type",
+           "attr: Taxis: {int32, int64} = DT_INT64",
+           "attr: out_idx: {int32, int64} = DT_INT32"),
     {NULL, NULL}, /* end marker: not registered */
 };
 

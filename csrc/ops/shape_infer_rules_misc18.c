@@ -53,7 +53,21 @@ static int rule_tile_grad(si_ctx* c) {
   return si_set(c, 0, &in);
 }
 
+/* UniqueV2 / UniqueWithCountsV2 (as TF's shape function, which treats
+ * every input as 1-D): y and count are vectors of unknown length, idx has
+ * x's shape. */
+static int rule_unique_v2(si_ctx* c) {
+  si_sh v;
+  si_vector(&v, SI_UNKNOWN);
+  if (!si_set(c, 0, &v)) return 0;
+  if (!si_set_input(c, 1, 0)) return 0;
+  if (si_num_outputs(c) > 2) return si_set(c, 2, &v);
+  return 1;
+}
+
 const si_rule si_rules_misc18[] = {
+    {"UniqueV2", rule_unique_v2},
+    {"UniqueWithCountsV2", rule_unique_v2},
     {"InplaceAdd", si_rule_unchanged},
     {"InplaceSub", si_rule_unchanged},
     {"InplaceUpdate", si_rule_unchanged},

@@ -100,6 +100,11 @@ _KERNEL_DTYPES: dict[str, tuple[str, ...]] = {
     "NthElement": _REAL,
     "BiasAddV1": (*_REAL, "complex64", "complex128"),
     "DataFormatDimMap": ("int32", "int64"),
+    "UniqueV2": (*_REAL, "bool", "string"),
+    "UniqueWithCountsV2": (*_REAL, "bool", "string"),
+    "InplaceUpdate": (*_REAL, "complex64", "complex128", "bool", "string"),
+    "InplaceAdd": (*_REAL, "complex64", "complex128", "bool", "string"),
+    "InplaceSub": (*_REAL, "complex64", "complex128", "bool", "string"),
     "DataFormatVecPermute": ("int32", "int64"),
 }
 

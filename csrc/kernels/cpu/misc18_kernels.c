@@ -426,6 +426,188 @@ static void k_nth_element(tfe_kernel_context* k) {
   tfe_free(buf);
 }
 
+/* ------------------------------------------------ UniqueV2 / WithCountsV2 */
+
+/* Element equality with TF's value semantics (-0 == +0, NaN never equal). */
+static int uq_elem_eq(const TF_Tensor* x, int64_t a, int64_t b, size_t esz) {
+  const char* d = (const char*)kutil_data(x);
+  switch (x->dtype) {
+    case TF_STRING: {
+      const TF_TString* s = (const TF_TString*)d;
+      size_t la = TF_TString_GetSize(&s[a]), lb = TF_TString_GetSize(&s[b]);
+      return la == lb && memcmp(TF_TString_GetDataPointer(&s[a]),
+                                TF_TString_GetDataPointer(&s[b]), la) == 0;
+    }
+    case TF_FLOAT:
+    case TF_DOUBLE:
+    case TF_HALF:
+    case TF_BFLOAT16:
+      return nth_val(x, a) == nth_val(x, b);
+    default:
+      return memcmp(d + (size_t)a * esz, d + (size_t)b * esz, esz) == 0;
+  }
+}
+
+static uint64_t uq_elem_hash(const TF_Tensor* x, int64_t i, size_t esz) {
+  const unsigned char* p;
+  size_t n, j;
+  double v;
+  uint64_t h = 1469598103934665603ull;
+  if (x->dtype == TF_STRING) {
+    const TF_TString* s = (const TF_TString*)kutil_data(x) + i;
+    p = (const unsigned char*)TF_TString_GetDataPointer(s);
+    n = TF_TString_GetSize(s);
+  } else if (x->dtype == TF_FLOAT || x->dtype == TF_DOUBLE ||
+             x->dtype == TF_HALF || x->dtype == TF_BFLOAT16) {
+    v = nth_val(x, i);
+    if (v == 0) v = 0; /* -0 and +0 hash alike */
+    p = (const unsigned char*)&v;
+    n = sizeof v;
+  } else {
+    p = (const unsigned char*)kutil_data(x) + (size_t)i * esz;
+    n = esz;
+  }
+  for (j = 0; j < n; j++) {
+    h ^= p[j];
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+/* x viewed as [outer, len, inner]: slices j along the middle dim. */
+typedef struct uq_view {
+  const TF_Tensor* x;
+  int64_t outer, len, inner;
+  size_t esz;
+} uq_view;
+
+static int uq_slice_eq(const uq_view* v, int64_t a, int64_t b) {
+  int64_t o, i;
+  for (o = 0; o < v->outer; o++)
+    for (i = 0; i < v->inner; i++) {
+      int64_t base = o * v->len * v->inner + i;
+      if (!uq_elem_eq(v->x, base + a * v->inner, base + b * v->inner, v->esz))
+        return 0;
+    }
+  return 1;
+}
+
+static uint64_t uq_slice_hash(const uq_view* v, int64_t a) {
+  int64_t o, i;
+  uint64_t h = 0x9e3779b97f4a7c15ull;
+  for (o = 0; o < v->outer; o++)
+    for (i = 0; i < v->inner; i++) {
+      h ^= uq_elem_hash(v->x, o * v->len * v->inner + a * v->inner + i, v->esz);
+      h *= 0x100000001b3ull;
+      h ^= h >> 31;
+    }
+  return h;
+}
+
+static void unique_v2(tfe_kernel_context* k, int with_counts) {
+  const TF_Tensor *x = k->inputs[0], *at = k->inputs[1];
+  TF_DataType it = k->output_types != NULL ? k->output_types[1] : TF_INT32;
+  int64_t axis, cap, j, nu = 0, o, i, odims[TFE_MAX_DIMS];
+  int64_t *table = NULL, *first = NULL, *idx = NULL, *counts = NULL;
+  uq_view v;
+  TF_Tensor *y, *yi, *yc;
+  int nd = x->num_dims;
+  if (at->num_dims != 1) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "axis expects a 1D vector.");
+    return;
+  }
+  if (at->dims[0] > 1) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "axis does not support input tensors larger than 1 elements");
+    return;
+  }
+  if (at->dims[0] == 0) {
+    run_other_kernel(k, with_counts ? "UniqueWithCounts" : "Unique",
+                     x->dtype);
+    return;
+  }
+  axis = kutil_get_int(at, 0);
+  if (axis < 0) axis += nd;
+  if (axis < 0 || axis >= nd) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "axis has to be between [0, %d)", nd);
+    return;
+  }
+  v.x = x;
+  v.esz = kutil_esize(x->dtype);
+  v.outer = kutil_dims_prod(x->dims, 0, (int)axis);
+  v.len = x->dims[axis];
+  v.inner = kutil_dims_prod(x->dims, (int)axis + 1, nd);
+  for (cap = 16; cap < 2 * v.len; cap *= 2) {
+  }
+  table = (int64_t*)tfe_malloc(sizeof(int64_t) * (size_t)cap);
+  first = (int64_t*)tfe_malloc(sizeof(int64_t) * (size_t)(v.len + 1));
+  idx = (int64_t*)tfe_malloc(sizeof(int64_t) * (size_t)(v.len + 1));
+  counts = (int64_t*)tfe_calloc((size_t)(v.len + 1), sizeof(int64_t));
+  if (table == NULL || first == NULL || idx == NULL || counts == NULL) {
+    KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "OOM in UniqueV2");
+    goto done;
+  }
+  for (j = 0; j < cap; j++) table[j] = -1;
+  for (j = 0; j < v.len; j++) {
+    int64_t slot = (int64_t)(uq_slice_hash(&v, j) & (uint64_t)(cap - 1));
+    for (;;) {
+      int64_t u = table[slot];
+      if (u < 0) {
+        table[slot] = nu;
+        first[nu] = j;
+        idx[j] = nu++;
+        break;
+      }
+      if (uq_slice_eq(&v, first[u], j)) {
+        idx[j] = u;
+        break;
+      }
+      slot = (slot + 1) & (cap - 1);
+    }
+    counts[idx[j]]++;
+  }
+  memcpy(odims, x->dims, sizeof(int64_t) * (size_t)nd);
+  odims[axis] = nu;
+  y = tfe_kernel_alloc_output(k, 0, x->dtype, odims, nd);
+  if (y == NULL) goto done;
+  yi = tfe_kernel_alloc_output(k, 1, it, &v.len, 1);
+  if (yi == NULL) goto done;
+  for (o = 0; o < v.outer; o++)
+    for (j = 0; j < nu; j++)
+      kutil_copy(x->dtype,
+                 (char*)kutil_data(y) +
+                     (size_t)((o * nu + j) * v.inner) * v.esz,
+                 (const char*)kutil_data(x) +
+                     (size_t)((o * v.len + first[j]) * v.inner) * v.esz,
+                 v.inner);
+  for (i = 0; i < v.len; i++) {
+    if (it == TF_INT32)
+      ((int32_t*)kutil_data(yi))[i] = (int32_t)idx[i];
+    else
+      ((int64_t*)kutil_data(yi))[i] = idx[i];
+  }
+  if (with_counts) {
+    yc = tfe_kernel_alloc_output(k, 2, it, &nu, 1);
+    if (yc == NULL) goto done;
+    for (i = 0; i < nu; i++) {
+      if (it == TF_INT32)
+        ((int32_t*)kutil_data(yc))[i] = (int32_t)counts[i];
+      else
+        ((int64_t*)kutil_data(yc))[i] = counts[i];
+    }
+  }
+done:
+  tfe_free(table);
+  tfe_free(first);
+  tfe_free(idx);
+  tfe_free(counts);
+}
+
+static void k_unique_v2(tfe_kernel_context* k) { unique_v2(k, 0); }
+static void k_unique_with_counts_v2(tfe_kernel_context* k) {
+  unique_v2(k, 1);
+}
+
 void tfe_register_cpu_misc18_kernels(void) {
   static const TF_DataType real[] = {KUTIL_REAL_TYPES};
   static const TF_DataType bias[] = {KUTIL_NUMBER_TYPES};
@@ -446,6 +628,13 @@ void tfe_register_cpu_misc18_kernels(void) {
                      NULL, NULL, 0);
   tfe_kutil_register("DataFormatVecPermute", k_data_format_vec_permute, "T",
                      idx, 2, NULL, NULL, 0);
+  {
+    static const TF_DataType uq[] = {KUTIL_REAL_TYPES, TF_BOOL, TF_STRING};
+    tfe_kutil_register("UniqueV2", k_unique_v2, "T", uq, KUTIL_COUNT(uq),
+                       "out_idx", idx, 2);
+    tfe_kutil_register("UniqueWithCountsV2", k_unique_with_counts_v2, "T", uq,
+                       KUTIL_COUNT(uq), "out_idx", idx, 2);
+  }
   tfe_kutil_register("NthElement", k_nth_element, "T", real,
                      KUTIL_COUNT(real), NULL, NULL, 0);
 }
