@@ -1094,6 +1094,10 @@ def _to_graph_tensor(g: Graph, value: Any, want: int | None, device: bytes | Non
         return g._capture(value)
     if isinstance(value, Operation):
         raise TypeError(f"an Operation ({value.name}) cannot be an op input; use its outputs")
+    dense = getattr(type(value), "_tfe_dense_tensor_", None)
+    if dense is not None:  # a Variable: read it in this graph
+        with g.as_default():
+            return _to_graph_tensor(g, dense(value), want, device)
     tensor = tensor_from_value(value, want)
     dt = int(lib.TF_TensorType(tensor))
     return _make_const(g, tensor, dt, "Const", device)

@@ -99,3 +99,20 @@ def test_gradients_in_a_session_graph_match_the_tape() -> None:
         tape.watch(xe)
         ye = tf.reduce_sum(tf.tanh(ops.MatMul(a=xe, b=xe)))
     np.testing.assert_allclose(graph_grad, tape.gradient(ye, xe).numpy(), rtol=1e-12)
+
+
+def test_variables_as_operands_inside_a_function() -> None:
+    """`x * v`, `v * x` and `v + 1.0` with a Variable inside @tfe_py.function
+    read the variable in the traced graph (as TF does), and gradients with
+    respect to the variable flow through them."""
+    v = tf.Variable([1.0, 2.0])
+
+    @tf.function
+    def f(x: tf.Tensor) -> tf.Tensor:
+        return x * v + v * x + (v + 1.0)
+
+    x = tf.constant([3.0, 4.0])
+    np.testing.assert_allclose(f(x).numpy(), [8.0, 19.0])
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(f(x))
+    np.testing.assert_allclose(tape.gradient(y, v).numpy(), [7.0, 9.0])
