@@ -136,6 +136,61 @@ def stack_error(kind: str) -> dict[str, Any]:
                 return {"kind": kind, "code": e.error_code, "message": op_message(e.message)}
 
 
+STAGE_D = [tf.float32, tf.int32]
+
+
+def stage_sequence() -> dict[str, Any]:
+    """Two Stages, StageSize, StagePeek(1), Unstage, StageSize, StageClear,
+    StageSize, ordered by control dependencies in one run."""
+    g = tf.Graph()
+    with g.as_default():
+        a = raw.Stage(values=[tf.constant([1.0, 2.0]), tf.constant(3)], shared_name="s")
+        with tf.control_dependencies([a]):
+            b = raw.Stage(values=[tf.constant([4.0]), tf.constant(5)], shared_name="s")
+        with tf.control_dependencies([b]):
+            n = raw.StageSize(shared_name="s", dtypes=STAGE_D)
+            p = raw.StagePeek(index=1, shared_name="s", dtypes=STAGE_D)
+        with tf.control_dependencies([n, *p]):
+            u = raw.Unstage(shared_name="s", dtypes=STAGE_D)
+        with tf.control_dependencies(u):
+            n2 = raw.StageSize(shared_name="s", dtypes=STAGE_D)
+        with tf.control_dependencies([n2]):
+            c = raw.StageClear(shared_name="s", dtypes=STAGE_D)
+        with tf.control_dependencies([c]):
+            n3 = raw.StageSize(shared_name="s", dtypes=STAGE_D)
+        with tf.compat.v1.Session(graph=g) as sess:
+            r = sess.run([n, p, u, n2, n3])
+    return {"size1": int(r[0]), "peek1": [r[1][0].tolist(), int(r[1][1])],
+            "unstaged": [r[2][0].tolist(), int(r[2][1])], "size2": int(r[3]), "size3": int(r[4])}
+
+
+def stage_error(kind: str) -> dict[str, Any]:
+    g = tf.Graph()
+    with g.as_default():
+        if kind == "unstage_count_mismatch":
+            a = raw.Stage(values=[tf.constant([1.0, 2.0]), tf.constant(3)], shared_name="s")
+            with tf.control_dependencies([a]):
+                t = raw.Unstage(shared_name="s", dtypes=[tf.float32])
+        elif kind == "over_memory_limit":
+            t = raw.Stage(values=[tf.constant([1.0, 2.0, 3.0])], shared_name="s", memory_limit=8)
+        elif kind == "peek_index_not_scalar":
+            t = raw.StagePeek(index=[0], shared_name="s", dtypes=[tf.float32])
+        else:
+            assert kind == "unstage_wrong_dtype"
+            a = raw.Stage(values=[tf.constant([1.0, 2.0])], shared_name="s")
+            with tf.control_dependencies([a]):
+                t = raw.Unstage(shared_name="s", dtypes=[tf.int32], name="Unstage")
+        with tf.compat.v1.Session(graph=g) as sess:
+            try:
+                sess.run(t)
+                return {"kind": kind, "ok": True}
+            except tf.errors.OpError as e:
+                lines = [ln.strip() for ln in e.message.split("\n") if ln.strip()]
+                msg = next((ln for ln in lines if ln.startswith(("Mismatch", "Attempted", "index",
+                                                                 "Output"))), lines[0])
+                return {"kind": kind, "code": e.error_code, "message": msg}
+
+
 def main() -> None:
     data = {
         "deprecated": deprecated_messages(),
@@ -147,6 +202,12 @@ def main() -> None:
             stack_sequence(tf.int64, [[7, 8]]),
             stack_sequence(tf.string, [["a", "bc"], ["d"]]),
             stack_sequence(tf.bool, [True, [False, True]]),
+        ],
+        "stage_sequence": stage_sequence(),
+        "stage_errors": [
+            stage_error(k)
+            for k in ("unstage_count_mismatch", "over_memory_limit", "peek_index_not_scalar",
+                      "unstage_wrong_dtype")
         ],
         "stack_errors": [
             stack_error(k)

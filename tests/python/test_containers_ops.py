@@ -184,3 +184,99 @@ def test_stack_v1_errors(case: dict[str, Any]) -> None:
         sess.close()
     assert ei.value.error_code == case["code"]
     assert _norm(case["message"]) in _norm(str(ei.value))
+
+
+_STAGE_D = [F32, tfe_py.int32]
+
+
+def test_stage_sequence_matches_tf() -> None:
+    rec = REC["stage_sequence"]
+    sn = "stage_seq"
+    with tfe_py.Graph() as g:
+        a = ops.Stage([_c([1.0, 2.0]), _c(3, tfe_py.int32)], shared_name=sn)
+        with tfe_py.control_dependencies([a]):
+            b = ops.Stage([_c([4.0]), _c(5, tfe_py.int32)], shared_name=sn)
+        with tfe_py.control_dependencies([b]):
+            n = ops.StageSize(dtypes=_STAGE_D, shared_name=sn)
+            p = ops.StagePeek(_c(1, tfe_py.int32), dtypes=_STAGE_D, shared_name=sn)
+        with tfe_py.control_dependencies([n, *p]):
+            u = ops.Unstage(dtypes=_STAGE_D, shared_name=sn)
+        with tfe_py.control_dependencies(list(u)):
+            n2 = ops.StageSize(dtypes=_STAGE_D, shared_name=sn)
+        with tfe_py.control_dependencies([n2]):
+            c = ops.StageClear(dtypes=_STAGE_D, shared_name=sn)
+        with tfe_py.control_dependencies([c]):
+            n3 = ops.StageSize(dtypes=_STAGE_D, shared_name=sn)
+    sess = tfe_py.Session(g)
+    try:
+        r = sess.run([n, list(p), list(u), n2, n3])
+    finally:
+        sess.close()
+    assert int(r[0]) == rec["size1"]
+    assert [np.asarray(r[1][0]).tolist(), int(r[1][1])] == rec["peek1"]
+    assert [np.asarray(r[2][0]).tolist(), int(r[2][1])] == rec["unstaged"]
+    assert np.asarray(r[2][0]).dtype == np.float32
+    assert int(r[3]) == rec["size2"]
+    assert int(r[4]) == rec["size3"]
+
+
+def _stage_error_graph(kind: str) -> tuple[Any, Any]:
+    sn = "stage_err_" + kind
+    with tfe_py.Graph() as g:
+        if kind == "unstage_count_mismatch":
+            a = ops.Stage([_c([1.0, 2.0]), _c(3, tfe_py.int32)], shared_name=sn)
+            with tfe_py.control_dependencies([a]):
+                t = ops.Unstage(dtypes=[F32], shared_name=sn)
+        elif kind == "over_memory_limit":
+            t = ops.Stage([_c([1.0, 2.0, 3.0])], shared_name=sn, memory_limit=8)
+        elif kind == "peek_index_not_scalar":
+            t = ops.StagePeek(_c([0], tfe_py.int32), dtypes=[F32], shared_name=sn)
+        else:
+            assert kind == "unstage_wrong_dtype"
+            a = ops.Stage([_c([1.0, 2.0])], shared_name=sn)
+            with tfe_py.control_dependencies([a]):
+                t = ops.Unstage(dtypes=[tfe_py.int32], shared_name=sn, name="Unstage")
+    return g, t
+
+
+@pytest.mark.parametrize("case", REC["stage_errors"], ids=lambda c: c["kind"])
+def test_stage_errors(case: dict[str, Any]) -> None:
+    g, t = _stage_error_graph(case["kind"])
+    sess = tfe_py.Session(g)
+    try:
+        with pytest.raises(errors.OpError) as ei:
+            sess.run(t)
+    finally:
+        sess.close()
+    assert ei.value.error_code == case["code"]
+    assert case["message"] in str(ei.value)
+
+
+def test_unstage_wait_ends_when_the_session_closes() -> None:
+    import threading
+
+    with tfe_py.Graph() as g:
+        u = ops.Unstage(dtypes=[F32], shared_name="stage_wait")
+        st = ops.Stage([_c([7.0])], shared_name="stage_wait")
+    sess = tfe_py.Session(g)
+    got: list[Any] = []
+
+    def take() -> None:
+        try:
+            got.append(sess.run(u))
+        except errors.OpError as e:
+            got.append(e)
+
+    th = threading.Thread(target=take)
+    th.start()
+    sess.run(st)  # wakes the waiting Unstage
+    th.join(timeout=30)
+    assert not th.is_alive()
+    assert np.asarray(got[0][0] if isinstance(got[0], list) else got[0]).tolist() == [7.0]
+    th = threading.Thread(target=take)
+    th.start()
+    th.join(timeout=0.2)
+    sess.close()  # cancels the second, empty-area wait
+    th.join(timeout=30)
+    assert not th.is_alive()
+    assert isinstance(got[1], errors.CancelledError)

@@ -15,10 +15,25 @@
  * TensorArrayConcatV2 is the one v2 op TF did not deprecate, but no op TF
  * 2.21 can run makes the string-handled array it reads (TF looks it up in
  * the per-step container, which only TensorArrayV2 filled): TF's kernel
- * checks the handle and then finds nothing. This one does the same. */
+ * checks the handle and then finds nothing. This one does the same.
+ *
+ * Staging areas (Stage, Unstage, StagePeek, StageSize, StageClear): a FIFO
+ * of tuples registered under (context, device, container, shared_name or
+ * the node's name). Stage waits while the area is at capacity or over its
+ * memory_limit, Unstage while it is empty, StagePeek while it holds no
+ * element at the index; a wait ends when the run's cancellation manager
+ * cancels it (CANCELLED), as queue waits do. */
+#include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "core/alloc.h"
+#include "core/tensor_internal.h"
 #include "kernels/cpu/kutil.h"
+#include "kernels/kernel.h"
+#include "kernels/resource.h"
+#include "ops/attr_value.h"
+#include "tensorflow/c/eager/c_api_experimental.h"
 
 void tfe_register_cpu_containers_kernels(void);
 
@@ -103,10 +118,363 @@ static void ta_concat_v2_compute(tfe_kernel_context* k) {
              TF_TString_GetDataPointer(&v[1]));
 }
 
+/* ------------------------------------------------------------------------
+ * Staging areas. */
+
+typedef struct stage_tuple {
+  TF_Tensor** t;
+  int n;
+  size_t bytes;
+} stage_tuple;
+
+typedef struct stage_area {
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  int64_t capacity;     /* 0: unbounded */
+  int64_t memory_limit; /* 0: unbounded */
+  size_t bytes;
+  stage_tuple* items;
+  int64_t n, cap;
+} stage_area;
+
+static void tuple_free(stage_tuple* tu) {
+  int i;
+  for (i = 0; i < tu->n; i++) TF_DeleteTensor(tu->t[i]);
+  tfe_free(tu->t);
+  tu->t = NULL;
+  tu->n = 0;
+}
+
+static void stage_free(void* obj) {
+  stage_area* a = (stage_area*)obj;
+  int64_t i;
+  if (a == NULL) return;
+  for (i = 0; i < a->n; i++) tuple_free(&a->items[i]);
+  tfe_free(a->items);
+  pthread_cond_destroy(&a->cv);
+  pthread_mutex_destroy(&a->mu);
+  tfe_free(a);
+}
+
+/* A new reference to t's buffer (same dtype and shape); NULL on OOM. */
+static TF_Tensor* stage_share(const TF_Tensor* t) {
+  if (t->buf == NULL) return TF_AllocateTensor(t->dtype, t->dims, t->num_dims, 0);
+  return tfe_tensor_from_buffer(t->dtype, t->dims, t->num_dims, t->buf);
+}
+
+/* The area this kernel names, made on first use; a new reference in *res,
+ * or NULL with k->status set. */
+static stage_area* stage_lookup(tfe_kernel_context* k, tfe_resource** res) {
+  const char *container = "", *shared = "";
+  size_t len;
+  const char* device = k->device_name != NULL ? k->device_name : "";
+  uint64_t ctx = tfe_resource_kernel_ctx_id(k);
+  int attempt;
+  *res = NULL;
+  tfe_attrs_get_string(k->attrs, "container", &container, &len, NULL);
+  tfe_attrs_get_string(k->attrs, "shared_name", &shared, &len, NULL);
+  if (container[0] == '\0') container = TFE_RESOURCE_DEFAULT_CONTAINER;
+  /* TF names an unnamed area after the node. */
+  if (shared[0] == '\0') {
+    shared = k->node_name != NULL ? k->node_name : k->op_def->name;
+  }
+  for (attempt = 0; attempt < 4; attempt++) {
+    stage_area* a;
+    tfe_resource* r = tfe_resources_lookup(ctx, device, container, shared);
+    if (r != NULL) {
+      if (r->kind != TFE_RESOURCE_PLUGIN || r->del != stage_free ||
+          r->object == NULL) {
+        KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                   "Trying to access resource %s located in device %s as a "
+                   "staging area, but it is not one",
+                   r->name, r->device);
+        tfe_resource_unref(r);
+        return NULL;
+      }
+      *res = r;
+      return (stage_area*)r->object;
+    }
+    a = (stage_area*)tfe_calloc(1, sizeof(*a));
+    if (a == NULL) break;
+    if (pthread_mutex_init(&a->mu, NULL) != 0) {
+      tfe_free(a);
+      break;
+    }
+    if (pthread_cond_init(&a->cv, NULL) != 0) {
+      pthread_mutex_destroy(&a->mu);
+      tfe_free(a);
+      break;
+    }
+    a->capacity = kutil_attr_int64(k, "capacity", 0);
+    a->memory_limit = kutil_attr_int64(k, "memory_limit", 0);
+    r = tfe_plugin_resource_new(ctx, device, container, shared, a,
+                                stage_free);
+    if (r == NULL) {
+      stage_free(a);
+      break;
+    }
+    if (tfe_resources_insert(r, k->status)) {
+      *res = r;
+      return a;
+    }
+    tfe_resource_unref(r);
+    /* Another run registered it first: use that one. */
+    if (TF_GetCode(k->status) != TF_ALREADY_EXISTS) return NULL;
+    TF_SetStatus(k->status, TF_OK, "");
+  }
+  KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory in %s",
+             k->op_def->name);
+  return NULL;
+}
+
+/* A wait on an area that the run's cancellation can end. */
+typedef struct stage_wait {
+  stage_area* a;
+  int cancelled;
+} stage_wait;
+
+static void stage_wait_cancel(void* arg) {
+  stage_wait* w = (stage_wait*)arg;
+  pthread_mutex_lock(&w->a->mu);
+  w->cancelled = 1;
+  pthread_cond_broadcast(&w->a->cv);
+  pthread_mutex_unlock(&w->a->mu);
+}
+
+/* Registers w with the run's cancellation manager (none: the wait can only
+ * end by another op). 0 when the run is already cancelled. Called without
+ * a->mu. */
+static int stage_wait_begin(tfe_kernel_context* k, stage_wait* w,
+                            TFE_CancellationToken* token) {
+  TFE_CancelCallback cb;
+  *token = -1;
+  if (k->cancel == NULL) return 1;
+  cb.callback = stage_wait_cancel;
+  cb.context = w;
+  *token = TFE_CancellationManagerGetToken(k->cancel);
+  if (!TFE_CancellationManagerRegisterCallback(k->cancel, *token, &cb,
+                                               "staging area wait")) {
+    *token = -1;
+    return 0;
+  }
+  return 1;
+}
+
+static void stage_wait_end(tfe_kernel_context* k, TFE_CancellationToken t) {
+  if (t >= 0) TFE_CancellationManagerDeregisterCallback(k->cancel, t);
+}
+
+/* Doubles the tuple array; 0 on OOM (unchanged). Under a->mu. */
+static int stage_grow(stage_area* a) {
+  int64_t ncap = a->cap ? a->cap * 2 : 4;
+  stage_tuple* ni;
+  if (ncap > (int64_t)(SIZE_MAX / sizeof(stage_tuple) / 2)) return 0;
+  ni = (stage_tuple*)tfe_realloc(a->items, sizeof(stage_tuple) * (size_t)ncap);
+  if (ni == NULL) return 0;
+  a->items = ni;
+  a->cap = ncap;
+  return 1;
+}
+
+static int stage_full(const stage_area* a, size_t add) {
+  return (a->capacity > 0 && a->n >= a->capacity) ||
+         (a->memory_limit > 0 && a->bytes + add > (size_t)a->memory_limit);
+}
+
+/* Stage(values): appends the tuple, waiting for room. */
+static void stage_put_compute(tfe_kernel_context* k) {
+  tfe_resource* res;
+  stage_area* a = stage_lookup(k, &res);
+  stage_tuple tu = {NULL, 0, 0};
+  stage_wait w;
+  TFE_CancellationToken token;
+  int i;
+  if (a == NULL) return;
+  tu.t = (TF_Tensor**)tfe_calloc(k->num_inputs > 0 ? (size_t)k->num_inputs : 1,
+                                 sizeof(TF_Tensor*));
+  if (tu.t == NULL) goto oom;
+  for (i = 0; i < k->num_inputs; i++) {
+    tu.t[i] = stage_share(k->inputs[i]);
+    if (tu.t[i] == NULL) goto oom;
+    tu.n++;
+    tu.bytes += TF_TensorByteSize(k->inputs[i]);
+  }
+  if (a->memory_limit > 0 && tu.bytes > (size_t)a->memory_limit) {
+    KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED,
+               "Attempted to insert tensors with combined size of '%zu' "
+               "bytes into Staging Area with a memory limit of '%lld'.",
+               tu.bytes, (long long)a->memory_limit);
+    goto done;
+  }
+  w.a = a;
+  w.cancelled = 0;
+  if (!stage_wait_begin(k, &w, &token)) {
+    KUTIL_FAIL(k, TF_CANCELLED, "Stage operation was cancelled");
+    goto done;
+  }
+  pthread_mutex_lock(&a->mu);
+  while (stage_full(a, tu.bytes) && !w.cancelled) {
+    pthread_cond_wait(&a->cv, &a->mu);
+  }
+  if (w.cancelled) {
+    KUTIL_FAIL(k, TF_CANCELLED, "Stage operation was cancelled");
+  } else if (a->n == a->cap && !stage_grow(a)) {
+    KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory in Stage");
+  } else {
+    a->items[a->n++] = tu;
+    a->bytes += tu.bytes;
+    tu.t = NULL;
+    tu.n = 0;
+    pthread_cond_broadcast(&a->cv);
+  }
+  pthread_mutex_unlock(&a->mu);
+  stage_wait_end(k, token);
+  goto done;
+oom:
+  KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory in %s",
+             k->op_def->name);
+done:
+  tuple_free(&tu);
+  tfe_resource_unref(res);
+}
+/* Checks a tuple against the op's outputs (count and dtypes, TF's
+ * messages) and sets shares of its tensors as outputs; 0 on failure. */
+static int stage_emit(tfe_kernel_context* k, const stage_tuple* tu) {
+  const TF_DataType* types = NULL;
+  int i, nt = 0;
+  if (tu->n != k->num_outputs) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Mismatch stage/unstage: %d vs. %d",
+               tu->n, k->num_outputs);
+    return 0;
+  }
+  if (!tfe_attrs_get_type_list(k->attrs, "dtypes", &types, &nt, NULL) ||
+      nt != tu->n) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "%s: bad dtypes attr",
+               k->op_def->name);
+    return 0;
+  }
+  for (i = 0; i < tu->n; i++) {
+    TF_DataType want = types[i];
+    if (tu->t[i]->dtype != want) {
+      /* TF's executor rejects the output's type. */
+      KUTIL_FAIL(k, TF_INTERNAL,
+                 "Output %d of type %s does not match declared output type "
+                 "%s for node {{node %s}}",
+                 i, tfe_dtype_short_name(tu->t[i]->dtype), tfe_dtype_short_name(want),
+                 k->node_name != NULL ? k->node_name : k->op_def->name);
+      return 0;
+    }
+  }
+  for (i = 0; i < tu->n; i++) {
+    TF_Tensor* o = stage_share(tu->t[i]);
+    if (o == NULL) {
+      KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory in %s",
+                 k->op_def->name);
+      return 0;
+    }
+    tfe_kernel_set_output(k, i, o);
+  }
+  return 1;
+}
+
+/* Unstage (peek < 0) and StagePeek(index): wait for the element, emit it;
+ * Unstage also removes it. */
+static void stage_get(tfe_kernel_context* k, int64_t peek) {
+  tfe_resource* res;
+  stage_area* a = stage_lookup(k, &res);
+  stage_wait w;
+  TFE_CancellationToken token;
+  const int64_t need = peek < 0 ? 1 : peek + 1;
+  if (a == NULL) return;
+  w.a = a;
+  w.cancelled = 0;
+  if (!stage_wait_begin(k, &w, &token)) {
+    KUTIL_FAIL(k, TF_CANCELLED, "%s operation was cancelled",
+               k->op_def->name);
+    tfe_resource_unref(res);
+    return;
+  }
+  pthread_mutex_lock(&a->mu);
+  while (a->n < need && !w.cancelled) pthread_cond_wait(&a->cv, &a->mu);
+  if (w.cancelled) {
+    KUTIL_FAIL(k, TF_CANCELLED, "%s operation was cancelled",
+               k->op_def->name);
+  } else if (peek >= 0) {
+    stage_emit(k, &a->items[peek]);
+  } else {
+    /* TF removes the tuple before checking it against the outputs. */
+    stage_tuple tu = a->items[0];
+    memmove(a->items, a->items + 1, sizeof(stage_tuple) * (size_t)(a->n - 1));
+    a->n--;
+    a->bytes -= tu.bytes;
+    pthread_cond_broadcast(&a->cv);
+    stage_emit(k, &tu);
+    tuple_free(&tu);
+  }
+  pthread_mutex_unlock(&a->mu);
+  stage_wait_end(k, token);
+  tfe_resource_unref(res);
+}
+
+static void unstage_compute(tfe_kernel_context* k) { stage_get(k, -1); }
+
+static void stage_peek_compute(tfe_kernel_context* k) {
+  const TF_Tensor* idx = k->inputs[0];
+  int32_t i;
+  if (idx->num_dims != 0) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "index must be scalar");
+    return;
+  }
+  i = *(const int32_t*)kutil_data(idx);
+  if (i < 0) {
+    /* TF would wait forever (its index compares as unsigned). */
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "index must be >= 0, got %d", (int)i);
+    return;
+  }
+  stage_get(k, i);
+}
+
+static void stage_size_compute(tfe_kernel_context* k) {
+  tfe_resource* res;
+  stage_area* a = stage_lookup(k, &res);
+  TF_Tensor* o;
+  int64_t n;
+  if (a == NULL) return;
+  pthread_mutex_lock(&a->mu);
+  n = a->n;
+  pthread_mutex_unlock(&a->mu);
+  tfe_resource_unref(res);
+  o = tfe_kernel_alloc_output(k, 0, TF_INT32, NULL, 0);
+  if (o != NULL) *(int32_t*)kutil_data(o) = (int32_t)n;
+}
+
+static void stage_clear_compute(tfe_kernel_context* k) {
+  tfe_resource* res;
+  stage_area* a = stage_lookup(k, &res);
+  int64_t i;
+  if (a == NULL) return;
+  pthread_mutex_lock(&a->mu);
+  for (i = 0; i < a->n; i++) tuple_free(&a->items[i]);
+  a->n = 0;
+  a->bytes = 0;
+  pthread_cond_broadcast(&a->cv);
+  pthread_mutex_unlock(&a->mu);
+  tfe_resource_unref(res);
+}
+
 void tfe_register_cpu_containers_kernels(void) {
   int i;
   tfe_kutil_register("TensorArrayConcatV2", ta_concat_v2_compute, NULL, NULL,
                      0, NULL, NULL, 0);
+  tfe_kutil_register("Stage", stage_put_compute, NULL, NULL, 0, NULL, NULL, 0);
+  tfe_kutil_register("Unstage", unstage_compute, NULL, NULL, 0, NULL, NULL,
+                     0);
+  tfe_kutil_register("StagePeek", stage_peek_compute, NULL, NULL, 0, NULL,
+                     NULL, 0);
+  tfe_kutil_register("StageSize", stage_size_compute, NULL, NULL, 0, NULL,
+                     NULL, 0);
+  tfe_kutil_register("StageClear", stage_clear_compute, NULL, NULL, 0, NULL,
+                     NULL, 0);
   for (i = 0; i < KUTIL_COUNT(kRemoved); i++) {
     tfe_kutil_register(kRemoved[i].name, removed_op_compute, NULL, NULL, 0,
                        NULL, NULL, 0);
