@@ -65,5 +65,6 @@ int tfe_grad_register_nn_extra(void);
 int tfe_grad_register_more(void);
 int tfe_grad_register_linalg(void);
 int tfe_grad_register_sparse(void);
+int tfe_grad_register_quant(void);
 
 #endif /* TFE_EAGER_GRAD_UTIL_H_ */
