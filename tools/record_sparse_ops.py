@@ -517,6 +517,43 @@ for op in ("SparseSparseMaximum", "SparseSparseMinimum"):
          "b_indices": t([[0, 1]], "int64"), "b_values": t([1.0], "float32"),
          "b_shape": t([2, 3], "int64")})
 
+# ---------------------------------------------------------------- SparseFillEmptyRows
+for dt in REORDER_DTYPES:
+    add(f"fill_empty_{dt}", "SparseFillEmptyRows",
+        {"indices": t([[1, 0], [1, 3], [3, 2]], "int64"), "values": t(vals(3, dt), dt),
+         "dense_shape": t([5, 4], "int64"), "default_value": t(vals(1, dt)[0], dt)})
+add("fill_empty_unsorted", "SparseFillEmptyRows",
+    {"indices": t([[3, 2], [1, 3], [1, 0], [0, 1]], "int64"),
+     "values": t([1.0, 2, 3, 4], "float32"),
+     "dense_shape": t([5, 4], "int64"), "default_value": t(-1.0, "float32")})
+add("fill_empty_none", "SparseFillEmptyRows",
+    {"indices": t(np.zeros((0, 3)), "int64"), "values": t([], "float64"),
+     "dense_shape": t([2, 3, 4], "int64"), "default_value": t(7.0, "float64")})
+add("fill_empty_full", "SparseFillEmptyRows",
+    {"indices": t([[0, 0], [1, 1]], "int64"), "values": t([1, 2], "int32"),
+     "dense_shape": t([2, 2], "int64"), "default_value": t(0, "int32")})
+add("fill_empty_err_row", "SparseFillEmptyRows",
+    {"indices": t([[0, 0], [2, 1]], "int64"), "values": t([1.0, 2], "float32"),
+     "dense_shape": t([2, 2], "int64"), "default_value": t(0.0, "float32")})
+add("fill_empty_err_neg", "SparseFillEmptyRows",
+    {"indices": t([[0, 0], [-1, 1]], "int64"), "values": t([1.0, 2], "float32"),
+     "dense_shape": t([2, 2], "int64"), "default_value": t(0.0, "float32")})
+add("fill_empty_err_default", "SparseFillEmptyRows",
+    {"indices": t([[0, 0]], "int64"), "values": t([1.0], "float32"),
+     "dense_shape": t([2, 2], "int64"), "default_value": t([0.0], "float32")})
+add("fill_empty_err_values", "SparseFillEmptyRows",
+    {"indices": t([[0, 0]], "int64"), "values": t([1.0, 2.0], "float32"),
+     "dense_shape": t([2, 2], "int64"), "default_value": t(0.0, "float32")})
+add("fill_empty_err_indices", "SparseFillEmptyRows",
+    {"indices": t([0, 0], "int64"), "values": t([1.0], "float32"),
+     "dense_shape": t([2, 2], "int64"), "default_value": t(0.0, "float32")})
+add("fill_empty_err_shape", "SparseFillEmptyRows",
+    {"indices": t([[0, 0]], "int64"), "values": t([1.0], "float32"),
+     "dense_shape": t([[2, 2]], "int64"), "default_value": t(0.0, "float32")})
+add("fill_empty_err_empty_shape", "SparseFillEmptyRows",
+    {"indices": t(np.zeros((0, 0)), "int64"), "values": t([], "float32"),
+     "dense_shape": t([], "int64"), "default_value": t(0.0, "float32")})
+
 # ---------------------------------------------------------------- SparseAdd / SparseAddGrad
 ADD = ("float32", "float64", "int8", "int16", "int32", "int64", "complex64", "complex128")
 for dt in ADD:

@@ -220,6 +220,16 @@ static const tfe_builtin_op kOps[] = {
            "out: output_indices: int64",
            "out: output_values: T",
            "attr: T: {float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64}"),
+    TFE_OP("SparseFillEmptyRows",
+           "in: indices: int64",
+           "in: values: T",
+           "in: dense_shape: int64",
+           "in: default_value: T",
+           "out: output_indices: int64",
+           "out: output_values: T",
+           "out: empty_row_indicator: bool",
+           "out: reverse_index_map: int64",
+           "attr: T: type"),
     {NULL, NULL}, /* end marker: not registered */
 };
 

@@ -201,6 +201,21 @@ static int rule_sparse_sparse_minmax(si_ctx* c) {
   return si_set_vector(c, 1, SI_UNKNOWN);
 }
 
+/* SparseFillEmptyRows: [?, rank], [?], [dense_shape[0]], [nnz]. */
+static int rule_sparse_fill_empty_rows(si_ctx* c) {
+  int64_t nnz, rank;
+  si_sh dv, shp, out;
+  if (!sparse_triplet(c, 0, &nnz, &rank)) return 0;
+  si_in(c, 3, &dv);
+  if (!si_with_rank(c, &dv, 0, &dv)) return 0;
+  si_matrix(&out, SI_UNKNOWN, rank);
+  if (!si_set(c, 0, &out)) return 0;
+  if (!si_set_vector(c, 1, SI_UNKNOWN)) return 0;
+  if (!si_shape_from_tensor(c, 2, &shp)) return 0;
+  if (!si_set_vector(c, 2, shp.rank > 0 ? shp.d[0] : SI_UNKNOWN)) return 0;
+  return si_set_vector(c, 3, nnz);
+}
+
 /* SparseAddGrad: [nnz(a)], [nnz(b)]. */
 static int rule_sparse_add_grad(si_ctx* c) {
   si_sh a, b;
@@ -235,6 +250,7 @@ const si_rule si_rules_sparse[] = {
     {"SparseSoftmax", rule_sparse_softmax},
     {"SparseAdd", rule_sparse_add},
     {"SparseAddGrad", rule_sparse_add_grad},
+    {"SparseFillEmptyRows", rule_sparse_fill_empty_rows},
     {"SparseSparseMaximum", rule_sparse_sparse_minmax},
     {"SparseSparseMinimum", rule_sparse_sparse_minmax},
     {NULL, NULL},

@@ -99,6 +99,9 @@ _KERNEL_DTYPES: dict[str, tuple[str, ...]] = {
     "SparseReorder": ("float32", "float64", "float16", "bfloat16", "int8", "int16", "int32",
                       "int64", "uint8", "uint16", "uint32", "uint64", "bool", "complex64",
                       "complex128", "string"),
+    "SparseFillEmptyRows": ("float32", "float64", "float16", "bfloat16", "int8", "int16",
+                            "int32", "int64", "uint8", "uint16", "uint32", "uint64", "bool",
+                            "complex64", "complex128", "string"),
     "SparseTensorDenseAdd": ("float32", "float64", "float16", "bfloat16", "int8", "int16",
                              "int32", "int64", "uint8", "uint16", "uint32", "uint64",
                              "complex64", "complex128"),
@@ -136,6 +139,7 @@ _VALUE_INPUT = {
     "SparseSoftmax": "sp_values", "SparseSegmentSumGrad": "grad",
     "SparseSegmentMeanGrad": "grad", "SparseSegmentSqrtNGrad": "grad",
     "SparseSparseMaximum": "a_values", "SparseSparseMinimum": "a_values",
+    "SparseFillEmptyRows": "values",
     "SparseAdd": "a_values", "SparseAddGrad": "backprop_val_grad",
 }
 

@@ -1192,6 +1192,129 @@ static void k_sparse_sparse_min(tfe_kernel_context* k) {
   sparse_sparse_minmax(k, 0);
 }
 
+/* --------------------------------------------------- SparseFillEmptyRows */
+
+/* Rows of the dense shape with no entry get one at (row, 0, ..., 0) with
+ * the default value; entries are grouped by row (stable within a row),
+ * empty_row_indicator marks the filled rows and reverse_index_map gives
+ * each input entry's output position. */
+static void k_sparse_fill_empty_rows(tfe_kernel_context* k) {
+  const TF_Tensor* ii = k->inputs[0];
+  const TF_Tensor* iv = k->inputs[1];
+  const TF_Tensor* ds = k->inputs[2];
+  const TF_Tensor* dv = k->inputs[3];
+  TF_DataType dt = iv->dtype;
+  size_t esz = kutil_esize(dt);
+  kutil_shape_buf b1;
+  int64_t n, nd, rows, i, r, total, dims2[2];
+  int64_t *start = NULL, *fill = NULL;
+  const int64_t* ind;
+  TF_Tensor *oi, *ov, *oe, *orv;
+  if (!is_matrix(ii)) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "indices must be a matrix, saw: %s",
+               kutil_tshape(ii, &b1));
+    return;
+  }
+  if (!is_vector(iv)) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "values must be a vector, saw: %s",
+               kutil_tshape(iv, &b1));
+    return;
+  }
+  if (!is_vector(ds)) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "dense_shape must be a vector, saw: %s",
+               kutil_tshape(ds, &b1));
+    return;
+  }
+  if (!is_scalar(dv)) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "default_value must be a scalar, saw: %s",
+               kutil_tshape(dv, &b1));
+    return;
+  }
+  n = ii->dims[0];
+  nd = ii->dims[1];
+  if (iv->dims[0] != n) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "The length of `values` (%lld) must match the first dimension "
+               "of `indices` (%lld).",
+               (long long)iv->dims[0], (long long)n);
+    return;
+  }
+  if (ds->dims[0] == 0) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Dense shape cannot be empty.");
+    return;
+  }
+  if (ds->dims[0] != nd) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "The length of `dense_shape` (%lld) must match the second "
+               "dimension of `indices` (%lld).",
+               (long long)ds->dims[0], (long long)nd);
+    return;
+  }
+  rows = ((const int64_t*)kutil_data(ds))[0];
+  if (rows < 0) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Dimension %lld must be >= 0",
+               (long long)rows);
+    return;
+  }
+  ind = (const int64_t*)kutil_data(ii);
+  for (i = 0; i < n; i++) {
+    int64_t row = ind[i * nd];
+    if (row < 0 || row >= rows) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "indices(%lld, 0) is invalid: %lld >= %lld",
+                 (long long)i, (long long)row, (long long)rows);
+      return;
+    }
+  }
+  start = (int64_t*)tfe_calloc((size_t)rows + 1, sizeof(int64_t));
+  fill = (int64_t*)tfe_calloc((size_t)rows + 1, sizeof(int64_t));
+  if (start == NULL || fill == NULL) {
+    KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "OOM in SparseFillEmptyRows");
+    goto done;
+  }
+  for (i = 0; i < n; i++) start[ind[i * nd] + 1]++;
+  /* an empty row gets one entry */
+  for (r = 0; r < rows; r++) {
+    if (start[r + 1] == 0) start[r + 1] = 1;
+  }
+  for (r = 0; r < rows; r++) start[r + 1] += start[r];
+  total = start[rows];
+  dims2[0] = total;
+  dims2[1] = nd;
+  oi = tfe_kernel_alloc_output(k, 0, TF_INT64, dims2, 2);
+  if (oi == NULL) goto done;
+  ov = tfe_kernel_alloc_output(k, 1, dt, &total, 1);
+  if (ov == NULL) goto done;
+  oe = tfe_kernel_alloc_output(k, 2, TF_BOOL, &rows, 1);
+  if (oe == NULL) goto done;
+  orv = tfe_kernel_alloc_output(k, 3, TF_INT64, &n, 1);
+  if (orv == NULL) goto done;
+  {
+    int64_t* o = (int64_t*)kutil_data(oi);
+    char* v = (char*)kutil_data(ov);
+    unsigned char* e = (unsigned char*)kutil_data(oe);
+    int64_t* rv = (int64_t*)kutil_data(orv);
+    for (i = 0; i < n; i++) {
+      int64_t row = ind[i * nd], pos = start[row] + fill[row]++;
+      memcpy(o + pos * nd, ind + i * nd, (size_t)nd * sizeof(int64_t));
+      kutil_copy1(dt, esz, v + (size_t)pos * esz,
+                  (const char*)kutil_data(iv) + (size_t)i * esz);
+      rv[i] = pos;
+    }
+    for (r = 0; r < rows; r++) {
+      e[r] = fill[r] == 0;
+      if (fill[r] == 0) {
+        int64_t pos = start[r];
+        memset(o + pos * nd, 0, (size_t)nd * sizeof(int64_t));
+        o[pos * nd] = r;
+        kutil_copy1(dt, esz, v + (size_t)pos * esz, (const char*)kutil_data(dv));
+      }
+    }
+  }
+done:
+  tfe_free(start);
+  tfe_free(fill);
+}
+
 /* ---------------------------------------------------------- registration */
 
 void tfe_register_cpu_sparse_kernels(void) {
@@ -1228,6 +1351,8 @@ void tfe_register_cpu_sparse_kernels(void) {
                      N_(real), NULL, NULL, 0);
   tfe_kutil_register("SparseSparseMinimum", k_sparse_sparse_min, "T", real,
                      N_(real), NULL, NULL, 0);
+  tfe_kutil_register("SparseFillEmptyRows", k_sparse_fill_empty_rows, "T",
+                     reorder, N_(reorder), NULL, NULL, 0);
 #undef N_
   tfe_register_cpu_sparse_reduce_kernels();
 }
