@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(__file__))
-from record_sparse_ops import run_case, t
+from record_sparse_ops import COMPLEX, _enc_out, t
 
 R = np.random.default_rng(1818_18)
 FLOATS = ("float32", "float64", "float16", "bfloat16")
@@ -169,6 +169,82 @@ for op, tag in (("UniqueV2", "uniquev2"), ("UniqueWithCountsV2", "uniquecv2")):
     add(f"{tag}_err_axis_2", op, {"x": t(rows, "int32"), "axis": t([0, 1], "int64")})
     add(f"{tag}_err_axis_rank", op, {"x": t(rows, "int32"), "axis": t(0, "int64")})
     add(f"{tag}_err_not_vec", op, {"x": t(rows, "int32"), "axis": t([], "int64")})
+
+# ---------------------------------------------------------------- StridedSliceGrad
+SSG = (*REAL, "complex64", "complex128", "bool", "string")
+for dt in SSG:
+    add(f"ssgrad_{dt}", "StridedSliceGrad",
+        {"shape": t([4, 3], "int32"), "begin": t([1, 0], "int32"), "end": t([4, 3], "int32"),
+         "strides": t([2, 2], "int32"), "dy": t(vals((2, 2), dt), dt)})
+add("ssgrad_masks", "StridedSliceGrad",
+    {"shape": t([3, 4, 2], "int64"), "begin": t([1, 3], "int64"), "end": t([0, 0], "int64"),
+     "strides": t([1, -1], "int64"), "dy": t(vals((3, 2), "float64"), "float64")},
+    {"begin_mask": 1, "end_mask": 3, "shrink_axis_mask": 0, "ellipsis_mask": 0,
+     "new_axis_mask": 0})
+add("ssgrad_shrink_ellipsis", "StridedSliceGrad",
+    {"shape": t([2, 3, 4], "int32"), "begin": t([0, 1], "int32"), "end": t([0, 2], "int32"),
+     "strides": t([1, 1], "int32"), "dy": t(vals((2, 3), "float32"), "float32")},
+    {"ellipsis_mask": 1, "shrink_axis_mask": 2})
+add("ssgrad_newaxis", "StridedSliceGrad",
+    {"shape": t([3], "int32"), "begin": t([0, 0], "int32"), "end": t([0, 2], "int32"),
+     "strides": t([1, 1], "int32"), "dy": t(vals((1, 2), "float32"), "float32")},
+    {"new_axis_mask": 1})
+add("ssgrad_err_dy", "StridedSliceGrad",
+    {"shape": t([4, 3], "int32"), "begin": t([1, 0], "int32"), "end": t([4, 3], "int32"),
+     "strides": t([2, 2], "int32"), "dy": t(vals((2, 3), "float32"), "float32")})
+add("ssgrad_err_stride0", "StridedSliceGrad",
+    {"shape": t([4], "int32"), "begin": t([1], "int32"), "end": t([4], "int32"),
+     "strides": t([0], "int32"), "dy": t(vals((2,), "float32"), "float32")})
+add("ssgrad_err_len", "StridedSliceGrad",
+    {"shape": t([4], "int32"), "begin": t([1, 2], "int32"), "end": t([4], "int32"),
+     "strides": t([1], "int32"), "dy": t(vals((2,), "float32"), "float32")})
+add("ssgrad_err_shape_rank", "StridedSliceGrad",
+    {"shape": t([[4]], "int32"), "begin": t([1], "int32"), "end": t([4], "int32"),
+     "strides": t([1], "int32"), "dy": t(vals((3,), "float32"), "float32")})
+
+# ---------------------------------------------------------------- ParallelConcat
+for dt in (*REAL, "complex64", "complex128", "bool", "string"):
+    add(f"pconcat_{dt}", "ParallelConcat",
+        {"values": [t(vals((1, 2), dt), dt), t(vals((1, 2), dt), dt), t(vals((1, 2), dt), dt)]},
+        {"shape": [3, 2]})
+add("pconcat_err_shape", "ParallelConcat",
+    {"values": [t(vals((1, 2), "float32"), "float32"), t(vals((1, 3), "float32"), "float32")]},
+    {"shape": [2, 2]})
+add("pconcat_err_first", "ParallelConcat",
+    {"values": [t(vals((2, 2), "float32"), "float32")]}, {"shape": [2, 2]})
+add("pconcat_err_rank", "ParallelConcat",
+    {"values": [t(vals((1, 2), "float32"), "float32")]}, {"shape": [1, 2, 1]})
+add("pconcat_wrap", "ParallelConcat",
+    {"values": [t(vals((1, 2), "float32"), "float32"), t(vals((1, 2), "float32"), "float32")]},
+    {"shape": [1, 2]})
+
+
+def _tensor(tf: Any, spec: dict[str, Any]) -> Any:
+    dt = spec["dtype"]
+    v = spec["value"]
+    if dt in COMPLEX:
+        a = np.asarray(v, np.float64).reshape([*spec["shape"], 2])
+        v = a[..., 0] + 1j * a[..., 1]
+    elif dt == "string":
+        v = np.asarray(v, dtype=object)
+    return tf.constant(v, dtype=getattr(tf, dt), shape=spec["shape"])
+
+
+def run_case(tf: Any, cs: dict[str, Any]) -> dict[str, Any]:
+    """record_sparse_ops' runner, with list inputs (a list of tensor specs)."""
+    kwargs: dict[str, Any] = dict(cs["attrs"])
+    for name, spec in cs["inputs"].items():
+        kwargs[name] = ([_tensor(tf, x) for x in spec] if isinstance(spec, list)
+                        else _tensor(tf, spec))
+    with tf.device("/CPU:0"):
+        try:
+            out = getattr(tf.raw_ops, cs["op"])(**kwargs)
+        except (tf.errors.OpError, ValueError, TypeError) as e:
+            msg = e.message if hasattr(e, "message") else str(e)
+            return {"error": {"type": type(e).__name__, "message": msg}}
+    if not isinstance(out, (list, tuple)):
+        out = [out]
+    return {"outputs": [_enc_out(o) for o in out]}
 
 
 def main() -> None:

@@ -16,10 +16,9 @@
 
 void tfe_register_cpu_misc18_kernels(void);
 
-/* Runs the CPU kernel registered for `op` whose "T" constraint admits dt
- * (or that has no constraint) with the same context. NOT_FOUND when none. */
-static void run_other_kernel(tfe_kernel_context* k, const char* op,
-                             TF_DataType dt) {
+/* The CPU kernel registered for `op` whose "T" constraint admits dt (or
+ * that has no "T" constraint), or NULL. */
+static const tfe_kernel_reg* other_kernel(const char* op, TF_DataType dt) {
   int i, n = tfe_kernel_count();
   for (i = 0; i < n; i++) {
     const tfe_kernel_reg* r = tfe_kernel_at(i);
@@ -34,15 +33,58 @@ static void run_other_kernel(tfe_kernel_context* k, const char* op,
         if (r->constraints[c].types[j] == dt) hit = 1;
       if (!hit) ok = 0;
     }
-    if (ok) {
-      tfe_kernel_context sub = *k;
-      sub.user_data = r->user_data;
-      r->compute(&sub);
-      k->forwarded = sub.forwarded;
-      return;
-    }
+    if (ok) return r;
   }
-  KUTIL_FAIL(k, TF_NOT_FOUND, "No CPU kernel for %s", op);
+  return NULL;
+}
+
+/* Runs that kernel with the same context (inputs, attrs, outputs). */
+static void run_other_kernel(tfe_kernel_context* k, const char* op,
+                             TF_DataType dt) {
+  const tfe_kernel_reg* r = other_kernel(op, dt);
+  tfe_kernel_context sub;
+  if (r == NULL) {
+    KUTIL_FAIL(k, TF_NOT_FOUND, "No CPU kernel for %s", op);
+    return;
+  }
+  sub = *k;
+  sub.user_data = r->user_data;
+  r->compute(&sub);
+  k->forwarded = sub.forwarded;
+}
+
+/* Runs it on other inputs with one private output (returned, owned by the
+ * caller; NULL with k->status set on failure). Attrs are k's. */
+static TF_Tensor* run_other_kernel_on(tfe_kernel_context* k, const char* op,
+                                      TF_DataType dt, TF_Tensor** inputs,
+                                      int num_inputs, TF_DataType out_type) {
+  const tfe_kernel_reg* r = other_kernel(op, dt);
+  tfe_kernel_context sub;
+  TF_Tensor* out[1] = {NULL};
+  TF_DataType ot[1];
+  if (r == NULL) {
+    KUTIL_FAIL(k, TF_NOT_FOUND, "No CPU kernel for %s", op);
+    return NULL;
+  }
+  ot[0] = out_type;
+  sub = *k;
+  sub.user_data = r->user_data;
+  sub.inputs = inputs;
+  sub.num_inputs = num_inputs;
+  sub.outputs = out;
+  sub.num_outputs = 1;
+  sub.output_types = ot;
+  sub.forwardable = 0;
+  sub.forwarded = 0;
+  sub.input_refs = NULL;
+  sub.output_refs = NULL;
+  r->compute(&sub);
+  if (TF_GetCode(k->status) != TF_OK) {
+    TF_DeleteTensor(out[0]);
+    return NULL;
+  }
+  if (out[0] == NULL) KUTIL_FAIL(k, TF_INTERNAL, "%s made no output", op);
+  return out[0];
 }
 
 /* ---------------------------------------------------- TopK and TileGrad */
@@ -426,6 +468,141 @@ static void k_nth_element(tfe_kernel_context* k) {
   tfe_free(buf);
 }
 
+/* ------------------------------------------------------ StridedSliceGrad */
+
+/* StridedSlice's kernel (and so its checks and messages) is run on a
+ * tensor of shape `shape` holding 0, 1, 2, ...: its output names, in dy's
+ * order, the element of the result each dy element lands on. */
+static void k_strided_slice_grad(tfe_kernel_context* k) {
+  const TF_Tensor *st = k->inputs[0], *dy = k->inputs[4];
+  TF_Tensor* in[4];
+  TF_Tensor *iota = NULL, *pos = NULL, *y;
+  kutil_shape_buf sa, sb;
+  int64_t dims[TFE_MAX_DIMS], n, i, ny;
+  int nd, d;
+  size_t esz = kutil_esize(dy->dtype);
+  if (st->num_dims != 1 || st->dims[0] > TFE_MAX_DIMS) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "shape must be 1-D, got shape.shape = %s",
+               kutil_tshape(st, &sa));
+    return;
+  }
+  nd = (int)st->dims[0];
+  n = 1;
+  for (d = 0; d < nd; d++) {
+    dims[d] = kutil_get_int(st, d);
+    if (dims[d] < 0) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "Dimension %d must be >= 0, got %lld", d, (long long)dims[d]);
+      return;
+    }
+    if (dims[d] != 0 && n > INT64_MAX / 8 / dims[d]) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "shape is too large");
+      return;
+    }
+    n *= dims[d];
+  }
+  iota = TF_AllocateTensor(TF_INT64, dims, nd, (size_t)n * sizeof(int64_t));
+  if (iota == NULL) {
+    KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "OOM in StridedSliceGrad");
+    return;
+  }
+  for (i = 0; i < n; i++) ((int64_t*)TF_TensorData(iota))[i] = i;
+  in[0] = iota;
+  in[1] = k->inputs[1];
+  in[2] = k->inputs[2];
+  in[3] = k->inputs[3];
+  pos = run_other_kernel_on(k, "StridedSlice", TF_INT64, in, 4, TF_INT64);
+  if (pos == NULL) goto done;
+  ny = kutil_num_elements(pos);
+  if (pos->num_dims != dy->num_dims ||
+      memcmp(pos->dims, dy->dims, sizeof(int64_t) * (size_t)dy->num_dims)) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "shape of dy was %s instead of %s",
+               kutil_tshape(dy, &sa), kutil_tshape(pos, &sb));
+    goto done;
+  }
+  y = tfe_kernel_alloc_output(k, 0, dy->dtype, dims, nd);
+  if (y == NULL) goto done;
+  if (dy->dtype != TF_STRING) memset(kutil_data(y), 0, (size_t)n * esz);
+  for (i = 0; i < ny; i++) {
+    int64_t p = ((const int64_t*)kutil_data(pos))[i];
+    kutil_copy1(dy->dtype, esz, (char*)kutil_data(y) + (size_t)p * esz,
+                (const char*)kutil_data(dy) + (size_t)i * esz);
+  }
+done:
+  TF_DeleteTensor(iota);
+  TF_DeleteTensor(pos);
+}
+
+/* -------------------------------------------------------- ParallelConcat */
+
+/* TF runs ParallelConcat as an output of `shape` (contents unspecified;
+ * zeros here) whose row i is set from values[i], each of shape
+ * [1, shape[1:]...]. */
+static void k_parallel_concat(tfe_kernel_context* k) {
+  const tfe_shape* shp = NULL;
+  int n = k->num_inputs, i, d, nd;
+  const TF_Tensor* v0 = k->inputs[0];
+  int64_t dims[TFE_MAX_DIMS], row;
+  kutil_shape_buf sb;
+  char sa[256];
+  size_t esz = kutil_esize(v0->dtype);
+  TF_Tensor* y;
+  if (k->attrs == NULL || !tfe_attrs_get_shape(k->attrs, "shape", &shp,
+                                               k->status))
+    return;
+  nd = shp->num_dims;
+  if (nd < 0) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "shape must be fully defined");
+    return;
+  }
+  for (d = 0; d < nd; d++) {
+    if (shp->dims[d] < 0) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "shape must be fully defined");
+      return;
+    }
+    dims[d] = shp->dims[d];
+  }
+  kutil_shape_str(dims, nd, sa, sizeof sa);
+  for (i = 0; i < n; i++) {
+    const TF_Tensor* v = k->inputs[i];
+    if (v->num_dims != nd) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "value and update shape doesn't match: %s vs. %s", sa,
+                 kutil_tshape(v, &sb));
+      return;
+    }
+    if (nd > 0 && i >= dims[0]) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "0th dimension of value = %lld must be greater than loc_ = %d",
+                 (long long)dims[0], i);
+      return;
+    }
+    for (d = 1; d < nd; d++) {
+      if (v->dims[d] != dims[d]) {
+        KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                   "value and update shape doesn't match %s vs. %s", sa,
+                   kutil_tshape(v, &sb));
+        return;
+      }
+    }
+    if (nd == 0 || v->dims[0] != 1) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "update shape doesn't match: %s",
+                 kutil_tshape(v, &sb));
+      return;
+    }
+  }
+  y = tfe_kernel_alloc_output(k, 0, v0->dtype, dims, nd);
+  if (y == NULL) return;
+  if (v0->dtype != TF_STRING)
+    memset(kutil_data(y), 0, (size_t)kutil_num_elements(y) * esz);
+  row = kutil_dims_prod(dims, 1, nd);
+  for (i = 0; i < n; i++)
+    kutil_copy(v0->dtype,
+               (char*)kutil_data(y) + (size_t)(i * row) * esz,
+               kutil_data(k->inputs[i]), row);
+}
+
 /* ------------------------------------------------ UniqueV2 / WithCountsV2 */
 
 /* Element equality with TF's value semantics (-0 == +0, NaN never equal). */
@@ -634,6 +811,15 @@ void tfe_register_cpu_misc18_kernels(void) {
                        "out_idx", idx, 2);
     tfe_kutil_register("UniqueWithCountsV2", k_unique_with_counts_v2, "T", uq,
                        KUTIL_COUNT(uq), "out_idx", idx, 2);
+  }
+  {
+    static const TF_DataType ss[] = {KUTIL_POD_TYPES, TF_STRING, TF_QINT8,
+                                     TF_QUINT8, TF_QINT32};
+    static const TF_DataType pc[] = {KUTIL_POD_TYPES, TF_STRING};
+    tfe_kutil_register("StridedSliceGrad", k_strided_slice_grad, "T", ss,
+                       KUTIL_COUNT(ss), "Index", idx, 2);
+    tfe_kutil_register("ParallelConcat", k_parallel_concat, "T", pc,
+                       KUTIL_COUNT(pc), NULL, NULL, 0);
   }
   tfe_kutil_register("NthElement", k_nth_element, "T", real,
                      KUTIL_COUNT(real), NULL, NULL, 0);
