@@ -280,3 +280,46 @@ def test_unstage_wait_ends_when_the_session_closes() -> None:
     th.join(timeout=30)
     assert not th.is_alive()
     assert isinstance(got[1], errors.CancelledError)
+
+
+def test_stage_waits_at_capacity_until_an_unstage() -> None:
+    import threading
+
+    sn = "stage_cap"
+    with tfe_py.Graph() as g:
+        x = tfe_py.placeholder(F32, shape=(), name="x")
+        st = ops.Stage([x], shared_name=sn, capacity=1)
+        size = ops.StageSize(dtypes=[F32], shared_name=sn, capacity=1)
+        u = ops.Unstage(dtypes=[F32], shared_name=sn, capacity=1)
+    sess = tfe_py.Session(g)
+    done: list[Any] = []
+
+    def put(v: float) -> None:
+        try:
+            sess.run(st, feed_dict={x: v})
+            done.append(v)
+        except errors.OpError as e:
+            done.append(e)
+
+    try:
+        put(1.0)
+        th = threading.Thread(target=put, args=(2.0,))
+        th.start()
+        th.join(timeout=0.2)
+        assert th.is_alive()  # the area is full: the second Stage waits
+        assert int(sess.run(size)) == 1
+        first = sess.run(u)
+        th.join(timeout=30)
+        assert not th.is_alive()
+        assert done == [1.0, 2.0]
+        assert float(np.asarray(first[0] if isinstance(first, list) else first)) == 1.0
+        # A Stage waiting on a full area ends CANCELLED when the session closes.
+        th = threading.Thread(target=put, args=(3.0,))
+        th.start()
+        th.join(timeout=0.2)
+        assert th.is_alive()
+    finally:
+        sess.close()
+    th.join(timeout=30)
+    assert not th.is_alive()
+    assert isinstance(done[2], errors.CancelledError)
