@@ -28,6 +28,7 @@
 
 void tfe_register_cpu_parsing_kernels(void);
 void tfe_register_cpu_parsing_png_kernels(void); /* parsing_png.c */
+void tfe_register_cpu_parse_example_kernels(void); /* parse_example.c */
 
 /* Outputs larger than this are refused (RESOURCE_EXHAUSTED) rather than
  * attempted: ParseTensor and DecodePaddedRaw take their sizes from data. */
@@ -1061,4 +1062,5 @@ void tfe_register_cpu_parsing_kernels(void) {
   tfe_kutil_register("DecodeCompressed", decode_compressed_compute, NULL, NULL, 0, NULL, NULL,
                      0);
   tfe_register_cpu_parsing_png_kernels();
+  tfe_register_cpu_parse_example_kernels();
 }
