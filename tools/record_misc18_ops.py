@@ -218,6 +218,36 @@ add("pconcat_wrap", "ParallelConcat",
     {"values": [t(vals((1, 2), "float32"), "float32"), t(vals((1, 2), "float32"), "float32")]},
     {"shape": [1, 2]})
 
+# ---------------------------------------------------------------- MirrorPadGrad
+for dt in (*REAL, "complex64", "complex128"):
+    add(f"mpgrad_{dt}", "MirrorPadGrad", {"input": t(vals((5, 4), dt), dt),
+                                          "paddings": t([[1, 1], [1, 0]], "int32")},
+        {"mode": "REFLECT"})
+add("mpgrad_sym", "MirrorPadGrad", {"input": t(vals((6, 7), "float64"), "float64"),
+                                    "paddings": t([[2, 2], [3, 1]], "int64")},
+    {"mode": "SYMMETRIC"})
+add("mpgrad_3d", "MirrorPadGrad", {"input": t(vals((4, 3, 5), "float32"), "float32"),
+                                   "paddings": t([[1, 1], [0, 0], [2, 0]], "int32")},
+    {"mode": "REFLECT"})
+add("mpgrad_err_cols", "MirrorPadGrad", {"input": t(vals((5, 4), "float32"), "float32"),
+                                         "paddings": t([[1, 2, 0], [1, 0, 0]], "int32")},
+    {"mode": "REFLECT"})
+add("mpgrad_err_rank", "MirrorPadGrad", {"input": t(vals((5, 4), "float32"), "float32"),
+                                         "paddings": t([[1, 2]], "int32")},
+    {"mode": "REFLECT"})
+add("mpgrad_err_neg", "MirrorPadGrad", {"input": t(vals((5, 4), "float32"), "float32"),
+                                        "paddings": t([[1, -1], [0, 0]], "int32")},
+    {"mode": "REFLECT"})
+add("mpgrad_err_big", "MirrorPadGrad", {"input": t(vals((5, 4), "float32"), "float32"),
+                                        "paddings": t([[2, 1], [0, 0]], "int32")},
+    {"mode": "REFLECT"})
+add("mpgrad_err_big_sym", "MirrorPadGrad", {"input": t(vals((5, 4), "float32"), "float32"),
+                                            "paddings": t([[2, 1], [0, 0]], "int32")},
+    {"mode": "SYMMETRIC"})
+add("mpgrad_err_big_sym2", "MirrorPadGrad", {"input": t(vals((5, 4), "float32"), "float32"),
+                                             "paddings": t([[3, 1], [0, 0]], "int32")},
+    {"mode": "SYMMETRIC"})
+
 
 def _tensor(tf: Any, spec: dict[str, Any]) -> Any:
     dt = spec["dtype"]

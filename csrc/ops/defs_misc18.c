@@ -84,6 +84,12 @@ static const tfe_builtin_op kOps[] = {
            "attr: N: int >= 1",
            "attr: T: type",
            "attr: shape: shape"),
+    TFE_OP("MirrorPadGrad", "in: input: T",
+           "in: paddings: Tpaddings",
+           "out: output: T",
+           "attr: T: type",
+           "attr: Tpaddings: {int32, int64} = DT_INT32",
+           "attr: mode: {'REFLECT', 'SYMMETRIC'}"),
     {NULL, NULL}, /* end marker: not registered */
 };
 

@@ -65,7 +65,35 @@ static int rule_unique_v2(si_ctx* c) {
   return 1;
 }
 
+/* MirrorPadGrad(input, paddings): paddings is [rank, 2]; with known
+ * paddings each dim shrinks by its two paddings. */
+static int rule_mirror_pad_grad(si_ctx* c) {
+  si_sh in, p;
+  int64_t pv[2 * 64];
+  int i, np;
+  si_in(c, 0, &in);
+  si_in(c, 1, &p);
+  if (!si_with_rank(c, &p, 2, &p)) return 0;
+  if (!si_with_value(c, p.d[1], 2, &p.d[1])) return 0;
+  if (in.rank < 0) {
+    if (p.d[0] < 0) return 1;
+    si_unknown_of_rank(&in, (int)p.d[0]);
+    return si_set(c, 0, &in);
+  }
+  if (!si_with_value(c, p.d[0], in.rank, &p.d[0])) return 0;
+  np = in.rank <= 64 ? si_value_ints(c, 1, pv, 2 * 64) : -1;
+  for (i = 0; i < in.rank; i++) {
+    if (np != 2 * in.rank || in.d[i] < 0) {
+      in.d[i] = SI_UNKNOWN;
+    } else if (!si_dim_sub(c, in.d[i], pv[2 * i] + pv[2 * i + 1], &in.d[i])) {
+      return 0;
+    }
+  }
+  return si_set(c, 0, &in);
+}
+
 const si_rule si_rules_misc18[] = {
+    {"MirrorPadGrad", rule_mirror_pad_grad},
     {"UniqueV2", rule_unique_v2},
     {"UniqueWithCountsV2", rule_unique_v2},
     {"InplaceAdd", si_rule_unchanged},

@@ -603,6 +603,94 @@ static void k_parallel_concat(tfe_kernel_context* k) {
                kutil_data(k->inputs[i]), row);
 }
 
+/* --------------------------------------------------------- MirrorPadGrad */
+
+/* Checks as TF's MirrorPadGrad, then runs MirrorPad's kernel on a tensor
+ * of the result's shape holding 0, 1, 2, ...: element j of its output
+ * names the result element grad[j] is added to. */
+static void k_mirror_pad_grad(tfe_kernel_context* k) {
+  const TF_Tensor *g = k->inputs[0], *pt = k->inputs[1];
+  TF_Tensor* in[2];
+  TF_Tensor *iota = NULL, *pos = NULL, *y;
+  kutil_shape_buf sa, sb;
+  const char* mode = "REFLECT";
+  size_t mlen = 7, esz = kutil_esize(g->dtype);
+  int nd = g->num_dims, d, sym;
+  int64_t dims[TFE_MAX_DIMS], n = 1, i, ng;
+  if (k->attrs != NULL)
+    tfe_attrs_get_string(k->attrs, "mode", &mode, &mlen, NULL);
+  sym = mlen == 9 && memcmp(mode, "SYMMETRIC", 9) == 0;
+  if (!(pt->num_dims == 2 && pt->dims[1] == 2)) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "paddings must be a matrix with 2 columns: %s",
+               kutil_tshape(pt, &sa));
+    return;
+  }
+  if (pt->dims[0] != nd) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "The first dimension of paddings must be the rank of inputs%s "
+               "%s",
+               kutil_tshape(pt, &sa), kutil_tshape(g, &sb));
+    return;
+  }
+  for (d = 0; d < nd; d++) {
+    int64_t before = kutil_get_int(pt, 2 * d), after = kutil_get_int(pt, 2 * d + 1);
+    int64_t out;
+    if (before < 0 || after < 0) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Paddings must be non-negative: %lld, %lld",
+                 (long long)before, (long long)after);
+      return;
+    }
+    /* (before, after <= dims keeps the subtraction from overflowing) */
+    out = before > g->dims[d] || after > g->dims[d] - before
+              ? -1
+              : g->dims[d] - before - after;
+    if (sym && (before > out || after > out)) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "paddings must be no greater than the output dimension size: "
+                 "%lld, %lld greater than %lld",
+                 (long long)before, (long long)after, (long long)out);
+      return;
+    }
+    if (!sym && (before >= out || after >= out)) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "paddings must be less than the output dimension size: "
+                 "%lld, %lld not less than %lld",
+                 (long long)before, (long long)after, (long long)out);
+      return;
+    }
+    dims[d] = out;
+    n *= out;
+  }
+  iota = TF_AllocateTensor(TF_INT64, dims, nd, (size_t)n * sizeof(int64_t));
+  if (iota == NULL) {
+    KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "OOM in MirrorPadGrad");
+    return;
+  }
+  for (i = 0; i < n; i++) ((int64_t*)TF_TensorData(iota))[i] = i;
+  in[0] = iota;
+  in[1] = k->inputs[1];
+  pos = run_other_kernel_on(k, "MirrorPad", TF_INT64, in, 2, TF_INT64);
+  if (pos == NULL) goto done;
+  ng = kutil_num_elements(g);
+  if (kutil_num_elements(pos) != ng) {
+    KUTIL_FAIL(k, TF_INTERNAL, "MirrorPadGrad: padded shape mismatch");
+    goto done;
+  }
+  y = tfe_kernel_alloc_output(k, 0, g->dtype, dims, nd);
+  if (y == NULL) goto done;
+  memset(kutil_data(y), 0, (size_t)n * esz);
+  for (i = 0; i < ng; i++) {
+    int64_t p = ((const int64_t*)kutil_data(pos))[i];
+    tfe_cpu_add_sub_inplace(g->dtype, (char*)kutil_data(y) + (size_t)p * esz,
+                            (const char*)kutil_data(g) + (size_t)i * esz, 1,
+                            0);
+  }
+done:
+  TF_DeleteTensor(iota);
+  TF_DeleteTensor(pos);
+}
+
 /* ------------------------------------------------ UniqueV2 / WithCountsV2 */
 
 /* Element equality with TF's value semantics (-0 == +0, NaN never equal). */
@@ -818,6 +906,9 @@ void tfe_register_cpu_misc18_kernels(void) {
     static const TF_DataType pc[] = {KUTIL_POD_TYPES, TF_STRING};
     tfe_kutil_register("StridedSliceGrad", k_strided_slice_grad, "T", ss,
                        KUTIL_COUNT(ss), "Index", idx, 2);
+    static const TF_DataType mp[] = {KUTIL_NUMBER_TYPES};
+    tfe_kutil_register("MirrorPadGrad", k_mirror_pad_grad, "T", mp,
+                       KUTIL_COUNT(mp), "Tpaddings", idx, 2);
     tfe_kutil_register("ParallelConcat", k_parallel_concat, "T", pc,
                        KUTIL_COUNT(pc), NULL, NULL, 0);
   }
