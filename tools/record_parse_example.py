@@ -145,6 +145,56 @@ v2("err_varlen_not_multiple", [ex(v=("f", [1, 2, 3]))],
    dense=[("v", np.array(-1.0, np.float32), [-1, 2])])
 v2("err_default_shape", [e1], dense=[("a", np.zeros([3], np.float32), [2])])
 
+def v1(name: str, op: str, serialized: list[bytes] | bytes, *, names: list[str] | None = None,
+       sparse: list[tuple[str, str]] = (), dense: list[tuple[str, Any, list[int]]] = ()) -> None:
+    """ParseExample (keys are scalar inputs) or ParseSingleExample (keys are attrs)."""
+    scalar = isinstance(serialized, bytes)
+    defaults = [tf.constant(d) for _, d, _ in dense]
+    common = dict(dense_defaults=defaults, sparse_types=[tf.as_dtype(t) for _, t in sparse],
+                  dense_shapes=[s for _, _, s in dense])
+    cs: dict[str, Any] = {
+        "name": name, "op": op,
+        "serialized": [base64.b64encode(s).decode()
+                       for s in ([serialized] if scalar else serialized)],
+        "scalar": scalar, "names": names or [], "sparse": [list(s) for s in sparse],
+        "ragged": [], "dense": [[k, enc_t(d), s] for (k, _, s), d in zip(dense, defaults,
+                                                                          strict=True)],
+    }
+    try:
+        if op == "ParseExample":
+            out = tf.raw_ops.ParseExample(
+                serialized=tf.constant(serialized, tf.string),
+                names=tf.constant(names or [], tf.string),
+                sparse_keys=[tf.constant(k) for k, _ in sparse],
+                dense_keys=[tf.constant(k) for k, _, _ in dense], **common)
+        else:
+            out = tf.raw_ops.ParseSingleExample(
+                serialized=tf.constant(serialized, tf.string), num_sparse=len(sparse),
+                sparse_keys=[k for k, _ in sparse], dense_keys=[k for k, _, _ in dense],
+                **common)
+        flat = []
+        for grp in out:
+            flat.extend(grp if isinstance(grp, (list, tuple)) else [grp])
+        cs["outputs"] = [enc_t(t) for t in flat]
+    except tf.errors.OpError as e:
+        cs["error"] = {"code": e.error_code, "message": e.message}
+    CASES.append(cs)
+
+
+v1("v1_basic", "ParseExample", [e1, e2, e3], dense=DENSE, sparse=[("sp", "float32"),
+                                                                   ("r", "int64")])
+v1("v1_names_err", "ParseExample", [e1, e2], names=["one", "two"],
+   dense=[("zz", np.zeros([0], np.int64), [1])])
+v1("v1_varlen", "ParseExample", [ex(v=("f", [1, 2, 3, 4])), ex(v=("f", [5, 6]))],
+   dense=[("v", np.array(-1.0, np.float32), [-1, 2])])
+v1("v1_empty", "ParseExample", [], dense=DENSE, sparse=[("sp", "float32")])
+v1("single_basic", "ParseSingleExample", e1, dense=DENSE, sparse=[("sp", "float32"),
+                                                                  ("rs", "string")])
+v1("single_missing_default", "ParseSingleExample", e3, dense=DENSE)
+v1("single_type_err", "ParseSingleExample", e1, dense=[("s", np.zeros([1], np.float32), [1])])
+v1("single_malformed", "ParseSingleExample", b"\x0a\x09zz", sparse=[("a", "int64")])
+
+
 with open(OUT, "w") as f:
     json.dump({"cases": CASES}, f, indent=1)
 print(len(CASES), "cases")

@@ -1,4 +1,5 @@
-"""ParseExampleV2 (csrc/kernels/cpu/parse_example.c) against TF 2.21's
+"""ParseExampleV2, ParseExample and ParseSingleExample
+(csrc/kernels/cpu/parse_example.c) against TF 2.21's
 outputs and errors for the same serialized tf.train.Examples
 (tests/data/parse_example_tf221.json, written by
 tools/record_parse_example.py), plus malformed-input checks that need no
@@ -47,6 +48,23 @@ def _strings(xs: list[bytes], scalar: bool = False) -> Any:
 
 def _run_v2(cs: dict[str, Any]) -> list[Any]:
     ser = [base64.b64decode(s) for s in cs["serialized"]]
+    defaults = [_const(_arr(d[1]), d[1]["dtype"]) for d in cs["dense"]]
+    sparse_types = [getattr(tf, t) for _, t in cs["sparse"]]
+    shapes = [d[2] for d in cs["dense"]]
+    if cs.get("op") == "ParseExample":
+        out = ops.ParseExample(
+            serialized=_strings(ser), names=_strings([n.encode() for n in cs["names"]]),
+            sparse_keys=[tf.constant(k.encode()) for k, _ in cs["sparse"]],
+            dense_keys=[tf.constant(d[0].encode()) for d in cs["dense"]],
+            dense_defaults=defaults, sparse_types=sparse_types, dense_shapes=shapes)
+        return _flatten(out)
+    if cs.get("op") == "ParseSingleExample":
+        out = ops.ParseSingleExample(
+            serialized=_strings(ser, True), dense_defaults=defaults,
+            num_sparse=len(cs["sparse"]), sparse_keys=[k for k, _ in cs["sparse"]],
+            dense_keys=[d[0] for d in cs["dense"]], sparse_types=sparse_types,
+            dense_shapes=shapes)
+        return _flatten(out)
     out = ops.ParseExampleV2(
         serialized=_strings(ser, cs["scalar"]),
         names=_strings([n.encode() for n in cs["names"]]),
@@ -59,6 +77,10 @@ def _run_v2(cs: dict[str, Any]) -> list[Any]:
         ragged_value_types=[getattr(tf, r[1]) for r in cs["ragged"]],
         ragged_split_types=[getattr(tf, r[2]) for r in cs["ragged"]],
         dense_shapes=[d[2] for d in cs["dense"]])
+    return _flatten(out)
+
+
+def _flatten(out: Any) -> list[Any]:
     flat: list[Any] = []
     for o in (out if isinstance(out, (list, tuple)) else [out]):
         flat.extend(o if isinstance(o, (list, tuple)) else [o])
@@ -112,6 +134,7 @@ def _garbage_cases() -> list[bytes]:
 
 def test_malformed_inputs_are_errors_not_crashes() -> None:
     cs = _OK[0]
+    assert cs["op"] == "ParseExampleV2"
     n_err = 0
     for blob in _garbage_cases():
         c2 = dict(cs, serialized=[base64.b64encode(blob).decode()], scalar=False)

@@ -53,6 +53,7 @@ typedef struct pe_cfg {
   const TF_TString* serialized;
   int64_t batch;
   int scalar; /* serialized is a scalar: no batch dimension in outputs */
+  int single; /* ParseSingleExample: messages name neither example nor index */
   const TF_TString* names;
   int64_t num_names;
 } pe_cfg;
@@ -72,6 +73,22 @@ static void pe_name(const pe_cfg* c, int64_t e, const char** s, int* n) {
     *s = "<unknown>";
     *n = 9;
   }
+}
+
+/* The start of a per-feature message: "Name: n, Key: k, Index: i." (one
+ * example alone: "Key: k."). */
+static const char* pe_prefix(const pe_cfg* c, int64_t e, const pe_key* key,
+                             char* buf, size_t cap) {
+  const char* nm;
+  int nml;
+  if (c->single) {
+    snprintf(buf, cap, "Key: %.*s.", (int)key->n, key->s);
+  } else {
+    pe_name(c, e, &nm, &nml);
+    snprintf(buf, cap, "Name: %.*s, Key: %.*s, Index: %lld.", nml, nm, (int)key->n, key->s,
+             (long long)e);
+  }
+  return buf;
 }
 
 /* Counts the values of a list of the given kind; 0 when malformed. As
@@ -368,15 +385,17 @@ static void pe_run(tfe_kernel_context* k, pe_cfg* c) {
       int is_dense = i >= c->ns && i < c->ns + c->nd;
       int di = i - c->ns;
       const pe_key* key = &c->keys[i];
+      char pb[512];
       want = i < c->ns ? c->sparse_types[i]
              : is_dense ? c->dense_types[di] : c->ragged_types[i - c->ns - c->nd];
       if (!f->present) {
         if (is_dense && kutil_num_elements(c->defaults[di]) == 0 &&
             !(c->dense_shapes[di].num_dims > 0 && c->dense_shapes[di].dims[0] < 0)) {
           KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
-                     "Name: %.*s, Feature: %.*s (data type: %s) is required but "
+                     "%s%.*s%sFeature: %.*s (data type: %s) is required but "
                      "could not be found.",
-                     nml, nm, (int)key->n, key->s, pe_kind_name(pe_kind_of(want)));
+                     c->single ? "" : "Name: ", c->single ? 0 : nml, nm, c->single ? "" : ", ",
+                     (int)key->n, key->s, pe_kind_name(pe_kind_of(want)));
           goto done;
         }
         continue;
@@ -384,23 +403,20 @@ static void pe_run(tfe_kernel_context* k, pe_cfg* c) {
       if (f->kind != PE_NONE && f->kind != pe_kind_of(want)) {
         if (is_dense) {
           KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
-                     "Name: %.*s, Key: %.*s, Index: %lld.  Data types don't match. "
-                     "Data type: %s but expected type: %s",
-                     nml, nm, (int)key->n, key->s, (long long)e,
+                     "%s  Data types don't match. Data type: %s but expected type: %s",
+                     pe_prefix(c, e, key, pb, sizeof pb),
                      pe_kind_name(f->kind), pe_kind_name(pe_kind_of(want)));
         } else {
           KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
-                     "Name: %.*s, Key: %.*s, Index: %lld.  Data types don't match. "
-                     "Expected type: %s, Actual type: %s",
-                     nml, nm, (int)key->n, key->s, (long long)e,
+                     "%s  Data types don't match. Expected type: %s, Actual type: %s",
+                     pe_prefix(c, e, key, pb, sizeof pb),
                      pe_kind_name(pe_kind_of(want)), pe_kind_name(f->kind));
         }
         goto done;
       }
       if (f->kind != PE_NONE && !pe_count(&f->list, f->kind, &fe[i].count)) {
         KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
-                   "Name: %.*s, Key: %.*s, Index: %lld.  Can't parse serialized Example.",
-                   nml, nm, (int)key->n, key->s, (long long)e);
+                   "%s  Can't parse serialized Example.", pe_prefix(c, e, key, pb, sizeof pb));
         goto done;
       }
       if (is_dense) {
@@ -410,19 +426,18 @@ static void pe_run(tfe_kernel_context* k, pe_cfg* c) {
         if (s->num_dims > 0 && s->dims[0] < 0) {
           if (stride[di] <= 0 ? f->count != 0 : f->count % stride[di] != 0) {
             KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
-                       "Name: %.*s, Key: %.*s, Index: %lld.  Number of %s values is "
-                       "not a multiple of stride length. Saw %lld values but output "
-                       "shape is: %s",
-                       nml, nm, (int)key->n, key->s, (long long)e,
+                       "%s  Number of %s values is not a multiple of stride length. "
+                       "Saw %lld values but output shape is: %s",
+                       pe_prefix(c, e, key, pb, sizeof pb),
                        pe_kind_name(pe_kind_of(want)), (long long)f->count, sb);
             goto done;
           }
           if (stride[di] > 0 && f->count / stride[di] > rows[i]) rows[i] = f->count / stride[di];
         } else if (f->count != stride[di]) {
           KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
-                     "Name: %.*s, Key: %.*s, Index: %lld.  Number of %s values != "
-                     "expected.  Values size: %lld but output shape: %s",
-                     nml, nm, (int)key->n, key->s, (long long)e,
+                     "%s  Number of %s values != expected.  Values size: %lld but "
+                     "output shape: %s",
+                     pe_prefix(c, e, key, pb, sizeof pb),
                      pe_kind_name(pe_kind_of(want)), (long long)f->count, sb);
           goto done;
         }
@@ -732,6 +747,7 @@ static void parse_single_example_compute(tfe_kernel_context* k) {
   }
   if (!pe_check_counts(k, &c, nshapes)) return;
   if (!pe_setup(k, &c, k->inputs[0], NULL, 0)) return;
+  c.single = 1;
   c.keys = (pe_key*)tfe_calloc((size_t)(c.ns + c.nd) + 1, sizeof *c.keys);
   if (c.keys == NULL) {
     KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory in ParseSingleExample");
