@@ -248,6 +248,13 @@ add("mpgrad_err_big_sym2", "MirrorPadGrad", {"input": t(vals((5, 4), "float32"),
                                              "paddings": t([[3, 1], [0, 0]], "int32")},
     {"mode": "SYMMETRIC"})
 
+# ---------------------------------------------------------------- Spence
+SPX = [0.0, 1e-300, 1e-8, 0.1, 0.4999, 0.5, 0.75, 1.0, 1.0 + 1e-9, 1.3, 1.9999, 2.0, 2.5,
+       3.7, 10.0, 123.4, 1e8, 1e300, -0.5, float("inf"), float("nan")]
+for dt in ("float32", "float64"):
+    add(f"spence_{dt}", "Spence", {"x": t([v for v in SPX if dt == "float64" or v != 1e300],
+                                          dt)})
+
 
 def _tensor(tf: Any, spec: dict[str, Any]) -> Any:
     dt = spec["dtype"]

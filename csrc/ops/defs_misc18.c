@@ -90,6 +90,9 @@ static const tfe_builtin_op kOps[] = {
            "attr: T: type",
            "attr: Tpaddings: {int32, int64} = DT_INT32",
            "attr: mode: {'REFLECT', 'SYMMETRIC'}"),
+    TFE_OP("Spence", "in: x: T",
+           "out: y: T",
+           "attr: T: {bfloat16, half, float, double}"),
     {NULL, NULL}, /* end marker: not registered */
 };
 

@@ -103,6 +103,7 @@ const si_rule si_rules_misc18[] = {
     {"DataFormatVecPermute", si_rule_unchanged},
     {"NthElement", rule_nth_element},
     {"TileGrad", rule_tile_grad},
+    {"Spence", si_rule_unchanged},
     {"StridedSliceGrad", si_rule_shape_from_input0},
     {"ParallelConcat", si_rule_explicit_shape},
     {NULL, NULL},

@@ -103,6 +103,7 @@ _KERNEL_DTYPES: dict[str, tuple[str, ...]] = {
     "NthElement": _REAL,
     "BiasAddV1": (*_REAL, "complex64", "complex128"),
     "DataFormatDimMap": ("int32", "int64"),
+    "Spence": ("float32", "float64"),
     "MirrorPadGrad": (*_REAL, "complex64", "complex128"),
     "UniqueV2": (*_REAL, "bool", "string"),
     "ParallelConcat": (*_REAL, "complex64", "complex128", "bool", "string"),

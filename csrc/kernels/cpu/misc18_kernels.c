@@ -6,6 +6,7 @@
  * kernels reproduce that error.
  * BiasAddV1 runs BiasAdd's kernel (NHWC layout). InplaceAdd/Sub/Update,
  * DataFormatDimMap, DataFormatVecPermute and NthElement are here. */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -691,6 +692,61 @@ done:
   TF_DeleteTensor(pos);
 }
 
+/* ---------------------------------------------------------------- Spence */
+
+/* Li2(z) for z in [-1, 0.5] by the Bernoulli series in u = -log(1 - z):
+ * Li2 = u - u^2/4 + sum_{m even >= 2} B_m u^(m+1) / (m+1)!, |u| <= log 2. */
+static double li2_core(double z) {
+  /* B_2, B_4, ..., B_20 */
+  static const double bern[] = {1.0 / 6,        -1.0 / 30,      1.0 / 42,
+                                -1.0 / 30,      5.0 / 66,       -691.0 / 2730,
+                                7.0 / 6,        -3617.0 / 510,  43867.0 / 798,
+                                -174611.0 / 330};
+  double u = -log1p(-z), u2 = u * u, term = u, sum = u - 0.25 * u2;
+  int i;
+  for (i = 0; i < 10; i++) {
+    double m = 2.0 * (i + 1);
+    term *= u2 / (m * (m + 1)); /* u^(m+1) / (m+1)! */
+    sum += bern[i] * term;
+  }
+  return sum;
+}
+
+/* Dilogarithm Li2(z) for real z <= 1. */
+static double li2(double z) {
+  static const double pi2_6 = 1.6449340668482264365;
+  if (z < -1) {
+    double l = log(-z);
+    return -pi2_6 - 0.5 * l * l - li2_core(1 / z);
+  }
+  if (z > 0.5) {
+    if (z == 1) return pi2_6;
+    return pi2_6 - log(z) * log1p(-z) - li2_core(1 - z);
+  }
+  return li2_core(z);
+}
+
+/* Spence's function as Cephes defines it: Li2(1 - x), NaN for x < 0. */
+static double spence(double x) {
+  if (x != x || x < 0) return NAN;
+  if (isinf(x)) return NAN; /* as Cephes: no limit at +inf */
+  return li2(1 - x);
+}
+
+static void k_spence(tfe_kernel_context* k) {
+  const TF_Tensor* x = k->inputs[0];
+  int64_t i, n = kutil_num_elements(x);
+  TF_Tensor* y = tfe_kernel_alloc_output(k, 0, x->dtype, x->dims, x->num_dims);
+  if (y == NULL) return;
+  for (i = 0; i < n; i++) {
+    if (x->dtype == TF_FLOAT)
+      ((float*)kutil_data(y))[i] =
+          (float)spence(((const float*)kutil_data(x))[i]);
+    else
+      ((double*)kutil_data(y))[i] = spence(((const double*)kutil_data(x))[i]);
+  }
+}
+
 /* ------------------------------------------------ UniqueV2 / WithCountsV2 */
 
 /* Element equality with TF's value semantics (-0 == +0, NaN never equal). */
@@ -911,6 +967,10 @@ void tfe_register_cpu_misc18_kernels(void) {
                        KUTIL_COUNT(mp), "Tpaddings", idx, 2);
     tfe_kutil_register("ParallelConcat", k_parallel_concat, "T", pc,
                        KUTIL_COUNT(pc), NULL, NULL, 0);
+  }
+  {
+    static const TF_DataType fd[] = {TF_FLOAT, TF_DOUBLE};
+    tfe_kutil_register("Spence", k_spence, "T", fd, 2, NULL, NULL, 0);
   }
   tfe_kutil_register("NthElement", k_nth_element, "T", real,
                      KUTIL_COUNT(real), NULL, NULL, 0);
