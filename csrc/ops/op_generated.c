@@ -23,7 +23,7 @@ enum { ST_NONE = 0, ST_TABLE = 1, ST_SKIPPED = 2, ST_FAILED = 3 };
 #define MAX_LINES 128
 
 static pthread_mutex_t g_mu = PTHREAD_MUTEX_INITIALIZER;
-static _Atomic(unsigned char)* g_state; /* tfe_gen_op_count entries */
+static _Atomic(_Atomic(unsigned char)*) g_state; /* tfe_gen_op_count entries */
 static atomic_int g_all_done;
 static atomic_int g_from_table;
 /* Set while this thread registers a record, so that the registry's own
