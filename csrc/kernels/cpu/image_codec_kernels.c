@@ -570,6 +570,9 @@ static void random_gamma_grad_compute(tfe_kernel_context* k) {
   out = tfe_kernel_alloc_output(k, 0, ta->dtype, od, r);
   if (out == NULL) return;
   n = kutil_num_elements(out);
+  /* An empty result needs no strides (the dims of an empty tensor may
+   * multiply past int64). */
+  if (n == 0) return;
   /* element strides of each input on the output's axes (0 on broadcast ones) */
   {
     int64_t st = 1;

@@ -1275,6 +1275,9 @@ static void mpg_argmax_compute(tfe_kernel_context* k) {
   zero_tensor(out);
   nin = kutil_num_elements(out);
   total = kutil_num_elements(gr);
+  /* Nothing to scatter (and the dims of an empty tensor may multiply past
+   * int64). */
+  if (nin == 0 || total == 0) return;
   per = oh * ow * in->dims[3];
   if (gr->dtype == TF_FLOAT) {
     const int64_t* ap = (const int64_t*)kutil_data(am);
