@@ -14,6 +14,12 @@ PY="${PYTHON:-python3}"
 
 step() { printf '\n=== %s ===\n' "$*"; }
 
+# Build trees are large (an ASan tree is ~3 GB); print the free space so a
+# "No space left on device" failure is easy to read, and delete the trees no
+# later step needs as soon as their step passes.
+free_space() { df -h . | tail -1 | awk '{print "free disk: " $4}'; }
+free_space
+
 step "install test requirements"
 "$PY" -m pip install -q -r requirements-dev.txt
 
@@ -40,6 +46,7 @@ TSAN_TARGETS="$(ctest --test-dir build-tsan -N -R "$TSAN_TESTS" |
 cmake --build build-tsan -j"$JOBS" --target $TSAN_TARGETS
 TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1" \
   ctest --test-dir build-tsan -j"$JOBS" -R "$TSAN_TESTS" --output-on-failure
+rm -rf build-tsan
 
 # clang: the project builds warning-free with both compilers (a clang
 # warning fails this step), and the libFuzzer targets need it. CI installs
@@ -61,6 +68,8 @@ if have_clang; then
     -DCMAKE_C_FLAGS=-Werror >/dev/null
   cmake --build build-clang -j"$JOBS"
   ctest --test-dir build-clang -j"$JOBS" --output-on-failure
+  rm -rf build-clang
+  free_space
 else
   echo "(clang is not installed and cannot be installed here: clang build SKIPPED)"
 fi
@@ -68,6 +77,7 @@ fi
 step "libFuzzer targets: bounded runs from the committed corpus (ASan + UBSan)"
 if have_clang; then
   bash tests/fuzz/run_fuzzers.sh --build build-fuzz
+  rm -rf build-fuzz
 else
   echo "(clang is not installed and cannot be installed here: fuzzing SKIPPED)"
 fi
