@@ -66,5 +66,6 @@ int tfe_grad_register_more(void);
 int tfe_grad_register_linalg(void);
 int tfe_grad_register_sparse(void);
 int tfe_grad_register_quant(void);
+int tfe_grad_register_more2(void);
 
 #endif /* TFE_EAGER_GRAD_UTIL_H_ */

@@ -41,6 +41,11 @@ static void register_builtins(void) {
   tfe_register_cpu_misc18_kernels();
   tfe_register_cpu_quant_kernels();
   tfe_register_cpu_image_codec_kernels();
+  tfe_register_cpu_quant2_kernels();
+  tfe_register_cpu_dataflow2_kernels();
+  tfe_register_cpu_io_summary_kernels();
+  tfe_register_cpu_nn_linalg2_kernels();
+  tfe_register_cpu_sparse2_kernels();
   tfe_alloc_benign_end();
 }
 

@@ -50,5 +50,11 @@ void tfe_register_cpu_containers_kernels(void);
 void tfe_register_cpu_misc18_kernels(void);
 void tfe_register_cpu_quant_kernels(void);
 void tfe_register_cpu_image_codec_kernels(void);
+/* Session 8 groups. */
+void tfe_register_cpu_quant2_kernels(void);
+void tfe_register_cpu_dataflow2_kernels(void);
+void tfe_register_cpu_io_summary_kernels(void);
+void tfe_register_cpu_nn_linalg2_kernels(void);
+void tfe_register_cpu_sparse2_kernels(void);
 
 #endif /* TFE_KERNELS_CPU_CPU_KERNELS_H_ */
