@@ -46,6 +46,7 @@ static void register_builtins(void) {
   tfe_register_cpu_io_summary_kernels();
   tfe_register_cpu_nn_linalg2_kernels();
   tfe_register_cpu_sparse2_kernels();
+  tfe_register_cpu_grad_support_kernels();
   tfe_alloc_benign_end();
 }
 
