@@ -16,20 +16,14 @@ Usage:  TFE_BENCH_TF_PYTHON=/path/to/python python benchmarks/bench_nn_grad.py
 
 from __future__ import annotations
 
-import argparse
-import json
-import os
-import subprocess
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-# The cases, as source run in both processes: (name, op, inputs, attrs);
-# an input is a numpy array (its dtype is the op's).
+from raw_op_bench import main
+
+# The cases, as source run in both processes (see raw_op_bench.py).
 _CASES_SRC = '''
 import numpy as np
 
@@ -86,82 +80,6 @@ def make_cases(small):
     return out
 '''
 
-_TF_SRC = _CASES_SRC + '''
-import json, sys, time
-import tensorflow as tf
-
-def main():
-    small, repeat, only = sys.argv[1] == "1", int(sys.argv[2]), sys.argv[3]
-    res = {}
-    for name, op, ins, attrs in make_cases(small):
-        if only and only.lower() not in name.lower():
-            continue
-        t = {k: tf.constant(v) for k, v in ins.items()}
-        fn = lambda: getattr(tf.raw_ops, op)(**t, **attrs)
-        fn()
-        best = 1e9
-        for _ in range(repeat):
-            t0 = time.perf_counter()
-            fn()
-            best = min(best, time.perf_counter() - t0)
-        res[name] = best
-    print(json.dumps(res))
-
-main()
-'''
-
-
-def best(fn: Callable[[], object], repeat: int) -> float:
-    fn()  # warm up
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)
-
-
-def tf_times(small: bool, repeat: int, only: str) -> dict[str, float] | None:
-    py = os.environ.get("TFE_BENCH_TF_PYTHON")
-    if not py:
-        return None
-    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3")
-    out = subprocess.run([py, "-c", _TF_SRC, "1" if small else "0", str(repeat), only],
-                         capture_output=True, text=True, env=env, check=True)
-    res: dict[str, float] = json.loads(out.stdout.strip().splitlines()[-1])
-    return res
-
-
-def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--repeat", type=int, default=10)
-    ap.add_argument("--only", default="")
-    ap.add_argument("--small", action="store_true", help="smaller inputs (a quick check)")
-    a = ap.parse_args()
-    from tfe_py import ops
-    from tfe_py.eager import constant
-
-    ns: dict[str, Any] = {}
-    exec(_CASES_SRC, ns)
-    cases = [c for c in ns["make_cases"](a.small) if a.only.lower() in c[0].lower()]
-    ref = tf_times(a.small, a.repeat, a.only)
-    worst = 0.0
-    for name, op, ins, attrs in cases:
-        t = {k: constant(v) for k, v in ins.items()}
-        def fn(op: str = op, t: dict[str, Any] = t, attrs: dict[str, Any] = attrs) -> object:
-            return getattr(ops, op)(**t, **attrs)
-
-        s = best(fn, a.repeat)
-        if ref is not None and name in ref:
-            ratio = s / ref[name]
-            worst = max(worst, ratio)
-            print(f"{name:<48} tfe {s * 1e3:9.3f} ms   TF {ref[name] * 1e3:9.3f} ms"
-                  f"   ratio {ratio:5.2f}")
-        else:
-            print(f"{name:<48} tfe {s * 1e3:9.3f} ms")
-    if ref is not None:
-        print(f"worst ratio {worst:.2f}")
-
 
 if __name__ == "__main__":
-    main()
+    main(_CASES_SRC, goal=1.5)
