@@ -1,0 +1,332 @@
+"""Records TF 2.21's results for the sparse2 op group's kernels
+(csrc/kernels/cpu/sparse2_*.c) into tests/data/sparse2_ops_tf221.json.
+Run with /work/tfvenv/bin/python; tests/python/test_sparse2_ops.py only
+reads the JSON. Each case runs one raw op eagerly on CPU and keeps its
+outputs (list outputs flattened in order) or its error (TF's exception
+class name and message). The tensor encoding is record_sparse_ops.py's.
+`--show PREFIX` prints the recorded results of the cases whose name starts
+with PREFIX instead of writing the file."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(__file__))
+from record_sparse_ops import COMPLEX, enc, t
+
+R = np.random.default_rng(2118)
+FLOATS = ("float32", "float64", "float16", "bfloat16")
+INTS = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
+REAL = FLOATS + INTS
+CPLX = ("complex64", "complex128")
+NUM = REAL + CPLX
+ALL = (*NUM, "bool", "string")
+
+CASES: list[dict[str, Any]] = []
+
+
+def add(name: str, op: str, inputs: dict[str, Any], attrs: dict[str, Any] | None = None) -> None:
+    CASES.append({"name": name, "op": op, "inputs": inputs, "attrs": attrs or {}})
+
+
+def vals(n: int, dtype: str) -> Any:
+    if dtype in CPLX:
+        return R.integers(-4, 5, n) + 1j * R.integers(-4, 5, n)
+    if dtype == "string":
+        return np.asarray([f"s{int(i)}" for i in R.integers(0, 20, n)], dtype=object)
+    if dtype == "bool":
+        return R.integers(0, 2, n).astype(bool)
+    if dtype.startswith("u"):
+        return R.integers(0, 9, n)
+    if dtype.startswith("int"):
+        return R.integers(-5, 9, n)
+    return np.round(R.uniform(-2, 2, n), 2)
+
+
+def i64(v: Any) -> dict[str, Any]:
+    return t(np.asarray(v, np.int64).reshape(np.shape(v)) if np.size(v) else
+             np.zeros(np.shape(v), np.int64), "int64")
+
+
+def sp(ind: Any, dt: str, shape: Any, v: Any = None) -> tuple[Any, Any, Any]:
+    ind = np.asarray(ind, np.int64).reshape(-1, len(shape))
+    vv = vals(len(ind), dt) if v is None else v
+    return i64(ind), t(vv, dt), i64(shape)
+
+
+# ---------------------------------------------------------------- SparseConcat
+A_IND = [[0, 0], [0, 2], [1, 1], [2, 3]]
+B_IND = [[0, 1], [2, 0], [2, 2]]
+for dt in ALL:
+    a = sp(A_IND, dt, [3, 4])
+    b = sp(B_IND, dt, [3, 3])
+    add(f"concat_{dt}", "SparseConcat",
+        {"indices": [a[0], b[0]], "values": [a[1], b[1]], "shapes": [a[2], b[2]]},
+        {"concat_dim": 1})
+a = sp(A_IND, "float32", [3, 4])
+b = sp([[0, 3], [1, 0]], "float32", [2, 4])
+c = sp([], "float32", [1, 4])
+add("concat_dim0_three", "SparseConcat",
+    {"indices": [a[0], c[0], b[0]], "values": [a[1], c[1], b[1]], "shapes": [a[2], c[2], b[2]]},
+    {"concat_dim": 0})
+a3 = sp([[0, 1, 0], [1, 0, 1], [1, 1, 1]], "int32", [2, 2, 2])
+b3 = sp([[0, 0, 0], [1, 1, 0]], "int32", [2, 2, 1])
+add("concat_3d_neg", "SparseConcat",
+    {"indices": [a3[0], b3[0]], "values": [a3[1], b3[1]], "shapes": [a3[2], b3[2]]},
+    {"concat_dim": -1})
+add("concat_one", "SparseConcat", {"indices": [a[0]], "values": [a[1]], "shapes": [a[2]]},
+    {"concat_dim": 0})
+au = sp([[2, 3], [0, 2], [1, 1]], "float64", [3, 4])
+add("concat_unsorted", "SparseConcat",
+    {"indices": [au[0], au[0]], "values": [au[1], au[1]], "shapes": [au[2], au[2]]},
+    {"concat_dim": 1})
+add("concat_err_dim", "SparseConcat",
+    {"indices": [a[0], b[0]], "values": [a[1], b[1]], "shapes": [a[2], b[2]]},
+    {"concat_dim": 2})
+add("concat_err_dim_neg", "SparseConcat",
+    {"indices": [a[0], b[0]], "values": [a[1], b[1]], "shapes": [a[2], b[2]]},
+    {"concat_dim": -3})
+add("concat_err_shape", "SparseConcat",
+    {"indices": [a[0], b[0]], "values": [a[1], b[1]], "shapes": [a[2], b[2]]},
+    {"concat_dim": 1})
+add("concat_err_rank", "SparseConcat",
+    {"indices": [a[0], a3[0]], "values": [a[1], t([1.0, 2, 3], "float32")],
+     "shapes": [a[2], a3[2]]}, {"concat_dim": 0})
+add("concat_err_ind_matrix", "SparseConcat",
+    {"indices": [a[0], i64([1, 2])], "values": [a[1], b[1]], "shapes": [a[2], b[2]]},
+    {"concat_dim": 0})
+add("concat_err_val_vector", "SparseConcat",
+    {"indices": [a[0], b[0]], "values": [a[1], t([[1.0]], "float32")], "shapes": [a[2], b[2]]},
+    {"concat_dim": 0})
+add("concat_err_shape_vector", "SparseConcat",
+    {"indices": [a[0], b[0]], "values": [a[1], b[1]], "shapes": [a[2], i64([[2, 4]])]},
+    {"concat_dim": 0})
+add("concat_err_nnz", "SparseConcat",
+    {"indices": [a[0], b[0]], "values": [a[1], t([1.0], "float32")], "shapes": [a[2], b[2]]},
+    {"concat_dim": 0})
+add("concat_err_ind_cols", "SparseConcat",
+    {"indices": [a[0], i64([[0, 1, 2]])], "values": [a[1], t([1.0], "float32")],
+     "shapes": [a[2], b[2]]}, {"concat_dim": 0})
+
+# ---------------------------------------------------------------- SparseSlice
+S_IND = [[0, 0], [0, 3], [1, 1], [1, 4], [2, 2], [3, 0], [3, 5]]
+for dt in ALL:
+    s = sp(S_IND, dt, [4, 6])
+    add(f"slice_{dt}", "SparseSlice", {"indices": s[0], "values": s[1], "shape": s[2],
+                                       "start": i64([1, 1]), "size": i64([2, 4])})
+s = sp(S_IND, "float32", [4, 6])
+add("slice_clip", "SparseSlice", {"indices": s[0], "values": s[1], "shape": s[2],
+                                  "start": i64([2, 3]), "size": i64([5, 10])})
+add("slice_past_end", "SparseSlice", {"indices": s[0], "values": s[1], "shape": s[2],
+                                      "start": i64([5, 0]), "size": i64([1, 1])})
+add("slice_empty_size", "SparseSlice", {"indices": s[0], "values": s[1], "shape": s[2],
+                                        "start": i64([0, 0]), "size": i64([0, 3])})
+add("slice_err_rank", "SparseSlice", {"indices": s[0], "values": s[1], "shape": s[2],
+                                      "start": i64([0]), "size": i64([1, 1])})
+add("slice_err_size_rank", "SparseSlice", {"indices": s[0], "values": s[1], "shape": s[2],
+                                           "start": i64([0, 0]), "size": i64([1])})
+add("slice_err_neg_start", "SparseSlice", {"indices": s[0], "values": s[1], "shape": s[2],
+                                           "start": i64([-1, 0]), "size": i64([1, 1])})
+add("slice_err_neg_size", "SparseSlice", {"indices": s[0], "values": s[1], "shape": s[2],
+                                          "start": i64([0, 0]), "size": i64([-1, 1])})
+add("slice_err_ind", "SparseSlice", {"indices": i64([1, 2]), "values": s[1], "shape": s[2],
+                                     "start": i64([0, 0]), "size": i64([1, 1])})
+add("slice_err_vals", "SparseSlice", {"indices": s[0], "values": t([1.0], "float32"),
+                                      "shape": s[2], "start": i64([0, 0]), "size": i64([1, 1])})
+add("slice_err_oob", "SparseSlice", {"indices": i64([[0, 0], [4, 1]]),
+                                     "values": t([1.0, 2.0], "float32"),
+                                     "shape": s[2], "start": i64([0, 0]), "size": i64([1, 1])})
+add("slice_err_shape", "SparseSlice", {"indices": s[0], "values": s[1], "shape": i64([[4, 6]]),
+                                       "start": i64([0, 0]), "size": i64([1, 1])})
+
+# ---------------------------------------------------------------- SparseSliceGrad
+for dt in NUM:
+    add(f"slicegrad_{dt}", "SparseSliceGrad",
+        {"backprop_val_grad": t(vals(3, dt), dt), "input_indices": i64(S_IND),
+         "input_start": i64([1, 1]), "output_indices": i64([[0, 0], [0, 3], [1, 1]])})
+add("slicegrad_none", "SparseSliceGrad",
+    {"backprop_val_grad": t([], "float32"), "input_indices": i64(S_IND),
+     "input_start": i64([1, 1]), "output_indices": i64(np.zeros((0, 2)))})
+add("slicegrad_err_count", "SparseSliceGrad",
+    {"backprop_val_grad": t([1.0, 2.0], "float32"), "input_indices": i64(S_IND),
+     "input_start": i64([1, 1]), "output_indices": i64([[0, 0], [0, 3], [1, 1]])})
+add("slicegrad_err_missing", "SparseSliceGrad",
+    {"backprop_val_grad": t([1.0, 2.0], "float32"), "input_indices": i64(S_IND),
+     "input_start": i64([1, 1]), "output_indices": i64([[0, 0], [0, 1]])})
+add("slicegrad_err_start", "SparseSliceGrad",
+    {"backprop_val_grad": t([1.0], "float32"), "input_indices": i64(S_IND),
+     "input_start": i64([1]), "output_indices": i64([[0, 0]])})
+add("slicegrad_err_rank", "SparseSliceGrad",
+    {"backprop_val_grad": t([[1.0]], "float32"), "input_indices": i64(S_IND),
+     "input_start": i64([1, 1]), "output_indices": i64([[0, 0]])})
+add("slicegrad_err_cols", "SparseSliceGrad",
+    {"backprop_val_grad": t([1.0], "float32"), "input_indices": i64(S_IND),
+     "input_start": i64([1, 1]), "output_indices": i64([[0, 0, 0]])})
+
+# ---------------------------------------------------------------- SparseSplit
+for dt in ALL:
+    s = sp(S_IND, dt, [4, 6])
+    add(f"split_{dt}", "SparseSplit", {"split_dim": i64(1), "indices": s[0], "values": s[1],
+                                       "shape": s[2]}, {"num_split": 4})
+s = sp(S_IND, "int32", [4, 6])
+add("split_dim0", "SparseSplit", {"split_dim": i64(0), "indices": s[0], "values": s[1],
+                                  "shape": s[2]}, {"num_split": 3})
+add("split_neg", "SparseSplit", {"split_dim": i64(-1), "indices": s[0], "values": s[1],
+                                 "shape": s[2]}, {"num_split": 2})
+add("split_one", "SparseSplit", {"split_dim": i64(0), "indices": s[0], "values": s[1],
+                                 "shape": s[2]}, {"num_split": 1})
+add("split_err_many", "SparseSplit", {"split_dim": i64(0), "indices": s[0], "values": s[1],
+                                      "shape": s[2]}, {"num_split": 5})
+add("split_err_dim", "SparseSplit", {"split_dim": i64(2), "indices": s[0], "values": s[1],
+                                     "shape": s[2]}, {"num_split": 2})
+add("split_err_dim_neg", "SparseSplit", {"split_dim": i64(-3), "indices": s[0],
+                                         "values": s[1], "shape": s[2]}, {"num_split": 2})
+add("split_err_dim_vec", "SparseSplit", {"split_dim": i64([0]), "indices": s[0],
+                                         "values": s[1], "shape": s[2]}, {"num_split": 2})
+add("split_err_ind", "SparseSplit", {"split_dim": i64(0), "indices": i64([1, 2]),
+                                     "values": s[1], "shape": s[2]}, {"num_split": 2})
+add("split_err_vals", "SparseSplit", {"split_dim": i64(0), "indices": s[0],
+                                      "values": t([1], "int32"), "shape": s[2]},
+    {"num_split": 2})
+add("split_err_oob", "SparseSplit", {"split_dim": i64(0), "indices": i64([[0, 0], [0, 7]]),
+                                     "values": t([1, 2], "int32"), "shape": s[2]},
+    {"num_split": 2})
+
+add("split_unsorted", "SparseSplit", {"split_dim": i64(1), "indices": i64([[1, 0], [0, 2]]),
+                                      "values": t([1, 2], "int32"), "shape": s[2]},
+    {"num_split": 2})
+add("split_repeated", "SparseSplit", {"split_dim": i64(1), "indices": i64([[1, 0], [1, 0]]),
+                                      "values": t([1, 2], "int32"), "shape": s[2]},
+    {"num_split": 2})
+add("split_err_neg_index", "SparseSplit", {"split_dim": i64(1), "indices": i64([[1, -1]]),
+                                           "values": t([1], "int32"), "shape": s[2]},
+    {"num_split": 2})
+add("split_err_shape", "SparseSplit", {"split_dim": i64(0), "indices": s[0], "values": s[1],
+                                       "shape": i64([4])}, {"num_split": 2})
+add("split_err_shape_mat", "SparseSplit", {"split_dim": i64(0), "indices": s[0],
+                                           "values": s[1], "shape": i64([[4, 6]])},
+    {"num_split": 2})
+add("slice_unsorted", "SparseSlice", {"indices": i64([[3, 0], [1, 1], [2, 2]]),
+                                      "values": t([1.0, 2, 3], "float32"), "shape": i64([4, 6]),
+                                      "start": i64([1, 0]), "size": i64([3, 3])})
+add("slice_err_start_mat", "SparseSlice", {"indices": i64([[3, 0]]),
+                                           "values": t([1.0], "float32"), "shape": i64([4, 6]),
+                                           "start": i64([[1, 0]]), "size": i64([3, 3])})
+add("slicegrad_err_ind", "SparseSliceGrad",
+    {"backprop_val_grad": t([1.0], "float32"), "input_indices": i64([1, 2]),
+     "input_start": i64([1, 1]), "output_indices": i64([[0, 0]])})
+add("slicegrad_err_more", "SparseSliceGrad",
+    {"backprop_val_grad": t([1.0, 2.0], "float32"), "input_indices": i64([[1, 1]]),
+     "input_start": i64([1, 1]), "output_indices": i64([[0, 0], [0, 1]])})
+add("slicegrad_err_start_mat", "SparseSliceGrad",
+    {"backprop_val_grad": t([1.0], "float32"), "input_indices": i64([[1, 1]]),
+     "input_start": i64([[1, 1]]), "output_indices": i64([[0, 0]])})
+add("concat_err_oob_ok", "SparseConcat",
+    {"indices": [i64([[5, 9]]), b[0]], "values": [t([1.0], "float32"), b[1]],
+     "shapes": [i64([3, 4]), b[2]]}, {"concat_dim": 0})
+
+# ---------------------------------------------------------------- SparseReduce*Sparse
+R_IND = [[0, 0, 1], [0, 1, 0], [0, 1, 2], [1, 0, 0], [1, 1, 1], [1, 1, 2]]
+for op, dts in (("SparseReduceSumSparse", NUM), ("SparseReduceMaxSparse", REAL)):
+    key = "rsum" if "Sum" in op else "rmax"
+    for dt in dts:
+        s = sp(R_IND, dt, [2, 2, 3])
+        add(f"{key}_{dt}", op, {"input_indices": s[0], "input_values": s[1], "input_shape": s[2],
+                                "reduction_axes": t([1], "int32")})
+    s = sp(R_IND, "float32", [2, 2, 3])
+    add(f"{key}_keep", op, {"input_indices": s[0], "input_values": s[1], "input_shape": s[2],
+                            "reduction_axes": t([0, -1], "int32")}, {"keep_dims": True})
+    add(f"{key}_all", op, {"input_indices": s[0], "input_values": s[1], "input_shape": s[2],
+                           "reduction_axes": t([0, 1, 2], "int32")})
+    add(f"{key}_none", op, {"input_indices": s[0], "input_values": s[1], "input_shape": s[2],
+                            "reduction_axes": t([], "int32")})
+    su = sp([[1, 1, 2], [0, 0, 1], [1, 0, 0], [0, 1, 0]], "float64", [2, 2, 3])
+    add(f"{key}_unsorted", op, {"input_indices": su[0], "input_values": su[1],
+                                "input_shape": su[2], "reduction_axes": t([2], "int32")})
+    add(f"{key}_err_axis", op, {"input_indices": s[0], "input_values": s[1],
+                                "input_shape": s[2], "reduction_axes": t([3], "int32")})
+    add(f"{key}_err_ind", op, {"input_indices": i64([0, 1]), "input_values": s[1],
+                               "input_shape": s[2], "reduction_axes": t([0], "int32")})
+    add(f"{key}_err_vals", op, {"input_indices": s[0], "input_values": t([1.0], "float32"),
+                                "input_shape": s[2], "reduction_axes": t([0], "int32")})
+    add(f"{key}_err_shape_mat", op, {"input_indices": s[0], "input_values": s[1],
+                                     "input_shape": i64([[2, 2, 3]]),
+                                     "reduction_axes": t([0], "int32")})
+    add(f"{key}_dups", op, {"input_indices": i64([[0, 1], [0, 1], [1, 0]]),
+                            "input_values": t([1.0, 2.0, 3.0], "float32"),
+                            "input_shape": i64([2, 2]), "reduction_axes": t([], "int32")})
+    add(f"{key}_empty", op, {"input_indices": i64(np.zeros((0, 2))),
+                             "input_values": t([], "float32"),
+                             "input_shape": i64([2, 2]), "reduction_axes": t([0, 1], "int32")})
+    add(f"{key}_err_rank", op, {"input_indices": s[0], "input_values": s[1],
+                                "input_shape": i64([2, 2]), "reduction_axes": t([0], "int32")})
+add("rmax_nan", "SparseReduceMaxSparse",
+    {"input_indices": i64([[0, 0], [0, 1], [1, 0], [1, 1]]),
+     "input_values": t([1.0, float("nan"), -2.0, -1.0], "float32"),
+     "input_shape": i64([2, 2]), "reduction_axes": t([1], "int32")})
+
+
+def _tensor(tf: Any, spec: dict[str, Any]) -> Any:
+    dt = spec["dtype"]
+    v = spec["value"]
+    if dt in COMPLEX:
+        a = np.asarray(v, np.float64).reshape([*spec["shape"], 2])
+        v = a[..., 0] + 1j * a[..., 1]
+    elif dt == "string":
+        v = np.asarray(v, dtype=object)
+    return tf.constant(v, dtype=getattr(tf, dt), shape=spec["shape"])
+
+
+def _flat(out: Any) -> list[Any]:
+    if isinstance(out, (list, tuple)):
+        res: list[Any] = []
+        for o in out:
+            res.extend(_flat(o))
+        return res
+    return [out]
+
+
+def run_case(tf: Any, cs: dict[str, Any]) -> dict[str, Any]:
+    kwargs: dict[str, Any] = dict(cs["attrs"])
+    for name, spec in cs["inputs"].items():
+        kwargs[name] = ([_tensor(tf, x) for x in spec] if isinstance(spec, list)
+                        else _tensor(tf, spec))
+    with tf.device("/CPU:0"):
+        try:
+            out = getattr(tf.raw_ops, cs["op"])(**kwargs)
+        except (tf.errors.OpError, ValueError, TypeError) as e:
+            msg = e.message if hasattr(e, "message") else str(e)
+            return {"error": {"type": type(e).__name__, "message": msg}}
+    return {"outputs": [enc(o.numpy(), o.dtype.name) for o in _flat(out)]}
+
+
+def main() -> None:
+    import tensorflow as tf
+
+    assert tf.__version__.startswith("2.21"), tf.__version__
+    show = sys.argv[2] if len(sys.argv) > 2 and sys.argv[1] == "--show" else None
+    for cs in CASES:
+        if show is not None and not cs["name"].startswith(show):
+            continue
+        cs.update(run_case(tf, cs))
+        if show is not None:
+            print(cs["name"], json.dumps(cs.get("error") or cs["outputs"])[:600])
+    if show is not None:
+        return
+    names = [c["name"] for c in CASES]
+    assert len(names) == len(set(names)), "duplicate case names"
+    path = os.path.join(os.path.dirname(__file__), "..", "tests", "data", "sparse2_ops_tf221.json")
+    with open(path, "w") as f:
+        json.dump({"tf_version": tf.__version__, "cases": CASES}, f, separators=(",", ":"))
+        f.write("\n")
+    nerr = sum("error" in c for c in CASES)
+    print(f"wrote {len(CASES)} cases ({nerr} errors) to {os.path.normpath(path)}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
