@@ -1,8 +1,640 @@
-/* CPU kernels: remaining nn and linalg ops (batch linalg aliases, Eig, fractional pooling, RNN block cells, CTC, ...) (issue 18, session 8).
+/* CPU kernels: remaining nn and linalg ops (issue 18, session 8).
  * Definitions and shape rules come from TF 2.21's generated registry
- * (csrc/ops/defs_generated.c, shape_infer_rules_generated.c). */
+ * (csrc/ops/defs_generated.c, shape_infer_rules_generated.c).
+ *
+ * This file: the ops TF 2.21 still registers kernels for but refuses to
+ * run because their GraphDef version has passed (the Batch* linalg ops,
+ * SelfAdjointEig, MatrixExponential, BatchNormWithGlobalNormalization);
+ * SparseMatMul; SparseSegment{Sum,Mean,SqrtN}GradV2; Eig.
+ * The RNN block cells are in nn_linalg2_rnn.c, CTC in nn_linalg2_ctc.c,
+ * the special functions and Sobol sequences in nn_linalg2_special.c. */
+#include <complex.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/complex_compat.h"
+#include "kernels/cpu/blas.h"
 #include "kernels/cpu/kutil.h"
+#include "kernels/cpu/matmul_gemm.h"
+#include "kernels/cpu/nn_linalg2_common.h"
 
 void tfe_register_cpu_nn_linalg2_kernels(void);
 
-void tfe_register_cpu_nn_linalg2_kernels(void) {}
+/* ------------------------------------------------------------------ removed
+ * TF keeps CPU kernels for these ops, but its kernel constructor fails for
+ * an op whose deprecation version is at or below the running GraphDef
+ * version (2474 in TF 2.21), naming the version and the replacement. */
+
+#define NNL2_GRAPH_DEF_VERSION 2474
+
+typedef struct nnl2_removed {
+  const char* name;
+  int version;
+  const char* advice;
+} nnl2_removed;
+
+static const nnl2_removed kRemoved[] = {
+    {"BatchCholesky", 13, "Use Cholesky instead."},
+    {"BatchMatrixDeterminant", 13, "Use MatrixDeterminant instead."},
+    {"BatchMatrixInverse", 13, "Use MatrixInverse instead."},
+    {"BatchMatrixSolve", 13, "Use MatrixSolve instead."},
+    {"BatchMatrixSolveLs", 13, "Use MatrixSolveLs instead."},
+    {"BatchMatrixTriangularSolve", 13, "Use MatrixTriangularSolve instead."},
+    {"BatchSelfAdjointEig", 11, "Use SelfAdjointEigV2 instead."},
+    {"BatchSelfAdjointEigV2", 13, "Use SelfAdjointEigV2 instead."},
+    {"BatchSvd", 13, "Use Svd instead."},
+    {"BatchCholeskyGrad", 13, "Use CholeskyGrad instead."},
+    {"BatchMatrixBandPart", 14, "Use MatrixBandPart"},
+    {"BatchMatrixDiag", 14, "Use MatrixDiag"},
+    {"BatchMatrixDiagPart", 14, "Use MatrixDiagPart"},
+    {"BatchMatrixSetDiag", 14, "Use MatrixSetDiag"},
+    {"SelfAdjointEig", 11, "Use SelfAdjointEigV2 instead."},
+    {"MatrixExponential", 27,
+     "Use Python implementation tf.linalg.matrix_exponential instead."},
+    {"BatchNormWithGlobalNormalization", 9, "Use tf.nn.batch_normalization()"},
+    {"BatchNormWithGlobalNormalizationGrad", 9,
+     "Use tf.nn.batch_normalization()"},
+};
+
+static void removed_compute(tfe_kernel_context* k) {
+  const char* name = k->op_def != NULL ? k->op_def->name : "";
+  int i;
+  for (i = 0; i < KUTIL_COUNT(kRemoved); i++) {
+    if (strcmp(kRemoved[i].name, name) == 0) {
+      KUTIL_FAIL(k, TF_UNIMPLEMENTED,
+                 "Op %s is not available in GraphDef version %d. It has been "
+                 "removed in version %d. %s.",
+                 name, NNL2_GRAPH_DEF_VERSION, kRemoved[i].version,
+                 kRemoved[i].advice);
+      return;
+    }
+  }
+  KUTIL_FAIL(k, TF_INTERNAL, "%s: not a removed op", name);
+}
+
+static void register_removed(void) {
+  static const TF_DataType kFD[] = {TF_FLOAT, TF_DOUBLE};
+  static const TF_DataType kFDC[] = {TF_FLOAT, TF_DOUBLE, TF_COMPLEX64,
+                                     TF_COMPLEX128};
+  static const TF_DataType kFDH[] = {TF_FLOAT, TF_DOUBLE, TF_HALF};
+  static const TF_DataType kBand[] = {KUTIL_NUMBER_TYPES};
+  static const TF_DataType kDiag[] = {KUTIL_NUMBER_TYPES, TF_BOOL};
+  tfe_kutil_register("BatchCholesky", removed_compute, "T", kFD, 2, NULL,
+                     NULL, 0);
+  tfe_kutil_register("BatchMatrixDeterminant", removed_compute, "T", kFDC, 4,
+                     NULL, NULL, 0);
+  tfe_kutil_register("BatchMatrixInverse", removed_compute, "T", kFDH, 3,
+                     NULL, NULL, 0);
+  tfe_kutil_register("BatchMatrixSolve", removed_compute, "T", kFDC, 4, NULL,
+                     NULL, 0);
+  tfe_kutil_register("BatchMatrixSolveLs", removed_compute, "T", kFD, 2,
+                     NULL, NULL, 0);
+  tfe_kutil_register("BatchMatrixTriangularSolve", removed_compute, "T", kFDC,
+                     4, NULL, NULL, 0);
+  tfe_kutil_register("BatchSelfAdjointEig", removed_compute, "T", kFD, 2,
+                     NULL, NULL, 0);
+  tfe_kutil_register("BatchSelfAdjointEigV2", removed_compute, "T", kFDC, 4,
+                     NULL, NULL, 0);
+  tfe_kutil_register("BatchSvd", removed_compute, "T", kFDC, 4, NULL, NULL,
+                     0);
+  tfe_kutil_register("BatchCholeskyGrad", removed_compute, "T", kFD, 2, NULL,
+                     NULL, 0);
+  tfe_kutil_register("BatchMatrixBandPart", removed_compute, "T", kBand,
+                     KUTIL_COUNT(kBand), NULL, NULL, 0);
+  tfe_kutil_register("BatchMatrixDiag", removed_compute, "T", kDiag,
+                     KUTIL_COUNT(kDiag), NULL, NULL, 0);
+  tfe_kutil_register("BatchMatrixDiagPart", removed_compute, "T", kDiag,
+                     KUTIL_COUNT(kDiag), NULL, NULL, 0);
+  tfe_kutil_register("BatchMatrixSetDiag", removed_compute, "T", kDiag,
+                     KUTIL_COUNT(kDiag), NULL, NULL, 0);
+  tfe_kutil_register("SelfAdjointEig", removed_compute, "T", kFD, 2, NULL,
+                     NULL, 0);
+  tfe_kutil_register("MatrixExponential", removed_compute, "T", kFDC, 4, NULL,
+                     NULL, 0);
+  tfe_kutil_register("BatchNormWithGlobalNormalization", removed_compute, "T",
+                     kFDH, 3, NULL, NULL, 0);
+  tfe_kutil_register("BatchNormWithGlobalNormalizationGrad", removed_compute,
+                     "T", kFDH, 3, NULL, NULL, 0);
+}
+
+/* ------------------------------------------------------------- SparseMatMul
+ * A plain matrix product of float/bfloat16 operands with a float result;
+ * the sparsity hints only choose an algorithm in TF, so they are ignored. */
+
+static float* to_f32(const TF_Tensor* t, int64_t n) {
+  float* f;
+  int64_t i;
+  if (t->dtype == TF_FLOAT) return (float*)kutil_data(t);
+  f = (float*)tfe_malloc((size_t)(n > 0 ? n : 1) * sizeof(float));
+  if (f == NULL) return NULL;
+  for (i = 0; i < n; i++) {
+    f[i] = kutil_bf16_to_f32(((const uint16_t*)kutil_data(t))[i]);
+  }
+  return f;
+}
+
+static void sparse_matmul_compute(tfe_kernel_context* k) {
+  const TF_Tensor* a = k->inputs[0];
+  const TF_Tensor* b = k->inputs[1];
+  int ta = kutil_attr_bool(k, "transpose_a", 0);
+  int tb = kutil_attr_bool(k, "transpose_b", 0);
+  int64_t m, kk, kb, n, dims[2];
+  float *fa = NULL, *fb = NULL;
+  TF_Tensor* out;
+  kutil_shape_buf s1, s2;
+  if (a->num_dims != 2) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "a is not a matrix");
+    return;
+  }
+  if (b->num_dims != 2) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "b is not a matrix");
+    return;
+  }
+  m = ta ? a->dims[1] : a->dims[0];
+  kk = ta ? a->dims[0] : a->dims[1];
+  kb = tb ? b->dims[1] : b->dims[0];
+  n = tb ? b->dims[0] : b->dims[1];
+  if (kk != kb) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "Matrix size incompatible: a: %s, b: %s", kutil_tshape(a, &s1),
+               kutil_tshape(b, &s2));
+    return;
+  }
+  dims[0] = m;
+  dims[1] = n;
+  out = tfe_kernel_alloc_output(k, 0, TF_FLOAT, dims, 2);
+  if (out == NULL || m == 0 || n == 0) return;
+  if (kk == 0) {
+    memset(kutil_data(out), 0, (size_t)(m * n) * sizeof(float));
+    return;
+  }
+  fa = to_f32(a, m * kk);
+  fb = to_f32(b, kk * n);
+  if (fa == NULL || fb == NULL) {
+    KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "OOM in SparseMatMul");
+    goto done;
+  }
+  if (!tfe_blas_sgemm(ta, tb, m, n, kk, fa, a->dims[1], fb, b->dims[1],
+                      (float*)kutil_data(out), n) &&
+      !tfe_gemm_f32(ta, tb, m, n, kk, fa, a->dims[1], fb, b->dims[1],
+                    (float*)kutil_data(out), n)) {
+    KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "OOM in SparseMatMul");
+  }
+done:
+  if (fa != NULL && a->dtype != TF_FLOAT) tfe_free(fa);
+  if (fb != NULL && b->dtype != TF_FLOAT) tfe_free(fb);
+}
+
+/* ------------------------------------ SparseSegment{Sum,Mean,SqrtN}GradV2
+ * Like the V1 gradients, but the output only has rows for the distinct
+ * indices (sorted ascending), which come back as a second output. */
+
+enum { SSG_SUM, SSG_MEAN, SSG_SQRTN };
+
+static int cmp_i64(const void* x, const void* y) {
+  int64_t a = *(const int64_t*)x, b = *(const int64_t*)y;
+  return a < b ? -1 : a > b;
+}
+
+static void seg_grad_v2(tfe_kernel_context* k, int mode) {
+  const TF_Tensor* g = k->inputs[0];
+  const TF_Tensor* idx = k->inputs[1];
+  const TF_Tensor* seg = k->inputs[2];
+  const TF_Tensor* d0 = k->inputs[3];
+  TF_DataType dt = g->dtype;
+  int64_t n, m, w, out0, i, c, nu = 0;
+  int64_t dims[TFE_MAX_DIMS];
+  int64_t *ind = NULL, *ids = NULL, *cnt = NULL, *uniq = NULL, *pos = NULL;
+  double* acc = NULL;
+  TF_Tensor *out, *uo;
+  int d;
+  if (idx->num_dims != 1) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "indices should be a vector.");
+    return;
+  }
+  if (seg->num_dims != 1) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "segment_ids should be a vector.");
+    return;
+  }
+  if (d0->num_dims != 0) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "dense_output_dim0 should be a scalar.");
+    return;
+  }
+  n = idx->dims[0];
+  if (seg->dims[0] != n) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "segment_ids and indices should have same size.");
+    return;
+  }
+  if (g->num_dims < 1) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Shape must be at least rank 1");
+    return;
+  }
+  out0 = kutil_get_int(d0, 0);
+  m = g->dims[0];
+  w = kutil_dims_prod(g->dims, 1, g->num_dims);
+  ind = nnl2_read_i64(idx);
+  ids = nnl2_read_i64(seg);
+  uniq = (int64_t*)tfe_malloc((size_t)(n > 0 ? n : 1) * sizeof(int64_t));
+  pos = (int64_t*)tfe_malloc((size_t)(n > 0 ? n : 1) * sizeof(int64_t));
+  if (ind == NULL || ids == NULL || uniq == NULL || pos == NULL) {
+    KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "OOM in sparse segment gradient");
+    goto done;
+  }
+  if (n > 0 && ids[n - 1] + 1 > m) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Invalid number of segments");
+    goto done;
+  }
+  for (i = 0; i < n; i++) {
+    if (ids[i] < 0 || ids[i] >= m) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "Segment id %lld out of range [0, %lld).",
+                 (long long)ids[i], (long long)m);
+      goto done;
+    }
+    if (ind[i] < 0 || ind[i] >= out0) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Index %lld out of range [0, %lld).",
+                 (long long)ind[i], (long long)out0);
+      goto done;
+    }
+  }
+  if (n > 0) {
+    memcpy(uniq, ind, (size_t)n * sizeof(int64_t));
+    qsort(uniq, (size_t)n, sizeof(int64_t), cmp_i64);
+    nu = 1;
+    for (i = 1; i < n; i++) {
+      if (uniq[i] != uniq[nu - 1]) uniq[nu++] = uniq[i];
+    }
+    for (i = 0; i < n; i++) {
+      int64_t* p = (int64_t*)bsearch(&ind[i], uniq, (size_t)nu,
+                                     sizeof(int64_t), cmp_i64);
+      pos[i] = p - uniq;
+    }
+  }
+  dims[0] = nu;
+  for (d = 1; d < g->num_dims; d++) dims[d] = g->dims[d];
+  out = tfe_kernel_alloc_output(k, 0, dt, dims, g->num_dims);
+  if (out == NULL) goto done;
+  uo = tfe_kernel_alloc_output(k, 1, idx->dtype, &nu, 1);
+  if (uo == NULL) goto done;
+  for (i = 0; i < nu; i++) {
+    if (idx->dtype == TF_INT64) ((int64_t*)kutil_data(uo))[i] = uniq[i];
+    else ((int32_t*)kutil_data(uo))[i] = (int32_t)uniq[i];
+  }
+  if (nu == 0 || w == 0) goto done;
+  cnt = (int64_t*)tfe_calloc((size_t)(m > 0 ? m : 1), sizeof(int64_t));
+  acc = (double*)tfe_calloc((size_t)(nu * w), sizeof(double));
+  if (cnt == NULL || acc == NULL) {
+    KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "OOM in sparse segment gradient");
+    goto done;
+  }
+  for (i = 0; i < n; i++) cnt[ids[i]]++;
+  for (i = 0; i < n; i++) {
+    double wt = mode == SSG_SUM    ? 1.0
+                : mode == SSG_MEAN ? 1.0 / (double)cnt[ids[i]]
+                                   : 1.0 / sqrt((double)cnt[ids[i]]);
+    double* dst = acc + pos[i] * w;
+    for (c = 0; c < w; c++) {
+      dst[c] += nnl2_load(dt, kutil_data(g), ids[i] * w + c) * wt;
+    }
+  }
+  for (i = 0; i < nu * w; i++) nnl2_store(dt, kutil_data(out), i, acc[i]);
+done:
+  tfe_free(ind);
+  tfe_free(ids);
+  tfe_free(uniq);
+  tfe_free(pos);
+  tfe_free(cnt);
+  tfe_free(acc);
+}
+
+static void seg_sum_grad_v2(tfe_kernel_context* k) { seg_grad_v2(k, SSG_SUM); }
+static void seg_mean_grad_v2(tfe_kernel_context* k) {
+  seg_grad_v2(k, SSG_MEAN);
+}
+static void seg_sqrtn_grad_v2(tfe_kernel_context* k) {
+  seg_grad_v2(k, SSG_SQRTN);
+}
+
+/* ---------------------------------------------------------------------- Eig
+ * General eigen decomposition through the complex Schur form: Householder
+ * reduction to Hessenberg form, shifted QR sweeps (Wilkinson shifts) with
+ * Givens rotations, then eigenvectors of the triangular factor by back
+ * substitution, mapped back and scaled to unit norm. Everything runs in
+ * double complex. Complex inputs get their eigenvalues ordered by
+ * increasing modulus, as TF's complex solver orders them; for real inputs
+ * TF keeps the order of its real Schur form, which this solver does not
+ * reproduce (the values and vectors are the same up to order and phase),
+ * and each eigenvector of a real eigenvalue is scaled to be real. */
+
+typedef double _Complex nc;
+
+static double cabs2(nc z) { return creal(z) * creal(z) + cimag(z) * cimag(z); }
+
+/* Rotation [c s; -conj(s) c] mapping (x, y) to (r, 0). */
+static void givens(nc x, nc y, double* c, nc* s) {
+  double ax = cabs(x), r;
+  if (cabs2(y) == 0) {
+    *c = 1;
+    *s = 0;
+    return;
+  }
+  if (ax == 0) {
+    *c = 0;
+    *s = 1;
+    return;
+  }
+  r = hypot(ax, cabs(y));
+  *c = ax / r;
+  *s = (x / ax) * conj(y) / r;
+}
+
+/* Reduces h (n x n, row-major) to upper triangular Schur form in place,
+ * accumulating the unitary factor in z. Returns 0 when it does not
+ * converge. */
+static int complex_schur(nc* h, nc* z, int64_t n, nc* v) {
+  int64_t i, j, kq, hi, l, iter = 0, total = 0;
+  const double eps = 2.220446049250313e-16;
+  for (i = 0; i < n * n; i++) z[i] = 0;
+  for (i = 0; i < n; i++) z[i * n + i] = 1;
+  /* Hessenberg reduction */
+  for (kq = 0; kq + 2 < n; kq++) {
+    double nx = 0, nv = 0;
+    nc alpha, x0;
+    int64_t len = n - kq - 1;
+    for (i = 0; i < len; i++) {
+      v[i] = h[(kq + 1 + i) * n + kq];
+      nx += cabs2(v[i]);
+    }
+    nx = sqrt(nx);
+    if (nx == 0) continue;
+    x0 = v[0];
+    alpha = cabs(x0) > 0 ? -(x0 / cabs(x0)) * nx : -nx;
+    v[0] -= alpha;
+    for (i = 0; i < len; i++) nv += cabs2(v[i]);
+    if (nv == 0) continue;
+    nv = sqrt(nv);
+    for (i = 0; i < len; i++) v[i] /= nv;
+    /* rows: H = (I - 2vv*) H */
+    for (j = 0; j < n; j++) {
+      nc dot = 0;
+      for (i = 0; i < len; i++) dot += conj(v[i]) * h[(kq + 1 + i) * n + j];
+      for (i = 0; i < len; i++) h[(kq + 1 + i) * n + j] -= 2 * v[i] * dot;
+    }
+    /* columns: H = H (I - 2vv*), Z = Z (I - 2vv*) */
+    for (j = 0; j < n; j++) {
+      nc dot = 0, dz = 0;
+      for (i = 0; i < len; i++) {
+        dot += h[j * n + kq + 1 + i] * v[i];
+        dz += z[j * n + kq + 1 + i] * v[i];
+      }
+      for (i = 0; i < len; i++) {
+        h[j * n + kq + 1 + i] -= 2 * dot * conj(v[i]);
+        z[j * n + kq + 1 + i] -= 2 * dz * conj(v[i]);
+      }
+    }
+    for (i = 1; i < len; i++) h[(kq + 1 + i) * n + kq] = 0;
+  }
+  hi = n - 1;
+  while (hi > 0) {
+    nc mu, a, b, c2, d, tr, det, disc, r1, r2;
+    /* find the start of the active block */
+    for (l = hi; l > 0; l--) {
+      double s = cabs(h[l * n + l]) + cabs(h[(l - 1) * n + l - 1]);
+      if (cabs(h[l * n + l - 1]) <= eps * s) {
+        h[l * n + l - 1] = 0;
+        break;
+      }
+    }
+    if (l == hi) {
+      hi--;
+      iter = 0;
+      continue;
+    }
+    iter++;
+    total++;
+    if (total > 30 * n) return 0;
+    /* shift: the eigenvalue of the trailing 2x2 block nearer its corner */
+    a = h[(hi - 1) * n + hi - 1];
+    b = h[(hi - 1) * n + hi];
+    c2 = h[hi * n + hi - 1];
+    d = h[hi * n + hi];
+    if (iter == 10 || iter == 30) {
+      /* exceptional shift, to break a cycle */
+      mu = d + fabs(creal(h[hi * n + hi - 1]));
+      if (hi - 2 >= l) mu += fabs(creal(h[(hi - 1) * n + hi - 2]));
+    } else {
+      tr = (a + d) / 2;
+      det = (a - tr) * (d - tr) - b * c2;
+      disc = csqrt(-det);
+      r1 = tr + disc;
+      r2 = tr - disc;
+      mu = cabs(r1 - d) < cabs(r2 - d) ? r1 : r2;
+    }
+    if (!isfinite(creal(mu)) || !isfinite(cimag(mu))) return 0;
+    /* implicit single-shift sweep over rows/cols l..hi */
+    for (kq = l; kq < hi; kq++) {
+      double cc;
+      nc ss, x, y;
+      if (kq == l) {
+        x = h[l * n + l] - mu;
+        y = h[(l + 1) * n + l];
+      } else {
+        x = h[kq * n + kq - 1];
+        y = h[(kq + 1) * n + kq - 1];
+      }
+      givens(x, y, &cc, &ss);
+      for (j = (kq == l ? l : kq - 1); j < n; j++) {
+        nc p = h[kq * n + j], q = h[(kq + 1) * n + j];
+        h[kq * n + j] = cc * p + ss * q;
+        h[(kq + 1) * n + j] = -conj(ss) * p + cc * q;
+      }
+      if (kq > l) h[(kq + 1) * n + kq - 1] = 0;
+      for (i = 0; i <= (kq + 2 < hi ? kq + 2 : hi); i++) {
+        nc p = h[i * n + kq], q = h[i * n + kq + 1];
+        h[i * n + kq] = p * cc + q * conj(ss);
+        h[i * n + kq + 1] = -p * ss + q * cc;
+      }
+      for (i = 0; i < n; i++) {
+        nc p = z[i * n + kq], q = z[i * n + kq + 1];
+        z[i * n + kq] = p * cc + q * conj(ss);
+        z[i * n + kq + 1] = -p * ss + q * cc;
+      }
+    }
+  }
+  return 1;
+}
+
+/* Eigenvectors of the triangular t (n x n) as the columns of x (unit upper
+ * triangular), then v = z x with unit-norm columns. */
+static void schur_vectors(const nc* t, const nc* z, int64_t n, nc* x, nc* v) {
+  int64_t i, j, kq;
+  double norm = 0;
+  for (i = 0; i < n; i++) {
+    for (j = i; j < n; j++) norm = fmax(norm, cabs(t[i * n + j]));
+  }
+  if (norm < 2.2250738585072014e-308) norm = 2.2250738585072014e-308;
+  for (i = 0; i < n * n; i++) x[i] = 0;
+  for (kq = n - 1; kq >= 0; kq--) {
+    x[kq * n + kq] = 1;
+    for (i = kq - 1; i >= 0; i--) {
+      nc s = -t[i * n + kq], den;
+      for (j = i + 1; j < kq; j++) s -= t[i * n + j] * x[j * n + kq];
+      den = t[i * n + i] - t[kq * n + kq];
+      if (den == 0) den = 2.220446049250313e-16 * norm;
+      x[i * n + kq] = s / den;
+    }
+  }
+  for (i = 0; i < n; i++) {
+    for (kq = 0; kq < n; kq++) {
+      nc s = 0;
+      for (j = 0; j <= kq; j++) s += z[i * n + j] * x[j * n + kq];
+      v[i * n + kq] = s;
+    }
+  }
+  for (kq = 0; kq < n; kq++) {
+    double s = 0;
+    for (i = 0; i < n; i++) s += cabs2(v[i * n + kq]);
+    s = sqrt(s);
+    if (s > 0) {
+      for (i = 0; i < n; i++) v[i * n + kq] /= s;
+    }
+  }
+}
+
+static void eig_compute(tfe_kernel_context* k) {
+  const TF_Tensor* in = k->inputs[0];
+  TF_DataType tout = TF_COMPLEX64, want;
+  int cv = kutil_attr_bool(k, "compute_v", 1), r = in->num_dims;
+  int cplx = in->dtype == TF_COMPLEX64 || in->dtype == TF_COMPLEX128;
+  int64_t n, batch, b, i, j;
+  TF_Tensor *eo, *vo;
+  nc *h = NULL, *z = NULL, *x = NULL, *v = NULL, *w = NULL;
+  if (k->attrs != NULL) tfe_attrs_get_type(k->attrs, "Tout", &tout, NULL);
+  want = (in->dtype == TF_FLOAT || in->dtype == TF_COMPLEX64) ? TF_COMPLEX64
+                                                              : TF_COMPLEX128;
+  if (tout != want) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Invalid output dtype %d vs %d",
+               (int)tout, (int)want);
+    return;
+  }
+  if (r < 2) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "Input tensor 0 must have rank >= 2, got %d", r);
+    return;
+  }
+  if (in->dims[r - 1] != in->dims[r - 2]) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Input matrix must be square.");
+    return;
+  }
+  n = in->dims[r - 1];
+  batch = kutil_dims_prod(in->dims, 0, r - 2);
+  eo = tfe_kernel_alloc_output(k, 0, tout, in->dims, r - 1);
+  if (eo == NULL) return;
+  vo = cv ? tfe_kernel_alloc_output(k, 1, tout, in->dims, r)
+          : tfe_kernel_alloc_output(k, 1, tout, NULL, 0);
+  if (vo == NULL) return;
+  if (!cv) memset(kutil_data(vo), 0, kutil_esize(tout));
+  if (batch == 0 || n == 0) return;
+  h = (nc*)tfe_malloc((size_t)(n * n) * sizeof(nc));
+  z = (nc*)tfe_malloc((size_t)(n * n) * sizeof(nc));
+  x = (nc*)tfe_malloc((size_t)(n * n) * sizeof(nc));
+  v = (nc*)tfe_malloc((size_t)(n * n) * sizeof(nc));
+  w = (nc*)tfe_malloc((size_t)n * sizeof(nc));
+  if (h == NULL || z == NULL || x == NULL || v == NULL || w == NULL) {
+    KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "OOM in Eig");
+    goto done;
+  }
+  for (b = 0; b < batch; b++) {
+    int finite = 1;
+    for (i = 0; i < n * n; i++) {
+      h[i] = nnl2_load_c(in->dtype, kutil_data(in), b * n * n + i);
+      if (!isfinite(creal(h[i])) || !isfinite(cimag(h[i]))) finite = 0;
+    }
+    if (!finite || !complex_schur(h, z, n, w)) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "Eigen decomposition was not successful. The input might "
+                 "not be valid.");
+      goto done;
+    }
+    for (i = 0; i < n; i++) w[i] = h[i * n + i];
+    if (cv) schur_vectors(h, z, n, x, v);
+    if (cplx) {
+      /* order by increasing modulus (first minimum wins) */
+      for (i = 0; i < n; i++) {
+        int64_t best = i;
+        for (j = i + 1; j < n; j++) {
+          if (cabs(w[j]) < cabs(w[best])) best = j;
+        }
+        if (best != i) {
+          nc t = w[i];
+          w[i] = w[best];
+          w[best] = t;
+          if (cv) {
+            for (j = 0; j < n; j++) {
+              nc u = v[j * n + i];
+              v[j * n + i] = v[j * n + best];
+              v[j * n + best] = u;
+            }
+          }
+        }
+      }
+    } else if (cv) {
+      /* real eigenvalue of a real matrix: rotate its vector to be real */
+      for (i = 0; i < n; i++) {
+        int64_t big = 0;
+        nc ph;
+        if (fabs(cimag(w[i])) > 1e-12 * (1 + cabs(w[i]))) continue;
+        for (j = 1; j < n; j++) {
+          if (cabs(v[j * n + i]) > cabs(v[big * n + i])) big = j;
+        }
+        if (cabs(v[big * n + i]) == 0) continue;
+        ph = conj(v[big * n + i]) / cabs(v[big * n + i]);
+        for (j = 0; j < n; j++) {
+          v[j * n + i] *= ph;
+          v[j * n + i] = CMPLX(creal(v[j * n + i]), 0.0);
+        }
+        w[i] = CMPLX(creal(w[i]), 0.0);
+      }
+    }
+    for (i = 0; i < n; i++) nnl2_store_c(tout, kutil_data(eo), b * n + i, w[i]);
+    if (cv) {
+      for (i = 0; i < n * n; i++) {
+        nnl2_store_c(tout, kutil_data(vo), b * n * n + i, v[i]);
+      }
+    }
+  }
+done:
+  tfe_free(h);
+  tfe_free(z);
+  tfe_free(x);
+  tfe_free(v);
+  tfe_free(w);
+}
+
+void tfe_register_cpu_nn_linalg2_kernels(void) {
+  static const TF_DataType kFB[] = {TF_FLOAT, TF_BFLOAT16};
+  static const TF_DataType kSeg[] = {TF_FLOAT, TF_DOUBLE, TF_HALF,
+                                     TF_BFLOAT16};
+  static const TF_DataType kIdx[] = {TF_INT32, TF_INT64};
+  static const TF_DataType kEig[] = {TF_FLOAT, TF_DOUBLE, TF_COMPLEX64,
+                                     TF_COMPLEX128};
+  register_removed();
+  tfe_kutil_register("SparseMatMul", sparse_matmul_compute, "Ta", kFB, 2,
+                     "Tb", kFB, 2);
+  /* Tsegmentids is a third constraint; both index dtypes are accepted, so
+   * leaving it unconstrained registers the same set. */
+  tfe_kutil_register("SparseSegmentSumGradV2", seg_sum_grad_v2, "T", kSeg, 4,
+                     "Tidx", kIdx, 2);
+  tfe_kutil_register("SparseSegmentMeanGradV2", seg_mean_grad_v2, "T", kSeg,
+                     4, "Tidx", kIdx, 2);
+  tfe_kutil_register("SparseSegmentSqrtNGradV2", seg_sqrtn_grad_v2, "T", kSeg,
+                     4, "Tidx", kIdx, 2);
+  tfe_kutil_register("Eig", eig_compute, "T", kEig, 4, NULL, NULL, 0);
+  tfe_nn_linalg2_register_rnn();
+  tfe_nn_linalg2_register_ctc();
+  tfe_nn_linalg2_register_special();
+}

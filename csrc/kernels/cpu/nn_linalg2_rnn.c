@@ -1,0 +1,948 @@
+/* CPU kernels of TF's fused recurrent cells (issue 18, session 8):
+ * LSTMBlockCell, LSTMBlockCellGrad, BlockLSTM, BlockLSTMV2, BlockLSTMGrad,
+ * BlockLSTMGradV2 (float, half) and GRUBlockCell, GRUBlockCellGrad (float).
+ *
+ * Gate layout: the 4*cell columns of an LSTM's weight matrix hold the input
+ * gate, the cell input, the forget gate and the output gate in that order
+ * ("icfo": LSTMBlockCell, BlockLSTM) or input, forget, cell input, output
+ * ("ifco": the V2 ops, which also have no forget_bias). half tensors are
+ * computed in float and rounded at the end. Shape errors use TF's
+ * messages; where TF reads past a tensor that is too small (peephole
+ * weights in the cell ops, the saved activations of the gradients), these
+ * kernels refuse with their own INVALID_ARGUMENT message instead. */
+#include <math.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "kernels/cpu/blas.h"
+#include "kernels/cpu/kutil.h"
+#include "kernels/cpu/matmul_gemm.h"
+#include "kernels/cpu/nn_linalg2_common.h"
+
+/* ---- helpers ---- */
+
+/* The tensor as float (a view when it is float, else a converted copy
+ * that the caller frees when it differs from the tensor's data). */
+static float* fview(const TF_Tensor* t) {
+  int64_t n = kutil_num_elements(t), i;
+  float* f;
+  if (t->dtype == TF_FLOAT) return (float*)kutil_data(t);
+  f = (float*)tfe_malloc((size_t)(n > 0 ? n : 1) * sizeof(float));
+  if (f == NULL) return NULL;
+  for (i = 0; i < n; i++) f[i] = (float)nnl2_load(t->dtype, kutil_data(t), i);
+  return f;
+}
+
+static void ffree(const TF_Tensor* t, float* f) {
+  if (f != NULL && (t == NULL || f != (float*)kutil_data(t))) tfe_free(f);
+}
+
+/* Writes n floats into a float or half output. */
+static void fstore(TF_Tensor* t, int64_t off, const float* src, int64_t n) {
+  int64_t i;
+  if (t->dtype == TF_FLOAT) {
+    memcpy((float*)kutil_data(t) + off, src, (size_t)n * sizeof(float));
+    return;
+  }
+  for (i = 0; i < n; i++) nnl2_store(t->dtype, kutil_data(t), off + i, src[i]);
+}
+
+/* C[M,N] = op(A) op(B); 0 on OOM. */
+static int gemm(int ta, int tb, int64_t m, int64_t n, int64_t k,
+                const float* a, int64_t lda, const float* b, int64_t ldb,
+                float* c, int64_t ldc) {
+  int64_t i;
+  if (m == 0 || n == 0) return 1;
+  if (k == 0) {
+    for (i = 0; i < m; i++) memset(c + i * ldc, 0, (size_t)n * sizeof(float));
+    return 1;
+  }
+  if (tfe_blas_sgemm(ta, tb, m, n, k, a, lda, b, ldb, c, ldc)) return 1;
+  return tfe_gemm_f32(ta, tb, m, n, k, a, lda, b, ldb, c, ldc);
+}
+
+static float sigm(float x) { return 1.0f / (1.0f + expf(-x)); }
+
+static int oom(tfe_kernel_context* k, const char* op) {
+  KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "OOM when computing %s", op);
+  return 0;
+}
+
+static int want_rank(tfe_kernel_context* k, const TF_Tensor* t, int r,
+                     const char* name) {
+  if (t->num_dims == r) return 1;
+  KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "%s must be rank %d but is rank %d.",
+             name, r, t->num_dims);
+  return 0;
+}
+
+static int want_dim(tfe_kernel_context* k, const TF_Tensor* t, int d,
+                    int64_t v, const char* what) {
+  if (t->dims[d] == v) return 1;
+  KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "%s: %lld vs. %lld", what,
+             (long long)t->dims[d], (long long)v);
+  return 0;
+}
+
+/* Column offsets of the cell-input and forget gates. */
+static void gate_offsets(int ifco, int64_t c, int64_t* oc, int64_t* of) {
+  *oc = ifco ? 2 * c : c;
+  *of = ifco ? c : 2 * c;
+}
+
+/* One LSTM step for a batch: gates (scratch, [B,4C]) = [x, h] w + b, then
+ * the cell equations. xh is [B, NI+C] scratch. Outputs [B,C] each. */
+typedef struct lstm_step {
+  int64_t b, in, c;
+  int ifco, peep;
+  float forget_bias, clip;
+  const float *w, *bias, *wci, *wcf, *wco;
+} lstm_step;
+
+static int lstm_fwd(const lstm_step* s, const float* x, const float* cs_prev,
+                    const float* h_prev, float* xh, float* gates, float* i,
+                    float* cs, float* f, float* o, float* ci, float* co,
+                    float* h) {
+  int64_t r, j, C = s->c, W = s->in + s->c, oc, of;
+  gate_offsets(s->ifco, C, &oc, &of);
+  for (r = 0; r < s->b; r++) {
+    memcpy(xh + r * W, x + r * s->in, (size_t)s->in * sizeof(float));
+    memcpy(xh + r * W + s->in, h_prev + r * C, (size_t)C * sizeof(float));
+  }
+  if (!gemm(0, 0, s->b, 4 * C, W, xh, W, s->w, 4 * C, gates, 4 * C)) return 0;
+  for (r = 0; r < s->b; r++) {
+    const float* g = gates + r * 4 * C;
+    for (j = 0; j < C; j++) {
+      int64_t e = r * C + j;
+      float gi = g[j] + s->bias[j], gc = g[oc + j] + s->bias[oc + j];
+      float gf = g[of + j] + s->bias[of + j] + s->forget_bias;
+      float go = g[3 * C + j] + s->bias[3 * C + j], v;
+      if (s->peep) {
+        gi += cs_prev[e] * s->wci[j];
+        gf += cs_prev[e] * s->wcf[j];
+      }
+      i[e] = sigm(gi);
+      ci[e] = tanhf(gc);
+      f[e] = sigm(gf);
+      v = i[e] * ci[e] + f[e] * cs_prev[e];
+      if (s->clip > 0) {
+        if (v > s->clip) v = s->clip;
+        if (v < -s->clip) v = -s->clip;
+      }
+      cs[e] = v;
+      co[e] = tanhf(v);
+      if (s->peep) go += v * s->wco[j];
+      o[e] = sigm(go);
+      h[e] = o[e] * co[e];
+    }
+  }
+  return 1;
+}
+
+/* Gradient of one step with respect to the gates (dgates, [B,4C]) and the
+ * previous cell state; the peephole gradients are added to wci_g/wcf_g/
+ * wco_g when given. */
+static void lstm_bwd(const lstm_step* s, const float* cs_prev, const float* i,
+                     const float* cs, const float* f, const float* o,
+                     const float* ci, const float* co, const float* cs_grad,
+                     const float* h_grad, float* dgates, float* cs_prev_grad,
+                     float* wci_g, float* wcf_g, float* wco_g) {
+  int64_t r, j, C = s->c, oc, of;
+  gate_offsets(s->ifco, C, &oc, &of);
+  for (r = 0; r < s->b; r++) {
+    float* dg = dgates + r * 4 * C;
+    for (j = 0; j < C; j++) {
+      int64_t e = r * C + j;
+      float d_o = o[e] * (1 - o[e]) * h_grad[e] * co[e];
+      float dcs = (1 - co[e] * co[e]) * h_grad[e] * o[e] + cs_grad[e];
+      float dci, df, di;
+      if (s->peep) dcs += d_o * s->wco[j];
+      dci = (1 - ci[e] * ci[e]) * dcs * i[e];
+      df = f[e] * (1 - f[e]) * dcs * cs_prev[e];
+      di = i[e] * (1 - i[e]) * dcs * ci[e];
+      dg[j] = di;
+      dg[oc + j] = dci;
+      dg[of + j] = df;
+      dg[3 * C + j] = d_o;
+      cs_prev_grad[e] = dcs * f[e];
+      if (s->peep) {
+        cs_prev_grad[e] += di * s->wci[j] + df * s->wcf[j];
+        if (wci_g != NULL) {
+          wci_g[j] += di * cs_prev[e];
+          wcf_g[j] += df * cs_prev[e];
+          wco_g[j] += d_o * cs[e];
+        }
+      }
+    }
+  }
+}
+
+/* Reads forget_bias/cell_clip/use_peephole. */
+static void lstm_attrs(tfe_kernel_context* k, lstm_step* s, int v2) {
+  float fb = v2 ? 0.0f : 1.0f, clip = v2 ? 0.0f : 3.0f;
+  if (k->attrs != NULL) {
+    if (!v2) tfe_attrs_get_float(k->attrs, "forget_bias", &fb, NULL);
+    tfe_attrs_get_float(k->attrs, "cell_clip", &clip, NULL);
+  }
+  s->forget_bias = fb;
+  s->clip = clip;
+  s->peep = kutil_attr_bool(k, "use_peephole", 0);
+  s->ifco = v2;
+}
+
+/* ---- LSTMBlockCell ---- */
+
+static int cell_checks(tfe_kernel_context* k, const char* op, int64_t* bsz,
+                       int64_t* isz, int64_t* csz, int peep) {
+  TF_Tensor* const* in = k->inputs;
+  const char* names[8] = {"x_tensor",   "cs_prev_tensor", "h_prev_tensor",
+                          "w_tensor",   "wci_tensor",     "wcf_tensor",
+                          "wco_tensor", "b_tensor"};
+  static const int ranks[8] = {2, 2, 2, 2, 1, 1, 1, 1};
+  int q;
+  (void)op;
+  for (q = 0; q < 8; q++) {
+    if (!want_rank(k, in[q], ranks[q], names[q])) return 0;
+  }
+  *bsz = in[0]->dims[0];
+  *isz = in[0]->dims[1];
+  *csz = in[1]->dims[1];
+  if (!want_dim(k, in[1], 0, *bsz, "cs_prev.dims(0) != batch_size") ||
+      !want_dim(k, in[2], 0, *bsz, "h_prev.dims(0) != batch_size") ||
+      !want_dim(k, in[2], 1, *csz, "h_prev.dims(1) != cell_size") ||
+      !want_dim(k, in[3], 0, *isz + *csz,
+                "w.dim_size(0) != input_size + cell_size") ||
+      !want_dim(k, in[3], 1, *csz * 4, "w.dim_size(1) != cell_size * 4") ||
+      !want_dim(k, in[7], 0, *csz * 4, "b.dim_size(0) != cell_size * 4")) {
+    return 0;
+  }
+  if (*bsz <= 0 || *csz <= 0) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "cs_prev_tensor is empty, has shape: (%lld,%lld).",
+               (long long)*bsz, (long long)*csz);
+    return 0;
+  }
+  if (peep) {
+    for (q = 4; q < 7; q++) {
+      if (in[q]->dims[0] != *csz) {
+        KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                   "%s must have cell_size (%lld) elements with use_peephole, "
+                   "got %lld",
+                   q == 4 ? "wci" : q == 5 ? "wcf" : "wco", (long long)*csz,
+                   (long long)in[q]->dims[0]);
+        return 0;
+      }
+    }
+  }
+  return 1;
+}
+
+static void lstm_cell_compute(tfe_kernel_context* k) {
+  lstm_step s;
+  TF_Tensor* const* in = k->inputs;
+  int64_t B, NI, C, dims[2], q, n;
+  float* v[8] = {0};
+  float *xh = NULL, *gates = NULL, *out = NULL;
+  TF_Tensor* o[7];
+  lstm_attrs(k, &s, 0);
+  if (!cell_checks(k, "LSTMBlockCell", &B, &NI, &C, s.peep)) return;
+  dims[0] = B;
+  dims[1] = C;
+  n = B * C;
+  for (q = 0; q < 7; q++) {
+    o[q] = tfe_kernel_alloc_output(k, (int)q, in[0]->dtype, dims, 2);
+    if (o[q] == NULL) return;
+  }
+  for (q = 0; q < 8; q++) {
+    v[q] = fview(in[q]);
+    if (v[q] == NULL) {
+      oom(k, "LSTMBlockCell");
+      goto done;
+    }
+  }
+  xh = (float*)tfe_malloc((size_t)(B * (NI + C)) * sizeof(float));
+  gates = (float*)tfe_malloc((size_t)(B * 4 * C) * sizeof(float));
+  out = (float*)tfe_malloc((size_t)(7 * n) * sizeof(float));
+  if (xh == NULL || gates == NULL || out == NULL) {
+    oom(k, "LSTMBlockCell");
+    goto done;
+  }
+  s.b = B;
+  s.in = NI;
+  s.c = C;
+  s.w = v[3];
+  s.wci = v[4];
+  s.wcf = v[5];
+  s.wco = v[6];
+  s.bias = v[7];
+  if (!lstm_fwd(&s, v[0], v[1], v[2], xh, gates, out, out + n, out + 2 * n,
+                out + 3 * n, out + 4 * n, out + 5 * n, out + 6 * n)) {
+    oom(k, "LSTMBlockCell");
+    goto done;
+  }
+  for (q = 0; q < 7; q++) fstore(o[q], 0, out + q * n, n);
+done:
+  for (q = 0; q < 8; q++) ffree(in[q], v[q]);
+  tfe_free(xh);
+  tfe_free(gates);
+  tfe_free(out);
+}
+
+/* ---- LSTMBlockCellGrad ---- */
+
+static void lstm_cell_grad_compute(tfe_kernel_context* k) {
+  lstm_step s;
+  TF_Tensor* const* in = k->inputs;
+  int64_t B, NI, C, dims[2], q, n;
+  float* v[16] = {0};
+  float *dg = NULL, *cpg = NULL, *pg = NULL;
+  TF_Tensor *o0, *o1, *o2, *o3, *o4;
+  static const char* const kNames[8] = {"i", "cs", "f", "o", "ci", "co",
+                                        "cs_grad", "h_grad"};
+  memset(&s, 0, sizeof s);
+  s.peep = kutil_attr_bool(k, "use_peephole", 0);
+  if (!cell_checks(k, "LSTMBlockCellGrad", &B, &NI, &C, s.peep)) return;
+  for (q = 8; q < 16; q++) {
+    if (in[q]->num_dims != 2 || in[q]->dims[0] != B || in[q]->dims[1] != C) {
+      kutil_shape_buf sb;
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "%s must have shape [batch_size, cell_size] = [%lld,%lld], "
+                 "got %s",
+                 kNames[q - 8], (long long)B, (long long)C,
+                 kutil_tshape(in[q], &sb));
+      return;
+    }
+  }
+  dims[0] = B;
+  dims[1] = 4 * C;
+  n = B * C;
+  o0 = tfe_kernel_alloc_output(k, 0, in[0]->dtype, in[1]->dims, 2);
+  if (o0 == NULL) return;
+  o1 = tfe_kernel_alloc_output(k, 1, in[0]->dtype, dims, 2);
+  if (o1 == NULL) return;
+  o2 = tfe_kernel_alloc_output(k, 2, in[0]->dtype, in[4]->dims, 1);
+  if (o2 == NULL) return;
+  o3 = tfe_kernel_alloc_output(k, 3, in[0]->dtype, in[5]->dims, 1);
+  if (o3 == NULL) return;
+  o4 = tfe_kernel_alloc_output(k, 4, in[0]->dtype, in[6]->dims, 1);
+  if (o4 == NULL) return;
+  for (q = 0; q < 16; q++) {
+    v[q] = fview(in[q]);
+    if (v[q] == NULL) {
+      oom(k, "LSTMBlockCellGrad");
+      goto done;
+    }
+  }
+  dg = (float*)tfe_malloc((size_t)(4 * n) * sizeof(float));
+  cpg = (float*)tfe_malloc((size_t)n * sizeof(float));
+  pg = (float*)tfe_calloc((size_t)(3 * C), sizeof(float));
+  if (dg == NULL || cpg == NULL || pg == NULL) {
+    oom(k, "LSTMBlockCellGrad");
+    goto done;
+  }
+  s.b = B;
+  s.in = NI;
+  s.c = C;
+  s.wci = v[4];
+  s.wcf = v[5];
+  s.wco = v[6];
+  lstm_bwd(&s, v[1], v[8], v[9], v[10], v[11], v[12], v[13], v[14], v[15],
+           dg, cpg, pg, pg + C, pg + 2 * C);
+  fstore(o0, 0, cpg, n);
+  fstore(o1, 0, dg, 4 * n);
+  /* the peephole gradients are zero without peepholes; their shapes are
+   * the peephole inputs' */
+  fstore(o2, 0, pg, kutil_num_elements(o2) < C ? kutil_num_elements(o2) : C);
+  fstore(o3, 0, pg + C,
+         kutil_num_elements(o3) < C ? kutil_num_elements(o3) : C);
+  fstore(o4, 0, pg + 2 * C,
+         kutil_num_elements(o4) < C ? kutil_num_elements(o4) : C);
+  {
+    TF_Tensor* pgo[3] = {o2, o3, o4};
+    int z;
+    for (z = 0; z < 3; z++) {
+      int64_t m = kutil_num_elements(pgo[z]), e;
+      for (e = C; e < m; e++) nnl2_store(pgo[z]->dtype, kutil_data(pgo[z]), e, 0);
+    }
+  }
+done:
+  for (q = 0; q < 16; q++) ffree(in[q], v[q]);
+  tfe_free(dg);
+  tfe_free(cpg);
+  tfe_free(pg);
+}
+
+/* ---- BlockLSTM / BlockLSTMV2 ---- */
+
+static int seq_len(tfe_kernel_context* k, const TF_Tensor* t, int64_t* out) {
+  if (t->num_dims != 0) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "`seq_len_max_tensor` must be rank 0 but is rank %d",
+               t->num_dims);
+    return 0;
+  }
+  *out = kutil_get_int(t, 0);
+  return 1;
+}
+
+static int block_checks(tfe_kernel_context* k, int64_t* T, int64_t* B,
+                        int64_t* NI, int64_t* C) {
+  TF_Tensor* const* in = k->inputs;
+  const TF_Tensor *x = in[1], *cp = in[2], *hp = in[3], *w = in[4];
+  int q;
+  if (x->num_dims != 3) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "x must be 3D");
+    return 0;
+  }
+  *T = x->dims[0];
+  *B = x->dims[1];
+  *NI = x->dims[2];
+  if (cp->num_dims != 2) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "cs_prev must be 2D");
+    return 0;
+  }
+  if (!want_dim(k, cp, 0, *B, "cs_prev.dims(0) != batch_size")) return 0;
+  *C = cp->dims[1];
+  if (hp->num_dims != 2) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "h_prev must be 2D");
+    return 0;
+  }
+  if (!want_dim(k, hp, 0, *B, "h_prev.dims(0) != batch_size") ||
+      !want_dim(k, hp, 1, *C, "h_prev.dims(1) != cell_size")) {
+    return 0;
+  }
+  if (w->num_dims != 2) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "w must be 2D");
+    return 0;
+  }
+  if (!want_dim(k, w, 0, *NI + *C, "w.dim_size(0) != input_size + cell_size") ||
+      !want_dim(k, w, 1, *C * 4, "w.dim_size(1) != cell_size * 4")) {
+    return 0;
+  }
+  for (q = 5; q < 8; q++) {
+    const char* nm = q == 5 ? "wci" : q == 6 ? "wcf" : "wco";
+    char what[64];
+    if (in[q]->num_dims != 1) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "%s must be 1D", nm);
+      return 0;
+    }
+    snprintf(what, sizeof what, "%s.dim_size(0) != cell_size", nm);
+    if (!want_dim(k, in[q], 0, *C, what)) return 0;
+  }
+  if (in[8]->num_dims != 1) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "b must be 1D");
+    return 0;
+  }
+  return want_dim(k, in[8], 0, *C * 4, "b.dim_size(0) != cell_size * 4");
+}
+
+static void block_lstm(tfe_kernel_context* k, int v2) {
+  lstm_step s;
+  TF_Tensor* const* in = k->inputs;
+  int64_t T, B, NI, C, sl, dims[3], q, t, n;
+  float* v[9] = {0};
+  float *xh = NULL, *gates = NULL, *out = NULL;
+  TF_Tensor* o[7];
+  lstm_attrs(k, &s, v2);
+  if (!seq_len(k, in[0], &sl)) return;
+  if (!block_checks(k, &T, &B, &NI, &C)) return;
+  dims[0] = T;
+  dims[1] = B;
+  dims[2] = C;
+  for (q = 0; q < 7; q++) {
+    o[q] = tfe_kernel_alloc_output(k, (int)q, in[1]->dtype, dims, 3);
+    if (o[q] == NULL) return;
+  }
+  if (sl < 0 || sl > T) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "seq_len_max must be between 0 and %lld but is %lld",
+               (long long)T, (long long)sl);
+    return;
+  }
+  n = B * C;
+  if (T == 0 || n == 0) return;
+  /* steps past seq_len_max are zero (TF leaves the gates unset there) */
+  for (q = 0; q < 7; q++) {
+    memset(kutil_data(o[q]), 0,
+           (size_t)(T * n) * kutil_esize(o[q]->dtype));
+  }
+  for (q = 1; q < 9; q++) {
+    v[q] = fview(in[q]);
+    if (v[q] == NULL) {
+      oom(k, "BlockLSTM");
+      goto done;
+    }
+  }
+  xh = (float*)tfe_malloc((size_t)(B * (NI + C)) * sizeof(float));
+  gates = (float*)tfe_malloc((size_t)(B * 4 * C) * sizeof(float));
+  out = (float*)tfe_malloc((size_t)(7 * n * (sl > 0 ? sl : 1)) * sizeof(float));
+  if (xh == NULL || gates == NULL || out == NULL) {
+    oom(k, "BlockLSTM");
+    goto done;
+  }
+  s.b = B;
+  s.in = NI;
+  s.c = C;
+  s.w = v[4];
+  s.wci = v[5];
+  s.wcf = v[6];
+  s.wco = v[7];
+  s.bias = v[8];
+  /* out holds [7][sl][B*C]: i, cs, f, o, ci, co, h */
+  for (t = 0; t < sl; t++) {
+    float* ot[7];
+    int z;
+    for (z = 0; z < 7; z++) ot[z] = out + ((int64_t)z * sl + t) * n;
+    if (!lstm_fwd(&s, v[1] + t * B * NI,
+                  t == 0 ? v[2] : out + (1 * sl + t - 1) * n,
+                  t == 0 ? v[3] : out + (6 * sl + t - 1) * n, xh, gates,
+                  ot[0], ot[1], ot[2], ot[3], ot[4], ot[5], ot[6])) {
+      oom(k, "BlockLSTM");
+      goto done;
+    }
+  }
+  for (q = 0; q < 7; q++) fstore(o[q], 0, out + q * sl * n, sl * n);
+done:
+  for (q = 1; q < 9; q++) ffree(in[q], v[q]);
+  tfe_free(xh);
+  tfe_free(gates);
+  tfe_free(out);
+}
+
+static void block_lstm_compute(tfe_kernel_context* k) { block_lstm(k, 0); }
+static void block_lstm_v2_compute(tfe_kernel_context* k) { block_lstm(k, 1); }
+
+/* ---- BlockLSTMGrad / BlockLSTMGradV2 ---- */
+
+static void block_lstm_grad(tfe_kernel_context* k, int v2) {
+  lstm_step s;
+  TF_Tensor* const* in = k->inputs;
+  int64_t T, B, NI, C, sl, t, q, n, W;
+  float* v[18] = {0};
+  float *xh = NULL, *xhg = NULL, *dg = NULL, *csg = NULL, *hg = NULL,
+        *cpg = NULL, *hpg = NULL, *wg = NULL, *bg = NULL, *pg = NULL,
+        *xg = NULL, *tmp = NULL;
+  TF_Tensor* o[8];
+  static const char* const kSaved[9] = {"i", "cs", "f",       "o",     "ci",
+                                        "co", "h", "cs_grad", "h_grad"};
+  memset(&s, 0, sizeof s);
+  s.peep = kutil_attr_bool(k, "use_peephole", 0);
+  s.ifco = v2;
+  if (!seq_len(k, in[0], &sl)) return;
+  if (in[1]->num_dims != 3) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "x must be rank 3 but is rank %d",
+               in[1]->num_dims);
+    return;
+  }
+  T = in[1]->dims[0];
+  B = in[1]->dims[1];
+  NI = in[1]->dims[2];
+  if (in[2]->num_dims != 2 || in[3]->num_dims != 2) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "%s must be rank 2 but is rank %d",
+               in[2]->num_dims != 2 ? "cs_prev" : "h_prev",
+               in[2]->num_dims != 2 ? in[2]->num_dims : in[3]->num_dims);
+    return;
+  }
+  if (in[4]->num_dims != 2) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "w must be rank 2 but is rank %d",
+               in[4]->num_dims);
+    return;
+  }
+  if (!(in[4]->dims[1] > 0 && in[4]->dims[1] % 4 == 0)) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "w matrix columns must be a positive multiple of 4, but got "
+               "%lld",
+               (long long)in[4]->dims[1]);
+    return;
+  }
+  C = in[4]->dims[1] / 4;
+  if (NI + C != in[4]->dims[0]) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "w matrix rows don't match: %lld vs. %lld",
+               (long long)(NI + C), (long long)in[4]->dims[0]);
+    return;
+  }
+  for (q = 5; q < 9; q++) {
+    if (in[q]->num_dims != 1) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "%s must be rank 1 but is rank %d",
+                 q == 5 ? "wci" : q == 6 ? "wcf" : q == 7 ? "wco" : "b",
+                 in[q]->num_dims);
+      return;
+    }
+  }
+  if (C != in[8]->dims[0] / 4) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "w and b cell_size don't match: %lld vs. %lld", (long long)C,
+               (long long)in[8]->dims[0]);
+    return;
+  }
+  for (q = 9; q < 16; q++) {
+    if (in[q]->num_dims != 3) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "%s must be rank 3. Received: %d",
+                 kSaved[q - 9], in[q]->num_dims);
+      return;
+    }
+  }
+  /* what TF assumes without checking */
+  if (in[2]->dims[0] != B || in[2]->dims[1] != C || in[3]->dims[0] != B ||
+      in[3]->dims[1] != C || in[8]->dims[0] != 4 * C ||
+      (s.peep && (in[5]->dims[0] != C || in[6]->dims[0] != C ||
+                  in[7]->dims[0] != C))) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "cs_prev and h_prev must be [batch_size, cell_size], b "
+               "[4 * cell_size] and the peephole weights [cell_size]");
+    return;
+  }
+  for (q = 9; q < 18; q++) {
+    if (in[q]->num_dims != 3 || in[q]->dims[0] != T || in[q]->dims[1] != B ||
+        in[q]->dims[2] != C) {
+      kutil_shape_buf sb;
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "%s must have shape [timelen, batch_size, cell_size] = "
+                 "[%lld,%lld,%lld], got %s",
+                 kSaved[q - 9], (long long)T, (long long)B, (long long)C,
+                 kutil_tshape(in[q], &sb));
+      return;
+    }
+  }
+  o[0] = tfe_kernel_alloc_output(k, 0, in[1]->dtype, in[1]->dims, 3);
+  if (o[0] == NULL) return;
+  for (q = 1; q < 8; q++) {
+    const TF_Tensor* src = in[q + 1];
+    o[q] = tfe_kernel_alloc_output(k, (int)q, in[1]->dtype, src->dims,
+                                   src->num_dims);
+    if (o[q] == NULL) return;
+  }
+  for (q = 0; q < 8; q++) {
+    int64_t m = kutil_num_elements(o[q]);
+    if (m > 0) memset(kutil_data(o[q]), 0, (size_t)m * kutil_esize(o[q]->dtype));
+  }
+  if (sl < 0 || sl > T) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "seq_len_max must be between 0 and %lld but is %lld",
+               (long long)T, (long long)sl);
+    return;
+  }
+  n = B * C;
+  W = NI + C;
+  if (sl == 0 || B == 0) return;
+  for (q = 1; q < 18; q++) {
+    v[q] = fview(in[q]);
+    if (v[q] == NULL) {
+      oom(k, "BlockLSTMGrad");
+      goto done;
+    }
+  }
+  xh = (float*)tfe_malloc((size_t)(B * W) * sizeof(float));
+  xhg = (float*)tfe_malloc((size_t)(B * W) * sizeof(float));
+  dg = (float*)tfe_malloc((size_t)(B * 4 * C + 1) * sizeof(float));
+  csg = (float*)tfe_malloc((size_t)(n + 1) * sizeof(float));
+  hg = (float*)tfe_malloc((size_t)(n + 1) * sizeof(float));
+  cpg = (float*)tfe_calloc((size_t)(n + 1), sizeof(float));
+  hpg = (float*)tfe_calloc((size_t)(n + 1), sizeof(float));
+  wg = (float*)tfe_calloc((size_t)(W * 4 * C + 1), sizeof(float));
+  tmp = (float*)tfe_malloc((size_t)(W * 4 * C + 1) * sizeof(float));
+  bg = (float*)tfe_calloc((size_t)(4 * C + 1), sizeof(float));
+  pg = (float*)tfe_calloc((size_t)(3 * C + 1), sizeof(float));
+  xg = (float*)tfe_calloc((size_t)(T * B * NI + 1), sizeof(float));
+  if (xh == NULL || xhg == NULL || dg == NULL || csg == NULL || hg == NULL ||
+      cpg == NULL || hpg == NULL || wg == NULL || tmp == NULL || bg == NULL ||
+      pg == NULL || xg == NULL) {
+    oom(k, "BlockLSTMGrad");
+    goto done;
+  }
+  s.b = B;
+  s.in = NI;
+  s.c = C;
+  s.w = v[4];
+  s.wci = v[5];
+  s.wcf = v[6];
+  s.wco = v[7];
+  for (t = sl - 1; t >= 0; t--) {
+    const float* csp = t == 0 ? v[2] : v[10] + (t - 1) * n;
+    const float* hp = t == 0 ? v[3] : v[15] + (t - 1) * n;
+    int64_t e, r, j;
+    for (e = 0; e < n; e++) {
+      csg[e] = cpg[e] + v[16][t * n + e];
+      hg[e] = hpg[e] + v[17][t * n + e];
+    }
+    lstm_bwd(&s, csp, v[9] + t * n, v[10] + t * n, v[11] + t * n,
+             v[12] + t * n, v[13] + t * n, v[14] + t * n, csg, hg, dg, cpg,
+             pg, pg + C, pg + 2 * C);
+    if (!gemm(0, 1, B, W, 4 * C, dg, 4 * C, s.w, 4 * C, xhg, W)) {
+      oom(k, "BlockLSTMGrad");
+      goto done;
+    }
+    for (r = 0; r < B; r++) {
+      memcpy(xh + r * W, v[1] + (t * B + r) * NI, (size_t)NI * sizeof(float));
+      memcpy(xh + r * W + NI, hp + r * C, (size_t)C * sizeof(float));
+      memcpy(xg + (t * B + r) * NI, xhg + r * W, (size_t)NI * sizeof(float));
+      memcpy(hpg + r * C, xhg + r * W + NI, (size_t)C * sizeof(float));
+      for (j = 0; j < 4 * C; j++) bg[j] += dg[r * 4 * C + j];
+    }
+    if (!gemm(1, 0, W, 4 * C, B, xh, W, dg, 4 * C, tmp, 4 * C)) {
+      oom(k, "BlockLSTMGrad");
+      goto done;
+    }
+    for (e = 0; e < W * 4 * C; e++) wg[e] += tmp[e];
+  }
+  fstore(o[0], 0, xg, T * B * NI);
+  fstore(o[1], 0, cpg, n);
+  fstore(o[2], 0, hpg, n);
+  fstore(o[3], 0, wg, W * 4 * C);
+  if (s.peep) {
+    fstore(o[4], 0, pg, C);
+    fstore(o[5], 0, pg + C, C);
+    fstore(o[6], 0, pg + 2 * C, C);
+  }
+  fstore(o[7], 0, bg, 4 * C);
+done:
+  for (q = 1; q < 18; q++) ffree(in[q], v[q]);
+  tfe_free(xh);
+  tfe_free(xhg);
+  tfe_free(dg);
+  tfe_free(csg);
+  tfe_free(hg);
+  tfe_free(cpg);
+  tfe_free(hpg);
+  tfe_free(wg);
+  tfe_free(tmp);
+  tfe_free(bg);
+  tfe_free(pg);
+  tfe_free(xg);
+}
+
+static void block_lstm_grad_compute(tfe_kernel_context* k) {
+  block_lstm_grad(k, 0);
+}
+static void block_lstm_grad_v2_compute(tfe_kernel_context* k) {
+  block_lstm_grad(k, 1);
+}
+
+/* ---- GRUBlockCell / GRUBlockCellGrad ---- */
+
+static int gru_checks(tfe_kernel_context* k, int64_t* B, int64_t* NI,
+                      int64_t* C) {
+  TF_Tensor* const* in = k->inputs;
+  if (in[0]->num_dims != 2) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Rank of x must be 2, got %d",
+               in[0]->num_dims);
+    return 0;
+  }
+  *B = in[0]->dims[0];
+  *NI = in[0]->dims[1];
+  if (in[1]->num_dims != 2) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Rank of h_prev must be 2, got %d",
+               in[1]->num_dims);
+    return 0;
+  }
+  if (!want_dim(k, in[1], 0, *B, "h_prev.dims(0) != batch_size")) return 0;
+  *C = in[1]->dims[1];
+  if (in[2]->num_dims != 2) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Rank of w_ru_ must be 2, got %d",
+               in[2]->num_dims);
+    return 0;
+  }
+  if (!want_dim(k, in[2], 0, *NI + *C,
+                "w_ru.dim_size(0) != input_size + cell_size") ||
+      !want_dim(k, in[2], 1, *C * 2, "w_ru.dim_size(1) != cell_size * 2")) {
+    return 0;
+  }
+  if (in[3]->num_dims != 2) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Rank of w_c must be 2, got %d",
+               in[3]->num_dims);
+    return 0;
+  }
+  if (!want_dim(k, in[3], 0, *NI + *C,
+                "w_c.dim_size(0) != input_size + cell_size") ||
+      !want_dim(k, in[3], 1, *C, "w_c.dim_size(1) != cell_size")) {
+    return 0;
+  }
+  if (in[4]->num_dims != 1) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Rank of b_ru must be 1, got %d",
+               in[4]->num_dims);
+    return 0;
+  }
+  if (!want_dim(k, in[4], 0, *C * 2, "b_ru.dim_size(0) != cell_size * 2")) {
+    return 0;
+  }
+  if (in[5]->num_dims != 1) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Rank of b_c must be 1, got %d",
+               in[5]->num_dims);
+    return 0;
+  }
+  return want_dim(k, in[5], 0, *C, "b_c.dim_size(0) != cell_size");
+}
+
+static void gru_cell_compute(tfe_kernel_context* k) {
+  TF_Tensor* const* in = k->inputs;
+  int64_t B, NI, C, W, dims[2], r, j;
+  const float *x, *hp, *wru, *wc, *bru, *bc;
+  float *xh = NULL, *ru = NULL, *cc = NULL;
+  float *ro, *uo, *co, *ho;
+  TF_Tensor* o[4];
+  int q;
+  if (!gru_checks(k, &B, &NI, &C)) return;
+  dims[0] = B;
+  dims[1] = C;
+  for (q = 0; q < 4; q++) {
+    o[q] = tfe_kernel_alloc_output(k, q, TF_FLOAT, dims, 2);
+    if (o[q] == NULL) return;
+  }
+  if (B == 0 || C == 0) return;
+  W = NI + C;
+  x = (const float*)kutil_data(in[0]);
+  hp = (const float*)kutil_data(in[1]);
+  wru = (const float*)kutil_data(in[2]);
+  wc = (const float*)kutil_data(in[3]);
+  bru = (const float*)kutil_data(in[4]);
+  bc = (const float*)kutil_data(in[5]);
+  ro = (float*)kutil_data(o[0]);
+  uo = (float*)kutil_data(o[1]);
+  co = (float*)kutil_data(o[2]);
+  ho = (float*)kutil_data(o[3]);
+  xh = (float*)tfe_malloc((size_t)(B * W) * sizeof(float));
+  ru = (float*)tfe_malloc((size_t)(B * 2 * C) * sizeof(float));
+  cc = (float*)tfe_malloc((size_t)(B * C) * sizeof(float));
+  if (xh == NULL || ru == NULL || cc == NULL) {
+    oom(k, "GRUBlockCell");
+    goto done;
+  }
+  for (r = 0; r < B; r++) {
+    memcpy(xh + r * W, x + r * NI, (size_t)NI * sizeof(float));
+    memcpy(xh + r * W + NI, hp + r * C, (size_t)C * sizeof(float));
+  }
+  if (!gemm(0, 0, B, 2 * C, W, xh, W, wru, 2 * C, ru, 2 * C)) {
+    oom(k, "GRUBlockCell");
+    goto done;
+  }
+  for (r = 0; r < B; r++) {
+    for (j = 0; j < C; j++) {
+      ro[r * C + j] = sigm(ru[r * 2 * C + j] + bru[j]);
+      uo[r * C + j] = sigm(ru[r * 2 * C + C + j] + bru[C + j]);
+      xh[r * W + NI + j] = ro[r * C + j] * hp[r * C + j];
+    }
+  }
+  if (!gemm(0, 0, B, C, W, xh, W, wc, C, cc, C)) {
+    oom(k, "GRUBlockCell");
+    goto done;
+  }
+  for (r = 0; r < B; r++) {
+    for (j = 0; j < C; j++) {
+      int64_t e = r * C + j;
+      co[e] = tanhf(cc[e] + bc[j]);
+      ho[e] = uo[e] * hp[e] + (1 - uo[e]) * co[e];
+    }
+  }
+done:
+  tfe_free(xh);
+  tfe_free(ru);
+  tfe_free(cc);
+}
+
+static void gru_cell_grad_compute(tfe_kernel_context* k) {
+  TF_Tensor* const* in = k->inputs;
+  int64_t B, NI, C, W, dims[2], r, j;
+  const float *hp, *wru, *wc, *rr, *uu, *cc, *dh;
+  float *dx, *dhp, *dcb, *drub, *c1 = NULL, *c2 = NULL;
+  TF_Tensor* o[4];
+  static const char* const kNames[4] = {"r", "u", "c", "d_h"};
+  int q;
+  if (!gru_checks(k, &B, &NI, &C)) return;
+  for (q = 6; q < 10; q++) {
+    const TF_Tensor* t = in[q];
+    char what[48];
+    if (t->num_dims != 2) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Rank of %s must be 2, got %d",
+                 q == 8 ? "w_c" : kNames[q - 6], t->num_dims);
+      return;
+    }
+    snprintf(what, sizeof what, "%s.dims(0) != batch_size", kNames[q - 6]);
+    if (!want_dim(k, t, 0, B, what)) return;
+    snprintf(what, sizeof what, "%s.dims(1) != cell_size", kNames[q - 6]);
+    if (!want_dim(k, t, 1, C, what)) return;
+  }
+  W = NI + C;
+  dims[0] = B;
+  dims[1] = NI;
+  o[0] = tfe_kernel_alloc_output(k, 0, TF_FLOAT, dims, 2);
+  if (o[0] == NULL) return;
+  dims[1] = C;
+  o[1] = tfe_kernel_alloc_output(k, 1, TF_FLOAT, dims, 2);
+  if (o[1] == NULL) return;
+  o[2] = tfe_kernel_alloc_output(k, 2, TF_FLOAT, dims, 2);
+  if (o[2] == NULL) return;
+  dims[1] = 2 * C;
+  o[3] = tfe_kernel_alloc_output(k, 3, TF_FLOAT, dims, 2);
+  if (o[3] == NULL) return;
+  if (B == 0) return;
+  hp = (const float*)kutil_data(in[1]);
+  wru = (const float*)kutil_data(in[2]);
+  wc = (const float*)kutil_data(in[3]);
+  rr = (const float*)kutil_data(in[6]);
+  uu = (const float*)kutil_data(in[7]);
+  cc = (const float*)kutil_data(in[8]);
+  dh = (const float*)kutil_data(in[9]);
+  dx = (float*)kutil_data(o[0]);
+  dhp = (float*)kutil_data(o[1]);
+  dcb = (float*)kutil_data(o[2]);
+  drub = (float*)kutil_data(o[3]);
+  c1 = (float*)tfe_malloc((size_t)(B * W + 1) * sizeof(float));
+  c2 = (float*)tfe_malloc((size_t)(B * W + 1) * sizeof(float));
+  if (c1 == NULL || c2 == NULL) {
+    oom(k, "GRUBlockCellGrad");
+    goto done;
+  }
+  for (r = 0; r < B; r++) {
+    for (j = 0; j < C; j++) {
+      int64_t e = r * C + j;
+      dcb[e] = dh[e] * (1 - uu[e]) * (1 - cc[e] * cc[e]);
+      drub[r * 2 * C + C + j] = dh[e] * (hp[e] - cc[e]) * uu[e] * (1 - uu[e]);
+    }
+  }
+  /* c2 = d_c_bar w_c^T: the x part and the (r * h_prev) part */
+  if (!gemm(0, 1, B, W, C, dcb, C, wc, C, c2, W)) {
+    oom(k, "GRUBlockCellGrad");
+    goto done;
+  }
+  for (r = 0; r < B; r++) {
+    for (j = 0; j < C; j++) {
+      int64_t e = r * C + j;
+      drub[r * 2 * C + j] = c2[r * W + NI + j] * hp[e] * rr[e] * (1 - rr[e]);
+    }
+  }
+  if (!gemm(0, 1, B, W, 2 * C, drub, 2 * C, wru, 2 * C, c1, W)) {
+    oom(k, "GRUBlockCellGrad");
+    goto done;
+  }
+  for (r = 0; r < B; r++) {
+    for (j = 0; j < NI; j++) dx[r * NI + j] = c1[r * W + j] + c2[r * W + j];
+    for (j = 0; j < C; j++) {
+      int64_t e = r * C + j;
+      dhp[e] = c1[r * W + NI + j] + c2[r * W + NI + j] * rr[e] + dh[e] * uu[e];
+    }
+  }
+done:
+  tfe_free(c1);
+  tfe_free(c2);
+}
+
+void tfe_nn_linalg2_register_rnn(void) {
+  static const TF_DataType kFH[] = {TF_FLOAT, TF_HALF};
+  static const TF_DataType kF[] = {TF_FLOAT};
+  tfe_kutil_register("LSTMBlockCell", lstm_cell_compute, "T", kFH, 2, NULL,
+                     NULL, 0);
+  tfe_kutil_register("LSTMBlockCellGrad", lstm_cell_grad_compute, "T", kFH, 2,
+                     NULL, NULL, 0);
+  tfe_kutil_register("BlockLSTM", block_lstm_compute, "T", kFH, 2, NULL, NULL,
+                     0);
+  tfe_kutil_register("BlockLSTMV2", block_lstm_v2_compute, "T", kFH, 2, NULL,
+                     NULL, 0);
+  tfe_kutil_register("BlockLSTMGrad", block_lstm_grad_compute, "T", kFH, 2,
+                     NULL, NULL, 0);
+  tfe_kutil_register("BlockLSTMGradV2", block_lstm_grad_v2_compute, "T", kFH,
+                     2, NULL, NULL, 0);
+  tfe_kutil_register("GRUBlockCell", gru_cell_compute, "T", kF, 1, NULL, NULL,
+                     0);
+  tfe_kutil_register("GRUBlockCellGrad", gru_cell_grad_compute, "T", kF, 1,
+                     NULL, NULL, 0);
+}
