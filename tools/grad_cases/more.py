@@ -291,12 +291,5 @@ CASES: list[dict[str, Any]] = [
           "axis": c(1, "int64")}, {"batch_dims": -1}),
 ]
 
-# Igamma/Igammac: their gradient with respect to a uses the IgammaGradA op,
-# which tfe's op library lacks so far; grad_more.c registers the two
-# gradients only when that op exists. Add these to CASES then.
-IGAMMA_CASES: list[dict[str, Any]] = [
-    case("igamma_broadcast", "Igamma",
-         {"a": d(arr((3,), 0.5, 2.5)), "x": d(arr((2, 3), 0.2, 3.0))}),
-    case("igammac", "Igammac", {"a": d(arr((2, 3), 0.5, 2.5)), "x": d(arr((2, 3), 0.2, 3.0))}),
-]
-
+# Igamma/Igammac (whose gradient with respect to a uses the IgammaGradA
+# kernel of grad_support_kernels.c): cases in grad_cases/more2.py.
