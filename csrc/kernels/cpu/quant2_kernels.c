@@ -1,8 +1,1305 @@
 /* CPU kernels: quantize/dequantize, requantize, uniform-quantized and Quantized* ops (issue 18, session 8).
  * Definitions and shape rules come from TF 2.21's generated registry
- * (csrc/ops/defs_generated.c, shape_infer_rules_generated.c). */
+ * (csrc/ops/defs_generated.c, shape_infer_rules_generated.c).
+ *
+ * This file: QuantizeV2, Dequantize, QuantizeAndDequantize (V1..V4, V4Grad),
+ * Requantize, RequantizationRange, RequantizationRangePerChannel,
+ * RequantizePerChannel, QuantizeDownAndShrinkRange.
+ *
+ * The numbers follow TF's reference CPU kernels (as TF runs them with its
+ * oneDNN rewrites off): every step is done in the same precision and order
+ * as TF (float where TF computes in float, double where it uses double), so
+ * the results are bit-identical. Float to integer conversions copy what
+ * x86 does for TF's casts (a truncating conversion gives INT32_MIN out of
+ * range; qint32 values go through lrint). Nothing here may be contracted
+ * into FMAs: the loops are plain C without target clones. */
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "kernels/cpu/kutil.h"
 
 void tfe_register_cpu_quant2_kernels(void);
 
-void tfe_register_cpu_quant2_kernels(void) {}
+/* ------------------------------------------------------------ helpers */
+
+/* TF's StrCat rendering of a float / double (shortest round-trip). */
+static const char* q2_ffmt(float f, char* buf, size_t cap) {
+  if (isnan(f)) {
+    snprintf(buf, cap, "nan");
+  } else if (isinf(f)) {
+    snprintf(buf, cap, f < 0 ? "-inf" : "inf");
+  } else {
+    snprintf(buf, cap, "%.6g", (double)f);
+    if (strtof(buf, NULL) != f) snprintf(buf, cap, "%.9g", (double)f);
+  }
+  return buf;
+}
+
+static const char* q2_dfmt(double d, char* buf, size_t cap) {
+  if (isnan(d)) {
+    snprintf(buf, cap, "nan");
+  } else if (isinf(d)) {
+    snprintf(buf, cap, d < 0 ? "-inf" : "inf");
+  } else {
+    snprintf(buf, cap, "%.15g", d);
+    if (strtod(buf, NULL) != d) snprintf(buf, cap, "%.17g", d);
+  }
+  return buf;
+}
+
+/* Range of a quantized dtype. */
+typedef struct q2_qt {
+  int64_t lo, hi;
+  int bits;
+} q2_qt;
+
+static q2_qt q2_qtype(TF_DataType dt) {
+  q2_qt q;
+  switch (dt) {
+    case TF_QINT8: q.lo = -128; q.hi = 127; q.bits = 8; break;
+    case TF_QUINT8: q.lo = 0; q.hi = 255; q.bits = 8; break;
+    case TF_QINT16: q.lo = -32768; q.hi = 32767; q.bits = 16; break;
+    case TF_QUINT16: q.lo = 0; q.hi = 65535; q.bits = 16; break;
+    default: q.lo = INT32_MIN; q.hi = INT32_MAX; q.bits = 32; break;
+  }
+  return q;
+}
+
+static inline int64_t q2_load(const void* d, TF_DataType dt, int64_t i) {
+  switch (dt) {
+    case TF_QINT8: return ((const int8_t*)d)[i];
+    case TF_QUINT8: return ((const uint8_t*)d)[i];
+    case TF_QINT16: return ((const int16_t*)d)[i];
+    case TF_QUINT16: return ((const uint16_t*)d)[i];
+    default: return ((const int32_t*)d)[i];
+  }
+}
+
+/* Stores the low bits of v (a narrowing integer conversion). */
+static inline void q2_store(void* d, TF_DataType dt, int64_t i, int64_t v) {
+  switch (dt) {
+    case TF_QINT8: ((int8_t*)d)[i] = (int8_t)(uint8_t)(uint64_t)v; break;
+    case TF_QUINT8: ((uint8_t*)d)[i] = (uint8_t)(uint64_t)v; break;
+    case TF_QINT16: ((int16_t*)d)[i] = (int16_t)(uint16_t)(uint64_t)v; break;
+    case TF_QUINT16: ((uint16_t*)d)[i] = (uint16_t)(uint64_t)v; break;
+    default: ((int32_t*)d)[i] = (int32_t)(uint32_t)(uint64_t)v; break;
+  }
+}
+
+/* A truncating float -> int32 conversion as x86 does it: NaN and values
+ * outside the int32 range give INT32_MIN. */
+static inline int32_t q2_trunc_i32(float v) {
+  if (!(v >= -2147483648.0f && v < 2147483648.0f)) return INT32_MIN;
+  return (int32_t)v;
+}
+
+/* lrint(v) narrowed to 32 bits, as Eigen's QInt32(float) constructor. */
+static inline int32_t q2_lrint_i32(float v) {
+  if (!(v >= -9.2233720368547758e18f && v < 9.2233720368547758e18f)) return 0;
+  return (int32_t)(uint32_t)(uint64_t)llrintf(v);
+}
+
+/* A float converted to quantized dtype dt the way Eigen's cast<T> does. */
+static inline int64_t q2_cast_q(float v, TF_DataType dt) {
+  if (dt == TF_QINT32) return q2_lrint_i32(v);
+  return q2_trunc_i32(v);
+}
+
+/* double -> int64 as x86 does (INT64_MIN for NaN or out of range). */
+static inline int64_t q2_d2i64(double v) {
+  if (!(v >= -9.2233720368547758e18 && v < 9.2233720368547758e18)) {
+    return INT64_MIN;
+  }
+  return (int64_t)v;
+}
+
+static int q2_attr_str(tfe_kernel_context* k, const char* name,
+                       const char** out) {
+  size_t len;
+  if (k->attrs == NULL ||
+      !tfe_attrs_get_string(k->attrs, name, out, &len, k->status)) {
+    if (KUTIL_OK(k)) *out = "";
+    return KUTIL_OK(k);
+  }
+  return 1;
+}
+
+static float q2_attr_float(const tfe_kernel_context* k, const char* name,
+                           float dflt) {
+  float v;
+  if (k->attrs != NULL && tfe_attrs_get_float(k->attrs, name, &v, NULL)) {
+    return v;
+  }
+  return dflt;
+}
+
+static inline float q2_f0(const TF_Tensor* t) {
+  return ((const float*)kutil_data(t))[0];
+}
+
+/* pre * slices * post view of a tensor split at `axis`. */
+static void q2_split(const TF_Tensor* t, int axis, int64_t* pre,
+                     int64_t* post) {
+  *pre = kutil_dims_prod(t->dims, 0, axis);
+  *post = kutil_dims_prod(t->dims, axis + 1, t->num_dims);
+}
+
+/* ------------------------------------------- TF's quantization helpers */
+
+/* QuantizedToFloat for one value (double arithmetic, as TF). */
+static float q2_q_to_f(int64_t q, int bits, int64_t lowest, float rmin,
+                       float rmax) {
+  double steps, adjust, range, scale, rounded;
+  if (rmin == rmax) return rmin;
+  steps = (double)((int64_t)1 << bits);
+  adjust = steps / (steps - 1.0);
+  range = (double)(rmax - rmin) * adjust;
+  scale = range / steps;
+  rounded = (double)(roundf(rmin / (float)scale) * (float)scale);
+  return (float)(rounded + ((double)q - (double)lowest) * scale);
+}
+
+/* The per-element dequantizer of TF's Eigen path (all float). */
+typedef struct q2_deq {
+  float scale, offset;
+} q2_deq;
+
+static q2_deq q2_deq_make(int bits, int64_t lowest, float rmin, float rmax) {
+  q2_deq d;
+  double steps = (double)((int64_t)1 << bits);
+  float rounded;
+  d.scale = (float)((double)(rmax - rmin) / (steps - 1.0));
+  rounded = rmax == rmin ? rmin : roundf(rmin / d.scale) * d.scale;
+  d.offset = rounded - (float)lowest * d.scale;
+  return d;
+}
+
+/* The per-element quantizer of TF's Eigen path (all float). */
+typedef struct q2_quant {
+  float scale, shift, lo, hi;
+} q2_quant;
+
+static q2_quant q2_quant_make(q2_qt qt, float rmin, float rmax) {
+  q2_quant f;
+  double steps = (double)((int64_t)1 << qt.bits);
+  float min_scaled;
+  f.scale = rmax == rmin ? 0.0f : (float)((steps - 1.0) / (double)(rmax - rmin));
+  min_scaled = roundf(rmin * f.scale);
+  f.shift = min_scaled - (float)qt.lo;
+  f.lo = (float)qt.lo < -2.147483648e+09f ? -2.147483648e+09f : (float)qt.lo;
+  f.hi = (float)qt.hi > 2.147483520e+09f ? 2.147483520e+09f : (float)qt.hi;
+  return f;
+}
+
+static inline int32_t q2_quant_one(float x, const q2_quant* f) {
+  float v = roundf(x * f->scale) - f->shift;
+  v = (v < f->lo) ? f->lo : v;
+  v = (f->hi < v) ? f->hi : v;
+  return q2_trunc_i32(v);
+}
+
+/* ----------------------------------------------------------- QuantizeV2 */
+
+enum { Q2_MIN_COMBINED, Q2_MIN_FIRST, Q2_SCALED };
+
+static int q2_mode(const char* s) {
+  if (strcmp(s, "MIN_FIRST") == 0) return Q2_MIN_FIRST;
+  if (strcmp(s, "SCALED") == 0) return Q2_SCALED;
+  return Q2_MIN_COMBINED;
+}
+
+typedef struct q2_qv2 {
+  TF_DataType dt;
+  q2_qt qt;
+  int mode, even, narrow;
+  float ensure;
+} q2_qv2;
+
+/* Quantizes slice s of a pre x ns x post float array into out. */
+static void q2_quantize_slice(tfe_kernel_context* k, const q2_qv2* p,
+                              const float* x, void* out, int64_t pre,
+                              int64_t ns, int64_t post, int64_t s,
+                              float in_min, float in_max, float* omin,
+                              float* omax) {
+  float min_range, max_range, eps, m;
+  int64_t a, b;
+  if (in_max < in_min) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "input_max_range must be larger than input_min_range.");
+    return;
+  }
+  min_range = in_min < 0.0f ? in_min : 0.0f;
+  m = fabsf(in_min) > fabsf(in_max) ? fabsf(in_min) : fabsf(in_max);
+  eps = (m > 1.0f ? m : 1.0f) * p->ensure;
+  max_range = in_max > min_range + eps ? in_max : min_range + eps;
+  if (max_range < 0.0f) max_range = 0.0f;
+  if (p->mode == Q2_MIN_COMBINED) {
+    const float sf =
+        (float)(((double)p->qt.hi - (double)p->qt.lo) /
+                (double)(max_range - min_range));
+    const int is_signed = p->qt.lo < 0;
+    const float half =
+        is_signed ? (float)(((double)p->qt.hi - (double)p->qt.lo + 1) / 2.0)
+                  : 0.0f;
+    for (a = 0; a < pre; a++) {
+      for (b = 0; b < post; b++) {
+        int64_t i = (a * ns + s) * post + b;
+        float v = x[i];
+        v = (max_range < v) ? max_range : v;
+        v = (v < min_range) ? min_range : v;
+        if (is_signed) {
+          q2_store(out, p->dt, i, q2_cast_q(roundf((v - min_range) * sf - half), p->dt));
+        } else {
+          q2_store(out, p->dt, i, q2_trunc_i32((v - min_range) * sf + 0.5f));
+        }
+      }
+    }
+  } else if (p->mode == Q2_SCALED) {
+    const int64_t lo_out = p->qt.lo + (p->narrow ? 1 : 0);
+    const int64_t hi_out = p->qt.hi;
+    const float from_min = ((float)lo_out * min_range > 0)
+                               ? (float)lo_out / min_range
+                               : FLT_MAX;
+    const float from_max = ((float)hi_out * max_range > 0)
+                               ? (float)hi_out / max_range
+                               : FLT_MAX;
+    const float sf = from_min < from_max ? from_min : from_max;
+    min_range = (float)lo_out / sf;
+    max_range = (float)hi_out / sf;
+    for (a = 0; a < pre; a++) {
+      for (b = 0; b < post; b++) {
+        int64_t i = (a * ns + s) * post + b;
+        float v = x[i];
+        v = (max_range < v) ? max_range : v;
+        v = (v < min_range) ? min_range : v;
+        v *= sf;
+        v = p->even ? rintf(v) : roundf(v);
+        q2_store(out, p->dt, i, q2_cast_q(v, p->dt));
+      }
+    }
+  } else {
+    q2_quant f = q2_quant_make(p->qt, min_range, max_range);
+    for (a = 0; a < pre; a++) {
+      for (b = 0; b < post; b++) {
+        int64_t i = (a * ns + s) * post + b;
+        q2_store(out, p->dt, i, q2_quant_one(x[i], &f));
+      }
+    }
+  }
+  *omin = min_range;
+  *omax = max_range;
+}
+
+static void k_quantize_v2(tfe_kernel_context* k) {
+  const TF_Tensor* x = k->inputs[0];
+  const TF_Tensor* mn = k->inputs[1];
+  const TF_Tensor* mx = k->inputs[2];
+  const char *mode_s, *round_s;
+  int32_t axis;
+  int64_t ns = 1, pre, post, s;
+  TF_Tensor *y, *ymin, *ymax;
+  q2_qv2 p;
+  if (!q2_attr_str(k, "mode", &mode_s) || !q2_attr_str(k, "round_mode", &round_s) ||
+      !kutil_attr_int32(k, "axis", -1, &axis)) {
+    return;
+  }
+  p.dt = k->output_types[0];
+  p.qt = q2_qtype(p.dt);
+  p.mode = q2_mode(mode_s);
+  p.even = strcmp(round_s, "HALF_TO_EVEN") == 0;
+  p.narrow = kutil_attr_bool(k, "narrow_range", 0);
+  p.ensure = q2_attr_float(k, "ensure_minimum_range", 0.01f);
+  if (p.even && p.mode != Q2_SCALED) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "Round mode 'HALF_TO_EVEN' only supported for mode 'SCALED', "
+               "but mode is '%s'.",
+               mode_s);
+    return;
+  }
+  if (axis > -1) {
+    const TF_Tensor* r[2] = {mn, mx};
+    const char* nm[2] = {"min_range", "max_range"};
+    int j;
+    if (axis >= x->num_dims) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "Axis is on a zero-based index, so its value must always be "
+                 "less than number of input's dims, but given axis value was "
+                 "%d and input's dims was %d",
+                 (int)axis, x->num_dims);
+      return;
+    }
+    ns = x->dims[axis];
+    for (j = 0; j < 2; j++) {
+      if (r[j]->num_dims != 1) {
+        KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                   "If axis is specified, %s must be a 1-D tensor whose size "
+                   "matches the axis dimension of the input and output "
+                   "tensors, but %s dims are %d",
+                   nm[j], nm[j], r[j]->num_dims);
+        return;
+      }
+      if (r[j]->dims[0] != ns) {
+        KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                   "If axis is specified, %s must be a 1-D tensor whose size "
+                   "matches the axis dimension of the input and output "
+                   "tensors, but %s is a 1-D tensor of size %lld and input's "
+                   "axis dimension is of size %lld",
+                   nm[j], nm[j], (long long)r[j]->dims[0], (long long)ns);
+        return;
+      }
+    }
+  } else {
+    if (kutil_num_elements(mn) != 1) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "If axis is not specified, min_range must contain a single "
+                 "float element, but it contains %lld elements",
+                 (long long)kutil_num_elements(mn));
+      return;
+    }
+    if (kutil_num_elements(mx) != 1) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "If axis is not specified, max_range must contain a single "
+                 "float element, but it contains %lld elements",
+                 (long long)kutil_num_elements(mx));
+      return;
+    }
+  }
+  y = tfe_kernel_alloc_output(k, 0, p.dt, x->dims, x->num_dims);
+  if (y == NULL) return;
+  if (ns == 1) {
+    ymin = tfe_kernel_alloc_output(k, 1, TF_FLOAT, NULL, 0);
+    if (ymin == NULL) return;
+    ymax = tfe_kernel_alloc_output(k, 2, TF_FLOAT, NULL, 0);
+    if (ymax == NULL) return;
+    q2_quantize_slice(k, &p, (const float*)kutil_data(x), kutil_data(y), 1, 1,
+                      kutil_num_elements(x), 0, q2_f0(mn), q2_f0(mx),
+                      (float*)kutil_data(ymin), (float*)kutil_data(ymax));
+    return;
+  }
+  if (p.mode == Q2_MIN_FIRST) {
+    KUTIL_FAIL(k, TF_UNIMPLEMENTED,
+               "MIN_FIRST mode is not implemented for Quantize with axis != "
+               "-1.");
+    return;
+  }
+  ymin = tfe_kernel_alloc_output(k, 1, TF_FLOAT, mn->dims, mn->num_dims);
+  if (ymin == NULL) return;
+  ymax = tfe_kernel_alloc_output(k, 2, TF_FLOAT, mn->dims, mn->num_dims);
+  if (ymax == NULL) return;
+  if (kutil_num_elements(x) == 0) {
+    for (s = 0; s < ns; s++) {
+      ((float*)kutil_data(ymin))[s] = 0.0f;
+      ((float*)kutil_data(ymax))[s] = 0.0f;
+    }
+  }
+  q2_split(x, axis, &pre, &post);
+  for (s = 0; s < ns && KUTIL_OK(k); s++) {
+    q2_quantize_slice(k, &p, (const float*)kutil_data(x), kutil_data(y), pre,
+                      ns, post, s, ((const float*)kutil_data(mn))[s],
+                      ((const float*)kutil_data(mx))[s],
+                      (float*)kutil_data(ymin) + s, (float*)kutil_data(ymax) + s);
+  }
+}
+
+/* ----------------------------------------------------------- Dequantize */
+
+static void q2_dequantize_slice(TF_DataType dt, int mode, int narrow,
+                                int whole, const void* in, float* out, int64_t pre,
+                                int64_t ns, int64_t post, int64_t s,
+                                float rmin, float rmax) {
+  const q2_qt qt = q2_qtype(dt);
+  int64_t a, b;
+  if (mode == Q2_MIN_COMBINED) {
+    const float span = (float)qt.hi - (float)qt.lo;
+    const float sf = (rmax - rmin) / span;
+    const float half =
+        qt.lo < 0 ? ((float)qt.hi - (float)qt.lo + 1.0f) / 2.0f : 0.0f;
+    for (a = 0; a < pre; a++) {
+      for (b = 0; b < post; b++) {
+        int64_t i = (a * ns + s) * post + b;
+        out[i] = ((float)q2_load(in, dt, i) + half) * sf + rmin;
+      }
+    }
+  } else if (mode == Q2_SCALED) {
+    const int64_t lo_out = qt.lo + (narrow ? 1 : 0);
+    float sf;
+    if (qt.lo == 0) {
+      sf = rmax / (float)qt.hi;
+    } else {
+      float f1 = rmin / (float)lo_out, f2 = rmax / (float)qt.hi;
+      sf = f1 < f2 ? f2 : f1;
+    }
+    for (a = 0; a < pre; a++) {
+      for (b = 0; b < post; b++) {
+        int64_t i = (a * ns + s) * post + b;
+        float v = (float)q2_load(in, dt, i);
+        /* TF's whole-tensor path casts qint32 to int through float (the
+         * type converts only to float): 2^31-1 becomes INT32_MIN. */
+        if (whole && dt == TF_QINT32) v = (float)q2_trunc_i32(v);
+        out[i] = v * sf;
+      }
+    }
+  } else {
+    q2_deq d = q2_deq_make(qt.bits, qt.lo, rmin, rmax);
+    for (a = 0; a < pre; a++) {
+      for (b = 0; b < post; b++) {
+        int64_t i = (a * ns + s) * post + b;
+        out[i] = d.offset + (float)q2_load(in, dt, i) * d.scale;
+      }
+    }
+  }
+}
+
+static void k_dequantize(tfe_kernel_context* k) {
+  const TF_Tensor* x = k->inputs[0];
+  const TF_Tensor* mn = k->inputs[1];
+  const TF_Tensor* mx = k->inputs[2];
+  const TF_DataType odt = k->output_types[0];
+  const char* mode_s;
+  int mode, narrow;
+  int32_t axis;
+  int64_t ns = 1, n, pre, post, s, i;
+  TF_Tensor* y;
+  float* fout;
+  if (!q2_attr_str(k, "mode", &mode_s) ||
+      !kutil_attr_int32(k, "axis", -1, &axis)) {
+    return;
+  }
+  mode = q2_mode(mode_s);
+  narrow = kutil_attr_bool(k, "narrow_range", 0);
+  if (odt == TF_BFLOAT16 && mode != Q2_MIN_COMBINED) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "When output type is bfloat16, Mode string must be "
+               "'MIN_COMBINED', is '%s'",
+               mode_s);
+    return;
+  }
+  if (axis >= x->num_dims) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "Axis must be less than input dimension(%d), got %d",
+               x->num_dims, (int)axis);
+    return;
+  }
+  if (axis > -1) ns = x->dims[axis];
+  if (kutil_num_elements(mn) != ns) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "input_min_tensor must have as many elements as input on the "
+               "dequantization axis (%d), got %lld, expected %lld",
+               (int)axis, (long long)kutil_num_elements(mn), (long long)ns);
+    return;
+  }
+  if (kutil_num_elements(mx) != ns) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "input_max_tensor must have as many elements as input on the "
+               "dequantization axis (%d), got %lld, expected %lld",
+               (int)axis, (long long)kutil_num_elements(mx), (long long)ns);
+    return;
+  }
+  y = tfe_kernel_alloc_output(k, 0, odt, x->dims, x->num_dims);
+  if (y == NULL) return;
+  if (ns != 1 && mode == Q2_MIN_FIRST) {
+    KUTIL_FAIL(k, TF_UNIMPLEMENTED,
+               "MIN_FIRST mode is not implemented for Dequantize with axis != "
+               "-1.");
+    return;
+  }
+  n = kutil_num_elements(x);
+  if (n == 0) return;
+  if (odt == TF_FLOAT) {
+    fout = (float*)kutil_data(y);
+  } else {
+    fout = (float*)tfe_malloc((size_t)n * sizeof(float));
+    if (fout == NULL) {
+      KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory dequantizing %lld values",
+                 (long long)n);
+      return;
+    }
+  }
+  if (ns == 1) {
+    q2_dequantize_slice(x->dtype, mode, narrow, 1, kutil_data(x), fout, 1, 1, n,
+                        0, q2_f0(mn), q2_f0(mx));
+  } else {
+    q2_split(x, axis, &pre, &post);
+    for (s = 0; s < ns; s++) {
+      q2_dequantize_slice(x->dtype, mode, narrow, 0, kutil_data(x), fout, pre, ns,
+                          post, s, ((const float*)kutil_data(mn))[s],
+                          ((const float*)kutil_data(mx))[s]);
+    }
+  }
+  if (odt != TF_FLOAT) {
+    uint16_t* o = (uint16_t*)kutil_data(y);
+    for (i = 0; i < n; i++) o[i] = kutil_f32_to_bf16(fout[i]);
+    tfe_free(fout);
+  }
+}
+
+/* ------------------------------------------------ QuantizeAndDequantize */
+
+static void k_qdq_v1(tfe_kernel_context* k) {
+  KUTIL_FAIL(k, TF_UNIMPLEMENTED,
+             "Op QuantizeAndDequantize is not available in GraphDef version "
+             "2474. It has been removed in version 22. Replaced by "
+             "QuantizeAndDequantizeV2.");
+}
+
+/* The scale of one channel (TF's ComputeQuantizationRange), in the
+ * precision of T (float or double; is_f32 selects float rounding). */
+typedef struct q2_qdq_p {
+  int is_f32, signed_input, num_bits, even, narrow, range_given;
+} q2_qdq_p;
+
+static void q2_qdq_range(const q2_qdq_p* p, double* mn, double* mx,
+                         double* scale, double* inv) {
+  const int64_t qmin =
+      p->signed_input
+          ? (p->narrow ? -((int64_t)1 << (p->num_bits - 1)) + 1
+                       : -((int64_t)1 << (p->num_bits - 1)))
+          : 0;
+  const int64_t qmax = p->signed_input ? ((int64_t)1 << (p->num_bits - 1)) - 1
+                                       : ((int64_t)1 << p->num_bits) - 1;
+  if (p->is_f32) {
+    float fmn = (float)*mn, fmx = (float)*mx, s, iv;
+    float smin = ((float)qmin * fmn > 0) ? (float)qmin / fmn : FLT_MAX;
+    float smax = ((float)qmax * fmx > 0) ? (float)qmax / fmx : FLT_MAX;
+    if (smin < smax) {
+      s = smin;
+      iv = fmn / (float)qmin;
+      fmx = (float)qmax * iv;
+    } else {
+      s = smax;
+      iv = fmx / (float)qmax;
+      fmn = (float)qmin * iv;
+    }
+    *mn = fmn;
+    *mx = fmx;
+    *scale = s;
+    *inv = iv;
+  } else {
+    double smin = ((double)qmin * *mn > 0) ? (double)qmin / *mn : DBL_MAX;
+    double smax = ((double)qmax * *mx > 0) ? (double)qmax / *mx : DBL_MAX;
+    if (smin < smax) {
+      *scale = smin;
+      *inv = *mn / (double)qmin;
+      *mx = (double)qmax * *inv;
+    } else {
+      *scale = smax;
+      *inv = *mx / (double)qmax;
+      *mn = (double)qmin * *inv;
+    }
+  }
+}
+
+/* Quantizes and dequantizes slice s of a pre x ns x post array. */
+static void q2_qdq_slice(const q2_qdq_p* p, const void* xin, void* yout,
+                         int64_t pre, int64_t ns, int64_t post, int64_t s,
+                         double mn, double mx) {
+  int64_t a, b;
+  double scale, inv;
+  if (!p->range_given) {
+    int first = 1;
+    for (a = 0; a < pre; a++) {
+      for (b = 0; b < post; b++) {
+        int64_t i = (a * ns + s) * post + b;
+        double v = p->is_f32 ? (double)((const float*)xin)[i]
+                             : ((const double*)xin)[i];
+        if (first) {
+          mn = mx = v;
+          first = 0;
+        } else {
+          if (v < mn) mn = v;
+          if (v > mx) mx = v;
+        }
+      }
+    }
+    if (first) return; /* empty slice */
+  }
+  q2_qdq_range(p, &mn, &mx, &scale, &inv);
+  if (p->is_f32) {
+    const float fmn = (float)mn, fmx = (float)mx, fs = (float)scale,
+                fi = (float)inv;
+    const float* x = (const float*)xin;
+    float* y = (float*)yout;
+    for (a = 0; a < pre; a++) {
+      for (b = 0; b < post; b++) {
+        int64_t i = (a * ns + s) * post + b;
+        float v = x[i];
+        if (p->range_given) {
+          v = (fmx < v) ? fmx : v;
+          v = (v < fmn) ? fmn : v;
+        }
+        v *= fs;
+        v = p->even ? rintf(v) : floorf(v + 0.5f);
+        y[i] = v * fi;
+      }
+    }
+  } else {
+    const double* x = (const double*)xin;
+    double* y = (double*)yout;
+    for (a = 0; a < pre; a++) {
+      for (b = 0; b < post; b++) {
+        int64_t i = (a * ns + s) * post + b;
+        double v = x[i];
+        if (p->range_given) {
+          v = (mx < v) ? mx : v;
+          v = (v < mn) ? mn : v;
+        }
+        v *= scale;
+        v = p->even ? rint(v) : floor(v + 0.5);
+        y[i] = v * inv;
+      }
+    }
+  }
+}
+
+static double q2_scalar_t(const TF_Tensor* t, int64_t i) {
+  if (t->dtype == TF_FLOAT) return ((const float*)kutil_data(t))[i];
+  return ((const double*)kutil_data(t))[i];
+}
+
+static const char* q2_tfmt(const TF_Tensor* t, double v, char* buf,
+                           size_t cap) {
+  if (t->dtype == TF_FLOAT) return q2_ffmt((float)v, buf, cap);
+  return q2_dfmt(v, buf, cap);
+}
+
+/* Checks that the range tensors are 1-D with `depth` elements (the wording
+ * TF's V2/V3 kernels use). */
+static int q2_qdq_axis_ranges(tfe_kernel_context* k, const TF_Tensor* mn,
+                              const TF_Tensor* mx, int64_t depth, int axis) {
+  const TF_Tensor* r[2] = {mn, mx};
+  const char* nm[2] = {"input_min_tensor", "input_max_tensor"};
+  int j;
+  kutil_shape_buf sb;
+  for (j = 0; j < 2; j++) {
+    if (r[j]->num_dims != 1) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "Shape must be rank 1 for %s when the axis is specified",
+                 nm[j]);
+      return 0;
+    }
+  }
+  for (j = 0; j < 2; j++) {
+    if (r[j]->dims[0] != depth) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "%s has incorrect size, was %lld expected %lld to match dim "
+                 "%d of the input %s",
+                 nm[j], (long long)r[j]->dims[0], (long long)depth, axis,
+                 kutil_tshape(r[j], &sb));
+      return 0;
+    }
+  }
+  return 1;
+}
+
+static void q2_qdq_run(tfe_kernel_context* k, const q2_qdq_p* p, int axis,
+                       const TF_Tensor* mn, const TF_Tensor* mx) {
+  const TF_Tensor* x = k->inputs[0];
+  TF_Tensor* y = tfe_kernel_alloc_output(k, 0, x->dtype, x->dims, x->num_dims);
+  int64_t pre, post, ns, s;
+  if (y == NULL || kutil_num_elements(x) == 0) return;
+  if (axis == -1) {
+    q2_qdq_slice(p, kutil_data(x), kutil_data(y), 1, 1, kutil_num_elements(x),
+                 0, p->range_given ? q2_scalar_t(mn, 0) : 0.0,
+                 p->range_given ? q2_scalar_t(mx, 0) : 0.0);
+    return;
+  }
+  ns = x->dims[axis];
+  q2_split(x, axis, &pre, &post);
+  for (s = 0; s < ns; s++) {
+    q2_qdq_slice(p, kutil_data(x), kutil_data(y), pre, ns, post, s,
+                 p->range_given ? q2_scalar_t(mn, s) : 0.0,
+                 p->range_given ? q2_scalar_t(mx, s) : 0.0);
+  }
+}
+
+/* QuantizeAndDequantizeV2 and V4 (same kernel; they differ in gradient). */
+static void k_qdq_v2(tfe_kernel_context* k) {
+  const TF_Tensor* x = k->inputs[0];
+  const TF_Tensor* mn = k->inputs[1];
+  const TF_Tensor* mx = k->inputs[2];
+  const char* round_s;
+  int32_t nb, axis;
+  q2_qdq_p p;
+  char b1[40], b2[40];
+  if (!kutil_attr_int32(k, "num_bits", 8, &nb) ||
+      !kutil_attr_int32(k, "axis", -1, &axis) ||
+      !q2_attr_str(k, "round_mode", &round_s)) {
+    return;
+  }
+  p.is_f32 = x->dtype == TF_FLOAT;
+  p.signed_input = kutil_attr_bool(k, "signed_input", 1);
+  p.range_given = kutil_attr_bool(k, "range_given", 0);
+  p.narrow = kutil_attr_bool(k, "narrow_range", 0);
+  p.even = strcmp(round_s, "HALF_UP") != 0;
+  p.num_bits = nb;
+  if (!(nb > 0 && nb < (p.signed_input ? 62 : 63))) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "num_bits is out of range: %d with signed_input_ %d", (int)nb,
+               p.signed_input);
+    return;
+  }
+  if (axis < -1) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Axis must be at least -1. Found %d",
+               (int)axis);
+    return;
+  }
+  if (axis != -1 && axis >= x->num_dims) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "Shape must be at least rank %d but is rank %d", (int)axis + 1,
+               x->num_dims);
+    return;
+  }
+  if (p.range_given) {
+    double lo, hi;
+    /* TF checks only input_min's rank for an axis, then wants scalars:
+     * a given per-channel range is always refused. */
+    if (axis != -1 && mn->num_dims != 1) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "Shape must be rank 1 for input_min_tensor when the axis is "
+                 "specified");
+      return;
+    }
+    if (mn->num_dims != 0) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "input_min must be a scalar.");
+      return;
+    }
+    if (mx->num_dims != 0) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "input_max must be a scalar.");
+      return;
+    }
+    lo = q2_scalar_t(mn, 0);
+    hi = q2_scalar_t(mx, 0);
+    if (!(lo <= hi)) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Invalid range: input_min %s > input_max %s",
+                 q2_tfmt(mn, lo, b1, sizeof b1), q2_tfmt(mx, hi, b2, sizeof b2));
+      return;
+    }
+  }
+  q2_qdq_run(k, &p, axis, mn, mx);
+}
+
+static void k_qdq_v3(tfe_kernel_context* k) {
+  const TF_Tensor* x = k->inputs[0];
+  const TF_Tensor* mn = k->inputs[1];
+  const TF_Tensor* mx = k->inputs[2];
+  const TF_Tensor* bits = k->inputs[3];
+  int32_t axis, nb;
+  q2_qdq_p p;
+  char b1[40], b2[40];
+  if (!kutil_attr_int32(k, "axis", -1, &axis)) return;
+  p.is_f32 = x->dtype == TF_FLOAT;
+  p.signed_input = kutil_attr_bool(k, "signed_input", 1);
+  p.range_given = kutil_attr_bool(k, "range_given", 1);
+  p.narrow = kutil_attr_bool(k, "narrow_range", 0);
+  p.even = 1;
+  if (axis < -1 || axis >= x->num_dims) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "Axis requested is larger than input dimensions. Axis: %d "
+               "Input Dimensions: %d",
+               (int)axis, x->num_dims);
+    return;
+  }
+  if (bits->num_dims != 0) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "Invalid shape. The `num_bits` tensor should be a scalar. Got "
+               "dimensions: %d",
+               bits->num_dims);
+    return;
+  }
+  nb = ((const int32_t*)kutil_data(bits))[0];
+  if (!(nb > 0 && nb < (p.signed_input ? 62 : 63))) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "num_bits is out of range: %d with `signed_input_` %d", (int)nb,
+               p.signed_input);
+    return;
+  }
+  p.num_bits = nb;
+  if (p.range_given) {
+    if (axis == -1) {
+      double lo, hi;
+      if (kutil_num_elements(mn) < 1 || kutil_num_elements(mx) < 1) {
+        KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                   "input_min and input_max must each hold a value");
+        return;
+      }
+      lo = q2_scalar_t(mn, 0);
+      hi = q2_scalar_t(mx, 0);
+      if (!(lo <= hi)) {
+        KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                   "Invalid range: input_min %s > input_max %s",
+                   q2_tfmt(mn, lo, b1, sizeof b1),
+                   q2_tfmt(mx, hi, b2, sizeof b2));
+        return;
+      }
+    } else if (!q2_qdq_axis_ranges(k, mn, mx, x->dims[axis], (int)axis)) {
+      return;
+    }
+  }
+  q2_qdq_run(k, &p, axis, mn, mx);
+}
+
+static void k_qdq_v4_grad(tfe_kernel_context* k) {
+  const TF_Tensor* g = k->inputs[0];
+  const TF_Tensor* x = k->inputs[1];
+  const TF_Tensor* mn = k->inputs[2];
+  const TF_Tensor* mx = k->inputs[3];
+  int32_t axis;
+  int64_t depth = 1, pre, post, s, a, b, n;
+  int i;
+  TF_Tensor *dx, *dmin, *dmax;
+  if (!kutil_attr_int32(k, "axis", -1, &axis)) return;
+  if (g->num_dims != x->num_dims) goto size_err;
+  for (i = 0; i < x->num_dims; i++) {
+    if (g->dims[i] != x->dims[i]) goto size_err;
+  }
+  if (axis < -1) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Axis must be at least -1. Found %d",
+               (int)axis);
+    return;
+  }
+  if (axis != -1 && axis >= x->num_dims) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "Axis should be -1 or 0 or a positive value less than %dbut "
+               "given axis value was %d",
+               x->num_dims, (int)axis);
+    return;
+  }
+  if (axis != -1) depth = x->dims[axis];
+  if (mn->num_dims > 1) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "Input min tensor must have dimension 0 or 1. Received %d.",
+               mn->num_dims);
+    return;
+  }
+  if (mx->num_dims > 1) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "Input max tensor must have dimension 0 or 1. Received %d.",
+               mx->num_dims);
+    return;
+  }
+  if (axis != -1) {
+    if (mn->num_dims != 1) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "Shape must be rank 1 for input_min_tensor when the axis is "
+                 "specified");
+      return;
+    }
+    if (mx->num_dims != 1) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "Shape must be rank 1 for input_max_tensor when the axis is "
+                 "specified");
+      return;
+    }
+    if (mn->dims[0] != depth) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "min has incorrect size, expected %lld was %lld",
+                 (long long)depth, (long long)mn->dims[0]);
+      return;
+    }
+    if (mx->dims[0] != depth) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "max has incorrect size, expected %lld was %lld",
+                 (long long)depth, (long long)mx->dims[0]);
+      return;
+    }
+  } else {
+    if (mn->num_dims != 0) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "input_min must be a scalar if axis is unspecified");
+      return;
+    }
+    if (mx->num_dims != 0) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "input_max must be a scalar if axis is unspecified");
+      return;
+    }
+  }
+  dx = tfe_kernel_alloc_output(k, 0, x->dtype, x->dims, x->num_dims);
+  if (dx == NULL) return;
+  dmin = tfe_kernel_alloc_output(k, 1, x->dtype, &depth, axis == -1 ? 0 : 1);
+  if (dmin == NULL) return;
+  dmax = tfe_kernel_alloc_output(k, 2, x->dtype, &depth, axis == -1 ? 0 : 1);
+  if (dmax == NULL) return;
+  memset(kutil_data(dmin), 0, (size_t)depth * kutil_esize(x->dtype));
+  memset(kutil_data(dmax), 0, (size_t)depth * kutil_esize(x->dtype));
+  n = kutil_num_elements(x);
+  if (n == 0) return;
+  if (axis == -1) {
+    pre = 1;
+    post = n;
+  } else {
+    q2_split(x, axis, &pre, &post);
+  }
+  for (s = 0; s < depth; s++) {
+    const double lo = q2_scalar_t(mn, s), hi = q2_scalar_t(mx, s);
+    for (a = 0; a < pre; a++) {
+      for (b = 0; b < post; b++) {
+        int64_t j = (a * depth + s) * post + b;
+        if (x->dtype == TF_FLOAT) {
+          const float v = ((const float*)kutil_data(x))[j];
+          const float in = (v >= (float)lo && v <= (float)hi) ? 1.0f : 0.0f;
+          ((float*)kutil_data(dx))[j] = ((const float*)kutil_data(g))[j] * in;
+        } else {
+          const double v = ((const double*)kutil_data(x))[j];
+          const double in = (v >= lo && v <= hi) ? 1.0 : 0.0;
+          ((double*)kutil_data(dx))[j] = ((const double*)kutil_data(g))[j] * in;
+        }
+      }
+    }
+  }
+  return;
+size_err:
+  KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "gradient and input must be the same size");
+}
+
+/* ------------------------------------------------------------ Requantize */
+
+/* TF's fixed-point qint32 -> quint8 requantization. */
+static void q2_requant_32_to_u8(const int32_t* in, uint8_t* out, int64_t n,
+                                float min_in, float max_in, float min_out,
+                                float max_out) {
+  const float in_range = max_in - min_in;
+  const float out_range = max_out - min_out;
+  const float recip = out_range == 0.0f ? 0.0f : (float)(255.0 / out_range);
+  const float rezero = (float)((double)(min_in + max_in) / 2.0);
+  const int64_t scale_fp =
+      out_range == 0.0f
+          ? 0
+          : q2_d2i64(255.0 * 65536.0 * (double)in_range / (double)out_range);
+  const float off_f = rezero * recip * 65536.0f;
+  const int64_t in_off =
+      (!(off_f >= -9.2233720368547758e18f && off_f < 9.2233720368547758e18f))
+          ? INT64_MIN
+          : (int64_t)off_f;
+  const int64_t out_off =
+      out_range == 0.0f
+          ? 0
+          : (int64_t)lround(65536.0 * ((double)min_out * 255.0) /
+                            (double)out_range);
+  const int64_t add =
+      (int64_t)((uint64_t)in_off - (uint64_t)out_off + (uint64_t)32768);
+  int64_t i;
+  for (i = 0; i < n; i++) {
+    int64_t prod = (int64_t)((uint64_t)(int64_t)in[i] * (uint64_t)scale_fp);
+    int64_t fp = (int64_t)((uint64_t)(prod >> 32) + (uint64_t)add);
+    int64_t q = fp >> 16;
+    q = q < 0 ? 0 : (q > 255 ? 255 : q);
+    out[i] = (uint8_t)q;
+  }
+}
+
+/* The general requantization (TF's Eigen dequantize then quantize). */
+static void q2_requant_general(const void* in, TF_DataType idt, void* out,
+                               TF_DataType odt, int64_t n, float min_in,
+                               float max_in, float min_out, float max_out) {
+  const q2_qt iq = q2_qtype(idt), oq = q2_qtype(odt);
+  const q2_deq d = q2_deq_make(iq.bits, iq.lo, min_in, max_in);
+  const q2_quant f = q2_quant_make(oq, min_out, max_out);
+  int64_t i;
+  for (i = 0; i < n; i++) {
+    float v = d.offset + (float)q2_load(in, idt, i) * d.scale;
+    q2_store(out, odt, i, q2_quant_one(v, &f));
+  }
+}
+
+static void q2_requant(const TF_Tensor* x, TF_Tensor* y, float min_in,
+                       float max_in, float min_out, float max_out) {
+  int64_t n = kutil_num_elements(x);
+  if (n == 0) return;
+  if (x->dtype == TF_QINT32 && y->dtype == TF_QUINT8) {
+    q2_requant_32_to_u8((const int32_t*)kutil_data(x), (uint8_t*)kutil_data(y),
+                        n, min_in, max_in, min_out, max_out);
+  } else {
+    q2_requant_general(kutil_data(x), x->dtype, kutil_data(y), y->dtype, n,
+                       min_in, max_in, min_out, max_out);
+  }
+}
+
+static int q2_rank0(tfe_kernel_context* k, int idx, const char* name) {
+  if (k->inputs[idx]->num_dims != 0) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "`%s` must be rank 0 but is rank %d",
+               name, k->inputs[idx]->num_dims);
+    return 0;
+  }
+  return 1;
+}
+
+static int q2_alloc_range(tfe_kernel_context* k, int idx, float mn, float mx) {
+  TF_Tensor* a = tfe_kernel_alloc_output(k, idx, TF_FLOAT, NULL, 0);
+  TF_Tensor* b;
+  if (a == NULL) return 0;
+  b = tfe_kernel_alloc_output(k, idx + 1, TF_FLOAT, NULL, 0);
+  if (b == NULL) return 0;
+  *(float*)kutil_data(a) = mn;
+  *(float*)kutil_data(b) = mx;
+  return 1;
+}
+
+static void k_requantize(tfe_kernel_context* k) {
+  const TF_Tensor* x = k->inputs[0];
+  float rmin, rmax;
+  char b1[40], b2[40];
+  TF_Tensor* y;
+  if (!q2_rank0(k, 1, "input_min") || !q2_rank0(k, 2, "input_max") ||
+      !q2_rank0(k, 3, "requested_output_min") ||
+      !q2_rank0(k, 4, "requested_output_max")) {
+    return;
+  }
+  rmin = q2_f0(k->inputs[3]);
+  rmax = q2_f0(k->inputs[4]);
+  if (!(rmin <= 0.0f)) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "requested_output_min must be <= 0, but got %s",
+               q2_ffmt(rmin, b1, sizeof b1));
+    return;
+  }
+  if (!(rmax >= rmin)) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "requested_output_max must be >= requested_output_min, but got "
+               "%s and %s",
+               q2_ffmt(rmax, b1, sizeof b1), q2_ffmt(rmin, b2, sizeof b2));
+    return;
+  }
+  y = tfe_kernel_alloc_output(k, 0, k->output_types[0], x->dims, x->num_dims);
+  if (y == NULL) return;
+  q2_requant(x, y, q2_f0(k->inputs[1]), q2_f0(k->inputs[2]), rmin, rmax);
+  q2_alloc_range(k, 1, rmin, rmax);
+}
+
+/* Smallest and largest element of a qint32 tensor (INT32_MAX / INT32_MIN
+ * when empty, as Eigen's reductions). */
+static void q2_minmax32(const TF_Tensor* x, int32_t* lo, int32_t* hi) {
+  const int32_t* d = (const int32_t*)kutil_data(x);
+  int64_t n = kutil_num_elements(x), i;
+  int32_t a = INT32_MAX, b = INT32_MIN;
+  for (i = 0; i < n; i++) {
+    if (d[i] < a) a = d[i];
+    if (d[i] > b) b = d[i];
+  }
+  *lo = a;
+  *hi = b;
+}
+
+static void k_requantization_range(tfe_kernel_context* k) {
+  float in_min, in_max, umin, umax;
+  int32_t lo, hi;
+  if (kutil_num_elements(k->inputs[1]) == 0) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Input min must not be empty.");
+    return;
+  }
+  if (kutil_num_elements(k->inputs[2]) == 0) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Input max must not be empty.");
+    return;
+  }
+  in_min = q2_f0(k->inputs[1]);
+  in_max = q2_f0(k->inputs[2]);
+  q2_minmax32(k->inputs[0], &lo, &hi);
+  umin = q2_q_to_f(lo, 32, INT32_MIN, in_min, in_max);
+  if (umin > 0.0f) umin = 0.0f;
+  umax = q2_q_to_f(hi, 32, INT32_MIN, in_min, in_max);
+  q2_alloc_range(k, 0, umin, umax);
+}
+
+static void k_quantize_down_and_shrink_range(tfe_kernel_context* k) {
+  const TF_Tensor* x = k->inputs[0];
+  float in_min, in_max, amin, amax;
+  int32_t lo, hi;
+  TF_Tensor* y;
+  if (!q2_rank0(k, 1, "input_min") || !q2_rank0(k, 2, "input_max")) return;
+  in_min = q2_f0(k->inputs[1]);
+  in_max = q2_f0(k->inputs[2]);
+  q2_minmax32(x, &lo, &hi);
+  amin = q2_q_to_f(lo, 32, INT32_MIN, in_min, in_max);
+  if (amin > 0.0f) amin = 0.0f;
+  amax = q2_q_to_f(hi, 32, INT32_MIN, in_min, in_max);
+  y = tfe_kernel_alloc_output(k, 0, k->output_types[0], x->dims, x->num_dims);
+  if (y == NULL) return;
+  q2_requant(x, y, in_min, in_max, amin, amax);
+  q2_alloc_range(k, 1, amin, amax);
+}
+
+/* Per-channel range checks shared by the two per-channel kernels. */
+static int q2_pc_sizes(tfe_kernel_context* k, const TF_Tensor* mn,
+                       const TF_Tensor* mx, int64_t depth) {
+  const int64_t d0 = mn->num_dims > 0 ? mn->dims[0] : 1;
+  const int64_t d1 = mx->num_dims > 0 ? mx->dims[0] : 1;
+  if (d0 != depth || kutil_num_elements(mn) != depth) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "input_min has incorrect size, expected %lld was %lld",
+               (long long)depth, (long long)d0);
+    return 0;
+  }
+  if (d1 != depth || kutil_num_elements(mx) != depth) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "input_max has incorrect size, expected %lld was %lld",
+               (long long)depth, (long long)d1);
+    return 0;
+  }
+  return 1;
+}
+
+static inline int32_t q2_abs32(int32_t v) {
+  return v < 0 ? (int32_t)(0u - (uint32_t)v) : v;
+}
+
+static void k_requantization_range_per_channel(tfe_kernel_context* k) {
+  const TF_Tensor* x = k->inputs[0];
+  const TF_Tensor* mn = k->inputs[1];
+  const TF_Tensor* mx = k->inputs[2];
+  const int64_t depth = kutil_num_elements(mx);
+  const float clip = q2_attr_float(k, "clip_value_max", 0.0f);
+  const float* fmn = (const float*)kutil_data(mn);
+  const float* fmx = (const float*)kutil_data(mx);
+  const int32_t* d = (const int32_t*)kutil_data(x);
+  float out_max = FLT_MIN;
+  int non_neg = 1;
+  int64_t c, i, rows;
+  if (!q2_pc_sizes(k, mn, mx, depth)) return;
+  if (x->num_dims != 4) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "input must be in NHWC format");
+    return;
+  }
+  if (x->dims[3] != depth) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "input must have same number of channels as length of "
+               "input_min: %lld vs %lld",
+               (long long)x->dims[3], (long long)depth);
+    return;
+  }
+  rows = depth == 0 ? 0 : kutil_num_elements(x) / depth;
+  for (c = 0; c < depth; c++) {
+    int32_t lo = INT32_MAX, hi = INT32_MIN, am, al, ah;
+    float scale, r;
+    for (i = 0; i < rows; i++) {
+      int32_t v = d[i * depth + c];
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
+    }
+    al = q2_abs32(lo);
+    ah = q2_abs32(hi);
+    am = al > ah ? al : ah;
+    scale = fabsf(fmn[c]) > fabsf(fmx[c]) ? fabsf(fmn[c]) : fabsf(fmx[c]);
+    r = scale * (float)am / 2147483648.0f;
+    if (lo < 0) non_neg = 0;
+    if (r > out_max) out_max = r;
+  }
+  if (out_max > clip) out_max = clip;
+  q2_alloc_range(k, 0, non_neg ? 0.0f : -out_max, out_max);
+}
+
+static void k_requantize_per_channel(tfe_kernel_context* k) {
+  const TF_Tensor* x = k->inputs[0];
+  const TF_Tensor* mn = k->inputs[1];
+  const TF_Tensor* mx = k->inputs[2];
+  const TF_DataType odt = k->output_types[0];
+  const int64_t depth = kutil_num_elements(mn);
+  float rmin, rmax, rmm, factor;
+  float* scales;
+  int64_t n, i;
+  char b1[40];
+  TF_Tensor* y;
+  if (!q2_pc_sizes(k, mn, mx, depth)) return;
+  if (x->num_dims != 4) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "Current RequantizePerChannel operatorsupports 4D tensors only.");
+    return;
+  }
+  if (kutil_num_elements(k->inputs[3]) < 1 ||
+      kutil_num_elements(k->inputs[4]) < 1) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "requested_output_min and requested_output_max must each hold "
+               "a value");
+    return;
+  }
+  /* TF reads the scales by channel without checking the input's last dim
+   * (reading past them); tfe refuses that input. */
+  if (x->dims[3] != depth) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "input must have same number of channels as length of "
+               "input_min: %lld vs %lld",
+               (long long)x->dims[3], (long long)depth);
+    return;
+  }
+  rmin = q2_f0(k->inputs[3]);
+  rmax = q2_f0(k->inputs[4]);
+  if (odt == TF_QINT8 && !(rmin < 0.0f)) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "If out_type is QINT8, requested_output_max must be non "
+               "negative, got %s",
+               q2_ffmt(rmin, b1, sizeof b1));
+    return;
+  }
+  y = tfe_kernel_alloc_output(k, 0, odt, x->dims, x->num_dims);
+  if (y == NULL) return;
+  if (!q2_alloc_range(k, 1, rmin, rmax)) return;
+  n = kutil_num_elements(x);
+  if (n == 0 || depth == 0) return;
+  factor = odt == TF_QINT8 ? 127.0f : 255.0f;
+  rmm = fabsf(rmin) > fabsf(rmax) ? fabsf(rmin) : fabsf(rmax);
+  scales = (float*)tfe_malloc((size_t)depth * sizeof(float));
+  if (scales == NULL) {
+    KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory");
+    return;
+  }
+  for (i = 0; i < depth; i++) {
+    const float a = fabsf(((const float*)kutil_data(mn))[i]);
+    const float b = fabsf(((const float*)kutil_data(mx))[i]);
+    scales[i] = factor * ((a > b ? a : b) / rmm / 2147483648.0f);
+  }
+  for (i = 0; i < n; i++) {
+    float v = (float)((const int32_t*)kutil_data(x))[i] * scales[i % depth];
+    int64_t q;
+    v = rintf(v);
+    if (odt == TF_QINT8) {
+      q = v < -128.0f ? -128 : (v > 127.0f ? 127 : (isnan(v) ? 0 : (int64_t)v));
+    } else {
+      q = v < 0.0f ? 0 : (v > 255.0f ? 255 : (isnan(v) ? 0 : (int64_t)v));
+    }
+    q2_store(kutil_data(y), odt, i, q);
+  }
+  tfe_free(scales);
+}
+
+/* --------------------------------------------------------- registration */
+
+static const TF_DataType k_qtypes[] = {TF_QINT8, TF_QUINT8, TF_QINT16,
+                                       TF_QUINT16, TF_QINT32};
+static const TF_DataType k_deq_out[] = {TF_FLOAT, TF_BFLOAT16};
+static const TF_DataType k_fd[] = {TF_FLOAT, TF_DOUBLE};
+static const TF_DataType k_q32[] = {TF_QINT32};
+static const TF_DataType k_q8[] = {TF_QINT8, TF_QUINT8};
+static const TF_DataType k_qu8[] = {TF_QUINT8};
+
+void tfe_register_cpu_quant2_kernels(void) {
+  tfe_kutil_register("QuantizeV2", k_quantize_v2, "T", k_qtypes,
+                     KUTIL_COUNT(k_qtypes), NULL, NULL, 0);
+  tfe_kutil_register("Dequantize", k_dequantize, "T", k_qtypes,
+                     KUTIL_COUNT(k_qtypes), "dtype", k_deq_out,
+                     KUTIL_COUNT(k_deq_out));
+  tfe_kutil_register("QuantizeAndDequantize", k_qdq_v1, "T", k_fd,
+                     KUTIL_COUNT(k_fd), NULL, NULL, 0);
+  tfe_kutil_register("QuantizeAndDequantizeV2", k_qdq_v2, "T", k_fd,
+                     KUTIL_COUNT(k_fd), NULL, NULL, 0);
+  tfe_kutil_register("QuantizeAndDequantizeV4", k_qdq_v2, "T", k_fd,
+                     KUTIL_COUNT(k_fd), NULL, NULL, 0);
+  tfe_kutil_register("QuantizeAndDequantizeV3", k_qdq_v3, "T", k_fd,
+                     KUTIL_COUNT(k_fd), NULL, NULL, 0);
+  tfe_kutil_register("QuantizeAndDequantizeV4Grad", k_qdq_v4_grad, "T", k_fd,
+                     KUTIL_COUNT(k_fd), NULL, NULL, 0);
+  tfe_kutil_register("Requantize", k_requantize, "Tinput", k_q32, 1,
+                     "out_type", k_q8, KUTIL_COUNT(k_q8));
+  tfe_kutil_register("RequantizationRange", k_requantization_range, "Tinput",
+                     k_q32, 1, NULL, NULL, 0);
+  tfe_kutil_register("QuantizeDownAndShrinkRange",
+                     k_quantize_down_and_shrink_range, "Tinput", k_q32, 1,
+                     "out_type", k_qu8, 1);
+  tfe_kutil_register("RequantizationRangePerChannel",
+                     k_requantization_range_per_channel, "T", k_q32, 1, NULL,
+                     NULL, 0);
+  tfe_kutil_register("RequantizePerChannel", k_requantize_per_channel, "T",
+                     k_q32, 1, "out_type", k_q8, KUTIL_COUNT(k_q8));
+}
