@@ -168,6 +168,41 @@ static const tfe_ew_op k_igamma_grad_a = {
  * filled with the default value). Sums are taken in T (integers wrap,
  * half/bfloat16 round through float at each step). */
 
+/* d_values[i] = grad_values[map[i]] for elements of one width (a plain
+ * copy of the bits), marking each source position seen. */
+#define GS_GATHER(TYPE)                                  \
+  do {                                                   \
+    const TYPE* src_ = (const TYPE*)kutil_data(gv);      \
+    TYPE* dst_ = (TYPE*)kutil_data(dv);                  \
+    for (i = 0; i < n; i++) {                            \
+      dst_[i] = src_[map[i]];                            \
+      seen[map[i]] = 1;                                  \
+    }                                                    \
+  } while (0)
+
+/* The sum of the unseen grad_values, added one by one in the order of the
+ * positions (as TF does) in the accumulator type ACC, stored as TYPE. */
+#define GS_SUM(TYPE, ACC, LOAD, STORE)                   \
+  do {                                                   \
+    const TYPE* src_ = (const TYPE*)kutil_data(gv);      \
+    TYPE acc_;                                           \
+    STORE(acc_, (ACC)0);                                 \
+    for (i = 0; i < n_full; i++) {                       \
+      if (!seen[i]) {                                    \
+        ACC v_ = (ACC)LOAD(acc_) + (ACC)LOAD(src_[i]);   \
+        STORE(acc_, v_);                                 \
+      }                                                  \
+    }                                                    \
+    *(TYPE*)kutil_data(dd) = acc_;                       \
+  } while (0)
+
+#define GS_LD(v) (v)
+#define GS_ST(dst, v) ((dst) = (v))
+#define GS_LD_F16(v) kutil_f16_to_f32(v)
+#define GS_ST_F16(dst, v) ((dst) = kutil_f32_to_f16(v))
+#define GS_LD_BF16(v) kutil_bf16_to_f32(v)
+#define GS_ST_BF16(dst, v) ((dst) = kutil_f32_to_bf16(v))
+
 static void k_sparse_fill_empty_rows_grad(tfe_kernel_context* k) {
   const TF_Tensor* rim = k->inputs[0];
   const TF_Tensor* gv = k->inputs[1];
@@ -176,7 +211,7 @@ static void k_sparse_fill_empty_rows_grad(tfe_kernel_context* k) {
   TF_Tensor *dv, *dd;
   const int64_t* map;
   size_t esz;
-  unsigned char* seen = NULL;
+  unsigned char* seen;
   if (rim->num_dims != 1) {
     KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "reverse_index_map must be a vector, saw: %s",
                kutil_tshape(rim, &b));
@@ -203,24 +238,45 @@ static void k_sparse_fill_empty_rows_grad(tfe_kernel_context* k) {
   if (dv == NULL) return;
   dd = tfe_kernel_alloc_output(k, 1, gv->dtype, NULL, 0);
   if (dd == NULL) return;
-  memset(kutil_data(dd), 0, esz);
-  if (n_full > 0) {
-    seen = (unsigned char*)tfe_calloc((size_t)n_full, 1);
-    if (seen == NULL) {
-      KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "SparseFillEmptyRowsGrad: out of memory");
-      return;
+  /* one flag per grad_values position (at least one byte to allocate) */
+  seen = (unsigned char*)tfe_calloc((size_t)(n_full > 0 ? n_full : 1), 1);
+  if (seen == NULL) {
+    KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "SparseFillEmptyRowsGrad: out of memory");
+    return;
+  }
+  switch (esz) {
+    case 1: GS_GATHER(uint8_t); break;
+    case 2: GS_GATHER(uint16_t); break;
+    case 4: GS_GATHER(uint32_t); break;
+    case 8: GS_GATHER(uint64_t); break;
+    default: {
+      const char* src = (const char*)kutil_data(gv);
+      char* dst = (char*)kutil_data(dv);
+      for (i = 0; i < n; i++) {
+        memcpy(dst + (size_t)i * esz, src + (size_t)map[i] * esz, esz);
+        seen[map[i]] = 1;
+      }
     }
   }
-  {
-    const char* src = (const char*)kutil_data(gv);
-    char* dst = (char*)kutil_data(dv);
-    for (i = 0; i < n; i++) {
-      memcpy(dst + (size_t)i * esz, src + (size_t)map[i] * esz, esz);
-      seen[map[i]] = 1;
-    }
-    for (i = 0; i < n_full; i++) {
-      if (!seen[i]) tfe_cpu_add_sub_inplace(gv->dtype, kutil_data(dd), src + (size_t)i * esz, 1, 0);
-    }
+  switch (gv->dtype) {
+    case TF_FLOAT: GS_SUM(float, float, GS_LD, GS_ST); break;
+    case TF_DOUBLE: GS_SUM(double, double, GS_LD, GS_ST); break;
+    case TF_HALF: GS_SUM(uint16_t, float, GS_LD_F16, GS_ST_F16); break;
+    case TF_BFLOAT16: GS_SUM(uint16_t, float, GS_LD_BF16, GS_ST_BF16); break;
+    /* integers wrap: add in the unsigned type of the same width */
+    case TF_INT8:
+    case TF_UINT8: GS_SUM(uint8_t, uint32_t, GS_LD, GS_ST); break;
+    case TF_INT16:
+    case TF_UINT16: GS_SUM(uint16_t, uint32_t, GS_LD, GS_ST); break;
+    case TF_INT32:
+    case TF_UINT32: GS_SUM(uint32_t, uint32_t, GS_LD, GS_ST); break;
+    case TF_INT64:
+    case TF_UINT64: GS_SUM(uint64_t, uint64_t, GS_LD, GS_ST); break;
+    case TF_COMPLEX64: GS_SUM(tfe_c64, tfe_c64, GS_LD, GS_ST); break;
+    case TF_COMPLEX128: GS_SUM(tfe_c128, tfe_c128, GS_LD, GS_ST); break;
+    default:
+      KUTIL_FAIL(k, TF_UNIMPLEMENTED, "SparseFillEmptyRowsGrad: unsupported dtype %d",
+                 (int)gv->dtype);
   }
   tfe_free(seen);
 }
