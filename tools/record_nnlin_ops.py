@@ -167,6 +167,58 @@ add("eig_err_tout", "Eig", {"input": t(np.eye(2), "float64")}, {"Tout": "complex
 add("eig_err_nan", "Eig", {"input": t([[np.nan, 2.0], [3.0, 4.0]], "float64")},
     {"Tout": "complex128"})
 
+# ------------------------------------------------- MatrixSolveLs, CholeskyGrad
+for dt in ("float32", "float64", "complex64", "complex128"):
+    for fast in (True, False):
+        for (m, n) in ((4, 2), (3, 3), (2, 4)):
+            for l2 in (0.0, 0.5):
+                add(f"matrixsolvels_{dt}_{int(fast)}_{m}x{n}_{l2}", "MatrixSolveLs",
+                    {"matrix": t(rnd((2, m, n), dt), dt), "rhs": t(rnd((2, m, 3), dt), dt),
+                     "l2_regularizer": t(l2, "float64")}, {"fast": fast},
+                    rtol=1e-4 if dt in ("float32", "complex64") else 1e-8)
+rd = rnd((4, 3), "float64")
+rd[:, 2] = rd[:, 0] + rd[:, 1]
+add("matrixsolvels_rank_deficient_cod", "MatrixSolveLs",
+    {"matrix": t(rd, "float64"), "rhs": t(rnd((4, 2), "float64"), "float64"),
+     "l2_regularizer": t(0.0, "float64")}, {"fast": False}, rtol=1e-8)
+add("matrixsolvels_zero_cod", "MatrixSolveLs",
+    {"matrix": t(np.zeros((3, 2)), "float64"), "rhs": t(rnd((3, 2), "float64"), "float64"),
+     "l2_regularizer": t(0.0, "float64")}, {"fast": False})
+add("matrixsolvels_empty_rows", "MatrixSolveLs",
+    {"matrix": t(np.zeros((0, 2)), "float64"), "rhs": t(np.zeros((0, 3)), "float64"),
+     "l2_regularizer": t(0.0, "float64")})
+add("matrixsolvels_empty_cols", "MatrixSolveLs",
+    {"matrix": t(np.zeros((3, 0)), "float64"), "rhs": t(np.zeros((3, 3)), "float64"),
+     "l2_regularizer": t(0.0, "float64")})
+add("matrixsolvels_err_rank_deficient", "MatrixSolveLs",
+    {"matrix": t(np.zeros((4, 2)), "float64"), "rhs": t(np.ones((4, 3)), "float64"),
+     "l2_regularizer": t(0.0, "float64")})
+add("matrixsolvels_err_rows", "MatrixSolveLs",
+    {"matrix": t(np.ones((4, 2)), "float64"), "rhs": t(np.ones((3, 3)), "float64"),
+     "l2_regularizer": t(0.0, "float64")})
+add("matrixsolvels_err_l2", "MatrixSolveLs",
+    {"matrix": t(np.ones((4, 2)), "float64"), "rhs": t(np.ones((4, 3)), "float64"),
+     "l2_regularizer": t([0.0], "float64")})
+add("matrixsolvels_err_rank", "MatrixSolveLs",
+    {"matrix": t(np.ones(2), "float64"), "rhs": t(np.ones((4, 3)), "float64"),
+     "l2_regularizer": t(0.0, "float64")})
+for dt in ("float32", "float64"):
+    for n in (1, 3, 6):
+        a = rnd((2, n, n), "float64")
+        spd = a @ np.swapaxes(a, -1, -2) + n * np.eye(n)
+        lo = np.linalg.cholesky(spd)
+        add(f"choleskygrad_{dt}_{n}", "CholeskyGrad",
+            {"l": t(lo, dt), "grad": t(rnd((2, n, n), dt), dt)},
+            rtol=1e-4 if dt == "float32" else 1e-9)
+add("choleskygrad_empty", "CholeskyGrad",
+    {"l": t(np.zeros((2, 0, 0)), "float64"), "grad": t(np.zeros((2, 0, 0)), "float64")})
+add("choleskygrad_err_shape", "CholeskyGrad",
+    {"l": t(np.eye(3), "float64"), "grad": t(np.ones((2, 3)), "float64")})
+add("choleskygrad_err_square", "CholeskyGrad",
+    {"l": t(np.ones((2, 3)), "float64"), "grad": t(np.ones((2, 3)), "float64")})
+add("choleskygrad_err_rank", "CholeskyGrad",
+    {"l": t(np.ones(3), "float64"), "grad": t(np.ones(3), "float64")})
+
 # ------------------------------------------------------------ Fresnel
 FX = [0.0, 1e-8, -1e-3, 0.1, 0.5, -0.9, 1.0, 1.49, 1.5, 1.51, 2.0, -2.5, 3.3, 4.0, 5.5,
       7.0, 10.0, 25.0, -40.0, 100.0, 1e3, np.inf, -np.inf, np.nan]

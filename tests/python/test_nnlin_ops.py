@@ -145,6 +145,8 @@ _KERNEL_DTYPES: dict[str, tuple[str, ...]] = {
     "SparseSegmentMeanGradV2": ("float32", "float64", "float16", "bfloat16"),
     "SparseSegmentSqrtNGradV2": ("float32", "float64", "float16", "bfloat16"),
     "SparseMatMul": ("float32", "bfloat16"),
+    "MatrixSolveLs": ("float32", "float64", "complex64", "complex128"),
+    "CholeskyGrad": ("float32", "float64"),
     "Eig": ("float32", "float64", "complex64", "complex128"),
     "FresnelCos": ("float32", "float64"),
     "FresnelSin": ("float32", "float64"),
