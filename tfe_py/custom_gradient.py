@@ -21,19 +21,22 @@ variable_grads)``, as in TF.
 An exception raised by ``grad_fn`` is stored for the thread and raised again
 by the ``tape.gradient`` call that ran it (never crossing into C).
 
-Inside a ``tfe_py.function`` trace (graph mode) the gradient cannot be
-overridden: tfe's graph gradients are computed in C from the op registry,
-with no per-node override (TF uses IdentityN with a gradient-override map).
-There the decorated function computes ``y`` and passes it through
-``PreventGradient``, so the forward works and differentiating through it
-fails with TF's "Gradient explicitly disabled" error naming the function,
-instead of silently using the gradient of the ops inside.
+Inside a ``tfe_py.function`` trace (or any graph being built), ``f`` adds
+its ops, ``grad_fn`` is traced at once into a library function of the
+upstream gradients (tensors it uses from the graph become its extra
+arguments), and the results pass through an ``IdentityN`` node whose
+private ``_tfe_custom_grad_*`` attrs name that function: the graph
+gradients (``TF_AddGradients``, the gradients of function calls, so tapes
+outside the function and ``tfe_py.gradients`` inside it) call it there, as
+TF's gradient override of its IdentityN does. ``recompute_grad`` traced
+into a function recomputes ``f`` in that backward function.
 """
 
 from __future__ import annotations
 
 import contextlib
 import functools
+import importlib
 import inspect
 import sys
 import threading
@@ -296,19 +299,128 @@ def _eager_call(f: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, 
     return _record(name, args, result, grad_fn, variables)
 
 
-def _graph_call(f: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-    """Inside a graph: y, with the gradient explicitly disabled (see the
-    module docstring)."""
-    from tfe_py import ops
+_FLOATING = {1, 2, 8, 14, 18, 19}  # TF_FLOAT, DOUBLE, COMPLEX64, BFLOAT16, HALF, COMPLEX128
 
-    result, _ = f(*args, **kwargs)
+
+def _graph_call(f: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """Inside a graph (a tfe_py.function trace, a tfe_py.Graph): ``f`` adds
+    its ops, ``grad_fn`` is traced at once into a library function of the
+    upstream gradients (the tensors it uses from outside become extra
+    arguments), and the results pass through one IdentityN node
+    ``IdentityN(results, sources, captures)`` whose private attrs name that
+    function (see tfe_grad_custom_node in csrc/eager/grad_func.c): the graph
+    gradients (TF_AddGradients, gradients of function calls) call it there
+    instead of differentiating the ops of ``f``, as TF's gradient override
+    of its IdentityN does."""
+    from tfe_py import graph as graph_mod
+    from tfe_py.eager import EagerTensor
+    from tfe_py.graph import GraphTensor, convert_to_tensor
+    from tfe_py.variables import Variable
+
+    fn_mod = importlib.import_module("tfe_py.function")  # the package attr is the decorator
+    g = graph_mod.get_default_graph()
+    assert g is not None
     name = getattr(f, "__name__", "custom_gradient")
-    message = (
-        f"tfe_py.custom_gradient {name!r} inside a graph (tfe_py.function): tfe cannot "
-        "override a gradient in graphs; call it eagerly to use its grad_fn"
+    with _watch_variables() as accessed:
+        result, grad_fn = f(*args, **kwargs)
+    flat_args = _flatten(args)
+    variables: list[Any] = []
+    for v in accessed:
+        if any(v is a for a in flat_args) or any(v is w for w in variables):
+            continue
+        if isinstance(v, Variable):
+            variables.append(v)
+    if variables and not _accepts_variables(grad_fn):
+        raise TypeError(
+            "@tf.custom_gradient grad_fn must accept keyword argument 'variables', since "
+            f"function uses variables: {variables}"
+        )
+    with g.as_default():
+        flat_result = [convert_to_tensor(r) for r in _flatten(result)]
+    # The backward function: (upstream gradients, captures) -> gradients.
+    bgraph = fn_mod.FuncGraph(f"__custom_grad_{fn_mod._safe_name(name)}_{next(fn_mod._uid)}")
+    dys = [
+        fn_mod._new_placeholder(bgraph, int(t.dtype), fn_mod._dims(t.shape), f"dy_{i}")
+        for i, t in enumerate(flat_result)
+    ]
+    with bgraph.as_default():
+        result_grads = _pack(result, list(dys))
+        if not isinstance(result_grads, (list, tuple)):
+            result_grads = [result_grads]
+        if variables:
+            input_grads, variable_grads = grad_fn(*result_grads, variables=list(variables))
+            variable_grads = list(variable_grads)
+            if len(variable_grads) != len(variables):
+                raise ValueError(
+                    "Must return gradient for each variable from @custom_gradient grad_fn."
+                )
+        else:
+            input_grads = grad_fn(*result_grads)
+            variable_grads = []
+        flat_in = _flatten(input_grads)
+        if len(flat_in) != len(flat_args):
+            raise ValueError(
+                f"custom_gradient function expected to return {len(flat_args)} gradients, "
+                f"but returned {len(flat_in)} instead."
+            )
+        # Sources: the tensor arguments and the variables' handles.
+        sources: list[Any] = []
+        outputs: list[Any] = []
+        gmap: list[int] = []
+        pairs = list(zip(flat_args, flat_in, strict=True))
+        pairs += [(v.handle, gv) for v, gv in zip(variables, variable_grads, strict=True)]
+        for src, grad in pairs:
+            if not isinstance(src, (GraphTensor, EagerTensor)):
+                continue  # a Python value: no gradient
+            sources.append(src)
+            dtype = int(src.dtype)
+            if dtype == 20:  # a variable's handle: its value's dtype
+                dtype = int(next(v.dtype for v in variables if v.handle is src))
+            if grad is None or dtype not in _FLOATING:
+                gmap.append(-1)
+                continue
+            gmap.append(len(outputs))
+            outputs.append(convert_to_tensor(grad, dtype))
+    cf = fn_mod._concrete(bgraph, list(dys), outputs)
+    cf._add_to_graph(g)
+    captures = list(cf.captured_inputs)
+    outs = _identity_n(g, flat_result + sources + captures, cf.name, len(flat_result), gmap, name)
+    return _pack(result, outs[: len(flat_result)])
+
+
+def _identity_n(
+    g: Any, values: list[Any], grad_name: str, nres: int, gmap: list[int], name: str
+) -> list[Any]:
+    """IdentityN(values) in graph g with the custom-gradient attrs."""
+    from tfe_py import graph as graph_mod
+    from tfe_py.graph import GraphTensor
+
+    inputs = [graph_mod._to_graph_tensor(g, v, None, None) for v in values]
+    node = g.unique_name(f"{name}/IdentityN")
+    arr = graph_mod._outputs_array(inputs)
+    desc = lib.TF_NewOperation(g.ptr, b"IdentityN", node.encode("utf-8"))
+    if desc == ffi.NULL:
+        from tfe_py import errors
+
+        raise errors.out_of_memory("TF_NewOperation returned NULL")
+    types_arr = ffi.new("TF_DataType[]", [int(t.dtype) for t in inputs] or [0])
+    lib.TF_SetAttrTypeList(desc, b"T", types_arr, len(inputs))
+    fname = grad_name.encode("utf-8")
+    lib.TF_SetAttrFuncName(desc, b"_tfe_custom_grad_fn", fname, len(fname))
+    lib.TF_SetAttrInt(desc, b"_tfe_custom_grad_nres", nres)
+    lib.TF_SetAttrIntList(
+        desc, b"_tfe_custom_grad_map", ffi.new("int64_t[]", gmap or [0]), len(gmap)
     )
-    flat = [ops.PreventGradient(t, message=message) for t in _flatten(result)]
-    return _pack(result, flat)
+    lib.TF_AddInputList(desc, arr, len(inputs))
+    graph_mod._add_control_inputs(g, desc)
+    s = lib.TF_NewStatus()
+    try:
+        oper = graph_mod._finish(desc, s)
+    finally:
+        lib.TF_DeleteStatus(s)
+    operation = g._wrap_op(oper)
+    g._after_finish(operation, None)  # IdentityN is stateless
+    return [GraphTensor(operation, i) for i in range(len(inputs))]
 
 
 class _CustomGradient:
@@ -366,6 +478,8 @@ def recompute_grad(f: Callable[..., Any]) -> Callable[..., Any]:
 
             def grad_fn(*dresult: Any, variables: list[Any] | None = None) -> Any:
                 watched = list(variables or [])
+                if not _executing_eagerly():
+                    return _recompute_in_graph(f, inputs, kwargs, dresult, variables)
                 with GradientTape(watch_accessed_variables=False) as tape:
                     tape.watch([x for x in _flatten(inputs) if _is_tensor(x)])
                     if watched:
@@ -388,6 +502,45 @@ def recompute_grad(f: Callable[..., Any]) -> Callable[..., Any]:
         return inner(*args)
 
     return wrapper
+
+
+def _executing_eagerly() -> bool:
+    from tfe_py.framework import executing_eagerly
+
+    return bool(executing_eagerly())
+
+
+def _recompute_in_graph(
+    f: Callable[..., Any],
+    inputs: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    dresult: tuple[Any, ...],
+    variables: list[Any] | None,
+) -> Any:
+    """recompute_grad's grad_fn while it is traced (inside a function):
+    f runs again in the backward function's graph, differentiated there
+    symbolically (tfe_py.gradients)."""
+    from tfe_py import graph as graph_mod
+    from tfe_py.eager import EagerTensor
+    from tfe_py.gradients_api import gradients
+    from tfe_py.graph import GraphTensor
+
+    g = graph_mod.get_default_graph()
+    assert g is not None
+    flat_in = _flatten(inputs)
+    is_t = [isinstance(x, (GraphTensor, EagerTensor)) for x in flat_in]
+    here = [graph_mod._to_graph_tensor(g, x, None, None) if t else x
+            for x, t in zip(flat_in, is_t, strict=True)]
+    handles = [graph_mod._to_graph_tensor(g, v.handle, None, None) for v in variables or []]
+    again = f(*_pack(inputs, here), **kwargs)
+    sources = [x for x, t in zip(here, is_t, strict=True) if t] + handles
+    grads = gradients(_flatten(again), sources, grad_ys=_flatten(list(dresult)))
+    it = iter(grads)
+    input_grads = [next(it) if t else None for t in is_t]
+    variable_grads = list(it)
+    if variables is not None:
+        return input_grads, variable_grads
+    return input_grads
 
 
 def _is_tensor(x: Any) -> bool:

@@ -492,13 +492,22 @@ class ConcreteFunction:
         if not all(handles):
             raise ValueError(f"{self.name}: an input is a closed tensor")
         n_out = self._n_out
+        fname, n_extra = self._name_bytes, 0
+        if gradient_tape._tapes.active:
+            # A tape may record the call: run the forward variant that also
+            # returns the values the gradient needs (the tape keeps them).
+            fname, n_extra = self._forward_variant(ctx)
         in_arr = _new_arr("TFE_TensorHandle*[]", handles or 1)
-        out_arr = _new_arr("TFE_TensorHandle*[]", n_out or 1)
+        out_arr = _new_arr("TFE_TensorHandle*[]", (n_out + n_extra) or 1)
         n = _execute(
-            ctx._ptr, self._name_bytes, dev, b"", 0, in_arr, _NULL, len(handles), out_arr, n_out
+            ctx._ptr, fname, dev, b"", 0, in_arr, _NULL, len(handles), out_arr, n_out + n_extra
         )
         if n < 0:
             _raise_pending(f"function {self.name}")
+        if n_extra:
+            for i in range(n_out, n):
+                lib.TFE_DeleteTensorHandle(out_arr[i])
+            n = min(n, n_out)
         if self._single:
             t = _new_object(EagerTensor)
             t._h = out_arr[0]
@@ -512,6 +521,24 @@ class ConcreteFunction:
             outs.append(t)
         leaves = [None if k is None else outs[k] for k in self._out_map]
         return _rebuild(self._out_spec, leaves)
+
+    def _forward_variant(self, ctx: Context) -> tuple[bytes, int]:
+        """The name and extra output count of this function's forward
+        variant in ctx (TFE_ContextAddForwardFunction): its gradient uses
+        the forward pass's own values. This function itself (0 extra) when
+        the variant cannot be built."""
+        variants = self.__dict__.setdefault("_variants", weakref.WeakKeyDictionary())
+        hit = variants.get(ctx)
+        if hit is None:
+            buf = ffi.new("char[]", 1024)
+            s = lib.TF_NewStatus()
+            try:
+                n = int(lib.TFE_ContextAddForwardFunction(ctx._ptr, self._name_bytes, buf, 1024, s))
+            finally:
+                lib.TF_DeleteStatus(s)
+            hit = (ffi.string(buf), n) if n >= 0 else (self._name_bytes, 0)
+            variants[ctx] = hit
+        return hit
 
     def __call__(self, *args: Any) -> Any:
         """Calls the function with its flat tensor arguments (as many as

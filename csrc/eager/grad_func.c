@@ -19,7 +19,12 @@
  * functions (built with the same outputs, zeros where a branch gives an
  * argument no gradient).
  *
- * Recomputing is exact only when the recomputed part of the body has no
+ * A call made through its forward variant (TFE_ContextAddForwardFunction,
+ * which tfe_py's function calls use while a tape is active; see the
+ * "forward values" section) needs no recomputation: its gradient reads
+ * the values the forward pass saved. Otherwise (graph calls, calls by
+ * the function's own name, higher orders through the saved values):
+ * recomputing is exact only when the recomputed part of the body has no
  * side effects and reads what it read the first time: the backward
  * function refuses (TF_UNIMPLEMENTED naming the op) to recompute a
  * stateful op other than a variable read (an assignment, a random op, a
@@ -39,6 +44,7 @@
 #include "graph/function_internal.h"
 #include "graph/graph_internal.h"
 #include "tensorflow/c/c_api.h"
+#include "tfe/gradients.h"
 #include "tensorflow/c/eager/c_api.h"
 #include "tensorflow/c/eager/c_api_unified_experimental.h"
 
@@ -63,6 +69,8 @@ typedef struct stage {
   TF_Output* dys;   /* nrets: the upstream gradient placeholders (oper NULL
                        for a return value that is not differentiable) */
   TF_Output* grads; /* nargs: gradient of each argument or {NULL, -1} */
+  int nfwd;         /* the body's own ops: ids [0, nfwd) (the rest are the
+                       gradient's) */
 } stage;
 
 static void stage_free(stage* st) {
@@ -100,6 +108,7 @@ static int stage_build(stage* st, tfe_flib* lib, const char* fname, TF_Status* s
   st->inst = tfe_fn_body_new(fn, lib, NULL, 0, NULL, NULL, NULL, s);
   if (st->inst == NULL || !GL_OK(s)) return 0;
   st->body = tfe_fn_inst_body(st->inst);
+  st->nfwd = st->body->num_ops;
   st->nargs = tfe_fn_inst_num_args(st->inst);
   st->nrets = tfe_fn_inst_num_rets(st->inst);
   st->arg_types = tfe_fn_inst_arg_types(st->inst);
@@ -633,6 +642,8 @@ static void give_all(TFE_GradientContext* g, const bwd* b, int first, TF_Abstrac
   }
 }
 
+static int split_gradient(TFE_GradientContext* g, const char* fname, int first, TF_Status* s);
+
 static void call_gradient(TFE_GradientContext* g, const char* fname, int first, TF_Status* s) {
   TFE_Context* ctx;
   TF_Graph* graph;
@@ -642,6 +653,7 @@ static void call_gradient(TFE_GradientContext* g, const char* fname, int first, 
   TF_AbstractOp* op;
   int i, ndy;
   if (lib == NULL || !GL_OK(s)) return;
+  if (split_gradient(g, fname, first, s)) return;
   b = backward_of(lib, &fname, 1, s);
   if (b == NULL) return;
   if (b->nout == 0) return;
@@ -668,10 +680,421 @@ static void call_gradient(TFE_GradientContext* g, const char* fname, int first, 
   tfe_free(buf);
 }
 
+/* ---- forward values (the forward variant of a call) ----
+ *
+ * TFE_ContextAddForwardFunction: a variant "<f>_tfe_fwd_<hash>" of
+ * library function f returns f's outputs followed by the forward values
+ * its gradient needs (the body's tensors the gradient subgraph reads), and
+ * its gradient is "<f>_tfe_bwd_<hash>"(arguments, those values, upstream
+ * gradients): nothing of the forward pass runs again, so random ops and
+ * variables assigned after the call give TF's gradients (TF's forward
+ * function keeps its intermediates the same way). When a later gradient
+ * asks for the gradient of the extra outputs too (higher orders through
+ * them), the variant's gradient is built from its body as for any call. */
+
+typedef struct split {
+  struct split* next;
+  char* key; /* "<f>@<hash>" */
+  char* fwd_name;
+  char* bwd_name;
+  TF_Function* fwd;
+  TF_Function* bwd;
+  int nargs, nrets, nextra, nout;
+  unsigned char* mask; /* nargs: the backward function gives its gradient */
+  unsigned char* dy;   /* nrets: the backward function takes its upstream gradient */
+} split;
+
+static split* g_splits; /* under g_mu; lives as long as the process */
+
+static void split_free(split* p) {
+  if (p == NULL) return;
+  TF_DeleteFunction(p->fwd);
+  TF_DeleteFunction(p->bwd);
+  tfe_free(p->key);
+  tfe_free(p->fwd_name);
+  tfe_free(p->bwd_name);
+  tfe_free(p->mask);
+  tfe_free(p->dy);
+  tfe_free(p);
+}
+
+static int op_is_stateful(tfe_flib* lib, TF_Operation* op) {
+  const char* type = TF_OperationOpType(op);
+  const tfe_op_def* def = tfe_op_lookup(type);
+  if (tfe_flib_find(lib, type) != NULL) return 1;
+  return def != NULL && def->is_stateful;
+}
+
+static split* split_build(tfe_flib* lib, const char* fname, const char* key, uint64_t h,
+                          TF_Status* s) {
+  stage st;
+  split* p = NULL;
+  TF_Graph* body;
+  char name[512];
+  int total, i, j, top = 0, nb = 0, nf = 0, nctl = 0, nin = 0, nout = 0, cap_extra = 0;
+  int nextra = 0, ok = 0;
+  unsigned char* mark = NULL; /* per op id: 1 input, 2 backward op */
+  TF_Operation **stack = NULL, **bops = NULL, **fops = NULL, **ctl = NULL;
+  const char** ctl_names = NULL;
+  TF_Output *extra = NULL, *in = NULL, *out = NULL, *fouts = NULL;
+  const char* bad = NULL;
+  if (!stage_build(&st, lib, fname, s)) goto fail;
+  body = st.body;
+  p = (split*)tfe_calloc(1, sizeof *p);
+  if (p == NULL) goto oom;
+  p->nargs = st.nargs;
+  p->nrets = st.nrets;
+  p->mask = (unsigned char*)tfe_calloc((size_t)st.nargs + 1, 1);
+  p->dy = (unsigned char*)tfe_calloc((size_t)st.nrets + 1, 1);
+  p->key = tfe_strdup(key);
+  if (p->mask == NULL || p->dy == NULL || p->key == NULL) goto oom;
+  for (i = 0; i < st.nrets; i++) p->dy[i] = st.dys[i].oper != NULL;
+  /* A gradient that is an argument, an upstream gradient or a forward
+   * value is returned through an Identity of the backward function. */
+  for (i = 0; i < st.nargs; i++) {
+    TF_Output gr = st.grads[i];
+    if (gr.oper == NULL) continue;
+    p->mask[i] = 1;
+    if (gr.oper->id < st.nfwd || strncmp(TF_OperationName(gr.oper), "__tfe_dy_", 9) == 0) {
+      snprintf(name, sizeof name, "__tfe_grad_out_%d", i);
+      st.grads[i] = add_unary(body, "Identity", name, gr, 0, s);
+      if (!GL_OK(s)) goto fail;
+    }
+  }
+  total = body->num_ops;
+  mark = (unsigned char*)tfe_calloc((size_t)total + 1, 1);
+  stack = (TF_Operation**)tfe_calloc((size_t)total + 1, sizeof *stack);
+  bops = (TF_Operation**)tfe_calloc((size_t)total + 1, sizeof *bops);
+  fops = (TF_Operation**)tfe_calloc((size_t)total + 1, sizeof *fops);
+  ctl = (TF_Operation**)tfe_calloc((size_t)total + 1, sizeof *ctl);
+  ctl_names = (const char**)tfe_calloc((size_t)total + 1, sizeof *ctl_names);
+  out = (TF_Output*)tfe_calloc((size_t)st.nargs + 1, sizeof *out);
+  if (mark == NULL || stack == NULL || bops == NULL || fops == NULL || ctl == NULL ||
+      ctl_names == NULL || out == NULL) {
+    goto oom;
+  }
+  for (i = 0; i < st.nargs; i++) mark[st.args[i].oper->id] = 1;
+  for (i = 0; i < st.nrets; i++) {
+    if (st.dys[i].oper != NULL) mark[st.dys[i].oper->id] = 1;
+  }
+  for (i = 0; i < st.nargs; i++) {
+    TF_Operation* o = st.grads[i].oper;
+    if (o == NULL) continue;
+    out[nout++] = st.grads[i];
+    if (!mark[o->id]) {
+      mark[o->id] = 2;
+      stack[top++] = o;
+    }
+  }
+  /* The backward ops, and the forward values they read. */
+  while (top > 0) {
+    TF_Operation* cur = stack[--top];
+    bops[nb++] = cur;
+    if (!op_safe(lib, cur, 0, &bad, s)) {
+      if (GL_OK(s)) {
+        tfe_status_setf(s, TF_UNIMPLEMENTED,
+                        "gradient of function '%s': node '%s' (%s) of its gradient is "
+                        "stateful (%s)",
+                        fname, TF_OperationName(cur), TF_OperationOpType(cur),
+                        bad != NULL ? bad : "?");
+      }
+      goto fail;
+    }
+    for (j = 0; j < cur->num_inputs; j++) {
+      TF_Output src = cur->inputs[j];
+      int k;
+      if (mark[src.oper->id] == 1) continue;
+      if (src.oper->id < st.nfwd) {
+        for (k = 0; k < nextra; k++) {
+          if (extra[k].oper == src.oper && extra[k].index == src.index) break;
+        }
+        if (k < nextra) continue;
+        if (nextra == cap_extra) {
+          int c2 = cap_extra ? 2 * cap_extra : 16;
+          TF_Output* e2 = (TF_Output*)tfe_realloc(extra, (size_t)c2 * sizeof *e2);
+          if (e2 == NULL) goto oom;
+          extra = e2;
+          cap_extra = c2;
+        }
+        extra[nextra++] = src;
+      } else if (!mark[src.oper->id]) {
+        mark[src.oper->id] = 2;
+        stack[top++] = src.oper;
+      }
+    }
+    for (j = 0; j < cur->num_control_inputs; j++) {
+      TF_Operation* c = cur->control_inputs[j];
+      if (c->id >= st.nfwd && !mark[c->id]) {
+        mark[c->id] = 2;
+        stack[top++] = c;
+      }
+    }
+  }
+  p->nextra = nextra;
+  p->nout = nout;
+  in = (TF_Output*)tfe_calloc((size_t)(st.nargs + nextra + st.nrets) + 1, sizeof *in);
+  fouts = (TF_Output*)tfe_calloc((size_t)(st.nrets + nextra) + 1, sizeof *fouts);
+  if (in == NULL || fouts == NULL) goto oom;
+  for (i = 0; i < st.nargs; i++) in[nin++] = st.args[i];
+  for (i = 0; i < nextra; i++) in[nin++] = extra[i];
+  for (i = 0; i < st.nrets; i++) {
+    if (st.dys[i].oper != NULL) in[nin++] = st.dys[i];
+  }
+  snprintf(name, sizeof name, "%s_tfe_bwd_%016llx", fname, (unsigned long long)h);
+  p->bwd_name = tfe_strdup(name);
+  snprintf(name, sizeof name, "%s_tfe_fwd_%016llx", fname, (unsigned long long)h);
+  p->fwd_name = tfe_strdup(name);
+  if (p->bwd_name == NULL || p->fwd_name == NULL) goto oom;
+  p->bwd = TF_GraphToFunction(body, p->bwd_name, 0, nb, (const TF_Operation* const*)bops, nin,
+                              in, nout, out, NULL, NULL, NULL, s);
+  if (!GL_OK(s)) goto fail;
+  /* The forward variant: the body's own ops; its stateful ops are control
+   * outputs (they run even when no output needs them, as in f). */
+  for (i = 0; i < st.nfwd; i++) {
+    TF_Operation* o = body->ops[i];
+    if (mark[o->id] == 1) continue;
+    fops[nf++] = o;
+    if (op_is_stateful(lib, o)) {
+      ctl[nctl] = o;
+      ctl_names[nctl++] = TF_OperationName(o);
+    }
+  }
+  for (i = 0; i < st.nrets; i++) fouts[i] = tfe_fn_inst_ret_outputs(st.inst)[i];
+  for (i = 0; i < nextra; i++) fouts[st.nrets + i] = extra[i];
+  p->fwd = TF_GraphToFunctionWithControlOutputs(
+      body, p->fwd_name, 0, nf, (const TF_Operation* const*)fops, st.nargs, st.args,
+      st.nrets + nextra, fouts, NULL, nctl, (const TF_Operation* const*)ctl, ctl_names, NULL,
+      NULL, s);
+  if (!GL_OK(s)) goto fail;
+  ok = 1;
+  goto done;
+oom:
+  tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "gradient: out of memory");
+fail:
+done:
+  stage_free(&st);
+  tfe_free(mark);
+  tfe_free(stack);
+  tfe_free(bops);
+  tfe_free(fops);
+  tfe_free(ctl);
+  tfe_free((void*)ctl_names);
+  tfe_free(extra);
+  tfe_free(in);
+  tfe_free(out);
+  tfe_free(fouts);
+  if (!ok) {
+    split_free(p);
+    return NULL;
+  }
+  return p;
+}
+
+/* The split of function fname of lib (built on first use; borrowed). */
+static const split* split_of(tfe_flib* lib, const char* fname, TF_Status* s) {
+  char key[600];
+  uint64_t h;
+  split* p;
+  h = fn_hash(lib, fname, s);
+  if (!GL_OK(s)) return NULL;
+  if (h == 0) {
+    tfe_status_setf(s, TF_NOT_FOUND, "function '%s' is not in the context's library",
+                    fname);
+    return NULL;
+  }
+  snprintf(key, sizeof key, "%s@%016llx", fname, (unsigned long long)h);
+  pthread_mutex_lock(&g_mu);
+  for (p = g_splits; p != NULL; p = p->next) {
+    if (strcmp(p->key, key) == 0) break;
+  }
+  pthread_mutex_unlock(&g_mu);
+  if (p != NULL) return p;
+  p = split_build(lib, fname, key, h, s);
+  if (p == NULL) return NULL;
+  pthread_mutex_lock(&g_mu);
+  {
+    split* o;
+    for (o = g_splits; o != NULL; o = o->next) {
+      if (strcmp(o->key, key) == 0) break;
+    }
+    if (o != NULL) {
+      split_free(p);
+      p = o;
+    } else {
+      p->next = g_splits;
+      g_splits = p;
+    }
+  }
+  pthread_mutex_unlock(&g_mu);
+  return p;
+}
+
+static const split* split_by_forward_name(const char* fwd_name) {
+  const split* p;
+  pthread_mutex_lock(&g_mu);
+  for (p = g_splits; p != NULL; p = p->next) {
+    if (strcmp(p->fwd_name, fwd_name) == 0) break;
+  }
+  pthread_mutex_unlock(&g_mu);
+  return p;
+}
+
+int TFE_ContextAddForwardFunction(TFE_Context* ctx, const char* fname, char* name, size_t cap,
+                                  TF_Status* status) {
+  const split* p;
+  if (status == NULL) return -1;
+  if (ctx == NULL || fname == NULL || name == NULL || cap == 0) {
+    tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                    "TFE_ContextAddForwardFunction: ctx, fname and name must not be NULL "
+                    "and cap must be positive");
+    return -1;
+  }
+  tfe_status_ok(status);
+  p = split_of(tfe_ctx_flib(ctx), fname, status);
+  if (p == NULL) return -1;
+  if (strlen(p->fwd_name) >= cap) {
+    tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                    "TFE_ContextAddForwardFunction: the name '%s' needs %zu bytes, cap is %zu",
+                    p->fwd_name, strlen(p->fwd_name) + 1, cap);
+    return -1;
+  }
+  if (tfe_flib_find(tfe_ctx_flib(ctx), p->bwd_name) == NULL) {
+    TFE_ContextAddFunction(ctx, p->bwd, status);
+  }
+  if (GL_OK(status) && tfe_flib_find(tfe_ctx_flib(ctx), p->fwd_name) == NULL) {
+    TFE_ContextAddFunction(ctx, p->fwd, status);
+  }
+  if (!GL_OK(status)) return -1;
+  memcpy(name, p->fwd_name, strlen(p->fwd_name) + 1);
+  return p->nextra;
+}
+
+/* The gradient of a call of a forward variant from its saved values: 1
+ * when done (or failed, status set), 0 when the call is not of a variant
+ * or the extra outputs have upstream gradients (then the caller builds the
+ * gradient from the variant's body). */
+static int split_gradient(TFE_GradientContext* g, const char* fname, int first, TF_Status* s) {
+  const split* p = split_by_forward_name(fname);
+  TFE_Context* ctx;
+  TF_Graph* graph;
+  TF_AbstractTensor** buf;
+  TF_AbstractOp* op;
+  int i, k, nbuf;
+  if (p == NULL || first != 0 || g->num_inputs != p->nargs ||
+      g->num_outputs != p->nrets + p->nextra) {
+    return 0;
+  }
+  for (i = p->nrets; i < g->num_outputs; i++) {
+    if (TFE_GradientContextOutputGradient(g, i) != NULL) return 0;
+  }
+  if (p->nout == 0) return 1;
+  if (context_lib(g, &ctx, &graph, s) == NULL || !GL_OK(s)) return 1;
+  if (ctx != NULL) {
+    if (tfe_flib_find(tfe_ctx_flib(ctx), p->bwd_name) == NULL) {
+      TFE_ContextAddFunction(ctx, p->bwd, s);
+    }
+  } else if (tfe_flib_find(tfe_graph_flib(graph), p->bwd_name) == NULL) {
+    TF_GraphCopyFunction(graph, p->bwd, NULL, s);
+  }
+  if (!GL_OK(s)) return 1;
+  nbuf = p->nrets + p->nout + 1;
+  buf = (TF_AbstractTensor**)tfe_calloc((size_t)nbuf, sizeof *buf);
+  if (buf == NULL) {
+    tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "gradient: out of memory");
+    return 1;
+  }
+  k = 0;
+  for (i = 0; i < p->nrets && GL_OK(s); i++) {
+    if (p->dy[i]) buf[k++] = gl_grad_or_zeros(g, i, s);
+  }
+  op = gl_op(g, p->bwd_name, s);
+  for (i = 0; i < p->nargs; i++) gl_in(op, g->inputs[i], s);
+  for (i = 0; i < p->nextra; i++) gl_in(op, g->outputs[p->nrets + i], s);
+  for (i = 0; i < k; i++) gl_in(op, buf[i], s);
+  gl_free(buf, k);
+  gl_fin_n(op, p->nout, buf, s);
+  k = 0;
+  for (i = 0; i < p->nargs; i++) {
+    if (!p->mask[i]) continue;
+    gu_give(g, i, buf[k], s);
+    buf[k++] = NULL;
+  }
+  gl_free(buf, p->nout);
+  tfe_free(buf);
+  return 1;
+}
+
 /* ---- the gradient functions ---- */
 
 void tfe_grad_function_call(TFE_GradientContext* g, TF_Status* s) {
   call_gradient(g, g->op_type, 0, s);
+}
+
+/* A graph node carrying a custom gradient (tfe_py.custom_gradient traced
+ * into a graph): IdentityN(results, sources, captures) with
+ *   _tfe_custom_grad_fn    func: the grad_fn traced as a library function
+ *                          taking (upstream gradients of the results,
+ *                          captures) and returning the gradients it gives;
+ *   _tfe_custom_grad_nres  int: how many inputs are results;
+ *   _tfe_custom_grad_map   list(int): per source, the index of the
+ *                          function output that is its gradient (-1: none).
+ * The inputs after the sources are the captures. The results get no
+ * gradient (the ops computing them are not differentiated, as in TF). */
+void tfe_grad_custom_node(TFE_GradientContext* g, TF_Status* s) {
+  const tfe_attr_value* fa = tfe_attrs_find(g->attrs, TFE_CUSTOM_GRAD_FN_ATTR);
+  const tfe_attr_value* na = tfe_attrs_find(g->attrs, "_tfe_custom_grad_nres");
+  const tfe_attr_value* ma = tfe_attrs_find(g->attrs, "_tfe_custom_grad_map");
+  TF_AbstractTensor** outs;
+  TF_AbstractOp* op;
+  int i, nres, nsrc, ncap, nout = 0;
+  if (fa == NULL || fa->type != TF_ATTR_FUNC || fa->is_list || na == NULL ||
+      na->type != TF_ATTR_INT || na->is_list || ma == NULL || ma->type != TF_ATTR_INT ||
+      !ma->is_list) {
+    tfe_status_setf(s, TF_INVALID_ARGUMENT,
+                    "custom gradient of a %s node: attrs _tfe_custom_grad_fn (func), "
+                    "_tfe_custom_grad_nres (int) and _tfe_custom_grad_map (list(int)) "
+                    "are required",
+                    g->op_type);
+    return;
+  }
+  nres = (int)na->v.i;
+  nsrc = ma->list_size;
+  ncap = g->num_inputs - nres - nsrc;
+  if (nres < 0 || nres > g->num_outputs || ncap < 0) {
+    tfe_status_setf(s, TF_INVALID_ARGUMENT,
+                    "custom gradient of a %s node: %d results and %d sources for %d inputs",
+                    g->op_type, nres, nsrc, g->num_inputs);
+    return;
+  }
+  for (i = 0; i < nsrc; i++) {
+    if (ma->list.i[i] >= nout) nout = (int)ma->list.i[i] + 1;
+    if (ma->list.i[i] < -1 || ma->list.i[i] >= nsrc) {
+      tfe_status_setf(s, TF_INVALID_ARGUMENT,
+                      "custom gradient of a %s node: gradient index %lld out of range",
+                      g->op_type, (long long)ma->list.i[i]);
+      return;
+    }
+  }
+  if (nout == 0) return;
+  outs = (TF_AbstractTensor**)tfe_calloc((size_t)(nout > nres ? nout : nres) + 1, sizeof *outs);
+  if (outs == NULL) {
+    tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "gradient: out of memory");
+    return;
+  }
+  for (i = 0; i < nres && GL_OK(s); i++) outs[i] = gl_grad_or_zeros(g, i, s);
+  op = gl_op(g, fa->v.s.data, s);
+  for (i = 0; i < nres; i++) gl_in(op, outs[i], s);
+  for (i = 0; i < ncap; i++) gl_in(op, g->inputs[nres + nsrc + i], s);
+  gl_free(outs, nres);
+  gl_fin_n(op, nout, outs, s);
+  for (i = 0; i < nsrc && GL_OK(s); i++) {
+    int k = (int)ma->list.i[i];
+    if (k < 0 || outs[k] == NULL) continue;
+    gu_give(g, nres + i, outs[k], s);
+    outs[k] = NULL;
+  }
+  gl_free(outs, nout);
+  tfe_free(outs);
 }
 
 static void grad_partitioned_call(TFE_GradientContext* g, TF_Status* s) {

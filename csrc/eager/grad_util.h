@@ -56,6 +56,11 @@ int tfe_grad_register_func(void);
  * the registry does not know the type but the context's or graph's
  * function library has a function of that name. */
 void tfe_grad_function_call(TFE_GradientContext* g, TF_Status* s);
+/* The gradient of a graph node carrying a custom gradient (a
+ * TFE_CUSTOM_GRAD_FN_ATTR func attr; tfe_py.custom_gradient traced into a
+ * graph; grad_func.c): used by TF_AddGradients instead of the registry's. */
+#define TFE_CUSTOM_GRAD_FN_ATTR "_tfe_custom_grad_fn"
+void tfe_grad_custom_node(TFE_GradientContext* g, TF_Status* s);
 /* TF_AddGradientsWithPrefix where a source the targets do not reach gets
  * {NULL, -1} instead of an error (gradients.c; for grad_func.c). */
 void tfe_add_gradients_lenient(TF_Graph* g, const char* prefix, TF_Output* y, int ny,

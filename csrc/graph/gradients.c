@@ -10,7 +10,11 @@
  * output gradients are summed (AddN), its gradient function runs, and the
  * results travel back along its input edges. A source the targets do not
  * depend on is TF's INVALID_ARGUMENT; an output nothing sends a gradient
- * to gets {NULL, -1} (TF's NoGradient). */
+ * to gets {NULL, -1} (TF's NoGradient). A node with a
+ * TFE_CUSTOM_GRAD_FN_ATTR attr (tfe_py.custom_gradient traced into a graph)
+ * has its own gradient, tfe_grad_custom_node (grad_func.c), instead of its
+ * type's. A target other targets depend on gets the sum of its seed and
+ * their gradients. */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -388,8 +392,9 @@ static void add_gradients(TF_Graph* g, const char* prefix, TF_Output* y, int ny,
       goto done;
     }
     if (n->is_output) {
+      /* Its seeds; a target that other targets also depend on waits for
+       * their gradients too (the sum, as tf.gradients). */
       for (i = 0; i < ny; i++) n->pending += y[i].oper == n->op;
-      continue;
     }
     for (i = 0; i < no; i++) {
       TF_Output out = {n->op, i};
@@ -427,7 +432,7 @@ static void add_gradients(TF_Graph* g, const char* prefix, TF_Output* y, int ny,
     TF_Output small[16];
     TF_Output* dys = no <= 16 ? small : (TF_Output*)tfe_calloc((size_t)no, sizeof *dys);
     TFE_GradientFunction fn = NULL;
-    int nd = 0, known;
+    int nd = 0, known, custom;
     if (dys == NULL) {
       tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "TF_AddGradients: out of memory");
       goto done;
@@ -449,8 +454,15 @@ static void add_gradients(TF_Graph* g, const char* prefix, TF_Output* y, int ny,
       if (TF_GetCode(s) != TF_OK) goto done;
       continue;
     }
+    custom = tfe_attrs_find(&n->op->attrs, TFE_CUSTOM_GRAD_FN_ATTR) != NULL;
     known = tfe_grad_lookup(n->op->op_type, &fn, &nd);
-    if (!known && tfe_flib_find(tfe_graph_flib(w.g), n->op->op_type) != NULL) {
+    if (custom) {
+      /* A per-node gradient override (tfe_py.custom_gradient in a graph):
+       * a call of the traced grad_fn (grad_func.c). */
+      known = 1;
+      nd = 0;
+      fn = tfe_grad_custom_node;
+    } else if (!known && tfe_flib_find(tfe_graph_flib(w.g), n->op->op_type) != NULL) {
       /* A call of a function of the graph's library (grad_func.c). */
       known = 1;
       nd = 0;
@@ -474,7 +486,7 @@ static void add_gradients(TF_Graph* g, const char* prefix, TF_Output* y, int ny,
         backprop_edge(&w, kNoGradient, TF_OperationInput((TF_Input){n->op, i}), s);
       }
     } else {
-      for (i = 0; i < no && TF_GetCode(s) == TF_OK; i++) {
+      for (i = 0; i < no && TF_GetCode(s) == TF_OK && !custom; i++) {
         if (dys[i].oper == NULL) {
           TF_Output self = {n->op, i};
           dys[i] = add_node(&w, "ZerosLike", &self, 1, 0, s);

@@ -34,6 +34,7 @@
 #ifndef TFE_GRADIENTS_H_
 #define TFE_GRADIENTS_H_
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "tensorflow/c/c_api_macros.h"
@@ -179,6 +180,29 @@ TF_CAPI_EXPORT extern int TFE_GradientTapeRecordCustom(
  * handle or one that is not live. */
 TF_CAPI_EXPORT extern TFE_TensorHandle* TFE_TensorHandleNewReference(TFE_TensorHandle* h,
                                                                      TF_Status* status);
+
+/* ---- gradients of function calls from the forward pass's values ---- */
+
+/* For function `fname` of ctx's library, adds to ctx (once per definition
+ * of fname; later calls find it) a forward variant whose outputs are
+ * fname's outputs followed by the forward values fname's gradient reads
+ * (the variant's extra outputs), and returns how many extra outputs it
+ * has (>= 0), writing its name (NUL-terminated) into name[0..cap). A call
+ * of the variant recorded on a tape (or differentiated by
+ * TF_AddGradients) gets its gradient from those saved values, through a
+ * backward function also added to ctx, instead of running the forward
+ * computation again: gradients through random ops, or through variables
+ * read in the call and assigned later, are then those of the values the
+ * call produced, as in TF (whose forward functions keep their
+ * intermediates). A binding calls the variant instead of fname while a
+ * tape may record and drops the extra outputs (the tape keeps them).
+ * Returns -1 with status set on failure (TF_NOT_FOUND: no such function;
+ * TF_INVALID_ARGUMENT: NULL arguments or a cap too small; TF_UNIMPLEMENTED:
+ * the gradient itself would run a stateful op); the caller may then call
+ * fname itself. */
+TF_CAPI_EXPORT extern int TFE_ContextAddForwardFunction(TFE_Context* ctx, const char* fname,
+                                                        char* name, size_t cap,
+                                                        TF_Status* status);
 
 /* ---- inside a gradient function ---- */
 

@@ -150,17 +150,19 @@ def test_assignment_not_repeated() -> None:
     close(v.numpy(), D["assign"]["v"])
 
 
-def test_random_op_on_gradient_path_is_unimplemented() -> None:
+def test_random_op_on_gradient_path_uses_the_forward_value() -> None:
+    # The call runs the forward variant (TFE_ContextAddForwardFunction): the
+    # gradient reads the value the forward pass drew, as TF's does.
     @tf.function
     def f(x: Any) -> Any:
-        return x * tf.random.uniform([3], dtype=tf.float64)
+        r = tf.random.uniform([3], dtype=tf.float64)
+        return x * r, r
 
     x = tf.constant(X)
     with tf.GradientTape() as t:
         t.watch(x)
-        y = f(x)
-    with pytest.raises(tf.errors.UnimplementedError, match="RandomUniform"):
-        t.gradient(y, x)
+        y, r = f(x)
+    np.testing.assert_array_equal(t.gradient(y, x).numpy(), r.numpy())
 
 
 def test_second_order() -> None:
