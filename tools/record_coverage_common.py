@@ -152,6 +152,13 @@ def _tensor(tf: Any, spec: dict[str, Any]) -> Any:
 
 
 def _enc_value(a: Any, dt: str) -> dict[str, Any]:
+    if dt == "string":
+        flat = [x if isinstance(x, bytes) else str(x).encode() for x in np.asarray(a).ravel()]
+        try:
+            for x in flat:
+                x.decode()
+        except UnicodeDecodeError:  # binary strings: hex text, flat
+            return {"hex": [x.hex() for x in flat], "dtype": dt, "shape": list(np.shape(a))}
     return enc(np.asarray(a, dtype=object) if dt == "string" else np.asarray(a), dt)
 
 
@@ -161,7 +168,7 @@ def _err(tf: Any, e: Exception) -> dict[str, Any]:
 
 
 def run_eager(tf: Any, cs: dict[str, Any]) -> dict[str, Any]:
-    kwargs: dict[str, Any] = dict(cs["attrs"])
+    kwargs: dict[str, Any] = _attrs(tf, cs["attrs"])
     for name, spec in cs["inputs"].items():
         kwargs[name] = ([_tensor(tf, x) for x in spec] if isinstance(spec, list)
                         else _tensor(tf, spec))
@@ -182,8 +189,26 @@ def _op_of(tf: Any, res: Any) -> Any:
 
 
 def node_message(text: str) -> str:
-    """A session error's message without the node annotations TF appends."""
-    return text.split("\n\t [[", 1)[0].split("\n\n", 1)[0].strip()
+    """A session error's kernel message: the line before the node annotation
+    TF appends (after its "Graph execution error" preamble)."""
+    lines = [ln for ln in text.split("\n") if ln.strip()]
+    for i, ln in enumerate(lines):
+        if ln.strip().startswith("[[{{node") and i > 0:
+            return lines[i - 1].strip()
+    return lines[-1].strip() if lines else ""
+
+
+def _attrs(tf: Any, attrs: dict[str, Any]) -> dict[str, Any]:
+    """Attr values; ``{"tensor": spec}`` is a tensor attr (a TensorProto)."""
+    out = dict(attrs)
+    for k, v in attrs.items():
+        if isinstance(v, dict) and "tensor" in v:
+            sp = v["tensor"]
+            vv: Any = sp["value"]
+            if sp["dtype"] == "string":
+                vv = np.asarray(vv, dtype=object)
+            out[k] = tf.make_tensor_proto(vv, dtype=getattr(tf, sp["dtype"]), shape=sp["shape"])
+    return out
 
 
 def run_graph(tf: Any, cs: dict[str, Any]) -> dict[str, Any]:
@@ -199,13 +224,13 @@ def run_graph(tf: Any, cs: dict[str, Any]) -> dict[str, Any]:
             return _tensor(tf, spec)
 
         for st in cs["graph"]:
-            kwargs = dict(st["attrs"])
+            kwargs = _attrs(tf, st["attrs"])
             for name, spec in st["inputs"].items():
                 kwargs[name] = inp(spec)
             with g.control_dependencies([nodes[i] for i in st.get("ctrl", [])]):
                 try:
                     res = getattr(tf.raw_ops, st["op"])(**kwargs)
-                except (ValueError, TypeError, tf.errors.OpError) as e:
+                except Exception as e:  # recorded, not raised
                     return {"build_error": _err(tf, e)}
             nodes.append(_op_of(tf, res))
     results: list[dict[str, Any]] = []

@@ -368,10 +368,11 @@ static int bcast_shapes(tfe_kernel_context* k, const TF_Tensor* a,
                         const TF_Tensor* b, int64_t* out, int* nout) {
   int64_t na, nb, n, i;
   kutil_shape_buf sa, sb;
+  /* TF names the first operand that is not a vector, then its shape */
   if (a->num_dims != 1 || b->num_dims != 1) {
-    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
-               "In[0] and In[1] must be vectors, got %s and %s",
-               kutil_tshape(a, &sa), kutil_tshape(b, &sb));
+    int first = a->num_dims != 1 ? 0 : 1;
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "In[%d] must be a vector.%s", first,
+               first == 0 ? kutil_tshape(a, &sa) : kutil_tshape(b, &sb));
     return 0;
   }
   na = a->dims[0];
@@ -426,10 +427,14 @@ static void k_broadcast_gradient_args(tfe_kernel_context* k) {
   const TF_Tensor* a = k->inputs[0];
   const TF_Tensor* b = k->inputs[1];
   int64_t out[TFE_MAX_DIMS], ra[TFE_MAX_DIMS], rb[TFE_MAX_DIMS], cnt;
-  int n, i, na = 0, nb = 0;
+  int n, i, na = 0, nb = 0, same;
   TF_Tensor *y0, *y1;
   if (!bcast_shapes(k, a, b, out, &n)) return;
-  for (i = 0; i < n; i++) {
+  /* identical shapes reduce nothing (TF's fast path), even where a dim is 1 */
+  same = a->dims[0] == b->dims[0];
+  for (i = 0; same && i < a->dims[0]; i++)
+    same = kutil_get_int(a, i) == kutil_get_int(b, i);
+  for (i = 0; !same && i < n; i++) {
     int64_t ia = i - (n - a->dims[0]), ib = i - (n - b->dims[0]);
     int64_t da = ia >= 0 ? kutil_get_int(a, ia) : 1;
     int64_t db = ib >= 0 ? kutil_get_int(b, ib) : 1;
