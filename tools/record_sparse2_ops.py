@@ -271,6 +271,112 @@ add("rmax_nan", "SparseReduceMaxSparse",
      "input_shape": i64([2, 2]), "reduction_axes": t([1], "int32")})
 
 
+# ---------------------------------------------------------------- sets
+SET_T = ("int8", "int16", "int32", "int64", "uint8", "uint16", "string")
+
+
+def setvals(shape: tuple[int, ...], dt: str) -> Any:
+    n = int(np.prod(shape))
+    v = R.integers(0, 6, n)
+    if dt == "string":
+        words = ["", "a", "b", "ab", "ba", "c"]
+        return np.asarray([words[i] for i in v], dtype=object).reshape(shape)
+    return v.reshape(shape)
+
+
+SP_IND = [[0, 0], [0, 1], [0, 2], [2, 0], [2, 1], [3, 0]]
+for dt in SET_T:
+    for op in ("a-b", "b-a", "intersection", "union"):
+        add(f"d2d_{dt}_{op}", "DenseToDenseSetOperation",
+            {"set1": t(setvals((3, 5), dt), dt), "set2": t(setvals((3, 4), dt), dt)},
+            {"set_operation": op})
+    add(f"d2s_{dt}", "DenseToSparseSetOperation",
+        {"set1": t(setvals((4, 3), dt), dt), "set2_indices": i64(SP_IND),
+         "set2_values": t(setvals((6,), dt), dt), "set2_shape": i64([4, 3])},
+        {"set_operation": "union" if dt != "int8" else "a-b"})
+    add(f"s2s_{dt}", "SparseToSparseSetOperation",
+        {"set1_indices": i64([[0, 0], [1, 0], [1, 1], [3, 2]]),
+         "set1_values": t(setvals((4,), dt), dt), "set1_shape": i64([4, 3]),
+         "set2_indices": i64(SP_IND), "set2_values": t(setvals((6,), dt), dt),
+         "set2_shape": i64([4, 3])}, {"set_operation": "intersection" if dt != "int16" else "b-a"})
+    add(f"setsize_{dt}", "SetSize", {"set_indices": i64(SP_IND),
+                                     "set_values": t(setvals((6,), dt), dt),
+                                     "set_shape": i64([4, 3])})
+for op in ("a-b", "b-a", "intersection", "union"):
+    add(f"d2s_int32_{op}", "DenseToSparseSetOperation",
+        {"set1": t(setvals((4, 3), "int32"), "int32"), "set2_indices": i64(SP_IND),
+         "set2_values": t(setvals((6,), "int32"), "int32"), "set2_shape": i64([4, 3])},
+        {"set_operation": op})
+    add(f"s2s_int64_{op}", "SparseToSparseSetOperation",
+        {"set1_indices": i64([[0, 0], [1, 0], [1, 1], [3, 2]]),
+         "set1_values": t(setvals((4,), "int64"), "int64"), "set1_shape": i64([4, 3]),
+         "set2_indices": i64(SP_IND), "set2_values": t(setvals((6,), "int64"), "int64"),
+         "set2_shape": i64([4, 3])}, {"set_operation": op})
+add("d2d_3d", "DenseToDenseSetOperation",
+    {"set1": t(setvals((2, 2, 3), "int32"), "int32"),
+     "set2": t(setvals((2, 2, 2), "int32"), "int32")},
+    {"set_operation": "union"})
+add("d2d_upper", "DenseToDenseSetOperation",
+    {"set1": t(setvals((2, 3), "int32"), "int32"), "set2": t(setvals((2, 3), "int32"), "int32")},
+    {"set_operation": "A-B"})
+add("d2d_empty_result", "DenseToDenseSetOperation",
+    {"set1": t([[1, 2]], "int32"), "set2": t([[2, 1]], "int32")}, {"set_operation": "a-b"})
+add("d2d_err_op", "DenseToDenseSetOperation",
+    {"set1": t([[1, 2]], "int32"), "set2": t([[2, 1]], "int32")}, {"set_operation": "xor"})
+add("d2d_err_rank", "DenseToDenseSetOperation",
+    {"set1": t([1, 2], "int32"), "set2": t([2, 1], "int32")}, {"set_operation": "union"})
+add("d2d_err_group", "DenseToDenseSetOperation",
+    {"set1": t(setvals((2, 3), "int32"), "int32"), "set2": t(setvals((3, 3), "int32"), "int32")},
+    {"set_operation": "union"})
+add("d2s_err_unsorted", "DenseToSparseSetOperation",
+    {"set1": t(setvals((4, 3), "int32"), "int32"), "set2_indices": i64([[1, 0], [0, 0]]),
+     "set2_values": t([1, 2], "int32"), "set2_shape": i64([4, 3])}, {"set_operation": "union"})
+add("d2s_err_oob", "DenseToSparseSetOperation",
+    {"set1": t(setvals((4, 3), "int32"), "int32"), "set2_indices": i64([[0, 0], [5, 0]]),
+     "set2_values": t([1, 2], "int32"), "set2_shape": i64([4, 3])}, {"set_operation": "union"})
+add("d2s_err_repeat", "DenseToSparseSetOperation",
+    {"set1": t(setvals((4, 3), "int32"), "int32"), "set2_indices": i64([[0, 0], [0, 0]]),
+     "set2_values": t([1, 2], "int32"), "set2_shape": i64([4, 3])}, {"set_operation": "union"})
+add("d2s_err_group", "DenseToSparseSetOperation",
+    {"set1": t(setvals((3, 3), "int32"), "int32"), "set2_indices": i64(SP_IND),
+     "set2_values": t(setvals((6,), "int32"), "int32"), "set2_shape": i64([4, 3])},
+    {"set_operation": "union"})
+add("d2s_err_shape_rank", "DenseToSparseSetOperation",
+    {"set1": t(setvals((4, 3), "int32"), "int32"), "set2_indices": i64([[0], [1]]),
+     "set2_values": t([1, 2], "int32"), "set2_shape": i64([4])}, {"set_operation": "union"})
+add("d2s_err_shape_mat", "DenseToSparseSetOperation",
+    {"set1": t(setvals((4, 3), "int32"), "int32"), "set2_indices": i64([[0, 0]]),
+     "set2_values": t([1], "int32"), "set2_shape": i64([[4, 3]])}, {"set_operation": "union"})
+add("d2s_err_nnz", "DenseToSparseSetOperation",
+    {"set1": t(setvals((4, 3), "int32"), "int32"), "set2_indices": i64([[0, 0]]),
+     "set2_values": t([1, 2], "int32"), "set2_shape": i64([4, 3])}, {"set_operation": "union"})
+add("s2s_err_group", "SparseToSparseSetOperation",
+    {"set1_indices": i64([[0, 0, 0]]), "set1_values": t([1], "int32"), "set1_shape": i64([2, 2, 2]),
+     "set2_indices": i64([[0, 0]]), "set2_values": t([1], "int32"), "set2_shape": i64([2, 2])},
+    {"set_operation": "union"})
+add("s2s_nonvalidated", "SparseToSparseSetOperation",
+    {"set1_indices": i64([[1, 0], [0, 0]]), "set1_values": t([3, 4], "int32"),
+     "set1_shape": i64([2, 2]), "set2_indices": i64([[0, 1]]), "set2_values": t([4], "int32"),
+     "set2_shape": i64([2, 2])}, {"set_operation": "union", "validate_indices": False})
+add("setsize_3d", "SetSize", {"set_indices": i64([[0, 0, 0], [0, 0, 1], [1, 1, 0]]),
+                              "set_values": t([5, 5, 1], "int32"), "set_shape": i64([2, 2, 2])})
+add("setsize_err_unsorted", "SetSize", {"set_indices": i64([[1, 0], [0, 0]]),
+                                        "set_values": t([5, 5], "int32"),
+                                        "set_shape": i64([2, 2])})
+add("setsize_nonvalidated", "SetSize", {"set_indices": i64([[1, 0], [0, 0], [1, 1]]),
+                                        "set_values": t([5, 5, 6], "int32"),
+                                        "set_shape": i64([2, 2])}, {"validate_indices": False})
+add("setsize_err_rank", "SetSize", {"set_indices": i64([[1], [0]]),
+                                    "set_values": t([5, 5], "int32"), "set_shape": i64([2])})
+add("setsize_err_oob_nv", "SetSize", {"set_indices": i64([[0, 0], [3, 0]]),
+                                      "set_values": t([5, 5], "int32"), "set_shape": i64([2, 2])},
+    {"validate_indices": False})
+add("setsize_err_oob", "SetSize", {"set_indices": i64([[0, 0], [3, 0]]),
+                                   "set_values": t([5, 5], "int32"), "set_shape": i64([2, 2])})
+add("setsize_err_neg_shape", "SetSize", {"set_indices": i64([[0, 0]]),
+                                         "set_values": t([5], "int32"), "set_shape": i64([2, -2])})
+
+
 def _tensor(tf: Any, spec: dict[str, Any]) -> Any:
     dt = spec["dtype"]
     v = spec["value"]

@@ -109,6 +109,7 @@ _REAL = ("float32", "float64", "float16", "bfloat16", "int8", "int16", "int32", 
          "uint8", "uint16", "uint32", "uint64")
 _NUM = (*_REAL, "complex64", "complex128")
 _ALL = (*_NUM, "bool", "string")
+_SET = ("int8", "int16", "int32", "int64", "uint8", "uint16", "string")
 _KERNEL_DTYPES: dict[str, tuple[str, tuple[str, ...]]] = {
     # op: (input holding T, dtypes)
     "SparseConcat": ("values", _ALL),
@@ -117,6 +118,10 @@ _KERNEL_DTYPES: dict[str, tuple[str, tuple[str, ...]]] = {
     "SparseSplit": ("values", _ALL),
     "SparseReduceSumSparse": ("input_values", _NUM),
     "SparseReduceMaxSparse": ("input_values", _REAL),
+    "DenseToDenseSetOperation": ("set1", _SET),
+    "DenseToSparseSetOperation": ("set1", _SET),
+    "SparseToSparseSetOperation": ("set1_values", _SET),
+    "SetSize": ("set_values", _SET),
 }
 
 

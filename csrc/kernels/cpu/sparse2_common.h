@@ -25,6 +25,18 @@ enum {
 int sp2_validate(tfe_kernel_context* k, const TF_Tensor* ind,
                  const TF_Tensor* vals, const TF_Tensor* shape, int mode);
 
+/* The checks TF's SparseTensor::Create makes on indices and values for a
+ * tensor of the given rank (messages "vals must be a vec, ...", "indices
+ * and values rows ...", "Order length must be SparseTensor rank."). */
+int sp2_create_check(tfe_kernel_context* k, const TF_Tensor* ind,
+                     const TF_Tensor* vals, int64_t rank);
+
+/* TF's SparseTensor::IndicesValid: every row inside shape and rows
+ * strictly increasing ("indices[i] = [..] is out of bounds: need 0 <=
+ * index < [..]", "... is out of order. ...", "... is repeated"). */
+int sp2_indices_valid(tfe_kernel_context* k, const int64_t* ix, int64_t nnz,
+                      int nd, const int64_t* shape);
+
 /* "[a, b, c]" (TF's rendering of an index tuple) into buf; returns buf. */
 const char* sp2_row_str(const int64_t* row, int nd, char* buf, size_t cap);
 
@@ -34,5 +46,6 @@ TF_Tensor* sp2_alloc_vec_i64(tfe_kernel_context* k, int index,
 
 /* Registration of the group's other files (called from sparse2_kernels.c). */
 void tfe_register_cpu_sparse2_more_kernels(void);
+void tfe_register_cpu_sparse2_set_kernels(void);
 
 #endif /* TFE_KERNELS_CPU_SPARSE2_COMMON_H_ */

@@ -101,6 +101,68 @@ int sp2_validate(tfe_kernel_context* k, const TF_Tensor* ind,
   return 1;
 }
 
+int sp2_create_check(tfe_kernel_context* k, const TF_Tensor* ind,
+                      const TF_Tensor* vals, int64_t rank) {
+  kutil_shape_buf b1;
+  if (vals->num_dims != 1) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "vals must be a vec, but got: %s",
+               kutil_tshape(vals, &b1));
+    return 0;
+  }
+  if (ind->num_dims < 1 || ind->dims[0] != vals->dims[0]) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "indices and values rows (indexing dimension) must match. "
+               "(indices = %lld, values = %lld)",
+               (long long)(ind->num_dims < 1 ? 1 : ind->dims[0]),
+               (long long)vals->dims[0]);
+    return 0;
+  }
+  if (ind->num_dims != 2) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "indices must be a matrix, but got: %s",
+               kutil_tshape(ind, &b1));
+    return 0;
+  }
+  if (ind->dims[1] != rank) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Order length must be SparseTensor rank.");
+    return 0;
+  }
+  return 1;
+}
+
+int sp2_indices_valid(tfe_kernel_context* k, const int64_t* ix, int64_t nnz,
+                      int nd, const int64_t* shape) {
+  int64_t i;
+  int d;
+  for (i = 0; i < nnz; i++) {
+    const int64_t* row = ix + i * nd;
+    int valid = 1, cmp = 1;
+    for (d = 0; d < nd; d++) {
+      if (row[d] < 0 || row[d] >= shape[d]) valid = 0;
+    }
+    if (i > 0) cmp = -sp_cmp_rows(ix, i - 1, ix, i, nd);
+    if (!valid || cmp <= 0) {
+      char rb[512], sb[512];
+      kutil_shape_str(row, nd, rb, sizeof rb);
+      if (!valid) {
+        KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                   "indices[%lld] = %s is out of bounds: need 0 <= index < %s",
+                   (long long)i, rb, kutil_shape_str(shape, nd, sb, sizeof sb));
+      } else if (cmp < 0) {
+        KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                   "indices[%lld] = %s is out of order. Many sparse ops "
+                   "require sorted indices.\n    Use `tf.sparse.reorder` to "
+                   "create a correctly ordered copy.\n\n",
+                   (long long)i, rb);
+      } else {
+        KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "indices[%lld] = %s is repeated",
+                   (long long)i, rb);
+      }
+      return 0;
+    }
+  }
+  return 1;
+}
+
 TF_Tensor* sp2_alloc_vec_i64(tfe_kernel_context* k, int index,
                              const int64_t* v, int64_t n) {
   int64_t dims[1];
@@ -647,28 +709,7 @@ static void sparse_reduce_sparse(tfe_kernel_context* k, int is_max) {
     }
     reduced[a < 0 ? a + nd : a] = 1;
   }
-  if (iv->num_dims != 1) {
-    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "vals must be a vec, but got: %s",
-               kutil_tshape(iv, &b1));
-    return;
-  }
-  if (ii->num_dims < 1 || ii->dims[0] != iv->dims[0]) {
-    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
-               "indices and values rows (indexing dimension) must match. "
-               "(indices = %lld, values = %lld)",
-               (long long)(ii->num_dims < 1 ? 1 : ii->dims[0]),
-               (long long)iv->dims[0]);
-    return;
-  }
-  if (ii->num_dims != 2) {
-    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "indices must be a matrix, but got: %s",
-               kutil_tshape(ii, &b1));
-    return;
-  }
-  if (ii->dims[1] != nd) {
-    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Order length must be SparseTensor rank.");
-    return;
-  }
+  if (!sp2_create_check(k, ii, iv, nd)) return;
   nnz = ii->dims[0];
   ix = (const int64_t*)kutil_data(ii);
   shp = (const int64_t*)kutil_data(is);
@@ -789,4 +830,5 @@ void tfe_register_cpu_sparse2_kernels(void) {
                      N_(real), NULL, NULL, 0);
 #undef N_
   tfe_register_cpu_sparse2_more_kernels();
+  tfe_register_cpu_sparse2_set_kernels();
 }
