@@ -5,6 +5,9 @@
  * file. Each rule updates n consecutive elements of its slots s[0] (var),
  * s[1], ... from the gradient g and the scalars in c, with the formulas
  * and operation order of TensorFlow's CPU functors, in TA_T's precision.
+ * Each rule is compiled for several x86 ISA levels (KUTIL_CLONES) and the
+ * including file is built with -fno-math-errno, so the loops vectorize;
+ * neither changes a result (no contraction, IEEE sqrt either way).
  * No include guard: the file is meant to be included several times. */
 
 #define TA_CAT2(a, b) a##b
@@ -23,13 +26,13 @@ typedef void (*TA_FN(ta_rule_fn_))(int64_t n, TA_T* const* s, const TA_T* g,
 
 #define TA_ONE ((TA_T)1)
 
-static void TA_FN(upd_gd_)(int64_t n, TA_T* const* s, const TA_T* g, const TA_FN(ta_sc_) * c) {
+KUTIL_CLONES static void TA_FN(upd_gd_)(int64_t n, TA_T* const* s, const TA_T* g, const TA_FN(ta_sc_) * c) {
   TA_T* var = s[0];
   int64_t i;
   for (i = 0; i < n; i++) var[i] -= g[i] * c->lr;
 }
 
-static void TA_FN(upd_adadelta_)(int64_t n, TA_T* const* s, const TA_T* g,
+KUTIL_CLONES static void TA_FN(upd_adadelta_)(int64_t n, TA_T* const* s, const TA_T* g,
                                  const TA_FN(ta_sc_) * c) {
   TA_T *var = s[0], *acc = s[1], *upd = s[2];
   int64_t i;
@@ -42,7 +45,7 @@ static void TA_FN(upd_adadelta_)(int64_t n, TA_T* const* s, const TA_T* g,
   }
 }
 
-static void TA_FN(upd_adagrad_)(int64_t n, TA_T* const* s, const TA_T* g,
+KUTIL_CLONES static void TA_FN(upd_adagrad_)(int64_t n, TA_T* const* s, const TA_T* g,
                                 const TA_FN(ta_sc_) * c) {
   TA_T *var = s[0], *acc = s[1];
   int64_t i;
@@ -52,7 +55,7 @@ static void TA_FN(upd_adagrad_)(int64_t n, TA_T* const* s, const TA_T* g,
   }
 }
 
-static void TA_FN(upd_adagrad_v2_)(int64_t n, TA_T* const* s, const TA_T* g,
+KUTIL_CLONES static void TA_FN(upd_adagrad_v2_)(int64_t n, TA_T* const* s, const TA_T* g,
                                    const TA_FN(ta_sc_) * c) {
   TA_T *var = s[0], *acc = s[1];
   int64_t i;
@@ -62,7 +65,7 @@ static void TA_FN(upd_adagrad_v2_)(int64_t n, TA_T* const* s, const TA_T* g,
   }
 }
 
-static void TA_FN(upd_momentum_)(int64_t n, TA_T* const* s, const TA_T* g,
+KUTIL_CLONES static void TA_FN(upd_momentum_)(int64_t n, TA_T* const* s, const TA_T* g,
                                  const TA_FN(ta_sc_) * c) {
   TA_T *var = s[0], *acc = s[1];
   int64_t i;
@@ -76,7 +79,7 @@ static void TA_FN(upd_momentum_)(int64_t n, TA_T* const* s, const TA_T* g,
   }
 }
 
-static void TA_FN(upd_keras_momentum_)(int64_t n, TA_T* const* s, const TA_T* g,
+KUTIL_CLONES static void TA_FN(upd_keras_momentum_)(int64_t n, TA_T* const* s, const TA_T* g,
                                        const TA_FN(ta_sc_) * c) {
   TA_T *var = s[0], *acc = s[1];
   int64_t i;
@@ -90,7 +93,7 @@ static void TA_FN(upd_keras_momentum_)(int64_t n, TA_T* const* s, const TA_T* g,
   }
 }
 
-static void TA_FN(upd_adam_)(int64_t n, TA_T* const* s, const TA_T* g, const TA_FN(ta_sc_) * c) {
+KUTIL_CLONES static void TA_FN(upd_adam_)(int64_t n, TA_T* const* s, const TA_T* g, const TA_FN(ta_sc_) * c) {
   TA_T *var = s[0], *m = s[1], *v = s[2];
   const TA_T a = c->lr * TA_SQRT(TA_ONE - c->b2p) / (TA_ONE - c->b1p);
   int64_t i;
@@ -105,7 +108,7 @@ static void TA_FN(upd_adam_)(int64_t n, TA_T* const* s, const TA_T* g, const TA_
   }
 }
 
-static void TA_FN(upd_rmsprop_)(int64_t n, TA_T* const* s, const TA_T* g,
+KUTIL_CLONES static void TA_FN(upd_rmsprop_)(int64_t n, TA_T* const* s, const TA_T* g,
                                 const TA_FN(ta_sc_) * c) {
   TA_T *var = s[0], *ms = s[1], *mom = s[2];
   int64_t i;
@@ -116,7 +119,7 @@ static void TA_FN(upd_rmsprop_)(int64_t n, TA_T* const* s, const TA_T* g,
   }
 }
 
-static void TA_FN(upd_centered_rmsprop_)(int64_t n, TA_T* const* s, const TA_T* g,
+KUTIL_CLONES static void TA_FN(upd_centered_rmsprop_)(int64_t n, TA_T* const* s, const TA_T* g,
                                          const TA_FN(ta_sc_) * c) {
   TA_T *var = s[0], *mg = s[1], *ms = s[2], *mom = s[3];
   int64_t i;
@@ -139,7 +142,7 @@ static inline TA_T TA_FN(ta_sign_)(TA_T x) {
 
 static inline TA_T TA_FN(ta_max_)(TA_T a, TA_T b) { return a < b ? b : a; }
 
-static void TA_FN(upd_proximal_gd_)(int64_t n, TA_T* const* s, const TA_T* g,
+KUTIL_CLONES static void TA_FN(upd_proximal_gd_)(int64_t n, TA_T* const* s, const TA_T* g,
                                     const TA_FN(ta_sc_) * c) {
   TA_T* var = s[0];
   int64_t i;
@@ -154,7 +157,7 @@ static void TA_FN(upd_proximal_gd_)(int64_t n, TA_T* const* s, const TA_T* g,
   }
 }
 
-static void TA_FN(upd_proximal_adagrad_)(int64_t n, TA_T* const* s, const TA_T* g,
+KUTIL_CLONES static void TA_FN(upd_proximal_adagrad_)(int64_t n, TA_T* const* s, const TA_T* g,
                                          const TA_FN(ta_sc_) * c) {
   TA_T *var = s[0], *acc = s[1];
   int64_t i;
@@ -172,7 +175,7 @@ static void TA_FN(upd_proximal_adagrad_)(int64_t n, TA_T* const* s, const TA_T* 
   }
 }
 
-static void TA_FN(upd_adagrad_da_)(int64_t n, TA_T* const* s, const TA_T* g,
+KUTIL_CLONES static void TA_FN(upd_adagrad_da_)(int64_t n, TA_T* const* s, const TA_T* g,
                                    const TA_FN(ta_sc_) * c) {
   TA_T *var = s[0], *ga = s[1], *gsa = s[2];
   /* TF converts the step to float before multiplying. */
@@ -193,32 +196,58 @@ static void TA_FN(upd_adagrad_da_)(int64_t n, TA_T* const* s, const TA_T* g,
 }
 
 /* FTRL (v1 when l2s is 0 and v2 is not requested). */
-static void TA_FN(upd_ftrl_)(int64_t n, TA_T* const* s, const TA_T* g, const TA_FN(ta_sc_) * c) {
-  TA_T *var = s[0], *acc = s[1], *lin = s[2];
-  const int half_power = c->lr_power == (TA_T)-0.5;
-  int64_t i;
-  for (i = 0; i < n; i++) {
-    const TA_T gs = g[i] + (TA_T)2 * c->l2s * var[i];
-    const TA_T nacc = acc[i] + g[i] * g[i];
-    const TA_T pn = half_power ? TA_SQRT(nacc) : TA_POW(nacc, -c->lr_power);
-    const TA_T po = half_power ? TA_SQRT(acc[i]) : TA_POW(acc[i], -c->lr_power);
-    TA_T x, y;
-    if (c->by_lr) {
-      lin[i] += gs * c->lr - (pn - po) * var[i];
-      x = c->l1 * c->lr * TA_FN(ta_sign_)(lin[i]) - lin[i];
-      y = pn + (TA_T)2 * c->l2 * c->lr;
-      var[i] = TA_ABS(lin[i]) > c->l1 * c->lr ? x / y : (TA_T)0;
-    } else {
-      lin[i] += gs - (pn - po) / c->lr * var[i];
-      x = c->l1 * TA_FN(ta_sign_)(lin[i]) - lin[i];
-      y = pn / c->lr + (TA_T)2 * c->l2;
-      var[i] = TA_ABS(lin[i]) > c->l1 ? x / y : (TA_T)0;
-    }
-    acc[i] += g[i] * g[i];
+/* FTRL's loop body. With lr_power == -0.5 (the usual case) the powers are
+ * square roots and the loop vectorizes; other powers call pow. by_lr and
+ * the power case are fixed per call, so the body is expanded once for
+ * each of the four combinations. */
+#define TA_FTRL_BODY(POWF, BY_LR)                                            \
+  for (i = 0; i < n; i++) {                                                 \
+    const TA_T gi = g[i], vi = var[i], ai = acc[i];                          \
+    const TA_T gs = gi + (TA_T)2 * l2s * vi;                                 \
+    const TA_T nacc = ai + gi * gi;                                          \
+    const TA_T pn = POWF(nacc), po = POWF(ai);                               \
+    TA_T li, x, y;                                                           \
+    if (BY_LR) {                                                             \
+      li = lin[i] + (gs * lr - (pn - po) * vi);                              \
+      x = l1 * lr * TA_FN(ta_sign_)(li) - li;                                \
+      y = pn + (TA_T)2 * l2 * lr;                                            \
+      var[i] = TA_ABS(li) > l1 * lr ? x / y : (TA_T)0;                       \
+    } else {                                                                 \
+      li = lin[i] + (gs - (pn - po) / lr * vi);                              \
+      x = l1 * TA_FN(ta_sign_)(li) - li;                                     \
+      y = pn / lr + (TA_T)2 * l2;                                            \
+      var[i] = TA_ABS(li) > l1 ? x / y : (TA_T)0;                            \
+    }                                                                        \
+    lin[i] = li;                                                             \
+    acc[i] = ai + gi * gi;                                                   \
   }
-}
 
-static void TA_FN(upd_amsgrad_)(int64_t n, TA_T* const* s, const TA_T* g,
+KUTIL_CLONES static void TA_FN(upd_ftrl_)(int64_t n, TA_T* const* s, const TA_T* g,
+                                          const TA_FN(ta_sc_) * c) {
+  TA_T* restrict var = s[0];
+  TA_T* restrict acc = s[1];
+  TA_T* restrict lin = s[2];
+  const TA_T lr = c->lr, l1 = c->l1, l2 = c->l2, l2s = c->l2s, mp = -c->lr_power;
+  int64_t i;
+#define TA_FTRL_SQRT(x) TA_SQRT(x)
+#define TA_FTRL_POW(x) TA_POW((x), mp)
+  if (c->lr_power == (TA_T)-0.5) {
+    if (c->by_lr) {
+      TA_FTRL_BODY(TA_FTRL_SQRT, 1)
+    } else {
+      TA_FTRL_BODY(TA_FTRL_SQRT, 0)
+    }
+  } else if (c->by_lr) {
+    TA_FTRL_BODY(TA_FTRL_POW, 1)
+  } else {
+    TA_FTRL_BODY(TA_FTRL_POW, 0)
+  }
+#undef TA_FTRL_SQRT
+#undef TA_FTRL_POW
+}
+#undef TA_FTRL_BODY
+
+KUTIL_CLONES static void TA_FN(upd_amsgrad_)(int64_t n, TA_T* const* s, const TA_T* g,
                                 const TA_FN(ta_sc_) * c) {
   TA_T *var = s[0], *m = s[1], *v = s[2], *vhat = s[3];
   const TA_T a = c->lr * TA_SQRT(TA_ONE - c->b2p) / (TA_ONE - c->b1p);
@@ -231,7 +260,7 @@ static void TA_FN(upd_amsgrad_)(int64_t n, TA_T* const* s, const TA_T* g,
   }
 }
 
-static void TA_FN(upd_adamax_)(int64_t n, TA_T* const* s, const TA_T* g,
+KUTIL_CLONES static void TA_FN(upd_adamax_)(int64_t n, TA_T* const* s, const TA_T* g,
                                const TA_FN(ta_sc_) * c) {
   TA_T *var = s[0], *m = s[1], *v = s[2];
   const TA_T a = c->lr / (TA_ONE - c->b1p);
@@ -243,7 +272,7 @@ static void TA_FN(upd_adamax_)(int64_t n, TA_T* const* s, const TA_T* g,
   }
 }
 
-static void TA_FN(upd_add_sign_)(int64_t n, TA_T* const* s, const TA_T* g,
+KUTIL_CLONES static void TA_FN(upd_add_sign_)(int64_t n, TA_T* const* s, const TA_T* g,
                                  const TA_FN(ta_sc_) * c) {
   TA_T *var = s[0], *m = s[1];
   int64_t i;
@@ -255,7 +284,7 @@ static void TA_FN(upd_add_sign_)(int64_t n, TA_T* const* s, const TA_T* g,
   }
 }
 
-static void TA_FN(upd_power_sign_)(int64_t n, TA_T* const* s, const TA_T* g,
+KUTIL_CLONES static void TA_FN(upd_power_sign_)(int64_t n, TA_T* const* s, const TA_T* g,
                                    const TA_FN(ta_sc_) * c) {
   TA_T *var = s[0], *m = s[1];
   int64_t i;

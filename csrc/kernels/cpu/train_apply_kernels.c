@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "core/complex_compat.h"
+#include "core/threadpool.h"
 #include "kernels/cpu/kutil.h"
 #include "kernels/kernel.h"
 #include "kernels/ref_var.h"
@@ -578,6 +579,45 @@ static int64_t first_bad_index(const ta_rows* r) {
   return -1;
 }
 
+/* A dense update of many elements is split over the kernel's intra-op
+ * threads: every element's rule reads and writes only its own position, so
+ * contiguous chunks are independent. */
+#define TA_CAT2(a, b) a##b
+#define TA_CAT(a, b) TA_CAT2(a, b)
+
+enum { PAR_MIN = 1 << 15 };
+
+typedef struct {
+  TF_DataType dt;
+  void (*fn)(void); /* the typed rule */
+  void* base[MAX_SLOTS];
+  int nslots;
+  const void* g;
+  const void* c; /* the typed scalars */
+} par_arg;
+
+#define PAR_CASE(DT, T, SFX)                                                          \
+  case DT: {                                                                          \
+    T* s_[MAX_SLOTS];                                                                 \
+    for (j_ = 0; j_ < a->nslots; j_++) s_[j_] = (T*)a->base[j_] + b;                 \
+    ((TA_CAT(ta_rule_fn_, SFX))a->fn)(e - b, s_, (const T*)a->g + b,                  \
+                                      (const TA_CAT(ta_sc_, SFX)*)a->c);              \
+    break;                                                                            \
+  }
+
+static void par_chunk(void* arg, int64_t b, int64_t e) {
+  const par_arg* a = (const par_arg*)arg;
+  int j_;
+  switch (a->dt) {
+    PAR_CASE(TF_FLOAT, float, f32)
+    PAR_CASE(TF_DOUBLE, double, f64)
+    PAR_CASE(TF_COMPLEX64, c64_t, c64)
+    PAR_CASE(TF_COMPLEX128, c128_t, c128)
+    default:
+      break;
+  }
+}
+
 #define RUN_NATIVE(T, SFX)                                                       \
   do {                                                                           \
     TA_CAT(ta_sc_, SFX) c;                                                       \
@@ -588,15 +628,24 @@ static int64_t first_bad_index(const ta_rows* r) {
     int64_t r_, j_;                                                              \
     SC_FILL(c, T);                                                               \
     for (j_ = 0; j_ < v->n; j_++) base[j_] = (T*)kutil_data(v->value[j_]);       \
+    if (!rows->sparse && rows->inner >= 2 * PAR_MIN) {                           \
+      par_arg pa_;                                                               \
+      pa_.dt = dt;                                                               \
+      pa_.fn = (void (*)(void))fn;                                                  \
+      for (j_ = 0; j_ < v->n; j_++) pa_.base[j_] = base[j_];                     \
+      pa_.nslots = v->n;                                                         \
+      pa_.g = g;                                                                 \
+      pa_.c = &c;                                                                \
+      tfe_parallel_for(tfe_kernel_threadpool(k), rows->inner, PAR_MIN, par_chunk, \
+                       &pa_);                                                    \
+      break;                                                                     \
+    }                                                                            \
     for (r_ = 0; r_ < rows->nrows; r_++) {                                       \
       const int64_t at = row_index(rows, r_) * rows->inner;                      \
       for (j_ = 0; j_ < v->n; j_++) s[j_] = base[j_] + at;                       \
       fn(rows->inner, s, g + r_ * rows->inner, &c);                              \
     }                                                                            \
   } while (0)
-
-#define TA_CAT2(a, b) a##b
-#define TA_CAT(a, b) TA_CAT2(a, b)
 
 /* half and bfloat16: each row goes through float buffers in chunks. */
 enum { CHUNK = 256 };

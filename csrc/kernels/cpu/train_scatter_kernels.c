@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "core/complex_compat.h"
+#include "core/threadpool.h"
 #include "kernels/cpu/arrayops_common.h"
 #include "kernels/cpu/kutil.h"
 #include "kernels/kernel.h"
@@ -182,6 +183,45 @@ static void flat_pos(const int64_t* dims, int nd, int64_t flat, char* buf, size_
   kutil_shape_str(p, nd, buf, cap);
 }
 
+/* Applies the updates whose target row is in [row_b, row_e), in the order
+ * of the indices. Threads own disjoint row ranges and each keeps the
+ * indices' order for its rows, so duplicates fold exactly as in one serial
+ * pass and the result does not depend on the thread count. */
+enum { ROWS_PAR_MIN = 1 << 16 };
+
+typedef struct {
+  sc_kind kind;
+  TF_Tensor* p;
+  const TF_Tensor* ind;
+  const TF_Tensor* upd;
+  int64_t n, inner;
+  int scalar;
+} rows_arg;
+
+static void rows_chunk(void* arg, int64_t row_b, int64_t row_e) {
+  const rows_arg* a = (const rows_arg*)arg;
+  const size_t esz = kutil_esize(a->p->dtype);
+  const char* src = (const char*)kutil_data(a->upd);
+  int64_t i, j;
+  const int32_t* i32 = a->ind->dtype == TF_INT32 ? (const int32_t*)kutil_data(a->ind) : NULL;
+  const int64_t* i64 = a->ind->dtype == TF_INT64 ? (const int64_t*)kutil_data(a->ind) : NULL;
+  const size_t row_bytes = (size_t)a->inner * esz;
+  for (i = 0; i < a->n; i++) {
+    const int64_t ix = i32 != NULL ? i32[i] : i64 != NULL ? i64[i] : kutil_get_int(a->ind, i);
+    char* dst;
+    if (ix < row_b || ix >= row_e) continue;
+    dst = (char*)kutil_data(a->p) + (size_t)ix * row_bytes;
+    if (a->kind == SC_UPDATE && !a->scalar && a->p->dtype != TF_STRING &&
+        a->p->dtype != TF_RESOURCE && a->p->dtype != TF_VARIANT) {
+      memcpy(dst, src + (size_t)i * row_bytes, row_bytes);
+    } else if (a->scalar) {
+      for (j = 0; j < a->inner; j++) fold(a->kind, a->p->dtype, dst + (size_t)j * esz, src, 1);
+    } else {
+      fold(a->kind, a->p->dtype, dst, src + (size_t)(i * a->inner) * esz, a->inner);
+    }
+  }
+}
+
 static void scatter_rows(tfe_kernel_context* k, sc_kind kind, int resource) {
   const TF_Tensor* ind = k->inputs[1];
   const TF_Tensor* upd = k->inputs[2];
@@ -189,7 +229,6 @@ static void scatter_rows(tfe_kernel_context* k, sc_kind kind, int resource) {
   sc_var v;
   int64_t n, inner = 1, limit, i;
   int scalar, d;
-  size_t esz;
   if (!var_acquire(k, resource, &v)) goto done;
   p = v.value;
   if (p->dtype != upd->dtype) {
@@ -248,16 +287,22 @@ static void scatter_rows(tfe_kernel_context* k, sc_kind kind, int resource) {
     goto done;
   }
   if (!var_prepare(k, &v)) goto done;
-  p = v.value;
-  esz = kutil_esize(p->dtype);
-  for (i = 0; i < n; i++) {
-    int64_t ix = kutil_get_int(ind, i), j;
-    char* dst = (char*)kutil_data(p) + (size_t)(ix * inner) * esz;
-    const char* src = (const char*)kutil_data(upd);
-    if (scalar) {
-      for (j = 0; j < inner; j++) fold(kind, p->dtype, dst + (size_t)j * esz, src, 1);
+  {
+    rows_arg ra;
+    ra.kind = kind;
+    ra.p = v.value;
+    ra.ind = ind;
+    ra.upd = upd;
+    ra.n = n;
+    ra.inner = inner;
+    ra.scalar = scalar;
+    tfe_threadpool* pool = tfe_kernel_threadpool(k);
+    const int nt = tfe_threadpool_size(pool);
+    if (n * inner >= ROWS_PAR_MIN && limit > 1 && nt > 1) {
+      /* One chunk per thread: every chunk scans all the indices. */
+      tfe_parallel_for(pool, limit, (limit + nt - 1) / nt, rows_chunk, &ra);
     } else {
-      fold(kind, p->dtype, dst, src + (size_t)(i * inner) * esz, inner);
+      rows_chunk(&ra, 0, limit);
     }
   }
   goto done;
