@@ -9,6 +9,7 @@
 #include "core/status_internal.h"
 #include "core/tensor_internal.h"
 #include "ops/attr_value.h"
+#include "tensorflow/c/tf_tstring.h"
 
 /* ------------------------------------------------------------------------
  * Partial shapes. */
@@ -211,6 +212,50 @@ tfe_variant* tfe_variant_new_optional(int has_value) {
   return v;
 }
 
+tfe_variant* tfe_variant_new_map(void) {
+  return new_variant(TFE_VARIANT_MAP);
+}
+
+/* TF's TensorKey equality: dtype, shape and element values (strings by
+ * content, other dtypes by bytes). */
+static int map_key_equal(const TF_Tensor* a, const TF_Tensor* b) {
+  int64_t n, i;
+  int d;
+  if (a->dtype != b->dtype || a->num_dims != b->num_dims) return 0;
+  for (d = 0; d < a->num_dims; d++) {
+    if (a->dims[d] != b->dims[d]) return 0;
+  }
+  n = tfe_shape_num_elements(a->dims, a->num_dims);
+  if (n <= 0) return 1;
+  if (a->dtype == TF_STRING) {
+    const TF_TString* x = (const TF_TString*)a->buf->data;
+    const TF_TString* y = (const TF_TString*)b->buf->data;
+    for (i = 0; i < n; i++) {
+      size_t lx = TF_TString_GetSize(&x[i]);
+      if (lx != TF_TString_GetSize(&y[i]) ||
+          memcmp(TF_TString_GetDataPointer(&x[i]),
+                 TF_TString_GetDataPointer(&y[i]), lx) != 0) {
+        return 0;
+      }
+    }
+    return 1;
+  }
+  if (a->buf == NULL || b->buf == NULL) return a->buf == b->buf;
+  return TF_TensorByteSize(a) == TF_TensorByteSize(b) &&
+         memcmp(a->buf->data, b->buf->data, TF_TensorByteSize(a)) == 0;
+}
+
+int64_t tfe_variant_map_find(const tfe_variant* m, const TF_Tensor* key) {
+  int64_t i;
+  if (m == NULL || m->kind != TFE_VARIANT_MAP) return -1;
+  for (i = 0; i + 1 < m->num_tensors; i += 2) {
+    if (m->tensors[i] != NULL && map_key_equal(m->tensors[i], key)) {
+      return i / 2;
+    }
+  }
+  return -1;
+}
+
 void tfe_variant_ref(tfe_variant* v) {
   if (v != NULL) atomic_fetch_add_explicit(&v->refcount, 1, memory_order_relaxed);
 }
@@ -307,6 +352,7 @@ tfe_variant* tfe_variant_copy(const tfe_variant* v) {
 
 const char* tfe_variant_type_name(const tfe_variant* v) {
   if (v == NULL) return "void";
+  if (v->kind == TFE_VARIANT_MAP) return "tensorflow::TensorMap";
   return v->kind == TFE_VARIANT_LIST ? "tensorflow::TensorList"
                                      : "tensorflow::data::Optional";
 }
@@ -315,6 +361,8 @@ const char* tfe_variant_debug_string(const tfe_variant* v, char* buf,
                                      size_t cap) {
   if (v == NULL) {
     snprintf(buf, cap, "Variant<type: void value: [empty]>");
+  } else if (v->kind == TFE_VARIANT_MAP) {
+    snprintf(buf, cap, "Variant<type: tensorflow::TensorMap value: TensorMap>");
   } else if (v->kind == TFE_VARIANT_LIST) {
     snprintf(buf, cap,
              "Variant<type: tensorflow::TensorList value: TensorList>");
@@ -428,6 +476,48 @@ tfe_variant* tfe_variant_add(const tfe_variant* a, const tfe_variant* b,
     }
     return NULL;
   }
+  if (a->kind == TFE_VARIANT_MAP) {
+    /* TF's TensorMapBinaryAdd: the union of the keys, values of common
+     * keys added. */
+    out = tfe_variant_copy(a);
+    if (out == NULL) {
+      tfe_status_setf(status, TF_RESOURCE_EXHAUSTED, "out of memory");
+      return NULL;
+    }
+    for (i = 0; i + 1 < b->num_tensors; i += 2) {
+      int64_t at = tfe_variant_map_find(out, b->tensors[i]);
+      if (at >= 0) {
+        TF_Tensor* sum = NULL;
+        if (!add_elements(b->tensors[i + 1], out->tensors[2 * at + 1], &sum,
+                          add, arg, status)) {
+          TF_DeleteTensor(sum);
+          tfe_variant_unref(out);
+          return NULL;
+        }
+        tfe_variant_set(out, 2 * at + 1, sum);
+      } else {
+        TF_Tensor* kt = tfe_tensor_share(b->tensors[i]);
+        TF_Tensor* vt = tfe_tensor_share(b->tensors[i + 1]);
+        int ok = kt != NULL && vt != NULL;
+        if (!ok) {
+          TF_DeleteTensor(kt);
+          TF_DeleteTensor(vt);
+        } else if (!tfe_variant_append(out, kt)) {
+          TF_DeleteTensor(vt);
+          ok = 0;
+        } else {
+          ok = tfe_variant_append(out, vt);
+        }
+        if (!ok) {
+          tfe_status_setf(status, TF_RESOURCE_EXHAUSTED, "out of memory");
+          tfe_variant_unref(out);
+          return NULL;
+        }
+      }
+    }
+    tfe_status_ok(status);
+    return out;
+  }
   if (a->kind == TFE_VARIANT_LIST) {
     if (a->element_dtype != b->element_dtype) {
       tfe_status_setf(status, TF_INVALID_ARGUMENT,
@@ -515,6 +605,16 @@ tfe_variant* tfe_variant_zeros_like(const tfe_variant* x,
                     "ZEROS_LIKE Variant type_name: void for device type: %s",
                     device_name != NULL ? device_name : "CPU");
     return NULL;
+  }
+  if (x->kind == TFE_VARIANT_MAP) {
+    /* TF's TensorMapZerosLike: an empty map. */
+    out = tfe_variant_new_map();
+    if (out == NULL) {
+      tfe_status_setf(status, TF_RESOURCE_EXHAUSTED, "out of memory");
+    } else {
+      tfe_status_ok(status);
+    }
+    return out;
   }
   if (x->kind == TFE_VARIANT_LIST) {
     out = tfe_variant_new_list(x->element_dtype, &x->element_shape, -1);

@@ -27,7 +27,10 @@
 
 typedef enum tfe_variant_kind {
   TFE_VARIANT_LIST = 1,
-  TFE_VARIANT_OPTIONAL = 2
+  TFE_VARIANT_OPTIONAL = 2,
+  /* A TensorMap (csrc/kernels/cpu/dataflow2_tensor_map.c): `tensors` holds
+   * num_tensors / 2 (key, value) pairs, key at 2i and value at 2i + 1. */
+  TFE_VARIANT_MAP = 3
 } tfe_variant_kind;
 
 /* A partial shape: rank -1 when unknown, dims -1 where unknown. */
@@ -82,6 +85,10 @@ tfe_variant* tfe_variant_new_list(TF_DataType element_dtype,
                                   const tfe_pshape* element_shape,
                                   int64_t max_num_elements);
 tfe_variant* tfe_variant_new_optional(int has_value);
+tfe_variant* tfe_variant_new_map(void);
+/* Index of the pair of map m whose key equals `key` (same dtype, shape and
+ * values; strings by content), or -1. */
+int64_t tfe_variant_map_find(const tfe_variant* m, const TF_Tensor* key);
 void tfe_variant_ref(tfe_variant* v);
 void tfe_variant_unref(tfe_variant* v); /* NULL is fine */
 /* A new object with v's metadata whose tensors share v's tensors' buffers

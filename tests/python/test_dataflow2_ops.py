@@ -50,9 +50,9 @@ def _attr(v: Any) -> Any:
         if "types" in v:
             return [getattr(tf, t) for t in v["types"]]
         if "shape" in v:
-            return v["shape"]
+            return tf.TensorShape(v["shape"])
         if "shapes" in v:
-            return list(v["shapes"])
+            return [tf.TensorShape(x) for x in v["shapes"]]
     return v
 
 
@@ -87,6 +87,9 @@ def _check_value(got: Any, exp: dict[str, Any], where: str) -> None:
     if dt in ("none", "resource", "variant"):
         return
     g = np.asarray(got.numpy() if hasattr(got, "numpy") else got)
+    if dt == "bfloat16" and g.dtype.kind == "V":
+        # a session hands bfloat16 back as raw 2-byte values
+        g = (g.view(np.uint16).astype(np.uint32) << 16).view(np.float32)
     e = _decode(exp)
     assert g.shape == e.shape, where
     if dt in ("float16", "bfloat16", "float32", "float64", *_COMPLEX):

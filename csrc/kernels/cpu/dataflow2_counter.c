@@ -1,0 +1,167 @@
+/* CPU kernels: CountUpTo, ResourceCountUpTo and TF 1's Variable, with
+ * TensorFlow 2.21's semantics and messages.
+ *
+ * CountUpTo increments a scalar int32/int64 Ref variable and outputs the
+ * value it had, failing with OUT_OF_RANGE once that value reached `limit`.
+ * ResourceCountUpTo does the same on a resource variable (its new value is
+ * a new buffer, so tensors read before keep their value). Variable is
+ * VariableV2's TF 1 twin: an uninitialized Ref(dtype) cell, kept under the
+ * shared_name (in a graph: the node's name) in the context's registry of
+ * reference variables (kernels/ref_var.h), the key VariableV2 uses. */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/tensor_internal.h"
+#include "kernels/cpu/kutil.h"
+#include "kernels/kernel.h"
+#include "kernels/ref_var.h"
+#include "kernels/resource.h"
+
+void tfe_register_cpu_dataflow2_counter_kernels(void);
+
+static int64_t read_int(const TF_Tensor* t) {
+  return t->dtype == TF_INT32 ? *(const int32_t*)kutil_data(t)
+                              : *(const int64_t*)kutil_data(t);
+}
+
+static void write_int(TF_Tensor* t, int64_t v) {
+  if (t->dtype == TF_INT32) {
+    *(int32_t*)kutil_data(t) = (int32_t)v;
+  } else {
+    *(int64_t*)kutil_data(t) = v;
+  }
+}
+
+static void k_count_up_to(tfe_kernel_context* k) {
+  tfe_ref_cell* c = tfe_kernel_input_ref(k, 0);
+  int64_t limit = kutil_attr_int64(k, "limit", 0), before;
+  TF_Tensor* out;
+  kutil_shape_buf b;
+  if (c == NULL) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "input 0 of CountUpTo is not a reference");
+    return;
+  }
+  pthread_mutex_lock(&c->mu);
+  if (c->value == NULL) {
+    TF_Tensor* none = tfe_ref_cell_read(c, 1, k->status);
+    TF_DeleteTensor(none);
+    pthread_mutex_unlock(&c->mu);
+    return;
+  }
+  if (c->value->num_dims != 0) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "input is not a scalar: %s",
+               kutil_tshape(c->value, &b));
+    pthread_mutex_unlock(&c->mu);
+    return;
+  }
+  before = read_int(c->value);
+  if (before >= limit) {
+    KUTIL_FAIL(k, TF_OUT_OF_RANGE, "Reached limit of %lld", (long long)limit);
+    pthread_mutex_unlock(&c->mu);
+    return;
+  }
+  /* TF increments the referenced buffer in place. */
+  write_int(c->value, before + 1);
+  pthread_mutex_unlock(&c->mu);
+  out = tfe_kernel_alloc_output(k, 0, k->output_types[0], NULL, 0);
+  if (out != NULL) write_int(out, before);
+}
+
+static void k_resource_count_up_to(tfe_kernel_context* k) {
+  int64_t limit = kutil_attr_int64(k, "limit", 0), before;
+  TF_DataType dt = k->output_types[0];
+  tfe_resource* r = tfe_var_from_handle(k->inputs[0], k->status);
+  TF_Tensor *next, *out;
+  kutil_shape_buf b;
+  if (r == NULL) return;
+  pthread_mutex_lock(&r->mu);
+  if (r->value == NULL) {
+    /* TF looks the variable up and finds none (it was never assigned). */
+    KUTIL_FAIL(k, TF_NOT_FOUND, "Resource %s/%s/N10tensorflow3VarE does not exist.",
+               r->container, r->name);
+    goto unlock;
+  }
+  if (r->value->dtype != dt) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "Trying to read variable with wrong dtype. Expected %s got %s",
+               tfe_dtype_short_name(r->value->dtype), tfe_dtype_short_name(dt));
+    goto unlock;
+  }
+  if (r->value->num_dims != 0) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "input is not a scalar: %s",
+               kutil_tshape(r->value, &b));
+    goto unlock;
+  }
+  before = read_int(r->value);
+  if (before >= limit) {
+    KUTIL_FAIL(k, TF_OUT_OF_RANGE, "Reached limit of %lld", (long long)limit);
+    goto unlock;
+  }
+  /* A new buffer for the new value; the old one is the output. */
+  next = TF_AllocateTensor(dt, NULL, 0, kutil_esize(dt));
+  if (next == NULL) {
+    KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory in %s",
+               k->op_def->name);
+    goto unlock;
+  }
+  write_int(next, before + 1);
+  out = r->value;
+  r->value = next;
+  pthread_mutex_unlock(&r->mu);
+  tfe_resource_unref(r);
+  tfe_kernel_set_output(k, 0, out);
+  return;
+unlock:
+  pthread_mutex_unlock(&r->mu);
+  tfe_resource_unref(r);
+}
+
+/* TF 1's Variable: as VariableV2. */
+static void k_variable(tfe_kernel_context* k) {
+  TF_DataType dt = TF_FLOAT;
+  const char *container = "", *shared = "";
+  size_t len;
+  tfe_ref_cell* c = NULL;
+  tfe_attrs_get_type(k->attrs, "dtype", &dt, NULL);
+  tfe_attrs_get_string(k->attrs, "container", &container, &len, NULL);
+  tfe_attrs_get_string(k->attrs, "shared_name", &shared, &len, NULL);
+  if (shared[0] == '\0' && k->node_name != NULL) shared = k->node_name;
+  if (shared[0] != '\0') {
+    char key[512];
+    uint64_t id = tfe_resource_kernel_ctx_id(k);
+    snprintf(key, sizeof key, "VariableV2:%s/%s", container, shared);
+    c = tfe_tmpvar_lookup(id, key);
+    if (c == NULL) {
+      c = tfe_ref_cell_new(dt, NULL);
+      if (c != NULL && !tfe_tmpvar_create(id, key, c, k->status)) {
+        tfe_ref_cell_unref(c);
+        return;
+      }
+    }
+    if (c != NULL && c->dtype != dt) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "variable %s/%s exists with dtype %s, not %s", container,
+                 shared, tfe_dtype_enum_name(c->dtype),
+                 tfe_dtype_enum_name(dt));
+      tfe_ref_cell_unref(c);
+      return;
+    }
+  } else {
+    c = tfe_ref_cell_new(dt, NULL);
+  }
+  if (c == NULL) {
+    KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory making a variable");
+    return;
+  }
+  tfe_kernel_set_output_ref(k, 0, c);
+  tfe_ref_cell_unref(c);
+}
+
+void tfe_register_cpu_dataflow2_counter_kernels(void) {
+  static const TF_DataType kInts[] = {TF_INT32, TF_INT64};
+  tfe_kutil_register("CountUpTo", k_count_up_to, "T", kInts, 2, NULL, NULL,
+                     0);
+  tfe_kutil_register("ResourceCountUpTo", k_resource_count_up_to, "T", kInts,
+                     2, NULL, NULL, 0);
+  tfe_kutil_register("Variable", k_variable, NULL, NULL, 0, NULL, NULL, 0);
+}
