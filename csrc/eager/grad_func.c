@@ -24,8 +24,10 @@
  * "forward values" section) needs no recomputation: its gradient reads
  * the values the forward pass saved. Otherwise (graph calls, calls by
  * the function's own name, higher orders through the saved values):
- * recomputing is exact only when the recomputed part of the body has no
- * side effects and reads what it read the first time: the backward
+ * a random draw the function returns is taken from the call's output
+ * (stage_freeze); otherwise recomputing is exact only when the recomputed
+ * part of the body has no side effects and reads what it read the first
+ * time: the backward
  * function refuses (TF_UNIMPLEMENTED naming the op) to recompute a
  * stateful op other than a variable read (an assignment, a random op, a
  * While, ...); a body whose stateful ops the gradient does not need
@@ -71,12 +73,17 @@ typedef struct stage {
   TF_Output* grads; /* nargs: gradient of each argument or {NULL, -1} */
   int nfwd;         /* the body's own ops: ids [0, nfwd) (the rest are the
                        gradient's) */
+  int nsaved;       /* returned values of stateful ops taken from the call */
+  int* saved_ret;   /* nsaved: the return value's index */
+  TF_Output* saved; /* nsaved: the placeholders standing for them */
 } stage;
 
 static void stage_free(stage* st) {
   tfe_free(st->args);
   tfe_free(st->dys);
   tfe_free(st->grads);
+  tfe_free(st->saved_ret);
+  tfe_free(st->saved);
   tfe_fn_inst_free(st->inst);
   memset(st, 0, sizeof *st);
 }
@@ -92,7 +99,64 @@ static TF_Operation* add_placeholder(TF_Graph* g, const char* name, TF_DataType 
   return TF_FinishOperation(d, s);
 }
 
-static int stage_build(stage* st, tfe_flib* lib, const char* fname, TF_Status* s) {
+/* 1 when op is stateful and its outputs have no gradient (a random op):
+ * its value may be taken from the forward call instead of recomputed. */
+static int frozen_kind(tfe_flib* lib, TF_Operation* op) {
+  const char* type = TF_OperationOpType(op);
+  const tfe_op_def* def = tfe_op_lookup(type);
+  int i;
+  if (def == NULL || !def->is_stateful || tfe_flib_find(lib, type) != NULL) return 0;
+  if (TFE_GradientRegistryLookup(type) == 2) return 1;
+  for (i = 0; i < op->num_inputs; i++) {
+    TF_DataType dt = TF_OperationOutputType(op->inputs[i]);
+    if (trainable(dt) || dt == TF_RESOURCE) return 0;
+  }
+  return 1;
+}
+
+/* A returned value computed by a random op (directly or through an
+ * Identity) is the call's own output: its consumers in the body read a
+ * placeholder __tfe_saved_<i> instead, fed with that output, so the
+ * backward function never draws again. */
+static int stage_freeze(stage* st, tfe_flib* lib, TF_Status* s) {
+  int i, j;
+  st->saved_ret = (int*)tfe_calloc((size_t)st->nrets + 1, sizeof(int));
+  st->saved = (TF_Output*)tfe_calloc((size_t)st->nrets + 1, sizeof(TF_Output));
+  if (st->saved_ret == NULL || st->saved == NULL) {
+    tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "gradient: out of memory");
+    return 0;
+  }
+  for (i = 0; i < st->nrets; i++) {
+    TF_Output o = tfe_fn_inst_ret_outputs(st->inst)[i];
+    TF_Operation* ph;
+    TF_Input* cons;
+    char name[64];
+    int nc;
+    if (strcmp(TF_OperationOpType(o.oper), "Identity") == 0 && o.oper->num_inputs == 1) {
+      o = o.oper->inputs[0];
+    }
+    if (o.oper->id >= st->nfwd || !frozen_kind(lib, o.oper)) continue;
+    nc = TF_OperationOutputNumConsumers(o); /* 0 when an earlier return took it */
+    if (nc <= 0) continue;
+    snprintf(name, sizeof name, "__tfe_saved_%d", i);
+    ph = add_placeholder(st->body, name, TF_OperationOutputType(o), s);
+    if (ph == NULL || !GL_OK(s)) return 0;
+    cons = (TF_Input*)tfe_calloc((size_t)nc, sizeof *cons);
+    if (cons == NULL) {
+      tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "gradient: out of memory");
+      return 0;
+    }
+    nc = TF_OperationOutputConsumers(o, cons, nc);
+    for (j = 0; j < nc && GL_OK(s); j++) TF_UpdateEdge(st->body, (TF_Output){ph, 0}, cons[j], s);
+    tfe_free(cons);
+    if (!GL_OK(s)) return 0;
+    st->saved_ret[st->nsaved] = i;
+    st->saved[st->nsaved++] = (TF_Output){ph, 0};
+  }
+  return 1;
+}
+
+static int stage_build(stage* st, tfe_flib* lib, const char* fname, int freeze, TF_Status* s) {
   const TF_Function* fn = tfe_flib_find(lib, fname);
   TF_Output *y = NULL, *dx = NULL, *x = NULL, *dxs = NULL;
   int *xi = NULL, i, ny = 0, nx = 0, k = 0, ok = 0;
@@ -136,6 +200,7 @@ static int stage_build(stage* st, tfe_flib* lib, const char* fname, TF_Status* s
                     fname);
     goto done;
   }
+  if (freeze && !stage_freeze(st, lib, s)) goto done;
   for (i = 0; i < st->nargs; i++) st->grads[i] = (TF_Output){NULL, -1};
   for (i = 0; i < st->nrets; i++) {
     char name[64];
@@ -291,7 +356,7 @@ static TF_Function* stage_finish(stage* st, tfe_flib* lib, const char* fname, co
   }
   total = 0;
   while ((op = TF_GraphNextOperation(st->body, &pos)) != NULL) total++;
-  in = (TF_Output*)tfe_calloc((size_t)(st->nargs + st->nrets) + 1, sizeof *in);
+  in = (TF_Output*)tfe_calloc((size_t)(st->nargs + st->nsaved + st->nrets) + 1, sizeof *in);
   out = (TF_Output*)tfe_calloc((size_t)st->nargs + 1, sizeof *out);
   ops = (TF_Operation**)tfe_calloc((size_t)total + 1, sizeof *ops);
   stack = (TF_Operation**)tfe_calloc((size_t)total + 1, sizeof *stack);
@@ -300,6 +365,7 @@ static TF_Function* stage_finish(stage* st, tfe_flib* lib, const char* fname, co
     goto done;
   }
   for (i = 0; i < st->nargs; i++) in[nin++] = st->args[i];
+  for (i = 0; i < st->nsaved; i++) in[nin++] = st->saved[i];
   for (i = 0; i < st->nrets; i++) {
     if (st->dys[i].oper != NULL) in[nin++] = st->dys[i];
   }
@@ -427,6 +493,8 @@ typedef struct bwd {
   unsigned char* dy;    /* nrets: has an upstream-gradient input */
   TF_DataType* rtypes;  /* nrets */
   int nout;
+  int nsaved;           /* forward outputs the backward function takes */
+  int* saved_ret;       /* nsaved: their indices (after the arguments) */
 } bwd;
 
 static pthread_mutex_t g_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -468,13 +536,15 @@ static void bwd_free(bwd* b) {
   tfe_free(b->gtypes);
   tfe_free(b->dy);
   tfe_free(b->rtypes);
+  tfe_free(b->saved_ret);
   tfe_free(b);
 }
 
 /* The backward functions of the branch functions fnames[0..n) (one for a
  * call; n for If's branches, which share their signature), built on first
  * use. Borrowed from the cache (lives as long as the process). */
-static const bwd* backward_of(tfe_flib* lib, const char* const* fnames, int n, TF_Status* s) {
+static const bwd* backward_of(tfe_flib* lib, const char* const* fnames, int n, int freeze,
+                              TF_Status* s) {
   char key[1024];
   size_t used = 0;
   uint64_t hs[MAX_BRANCHES];
@@ -492,6 +562,13 @@ static const bwd* backward_of(tfe_flib* lib, const char* const* fnames, int n, T
       return NULL;
     }
   }
+  if (freeze) {
+    if (used + 8 >= sizeof key) {
+      tfe_status_setf(s, TF_INVALID_ARGUMENT, "gradient: function names too long");
+      return NULL;
+    }
+    memcpy(key + used, "#frozen", 8); /* another backward function: cached apart */
+  }
   pthread_mutex_lock(&g_mu);
   for (b = g_cache; b != NULL; b = b->next) {
     if (strcmp(b->key, key) == 0) break;
@@ -505,7 +582,7 @@ static const bwd* backward_of(tfe_flib* lib, const char* const* fnames, int n, T
   b->key = tfe_strdup(key);
   if (b->key == NULL) goto oom;
   for (i = 0; i < n; i++) {
-    if (!stage_build(&st[i], lib, fnames[i], s)) goto fail;
+    if (!stage_build(&st[i], lib, fnames[i], freeze && n == 1, s)) goto fail;
     if (i > 0 && (st[i].nargs != st[0].nargs || st[i].nrets != st[0].nrets)) {
       tfe_status_setf(s, TF_INVALID_ARGUMENT,
                       "gradient: branches '%s' and '%s' have different signatures",
@@ -523,6 +600,12 @@ static const bwd* backward_of(tfe_flib* lib, const char* const* fnames, int n, T
   for (i = 0; i < b->nrets; i++) {
     b->dy[i] = st[0].dys[i].oper != NULL;
     b->rtypes[i] = st[0].ret_types[i];
+  }
+  if (n == 1 && st[0].nsaved > 0) {
+    b->saved_ret = (int*)tfe_calloc((size_t)st[0].nsaved, sizeof(int));
+    if (b->saved_ret == NULL) goto oom;
+    memcpy(b->saved_ret, st[0].saved_ret, (size_t)st[0].nsaved * sizeof(int));
+    b->nsaved = st[0].nsaved;
   }
   for (j = 0; j < b->nargs; j++) {
     for (i = 0; i < n; i++) {
@@ -654,7 +737,7 @@ static void call_gradient(TFE_GradientContext* g, const char* fname, int first, 
   int i, ndy;
   if (lib == NULL || !GL_OK(s)) return;
   if (split_gradient(g, fname, first, s)) return;
-  b = backward_of(lib, &fname, 1, s);
+  b = backward_of(lib, &fname, 1, 1, s);
   if (b == NULL) return;
   if (b->nout == 0) return;
   if (b->nargs != g->num_inputs - first || b->nrets != g->num_outputs) {
@@ -672,6 +755,7 @@ static void call_gradient(TFE_GradientContext* g, const char* fname, int first, 
   ndy = upstream(g, b, buf, s);
   op = gl_op(g, b->names[0], s);
   for (i = 0; i < b->nargs; i++) gl_in(op, g->inputs[first + i], s);
+  for (i = 0; i < b->nsaved; i++) gl_in(op, g->outputs[b->saved_ret[i]], s);
   for (i = 0; i < ndy; i++) gl_in(op, buf[i], s);
   gl_free(buf, ndy);
   gl_fin_n(op, b->nout, buf, s);
@@ -738,7 +822,7 @@ static split* split_build(tfe_flib* lib, const char* fname, const char* key, uin
   const char** ctl_names = NULL;
   TF_Output *extra = NULL, *in = NULL, *out = NULL, *fouts = NULL;
   const char* bad = NULL;
-  if (!stage_build(&st, lib, fname, s)) goto fail;
+  if (!stage_build(&st, lib, fname, 0, s)) goto fail;
   body = st.body;
   p = (split*)tfe_calloc(1, sizeof *p);
   if (p == NULL) goto oom;
@@ -828,6 +912,30 @@ static split* split_build(tfe_flib* lib, const char* fname, const char* key, uin
         mark[c->id] = 2;
         stack[top++] = c;
       }
+    }
+  }
+  /* Random draws the gradient does not read are saved too: a higher order
+   * through the saved values differentiates the variant's body, which
+   * then takes them from the call (stage_freeze) instead of drawing. */
+  for (i = 0; i < st.nfwd; i++) {
+    TF_Operation* o = body->ops[i];
+    int q, k;
+    if (mark[o->id] == 1 || !frozen_kind(lib, o)) continue;
+    for (q = 0; q < o->num_outputs; q++) {
+      TF_Output src = {o, q};
+      if (TF_OperationOutputNumConsumers(src) <= 0) continue;
+      for (k = 0; k < nextra; k++) {
+        if (extra[k].oper == o && extra[k].index == q) break;
+      }
+      if (k < nextra) continue;
+      if (nextra == cap_extra) {
+        int c2 = cap_extra ? 2 * cap_extra : 16;
+        TF_Output* e2 = (TF_Output*)tfe_realloc(extra, (size_t)c2 * sizeof *e2);
+        if (e2 == NULL) goto oom;
+        extra = e2;
+        cap_extra = c2;
+      }
+      extra[nextra++] = src;
     }
   }
   p->nextra = nextra;
@@ -1135,7 +1243,7 @@ static void grad_if(TFE_GradientContext* g, TF_Status* s) {
   if (names[1] == NULL) return;
   lib = context_lib(g, &ctx, &graph, s);
   if (lib == NULL || !GL_OK(s)) return;
-  b = backward_of(lib, names, 2, s);
+  b = backward_of(lib, names, 2, 0, s);
   if (b == NULL || b->nout == 0) return;
   if (b->nargs != g->num_inputs - 1 || b->nrets != g->num_outputs) {
     tfe_status_setf(s, TF_INTERNAL, "gradient of %s: branch signature mismatch", g->op_type);
@@ -1523,7 +1631,7 @@ static const wplan* while_plan_of(tfe_flib* lib, const char* cond, const char* b
   if (w == NULL) goto oom;
   w->key = tfe_strdup(key);
   if (w->key == NULL) goto oom;
-  w->bb = backward_of(lib, &body, 1, s);
+  w->bb = backward_of(lib, &body, 1, 0, s);
   if (w->bb == NULL) goto fail;
   inst = tfe_fn_body_new(tfe_flib_find(lib, body), lib, NULL, 0, NULL, NULL, NULL, s);
   if (inst == NULL || !GL_OK(s)) goto fail;
@@ -1638,7 +1746,7 @@ static void grad_while(TFE_GradientContext* g, TF_Status* s) {
   {
     /* The loop functions call the body's backward function: it must be
      * in the library before they are built. */
-    const bwd* bb = backward_of(lib, &body, 1, s);
+    const bwd* bb = backward_of(lib, &body, 1, 0, s);
     if (bb == NULL) return;
     install(bb, ctx, graph, s);
     if (!GL_OK(s)) return;
@@ -1810,7 +1918,7 @@ static void grad_case(TFE_GradientContext* g, TF_Status* s) {
   for (i = 0; i < nb; i++) names[i] = br->list.s.data[i];
   lib = context_lib(g, &ctx, &graph, s);
   if (lib == NULL || !GL_OK(s)) return;
-  b = backward_of(lib, names, nb, s);
+  b = backward_of(lib, names, nb, 0, s);
   if (b == NULL || b->nout == 0) return;
   if (b->nargs != g->num_inputs - 1 || b->nrets != g->num_outputs) {
     tfe_status_setf(s, TF_INTERNAL, "gradient of %s: branch signature mismatch", g->op_type);

@@ -1,8 +1,9 @@
 /* Gradients from the forward pass's own values and per-node custom
  * gradients in graphs (csrc/eager/grad_func.c, csrc/graph/gradients.c):
  * TFE_ContextAddForwardFunction (its argument checks, a body with a
- * random op whose gradient must be the value drawn, a variant called under
- * a tape and differentiated twice) and TF_AddGradients at an IdentityN
+ * random op whose gradient must use the value drawn, to the second order),
+ * a graph call of a function returning its draw (the backward function
+ * takes that output), and TF_AddGradients at an IdentityN
  * node carrying the _tfe_custom_grad_* attrs (the gradient is the named
  * library function; bad attrs are INVALID_ARGUMENT). */
 #include <math.h>
@@ -94,7 +95,8 @@ TEST(add_forward_function_arguments) {
 }
 
 /* The variant runs once under two tapes: the first-order gradient is
- * r * (sin(x) + x cos(x)) with the r the call drew (returned as output 1). */
+ * r * (sin(x) + x cos(x)) with the r the call drew (returned as output 1),
+ * the second order r * (2 cos(x) - x sin(x)). */
 TEST(random_body_gradient_uses_the_drawn_value) {
   TF_Status* s = TF_NewStatus();
   TFE_ContextOptions* o = TFE_NewContextOptions();
@@ -102,11 +104,11 @@ TEST(random_body_gradient_uses_the_drawn_value) {
   TF_Function* f = fn_noisy2();
   TFE_GradientTape *t1, *t2;
   TFE_TensorHandle *x, *outs[8], *g1, *g2;
-  TF_Tensor *t, *kr, *k1;
+  TF_Tensor *t, *kr, *k1, *k2;
   TFE_Op* op;
   char name[256];
   int n, nextra, i;
-  const double *r, *d1;
+  const double *r, *d1, *d2;
   TFE_DeleteContextOptions(o);
   CHECK_CODE(s, TF_OK);
   TFE_ContextAddFunction(ctx, f, s);
@@ -139,13 +141,16 @@ TEST(random_body_gradient_uses_the_drawn_value) {
     CHECK(r[i] >= 0.0 && r[i] < 1.0);
     CHECK_NEAR(d1[i], r[i] * (sin(kX[i]) + kX[i] * cos(kX[i])), 1e-12);
   }
-  /* A second order through the saved values differentiates the variant's
-   * body, which would draw again: refused (docs/GRADIENTS_REFERENCE.md). */
-  g2 = NULL;
+  /* The second order differentiates the variant's body with the draw
+   * taken from the call: r * (2 cos(x) - x sin(x)). */
   TFE_GradientTapeGradient(t2, 1, &g1, NULL, 1, &x, TFE_UNCONNECTED_NONE, &g2, s);
-  CHECK_CODE(s, TF_UNIMPLEMENTED);
-  CHECK_STR_CONTAINS(TF_Message(s), "RandomUniform");
-  CHECK(g2 == NULL);
+  CHECK_CODE(s, TF_OK);
+  d2 = values(g2, &k2);
+  for (i = 0; i < 3; i++) {
+    CHECK_NEAR(d2[i], r[i] * (2.0 * cos(kX[i]) - kX[i] * sin(kX[i])), 1e-12);
+  }
+  TFE_DeleteTensorHandle(g2);
+  TF_DeleteTensor(k2);
   TF_DeleteTensor(kr);
   TF_DeleteTensor(k1);
   for (i = 0; i < n; i++) TFE_DeleteTensorHandle(outs[i]);
@@ -155,6 +160,54 @@ TEST(random_body_gradient_uses_the_drawn_value) {
   TFE_DeleteGradientTape(t2);
   TF_DeleteFunction(f);
   TFE_DeleteContext(ctx);
+  TF_DeleteStatus(s);
+}
+
+/* TF_AddGradients through a graph call (PartitionedCall) of noisy2, which
+ * returns its draw: the backward function takes that output instead of
+ * drawing again, so the gradient matches the r fetched in the same run. */
+TEST(graph_call_returning_its_draw) {
+  TF_Graph* g = TF_NewGraph();
+  TF_Status* s = TF_NewStatus();
+  TF_Function* f = fn_noisy2();
+  TF_OperationDescription* d;
+  TF_Operation *x, *call;
+  TF_Output xo, yo, dx, fetch[2];
+  TF_DataType tin = TF_DOUBLE, tout[2] = {TF_DOUBLE, TF_DOUBLE};
+  TF_Session* sess;
+  TF_Tensor *in, *outs[2] = {NULL, NULL};
+  const double *r, *v;
+  int i;
+  TF_GraphCopyFunction(g, f, NULL, s);
+  CHECK_CODE(s, TF_OK);
+  x = gt_placeholder(g, "x", TF_DOUBLE);
+  xo = gt_out(x, 0);
+  d = TF_NewOperation(g, "PartitionedCall", "call");
+  TF_AddInputList(d, &xo, 1);
+  TF_SetAttrTypeList(d, "Tin", &tin, 1);
+  TF_SetAttrTypeList(d, "Tout", tout, 2);
+  TF_SetAttrFuncName(d, "f", "noisy2", 6);
+  call = gt_finish(d);
+  yo = gt_out(call, 0);
+  TF_AddGradients(g, &yo, 1, &xo, 1, NULL, s, &dx);
+  CHECK_CODE(s, TF_OK);
+  sess = gt_session(g);
+  in = dvec(kX, 3);
+  fetch[0] = gt_out(call, 1);
+  fetch[1] = dx;
+  TF_SessionRun(sess, NULL, &xo, &in, 1, fetch, outs, 2, NULL, 0, NULL, s);
+  CHECK_CODE(s, TF_OK);
+  r = (const double*)TF_TensorData(outs[0]);
+  v = (const double*)TF_TensorData(outs[1]);
+  for (i = 0; i < 3; i++) {
+    CHECK_NEAR(v[i], r[i] * (sin(kX[i]) + kX[i] * cos(kX[i])), 1e-12);
+  }
+  TF_DeleteTensor(in);
+  TF_DeleteTensor(outs[0]);
+  TF_DeleteTensor(outs[1]);
+  gt_close(sess);
+  TF_DeleteFunction(f);
+  TF_DeleteGraph(g);
   TF_DeleteStatus(s);
 }
 

@@ -237,6 +237,29 @@ def stateful_random_body(tf: Any) -> dict[str, Any]:
     return {"rel_err": np.abs(_np(gx) - 2.0 * _np(r) * X0).max(keepdims=True)}
 
 
+def stateful_random_second_order(tf: Any) -> dict[str, Any]:
+    """Second order through a random body: d2(sum(sin(x) * x * r))/dx2 is
+    r * (2 cos(x) - x sin(x)) with the r the call drew."""
+
+    @tf.function
+    def f(x: Any) -> Any:
+        r = tf.random.uniform([3], dtype=tf.float64)
+        return tf.reduce_sum(tf.sin(x) * x * r), r
+
+    x = tf.constant(X0)
+    with tf.GradientTape() as t2:
+        t2.watch(x)
+        with tf.GradientTape() as t1:
+            t1.watch(x)
+            y, r = f(x)
+        g1 = t1.gradient(y, x)
+    g2 = t2.gradient(g1, x)
+    rv = _np(r)
+    e1 = np.abs(_np(g1) - rv * (np.sin(X0) + X0 * np.cos(X0))).max()
+    e2 = np.abs(_np(g2) - rv * (2.0 * np.cos(X0) - X0 * np.sin(X0))).max()
+    return {"ok": np.array([max(e1, e2) < 1e-12], dtype=np.float64)}
+
+
 def variable_assigned_after_call(tf: Any) -> dict[str, Any]:
     v = tf.Variable(np.array([2.0, -1.0, 0.5]))
 
@@ -302,6 +325,7 @@ PROGRAMS: dict[str, Callable[[Any], dict[str, Any]]] = {
         recompute_in_function,
         stateless_random_body,
         stateful_random_body,
+        stateful_random_second_order,
         variable_assigned_after_call,
         variable_assigned_inside,
         dropout_like_body,
