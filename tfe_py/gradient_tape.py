@@ -96,6 +96,11 @@ def _target_tensors(flat: list[Any]) -> list[Any]:
     from tfe_py.variables import Variable
 
     out = [t.read_value() if isinstance(t, Variable) else t for t in flat]
+    if _building_graph(out):
+        raise NotImplementedError(
+            "GradientTape.jacobian / batch_jacobian inside a tfe_py.function are not "
+            "implemented; use tape.gradient per target element or call them eagerly"
+        )
     for t in out:
         if not isinstance(t, EagerTensor):
             raise ValueError(
@@ -103,6 +108,20 @@ def _target_tensors(flat: list[Any]) -> list[Any]:
                 "taken of tensors computed while the tape recorded."
             )
     return out
+
+
+def _building_graph(flat: list[Any]) -> bool:
+    """True when a target is a graph tensor, or a variable read while a
+    graph is built (a tape inside a function)."""
+    from tfe_py import graph as graph_mod
+    from tfe_py.graph import GraphTensor
+    from tfe_py.variables import Variable
+
+    if any(isinstance(t, GraphTensor) for t in flat):
+        return True
+    return graph_mod.get_default_graph() is not None and any(
+        isinstance(t, Variable) for t in flat
+    )
 
 
 class GradientTape:
@@ -122,6 +141,9 @@ class GradientTape:
         self._recording = False
         self._used = False
         self._variables: dict[int, Any] = {}
+        # Graph tensors watched while a graph is built (a tape inside a
+        # tfe_py.function): differentiated symbolically (_graph_gradient).
+        self._graph_watched: list[Any] = []
 
     # -- lifetime ----------------------------------------------------------
 
@@ -196,6 +218,7 @@ class GradientTape:
     def watch(self, tensor: Any) -> None:
         """Watches a tensor, a variable, or every one in a nested structure."""
         from tfe_py.eager import EagerTensor
+        from tfe_py.graph import GraphTensor
         from tfe_py.variables import Variable
 
         self._check_tape()
@@ -205,6 +228,9 @@ class GradientTape:
             elif isinstance(leaf, EagerTensor):
                 with status() as s:
                     lib.TFE_GradientTapeWatch(self._tape, leaf._h, s)
+            elif isinstance(leaf, GraphTensor):
+                if not any(leaf is w for w in self._graph_watched):
+                    self._graph_watched.append(leaf)
             else:
                 raise ValueError(
                     f"Passed in object {leaf!r} of type {type(leaf).__name__!r}, not tf.Tensor "
@@ -257,6 +283,11 @@ class GradientTape:
         mode = _mode(unconnected_gradients)
         if self._recording and not self._persistent:
             self._pause()
+        if _building_graph(_flatten(target)):
+            try:
+                return self._graph_gradient(target, sources, output_gradients, mode)
+            finally:
+                self._done()
         flat_targets = _target_tensors(_flatten(target))
         flat_sources = _flatten(sources)
         seeds: list[Any] | None = None
@@ -272,6 +303,54 @@ class GradientTape:
         finally:
             self._done()
         return _pack(sources, grads)
+
+    def _graph_gradient(
+        self, target: Any, sources: Any, output_gradients: Any, mode: UnconnectedGradients
+    ) -> Any:
+        """A tape used while a graph is built (inside a tfe_py.function):
+        the symbolic gradients of the graph (tfe_py.gradients, i.e.
+        TF_AddGradients) with respect to the watched sources; a source the
+        tape does not watch gets None (or zeros), as in TF."""
+        from tfe_py import graph as graph_mod
+        from tfe_py.gradients_api import gradients
+        from tfe_py.graph import GraphTensor
+        from tfe_py.variables import Variable
+
+        g = graph_mod.get_default_graph()
+        assert g is not None
+        targets = [t.read_value() if isinstance(t, Variable) else t for t in _flatten(target)]
+        flat_sources = _flatten(sources)
+        chosen: list[Any] = []
+        where: list[int | None] = []
+        for src in flat_sources:
+            if isinstance(src, Variable):
+                watched = id(src) in self._variables
+                tensor = graph_mod._to_graph_tensor(g, src.handle, None, None)
+            elif isinstance(src, GraphTensor):
+                watched = any(src is w for w in self._graph_watched)
+                tensor = src
+            else:
+                raise ValueError(
+                    f"Passed in object {src!r} of type {type(src).__name__!r}, not tf.Tensor "
+                    "or tf.Variable or ExtensionType."
+                )
+            where.append(len(chosen) if watched else None)
+            if watched:
+                chosen.append(tensor)
+        seeds = None if output_gradients is None else _flatten(output_gradients)
+        grads = gradients(targets, chosen, grad_ys=seeds, unconnected_gradients=mode.value)
+        result = [None if k is None else grads[k] for k in where]
+        if mode is UnconnectedGradients.ZERO:
+            from tfe_py import ops
+
+            with g.as_default():
+                result = [
+                    ops.ZerosLike(x=src.read_value() if isinstance(src, Variable) else src)
+                    if r is None
+                    else r
+                    for src, r in zip(flat_sources, result, strict=True)
+                ]
+        return _pack(sources, result)
 
     def _done(self) -> None:
         """After a gradient or jacobian: a non-persistent tape is spent."""

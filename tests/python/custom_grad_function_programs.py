@@ -189,6 +189,56 @@ def cg_gradients_inside(tf: Any) -> dict[str, Any]:
     return {"g": _np(g), "gg": _np(tape.gradient(s, x))}
 
 
+def cg_tape_inside_and_outside(tf: Any) -> dict[str, Any]:
+    """A GradientTape inside the function (with a variable and a custom
+    gradient) and one outside differentiating its result."""
+    v = tf.Variable(np.array([1.0, 2.0, 3.0]))
+
+    @tf.custom_gradient
+    def sq(x: Any) -> Any:
+        def grad(dy: Any) -> Any:
+            return dy * 4.0 * x * x
+
+        return x * x, grad
+
+    @tf.function
+    def f(x: Any) -> Any:
+        with tf.GradientTape() as t:
+            t.watch(x)
+            y = tf.reduce_sum(sq(x) * v)
+        gx, gv = t.gradient(y, [x, v])
+        return gx, gv
+
+    x = tf.constant(X0)
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        gx, gv = f(x)
+        s = tf.reduce_sum(gx * W0)
+    return {"gx": _np(gx), "gv": _np(gv), "outer": _np(outer.gradient(s, x))}
+
+
+def train_step_in_function(tf: Any) -> dict[str, Any]:
+    """The usual TF2 training step: a tape inside a function, the update
+    applied with assign_sub, three steps."""
+    w = tf.Variable(np.array([[0.5, -0.25], [1.0, 0.75], [-0.5, 0.25]]))
+    b = tf.Variable(np.array([0.1, -0.2]))
+    xs = tf.constant(np.array([[1.0, 2.0, -1.0], [0.5, -1.5, 2.0]]))
+    ys = tf.constant(np.array([[1.0, 0.0], [0.0, 1.0]]))
+
+    @tf.function
+    def step() -> Any:
+        with tf.GradientTape() as tape:
+            pred = tf.tanh(tf.matmul(xs, w) + b)
+            loss = tf.reduce_sum((pred - ys) * (pred - ys))
+        gw, gb = tape.gradient(loss, [w, b])
+        w.assign_sub(gw * 0.1)
+        b.assign_sub(gb * 0.1)
+        return loss
+
+    losses = [_np(step()) for _ in range(3)]
+    return {"losses": np.array(losses), "w": _np(w.read_value()), "b": _np(b.read_value())}
+
+
 def recompute_in_function(tf: Any) -> dict[str, Any]:
     def block(x: Any) -> Any:
         return tf.sin(x) * tf.exp(x)
@@ -322,6 +372,8 @@ PROGRAMS: dict[str, Callable[[Any], dict[str, Any]]] = {
         cg_nested,
         cg_second_order,
         cg_gradients_inside,
+        cg_tape_inside_and_outside,
+        train_step_in_function,
         recompute_in_function,
         stateless_random_body,
         stateful_random_body,

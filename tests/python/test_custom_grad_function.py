@@ -36,3 +36,39 @@ def test_matches_tf(name: str) -> None:
     for key, value in want.items():
         np.testing.assert_allclose(got[key], np.asarray(value), rtol=1e-12, atol=1e-12,
                                    err_msg=f"{name}: {key}")
+
+
+def test_tape_inside_a_function_unwatched_source_and_jacobian() -> None:
+    @tf.function
+    def f(x: Any, z: Any) -> Any:
+        with tf.GradientTape() as t:
+            t.watch(x)
+            y = tf.reduce_sum(x * z)
+        gx, gz = t.gradient(y, [x, z])
+        assert gz is None  # z is not watched: None, as TF's tape gives
+        return gx
+
+    x = tf.constant([1.0, 2.0])
+    z = tf.constant([3.0, -4.0])
+    np.testing.assert_array_equal(f(x, z).numpy(), [3.0, -4.0])
+
+    @tf.function
+    def zeros(x: Any, z: Any) -> Any:
+        with tf.GradientTape() as t:
+            t.watch(x)
+            y = tf.reduce_sum(x * z)
+        return t.gradient(y, [x, z], unconnected_gradients="zero")
+
+    gx, gz = zeros(x, z)
+    np.testing.assert_array_equal(gx.numpy(), [3.0, -4.0])
+    np.testing.assert_array_equal(gz.numpy(), [0.0, 0.0])
+
+    @tf.function
+    def jac(x: Any) -> Any:
+        with tf.GradientTape() as t:
+            t.watch(x)
+            y = x * x
+        return t.jacobian(y, x)
+
+    with pytest.raises(NotImplementedError, match=r"inside a tfe_py\.function"):
+        jac(x)
