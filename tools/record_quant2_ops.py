@@ -29,6 +29,9 @@ CASES: list[dict[str, Any]] = []
 
 
 def add(name: str, op: str, inputs: dict[str, Any], attrs: dict[str, Any] | None = None) -> None:
+    if op.startswith("Uniform") and attrs:
+        # type attrs inferred from the inputs are not raw-op arguments
+        attrs = {k: v for k, v in attrs.items() if k not in ("T", "Tin", "Tlhs", "Trhs")}
     CASES.append({"name": name, "op": op, "inputs": inputs, "attrs": attrs or {}})
 
 
@@ -406,6 +409,223 @@ add("rqpc_err_maxlen", "RequantizePerChannel",
      "input_max": f32([1.0, 4.0]), "requested_output_min": f32(-1.0),
      "requested_output_max": f32(1.0)}, {"out_type": "qint8"})
 
+# ---------------------------------------------------------------- Uniform*
+i32 = lambda v: t(np.asarray(v, np.int64), "int32")  # noqa: E731
+QR = {"qint8": (-128, 127), "quint8": (0, 255), "qint32": (-(2**31), 2**31 - 1)}
+XU = np.concatenate([(np.arange(-12, 12) + 0.5) / 4.0, [1e10, -1e10, 0.0, 100.0]]).reshape(4, 7)
+for out, (lo, hi) in QR.items():
+    add(f"uq_{out}", "UniformQuantize",
+        {"input": f32(XU), "scales": f32(0.25), "zero_points": i32(3)},
+        {"Tin": "float32", "Tout": out, "quantization_min_val": lo, "quantization_max_val": hi})
+    add(f"uq_{out}_axis", "UniformQuantize",
+        {"input": f32(XU), "scales": f32([0.5, 0.25, 2.0, 0.1]),
+         "zero_points": i32([0, -3, 5, 1])},
+        {"Tin": "float32", "Tout": out, "quantization_min_val": lo + 1,
+         "quantization_max_val": hi, "quantization_axis": 0})
+    add(f"uq_{out}_axis1", "UniformQuantize",
+        {"input": f32(XU), "scales": f32(np.linspace(0.1, 2, 7)), "zero_points": i32(range(7))},
+        {"Tin": "float32", "Tout": out, "quantization_min_val": lo,
+         "quantization_max_val": hi, "quantization_axis": 1})
+uq_attrs = {"Tin": "float32", "Tout": "qint8", "quantization_min_val": -128,
+            "quantization_max_val": 127}
+add("uq_err_zp_shape", "UniformQuantize",
+    {"input": f32(XU), "scales": f32(0.25), "zero_points": i32([3])}, uq_attrs)
+add("uq_err_axis", "UniformQuantize",
+    {"input": f32(XU), "scales": f32(0.25), "zero_points": i32(3)},
+    {**uq_attrs, "quantization_axis": 2})
+add("uq_err_axis_neg", "UniformQuantize",
+    {"input": f32(XU), "scales": f32(0.25), "zero_points": i32(3)},
+    {**uq_attrs, "quantization_axis": -2})
+add("uq_err_scalar", "UniformQuantize",
+    {"input": f32(XU), "scales": f32([0.25]), "zero_points": i32([3])}, uq_attrs)
+add("uq_err_axis_len", "UniformQuantize",
+    {"input": f32(XU), "scales": f32([0.25] * 3), "zero_points": i32([3] * 3)},
+    {**uq_attrs, "quantization_axis": 0})
+for tin, (lo, hi) in QR.items():
+    qv = R.integers(lo, hi, (3, 5), endpoint=True)
+    qv[0, 0], qv[0, 1] = lo, hi
+    da = {"Tin": tin, "Tout": "float32", "quantization_min_val": lo, "quantization_max_val": hi}
+    add(f"udq_{tin}", "UniformDequantize",
+        {"input": t(qv, tin), "scales": f32(0.125), "zero_points": i32(-2)}, da)
+    add(f"udq_{tin}_axis", "UniformDequantize",
+        {"input": t(qv, tin), "scales": f32([0.5, 0.25, 3.0]), "zero_points": i32([1, 0, -1])},
+        {**da, "quantization_axis": 0})
+add("udq_err_scale", "UniformDequantize",
+    {"input": t([[1, 2]], "qint8"), "scales": f32(0.0), "zero_points": i32(0)},
+    {"Tin": "qint8", "Tout": "float32", "quantization_min_val": -128, "quantization_max_val": 127})
+QREQ = np.concatenate([R.integers(-(2**31), 2**31 - 1, 10, endpoint=True),
+                       [2**31 - 1, -(2**31), 0, 7, -7, 1000, -1000, 123456]]).reshape(3, 6)
+for tin, vals in (("qint32", QREQ), ("qint8", R.integers(-128, 127, (3, 6), endpoint=True))):
+    base = {"Tin": tin, "Tout": "qint8", "input_quantization_min_val": QR[tin][0],
+            "input_quantization_max_val": QR[tin][1], "output_quantization_min_val": -127,
+            "output_quantization_max_val": 127}
+    for i, (isc, izp, osc, ozp) in enumerate(((0.5, 3, 2.0, -1), (1e-6, 0, 0.37, 5),
+                                                (3.0, -5, 0.011, 2), (1.0, 0, 1e-3, 0))):
+        add(f"ureq_{tin}_{i}", "UniformRequantize",
+            {"input": t(vals, tin), "input_scales": f32(isc), "input_zero_points": i32(izp),
+             "output_scales": f32(osc), "output_zero_points": i32(ozp)}, base)
+    add(f"ureq_{tin}_in_axis", "UniformRequantize",
+        {"input": t(vals, tin), "input_scales": f32([0.5, 1.5, 0.01]),
+         "input_zero_points": i32([1, 2, 3]), "output_scales": f32(0.3),
+         "output_zero_points": i32(-2)}, {**base, "input_quantization_axis": 0})
+    add(f"ureq_{tin}_out_axis", "UniformRequantize",
+        {"input": t(vals, tin), "input_scales": f32(0.7),
+         "input_zero_points": i32(1), "output_scales": f32(np.linspace(0.1, 3, 6)),
+         "output_zero_points": i32(range(6))}, {**base, "output_quantization_axis": 1})
+    add(f"ureq_{tin}_both_axis", "UniformRequantize",
+        {"input": t(vals, tin), "input_scales": f32([0.5, 1.5, 0.01]),
+         "input_zero_points": i32([1, 2, 3]), "output_scales": f32([0.2, 0.3, 0.4]),
+         "output_zero_points": i32([0, -1, 1])},
+        {**base, "input_quantization_axis": 0, "output_quantization_axis": 0})
+rq8 = {"Tin": "qint8", "Tout": "qint8", "input_quantization_min_val": -128,
+       "input_quantization_max_val": 127, "output_quantization_min_val": -128,
+       "output_quantization_max_val": 127}
+q8 = t([[1, 2, 3]], "qint8")
+add("ureq_err_axis_mismatch", "UniformRequantize",
+    {"input": q8, "input_scales": f32([1.0]), "input_zero_points": i32([0]),
+     "output_scales": f32([1.0, 1.0, 1.0]), "output_zero_points": i32([0, 0, 0])},
+    {**rq8, "input_quantization_axis": 0, "output_quantization_axis": 1})
+add("ureq_err_scale", "UniformRequantize",
+    {"input": q8, "input_scales": f32(-1.0), "input_zero_points": i32(0),
+     "output_scales": f32(1.0), "output_zero_points": i32(0)}, rq8)
+add("ureq_err_axis_neg", "UniformRequantize",
+    {"input": q8, "input_scales": f32(1.0), "input_zero_points": i32(0),
+     "output_scales": f32(1.0), "output_zero_points": i32(0)},
+    {**rq8, "output_quantization_axis": -3})
+add("ureq_huge_multiplier", "UniformRequantize",
+    {"input": q8, "input_scales": f32(1e30), "input_zero_points": i32(0),
+     "output_scales": f32(1e-30), "output_zero_points": i32(0)}, rq8)
+add("ureq_tiny_multiplier", "UniformRequantize",
+    {"input": q8, "input_scales": f32(1e-30), "input_zero_points": i32(0),
+     "output_scales": f32(1e30), "output_zero_points": i32(0)}, rq8)
+
+QA = R.integers(-5000, 5000, (2, 3, 4))
+QB = R.integers(-5000, 5000, (3, 4))
+ua = {"T": "qint32", "lhs_quantization_min_val": -(2**31), "lhs_quantization_max_val": 2**31 - 1,
+      "rhs_quantization_min_val": -(2**31), "rhs_quantization_max_val": 2**31 - 1,
+      "output_quantization_min_val": -(2**31), "output_quantization_max_val": 2**31 - 1}
+add("uadd_tensor", "UniformQuantizedAdd",
+    {"lhs": t(QA, "qint32"), "rhs": t(QB, "qint32"), "lhs_scales": f32(0.5),
+     "lhs_zero_points": i32(3), "rhs_scales": f32(0.25), "rhs_zero_points": i32(-2),
+     "output_scales": f32(0.75), "output_zero_points": i32(1)}, ua)
+add("uadd_scalar_lhs", "UniformQuantizedAdd",
+    {"lhs": t(77, "qint32"), "rhs": t(QB, "qint32"), "lhs_scales": f32(0.5),
+     "lhs_zero_points": i32(3), "rhs_scales": f32(0.25), "rhs_zero_points": i32(-2),
+     "output_scales": f32(0.1), "output_zero_points": i32(1)},
+    {**ua, "output_quantization_min_val": -1000, "output_quantization_max_val": 1000})
+add("uadd_axis", "UniformQuantizedAdd",
+    {"lhs": t(QA, "qint32"), "rhs": t(QB, "qint32"), "lhs_scales": f32([0.5, 0.2, 0.3, 0.4]),
+     "lhs_zero_points": i32([3, 0, 1, 2]), "rhs_scales": f32([0.25, 1.0, 2.0, 0.5]),
+     "rhs_zero_points": i32([-2, 0, 1, 1]), "output_scales": f32([0.75, 0.1, 0.2, 0.3]),
+     "output_zero_points": i32([1, 2, 3, 4])},
+    {**ua, "lhs_quantization_axis": 2, "rhs_quantization_axis": 1,
+     "output_quantization_axis": 2})
+add("uadd_err_shape", "UniformQuantizedAdd",
+    {"lhs": t(QA, "qint32"), "rhs": t(QB[:, :3], "qint32"), "lhs_scales": f32(0.5),
+     "lhs_zero_points": i32(3), "rhs_scales": f32(0.25), "rhs_zero_points": i32(-2),
+     "output_scales": f32(0.75), "output_zero_points": i32(1)}, ua)
+add("uadd_err_axis_match", "UniformQuantizedAdd",
+    {"lhs": t(QA, "qint32"), "rhs": t(QB, "qint32"), "lhs_scales": f32([0.5] * 3),
+     "lhs_zero_points": i32([3] * 3), "rhs_scales": f32(0.25), "rhs_zero_points": i32(-2),
+     "output_scales": f32([0.75] * 4), "output_zero_points": i32([1] * 4)},
+    {**ua, "lhs_quantization_axis": 1, "output_quantization_axis": 2})
+add("uadd_err_scale", "UniformQuantizedAdd",
+    {"lhs": t(QA, "qint32"), "rhs": t(QB, "qint32"), "lhs_scales": f32(0.5),
+     "lhs_zero_points": i32(3), "rhs_scales": f32(0.0), "rhs_zero_points": i32(-2),
+     "output_scales": f32(0.75), "output_zero_points": i32(1)}, ua)
+add("uadd_err_axis_attr", "UniformQuantizedAdd",
+    {"lhs": t(QA, "qint32"), "rhs": t(QB, "qint32"), "lhs_scales": f32(0.5),
+     "lhs_zero_points": i32(3), "rhs_scales": f32(0.25), "rhs_zero_points": i32(-2),
+     "output_scales": f32(0.75), "output_zero_points": i32(1)},
+    {**ua, "rhs_quantization_axis": -2})
+uc = {"T": "qint32", "quantization_min_val": -(2**31), "quantization_max_val": 2**31 - 1}
+add("uclip", "UniformQuantizedClipByValue",
+    {"operand": t(QB, "qint32"), "min": t(-100, "qint32"), "max": t(2000, "qint32"),
+     "scales": f32(0.5), "zero_points": i32(0)}, uc)
+add("uclip_axis", "UniformQuantizedClipByValue",
+    {"operand": t(QB, "qint32"), "min": t([-100, 0, 5], "qint32"),
+     "max": t([2000, 10, 4000], "qint32"), "scales": f32([0.5, 1, 2]),
+     "zero_points": i32([0, 1, 2])}, {**uc, "quantization_axis": 0})
+add("uclip_err_min", "UniformQuantizedClipByValue",
+    {"operand": t(QB, "qint32"), "min": t([-100], "qint32"), "max": t(2000, "qint32"),
+     "scales": f32(0.5), "zero_points": i32(0)}, uc)
+add("uclip_err_max", "UniformQuantizedClipByValue",
+    {"operand": t(QB, "qint32"), "min": t(-100, "qint32"), "max": t([2000], "qint32"),
+     "scales": f32(0.5), "zero_points": i32(0)}, uc)
+
+L8 = R.integers(-128, 127, (3, 5), endpoint=True)
+R8 = R.integers(-128, 127, (5, 4), endpoint=True)
+ud = {"Tin": "qint8", "Tout": "qint32", "lhs_quantization_min_val": -128,
+      "lhs_quantization_max_val": 127, "rhs_quantization_min_val": -127,
+      "rhs_quantization_max_val": 127, "output_quantization_min_val": -(2**31),
+      "output_quantization_max_val": 2**31 - 1}
+add("udot", "UniformQuantizedDot",
+    {"lhs": t(L8, "qint8"), "rhs": t(R8, "qint8"), "lhs_scales": f32(0.5),
+     "lhs_zero_points": i32(2), "rhs_scales": f32(0.25), "rhs_zero_points": i32(-1),
+     "output_scales": f32(0.3), "output_zero_points": i32(4)}, ud)
+add("udot_clamped", "UniformQuantizedDot",
+    {"lhs": t(L8, "qint8"), "rhs": t(R8, "qint8"), "lhs_scales": f32(0.5),
+     "lhs_zero_points": i32(2), "rhs_scales": f32(0.25), "rhs_zero_points": i32(-1),
+     "output_scales": f32(0.01), "output_zero_points": i32(4)},
+    {**ud, "output_quantization_min_val": -1000, "output_quantization_max_val": 1000})
+add("udot_big", "UniformQuantizedDot",
+    {"lhs": t(np.full((2, 700), 127), "qint8"), "rhs": t(np.full((700, 3), -128), "qint8"),
+     "lhs_scales": f32(1.0), "lhs_zero_points": i32(-127), "rhs_scales": f32(1.0),
+     "rhs_zero_points": i32(127), "output_scales": f32(1.0), "output_zero_points": i32(0)}, ud)
+add("udot_per_channel", "UniformQuantizedDot",
+    {"lhs": t(L8, "qint8"), "rhs": t(R8, "qint8"), "lhs_scales": f32(0.5),
+     "lhs_zero_points": i32(2), "rhs_scales": f32([0.25, 0.5, 1.0, 2.0]),
+     "rhs_zero_points": i32([-1, 0, 1, 2]), "output_scales": f32([0.3, 0.2, 0.1, 0.4]),
+     "output_zero_points": i32([4, 3, 2, 1])},
+    {**ud, "rhs_quantization_axis": 1, "output_quantization_axis": 1})
+add("udot_per_channel_out_scalar", "UniformQuantizedDot",
+    {"lhs": t(L8, "qint8"), "rhs": t(R8, "qint8"), "lhs_scales": f32(0.5),
+     "lhs_zero_points": i32(2), "rhs_scales": f32([0.25, 0.5, 1.0, 2.0]),
+     "rhs_zero_points": i32([-1, 0, 1, 2]), "output_scales": f32(0.3),
+     "output_zero_points": i32(4)}, {**ud, "rhs_quantization_axis": 1})
+add("udot_err_rank", "UniformQuantizedDot",
+    {"lhs": t(L8[0], "qint8"), "rhs": t(R8, "qint8"), "lhs_scales": f32(0.5),
+     "lhs_zero_points": i32(2), "rhs_scales": f32(0.25), "rhs_zero_points": i32(-1),
+     "output_scales": f32(0.3), "output_zero_points": i32(4)}, ud)
+add("udot_err_inner", "UniformQuantizedDot",
+    {"lhs": t(L8, "qint8"), "rhs": t(R8[:4], "qint8"), "lhs_scales": f32(0.5),
+     "lhs_zero_points": i32(2), "rhs_scales": f32(0.25), "rhs_zero_points": i32(-1),
+     "output_scales": f32(0.3), "output_zero_points": i32(4)}, ud)
+add("udot_err_lhs_axis", "UniformQuantizedDot",
+    {"lhs": t(L8, "qint8"), "rhs": t(R8, "qint8"), "lhs_scales": f32(0.5),
+     "lhs_zero_points": i32(2), "rhs_scales": f32(0.25), "rhs_zero_points": i32(-1),
+     "output_scales": f32(0.3), "output_zero_points": i32(4)}, {**ud, "lhs_quantization_axis": 0})
+add("udot_err_out_per_tensor", "UniformQuantizedDot",
+    {"lhs": t(L8, "qint8"), "rhs": t(R8, "qint8"), "lhs_scales": f32(0.5),
+     "lhs_zero_points": i32(2), "rhs_scales": f32(0.25), "rhs_zero_points": i32(-1),
+     "output_scales": f32([0.3] * 4), "output_zero_points": i32([4] * 4)}, ud)
+add("udot_err_lhs_scale", "UniformQuantizedDot",
+    {"lhs": t(L8, "qint8"), "rhs": t(R8, "qint8"), "lhs_scales": f32(-0.5),
+     "lhs_zero_points": i32(2), "rhs_scales": f32(0.25), "rhs_zero_points": i32(-1),
+     "output_scales": f32(0.3), "output_zero_points": i32(4)}, ud)
+add("udot_err_lhs_vec", "UniformQuantizedDot",
+    {"lhs": t(L8, "qint8"), "rhs": t(R8, "qint8"), "lhs_scales": f32([0.5]),
+     "lhs_zero_points": i32([2]), "rhs_scales": f32(0.25), "rhs_zero_points": i32(-1),
+     "output_scales": f32(0.3), "output_zero_points": i32(4)}, ud)
+LF = np.concatenate([R.uniform(-3, 5, (3, 5)), [[0.0] * 5], [[1.0, 2.0, 0.5, 3.0, 2.0]]])
+uh = {"Tlhs": "float32", "Trhs": "qint8", "Tout": "float32", "rhs_quantization_min_val": -128,
+      "rhs_quantization_max_val": 127}
+add("udoth", "UniformQuantizedDotHybrid",
+    {"lhs": f32(LF), "rhs": t(R8, "qint8"), "rhs_scales": f32(0.25),
+     "rhs_zero_points": i32(-1)}, uh)
+add("udoth_per_channel", "UniformQuantizedDotHybrid",
+    {"lhs": f32(LF), "rhs": t(R8, "qint8"), "rhs_scales": f32([0.25, 0.5, 1.0, 2.0]),
+     "rhs_zero_points": i32([-1, 0, 1, 2])}, {**uh, "rhs_quantization_axis": 1})
+add("udoth_err_axis", "UniformQuantizedDotHybrid",
+    {"lhs": f32(LF), "rhs": t(R8, "qint8"), "rhs_scales": f32(0.25),
+     "rhs_zero_points": i32(-1)}, {**uh, "rhs_quantization_axis": 0})
+add("udoth_err_shape", "UniformQuantizedDotHybrid",
+    {"lhs": f32(LF), "rhs": t(R8[:3], "qint8"), "rhs_scales": f32(0.25),
+     "rhs_zero_points": i32(-1)}, uh)
+add("udoth_err_scale", "UniformQuantizedDotHybrid",
+    {"lhs": f32(LF), "rhs": t(R8, "qint8"), "rhs_scales": f32(0.0),
+     "rhs_zero_points": i32(-1)}, uh)
+
 
 def _tensor(tf: Any, spec: dict[str, Any]) -> Any:
     return tf.constant(spec["value"], dtype=getattr(tf, spec["dtype"]), shape=spec["shape"])
@@ -416,7 +636,7 @@ def run_case(tf: Any, cs: dict[str, Any]) -> dict[str, Any]:
     for name, spec in cs["inputs"].items():
         kwargs[name] = ([_tensor(tf, x) for x in spec] if isinstance(spec, list)
                         else _tensor(tf, spec))
-    for k in ("T", "dtype", "out_type", "Tout", "Tin"):
+    for k in ("T", "dtype", "out_type", "Tout", "Tin", "Tlhs", "Trhs"):
         if isinstance(kwargs.get(k), str):
             kwargs[k] = getattr(tf, kwargs[k])
     with tf.device("/CPU:0"):

@@ -115,6 +115,13 @@ _KERNELS: dict[str, list[tuple[str, ...]]] = {
     "RequantizationRangePerChannel": [("input", "qint32")],
     "RequantizePerChannel": [("out_type", o) for o in ("qint8", "quint8")],
     "QuantizeDownAndShrinkRange": [("out_type", "quint8")],
+    "UniformQuantize": [("Tout", q) for q in ("qint8", "quint8", "qint32")],
+    "UniformDequantize": [("input", q) for q in ("qint8", "quint8", "qint32")],
+    "UniformRequantize": [("input", q) for q in ("qint8", "qint32")],
+    "UniformQuantizedAdd": [("lhs", "qint32")],
+    "UniformQuantizedClipByValue": [("operand", "qint32")],
+    "UniformQuantizedDot": [("lhs", "qint8")],
+    "UniformQuantizedDotHybrid": [("lhs", "float32")],
 }
 
 

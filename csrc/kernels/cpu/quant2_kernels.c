@@ -1264,6 +1264,767 @@ static void k_requantize_per_channel(tfe_kernel_context* k) {
   tfe_free(scales);
 }
 
+/* ------------------------------------------------ Uniform* (TF's affine
+ * quantization with scale and zero point per tensor or per axis) */
+
+/* A qint32 value as TF's kernels read it with static_cast<int32_t>: the
+ * type only converts to float, so the value goes through float (large
+ * values round; 2^31-1 becomes INT32_MIN). Narrower types read exactly. */
+static inline int32_t q2u_int(const void* d, TF_DataType dt, int64_t i) {
+  if (dt == TF_QINT32) return q2_trunc_i32((float)((const int32_t*)d)[i]);
+  return (int32_t)q2_load(d, dt, i);
+}
+
+static inline int32_t q2u_add(int32_t a, int32_t b) {
+  return (int32_t)((uint32_t)a + (uint32_t)b);
+}
+
+static inline int32_t q2u_sub(int32_t a, int32_t b) {
+  return (int32_t)((uint32_t)a - (uint32_t)b);
+}
+
+static inline int32_t q2u_clamp(int32_t v, int32_t lo, int32_t hi) {
+  return v < lo ? lo : (v > hi ? hi : v);
+}
+
+/* TF's QuantizationAxisAndShapeValid on a data shape. */
+static int q2u_axis_valid(tfe_kernel_context* k, const int64_t* dims, int nd,
+                          const TF_Tensor* scales, const TF_Tensor* zps,
+                          int axis) {
+  kutil_shape_buf b1, b2;
+  int i, same = scales->num_dims == zps->num_dims;
+  for (i = 0; same && i < scales->num_dims; i++) {
+    same = scales->dims[i] == zps->dims[i];
+  }
+  if (!same) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "scales and zero_points shape must be same, but given scales "
+               "shape %s and zero_points shape %s",
+               kutil_tshape(scales, &b1), kutil_tshape(zps, &b2));
+    return 0;
+  }
+  if (axis < -1 || axis >= nd) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "quantization_axis must be -1 or in range [0, input.rank), but "
+               "given %d",
+               axis);
+    return 0;
+  }
+  if (axis == -1) {
+    if (scales->num_dims != 0) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "If quantization_axis is -1, scales and zero_points must be "
+                 "scalar tensors, but given scales shape %s and zero_points "
+                 "shape %s",
+                 kutil_tshape(scales, &b1), kutil_tshape(zps, &b2));
+      return 0;
+    }
+  } else if (!(scales->num_dims == 1 && scales->dims[0] == dims[axis])) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "If quantization_axis is not -1, scales and zero_points must "
+               "be a tensor of rank 1 and the size must be equal to the "
+               "input.dim_size(quantization_axis), but given "
+               "quantization_axis %d, scales shape %s and zero_points shape %s",
+               axis, kutil_tshape(scales, &b1), kutil_tshape(zps, &b2));
+    return 0;
+  }
+  return 1;
+}
+
+static int q2u_all_positive(const TF_Tensor* t) {
+  const float* d = (const float*)kutil_data(t);
+  int64_t n = kutil_num_elements(t), i;
+  for (i = 0; i < n; i++) {
+    if (!(d[i] > 0.0f)) return 0;
+  }
+  return 1;
+}
+
+static inline float q2u_f(const TF_Tensor* t, int64_t i) {
+  return ((const float*)kutil_data(t))[i];
+}
+
+static inline int32_t q2u_i(const TF_Tensor* t, int64_t i) {
+  return ((const int32_t*)kutil_data(t))[i];
+}
+
+static int q2u_attr_axis(tfe_kernel_context* k, const char* name, int32_t* v) {
+  return kutil_attr_int32(k, name, -1, v);
+}
+
+/* TF's QuantizeMultiplier: m = q * 2^shift with q a Q31 fixed-point value. */
+static int q2u_quantize_multiplier(tfe_kernel_context* k, double m,
+                                   int32_t* qm, int* shift) {
+  double q;
+  int64_t qf;
+  char b[48];
+  if (!isfinite(m) || m <= 0) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "double_multiplier must be a poisitive finite number. Given %s",
+               q2_dfmt(m, b, sizeof b));
+    return 0;
+  }
+  q = frexp(m, shift);
+  qf = (int64_t)round(q * (double)((int64_t)1 << 31));
+  if (qf == ((int64_t)1 << 31)) {
+    qf /= 2;
+    ++*shift;
+  }
+  if (*shift < -31) {
+    *shift = 0;
+    qf = 0;
+  }
+  if (*shift > 30) {
+    *shift = 30;
+    qf = ((int64_t)1 << 31) - 1;
+  }
+  *qm = (int32_t)qf;
+  return 1;
+}
+
+static inline int32_t q2u_mul_qm(int32_t x, int32_t qm, int shift) {
+  const int total = 31 - shift;
+  const int64_t round_v = (int64_t)1 << (total - 1);
+  int64_t r = ((int64_t)x * (int64_t)qm + round_v) >> total;
+  if (r < INT32_MIN) r = INT32_MIN;
+  if (r > INT32_MAX) r = INT32_MAX;
+  return (int32_t)r;
+}
+
+static inline int32_t q2u_requant1(int32_t in, int32_t qm, int shift,
+                                   int32_t izp, int32_t ozp, int32_t lo,
+                                   int32_t hi) {
+  const int32_t v = q2u_add(q2u_mul_qm(q2u_sub(in, izp), qm, shift), ozp);
+  return q2u_clamp(v, lo, hi);
+}
+
+/* The same where TF's build keeps input - zero_point in 64 bits (its
+ * per-axis loop with a per-tensor input: the int32 overflow is undefined
+ * there and the compiled kernel does not wrap). */
+static inline int32_t q2u_requant1_wide(int32_t in, int32_t qm, int shift,
+                                        int32_t izp, int32_t ozp, int32_t lo,
+                                        int32_t hi) {
+  const int total = 31 - shift;
+  const int64_t x = (int64_t)in - (int64_t)izp;
+  int64_t r = (x * (int64_t)qm + ((int64_t)1 << (total - 1))) >> total;
+  if (r < INT32_MIN) r = INT32_MIN;
+  if (r > INT32_MAX) r = INT32_MAX;
+  return q2u_clamp(q2u_add((int32_t)r, ozp), lo, hi);
+}
+
+/* TF's EvalRequantize: per tensor, or per axis when either side has rank-1
+ * scales. Output y has x's shape. */
+static int q2u_requantize(tfe_kernel_context* k, const TF_Tensor* x,
+                          const TF_Tensor* isc, const TF_Tensor* izp,
+                          const TF_Tensor* osc, const int32_t* ozp,
+                          int ozp_per_axis, int in_axis, int out_axis,
+                          int32_t lo, int32_t hi, TF_Tensor* y) {
+  const int64_t n = kutil_num_elements(x);
+  int32_t qm;
+  int shift;
+  int64_t i;
+  if (in_axis == -1 && out_axis == -1) {
+    if (!q2u_quantize_multiplier(k, (double)q2u_f(isc, 0) / (double)q2u_f(osc, 0),
+                                 &qm, &shift)) {
+      return 0;
+    }
+    for (i = 0; i < n; i++) {
+      q2_store(kutil_data(y), y->dtype, i,
+               q2u_requant1(q2u_int(kutil_data(x), x->dtype, i), qm, shift,
+                            q2u_i(izp, 0), ozp[0], lo, hi));
+    }
+  } else {
+    const int axis = in_axis >= 0 ? in_axis : out_axis;
+    const int ipa = isc->num_dims == 1, opa = osc->num_dims == 1;
+    int64_t ns, pre, post, a, b, c;
+    if (axis >= x->num_dims) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "quantization axis %d is out of range for a tensor of rank %d",
+                 axis, x->num_dims);
+      return 0;
+    }
+    ns = x->dims[axis];
+    if ((ipa && isc->dims[0] < ns) || (opa && osc->dims[0] < ns)) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "per-axis scales are shorter than the quantization dimension "
+                 "(%lld)",
+                 (long long)ns);
+      return 0;
+    }
+    q2_split(x, axis, &pre, &post);
+    for (c = 0; c < ns; c++) {
+      if (!q2u_quantize_multiplier(
+              k, (double)q2u_f(isc, ipa ? c : 0) / (double)q2u_f(osc, opa ? c : 0),
+              &qm, &shift)) {
+        return 0;
+      }
+      for (a = 0; a < pre; a++) {
+        for (b = 0; b < post; b++) {
+          int64_t j = (a * ns + c) * post + b;
+          const int32_t in = q2u_int(kutil_data(x), x->dtype, j);
+          const int32_t oz = ozp[(opa && ozp_per_axis) ? c : 0];
+          q2_store(kutil_data(y), y->dtype, j,
+                   ipa ? q2u_requant1(in, qm, shift, q2u_i(izp, c), oz, lo, hi)
+                       : q2u_requant1_wide(in, qm, shift, q2u_i(izp, 0), oz,
+                                           lo, hi));
+        }
+      }
+    }
+  }
+  return 1;
+}
+
+static void k_uniform_quantize(tfe_kernel_context* k) {
+  const TF_Tensor* x = k->inputs[0];
+  const TF_Tensor* sc = k->inputs[1];
+  const TF_Tensor* zp = k->inputs[2];
+  int32_t axis, lo, hi;
+  int64_t ns = 1, pre = 1, post, a, b, c;
+  TF_Tensor* y;
+  if (!q2u_attr_axis(k, "quantization_axis", &axis) ||
+      !kutil_attr_int32(k, "quantization_min_val", 0, &lo) ||
+      !kutil_attr_int32(k, "quantization_max_val", 0, &hi)) {
+    return;
+  }
+  if (axis < -1) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "quantization_axis must be >= -1, given: %d",
+               (int)axis);
+    return;
+  }
+  if (!q2u_axis_valid(k, x->dims, x->num_dims, sc, zp, axis)) return;
+  y = tfe_kernel_alloc_output(k, 0, k->output_types[0], x->dims, x->num_dims);
+  if (y == NULL || kutil_num_elements(x) == 0) return;
+  if (axis >= 0) {
+    ns = x->dims[axis];
+    q2_split(x, axis, &pre, &post);
+  } else {
+    post = kutil_num_elements(x);
+  }
+  for (c = 0; c < ns; c++) {
+    const float inv = 1.0f / q2u_f(sc, c);
+    const int32_t z = q2u_i(zp, c);
+    for (a = 0; a < pre; a++) {
+      for (b = 0; b < post; b++) {
+        int64_t j = (a * ns + c) * post + b;
+        float v = floorf(((const float*)kutil_data(x))[j] * inv + 0.5f);
+        int32_t q = q2u_add(q2_trunc_i32(v), z);
+        q = q > hi ? hi : q;
+        q = q < lo ? lo : q;
+        q2_store(kutil_data(y), y->dtype, j, q);
+      }
+    }
+  }
+}
+
+static void k_uniform_dequantize(tfe_kernel_context* k) {
+  const TF_Tensor* x = k->inputs[0];
+  const TF_Tensor* sc = k->inputs[1];
+  const TF_Tensor* zp = k->inputs[2];
+  int32_t axis;
+  int64_t ns = 1, pre = 1, post, a, b, c;
+  TF_Tensor* y;
+  if (!q2u_attr_axis(k, "quantization_axis", &axis)) return;
+  if (!q2u_axis_valid(k, x->dims, x->num_dims, sc, zp, axis)) return;
+  if (!q2u_all_positive(sc)) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "rhs scales elements must be all positive.");
+    return;
+  }
+  y = tfe_kernel_alloc_output(k, 0, TF_FLOAT, x->dims, x->num_dims);
+  if (y == NULL || kutil_num_elements(x) == 0) return;
+  if (axis >= 0) {
+    ns = x->dims[axis];
+    q2_split(x, axis, &pre, &post);
+  } else {
+    post = kutil_num_elements(x);
+  }
+  for (c = 0; c < ns; c++) {
+    const float s = q2u_f(sc, c);
+    const int32_t z = q2u_i(zp, c);
+    for (a = 0; a < pre; a++) {
+      for (b = 0; b < post; b++) {
+        int64_t j = (a * ns + c) * post + b;
+        ((float*)kutil_data(y))[j] =
+            (float)q2u_sub(q2u_int(kutil_data(x), x->dtype, j), z) * s;
+      }
+    }
+  }
+}
+
+static void k_uniform_requantize(tfe_kernel_context* k) {
+  const TF_Tensor* x = k->inputs[0];
+  int32_t ia, oa, lo, hi;
+  TF_Tensor* y;
+  if (!q2u_attr_axis(k, "input_quantization_axis", &ia) ||
+      !q2u_attr_axis(k, "output_quantization_axis", &oa) ||
+      !kutil_attr_int32(k, "output_quantization_min_val", 0, &lo) ||
+      !kutil_attr_int32(k, "output_quantization_max_val", 0, &hi)) {
+    return;
+  }
+  if (ia < -1) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "input_quantization_axis must be >= -1, given: %d", (int)ia);
+    return;
+  }
+  if (oa < -1) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "output_quantization_axis must be >= -1, given: %d", (int)oa);
+    return;
+  }
+  if (ia >= 0 && oa >= 0 && ia != oa) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "If input and output is both per-axis quantized, the "
+               "quantization axis must be same.");
+    return;
+  }
+  if (!q2u_axis_valid(k, x->dims, x->num_dims, k->inputs[1], k->inputs[2], ia) ||
+      !q2u_axis_valid(k, x->dims, x->num_dims, k->inputs[3], k->inputs[4], oa)) {
+    return;
+  }
+  if (!q2u_all_positive(k->inputs[1]) || !q2u_all_positive(k->inputs[3])) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "input/output scales elements must be all positive.");
+    return;
+  }
+  y = tfe_kernel_alloc_output(k, 0, k->output_types[0], x->dims, x->num_dims);
+  if (y == NULL || kutil_num_elements(x) == 0) return;
+  q2u_requantize(k, x, k->inputs[1], k->inputs[2], k->inputs[3],
+                 (const int32_t*)kutil_data(k->inputs[4]), 1, ia, oa, lo, hi, y);
+}
+
+static void k_uniform_add(tfe_kernel_context* k) {
+  const TF_Tensor* l = k->inputs[0];
+  const TF_Tensor* r = k->inputs[1];
+  const TF_Tensor* osc = k->inputs[6];
+  const TF_Tensor* ozp = k->inputs[7];
+  int32_t la, ra, oa, lo, hi;
+  int64_t od[16], n, oi, i;
+  int nd, li, ri, d;
+  TF_Tensor *y, *lq = NULL, *rq = NULL;
+  int32_t* zeros = NULL;
+  kutil_shape_buf b1, b2;
+  if (!q2u_attr_axis(k, "lhs_quantization_axis", &la) ||
+      !q2u_attr_axis(k, "rhs_quantization_axis", &ra) ||
+      !q2u_attr_axis(k, "output_quantization_axis", &oa) ||
+      !kutil_attr_int32(k, "output_quantization_min_val", 0, &lo) ||
+      !kutil_attr_int32(k, "output_quantization_max_val", 0, &hi)) {
+    return;
+  }
+  if (la < -1 || ra < -1 || oa < -1) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "lhs, rhs and output quantization_axis must be -1 or within "
+               "[0, dims)");
+    return;
+  }
+  if (!q2u_axis_valid(k, l->dims, l->num_dims, k->inputs[2], k->inputs[3], la) ||
+      !q2u_axis_valid(k, r->dims, r->num_dims, k->inputs[4], k->inputs[5], ra)) {
+    return;
+  }
+  nd = l->num_dims > r->num_dims ? l->num_dims : r->num_dims;
+  if (nd > 16) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "UniformQuantizedAdd supports up to 16 dims");
+    return;
+  }
+  if (l->num_dims == 0) {
+    nd = r->num_dims;
+    for (d = 0; d < nd; d++) od[d] = r->dims[d];
+  } else if (r->num_dims == 0) {
+    nd = l->num_dims;
+    for (d = 0; d < nd; d++) od[d] = l->dims[d];
+  } else {
+    for (d = nd - 1, li = l->num_dims - 1, ri = r->num_dims - 1; d >= 0;
+         d--, li--, ri--) {
+      const int64_t ls = li >= 0 ? l->dims[li] : 1, rs = ri >= 0 ? r->dims[ri] : 1;
+      if (ls != 1 && rs != 1 && ls != rs) {
+        KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Cannot Add tensors of shapes: %s%s",
+                   kutil_tshape(l, &b1), kutil_tshape(r, &b2));
+        return;
+      }
+      od[d] = ls == 1 ? rs : ls;
+    }
+  }
+  if (!q2u_axis_valid(k, od, nd, osc, ozp, oa)) return;
+  if (la >= 0 && oa >= 0 && l->num_dims - la != nd - oa) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "If lhs and output is both per-axis quantized, the quantization "
+               "axis must match.");
+    return;
+  }
+  if (ra >= 0 && oa >= 0 && r->num_dims - ra != nd - oa) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "If rhs and output is both per-axis quantized, the quantization "
+               "axis must match.");
+    return;
+  }
+  if (!q2u_all_positive(k->inputs[2]) || !q2u_all_positive(k->inputs[4]) ||
+      !q2u_all_positive(osc)) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "lhs/rhs/output scales elements must be all positive.");
+    return;
+  }
+  y = tfe_kernel_alloc_output(k, 0, TF_QINT32, od, nd);
+  if (y == NULL) return;
+  n = kutil_num_elements(y);
+  if (n == 0) return;
+  /* Both operands are first requantized to the output scales (zero point
+   * 0), then added with broadcasting and the output zero point. */
+  zeros = (int32_t*)tfe_malloc((size_t)(kutil_num_elements(osc) + 1) * sizeof(int32_t));
+  lq = TF_AllocateTensor(TF_QINT32, l->dims, l->num_dims,
+                         (size_t)kutil_num_elements(l) * 4);
+  rq = TF_AllocateTensor(TF_QINT32, r->dims, r->num_dims,
+                         (size_t)kutil_num_elements(r) * 4);
+  if (zeros == NULL || lq == NULL || rq == NULL) {
+    KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory in UniformQuantizedAdd");
+    goto done;
+  }
+  memset(zeros, 0, (size_t)(kutil_num_elements(osc) + 1) * sizeof(int32_t));
+  if (!q2u_requantize(k, l, k->inputs[2], k->inputs[3], osc, zeros, 0, la,
+                      oa == -1 ? -1 : la, INT32_MIN, INT32_MAX, lq) ||
+      !q2u_requantize(k, r, k->inputs[4], k->inputs[5], osc, zeros, 0, ra, oa,
+                      INT32_MIN, INT32_MAX, rq)) {
+    goto done;
+  }
+  for (oi = 0; oi < n; oi++) {
+    int64_t rem = oi, lidx = 0, ridx = 0, linner = 1, rinner = 1, zpi = 0;
+    int32_t v;
+    for (d = nd - 1; d >= 0; d--) {
+      const int64_t id = rem % od[d];
+      const int ld = d - (nd - l->num_dims), rd = d - (nd - r->num_dims);
+      rem /= od[d];
+      if (oa == d) zpi = id;
+      if (ld >= 0) {
+        lidx += (l->dims[ld] == 1 ? 0 : id) * linner;
+        linner *= l->dims[ld];
+      }
+      if (rd >= 0) {
+        ridx += (r->dims[rd] == 1 ? 0 : id) * rinner;
+        rinner *= r->dims[rd];
+      }
+    }
+    v = q2u_add(q2u_add(q2u_int(kutil_data(lq), TF_QINT32, lidx),
+                        q2u_int(kutil_data(rq), TF_QINT32, ridx)),
+                q2u_i(ozp, zpi));
+    ((int32_t*)kutil_data(y))[oi] = q2u_clamp(v, lo, hi);
+  }
+  (void)i;
+done:
+  tfe_free(zeros);
+  TF_DeleteTensor(lq);
+  TF_DeleteTensor(rq);
+}
+
+static int q2u_same_shape(const TF_Tensor* a, const TF_Tensor* b) {
+  int i;
+  if (a->num_dims != b->num_dims) return 0;
+  for (i = 0; i < a->num_dims; i++) {
+    if (a->dims[i] != b->dims[i]) return 0;
+  }
+  return 1;
+}
+
+static void k_uniform_clip(tfe_kernel_context* k) {
+  const TF_Tensor* x = k->inputs[0];
+  const TF_Tensor* mn = k->inputs[1];
+  const TF_Tensor* mx = k->inputs[2];
+  const TF_Tensor* sc = k->inputs[3];
+  int32_t axis;
+  int64_t ns = 1, pre = 1, post, a, b, c;
+  kutil_shape_buf b1, b2;
+  TF_Tensor* y;
+  if (!q2u_attr_axis(k, "quantization_axis", &axis)) return;
+  if (!q2u_axis_valid(k, x->dims, x->num_dims, sc, k->inputs[4], axis)) return;
+  if (!q2u_same_shape(mn, sc)) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "Input min shape must be same as scales/zero_points. Given min "
+               "of shape %s and scales/zero_points of shape %s",
+               kutil_tshape(mn, &b1), kutil_tshape(sc, &b2));
+    return;
+  }
+  if (!q2u_same_shape(mx, sc)) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "Input max shape must be same as scales/zero_points. Given max "
+               "of shape %s and scales/zero_points of shape %s",
+               kutil_tshape(mx, &b1), kutil_tshape(sc, &b2));
+    return;
+  }
+  y = tfe_kernel_alloc_output(k, 0, x->dtype, x->dims, x->num_dims);
+  if (y == NULL || kutil_num_elements(x) == 0) return;
+  if (axis >= 0) {
+    ns = x->dims[axis];
+    q2_split(x, axis, &pre, &post);
+  } else {
+    post = kutil_num_elements(x);
+  }
+  for (c = 0; c < ns; c++) {
+    const int32_t lo = q2u_i(mn, c), hi = q2u_i(mx, c);
+    for (a = 0; a < pre; a++) {
+      for (b = 0; b < post; b++) {
+        int64_t j = (a * ns + c) * post + b;
+        int32_t v = ((const int32_t*)kutil_data(x))[j];
+        v = v < lo ? lo : v;
+        v = hi < v ? hi : v;
+        ((int32_t*)kutil_data(y))[j] = v;
+      }
+    }
+  }
+}
+
+static int q2u_dot_shapes(tfe_kernel_context* k, const TF_Tensor* l,
+                          const TF_Tensor* r) {
+  kutil_shape_buf b1, b2;
+  if (l->num_dims != 2) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "lhs rank must be 2, but given lhs shape %s",
+               kutil_tshape(l, &b1));
+    return 0;
+  }
+  if (r->num_dims != 2) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "rhs rank must be 2, but given rhs shape %s",
+               kutil_tshape(r, &b1));
+    return 0;
+  }
+  if (l->dims[1] != r->dims[0]) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "lhs.dim_size(1) and rhs.dim_size(0) must be equal, but given "
+               "lhs shape %s and rhs shape %s",
+               kutil_tshape(l, &b1), kutil_tshape(r, &b2));
+    return 0;
+  }
+  return 1;
+}
+
+static void k_uniform_dot(tfe_kernel_context* k) {
+  const TF_Tensor* l = k->inputs[0];
+  const TF_Tensor* r = k->inputs[1];
+  const TF_Tensor *lsc = k->inputs[2], *lzp = k->inputs[3], *rsc = k->inputs[4],
+                  *rzp = k->inputs[5], *osc = k->inputs[6], *ozp = k->inputs[7];
+  int32_t la, ra, oa, lo, hi;
+  int64_t od[2], m, n, depth, bi, c, d;
+  kutil_shape_buf b1, b2;
+  TF_Tensor* y;
+  int32_t* qms = NULL;
+  int* shifts = NULL;
+  if (!q2u_attr_axis(k, "lhs_quantization_axis", &la) ||
+      !q2u_attr_axis(k, "rhs_quantization_axis", &ra) ||
+      !q2u_attr_axis(k, "output_quantization_axis", &oa) ||
+      !kutil_attr_int32(k, "output_quantization_min_val", 0, &lo) ||
+      !kutil_attr_int32(k, "output_quantization_max_val", 0, &hi)) {
+    return;
+  }
+  if (la != -1) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "lhs_quantization_axis Attr must be -1 (per-tensor).");
+    return;
+  }
+  if (ra != 1 && ra != -1) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "rhs_quantization_axis Attr must be 1 (per-channel) or -1 "
+               "(per-tensor).");
+    return;
+  }
+  if (oa != 1 && oa != -1) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "output_quantization_axis Attr must be 1 (per-channel) or -1 "
+               "(per-tensor).");
+    return;
+  }
+  if (!q2u_all_positive(lsc)) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "lhs scales elements must be all positive.");
+    return;
+  }
+  if (!q2u_all_positive(rsc)) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "rhs scales elements must be all positive.");
+    return;
+  }
+  if (!q2u_all_positive(osc)) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "output scales elements must be all positive.");
+    return;
+  }
+  if (!q2u_dot_shapes(k, l, r)) return;
+  if (!(q2u_same_shape(lsc, lzp) && lsc->num_dims == 0)) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "lhs scales/zero_points must be all scalar tensors. Given: %s%s",
+               kutil_tshape(lsc, &b1), kutil_tshape(lzp, &b2));
+    return;
+  }
+  if (!q2u_axis_valid(k, r->dims, 2, rsc, rzp, rsc->num_dims == 0 ? -1 : 1)) return;
+  od[0] = l->dims[0];
+  od[1] = r->dims[1];
+  if (!q2u_axis_valid(k, od, 2, osc, ozp, osc->num_dims == 0 ? -1 : 1)) return;
+  if (!(rsc->num_dims > 0 || osc->num_dims == 0)) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "If rhs is per-tensor quantized, output must be also per-tensor "
+               "quantized. Given rhs scales and zero_points of shape %s but "
+               "given output scales and zero_points of shape %s",
+               kutil_tshape(rsc, &b1), kutil_tshape(osc, &b2));
+    return;
+  }
+  y = tfe_kernel_alloc_output(k, 0, TF_QINT32, od, 2);
+  if (y == NULL) return;
+  m = od[0];
+  n = od[1];
+  depth = r->dims[0];
+  if (m == 0 || n == 0) return;
+  qms = (int32_t*)tfe_malloc((size_t)n * sizeof(int32_t));
+  shifts = (int*)tfe_malloc((size_t)n * sizeof(int));
+  if (qms == NULL || shifts == NULL) {
+    KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory in UniformQuantizedDot");
+    goto done;
+  }
+  {
+    const int8_t* ld = (const int8_t*)kutil_data(l);
+    const int8_t* rd = (const int8_t*)kutil_data(r);
+    int32_t* yd = (int32_t*)kutil_data(y);
+    const int32_t lz = q2u_i(lzp, 0);
+    const int per_channel = rsc->num_dims != 0;
+    const int out_scalar = osc->num_dims == 0;
+    for (c = 0; c < n; c++) {
+      double em;
+      if (per_channel) {
+        em = (double)q2u_f(lsc, 0) * q2u_f(rsc, c) / q2u_f(osc, out_scalar ? 0 : c);
+      } else {
+        em = (double)q2u_f(lsc, 0) * q2u_f(rsc, 0) / q2u_f(osc, 0);
+      }
+      if (!q2u_quantize_multiplier(k, em, &qms[c], &shifts[c])) goto done;
+      if (!per_channel) {
+        for (c = 1; c < n; c++) {
+          qms[c] = qms[0];
+          shifts[c] = shifts[0];
+        }
+        break;
+      }
+    }
+    for (bi = 0; bi < m; bi++) {
+      for (c = 0; c < n; c++) {
+        const int32_t rz = q2u_i(rzp, per_channel ? c : 0);
+        int32_t acc = 0;
+        if (per_channel) {
+          for (d = 0; d < depth; d++) {
+            acc = q2u_add(acc, (int32_t)(((int32_t)ld[bi * depth + d] - lz) *
+                                         ((int32_t)rd[d * n + c] - rz)));
+          }
+        } else {
+          /* TF accumulates the per-tensor products through qint32, which
+           * adds as float: the running sum is rounded to float each step. */
+          for (d = 0; d < depth; d++) {
+            const int32_t p = ((int32_t)ld[bi * depth + d] - lz) *
+                              ((int32_t)rd[d * n + c] - rz);
+            acc = q2_trunc_i32((float)acc + (float)p);
+          }
+        }
+        yd[bi * n + c] = q2u_requant1(acc, qms[c], shifts[c], 0,
+                                      q2u_i(ozp, out_scalar ? 0 : c), lo, hi);
+      }
+    }
+  }
+done:
+  tfe_free(qms);
+  tfe_free(shifts);
+}
+
+/* TF's AsymmetricQuantize of one float row into int8 (per-batch dynamic
+ * range quantization of the hybrid dot's lhs). */
+static void q2u_asym_quantize(const float* x, int64_t n, int8_t* q,
+                              float* scale_out, int32_t* zp_out) {
+  const double qmin = -128.0, qmax = 127.0;
+  float mn = x[0], mx = x[0], scale, inv = 0.0f;
+  double rmin, rmax, zp_d, from_min, from_max;
+  int32_t zp;
+  int64_t i;
+  for (i = 1; i < n; i++) {
+    if (x[i] < mn) mn = x[i];
+    if (x[i] > mx) mx = x[i];
+  }
+  rmin = (double)(mn < 0.0f ? mn : 0.0f);
+  rmax = (double)(mx > 0.0f ? mx : 0.0f);
+  scale = (float)((rmax - rmin) / (qmax - qmin));
+  if (rmax - rmin != 0) inv = (float)((qmax - qmin) / (rmax - rmin));
+  if (scale == 0 || !isfinite(inv)) {
+    memset(q, 0, (size_t)n);
+    *scale_out = 1.0f;
+    *zp_out = 0;
+    return;
+  }
+  from_min = qmin - rmin / scale;
+  from_max = qmax - rmax / scale;
+  zp_d = (fabs(qmin) + fabs(rmin / scale)) < (fabs(qmax) + fabs(rmax / scale))
+             ? from_min
+             : from_max;
+  if (zp_d <= qmin) {
+    zp = -128;
+  } else if (zp_d >= qmax) {
+    zp = 127;
+  } else {
+    zp = (int8_t)round(zp_d);
+  }
+  for (i = 0; i < n; i++) {
+    int32_t v = q2u_add(q2_trunc_i32(floorf(x[i] * inv + 0.5f)), zp);
+    v = v > 127 ? 127 : (v < -128 ? -128 : v);
+    q[i] = (int8_t)v;
+  }
+  *scale_out = scale;
+  *zp_out = zp;
+}
+
+static void k_uniform_dot_hybrid(tfe_kernel_context* k) {
+  const TF_Tensor* l = k->inputs[0];
+  const TF_Tensor* r = k->inputs[1];
+  const TF_Tensor *rsc = k->inputs[2], *rzp = k->inputs[3];
+  int32_t ra;
+  int64_t od[2], m, n, depth, bi, c, d;
+  TF_Tensor* y;
+  int8_t* lq = NULL;
+  if (!q2u_attr_axis(k, "rhs_quantization_axis", &ra)) return;
+  if (ra != 1 && ra != -1) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "rhs_quantization_axis Attr must be 1 (per-channel) or -1 "
+               "(per-tensor).");
+    return;
+  }
+  if (!q2u_dot_shapes(k, l, r)) return;
+  if (!q2u_axis_valid(k, r->dims, 2, rsc, rzp, rsc->num_dims == 0 ? -1 : 1)) return;
+  if (!q2u_all_positive(rsc)) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "rhs scales elements must be all positive.");
+    return;
+  }
+  od[0] = l->dims[0];
+  od[1] = r->dims[1];
+  y = tfe_kernel_alloc_output(k, 0, TF_FLOAT, od, 2);
+  if (y == NULL) return;
+  m = od[0];
+  n = od[1];
+  depth = r->dims[0];
+  if (m == 0 || n == 0) return;
+  if (depth == 0) {
+    memset(kutil_data(y), 0, (size_t)(m * n) * sizeof(float));
+    return;
+  }
+  lq = (int8_t*)tfe_malloc((size_t)depth);
+  if (lq == NULL) {
+    KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory in UniformQuantizedDotHybrid");
+    return;
+  }
+  {
+    const float* ld = (const float*)kutil_data(l);
+    const int8_t* rd = (const int8_t*)kutil_data(r);
+    float* yd = (float*)kutil_data(y);
+    const int per_channel = rsc->num_dims != 0;
+    for (bi = 0; bi < m; bi++) {
+      float ls;
+      int32_t lz;
+      q2u_asym_quantize(ld + bi * depth, depth, lq, &ls, &lz);
+      for (c = 0; c < n; c++) {
+        const int32_t rz = q2u_i(rzp, per_channel ? c : 0);
+        int32_t acc = 0;
+        for (d = 0; d < depth; d++) {
+          acc = q2u_add(acc, ((int32_t)lq[d] - lz) * ((int32_t)rd[d * n + c] - rz));
+        }
+        yd[bi * n + c] = (float)acc * ls * q2u_f(rsc, per_channel ? c : 0);
+      }
+    }
+  }
+  tfe_free(lq);
+}
+
 /* --------------------------------------------------------- registration */
 
 static const TF_DataType k_qtypes[] = {TF_QINT8, TF_QUINT8, TF_QINT16,
@@ -1273,6 +2034,10 @@ static const TF_DataType k_fd[] = {TF_FLOAT, TF_DOUBLE};
 static const TF_DataType k_q32[] = {TF_QINT32};
 static const TF_DataType k_q8[] = {TF_QINT8, TF_QUINT8};
 static const TF_DataType k_qu8[] = {TF_QUINT8};
+static const TF_DataType k_f32[] = {TF_FLOAT};
+static const TF_DataType k_qi8[] = {TF_QINT8};
+static const TF_DataType k_uq_out[] = {TF_QINT8, TF_QUINT8, TF_QINT32};
+static const TF_DataType k_ureq_in[] = {TF_QINT8, TF_QINT32};
 
 void tfe_register_cpu_quant2_kernels(void) {
   tfe_kutil_register("QuantizeV2", k_quantize_v2, "T", k_qtypes,
@@ -1302,4 +2067,18 @@ void tfe_register_cpu_quant2_kernels(void) {
                      NULL, 0);
   tfe_kutil_register("RequantizePerChannel", k_requantize_per_channel, "T",
                      k_q32, 1, "out_type", k_q8, KUTIL_COUNT(k_q8));
+  tfe_kutil_register("UniformQuantize", k_uniform_quantize, "Tin", k_f32, 1,
+                     "Tout", k_uq_out, KUTIL_COUNT(k_uq_out));
+  tfe_kutil_register("UniformDequantize", k_uniform_dequantize, "Tin",
+                     k_uq_out, KUTIL_COUNT(k_uq_out), "Tout", k_f32, 1);
+  tfe_kutil_register("UniformRequantize", k_uniform_requantize, "Tin",
+                     k_ureq_in, KUTIL_COUNT(k_ureq_in), "Tout", k_qi8, 1);
+  tfe_kutil_register("UniformQuantizedAdd", k_uniform_add, "T", k_q32, 1, NULL,
+                     NULL, 0);
+  tfe_kutil_register("UniformQuantizedClipByValue", k_uniform_clip, "T", k_q32,
+                     1, NULL, NULL, 0);
+  tfe_kutil_register("UniformQuantizedDot", k_uniform_dot, "Tin", k_qi8, 1,
+                     "Tout", k_q32, 1);
+  tfe_kutil_register("UniformQuantizedDotHybrid", k_uniform_dot_hybrid, "Tlhs",
+                     k_f32, 1, "Trhs", k_qi8, 1);
 }
