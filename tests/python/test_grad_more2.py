@@ -4,7 +4,8 @@ written by tools/record_grad_more2_programs.py with TF 2.21):
 
 - TensorListConcat/ConcatV2/Split and TensorArrayConcatV3/SplitV3 take or
   return variant lists / resource arrays: checked through small programs
-  (grad_more2_programs.py) whose losses and input gradients equal TF's;
+  (grad_more2_programs.py) whose losses and input gradients equal TF's,
+  on the eager tape and through TF_AddGradients in a graph;
 - SparseDenseCwiseAdd, SparseSparseMaximum and SparseSparseMinimum: TF
   registers gradients that only raise; tfe's fail with TF_UNIMPLEMENTED;
 - TopK (v1): TF 2.21's kernel refuses to run (as tfe's), so the gradient
@@ -123,3 +124,50 @@ def test_top_k_v1_gradient_in_a_graph() -> None:
     finally:
         sess.close()
     np.testing.assert_allclose(np.asarray(got), want["grad"], rtol=1e-12)
+
+
+def _graph_gradients(make: Any, inputs: list[np.ndarray], dtype: str) -> list[np.ndarray]:
+    """TF_AddGradients of the loss of the program make() builds (in the
+    graph, constants included) with respect to its inputs (fed through
+    placeholders), run in a session."""
+    with tf.Graph() as g:
+        phs = [tf.placeholder(dtype, shape=a.shape) for a in inputs]
+        loss = make()(*phs)
+        n = len(phs)
+        ys = ffi.new("TF_Output[]", 1)
+        ys[0].oper = loss.op._ptr
+        ys[0].index = loss.value_index
+        xs = ffi.new("TF_Output[]", n)
+        for k, ph in enumerate(phs):
+            xs[k].oper = ph.op._ptr
+            xs[k].index = ph.value_index
+        dxs = ffi.new("TF_Output[]", n)
+        with status() as s:
+            lib.TF_AddGradients(g.ptr, ys, 1, xs, n, ffi.NULL, s, dxs)
+            check(s)
+        fetch = [GraphTensor(g._wrap_op(dxs[k].oper), dxs[k].index) for k in range(n)]
+    sess = tf.Session(graph=g)
+    try:
+        got = sess.run(fetch, feed_dict=dict(zip(phs, inputs, strict=True)))
+    finally:
+        sess.close()
+    return [np.asarray(v) for v in got]
+
+
+@pytest.mark.parametrize("name", sorted(D["lists"]))
+def test_tensor_list_concat_split_in_a_graph(name: str) -> None:
+    args = _LISTS[name][1]
+    got = _graph_gradients(
+        lambda: list_programs(ops, tf.constant, tf.float64, "reduction_indices")[name][0],
+        [LIST_INPUTS[a] for a in args], "float64")
+    for g, w in zip(got, D["lists"][name]["grads"], strict=True):
+        np.testing.assert_allclose(g, w, rtol=1e-12, atol=1e-14)
+
+
+@pytest.mark.parametrize("name", sorted(D["tensor_arrays"]))
+def test_tensor_array_concat_split_in_a_graph(name: str) -> None:
+    got = _graph_gradients(
+        lambda: ta_programs(ops, tf.constant, tf.float32, "reduction_indices")[name],
+        [TA_INPUTS["x"], TA_INPUTS["y"]], "float32")
+    for g, w in zip(got, D["tensor_arrays"][name]["grads"], strict=True):
+        np.testing.assert_allclose(g, w, rtol=1e-6, atol=1e-7)
