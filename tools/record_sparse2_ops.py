@@ -377,6 +377,88 @@ add("setsize_err_neg_shape", "SetSize", {"set_indices": i64([[0, 0]]),
                                          "set_values": t([5], "int32"), "set_shape": i64([2, -2])})
 
 
+# ---------------------------------------------------------------- SparseCross*
+def sv(v: list[Any], dt: str) -> Any:
+    return t(np.asarray(v, dtype=object) if dt == "string" else np.asarray(v), dt)
+
+
+X_S = (i64([[0, 0], [1, 0], [1, 1]]), sv(["a", "b", "c"], "string"), i64([3, 2]))
+X_I = (i64([[0, 0], [0, 1], [1, 0], [2, 0]]), sv([11, -7, 3, 1 << 40], "int64"), i64([3, 5]))
+X_S2 = (i64([[0, 0], [0, 3], [2, 1]]), sv(["p", "q", "r"], "string"), i64([3, 4]))
+X_D = sv([["x", "y"], ["z", ""], ["w", "v"]], "string")
+X_DI = sv([[5], [-6], [0]], "int64")
+
+
+def xin(sparse: list[Any], dense: list[Any]) -> dict[str, Any]:
+    return {"indices": [x[0] for x in sparse], "values": [x[1] for x in sparse],
+            "shapes": [x[2] for x in sparse], "dense_inputs": dense}
+
+
+for hashed, nb in ((True, 0), (True, 100), (False, 0)):
+    for out_t, int_t in (("int64", "string"), ("string", "string"), ("int64", "int64"),
+                         ("string", "int64")):
+        if hashed != (out_t == "int64"):
+            continue
+        ins = xin([X_S, X_S2], [X_D]) if int_t == "string" else xin([X_I], [X_DI])
+        add(f"cross_{out_t}_{int_t}_{nb}", "SparseCross", ins,
+            {"hashed_output": hashed, "num_buckets": nb, "hash_key": 956888297470,
+             "out_type": out_t, "internal_type": int_t})
+add("cross_mixed_int_internal", "SparseCross", xin([X_S, X_I], [X_DI]),
+    {"hashed_output": True, "num_buckets": 1000, "hash_key": 7, "out_type": "int64",
+     "internal_type": "int64"})
+add("cross_str_of_ints", "SparseCross", xin([X_I, X_S], [X_DI, X_D]),
+    {"hashed_output": False, "num_buckets": 0, "hash_key": 0, "out_type": "string",
+     "internal_type": "int64"})
+add("cross_dense_only", "SparseCross", xin([], [X_D, X_DI]),
+    {"hashed_output": True, "num_buckets": 0, "hash_key": -3, "out_type": "int64",
+     "internal_type": "int64"})
+add("cross_err_internal", "SparseCross", xin([X_I], [X_D]),
+    {"hashed_output": False, "num_buckets": 0, "hash_key": 0, "out_type": "string",
+     "internal_type": "string"})
+add("cross_err_dense_internal", "SparseCross", xin([X_S], [X_DI]),
+    {"hashed_output": False, "num_buckets": 0, "hash_key": 0, "out_type": "string",
+     "internal_type": "string"})
+add("cross_err_ind", "SparseCross",
+    xin([(i64([0, 1]), sv(["a", "b"], "string"), i64([3, 2]))], [X_D]),
+    {"hashed_output": False, "num_buckets": 0, "hash_key": 0, "out_type": "string",
+     "internal_type": "string"})
+add("cross_err_d2", "SparseCross",
+    xin([(i64([[0, 1, 0]]), sv(["a"], "string"), i64([3, 2]))], [X_D]),
+    {"hashed_output": False, "num_buckets": 0, "hash_key": 0, "out_type": "string",
+     "internal_type": "string"})
+add("cross_err_nval", "SparseCross",
+    xin([(i64([[0, 1]]), sv(["a", "b"], "string"), i64([3, 2]))], [X_D]),
+    {"hashed_output": False, "num_buckets": 0, "hash_key": 0, "out_type": "string",
+     "internal_type": "string"})
+add("cross_err_shape3", "SparseCross",
+    xin([(i64([[0, 1]]), sv(["a"], "string"), i64([3, 2, 1]))], [X_D]),
+    {"hashed_output": False, "num_buckets": 0, "hash_key": 0, "out_type": "string",
+     "internal_type": "string"})
+add("cross_err_dense_mat", "SparseCross", xin([X_S], [sv(["a", "b", "c"], "string")]),
+    {"hashed_output": False, "num_buckets": 0, "hash_key": 0, "out_type": "string",
+     "internal_type": "string"})
+add("cross_err_batch", "SparseCross",
+    xin([(i64([[0, 1]]), sv(["a"], "string"), i64([4, 2]))], [X_D]),
+    {"hashed_output": False, "num_buckets": 0, "hash_key": 0, "out_type": "string",
+     "internal_type": "string"})
+add("cross_err_batch_dense", "SparseCross", xin([X_S], [sv([["a"]], "string")]),
+    {"hashed_output": False, "num_buckets": 0, "hash_key": 0, "out_type": "string",
+     "internal_type": "string"})
+add("crossv2_basic", "SparseCrossV2", {**xin([X_S, X_I], [X_D, X_DI]), "sep": sv("--", "string")})
+add("crossv2_empty_sep", "SparseCrossV2", {**xin([X_I], [X_D]), "sep": sv("", "string")})
+add("crossv2_err_sep", "SparseCrossV2", {**xin([X_I], [X_D]), "sep": sv(["a"], "string")})
+for strong in (False, True):
+    for nb in (0, 17):
+        # TF 2.21 crashes (SIGSEGV) on a strong hash of a dense int64 column
+        dense = [X_D] if strong else [X_D, X_DI]
+        add(f"crosshashed_{int(strong)}_{nb}", "SparseCrossHashed",
+            {**xin([X_S, X_I], dense), "num_buckets": i64(nb),
+             "strong_hash": t(strong, "bool"), "salt": i64([137, 173])})
+add("crosshashed_err_salt", "SparseCrossHashed",
+    {**xin([X_I], [X_D]), "num_buckets": i64(0), "strong_hash": t(True, "bool"),
+     "salt": i64([1, 2, 3])})
+
+
 def _tensor(tf: Any, spec: dict[str, Any]) -> Any:
     dt = spec["dtype"]
     v = spec["value"]

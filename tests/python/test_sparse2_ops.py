@@ -122,6 +122,7 @@ _KERNEL_DTYPES: dict[str, tuple[str, tuple[str, ...]]] = {
     "DenseToSparseSetOperation": ("set1", _SET),
     "SparseToSparseSetOperation": ("set1_values", _SET),
     "SetSize": ("set_values", _SET),
+    "SparseCross": ("dense_inputs", ("int64", "string")),
 }
 
 
