@@ -8,7 +8,8 @@
  * SparseMatMul; SparseSegment{Sum,Mean,SqrtN}GradV2; Eig.
  * The RNN block cells are in nn_linalg2_rnn.c, CTC in nn_linalg2_ctc.c,
  * the Fresnel integrals in nn_linalg2_special.c, MatrixSolveLs and
- * CholeskyGrad in nn_linalg2_la.c. */
+ * CholeskyGrad in nn_linalg2_la.c, Sparse/RaggedBincount in
+ * nn_linalg2_bincount.c. */
 #include <complex.h>
 #include <math.h>
 #include <stdlib.h>
@@ -639,4 +640,5 @@ void tfe_register_cpu_nn_linalg2_kernels(void) {
   tfe_nn_linalg2_register_ctc();
   tfe_nn_linalg2_register_special();
   tfe_nn_linalg2_register_la();
+  tfe_nn_linalg2_register_bincount();
 }

@@ -27,8 +27,6 @@
 #include "kernels/cpu/kutil.h"
 #include "kernels/cpu/nn_linalg2_common.h"
 
-void tfe_nn_linalg2_register_la(void);
-
 typedef double _Complex zc;
 
 static double zabs2(zc z) { return creal(z) * creal(z) + cimag(z) * cimag(z); }
