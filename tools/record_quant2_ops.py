@@ -626,6 +626,46 @@ add("udoth_err_scale", "UniformQuantizedDotHybrid",
     {"lhs": f32(LF), "rhs": t(R8, "qint8"), "rhs_scales": f32(0.0),
      "rhs_zero_points": i32(-1)}, uh)
 
+# ---------------------------------------------------------------- QuantizedMatMul
+QA8 = R.integers(0, 255, (3, 5), endpoint=True)
+QB8 = R.integers(0, 255, (5, 4), endpoint=True)
+for ta in (False, True):
+    for tb in (False, True):
+        a = QA8.T if ta else QA8
+        b = QB8.T if tb else QB8
+        add(f"qmm_{int(ta)}{int(tb)}", "QuantizedMatMul",
+            {"a": t(a, "quint8"), "b": t(b, "quint8"), "min_a": f32(-1.0), "max_a": f32(2.0),
+             "min_b": f32(-0.5), "max_b": f32(0.75)},
+            {"Toutput": "qint32", "transpose_a": ta, "transpose_b": tb})
+add("qmm_pos_range", "QuantizedMatMul",
+    {"a": t(QA8, "quint8"), "b": t(QB8, "quint8"), "min_a": f32(0.5), "max_a": f32(3.0),
+     "min_b": f32(-7.0), "max_b": f32(-1.0)}, {"Toutput": "qint32"})
+add("qmm_big", "QuantizedMatMul",
+    {"a": t(np.full((2, 300), 255), "quint8"), "b": t(np.full((300, 3), 255), "quint8"),
+     "min_a": f32(-10.0), "max_a": f32(0.1), "min_b": f32(-10.0), "max_b": f32(0.1)},
+    {"Toutput": "qint32"})
+add("qmm_err_range_a", "QuantizedMatMul",
+    {"a": t(QA8, "quint8"), "b": t(QB8, "quint8"), "min_a": f32(1.0), "max_a": f32(1.0),
+     "min_b": f32(-0.5), "max_b": f32(0.75)}, {"Toutput": "qint32"})
+add("qmm_err_range_b", "QuantizedMatMul",
+    {"a": t(QA8, "quint8"), "b": t(QB8, "quint8"), "min_a": f32(0.0), "max_a": f32(1.0),
+     "min_b": f32(0.5), "max_b": f32(0.25)}, {"Toutput": "qint32"})
+add("qmm_err_scalar", "QuantizedMatMul",
+    {"a": t(QA8, "quint8"), "b": t(QB8, "quint8"), "min_a": f32([0.0]), "max_a": f32(1.0),
+     "min_b": f32(0.5), "max_b": f32(1.25)}, {"Toutput": "qint32"})
+add("qmm_err_scalar_maxb", "QuantizedMatMul",
+    {"a": t(QA8, "quint8"), "b": t(QB8, "quint8"), "min_a": f32(0.0), "max_a": f32(1.0),
+     "min_b": f32(0.5), "max_b": f32([1.25])}, {"Toutput": "qint32"})
+add("qmm_err_matrix", "QuantizedMatMul",
+    {"a": t(QA8[0], "quint8"), "b": t(QB8, "quint8"), "min_a": f32(0.0), "max_a": f32(1.0),
+     "min_b": f32(0.5), "max_b": f32(1.25)}, {"Toutput": "qint32"})
+add("qmm_err_matrix_b", "QuantizedMatMul",
+    {"a": t(QA8, "quint8"), "b": t(QB8[0], "quint8"), "min_a": f32(0.0), "max_a": f32(1.0),
+     "min_b": f32(0.5), "max_b": f32(1.25)}, {"Toutput": "qint32"})
+add("qmm_err_inner", "QuantizedMatMul",
+    {"a": t(QA8, "quint8"), "b": t(QB8[:4], "quint8"), "min_a": f32(0.0), "max_a": f32(1.0),
+     "min_b": f32(0.5), "max_b": f32(1.25)}, {"Toutput": "qint32"})
+
 
 def _tensor(tf: Any, spec: dict[str, Any]) -> Any:
     return tf.constant(spec["value"], dtype=getattr(tf, spec["dtype"]), shape=spec["shape"])
@@ -636,7 +676,7 @@ def run_case(tf: Any, cs: dict[str, Any]) -> dict[str, Any]:
     for name, spec in cs["inputs"].items():
         kwargs[name] = ([_tensor(tf, x) for x in spec] if isinstance(spec, list)
                         else _tensor(tf, spec))
-    for k in ("T", "dtype", "out_type", "Tout", "Tin", "Tlhs", "Trhs"):
+    for k in ("T", "dtype", "out_type", "Tout", "Tin", "Tlhs", "Trhs", "Toutput"):
         if isinstance(kwargs.get(k), str):
             kwargs[k] = getattr(tf, kwargs[k])
     with tf.device("/CPU:0"):

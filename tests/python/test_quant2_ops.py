@@ -115,6 +115,7 @@ _KERNELS: dict[str, list[tuple[str, ...]]] = {
     "RequantizationRangePerChannel": [("input", "qint32")],
     "RequantizePerChannel": [("out_type", o) for o in ("qint8", "quint8")],
     "QuantizeDownAndShrinkRange": [("out_type", "quint8")],
+    "QuantizedMatMul": [("a", "quint8")],
     "UniformQuantize": [("Tout", q) for q in ("qint8", "quint8", "qint32")],
     "UniformDequantize": [("input", q) for q in ("qint8", "quint8", "qint32")],
     "UniformRequantize": [("input", q) for q in ("qint8", "qint32")],

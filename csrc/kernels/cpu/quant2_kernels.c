@@ -2025,6 +2025,116 @@ static void k_uniform_dot_hybrid(tfe_kernel_context* k) {
   tfe_free(lq);
 }
 
+/* ------------------------------------------------------- QuantizedMatMul */
+
+/* TF's FloatToQuantizedUnclamped for 8-bit types: the code of `x`. */
+static int64_t q2_f2q_unclamped(float x, int bits, int64_t lowest, float rmin,
+                                float rmax) {
+  double steps, adjust, range, scale;
+  if (rmin == rmax) return lowest;
+  steps = (double)((int64_t)1 << bits);
+  adjust = steps / (steps - 1.0);
+  range = (double)(rmax - rmin) * adjust;
+  scale = steps / range;
+  return (int64_t)(round((double)x * scale) - round((double)rmin * scale)) +
+         lowest;
+}
+
+static int q2_scalar_in(tfe_kernel_context* k, int idx, const char* name) {
+  kutil_shape_buf b;
+  if (k->inputs[idx]->num_dims != 0) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "%s must be a scalar, but got shape%s",
+               name, kutil_tshape(k->inputs[idx], &b));
+    return 0;
+  }
+  return 1;
+}
+
+/* c = (a - offset_a) x (b - offset_b) in exact int32 arithmetic (TF runs
+ * gemmlowp, whose int32 result is the same). Rows of b are walked
+ * contiguously so the inner loop vectorizes. */
+static void q2_qgemm(const uint8_t* a, const uint8_t* b, int32_t* c, int64_t m,
+                     int64_t n, int64_t kd, int ta, int tb, int32_t oa,
+                     int32_t ob) {
+  int64_t i, j, p;
+  int32_t* brow = (int32_t*)tfe_malloc((size_t)(n > 0 ? n : 1) * sizeof(int32_t));
+  if (brow == NULL) return;
+  memset(c, 0, (size_t)(m * n) * sizeof(int32_t));
+  for (p = 0; p < kd; p++) {
+    for (j = 0; j < n; j++) {
+      brow[j] = (int32_t)(tb ? b[j * kd + p] : b[p * n + j]) - ob;
+    }
+    for (i = 0; i < m; i++) {
+      const int32_t av = (int32_t)(ta ? a[p * m + i] : a[i * kd + p]) - oa;
+      int32_t* crow = c + i * n;
+      if (av == 0) continue;
+      for (j = 0; j < n; j++) crow[j] += av * brow[j];
+    }
+  }
+  tfe_free(brow);
+}
+
+static void k_quantized_matmul(tfe_kernel_context* k) {
+  const TF_Tensor* a = k->inputs[0];
+  const TF_Tensor* b = k->inputs[1];
+  const int ta = kutil_attr_bool(k, "transpose_a", 0);
+  const int tb = kutil_attr_bool(k, "transpose_b", 0);
+  float min_a, max_a, min_b, max_b, la, lb;
+  int32_t oa, ob;
+  int64_t od[2], kd;
+  kutil_shape_buf b1, b2;
+  TF_Tensor* c;
+  if (!q2_scalar_in(k, 2, "min_a") || !q2_scalar_in(k, 3, "max_a") ||
+      !q2_scalar_in(k, 4, "min_b")) {
+    return;
+  }
+  if (kutil_num_elements(k->inputs[5]) < 1) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "max_b must hold a value");
+    return;
+  }
+  min_a = q2_f0(k->inputs[2]);
+  max_a = q2_f0(k->inputs[3]);
+  min_b = q2_f0(k->inputs[4]);
+  max_b = q2_f0(k->inputs[5]);
+  if (!(max_a > min_a)) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "max_a must be larger than min_a.");
+    return;
+  }
+  if (!(max_b > min_b)) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "max_b must be larger than min_b.");
+    return;
+  }
+  oa = (int32_t)q2_f2q_unclamped(0.0f, 8, 0, min_a, max_a);
+  ob = (int32_t)q2_f2q_unclamped(0.0f, 8, 0, min_b, max_b);
+  if (a->num_dims != 2) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "In[0] is not a matrix");
+    return;
+  }
+  if (b->num_dims != 2) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "In[1] is not a matrix");
+    return;
+  }
+  kd = a->dims[ta ? 0 : 1];
+  if (kd != b->dims[tb ? 1 : 0]) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "Matrix size-incompatible: In[0]: %s, In[1]: %s",
+               kutil_tshape(a, &b1), kutil_tshape(b, &b2));
+    return;
+  }
+  od[0] = a->dims[ta ? 1 : 0];
+  od[1] = b->dims[tb ? 0 : 1];
+  c = tfe_kernel_alloc_output(k, 0, TF_QINT32, od, 2);
+  if (c == NULL) return;
+  la = (max_a - min_a) / 255.0f;
+  lb = (max_b - min_b) / 255.0f;
+  if (!q2_alloc_range(k, 1, la * lb * (float)INT32_MIN, la * lb * (float)INT32_MAX)) {
+    return;
+  }
+  if (od[0] == 0 || od[1] == 0) return;
+  q2_qgemm((const uint8_t*)kutil_data(a), (const uint8_t*)kutil_data(b),
+           (int32_t*)kutil_data(c), od[0], od[1], kd, ta, tb, oa, ob);
+}
+
 /* --------------------------------------------------------- registration */
 
 static const TF_DataType k_qtypes[] = {TF_QINT8, TF_QUINT8, TF_QINT16,
@@ -2038,6 +2148,33 @@ static const TF_DataType k_f32[] = {TF_FLOAT};
 static const TF_DataType k_qi8[] = {TF_QINT8};
 static const TF_DataType k_uq_out[] = {TF_QINT8, TF_QUINT8, TF_QINT32};
 static const TF_DataType k_ureq_in[] = {TF_QINT8, TF_QINT32};
+
+/* A registration with three type constraints (tfe_kutil_register takes
+ * two). */
+static void q2_register3(const char* op, void (*fn)(tfe_kernel_context*),
+                         const char* a1, const TF_DataType* t1, int n1,
+                         const char* a2, const TF_DataType* t2, int n2,
+                         const char* a3, const TF_DataType* t3, int n3) {
+  tfe_kernel_reg reg;
+  TF_Status* st = TF_NewStatus();
+  if (st == NULL) return;
+  memset(&reg, 0, sizeof reg);
+  reg.op_name = op;
+  reg.device_type = "CPU";
+  reg.compute = fn;
+  reg.constraints[0].attr = a1;
+  reg.constraints[0].types = t1;
+  reg.constraints[0].num_types = n1;
+  reg.constraints[1].attr = a2;
+  reg.constraints[1].types = t2;
+  reg.constraints[1].num_types = n2;
+  reg.constraints[2].attr = a3;
+  reg.constraints[2].types = t3;
+  reg.constraints[2].num_types = n3;
+  reg.num_constraints = 3;
+  tfe_kernel_register(&reg, st);
+  TF_DeleteStatus(st);
+}
 
 void tfe_register_cpu_quant2_kernels(void) {
   tfe_kutil_register("QuantizeV2", k_quantize_v2, "T", k_qtypes,
@@ -2067,6 +2204,8 @@ void tfe_register_cpu_quant2_kernels(void) {
                      NULL, 0);
   tfe_kutil_register("RequantizePerChannel", k_requantize_per_channel, "T",
                      k_q32, 1, "out_type", k_q8, KUTIL_COUNT(k_q8));
+  q2_register3("QuantizedMatMul", k_quantized_matmul, "T1", k_qu8, 1, "T2",
+               k_qu8, 1, "Toutput", k_q32, 1);
   tfe_kutil_register("UniformQuantize", k_uniform_quantize, "Tin", k_f32, 1,
                      "Tout", k_uq_out, KUTIL_COUNT(k_uq_out));
   tfe_kutil_register("UniformDequantize", k_uniform_dequantize, "Tin",
@@ -2079,6 +2218,6 @@ void tfe_register_cpu_quant2_kernels(void) {
                      1, NULL, NULL, 0);
   tfe_kutil_register("UniformQuantizedDot", k_uniform_dot, "Tin", k_qi8, 1,
                      "Tout", k_q32, 1);
-  tfe_kutil_register("UniformQuantizedDotHybrid", k_uniform_dot_hybrid, "Tlhs",
-                     k_f32, 1, "Trhs", k_qi8, 1);
+  q2_register3("UniformQuantizedDotHybrid", k_uniform_dot_hybrid, "Tlhs",
+               k_f32, 1, "Trhs", k_qi8, 1, "Tout", k_f32, 1);
 }
