@@ -72,3 +72,23 @@ def test_tape_inside_a_function_unwatched_source_and_jacobian() -> None:
 
     with pytest.raises(NotImplementedError, match=r"inside a tfe_py\.function"):
         jac(x)
+
+
+def test_custom_gradient_in_a_plain_graph_with_a_session() -> None:
+    # TF 1 style: tf.gradients in a tfe_py.Graph, run by a Session (TF's
+    # graph-mode custom_gradient gives grad_fn's value there too).
+    from tfe_py.session import Session
+
+    @tf.custom_gradient
+    def sq(x: Any) -> Any:
+        def grad(dy: Any) -> Any:
+            return dy * 4.0 * x
+
+        return x * x, grad
+
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.constant(np.array([1.0, 2.0]))
+        y = tf.reduce_sum(sq(x))
+        (gx,) = tf.gradients(y, [x])
+    np.testing.assert_array_equal(Session(graph=g).run(gx), [4.0, 8.0])
