@@ -3,8 +3,8 @@
  * session 8). Counts (or sums of weights) of the values per row:
  *  - SparseBincount: a 1-D sparse input gives a [size] result, any other
  *    rank a [dense_shape[0], size] result whose row is the first index
- *    component. Negative values and values >= size are skipped, as TF
- *    does.
+ *    component. Values >= size are skipped, and so are negative values
+ *    except in the 1-D case, which fails on them (all as TF does).
  *  - RaggedBincount: row i holds values[splits[i]..splits[i+1]); values
  *    are walked in order, advancing the row while the position reaches the
  *    next split (TF's walk, so unsorted splits give TF's result). Negative
