@@ -459,6 +459,94 @@ add("crosshashed_err_salt", "SparseCrossHashed",
      "salt": i64([1, 2, 3])})
 
 
+# ---------------------------------------------------------------- *CountSparseOutput
+CNT_W = ("int32", "int64", "float32", "float64")
+for ti in ("int32", "int64"):
+    for w in CNT_W:
+        wv = t(np.arange(1, 13).reshape(3, 4) % 5, w)
+        add(f"dcount_{ti}_{w}", "DenseCountSparseOutput",
+            {"values": t([[1, 3, 1, 7], [0, 9, 2, 2], [5, 5, 5, 5]], ti), "weights": wv},
+            {"binary_output": False})
+        add(f"scount_{ti}_{w}", "SparseCountSparseOutput",
+            {"indices": i64([[0, 0], [0, 2], [1, 1], [2, 0], [2, 3]]),
+             "values": t([4, 1, 4, 0, 0], ti), "dense_shape": i64([3, 4]),
+             "weights": t([1, 2, 3, 4, 5], w)}, {"binary_output": False})
+        add(f"rcount_{ti}_{w}", "RaggedCountSparseOutput",
+            {"splits": i64([0, 2, 2, 5]), "values": t([3, 1, 3, 3, 0], ti),
+             "weights": t([1, 2, 3, 4, 5], w)}, {"binary_output": False})
+add("dcount_1d", "DenseCountSparseOutput",
+    {"values": t([1, 3, 1, 7, 9], "int32"), "weights": t([], "float32")},
+    {"binary_output": False, "minlength": 12})
+add("dcount_binary_max", "DenseCountSparseOutput",
+    {"values": t([[1, 3, 1, 7], [0, 1, 2, 2]], "int64"), "weights": t([], "int64")},
+    {"binary_output": True, "maxlength": 3})
+add("dcount_err_neg", "DenseCountSparseOutput",
+    {"values": t([[1, -3]], "int64"), "weights": t([], "int64")}, {"binary_output": False})
+add("scount_neg", "SparseCountSparseOutput",
+    {"indices": i64([[0, 0], [1, 2]]), "values": t([-4, 4], "int32"),
+     "dense_shape": i64([2, 4]), "weights": t([], "int32")}, {"binary_output": False})
+add("rcount_neg", "RaggedCountSparseOutput",
+    {"splits": i64([0, 1, 2]), "values": t([-3, 3], "int64"), "weights": t([], "float32")},
+    {"binary_output": False})
+add("scount_err_batch", "SparseCountSparseOutput",
+    {"indices": i64([[0, 0], [1, 2]]), "values": t([4, 4], "int32"),
+     "dense_shape": i64([0, 4]), "weights": t([], "int32")}, {"binary_output": False})
+add("dcount_err_rank", "DenseCountSparseOutput",
+    {"values": t([[[1]]], "int32"), "weights": t([], "int32")},
+    {"binary_output": False})
+add("dcount_err_w", "DenseCountSparseOutput",
+    {"values": t([[1, 2]], "int32"), "weights": t([1, 2], "int32")},
+    {"binary_output": False})
+add("dcount_err_zero", "DenseCountSparseOutput",
+    {"values": t(np.zeros((0, 3)), "int32"), "weights": t([], "int32")},
+    {"binary_output": False})
+add("scount_1d", "SparseCountSparseOutput",
+    {"indices": i64([[0], [3], [5]]), "values": t([2, 2, 9], "int64"), "dense_shape": i64([6]),
+     "weights": t([], "float64")}, {"binary_output": False})
+add("scount_binary", "SparseCountSparseOutput",
+    {"indices": i64([[0, 0], [0, 2], [1, 1]]), "values": t([4, 4, 1], "int32"),
+     "dense_shape": i64([2, 4]), "weights": t([], "int32")},
+    {"binary_output": True, "minlength": 2})
+add("scount_err_oob", "SparseCountSparseOutput",
+    {"indices": i64([[0, 0], [2, 2]]), "values": t([4, 4], "int32"),
+     "dense_shape": i64([2, 4]), "weights": t([], "int32")},
+    {"binary_output": False})
+add("scount_err_w", "SparseCountSparseOutput",
+    {"indices": i64([[0, 0], [1, 2]]), "values": t([4, 4], "int32"),
+     "dense_shape": i64([2, 4]), "weights": t([1], "int32")},
+    {"binary_output": False})
+add("scount_err_nval", "SparseCountSparseOutput",
+    {"indices": i64([[0, 0], [1, 2]]), "values": t([4], "int32"),
+     "dense_shape": i64([2, 4]), "weights": t([], "int32")},
+    {"binary_output": False})
+add("scount_err_ndim", "SparseCountSparseOutput",
+    {"indices": i64([[0, 0], [1, 2]]), "values": t([4, 1], "int32"),
+     "dense_shape": i64([2, 4, 1]), "weights": t([], "int32")},
+    {"binary_output": False})
+add("scount_err_ind", "SparseCountSparseOutput",
+    {"indices": i64([0, 1]), "values": t([4, 1], "int32"),
+     "dense_shape": i64([2, 4]), "weights": t([], "int32")},
+    {"binary_output": False})
+add("rcount_binary", "RaggedCountSparseOutput",
+    {"splits": i64([0, 3, 4]), "values": t([3, 3, 8, 1], "int64"), "weights": t([], "float32")},
+    {"binary_output": True, "maxlength": 5})
+add("rcount_err_start", "RaggedCountSparseOutput",
+    {"splits": i64([1, 3, 4]), "values": t([3, 3, 8, 1], "int64"), "weights": t([], "float32")},
+    {"binary_output": False})
+add("rcount_err_end", "RaggedCountSparseOutput",
+    {"splits": i64([0, 3, 5]), "values": t([3, 3, 8, 1], "int64"), "weights": t([], "float32")},
+    {"binary_output": False})
+add("rcount_err_short", "RaggedCountSparseOutput",
+    {"splits": i64([0]), "values": t([], "int64"), "weights": t([], "float32")},
+    {"binary_output": False})
+add("rcount_err_order", "RaggedCountSparseOutput",
+    {"splits": i64([0, 3, 1, 4]), "values": t([3, 3, 8, 1], "int64"), "weights": t([], "float32")},
+    {"binary_output": False})
+add("rcount_err_w", "RaggedCountSparseOutput",
+    {"splits": i64([0, 3, 4]), "values": t([3, 3, 8, 1], "int64"), "weights": t([1.0], "float32")},
+    {"binary_output": False})
+
+
 def _tensor(tf: Any, spec: dict[str, Any]) -> Any:
     dt = spec["dtype"]
     v = spec["value"]

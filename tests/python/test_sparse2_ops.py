@@ -110,6 +110,7 @@ _REAL = ("float32", "float64", "float16", "bfloat16", "int8", "int16", "int32", 
 _NUM = (*_REAL, "complex64", "complex128")
 _ALL = (*_NUM, "bool", "string")
 _SET = ("int8", "int16", "int32", "int64", "uint8", "uint16", "string")
+_CNT_W = ("int32", "int64", "float32", "float64")  # T is int32 and int64 for each
 _KERNEL_DTYPES: dict[str, tuple[str, tuple[str, ...]]] = {
     # op: (input holding T, dtypes)
     "SparseConcat": ("values", _ALL),
@@ -123,6 +124,9 @@ _KERNEL_DTYPES: dict[str, tuple[str, tuple[str, ...]]] = {
     "SparseToSparseSetOperation": ("set1_values", _SET),
     "SetSize": ("set_values", _SET),
     "SparseCross": ("dense_inputs", ("int64", "string")),
+    "DenseCountSparseOutput": ("weights", _CNT_W),
+    "SparseCountSparseOutput": ("weights", _CNT_W),
+    "RaggedCountSparseOutput": ("weights", _CNT_W),
 }
 
 

@@ -48,5 +48,6 @@ TF_Tensor* sp2_alloc_vec_i64(tfe_kernel_context* k, int index,
 void tfe_register_cpu_sparse2_more_kernels(void);
 void tfe_register_cpu_sparse2_set_kernels(void);
 void tfe_register_cpu_sparse2_cross_kernels(void);
+void tfe_register_cpu_sparse2_count_kernels(void);
 
 #endif /* TFE_KERNELS_CPU_SPARSE2_COMMON_H_ */

@@ -832,4 +832,5 @@ void tfe_register_cpu_sparse2_kernels(void) {
   tfe_register_cpu_sparse2_more_kernels();
   tfe_register_cpu_sparse2_set_kernels();
   tfe_register_cpu_sparse2_cross_kernels();
+  tfe_register_cpu_sparse2_count_kernels();
 }
