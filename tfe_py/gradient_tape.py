@@ -97,10 +97,7 @@ def _target_tensors(flat: list[Any]) -> list[Any]:
 
     out = [t.read_value() if isinstance(t, Variable) else t for t in flat]
     if _building_graph(out):
-        raise NotImplementedError(
-            "GradientTape.jacobian / batch_jacobian inside a tfe_py.function are not "
-            "implemented; use tape.gradient per target element or call them eagerly"
-        )
+        return out  # a tape inside a function: symbolic (GradientTape._rows)
     for t in out:
         if not isinstance(t, EagerTensor):
             raise ValueError(
@@ -499,6 +496,12 @@ class GradientTape:
         from tfe_py import ops
         from tfe_py.graph import convert_to_tensor
 
+        in_graph = _building_graph([tgt])
+        if in_graph and any(d is None for d in tgt.shape):
+            raise NotImplementedError(
+                "GradientTape.jacobian / batch_jacobian inside a tfe_py.function need a "
+                f"target of fully known shape (got {tgt.shape})"
+            )
         tshape = [int(d) for d in tgt.shape]
         np_dtype = tgt.dtype.as_numpy_dtype
         if batch:
@@ -509,9 +512,17 @@ class GradientTape:
         for k in range(n):
             seed = np.zeros((nb, n), dtype=np_dtype)
             seed[:, k] = 1
-            grads = self._gradient_flat(
-                [tgt], [seed.reshape(tshape)], flat_sources, UnconnectedGradients.NONE
-            )
+            if in_graph:
+                # One symbolic seeded gradient per element (TF builds a
+                # pfor loop here; the values are the same).
+                grads = self._graph_gradient(
+                    [tgt], list(flat_sources), [seed.reshape(tshape)],
+                    UnconnectedGradients.NONE,
+                )
+            else:
+                grads = self._gradient_flat(
+                    [tgt], [seed.reshape(tshape)], flat_sources, UnconnectedGradients.NONE
+                )
             for j, g in enumerate(grads):
                 per_source[j].append(g)
         out: list[Any] = []
