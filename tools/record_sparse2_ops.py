@@ -547,6 +547,103 @@ add("rcount_err_w", "RaggedCountSparseOutput",
     {"binary_output": False})
 
 
+# ---------------------------------------------------------------- EditDistance
+ED_H = [[0, 0, 0], [0, 0, 1], [0, 1, 0], [1, 0, 0], [1, 0, 1], [1, 0, 2]]
+ED_T = [[0, 0, 0], [0, 0, 1], [0, 0, 2], [1, 0, 0], [1, 1, 0], [1, 1, 1]]
+
+
+def edvals(n: int, dt: str) -> Any:
+    v = R.integers(0, 3, n)
+    if dt == "string":
+        return np.asarray([["a", "b", "c"][i] for i in v], dtype=object)
+    if dt == "bool":
+        return v.astype(bool)
+    if dt in CPLX:
+        return v + 1j * (v % 2)
+    return v
+
+
+for dt in ALL:
+    for norm in (True, False) if dt in ("float32", "string") else (True,):
+        add(f"edit_{dt}_{int(norm)}", "EditDistance",
+            {"hypothesis_indices": i64(ED_H), "hypothesis_values": t(edvals(6, dt), dt),
+             "hypothesis_shape": i64([2, 1, 3]), "truth_indices": i64(ED_T),
+             "truth_values": t(edvals(6, dt), dt), "truth_shape": i64([2, 2, 3])},
+            {"normalize": norm})
+add("edit_nan", "EditDistance",
+    {"hypothesis_indices": i64([[0, 0], [0, 1]]), "hypothesis_values": t([np.nan, 1.0], "float32"),
+     "hypothesis_shape": i64([1, 2]), "truth_indices": i64([[0, 0], [0, 1]]),
+     "truth_values": t([np.nan, 1.0], "float32"), "truth_shape": i64([1, 2])},
+    {"normalize": False})
+add("edit_empty", "EditDistance",
+    {"hypothesis_indices": i64(np.zeros((0, 2))), "hypothesis_values": t([], "int32"),
+     "hypothesis_shape": i64([2, 2]), "truth_indices": i64([[1, 0]]),
+     "truth_values": t([3], "int32"), "truth_shape": i64([3, 1])}, {"normalize": True})
+add("edit_err_rank", "EditDistance",
+    {"hypothesis_indices": i64([[0]]), "hypothesis_values": t([1], "int32"),
+     "hypothesis_shape": i64([2]), "truth_indices": i64([[0]]),
+     "truth_values": t([3], "int32"), "truth_shape": i64([3])}, {"normalize": True})
+add("edit_err_cols", "EditDistance",
+    {"hypothesis_indices": i64([[0, 0]]), "hypothesis_values": t([1], "int32"),
+     "hypothesis_shape": i64([2, 2, 2]), "truth_indices": i64([[0, 0]]),
+     "truth_values": t([3], "int32"), "truth_shape": i64([3, 1])}, {"normalize": True})
+add("edit_err_match", "EditDistance",
+    {"hypothesis_indices": i64([[0, 0, 0]]), "hypothesis_values": t([1], "int32"),
+     "hypothesis_shape": i64([2, 2, 2]), "truth_indices": i64([[0, 0]]),
+     "truth_values": t([3], "int32"), "truth_shape": i64([3, 1])}, {"normalize": True})
+add("edit_err_ind", "EditDistance",
+    {"hypothesis_indices": i64([0, 0]), "hypothesis_values": t([1], "int32"),
+     "hypothesis_shape": i64([2, 2]), "truth_indices": i64([[0, 0]]),
+     "truth_values": t([3], "int32"), "truth_shape": i64([3, 1])}, {"normalize": True})
+add("edit_err_vals", "EditDistance",
+    {"hypothesis_indices": i64([[0, 0]]), "hypothesis_values": t([1, 2], "int32"),
+     "hypothesis_shape": i64([2, 2]), "truth_indices": i64([[0, 0]]),
+     "truth_values": t([3], "int32"), "truth_shape": i64([3, 1])}, {"normalize": True})
+add("edit_err_oob", "EditDistance",
+    {"hypothesis_indices": i64([[5, 0]]), "hypothesis_values": t([1], "int32"),
+     "hypothesis_shape": i64([2, 2]), "truth_indices": i64([[0, 0]]),
+     "truth_values": t([3], "int32"), "truth_shape": i64([3, 1])}, {"normalize": True})
+
+# ---------------------------------------------------------------- NonMaxSuppression v1, V2
+NMS_B = [[0, 0, 1, 1], [0, 0.1, 1, 1.1], [0, -0.1, 1, 0.9], [0, 10, 1, 11], [0, 10.1, 1, 11.1],
+         [0, 100, 1, 101]]
+NMS_S = [0.9, 0.75, 0.6, 0.95, 0.5, 0.3]
+add("nms1_basic", "NonMaxSuppression", {"boxes": t(NMS_B, "float32"), "scores": t(NMS_S, "float32"),
+                                        "max_output_size": t(3, "int32")}, {"iou_threshold": 0.5})
+add("nms1_default", "NonMaxSuppression", {"boxes": t(NMS_B, "float32"),
+                                          "scores": t(NMS_S, "float32"),
+                                          "max_output_size": t(10, "int32")})
+add("nms1_err_iou", "NonMaxSuppression", {"boxes": t(NMS_B, "float32"),
+                                          "scores": t(NMS_S, "float32"),
+                                          "max_output_size": t(3, "int32")}, {"iou_threshold": 1.5})
+add("nms1_err_max", "NonMaxSuppression", {"boxes": t(NMS_B, "float32"),
+                                          "scores": t(NMS_S, "float32"),
+                                          "max_output_size": t([3], "int32")})
+for dt in ("float32", "float16"):
+    for tt in ("float32", "float16"):
+        add(f"nms2_{dt}_{tt}", "NonMaxSuppressionV2",
+            {"boxes": t(NMS_B, dt), "scores": t(NMS_S, dt), "max_output_size": t(4, "int32"),
+             "iou_threshold": t(0.5, tt)})
+add("nms2_nan", "NonMaxSuppressionV2",
+    {"boxes": t(NMS_B, "float32"), "scores": t([0.9, np.nan, -np.inf, 0.2, 0.1, 0.0], "float32"),
+     "max_output_size": t(6, "int32"), "iou_threshold": t(0.5, "float32")})
+add("nms2_err_iou", "NonMaxSuppressionV2",
+    {"boxes": t(NMS_B, "float32"), "scores": t(NMS_S, "float32"),
+     "max_output_size": t(4, "int32"), "iou_threshold": t(-0.5, "float32")})
+add("nms2_err_iou_shape", "NonMaxSuppressionV2",
+    {"boxes": t(NMS_B, "float32"), "scores": t(NMS_S, "float32"),
+     "max_output_size": t(4, "int32"), "iou_threshold": t([0.5], "float32")})
+add("nms2_err_boxes", "NonMaxSuppressionV2",
+    {"boxes": t([0.0, 0, 1, 1], "float32"), "scores": t([1.0], "float32"),
+     "max_output_size": t(4, "int32"), "iou_threshold": t(0.5, "float32")})
+add("nms2_err_scores", "NonMaxSuppressionV2",
+    {"boxes": t(NMS_B, "float32"), "scores": t([1.0], "float32"),
+     "max_output_size": t(4, "int32"), "iou_threshold": t(0.5, "float32")})
+add("nms2_err_neg", "NonMaxSuppressionV2",
+    {"boxes": t(NMS_B, "float32"), "scores": t(NMS_S, "float32"),
+     "max_output_size": t(-1, "int32"), "iou_threshold": t(0.5, "float32")})
+
+
 def _tensor(tf: Any, spec: dict[str, Any]) -> Any:
     dt = spec["dtype"]
     v = spec["value"]

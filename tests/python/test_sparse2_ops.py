@@ -127,6 +127,9 @@ _KERNEL_DTYPES: dict[str, tuple[str, tuple[str, ...]]] = {
     "DenseCountSparseOutput": ("weights", _CNT_W),
     "SparseCountSparseOutput": ("weights", _CNT_W),
     "RaggedCountSparseOutput": ("weights", _CNT_W),
+    "EditDistance": ("hypothesis_values", _ALL),
+    "NonMaxSuppression": ("boxes", ("float32",)),
+    "NonMaxSuppressionV2": ("boxes", ("float32", "float16")),
 }
 
 

@@ -49,5 +49,6 @@ void tfe_register_cpu_sparse2_more_kernels(void);
 void tfe_register_cpu_sparse2_set_kernels(void);
 void tfe_register_cpu_sparse2_cross_kernels(void);
 void tfe_register_cpu_sparse2_count_kernels(void);
+void tfe_register_cpu_sparse2_misc_kernels(void);
 
 #endif /* TFE_KERNELS_CPU_SPARSE2_COMMON_H_ */

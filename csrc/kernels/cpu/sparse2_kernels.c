@@ -833,4 +833,5 @@ void tfe_register_cpu_sparse2_kernels(void) {
   tfe_register_cpu_sparse2_set_kernels();
   tfe_register_cpu_sparse2_cross_kernels();
   tfe_register_cpu_sparse2_count_kernels();
+  tfe_register_cpu_sparse2_misc_kernels();
 }
