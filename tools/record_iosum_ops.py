@@ -386,6 +386,11 @@ def step(op: str, inputs: dict[str, Any] | None = None, attrs: dict[str, Any] | 
 
 
 def script(name: str, steps: list[dict[str, Any]], files: dict[str, bytes] | None = None) -> None:
+    # Eager TF caches a maker op's kernel per attrs, so an unnamed queue or
+    # reader would be shared by every script: name each one.
+    for i, st in enumerate(steps):
+        if st.get("op", "").endswith(("QueueV2", "ReaderV2")):
+            st["attrs"].setdefault("shared_name", f"{name}_{i}")
     CASES.append({"name": name, "kind": "script", "steps": steps,
                   "files": {k: base64.b64encode(v).decode() for k, v in (files or {}).items()}})
 
@@ -495,6 +500,136 @@ script("writer_errors", [
     wstep("CreateSummaryFileWriter", logdir={"path": "plainfile/sub"}, max_queue=t(1, "int32"),
           flush_millis=t(1000000, "int32"), filename_suffix=s_("")),
 ], files={"plainfile": b"x"})
+
+
+# ------------------------------------------------------------ reader scripts
+
+
+def _crc32c(data: bytes) -> int:
+    crc = 0xFFFFFFFF
+    for b in data:
+        crc ^= b
+        for _ in range(8):
+            crc = (crc >> 1) ^ (0x82F63B78 if crc & 1 else 0)
+    return crc ^ 0xFFFFFFFF
+
+
+def _masked(data: bytes) -> bytes:
+    c = _crc32c(data)
+    return struct.pack("<I", (((c >> 15) | (c << 17)) + 0xA282EAD8) & 0xFFFFFFFF)
+
+
+def tfrecords(records: list[bytes]) -> bytes:
+    out = b""
+    for r in records:
+        n = struct.pack("<Q", len(r))
+        out += n + _masked(n) + r + _masked(r)
+    return out
+
+
+def queue_steps(paths: list[str], close: bool = True) -> list[dict[str, Any]]:
+    st = [step("FIFOQueueV2", {}, {"component_types": ["string"], "capacity": 10}, save="q")]
+    if paths:
+        st.append(step("QueueEnqueueManyV2", {"handle": {"ref": "q"},
+                                              "components": [{"paths": paths}]}))
+    if close:
+        st.append(step("QueueCloseV2", {"handle": {"ref": "q"}}))
+    return st
+
+
+R_ = {"ref": "r"}
+Q_ = {"ref": "q"}
+
+
+def rstep(op: str, **inputs: Any) -> dict[str, Any]:
+    return step(op, {"reader_handle": R_, **inputs})
+
+
+import gzip as _gzip  # noqa: E402
+import zlib as _zlib  # noqa: E402
+
+_recs = [b"first", b"", b"\x00\xffthird record"]
+script("reader_whole", [
+    step("WholeFileReaderV2", {}, {}, save="r"), *queue_steps(["f1", "f2"]),
+    rstep("ReaderNumRecordsProducedV2"),
+    rstep("ReaderReadV2", queue_handle=Q_),
+    rstep("ReaderNumWorkUnitsCompletedV2"),
+    rstep("ReaderReadV2", queue_handle=Q_),
+    rstep("ReaderNumRecordsProducedV2"),
+    rstep("ReaderNumWorkUnitsCompletedV2"),
+    rstep("ReaderSerializeStateV2"),
+    rstep("ReaderReadV2", queue_handle=Q_),
+    rstep("ReaderResetV2"),
+    rstep("ReaderNumRecordsProducedV2"),
+    rstep("ReaderRestoreStateV2", state=s_(b"\x08\x02\x10\x02\x18\x05\"\x03abc")),
+    rstep("ReaderSerializeStateV2"),
+    rstep("ReaderNumWorkUnitsCompletedV2"),
+    rstep("ReaderRestoreStateV2", state=s_([b""])),
+    rstep("ReaderRestoreStateV2", state=s_(b"\x08\x03\x10\x01")),
+    rstep("ReaderNumRecordsProducedV2"),
+    rstep("ReaderRestoreStateV2", state=s_(b"\xff")),
+], files={"f1": b"hello\nworld", "f2": b""})
+script("reader_text", [
+    step("TextLineReaderV2", {}, {"skip_header_lines": 1}, save="r"),
+    *queue_steps(["a.txt", "b.txt", "c.txt"]),
+    rstep("ReaderReadUpToV2", queue_handle=Q_, num_records=i64(2)),
+    rstep("ReaderReadUpToV2", queue_handle=Q_, num_records=i64(10)),
+    rstep("ReaderReadV2", queue_handle=Q_),
+    rstep("ReaderNumRecordsProducedV2"),
+    rstep("ReaderNumWorkUnitsCompletedV2"),
+    rstep("ReaderReadUpToV2", queue_handle=Q_, num_records=i64(0)),
+    rstep("ReaderSerializeStateV2"),
+    rstep("ReaderReadV2", queue_handle=Q_),
+], files={"a.txt": b"header\nl1\r\nl2\n\nl4", "b.txt": b"", "c.txt": b"h\nonly\n"})
+for comp, data in (("", tfrecords(_recs)), ("ZLIB", _zlib.compress(tfrecords(_recs))),
+                   ("GZIP", _gzip.compress(tfrecords(_recs)))):
+    script(f"reader_tfrecord_{comp or 'none'}", [
+        step("TFRecordReaderV2", {}, {"compression_type": comp}, save="r"),
+        *queue_steps(["rec", "rec"]),
+        rstep("ReaderReadUpToV2", queue_handle=Q_, num_records=i64(2)),
+        rstep("ReaderReadV2", queue_handle=Q_),
+        rstep("ReaderReadUpToV2", queue_handle=Q_, num_records=i64(5)),
+        rstep("ReaderNumRecordsProducedV2"),
+        rstep("ReaderSerializeStateV2"),
+        rstep("ReaderReadV2", queue_handle=Q_),
+    ], files={"rec": data})
+for name, attrs in (("plain", {"header_bytes": 2, "record_bytes": 3, "footer_bytes": 1}),
+                    ("hop", {"header_bytes": 1, "record_bytes": 4, "hop_bytes": 2}),
+                    ("zlib", {"record_bytes": 5, "encoding": "ZLIB"})):
+    data = bytes(range(17))
+    if attrs.get("encoding") == "ZLIB":
+        data = _zlib.compress(data)
+    script(f"reader_fixed_{name}", [
+        step("FixedLengthRecordReaderV2", {}, attrs, save="r"), *queue_steps(["fx"]),
+        rstep("ReaderReadUpToV2", queue_handle=Q_, num_records=i64(20)),
+        rstep("ReaderNumRecordsProducedV2"),
+        rstep("ReaderReadV2", queue_handle=Q_),
+    ], files={"fx": data})
+script("reader_identity", [
+    step("IdentityReaderV2", {}, {}, save="r"),
+    step("FIFOQueueV2", {}, {"component_types": ["string"], "capacity": 10}, save="q"),
+    step("QueueEnqueueManyV2", {"handle": Q_, "components": [s_(["w1", "w2", "w3"])]}),
+    step("QueueCloseV2", {"handle": Q_}),
+    rstep("ReaderReadV2", queue_handle=Q_),
+    rstep("ReaderReadUpToV2", queue_handle=Q_, num_records=i64(5)),
+    rstep("ReaderSerializeStateV2"),
+    rstep("ReaderNumWorkUnitsCompletedV2"),
+])
+script("reader_errors", [
+    step("WholeFileReaderV2", {}, {}, save="r"),
+    step("FIFOQueueV2", {}, {"component_types": ["int32"], "capacity": 10}, save="q"),
+    step("QueueEnqueueV2", {"handle": Q_, "components": [t(3, "int32")]}),
+    rstep("ReaderReadV2", queue_handle=Q_),
+    step("FIFOQueueV2", {}, {"component_types": ["string", "string"], "capacity": 10},
+         save="q"),
+    step("QueueEnqueueV2", {"handle": Q_, "components": [s_("a"), s_("b")]}),
+    rstep("ReaderReadV2", queue_handle=Q_),
+    step("FIFOQueueV2", {}, {"component_types": ["string"], "capacity": 10}, save="q"),
+    step("QueueEnqueueV2", {"handle": Q_, "components": [{"paths": ["missing"]}]}),
+    rstep("ReaderReadV2", queue_handle=Q_),
+    rstep("ReaderNumWorkUnitsCompletedV2"),
+    rstep("ReaderRestoreStateV2", state=s_(["a", "b"])),
+])
 
 
 # ------------------------------------------------------------ runner
@@ -626,6 +761,14 @@ def script_special(tf: Any, name: str) -> Any:
     raise KeyError(name)
 
 
+def _rooted(spec: dict[str, Any], root: str) -> dict[str, Any]:
+    """String outputs with the script's directory written as <ROOT>."""
+    if spec["dtype"] == "string":
+        spec["value"] = [base64.b64encode(base64.b64decode(x).replace(root.encode(), b"<ROOT>"))
+                         .decode() for x in spec["value"]]
+    return spec
+
+
 def run_script(tf: Any, cs: dict[str, Any]) -> dict[str, Any]:
     import tempfile
 
@@ -641,6 +784,10 @@ def run_script(tf: Any, cs: dict[str, Any]) -> dict[str, Any]:
             continue
         kwargs = _attrs(tf, st["attrs"])
         for k, v in st["inputs"].items():
+            if isinstance(v, list):
+                kwargs[k] = [tf.constant([os.path.join(root, p) for p in x["paths"]])
+                             if "paths" in x else _dec(tf, x) for x in v]
+                continue
             if "ref" in v:
                 kwargs[k] = saved[v["ref"]]
             elif "logdir" in v:
@@ -668,7 +815,7 @@ def run_script(tf: Any, cs: dict[str, Any]) -> dict[str, Any]:
             saved[st["save"]] = out
         elif out is not None and not isinstance(out, tf.Operation):
             outs = list(out) if isinstance(out, (list, tuple)) else [out]
-            res["outputs"] = [enc(o.numpy(), o.dtype.name) for o in outs]
+            res["outputs"] = [_rooted(enc(o.numpy(), o.dtype.name), root) for o in outs]
         results.append(res)
     return {"results": results}
 
