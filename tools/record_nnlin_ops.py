@@ -261,6 +261,53 @@ add("raggedbincount_err_negative", "RaggedBincount",
     {**RB, "values": t([1, 3, -1, 5, 0, 1], "int64")})
 add("raggedbincount_err_size", "RaggedBincount", {**RB, "size": t(-2, "int64")})
 
+# ------------------------------------ FusedPadConv2D, FusedResizeAndPadConv2D
+FP = np.array([[0, 0], [1, 2], [2, 1], [0, 0]])
+for dt in ("float32", "float64", "float16", "bfloat16"):
+    for mode in ("REFLECT", "SYMMETRIC"):
+        for padding, strides in (("VALID", [1, 1, 1, 1]), ("SAME", [1, 2, 1, 1])):
+            # one image: with several, TF 2.21's fused kernel returns the first
+            # image's result for every image (its resize cache is not refilled
+            # per image); tfe computes each image.
+            x = np.round(rnd((1, 5, 6, 3), dt), 2)
+            f = np.round(rnd((3, 2, 3, 4), dt), 2)
+            add(f"fusedpadconv2d_{dt}_{mode}_{padding}", "FusedPadConv2D",
+                {"input": t(x, dt), "paddings": t(FP, "int32"), "filter": t(f, dt)},
+                {"mode": mode, "strides": strides, "padding": padding},
+                rtol=5e-2 if dt in ("float16", "bfloat16") else 1e-5)
+            if dt == "bfloat16":
+                continue
+            for align in (False, True):
+                add(f"fusedresizeandpadconv2d_{dt}_{mode}_{padding}_{int(align)}",
+                    "FusedResizeAndPadConv2D",
+                    {"input": t(x, dt), "size": t([7, 4], "int32"),
+                     "paddings": t(FP, "int32"), "filter": t(f, dt)},
+                    {"mode": mode, "strides": strides, "padding": padding,
+                     "resize_align_corners": align},
+                    rtol=5e-2 if dt == "float16" else 1e-5)
+FX0 = {"input": t(rnd((1, 5, 6, 2), "float32"), "float32"), "paddings": t(FP, "int32"),
+       "filter": t(rnd((3, 3, 2, 4), "float32"), "float32")}
+FA = {"mode": "REFLECT", "strides": [1, 1, 1, 1], "padding": "VALID"}
+add("fusedpadconv2d_err_reflect", "FusedPadConv2D",
+    {**FX0, "paddings": t([[0, 0], [5, 2], [2, 1], [0, 0]], "int32")}, FA)
+add("fusedpadconv2d_err_symmetric", "FusedPadConv2D",
+    {**FX0, "paddings": t([[0, 0], [6, 2], [2, 1], [0, 0]], "int32")}, {**FA, "mode": "SYMMETRIC"})
+add("fusedpadconv2d_err_negative", "FusedPadConv2D",
+    {**FX0, "paddings": t([[0, 0], [-1, 2], [2, 1], [0, 0]], "int32")}, FA)
+add("fusedpadconv2d_err_rows", "FusedPadConv2D", {**FX0, "paddings": t(FP[:3], "int32")}, FA)
+add("fusedpadconv2d_err_depth", "FusedPadConv2D",
+    {**FX0, "filter": t(np.ones((3, 3, 1, 4)), "float32")}, FA)
+add("fusedpadconv2d_err_filter_rank", "FusedPadConv2D",
+    {**FX0, "filter": t(np.ones((3, 2, 4)), "float32")}, FA)
+add("fusedpadconv2d_err_strides", "FusedPadConv2D", FX0, {**FA, "strides": [2, 1, 1, 1]})
+add("fusedpadconv2d_err_strides_len", "FusedPadConv2D", FX0, {**FA, "strides": [1, 1, 1]})
+add("fusedpadconv2d_err_empty", "FusedPadConv2D",
+    {**FX0, "input": t(np.zeros((1, 0, 6, 2)), "float32")}, FA)
+add("fusedpadconv2d_big_filter", "FusedPadConv2D",
+    {**FX0, "filter": t(np.ones((9, 9, 2, 4)), "float32")}, FA)
+add("fusedresizeandpadconv2d_err_size", "FusedResizeAndPadConv2D",
+    {**FX0, "size": t([0, 8], "int32")}, FA)
+
 # ------------------------------------------------------------ Fresnel
 FX = [0.0, 1e-8, -1e-3, 0.1, 0.5, -0.9, 1.0, 1.49, 1.5, 1.51, 2.0, -2.5, 3.3, 4.0, 5.5,
       7.0, 10.0, 25.0, -40.0, 100.0, 1e3, np.inf, -np.inf, np.nan]

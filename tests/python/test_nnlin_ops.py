@@ -149,6 +149,8 @@ _KERNEL_DTYPES: dict[str, tuple[str, ...]] = {
     "CholeskyGrad": ("float32", "float64"),
     "SparseBincount": ("int32", "int64", "float32", "float64"),
     "RaggedBincount": ("int32", "int64", "float32", "float64"),
+    "FusedPadConv2D": ("float32", "float64", "float16", "bfloat16"),
+    "FusedResizeAndPadConv2D": ("float32", "float64", "float16"),
     "Eig": ("float32", "float64", "complex64", "complex128"),
     "FresnelCos": ("float32", "float64"),
     "FresnelSin": ("float32", "float64"),

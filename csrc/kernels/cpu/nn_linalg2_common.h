@@ -15,6 +15,7 @@ void tfe_nn_linalg2_register_ctc(void);
 void tfe_nn_linalg2_register_special(void);
 void tfe_nn_linalg2_register_la(void);
 void tfe_nn_linalg2_register_bincount(void);
+void tfe_nn_linalg2_register_fusedconv(void);
 
 /* Element i of a float, double, half or bfloat16 buffer as double. */
 static inline double nnl2_load(TF_DataType dt, const void* d, int64_t i) {

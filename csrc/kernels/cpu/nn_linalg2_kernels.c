@@ -9,7 +9,8 @@
  * The RNN block cells are in nn_linalg2_rnn.c, CTC in nn_linalg2_ctc.c,
  * the Fresnel integrals in nn_linalg2_special.c, MatrixSolveLs and
  * CholeskyGrad in nn_linalg2_la.c, Sparse/RaggedBincount in
- * nn_linalg2_bincount.c. */
+ * nn_linalg2_bincount.c, FusedPadConv2D and FusedResizeAndPadConv2D in
+ * nn_linalg2_fusedconv.c. */
 #include <complex.h>
 #include <math.h>
 #include <stdlib.h>
@@ -641,4 +642,5 @@ void tfe_register_cpu_nn_linalg2_kernels(void) {
   tfe_nn_linalg2_register_special();
   tfe_nn_linalg2_register_la();
   tfe_nn_linalg2_register_bincount();
+  tfe_nn_linalg2_register_fusedconv();
 }
