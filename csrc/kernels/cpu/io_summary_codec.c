@@ -558,51 +558,91 @@ static void png_chunk(obuf* o, const char* type, const unsigned char* data,
   ob_be32(o, crc);
 }
 
-static unsigned paeth(int a, int b, int c) {
-  int p = a + b - c;
-  int pa = abs(p - a), pb = abs(p - b), pc = abs(p - c);
-  if (pa <= pb && pa <= pc) return (unsigned)a;
-  if (pb <= pc) return (unsigned)b;
-  return (unsigned)c;
+/* Sum of the filtered bytes read as signed magnitudes (libpng's
+ * heuristic). */
+static uint64_t row_cost(const unsigned char* out, size_t rb) {
+  uint64_t sum = 0;
+  size_t i;
+  for (i = 0; i < rb; i++) {
+    unsigned v = out[i];
+    sum += v < 128 ? v : 256 - v;
+  }
+  return sum;
 }
 
 /* Filters one row (cur, with the previous raw row prv or NULL) into dst
- * (1 + rb bytes), picking the filter with the smallest sum of absolute
- * signed bytes. */
+ * (1 + rb bytes), picking the filter with the smallest cost. tmp holds
+ * 4 * rb bytes. */
 static void filter_row(const unsigned char* cur, const unsigned char* prv,
                        size_t rb, int bpp, unsigned char* dst,
                        unsigned char* tmp) {
-  uint64_t best_sum = UINT64_MAX;
-  int f;
-  for (f = 0; f < 5; f++) {
-    uint64_t sum = 0;
-    size_t i;
-    unsigned char* out = f == 0 ? dst + 1 : tmp;
-    for (i = 0; i < rb; i++) {
-      int a = i >= (size_t)bpp ? cur[i - bpp] : 0;
-      int b = prv != NULL ? prv[i] : 0;
-      int c = (prv != NULL && i >= (size_t)bpp) ? prv[i - bpp] : 0;
-      unsigned v;
-      switch (f) {
-        case 0: v = cur[i]; break;
-        case 1: v = (unsigned)(cur[i] - a); break;
-        case 2: v = (unsigned)(cur[i] - b); break;
-        case 3: v = (unsigned)(cur[i] - ((a + b) >> 1)); break;
-        default: v = (unsigned)(cur[i] - (int)paeth(a, b, c)); break;
-      }
-      v &= 0xFF;
-      out[i] = (unsigned char)v;
-      sum += v < 128 ? v : 256 - v;
+  unsigned char* sub = tmp;
+  unsigned char* up = tmp + rb;
+  unsigned char* avg = tmp + 2 * rb;
+  unsigned char* pae = tmp + 3 * rb;
+  size_t i, b = (size_t)bpp < rb ? (size_t)bpp : rb;
+  uint64_t best, c;
+  int f = 0;
+  const unsigned char* out = cur;
+  if (prv == NULL) {
+    /* Up is None and Paeth is Sub on the first row. */
+    for (i = 0; i < b; i++) {
+      sub[i] = cur[i];
+      avg[i] = cur[i];
     }
-    if (f == 0) {
-      best_sum = sum;
-      dst[0] = 0;
-    } else if (sum < best_sum) {
-      best_sum = sum;
-      dst[0] = (unsigned char)f;
-      memcpy(dst + 1, tmp, rb);
+    for (i = b; i < rb; i++) {
+      sub[i] = (unsigned char)(cur[i] - cur[i - b]);
+      avg[i] = (unsigned char)(cur[i] - (cur[i - b] >> 1));
+    }
+    best = row_cost(cur, rb);
+    c = row_cost(sub, rb);
+    if (c < best) {
+      best = c;
+      f = 1;
+      out = sub;
+    }
+    c = row_cost(avg, rb);
+    if (c < best) {
+      f = 3;
+      out = avg;
+    }
+  } else {
+    for (i = 0; i < b; i++) {
+      sub[i] = cur[i];
+      up[i] = (unsigned char)(cur[i] - prv[i]);
+      avg[i] = (unsigned char)(cur[i] - (prv[i] >> 1));
+      pae[i] = (unsigned char)(cur[i] - prv[i]);
+    }
+    for (i = b; i < rb; i++) {
+      int a = cur[i - b], u = prv[i], cc = prv[i - b];
+      int p = a + u - cc;
+      int pa = abs(p - a), pb = abs(p - u), pc = abs(p - cc);
+      int pred = (pa <= pb && pa <= pc) ? a : (pb <= pc ? u : cc);
+      sub[i] = (unsigned char)(cur[i] - a);
+      up[i] = (unsigned char)(cur[i] - u);
+      avg[i] = (unsigned char)(cur[i] - ((a + u) >> 1));
+      pae[i] = (unsigned char)(cur[i] - pred);
+    }
+    best = row_cost(cur, rb);
+    {
+      unsigned char* cand[4];
+      int k;
+      cand[0] = sub;
+      cand[1] = up;
+      cand[2] = avg;
+      cand[3] = pae;
+      for (k = 0; k < 4; k++) {
+        c = row_cost(cand[k], rb);
+        if (c < best) {
+          best = c;
+          f = k + 1;
+          out = cand[k];
+        }
+      }
     }
   }
+  dst[0] = (unsigned char)f;
+  memcpy(dst + 1, out, rb);
 }
 
 int iosum_png_encode(const uint8_t* data, int width, int height,
@@ -625,7 +665,7 @@ int iosum_png_encode(const uint8_t* data, int width, int height,
   }
   pthread_once(&g_crc_once, crc_init);
   filt = (unsigned char*)tfe_malloc((rb + 1) * (size_t)height);
-  tmp = (unsigned char*)tfe_malloc(rb);
+  tmp = (unsigned char*)tfe_malloc(4 * rb);
   if (bits == 16) swapped = (unsigned char*)tfe_malloc(rb * 2);
   if (filt == NULL || tmp == NULL || (bits == 16 && swapped == NULL)) {
     tfe_free(filt);
