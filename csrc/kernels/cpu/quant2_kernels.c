@@ -93,8 +93,9 @@ static inline void q2_store(void* d, TF_DataType dt, int64_t i, int64_t v) {
 /* A truncating float -> int32 conversion as x86 does it: NaN and values
  * outside the int32 range give INT32_MIN. */
 static inline int32_t q2_trunc_i32(float v) {
-  if (!(v >= -2147483648.0f && v < 2147483648.0f)) return INT32_MIN;
-  return (int32_t)v;
+  const int ok = (v >= -2147483648.0f) & (v < 2147483648.0f);
+  const int32_t r = (int32_t)(ok ? v : 0.0f);
+  return ok ? r : INT32_MIN;
 }
 
 /* lrint(v) narrowed to 32 bits, as Eigen's QInt32(float) constructor. */
@@ -146,6 +147,11 @@ static void q2_split(const TF_Tensor* t, int axis, int64_t* pre,
                      int64_t* post) {
   *pre = kutil_dims_prod(t->dims, 0, axis);
   *post = kutil_dims_prod(t->dims, axis + 1, t->num_dims);
+}
+
+static inline int32_t q2u_clamp_fast(int32_t v, int32_t lo, int32_t hi) {
+  v = v > hi ? hi : v;
+  return v < lo ? lo : v;
 }
 
 /* ------------------------------------------- TF's quantization helpers */
@@ -202,6 +208,187 @@ static inline int32_t q2_quant_one(float x, const q2_quant* f) {
   return q2_trunc_i32(v);
 }
 
+/* ------------------------------------------- fast elementwise jobs
+ * The hot whole-tensor loops run here: split over the kernel thread pool
+ * and compiled per ISA level (KUTIL_CLONES; ISO C mode, so no FMA
+ * contraction). Each computes exactly what the scalar code above does. */
+
+#include "core/threadpool.h"
+
+enum {
+  Q2J_COMBINED_U, /* quantize MIN_COMBINED, unsigned T */
+  Q2J_COMBINED_S, /* quantize MIN_COMBINED, signed T */
+  Q2J_SCALED,     /* quantize SCALED (p[4]: 1 = half to even) */
+  Q2J_MIN_FIRST,  /* quantize MIN_FIRST */
+  Q2J_DEQ_COMBINED,
+  Q2J_DEQ_SCALED,
+  Q2J_DEQ_MIN_FIRST,
+  Q2J_UNIFORM,    /* UniformQuantize: p0 inv scale, i0 zp, i1 lo, i2 hi */
+  Q2J_QDQ_F32     /* QuantizeAndDequantize, float: p0 min p1 max p2 scale
+                   * p3 inverse, i0 clamp, i1 half to even */
+};
+
+typedef struct q2_job {
+  int kind;
+  TF_DataType dt;
+  const void* in;
+  void* out;
+  float p[6];
+  int32_t i[3];
+} q2_job;
+
+/* std::round as Eigen's packet code computes it (same result). */
+static inline float q2_round(float x) {
+  return truncf(x + copysignf(0.49999997f, x));
+}
+
+/* trunc_i32(std::round(v)): truncating v + (1/2 - ulp) toward zero is
+ * the same and vectorizes (no libm call). */
+static inline int32_t q2_round_i32(float v) {
+  return q2_trunc_i32(v + copysignf(0.49999997f, v));
+}
+
+/* std::round(v) as a float, without a libm call: below 2^23 through an
+ * int32, above it v is already an integer (or NaN/inf). */
+static inline float q2_round_f(float v) {
+  const float r = (float)q2_round_i32(v);
+  return fabsf(v) < 8388608.0f ? r : v;
+}
+
+/* trunc_i32(floorf(v)) without a libm call. */
+static inline int32_t q2_floor_i32(float v) {
+  const float w = v < -2147483648.0f ? -2147483648.0f : v;
+  const int32_t i = q2_trunc_i32(w);
+  return (int32_t)((uint32_t)i - (uint32_t)((float)i > w));
+}
+
+/* floorf(v) without a libm call (v = +-0 gives +0). */
+static inline float q2_floor_f(float v) {
+  const float t = (float)q2_trunc_i32(v);
+  const float f = t > v ? t - 1.0f : t;
+  return fabsf(v) < 8388608.0f ? f : v;
+}
+
+static inline float q2_clampf(float v, float lo, float hi) {
+  v = (hi < v) ? hi : v;
+  return (v < lo) ? lo : v;
+}
+
+#define Q2_STORE_LOOP(TYPE, EXPR)                          \
+  do {                                                     \
+    const float* x_ = (const float*)j->in;                 \
+    TYPE* o_ = (TYPE*)j->out;                              \
+    for (idx = begin; idx < end; idx++) {                  \
+      const float xv = x_[idx];                            \
+      o_[idx] = (TYPE)(uint32_t)(EXPR);                    \
+    }                                                      \
+  } while (0)
+
+#define Q2_BY_TYPE(EXPR)                                               \
+  do {                                                                 \
+    switch (j->dt) {                                                   \
+      case TF_QINT8: Q2_STORE_LOOP(int8_t, EXPR); break;               \
+      case TF_QUINT8: Q2_STORE_LOOP(uint8_t, EXPR); break;             \
+      case TF_QINT16: Q2_STORE_LOOP(int16_t, EXPR); break;             \
+      case TF_QUINT16: Q2_STORE_LOOP(uint16_t, EXPR); break;           \
+      default: Q2_STORE_LOOP(int32_t, EXPR); break;                    \
+    }                                                                  \
+  } while (0)
+
+#define Q2_LOAD_LOOP(TYPE, EXPR)                           \
+  do {                                                     \
+    const TYPE* x_ = (const TYPE*)j->in;                   \
+    float* o_ = (float*)j->out;                            \
+    for (idx = begin; idx < end; idx++) {                  \
+      const float qv = (float)x_[idx];                     \
+      o_[idx] = (EXPR);                                    \
+    }                                                      \
+  } while (0)
+
+#define Q2_FROM_TYPE(EXPR)                                             \
+  do {                                                                 \
+    switch (j->dt) {                                                   \
+      case TF_QINT8: Q2_LOAD_LOOP(int8_t, EXPR); break;                \
+      case TF_QUINT8: Q2_LOAD_LOOP(uint8_t, EXPR); break;              \
+      case TF_QINT16: Q2_LOAD_LOOP(int16_t, EXPR); break;              \
+      case TF_QUINT16: Q2_LOAD_LOOP(uint16_t, EXPR); break;            \
+      default: Q2_LOAD_LOOP(int32_t, EXPR); break;                     \
+    }                                                                  \
+  } while (0)
+
+KUTIL_CLONES
+static void q2_job_chunk(void* arg, int64_t begin, int64_t end) {
+  const q2_job* j = (const q2_job*)arg;
+  const float p0 = j->p[0], p1 = j->p[1], p2 = j->p[2], p3 = j->p[3];
+  int64_t idx;
+  switch (j->kind) {
+    case Q2J_COMBINED_U: /* p0 min, p1 max, p2 scale */
+      Q2_BY_TYPE(q2_trunc_i32((q2_clampf(xv, p0, p1) - p0) * p2 + 0.5f));
+      break;
+    case Q2J_COMBINED_S: /* p3 half range */
+      Q2_BY_TYPE(q2_round_i32((q2_clampf(xv, p0, p1) - p0) * p2 - p3));
+      break;
+    case Q2J_SCALED:
+      if (j->p[4] != 0.0f) {
+        Q2_BY_TYPE(q2_trunc_i32(rintf(q2_clampf(xv, p0, p1) * p2)));
+      } else {
+        Q2_BY_TYPE(q2_round_i32(q2_clampf(xv, p0, p1) * p2));
+      }
+      break;
+    case Q2J_MIN_FIRST: /* p0 scale, p1 shift, p2 lo, p3 hi */
+      Q2_BY_TYPE(q2_trunc_i32(q2_clampf(q2_round_f(xv * p0) - p1, p2, p3)));
+      break;
+    case Q2J_DEQ_COMBINED: /* p0 half, p1 scale, p2 min */
+      Q2_FROM_TYPE((qv + p0) * p1 + p2);
+      break;
+    case Q2J_DEQ_SCALED: /* p0 scale; p1 != 0: qint32 through int */
+      if (p1 != 0.0f) {
+        Q2_FROM_TYPE((float)q2_trunc_i32(qv) * p0);
+      } else {
+        Q2_FROM_TYPE(qv * p0);
+      }
+      break;
+    case Q2J_DEQ_MIN_FIRST: /* p0 offset, p1 scale */
+      Q2_FROM_TYPE(p0 + qv * p1);
+      break;
+    case Q2J_UNIFORM: {
+      const int32_t zp = j->i[0], lo = j->i[1], hi = j->i[2];
+#define Q2_UQ(v) q2u_clamp_fast((int32_t)((uint32_t)q2_floor_i32((v) * p0 + 0.5f) + (uint32_t)zp), lo, hi)
+      Q2_BY_TYPE(Q2_UQ(xv));
+#undef Q2_UQ
+      break;
+    }
+    case Q2J_QDQ_F32: {
+      const float* x = (const float*)j->in;
+      float* y = (float*)j->out;
+      const int clamp = j->i[0], even = j->i[1];
+      if (clamp && even) {
+        for (idx = begin; idx < end; idx++) {
+          y[idx] = rintf(q2_clampf(x[idx], p0, p1) * p2) * p3;
+        }
+      } else if (clamp) {
+        for (idx = begin; idx < end; idx++) {
+          y[idx] = q2_floor_f(q2_clampf(x[idx], p0, p1) * p2 + 0.5f) * p3;
+        }
+      } else if (even) {
+        for (idx = begin; idx < end; idx++) y[idx] = rintf(x[idx] * p2) * p3;
+      } else {
+        for (idx = begin; idx < end; idx++) {
+          y[idx] = q2_floor_f(x[idx] * p2 + 0.5f) * p3;
+        }
+      }
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+static void q2_job_run(tfe_kernel_context* k, q2_job* j, int64_t n) {
+  if (n <= 0) return;
+  tfe_parallel_for(tfe_kernel_threadpool(k), n, 32768, q2_job_chunk, j);
+}
+
 /* ----------------------------------------------------------- QuantizeV2 */
 
 enum { Q2_MIN_COMBINED, Q2_MIN_FIRST, Q2_SCALED };
@@ -245,6 +432,12 @@ static void q2_quantize_slice(tfe_kernel_context* k, const q2_qv2* p,
     const float half =
         is_signed ? (float)(((double)p->qt.hi - (double)p->qt.lo + 1) / 2.0)
                   : 0.0f;
+    if (pre == 1 && ns == 1) {
+      q2_job j = {is_signed ? Q2J_COMBINED_S : Q2J_COMBINED_U, p->dt, x, out,
+                  {min_range, max_range, sf, half, 0, 0}, {0, 0, 0}};
+      q2_job_run(k, &j, post);
+      pre = 0; /* done */
+    }
     for (a = 0; a < pre; a++) {
       for (b = 0; b < post; b++) {
         int64_t i = (a * ns + s) * post + b;
@@ -270,6 +463,13 @@ static void q2_quantize_slice(tfe_kernel_context* k, const q2_qv2* p,
     const float sf = from_min < from_max ? from_min : from_max;
     min_range = (float)lo_out / sf;
     max_range = (float)hi_out / sf;
+    if (pre == 1 && ns == 1) {
+      q2_job j = {Q2J_SCALED, p->dt, x, out,
+                  {min_range, max_range, sf, 0, p->even ? 1.0f : 0.0f, 0},
+                  {0, 0, 0}};
+      q2_job_run(k, &j, post);
+      pre = 0;
+    }
     for (a = 0; a < pre; a++) {
       for (b = 0; b < post; b++) {
         int64_t i = (a * ns + s) * post + b;
@@ -283,6 +483,12 @@ static void q2_quantize_slice(tfe_kernel_context* k, const q2_qv2* p,
     }
   } else {
     q2_quant f = q2_quant_make(p->qt, min_range, max_range);
+    if (pre == 1 && ns == 1) {
+      q2_job j = {Q2J_MIN_FIRST, p->dt, x, out, {f.scale, f.shift, f.lo, f.hi, 0, 0},
+                  {0, 0, 0}};
+      q2_job_run(k, &j, post);
+      pre = 0;
+    }
     for (a = 0; a < pre; a++) {
       for (b = 0; b < post; b++) {
         int64_t i = (a * ns + s) * post + b;
@@ -520,8 +726,37 @@ static void k_dequantize(tfe_kernel_context* k) {
     }
   }
   if (ns == 1) {
-    q2_dequantize_slice(x->dtype, mode, narrow, 1, kutil_data(x), fout, 1, 1, n,
-                        0, q2_f0(mn), q2_f0(mx));
+    const q2_qt qt = q2_qtype(x->dtype);
+    const float rmin = q2_f0(mn), rmax = q2_f0(mx);
+    q2_job j;
+    memset(&j, 0, sizeof j);
+    j.dt = x->dtype;
+    j.in = kutil_data(x);
+    j.out = fout;
+    if (mode == Q2_MIN_COMBINED) {
+      j.kind = Q2J_DEQ_COMBINED;
+      j.p[0] = qt.lo < 0 ? ((float)qt.hi - (float)qt.lo + 1.0f) / 2.0f : 0.0f;
+      j.p[1] = (rmax - rmin) / ((float)qt.hi - (float)qt.lo);
+      j.p[2] = rmin;
+    } else if (mode == Q2_SCALED) {
+      const int64_t lo_out = qt.lo + (narrow ? 1 : 0);
+      float sf;
+      if (qt.lo == 0) {
+        sf = rmax / (float)qt.hi;
+      } else {
+        float f1 = rmin / (float)lo_out, f2 = rmax / (float)qt.hi;
+        sf = f1 < f2 ? f2 : f1;
+      }
+      j.kind = Q2J_DEQ_SCALED;
+      j.p[0] = sf;
+      j.p[1] = x->dtype == TF_QINT32 ? 1.0f : 0.0f;
+    } else {
+      q2_deq d = q2_deq_make(qt.bits, qt.lo, rmin, rmax);
+      j.kind = Q2J_DEQ_MIN_FIRST;
+      j.p[0] = d.offset;
+      j.p[1] = d.scale;
+    }
+    q2_job_run(k, &j, n);
   } else {
     q2_split(x, axis, &pre, &post);
     for (s = 0; s < ns; s++) {
@@ -593,13 +828,32 @@ static void q2_qdq_range(const q2_qdq_p* p, double* mn, double* mx,
   }
 }
 
+KUTIL_CLONES
+static void q2_minmax_f32(const float* x, int64_t n, float* mn, float* mx) {
+  float a = x[0], b = x[0];
+  int64_t i;
+  for (i = 1; i < n; i++) {
+    a = x[i] < a ? x[i] : a;
+    b = x[i] > b ? x[i] : b;
+  }
+  *mn = a;
+  *mx = b;
+}
+
 /* Quantizes and dequantizes slice s of a pre x ns x post array. */
-static void q2_qdq_slice(const q2_qdq_p* p, const void* xin, void* yout,
+static void q2_qdq_slice(tfe_kernel_context* k, const q2_qdq_p* p,
+                         const void* xin, void* yout,
                          int64_t pre, int64_t ns, int64_t post, int64_t s,
                          double mn, double mx) {
   int64_t a, b;
   double scale, inv;
-  if (!p->range_given) {
+  if (!p->range_given && p->is_f32 && pre == 1 && ns == 1) {
+    float fa, fb;
+    if (post == 0) return;
+    q2_minmax_f32((const float*)xin, post, &fa, &fb);
+    mn = fa;
+    mx = fb;
+  } else if (!p->range_given) {
     int first = 1;
     for (a = 0; a < pre; a++) {
       for (b = 0; b < post; b++) {
@@ -618,7 +872,12 @@ static void q2_qdq_slice(const q2_qdq_p* p, const void* xin, void* yout,
     if (first) return; /* empty slice */
   }
   q2_qdq_range(p, &mn, &mx, &scale, &inv);
-  if (p->is_f32) {
+  if (p->is_f32 && pre == 1 && ns == 1 && k != NULL) {
+    q2_job j = {Q2J_QDQ_F32, TF_FLOAT, xin, yout,
+                {(float)mn, (float)mx, (float)scale, (float)inv, 0, 0},
+                {p->range_given, p->even, 0}};
+    q2_job_run(k, &j, post);
+  } else if (p->is_f32) {
     const float fmn = (float)mn, fmx = (float)mx, fs = (float)scale,
                 fi = (float)inv;
     const float* x = (const float*)xin;
@@ -702,7 +961,7 @@ static void q2_qdq_run(tfe_kernel_context* k, const q2_qdq_p* p, int axis,
   int64_t pre, post, ns, s;
   if (y == NULL || kutil_num_elements(x) == 0) return;
   if (axis == -1) {
-    q2_qdq_slice(p, kutil_data(x), kutil_data(y), 1, 1, kutil_num_elements(x),
+    q2_qdq_slice(k, p, kutil_data(x), kutil_data(y), 1, 1, kutil_num_elements(x),
                  0, p->range_given ? q2_scalar_t(mn, 0) : 0.0,
                  p->range_given ? q2_scalar_t(mx, 0) : 0.0);
     return;
@@ -710,7 +969,7 @@ static void q2_qdq_run(tfe_kernel_context* k, const q2_qdq_p* p, int axis,
   ns = x->dims[axis];
   q2_split(x, axis, &pre, &post);
   for (s = 0; s < ns; s++) {
-    q2_qdq_slice(p, kutil_data(x), kutil_data(y), pre, ns, post, s,
+    q2_qdq_slice(k, p, kutil_data(x), kutil_data(y), pre, ns, post, s,
                  p->range_given ? q2_scalar_t(mn, s) : 0.0,
                  p->range_given ? q2_scalar_t(mx, s) : 0.0);
   }
@@ -1500,6 +1759,12 @@ static void k_uniform_quantize(tfe_kernel_context* k) {
   } else {
     post = kutil_num_elements(x);
   }
+  if (ns == 1 && pre == 1) {
+    q2_job j = {Q2J_UNIFORM, y->dtype, kutil_data(x), kutil_data(y),
+                {1.0f / q2u_f(sc, 0), 0, 0, 0, 0, 0}, {q2u_i(zp, 0), lo, hi}};
+    q2_job_run(k, &j, post);
+    return;
+  }
   for (c = 0; c < ns; c++) {
     const float inv = 1.0f / q2u_f(sc, c);
     const int32_t z = q2u_i(zp, c);
@@ -2051,27 +2316,88 @@ static int q2_scalar_in(tfe_kernel_context* k, int idx, const char* name) {
 }
 
 /* c = (a - offset_a) x (b - offset_b) in exact int32 arithmetic (TF runs
- * gemmlowp, whose int32 result is the same). Rows of b are walked
- * contiguously so the inner loop vectorizes. */
-static void q2_qgemm(const uint8_t* a, const uint8_t* b, int32_t* c, int64_t m,
-                     int64_t n, int64_t kd, int ta, int tb, int32_t oa,
-                     int32_t ob) {
-  int64_t i, j, p;
-  int32_t* brow = (int32_t*)tfe_malloc((size_t)(n > 0 ? n : 1) * sizeof(int32_t));
-  if (brow == NULL) return;
-  memset(c, 0, (size_t)(m * n) * sizeof(int32_t));
-  for (p = 0; p < kd; p++) {
-    for (j = 0; j < n; j++) {
-      brow[j] = (int32_t)(tb ? b[j * kd + p] : b[p * n + j]) - ob;
-    }
-    for (i = 0; i < m; i++) {
-      const int32_t av = (int32_t)(ta ? a[p * m + i] : a[i * kd + p]) - oa;
-      int32_t* crow = c + i * n;
-      if (av == 0) continue;
-      for (j = 0; j < n; j++) crow[j] += av * brow[j];
+ * gemmlowp, whose int32 result is the same). b is first widened once into
+ * bb[p][j] = b - offset_b; rows of c are then computed in blocks of four
+ * over the thread pool, each bb row reused for the four rows. */
+typedef struct q2_gemm_args {
+  const uint8_t* a;
+  const int32_t* bb;
+  int32_t* c;
+  int64_t m, n, kd;
+  int ta;
+  int32_t oa;
+} q2_gemm_args;
+
+static inline int32_t q2_gemm_a(const q2_gemm_args* g, int64_t i, int64_t p) {
+  return (int32_t)(g->ta ? g->a[p * g->m + i] : g->a[i * g->kd + p]) - g->oa;
+}
+
+KUTIL_CLONES
+static void q2_gemm_rows(void* arg, int64_t begin, int64_t end) {
+  const q2_gemm_args* g = (const q2_gemm_args*)arg;
+  const int64_t n = g->n;
+  int64_t blk, p, j;
+  for (blk = begin; blk < end; blk++) {
+    const int64_t i0 = blk * 4;
+    const int64_t rows = g->m - i0 < 4 ? g->m - i0 : 4;
+    int32_t* c0 = g->c + i0 * n;
+    memset(c0, 0, (size_t)(rows * n) * sizeof(int32_t));
+    if (rows == 4) {
+      int32_t* c1 = c0 + n;
+      int32_t* c2 = c1 + n;
+      int32_t* c3 = c2 + n;
+      for (p = 0; p < g->kd; p++) {
+        const int32_t* b = g->bb + p * n;
+        const int32_t a0 = q2_gemm_a(g, i0, p), a1 = q2_gemm_a(g, i0 + 1, p);
+        const int32_t a2 = q2_gemm_a(g, i0 + 2, p), a3 = q2_gemm_a(g, i0 + 3, p);
+        for (j = 0; j < n; j++) {
+          const int32_t bv = b[j];
+          c0[j] += a0 * bv;
+          c1[j] += a1 * bv;
+          c2[j] += a2 * bv;
+          c3[j] += a3 * bv;
+        }
+      }
+    } else {
+      int64_t r;
+      for (r = 0; r < rows; r++) {
+        int32_t* cr = c0 + r * n;
+        for (p = 0; p < g->kd; p++) {
+          const int32_t* b = g->bb + p * n;
+          const int32_t av = q2_gemm_a(g, i0 + r, p);
+          for (j = 0; j < n; j++) cr[j] += av * b[j];
+        }
+      }
     }
   }
-  tfe_free(brow);
+}
+
+static void q2_qgemm(tfe_kernel_context* k, const uint8_t* a, const uint8_t* b,
+                     int32_t* c, int64_t m, int64_t n, int64_t kd, int ta,
+                     int tb, int32_t oa, int32_t ob) {
+  int64_t p, j;
+  q2_gemm_args g;
+  int32_t* bb = (int32_t*)tfe_malloc((size_t)(kd * n > 0 ? kd * n : 1) * sizeof(int32_t));
+  if (bb == NULL) {
+    KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory in QuantizedMatMul");
+    return;
+  }
+  for (p = 0; p < kd; p++) {
+    for (j = 0; j < n; j++) {
+      bb[p * n + j] = (int32_t)(tb ? b[j * kd + p] : b[p * n + j]) - ob;
+    }
+  }
+  g.a = a;
+  g.bb = bb;
+  g.c = c;
+  g.m = m;
+  g.n = n;
+  g.kd = kd;
+  g.ta = ta;
+  g.oa = oa;
+  tfe_parallel_for(tfe_kernel_threadpool(k), (m + 3) / 4,
+                   n * kd > 65536 ? 1 : 16, q2_gemm_rows, &g);
+  tfe_free(bb);
 }
 
 static void k_quantized_matmul(tfe_kernel_context* k) {
@@ -2131,7 +2457,7 @@ static void k_quantized_matmul(tfe_kernel_context* k) {
     return;
   }
   if (od[0] == 0 || od[1] == 0) return;
-  q2_qgemm((const uint8_t*)kutil_data(a), (const uint8_t*)kutil_data(b),
+  q2_qgemm(k, (const uint8_t*)kutil_data(a), (const uint8_t*)kutil_data(b),
            (int32_t*)kutil_data(c), od[0], od[1], kd, ta, tb, oa, ob);
 }
 
