@@ -31,6 +31,11 @@ def _flatten(structure: Any) -> list[Any]:
     return list(nest.flatten(structure))
 
 
+# How many accumulators record now (any thread): custom_gradient passes
+# tangents on to the outputs it makes only while one does.
+_recording_count = [0]
+
+
 class ForwardAccumulator:
     """Computes jacobian-vector products (``tf.autodiff.ForwardAccumulator``).
 
@@ -95,6 +100,7 @@ class ForwardAccumulator:
                 with status() as s:
                     lib.TFE_ForwardAccumulatorWatch(acc, h, t._h, s)
         self._recording = True
+        _recording_count[0] += 1
         return self
 
     def __exit__(
@@ -105,6 +111,7 @@ class ForwardAccumulator:
     ) -> None:
         if self._recording:
             self._recording = False
+            _recording_count[0] -= 1
             with status() as s:
                 lib.TFE_ForwardAccumulatorStopRecording(self._acc, s)
 

@@ -247,10 +247,22 @@ def _record(
     if ctx is None:
         return result
     new_outputs: list[EagerTensor] = []
-    for t in outputs:
-        with status() as s:
-            h = lib.TFE_TensorHandleCopySharingTensor(t._h, s)
-        new_outputs.append(EagerTensor._wrap(h, ctx))
+    from tfe_py import autodiff
+
+    if autodiff._recording_count[0] > 0:
+        # Forward mode differentiates what f computed, as TF's does (the
+        # custom gradient serves reverse mode only): Identity passes each
+        # output's tangent on to the new handle; tapes are paused so that
+        # they see the new handles only through the custom entry.
+        from tfe_py import ops
+
+        with _no_recording():
+            new_outputs = [ops.Identity(t) for t in outputs]
+    else:
+        for t in outputs:
+            with status() as s:
+                h = lib.TFE_TensorHandleCopySharingTensor(t._h, s)
+            new_outputs.append(EagerTensor._wrap(h, ctx))
     dtypes = [t.dtype for t in inputs] + [v.dtype for v in variables]
     backward = _Backward(
         name, grad_fn, result, outputs, len(flat_args), variables, ctx, current_device(), dtypes
