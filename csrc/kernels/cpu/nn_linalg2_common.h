@@ -17,6 +17,14 @@ void tfe_nn_linalg2_register_la(void);
 void tfe_nn_linalg2_register_bincount(void);
 void tfe_nn_linalg2_register_fusedconv(void);
 
+/* C[m,n] = op(A) op(B) in float (row-major, leading dimensions in
+ * elements), with the built-in GEMM split over column blocks on the
+ * kernel's intra-op pool when the product is large enough. 0 on OOM.
+ * In nn_linalg2_kernels.c. */
+int nnl2_gemm(tfe_kernel_context* k, int ta, int tb, int64_t m, int64_t n,
+              int64_t kk, const float* a, int64_t lda, const float* b,
+              int64_t ldb, float* c, int64_t ldc);
+
 /* Element i of a float, double, half or bfloat16 buffer as double. */
 static inline double nnl2_load(TF_DataType dt, const void* d, int64_t i) {
   switch (dt) {

@@ -18,7 +18,7 @@
 
 #include "core/alloc.h"
 #include "core/complex_compat.h"
-#include "kernels/cpu/blas.h"
+#include "core/threadpool.h"
 #include "kernels/cpu/kutil.h"
 #include "kernels/cpu/matmul_gemm.h"
 #include "kernels/cpu/nn_linalg2_common.h"
@@ -122,6 +122,65 @@ static void register_removed(void) {
                      "T", kFDH, 3, NULL, NULL, 0);
 }
 
+/* ------------------------------------------------------------ shared GEMM */
+
+typedef struct nnl2_gemm_job {
+  int ta, tb;
+  int64_t m, n, k, lda, ldb, ldc, unit;
+  const float *a, *b;
+  float* c;
+  int failed;
+} nnl2_gemm_job;
+
+/* Columns [begin*unit, end*unit) of C. */
+static void gemm_cols(void* arg, int64_t begin, int64_t end) {
+  nnl2_gemm_job* j = (nnl2_gemm_job*)arg;
+  int64_t c0 = begin * j->unit;
+  int64_t c1 = end * j->unit < j->n ? end * j->unit : j->n;
+  const float* b = j->tb ? j->b + c0 * j->ldb : j->b + c0;
+  if (c1 <= c0) return;
+  if (!tfe_gemm_f32(j->ta, j->tb, j->m, c1 - c0, j->k, j->a, j->lda, b,
+                    j->ldb, j->c + c0, j->ldc)) {
+    j->failed = 1;
+  }
+}
+
+int nnl2_gemm(tfe_kernel_context* k, int ta, int tb, int64_t m, int64_t n,
+              int64_t kk, const float* a, int64_t lda, const float* b,
+              int64_t ldb, float* c, int64_t ldc) {
+  nnl2_gemm_job job;
+  tfe_threadpool* pool = k != NULL ? tfe_kernel_threadpool(k) : NULL;
+  int nt = pool != NULL ? tfe_threadpool_size(pool) : 1;
+  double flops = 2.0 * (double)m * (double)n * (double)kk;
+  int64_t i;
+  if (m == 0 || n == 0) return 1;
+  if (kk == 0) {
+    for (i = 0; i < m; i++) memset(c + i * ldc, 0, (size_t)n * sizeof(float));
+    return 1;
+  }
+  job.ta = ta;
+  job.tb = tb;
+  job.m = m;
+  job.n = n;
+  job.k = kk;
+  job.a = a;
+  job.lda = lda;
+  job.b = b;
+  job.ldb = ldb;
+  job.c = c;
+  job.ldc = ldc;
+  job.failed = 0;
+  if (flops < 2.0e6 || nt <= 1 || n < 32) {
+    job.unit = n;
+    gemm_cols(&job, 0, 1);
+    return !job.failed;
+  }
+  job.unit = (n + nt - 1) / nt;
+  job.unit = (job.unit + 15) / 16 * 16;
+  tfe_parallel_for(pool, (n + job.unit - 1) / job.unit, 1, gemm_cols, &job);
+  return !job.failed;
+}
+
 /* ------------------------------------------------------------- SparseMatMul
  * A plain matrix product of float/bfloat16 operands with a float result;
  * the sparsity hints only choose an algorithm in TF, so they are ignored. */
@@ -179,10 +238,8 @@ static void sparse_matmul_compute(tfe_kernel_context* k) {
     KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "OOM in SparseMatMul");
     goto done;
   }
-  if (!tfe_blas_sgemm(ta, tb, m, n, kk, fa, a->dims[1], fb, b->dims[1],
-                      (float*)kutil_data(out), n) &&
-      !tfe_gemm_f32(ta, tb, m, n, kk, fa, a->dims[1], fb, b->dims[1],
-                    (float*)kutil_data(out), n)) {
+  if (!nnl2_gemm(k, ta, tb, m, n, kk, fa, a->dims[1], fb, b->dims[1],
+                 (float*)kutil_data(out), n)) {
     KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "OOM in SparseMatMul");
   }
 done:

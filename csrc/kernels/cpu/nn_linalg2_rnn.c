@@ -14,9 +14,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
-#include "kernels/cpu/blas.h"
 #include "kernels/cpu/kutil.h"
-#include "kernels/cpu/matmul_gemm.h"
 #include "kernels/cpu/nn_linalg2_common.h"
 
 /* ---- helpers ---- */
@@ -47,18 +45,16 @@ static void fstore(TF_Tensor* t, int64_t off, const float* src, int64_t n) {
   for (i = 0; i < n; i++) nnl2_store(t->dtype, kutil_data(t), off + i, src[i]);
 }
 
+/* The kernel being run, for the GEMM's thread pool (set by each compute
+ * function before any gemm call; kernels of one op may run concurrently,
+ * hence thread-local). */
+static _Thread_local tfe_kernel_context* g_kctx;
+
 /* C[M,N] = op(A) op(B); 0 on OOM. */
 static int gemm(int ta, int tb, int64_t m, int64_t n, int64_t k,
                 const float* a, int64_t lda, const float* b, int64_t ldb,
                 float* c, int64_t ldc) {
-  int64_t i;
-  if (m == 0 || n == 0) return 1;
-  if (k == 0) {
-    for (i = 0; i < m; i++) memset(c + i * ldc, 0, (size_t)n * sizeof(float));
-    return 1;
-  }
-  if (tfe_blas_sgemm(ta, tb, m, n, k, a, lda, b, ldb, c, ldc)) return 1;
-  return tfe_gemm_f32(ta, tb, m, n, k, a, lda, b, ldb, c, ldc);
+  return nnl2_gemm(g_kctx, ta, tb, m, n, k, a, lda, b, ldb, c, ldc);
 }
 
 static float sigm(float x) { return 1.0f / (1.0f + expf(-x)); }
@@ -244,6 +240,7 @@ static void lstm_cell_compute(tfe_kernel_context* k) {
   float* v[8] = {0};
   float *xh = NULL, *gates = NULL, *out = NULL;
   TF_Tensor* o[7];
+  g_kctx = k;
   lstm_attrs(k, &s, 0);
   if (!cell_checks(k, "LSTMBlockCell", &B, &NI, &C, s.peep)) return;
   dims[0] = B;
@@ -443,6 +440,7 @@ static void block_lstm(tfe_kernel_context* k, int v2) {
   float* v[9] = {0};
   float *xh = NULL, *gates = NULL, *out = NULL;
   TF_Tensor* o[7];
+  g_kctx = k;
   lstm_attrs(k, &s, v2);
   if (!seq_len(k, in[0], &sl)) return;
   if (!block_checks(k, &T, &B, &NI, &C)) return;
@@ -525,6 +523,7 @@ static void block_lstm_grad(tfe_kernel_context* k, int v2) {
   TF_Tensor* o[8];
   static const char* const kSaved[9] = {"i", "cs", "f",       "o",     "ci",
                                         "co", "h", "cs_grad", "h_grad"};
+  g_kctx = k;
   memset(&s, 0, sizeof s);
   s.peep = kutil_attr_bool(k, "use_peephole", 0);
   s.ifco = v2;
@@ -781,6 +780,7 @@ static void gru_cell_compute(tfe_kernel_context* k) {
   float *ro, *uo, *co, *ho;
   TF_Tensor* o[4];
   int q;
+  g_kctx = k;
   if (!gru_checks(k, &B, &NI, &C)) return;
   dims[0] = B;
   dims[1] = C;
@@ -847,6 +847,7 @@ static void gru_cell_grad_compute(tfe_kernel_context* k) {
   TF_Tensor* o[4];
   static const char* const kNames[4] = {"r", "u", "c", "d_h"};
   int q;
+  g_kctx = k;
   if (!gru_checks(k, &B, &NI, &C)) return;
   for (q = 6; q < 10; q++) {
     const TF_Tensor* t = in[q];
