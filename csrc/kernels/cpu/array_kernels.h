@@ -51,4 +51,15 @@ void tfe_kutil_strided_copy(TF_DataType dt, size_t esz, const void* src,
                             const int64_t* begin, const int64_t* stride,
                             const int64_t* out_dims, void* dst);
 
+/* StridedSlice's slice spec resolved against an input of dims in_dims[nd]
+ * (begin/end/strides tensors bt, et, st and the *_mask attrs of k), with
+ * StridedSlice's checks and messages (failures set k->status, return 0).
+ * On success: begin[d], stride[d] and proc[d] (size) per input dim, and
+ * the output dims final_dims[*nfinal] (new axes in, shrunk dims out). */
+int tfe_strided_slice_spec(tfe_kernel_context* k, const int64_t* in_dims,
+                           int nd, const TF_Tensor* bt, const TF_Tensor* et,
+                           const TF_Tensor* st, int64_t* begin,
+                           int64_t* stride, int64_t* proc,
+                           int64_t* final_dims, int* nfinal);
+
 #endif /* TFE_KERNELS_CPU_ARRAY_KERNELS_H_ */

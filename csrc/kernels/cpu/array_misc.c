@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/threadpool.h"
 #include "kernels/cpu/array_kernels.h"
 #include "kernels/cpu/kutil.h"
 
@@ -825,6 +826,79 @@ static void tk_row(const topk_row* row, int64_t n, int64_t k, int sorted,
   memcpy(idx, heap, (size_t)k * sizeof *idx);
 }
 
+/* Rows [r0, r1) of TopKV2, with buffers of their own (rows are
+ * independent, so chunks of rows run in parallel). */
+typedef struct topk_job {
+  const TF_Tensor* x;
+  TF_Tensor *yv, *yi;
+  TF_DataType it;
+  int64_t n, kk;
+  int flt, uns, sorted;
+  int failed; /* set to 1 by a chunk that could not get its buffers */
+} topk_job;
+
+static void topk_rows(void* arg, int64_t r0, int64_t r1) {
+  topk_job* jb = (topk_job*)arg;
+  const TF_Tensor* x = jb->x;
+  int64_t n = jb->n, kk = jb->kk, r, j;
+  size_t esz = kutil_esize(x->dtype);
+  void* vals = tfe_malloc(8 * (size_t)n);
+  int64_t* idx = (int64_t*)tfe_malloc(sizeof(int64_t) * (size_t)n);
+  int64_t* heap = (int64_t*)tfe_malloc(sizeof(int64_t) * (size_t)(kk + 1));
+  topk_row row;
+  if (vals == NULL || idx == NULL || heap == NULL) {
+    jb->failed = 1;
+    goto done;
+  }
+  memset(&row, 0, sizeof row);
+  row.kind = jb->flt ? 0 : jb->uns ? 2 : 1;
+  row.f = (const double*)vals;
+  row.s = (const int64_t*)vals;
+  row.u = (const uint64_t*)vals;
+  for (r = r0; r < r1; r++) {
+    int64_t e0 = r * n;
+    if (x->dtype == TF_FLOAT) {
+      const float* xf = (const float*)kutil_data(x) + e0;
+      for (j = 0; j < n; j++) ((double*)vals)[j] = xf[j];
+    } else if (x->dtype == TF_DOUBLE) {
+      memcpy(vals, (const double*)kutil_data(x) + e0, (size_t)n * 8);
+    } else if (x->dtype == TF_INT32) {
+      const int32_t* xi = (const int32_t*)kutil_data(x) + e0;
+      for (j = 0; j < n; j++) ((int64_t*)vals)[j] = xi[j];
+    } else {
+      for (j = 0; j < n; j++) {
+        int64_t e = e0 + j;
+        if (jb->flt) {
+          ((double*)vals)[j] = elem_f64(x, e);
+        } else if (jb->uns) {
+          ((uint64_t*)vals)[j] = x->dtype == TF_UINT64
+                                     ? ((const uint64_t*)kutil_data(x))[e]
+                                     : (uint64_t)kutil_get_int(x, e);
+        } else {
+          ((int64_t*)vals)[j] = kutil_get_int(x, e);
+        }
+      }
+    }
+    tk_row(&row, n, kk, jb->sorted, idx, heap);
+    for (j = 0; j < kk; j++) {
+      int64_t src = e0 + idx[j], dst = r * kk + j;
+      memcpy((char*)kutil_data(jb->yv) + (size_t)dst * esz,
+             (const char*)kutil_data(x) + (size_t)src * esz, esz);
+      if (jb->it == TF_INT32) {
+        ((int32_t*)kutil_data(jb->yi))[dst] = (int32_t)idx[j];
+      } else if (jb->it == TF_INT16) {
+        ((int16_t*)kutil_data(jb->yi))[dst] = (int16_t)idx[j];
+      } else {
+        ((int64_t*)kutil_data(jb->yi))[dst] = idx[j];
+      }
+    }
+  }
+done:
+  tfe_free(vals);
+  tfe_free(idx);
+  tfe_free(heap);
+}
+
 static void k_top_k_v2(tfe_kernel_context* k) {
   const TF_Tensor* x = k->inputs[0];
   const TF_Tensor* kt = k->inputs[1];
@@ -833,11 +907,8 @@ static void k_top_k_v2(tfe_kernel_context* k) {
   int nd = x->num_dims, flt = is_float_type(x->dtype), sorted = 1;
   int uns = x->dtype == TF_UINT8 || x->dtype == TF_UINT16 ||
             x->dtype == TF_UINT32 || x->dtype == TF_UINT64;
-  int64_t kk, n, rows, r, j, odims[TFE_MAX_DIMS];
-  size_t esz = kutil_esize(x->dtype);
-  void* vals;
-  int64_t *idx, *heap;
-  topk_row row;
+  int64_t kk, n, rows, odims[TFE_MAX_DIMS];
+  topk_job jb;
   TF_Tensor *yv, *yi;
   if (k->attrs != NULL) {
     int b = 1;
@@ -873,49 +944,20 @@ static void k_top_k_v2(tfe_kernel_context* k) {
   if (yi == NULL) return;
   if (kk == 0 || kutil_num_elements(yv) == 0) return;
   rows = prodr(x->dims, 0, nd - 1);
-  vals = tfe_malloc(8 * (size_t)n);
-  idx = (int64_t*)tfe_malloc(sizeof(int64_t) * (size_t)n);
-  heap = (int64_t*)tfe_malloc(sizeof(int64_t) * (size_t)(kk + 1));
-  if (vals == NULL || idx == NULL || heap == NULL) {
-    KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "OOM in TopKV2");
-    goto done;
-  }
-  memset(&row, 0, sizeof row);
-  row.kind = flt ? 0 : uns ? 2 : 1;
-  row.f = (const double*)vals;
-  row.s = (const int64_t*)vals;
-  row.u = (const uint64_t*)vals;
-  for (r = 0; r < rows; r++) {
-    for (j = 0; j < n; j++) {
-      int64_t e = r * n + j;
-      if (flt) {
-        ((double*)vals)[j] = elem_f64(x, e);
-      } else if (uns) {
-        ((uint64_t*)vals)[j] = x->dtype == TF_UINT64
-                                   ? ((const uint64_t*)kutil_data(x))[e]
-                                   : (uint64_t)kutil_get_int(x, e);
-      } else {
-        ((int64_t*)vals)[j] = kutil_get_int(x, e);
-      }
-    }
-    tk_row(&row, n, kk, sorted, idx, heap);
-    for (j = 0; j < kk; j++) {
-      int64_t src = r * n + idx[j], dst = r * kk + j;
-      memcpy((char*)kutil_data(yv) + (size_t)dst * esz,
-             (const char*)kutil_data(x) + (size_t)src * esz, esz);
-      if (it == TF_INT32) {
-        ((int32_t*)kutil_data(yi))[dst] = (int32_t)idx[j];
-      } else if (it == TF_INT16) {
-        ((int16_t*)kutil_data(yi))[dst] = (int16_t)idx[j];
-      } else {
-        ((int64_t*)kutil_data(yi))[dst] = idx[j];
-      }
-    }
-  }
-done:
-  tfe_free(vals);
-  tfe_free(idx);
-  tfe_free(heap);
+  jb.x = x;
+  jb.yv = yv;
+  jb.yi = yi;
+  jb.it = it;
+  jb.n = n;
+  jb.kk = kk;
+  jb.flt = flt;
+  jb.uns = uns;
+  jb.sorted = sorted;
+  jb.failed = 0;
+  /* a row costs about n (+ k log k) comparisons: chunks of >= 32k items */
+  tfe_parallel_for(tfe_kernel_threadpool(k), rows,
+                   n >= 32768 ? 1 : 32768 / n, topk_rows, &jb);
+  if (jb.failed) KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "OOM in TopKV2");
 }
 
 void tfe_register_array_misc_kernels(void) {

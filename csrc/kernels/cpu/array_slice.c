@@ -119,28 +119,26 @@ static void k_slice(tfe_kernel_context* k) {
 #define NEW_AXIS (-1)
 #define SHRINK_AXIS (-2)
 
-static void k_strided_slice(tfe_kernel_context* k) {
-  const TF_Tensor* x = k->inputs[0];
-  const TF_Tensor* bt = k->inputs[1];
-  const TF_Tensor* et = k->inputs[2];
-  const TF_Tensor* st = k->inputs[3];
+int tfe_strided_slice_spec(tfe_kernel_context* k, const int64_t* in_dims,
+                           int nd, const TF_Tensor* bt, const TF_Tensor* et,
+                           const TF_Tensor* st, int64_t* d_begin,
+                           int64_t* d_stride, int64_t* proc,
+                           int64_t* final_dims, int* nfinal_out) {
   kutil_shape_buf sa, sb, sc;
   int32_t m32[5];
   int64_t begin_mask, end_mask, ellipsis_mask, new_axis_mask, shrink_mask;
-  int nd = x->num_dims, sparse_dims, i, full = 0, nafter = 0, seen = 0;
+  int sparse_dims, i, full = 0, nafter = 0, seen = 0;
   int ngather = 0, nfinal = 0;
-  int64_t d_begin[TFE_MAX_DIMS], d_end[TFE_MAX_DIMS], d_stride[TFE_MAX_DIMS];
+  int64_t d_end[TFE_MAX_DIMS];
   int64_t d_bmask = 0, d_emask = 0, d_shrink = 0;
-  int64_t proc[TFE_MAX_DIMS], final_dims[TFE_MAX_DIMS];
   int gather[2 * TFE_MAX_DIMS + 2];
-  TF_Tensor* y;
 
   if (!kutil_attr_int32(k, "begin_mask", 0, &m32[0]) ||
       !kutil_attr_int32(k, "end_mask", 0, &m32[1]) ||
       !kutil_attr_int32(k, "ellipsis_mask", 0, &m32[2]) ||
       !kutil_attr_int32(k, "new_axis_mask", 0, &m32[3]) ||
       !kutil_attr_int32(k, "shrink_axis_mask", 0, &m32[4])) {
-    return;
+    return 0;
   }
   begin_mask = m32[0];
   end_mask = m32[1];
@@ -154,17 +152,17 @@ static void k_strided_slice(tfe_kernel_context* k) {
                "but got shapes %s, %s, and %s instead.",
                kutil_tshape(bt, &sa), kutil_tshape(et, &sb),
                kutil_tshape(st, &sc));
-    return;
+    return 0;
   }
   if (bt->dims[0] > 32) {
     KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
                "Requires begin, end and strides of at most 32 elements");
-    return;
+    return 0;
   }
   if (ellipsis_mask && (ellipsis_mask & (ellipsis_mask - 1)) != 0) {
     KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
                "Multiple ellipses in slice spec not allowed");
-    return;
+    return 0;
   }
   sparse_dims = (int)bt->dims[0];
   for (i = 0; i < sparse_dims; i++) {
@@ -195,7 +193,7 @@ static void k_strided_slice(tfe_kernel_context* k) {
                    "Index out of range using input dim %d; input has only %d "
                    "dims",
                    full, nd);
-        return;
+        return 0;
       }
       d_begin[full] = kutil_get_int(bt, i);
       d_end[full] = kutil_get_int(et, i);
@@ -213,16 +211,16 @@ static void k_strided_slice(tfe_kernel_context* k) {
   }
   /* resolve every dense dim */
   for (i = 0; i < nd; i++) {
-    int64_t dim = x->dims[i], s = d_stride[i], len, size;
+    int64_t dim = in_dims[i], s = d_stride[i], len, size;
     int shrink = (d_shrink >> i) & 1;
     if (s == 0) {
       KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "strides[%d] must be non-zero", i);
-      return;
+      return 0;
     }
     if (shrink && s <= 0) {
       KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
                  "only stride 1 allowed on non-range indexing.");
-      return;
+      return 0;
     }
     if (shrink) {
       int64_t fwd = d_begin[i] < 0 ? dim + d_begin[i] : d_begin[i];
@@ -232,7 +230,7 @@ static void k_strided_slice(tfe_kernel_context* k) {
         KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
                    "slice index %lld of dimension %d out of bounds.",
                    (long long)fwd, i);
-        return;
+        return 0;
       }
     } else {
       int64_t lo = s > 0 ? 0 : -1, hi = s > 0 ? dim : dim - 1;
@@ -270,13 +268,28 @@ static void k_strided_slice(tfe_kernel_context* k) {
     }
     if (nfinal > TFE_MAX_DIMS) {
       KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "StridedSlice: too many dimensions");
-      return;
+      return 0;
     }
   }
+  *nfinal_out = nfinal;
+  return 1;
+}
+
+static void k_strided_slice(tfe_kernel_context* k) {
+  const TF_Tensor* x = k->inputs[0];
+  int64_t d_begin[TFE_MAX_DIMS], d_stride[TFE_MAX_DIMS];
+  int64_t proc[TFE_MAX_DIMS], final_dims[TFE_MAX_DIMS];
+  int nfinal = 0;
+  TF_Tensor* y;
+  if (!tfe_strided_slice_spec(k, x->dims, x->num_dims, k->inputs[1],
+                              k->inputs[2], k->inputs[3], d_begin, d_stride,
+                              proc, final_dims, &nfinal))
+    return;
   y = tfe_kernel_alloc_output(k, 0, x->dtype, final_dims, nfinal);
   if (y == NULL) return;
   tfe_kutil_strided_copy(x->dtype, kutil_esize(x->dtype), kutil_data(x),
-                         x->dims, nd, d_begin, d_stride, proc, kutil_data(y));
+                         x->dims, x->num_dims, d_begin, d_stride, proc,
+                         kutil_data(y));
 }
 
 /* ------------------------------------------------------ ReverseV2/Reverse */

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/threadpool.h"
+#include "kernels/cpu/array_kernels.h"
 #include "kernels/cpu/kutil.h"
 #include "ops/attr_value.h"
 
@@ -52,40 +54,6 @@ static void run_other_kernel(tfe_kernel_context* k, const char* op,
   sub.user_data = r->user_data;
   r->compute(&sub);
   k->forwarded = sub.forwarded;
-}
-
-/* Runs it on other inputs with one private output (returned, owned by the
- * caller; NULL with k->status set on failure). Attrs are k's. */
-static TF_Tensor* run_other_kernel_on(tfe_kernel_context* k, const char* op,
-                                      TF_DataType dt, TF_Tensor** inputs,
-                                      int num_inputs, TF_DataType out_type) {
-  const tfe_kernel_reg* r = other_kernel(op, dt);
-  tfe_kernel_context sub;
-  TF_Tensor* out[1] = {NULL};
-  TF_DataType ot[1];
-  if (r == NULL) {
-    KUTIL_FAIL(k, TF_NOT_FOUND, "No CPU kernel for %s", op);
-    return NULL;
-  }
-  ot[0] = out_type;
-  sub = *k;
-  sub.user_data = r->user_data;
-  sub.inputs = inputs;
-  sub.num_inputs = num_inputs;
-  sub.outputs = out;
-  sub.num_outputs = 1;
-  sub.output_types = ot;
-  sub.forwardable = 0;
-  sub.forwarded = 0;
-  sub.input_refs = NULL;
-  sub.output_refs = NULL;
-  r->compute(&sub);
-  if (TF_GetCode(k->status) != TF_OK) {
-    TF_DeleteTensor(out[0]);
-    return NULL;
-  }
-  if (out[0] == NULL) KUTIL_FAIL(k, TF_INTERNAL, "%s made no output", op);
-  return out[0];
 }
 
 /* ---------------------------------------------------- TopK and TileGrad */
@@ -367,45 +335,154 @@ static double nth_val(const TF_Tensor* t, int64_t i) {
   }
 }
 
+/* NthElement orders each row by a total order: ascending value, NaN after
+ * every number, ties (equal values: -0/+0, or NaNs) by position; the
+ * element of rank n (or cols-1-n with reverse) is the answer. Each value
+ * becomes a signed 64-bit key with the same order (floats by their bits,
+ * -0 folded onto +0, every NaN the largest key; unsigned values offset by
+ * 2^63), so one selection over (key, position) pairs serves every dtype.
+ * The pairs are all distinct, so the selected element is exactly the one
+ * a full sort would put at that rank. */
 typedef struct nth_item {
-  double f;
-  int64_t s;
-  uint64_t u;
+  int64_t key;
   int64_t pos;
 } nth_item;
 
-static int nth_pos(const nth_item* a, const nth_item* b) {
-  return a->pos < b->pos ? -1 : a->pos > b->pos;
+static inline int64_t nth_fkey(double v) {
+  uint64_t b;
+  if (v != v) return INT64_MAX;
+  if (v == 0) v = 0; /* -0 -> +0 */
+  memcpy(&b, &v, sizeof b);
+  return (b >> 63) ? (int64_t)(b ^ 0x7fffffffffffffffull) : (int64_t)b;
 }
-/* Ascending by value, ties by position; NaN sorts after every number so
- * the order stays total (qsort needs a consistent comparison). */
-static int nth_cmp_f(const void* pa, const void* pb) {
-  const nth_item *a = (const nth_item*)pa, *b = (const nth_item*)pb;
-  int an = a->f != a->f, bn = b->f != b->f;
-  if (an != bn) return an ? 1 : -1;
-  if (a->f < b->f) return -1;
-  if (a->f > b->f) return 1;
-  return nth_pos(a, b);
+
+static inline int nth_less(const nth_item* a, const nth_item* b) {
+  return a->key < b->key || (a->key == b->key && a->pos < b->pos);
 }
-static int nth_cmp_s(const void* pa, const void* pb) {
+
+static int nth_cmp(const void* pa, const void* pb) {
   const nth_item *a = (const nth_item*)pa, *b = (const nth_item*)pb;
-  if (a->s < b->s) return -1;
-  if (a->s > b->s) return 1;
-  return nth_pos(a, b);
+  return nth_less(a, b) ? -1 : nth_less(b, a);
 }
-static int nth_cmp_u(const void* pa, const void* pb) {
-  const nth_item *a = (const nth_item*)pa, *b = (const nth_item*)pb;
-  if (a->u < b->u) return -1;
-  if (a->u > b->u) return 1;
-  return nth_pos(a, b);
+
+static void nth_swap(nth_item* a, nth_item* b) {
+  nth_item t = *a;
+  *a = *b;
+  *b = t;
+}
+
+/* Puts the item of rank `want` of v[0..n) (distinct items) at v[want]:
+ * quickselect with a median-of-three pivot, falling back to a sort when
+ * the partitions stop shrinking. */
+static void nth_select(nth_item* v, int64_t n, int64_t want) {
+  int64_t lo = 0, hi = n - 1, budget = 64;
+  while (hi - lo > 16) {
+    int64_t mid = lo + (hi - lo) / 2, i, j;
+    nth_item piv;
+    if (budget-- == 0) {
+      qsort(v + lo, (size_t)(hi - lo + 1), sizeof *v, nth_cmp);
+      return;
+    }
+    if (nth_less(&v[mid], &v[lo])) nth_swap(&v[mid], &v[lo]);
+    if (nth_less(&v[hi], &v[lo])) nth_swap(&v[hi], &v[lo]);
+    if (nth_less(&v[hi], &v[mid])) nth_swap(&v[hi], &v[mid]);
+    /* v[lo] <= v[mid] <= v[hi]: partition v[lo+1..hi-1] around v[mid] */
+    piv = v[mid];
+    nth_swap(&v[mid], &v[hi - 1]);
+    i = lo;
+    j = hi - 1;
+    for (;;) {
+      while (nth_less(&v[++i], &piv)) {
+      }
+      while (nth_less(&piv, &v[--j])) {
+      }
+      if (i >= j) break;
+      nth_swap(&v[i], &v[j]);
+    }
+    nth_swap(&v[i], &v[hi - 1]); /* pivot to its final rank i */
+    if (want == i) return;
+    if (want < i)
+      hi = i - 1;
+    else
+      lo = i + 1;
+  }
+  {
+    int64_t i, j; /* insertion sort of the short range */
+    for (i = lo + 1; i <= hi; i++) {
+      nth_item t = v[i];
+      for (j = i; j > lo && nth_less(&t, &v[j - 1]); j--) v[j] = v[j - 1];
+      v[j] = t;
+    }
+  }
+}
+
+typedef struct nth_job {
+  const TF_Tensor* x;
+  TF_Tensor* y;
+  int64_t cols, pick;
+  size_t esz;
+  int failed; /* set (racy but only ever to 1) when a buffer was refused */
+} nth_job;
+
+static void nth_rows(void* arg, int64_t r0, int64_t r1) {
+  nth_job* j = (nth_job*)arg;
+  const TF_Tensor* x = j->x;
+  const char* xd = (const char*)kutil_data(x);
+  int64_t cols = j->cols, r, c;
+  nth_item* buf = (nth_item*)tfe_malloc(sizeof(nth_item) * (size_t)cols);
+  if (buf == NULL) {
+    j->failed = 1;
+    return;
+  }
+  for (r = r0; r < r1; r++) {
+    int64_t e0 = r * cols;
+    switch (x->dtype) {
+      case TF_FLOAT:
+        for (c = 0; c < cols; c++)
+          buf[c].key = nth_fkey(((const float*)xd)[e0 + c]);
+        break;
+      case TF_DOUBLE:
+        for (c = 0; c < cols; c++)
+          buf[c].key = nth_fkey(((const double*)xd)[e0 + c]);
+        break;
+      case TF_HALF:
+        for (c = 0; c < cols; c++)
+          buf[c].key =
+              nth_fkey(kutil_f16_to_f32(((const uint16_t*)xd)[e0 + c]));
+        break;
+      case TF_BFLOAT16:
+        for (c = 0; c < cols; c++)
+          buf[c].key =
+              nth_fkey(kutil_bf16_to_f32(((const uint16_t*)xd)[e0 + c]));
+        break;
+      case TF_UINT64:
+        for (c = 0; c < cols; c++)
+          buf[c].key = (int64_t)(((const uint64_t*)xd)[e0 + c] ^
+                                 0x8000000000000000ull);
+        break;
+      case TF_UINT8:
+      case TF_UINT16:
+      case TF_UINT32:
+        for (c = 0; c < cols; c++)
+          buf[c].key = (int64_t)(uint64_t)kutil_get_int(x, e0 + c);
+        break;
+      default:
+        for (c = 0; c < cols; c++) buf[c].key = kutil_get_int(x, e0 + c);
+        break;
+    }
+    for (c = 0; c < cols; c++) buf[c].pos = e0 + c;
+    nth_select(buf, cols, j->pick);
+    memcpy((char*)kutil_data(j->y) + (size_t)r * j->esz,
+           xd + (size_t)buf[j->pick].pos * j->esz, j->esz);
+  }
+  tfe_free(buf);
 }
 
 static void k_nth_element(tfe_kernel_context* k) {
   const TF_Tensor *x = k->inputs[0], *nt = k->inputs[1];
-  int reverse = 0, nd = x->num_dims, kind;
-  int64_t n, cols, rows, r, c;
-  size_t esz = kutil_esize(x->dtype);
-  nth_item* buf;
+  int reverse = 0, nd = x->num_dims;
+  int64_t n, cols, rows;
+  nth_job job;
   TF_Tensor* y;
   if (k->attrs != NULL) tfe_attrs_get_bool(k->attrs, "reverse", &reverse, NULL);
   if (nt->num_dims != 0) {
@@ -434,53 +511,84 @@ static void k_nth_element(tfe_kernel_context* k) {
   if (y == NULL) return;
   rows = kutil_num_elements(y);
   if (rows == 0) return;
-  buf = (nth_item*)tfe_malloc(sizeof(nth_item) * (size_t)cols);
-  if (buf == NULL) {
-    KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "OOM in NthElement");
-    return;
-  }
-  kind = (x->dtype == TF_FLOAT || x->dtype == TF_DOUBLE ||
-          x->dtype == TF_HALF || x->dtype == TF_BFLOAT16)
-             ? 0
-         : (x->dtype == TF_UINT8 || x->dtype == TF_UINT16 ||
-            x->dtype == TF_UINT32 || x->dtype == TF_UINT64)
-             ? 2
-             : 1;
-  for (r = 0; r < rows; r++) {
-    int64_t pick;
-    for (c = 0; c < cols; c++) {
-      int64_t e = r * cols + c;
-      nth_item* it = &buf[c];
-      it->pos = e;
-      if (kind == 0)
-        it->f = nth_val(x, e);
-      else if (kind == 2)
-        it->u = x->dtype == TF_UINT64 ? ((const uint64_t*)kutil_data(x))[e]
-                                      : (uint64_t)kutil_get_int(x, e);
-      else
-        it->s = kutil_get_int(x, e);
-    }
-    qsort(buf, (size_t)cols, sizeof *buf,
-          kind == 0 ? nth_cmp_f : kind == 1 ? nth_cmp_s : nth_cmp_u);
-    pick = reverse ? cols - 1 - n : n;
-    memcpy((char*)kutil_data(y) + (size_t)r * esz,
-           (const char*)kutil_data(x) + (size_t)buf[pick].pos * esz, esz);
-  }
-  tfe_free(buf);
+  job.x = x;
+  job.y = y;
+  job.cols = cols;
+  job.pick = reverse ? cols - 1 - n : n;
+  job.esz = kutil_esize(x->dtype);
+  job.failed = 0;
+  /* about cols * 8 comparisons per row: chunks of >= 64k items */
+  tfe_parallel_for(tfe_kernel_threadpool(k), rows,
+                   cols >= 65536 ? 1 : 65536 / cols, nth_rows, &job);
+  if (job.failed) KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "OOM in NthElement");
 }
 
 /* ------------------------------------------------------ StridedSliceGrad */
 
-/* StridedSlice's kernel (and so its checks and messages) is run on a
- * tensor of shape `shape` holding 0, 1, 2, ...: its output names, in dy's
- * order, the element of the result each dy element lands on. */
+/* StridedSlice's slice spec (and so its checks and messages) resolved
+ * against `shape`; dy, of the slice's shape, is then scattered into a
+ * zero result: dy element (i0..ik) lands on result element
+ * (begin[0] + i0*stride[0], ...). A slice never hits an element twice. */
+static void ssg_scatter(TF_DataType dt, size_t esz, const void* src,
+                        const int64_t* dims, int nd, const int64_t* begin,
+                        const int64_t* stride, const int64_t* proc,
+                        void* dst) {
+  int64_t dstride[TFE_MAX_DIMS], step[TFE_MAX_DIMS], idx[TFE_MAX_DIMS];
+  int64_t outer = 1, inner, off = 0, o, t, istep;
+  const char* s = (const char*)src;
+  char* d = (char*)dst;
+  int i;
+  if (nd <= 0 || nd > TFE_MAX_DIMS) {
+    if (nd == 0) kutil_copy1(dt, esz, d, s);
+    return;
+  }
+  for (i = 0; i < nd; i++)
+    if (proc[i] == 0) return;
+  dstride[nd - 1] = 1;
+  for (i = nd - 2; i >= 0; i--) dstride[i] = dstride[i + 1] * dims[i + 1];
+  for (i = 0; i < nd; i++) {
+    step[i] = stride[i] * dstride[i];
+    off += begin[i] * dstride[i];
+    idx[i] = 0;
+  }
+  inner = proc[nd - 1];
+  istep = step[nd - 1];
+  for (i = 0; i < nd - 1; i++) outer *= proc[i];
+  for (o = 0; o < outer; o++) {
+    const char* row = s + (size_t)(o * inner) * esz;
+    if (dt != TF_STRING && istep == 1) {
+      memcpy(d + (size_t)off * esz, row, (size_t)inner * esz);
+    } else if (dt != TF_STRING && esz == 4) {
+      const uint32_t* sp = (const uint32_t*)row;
+      uint32_t* dp = (uint32_t*)d + off;
+      for (t = 0; t < inner; t++) dp[t * istep] = sp[t];
+    } else if (dt != TF_STRING && esz == 8) {
+      const uint64_t* sp = (const uint64_t*)row;
+      uint64_t* dp = (uint64_t*)d + off;
+      for (t = 0; t < inner; t++) dp[t * istep] = sp[t];
+    } else {
+      for (t = 0; t < inner; t++)
+        kutil_copy1(dt, esz, d + (size_t)(off + t * istep) * esz,
+                    row + (size_t)t * esz);
+    }
+    for (i = nd - 2; i >= 0; i--) {
+      idx[i]++;
+      off += step[i];
+      if (idx[i] < proc[i]) break;
+      off -= step[i] * proc[i];
+      idx[i] = 0;
+    }
+  }
+}
+
 static void k_strided_slice_grad(tfe_kernel_context* k) {
   const TF_Tensor *st = k->inputs[0], *dy = k->inputs[4];
-  TF_Tensor* in[4];
-  TF_Tensor *iota = NULL, *pos = NULL, *y;
-  kutil_shape_buf sa, sb;
-  int64_t dims[TFE_MAX_DIMS], n, i, ny;
-  int nd, d;
+  TF_Tensor* y;
+  kutil_shape_buf sa;
+  char sb[256];
+  int64_t dims[TFE_MAX_DIMS], n, begin[TFE_MAX_DIMS], stride[TFE_MAX_DIMS];
+  int64_t proc[TFE_MAX_DIMS], fdims[TFE_MAX_DIMS];
+  int nd, d, nfinal = 0;
   size_t esz = kutil_esize(dy->dtype);
   if (st->num_dims != 1 || st->dims[0] > TFE_MAX_DIMS) {
     KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
@@ -503,36 +611,22 @@ static void k_strided_slice_grad(tfe_kernel_context* k) {
     }
     n *= dims[d];
   }
-  iota = TF_AllocateTensor(TF_INT64, dims, nd, (size_t)n * sizeof(int64_t));
-  if (iota == NULL) {
-    KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "OOM in StridedSliceGrad");
+  if (!tfe_strided_slice_spec(k, dims, nd, k->inputs[1], k->inputs[2],
+                              k->inputs[3], begin, stride, proc, fdims,
+                              &nfinal))
+    return;
+  if (nfinal != dy->num_dims ||
+      memcmp(fdims, dy->dims, sizeof(int64_t) * (size_t)dy->num_dims)) {
+    kutil_shape_str(fdims, nfinal, sb, sizeof sb);
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "shape of dy was %s instead of %s",
+               kutil_tshape(dy, &sa), sb);
     return;
   }
-  for (i = 0; i < n; i++) ((int64_t*)TF_TensorData(iota))[i] = i;
-  in[0] = iota;
-  in[1] = k->inputs[1];
-  in[2] = k->inputs[2];
-  in[3] = k->inputs[3];
-  pos = run_other_kernel_on(k, "StridedSlice", TF_INT64, in, 4, TF_INT64);
-  if (pos == NULL) goto done;
-  ny = kutil_num_elements(pos);
-  if (pos->num_dims != dy->num_dims ||
-      memcmp(pos->dims, dy->dims, sizeof(int64_t) * (size_t)dy->num_dims)) {
-    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "shape of dy was %s instead of %s",
-               kutil_tshape(dy, &sa), kutil_tshape(pos, &sb));
-    goto done;
-  }
   y = tfe_kernel_alloc_output(k, 0, dy->dtype, dims, nd);
-  if (y == NULL) goto done;
+  if (y == NULL || n == 0) return;
   if (dy->dtype != TF_STRING) memset(kutil_data(y), 0, (size_t)n * esz);
-  for (i = 0; i < ny; i++) {
-    int64_t p = ((const int64_t*)kutil_data(pos))[i];
-    kutil_copy1(dy->dtype, esz, (char*)kutil_data(y) + (size_t)p * esz,
-                (const char*)kutil_data(dy) + (size_t)i * esz);
-  }
-done:
-  TF_DeleteTensor(iota);
-  TF_DeleteTensor(pos);
+  ssg_scatter(dy->dtype, esz, kutil_data(dy), dims, nd, begin, stride, proc,
+              kutil_data(y));
 }
 
 /* -------------------------------------------------------- ParallelConcat */
@@ -606,18 +700,86 @@ static void k_parallel_concat(tfe_kernel_context* k) {
 
 /* --------------------------------------------------------- MirrorPadGrad */
 
-/* Checks as TF's MirrorPadGrad, then runs MirrorPad's kernel on a tensor
- * of the result's shape holding 0, 1, 2, ...: element j of its output
- * names the result element grad[j] is added to. */
+/* y[map(i)] += g[i] for every grad element i in order (row-major walk of
+ * g's index with the result offset kept up to date). */
+#define MPG_LOOP(T, ADD)                                                   \
+  do {                                                                     \
+    const T* gs = (const T*)kutil_data(g);                                 \
+    T* ys = (T*)kutil_data(y);                                             \
+    for (o = 0; o < outer; o++) {                                          \
+      const T* grow = gs + o * inner;                                      \
+      T* yrow = ys + base;                                                 \
+      for (t = 0; t < inner; t++) ADD(yrow[last[t]], grow[t]);             \
+      for (d = nd - 2; d >= 0; d--) {                                      \
+        base -= map[d][idx[d]] * ystr[d];                                  \
+        if (++idx[d] < g->dims[d]) {                                       \
+          base += map[d][idx[d]] * ystr[d];                                \
+          break;                                                           \
+        }                                                                  \
+        idx[d] = 0;                                                        \
+        base += map[d][0] * ystr[d];                                       \
+      }                                                                    \
+    }                                                                      \
+  } while (0)
+#define MPG_PLUS(a, b) ((a) = (a) + (b))
+#define MPG_WRAP(a, b) ((a) = (a) + (b)) /* on unsigned views: wraps */
+
+static void mpg_accumulate(const TF_Tensor* g, TF_Tensor* y,
+                           const int64_t* dims, int nd,
+                           const int64_t* const* map) {
+  int64_t ystr[TFE_MAX_DIMS], idx[TFE_MAX_DIMS], base = 0, outer = 1, o, t;
+  int64_t inner = g->dims[nd - 1];
+  const int64_t* last = map[nd - 1];
+  size_t esz = kutil_esize(g->dtype);
+  int d;
+  ystr[nd - 1] = 1;
+  for (d = nd - 2; d >= 0; d--) ystr[d] = ystr[d + 1] * dims[d + 1];
+  for (d = 0; d < nd - 1; d++) {
+    idx[d] = 0;
+    base += map[d][0] * ystr[d];
+    outer *= g->dims[d];
+  }
+  switch (g->dtype) {
+    case TF_FLOAT: MPG_LOOP(float, MPG_PLUS); break;
+    case TF_DOUBLE: MPG_LOOP(double, MPG_PLUS); break;
+    case TF_INT32:
+    case TF_UINT32: MPG_LOOP(uint32_t, MPG_WRAP); break;
+    case TF_INT64:
+    case TF_UINT64: MPG_LOOP(uint64_t, MPG_WRAP); break;
+    default: {
+      /* half, bfloat16, complex, small ints: AssignAdd's element rules */
+      const char* gs = (const char*)kutil_data(g);
+      char* ys = (char*)kutil_data(y);
+      for (o = 0; o < outer; o++) {
+        for (t = 0; t < inner; t++)
+          tfe_cpu_add_sub_inplace(g->dtype, ys + (size_t)(base + last[t]) * esz,
+                                  gs + (size_t)(o * inner + t) * esz, 1, 0);
+        for (d = nd - 2; d >= 0; d--) {
+          base -= map[d][idx[d]] * ystr[d];
+          if (++idx[d] < g->dims[d]) {
+            base += map[d][idx[d]] * ystr[d];
+            break;
+          }
+          idx[d] = 0;
+          base += map[d][0] * ystr[d];
+        }
+      }
+    }
+  }
+}
+
+/* Checks as TF's MirrorPadGrad; then every grad element, in order, is
+ * added to the result element MirrorPad copies it from (MirrorPad's index
+ * mapping, per dim). */
 static void k_mirror_pad_grad(tfe_kernel_context* k) {
   const TF_Tensor *g = k->inputs[0], *pt = k->inputs[1];
-  TF_Tensor* in[2];
-  TF_Tensor *iota = NULL, *pos = NULL, *y;
+  TF_Tensor* y;
+  int64_t *maps, *map[TFE_MAX_DIMS], tot = 0;
   kutil_shape_buf sa, sb;
   const char* mode = "REFLECT";
   size_t mlen = 7, esz = kutil_esize(g->dtype);
   int nd = g->num_dims, d, sym;
-  int64_t dims[TFE_MAX_DIMS], n = 1, i, ng;
+  int64_t dims[TFE_MAX_DIMS], n = 1, ng;
   if (k->attrs != NULL)
     tfe_attrs_get_string(k->attrs, "mode", &mode, &mlen, NULL);
   sym = mlen == 9 && memcmp(mode, "SYMMETRIC", 9) == 0;
@@ -662,34 +824,53 @@ static void k_mirror_pad_grad(tfe_kernel_context* k) {
     }
     dims[d] = out;
     n *= out;
+    tot += g->dims[d];
   }
-  iota = TF_AllocateTensor(TF_INT64, dims, nd, (size_t)n * sizeof(int64_t));
-  if (iota == NULL) {
+  if (!sym && !(mlen == 7 && memcmp(mode, "REFLECT", 7) == 0)) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "mode must be either REFLECT or SYMMETRIC.");
+    return;
+  }
+  y = tfe_kernel_alloc_output(k, 0, g->dtype, dims, nd);
+  if (y == NULL) return;
+  ng = kutil_num_elements(g);
+  if (nd == 0) {
+    memset(kutil_data(y), 0, esz);
+    tfe_cpu_add_sub_inplace(g->dtype, kutil_data(y), kutil_data(g), 1, 0);
+    return;
+  }
+  if (n == 0 || ng == 0) {
+    if (n > 0) memset(kutil_data(y), 0, (size_t)n * esz);
+    return;
+  }
+  /* per dim: padded index -> result index (MirrorPad's own mapping) */
+  maps = (int64_t*)tfe_malloc(sizeof(int64_t) * (size_t)(tot > 0 ? tot : 1));
+  if (maps == NULL) {
     KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "OOM in MirrorPadGrad");
     return;
   }
-  for (i = 0; i < n; i++) ((int64_t*)TF_TensorData(iota))[i] = i;
-  in[0] = iota;
-  in[1] = k->inputs[1];
-  pos = run_other_kernel_on(k, "MirrorPad", TF_INT64, in, 2, TF_INT64);
-  if (pos == NULL) goto done;
-  ng = kutil_num_elements(g);
-  if (kutil_num_elements(pos) != ng) {
-    KUTIL_FAIL(k, TF_INTERNAL, "MirrorPadGrad: padded shape mismatch");
-    goto done;
+  {
+    int64_t* m = maps;
+    for (d = 0; d < nd; d++) {
+      int64_t o, before = kutil_get_int(pt, 2 * d), len = dims[d];
+      map[d] = m;
+      for (o = 0; o < g->dims[d]; o++) {
+        int64_t s = o - before;
+        if (sym) {
+          if (s < 0) s = -s - 1;
+          if (s >= len) s = 2 * len - 1 - s;
+        } else {
+          if (s < 0) s = -s;
+          if (s >= len) s = 2 * len - 2 - s;
+        }
+        m[o] = s;
+      }
+      m += g->dims[d];
+    }
   }
-  y = tfe_kernel_alloc_output(k, 0, g->dtype, dims, nd);
-  if (y == NULL) goto done;
   memset(kutil_data(y), 0, (size_t)n * esz);
-  for (i = 0; i < ng; i++) {
-    int64_t p = ((const int64_t*)kutil_data(pos))[i];
-    tfe_cpu_add_sub_inplace(g->dtype, (char*)kutil_data(y) + (size_t)p * esz,
-                            (const char*)kutil_data(g) + (size_t)i * esz, 1,
-                            0);
-  }
-done:
-  TF_DeleteTensor(iota);
-  TF_DeleteTensor(pos);
+  mpg_accumulate(g, y, dims, nd, (const int64_t* const*)map);
+  tfe_free(maps);
 }
 
 /* ---------------------------------------------------------------- Spence */
@@ -733,18 +914,36 @@ static double spence(double x) {
   return li2(1 - x);
 }
 
+typedef struct spence_job {
+  const void* x;
+  void* y;
+  int is_float;
+} spence_job;
+
+static void spence_chunk(void* arg, int64_t begin, int64_t end) {
+  const spence_job* j = (const spence_job*)arg;
+  int64_t i;
+  if (j->is_float) {
+    const float* x = (const float*)j->x;
+    float* y = (float*)j->y;
+    for (i = begin; i < end; i++) y[i] = (float)spence(x[i]);
+  } else {
+    const double* x = (const double*)j->x;
+    double* y = (double*)j->y;
+    for (i = begin; i < end; i++) y[i] = spence(x[i]);
+  }
+}
+
 static void k_spence(tfe_kernel_context* k) {
   const TF_Tensor* x = k->inputs[0];
-  int64_t i, n = kutil_num_elements(x);
+  spence_job j;
   TF_Tensor* y = tfe_kernel_alloc_output(k, 0, x->dtype, x->dims, x->num_dims);
   if (y == NULL) return;
-  for (i = 0; i < n; i++) {
-    if (x->dtype == TF_FLOAT)
-      ((float*)kutil_data(y))[i] =
-          (float)spence(((const float*)kutil_data(x))[i]);
-    else
-      ((double*)kutil_data(y))[i] = spence(((const double*)kutil_data(x))[i]);
-  }
+  j.x = kutil_data(x);
+  j.y = kutil_data(y);
+  j.is_float = x->dtype == TF_FLOAT;
+  tfe_parallel_for(tfe_kernel_threadpool(k), kutil_num_elements(x), 4096,
+                   spence_chunk, &j);
 }
 
 /* ------------------------------------------------ UniqueV2 / WithCountsV2 */
@@ -825,6 +1024,11 @@ static uint64_t uq_slice_hash(const uq_view* v, int64_t a) {
   return h;
 }
 
+static int64_t uq_int_slot(int64_t val, int64_t cap) {
+  uint64_t h = (uint64_t)val * 0x9e3779b97f4a7c15ull;
+  return (int64_t)((h ^ (h >> 29)) & (uint64_t)(cap - 1));
+}
+
 static void unique_v2(tfe_kernel_context* k, int with_counts) {
   const TF_Tensor *x = k->inputs[0], *at = k->inputs[1];
   TF_DataType it = k->output_types != NULL ? k->output_types[1] : TF_INT32;
@@ -832,7 +1036,7 @@ static void unique_v2(tfe_kernel_context* k, int with_counts) {
   int64_t *table = NULL, *first = NULL, *idx = NULL, *counts = NULL;
   uq_view v;
   TF_Tensor *y, *yi, *yc;
-  int nd = x->num_dims;
+  int nd = x->num_dims, fast;
   if (at->num_dims != 1) {
     KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "axis expects a 1D vector.");
     return;
@@ -868,8 +1072,49 @@ static void unique_v2(tfe_kernel_context* k, int with_counts) {
     KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "OOM in UniqueV2");
     goto done;
   }
-  for (j = 0; j < cap; j++) table[j] = -1;
-  for (j = 0; j < v.len; j++) {
+  fast = v.outer == 1 && v.inner == 1 &&
+         (x->dtype == TF_INT32 || x->dtype == TF_INT64);
+  for (j = 0; j < (fast && cap > 1024 ? 1024 : cap); j++) table[j] = -1;
+  if (fast) {
+    /* 1-D integers: hash and compare the values themselves in a table
+     * that grows with the number of distinct values (the result only
+     * depends on first occurrences, not on the hash or table size) */
+    const int32_t* x32 = (const int32_t*)kutil_data(x);
+    const int64_t* x64 = (const int64_t*)kutil_data(x);
+    int is32 = x->dtype == TF_INT32;
+    int64_t fcap = cap < 1024 ? cap : 1024;
+    for (j = 0; j < v.len; j++) {
+      int64_t val = is32 ? x32[j] : x64[j], slot;
+      if (2 * (nu + 1) > fcap && fcap < cap) {
+        int64_t u;
+        fcap *= 2;
+        for (u = 0; u < fcap; u++) table[u] = -1;
+        for (u = 0; u < nu; u++) {
+          int64_t w = is32 ? x32[first[u]] : x64[first[u]];
+          slot = uq_int_slot(w, fcap);
+          while (table[slot] >= 0) slot = (slot + 1) & (fcap - 1);
+          table[slot] = u;
+        }
+      }
+      slot = uq_int_slot(val, fcap);
+      for (;;) {
+        int64_t u = table[slot];
+        if (u < 0) {
+          table[slot] = nu;
+          first[nu] = j;
+          idx[j] = nu++;
+          break;
+        }
+        if ((is32 ? x32[first[u]] : x64[first[u]]) == val) {
+          idx[j] = u;
+          break;
+        }
+        slot = (slot + 1) & (fcap - 1);
+      }
+      counts[idx[j]]++;
+    }
+  }
+  for (j = 0; !fast && j < v.len; j++) {
     int64_t slot = (int64_t)(uq_slice_hash(&v, j) & (uint64_t)(cap - 1));
     for (;;) {
       int64_t u = table[slot];

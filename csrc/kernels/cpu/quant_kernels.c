@@ -7,14 +7,16 @@
  * zero is exactly representable, then values are clamped to the nudged
  * range and snapped to the grid of 2^num_bits (minus one with
  * narrow_range) levels. All arithmetic is float, in the same order as TF,
- * so the results are bit-identical. (This file is compiled without FMA
- * contraction of these expressions: no target clones here.) */
+ * so the results are bit-identical. The project builds as strict C11
+ * (-std=c11 implies -ffp-contract=off), so the per-ISA clones of the
+ * contiguous loops below vectorize without fusing any multiply-add. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/threadpool.h"
 #include "kernels/cpu/broadcast.h"
 #include "kernels/cpu/kutil.h"
 
@@ -102,6 +104,73 @@ static void fq_apply(const float* x, float* y, int64_t n, int64_t stride,
   for (i = 0; i < n; i++) y[i * stride] = fq_one(x[i * stride], &r, by_div > 0);
 }
 
+/* Contiguous forms of fq_one / the gradient mask, in chunks over the
+ * intra-op pool. The expressions are fq_one's, written out so that each
+ * ISA clone vectorizes them (same operations, same order). */
+typedef struct fq_job {
+  const float* x;
+  const float* dy;
+  float* y;
+  fq_range r;
+  int by_div;
+} fq_job;
+
+KUTIL_CLONES
+static void fq_apply_chunk(void* arg, int64_t begin, int64_t end) {
+  const fq_job* j = (const fq_job*)arg;
+  const float* restrict x = j->x;
+  float* restrict y = j->y;
+  const float nmin = j->r.nmin, nmax = j->r.nmax, scale = j->r.scale;
+  const float inv = j->r.inv_scale, qzero = j->r.qzero;
+  int64_t i;
+  if (j->by_div) {
+    for (i = begin; i < end; i++) {
+      float v = x[i];
+      v = (nmax < v) ? nmax : v;
+      v = (v < nmin) ? nmin : v;
+      y[i] = floorf((v - nmin) / scale - qzero + 0.5f) * scale;
+    }
+  } else {
+    for (i = begin; i < end; i++) {
+      float v = x[i];
+      v = (nmax < v) ? nmax : v;
+      v = (v < nmin) ? nmin : v;
+      y[i] = floorf((v - nmin) * inv - qzero + 0.5f) * scale;
+    }
+  }
+}
+
+KUTIL_CLONES
+static void fq_mask_chunk(void* arg, int64_t begin, int64_t end) {
+  const fq_job* j = (const fq_job*)arg;
+  const float* restrict x = j->x;
+  const float* restrict dy = j->dy;
+  float* restrict dx = j->y;
+  const float nmin = j->r.nmin, nmax = j->r.nmax;
+  int64_t i;
+  for (i = begin; i < end; i++) {
+    float v = x[i];
+    dx[i] = dy[i] * ((v >= nmin && v <= nmax) ? 1.0f : 0.0f);
+  }
+}
+
+/* fq_apply over n contiguous elements, split over k's pool. */
+static void fq_apply_par(tfe_kernel_context* k, const float* x, float* y,
+                         int64_t n, float mn, float mx, int qmin, int qmax,
+                         int by_div) {
+  fq_job j;
+  if (mn == 0.0f && mx == 0.0f && by_div >= 0) {
+    fq_apply(x, y, n, 1, mn, mx, qmin, qmax, by_div);
+    return;
+  }
+  fq_nudge(mn, mx, qmin, qmax, &j.r);
+  j.x = x;
+  j.dy = NULL;
+  j.y = y;
+  j.by_div = by_div > 0;
+  tfe_parallel_for(tfe_kernel_threadpool(k), n, 32768, fq_apply_chunk, &j);
+}
+
 /* Gradient over n strided elements: dx = dy inside the nudged range;
  * *dmin / *dmax = sum of dy below / above it. zero_pass: TF's Vars kernels
  * pass every gradient through when min = max = 0. */
@@ -177,8 +246,8 @@ static void k_fq_args(tfe_kernel_context* k) {
   if (!fq_args_attrs(k, &mn, &mx, &qmin, &qmax)) return;
   y = tfe_kernel_alloc_output(k, 0, TF_FLOAT, x->dims, x->num_dims);
   if (y == NULL) return;
-  fq_apply((const float*)kutil_data(x), (float*)kutil_data(y),
-           kutil_num_elements(x), 1, mn, mx, qmin, qmax, -1);
+  fq_apply_par(k, (const float*)kutil_data(x), (float*)kutil_data(y),
+               kutil_num_elements(x), mn, mx, qmin, qmax, -1);
 }
 
 static void k_fq_args_grad(tfe_kernel_context* k) {
@@ -201,9 +270,16 @@ static void k_fq_args_grad(tfe_kernel_context* k) {
   }
   dx = tfe_kernel_alloc_output(k, 0, TF_FLOAT, x->dims, x->num_dims);
   if (dx == NULL) return;
-  fq_grad((const float*)kutil_data(dy), (const float*)kutil_data(x),
-          (float*)kutil_data(dx), kutil_num_elements(x), 1, mn, mx, qmin,
-          qmax, 0, NULL, NULL);
+  {
+    fq_job j;
+    fq_nudge(mn, mx, qmin, qmax, &j.r);
+    j.x = (const float*)kutil_data(x);
+    j.dy = (const float*)kutil_data(dy);
+    j.y = (float*)kutil_data(dx);
+    j.by_div = 0;
+    tfe_parallel_for(tfe_kernel_threadpool(k), kutil_num_elements(x), 32768,
+                     fq_mask_chunk, &j);
+  }
 }
 
 static void k_fq_vars(tfe_kernel_context* k) {
@@ -214,9 +290,9 @@ static void k_fq_vars(tfe_kernel_context* k) {
   if (!fq_rank(k, 1, "min", 0) || !fq_rank(k, 2, "max", 0)) return;
   y = tfe_kernel_alloc_output(k, 0, TF_FLOAT, x->dims, x->num_dims);
   if (y == NULL) return;
-  fq_apply((const float*)kutil_data(x), (float*)kutil_data(y),
-           kutil_num_elements(x), 1, *(const float*)kutil_data(k->inputs[1]),
-           *(const float*)kutil_data(k->inputs[2]), qmin, qmax, 1);
+  fq_apply_par(k, (const float*)kutil_data(x), (float*)kutil_data(y),
+               kutil_num_elements(x), *(const float*)kutil_data(k->inputs[1]),
+               *(const float*)kutil_data(k->inputs[2]), qmin, qmax, 1);
 }
 
 static void k_fq_vars_grad(tfe_kernel_context* k) {
