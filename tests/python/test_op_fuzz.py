@@ -105,6 +105,23 @@ EXCLUDED.update(
         for name in ("Stage", "Unstage", "StagePeek")
     }
 )
+# Staging maps wait for room (MapStage at capacity) or for a key to take;
+# barrier and accumulator takes wait for enough ready elements / gradients
+# (chains can make a real barrier or accumulator first). Only a run's
+# cancellation ends such a wait, as in TF. tests/python/test_dataflow2_ops.py
+# covers them.
+EXCLUDED.update(
+    {
+        name: "blocks while its staging map, barrier or accumulator has nothing to take "
+        "(covered by the dataflow2 op tests)"
+        for name in (
+            "MapStage", "MapUnstage", "MapPeek", "MapUnstageNoKey",
+            "OrderedMapStage", "OrderedMapUnstage", "OrderedMapPeek", "OrderedMapUnstageNoKey",
+            "BarrierTakeMany", "AccumulatorTakeGradient", "ResourceAccumulatorTakeGradient",
+            "SparseAccumulatorTakeGradient",
+        )
+    }
+)
 # TF 1 readers take their next work unit (file name) from a queue and wait
 # like a dequeue while it is empty. tests/python/test_iosum_ops.py covers them.
 EXCLUDED.update(
