@@ -690,6 +690,16 @@ def counters() -> None:
         dict(S("CountUpTo", {"ref": REF(0)}, {"limit": 7}),
              truncate_message="Attempting to use uninitialized value"),
     ])
+    # FakeQueue: a TF 1 handle for a V2 queue, used by TF 1 queue ops
+    seq("fake_queue", "graph", [
+        S("FIFOQueueV2", {}, {"component_types": DTS("float32"), "shared_name": "fq"},
+          fetch=False),
+        S("FakeQueue", {"resource": REF(0)}, fetch=False),
+        S("QueueEnqueueV2", {"handle": REF(0), "components": [T([1.5, 2.0], "float32")]}),
+        S("QueueSize", {"handle": REF(1)}),
+        S("QueueDequeue", {"handle": REF(1)}, {"component_types": DTS("float32")}),
+        S("QueueSizeV2", {"handle": REF(0)}),
+    ])
     seq("resource_count_up_to_errors", "eager", [
         S("VarHandleOp", {}, {"dtype": DT("int32"), "shape": SH([2]),
                               "shared_name": "cnt_err"}),

@@ -7,7 +7,8 @@
  * a new buffer, so tensors read before keep their value). Variable is
  * VariableV2's TF 1 twin: an uninitialized Ref(dtype) cell, kept under the
  * shared_name (in a graph: the node's name) in the context's registry of
- * reference variables (kernels/ref_var.h), the key VariableV2 uses. */
+ * reference variables (kernels/ref_var.h), the key VariableV2 uses.
+ * FakeQueue turns a queue's resource handle into a TF 1 queue handle. */
 #include <stdio.h>
 #include <string.h>
 
@@ -16,6 +17,7 @@
 #include "kernels/kernel.h"
 #include "kernels/ref_var.h"
 #include "kernels/resource.h"
+#include "tensorflow/c/tf_tstring.h"
 
 void tfe_register_cpu_dataflow2_counter_kernels(void);
 
@@ -157,6 +159,35 @@ static void k_variable(tfe_kernel_context* k) {
   tfe_ref_cell_unref(c);
 }
 
+/* FakeQueue(resource): a TF 1 Ref(string) queue handle [container, name]
+ * naming the queue that a resource handle refers to, so TF 1 queue ops can
+ * use a V2 queue. */
+static void k_fake_queue(tfe_kernel_context* k) {
+  static const int64_t dims[1] = {2};
+  const TF_Tensor* h = k->inputs[0];
+  tfe_resource* r = h->dtype == TF_RESOURCE ? tfe_resource_of_tensor(h) : NULL;
+  TF_Tensor* t;
+  TF_TString* v;
+  tfe_ref_cell* c;
+  if (r == NULL || kutil_num_elements(h) < 1) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "FakeQueue: input 0 is not a resource handle made by tfe");
+    return;
+  }
+  t = TF_AllocateTensor(TF_STRING, dims, 1, 2 * sizeof(TF_TString));
+  if (t == NULL) goto oom;
+  v = (TF_TString*)kutil_data(t);
+  TF_TString_Copy(&v[0], r->container, strlen(r->container));
+  TF_TString_Copy(&v[1], r->name, strlen(r->name));
+  c = tfe_ref_cell_new(TF_STRING, t);
+  if (c == NULL) goto oom;
+  tfe_kernel_set_output_ref(k, 0, c);
+  tfe_ref_cell_unref(c);
+  return;
+oom:
+  KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory in FakeQueue");
+}
+
 void tfe_register_cpu_dataflow2_counter_kernels(void) {
   static const TF_DataType kInts[] = {TF_INT32, TF_INT64};
   tfe_kutil_register("CountUpTo", k_count_up_to, "T", kInts, 2, NULL, NULL,
@@ -164,4 +195,5 @@ void tfe_register_cpu_dataflow2_counter_kernels(void) {
   tfe_kutil_register("ResourceCountUpTo", k_resource_count_up_to, "T", kInts,
                      2, NULL, NULL, 0);
   tfe_kutil_register("Variable", k_variable, NULL, NULL, 0, NULL, NULL, 0);
+  tfe_kutil_register("FakeQueue", k_fake_queue, NULL, NULL, 0, NULL, NULL, 0);
 }
