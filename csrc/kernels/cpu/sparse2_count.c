@@ -54,7 +54,34 @@ static void emit_counts(tfe_kernel_context* k, cnt_item* items, int64_t n,
   int64_t shp[2];
   if (!kutil_attr_int32(k, "minlength", -1, &minl)) return;
   if (!kutil_attr_int32(k, "maxlength", -1, &maxl)) return;
-  if (n > 1) qsort(items, (size_t)n, sizeof *items, item_cmp);
+  if (n > 1) {
+    /* stable sort by (batch, value): the radix/merge row sort of the
+     * sparse group on a [n, 2] key matrix keeps each value's occurrences
+     * in input order (so weights add up in TF's order) */
+    int64_t* keys = (int64_t*)tfe_malloc((size_t)n * 2 * sizeof(int64_t));
+    int64_t* perm = (int64_t*)tfe_malloc((size_t)n * sizeof(int64_t));
+    cnt_item* sorted = (cnt_item*)tfe_malloc((size_t)n * sizeof(cnt_item));
+    if (keys == NULL || perm == NULL || sorted == NULL) {
+      tfe_free(keys);
+      tfe_free(perm);
+      tfe_free(sorted);
+      qsort(items, (size_t)n, sizeof *items, item_cmp);
+    } else {
+      for (i = 0; i < n; i++) {
+        keys[2 * i] = items[i].batch;
+        keys[2 * i + 1] = items[i].value;
+      }
+      if (tfe_sparse_sort_rows(keys, n, 2, perm)) {
+        for (i = 0; i < n; i++) sorted[i] = items[perm[i]];
+        memcpy(items, sorted, (size_t)n * sizeof(cnt_item));
+      } else {
+        qsort(items, (size_t)n, sizeof *items, item_cmp);
+      }
+      tfe_free(keys);
+      tfe_free(perm);
+      tfe_free(sorted);
+    }
+  }
   for (i = 0; i < n; i++) {
     if (i == 0 || items[i].batch != items[i - 1].batch ||
         items[i].value != items[i - 1].value) {

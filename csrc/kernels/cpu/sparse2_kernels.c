@@ -545,6 +545,8 @@ static void k_sparse_split(tfe_kernel_context* k) {
   const int64_t *ix, *shp;
   int64_t* counts = NULL;
   int64_t* fill = NULL;
+  int64_t* fill_pos = NULL;
+  int32_t* slice_of = NULL;
   TF_Tensor** ois = NULL;
   TF_Tensor** ovs = NULL;
   TF_DataType dt = iv->dtype;
@@ -603,9 +605,11 @@ static void k_sparse_split(tfe_kernel_context* k) {
   residual = dimsz % nsplit;
   counts = (int64_t*)tfe_calloc((size_t)nsplit, sizeof(int64_t));
   fill = (int64_t*)tfe_calloc((size_t)nsplit, sizeof(int64_t));
+  fill_pos = (int64_t*)tfe_calloc((size_t)nsplit, sizeof(int64_t));
   ois = (TF_Tensor**)tfe_calloc((size_t)nsplit, sizeof(TF_Tensor*));
   ovs = (TF_Tensor**)tfe_calloc((size_t)nsplit, sizeof(TF_Tensor*));
-  if (counts == NULL || fill == NULL || ois == NULL || ovs == NULL) {
+  if (counts == NULL || fill == NULL || fill_pos == NULL || ois == NULL ||
+      ovs == NULL) {
     KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "OOM in SparseSplit");
     goto done;
   }
@@ -616,7 +620,16 @@ static void k_sparse_split(tfe_kernel_context* k) {
 #define SP2_SLICE_START(sl)                                                \
   ((sl) < residual ? (sl) * (split_size + 1)                               \
                    : residual * (split_size + 1) + ((sl) - residual) * split_size)
-  for (i = 0; i < nnz; i++) counts[SP2_SLICE_OF(ix[i * nd + axis])]++;
+  slice_of = (int32_t*)tfe_malloc((size_t)(nnz > 0 ? nnz : 1) * sizeof(int32_t));
+  if (slice_of == NULL) {
+    KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "OOM in SparseSplit");
+    goto done;
+  }
+  for (i = 0; i < nnz; i++) {
+    int64_t c = ix[i * nd + axis];
+    slice_of[i] = (int32_t)SP2_SLICE_OF(c);
+    counts[slice_of[i]]++;
+  }
   for (s = 0; s < nsplit; s++) {
     int64_t od[2];
     od[0] = counts[s];
@@ -626,13 +639,17 @@ static void k_sparse_split(tfe_kernel_context* k) {
     ovs[s] = tfe_kernel_alloc_output(k, (int)(nsplit + s), dt, od, 1);
     if (ovs[s] == NULL) goto done;
   }
+  /* fill: each slice's start along the axis; fill_pos: rows written */
+  for (s = 0; s < nsplit; s++) fill[s] = SP2_SLICE_START(s);
   for (i = 0; i < nnz; i++) {
     const int64_t* row = ix + i * nd;
-    int64_t sl = SP2_SLICE_OF(row[axis]);
-    int64_t p = fill[sl]++;
-    int64_t* o = (int64_t*)kutil_data(ois[sl]) + p * nd;
-    memcpy(o, row, (size_t)nd * sizeof(int64_t));
-    o[axis] -= SP2_SLICE_START(sl);
+    int32_t sl = slice_of[i];
+    int64_t p = fill_pos[sl]++;
+    int64_t* o;
+    int64_t d;
+    o = (int64_t*)kutil_data(ois[sl]) + p * nd;
+    for (d = 0; d < nd; d++) o[d] = row[d];
+    o[axis] -= fill[sl];
     kutil_copy1(dt, esz, (char*)kutil_data(ovs[sl]) + (size_t)p * esz,
                 (const char*)kutil_data(iv) + (size_t)i * esz);
   }
@@ -646,6 +663,8 @@ static void k_sparse_split(tfe_kernel_context* k) {
 done:
   tfe_free(counts);
   tfe_free(fill);
+  tfe_free(fill_pos);
+  tfe_free(slice_of);
   tfe_free(ois);
   tfe_free(ovs);
 }

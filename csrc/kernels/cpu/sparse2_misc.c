@@ -37,7 +37,7 @@ static int elem_eq(const TF_Tensor* t, int64_t i, const TF_Tensor* u, int64_t j)
  * scratch array of m + 1 entries. */
 static int64_t levenshtein(const TF_Tensor* tt, int64_t t0, int64_t n,
                            const TF_Tensor* hh, int64_t h0, int64_t m,
-                           int64_t* row) {
+                           int64_t* row, const int64_t* tk, const int64_t* hk) {
   int64_t i, j;
   if (n == 0) return m;
   if (m == 0) return n;
@@ -47,7 +47,9 @@ static int64_t levenshtein(const TF_Tensor* tt, int64_t t0, int64_t n,
     row[0] = i;
     for (j = 1; j <= m; j++) {
       int64_t up = row[j];
-      int64_t best = diag + (elem_eq(tt, t0 + i - 1, hh, h0 + j - 1) ? 0 : 1);
+      int eq = tk != NULL ? tk[t0 + i - 1] == hk[h0 + j - 1]
+                          : elem_eq(tt, t0 + i - 1, hh, h0 + j - 1);
+      int64_t best = diag + (eq ? 0 : 1);
       if (up + 1 < best) best = up + 1;
       if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
       row[j] = best;
@@ -89,6 +91,8 @@ static void k_edit_distance(tfe_kernel_context* k) {
   int64_t total, r1 = 0, r2 = 0, nh, nt, maxlen = 0;
   const int64_t *hx, *tx, *hsv, *tsv;
   int64_t* row = NULL;
+  int64_t* hk = NULL;
+  int64_t* tk = NULL;
   float* out;
   TF_Tensor* o;
   if (hi->num_dims != 2) {
@@ -211,6 +215,25 @@ static void k_edit_distance(tfe_kernel_context* k) {
     KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "OOM in EditDistance");
     return;
   }
+  /* Integer and bool values compare as int64 keys (exact equality). */
+  if (hv->dtype != TF_STRING && (sp_kind(hv->dtype) == SPK_I || sp_kind(hv->dtype) == SPK_U)) {
+    int64_t i;
+    hk = (int64_t*)tfe_malloc((size_t)(nh > 0 ? nh : 1) * sizeof(int64_t));
+    tk = (int64_t*)tfe_malloc((size_t)(nt > 0 ? nt : 1) * sizeof(int64_t));
+    if (hk == NULL || tk == NULL) {
+      tfe_free(hk);
+      tfe_free(tk);
+      hk = tk = NULL;
+    } else {
+      int isb = hv->dtype == TF_BOOL;
+      for (i = 0; i < nh; i++) {
+        hk[i] = isb ? ((const uint8_t*)kutil_data(hv))[i] != 0 : kutil_get_int(hv, i);
+      }
+      for (i = 0; i < nt; i++) {
+        tk[i] = isb ? ((const uint8_t*)kutil_data(tv))[i] != 0 : kutil_get_int(tv, i);
+      }
+    }
+  }
   while (r1 < nh || r2 < nt) {
     int c;
     int64_t e1 = 0, e2 = 0, loc = 0;
@@ -236,7 +259,7 @@ static void k_edit_distance(tfe_kernel_context* k) {
       break;
     }
     if (c == 0) {
-      int64_t dist = levenshtein(tv, r2, e2 - r2, hv, r1, e1 - r1, row);
+      int64_t dist = levenshtein(tv, r2, e2 - r2, hv, r1, e1 - r1, row, tk, hk);
       v = (float)dist;
       if (normalize) v /= (float)(e2 - r2);
       r1 = e1;
@@ -252,6 +275,8 @@ static void k_edit_distance(tfe_kernel_context* k) {
     out[loc] = v;
   }
   tfe_free(row);
+  tfe_free(hk);
+  tfe_free(tk);
 }
 
 /* --------------------------------------------- NonMaxSuppression, V2 */

@@ -36,10 +36,27 @@ static int qs_str(const void* x, const void* y) {
   return elem_cmp(1, (const set_elem*)x, (const set_elem*)y);
 }
 
-/* Sorts e[0..n) and drops duplicates; returns the new count. */
+/* Sorts e[0..n) and drops duplicates; returns the new count. Small
+ * integer sets (the common case: one row of a dense input) use an inline
+ * insertion sort. */
 static int64_t sort_unique(int is_str, set_elem* e, int64_t n) {
   int64_t i, m = 0;
   if (n <= 0) return 0;
+  if (!is_str && n <= 64) {
+    for (i = 1; i < n; i++) {
+      set_elem x = e[i];
+      int64_t j = i;
+      while (j > 0 && e[j - 1].v > x.v) {
+        e[j] = e[j - 1];
+        j--;
+      }
+      e[j] = x;
+    }
+    for (i = 0; i < n; i++) {
+      if (m == 0 || e[m - 1].v != e[i].v) e[m++] = e[i];
+    }
+    return m;
+  }
   qsort(e, (size_t)n, sizeof *e, is_str ? qs_str : qs_int);
   for (i = 0; i < n; i++) {
     if (m == 0 || elem_cmp(is_str, &e[m - 1], &e[i]) != 0) e[m++] = e[i];
@@ -54,7 +71,8 @@ static void load_elem(const TF_Tensor* t, int64_t i, set_elem* e) {
     e->n = TF_TString_GetSize(s);
     e->v = 0;
   } else {
-    e->v = kutil_get_int(t, i);
+    e->v = t->dtype == TF_INT64 ? ((const int64_t*)kutil_data(t))[i]
+                                : kutil_get_int(t, i);
     e->s = NULL;
     e->n = 0;
   }
@@ -318,6 +336,10 @@ static void write_result(tfe_kernel_context* k, TF_DataType dt,
     if (dt == TF_STRING) {
       TF_TString_Copy((TF_TString*)kutil_data(ov) + i, o->vals[i].s,
                       o->vals[i].n);
+    } else if (dt == TF_INT64) {
+      ((int64_t*)kutil_data(ov))[i] = o->vals[i].v;
+    } else if (dt == TF_INT32) {
+      ((int32_t*)kutil_data(ov))[i] = (int32_t)o->vals[i].v;
     } else {
       spv v;
       sp_zero(&v);
