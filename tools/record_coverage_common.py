@@ -138,14 +138,25 @@ class Cases:
         return np.asarray(v).reshape(shape)
 
 
+_TMP: list[str] = []  # the scratch directory "{tmp}" stands for while recording
+
+
+def _sub_tmp(x: Any) -> Any:
+    return x.replace("{tmp}", _TMP[0]) if isinstance(x, str) and _TMP else x
+
+
 def _tensor(tf: Any, spec: dict[str, Any]) -> Any:
     dt = spec["dtype"]
+    if "hex" in spec:  # binary strings
+        return tf.constant(np.asarray([bytes.fromhex(x) for x in spec["hex"]], dtype=object)
+                           .reshape(spec["shape"]), dtype=tf.string)
     v = spec["value"]
     if dt in COMPLEX:
         a = np.asarray(v, np.float64).reshape([*spec["shape"], 2])
         v = a[..., 0] + 1j * a[..., 1]
     elif dt == "string":
-        v = np.asarray(v, dtype=object)
+        v = np.vectorize(_sub_tmp, otypes=[object])(np.asarray(v, dtype=object)) \
+            if np.size(v) else np.asarray(v, dtype=object)
     elif dt == "uint64":
         v = np.asarray(v, np.int64).astype(np.uint64)
     return tf.constant(v, dtype=getattr(tf, dt), shape=spec["shape"])
@@ -154,6 +165,9 @@ def _tensor(tf: Any, spec: dict[str, Any]) -> Any:
 def _enc_value(a: Any, dt: str) -> dict[str, Any]:
     if dt == "string":
         flat = [x if isinstance(x, bytes) else str(x).encode() for x in np.asarray(a).ravel()]
+        if _TMP:
+            flat = [x.replace(_TMP[0].encode(), b"{tmp}") for x in flat]
+            a = np.asarray(flat, dtype=object).reshape(np.shape(a))
         try:
             for x in flat:
                 x.decode()
@@ -234,14 +248,21 @@ def run_graph(tf: Any, cs: dict[str, Any]) -> dict[str, Any]:
                     return {"build_error": _err(tf, e)}
             nodes.append(_op_of(tf, res))
     results: list[dict[str, Any]] = []
-    with tf.compat.v1.Session(graph=g) as sess:
+    # Grappler off: its rewrites (constant folding, pruning) can skip the
+    # very kernel behaviour a case records
+    cfg = tf.compat.v1.ConfigProto()
+    cfg.graph_options.rewrite_options.disable_meta_optimizer = True
+    cfg.graph_options.optimizer_options.opt_level = -1
+    with tf.compat.v1.Session(graph=g, config=cfg) as sess:
         for fetches in cs["runs"]:
             fl = [nodes[f[0]].outputs[f[1]] if len(f) == 2 else nodes[f[0]] for f in fetches]
             try:
                 vals = sess.run(fl)
             except tf.errors.OpError as e:
-                results.append({"error": {"type": type(e).__name__,
-                                          "message": node_message(e.message)}})
+                msg = node_message(e.message)
+                if _TMP:
+                    msg = msg.replace(_TMP[0], "{tmp}")
+                results.append({"error": {"type": type(e).__name__, "message": msg}})
                 continue
             outs = []
             for f, v in zip(fetches, vals, strict=True):
@@ -258,8 +279,15 @@ def record(cases: Cases) -> None:
 
     assert tf.__version__.startswith("2.21"), tf.__version__
     tf.random.set_seed(None)
+    import tempfile
+
     for cs in cases.cases:
-        cs.update(run_graph(tf, cs) if "graph" in cs else run_eager(tf, cs))
+        if os.environ.get("COVERAGE_VERBOSE"):
+            print(cs["name"], file=sys.stderr, flush=True)
+        with tempfile.TemporaryDirectory() as tmp:
+            _TMP[:] = [tmp]
+            cs.update(run_graph(tf, cs) if "graph" in cs else run_eager(tf, cs))
+        _TMP.clear()
     names = [c["name"] for c in cases.cases]
     dup = {n for n in names if names.count(n) > 1}
     assert not dup, f"duplicate case names {sorted(dup)}"
