@@ -777,8 +777,29 @@ def sparse_accumulators() -> None:
     ])
 
 
+# ----------------------------------------------------------------- mutexes
+
+def mutexes() -> None:
+    # Each lock is dropped (its tensor deleted) before the next MutexLock of
+    # the same mutex: the eager runner keeps every output alive, so each
+    # sequence takes one lock per mutex.
+    seq("mutex_lock", "eager", [
+        S("MutexV2", {}, {"shared_name": "mx1"}),
+        S("MutexLock", {"mutex": REF(0)}),
+        S("ConsumeMutexLock", {"mutex_lock": REF(1)}),
+        S("MutexV2", {}, {"shared_name": "mx2"}),
+        S("MutexLock", {"mutex": REF(3)}),
+        S("ConsumeMutexLock", {"mutex_lock": REF(4)}),
+    ])
+    seq("mutex_errors", "eager", [
+        S("EmptyTensorMap"),
+        S("ConsumeMutexLock", {"mutex_lock": REF(0)}),
+    ])
+
+
 def main() -> None:
     staging_maps()
+    mutexes()
     sparse_accumulators()
     counters()
     tensor_maps()

@@ -216,6 +216,14 @@ tfe_variant* tfe_variant_new_map(void) {
   return new_variant(TFE_VARIANT_MAP);
 }
 
+tfe_variant* tfe_variant_new_lock(void* opaque, void (*release)(void*)) {
+  tfe_variant* v = new_variant(TFE_VARIANT_LOCK);
+  if (v == NULL) return NULL;
+  v->opaque = opaque;
+  v->release = release;
+  return v;
+}
+
 /* TF's TensorKey equality: dtype, shape and element values (strings by
  * content, other dtypes by bytes). */
 static int map_key_equal(const TF_Tensor* a, const TF_Tensor* b) {
@@ -267,6 +275,7 @@ void tfe_variant_unref(tfe_variant* v) {
     return;
   }
   for (i = 0; i < v->num_tensors; i++) TF_DeleteTensor(v->tensors[i]);
+  if (v->release != NULL) v->release(v->opaque);
   tfe_free(v->tensors);
   tfe_pshape_free(&v->element_shape);
   tfe_free(v);
@@ -324,8 +333,11 @@ void tfe_variant_set(tfe_variant* v, int64_t i, TF_Tensor* t) {
 }
 
 tfe_variant* tfe_variant_copy(const tfe_variant* v) {
-  tfe_variant* c = new_variant(v->kind);
+  tfe_variant* c;
   int64_t i;
+  /* A held lock has one owner: it cannot be copied. */
+  if (v->kind == TFE_VARIANT_LOCK) return NULL;
+  c = new_variant(v->kind);
   if (c == NULL) return NULL;
   c->element_dtype = v->element_dtype;
   c->max_num_elements = v->max_num_elements;
@@ -353,6 +365,9 @@ tfe_variant* tfe_variant_copy(const tfe_variant* v) {
 const char* tfe_variant_type_name(const tfe_variant* v) {
   if (v == NULL) return "void";
   if (v->kind == TFE_VARIANT_MAP) return "tensorflow::TensorMap";
+  if (v->kind == TFE_VARIANT_LOCK) {
+    return "tensorflow::(anonymous namespace)::SharedLockReleaser";
+  }
   return v->kind == TFE_VARIANT_LIST ? "tensorflow::TensorList"
                                      : "tensorflow::data::Optional";
 }
@@ -361,6 +376,10 @@ const char* tfe_variant_debug_string(const tfe_variant* v, char* buf,
                                      size_t cap) {
   if (v == NULL) {
     snprintf(buf, cap, "Variant<type: void value: [empty]>");
+  } else if (v->kind == TFE_VARIANT_LOCK) {
+    snprintf(buf, cap,
+             "Variant<type: tensorflow::(anonymous namespace)::"
+             "SharedLockReleaser value: SharedLockReleaser>");
   } else if (v->kind == TFE_VARIANT_MAP) {
     snprintf(buf, cap, "Variant<type: tensorflow::TensorMap value: TensorMap>");
   } else if (v->kind == TFE_VARIANT_LIST) {
@@ -474,6 +493,14 @@ tfe_variant* tfe_variant_add(const tfe_variant* a, const tfe_variant* b,
                       "Variant type_name: void for device type: %s",
                       device_name != NULL ? device_name : "CPU");
     }
+    return NULL;
+  }
+  if (a->kind == TFE_VARIANT_LOCK) {
+    tfe_status_setf(status, TF_INTERNAL,
+                    "No unary variant binary_op function found for op ADD "
+                    "Variant type_name: %s for device type: %s",
+                    tfe_variant_type_name(a),
+                    device_name != NULL ? device_name : "CPU");
     return NULL;
   }
   if (a->kind == TFE_VARIANT_MAP) {
@@ -603,6 +630,14 @@ tfe_variant* tfe_variant_zeros_like(const tfe_variant* x,
     tfe_status_setf(status, TF_INTERNAL,
                     "No unary variant unary_op function found for op "
                     "ZEROS_LIKE Variant type_name: void for device type: %s",
+                    device_name != NULL ? device_name : "CPU");
+    return NULL;
+  }
+  if (x->kind == TFE_VARIANT_LOCK) {
+    tfe_status_setf(status, TF_INTERNAL,
+                    "No unary variant unary_op function found for op "
+                    "ZEROS_LIKE Variant type_name: %s for device type: %s",
+                    tfe_variant_type_name(x),
                     device_name != NULL ? device_name : "CPU");
     return NULL;
   }

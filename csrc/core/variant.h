@@ -30,7 +30,11 @@ typedef enum tfe_variant_kind {
   TFE_VARIANT_OPTIONAL = 2,
   /* A TensorMap (csrc/kernels/cpu/dataflow2_tensor_map.c): `tensors` holds
    * num_tensors / 2 (key, value) pairs, key at 2i and value at 2i + 1. */
-  TFE_VARIANT_MAP = 3
+  TFE_VARIANT_MAP = 3,
+  /* A held mutex lock (MutexLock; csrc/kernels/cpu/dataflow2_mutex.c):
+   * `release(opaque)` runs when the last reference goes. Not copyable,
+   * no AddN / ZerosLike (as in TF). */
+  TFE_VARIANT_LOCK = 4
 } tfe_variant_kind;
 
 /* A partial shape: rank -1 when unknown, dims -1 where unknown. */
@@ -53,6 +57,9 @@ typedef struct tfe_variant {
   TF_Tensor** tensors;
   int64_t num_tensors;
   int64_t cap;
+  /* TFE_VARIANT_LOCK */
+  void* opaque;
+  void (*release)(void* opaque);
 } tfe_variant;
 
 /* ---- partial shapes ---- */
@@ -86,6 +93,8 @@ tfe_variant* tfe_variant_new_list(TF_DataType element_dtype,
                                   int64_t max_num_elements);
 tfe_variant* tfe_variant_new_optional(int has_value);
 tfe_variant* tfe_variant_new_map(void);
+/* A lock variant owning `opaque`, released by release(opaque). */
+tfe_variant* tfe_variant_new_lock(void* opaque, void (*release)(void*));
 /* Index of the pair of map m whose key equals `key` (same dtype, shape and
  * values; strings by content), or -1. */
 int64_t tfe_variant_map_find(const tfe_variant* m, const TF_Tensor* key);

@@ -157,3 +157,23 @@ def test_sequence_matches_tf(seq: dict[str, Any]) -> None:
         _run_eager(seq)
     else:
         _run_graph(seq)
+
+
+def test_mutex_lock_waits_until_the_lock_tensor_goes() -> None:
+    """MutexLock holds the mutex as long as its lock tensor lives: a second
+    MutexLock waits, and runs once the first lock is deleted."""
+    import gc
+    import threading
+
+    m = ops.MutexV2(shared_name="mx_release")
+    first = ops.MutexLock(mutex=m)
+    got: list[Any] = []
+    t = threading.Thread(target=lambda: got.append(ops.MutexLock(mutex=m)), daemon=True)
+    t.start()
+    t.join(0.3)
+    assert t.is_alive() and not got
+    del first
+    gc.collect()
+    t.join(10)
+    assert not t.is_alive() and len(got) == 1
+    ops.ConsumeMutexLock(mutex_lock=got[0])

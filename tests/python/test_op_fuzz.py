@@ -107,7 +107,8 @@ EXCLUDED.update(
 )
 # Staging maps wait for room (MapStage at capacity) or for a key to take;
 # barrier and accumulator takes wait for enough ready elements / gradients
-# (chains can make a real barrier or accumulator first). Only a run's
+# (chains can make a real barrier or accumulator first); MutexLock waits
+# while a lock of its mutex is alive. Only a run's
 # cancellation ends such a wait, as in TF. tests/python/test_dataflow2_ops.py
 # covers them.
 EXCLUDED.update(
@@ -118,7 +119,7 @@ EXCLUDED.update(
             "MapStage", "MapUnstage", "MapPeek", "MapUnstageNoKey",
             "OrderedMapStage", "OrderedMapUnstage", "OrderedMapPeek", "OrderedMapUnstageNoKey",
             "BarrierTakeMany", "AccumulatorTakeGradient", "ResourceAccumulatorTakeGradient",
-            "SparseAccumulatorTakeGradient",
+            "SparseAccumulatorTakeGradient", "MutexLock",
         )
     }
 )

@@ -10,6 +10,7 @@ void tfe_register_cpu_dataflow2_barrier_kernels(void);
 void tfe_register_cpu_dataflow2_accum_kernels(void);
 void tfe_register_cpu_dataflow2_tensor_map_kernels(void);
 void tfe_register_cpu_dataflow2_counter_kernels(void);
+void tfe_register_cpu_dataflow2_mutex_kernels(void);
 
 void tfe_register_cpu_dataflow2_kernels(void) {
   tfe_register_cpu_dataflow2_map_kernels();
@@ -17,4 +18,5 @@ void tfe_register_cpu_dataflow2_kernels(void) {
   tfe_register_cpu_dataflow2_accum_kernels();
   tfe_register_cpu_dataflow2_tensor_map_kernels();
   tfe_register_cpu_dataflow2_counter_kernels();
+  tfe_register_cpu_dataflow2_mutex_kernels();
 }
