@@ -1187,8 +1187,23 @@ static void k_encode_png(tfe_kernel_context* k) {
   }
   out = tfe_kernel_alloc_output(k, 0, TF_STRING, im->dims, bd);
   if (out == NULL) return;
-  if (n == 0 && nb > 0 && (h == 0 || w == 0)) {
-    /* libpng refuses a zero width or height: every image fails. */
+  if (n == 0) {
+    /* No pixels: nothing to encode, or images of zero width or height,
+     * which libpng refuses (TF's encoder aborts on them; tfe reports each
+     * image as failed, listing the first few). Dims may be huge here:
+     * nothing below multiplies them. */
+    if (nb != 0) {
+      bad[0] = '\0';
+      for (b = 0; b < nb && b < 16; b++) {
+        blen += (size_t)snprintf(bad + blen, sizeof bad - blen, "%s%lld",
+                                 b ? ", " : "", (long long)b);
+      }
+      KUTIL_FAIL(k, TF_INTERNAL,
+                 "PNG encoding failed at the following flattened batch "
+                 "indices: %s%s",
+                 bad, (nb < 0 || nb > 16) ? ", ..." : "");
+    }
+    return;
   }
   row_bytes = w * c * bits / 8;
   img_bytes = h * row_bytes;
@@ -1441,6 +1456,16 @@ static void k_mfcc(tfe_kernel_context* k) {
                "Mfcc initialization failed for channel count %d, sample "
                "rate %d and filterbank_channel_count %d",
                (int)nin, rate, nfilt);
+    return;
+  }
+  /* TF would try to allocate its tables whatever their size; tfe refuses
+   * ones it could not hold (the DCT table is ndct x nfilt doubles). */
+  if ((uint64_t)ndct * (uint64_t)nfilt > ((uint64_t)1 << 28) ||
+      nin > ((int64_t)1 << 28)) {
+    KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED,
+               "Mfcc: tables for %d filterbank channels, %d coefficients and "
+               "%lld spectrogram bins are too large",
+               nfilt, ndct, (long long)nin);
     return;
   }
   dims[0] = nch;
