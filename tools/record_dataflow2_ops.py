@@ -797,8 +797,21 @@ def mutexes() -> None:
     ])
 
 
+# ----------------------------------------------------------------- session tensors
+
+def session_tensors() -> None:
+    # Eager ops have no session state: TF fails all four.
+    seq("session_tensor_ops_eager", "eager", [
+        S("GetSessionHandle", {"value": T([1.0, 2.0], "float32")}),
+        S("GetSessionHandleV2", {"value": T([1, 2], "int32")}),
+        S("GetSessionTensor", {"handle": T("abc", "string")}, {"dtype": DT("float32")}),
+        S("DeleteSessionTensor", {"handle": T("abc", "string")}),
+    ])
+
+
 def main() -> None:
     staging_maps()
+    session_tensors()
     mutexes()
     sparse_accumulators()
     counters()

@@ -177,3 +177,16 @@ def test_mutex_lock_waits_until_the_lock_tensor_goes() -> None:
     t.join(10)
     assert not t.is_alive() and len(got) == 1
     ops.ConsumeMutexLock(mutex_lock=got[0])
+
+
+def test_session_tensor_ops_in_a_graph_say_they_are_not_implemented() -> None:
+    """tfe's sessions keep no session tensors: in a graph the ops fail with
+    UNIMPLEMENTED naming themselves (TF would store the tensor)."""
+    with tf.Graph() as g:
+        h = ops.GetSessionHandle(value=tf.constant([1.0]))
+    sess = tf.Session(g)
+    try:
+        with pytest.raises(errors.UnimplementedError, match="GetSessionHandle"):
+            sess.run(h)
+    finally:
+        sess.close()

@@ -11,6 +11,7 @@ void tfe_register_cpu_dataflow2_accum_kernels(void);
 void tfe_register_cpu_dataflow2_tensor_map_kernels(void);
 void tfe_register_cpu_dataflow2_counter_kernels(void);
 void tfe_register_cpu_dataflow2_mutex_kernels(void);
+void tfe_register_cpu_dataflow2_session_kernels(void);
 
 void tfe_register_cpu_dataflow2_kernels(void) {
   tfe_register_cpu_dataflow2_map_kernels();
@@ -19,4 +20,5 @@ void tfe_register_cpu_dataflow2_kernels(void) {
   tfe_register_cpu_dataflow2_tensor_map_kernels();
   tfe_register_cpu_dataflow2_counter_kernels();
   tfe_register_cpu_dataflow2_mutex_kernels();
+  tfe_register_cpu_dataflow2_session_kernels();
 }
