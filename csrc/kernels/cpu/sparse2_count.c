@@ -40,20 +40,144 @@ static void i64_debug(const TF_Tensor* t, char* out, size_t cap) {
   if (len < cap) snprintf(out + len, cap - len, ">");
 }
 
+/* Writes the dense-shape output (width from TF's GetOutputSize). */
+static void emit_shape(tfe_kernel_context* k, int64_t nb, int64_t max_value,
+                       int is_1d, int32_t minl, int32_t maxl) {
+  int64_t shp[2], osize;
+  /* TF computes the width in int */
+  osize = maxl > 0 ? maxl
+                   : ((int32_t)(max_value + 1) > minl ? (int32_t)(max_value + 1)
+                                                      : minl);
+  if (is_1d) {
+    shp[0] = osize;
+    sp2_alloc_vec_i64(k, 2, shp, 1);
+  } else {
+    shp[0] = nb;
+    shp[1] = osize;
+    sp2_alloc_vec_i64(k, 2, shp, 2);
+  }
+}
+
+/* The fast path when items come batch by batch (dense and ragged inputs,
+ * sorted sparse ones) and values are small: per batch, counts go into a
+ * table indexed by value and are read back in value order. Returns 1 when
+ * it handled the output (or failed with status set), 0 to sort instead. */
+static int bucket_counts(tfe_kernel_context* k, const cnt_item* items,
+                         int64_t n, const TF_Tensor* w, int binary, int64_t nb,
+                         int64_t max_value, int is_1d, int32_t minl,
+                         int32_t maxl) {
+  TF_DataType wt = k->output_types != NULL ? k->output_types[1] : TF_INT64;
+  int is_f = wt == TF_FLOAT || wt == TF_DOUBLE;
+  int64_t i, groups = 0, span = max_value + 1, cells;
+  int64_t* stamp = NULL;
+  int64_t* acci = NULL;
+  double* accd = NULL;
+  TF_Tensor *oi, *ov;
+  int64_t od[2];
+  for (i = 1; i < n; i++) {
+    if (items[i].batch < items[i - 1].batch) return 0;
+  }
+  if (!tfe_checked_mul_i64(nb > 0 ? nb : 1, span, &cells) ||
+      cells > 8 * n + (1 << 20) || span > (1 << 24)) {
+    return 0;
+  }
+  stamp = (int64_t*)tfe_malloc((size_t)span * sizeof(int64_t));
+  if (is_f) {
+    accd = (double*)tfe_malloc((size_t)span * sizeof(double));
+  } else {
+    acci = (int64_t*)tfe_malloc((size_t)span * sizeof(int64_t));
+  }
+  if (stamp == NULL || (accd == NULL && acci == NULL)) {
+    tfe_free(stamp);
+    tfe_free(accd);
+    tfe_free(acci);
+    return 0;
+  }
+  for (i = 0; i < span; i++) stamp[i] = -1;
+  for (i = 0; i < n; i++) {
+    if (stamp[items[i].value] != items[i].batch) {
+      stamp[items[i].value] = items[i].batch;
+      groups++;
+    }
+  }
+  od[0] = groups;
+  od[1] = is_1d ? 1 : 2;
+  oi = tfe_kernel_alloc_output(k, 0, TF_INT64, od, 2);
+  ov = oi != NULL ? tfe_kernel_alloc_output(k, 1, wt, od, 1) : NULL;
+  if (ov != NULL) {
+    int64_t s0 = 0, g = 0;
+    int64_t* orow = (int64_t*)kutil_data(oi);
+    for (i = 0; i < span; i++) stamp[i] = -1;
+    while (s0 < n) {
+      int64_t e = s0, b = items[s0].batch, v, bmax = 0;
+      while (e < n && items[e].batch == b) e++;
+      for (i = s0; i < e; i++) {
+        int64_t val = items[i].value, o = items[i].order;
+        if (val > bmax) bmax = val;
+        if (stamp[val] != b) {
+          stamp[val] = b;
+          if (is_f) accd[val] = 0; else acci[val] = 0;
+        }
+        if (binary) {
+          if (is_f) accd[val] = 1; else acci[val] = 1;
+        } else if (w != NULL) {
+          switch (wt) {
+            case TF_FLOAT: accd[val] += ((const float*)kutil_data(w))[o]; break;
+            case TF_DOUBLE: accd[val] += ((const double*)kutil_data(w))[o]; break;
+            case TF_INT32:
+              acci[val] = (int64_t)((uint64_t)acci[val] +
+                                    (uint64_t)((const int32_t*)kutil_data(w))[o]);
+              break;
+            default:
+              acci[val] = (int64_t)((uint64_t)acci[val] +
+                                    (uint64_t)((const int64_t*)kutil_data(w))[o]);
+          }
+        } else {
+          if (is_f) accd[val] += 1; else acci[val]++;
+        }
+      }
+      for (v = 0; v <= bmax; v++) {
+        if (stamp[v] != b) continue;
+        if (is_1d) {
+          orow[g] = v;
+        } else {
+          orow[2 * g] = b;
+          orow[2 * g + 1] = v;
+        }
+        switch (wt) {
+          case TF_FLOAT: ((float*)kutil_data(ov))[g] = (float)accd[v]; break;
+          case TF_DOUBLE: ((double*)kutil_data(ov))[g] = accd[v]; break;
+          case TF_INT32: ((int32_t*)kutil_data(ov))[g] = (int32_t)acci[v]; break;
+          default: ((int64_t*)kutil_data(ov))[g] = acci[v];
+        }
+        g++;
+      }
+      s0 = e;
+    }
+    emit_shape(k, nb, max_value, is_1d, minl, maxl);
+  }
+  tfe_free(stamp);
+  tfe_free(accd);
+  tfe_free(acci);
+  return 1;
+}
+
 /* Shared tail: items[0..n) (already filtered), weights (or NULL), output
  * of nb batches. */
 static void emit_counts(tfe_kernel_context* k, cnt_item* items, int64_t n,
                         const TF_Tensor* w, int binary, int64_t nb,
                         int64_t max_value, int is_1d) {
   int32_t minl, maxl;
-  int64_t i, groups = 0, osize;
+  int64_t i, groups = 0;
   TF_DataType wt = k->output_types != NULL ? k->output_types[1] : TF_INT64;
   int kind = sp_kind(wt);
   TF_Tensor *oi, *ov;
   int64_t od[2];
-  int64_t shp[2];
   if (!kutil_attr_int32(k, "minlength", -1, &minl)) return;
   if (!kutil_attr_int32(k, "maxlength", -1, &maxl)) return;
+  if (bucket_counts(k, items, n, w, binary, nb, max_value, is_1d, minl, maxl)) {
+    return;
+  }
   if (n > 1) {
     /* stable sort by (batch, value): the radix/merge row sort of the
      * sparse group on a [n, 2] key matrix keeps each value's occurrences
@@ -128,18 +252,7 @@ static void emit_counts(tfe_kernel_context* k, cnt_item* items, int64_t n,
       }
     }
   }
-  /* TF computes the width in int */
-  osize = maxl > 0 ? maxl
-                   : ((int32_t)(max_value + 1) > minl ? (int32_t)(max_value + 1)
-                                                      : minl);
-  if (is_1d) {
-    shp[0] = osize;
-    sp2_alloc_vec_i64(k, 2, shp, 1);
-  } else {
-    shp[0] = nb;
-    shp[1] = osize;
-    sp2_alloc_vec_i64(k, 2, shp, 2);
-  }
+  emit_shape(k, nb, max_value, is_1d, minl, maxl);
 }
 
 /* Collects the value at flat position i of vals into items when it is
