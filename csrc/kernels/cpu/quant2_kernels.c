@@ -237,11 +237,6 @@ typedef struct q2_job {
   int32_t i[3];
 } q2_job;
 
-/* std::round as Eigen's packet code computes it (same result). */
-static inline float q2_round(float x) {
-  return truncf(x + copysignf(0.49999997f, x));
-}
-
 /* trunc_i32(std::round(v)): truncating v + (1/2 - ulp) toward zero is
  * the same and vectorizes (no libm call). */
 static inline int32_t q2_round_i32(float v) {
@@ -1008,7 +1003,8 @@ static void k_qdq_v2(tfe_kernel_context* k) {
   }
   if (axis != -1 && axis >= x->num_dims) {
     KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
-               "Shape must be at least rank %d but is rank %d", (int)axis + 1,
+               "Shape must be at least rank %d but is rank %d",
+               (int)(int32_t)((uint32_t)axis + 1u),
                x->num_dims);
     return;
   }
@@ -1237,8 +1233,8 @@ static void q2_requant_32_to_u8(const int32_t* in, uint8_t* out, int64_t n,
   const int64_t out_off =
       out_range == 0.0f
           ? 0
-          : (int64_t)lround(65536.0 * ((double)min_out * 255.0) /
-                            (double)out_range);
+          : q2_d2i64(round(65536.0 * ((double)min_out * 255.0) /
+                           (double)out_range));
   const int64_t add =
       (int64_t)((uint64_t)in_off - (uint64_t)out_off + (uint64_t)32768);
   int64_t i;
@@ -1542,6 +1538,10 @@ static inline int32_t q2u_sub(int32_t a, int32_t b) {
   return (int32_t)((uint32_t)a - (uint32_t)b);
 }
 
+static inline int32_t q2u_mul(int32_t a, int32_t b) {
+  return (int32_t)((uint32_t)a * (uint32_t)b);
+}
+
 static inline int32_t q2u_clamp(int32_t v, int32_t lo, int32_t hi) {
   return v < lo ? lo : (v > hi ? hi : v);
 }
@@ -1665,7 +1665,10 @@ static inline int32_t q2u_requant1_wide(int32_t in, int32_t qm, int shift,
                                         int32_t hi) {
   const int total = 31 - shift;
   const int64_t x = (int64_t)in - (int64_t)izp;
-  int64_t r = (x * (int64_t)qm + ((int64_t)1 << (total - 1))) >> total;
+  /* |x| < 2^32 and qm < 2^31: wrap like the hardware instead of
+   * overflowing a signed product */
+  int64_t r = (int64_t)((uint64_t)x * (uint64_t)(int64_t)qm +
+                        ((uint64_t)1 << (total - 1))) >> total;
   if (r < INT32_MIN) r = INT32_MIN;
   if (r > INT32_MAX) r = INT32_MAX;
   return q2u_clamp(q2u_add((int32_t)r, ozp), lo, hi);
@@ -2164,15 +2167,15 @@ static void k_uniform_dot(tfe_kernel_context* k) {
         int32_t acc = 0;
         if (per_channel) {
           for (d = 0; d < depth; d++) {
-            acc = q2u_add(acc, (int32_t)(((int32_t)ld[bi * depth + d] - lz) *
-                                         ((int32_t)rd[d * n + c] - rz)));
+            acc = q2u_add(acc, q2u_mul(q2u_sub(ld[bi * depth + d], lz),
+                                       q2u_sub(rd[d * n + c], rz)));
           }
         } else {
           /* TF accumulates the per-tensor products through qint32, which
            * adds as float: the running sum is rounded to float each step. */
           for (d = 0; d < depth; d++) {
-            const int32_t p = ((int32_t)ld[bi * depth + d] - lz) *
-                              ((int32_t)rd[d * n + c] - rz);
+            const int32_t p = q2u_mul(q2u_sub(ld[bi * depth + d], lz),
+                                      q2u_sub(rd[d * n + c], rz));
             acc = q2_trunc_i32((float)acc + (float)p);
           }
         }
@@ -2281,7 +2284,7 @@ static void k_uniform_dot_hybrid(tfe_kernel_context* k) {
         const int32_t rz = q2u_i(rzp, per_channel ? c : 0);
         int32_t acc = 0;
         for (d = 0; d < depth; d++) {
-          acc = q2u_add(acc, ((int32_t)lq[d] - lz) * ((int32_t)rd[d * n + c] - rz));
+          acc = q2u_add(acc, q2u_mul(q2u_sub(lq[d], lz), q2u_sub(rd[d * n + c], rz)));
         }
         yd[bi * n + c] = (float)acc * ls * q2u_f(rsc, per_channel ? c : 0);
       }
@@ -2301,7 +2304,7 @@ static int64_t q2_f2q_unclamped(float x, int bits, int64_t lowest, float rmin,
   adjust = steps / (steps - 1.0);
   range = (double)(rmax - rmin) * adjust;
   scale = steps / range;
-  return (int64_t)(round((double)x * scale) - round((double)rmin * scale)) +
+  return q2_d2i64(round((double)x * scale) - round((double)rmin * scale)) +
          lowest;
 }
 
