@@ -413,9 +413,10 @@ static void givens(nc x, nc y, double* c, nc* s) {
 }
 
 /* Reduces h (n x n, row-major) to upper triangular Schur form in place,
- * accumulating the unitary factor in z. Returns 0 when it does not
- * converge. */
-static int complex_schur(nc* h, nc* z, int64_t n, nc* v) {
+ * accumulating the unitary factor in z. Without `full` only the diagonal
+ * (the eigenvalues) is wanted: z is left alone and the rotations only
+ * touch the active block. Returns 0 when it does not converge. */
+static int complex_schur(nc* h, nc* z, int64_t n, nc* v, int full) {
   int64_t i, j, kq, hi, l, iter = 0, total = 0;
   const double eps = 2.220446049250313e-16;
   for (i = 0; i < n * n; i++) z[i] = 0;
@@ -447,14 +448,11 @@ static int complex_schur(nc* h, nc* z, int64_t n, nc* v) {
     /* columns: H = H (I - 2vv*), Z = Z (I - 2vv*) */
     for (j = 0; j < n; j++) {
       nc dot = 0, dz = 0;
-      for (i = 0; i < len; i++) {
-        dot += h[j * n + kq + 1 + i] * v[i];
-        dz += z[j * n + kq + 1 + i] * v[i];
-      }
-      for (i = 0; i < len; i++) {
-        h[j * n + kq + 1 + i] -= 2 * dot * conj(v[i]);
-        z[j * n + kq + 1 + i] -= 2 * dz * conj(v[i]);
-      }
+      for (i = 0; i < len; i++) dot += h[j * n + kq + 1 + i] * v[i];
+      for (i = 0; i < len; i++) h[j * n + kq + 1 + i] -= 2 * dot * conj(v[i]);
+      if (!full) continue;
+      for (i = 0; i < len; i++) dz += z[j * n + kq + 1 + i] * v[i];
+      for (i = 0; i < len; i++) z[j * n + kq + 1 + i] -= 2 * dz * conj(v[i]);
     }
     for (i = 1; i < len; i++) h[(kq + 1 + i) * n + kq] = 0;
   }
@@ -507,18 +505,18 @@ static int complex_schur(nc* h, nc* z, int64_t n, nc* v) {
         y = h[(kq + 1) * n + kq - 1];
       }
       givens(x, y, &cc, &ss);
-      for (j = (kq == l ? l : kq - 1); j < n; j++) {
+      for (j = (kq == l ? l : kq - 1); j < (full ? n : hi + 1); j++) {
         nc p = h[kq * n + j], q = h[(kq + 1) * n + j];
         h[kq * n + j] = cc * p + ss * q;
         h[(kq + 1) * n + j] = -conj(ss) * p + cc * q;
       }
       if (kq > l) h[(kq + 1) * n + kq - 1] = 0;
-      for (i = 0; i <= (kq + 2 < hi ? kq + 2 : hi); i++) {
+      for (i = full ? 0 : l; i <= (kq + 2 < hi ? kq + 2 : hi); i++) {
         nc p = h[i * n + kq], q = h[i * n + kq + 1];
         h[i * n + kq] = p * cc + q * conj(ss);
         h[i * n + kq + 1] = -p * ss + q * cc;
       }
-      for (i = 0; i < n; i++) {
+      for (i = 0; i < (full ? n : 0); i++) {
         nc p = z[i * n + kq], q = z[i * n + kq + 1];
         z[i * n + kq] = p * cc + q * conj(ss);
         z[i * n + kq + 1] = -p * ss + q * cc;
@@ -614,7 +612,7 @@ static void eig_compute(tfe_kernel_context* k) {
       h[i] = nnl2_load_c(in->dtype, kutil_data(in), b * n * n + i);
       if (!isfinite(creal(h[i])) || !isfinite(cimag(h[i]))) finite = 0;
     }
-    if (!finite || !complex_schur(h, z, n, w)) {
+    if (!finite || !complex_schur(h, z, n, w, cv)) {
       KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
                  "Eigen decomposition was not successful. The input might "
                  "not be valid.");
