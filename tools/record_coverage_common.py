@@ -67,7 +67,8 @@ def _op_def_allowed(op: str, attr: str) -> set[str] | None:
 
 def tf_dtypes(op: str, attr: str = "T") -> list[str]:
     """``attr``'s values over TF 2.21's CPU kernels of ``op``
-    (data/tf221_cpu_kernels.txt), quantized types left out."""
+    (data/tf221_cpu_kernels.txt); quantized, resource and variant types
+    (no recorded form) left out."""
     out: list[str] = []
     path = os.path.join(os.path.dirname(__file__), "..", "data", "tf221_cpu_kernels.txt")
     with open(path) as f:
@@ -81,7 +82,8 @@ def tf_dtypes(op: str, attr: str = "T") -> list[str]:
                 if k == attr and not v.startswith(("qint", "quint")) and v not in out:
                     out.append(v)
     allowed = _op_def_allowed(op, attr)
-    return [v for v in out if allowed is None or v in allowed]
+    return [v for v in out if (allowed is None or v in allowed)
+            and v not in ("resource", "variant")]
 
 
 def ref(step: int, out: int = 0) -> dict[str, Any]:

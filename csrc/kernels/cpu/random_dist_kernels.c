@@ -2199,6 +2199,7 @@ static void rng_skip_compute(tfe_kernel_context* k) {
   rd_px g;
   if (!rd_scalar(k, 1, TF_INT64, &alg)) return;
   if (!rd_scalar(k, 2, TF_INT64, &delta)) return;
+  if (alg == 3) alg = 1; /* auto-select is Philox on CPU, as in TF */
   r = rd_lock_state(k, alg, 0);
   if (r == NULL) return;
   rd_state_take(r, 0, (uint64_t)delta, &g);
@@ -2215,6 +2216,7 @@ static void stateful_v2_common(tfe_kernel_context* k, int kind, int skip) {
   rd_px g;
   kutil_shape_buf b;
   if (skip == 0 && !rd_scalar(k, 1, TF_INT64, &alg)) return;
+  if (alg == 3) alg = 1; /* auto-select is Philox on CPU, as in TF */
   if (kind == TFE_RND_INT) {
     const TF_Tensor* mn = k->inputs[3];
     const TF_Tensor* mx = k->inputs[4];
