@@ -1257,6 +1257,7 @@ static int rfft_init(rfft_plan* p, int n) {
   p->n = n;
   p->m = n / 2;
   p->tw = (double*)tfe_malloc(sizeof(double) * (size_t)(p->m + 1) * 2);
+  /* (m - 1 stage twiddles fit in m + 1) */
   p->rt = (double*)tfe_malloc(sizeof(double) * (size_t)(p->m + 1) * 2);
   p->rev = (int*)tfe_malloc(sizeof(int) * (size_t)(p->m + 1));
   if (p->tw == NULL || p->rt == NULL || p->rev == NULL) {
@@ -1272,9 +1273,16 @@ static int rfft_init(rfft_plan* p, int n) {
     }
     p->rev[i] = r;
   }
-  for (i = 0; i < p->m / 2 + 1; i++) {
-    p->tw[2 * i] = cos(2 * pi * i / p->m);
-    p->tw[2 * i + 1] = -sin(2 * pi * i / p->m);
+  /* Stage with half-length h uses exp(-2 pi i j / (2h)) for j < h, kept at
+   * entries h-1 .. 2h-2 (m - 1 entries in all). */
+  {
+    int h;
+    for (h = 1; h < p->m; h <<= 1) {
+      for (i = 0; i < h; i++) {
+        p->tw[2 * (h - 1 + i)] = cos(pi * i / h);
+        p->tw[2 * (h - 1 + i) + 1] = -sin(pi * i / h);
+      }
+    }
   }
   for (i = 0; i <= p->m; i++) {
     p->rt[2 * i] = cos(2 * pi * i / n);
@@ -1294,10 +1302,12 @@ static void rfft_run(const rfft_plan* p, const double* x, double* out,
     z[2 * r + 1] = x[2 * i + 1];
   }
   for (len = 2; len <= m; len <<= 1) {
-    int half = len / 2, step = m / len, s, j;
+    int half = len / 2, s, j;
+    /* this stage's twiddles, stored one after another (see rfft_init) */
+    const double* tw = p->tw + 2 * (half - 1);
     for (s = 0; s < m; s += len) {
       for (j = 0; j < half; j++) {
-        double wr = p->tw[2 * j * step], wi = p->tw[2 * j * step + 1];
+        double wr = tw[2 * j], wi = tw[2 * j + 1];
         double* a = z + 2 * (s + j);
         double* b = z + 2 * (s + j + half);
         double tr = b[0] * wr - b[1] * wi;

@@ -171,18 +171,25 @@ static void init_limits(void) {
   g_nlimits = total;
 }
 
-/* Index of the first limit greater than v (std::upper_bound). */
+/* Index of the first limit greater than v (std::upper_bound). The limits
+ * grow by 10% per step, so a logarithm lands within a step or two of the
+ * answer; the loops settle it exactly. */
 static int bucket_of(double v) {
-  int lo = 0, hi = g_nlimits;
-  while (lo < hi) {
-    int mid = (lo + hi) / 2;
-    if (g_limits[mid] <= v) {
-      lo = mid + 1;
-    } else {
-      hi = mid;
-    }
+  const int npos = (g_nlimits - 1) / 2; /* positive limits, DBL_MAX included */
+  int c;
+  double a = fabs(v);
+  if (a < 1.0e-12) {
+    c = npos; /* at the 0 limit */
+  } else {
+    double k = log(a * 1.0e12) / log(1.1);
+    int ki = k > (double)npos ? npos : (int)k;
+    c = v > 0 ? npos + 1 + ki : npos - 1 - ki;
+    if (c < 0) c = 0;
+    if (c > g_nlimits) c = g_nlimits;
   }
-  return lo;
+  while (c > 0 && g_limits[c - 1] > v) c--;
+  while (c < g_nlimits && g_limits[c] <= v) c++;
+  return c;
 }
 
 int iosum_histogram(const TF_Tensor* t, tfe_pbw* out) {
