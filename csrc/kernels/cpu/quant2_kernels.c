@@ -94,8 +94,7 @@ static inline void q2_store(void* d, TF_DataType dt, int64_t i, int64_t v) {
  * outside the int32 range give INT32_MIN. */
 static inline int32_t q2_trunc_i32(float v) {
   const int ok = (v >= -2147483648.0f) & (v < 2147483648.0f);
-  const int32_t r = (int32_t)(ok ? v : 0.0f);
-  return ok ? r : INT32_MIN;
+  return (int32_t)(ok ? v : -2147483648.0f);
 }
 
 /* lrint(v) narrowed to 32 bits, as Eigen's QInt32(float) constructor. */
