@@ -13,6 +13,7 @@
  * nn_linalg2_fusedconv.c. */
 #include <complex.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -563,59 +564,41 @@ static void schur_vectors(const nc* t, const nc* z, int64_t n, nc* x, nc* v) {
   }
 }
 
-static void eig_compute(tfe_kernel_context* k) {
-  const TF_Tensor* in = k->inputs[0];
-  TF_DataType tout = TF_COMPLEX64, want;
-  int cv = kutil_attr_bool(k, "compute_v", 1), r = in->num_dims;
-  int cplx = in->dtype == TF_COMPLEX64 || in->dtype == TF_COMPLEX128;
-  int64_t n, batch, b, i, j;
+typedef struct eig_job {
+  const TF_Tensor* in;
   TF_Tensor *eo, *vo;
-  nc *h = NULL, *z = NULL, *x = NULL, *v = NULL, *w = NULL;
-  if (k->attrs != NULL) tfe_attrs_get_type(k->attrs, "Tout", &tout, NULL);
-  want = (in->dtype == TF_FLOAT || in->dtype == TF_COMPLEX64) ? TF_COMPLEX64
-                                                              : TF_COMPLEX128;
-  if (tout != want) {
-    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Invalid output dtype %d vs %d",
-               (int)tout, (int)want);
-    return;
-  }
-  if (r < 2) {
-    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
-               "Input tensor 0 must have rank >= 2, got %d", r);
-    return;
-  }
-  if (in->dims[r - 1] != in->dims[r - 2]) {
-    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Input matrix must be square.");
-    return;
-  }
-  n = in->dims[r - 1];
-  batch = kutil_dims_prod(in->dims, 0, r - 2);
-  eo = tfe_kernel_alloc_output(k, 0, tout, in->dims, r - 1);
-  if (eo == NULL) return;
-  vo = cv ? tfe_kernel_alloc_output(k, 1, tout, in->dims, r)
-          : tfe_kernel_alloc_output(k, 1, tout, NULL, 0);
-  if (vo == NULL) return;
-  if (!cv) memset(kutil_data(vo), 0, kutil_esize(tout));
-  if (batch == 0 || n == 0) return;
+  TF_DataType tout;
+  int cv, cplx;
+  int64_t n;
+  atomic_int failed, oom; /* set by any worker, read after the loop */
+} eig_job;
+
+/* Matrices [begin, end) of the batch, with their own scratch. */
+static void eig_rows(void* arg, int64_t begin, int64_t end) {
+  eig_job* j_ = (eig_job*)arg;
+  const TF_Tensor* in = j_->in;
+  TF_Tensor *eo = j_->eo, *vo = j_->vo;
+  TF_DataType tout = j_->tout;
+  int cv = j_->cv, cplx = j_->cplx;
+  int64_t n = j_->n, b, i, j;
+  nc *h, *z, *x, *v, *w;
   h = (nc*)tfe_malloc((size_t)(n * n) * sizeof(nc));
   z = (nc*)tfe_malloc((size_t)(n * n) * sizeof(nc));
   x = (nc*)tfe_malloc((size_t)(n * n) * sizeof(nc));
   v = (nc*)tfe_malloc((size_t)(n * n) * sizeof(nc));
   w = (nc*)tfe_malloc((size_t)n * sizeof(nc));
   if (h == NULL || z == NULL || x == NULL || v == NULL || w == NULL) {
-    KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "OOM in Eig");
+    atomic_store(&j_->oom, 1);
     goto done;
   }
-  for (b = 0; b < batch; b++) {
+  for (b = begin; b < end && !atomic_load(&j_->failed); b++) {
     int finite = 1;
     for (i = 0; i < n * n; i++) {
       h[i] = nnl2_load_c(in->dtype, kutil_data(in), b * n * n + i);
       if (!isfinite(creal(h[i])) || !isfinite(cimag(h[i]))) finite = 0;
     }
     if (!finite || !complex_schur(h, z, n, w, cv)) {
-      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
-                 "Eigen decomposition was not successful. The input might "
-                 "not be valid.");
+      atomic_store(&j_->failed, 1);
       goto done;
     }
     for (i = 0; i < n; i++) w[i] = h[i * n + i];
@@ -671,6 +654,59 @@ done:
   tfe_free(x);
   tfe_free(v);
   tfe_free(w);
+}
+
+static void eig_compute(tfe_kernel_context* k) {
+  const TF_Tensor* in = k->inputs[0];
+  TF_DataType tout = TF_COMPLEX64, want;
+  int cv = kutil_attr_bool(k, "compute_v", 1), r = in->num_dims;
+  int cplx = in->dtype == TF_COMPLEX64 || in->dtype == TF_COMPLEX128;
+  int64_t n, batch;
+  TF_Tensor *eo, *vo;
+  eig_job job;
+  if (k->attrs != NULL) tfe_attrs_get_type(k->attrs, "Tout", &tout, NULL);
+  want = (in->dtype == TF_FLOAT || in->dtype == TF_COMPLEX64) ? TF_COMPLEX64
+                                                              : TF_COMPLEX128;
+  if (tout != want) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Invalid output dtype %d vs %d",
+               (int)tout, (int)want);
+    return;
+  }
+  if (r < 2) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "Input tensor 0 must have rank >= 2, got %d", r);
+    return;
+  }
+  if (in->dims[r - 1] != in->dims[r - 2]) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Input matrix must be square.");
+    return;
+  }
+  n = in->dims[r - 1];
+  batch = kutil_dims_prod(in->dims, 0, r - 2);
+  eo = tfe_kernel_alloc_output(k, 0, tout, in->dims, r - 1);
+  if (eo == NULL) return;
+  vo = cv ? tfe_kernel_alloc_output(k, 1, tout, in->dims, r)
+          : tfe_kernel_alloc_output(k, 1, tout, NULL, 0);
+  if (vo == NULL) return;
+  if (!cv) memset(kutil_data(vo), 0, kutil_esize(tout));
+  if (batch == 0 || n == 0) return;
+  job.in = in;
+  job.eo = eo;
+  job.vo = vo;
+  job.tout = tout;
+  job.cv = cv;
+  job.cplx = cplx;
+  job.n = n;
+  atomic_init(&job.failed, 0);
+  atomic_init(&job.oom, 0);
+  tfe_parallel_for(tfe_kernel_threadpool(k), batch, 1, eig_rows, &job);
+  if (atomic_load(&job.failed)) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "Eigen decomposition was not successful. The input might not "
+               "be valid.");
+  } else if (atomic_load(&job.oom)) {
+    KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "OOM in Eig");
+  }
 }
 
 void tfe_register_cpu_nn_linalg2_kernels(void) {
