@@ -159,5 +159,10 @@ add("matrixlog_err_square", "MatrixLogarithm", {"input": t(np.ones((2, 3)) + 0j,
 add("matrixlog_err_rank", "MatrixLogarithm", {"input": t(np.ones((3,)) + 0j, "complex64")})
 add("matrixlog_empty", "MatrixLogarithm", {"input": t(np.zeros((2, 0, 0)) + 0j, "complex128")})
 
+# ---------------------------------------------------------------- logging
+add("timestamp", "Timestamp", {}, check=["shape"])
+add("printv2", "PrintV2", {"input": t("coverage print", "string")}, {"output_stream": "stderr"})
+add("printv2_err_rank", "PrintV2", {"input": t(["a", "b"], "string")})
+
 if __name__ == "__main__":
     record(C)

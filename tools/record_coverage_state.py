@@ -445,5 +445,13 @@ C.graph("enter_exit", [
     s("Exit", {"data": ref(0)}),
 ], [[[1, 0]]])
 
+C.graph("refenter_refexit", [
+    s("VariableV2", attrs={"shape": [2], "dtype": F32}),
+    s("Assign", {"ref": ref(0), "value": t([1.0, 2.0], F32)}),
+    s("RefEnter", {"data": ref(0)}, {"frame_name": "rf", "is_constant": True}),
+    s("RefExit", {"data": ref(2)}),
+    s("Identity", {"input": ref(3)}),
+], [[[1, 0]], [[4, 0]]])
+
 if __name__ == "__main__":
     record(C)
