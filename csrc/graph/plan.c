@@ -122,6 +122,31 @@ static void list_devices(TFE_Context* ctx, char* buf, size_t cap) {
   }
 }
 
+/* No device kind has a kernel for the node: TF's placer reports that as
+ * INVALID_ARGUMENT naming the node and listing the registered kernels
+ * (eager execution keeps the NOT_FOUND "Could not find device" form, as
+ * TF's does). Other failures pass through. */
+static void no_kernel(TFE_Context* ctx, const tfe_op_def* def, const TF_Operation* op,
+                      const tfe_attrs* attrs, TF_Status* s) {
+  char types[512];
+  int i, j, n = atomic_load(&ctx->num_devices);
+  size_t pos = 0;
+  if (TF_GetCode(s) != TF_NOT_FOUND) return;
+  types[0] = '\0';
+  for (i = 0; i < n && pos + 4 < sizeof types; i++) {
+    int w;
+    for (j = 0; j < i; j++) {
+      if (strcmp(ctx->devices[j]->type, ctx->devices[i]->type) == 0) break;
+    }
+    if (j < i) continue;
+    w = snprintf(types + pos, sizeof types - pos, "%s%s", pos ? ", " : "",
+                 ctx->devices[i]->type);
+    if (w < 0) break;
+    pos += (size_t)w;
+  }
+  tfe_kernel_set_no_kernel_for_node(def, op != NULL ? op->name : NULL, attrs, types, s);
+}
+
 /* The device an explicit request names: NULL with INVALID_ARGUMENT (TF's
  * placer message) when ctx has none and soft placement is off. */
 static const tfe_device* requested_device(TFE_Context* ctx,
@@ -273,7 +298,10 @@ static tfe_kcache_entry* resolve_kernel(TFE_Context* ctx, TF_Graph* g,
 
   if (dev == NULL) {
     dev = best_device(ctx, def, &e->complete, &reg, s);
-    if (dev == NULL) goto fail;
+    if (dev == NULL) {
+      no_kernel(ctx, def, op, &e->complete, s);
+      goto fail;
+    }
     hash = tfe_kcache_key_hash(def, dev, ah);
     {
       tfe_kcache_entry* hit = tfe_kcache_find(&ctx->cache, def, dev, &key,
@@ -292,7 +320,10 @@ static tfe_kcache_entry* resolve_kernel(TFE_Context* ctx, TF_Graph* g,
       const tfe_device* d2;
       tfe_status_ok(s);
       d2 = best_device(ctx, def, &e->complete, &reg, s);
-      if (d2 == NULL) goto fail;
+      if (d2 == NULL) {
+        no_kernel(ctx, def, op, &e->complete, s);
+        goto fail;
+      }
       e->run_device = d2;
     }
     if (reg == NULL) {

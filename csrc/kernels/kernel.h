@@ -112,6 +112,14 @@ void tfe_kernels_ensure_builtins(void);
  * node: {{node X}} = X[T=DT_STRING]\nAll kernels registered for op X:\n
  *   device='CPU'; T in [DT_FLOAT, DT_DOUBLE]\n". The result lives for the
  * life of the process. */
+/* Sets TF's graph-placement error for a node whose op has no kernel that
+ * matches attrs on any device (INVALID_ARGUMENT, "No OpKernel was
+ * registered to support Op ... Registered kernels: ..."). device_types:
+ * the context's device types, comma-separated. */
+void tfe_kernel_set_no_kernel_for_node(const tfe_op_def* def, const char* node,
+                                       const tfe_attrs* attrs, const char* device_types,
+                                       TF_Status* status);
+
 const tfe_kernel_reg* tfe_kernel_find(const tfe_op_def* def,
                                       const char* device_type,
                                       const tfe_attrs* attrs,

@@ -504,6 +504,37 @@ static void set_not_found(const tfe_op_def* def, const tfe_attrs* attrs,
   tfe_free(m.p);
 }
 
+void tfe_kernel_set_no_kernel_for_node(const tfe_op_def* def, const char* node,
+                                       const tfe_attrs* attrs, const char* device_types,
+                                       TF_Status* status) {
+  msgbuf m = {NULL, 0, 0, 0};
+  int i, any = 0;
+  uint32_t b;
+  if (def == NULL || status == NULL) return;
+  b = name_hash(def->name) & (REG_BUCKETS - 1);
+  mb_append(&m, "No OpKernel was registered to support Op '%s' used by {{node %s}} with "
+            "these attrs: [", def->name, node != NULL ? node : def->name);
+  append_attr_summary(&m, attrs);
+  mb_append(&m, "]\nRegistered devices: [%s]\nRegistered kernels:\n",
+            device_types != NULL ? device_types : "");
+  pthread_rwlock_rdlock(&g_lock);
+  for (i = g_buckets_ready ? g_bucket_head[b] : -1; i >= 0; i = g_regs[i]->next) {
+    if (strcmp(g_regs[i]->reg.op_name, def->name) != 0) continue;
+    append_kernel_line(&m, &g_regs[i]->reg);
+    any = 1;
+  }
+  pthread_rwlock_unlock(&g_lock);
+  if (!any) mb_append(&m, "  <no registered kernels>\n");
+  if (m.failed || m.p == NULL) {
+    tfe_status_setf(status, TF_INVALID_ARGUMENT,
+                    "No OpKernel was registered to support Op '%s' used by {{node %s}}",
+                    def->name, node != NULL ? node : def->name);
+  } else {
+    tfe_status_setf(status, TF_INVALID_ARGUMENT, "%s", m.p);
+  }
+  tfe_free(m.p);
+}
+
 const tfe_kernel_reg* tfe_kernel_find(const tfe_op_def* def,
                                       const char* device_type,
                                       const tfe_attrs* attrs,
