@@ -68,6 +68,7 @@ class Recorder:
     def write(self, out_name: str) -> None:
         done: list[dict[str, Any]] = []
         for s in self.seqs:
+            print(s["name"], file=sys.stderr, flush=True)
             with tempfile.TemporaryDirectory() as tmp:
                 run = json.loads(json.dumps(s).replace("@TMP@", tmp))
                 (d.run_eager if run["mode"] == "eager" else d.run_graph)(run)

@@ -726,7 +726,14 @@ static void ta_grad_compute(tfe_kernel_context* k) {
   if (fwd == NULL) return;
   if (with_shape) {
     const TF_Tensor* s = k->inputs[2];
-    if (!check_vector(k, s, "shape_to_prepend")) goto done;
+    if (s->num_dims != 1) {
+      /* TF's wording when shape_to_prepend is not a vector. */
+      char shp[128];
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "shape must be a vector of {int32,int64}, got shape %s",
+                 kutil_shape_str(s->dims, s->num_dims, shp, sizeof shp));
+      goto done;
+    }
     prep = (const int32_t*)kutil_data(s);
     nprep = (int)s->dims[0];
     for (i = 0; i < nprep; i++) {
@@ -1632,9 +1639,10 @@ static void stack_pop_compute(tfe_kernel_context* k) {
                  tfe_variant_dtype_name(want),
                  k->node_name != NULL ? k->node_name : k->op_def->name);
     } else if (st->items[st->n - 1]->dtype != want) {
+      /* TF's wording for a popped element of another dtype. */
       KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
-                 "Stack[%s] holds %s elements but StackPopV2 asks for %s",
-                 st->name, tfe_variant_dtype_name(st->items[st->n - 1]->dtype),
+                 "Type mismatch: actual %s vs. expect %s",
+                 tfe_variant_dtype_name(st->items[st->n - 1]->dtype),
                  tfe_variant_dtype_name(want));
     } else {
       top = st->items[--st->n];
