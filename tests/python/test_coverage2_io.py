@@ -1,7 +1,7 @@
 """Checkpoint and file-name kernels against TF 2.21's
 recorded op sequences (tools/record_coverage2_io.py ->
 tests/data/coverage2_io_tf221.json): SaveV2/RestoreV2, Save/Restore,
-ios (V2 eagerly, v1 ref forms in graphs), StackV2 ops, Stage ops,
+SaveSlices/RestoreSlice, MergeV2Checkpoints, MatchingFiles, ShardedFilename,
 ShardedFilespec in a temporary directory, restored values and error cases
 (class and message)."""
 
