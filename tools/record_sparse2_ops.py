@@ -644,6 +644,21 @@ add("nms2_err_neg", "NonMaxSuppressionV2",
      "max_output_size": t(-1, "int32"), "iou_threshold": t(0.5, "float32")})
 
 
+# ---------------------------------------------------------------- debug / copy ops
+for dt in ALL:
+    x = t(vals(6, dt).reshape(2, 3), dt)
+    add(f"copy_{dt}", "Copy", {"input": x})
+    add(f"copyhost_{dt}", "CopyHost", {"input": x})
+    add(f"debugidentity_{dt}", "DebugIdentity", {"input": x}, {"tensor_name": "x:0"})
+for dt in REAL:
+    v = np.asarray([1.0, np.nan, 2.0, np.nan, np.inf, -1.0]) if dt in FLOATS else vals(6, dt)
+    add(f"nancount_{dt}", "DebugNanCount", {"input": t(v, dt)}, {"tensor_name": "x:0"})
+add("nancount_empty", "DebugNanCount", {"input": t(np.zeros((0, 3)), "float32")},
+    {"tensor_name": "x"})
+add("nancount_err_name", "DebugNanCount", {"input": t([1.0], "float32")})
+add("debugidentity_err_name", "DebugIdentity", {"input": t([1.0], "float32")})
+
+
 def _tensor(tf: Any, spec: dict[str, Any]) -> Any:
     dt = spec["dtype"]
     v = spec["value"]

@@ -130,6 +130,10 @@ _KERNEL_DTYPES: dict[str, tuple[str, tuple[str, ...]]] = {
     "EditDistance": ("hypothesis_values", _ALL),
     "NonMaxSuppression": ("boxes", ("float32",)),
     "NonMaxSuppressionV2": ("boxes", ("float32", "float16")),
+    "Copy": ("input", _ALL),
+    "CopyHost": ("input", _ALL),
+    "DebugIdentity": ("input", _ALL),
+    "DebugNanCount": ("input", _REAL),
 }
 
 

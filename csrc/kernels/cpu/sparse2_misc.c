@@ -359,7 +359,53 @@ static void k_nms_v2(tfe_kernel_context* k) {
   run_v3(k, k->inputs[3]);
 }
 
+/* ------------------------------------- Copy, CopyHost, DebugIdentity,
+ * DebugNanCount (no debug URLs: the tensor passes through / is counted) */
+
+/* TF's debug ops parse tensor_name as "node[:output]"; an empty name fails. */
+static int debug_name_ok(tfe_kernel_context* k) {
+  const char* name = NULL;
+  size_t len = 0;
+  if (k->attrs != NULL) tfe_attrs_get_string(k->attrs, "tensor_name", &name, &len, NULL);
+  if (name == NULL || len == 0) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Failed to parse tensor name: \"\"");
+    return 0;
+  }
+  return 1;
+}
+
+static void copy_input(tfe_kernel_context* k) {
+  const TF_Tensor* x = k->inputs[0];
+  TF_Tensor* o = tfe_kernel_alloc_output(k, 0, x->dtype, x->dims, x->num_dims);
+  if (o == NULL) return;
+  kutil_copy(x->dtype, kutil_data(o), kutil_data(x), kutil_num_elements(x));
+}
+
+static void k_copy(tfe_kernel_context* k) { copy_input(k); }
+
+static void k_debug_identity(tfe_kernel_context* k) {
+  if (!debug_name_ok(k)) return;
+  copy_input(k);
+}
+
+static void k_debug_nan_count(tfe_kernel_context* k) {
+  const TF_Tensor* x = k->inputs[0];
+  int64_t n = kutil_num_elements(x), i, c = 0, one = 1;
+  TF_Tensor* o;
+  if (!debug_name_ok(k)) return;
+  if (sp_kind(x->dtype) == SPK_F) {
+    for (i = 0; i < n; i++) {
+      spv v;
+      sp_load(x->dtype, kutil_data(x), i, &v);
+      if (v.re != v.re) c++;
+    }
+  }
+  o = tfe_kernel_alloc_output(k, 0, TF_INT64, &one, 1);
+  if (o != NULL) ((int64_t*)kutil_data(o))[0] = c;
+}
+
 void tfe_register_cpu_sparse2_misc_kernels(void) {
+  static const TF_DataType real[] = {KUTIL_REAL_TYPES};
   static const TF_DataType all[] = {KUTIL_NUMBER_TYPES, TF_BOOL, TF_STRING};
   static const TF_DataType ft[] = {TF_HALF, TF_FLOAT};
   tfe_kutil_register("EditDistance", k_edit_distance, "T", all,
@@ -367,4 +413,12 @@ void tfe_register_cpu_sparse2_misc_kernels(void) {
   tfe_kutil_register("NonMaxSuppression", k_nms_v1, NULL, NULL, 0, NULL, NULL, 0);
   tfe_kutil_register("NonMaxSuppressionV2", k_nms_v2, "T", ft, 2, "T_threshold",
                      ft, 2);
+  tfe_kutil_register("Copy", k_copy, "T", all, (int)(sizeof all / sizeof all[0]),
+                     NULL, NULL, 0);
+  tfe_kutil_register("CopyHost", k_copy, "T", all, (int)(sizeof all / sizeof all[0]),
+                     NULL, NULL, 0);
+  tfe_kutil_register("DebugIdentity", k_debug_identity, "T", all,
+                     (int)(sizeof all / sizeof all[0]), NULL, NULL, 0);
+  tfe_kutil_register("DebugNanCount", k_debug_nan_count, "T", real,
+                     (int)(sizeof real / sizeof real[0]), NULL, NULL, 0);
 }
