@@ -49,7 +49,8 @@ def _wav(samples):
     data = np.clip(np.round(samples * 32768), -32768, 32767).astype("<i2").tobytes()
     ch = samples.shape[1]
     fmt = struct.pack("<HHIIHH", 1, ch, 16000, 16000 * 2 * ch, 2 * ch, 16)
-    body = b"WAVE" + b"fmt " + struct.pack("<I", 16) + fmt + b"data" + struct.pack("<I", len(data)) + data
+    body = (b"WAVE" + b"fmt " + struct.pack("<I", 16) + fmt + b"data"
+            + struct.pack("<I", len(data)) + data)
     return b"RIFF" + struct.pack("<I", len(body)) + body
 
 def make_cases(small):
