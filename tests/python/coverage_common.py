@@ -104,6 +104,7 @@ def core(msg: str) -> str:
     msg = re.sub(r"^\{\{function_node [^}]*\}\}\s*", "", msg)
     msg = msg.split("\n\t [[", 1)[0]
     msg = re.sub(r"'_\d+_", "'_N_", msg)  # queue names carry a process-wide counter
+    msg = re.sub(r"Stack\[(\w+?)_\d+\]", r"Stack[\1_N]", msg)  # so do stack names
     return re.sub(r"\s*\[Op:[^\]]*\].*$", "", msg, flags=re.S).strip()
 
 

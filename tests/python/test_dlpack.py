@@ -34,7 +34,9 @@ def _aligned(values: np.ndarray, offset: int = 0) -> np.ndarray:
 @pytest.fixture
 def no_leaks(live_count: Callable[[str], int]) -> Callable[[], None]:
     """Call at the end of a test: handles and buffers are back to where
-    they were when the test started."""
+    they were when the test started (garbage of earlier tests is collected
+    first, or its later collection would look like a change)."""
+    gc.collect()
     before = (live_count("TENSOR_HANDLE"), live_count("TENSOR_BUFFER"))
 
     def check() -> None:
