@@ -118,47 +118,6 @@ unlock:
   tfe_resource_unref(r);
 }
 
-/* TF 1's Variable: as VariableV2. */
-static void k_variable(tfe_kernel_context* k) {
-  TF_DataType dt = TF_FLOAT;
-  const char *container = "", *shared = "";
-  size_t len;
-  tfe_ref_cell* c = NULL;
-  tfe_attrs_get_type(k->attrs, "dtype", &dt, NULL);
-  tfe_attrs_get_string(k->attrs, "container", &container, &len, NULL);
-  tfe_attrs_get_string(k->attrs, "shared_name", &shared, &len, NULL);
-  if (shared[0] == '\0' && k->node_name != NULL) shared = k->node_name;
-  if (shared[0] != '\0') {
-    char key[512];
-    uint64_t id = tfe_resource_kernel_ctx_id(k);
-    snprintf(key, sizeof key, "VariableV2:%s/%s", container, shared);
-    c = tfe_tmpvar_lookup(id, key);
-    if (c == NULL) {
-      c = tfe_ref_cell_new(dt, NULL);
-      if (c != NULL && !tfe_tmpvar_create(id, key, c, k->status)) {
-        tfe_ref_cell_unref(c);
-        return;
-      }
-    }
-    if (c != NULL && c->dtype != dt) {
-      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
-                 "variable %s/%s exists with dtype %s, not %s", container,
-                 shared, tfe_dtype_enum_name(c->dtype),
-                 tfe_dtype_enum_name(dt));
-      tfe_ref_cell_unref(c);
-      return;
-    }
-  } else {
-    c = tfe_ref_cell_new(dt, NULL);
-  }
-  if (c == NULL) {
-    KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory making a variable");
-    return;
-  }
-  tfe_kernel_set_output_ref(k, 0, c);
-  tfe_ref_cell_unref(c);
-}
-
 /* FakeQueue(resource): a TF 1 Ref(string) queue handle [container, name]
  * naming the queue that a resource handle refers to, so TF 1 queue ops can
  * use a V2 queue. */
@@ -194,6 +153,5 @@ void tfe_register_cpu_dataflow2_counter_kernels(void) {
                      0);
   tfe_kutil_register("ResourceCountUpTo", k_resource_count_up_to, "T", kInts,
                      2, NULL, NULL, 0);
-  tfe_kutil_register("Variable", k_variable, NULL, NULL, 0, NULL, NULL, 0);
   tfe_kutil_register("FakeQueue", k_fake_queue, NULL, NULL, 0, NULL, NULL, 0);
 }

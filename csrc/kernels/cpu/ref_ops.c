@@ -244,6 +244,8 @@ void tfe_register_ref_kernels(void) {
   static const TF_DataType kNum[] = {KUTIL_NUMBER_TYPES};
   tfe_kutil_register("VariableV2", variable_compute, NULL, NULL, 0, NULL,
                      NULL, 0);
+  /* TF 1's Variable is VariableV2 under its older name. */
+  tfe_kutil_register("Variable", variable_compute, NULL, NULL, 0, NULL, NULL, 0);
   tfe_kutil_register("TemporaryVariable", temporary_variable_compute, NULL,
                      NULL, 0, NULL, NULL, 0);
   tfe_kutil_register("DestroyTemporaryVariable",
