@@ -72,5 +72,7 @@ int tfe_grad_register_linalg(void);
 int tfe_grad_register_sparse(void);
 int tfe_grad_register_quant(void);
 int tfe_grad_register_more2(void);
+int tfe_grad_register_more3(void);
+int tfe_grad_register_more4(void);
 
 #endif /* TFE_EAGER_GRAD_UTIL_H_ */

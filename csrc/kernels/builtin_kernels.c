@@ -47,6 +47,7 @@ static void register_builtins(void) {
   tfe_register_cpu_nn_linalg2_kernels();
   tfe_register_cpu_sparse2_kernels();
   tfe_register_cpu_grad_support_kernels();
+  tfe_register_cpu_more18_kernels();
   tfe_alloc_benign_end();
 }
 

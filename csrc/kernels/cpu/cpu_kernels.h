@@ -57,5 +57,6 @@ void tfe_register_cpu_io_summary_kernels(void);
 void tfe_register_cpu_nn_linalg2_kernels(void);
 void tfe_register_cpu_sparse2_kernels(void);
 void tfe_register_cpu_grad_support_kernels(void);
+void tfe_register_cpu_more18_kernels(void);
 
 #endif /* TFE_KERNELS_CPU_CPU_KERNELS_H_ */
