@@ -611,6 +611,7 @@ int tfe_grad_register_builtins(void) {
   if (!tfe_grad_register_more2()) return 0;
   if (!tfe_grad_register_more3()) return 0;
   if (!tfe_grad_register_more4()) return 0;
+  if (!tfe_grad_register_more5()) return 0;
   for (i = 0; i < sizeof kGrads / sizeof kGrads[0]; i++) {
     if (!tfe_grad_register_builtin(kGrads[i].op, kGrads[i].fn)) return 0;
   }

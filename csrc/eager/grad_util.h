@@ -74,5 +74,6 @@ int tfe_grad_register_quant(void);
 int tfe_grad_register_more2(void);
 int tfe_grad_register_more3(void);
 int tfe_grad_register_more4(void);
+int tfe_grad_register_more5(void);
 
 #endif /* TFE_EAGER_GRAD_UTIL_H_ */
