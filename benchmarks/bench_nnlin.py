@@ -58,6 +58,17 @@ def make_cases(small):
     blk = dict(cell, x=xs, seq_len_max=np.int64(T))
     out.append(("BlockLSTM T%d B%d I%d C%d" % (T, B, I, C), "BlockLSTM", blk, {}))
     out.append(("BlockLSTMV2 same", "BlockLSTMV2", blk, {}))
+    gcs = r.standard_normal((T, B, C)).astype(np.float32)
+    ghs = r.standard_normal((T, B, C)).astype(np.float32)
+
+    def lstm_grad(raw, const):
+        t = {k: const(v) for k, v in blk.items()}
+        fwd = list(raw.BlockLSTM(**t))
+        names = ("i", "cs", "f", "o", "ci", "co", "h")
+        g = dict(t, cs_grad=const(gcs), h_grad=const(ghs), use_peephole=False,
+                 **dict(zip(names, fwd)))
+        return lambda: raw.BlockLSTMGrad(**g)
+    out.append(("BlockLSTMGrad T%d B%d I%d C%d" % (T, B, I, C), lstm_grad))
     wru = (r.standard_normal((I + C, 2 * C)) * 0.1).astype(np.float32)
     wc = (r.standard_normal((I + C, C)) * 0.1).astype(np.float32)
     gru = {"x": x, "h_prev": h, "w_ru": wru, "w_c": wc,

@@ -10,7 +10,14 @@
  * messages; where TF reads past a tensor that is too small (peephole
  * weights in the cell ops, the saved activations of the gradients), these
  * kernels refuse with their own INVALID_ARGUMENT message instead. */
+#if defined(__GNUC__) && !defined(__clang__)
+/* The cell loops rely on the loop vectorizer at full strength (GCC's -O2
+ * only vectorizes very cheap loops), whatever the build type. */
+#pragma GCC optimize("O3")
+#endif
+
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "core/alloc.h"
@@ -57,7 +64,64 @@ static int gemm(int ta, int tb, int64_t m, int64_t n, int64_t k,
   return nnl2_gemm(g_kctx, ta, tb, m, n, k, a, lda, b, ldb, c, ldc);
 }
 
-static float sigm(float x) { return 1.0f / (1.0f + expf(-x)); }
+/* ---- vectorizable activations ----
+ * The cell loops below must run as SIMD code: libm's expf/tanhf calls made
+ * them several times slower than the gate matmul. exp is computed as
+ * 2^n * e^r with n = round(x / ln 2) and |r| <= ln2 / 2, e^r from its
+ * Taylor series to r^7 (the first dropped term is below 6e-9 relative),
+ * 2^n put together in the exponent bits. The argument is clamped to
+ * [-87, 88] so that 2^n stays a normal float; a NaN passes through the
+ * clamps (comparisons with NaN are false) and comes out as NaN. */
+/* The row loops are inlined into their ISA-cloned callers, which is what
+ * compiles them for the wider vector units. */
+#if defined(__GNUC__)
+#define NL_INLINE static inline __attribute__((always_inline))
+#else
+#define NL_INLINE static inline
+#endif
+
+NL_INLINE float nl_expf(float x) {
+  const float shifter = 12582912.0f; /* 1.5 * 2^23: adding it rounds */
+  const float ln2_hi = 0.693359375f;  /* 9 significant bits: n*ln2_hi is exact */
+  const float ln2_lo = -2.12194440e-4f;
+  float t, n, r, p, scale;
+  uint32_t bits;
+  x = x > 88.0f ? 88.0f : x;
+  x = x < -87.0f ? -87.0f : x;
+  t = x * 1.44269504088896341f + shifter;
+  n = t - shifter;
+  memcpy(&bits, &t, sizeof bits);
+  bits = (bits - 0x4B400000u + 127u) << 23; /* the biased exponent of 2^n */
+  memcpy(&scale, &bits, sizeof scale);
+  r = x - n * ln2_hi;
+  r = r - n * ln2_lo;
+  p = 1.0f / 5040.0f;
+  p = p * r + 1.0f / 720.0f;
+  p = p * r + 1.0f / 120.0f;
+  p = p * r + 1.0f / 24.0f;
+  p = p * r + 1.0f / 6.0f;
+  p = p * r + 0.5f;
+  p = p * r * r + r + 1.0f;
+  return p * scale;
+}
+
+NL_INLINE float sigm(float x) { return 1.0f / (1.0f + nl_expf(-x)); }
+
+/* tanh: an odd Taylor polynomial near 0 (through x^11; below 2e-10
+ * relative for |x| < 0.25), else 1 - 2 / (e^{2|x|} + 1) with the sign put
+ * back. Both are computed and one is selected, so the loop has no branch. */
+NL_INLINE float nl_tanhf(float x) {
+  float ax = x < 0 ? -x : x, x2 = x * x, p, big;
+  p = -1382.0f / 155925.0f;
+  p = p * x2 + 62.0f / 2835.0f;
+  p = p * x2 - 17.0f / 315.0f;
+  p = p * x2 + 2.0f / 15.0f;
+  p = p * x2 - 1.0f / 3.0f;
+  p = x + x * x2 * p;
+  big = 1.0f - 2.0f / (nl_expf(2.0f * ax) + 1.0f);
+  big = x < 0 ? -big : big;
+  return ax < 0.25f ? p : big;
+}
 
 static int oom(tfe_kernel_context* k, const char* op) {
   KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "OOM when computing %s", op);
@@ -87,7 +151,7 @@ static void gate_offsets(int ifco, int64_t c, int64_t* oc, int64_t* of) {
 }
 
 /* One LSTM step for a batch: gates (scratch, [B,4C]) = [x, h] w + b, then
- * the cell equations. xh is [B, NI+C] scratch. Outputs [B,C] each. */
+ * the cell equations. Outputs [B,C] each. */
 typedef struct lstm_step {
   int64_t b, in, c;
   int ifco, peep;
@@ -95,80 +159,161 @@ typedef struct lstm_step {
   const float *w, *bias, *wci, *wcf, *wco;
 } lstm_step;
 
-static int lstm_fwd(const lstm_step* s, const float* x, const float* cs_prev,
-                    const float* h_prev, float* xh, float* gates, float* i,
-                    float* cs, float* f, float* o, float* ci, float* co,
-                    float* h) {
-  int64_t r, j, C = s->c, W = s->in + s->c, oc, of;
+/* The cell equations for one batch row (gate pre-activations already hold
+ * the matmul and the bias). `peep` is a constant at each call site, so
+ * each variant is a straight SIMD loop; clip is +inf when off. */
+NL_INLINE void lstm_row(int64_t C, int peep, float fb, float clip,
+                            const float* restrict gi, const float* restrict gc,
+                            const float* restrict gf, const float* restrict go,
+                            const float* restrict wci,
+                            const float* restrict wcf,
+                            const float* restrict wco,
+                            const float* restrict csp, float* restrict i,
+                            float* restrict cs, float* restrict f,
+                            float* restrict o, float* restrict ci,
+                            float* restrict co, float* restrict h) {
+  int64_t j;
+  for (j = 0; j < C; j++) {
+    float a = gi[j], b = gf[j] + fb, c = gc[j], d = go[j], iv, fv, civ, v, cov;
+    if (peep) {
+      a += csp[j] * wci[j];
+      b += csp[j] * wcf[j];
+    }
+    iv = sigm(a);
+    civ = nl_tanhf(c);
+    fv = sigm(b);
+    v = iv * civ + fv * csp[j];
+    v = v > clip ? clip : v;
+    v = v < -clip ? -clip : v;
+    cov = nl_tanhf(v);
+    if (peep) d += v * wco[j];
+    i[j] = iv;
+    ci[j] = civ;
+    f[j] = fv;
+    cs[j] = v;
+    co[j] = cov;
+    o[j] = sigm(d);
+    h[j] = o[j] * cov;
+  }
+}
+
+KUTIL_CLONES static void lstm_rows(const lstm_step* s, const float* xw,
+                                   const float* cs_prev, float* gates,
+                                   float* i, float* cs, float* f, float* o,
+                                   float* ci, float* co, float* h) {
+  int64_t r, j, C = s->c, oc, of;
+  float clip = s->clip > 0 ? s->clip : INFINITY;
   gate_offsets(s->ifco, C, &oc, &of);
   for (r = 0; r < s->b; r++) {
-    memcpy(xh + r * W, x + r * s->in, (size_t)s->in * sizeof(float));
-    memcpy(xh + r * W + s->in, h_prev + r * C, (size_t)C * sizeof(float));
-  }
-  if (!gemm(0, 0, s->b, 4 * C, W, xh, W, s->w, 4 * C, gates, 4 * C)) return 0;
-  for (r = 0; r < s->b; r++) {
-    const float* g = gates + r * 4 * C;
-    for (j = 0; j < C; j++) {
-      int64_t e = r * C + j;
-      float gi = g[j] + s->bias[j], gc = g[oc + j] + s->bias[oc + j];
-      float gf = g[of + j] + s->bias[of + j] + s->forget_bias;
-      float go = g[3 * C + j] + s->bias[3 * C + j], v;
-      if (s->peep) {
-        gi += cs_prev[e] * s->wci[j];
-        gf += cs_prev[e] * s->wcf[j];
-      }
-      i[e] = sigm(gi);
-      ci[e] = tanhf(gc);
-      f[e] = sigm(gf);
-      v = i[e] * ci[e] + f[e] * cs_prev[e];
-      if (s->clip > 0) {
-        if (v > s->clip) v = s->clip;
-        if (v < -s->clip) v = -s->clip;
-      }
-      cs[e] = v;
-      co[e] = tanhf(v);
-      if (s->peep) go += v * s->wco[j];
-      o[e] = sigm(go);
-      h[e] = o[e] * co[e];
+    float* restrict g = gates + r * 4 * C;
+    const float* restrict bias = s->bias;
+    int64_t e = r * C;
+    if (xw != NULL) {
+      const float* restrict xr = xw + r * 4 * C;
+      for (j = 0; j < 4 * C; j++) g[j] += xr[j] + bias[j];
+    } else {
+      for (j = 0; j < 4 * C; j++) g[j] += bias[j];
+    }
+    if (s->peep) {
+      lstm_row(C, 1, s->forget_bias, clip, g, g + oc, g + of, g + 3 * C,
+               s->wci, s->wcf, s->wco, cs_prev + e, i + e, cs + e, f + e,
+               o + e, ci + e, co + e, h + e);
+    } else {
+      lstm_row(C, 0, s->forget_bias, clip, g, g + oc, g + of, g + 3 * C,
+               s->wci, s->wcf, s->wco, cs_prev + e, i + e, cs + e, f + e,
+               o + e, ci + e, co + e, h + e);
     }
   }
+}
+
+/* xw, when given, holds x w[:NI] for this step ([B,4C]): only h_prev is
+ * multiplied here. Else xh ([B, NI+C] scratch) gets [x, h_prev] and the
+ * whole w is used. */
+static int lstm_fwd(const lstm_step* s, const float* x, const float* xw,
+                    const float* cs_prev, const float* h_prev, float* xh,
+                    float* gates, float* i, float* cs, float* f, float* o,
+                    float* ci, float* co, float* h) {
+  int64_t r, C = s->c, W = s->in + s->c;
+  if (xw != NULL) {
+    if (!gemm(0, 0, s->b, 4 * C, C, h_prev, C, s->w + s->in * 4 * C, 4 * C,
+              gates, 4 * C)) {
+      return 0;
+    }
+  } else {
+    for (r = 0; r < s->b; r++) {
+      memcpy(xh + r * W, x + r * s->in, (size_t)s->in * sizeof(float));
+      memcpy(xh + r * W + s->in, h_prev + r * C, (size_t)C * sizeof(float));
+    }
+    if (!gemm(0, 0, s->b, 4 * C, W, xh, W, s->w, 4 * C, gates, 4 * C)) {
+      return 0;
+    }
+  }
+  lstm_rows(s, xw, cs_prev, gates, i, cs, f, o, ci, co, h);
   return 1;
 }
 
+/* Gradient of one batch row with respect to the gates and the previous
+ * cell state (see lstm_bwd). */
+NL_INLINE void lstm_bwd_row(
+    int64_t C, int peep, const float* restrict csp, const float* restrict i,
+    const float* restrict cs, const float* restrict f,
+    const float* restrict o, const float* restrict ci,
+    const float* restrict co, const float* restrict csg,
+    const float* restrict hg, const float* restrict wci,
+    const float* restrict wcf, const float* restrict wco,
+    float* restrict gi, float* restrict gc, float* restrict gf,
+    float* restrict go, float* restrict cpg, float* restrict wci_g,
+    float* restrict wcf_g, float* restrict wco_g) {
+  int64_t j;
+  for (j = 0; j < C; j++) {
+    float d_o = o[j] * (1 - o[j]) * hg[j] * co[j];
+    float dcs = (1 - co[j] * co[j]) * hg[j] * o[j] + csg[j];
+    float dci, df, di, cp;
+    if (peep) dcs += d_o * wco[j];
+    dci = (1 - ci[j] * ci[j]) * dcs * i[j];
+    df = f[j] * (1 - f[j]) * dcs * csp[j];
+    di = i[j] * (1 - i[j]) * dcs * ci[j];
+    gi[j] = di;
+    gc[j] = dci;
+    gf[j] = df;
+    go[j] = d_o;
+    cp = dcs * f[j];
+    if (peep) {
+      cp += di * wci[j] + df * wcf[j];
+      wci_g[j] += di * csp[j];
+      wcf_g[j] += df * csp[j];
+      wco_g[j] += d_o * cs[j];
+    }
+    cpg[j] = cp;
+  }
+}
+
 /* Gradient of one step with respect to the gates (dgates, [B,4C]) and the
- * previous cell state; the peephole gradients are added to wci_g/wcf_g/
- * wco_g when given. */
-static void lstm_bwd(const lstm_step* s, const float* cs_prev, const float* i,
-                     const float* cs, const float* f, const float* o,
-                     const float* ci, const float* co, const float* cs_grad,
-                     const float* h_grad, float* dgates, float* cs_prev_grad,
-                     float* wci_g, float* wcf_g, float* wco_g) {
-  int64_t r, j, C = s->c, oc, of;
+ * previous cell state; with peepholes the peephole gradients are added to
+ * wci_g/wcf_g/wco_g (which must then be given). cs_grad/h_grad may be the
+ * sums of two terms: the row pointers are precomputed by the caller. */
+KUTIL_CLONES static void lstm_bwd(const lstm_step* s, const float* cs_prev,
+                                  const float* i, const float* cs,
+                                  const float* f, const float* o,
+                                  const float* ci, const float* co,
+                                  const float* cs_grad, const float* h_grad,
+                                  float* dgates, float* cs_prev_grad,
+                                  float* wci_g, float* wcf_g, float* wco_g) {
+  int64_t r, C = s->c, oc, of;
   gate_offsets(s->ifco, C, &oc, &of);
   for (r = 0; r < s->b; r++) {
     float* dg = dgates + r * 4 * C;
-    for (j = 0; j < C; j++) {
-      int64_t e = r * C + j;
-      float d_o = o[e] * (1 - o[e]) * h_grad[e] * co[e];
-      float dcs = (1 - co[e] * co[e]) * h_grad[e] * o[e] + cs_grad[e];
-      float dci, df, di;
-      if (s->peep) dcs += d_o * s->wco[j];
-      dci = (1 - ci[e] * ci[e]) * dcs * i[e];
-      df = f[e] * (1 - f[e]) * dcs * cs_prev[e];
-      di = i[e] * (1 - i[e]) * dcs * ci[e];
-      dg[j] = di;
-      dg[oc + j] = dci;
-      dg[of + j] = df;
-      dg[3 * C + j] = d_o;
-      cs_prev_grad[e] = dcs * f[e];
-      if (s->peep) {
-        cs_prev_grad[e] += di * s->wci[j] + df * s->wcf[j];
-        if (wci_g != NULL) {
-          wci_g[j] += di * cs_prev[e];
-          wcf_g[j] += df * cs_prev[e];
-          wco_g[j] += d_o * cs[e];
-        }
-      }
+    int64_t e = r * C;
+    if (s->peep) {
+      lstm_bwd_row(C, 1, cs_prev + e, i + e, cs + e, f + e, o + e, ci + e,
+                   co + e, cs_grad + e, h_grad + e, s->wci, s->wcf, s->wco,
+                   dg, dg + oc, dg + of, dg + 3 * C, cs_prev_grad + e, wci_g,
+                   wcf_g, wco_g);
+    } else {
+      lstm_bwd_row(C, 0, cs_prev + e, i + e, cs + e, f + e, o + e, ci + e,
+                   co + e, cs_grad + e, h_grad + e, s->wci, s->wcf, s->wco,
+                   dg, dg + oc, dg + of, dg + 3 * C, cs_prev_grad + e, NULL,
+                   NULL, NULL);
     }
   }
 }
@@ -238,7 +383,7 @@ static void lstm_cell_compute(tfe_kernel_context* k) {
   TF_Tensor* const* in = k->inputs;
   int64_t B, NI, C, dims[2], q, n;
   float* v[8] = {0};
-  float *xh = NULL, *gates = NULL, *out = NULL;
+  float *xh = NULL, *gates = NULL, *out = NULL, *ot[7];
   TF_Tensor* o[7];
   g_kctx = k;
   lstm_attrs(k, &s, 0);
@@ -259,10 +404,16 @@ static void lstm_cell_compute(tfe_kernel_context* k) {
   }
   xh = (float*)tfe_malloc((size_t)(B * (NI + C)) * sizeof(float));
   gates = (float*)tfe_malloc((size_t)(B * 4 * C) * sizeof(float));
-  out = (float*)tfe_malloc((size_t)(7 * n) * sizeof(float));
-  if (xh == NULL || gates == NULL || out == NULL) {
+  /* float outputs are written in place; half goes through a float copy */
+  if (in[0]->dtype != TF_FLOAT) {
+    out = (float*)tfe_malloc((size_t)(7 * n) * sizeof(float));
+  }
+  if (xh == NULL || gates == NULL || (out == NULL && in[0]->dtype != TF_FLOAT)) {
     oom(k, "LSTMBlockCell");
     goto done;
+  }
+  for (q = 0; q < 7; q++) {
+    ot[q] = out != NULL ? out + q * n : (float*)kutil_data(o[q]);
   }
   s.b = B;
   s.in = NI;
@@ -272,12 +423,14 @@ static void lstm_cell_compute(tfe_kernel_context* k) {
   s.wcf = v[5];
   s.wco = v[6];
   s.bias = v[7];
-  if (!lstm_fwd(&s, v[0], v[1], v[2], xh, gates, out, out + n, out + 2 * n,
-                out + 3 * n, out + 4 * n, out + 5 * n, out + 6 * n)) {
+  if (!lstm_fwd(&s, v[0], NULL, v[1], v[2], xh, gates, ot[0], ot[1], ot[2],
+                ot[3], ot[4], ot[5], ot[6])) {
     oom(k, "LSTMBlockCell");
     goto done;
   }
-  for (q = 0; q < 7; q++) fstore(o[q], 0, out + q * n, n);
+  if (out != NULL) {
+    for (q = 0; q < 7; q++) fstore(o[q], 0, out + q * n, n);
+  }
 done:
   for (q = 0; q < 8; q++) ffree(in[q], v[q]);
   tfe_free(xh);
@@ -438,7 +591,7 @@ static void block_lstm(tfe_kernel_context* k, int v2) {
   TF_Tensor* const* in = k->inputs;
   int64_t T, B, NI, C, sl, dims[3], q, t, n;
   float* v[9] = {0};
-  float *xh = NULL, *gates = NULL, *out = NULL;
+  float *xw = NULL, *gates = NULL, *out = NULL, *base[7];
   TF_Tensor* o[7];
   g_kctx = k;
   lstm_attrs(k, &s, v2);
@@ -461,9 +614,11 @@ static void block_lstm(tfe_kernel_context* k, int v2) {
   if (T == 0 || n == 0) return;
   /* steps past seq_len_max are zero (TF leaves the gates unset there) */
   for (q = 0; q < 7; q++) {
-    memset(kutil_data(o[q]), 0,
-           (size_t)(T * n) * kutil_esize(o[q]->dtype));
+    size_t es = kutil_esize(o[q]->dtype);
+    memset((char*)kutil_data(o[q]) + (size_t)(sl * n) * es, 0,
+           (size_t)((T - sl) * n) * es);
   }
+  if (sl == 0) return;
   for (q = 1; q < 9; q++) {
     v[q] = fview(in[q]);
     if (v[q] == NULL) {
@@ -471,12 +626,20 @@ static void block_lstm(tfe_kernel_context* k, int v2) {
       goto done;
     }
   }
-  xh = (float*)tfe_malloc((size_t)(B * (NI + C)) * sizeof(float));
   gates = (float*)tfe_malloc((size_t)(B * 4 * C) * sizeof(float));
-  out = (float*)tfe_malloc((size_t)(7 * n * (sl > 0 ? sl : 1)) * sizeof(float));
-  if (xh == NULL || gates == NULL || out == NULL) {
+  xw = (float*)tfe_malloc((size_t)(sl * B * 4 * C) * sizeof(float));
+  /* float outputs are written in place; half goes through a float copy
+   * laid out as [7][sl][B*C] */
+  if (in[1]->dtype != TF_FLOAT) {
+    out = (float*)tfe_malloc((size_t)(7 * n * sl) * sizeof(float));
+  }
+  if (gates == NULL || xw == NULL ||
+      (out == NULL && in[1]->dtype != TF_FLOAT)) {
     oom(k, "BlockLSTM");
     goto done;
+  }
+  for (q = 0; q < 7; q++) {
+    base[q] = out != NULL ? out + q * sl * n : (float*)kutil_data(o[q]);
   }
   s.b = B;
   s.in = NI;
@@ -486,23 +649,29 @@ static void block_lstm(tfe_kernel_context* k, int v2) {
   s.wcf = v[6];
   s.wco = v[7];
   s.bias = v[8];
-  /* out holds [7][sl][B*C]: i, cs, f, o, ci, co, h */
+  /* the input part of every step's gates in one product: x w[:NI] */
+  if (!gemm(0, 0, sl * B, 4 * C, NI, v[1], NI, s.w, 4 * C, xw, 4 * C)) {
+    oom(k, "BlockLSTM");
+    goto done;
+  }
+  /* base[z] + t*n: step t of i, cs, f, o, ci, co, h */
   for (t = 0; t < sl; t++) {
-    float* ot[7];
-    int z;
-    for (z = 0; z < 7; z++) ot[z] = out + ((int64_t)z * sl + t) * n;
-    if (!lstm_fwd(&s, v[1] + t * B * NI,
-                  t == 0 ? v[2] : out + (1 * sl + t - 1) * n,
-                  t == 0 ? v[3] : out + (6 * sl + t - 1) * n, xh, gates,
-                  ot[0], ot[1], ot[2], ot[3], ot[4], ot[5], ot[6])) {
+    if (!lstm_fwd(&s, NULL, xw + t * B * 4 * C,
+                  t == 0 ? v[2] : base[1] + (t - 1) * n,
+                  t == 0 ? v[3] : base[6] + (t - 1) * n, NULL, gates,
+                  base[0] + t * n, base[1] + t * n, base[2] + t * n,
+                  base[3] + t * n, base[4] + t * n, base[5] + t * n,
+                  base[6] + t * n)) {
       oom(k, "BlockLSTM");
       goto done;
     }
   }
-  for (q = 0; q < 7; q++) fstore(o[q], 0, out + q * sl * n, sl * n);
+  if (out != NULL) {
+    for (q = 0; q < 7; q++) fstore(o[q], 0, out + q * sl * n, sl * n);
+  }
 done:
   for (q = 1; q < 9; q++) ffree(in[q], v[q]);
-  tfe_free(xh);
+  tfe_free(xw);
   tfe_free(gates);
   tfe_free(out);
 }
@@ -517,9 +686,8 @@ static void block_lstm_grad(tfe_kernel_context* k, int v2) {
   TF_Tensor* const* in = k->inputs;
   int64_t T, B, NI, C, sl, t, q, n, W;
   float* v[18] = {0};
-  float *xh = NULL, *xhg = NULL, *dg = NULL, *csg = NULL, *hg = NULL,
-        *cpg = NULL, *hpg = NULL, *wg = NULL, *bg = NULL, *pg = NULL,
-        *xg = NULL, *tmp = NULL;
+  float *dga = NULL, *hpa = NULL, *csg = NULL, *hg = NULL, *cpg = NULL,
+        *hpg = NULL, *wg = NULL, *bg = NULL, *pg = NULL, *xg = NULL;
   TF_Tensor* o[8];
   static const char* const kSaved[9] = {"i", "cs", "f",       "o",     "ci",
                                         "co", "h", "cs_grad", "h_grad"};
@@ -631,21 +799,19 @@ static void block_lstm_grad(tfe_kernel_context* k, int v2) {
       goto done;
     }
   }
-  xh = (float*)tfe_malloc((size_t)(B * W) * sizeof(float));
-  xhg = (float*)tfe_malloc((size_t)(B * W) * sizeof(float));
-  dg = (float*)tfe_malloc((size_t)(B * 4 * C + 1) * sizeof(float));
-  csg = (float*)tfe_malloc((size_t)(n + 1) * sizeof(float));
-  hg = (float*)tfe_malloc((size_t)(n + 1) * sizeof(float));
-  cpg = (float*)tfe_calloc((size_t)(n + 1), sizeof(float));
-  hpg = (float*)tfe_calloc((size_t)(n + 1), sizeof(float));
-  wg = (float*)tfe_calloc((size_t)(W * 4 * C + 1), sizeof(float));
-  tmp = (float*)tfe_malloc((size_t)(W * 4 * C + 1) * sizeof(float));
-  bg = (float*)tfe_calloc((size_t)(4 * C + 1), sizeof(float));
-  pg = (float*)tfe_calloc((size_t)(3 * C + 1), sizeof(float));
-  xg = (float*)tfe_calloc((size_t)(T * B * NI + 1), sizeof(float));
-  if (xh == NULL || xhg == NULL || dg == NULL || csg == NULL || hg == NULL ||
-      cpg == NULL || hpg == NULL || wg == NULL || tmp == NULL || bg == NULL ||
-      pg == NULL || xg == NULL) {
+  dga = (float*)tfe_malloc((size_t)(sl * B * 4 * C) * sizeof(float));
+  hpa = (float*)tfe_malloc((size_t)(sl * n) * sizeof(float));
+  csg = (float*)tfe_malloc((size_t)n * sizeof(float));
+  hg = (float*)tfe_malloc((size_t)n * sizeof(float));
+  cpg = (float*)tfe_calloc((size_t)n, sizeof(float));
+  hpg = (float*)tfe_calloc((size_t)n, sizeof(float));
+  wg = (float*)tfe_malloc((size_t)(W * 4 * C) * sizeof(float));
+  bg = (float*)tfe_calloc((size_t)(4 * C), sizeof(float));
+  pg = (float*)tfe_calloc((size_t)(3 * C), sizeof(float));
+  xg = (float*)tfe_malloc((size_t)(sl * B * NI + 1) * sizeof(float));
+  if (dga == NULL || hpa == NULL || csg == NULL || hg == NULL ||
+      cpg == NULL || hpg == NULL || wg == NULL || bg == NULL || pg == NULL ||
+      xg == NULL) {
     oom(k, "BlockLSTMGrad");
     goto done;
   }
@@ -656,10 +822,14 @@ static void block_lstm_grad(tfe_kernel_context* k, int v2) {
   s.wci = v[5];
   s.wcf = v[6];
   s.wco = v[7];
+  /* Backwards through time, only what the recurrence needs: each step's
+   * gate gradients (kept, [sl][B][4C]), the cell state gradient and the
+   * h_prev gradient dgates w[NI:]^T. The x, w and b gradients are then
+   * products over all steps at once. */
   for (t = sl - 1; t >= 0; t--) {
     const float* csp = t == 0 ? v[2] : v[10] + (t - 1) * n;
-    const float* hp = t == 0 ? v[3] : v[15] + (t - 1) * n;
-    int64_t e, r, j;
+    float* dg = dga + t * B * 4 * C;
+    int64_t e;
     for (e = 0; e < n; e++) {
       csg[e] = cpg[e] + v[16][t * n + e];
       hg[e] = hpg[e] + v[17][t * n + e];
@@ -667,24 +837,29 @@ static void block_lstm_grad(tfe_kernel_context* k, int v2) {
     lstm_bwd(&s, csp, v[9] + t * n, v[10] + t * n, v[11] + t * n,
              v[12] + t * n, v[13] + t * n, v[14] + t * n, csg, hg, dg, cpg,
              pg, pg + C, pg + 2 * C);
-    if (!gemm(0, 1, B, W, 4 * C, dg, 4 * C, s.w, 4 * C, xhg, W)) {
+    if (!gemm(0, 1, B, C, 4 * C, dg, 4 * C, s.w + NI * 4 * C, 4 * C, hpg,
+              C)) {
       oom(k, "BlockLSTMGrad");
       goto done;
     }
-    for (r = 0; r < B; r++) {
-      memcpy(xh + r * W, v[1] + (t * B + r) * NI, (size_t)NI * sizeof(float));
-      memcpy(xh + r * W + NI, hp + r * C, (size_t)C * sizeof(float));
-      memcpy(xg + (t * B + r) * NI, xhg + r * W, (size_t)NI * sizeof(float));
-      memcpy(hpg + r * C, xhg + r * W + NI, (size_t)C * sizeof(float));
-      for (j = 0; j < 4 * C; j++) bg[j] += dg[r * 4 * C + j];
-    }
-    if (!gemm(1, 0, W, 4 * C, B, xh, W, dg, 4 * C, tmp, 4 * C)) {
-      oom(k, "BlockLSTMGrad");
-      goto done;
-    }
-    for (e = 0; e < W * 4 * C; e++) wg[e] += tmp[e];
   }
-  fstore(o[0], 0, xg, T * B * NI);
+  /* h_{t-1} of every step: h_prev, then the saved h of steps 0..sl-2 */
+  memcpy(hpa, v[3], (size_t)n * sizeof(float));
+  if (sl > 1) memcpy(hpa + n, v[15], (size_t)((sl - 1) * n) * sizeof(float));
+  if (!gemm(0, 1, sl * B, NI, 4 * C, dga, 4 * C, s.w, 4 * C, xg, NI) ||
+      !gemm(1, 0, NI, 4 * C, sl * B, v[1], NI, dga, 4 * C, wg, 4 * C) ||
+      !gemm(1, 0, C, 4 * C, sl * B, hpa, C, dga, 4 * C, wg + NI * 4 * C,
+            4 * C)) {
+    oom(k, "BlockLSTMGrad");
+    goto done;
+  }
+  for (t = 0; t < sl * B; t++) {
+    const float* restrict d = dga + t * 4 * C;
+    float* restrict acc = bg;
+    int64_t j;
+    for (j = 0; j < 4 * C; j++) acc[j] += d[j];
+  }
+  fstore(o[0], 0, xg, sl * B * NI);
   fstore(o[1], 0, cpg, n);
   fstore(o[2], 0, hpg, n);
   fstore(o[3], 0, wg, W * 4 * C);
@@ -696,15 +871,13 @@ static void block_lstm_grad(tfe_kernel_context* k, int v2) {
   fstore(o[7], 0, bg, 4 * C);
 done:
   for (q = 1; q < 18; q++) ffree(in[q], v[q]);
-  tfe_free(xh);
-  tfe_free(xhg);
-  tfe_free(dg);
+  tfe_free(dga);
+  tfe_free(hpa);
   tfe_free(csg);
   tfe_free(hg);
   tfe_free(cpg);
   tfe_free(hpg);
   tfe_free(wg);
-  tfe_free(tmp);
   tfe_free(bg);
   tfe_free(pg);
   tfe_free(xg);
@@ -829,7 +1002,7 @@ static void gru_cell_compute(tfe_kernel_context* k) {
   for (r = 0; r < B; r++) {
     for (j = 0; j < C; j++) {
       int64_t e = r * C + j;
-      co[e] = tanhf(cc[e] + bc[j]);
+      co[e] = nl_tanhf(cc[e] + bc[j]);
       ho[e] = uo[e] * hp[e] + (1 - uo[e]) * co[e];
     }
   }
