@@ -1,0 +1,143 @@
+"""The more18 op group's CPU kernels (csrc/kernels/cpu/more18_kernels.c)
+against TF 2.21's outputs and errors for the same inputs
+(tests/data/more18_ops_tf221.json, written by tools/record_more18_ops.py),
+plus a check that every CPU dtype TF registers has a recorded case.
+
+Inputs {"var": spec} are resource variables (their value after the op is
+the last output), {"ref": spec} TF 1 reference variables (their value
+after the op is the only output)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from typing import Any
+
+import numpy as np
+import pytest
+
+import tfe_py as tf
+from tfe_py import ops
+
+_PATH = os.path.join(os.path.dirname(__file__), "..", "data", "more18_ops_tf221.json")
+with open(_PATH) as _f:
+    _CASES: list[dict[str, Any]] = json.load(_f)["cases"]
+
+_COMPLEX = ("complex64", "complex128")
+
+
+def _decode(spec: dict[str, Any]) -> np.ndarray:
+    dt = spec["dtype"]
+    if dt in _COMPLEX:
+        a = np.asarray(spec["value"], np.float64).reshape([*spec["shape"], 2])
+        return (a[..., 0] + 1j * a[..., 1]).astype(dt)
+    if dt == "string":
+        return np.asarray(spec["value"], dtype=object).reshape(spec["shape"]).astype(bytes)
+    if dt in ("bfloat16", "float16"):
+        return np.asarray(spec["value"], np.float64).reshape(spec["shape"])
+    if dt == "uint64":  # recorded as int64 bit patterns
+        return np.asarray(spec["value"], np.int64).astype(np.uint64).reshape(spec["shape"])
+    return np.asarray(spec["value"], dtype=dt).reshape(spec["shape"])
+
+
+def _const(spec: dict[str, Any]) -> Any:
+    return tf.constant(_decode(spec), dtype=spec["dtype"])
+
+
+def _run(cs: dict[str, Any]) -> list[Any]:
+    kwargs: dict[str, Any] = dict(cs["attrs"])
+    var = None
+    ref = None
+    for name, spec in cs["inputs"].items():
+        if isinstance(spec, list):
+            kwargs[name] = [_const(x) for x in spec]
+        elif "var" in spec:
+            var = tf.Variable(_const(spec["var"]))
+            kwargs[name] = var.handle
+        elif "ref" in spec:
+            init = _const(spec["ref"])
+            ref = ops.VariableV2(shape=spec["ref"]["shape"], dtype=spec["ref"]["dtype"])
+            ref = ops.Assign(ref=ref, value=init)
+            kwargs[name] = ref
+        else:
+            kwargs[name] = _const(spec)
+    out = getattr(ops, cs["op"])(**kwargs)
+    if ref is not None:
+        return [ops.Identity(input=out)]
+    outs = [] if out is None else list(out) if isinstance(out, (list, tuple)) else [out]
+    if var is not None:
+        outs = [o for o in outs if o.dtype != tf.resource]
+        outs.append(var.read_value())
+    return outs
+
+
+def _tol(dt: str) -> tuple[float, float]:
+    if dt in ("float16", "bfloat16"):
+        return 1e-2, 1e-2
+    if dt in ("float32", "complex64"):
+        return 2e-6, 2e-6
+    return 1e-12, 1e-12
+
+
+_OK = [c for c in _CASES if "outputs" in c]
+_ERR = [c for c in _CASES if "error" in c]
+
+
+@pytest.mark.parametrize("cs", _OK, ids=[c["name"] for c in _OK])
+def test_output_matches_tf(cs: dict[str, Any]) -> None:
+    outs = _run(cs)
+    assert len(outs) == len(cs["outputs"])
+    for got_t, exp_spec in zip(outs, cs["outputs"], strict=True):
+        dt = exp_spec["dtype"]
+        assert got_t.dtype == getattr(tf, dt), (got_t.dtype, dt)
+        got = np.asarray(got_t.numpy())
+        exp = _decode(exp_spec)
+        assert got.shape == exp.shape
+        if dt == "string" or dt == "bool" or dt.startswith(("int", "uint")):
+            np.testing.assert_array_equal(got, exp)
+        else:
+            rtol, atol = _tol(dt)
+            np.testing.assert_allclose(got.astype(exp.dtype if dt in _COMPLEX else np.float64),
+                                       exp, rtol=rtol, atol=atol)
+
+
+def _core(msg: str) -> str:
+    """TF's message without the eager wrapper ({{function_node ...}} and
+    [Op:...])."""
+    msg = re.sub(r"^\{\{function_node [^}]*\}\}\s*", "", msg)
+    return re.sub(r"\s*\[Op:[^\]]*\].*$", "", msg, flags=re.S).strip()
+
+
+@pytest.mark.parametrize("cs", _ERR, ids=[c["name"] for c in _ERR])
+def test_error_matches_tf(cs: dict[str, Any]) -> None:
+    cls = getattr(tf.errors, cs["error"]["type"])
+    with pytest.raises(cls) as info:
+        _run(cs)
+    assert _core(cs["error"]["message"]) in _core(str(info.value))
+
+
+# TF's CPU kernel dtypes (tf_kernels.pb) per op: every one has a recorded
+# case (quantized dtypes, which tfe_py cannot make constants of, aside).
+_REAL = ("float32", "float64", "float16", "bfloat16", "int8", "int16", "int32", "int64",
+         "uint8", "uint16", "uint32", "uint64")
+_ALL = (*_REAL, "complex64", "complex128", "bool", "string")
+_KERNEL_DTYPES: dict[str, tuple[str, ...]] = {
+    "TensorStridedSliceUpdate": _ALL,
+    "ResourceStridedSliceAssign": _ALL,
+    "StridedSliceAssign": _ALL,
+}
+
+
+@pytest.mark.parametrize("op", sorted(_KERNEL_DTYPES))
+def test_every_tf_dtype_recorded(op: str) -> None:
+    seen = set()
+    for c in _CASES:
+        if c["op"] == op:
+            first = next(iter(c["inputs"].values()))
+            if isinstance(first, list):
+                first = first[0]
+            first = first.get("var", first.get("ref", first))
+            seen.add(first["dtype"])
+    missing = [d for d in _KERNEL_DTYPES[op] if d not in seen]
+    assert not missing, missing
