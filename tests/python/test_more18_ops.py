@@ -126,6 +126,7 @@ _KERNEL_DTYPES: dict[str, tuple[str, ...]] = {
     "TensorStridedSliceUpdate": _ALL,
     "ResourceStridedSliceAssign": _ALL,
     "StridedSliceAssign": _ALL,
+    "ResourceGatherNd": _ALL,
 }
 
 
@@ -141,3 +142,18 @@ def test_every_tf_dtype_recorded(op: str) -> None:
             seen.add(first["dtype"])
     missing = [d for d in _KERNEL_DTYPES[op] if d not in seen]
     assert not missing, missing
+
+
+def test_resource_gather_nd_index_dtypes_recorded() -> None:
+    seen = {c["inputs"]["indices"]["dtype"] for c in _CASES if c["op"] == "ResourceGatherNd"}
+    assert seen == {"int32", "int64"}
+    seen = {c["attrs"].get("out_type", "int32") for c in _CASES if c["op"] == "VariableShape"}
+    assert seen == {"int32", "int64"}
+
+
+def test_resource_gather_nd_wrong_dtype_is_an_error() -> None:
+    # TF 2.21 aborts the process here (a CHECK in its tensor accessor);
+    # tfe reports InvalidArgument instead.
+    v = tf.Variable(np.arange(3.0))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="wrong dtype"):
+        ops.ResourceGatherNd(resource=v.handle, indices=tf.constant([[0]]), dtype="float32")

@@ -183,9 +183,8 @@ static int ignore_bad_indices(const tfe_kernel_context* k) {
   return 0;
 }
 
-static void k_gather_nd(tfe_kernel_context* k) {
-  const TF_Tensor* p = k->inputs[0];
-  const TF_Tensor* ix = k->inputs[1];
+void tfe_gather_nd_compute(tfe_kernel_context* k, const TF_Tensor* p,
+                           const TF_Tensor* ix) {
   int pr = p->num_dims, ir = ix->num_dims, i, on = 0;
   int64_t kdim, odims[TFE_MAX_DIMS], nrows, slice, r;
   size_t esz = kutil_esize(p->dtype);
@@ -237,6 +236,10 @@ static void k_gather_nd(tfe_kernel_context* k) {
                  slice);
     }
   }
+}
+
+static void k_gather_nd(tfe_kernel_context* k) {
+  tfe_gather_nd_compute(k, k->inputs[0], k->inputs[1]);
 }
 
 /* ------------------------------------------- ScatterNd, TensorScatterUpdate */

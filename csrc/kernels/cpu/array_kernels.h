@@ -62,4 +62,10 @@ int tfe_strided_slice_spec(tfe_kernel_context* k, const int64_t* in_dims,
                            int64_t* stride, int64_t* proc,
                            int64_t* final_dims, int* nfinal);
 
+/* GatherNd of params p by indices ix into output 0 of k, with GatherNd's
+ * checks and messages (its bad_indices_policy attr included); also run by
+ * ResourceGatherNd on a variable's value. */
+void tfe_gather_nd_compute(tfe_kernel_context* k, const TF_Tensor* p,
+                           const TF_Tensor* ix);
+
 #endif /* TFE_KERNELS_CPU_ARRAY_KERNELS_H_ */

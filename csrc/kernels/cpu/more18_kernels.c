@@ -225,12 +225,80 @@ static void k_strided_slice_assign(tfe_kernel_context* k) {
   pthread_mutex_unlock(&c->mu);
 }
 
+/* ------------------------------------- ResourceGatherNd, VariableShape */
+
+static void k_resource_gather_nd(tfe_kernel_context* k) {
+  tfe_resource* r = tfe_var_from_handle(k->inputs[0], k->status);
+  if (r == NULL) return;
+  pthread_mutex_lock(&r->mu);
+  if (r->value == NULL) {
+    tfe_var_set_missing_error(r, 0, k->status);
+  } else {
+    TF_DataType want = r->value->dtype;
+    if (k->attrs != NULL) tfe_attrs_get_type(k->attrs, "dtype", &want, NULL);
+    if (want != r->value->dtype) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "Trying to gather from variable with wrong dtype. Expected "
+                 "%s got %s",
+                 m18_dt_name(want), m18_dt_name(r->value->dtype));
+    } else {
+      tfe_gather_nd_compute(k, r->value, k->inputs[1]);
+    }
+  }
+  pthread_mutex_unlock(&r->mu);
+  tfe_resource_unref(r);
+}
+
+static void k_variable_shape(tfe_kernel_context* k) {
+  TF_DataType ot = TF_INT32;
+  tfe_resource* r;
+  int nd, d;
+  int64_t dims[TFE_MAX_DIMS], n;
+  TF_Tensor* y;
+  if (k->attrs != NULL) tfe_attrs_get_type(k->attrs, "out_type", &ot, NULL);
+  r = tfe_var_from_handle(k->inputs[0], k->status);
+  if (r == NULL) return;
+  pthread_mutex_lock(&r->mu);
+  if (r->value == NULL) {
+    tfe_var_set_missing_error(r, 0, k->status);
+    pthread_mutex_unlock(&r->mu);
+    tfe_resource_unref(r);
+    return;
+  }
+  nd = r->value->num_dims;
+  for (d = 0; d < nd; d++) dims[d] = r->value->dims[d];
+  pthread_mutex_unlock(&r->mu);
+  tfe_resource_unref(r);
+  if (ot == TF_INT32) {
+    for (d = 0; d < nd; d++) {
+      if (dims[d] > INT32_MAX) {
+        KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                   "VariableShape's output type is int32 but dimension "
+                   "exceeds maximum int32 value");
+        return;
+      }
+    }
+  }
+  n = nd;
+  y = tfe_kernel_alloc_output(k, 0, ot, &n, 1);
+  if (y == NULL) return;
+  for (d = 0; d < nd; d++) {
+    if (ot == TF_INT32) {
+      ((int32_t*)kutil_data(y))[d] = (int32_t)dims[d];
+    } else {
+      ((int64_t*)kutil_data(y))[d] = dims[d];
+    }
+  }
+}
+
 /* ------------------------------------------------------- registration */
 
 void tfe_register_cpu_more18_kernels(void) {
   /* TF_CALL_ALL_TYPES + uint32/uint64 that have a host layout here */
   static const TF_DataType ssa[] = {KUTIL_POD_TYPES, TF_STRING, TF_QINT8,
                                     TF_QUINT8, TF_QINT32};
+  static const TF_DataType gnd[] = {KUTIL_POD_TYPES, TF_STRING};
+  static const TF_DataType idx[] = {TF_INT32, TF_INT64};
   tfe_kutil_register("TensorStridedSliceUpdate", k_tensor_strided_slice_update,
                      "T", ssa, KUTIL_COUNT(ssa), NULL, NULL, 0);
   tfe_kutil_register("ResourceStridedSliceAssign",
@@ -238,4 +306,8 @@ void tfe_register_cpu_more18_kernels(void) {
                      KUTIL_COUNT(ssa), NULL, NULL, 0);
   tfe_kutil_register("StridedSliceAssign", k_strided_slice_assign, "T", ssa,
                      KUTIL_COUNT(ssa), NULL, NULL, 0);
+  tfe_kutil_register("ResourceGatherNd", k_resource_gather_nd, "dtype", gnd,
+                     KUTIL_COUNT(gnd), "Tindices", idx, KUTIL_COUNT(idx));
+  tfe_kutil_register("VariableShape", k_variable_shape, "out_type", idx,
+                     KUTIL_COUNT(idx), NULL, NULL, 0);
 }
