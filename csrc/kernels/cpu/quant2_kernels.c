@@ -494,6 +494,183 @@ static void q2_quantize_slice(tfe_kernel_context* k, const q2_qv2* p,
   *omax = max_range;
 }
 
+/* Per-axis QuantizeV2 (SCALED and MIN_COMBINED): every channel's clamp
+ * range and scale are computed first, as q2_quantize_slice does them,
+ * then one pass over the tensor quantizes with the same arithmetic. With
+ * post == 1 (the last axis) a row holds every channel and the parameters
+ * are read per element; otherwise a row is one channel's run of `post`
+ * values with scalar parameters. Rows are split over the thread pool. */
+typedef struct q2_axjob {
+  int mode, even, is_signed;
+  TF_DataType dt;
+  const float* x;
+  void* out;
+  int64_t ns, post;
+  const float *mn, *mx, *sf;
+  float half;
+} q2_axjob;
+
+/* One quantized value of channel parameters MN, MX, SF, per kind. For
+ * qint32 the per-slice code converts through lrint (q2_cast_q); narrower
+ * types truncate, which q2_round_i32 matches for round-half-away. */
+#define Q2A_U(v, MN, MX, SF) q2_trunc_i32((q2_clampf(v, MN, MX) - (MN)) * (SF) + 0.5f)
+#define Q2A_S(v, MN, MX, SF) q2_round_i32((q2_clampf(v, MN, MX) - (MN)) * (SF) - half)
+#define Q2A_S32(v, MN, MX, SF) \
+  q2_lrint_i32(q2_round_f((q2_clampf(v, MN, MX) - (MN)) * (SF) - half))
+#define Q2A_E(v, MN, MX, SF) q2_trunc_i32(rintf(q2_clampf(v, MN, MX) * (SF)))
+#define Q2A_E32(v, MN, MX, SF) q2_lrint_i32(rintf(q2_clampf(v, MN, MX) * (SF)))
+#define Q2A_A(v, MN, MX, SF) q2_round_i32(q2_clampf(v, MN, MX) * (SF))
+#define Q2A_A32(v, MN, MX, SF) q2_lrint_i32(q2_round_f(q2_clampf(v, MN, MX) * (SF)))
+
+#define Q2A_ROWS(TYPE, F)                                                    \
+  do {                                                                       \
+    const float* x_ = j->x;                                                  \
+    TYPE* o_ = (TYPE*)j->out;                                                \
+    if (post == 1) {                                                         \
+      for (r = begin; r < end; r++) {                                        \
+        const float* xr = x_ + r * ns;                                       \
+        TYPE* orow = o_ + r * ns;                                            \
+        for (c = 0; c < ns; c++) {                                           \
+          orow[c] = (TYPE)(uint32_t)F(xr[c], mn[c], mx[c], sf[c]);           \
+        }                                                                    \
+      }                                                                      \
+    } else {                                                                 \
+      for (r = begin; r < end; r++) {                                        \
+        const int64_t ch = r % ns;                                           \
+        const float m0 = mn[ch], m1 = mx[ch], f = sf[ch];                    \
+        const float* xr = x_ + r * post;                                     \
+        TYPE* orow = o_ + r * post;                                          \
+        for (c = 0; c < post; c++) {                                         \
+          orow[c] = (TYPE)(uint32_t)F(xr[c], m0, m1, f);                     \
+        }                                                                    \
+      }                                                                      \
+    }                                                                        \
+  } while (0)
+
+/* F8 for the 8/16-bit types, F32 for qint32. */
+#define Q2A_BY_TYPE(F8, F32)                                                 \
+  do {                                                                       \
+    switch (j->dt) {                                                         \
+      case TF_QINT8: Q2A_ROWS(int8_t, F8); break;                            \
+      case TF_QUINT8: Q2A_ROWS(uint8_t, F8); break;                          \
+      case TF_QINT16: Q2A_ROWS(int16_t, F8); break;                          \
+      case TF_QUINT16: Q2A_ROWS(uint16_t, F8); break;                        \
+      default: Q2A_ROWS(int32_t, F32); break;                                \
+    }                                                                        \
+  } while (0)
+
+KUTIL_CLONES
+static void q2_axjob_chunk(void* arg, int64_t begin, int64_t end) {
+  const q2_axjob* j = (const q2_axjob*)arg;
+  const int64_t ns = j->ns, post = j->post;
+  const float *mn = j->mn, *mx = j->mx, *sf = j->sf;
+  const float half = j->half;
+  int64_t r, c;
+  if (j->mode == Q2_SCALED) {
+    if (j->even) {
+      Q2A_BY_TYPE(Q2A_E, Q2A_E32);
+    } else {
+      Q2A_BY_TYPE(Q2A_A, Q2A_A32);
+    }
+  } else if (j->is_signed) {
+    Q2A_BY_TYPE(Q2A_S, Q2A_S32);
+  } else {
+    Q2A_BY_TYPE(Q2A_U, Q2A_U);
+  }
+}
+#undef Q2A_BY_TYPE
+#undef Q2A_ROWS
+#undef Q2A_U
+#undef Q2A_S
+#undef Q2A_S32
+#undef Q2A_E
+#undef Q2A_E32
+#undef Q2A_A
+#undef Q2A_A32
+
+/* The clamp range and scale of one channel (q2_quantize_slice's first
+ * half); *omin and *omax get the channel's output range. */
+static int q2_qv2_params(tfe_kernel_context* k, const q2_qv2* p, float in_min,
+                         float in_max, float* cmin, float* cmax, float* csf,
+                         float* omin, float* omax) {
+  float min_range, max_range, eps, m;
+  if (in_max < in_min) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "input_max_range must be larger than input_min_range.");
+    return 0;
+  }
+  min_range = in_min < 0.0f ? in_min : 0.0f;
+  m = fabsf(in_min) > fabsf(in_max) ? fabsf(in_min) : fabsf(in_max);
+  eps = (m > 1.0f ? m : 1.0f) * p->ensure;
+  max_range = in_max > min_range + eps ? in_max : min_range + eps;
+  if (max_range < 0.0f) max_range = 0.0f;
+  if (p->mode == Q2_MIN_COMBINED) {
+    *csf = (float)(((double)p->qt.hi - (double)p->qt.lo) /
+                   (double)(max_range - min_range));
+  } else {
+    const int64_t lo_out = p->qt.lo + (p->narrow ? 1 : 0);
+    const int64_t hi_out = p->qt.hi;
+    const float from_min = ((float)lo_out * min_range > 0)
+                               ? (float)lo_out / min_range
+                               : FLT_MAX;
+    const float from_max = ((float)hi_out * max_range > 0)
+                               ? (float)hi_out / max_range
+                               : FLT_MAX;
+    *csf = from_min < from_max ? from_min : from_max;
+    min_range = (float)lo_out / *csf;
+    max_range = (float)hi_out / *csf;
+  }
+  *cmin = *omin = min_range;
+  *cmax = *omax = max_range;
+  return 1;
+}
+
+/* Per-axis QuantizeV2 over a pre x ns x post input (mode is not
+ * MIN_FIRST). */
+static void q2_quantize_axis(tfe_kernel_context* k, const q2_qv2* p,
+                             const float* x, void* out, int64_t pre,
+                             int64_t ns, int64_t post, const float* in_min,
+                             const float* in_max, float* omin, float* omax) {
+  float* prm = (float*)tfe_malloc((size_t)(ns > 0 ? ns : 1) * 3 * sizeof(float));
+  q2_axjob j;
+  int64_t s, rows;
+  if (prm == NULL) {
+    KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory quantizing %lld channels",
+               (long long)ns);
+    return;
+  }
+  for (s = 0; s < ns; s++) {
+    if (!q2_qv2_params(k, p, in_min[s], in_max[s], prm + s, prm + ns + s,
+                       prm + 2 * ns + s, omin + s, omax + s)) {
+      tfe_free(prm);
+      return;
+    }
+  }
+  memset(&j, 0, sizeof j);
+  j.mode = p->mode;
+  j.even = p->even;
+  j.is_signed = p->qt.lo < 0;
+  j.dt = p->dt;
+  j.x = x;
+  j.out = out;
+  j.ns = ns;
+  j.post = post;
+  j.mn = prm;
+  j.mx = prm + ns;
+  j.sf = prm + 2 * ns;
+  j.half = j.is_signed
+               ? (float)(((double)p->qt.hi - (double)p->qt.lo + 1) / 2.0)
+               : 0.0f;
+  rows = post == 1 ? pre : pre * ns;
+  if (rows > 0 && post > 0) {
+    const int64_t per_row = post == 1 ? ns : post;
+    int64_t grain = 32768 / (per_row > 0 ? per_row : 1);
+    tfe_parallel_for(tfe_kernel_threadpool(k), rows, grain < 1 ? 1 : grain,
+                     q2_axjob_chunk, &j);
+  }
+  tfe_free(prm);
+}
+
 static void k_quantize_v2(tfe_kernel_context* k) {
   const TF_Tensor* x = k->inputs[0];
   const TF_Tensor* mn = k->inputs[1];
@@ -597,12 +774,10 @@ static void k_quantize_v2(tfe_kernel_context* k) {
     }
   }
   q2_split(x, axis, &pre, &post);
-  for (s = 0; s < ns && KUTIL_OK(k); s++) {
-    q2_quantize_slice(k, &p, (const float*)kutil_data(x), kutil_data(y), pre,
-                      ns, post, s, ((const float*)kutil_data(mn))[s],
-                      ((const float*)kutil_data(mx))[s],
-                      (float*)kutil_data(ymin) + s, (float*)kutil_data(ymax) + s);
-  }
+  q2_quantize_axis(k, &p, (const float*)kutil_data(x), kutil_data(y), pre, ns,
+                   post, (const float*)kutil_data(mn),
+                   (const float*)kutil_data(mx), (float*)kutil_data(ymin),
+                   (float*)kutil_data(ymax));
 }
 
 /* ----------------------------------------------------------- Dequantize */
