@@ -37,6 +37,7 @@
  * variable assigned between the call and the gradient gives other values
  * than TF. The backward functions are cached per forward definition. */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -76,9 +77,18 @@ typedef struct stage {
   int nsaved;       /* returned values of stateful ops taken from the call */
   int* saved_ret;   /* nsaved: the return value's index */
   TF_Output* saved; /* nsaved: the placeholders standing for them */
+  /* Forward nodes a functional op's gradient replaced (cond_forward):
+   * dead ones are left out of the forward variant, added ones are
+   * forward nodes although created after nfwd. */
+  TF_Operation** dead;
+  int ndead, capdead;
+  TF_Operation** added;
+  int nadded, capadded;
 } stage;
 
 static void stage_free(stage* st) {
+  tfe_free(st->dead);
+  tfe_free(st->added);
   tfe_free(st->args);
   tfe_free(st->dys);
   tfe_free(st->grads);
@@ -86,6 +96,82 @@ static void stage_free(stage* st) {
   tfe_free(st->saved);
   tfe_fn_inst_free(st->inst);
   memset(st, 0, sizeof *st);
+}
+
+static int op_in(TF_Operation* const* v, int n, const TF_Operation* op) {
+  int i;
+  for (i = 0; i < n; i++) {
+    if (v[i] == op) return 1;
+  }
+  return 0;
+}
+
+/* 1 when op belongs to the forward part of st's body. */
+static int stage_is_fwd(const stage* st, const TF_Operation* op) {
+  if (op->id < st->nfwd) return !op_in(st->dead, st->ndead, op);
+  return op_in(st->added, st->nadded, op);
+}
+
+static int op_push(TF_Operation*** v, int* n, int* cap, TF_Operation* op) {
+  if (*n == *cap) {
+    int c2 = *cap ? 2 * *cap : 8;
+    TF_Operation** p = (TF_Operation**)tfe_realloc(*v, (size_t)c2 * sizeof *p);
+    if (p == NULL) return 0;
+    *v = p;
+    *cap = c2;
+  }
+  (*v)[(*n)++] = op;
+  return 1;
+}
+
+/* While a split (forward variant) is being built, the stage whose body is
+ * differentiated, and the library functions its gradient installed (the
+ * variant and its backward function call them: they go wherever the
+ * variant goes). Per thread; nested splits stack. */
+typedef struct fwd_scope {
+  struct fwd_scope* up;
+  stage* st;
+  const TF_Function** deps; /* borrowed: the caches own them */
+  int ndeps, capdeps;
+} fwd_scope;
+
+static _Thread_local fwd_scope* t_scope;
+
+static int scope_record(const TF_Function* fn) {
+  fwd_scope* sc = t_scope;
+  int i;
+  if (sc == NULL) return 1;
+  for (i = 0; i < sc->ndeps; i++) {
+    if (sc->deps[i] == fn) return 1;
+  }
+  if (sc->ndeps == sc->capdeps) {
+    int c2 = sc->capdeps ? 2 * sc->capdeps : 8;
+    const TF_Function** p = (const TF_Function**)tfe_realloc((void*)sc->deps,
+                                                             (size_t)c2 * sizeof *p);
+    if (p == NULL) return 0;
+    sc->deps = p;
+    sc->capdeps = c2;
+  }
+  sc->deps[sc->ndeps++] = fn;
+  return 1;
+}
+
+/* Adds fn to the context's or graph's library unless a function of that
+ * name is there, and records it in the current scope. */
+static void dep_install(TFE_Context* ctx, TF_Graph* graph, const TF_Function* fn,
+                        TF_Status* s) {
+  const char* name = TF_FunctionName((TF_Function*)fn);
+  if (!GL_OK(s)) return;
+  if (ctx != NULL) {
+    if (tfe_flib_find(tfe_ctx_flib(ctx), name) == NULL) {
+      TFE_ContextAddFunction(ctx, (TF_Function*)fn, s);
+    }
+  } else if (tfe_flib_find(tfe_graph_flib(graph), name) == NULL) {
+    TF_GraphCopyFunction(graph, fn, NULL, s);
+  }
+  if (GL_OK(s) && !scope_record(fn)) {
+    tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "gradient: out of memory");
+  }
 }
 
 static TF_Operation* add_placeholder(TF_Graph* g, const char* name, TF_DataType dt,
@@ -688,15 +774,7 @@ static tfe_flib* context_lib(TFE_GradientContext* g, TFE_Context** ctx, TF_Graph
 /* Makes the backward functions callable where the gradient runs. */
 static void install(const bwd* b, TFE_Context* ctx, TF_Graph* graph, TF_Status* s) {
   int i;
-  for (i = 0; i < b->nfns && GL_OK(s); i++) {
-    if (ctx != NULL) {
-      if (tfe_flib_find(tfe_ctx_flib(ctx), b->names[i]) == NULL) {
-        TFE_ContextAddFunction(ctx, b->fns[i], s);
-      }
-    } else if (tfe_flib_find(tfe_graph_flib(graph), b->names[i]) == NULL) {
-      TF_GraphCopyFunction(graph, b->fns[i], NULL, s);
-    }
-  }
+  for (i = 0; i < b->nfns && GL_OK(s); i++) dep_install(ctx, graph, b->fns[i], s);
 }
 
 /* The backward op's inputs after the forward inputs from `first`: the
@@ -786,6 +864,12 @@ typedef struct split {
   int nargs, nrets, nextra, nout;
   unsigned char* mask; /* nargs: the backward function gives its gradient */
   unsigned char* dy;   /* nrets: the backward function takes its upstream gradient */
+  TF_DataType* atypes; /* nargs */
+  TF_DataType* rtypes; /* nrets */
+  TF_DataType* gtypes; /* nargs: the gradient's dtype where mask */
+  TF_DataType* xtypes; /* nextra: the saved values' dtypes */
+  const TF_Function** deps; /* functions fwd / bwd call (borrowed) */
+  int ndeps;
 } split;
 
 static split* g_splits; /* under g_mu; lives as long as the process */
@@ -799,7 +883,21 @@ static void split_free(split* p) {
   tfe_free(p->bwd_name);
   tfe_free(p->mask);
   tfe_free(p->dy);
+  tfe_free(p->atypes);
+  tfe_free(p->rtypes);
+  tfe_free(p->gtypes);
+  tfe_free(p->xtypes);
+  tfe_free((void*)p->deps);
   tfe_free(p);
+}
+
+/* Installs p's functions (dependencies first) where the gradient runs. */
+static void split_install(const split* p, TFE_Context* ctx, TF_Graph* graph, int fwd,
+                          TF_Status* s) {
+  int i;
+  for (i = 0; i < p->ndeps && GL_OK(s); i++) dep_install(ctx, graph, p->deps[i], s);
+  dep_install(ctx, graph, p->bwd, s);
+  if (fwd) dep_install(ctx, graph, p->fwd, s);
 }
 
 static int op_is_stateful(tfe_flib* lib, TF_Operation* op) {
@@ -822,6 +920,11 @@ static split* split_build(tfe_flib* lib, const char* fname, const char* key, uin
   const char** ctl_names = NULL;
   TF_Output *extra = NULL, *in = NULL, *out = NULL, *fouts = NULL;
   const char* bad = NULL;
+  fwd_scope scope;
+  memset(&scope, 0, sizeof scope);
+  scope.st = &st;
+  scope.up = t_scope;
+  t_scope = &scope;
   if (!stage_build(&st, lib, fname, 0, s)) goto fail;
   body = st.body;
   p = (split*)tfe_calloc(1, sizeof *p);
@@ -831,15 +934,29 @@ static split* split_build(tfe_flib* lib, const char* fname, const char* key, uin
   p->mask = (unsigned char*)tfe_calloc((size_t)st.nargs + 1, 1);
   p->dy = (unsigned char*)tfe_calloc((size_t)st.nrets + 1, 1);
   p->key = tfe_strdup(key);
-  if (p->mask == NULL || p->dy == NULL || p->key == NULL) goto oom;
-  for (i = 0; i < st.nrets; i++) p->dy[i] = st.dys[i].oper != NULL;
+  p->atypes = (TF_DataType*)tfe_calloc((size_t)st.nargs + 1, sizeof(TF_DataType));
+  p->gtypes = (TF_DataType*)tfe_calloc((size_t)st.nargs + 1, sizeof(TF_DataType));
+  p->rtypes = (TF_DataType*)tfe_calloc((size_t)st.nrets + 1, sizeof(TF_DataType));
+  if (p->mask == NULL || p->dy == NULL || p->key == NULL || p->atypes == NULL ||
+      p->gtypes == NULL || p->rtypes == NULL) {
+    goto oom;
+  }
+  for (i = 0; i < st.nrets; i++) {
+    p->dy[i] = st.dys[i].oper != NULL;
+    p->rtypes[i] = st.ret_types[i];
+  }
+  for (i = 0; i < st.nargs; i++) {
+    p->atypes[i] = st.arg_types[i];
+    if (st.grads[i].oper != NULL) p->gtypes[i] = TF_OperationOutputType(st.grads[i]);
+  }
   /* A gradient that is an argument, an upstream gradient or a forward
    * value is returned through an Identity of the backward function. */
   for (i = 0; i < st.nargs; i++) {
     TF_Output gr = st.grads[i];
     if (gr.oper == NULL) continue;
     p->mask[i] = 1;
-    if (gr.oper->id < st.nfwd || strncmp(TF_OperationName(gr.oper), "__tfe_dy_", 9) == 0) {
+    if (stage_is_fwd(&st, gr.oper) ||
+        strncmp(TF_OperationName(gr.oper), "__tfe_dy_", 9) == 0) {
       snprintf(name, sizeof name, "__tfe_grad_out_%d", i);
       st.grads[i] = add_unary(body, "Identity", name, gr, 0, s);
       if (!GL_OK(s)) goto fail;
@@ -888,7 +1005,7 @@ static split* split_build(tfe_flib* lib, const char* fname, const char* key, uin
       TF_Output src = cur->inputs[j];
       int k;
       if (mark[src.oper->id] == 1) continue;
-      if (src.oper->id < st.nfwd) {
+      if (stage_is_fwd(&st, src.oper)) {
         for (k = 0; k < nextra; k++) {
           if (extra[k].oper == src.oper && extra[k].index == src.index) break;
         }
@@ -908,7 +1025,7 @@ static split* split_build(tfe_flib* lib, const char* fname, const char* key, uin
     }
     for (j = 0; j < cur->num_control_inputs; j++) {
       TF_Operation* c = cur->control_inputs[j];
-      if (c->id >= st.nfwd && !mark[c->id]) {
+      if (!stage_is_fwd(&st, c) && !mark[c->id]) {
         mark[c->id] = 2;
         stack[top++] = c;
       }
@@ -917,10 +1034,10 @@ static split* split_build(tfe_flib* lib, const char* fname, const char* key, uin
   /* Random draws the gradient does not read are saved too: a higher order
    * through the saved values differentiates the variant's body, which
    * then takes them from the call (stage_freeze) instead of drawing. */
-  for (i = 0; i < st.nfwd; i++) {
+  for (i = 0; i < body->num_ops; i++) {
     TF_Operation* o = body->ops[i];
     int q, k;
-    if (mark[o->id] == 1 || !frozen_kind(lib, o)) continue;
+    if (mark[o->id] == 1 || !stage_is_fwd(&st, o) || !frozen_kind(lib, o)) continue;
     for (q = 0; q < o->num_outputs; q++) {
       TF_Output src = {o, q};
       if (TF_OperationOutputNumConsumers(src) <= 0) continue;
@@ -940,6 +1057,9 @@ static split* split_build(tfe_flib* lib, const char* fname, const char* key, uin
   }
   p->nextra = nextra;
   p->nout = nout;
+  p->xtypes = (TF_DataType*)tfe_calloc((size_t)nextra + 1, sizeof(TF_DataType));
+  if (p->xtypes == NULL) goto oom;
+  for (i = 0; i < nextra; i++) p->xtypes[i] = TF_OperationOutputType(extra[i]);
   in = (TF_Output*)tfe_calloc((size_t)(st.nargs + nextra + st.nrets) + 1, sizeof *in);
   fouts = (TF_Output*)tfe_calloc((size_t)(st.nrets + nextra) + 1, sizeof *fouts);
   if (in == NULL || fouts == NULL) goto oom;
@@ -958,9 +1078,9 @@ static split* split_build(tfe_flib* lib, const char* fname, const char* key, uin
   if (!GL_OK(s)) goto fail;
   /* The forward variant: the body's own ops; its stateful ops are control
    * outputs (they run even when no output needs them, as in f). */
-  for (i = 0; i < st.nfwd; i++) {
+  for (i = 0; i < body->num_ops; i++) {
     TF_Operation* o = body->ops[i];
-    if (mark[o->id] == 1) continue;
+    if (mark[o->id] == 1 || !stage_is_fwd(&st, o)) continue;
     fops[nf++] = o;
     if (op_is_stateful(lib, o)) {
       ctl[nctl] = o;
@@ -974,12 +1094,17 @@ static split* split_build(tfe_flib* lib, const char* fname, const char* key, uin
       st.nrets + nextra, fouts, NULL, nctl, (const TF_Operation* const*)ctl, ctl_names, NULL,
       NULL, s);
   if (!GL_OK(s)) goto fail;
+  p->deps = scope.deps;
+  p->ndeps = scope.ndeps;
+  scope.deps = NULL;
   ok = 1;
   goto done;
 oom:
   tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "gradient: out of memory");
 fail:
 done:
+  t_scope = scope.up;
+  tfe_free((void*)scope.deps);
   stage_free(&st);
   tfe_free(mark);
   tfe_free(stack);
@@ -1066,12 +1191,7 @@ int TFE_ContextAddForwardFunction(TFE_Context* ctx, const char* fname, char* nam
                     p->fwd_name, strlen(p->fwd_name) + 1, cap);
     return -1;
   }
-  if (tfe_flib_find(tfe_ctx_flib(ctx), p->bwd_name) == NULL) {
-    TFE_ContextAddFunction(ctx, p->bwd, status);
-  }
-  if (GL_OK(status) && tfe_flib_find(tfe_ctx_flib(ctx), p->fwd_name) == NULL) {
-    TFE_ContextAddFunction(ctx, p->fwd, status);
-  }
+  split_install(p, ctx, NULL, 1, status);
   if (!GL_OK(status)) return -1;
   memcpy(name, p->fwd_name, strlen(p->fwd_name) + 1);
   return p->nextra;
@@ -1097,13 +1217,7 @@ static int split_gradient(TFE_GradientContext* g, const char* fname, int first, 
   }
   if (p->nout == 0) return 1;
   if (context_lib(g, &ctx, &graph, s) == NULL || !GL_OK(s)) return 1;
-  if (ctx != NULL) {
-    if (tfe_flib_find(tfe_ctx_flib(ctx), p->bwd_name) == NULL) {
-      TFE_ContextAddFunction(ctx, p->bwd, s);
-    }
-  } else if (tfe_flib_find(tfe_graph_flib(graph), p->bwd_name) == NULL) {
-    TF_GraphCopyFunction(graph, p->bwd, NULL, s);
-  }
+  split_install(p, ctx, graph, 0, s);
   if (!GL_OK(s)) return 1;
   nbuf = p->nrets + p->nout + 1;
   buf = (TF_AbstractTensor**)tfe_calloc((size_t)nbuf, sizeof *buf);
@@ -1205,6 +1319,11 @@ void tfe_grad_custom_node(TFE_GradientContext* g, TF_Status* s) {
   tfe_free(outs);
 }
 
+static int cond_forward_gradient(TFE_GradientContext* g, char* const* names, int nb,
+                                 TF_Status* s);
+static int while_forward_gradient(TFE_GradientContext* g, const char* cond, const char* body,
+                                  TF_Status* s);
+
 static void grad_partitioned_call(TFE_GradientContext* g, TF_Status* s) {
   const tfe_attr_value* f = tfe_attrs_find(g->attrs, "f");
   if (f == NULL || f->type != TF_ATTR_FUNC || f->is_list) {
@@ -1241,6 +1360,7 @@ static void grad_if(TFE_GradientContext* g, TF_Status* s) {
   if (names[0] == NULL) return;
   names[1] = func_attr(g, "else_branch", s);
   if (names[1] == NULL) return;
+  if (cond_forward_gradient(g, (char* const*)names, 2, s)) return;
   lib = context_lib(g, &ctx, &graph, s);
   if (lib == NULL || !GL_OK(s)) return;
   b = backward_of(lib, names, 2, 0, s);
@@ -1317,7 +1437,11 @@ typedef struct wplan {
   unsigned char* inv;     /* the body passes variable j through */
   unsigned char* carried; /* j has a gradient carried by the backward loop */
   TF_DataType* ctype;     /* its dtype */
-  const bwd* bb;          /* the body's backward function */
+  const bwd* bb;          /* the body's backward function (recomputing) */
+  const split* sp;        /* or its split: the forward loop is the forward
+                             pass itself, and also accumulates the body's
+                             saved values (lists nvacc..nacc) */
+  int nvacc;              /* lists of loop variables */
   TF_Function* fns[4];    /* forward-accumulating cond, body; backward cond, body */
   char* names[4];
 } wplan;
@@ -1466,7 +1590,7 @@ static int wplan_build(wplan* w, tfe_flib* lib, const char* cond, const char* bo
       op = sg_call(g, cond, "cond", v, n, s);
       out[no++] = (TF_Output){op, 0};
     } else {
-      TF_Operation* call = sg_call(g, body, "body", v, n, s);
+      TF_Operation* call = sg_call(g, w->sp != NULL ? w->sp->fwd_name : body, "body", v, n, s);
       out[no++] = sg_bin(g, "AddV2", "next_counter", in[0], sg_i32(g, "one", 1, s), s);
       for (i = 0; i < n; i++) out[no++] = (TF_Output){call, i};
       for (i = 0; i < n && GL_OK(s); i++) {
@@ -1478,6 +1602,18 @@ static int wplan_build(wplan* w, tfe_flib* lib, const char* cond, const char* bo
           TF_AddInput(d, lists[nl]);
           TF_AddInput(d, v[i]);
           TF_SetAttrType(d, "element_dtype", w->T[i]);
+        }
+        out[no++] = (TF_Output){sg_finish(d, s), 0};
+        nl++;
+      }
+      for (i = 0; w->sp != NULL && i < w->sp->nextra && GL_OK(s); i++) {
+        TF_OperationDescription* d;
+        snprintf(name, sizeof name, "push_saved%d", i);
+        d = TF_NewOperation(g, "TensorListPushBack", name);
+        if (d != NULL) {
+          TF_AddInput(d, lists[nl]);
+          TF_AddInput(d, (TF_Output){call, n + i});
+          TF_SetAttrType(d, "element_dtype", w->sp->xtypes[i]);
         }
         out[no++] = (TF_Output){sg_finish(d, s), 0};
         nl++;
@@ -1524,7 +1660,7 @@ static int wplan_build(wplan* w, tfe_flib* lib, const char* cond, const char* bo
         g = NULL;
         goto done;
       }
-      bin = (TF_Output*)tfe_calloc((size_t)(2 * n) + 1, sizeof *bin);
+      bin = (TF_Output*)tfe_calloc((size_t)(2 * n + w->nacc) + 1, sizeof *bin);
       if (bin == NULL) {
         tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "gradient: out of memory");
         TF_DeleteGraph(g);
@@ -1550,15 +1686,29 @@ static int wplan_build(wplan* w, tfe_flib* lib, const char* cond, const char* bo
         }
       }
       ndy = n;
+      for (i = 0; w->sp != NULL && i < w->sp->nextra && GL_OK(s); i++) {
+        TF_OperationDescription* d;
+        snprintf(name, sizeof name, "pop_saved%d", i);
+        d = TF_NewOperation(g, "TensorListPopBack", name);
+        if (d != NULL) {
+          TF_AddInput(d, lists[nl]);
+          TF_AddInput(d, shape);
+          TF_SetAttrType(d, "element_dtype", w->sp->xtypes[i]);
+        }
+        op = sg_finish(d, s);
+        new_lists[nl++] = (TF_Output){op, 0};
+        bin[ndy++] = (TF_Output){op, 1};
+      }
       for (i = 0, kd = 0; i < n; i++) {
         if (w->carried[i] && w->T[i] != TF_RESOURCE) bin[ndy++] = dv[kd];
         if (w->carried[i]) kd++;
       }
-      call = sg_call(g, w->bb->names[0], "body_grad", bin, ndy, s);
+      call = sg_call(g, w->sp != NULL ? w->sp->bwd_name : w->bb->names[0], "body_grad", bin,
+                     ndy, s);
       out[no++] = sg_bin(g, "Sub", "next_i", in[0], sg_i32(g, "one", 1, s), s);
       for (i = 0, kd = 0, kout = 0; i < n && GL_OK(s); i++) {
         TF_Output gi = {NULL, -1};
-        if (w->bb->mask[i]) gi = (TF_Output){call, kout++};
+        if (w->sp != NULL ? w->sp->mask[i] : w->bb->mask[i]) gi = (TF_Output){call, kout++};
         if (!w->carried[i]) continue;
         if (w->T[i] == TF_RESOURCE) {
           snprintf(name, sizeof name, "acc_grad%d", i);
@@ -1594,7 +1744,7 @@ done:
 }
 
 static const wplan* while_plan_of(tfe_flib* lib, const char* cond, const char* body,
-                                  TF_Status* s) {
+                                  const split* sp, TF_Status* s) {
   char key[1024];
   uint64_t hc, hb;
   wplan* w;
@@ -1605,18 +1755,20 @@ static const wplan* while_plan_of(tfe_flib* lib, const char* cond, const char* b
   hb = fn_hash(lib, body, s);
   if (!GL_OK(s)) return NULL;
   if ((size_t)snprintf(key, sizeof key, "%s@%016llx;%s@%016llx", cond,
-                       (unsigned long long)hc, body, (unsigned long long)hb) >= sizeof key) {
+                       (unsigned long long)hc, body, (unsigned long long)hb) >= sizeof key - 8) {
     tfe_status_setf(s, TF_INVALID_ARGUMENT, "gradient: function names too long");
     return NULL;
   }
+  if (sp != NULL) strcat(key, "#fwd");
   pthread_mutex_lock(&g_mu);
   for (w = g_wcache; w != NULL; w = w->next) {
     if (strcmp(w->key, key) == 0) break;
   }
   pthread_mutex_unlock(&g_mu);
   if (w != NULL) return w;
-  /* The forward loop runs again: its functions must be safe to rerun. */
-  if (!body_safe(lib, cond, 0, &bad, s) || !body_safe(lib, body, 0, &bad, s)) {
+  /* The forward loop runs again: its functions must be safe to rerun
+   * (with a split, the accumulating loop is the forward pass). */
+  if (sp == NULL && (!body_safe(lib, cond, 0, &bad, s) || !body_safe(lib, body, 0, &bad, s))) {
     if (GL_OK(s)) {
       tfe_status_setf(s, TF_UNIMPLEMENTED,
                       "gradient of While (body '%s'): the gradient runs the loop again to "
@@ -1631,12 +1783,16 @@ static const wplan* while_plan_of(tfe_flib* lib, const char* cond, const char* b
   if (w == NULL) goto oom;
   w->key = tfe_strdup(key);
   if (w->key == NULL) goto oom;
-  w->bb = backward_of(lib, &body, 1, 0, s);
-  if (w->bb == NULL) goto fail;
+  w->sp = sp;
+  if (sp == NULL) {
+    w->bb = backward_of(lib, &body, 1, 0, s);
+    if (w->bb == NULL) goto fail;
+  }
   inst = tfe_fn_body_new(tfe_flib_find(lib, body), lib, NULL, 0, NULL, NULL, NULL, s);
   if (inst == NULL || !GL_OK(s)) goto fail;
   w->n = tfe_fn_inst_num_args(inst);
-  if (tfe_fn_inst_num_rets(inst) != w->n || w->bb->nargs != w->n) {
+  if (tfe_fn_inst_num_rets(inst) != w->n ||
+      (sp != NULL ? sp->nargs : w->bb->nargs) != w->n) {
     tfe_status_setf(s, TF_INVALID_ARGUMENT,
                     "gradient of While: body '%s' returns %d values for %d loop variables",
                     body, tfe_fn_inst_num_rets(inst), w->n);
@@ -1668,7 +1824,7 @@ static const wplan* while_plan_of(tfe_flib* lib, const char* cond, const char* b
     if (trainable(w->T[i])) {
       w->carried[i] = 1;
       w->ctype[i] = w->T[i];
-    } else if (w->T[i] == TF_RESOURCE && w->bb->mask[i]) {
+    } else if (w->T[i] == TF_RESOURCE && (sp != NULL ? sp->mask[i] : w->bb->mask[i])) {
       if (!w->inv[i]) {
         tfe_status_setf(s, TF_UNIMPLEMENTED,
                         "gradient of While: loop variable %d is a resource the body "
@@ -1678,7 +1834,7 @@ static const wplan* while_plan_of(tfe_flib* lib, const char* cond, const char* b
         goto fail;
       }
       w->carried[i] = 1;
-      w->ctype[i] = w->bb->gtypes[i];
+      w->ctype[i] = sp != NULL ? sp->gtypes[i] : w->bb->gtypes[i];
     }
     if (w->inv[i]) {
       w->ninv++;
@@ -1687,10 +1843,12 @@ static const wplan* while_plan_of(tfe_flib* lib, const char* cond, const char* b
     }
     if (w->carried[i]) w->ncar++;
   }
+  w->nvacc = w->nacc;
+  if (sp != NULL) w->nacc += sp->nextra;
   {
     char stem[560];
-    snprintf(stem, sizeof stem, "%.500s_tfe_while_grad_%016llx", body,
-             (unsigned long long)(hb ^ (hc * 31)));
+    snprintf(stem, sizeof stem, "%.500s_tfe_while_grad%s_%016llx", body,
+             sp != NULL ? "_fwd" : "", (unsigned long long)(hb ^ (hc * 31)));
     if (!wplan_build(w, lib, cond, body, stem, s)) goto fail;
   }
   tfe_fn_inst_free(inst);
@@ -1741,6 +1899,7 @@ static void grad_while(TFE_GradientContext* g, TF_Status* s) {
   TF_DataType* T = NULL;
   int i, n, k, nin, cap;
   if (body == NULL) return;
+  if (while_forward_gradient(g, cond, body, s)) return;
   lib = context_lib(g, &ctx, &graph, s);
   if (lib == NULL || !GL_OK(s)) return;
   {
@@ -1751,7 +1910,7 @@ static void grad_while(TFE_GradientContext* g, TF_Status* s) {
     install(bb, ctx, graph, s);
     if (!GL_OK(s)) return;
   }
-  w = while_plan_of(lib, cond, body, s);
+  w = while_plan_of(lib, cond, body, NULL, s);
   if (w == NULL) return;
   n = w->n;
   if (n != g->num_inputs || n != g->num_outputs) {
@@ -1916,6 +2075,7 @@ static void grad_case(TFE_GradientContext* g, TF_Status* s) {
     return;
   }
   for (i = 0; i < nb; i++) names[i] = br->list.s.data[i];
+  if (cond_forward_gradient(g, (char* const*)names, nb, s)) return;
   lib = context_lib(g, &ctx, &graph, s);
   if (lib == NULL || !GL_OK(s)) return;
   b = backward_of(lib, names, nb, 0, s);
@@ -2413,6 +2573,652 @@ static void grad_ta_scatter(TFE_GradientContext* g, TF_Status* s) {
   gu_give(g, 2, gl_fin(op, s), s);
   gu_give(g, 3, dflow, s);
   gl_free(ga, 2);
+}
+
+/* ---- forward values of If / Case inside a function body ----
+ *
+ * While a forward variant is built (split_build), the gradient of an
+ * If/StatelessIf/Case/StatelessCase node of the body does what TF's
+ * cond_v2 does: the node is replaced by one calling forward wrappers of
+ * the branches, which return the branch's outputs followed by one Optional
+ * per saved value of every branch (the value in the branch that ran, None
+ * in the others); the gradient node calls backward wrappers reading the
+ * values back (OptionalGetValue) into each branch's split backward
+ * function. Those Optionals become saved values of the enclosing variant,
+ * so nothing of a branch runs again. Elsewhere (an If run eagerly on the
+ * tape, an If of a user's graph) the branches' backward functions
+ * recompute (backward_of). */
+
+typedef struct cfwd {
+  struct cfwd* next;
+  char* key;
+  int nb, nargs, nrets, nopt, nout;
+  const split* ps[MAX_BRANCHES];
+  int off[MAX_BRANCHES]; /* branch b's first Optional */
+  TF_Function* fwd[MAX_BRANCHES];
+  TF_Function* bwd[MAX_BRANCHES];
+  char* fwd_names[MAX_BRANCHES];
+  char* bwd_names[MAX_BRANCHES];
+  unsigned char* mask; /* nargs: some branch gives its gradient */
+  TF_DataType* gtypes; /* nargs */
+} cfwd;
+
+static cfwd* g_cfwd; /* under g_mu; lives as long as the process */
+
+static void cfwd_free(cfwd* c) {
+  int i;
+  if (c == NULL) return;
+  for (i = 0; i < c->nb; i++) {
+    TF_DeleteFunction(c->fwd[i]);
+    TF_DeleteFunction(c->bwd[i]);
+    tfe_free(c->fwd_names[i]);
+    tfe_free(c->bwd_names[i]);
+  }
+  tfe_free(c->key);
+  tfe_free(c->mask);
+  tfe_free(c->gtypes);
+  tfe_free(c);
+}
+
+static TF_Operation* sg_new(TF_Graph* g, const char* type, const char* name, TF_Status* s,
+                            TF_OperationDescription** d) {
+  *d = GL_OK(s) ? TF_NewOperation(g, type, name) : NULL;
+  if (*d == NULL && GL_OK(s)) {
+    tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "gradient: out of memory");
+  }
+  return NULL;
+}
+
+/* Branch b's forward wrapper: args -> outputs, then every branch's
+ * saved values as Optionals. */
+static TF_Function* cfwd_fwd_fn(const cfwd* c, tfe_flib* lib, int b, const char* name,
+                                TF_Status* s) {
+  const split* p = c->ps[b];
+  TF_Graph* sg = scratch_graph(lib);
+  TF_Output* in = (TF_Output*)tfe_calloc((size_t)c->nargs + 1, sizeof *in);
+  TF_Output* out = (TF_Output*)tfe_calloc((size_t)(c->nrets + c->nopt) + 1, sizeof *out);
+  TF_Operation* call;
+  TF_Function* fn = NULL;
+  int i, k, q, nout = 0;
+  if (sg == NULL || in == NULL || out == NULL) {
+    tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "gradient: out of memory");
+    goto done;
+  }
+  for (i = 0; i < c->nargs; i++) in[i] = sg_ph(sg, "arg", i, p->atypes[i], s);
+  call = sg_call(sg, p->fwd_name, "call", in, c->nargs, s);
+  if (!GL_OK(s)) goto done;
+  for (i = 0; i < c->nrets; i++) out[nout++] = (TF_Output){call, i};
+  for (q = 0; q < c->nb; q++) {
+    for (k = 0; k < c->ps[q]->nextra; k++) {
+      TF_OperationDescription* d;
+      char nm[64];
+      snprintf(nm, sizeof nm, "opt_%d_%d", q, k);
+      sg_new(sg, q == b ? "OptionalFromValue" : "OptionalNone", nm, s, &d);
+      if (d == NULL) goto done;
+      if (q == b) {
+        TF_Output v = {call, c->nrets + k};
+        TF_AddInputList(d, &v, 1);
+        TF_SetAttrTypeList(d, "Toutput_types", &p->xtypes[k], 1);
+      }
+      out[nout++] = (TF_Output){sg_finish(d, s), 0};
+      if (!GL_OK(s)) goto done;
+    }
+  }
+  fn = sg_to_function(sg, name, in, c->nargs, out, nout, s);
+done:
+  TF_DeleteGraph(sg);
+  tfe_free(in);
+  tfe_free(out);
+  return fn;
+}
+
+/* Branch b's backward wrapper: (args, Optionals, upstream gradients) ->
+ * the gradients some branch gives (zeros where branch b gives none). */
+static TF_Function* cfwd_bwd_fn(const cfwd* c, tfe_flib* lib, int b, const char* name,
+                                TF_Status* s) {
+  const split* p = c->ps[b];
+  TF_Graph* sg = scratch_graph(lib);
+  int nin_max = c->nargs + c->nopt + c->nrets + p->nextra;
+  TF_Output* in = (TF_Output*)tfe_calloc((size_t)nin_max + 1, sizeof *in);
+  TF_Output* cin = (TF_Output*)tfe_calloc((size_t)nin_max + 1, sizeof *cin);
+  TF_Output* out = (TF_Output*)tfe_calloc((size_t)c->nargs + 1, sizeof *out);
+  TF_Operation* call = NULL;
+  TF_Function* fn = NULL;
+  int i, k, nin = 0, ncin = 0, nout = 0, kg = 0;
+  if (sg == NULL || in == NULL || cin == NULL || out == NULL) {
+    tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "gradient: out of memory");
+    goto done;
+  }
+  for (i = 0; i < c->nargs; i++) in[nin++] = sg_ph(sg, "arg", i, p->atypes[i], s);
+  for (i = 0; i < c->nopt; i++) in[nin++] = sg_ph(sg, "opt", i, TF_VARIANT, s);
+  for (i = 0; i < c->nrets; i++) {
+    if (p->dy[i]) in[nin++] = sg_ph(sg, "dy", i, p->rtypes[i], s);
+  }
+  if (!GL_OK(s)) goto done;
+  if (p->nout > 0) {
+    for (i = 0; i < c->nargs; i++) cin[ncin++] = in[i];
+    for (k = 0; k < p->nextra; k++) {
+      TF_OperationDescription* d;
+      char nm[64];
+      const int64_t* dims = NULL;
+      int nd = -1;
+      snprintf(nm, sizeof nm, "saved_%d", k);
+      sg_new(sg, "OptionalGetValue", nm, s, &d);
+      if (d == NULL) goto done;
+      TF_AddInput(d, in[c->nargs + c->off[b] + k]);
+      TF_SetAttrTypeList(d, "output_types", &p->xtypes[k], 1);
+      TF_SetAttrShapeList(d, "output_shapes", &dims, &nd, 1);
+      cin[ncin++] = (TF_Output){sg_finish(d, s), 0};
+      if (!GL_OK(s)) goto done;
+    }
+    for (i = c->nargs + c->nopt; i < nin; i++) cin[ncin++] = in[i];
+    call = sg_call(sg, p->bwd_name, "call", cin, ncin, s);
+    if (!GL_OK(s)) goto done;
+  }
+  for (i = 0; i < c->nargs; i++) {
+    char nm[64];
+    if (p->mask[i] && c->mask[i]) {
+      out[nout++] = (TF_Output){call, kg++};
+      continue;
+    }
+    if (p->mask[i]) kg++;
+    if (!c->mask[i]) continue;
+    snprintf(nm, sizeof nm, "zeros_%d", i);
+    if (p->atypes[i] == TF_RESOURCE) {
+      char rd[64];
+      snprintf(rd, sizeof rd, "read_%d", i);
+      out[nout] = add_unary(sg, "ReadVariableOp", rd, in[i], c->gtypes[i], s);
+      if (GL_OK(s)) out[nout] = add_unary(sg, "ZerosLike", nm, out[nout], 0, s);
+    } else {
+      out[nout] = add_unary(sg, "ZerosLike", nm, in[i], 0, s);
+    }
+    nout++;
+    if (!GL_OK(s)) goto done;
+  }
+  fn = sg_to_function(sg, name, in, nin, out, nout, s);
+done:
+  TF_DeleteGraph(sg);
+  tfe_free(in);
+  tfe_free(cin);
+  tfe_free(out);
+  return fn;
+}
+
+/* The wrappers of the splits ps[0..nb) (built on first use; borrowed). */
+static const cfwd* cfwd_of(tfe_flib* lib, const split* const* ps, int nb, TF_Status* s) {
+  char key[2048];
+  size_t used = 0;
+  cfwd* c;
+  int i, b;
+  uint64_t h;
+  key[0] = '\0';
+  for (b = 0; b < nb; b++) {
+    used += (size_t)snprintf(key + used, used < sizeof key ? sizeof key - used : 0, "%s;",
+                             ps[b]->key);
+    if (used >= sizeof key) {
+      tfe_status_setf(s, TF_INVALID_ARGUMENT, "gradient: function names too long");
+      return NULL;
+    }
+  }
+  pthread_mutex_lock(&g_mu);
+  for (c = g_cfwd; c != NULL; c = c->next) {
+    if (strcmp(c->key, key) == 0) break;
+  }
+  pthread_mutex_unlock(&g_mu);
+  if (c != NULL) return c;
+  h = fnv(0xcbf29ce484222325ull, key, strlen(key));
+  c = (cfwd*)tfe_calloc(1, sizeof *c);
+  if (c == NULL) goto oom;
+  c->key = tfe_strdup(key);
+  c->nargs = ps[0]->nargs;
+  c->nrets = ps[0]->nrets;
+  c->mask = (unsigned char*)tfe_calloc((size_t)c->nargs + 1, 1);
+  c->gtypes = (TF_DataType*)tfe_calloc((size_t)c->nargs + 1, sizeof(TF_DataType));
+  if (c->key == NULL || c->mask == NULL || c->gtypes == NULL) goto oom;
+  for (b = 0; b < nb; b++) {
+    const split* p = ps[b];
+    if (p->nargs != c->nargs || p->nrets != c->nrets) {
+      tfe_status_setf(s, TF_INVALID_ARGUMENT,
+                      "gradient: branches '%s' and '%s' have different signatures",
+                      ps[0]->key, p->key);
+      goto fail;
+    }
+    c->ps[b] = p;
+    c->off[b] = c->nopt;
+    c->nopt += p->nextra;
+    for (i = 0; i < c->nargs; i++) {
+      if (!p->mask[i]) continue;
+      if (c->mask[i] && c->gtypes[i] != p->gtypes[i]) {
+        tfe_status_setf(s, TF_INTERNAL,
+                        "gradient: argument %d's gradient has dtype %d in one branch, %d in "
+                        "another",
+                        i, (int)c->gtypes[i], (int)p->gtypes[i]);
+        goto fail;
+      }
+      c->mask[i] = 1;
+      c->gtypes[i] = p->gtypes[i];
+    }
+  }
+  c->nb = nb;
+  for (i = 0; i < c->nargs; i++) c->nout += c->mask[i];
+  for (b = 0; b < nb; b++) {
+    char name[600];
+    snprintf(name, sizeof name, "%.400s_tfe_cfwd_%016llx_%d", ps[b]->fwd_name,
+             (unsigned long long)h, b);
+    c->fwd_names[b] = tfe_strdup(name);
+    snprintf(name, sizeof name, "%.400s_tfe_cbwd_%016llx_%d", ps[b]->fwd_name,
+             (unsigned long long)h, b);
+    c->bwd_names[b] = tfe_strdup(name);
+    if (c->fwd_names[b] == NULL || c->bwd_names[b] == NULL) goto oom;
+  }
+  for (b = 0; b < nb; b++) {
+    c->fwd[b] = cfwd_fwd_fn(c, lib, b, c->fwd_names[b], s);
+    if (c->fwd[b] == NULL) goto fail;
+    c->bwd[b] = cfwd_bwd_fn(c, lib, b, c->bwd_names[b], s);
+    if (c->bwd[b] == NULL) goto fail;
+  }
+  pthread_mutex_lock(&g_mu);
+  {
+    cfwd* o;
+    for (o = g_cfwd; o != NULL; o = o->next) {
+      if (strcmp(o->key, key) == 0) break;
+    }
+    if (o != NULL) {
+      cfwd_free(c);
+      c = o;
+    } else {
+      c->next = g_cfwd;
+      g_cfwd = c;
+    }
+  }
+  pthread_mutex_unlock(&g_mu);
+  return c;
+oom:
+  tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "gradient: out of memory");
+fail:
+  if (c != NULL && c->nb == 0) c->nb = nb;
+  cfwd_free(c);
+  return NULL;
+}
+
+/* A functional node like fop (same type, selector, control inputs) on
+ * inputs ins with branches names. */
+static TF_Operation* cond_node(TF_Graph* graph, TF_Operation* fop, const char* what,
+                               const TF_Output* ins, const TF_DataType* tin, int nin,
+                               const TF_DataType* tout, int nout, char* const* names, int nb,
+                               TF_Status* s) {
+  static atomic_int counter;
+  TF_OperationDescription* d;
+  char name[700];
+  int j, is_if = strstr(fop->op_type, "If") != NULL;
+  snprintf(name, sizeof name, "%.600s/tfe_%s_%d", fop->name, what,
+           atomic_fetch_add(&counter, 1));
+  sg_new(graph, fop->op_type, name, s, &d);
+  if (d == NULL) return NULL;
+  TF_AddInput(d, fop->inputs[0]);
+  TF_AddInputList(d, ins, nin);
+  TF_SetAttrTypeList(d, "Tin", tin, nin);
+  TF_SetAttrTypeList(d, "Tout", tout, nout);
+  if (is_if) {
+    TF_SetAttrType(d, "Tcond", TF_OperationOutputType(fop->inputs[0]));
+    TF_SetAttrFuncName(d, "then_branch", names[0], strlen(names[0]));
+    TF_SetAttrFuncName(d, "else_branch", names[1], strlen(names[1]));
+  } else {
+    unsigned char proto[9000];
+    size_t plen = func_list_proto(names, nb, proto, sizeof proto);
+    if (plen == 0) {
+      tfe_status_setf(s, TF_UNIMPLEMENTED, "gradient of %s: branch names too long",
+                      fop->op_type);
+    } else {
+      TF_SetAttrValueProto(d, "branches", proto, plen, s);
+    }
+  }
+  if (strcmp(what, "fwd") == 0) {
+    for (j = 0; j < fop->num_control_inputs; j++) TF_AddControlInput(d, fop->control_inputs[j]);
+  }
+  if (!GL_OK(s)) {
+    TF_Status* s2 = TF_NewStatus();
+    TF_FinishOperation(d, s2);
+    TF_DeleteStatus(s2);
+    return NULL;
+  }
+  return sg_finish(d, s);
+}
+
+/* Makes the consumers of fop's first n outputs (data and control edges,
+ * and the stage's return values) read nop instead. */
+static void redirect(stage* st, TF_Operation* fop, TF_Operation* nop, int off, int n,
+                     TF_Status* s) {
+  TF_Output* rets = (TF_Output*)tfe_fn_inst_ret_outputs(st->inst);
+  int i, j;
+  for (i = 0; i < n && GL_OK(s); i++) {
+    TF_Output src = {fop, i};
+    int nc = TF_OperationOutputNumConsumers(src);
+    TF_Input* cons;
+    if (nc <= 0) continue;
+    cons = (TF_Input*)tfe_calloc((size_t)nc, sizeof *cons);
+    if (cons == NULL) {
+      tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "gradient: out of memory");
+      return;
+    }
+    nc = TF_OperationOutputConsumers(src, cons, nc);
+    for (j = 0; j < nc && GL_OK(s); j++) {
+      TF_UpdateEdge(st->body, (TF_Output){nop, off + i}, cons[j], s);
+    }
+    tfe_free(cons);
+  }
+  for (i = 0; i < st->nrets; i++) {
+    if (rets[i].oper == fop) rets[i] = (TF_Output){nop, off + rets[i].index};
+  }
+  for (i = 0; i < fop->num_control_outputs && GL_OK(s); i++) {
+    TF_Operation* c = fop->control_outputs[i];
+    for (j = 0; j < c->num_control_inputs; j++) {
+      if (c->control_inputs[j] == fop) c->control_inputs[j] = nop;
+    }
+    if (!op_push(&nop->control_outputs, &nop->num_control_outputs, &nop->cap_control_outputs,
+                 c)) {
+      tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "gradient: out of memory");
+    }
+  }
+  if (GL_OK(s)) fop->num_control_outputs = 0;
+}
+
+/* The gradient of a functional If/Case node of a body a split is built
+ * from, from forward values: 1 when done (or failed, status set), 0 when
+ * the node is not such a node. */
+static int cond_forward_gradient(TFE_GradientContext* g, char* const* names, int nb,
+                                 TF_Status* s) {
+  fwd_scope* sc = t_scope;
+  TFE_Context* ctx;
+  TF_Graph* graph;
+  tfe_flib* lib;
+  TF_Output o;
+  TF_Operation *fop, *nop, *gop;
+  const split* ps[MAX_BRANCHES];
+  const cfwd* c;
+  TF_Output* ins = NULL;
+  TF_DataType *tin = NULL, *tout = NULL;
+  int i, b, nin = 0, nout = 0, k;
+  if (sc == NULL || g->num_outputs == 0 || nb < 1 || nb > MAX_BRANCHES) return 0;
+  if (!tfe_unified_output_of(g->outputs[0], &o) || o.oper == NULL) return 0;
+  fop = o.oper;
+  if (fop->graph != sc->st->body || !stage_is_fwd(sc->st, fop) ||
+      strcmp(fop->op_type, g->op_type) != 0 || fop->num_outputs != g->num_outputs) {
+    return 0;
+  }
+  lib = context_lib(g, &ctx, &graph, s);
+  if (lib == NULL || !GL_OK(s)) return 1;
+  for (b = 0; b < nb; b++) {
+    ps[b] = split_of(lib, names[b], s);
+    if (ps[b] == NULL) return 1;
+    split_install(ps[b], NULL, graph, 1, s);
+    if (!GL_OK(s)) return 1;
+  }
+  c = cfwd_of(lib, ps, nb, s);
+  if (c == NULL) return 1;
+  if (c->nargs != fop->num_inputs - 1 || c->nrets != fop->num_outputs) {
+    tfe_status_setf(s, TF_INTERNAL, "gradient of %s: branch signature mismatch", g->op_type);
+    return 1;
+  }
+  for (b = 0; b < nb; b++) {
+    dep_install(NULL, graph, c->fwd[b], s);
+    dep_install(NULL, graph, c->bwd[b], s);
+  }
+  if (!GL_OK(s)) return 1;
+  ins = (TF_Output*)tfe_calloc((size_t)(c->nargs + c->nopt + c->nrets) + 1, sizeof *ins);
+  tin = (TF_DataType*)tfe_calloc((size_t)(c->nargs + c->nopt + c->nrets) + 1, sizeof *tin);
+  tout = (TF_DataType*)tfe_calloc((size_t)(c->nrets + c->nopt + c->nargs) + 1, sizeof *tout);
+  if (ins == NULL || tin == NULL || tout == NULL) {
+    tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "gradient: out of memory");
+    goto done;
+  }
+  /* the forward node, saving the branches' values */
+  for (i = 0; i < c->nargs; i++) {
+    ins[nin] = fop->inputs[1 + i];
+    tin[nin++] = TF_OperationOutputType(fop->inputs[1 + i]);
+  }
+  for (i = 0; i < c->nrets; i++) tout[nout++] = fop->output_types[i];
+  for (i = 0; i < c->nopt; i++) tout[nout++] = TF_VARIANT;
+  nop = cond_node(graph, fop, "fwd", ins, tin, nin, tout, nout, c->fwd_names, nb, s);
+  if (nop == NULL || !GL_OK(s)) goto done;
+  redirect(sc->st, fop, nop, 0, c->nrets, s);
+  if (!GL_OK(s)) goto done;
+  if (!op_push(&sc->st->dead, &sc->st->ndead, &sc->st->capdead, fop) ||
+      !op_push(&sc->st->added, &sc->st->nadded, &sc->st->capadded, nop)) {
+    tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "gradient: out of memory");
+    goto done;
+  }
+  if (c->nout == 0) goto done;
+  /* the gradient node */
+  for (i = 0; i < c->nopt; i++) {
+    ins[nin] = (TF_Output){nop, c->nrets + i};
+    tin[nin++] = TF_VARIANT;
+  }
+  for (i = 0; i < c->nrets && GL_OK(s); i++) {
+    TF_AbstractTensor* d;
+    if (!c->ps[0]->dy[i]) continue;
+    d = TFE_GradientContextOutputGradient(g, i);
+    if (d == NULL || !tfe_unified_output_of(d, &ins[nin])) {
+      char nm[700];
+      snprintf(nm, sizeof nm, "%.600s/tfe_zeros_%d", nop->name, i);
+      ins[nin] = add_unary(graph, "ZerosLike", nm, (TF_Output){nop, i}, 0, s);
+    }
+    tin[nin++] = c->ps[0]->rtypes[i];
+  }
+  if (!GL_OK(s)) goto done;
+  nout = 0;
+  for (i = 0; i < c->nargs; i++) {
+    if (c->mask[i]) tout[nout++] = c->gtypes[i];
+  }
+  gop = cond_node(graph, fop, "grad", ins, tin, nin, tout, nout, c->bwd_names, nb, s);
+  if (gop == NULL || !GL_OK(s)) goto done;
+  k = 0;
+  for (i = 0; i < c->nargs && GL_OK(s); i++) {
+    TF_AbstractTensor* t;
+    if (!c->mask[i]) continue;
+    t = tfe_unified_wrap_output(g->ec, (TF_Output){gop, k++});
+    if (t == NULL) {
+      tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "gradient: out of memory");
+      break;
+    }
+    gu_give(g, 1 + i, t, s);
+  }
+done:
+  tfe_free(ins);
+  tfe_free(tin);
+  tfe_free(tout);
+  return 1;
+}
+
+/* The scope's stage when g's forward node belongs to the forward part of
+ * the body a split is being built from (else NULL); *fop the node. */
+static stage* scope_node(TFE_GradientContext* g, TF_Operation** fop) {
+  fwd_scope* sc = t_scope;
+  TF_Output o;
+  if (sc == NULL || g->num_outputs == 0) return NULL;
+  if (!tfe_unified_output_of(g->outputs[0], &o) || o.oper == NULL) return NULL;
+  if (o.oper->graph != sc->st->body || !stage_is_fwd(sc->st, o.oper) ||
+      strcmp(o.oper->op_type, g->op_type) != 0 || o.oper->num_outputs != g->num_outputs) {
+    return NULL;
+  }
+  *fop = o.oper;
+  return sc->st;
+}
+
+static TF_Output graph_unary(TF_Graph* graph, TF_Operation* near, const char* type,
+                             TF_Output in, TF_DataType dtype_attr, TF_Status* s) {
+  static atomic_int counter;
+  char nm[700];
+  snprintf(nm, sizeof nm, "%.600s/tfe_%s_%d", near->name, type, atomic_fetch_add(&counter, 1));
+  return add_unary(graph, type, nm, in, dtype_attr, s);
+}
+
+static TF_Output graph_i32(TF_Graph* graph, TF_Operation* near, int32_t v, TF_Status* s) {
+  static atomic_int counter;
+  char nm[700];
+  snprintf(nm, sizeof nm, "%.600s/tfe_const_%d", near->name, atomic_fetch_add(&counter, 1));
+  return sg_i32(graph, nm, v, s);
+}
+
+/* A While like fop (type, control inputs) over in[0..n) of types T. */
+static TF_Operation* while_node(TF_Graph* graph, TF_Operation* fop, const char* what,
+                                const TF_Output* in, const TF_DataType* T, int n,
+                                const char* cond, const char* body, TF_Status* s) {
+  static atomic_int counter;
+  TF_OperationDescription* d;
+  char name[700];
+  int j;
+  snprintf(name, sizeof name, "%.600s/tfe_%s_%d", fop->name, what,
+           atomic_fetch_add(&counter, 1));
+  sg_new(graph, fop->op_type, name, s, &d);
+  if (d == NULL) return NULL;
+  TF_AddInputList(d, in, n);
+  TF_SetAttrTypeList(d, "T", T, n);
+  TF_SetAttrFuncName(d, "cond", cond, strlen(cond));
+  TF_SetAttrFuncName(d, "body", body, strlen(body));
+  if (strcmp(what, "fwd") == 0) {
+    for (j = 0; j < fop->num_control_inputs; j++) TF_AddControlInput(d, fop->control_inputs[j]);
+  }
+  return sg_finish(d, s);
+}
+
+/* The gradient of a While node of a body a split is built from, from
+ * forward values (TF's while_v2): the node is replaced by a loop that also
+ * counts its iterations and pushes, per iteration, the loop variables the
+ * body changes and the body's saved values (its split) onto TensorLists;
+ * the backward loop pops them and calls the body's split backward
+ * function. 1 when done (or failed, status set), 0 when g's node is not
+ * such a node. */
+static int while_forward_gradient(TFE_GradientContext* g, const char* cond, const char* body,
+                                  TF_Status* s) {
+  TF_Operation *fop = NULL, *nop, *bop;
+  stage* st = scope_node(g, &fop);
+  TFE_Context* ctx;
+  TF_Graph* graph;
+  tfe_flib* lib;
+  const split* sp;
+  const wplan* w;
+  TF_Output* in = NULL;
+  TF_DataType* T = NULL;
+  int i, n, k, nin = 0, cap, first_new;
+  if (st == NULL) return 0;
+  lib = context_lib(g, &ctx, &graph, s);
+  if (lib == NULL || !GL_OK(s)) return 1;
+  sp = split_of(lib, body, s);
+  if (sp == NULL) return 1;
+  split_install(sp, NULL, graph, 1, s);
+  if (!GL_OK(s)) return 1;
+  w = while_plan_of(lib, cond, body, sp, s);
+  if (w == NULL) return 1;
+  n = w->n;
+  if (n != fop->num_inputs || n != fop->num_outputs) {
+    tfe_status_setf(s, TF_INTERNAL, "gradient of %s: %d inputs for %d loop variables",
+                    g->op_type, fop->num_inputs, n);
+    return 1;
+  }
+  if (w->ncar == 0 || sp->nout == 0) return 1;
+  for (i = 0; i < 4 && GL_OK(s); i++) dep_install(NULL, graph, w->fns[i], s);
+  if (!GL_OK(s)) return 1;
+  cap = 2 + 2 * n + w->nacc + w->ncar + w->ninv;
+  in = (TF_Output*)tfe_calloc((size_t)cap, sizeof *in);
+  T = (TF_DataType*)tfe_calloc((size_t)cap, sizeof *T);
+  if (in == NULL || T == NULL) {
+    tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "gradient: out of memory");
+    goto done;
+  }
+  /* the forward loop, accumulating (it and its new inputs are forward
+   * nodes) */
+  first_new = graph->num_ops;
+  T[nin] = TF_INT32;
+  in[nin++] = graph_i32(graph, fop, 0, s);
+  for (i = 0; i < n; i++) {
+    T[nin] = w->T[i];
+    in[nin++] = fop->inputs[i];
+  }
+  for (k = 0; k < w->nacc && GL_OK(s); k++) {
+    TF_OperationDescription* d;
+    TF_Output shape = graph_i32(graph, fop, -1, s);
+    char nm[700];
+    int q = -1, j;
+    TF_DataType et;
+    if (k < w->nvacc) { /* the k-th loop variable the body changes */
+      for (j = 0; j < n; j++) {
+        if (!w->inv[j] && ++q == k) break;
+      }
+      et = w->T[j];
+    } else {
+      et = sp->xtypes[k - w->nvacc];
+    }
+    snprintf(nm, sizeof nm, "%.600s/tfe_acc_%d", fop->name, k);
+    sg_new(graph, "EmptyTensorList", nm, s, &d);
+    if (d == NULL) break;
+    TF_AddInput(d, shape);
+    TF_AddInput(d, shape);
+    TF_SetAttrType(d, "element_dtype", et);
+    TF_SetAttrType(d, "shape_type", TF_INT32);
+    T[nin] = TF_VARIANT;
+    in[nin++] = (TF_Output){sg_finish(d, s), 0};
+  }
+  if (!GL_OK(s)) goto done;
+  nop = while_node(graph, fop, "fwd", in, T, nin, w->names[0], w->names[1], s);
+  if (nop == NULL || !GL_OK(s)) goto done;
+  redirect(st, fop, nop, 1, n, s);
+  if (!GL_OK(s)) goto done;
+  if (!op_push(&st->dead, &st->ndead, &st->capdead, fop)) {
+    tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "gradient: out of memory");
+    goto done;
+  }
+  for (i = first_new; i <= nop->id; i++) {
+    if (!op_push(&st->added, &st->nadded, &st->capadded, graph->ops[i])) {
+      tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "gradient: out of memory");
+      goto done;
+    }
+  }
+  /* the backward loop: (count, carried gradients, lists, invariants) */
+  nin = 0;
+  T[nin] = TF_INT32;
+  in[nin++] = (TF_Output){nop, 0};
+  for (i = 0; i < n && GL_OK(s); i++) {
+    TF_AbstractTensor* d;
+    if (!w->carried[i]) continue;
+    T[nin] = w->ctype[i];
+    if (w->T[i] == TF_RESOURCE) {
+      TF_Output val = graph_unary(graph, fop, "ReadVariableOp", fop->inputs[i], w->ctype[i], s);
+      if (GL_OK(s)) in[nin] = graph_unary(graph, fop, "ZerosLike", val, 0, s);
+    } else {
+      d = TFE_GradientContextOutputGradient(g, i);
+      if (d == NULL || !tfe_unified_output_of(d, &in[nin])) {
+        in[nin] = graph_unary(graph, fop, "ZerosLike", (TF_Output){nop, 1 + i}, 0, s);
+      }
+    }
+    nin++;
+  }
+  for (i = 0; i < w->nacc; i++) {
+    T[nin] = TF_VARIANT;
+    in[nin++] = (TF_Output){nop, 1 + n + i};
+  }
+  for (i = 0; i < n; i++) {
+    if (!w->inv[i]) continue;
+    T[nin] = w->T[i];
+    in[nin++] = fop->inputs[i];
+  }
+  if (!GL_OK(s)) goto done;
+  bop = while_node(graph, fop, "grad", in, T, nin, w->names[2], w->names[3], s);
+  if (bop == NULL || !GL_OK(s)) goto done;
+  for (i = 0, k = 1; i < n && GL_OK(s); i++) {
+    TF_AbstractTensor* t;
+    if (!w->carried[i]) continue;
+    t = tfe_unified_wrap_output(g->ec, (TF_Output){bop, k++});
+    if (t == NULL) {
+      tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "gradient: out of memory");
+      break;
+    }
+    gu_give(g, i, t, s);
+  }
+done:
+  tfe_free(in);
+  tfe_free(T);
+  return 1;
 }
 
 int tfe_grad_register_func(void) {

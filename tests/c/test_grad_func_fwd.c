@@ -1,0 +1,253 @@
+/* Gradients of If and While inside a function body from the forward
+ * pass's values (csrc/eager/grad_func.c "forward values of If / Case" and
+ * while_forward_gradient): a function whose If branch or While body draws
+ * from a seeded stateful random op it does not return is called through
+ * its forward variant (TFE_ContextAddForwardFunction) under a tape; the
+ * gradient reads the values the call drew (the branch and the loop body do
+ * not run again) and equals TF 2.21's (tools/record_grad_func_fwd.py ->
+ * tests/data/grad_func_fwd_tf221.h: the same programs as
+ * tests/python/grad_func_fwd_programs.py's cond_random and while_random;
+ * tfe's seeded RandomUniform draws TF's values). */
+#include <math.h>
+#include <string.h>
+
+#include "../data/grad_func_fwd_tf221.h"
+#include "graph_test_util.h"
+#include "tensorflow/c/eager/c_api.h"
+#include "tfe/gradients.h"
+
+#define CHECK_NEAR(a, b, tol)                                            \
+  do {                                                                   \
+    double a_ = (a), b_ = (b);                                           \
+    if (!(fabs(a_ - b_) <= (tol))) TFE_FAIL("%.17g != %.17g", a_, b_); \
+  } while (0)
+
+static TF_Tensor* dvec(const double* v, int64_t n) {
+  TF_Tensor* t = TF_AllocateTensor(TF_DOUBLE, &n, 1, (size_t)n * sizeof(double));
+  memcpy(TF_TensorData(t), v, (size_t)n * sizeof(double));
+  return t;
+}
+
+static TF_Operation* dconst(TF_Graph* g, const char* name, double v) {
+  TF_Tensor* t = TF_AllocateTensor(TF_DOUBLE, NULL, 0, sizeof(double));
+  *(double*)TF_TensorData(t) = v;
+  return gt_const(g, name, t, NULL);
+}
+
+static TF_Function* to_fn(TF_Graph* g, const char* name, TF_Output* in, int nin, TF_Output* out,
+                          int nout) {
+  TF_Status* s = TF_NewStatus();
+  TF_Function* f =
+      TF_GraphToFunction(g, name, 0, -1, NULL, nin, in, nout, out, NULL, NULL, NULL, s);
+  CHECK_CODE(s, TF_OK);
+  TF_DeleteGraph(g);
+  TF_DeleteStatus(s);
+  return f;
+}
+
+/* RandomUniform([3], double, seed, seed2) */
+static TF_Operation* random3(TF_Graph* g, int64_t seed, int64_t seed2) {
+  int64_t one = 1;
+  TF_Tensor* shape = TF_AllocateTensor(TF_INT32, &one, 1, sizeof(int32_t));
+  TF_OperationDescription* d;
+  *(int32_t*)TF_TensorData(shape) = 3;
+  d = TF_NewOperation(g, "RandomUniform", "r");
+  TF_AddInput(d, gt_out(gt_const(g, "shape", shape, NULL), 0));
+  TF_SetAttrType(d, "dtype", TF_DOUBLE);
+  TF_SetAttrInt(d, "seed", seed);
+  TF_SetAttrInt(d, "seed2", seed2);
+  return gt_finish(d);
+}
+
+/* t_br(x, s) = RandomUniform(seed 7, 3) * x + sin(x) */
+static TF_Function* fn_then(void) {
+  TF_Graph* g = TF_NewGraph();
+  TF_Output in[2] = {gt_out(gt_placeholder(g, "x", TF_DOUBLE), 0),
+                     gt_out(gt_placeholder(g, "s", TF_DOUBLE), 0)};
+  TF_Operation* m = gt_binop(g, "Mul", "m", gt_out(random3(g, 7, 3), 0), in[0]);
+  TF_Output out = gt_out(
+      gt_binop(g, "AddV2", "y", gt_out(m, 0), gt_out(gt_unop(g, "Sin", "si", in[0]), 0)), 0);
+  return to_fn(g, "t_br", in, 2, &out, 1);
+}
+
+/* e_br(x, s) = exp(x) * s */
+static TF_Function* fn_else(void) {
+  TF_Graph* g = TF_NewGraph();
+  TF_Output in[2] = {gt_out(gt_placeholder(g, "x", TF_DOUBLE), 0),
+                     gt_out(gt_placeholder(g, "s", TF_DOUBLE), 0)};
+  TF_Output out =
+      gt_out(gt_binop(g, "Mul", "y", gt_out(gt_unop(g, "Exp", "ex", in[0]), 0), in[1]), 0);
+  return to_fn(g, "e_br", in, 2, &out, 1);
+}
+
+/* outer_if(x, s) = If(s > 0, [x, s]; t_br, e_br) */
+static TF_Function* fn_outer_if(void) {
+  TF_Graph* g = TF_NewGraph();
+  TF_Output in[2] = {gt_out(gt_placeholder(g, "x", TF_DOUBLE), 0),
+                     gt_out(gt_placeholder(g, "s", TF_DOUBLE), 0)};
+  TF_Operation* p = gt_binop(g, "Greater", "p", in[1], gt_out(dconst(g, "zero", 0.0), 0));
+  TF_DataType tin[2] = {TF_DOUBLE, TF_DOUBLE}, tout = TF_DOUBLE;
+  TF_OperationDescription* d = TF_NewOperation(g, "If", "if");
+  TF_Output out;
+  TF_AddInput(d, gt_out(p, 0));
+  TF_AddInputList(d, in, 2);
+  TF_SetAttrTypeList(d, "Tin", tin, 2);
+  TF_SetAttrTypeList(d, "Tout", &tout, 1);
+  TF_SetAttrFuncName(d, "then_branch", "t_br", 4);
+  TF_SetAttrFuncName(d, "else_branch", "e_br", 4);
+  out = gt_out(gt_finish(d), 0);
+  return to_fn(g, "outer_if", in, 2, &out, 1);
+}
+
+/* w_cond(i, y) = i < 1; w_body(i, y) = (i + 1, RandomUniform(seed 13, 4)
+ * * sin(y) + y) */
+static TF_Function* fn_wcond(void) {
+  TF_Graph* g = TF_NewGraph();
+  TF_Output in[2] = {gt_out(gt_placeholder(g, "i", TF_INT32), 0),
+                     gt_out(gt_placeholder(g, "y", TF_DOUBLE), 0)};
+  TF_Output out = gt_out(
+      gt_binop(g, "Less", "lt", in[0], gt_out(gt_const(g, "one", gt_scalar_i32(1), NULL), 0)),
+      0);
+  return to_fn(g, "w_cond", in, 2, &out, 1);
+}
+
+static TF_Function* fn_wbody(void) {
+  TF_Graph* g = TF_NewGraph();
+  TF_Output in[2] = {gt_out(gt_placeholder(g, "i", TF_INT32), 0),
+                     gt_out(gt_placeholder(g, "y", TF_DOUBLE), 0)};
+  TF_Operation* m = gt_binop(g, "Mul", "m", gt_out(random3(g, 13, 4), 0),
+                             gt_out(gt_unop(g, "Sin", "si", in[1]), 0));
+  TF_Output out[2] = {
+      gt_out(gt_binop(g, "AddV2", "i1", in[0],
+                      gt_out(gt_const(g, "one", gt_scalar_i32(1), NULL), 0)),
+             0),
+      gt_out(gt_binop(g, "AddV2", "y1", gt_out(m, 0), in[1]), 0)};
+  return to_fn(g, "w_body", in, 2, out, 2);
+}
+
+/* outer_while(x) = While(0, x; w_cond, w_body)[1] * 2 */
+static TF_Function* fn_outer_while(void) {
+  TF_Graph* g = TF_NewGraph();
+  TF_Output x = gt_out(gt_placeholder(g, "x", TF_DOUBLE), 0), in[2], out;
+  TF_DataType T[2] = {TF_INT32, TF_DOUBLE};
+  TF_OperationDescription* d;
+  TF_Operation* w;
+  in[0] = gt_out(gt_const(g, "zero", gt_scalar_i32(0), NULL), 0);
+  in[1] = x;
+  d = TF_NewOperation(g, "While", "while");
+  TF_AddInputList(d, in, 2);
+  TF_SetAttrTypeList(d, "T", T, 2);
+  TF_SetAttrFuncName(d, "cond", "w_cond", 6);
+  TF_SetAttrFuncName(d, "body", "w_body", 6);
+  w = gt_finish(d);
+  out = gt_out(gt_binop(g, "Mul", "y", gt_out(w, 1), gt_out(dconst(g, "two", 2.0), 0)), 0);
+  return to_fn(g, "outer_while", &x, 1, &out, 1);
+}
+
+static TFE_TensorHandle* handle(const double* v, int64_t n) {
+  TF_Status* s = TF_NewStatus();
+  TF_Tensor* t = n < 0 ? TF_AllocateTensor(TF_DOUBLE, NULL, 0, sizeof(double)) : dvec(v, n);
+  TFE_TensorHandle* h;
+  if (n < 0) *(double*)TF_TensorData(t) = v[0];
+  h = TFE_NewTensorHandle(t, s);
+  CHECK_CODE(s, TF_OK);
+  TF_DeleteTensor(t);
+  TF_DeleteStatus(s);
+  return h;
+}
+
+static void check_handle(TFE_TensorHandle* h, const double* want, int n) {
+  TF_Status* s = TF_NewStatus();
+  TF_Tensor* t;
+  int i;
+  CHECK(h != NULL);
+  t = TFE_TensorHandleResolve(h, s);
+  CHECK_CODE(s, TF_OK);
+  CHECK_EQ_INT((int)(TF_TensorByteSize(t) / sizeof(double)), n);
+  for (i = 0; i < n; i++) CHECK_NEAR(((const double*)TF_TensorData(t))[i], want[i], 1e-12);
+  TF_DeleteTensor(t);
+  TF_DeleteStatus(s);
+}
+
+/* In a new context: adds fns, calls fname's forward variant on args under
+ * a tape and checks its output and the gradients (upstream kFWD_W) of the
+ * args against want_y / want_d[i]. */
+static void run_case(TF_Function** fns, int nfns, const char* fname, TFE_TensorHandle** args,
+                     int nargs, const double* want_y, const double* const* want_d,
+                     const int* dlen) {
+  TF_Status* s = TF_NewStatus();
+  TFE_ContextOptions* o = TFE_NewContextOptions();
+  TFE_Context* ctx = TFE_NewContext(o, s);
+  TFE_GradientTape* tape;
+  TFE_TensorHandle *outs[16], *grads[4], *w;
+  TFE_Op* op;
+  char name[512];
+  int i, n, nextra;
+  TFE_DeleteContextOptions(o);
+  CHECK_CODE(s, TF_OK);
+  for (i = 0; i < nfns; i++) {
+    TFE_ContextAddFunction(ctx, fns[i], s);
+    CHECK_CODE(s, TF_OK);
+  }
+  nextra = TFE_ContextAddForwardFunction(ctx, fname, name, sizeof name, s);
+  CHECK_CODE(s, TF_OK);
+  CHECK(nextra >= 1 && nextra < 15);
+  tape = TFE_NewGradientTape(ctx, 0, s);
+  CHECK_CODE(s, TF_OK);
+  for (i = 0; i < nargs; i++) TFE_GradientTapeWatch(tape, args[i], s);
+  op = TFE_NewOp(ctx, name, s);
+  CHECK_CODE(s, TF_OK);
+  for (i = 0; i < nargs; i++) TFE_OpAddInput(op, args[i], s);
+  n = 1 + nextra;
+  TFE_Execute(op, outs, &n, s);
+  CHECK_CODE(s, TF_OK);
+  CHECK_EQ_INT(n, 1 + nextra);
+  TFE_DeleteOp(op);
+  check_handle(outs[0], want_y, 3);
+  w = handle(kFWD_W, 3);
+  TFE_GradientTapeGradient(tape, 1, &outs[0], &w, nargs, args, TFE_UNCONNECTED_NONE, grads,
+                           s);
+  CHECK_CODE(s, TF_OK);
+  for (i = 0; i < nargs; i++) {
+    check_handle(grads[i], want_d[i], dlen[i]);
+    TFE_DeleteTensorHandle(grads[i]);
+  }
+  TFE_DeleteTensorHandle(w);
+  for (i = 0; i < n; i++) TFE_DeleteTensorHandle(outs[i]);
+  TFE_DeleteGradientTape(tape);
+  TFE_DeleteContext(ctx);
+  TF_DeleteStatus(s);
+}
+
+/* The If's then branch draws r; dx = W * (r + cos x), ds = 0, as TF. Run
+ * in two contexts: the second gets the cached variant's functions (the
+ * branch wrappers included) installed too. */
+TEST(if_branch_random_uses_the_forward_draw) {
+  TF_Function* fns[3] = {fn_then(), fn_else(), fn_outer_if()};
+  const double s_val = 2.0;
+  TFE_TensorHandle* args[2] = {handle(kFWD_X, 3), handle(&s_val, -1)};
+  const double* want[2] = {kFWD_COND_RANDOM_DX, kFWD_COND_RANDOM_DS};
+  int len[2] = {3, 1}, k;
+  for (k = 0; k < 2; k++) {
+    run_case(fns, 3, "outer_if", args, 2, kFWD_COND_RANDOM_Y, want, len);
+  }
+  for (k = 0; k < 3; k++) TF_DeleteFunction(fns[k]);
+  TFE_DeleteTensorHandle(args[0]);
+  TFE_DeleteTensorHandle(args[1]);
+}
+
+/* The While body draws r: the forward loop keeps it (a TensorList per
+ * saved value); the backward loop reads it back. */
+TEST(while_body_random_uses_the_forward_draw) {
+  TF_Function* fns[3] = {fn_wcond(), fn_wbody(), fn_outer_while()};
+  TFE_TensorHandle* x = handle(kFWD_X, 3);
+  const double* want[1] = {kFWD_WHILE_RANDOM_DX};
+  int len[1] = {3}, k;
+  for (k = 0; k < 2; k++) {
+    run_case(fns, 3, "outer_while", &x, 1, kFWD_WHILE_RANDOM_Y, want, len);
+  }
+  for (k = 0; k < 3; k++) TF_DeleteFunction(fns[k]);
+  TFE_DeleteTensorHandle(x);
+}
+
+TFE_TEST_MAIN
