@@ -29,6 +29,7 @@
 
 #include "core/alloc.h"
 #include "core/tensor_internal.h"
+#include "kernels/cpu/dataflow2_common.h"
 #include "kernels/cpu/kutil.h"
 #include "kernels/kernel.h"
 #include "kernels/resource.h"
@@ -156,112 +157,40 @@ static void stage_free(void* obj) {
   tfe_free(a);
 }
 
-/* A new reference to t's buffer (same dtype and shape); NULL on OOM. */
-static TF_Tensor* stage_share(const TF_Tensor* t) {
-  if (t->buf == NULL) return TF_AllocateTensor(t->dtype, t->dims, t->num_dims, 0);
-  return tfe_tensor_from_buffer(t->dtype, t->dims, t->num_dims, t->buf);
+/* A new, empty area with the node's capacity and memory_limit; NULL on
+ * OOM (k->status untouched). */
+static void* stage_make(tfe_kernel_context* k, const char* name) {
+  stage_area* a = (stage_area*)tfe_calloc(1, sizeof(*a));
+  (void)name;
+  if (a == NULL) return NULL;
+  if (pthread_mutex_init(&a->mu, NULL) != 0) {
+    tfe_free(a);
+    return NULL;
+  }
+  if (pthread_cond_init(&a->cv, NULL) != 0) {
+    pthread_mutex_destroy(&a->mu);
+    tfe_free(a);
+    return NULL;
+  }
+  a->capacity = kutil_attr_int64(k, "capacity", 0);
+  a->memory_limit = kutil_attr_int64(k, "memory_limit", 0);
+  return a;
 }
+
+static const df2_kind kStage = {"StagingArea", stage_make, NULL, stage_free};
 
 /* The area this kernel names, made on first use; a new reference in *res,
  * or NULL with k->status set. */
 static stage_area* stage_lookup(tfe_kernel_context* k, tfe_resource** res) {
-  const char *container = "", *shared = "";
-  size_t len;
-  const char* device = k->device_name != NULL ? k->device_name : "";
-  uint64_t ctx = tfe_resource_kernel_ctx_id(k);
-  int attempt;
-  *res = NULL;
-  tfe_attrs_get_string(k->attrs, "container", &container, &len, NULL);
-  tfe_attrs_get_string(k->attrs, "shared_name", &shared, &len, NULL);
-  if (container[0] == '\0') container = TFE_RESOURCE_DEFAULT_CONTAINER;
+  const char *container, *shared;
+  df2_container_attrs(k, &container, &shared);
   /* TF names an unnamed area after the node. */
   if (shared[0] == '\0') {
     shared = k->node_name != NULL ? k->node_name : k->op_def->name;
   }
-  for (attempt = 0; attempt < 4; attempt++) {
-    stage_area* a;
-    tfe_resource* r = tfe_resources_lookup(ctx, device, container, shared);
-    if (r != NULL) {
-      if (r->kind != TFE_RESOURCE_PLUGIN || r->del != stage_free ||
-          r->object == NULL) {
-        KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
-                   "Trying to access resource %s located in device %s as a "
-                   "staging area, but it is not one",
-                   r->name, r->device);
-        tfe_resource_unref(r);
-        return NULL;
-      }
-      *res = r;
-      return (stage_area*)r->object;
-    }
-    a = (stage_area*)tfe_calloc(1, sizeof(*a));
-    if (a == NULL) break;
-    if (pthread_mutex_init(&a->mu, NULL) != 0) {
-      tfe_free(a);
-      break;
-    }
-    if (pthread_cond_init(&a->cv, NULL) != 0) {
-      pthread_mutex_destroy(&a->mu);
-      tfe_free(a);
-      break;
-    }
-    a->capacity = kutil_attr_int64(k, "capacity", 0);
-    a->memory_limit = kutil_attr_int64(k, "memory_limit", 0);
-    r = tfe_plugin_resource_new(ctx, device, container, shared, a,
-                                stage_free);
-    if (r == NULL) {
-      stage_free(a);
-      break;
-    }
-    if (tfe_resources_insert(r, k->status)) {
-      *res = r;
-      return a;
-    }
-    tfe_resource_unref(r);
-    /* Another run registered it first: use that one. */
-    if (TF_GetCode(k->status) != TF_ALREADY_EXISTS) return NULL;
-    TF_SetStatus(k->status, TF_OK, "");
-  }
-  KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory in %s",
-             k->op_def->name);
-  return NULL;
-}
-
-/* A wait on an area that the run's cancellation can end. */
-typedef struct stage_wait {
-  stage_area* a;
-  int cancelled;
-} stage_wait;
-
-static void stage_wait_cancel(void* arg) {
-  stage_wait* w = (stage_wait*)arg;
-  pthread_mutex_lock(&w->a->mu);
-  w->cancelled = 1;
-  pthread_cond_broadcast(&w->a->cv);
-  pthread_mutex_unlock(&w->a->mu);
-}
-
-/* Registers w with the run's cancellation manager (none: the wait can only
- * end by another op). 0 when the run is already cancelled. Called without
- * a->mu. */
-static int stage_wait_begin(tfe_kernel_context* k, stage_wait* w,
-                            TFE_CancellationToken* token) {
-  TFE_CancelCallback cb;
-  *token = -1;
-  if (k->cancel == NULL) return 1;
-  cb.callback = stage_wait_cancel;
-  cb.context = w;
-  *token = TFE_CancellationManagerGetToken(k->cancel);
-  if (!TFE_CancellationManagerRegisterCallback(k->cancel, *token, &cb,
-                                               "staging area wait")) {
-    *token = -1;
-    return 0;
-  }
-  return 1;
-}
-
-static void stage_wait_end(tfe_kernel_context* k, TFE_CancellationToken t) {
-  if (t >= 0) TFE_CancellationManagerDeregisterCallback(k->cancel, t);
+  *res = df2_find_or_make(k, &kStage, container, shared, "staging area",
+                          shared);
+  return *res != NULL ? (stage_area*)(*res)->object : NULL;
 }
 
 /* Doubles the tuple array; 0 on OOM (unchanged). Under a->mu. */
@@ -286,15 +215,14 @@ static void stage_put_compute(tfe_kernel_context* k) {
   tfe_resource* res;
   stage_area* a = stage_lookup(k, &res);
   stage_tuple tu = {NULL, 0, 0};
-  stage_wait w;
-  TFE_CancellationToken token;
+  df2_wait w;
   int i;
   if (a == NULL) return;
   tu.t = (TF_Tensor**)tfe_calloc(k->num_inputs > 0 ? (size_t)k->num_inputs : 1,
                                  sizeof(TF_Tensor*));
   if (tu.t == NULL) goto oom;
   for (i = 0; i < k->num_inputs; i++) {
-    tu.t[i] = stage_share(k->inputs[i]);
+    tu.t[i] = df2_share(k->inputs[i]);
     if (tu.t[i] == NULL) goto oom;
     tu.n++;
     tu.bytes += TF_TensorByteSize(k->inputs[i]);
@@ -306,9 +234,7 @@ static void stage_put_compute(tfe_kernel_context* k) {
                tu.bytes, (long long)a->memory_limit);
     goto done;
   }
-  w.a = a;
-  w.cancelled = 0;
-  if (!stage_wait_begin(k, &w, &token)) {
+  if (!df2_wait_begin(k, &w, &a->mu, &a->cv, "staging area wait")) {
     KUTIL_FAIL(k, TF_CANCELLED, "Stage operation was cancelled");
     goto done;
   }
@@ -328,7 +254,7 @@ static void stage_put_compute(tfe_kernel_context* k) {
     pthread_cond_broadcast(&a->cv);
   }
   pthread_mutex_unlock(&a->mu);
-  stage_wait_end(k, token);
+  df2_wait_end(k, &w);
   goto done;
 oom:
   KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory in %s",
@@ -366,7 +292,7 @@ static int stage_emit(tfe_kernel_context* k, const stage_tuple* tu) {
     }
   }
   for (i = 0; i < tu->n; i++) {
-    TF_Tensor* o = stage_share(tu->t[i]);
+    TF_Tensor* o = df2_share(tu->t[i]);
     if (o == NULL) {
       KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory in %s",
                  k->op_def->name);
@@ -382,13 +308,10 @@ static int stage_emit(tfe_kernel_context* k, const stage_tuple* tu) {
 static void stage_get(tfe_kernel_context* k, int64_t peek) {
   tfe_resource* res;
   stage_area* a = stage_lookup(k, &res);
-  stage_wait w;
-  TFE_CancellationToken token;
+  df2_wait w;
   const int64_t need = peek < 0 ? 1 : peek + 1;
   if (a == NULL) return;
-  w.a = a;
-  w.cancelled = 0;
-  if (!stage_wait_begin(k, &w, &token)) {
+  if (!df2_wait_begin(k, &w, &a->mu, &a->cv, "staging area wait")) {
     KUTIL_FAIL(k, TF_CANCELLED, "%s operation was cancelled",
                k->op_def->name);
     tfe_resource_unref(res);
@@ -412,7 +335,7 @@ static void stage_get(tfe_kernel_context* k, int64_t peek) {
     tuple_free(&tu);
   }
   pthread_mutex_unlock(&a->mu);
-  stage_wait_end(k, token);
+  df2_wait_end(k, &w);
   tfe_resource_unref(res);
 }
 

@@ -266,26 +266,12 @@ static void divide(TF_Tensor* t, int64_t counter) {
   }
 }
 
-typedef struct acc_wait {
-  accum* a;
-  int cancelled;
-} acc_wait;
-
-static void acc_wait_cancel(void* arg) {
-  acc_wait* w = (acc_wait*)arg;
-  pthread_mutex_lock(&w->a->mu);
-  w->cancelled = 1;
-  pthread_cond_broadcast(&w->a->cv);
-  pthread_mutex_unlock(&w->a->mu);
-}
-
 static void k_take(tfe_kernel_context* k) {
   tfe_resource* res;
   accum* a = (accum*)df2_object_from_input(k, &kAccum, &res);
   const TF_Tensor* nr;
   int32_t num;
-  acc_wait w;
-  TFE_CancellationToken token = -1;
+  df2_wait w;
   TF_Tensor* out = NULL;
   if (a == NULL) return;
   if (!kind_matches(k, a, 0)) goto done;
@@ -309,18 +295,9 @@ static void k_take(tfe_kernel_context* k) {
                "Argument num_required must be positive, but was %d", (int)num);
     goto done;
   }
-  w.a = a;
-  w.cancelled = 0;
-  if (k->cancel != NULL) {
-    TFE_CancelCallback cb;
-    cb.callback = acc_wait_cancel;
-    cb.context = &w;
-    token = TFE_CancellationManagerGetToken(k->cancel);
-    if (!TFE_CancellationManagerRegisterCallback(k->cancel, token, &cb,
-                                                 "accumulator take")) {
-      KUTIL_FAIL(k, TF_CANCELLED, "TakeGrad operation was cancelled");
-      goto done;
-    }
+  if (!df2_wait_begin(k, &w, &a->mu, &a->cv, "accumulator take")) {
+    KUTIL_FAIL(k, TF_CANCELLED, "TakeGrad operation was cancelled");
+    goto done;
   }
   pthread_mutex_lock(&a->mu);
   while (a->counter < num && !w.cancelled) pthread_cond_wait(&a->cv, &a->mu);
@@ -335,7 +312,7 @@ static void k_take(tfe_kernel_context* k) {
     a->counter = 0;
   }
   pthread_mutex_unlock(&a->mu);
-  if (token >= 0) TFE_CancellationManagerDeregisterCallback(k->cancel, token);
+  df2_wait_end(k, &w);
   if (out != NULL) tfe_kernel_set_output(k, 0, out);
 done:
   tfe_resource_unref(res);
@@ -596,8 +573,7 @@ static void k_sparse_take(tfe_kernel_context* k) {
   accum* a = (accum*)df2_object_from_input(k, &kAccum, &res);
   const TF_Tensor* nr;
   int32_t num;
-  acc_wait w;
-  TFE_CancellationToken token = -1;
+  df2_wait w;
   TF_Tensor *vals = NULL, *idx = NULL, *shp = NULL;
   int64_t* ids = NULL;
   int64_t nnz = 0, i;
@@ -623,18 +599,9 @@ static void k_sparse_take(tfe_kernel_context* k) {
                "Argument num_required must be positive, but was %d", (int)num);
     goto done;
   }
-  w.a = a;
-  w.cancelled = 0;
-  if (k->cancel != NULL) {
-    TFE_CancelCallback cb;
-    cb.callback = acc_wait_cancel;
-    cb.context = &w;
-    token = TFE_CancellationManagerGetToken(k->cancel);
-    if (!TFE_CancellationManagerRegisterCallback(k->cancel, token, &cb,
-                                                 "accumulator take")) {
-      KUTIL_FAIL(k, TF_CANCELLED, "TakeGrad operation was cancelled");
-      goto done;
-    }
+  if (!df2_wait_begin(k, &w, &a->mu, &a->cv, "accumulator take")) {
+    KUTIL_FAIL(k, TF_CANCELLED, "TakeGrad operation was cancelled");
+    goto done;
   }
   pthread_mutex_lock(&a->mu);
   while (a->counter < num && !w.cancelled) pthread_cond_wait(&a->cv, &a->mu);
@@ -651,7 +618,7 @@ static void k_sparse_take(tfe_kernel_context* k) {
     a->counter = 0;
   }
   pthread_mutex_unlock(&a->mu);
-  if (token >= 0) TFE_CancellationManagerDeregisterCallback(k->cancel, token);
+  df2_wait_end(k, &w);
   if (vals != NULL) {
     int64_t d1 = nnz, dr = vals->num_dims;
     idx = tfe_kernel_alloc_output(k, 0, TF_INT64, &d1, 1);

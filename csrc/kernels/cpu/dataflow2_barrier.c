@@ -570,19 +570,6 @@ done:
 
 /* ---- TakeMany ---- */
 
-typedef struct bar_wait {
-  barrier* b;
-  int cancelled;
-} bar_wait;
-
-static void bar_wait_cancel(void* arg) {
-  bar_wait* w = (bar_wait*)arg;
-  pthread_mutex_lock(&w->b->mu);
-  w->cancelled = 1;
-  pthread_cond_broadcast(&w->b->cv);
-  pthread_mutex_unlock(&w->b->mu);
-}
-
 /* Output c of a batch: [m] + the component's shape. */
 static int emit_batch(tfe_kernel_context* k, barrier* b, bar_elem* got,
                       int64_t m) {
@@ -635,8 +622,7 @@ static void k_take_many(tfe_kernel_context* k) {
   int allow_small = kutil_attr_bool(k, "allow_small_batch", 0);
   bar_elem* got = NULL;
   int64_t ngot = 0, i;
-  bar_wait w;
-  TFE_CancellationToken token = -1;
+  df2_wait w;
   if (kutil_attr_int64(k, "timeout_ms", -1) != -1) {
     KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Timeout not supported yet.");
     return;
@@ -675,18 +661,9 @@ static void k_take_many(tfe_kernel_context* k) {
                "BarrierTakeMany requested %d < 0 elements", (int)num);
     goto done;
   }
-  w.b = b;
-  w.cancelled = 0;
-  if (k->cancel != NULL) {
-    TFE_CancelCallback cb;
-    cb.callback = bar_wait_cancel;
-    cb.context = &w;
-    token = TFE_CancellationManagerGetToken(k->cancel);
-    if (!TFE_CancellationManagerRegisterCallback(k->cancel, token, &cb,
-                                                 "barrier take")) {
-      KUTIL_FAIL(k, TF_CANCELLED, "Dequeue operation was cancelled");
-      goto done;
-    }
+  if (!df2_wait_begin(k, &w, &b->mu, &b->cv, "barrier take")) {
+    KUTIL_FAIL(k, TF_CANCELLED, "Dequeue operation was cancelled");
+    goto done;
   }
   pthread_mutex_lock(&b->mu);
   deliver = num;
@@ -741,7 +718,7 @@ static void k_take_many(tfe_kernel_context* k) {
   }
 unlock:
   pthread_mutex_unlock(&b->mu);
-  if (token >= 0) TFE_CancellationManagerDeregisterCallback(k->cancel, token);
+  df2_wait_end(k, &w);
   if (KUTIL_OK(k)) emit_batch(k, b, got, ngot);
   for (i = 0; i < ngot; i++) elem_free(&got[i], b->n);
   tfe_free(got);

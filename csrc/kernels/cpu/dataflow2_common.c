@@ -57,7 +57,7 @@ void df2_maker_destroy(void* state, void* user_data) {
   tfe_free(st);
 }
 
-static tfe_ref_cell* handle_cell(const tfe_resource* r) {
+tfe_ref_cell* df2_handle_cell(const tfe_resource* r) {
   static const int64_t dims[1] = {2};
   TF_Tensor* t = TF_AllocateTensor(TF_STRING, dims, 1, 2 * sizeof(TF_TString));
   TF_TString* v;
@@ -68,35 +68,49 @@ static tfe_ref_cell* handle_cell(const tfe_resource* r) {
   return tfe_ref_cell_new(TF_STRING, t);
 }
 
-/* Makes or finds the object; a new reference, or NULL with status. */
-static tfe_resource* make_or_find(tfe_kernel_context* k, const df2_kind* kind,
-                                  uint64_t ctx, const char* device,
-                                  const char* node) {
-  static _Atomic int64_t next_uid;
-  const char *container = "", *shared = "";
+void df2_container_attrs(tfe_kernel_context* k, const char** container,
+                         const char** shared) {
   size_t len;
-  char gen[600];
-  const char* name;
+  *container = "";
+  *shared = "";
+  tfe_attrs_get_string(k->attrs, "container", container, &len, NULL);
+  tfe_attrs_get_string(k->attrs, "shared_name", shared, &len, NULL);
+  if ((*container)[0] == '\0') *container = TFE_RESOURCE_DEFAULT_CONTAINER;
+}
+
+int df2_check_kind(tfe_kernel_context* k, tfe_resource* r, int ok,
+                   const char* what) {
+  if (ok) return 1;
+  KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+             "Trying to access resource %s located in device %s as a %s, "
+             "but it is not one",
+             r->name, r->device, what);
+  tfe_resource_unref(r);
+  return 0;
+}
+
+tfe_resource* df2_find_or_make(tfe_kernel_context* k, const df2_kind* kind,
+                               const char* container, const char* name,
+                               const char* what, const char* shown) {
+  const char* device = k->device_name != NULL ? k->device_name : "";
+  uint64_t ctx = tfe_resource_kernel_ctx_id(k);
   int attempt;
-  tfe_attrs_get_string(k->attrs, "container", &container, &len, NULL);
-  tfe_attrs_get_string(k->attrs, "shared_name", &shared, &len, NULL);
-  if (container[0] == '\0') container = TFE_RESOURCE_DEFAULT_CONTAINER;
-  if (shared[0] == '\0') {
-    snprintf(gen, sizeof gen, "_%lld_%s",
-             (long long)atomic_fetch_add(&next_uid, 1), node);
-    name = gen;
-  } else {
-    name = shared;
-  }
   for (attempt = 0; attempt < 4; attempt++) {
     void* obj;
     tfe_resource* r = tfe_resources_lookup(ctx, device, container, name);
     if (r != NULL) {
       if (r->kind != TFE_RESOURCE_PLUGIN || r->del != kind->del ||
           r->object == NULL) {
-        KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
-                   "Resource %s/%s of another kind exists on %s", container,
-                   name, device);
+        if (what != NULL) {
+          KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                     "Trying to access resource %s located in device %s as "
+                     "a %s, but it is not one",
+                     shown != NULL ? shown : r->name, r->device, what);
+        } else {
+          KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                     "Resource %s/%s of another kind exists on %s", container,
+                     name, device);
+        }
         tfe_resource_unref(r);
         return NULL;
       }
@@ -107,7 +121,10 @@ static tfe_resource* make_or_find(tfe_kernel_context* k, const df2_kind* kind,
       return r;
     }
     obj = kind->make(k, name);
-    if (obj == NULL) return NULL;
+    if (obj == NULL) {
+      if (TF_GetCode(k->status) != TF_OK) return NULL;
+      break;
+    }
     r = tfe_plugin_resource_new(ctx, device, container, name, obj, kind->del);
     if (r == NULL) {
       kind->del(obj);
@@ -115,12 +132,28 @@ static tfe_resource* make_or_find(tfe_kernel_context* k, const df2_kind* kind,
     }
     if (tfe_resources_insert(r, k->status)) return r;
     tfe_resource_unref(r);
+    /* Another run registered the name first: use that one. */
     if (TF_GetCode(k->status) != TF_ALREADY_EXISTS) return NULL;
     TF_SetStatus(k->status, TF_OK, "");
   }
   KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory in %s",
              k->op_def->name);
   return NULL;
+}
+
+/* Makes or finds the object; a new reference, or NULL with status. */
+static tfe_resource* make_or_find(tfe_kernel_context* k, const df2_kind* kind,
+                                  const char* node) {
+  static _Atomic int64_t next_uid;
+  const char *container, *shared;
+  char gen[600];
+  df2_container_attrs(k, &container, &shared);
+  if (shared[0] == '\0') {
+    snprintf(gen, sizeof gen, "_%lld_%s",
+             (long long)atomic_fetch_add(&next_uid, 1), node);
+    shared = gen;
+  }
+  return df2_find_or_make(k, kind, container, shared, NULL, NULL);
 }
 
 void df2_maker_compute(tfe_kernel_context* k, const df2_kind* kind,
@@ -148,7 +181,7 @@ void df2_maker_compute(tfe_kernel_context* k, const df2_kind* kind,
   if (r == NULL) {
     df2_made m;
     memset(&m, 0, sizeof m);
-    r = make_or_find(k, kind, ctx, device, node);
+    r = make_or_find(k, kind, node);
     if (r == NULL) {
       pthread_mutex_unlock(&st->mu);
       return;
@@ -178,7 +211,7 @@ void df2_maker_compute(tfe_kernel_context* k, const df2_kind* kind,
     i = st->n - 1;
   }
   if (ref_handle) {
-    if (st->made[i].cell == NULL) st->made[i].cell = handle_cell(r);
+    if (st->made[i].cell == NULL) st->made[i].cell = df2_handle_cell(r);
     cell = st->made[i].cell;
     if (cell == NULL) goto oom;
     tfe_ref_cell_ref(cell);
@@ -206,17 +239,10 @@ oom:
              k->op_def->name);
 }
 
-void* df2_object_from_input(tfe_kernel_context* k, const df2_kind* kind,
-                            tfe_resource** res) {
-  const TF_Tensor* t = k->num_inputs > 0 ? k->inputs[0] : NULL;
+tfe_resource* df2_lookup_handle(tfe_kernel_context* k, const TF_Tensor* t,
+                                const char* type_name) {
   tfe_resource* r;
   char container[512], name[512];
-  *res = NULL;
-  if (t == NULL) {
-    KUTIL_FAIL(k, TF_FAILED_PRECONDITION,
-               "%s: the handle is not initialized", k->op_def->name);
-    return NULL;
-  }
   if (t->dtype == TF_RESOURCE) {
     tfe_resource* h = tfe_resource_of_tensor(t);
     if (h == NULL) {
@@ -252,20 +278,67 @@ void* df2_object_from_input(tfe_kernel_context* k, const df2_kind* kind,
   }
   if (r == NULL) {
     KUTIL_FAIL(k, TF_NOT_FOUND, "Resource %s/%s/%s does not exist.",
-               container, name, kind->type_name);
+               container, name, type_name);
+  }
+  return r;
+}
+
+void* df2_object_from_input(tfe_kernel_context* k, const df2_kind* kind,
+                            tfe_resource** res) {
+  const TF_Tensor* t = k->num_inputs > 0 ? k->inputs[0] : NULL;
+  tfe_resource* r;
+  *res = NULL;
+  if (t == NULL) {
+    KUTIL_FAIL(k, TF_FAILED_PRECONDITION,
+               "%s: the handle is not initialized", k->op_def->name);
     return NULL;
   }
-  if (r->kind != TFE_RESOURCE_PLUGIN || r->del != kind->del ||
-      r->object == NULL) {
-    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
-               "Trying to access resource %s located in device %s as a %s, "
-               "but it is not one",
-               r->name, r->device, kind->type_name);
-    tfe_resource_unref(r);
+  r = df2_lookup_handle(k, t, kind->type_name);
+  if (r == NULL) return NULL;
+  if (!df2_check_kind(k, r,
+                      r->kind == TFE_RESOURCE_PLUGIN && r->del == kind->del &&
+                          r->object != NULL,
+                      kind->type_name)) {
     return NULL;
   }
   *res = r;
   return r->object;
+}
+
+/* ---- cancellable waits ---- */
+
+static void df2_wait_cancel(void* arg) {
+  df2_wait* w = (df2_wait*)arg;
+  pthread_mutex_lock(w->mu);
+  w->cancelled = 1;
+  pthread_cond_broadcast(w->cv);
+  pthread_mutex_unlock(w->mu);
+}
+
+int df2_wait_begin(tfe_kernel_context* k, df2_wait* w, pthread_mutex_t* mu,
+                   pthread_cond_t* cv, const char* what) {
+  TFE_CancelCallback cb;
+  w->mu = mu;
+  w->cv = cv;
+  w->cancelled = 0;
+  w->token = -1;
+  if (k->cancel == NULL) return 1;
+  cb.callback = df2_wait_cancel;
+  cb.context = w;
+  w->token = TFE_CancellationManagerGetToken(k->cancel);
+  if (!TFE_CancellationManagerRegisterCallback(k->cancel, w->token, &cb,
+                                               what)) {
+    w->token = -1;
+    return 0;
+  }
+  return 1;
+}
+
+void df2_wait_end(tfe_kernel_context* k, df2_wait* w) {
+  if (w->token >= 0) {
+    TFE_CancellationManagerDeregisterCallback(k->cancel, w->token);
+    w->token = -1;
+  }
 }
 
 void df2_dtype_list(const TF_DataType* t, int n, char* buf, size_t cap) {

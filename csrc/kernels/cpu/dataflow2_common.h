@@ -13,8 +13,12 @@
 #ifndef TFE_KERNELS_CPU_DATAFLOW2_COMMON_H_
 #define TFE_KERNELS_CPU_DATAFLOW2_COMMON_H_
 
+#include <pthread.h>
+
 #include "kernels/kernel.h"
+#include "kernels/ref_var.h"
 #include "kernels/resource.h"
+#include "tensorflow/c/eager/c_api_experimental.h"
 
 /* What a making kernel builds. make returns a new object for `name` (NULL
  * with k->status set); verify checks that a shared object found under the
@@ -42,6 +46,61 @@ void df2_maker_compute(tfe_kernel_context* k, const df2_kind* kind,
  * k->status set (TF's NOT_FOUND when missing). */
 void* df2_object_from_input(tfe_kernel_context* k, const df2_kind* kind,
                             tfe_resource** res);
+
+/* Finds the object of `kind` registered under (k's context and device,
+ * container, name), or makes one with kind->make and registers it (a
+ * racing registration of the same name wins and is used). Returns a new
+ * reference, or NULL with k->status set. A resource of another kind under
+ * the name fails with INVALID_ARGUMENT: "Trying to access resource <shown>
+ * located in device <device> as a <what>, but it is not one" when `what`
+ * is given, else "Resource <container>/<name> of another kind exists on
+ * <device>". kind->verify (optional) checks an object found. make may
+ * return NULL with k->status still OK only when out of memory. */
+tfe_resource* df2_find_or_make(tfe_kernel_context* k, const df2_kind* kind,
+                               const char* container, const char* name,
+                               const char* what, const char* shown);
+
+/* The container and shared_name attrs of k: an empty container is TF's
+ * default one; *shared is "" when unnamed. */
+void df2_container_attrs(tfe_kernel_context* k, const char** container,
+                         const char** shared);
+
+/* The resource a handle tensor names: t is a DT_RESOURCE handle made by
+ * tfe, or TF 1's string handle [container, name] (any other dtype fails
+ * with INVALID_ARGUMENT "<op>: input 0 is not a handle"). A new reference,
+ * or NULL with k->status set: TF's "Resource handle must have 2 elements"
+ * for a malformed string handle, NOT_FOUND "Resource <container>/<name>/
+ * <type_name> does not exist." when nothing is registered. */
+tfe_resource* df2_lookup_handle(tfe_kernel_context* k, const TF_Tensor* t,
+                                const char* type_name);
+
+/* When ok is 0: unrefs r and fails with TF's INVALID_ARGUMENT "Trying to
+ * access resource <r's name> located in device <r's device> as a <what>,
+ * but it is not one"; returns ok. */
+int df2_check_kind(tfe_kernel_context* k, tfe_resource* r, int ok,
+                   const char* what);
+
+/* A blocking wait on (mu, cv) that the run's cancellation manager can end:
+ * the callback sets `cancelled` and broadcasts cv under mu. */
+typedef struct df2_wait {
+  pthread_mutex_t* mu;
+  pthread_cond_t* cv;
+  int cancelled;
+  TFE_CancellationToken token; /* -1: not registered */
+} df2_wait;
+
+/* Prepares w and registers it with k->cancel (none: only another op can
+ * end the wait). Returns 0 when the run is already cancelled (nothing
+ * registered). Call without holding mu; pair a 1 with df2_wait_end. */
+int df2_wait_begin(tfe_kernel_context* k, df2_wait* w, pthread_mutex_t* mu,
+                   pthread_cond_t* cv, const char* what);
+
+/* Deregisters w (waits for a callback that is running). Without mu. */
+void df2_wait_end(tfe_kernel_context* k, df2_wait* w);
+
+/* TF 1's handle of r: a new cell holding the string[2] tensor
+ * [container, name]; NULL on OOM. */
+tfe_ref_cell* df2_handle_cell(const tfe_resource* r);
 
 /* TF's DataTypeSliceString ("float, int32") of n dtypes into buf; -1 is
  * rendered "string_ref". */

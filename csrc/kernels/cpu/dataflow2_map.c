@@ -34,6 +34,7 @@
 
 #include "core/alloc.h"
 #include "core/tensor_internal.h"
+#include "kernels/cpu/dataflow2_common.h"
 #include "kernels/cpu/kutil.h"
 #include "kernels/kernel.h"
 #include "kernels/resource.h"
@@ -131,124 +132,57 @@ static void list_remove_at(smap_list* l, int64_t pos) {
   l->n--;
 }
 
-static TF_Tensor* share(const TF_Tensor* t) {
-  if (t->buf == NULL) return TF_AllocateTensor(t->dtype, t->dims, t->num_dims, 0);
-  return tfe_tensor_from_buffer(t->dtype, t->dims, t->num_dims, t->buf);
-}
-
 /* TF's Tensor::TotalBytes: 0 for an empty tensor. */
 static uint64_t tensor_bytes(const TF_Tensor* t) {
   if (kutil_num_elements(t) == 0) return 0;
   return (uint64_t)TF_TensorByteSize(t);
 }
 
+/* A new, empty map with the node's dtypes, capacity and memory_limit;
+ * NULL with k->status set (or still OK when out of memory). */
+static void* smap_make(tfe_kernel_context* k, const char* name) {
+  const TF_DataType* types = NULL;
+  int nt = 0;
+  smap* m;
+  (void)name;
+  if (!tfe_attrs_get_type_list(k->attrs, "dtypes", &types, &nt, k->status)) {
+    return NULL;
+  }
+  m = (smap*)tfe_calloc(1, sizeof(*m));
+  if (m == NULL) return NULL;
+  if (pthread_mutex_init(&m->mu, NULL) != 0) {
+    tfe_free(m);
+    return NULL;
+  }
+  if (pthread_cond_init(&m->cv, NULL) != 0) {
+    pthread_mutex_destroy(&m->mu);
+    tfe_free(m);
+    return NULL;
+  }
+  m->ndtypes = nt;
+  /* The attrs have minimum 0; TF keeps them as size_t. */
+  m->capacity = (uint64_t)kutil_attr_int64(k, "capacity", 0);
+  m->memory_limit = (uint64_t)kutil_attr_int64(k, "memory_limit", 0);
+  return m;
+}
+
+static const df2_kind kSmap = {"StagingMap", smap_make, NULL, smap_free};
+
 /* The map this kernel names (made on first use); a new reference in *res,
  * or NULL with k->status set. Ordered and unordered maps of one name are
  * different resources, as in TF (they are different C++ types there). */
 static smap* smap_lookup(tfe_kernel_context* k, int ordered,
                          tfe_resource** res) {
-  const char *container = "", *shared = "";
+  const char *container, *shared;
   char name[600];
-  size_t len;
-  const char* device = k->device_name != NULL ? k->device_name : "";
-  uint64_t ctx = tfe_resource_kernel_ctx_id(k);
-  int attempt;
-  *res = NULL;
-  tfe_attrs_get_string(k->attrs, "container", &container, &len, NULL);
-  tfe_attrs_get_string(k->attrs, "shared_name", &shared, &len, NULL);
-  if (container[0] == '\0') container = TFE_RESOURCE_DEFAULT_CONTAINER;
+  df2_container_attrs(k, &container, &shared);
   if (shared[0] == '\0') {
     shared = k->node_name != NULL ? k->node_name : k->op_def->name;
   }
   snprintf(name, sizeof name, "%s\x1fStagingMap<%s>", shared,
            ordered ? "true" : "false");
-  for (attempt = 0; attempt < 4; attempt++) {
-    smap* m;
-    const TF_DataType* types = NULL;
-    int nt = 0;
-    tfe_resource* r = tfe_resources_lookup(ctx, device, container, name);
-    if (r != NULL) {
-      if (r->kind != TFE_RESOURCE_PLUGIN || r->del != smap_free ||
-          r->object == NULL) {
-        KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
-                   "Trying to access resource %s located in device %s as a "
-                   "staging map, but it is not one",
-                   shared, r->device);
-        tfe_resource_unref(r);
-        return NULL;
-      }
-      *res = r;
-      return (smap*)r->object;
-    }
-    if (!tfe_attrs_get_type_list(k->attrs, "dtypes", &types, &nt,
-                                 k->status)) {
-      return NULL;
-    }
-    m = (smap*)tfe_calloc(1, sizeof(*m));
-    if (m == NULL) break;
-    if (pthread_mutex_init(&m->mu, NULL) != 0) {
-      tfe_free(m);
-      break;
-    }
-    if (pthread_cond_init(&m->cv, NULL) != 0) {
-      pthread_mutex_destroy(&m->mu);
-      tfe_free(m);
-      break;
-    }
-    m->ndtypes = nt;
-    /* The attrs have minimum 0; TF keeps them as size_t. */
-    m->capacity = (uint64_t)kutil_attr_int64(k, "capacity", 0);
-    m->memory_limit = (uint64_t)kutil_attr_int64(k, "memory_limit", 0);
-    r = tfe_plugin_resource_new(ctx, device, container, name, m, smap_free);
-    if (r == NULL) {
-      smap_free(m);
-      break;
-    }
-    if (tfe_resources_insert(r, k->status)) {
-      *res = r;
-      return m;
-    }
-    tfe_resource_unref(r);
-    if (TF_GetCode(k->status) != TF_ALREADY_EXISTS) return NULL;
-    TF_SetStatus(k->status, TF_OK, "");
-  }
-  KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory in %s",
-             k->op_def->name);
-  return NULL;
-}
-
-/* A wait that the run's cancellation can end. */
-typedef struct smap_wait {
-  smap* m;
-  int cancelled;
-} smap_wait;
-
-static void smap_wait_cancel(void* arg) {
-  smap_wait* w = (smap_wait*)arg;
-  pthread_mutex_lock(&w->m->mu);
-  w->cancelled = 1;
-  pthread_cond_broadcast(&w->m->cv);
-  pthread_mutex_unlock(&w->m->mu);
-}
-
-static int smap_wait_begin(tfe_kernel_context* k, smap_wait* w,
-                           TFE_CancellationToken* token) {
-  TFE_CancelCallback cb;
-  *token = -1;
-  if (k->cancel == NULL) return 1;
-  cb.callback = smap_wait_cancel;
-  cb.context = w;
-  *token = TFE_CancellationManagerGetToken(k->cancel);
-  if (!TFE_CancellationManagerRegisterCallback(k->cancel, *token, &cb,
-                                               "staging map wait")) {
-    *token = -1;
-    return 0;
-  }
-  return 1;
-}
-
-static void smap_wait_end(tfe_kernel_context* k, TFE_CancellationToken t) {
-  if (t >= 0) TFE_CancellationManagerDeregisterCallback(k->cancel, t);
+  *res = df2_find_or_make(k, &kSmap, container, name, "staging map", shared);
+  return *res != NULL ? (smap*)(*res)->object : NULL;
 }
 
 /* The scalar int64 key of input 0, with TF's messages. */
@@ -321,17 +255,14 @@ static void map_stage_compute_impl(tfe_kernel_context* k, int ordered) {
   const int32_t* idx;
   int nvals = k->num_inputs - 2, j;
   uint64_t bytes;
-  smap_wait w;
-  TFE_CancellationToken token;
+  df2_wait w;
   if (!read_key(k, 1, &key)) return;
   m = smap_lookup(k, ordered, &res);
   if (m == NULL) return;
   idx_t = k->inputs[1];
   idx = (const int32_t*)kutil_data(idx_t);
   nidx = kutil_num_elements(idx_t);
-  w.m = m;
-  w.cancelled = 0;
-  if (!smap_wait_begin(k, &w, &token)) {
+  if (!df2_wait_begin(k, &w, &m->mu, &m->cv, "staging map wait")) {
     KUTIL_FAIL(k, TF_CANCELLED, "%s operation was cancelled",
                k->op_def->name);
     tfe_resource_unref(res);
@@ -371,7 +302,7 @@ static void map_stage_compute_impl(tfe_kernel_context* k, int ordered) {
       e.nv = m->ndtypes;
       e.v = (TF_Tensor**)tfe_calloc((size_t)(e.nv > 0 ? e.nv : 1),
                                     sizeof(TF_Tensor*));
-      e.key_t = share(k->inputs[0]);
+      e.key_t = df2_share(k->inputs[0]);
       if (e.v == NULL || e.key_t == NULL) {
         entry_free(&e);
         goto oom;
@@ -382,7 +313,7 @@ static void map_stage_compute_impl(tfe_kernel_context* k, int ordered) {
           goto unlock;
         }
         TF_DeleteTensor(e.v[idx[i]]);
-        e.v[idx[i]] = share(k->inputs[2 + i]);
+        e.v[idx[i]] = df2_share(k->inputs[2 + i]);
         if (e.v[idx[i]] == NULL) {
           entry_free(&e);
           goto oom;
@@ -405,7 +336,7 @@ static void map_stage_compute_impl(tfe_kernel_context* k, int ordered) {
                      (int)idx[i], (long long)key, m->ndtypes);
           goto unlock;
         }
-        e->v[idx[i]] = share(k->inputs[2 + i]);
+        e->v[idx[i]] = df2_share(k->inputs[2 + i]);
         if (e->v[idx[i]] == NULL) goto oom;
       }
       m->bytes += bytes;
@@ -432,13 +363,13 @@ static void map_stage_compute_impl(tfe_kernel_context* k, int ordered) {
     e.nv = nvals;
     e.v = (TF_Tensor**)tfe_calloc((size_t)(nvals > 0 ? nvals : 1),
                                   sizeof(TF_Tensor*));
-    e.key_t = share(k->inputs[0]);
+    e.key_t = df2_share(k->inputs[0]);
     if (e.v == NULL || e.key_t == NULL) {
       entry_free(&e);
       goto oom;
     }
     for (j = 0; j < nvals; j++) {
-      e.v[j] = share(k->inputs[2 + j]);
+      e.v[j] = df2_share(k->inputs[2 + j]);
       if (e.v[j] == NULL) {
         entry_free(&e);
         goto oom;
@@ -456,7 +387,7 @@ oom:
              k->op_def->name);
 unlock:
   pthread_mutex_unlock(&m->mu);
-  smap_wait_end(k, token);
+  df2_wait_end(k, &w);
   tfe_resource_unref(res);
 }
 
@@ -478,7 +409,7 @@ static int take_from(tfe_kernel_context* k, smap* m, smap_entry* e,
       return -1;
     }
     if (copy) {
-      outs[i] = share(e->v[x]);
+      outs[i] = df2_share(e->v[x]);
       if (outs[i] == NULL) {
         KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory in %s",
                    k->op_def->name);
@@ -537,8 +468,7 @@ static void map_take_impl(tfe_kernel_context* k, int ordered, int copy,
   const TF_Tensor* idx_t;
   TF_Tensor** outs;
   TF_Tensor* key_out = NULL;
-  smap_wait w;
-  TFE_CancellationToken token;
+  df2_wait w;
   int hit = 0, got;
   uint64_t sum = 0;
   if (!nokey && !read_key(k, 0, &key)) return;
@@ -554,9 +484,7 @@ static void map_take_impl(tfe_kernel_context* k, int ordered, int copy,
     tfe_resource_unref(res);
     return;
   }
-  w.m = m;
-  w.cancelled = 0;
-  if (!smap_wait_begin(k, &w, &token)) {
+  if (!df2_wait_begin(k, &w, &m->mu, &m->cv, "staging map wait")) {
     KUTIL_FAIL(k, TF_CANCELLED, "%s operation was cancelled",
                k->op_def->name);
     tfe_free(outs);
@@ -583,7 +511,7 @@ static void map_take_impl(tfe_kernel_context* k, int ordered, int copy,
   {
     smap_entry* e = &m->done.e[pos];
     if (nokey) {
-      key_out = share(e->key_t);
+      key_out = df2_share(e->key_t);
       if (key_out == NULL) {
         KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory in %s",
                    k->op_def->name);
@@ -604,7 +532,7 @@ static void map_take_impl(tfe_kernel_context* k, int ordered, int copy,
   }
 unlock:
   pthread_mutex_unlock(&m->mu);
-  smap_wait_end(k, token);
+  df2_wait_end(k, &w);
   if (KUTIL_OK(k)) {
     if (nokey) {
       tfe_kernel_set_output(k, 0, key_out);

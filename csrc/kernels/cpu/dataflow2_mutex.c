@@ -17,6 +17,7 @@
 #include "core/alloc.h"
 #include "core/tensor_internal.h"
 #include "core/variant.h"
+#include "kernels/cpu/dataflow2_common.h"
 #include "kernels/cpu/kutil.h"
 #include "kernels/kernel.h"
 #include "kernels/resource.h"
@@ -125,26 +126,12 @@ static void lock_release(void* opaque) {
   tfe_resource_unref(r);
 }
 
-typedef struct lock_wait {
-  df2_mutex* m;
-  int cancelled;
-} lock_wait;
-
-static void lock_wait_cancel(void* arg) {
-  lock_wait* w = (lock_wait*)arg;
-  pthread_mutex_lock(&w->m->mu);
-  w->cancelled = 1;
-  pthread_cond_broadcast(&w->m->cv);
-  pthread_mutex_unlock(&w->m->mu);
-}
-
 static void k_mutex_lock(tfe_kernel_context* k) {
   const TF_Tensor* h = k->inputs[0];
   tfe_resource* hr = h->dtype == TF_RESOURCE ? tfe_resource_of_tensor(h) : NULL;
   tfe_resource* r;
   df2_mutex* m;
-  lock_wait w;
-  TFE_CancellationToken token = -1;
+  df2_wait w;
   tfe_variant* v;
   TF_Tensor* out;
   int got;
@@ -153,42 +140,26 @@ static void k_mutex_lock(tfe_kernel_context* k) {
                "MutexLock: input 0 is not a resource handle made by tfe");
     return;
   }
-  r = tfe_resources_lookup_handle(hr);
-  if (r == NULL) {
-    KUTIL_FAIL(k, TF_NOT_FOUND, "Resource %s/%s/%s does not exist.",
-               hr->container, hr->name, MUTEX_TYPE_NAME);
-    return;
-  }
-  if (r->kind != TFE_RESOURCE_PLUGIN || r->del != mutex_free ||
-      r->object == NULL) {
-    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
-               "Trying to access resource %s located in device %s as a "
-               "mutex, but it is not one",
-               r->name, r->device);
-    tfe_resource_unref(r);
+  r = df2_lookup_handle(k, h, MUTEX_TYPE_NAME);
+  if (r == NULL) return;
+  if (!df2_check_kind(k, r,
+                      r->kind == TFE_RESOURCE_PLUGIN && r->del == mutex_free &&
+                          r->object != NULL,
+                      "mutex")) {
     return;
   }
   m = (df2_mutex*)r->object;
-  w.m = m;
-  w.cancelled = 0;
-  if (k->cancel != NULL) {
-    TFE_CancelCallback cb;
-    cb.callback = lock_wait_cancel;
-    cb.context = &w;
-    token = TFE_CancellationManagerGetToken(k->cancel);
-    if (!TFE_CancellationManagerRegisterCallback(k->cancel, token, &cb,
-                                                 "mutex lock")) {
-      KUTIL_FAIL(k, TF_CANCELLED, "Lock acquisition cancelled.");
-      tfe_resource_unref(r);
-      return;
-    }
+  if (!df2_wait_begin(k, &w, &m->mu, &m->cv, "mutex lock")) {
+    KUTIL_FAIL(k, TF_CANCELLED, "Lock acquisition cancelled.");
+    tfe_resource_unref(r);
+    return;
   }
   pthread_mutex_lock(&m->mu);
   while (m->locked && !w.cancelled) pthread_cond_wait(&m->cv, &m->mu);
   got = !m->locked;
   if (got) m->locked = 1;
   pthread_mutex_unlock(&m->mu);
-  if (token >= 0) TFE_CancellationManagerDeregisterCallback(k->cancel, token);
+  df2_wait_end(k, &w);
   if (!got) {
     KUTIL_FAIL(k, TF_CANCELLED, "Lock acquisition cancelled.");
     tfe_resource_unref(r);

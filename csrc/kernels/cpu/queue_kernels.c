@@ -38,6 +38,7 @@
 #include "core/status_internal.h"
 #include "core/tensor_internal.h"
 #include "kernels/cpu/cpu_kernels.h"
+#include "kernels/cpu/dataflow2_common.h"
 #include "kernels/cpu/kutil.h"
 #include "kernels/kernel.h"
 #include "kernels/ref_var.h"
@@ -542,13 +543,6 @@ static TF_Tensor** ring_take(tfe_queue* q) {
   return t;
 }
 
-/* A tensor sharing t's buffer (same dtype and shape); NULL on OOM. */
-static TF_Tensor* share_tensor(const TF_Tensor* t) {
-  if (t->buf == NULL) return TF_AllocateTensor(t->dtype, t->dims, t->num_dims,
-                                              0);
-  return tfe_tensor_from_buffer(t->dtype, t->dims, t->num_dims, t->buf);
-}
-
 static size_t elem_bytes(TF_DataType dt) { return kutil_esize(dt); }
 
 /* New tensor holding row `row` of t (dims[1:]); NULL on OOM. */
@@ -626,7 +620,7 @@ static int run_attempt(tfe_queue* q, qattempt* a) {
       t = (TF_Tensor**)tfe_calloc((size_t)n, sizeof(TF_Tensor*));
       if (t == NULL) goto oom;
       for (i = 0; i < n; i++) {
-        t[i] = share_tensor(a->comps[i]);
+        t[i] = df2_share(a->comps[i]);
         if (t[i] == NULL) {
           tuple_free(t, n);
           goto oom;
@@ -856,81 +850,31 @@ static void close_and_cancel(tfe_queue* q) {
 
 #define QUEUE_TYPE_NAME "N10tensorflow14QueueInterfaceE"
 
-/* A TF 1 handle: input 0 is a Ref(string) whose value is [container,
- * name] (TF's GetResourceFromContext). */
-static tfe_queue* queue_from_ref_input(tfe_kernel_context* k,
-                                       tfe_resource** res) {
-  const TF_Tensor* t = k->inputs[0];
-  const TF_TString* v;
-  char container[512], name[512];
-  tfe_resource* r;
-  if (t == NULL || t->dtype != TF_STRING) {
-    KUTIL_FAIL(k, TF_FAILED_PRECONDITION,
-               "%s: the queue handle is not initialized", k->op_def->name);
-    return NULL;
-  }
-  if (kutil_num_elements(t) != 2) {
-    kutil_shape_buf b;
-    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
-               "Resource handle must have 2 elements, but had shape: %s",
-               kutil_tshape(t, &b));
-    return NULL;
-  }
-  v = (const TF_TString*)kutil_data(t);
-  snprintf(container, sizeof container, "%.*s",
-           (int)TF_TString_GetSize(&v[0]), TF_TString_GetDataPointer(&v[0]));
-  snprintf(name, sizeof name, "%.*s", (int)TF_TString_GetSize(&v[1]),
-           TF_TString_GetDataPointer(&v[1]));
-  r = tfe_resources_lookup(tfe_resource_kernel_ctx_id(k),
-                           k->device_name != NULL ? k->device_name : "",
-                           container, name);
-  if (r == NULL) {
-    KUTIL_FAIL(k, TF_NOT_FOUND, "Resource %s/%s/%s does not exist.",
-               container, name, QUEUE_TYPE_NAME);
-    return NULL;
-  }
-  if (r->kind != TFE_RESOURCE_QUEUE || r->object == NULL) {
-    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
-               "Trying to access resource %s located in device %s as a "
-               "queue, but it is not one",
-               r->name, r->device);
-    tfe_resource_unref(r);
-    return NULL;
-  }
-  *res = r;
-  return (tfe_queue*)r->object;
-}
-
 /* The queue of input 0 with a new reference on its resource (*res), or
- * NULL with k->status set. */
+ * NULL with k->status set. A TF 1 handle is a Ref(string) holding
+ * [container, name] (TF's GetResourceFromContext). */
 static tfe_queue* queue_from_input(tfe_kernel_context* k, tfe_resource** res) {
-  tfe_resource* h;
+  const TF_Tensor* t = k->num_inputs >= 1 ? k->inputs[0] : NULL;
   tfe_resource* r;
   *res = NULL;
   if (k->num_inputs >= 1 && k->op_def->num_inputs > 0 &&
       k->op_def->inputs[0].is_ref) {
-    return queue_from_ref_input(k, res);
-  }
-  if (k->num_inputs < 1 || k->inputs[0] == NULL ||
-      (h = tfe_resource_of_tensor(k->inputs[0])) == NULL) {
+    if (t == NULL || t->dtype != TF_STRING) {
+      KUTIL_FAIL(k, TF_FAILED_PRECONDITION,
+                 "%s: the queue handle is not initialized", k->op_def->name);
+      return NULL;
+    }
+  } else if (t == NULL || tfe_resource_of_tensor(t) == NULL) {
     KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
                "%s: input 0 is not a queue handle (expected a DT_RESOURCE "
                "tensor made by a queue op)",
                k->op_def->name);
     return NULL;
   }
-  r = tfe_resources_lookup_handle(h);
-  if (r == NULL) {
-    KUTIL_FAIL(k, TF_NOT_FOUND, "Resource %s/%s/%s does not exist.",
-               h->container, h->name, QUEUE_TYPE_NAME);
-    return NULL;
-  }
-  if (r->kind != TFE_RESOURCE_QUEUE || r->object == NULL) {
-    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
-               "Trying to access resource %s located in device %s as a "
-               "queue, but it is not one",
-               r->name, r->device);
-    tfe_resource_unref(r);
+  r = df2_lookup_handle(k, t, QUEUE_TYPE_NAME);
+  if (r == NULL) return NULL;
+  if (!df2_check_kind(k, r, r->kind == TFE_RESOURCE_QUEUE && r->object != NULL,
+                      "queue")) {
     return NULL;
   }
   *res = r;
@@ -1539,19 +1483,6 @@ static tfe_resource* make_queue(tfe_kernel_context* k, const qconfig* c,
   }
 }
 
-/* A TF 1 queue handle: a cell holding the string[2] tensor [container,
- * name] of r. NULL on OOM. */
-static tfe_ref_cell* handle_cell(const tfe_resource* r) {
-  static const int64_t dims[1] = {2};
-  TF_Tensor* t = TF_AllocateTensor(TF_STRING, dims, 1, 2 * sizeof(TF_TString));
-  TF_TString* v;
-  if (t == NULL) return NULL;
-  v = (TF_TString*)kutil_data(t);
-  TF_TString_Copy(&v[0], r->container, strlen(r->container));
-  TF_TString_Copy(&v[1], r->name, strlen(r->name));
-  return tfe_ref_cell_new(TF_STRING, t);
-}
-
 static void maker_compute(tfe_kernel_context* k) {
   maker_state* st = (maker_state*)k->state;
   const char* device = k->device_name != NULL ? k->device_name : "";
@@ -1596,7 +1527,7 @@ static void maker_compute(tfe_kernel_context* k) {
     m.node = tfe_strdup(node);
     m.device = tfe_strdup(device);
     m.r = r;
-    m.cell = st->cfg.v1 ? handle_cell(r) : NULL;
+    m.cell = st->cfg.v1 ? df2_handle_cell(r) : NULL;
     if (m.node == NULL || m.device == NULL ||
         (st->cfg.v1 && m.cell == NULL)) {
       tfe_free(m.node);
