@@ -1,5 +1,6 @@
 """Speed of the dataflow2 kernels (staging maps, conditional accumulators,
-TensorMap; csrc/kernels/cpu/dataflow2_*.c), side by side with TensorFlow
+TensorMap; csrc/kernels/cpu/dataflow2_*.c) and of the priority queue
+(csrc/kernels/cpu/queue_kernels.c), side by side with TensorFlow
 2.21. See raw_op_bench.py for the method. Each case is a short program of
 eager ops on one piece of state (100 inserts then 100 takes, ...), so the
 times include per-op dispatch, as a model using these ops would see them.
@@ -93,6 +94,22 @@ def tensor_map_case(n, elems):
         return run
     return ("TensorMapInsert+Lookup %d int32 keys, %d f32" % (n, elems), setup)
 
+def priority_queue_case(n, elems):
+    def setup(raw, const):
+        v = const(np.ones((elems,), np.float32))
+        # priorities in a scrambled order, so the heap does real work
+        pr = [const(np.int64((i * 7919) % n)) for i in range(n)]
+        cnt = const(np.int32(n))
+        h = raw.PriorityQueueV2(component_types=[v.dtype], shapes=[[elems]],
+                                shared_name=_name("pq"))
+        def run():
+            for p in pr:
+                raw.QueueEnqueueV2(handle=h, components=[p, v])
+            raw.QueueDequeueManyV2(handle=h, n=cnt,
+                                   component_types=[pr[0].dtype, v.dtype])
+        return run
+    return ("PriorityQueue %d enqueues + DequeueMany, %d f32" % (n, elems), setup)
+
 def make_cases(small):
     s = 4 if small else 1
     return [
@@ -103,6 +120,8 @@ def make_cases(small):
         accum_case(100, 256),
         accum_case(20, 1_000_000 // s),
         tensor_map_case(100, 256),
+        priority_queue_case(100, 256),
+        priority_queue_case(1000, 16),
     ]
 '''
 

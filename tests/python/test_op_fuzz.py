@@ -87,8 +87,9 @@ EXCLUDED: dict[str, str] = {
 EXCLUDED["Abort"] = "its kernel ends the process by design (as TF's Abort kernel does)"
 # Queue enqueues and dequeues wait while their queue is full or empty
 # (blocking is their contract, and TF 2.21 refuses timeouts): a chain that
-# made a queue and then dequeued from it would wait forever.
-# tests/c/test_queues.c and tests/python/test_queues.py cover them.
+# made a queue (FIFO, padding, random shuffle or priority) and then dequeued
+# from it would wait forever. tests/c/test_queues.c, tests/python/test_queues.py
+# and tests/python/test_priority_queue_ops.py cover them.
 EXCLUDED.update(
     {
         name: "blocks while its queue is empty or full (covered by the queue tests)"

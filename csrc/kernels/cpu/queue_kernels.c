@@ -1,6 +1,17 @@
 /* CPU kernels: queues (FIFOQueueV2, PaddingFIFOQueueV2, RandomShuffleQueueV2,
- * their TF 1 forms, and the ops that use them), with TensorFlow 2.21's
- * semantics.
+ * PriorityQueueV2, their TF 1 forms, and the ops that use them), with
+ * TensorFlow 2.21's semantics.
+ *
+ * A priority queue has one more component than its component_types: an
+ * int64 scalar priority in front (its shapes get a [] in front too when
+ * given). Its elements live in a binary heap ordered by priority, smallest
+ * first; the heap is sifted exactly as libstdc++'s std::priority_queue
+ * that TF uses, so elements of equal priority come out in TF's order. As
+ * in TF, its DequeueMany waits until the whole batch is there, and a
+ * DequeueUpTo on a closed queue holding fewer elements than asked takes
+ * them and then fails (they are lost). A priority queue without shapes
+ * never matches its own node (TF compares the stored shapes with the
+ * requested ones plus the priority's []), so making one fails.
  *
  * A queue is a resource (kernels/resource.h, kind TFE_RESOURCE_QUEUE) whose
  * object is a tfe_queue: a bounded store of tuples of tensors plus two
@@ -46,14 +57,20 @@
 #include "tensorflow/c/eager/c_api_experimental.h"
 #include "tensorflow/c/tf_tstring.h"
 
-enum { QK_FIFO = 0, QK_PADDING = 1, QK_SHUFFLE = 2 };
+enum { QK_FIFO = 0, QK_PADDING = 1, QK_SHUFFLE = 2, QK_PRIORITY = 3 };
 
 /* TF's DT_STRING_REF, only for rendering signatures in messages. */
 #define QUEUE_STRING_REF ((TF_DataType)(TF_STRING + 100))
 
 /* Type names TF uses in messages and the op each kind is made by. */
 static const char* const kTypeName[] = {"FIFOQueue", "PaddingFIFOQueue",
-                                        "RandomShuffleQueue"};
+                                        "RandomShuffleQueue", "PriorityQueue"};
+
+/* The name TF's closed-queue messages use: a padding queue reports as the
+ * FIFO queue it derives from. */
+static const char* closed_name(int kind) {
+  return kTypeName[kind == QK_PADDING ? QK_FIFO : kind];
+}
 
 /* ------------------------------------------------------------------------
  * Philox-4x32-10 with TF's single-sample adapter: the random shuffle queue
@@ -210,21 +227,25 @@ static int qconfig_from_attrs(const tfe_op_def* def, const tfe_attrs* attrs,
   const char* str;
   size_t len;
   int64_t v;
-  int n = 0, i;
+  int n = 0, i, pre;
   memset(c, 0, sizeof(*c));
   c->kind = strncmp(def->name, "PaddingFIFOQueue", 16) == 0     ? QK_PADDING
             : strncmp(def->name, "RandomShuffleQueue", 18) == 0 ? QK_SHUFFLE
+            : strncmp(def->name, "PriorityQueue", 13) == 0      ? QK_PRIORITY
                                                                 : QK_FIFO;
   /* TF 1's ops (FIFOQueue, ...) hand out a Ref(string) handle. */
   c->v1 = strcmp(def->name + strlen(def->name) - 2, "V2") != 0;
   if (!tfe_attrs_get_type_list(attrs, "component_types", &types, &n, s)) {
     return 0;
   }
-  c->n = n;
+  /* A priority queue's first component is the int64 priority. */
+  pre = c->kind == QK_PRIORITY;
+  c->n = n + pre;
   c->dtypes = (TF_DataType*)tfe_malloc(sizeof(TF_DataType) *
-                                       (size_t)(n > 0 ? n : 1));
+                                       (size_t)(c->n > 0 ? c->n : 1));
   if (c->dtypes == NULL) goto oom;
-  if (n > 0) memcpy(c->dtypes, types, sizeof(TF_DataType) * (size_t)n);
+  if (pre) c->dtypes[0] = TF_INT64;
+  if (n > 0) memcpy(c->dtypes + pre, types, sizeof(TF_DataType) * (size_t)n);
   if (!tfe_attrs_get_int(attrs, "capacity", &v, s)) goto fail;
   if (!tfe_fits_int32(v)) {
     tfe_status_setf(s, TF_INVALID_ARGUMENT, TFE_ATTR_INT32_RANGE_FMT,
@@ -244,25 +265,28 @@ static int qconfig_from_attrs(const tfe_op_def* def, const tfe_attrs* attrs,
                       "Attr shapes of %s is not a list of shapes", def->name);
       goto fail;
     }
-    c->shapes = (tfe_shape*)tfe_calloc((size_t)shapes->list_size,
+    /* (calloc: a priority queue's leading shape is the scalar []) */
+    c->shapes = (tfe_shape*)tfe_calloc((size_t)(shapes->list_size + pre),
                                        sizeof(tfe_shape));
     if (c->shapes == NULL) goto oom;
-    c->num_shapes = shapes->list_size;
+    c->num_shapes = shapes->list_size + pre;
     for (i = 0; i < shapes->list_size; i++) {
       const tfe_shape* src = &shapes->list.shape[i];
+      tfe_shape* dst = &c->shapes[i + pre];
       int j;
-      c->shapes[i].num_dims = src->num_dims;
+      dst->num_dims = src->num_dims;
       if (src->num_dims > 0) {
-        c->shapes[i].dims =
+        dst->dims =
             (int64_t*)tfe_malloc(sizeof(int64_t) * (size_t)src->num_dims);
-        if (c->shapes[i].dims == NULL) goto oom;
-        memcpy(c->shapes[i].dims, src->dims,
-               sizeof(int64_t) * (size_t)src->num_dims);
+        if (dst->dims == NULL) goto oom;
+        memcpy(dst->dims, src->dims, sizeof(int64_t) * (size_t)src->num_dims);
       }
-      /* FIFO and shuffle queues read their shapes as fully defined
-       * TensorShapes; a padding queue allows unknown sizes (-1). */
+      /* FIFO, shuffle and priority queues read their shapes as fully
+       * defined TensorShapes (an unknown rank reads as [], as in TF); a
+       * padding queue allows unknown sizes (-1). */
       if (c->kind != QK_PADDING) {
-        int bad = src->num_dims < 0;
+        int bad = 0;
+        if (src->num_dims < 0) dst->num_dims = 0;
         for (j = 0; j < src->num_dims; j++) bad |= src->dims[j] < 0;
         if (bad) {
           char t[256];
@@ -496,6 +520,59 @@ static TF_Tensor*** ring_at(tfe_queue* q, int64_t i) {
   return &q->ring[(q->head + i) % q->cap];
 }
 
+/* ---- The priority queue's heap (q->ring from index 0, q->head 0). The
+ * sifts follow libstdc++'s push_heap / pop_heap with TF's comparison
+ * (a above b when a's priority is smaller), so ties break as in TF. */
+
+static int64_t heap_prio(TF_Tensor* const* t) {
+  return *(const int64_t*)kutil_data(t[0]);
+}
+
+/* Moves v up from hole towards top (libstdc++'s __push_heap). */
+static void heap_up(TF_Tensor*** h, int64_t hole, int64_t top,
+                    TF_Tensor** v) {
+  int64_t parent = (hole - 1) / 2;
+  while (hole > top && heap_prio(h[parent]) > heap_prio(v)) {
+    h[hole] = h[parent];
+    hole = parent;
+    parent = (hole - 1) / 2;
+  }
+  h[hole] = v;
+}
+
+/* Fills the hole at `hole` of a heap of len with v (__adjust_heap): the
+ * hole goes down along the better children, then v goes up. */
+static void heap_adjust(TF_Tensor*** h, int64_t hole, int64_t len,
+                        TF_Tensor** v) {
+  const int64_t top = hole;
+  int64_t child = hole;
+  while (child < (len - 1) / 2) {
+    child = 2 * (child + 1);
+    if (heap_prio(h[child]) > heap_prio(h[child - 1])) child--;
+    h[hole] = h[child];
+    hole = child;
+  }
+  if ((len & 1) == 0 && child == (len - 2) / 2) {
+    child = 2 * (child + 1);
+    h[hole] = h[child - 1];
+    hole = child - 1;
+  }
+  heap_up(h, hole, top, v);
+}
+
+/* Takes the heap's top (pop_heap, then the last slot). */
+static TF_Tensor** heap_pop(tfe_queue* q) {
+  TF_Tensor*** h = q->ring;
+  int64_t last = q->count - 1;
+  if (last > 0) {
+    TF_Tensor** v = h[last];
+    h[last] = h[0];
+    heap_adjust(h, 0, last, v);
+  }
+  q->count--;
+  return h[last];
+}
+
 static int ring_grow(tfe_queue* q) {
   int64_t ncap = q->cap < 8 ? 8 : q->cap * 2, i;
   TF_Tensor*** nr;
@@ -510,8 +587,14 @@ static int ring_grow(tfe_queue* q) {
   return 1;
 }
 
+/* Adds an element at the back (a priority queue: into its heap). */
 static int ring_push_back(tfe_queue* q, TF_Tensor** t) {
   if (!ring_grow(q)) return 0;
+  if (q->cfg.kind == QK_PRIORITY) {
+    q->count++;
+    heap_up(q->ring, q->count - 1, 0, t);
+    return 1;
+  }
   q->ring[(q->head + q->count) % q->cap] = t;
   q->count++;
   return 1;
@@ -525,10 +608,12 @@ static int ring_push_front(tfe_queue* q, TF_Tensor** t) {
   return 1;
 }
 
-/* Takes the next element: the front one, or for a shuffle queue a random
- * one (replaced by the last, as TF does). */
+/* Takes the next element: the front one, the heap's top for a priority
+ * queue, or for a shuffle queue a random one (replaced by the last, as TF
+ * does). */
 static TF_Tensor** ring_take(tfe_queue* q) {
   TF_Tensor** t;
+  if (q->cfg.kind == QK_PRIORITY) return heap_pop(q);
   if (q->cfg.kind == QK_SHUFFLE) {
     int64_t idx = (int64_t)(qrng_next(&q->rng) % (uint64_t)q->count);
     TF_Tensor*** slot = ring_at(q, idx);
@@ -595,6 +680,40 @@ static void restore_taken(tfe_queue* q, qattempt* a) {
   a->ngot = 0;
 }
 
+/* A priority element must be a scalar (TF checks it as it enqueues). */
+static int priority_ok(qattempt* a, int rank, const int64_t* dims) {
+  kutil_shape_buf b;
+  if (rank == 0) return 1;
+  attempt_fail(a, TF_INVALID_ARGUMENT,
+               "Expected the priority element to be a scalar, but received "
+               "shape: %s",
+               kutil_shape_str(dims, rank, b.s, sizeof b.s));
+  return 0;
+}
+
+/* A priority queue's DequeueMany / DequeueUpTo: waits for the whole batch
+ * (or, closed with allow_small, takes what is there), as TF's does. */
+static int run_priority_deq_many(tfe_queue* q, qattempt* a) {
+  int64_t s = q->count;
+  int result = RUN_NONE;
+  if (q->closed && (s == 0 || (!a->allow_small && s < a->remaining))) {
+    attempt_fail(a, TF_OUT_OF_RANGE,
+                 "PriorityQueue '%s' is closed and has insufficient elements "
+                 "(requested %lld, current size %lld)",
+                 q->name, (long long)a->remaining, (long long)s);
+    return RUN_COMPLETE;
+  }
+  if (s < a->remaining && (s == 0 || !(q->closed && a->allow_small))) {
+    return RUN_NONE;
+  }
+  for (; s > 0; s--) {
+    result = RUN_PROGRESS;
+    a->got[a->ngot++] = ring_take(q);
+    if (--a->remaining == 0) return RUN_COMPLETE;
+  }
+  return result;
+}
+
 static int run_attempt(tfe_queue* q, qattempt* a) {
   const int n = q->cfg.n;
   switch (a->kind) {
@@ -611,12 +730,15 @@ static int run_attempt(tfe_queue* q, qattempt* a) {
       int i;
       if (q->closed) {
         attempt_fail(a, TF_CANCELLED, "%s '%s' is closed.",
-                     kTypeName[q->cfg.kind == QK_SHUFFLE ? QK_SHUFFLE
-                                                         : QK_FIFO],
+                     closed_name(q->cfg.kind),
                      q->name);
         return RUN_COMPLETE;
       }
       if (q->count >= q->cfg.capacity) return RUN_NONE;
+      if (q->cfg.kind == QK_PRIORITY && !priority_ok(a, a->comps[0]->num_dims,
+                                                     a->comps[0]->dims)) {
+        return RUN_COMPLETE;
+      }
       t = (TF_Tensor**)tfe_calloc((size_t)n, sizeof(TF_Tensor*));
       if (t == NULL) goto oom;
       for (i = 0; i < n; i++) {
@@ -636,14 +758,17 @@ static int run_attempt(tfe_queue* q, qattempt* a) {
       int result = RUN_NONE;
       if (q->closed) {
         attempt_fail(a, TF_CANCELLED, "%s '%s' is closed.",
-                     kTypeName[q->cfg.kind == QK_SHUFFLE ? QK_SHUFFLE
-                                                         : QK_FIFO],
+                     closed_name(q->cfg.kind),
                      q->name);
         return RUN_COMPLETE;
       }
       while (q->count < q->cfg.capacity) {
         TF_Tensor** t;
         int i;
+        if (q->cfg.kind == QK_PRIORITY &&
+            !priority_ok(a, a->comps[0]->num_dims - 1, a->comps[0]->dims + 1)) {
+          return RUN_COMPLETE;
+        }
         result = RUN_PROGRESS;
         t = (TF_Tensor**)tfe_calloc((size_t)n, sizeof(TF_Tensor*));
         if (t == NULL) goto oom;
@@ -668,8 +793,7 @@ static int run_attempt(tfe_queue* q, qattempt* a) {
         attempt_fail(a, TF_OUT_OF_RANGE,
                      "%s '%s' is closed and has insufficient elements "
                      "(requested 1, current size 0)",
-                     kTypeName[q->cfg.kind == QK_SHUFFLE ? QK_SHUFFLE
-                                                         : QK_FIFO],
+                     closed_name(q->cfg.kind),
                      q->name);
         return RUN_COMPLETE;
       }
@@ -684,6 +808,7 @@ static int run_attempt(tfe_queue* q, qattempt* a) {
     case A_DEQ_MANY: {
       int64_t avail = q->count;
       int result = RUN_NONE;
+      if (q->cfg.kind == QK_PRIORITY) return run_priority_deq_many(q, a);
       if (q->closed && avail < a->remaining) {
         restore_taken(q, a);
         if (a->allow_small && q->count > 0) {
@@ -1350,8 +1475,10 @@ static void maker_destroy(void* state, void* user_data) {
 static int queue_matches(tfe_kernel_context* k, const tfe_queue* q,
                          const qconfig* c, const char* node) {
   const qconfig* h = &q->cfg;
+  const tfe_shape* cs = c->shapes;
+  tfe_shape scalar = {0, NULL};
   char a[1024], b[1024];
-  int i, same = 1;
+  int i, same = 1, ncs = c->num_shapes;
   if (h->kind != c->kind) {
     KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Expected %s, found %s",
                kTypeName[h->kind], k->op_def->name);
@@ -1394,15 +1521,20 @@ static int queue_matches(tfe_kernel_context* k, const tfe_queue* q,
                q->name, a, b);
     return 0;
   }
-  same = h->num_shapes == c->num_shapes;
+  /* TF asks a priority queue for the node's shapes with the priority's []
+   * in front even when the node gives none. */
+  if (c->kind == QK_PRIORITY && c->num_shapes == 0) {
+    cs = &scalar;
+    ncs = 1;
+  }
+  same = h->num_shapes == ncs;
   for (i = 0; same && i < h->num_shapes; i++) {
-    same = h->kind == QK_PADDING
-               ? shape_compatible(&h->shapes[i], &c->shapes[i])
-               : shape_equal(&h->shapes[i], &c->shapes[i]);
+    same = h->kind == QK_PADDING ? shape_compatible(&h->shapes[i], &cs[i])
+                                 : shape_equal(&h->shapes[i], &cs[i]);
   }
   if (!same) {
     shape_list_text(h->shapes, h->num_shapes, a, sizeof a);
-    shape_list_text(c->shapes, c->num_shapes, b, sizeof b);
+    shape_list_text(cs, ncs, b, sizeof b);
     KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
                "Shared queue '%s' has component shapes %s but requested "
                "component shapes were %s",
@@ -1411,6 +1543,19 @@ static int queue_matches(tfe_kernel_context* k, const tfe_queue* q,
   }
   (void)node;
   return 1;
+}
+
+/* TF checks a queue it just made against the node too; only a priority
+ * queue can fail (see the top of the file). It stays registered then, as
+ * in TF. Returns r, or NULL (r released) with k->status set. */
+static tfe_resource* verify_new(tfe_kernel_context* k, tfe_resource* r,
+                                const qconfig* c, const char* node) {
+  if (c->kind == QK_PRIORITY &&
+      !queue_matches(k, (tfe_queue*)r->object, c, node)) {
+    tfe_resource_unref(r);
+    return NULL;
+  }
+  return r;
 }
 
 /* Makes (or, for a shared name, finds) the queue this node stands for;
@@ -1471,9 +1616,9 @@ static tfe_resource* make_queue(tfe_kernel_context* k, const qconfig* c,
       /* Private to the node: handles refer to it directly. (TF 1 handles
        * name the queue, so those queues are always registered.) */
       r->anonymous = 1;
-      return r;
+      return verify_new(k, r, c, node);
     }
-    if (tfe_resources_insert(r, k->status)) return r;
+    if (tfe_resources_insert(r, k->status)) return verify_new(k, r, c, node);
     tfe_resource_unref(r);
     /* Another thread registered the name first: use that one. */
     if (TF_GetCode(k->status) != TF_ALREADY_EXISTS || attempt > 3) {
@@ -1589,6 +1734,7 @@ void tfe_register_cpu_queue_kernels(void) {
   reg("FIFOQueueV2", maker_compute, 1);
   reg("PaddingFIFOQueueV2", maker_compute, 1);
   reg("RandomShuffleQueueV2", maker_compute, 1);
+  reg("PriorityQueueV2", maker_compute, 1);
   reg("QueueEnqueueV2", enqueue_one_compute, 0);
   reg("QueueEnqueueManyV2", enqueue_many_compute, 0);
   reg("QueueDequeueV2", dequeue_compute, 0);
@@ -1601,6 +1747,7 @@ void tfe_register_cpu_queue_kernels(void) {
   reg("FIFOQueue", maker_compute, 1);
   reg("PaddingFIFOQueue", maker_compute, 1);
   reg("RandomShuffleQueue", maker_compute, 1);
+  reg("PriorityQueue", maker_compute, 1);
   reg("QueueEnqueue", enqueue_one_compute, 0);
   reg("QueueEnqueueMany", enqueue_many_compute, 0);
   reg("QueueDequeue", dequeue_compute, 0);
