@@ -171,6 +171,77 @@ add("varshape_5d", "VariableShape", {"input": {"var": t(vals((1, 2, 1, 3, 2), "b
     {"out_type": "int64"})
 
 
+# ---------------------------------------- ImageProjectiveTransformV2 / V3
+IPT_DT = ("uint8", "int32", "int64", "float16", "float32", "float64", "bfloat16")
+
+
+def img(shape: tuple[int, ...], dt: str) -> Any:
+    if dt in ("uint8", "int32", "int64"):
+        return R.integers(0, 200, int(np.prod(shape))).reshape(shape)
+    return np.round(R.uniform(-3, 3, shape), 2)
+
+
+def rot(theta: float, h: int, w: int, zoom: float = 1.0, tx: float = 0.0,
+        ty: float = 0.0) -> list[float]:
+    """Keras-style rotation/zoom/translation about the image centre."""
+    c, sn = np.cos(theta) / zoom, np.sin(theta) / zoom
+    x0 = (w - 1) / 2 - (c * (w - 1) / 2 - sn * (h - 1) / 2) - tx
+    y0 = (h - 1) / 2 - (sn * (w - 1) / 2 + c * (h - 1) / 2) - ty
+    return [float(c), float(-sn), float(x0), float(sn), float(c), float(y0), 0.0, 0.0]
+
+
+TR1 = [rot(0.7, 5, 6, 0.8, 0.6, -0.4)]
+TR2 = [rot(-0.4, 5, 6, 1.3), [1.1, 0.2, -0.7, -0.1, 0.9, 0.3, 0.02, -0.03]]
+for ver in ("V2", "V3"):
+    op = f"ImageProjectiveTransform{ver}"
+    for dt in IPT_DT:
+        for interp in ("NEAREST", "BILINEAR"):
+            ins: dict[str, Any] = {"images": t(img((2, 5, 6, 3), dt), dt),
+                                   "transforms": t(TR2, "float32"),
+                                   "output_shape": i32([5, 6])}
+            if ver == "V3":
+                ins["fill_value"] = t(7.0, "float32")
+            add(f"ipt{ver}_{dt}_{interp}", op, ins,
+                {"interpolation": interp, "fill_mode": "CONSTANT"})
+    for fm in ("REFLECT", "WRAP", "CONSTANT", "NEAREST"):
+        for interp in ("NEAREST", "BILINEAR"):
+            for dt in ("float32", "uint8"):
+                ins = {"images": t(img((1, 5, 6, 2), dt), dt), "transforms": t(TR1, "float32"),
+                       "output_shape": i32([7, 4])}
+                if ver == "V3":
+                    ins["fill_value"] = t(-1.5, "float32")
+                add(f"ipt{ver}_{fm}_{interp}_{dt}", op, ins,
+                    {"interpolation": interp, "fill_mode": fm})
+    for fm in ("REFLECT", "WRAP", "NEAREST"):
+        ins = {"images": t(img((1, 4, 5, 1), "float32"), "float32"),
+               "transforms": t([[1.0, 0, -13.3, 0, 1.0, 9.6, 0, 0]], "float32"),
+               "output_shape": i32([6, 6])}
+        if ver == "V3":
+            ins["fill_value"] = t(0.0, "float32")
+        add(f"ipt{ver}_far_{fm}", op, ins,
+            {"interpolation": "BILINEAR", "fill_mode": fm})
+        ins = dict(ins, images=t(img((1, 1, 1, 2), "float32"), "float32"))
+        add(f"ipt{ver}_1px_{fm}", op, ins,
+            {"interpolation": "NEAREST", "fill_mode": fm})
+    base = {"images": t(img((2, 3, 4, 1), "float32"), "float32"),
+            "transforms": t([[1.0, 0, 0, 0, 1, 0, 0, 0]], "float32"),
+            "output_shape": i32([3, 4])}
+    if ver == "V3":
+        base["fill_value"] = t(0.0, "float32")
+    a = {"interpolation": "BILINEAR"}
+    add(f"ipt{ver}_proj_zero", op, dict(base, transforms=t([[1.0, 0, 0, 0, 1, 0, -0.5, 0]],
+                                                           "float32")), a)
+    add(f"ipt{ver}_err_rank", op, dict(base, images=t(img((3, 4, 1), "float32"), "float32")), a)
+    add(f"ipt{ver}_err_tr_rows", op, dict(base, transforms=t(np.zeros((3, 8)), "float32")), a)
+    add(f"ipt{ver}_err_tr_cols", op, dict(base, transforms=t(np.zeros((2, 7)), "float32")), a)
+    add(f"ipt{ver}_err_tr_rank", op, dict(base, transforms=t(np.zeros((8,)), "float32")), a)
+    add(f"ipt{ver}_err_shape_rank", op, dict(base, output_shape=i32([[3, 4]])), a)
+    add(f"ipt{ver}_err_shape_len", op, dict(base, output_shape=i32([3, 4, 1])), a)
+    add(f"ipt{ver}_err_shape_zero", op, dict(base, output_shape=i32([0, 4])), a)
+    if ver == "V3":
+        add("iptV3_err_fill", op, dict(base, fill_value=t([1.0], "float32")), a)
+
+
 # ------------------------------------------------------------------ runner
 def _tensor(tf: Any, spec: dict[str, Any]) -> Any:
     dt = spec["dtype"]

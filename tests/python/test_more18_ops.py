@@ -122,11 +122,14 @@ def test_error_matches_tf(cs: dict[str, Any]) -> None:
 _REAL = ("float32", "float64", "float16", "bfloat16", "int8", "int16", "int32", "int64",
          "uint8", "uint16", "uint32", "uint64")
 _ALL = (*_REAL, "complex64", "complex128", "bool", "string")
+_IPT = ("uint8", "int32", "int64", "float16", "float32", "float64", "bfloat16")
 _KERNEL_DTYPES: dict[str, tuple[str, ...]] = {
     "TensorStridedSliceUpdate": _ALL,
     "ResourceStridedSliceAssign": _ALL,
     "StridedSliceAssign": _ALL,
     "ResourceGatherNd": _ALL,
+    "ImageProjectiveTransformV2": _IPT,
+    "ImageProjectiveTransformV3": _IPT,
 }
 
 

@@ -13,11 +13,13 @@
  * Semantics, checks and messages follow TensorFlow 2.21's CPU kernels. */
 #include <math.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "core/tensor_internal.h"
+#include "core/threadpool.h"
 #include "kernels/cpu/array_kernels.h"
 #include "kernels/cpu/cpu_kernels.h"
 #include "kernels/cpu/kutil.h"
@@ -291,6 +293,282 @@ static void k_variable_shape(tfe_kernel_context* k) {
   }
 }
 
+/* ------------------------------------ ImageProjectiveTransformV2 / V3 */
+
+/* Output pixel (y, x) of image b samples the input at
+ *   ((t0 x + t1 y + t2) / k, (t3 x + t4 y + t5) / k), k = t6 x + t7 y + 1,
+ * in float arithmetic as TF; fill_mode maps coordinates outside the image
+ * back into it (CONSTANT keeps them). NEAREST reads the pixel at the
+ * rounded coordinates; BILINEAR blends the four neighbours in float and
+ * converts the blend to the dtype; a pixel position outside the image
+ * reads as fill_value (as does every pixel when k is 0). */
+
+enum { IPT_REFLECT, IPT_WRAP, IPT_CONSTANT, IPT_NEAREST };
+
+/* float -> T as a C++ static_cast compiles on x86-64: truncation toward
+ * zero, NaN and out-of-range values becoming the "integer indefinite"
+ * (INT32_MIN / INT64_MIN) before narrowing. */
+static int32_t ipt_f2i32(float f) {
+  if (!(f > -2147483904.0f && f < 2147483648.0f)) return INT32_MIN;
+  return (int32_t)f;
+}
+
+static int64_t ipt_f2i64(float f) {
+  if (!(f > -9.2233730e18f && f < 9.2233720e18f)) return INT64_MIN;
+  return (int64_t)f;
+}
+
+static void ipt_store(TF_DataType dt, void* dst, int64_t i, float v) {
+  switch (dt) {
+    case TF_FLOAT: ((float*)dst)[i] = v; break;
+    case TF_DOUBLE: ((double*)dst)[i] = (double)v; break;
+    case TF_HALF: ((uint16_t*)dst)[i] = kutil_f32_to_f16(v); break;
+    case TF_BFLOAT16: ((uint16_t*)dst)[i] = kutil_f32_to_bf16(v); break;
+    case TF_UINT8: ((uint8_t*)dst)[i] = (uint8_t)(uint32_t)ipt_f2i32(v); break;
+    case TF_INT32: ((int32_t*)dst)[i] = ipt_f2i32(v); break;
+    case TF_INT64: ((int64_t*)dst)[i] = ipt_f2i64(v); break;
+    default: break;
+  }
+}
+
+static float ipt_load(TF_DataType dt, const void* src, int64_t i) {
+  switch (dt) {
+    case TF_FLOAT: return ((const float*)src)[i];
+    case TF_DOUBLE: return (float)((const double*)src)[i];
+    case TF_HALF: return kutil_f16_to_f32(((const uint16_t*)src)[i]);
+    case TF_BFLOAT16: return kutil_bf16_to_f32(((const uint16_t*)src)[i]);
+    case TF_UINT8: return (float)((const uint8_t*)src)[i];
+    case TF_INT32: return (float)((const int32_t*)src)[i];
+    case TF_INT64: return (float)((const int64_t*)src)[i];
+    default: return 0.0f;
+  }
+}
+
+static float ipt_clamp(float v, float lo, float hi) {
+  v = v < lo ? lo : v;
+  return v > hi ? hi : v;
+}
+
+static float ipt_map(int mode, float c, int64_t len) {
+  float v = c;
+  if (mode == IPT_CONSTANT) return c;
+  if (mode == IPT_REFLECT) {
+    if (v < 0) {
+      if (len <= 1) {
+        v = 0;
+      } else {
+        int64_t sz2 = 2 * len;
+        if (v < (float)sz2) v = (float)sz2 * (float)(int64_t)(-v / (float)sz2) + v;
+        v = v < (float)-len ? v + (float)sz2 : -v - 1;
+      }
+    } else if (v > (float)(len - 1)) {
+      if (len <= 1) {
+        v = 0;
+      } else {
+        int64_t sz2 = 2 * len;
+        v -= (float)sz2 * (float)(int64_t)(v / (float)sz2);
+        if (v >= (float)len) v = (float)sz2 - v - 1;
+      }
+    }
+  } else if (mode == IPT_WRAP) {
+    if (v < 0) {
+      if (len <= 1) {
+        v = 0;
+      } else {
+        int64_t sz = len - 1;
+        v += (float)len * (float)((int64_t)(-v / (float)sz) + 1);
+      }
+    } else if (v > (float)(len - 1)) {
+      if (len <= 1) {
+        v = 0;
+      } else {
+        int64_t sz = len - 1;
+        v -= (float)len * (float)(int64_t)(v / (float)sz);
+      }
+    }
+  }
+  return ipt_clamp(v, 0.0f, (float)(len - 1));
+}
+
+typedef struct ipt_job {
+  TF_DataType dt;
+  size_t esz;
+  const char* in;
+  char* out;
+  const float* tr;
+  int64_t ntr, h, w, c, oh, ow;
+  int mode, bilinear;
+  float fill;     /* fill value converted to T, as float */
+  char fill_t[8]; /* fill value as one T */
+} ipt_job;
+
+/* Coordinates that the float -> int64 conversion cannot hold (huge or
+ * NaN) never index the image: pixels there are the fill value. */
+static int64_t ipt_idx(float v) {
+  if (!(v > -1e18f && v < 1e18f)) return -1;
+  return (int64_t)v;
+}
+
+static void ipt_rows(void* arg, int64_t r0, int64_t r1) {
+  const ipt_job* j = (const ipt_job*)arg;
+  int64_t r, ox, ch;
+  for (r = r0; r < r1; r++) {
+    int64_t b = r / j->oh, oy = r % j->oh;
+    const float* t = j->tr + (j->ntr == 1 ? 0 : b * 8);
+    const char* img = j->in + (size_t)(b * j->h * j->w * j->c) * j->esz;
+    char* orow = j->out + (size_t)(r * j->ow * j->c) * j->esz;
+    for (ox = 0; ox < j->ow; ox++) {
+      char* op = orow + (size_t)(ox * j->c) * j->esz;
+      float fx = (float)ox, fy = (float)oy;
+      float proj = t[6] * fx + t[7] * fy + 1.f, ix, iy, x, y;
+      if (proj == 0) goto fill;
+      ix = (t[0] * fx + t[1] * fy + t[2]) / proj;
+      iy = (t[3] * fx + t[4] * fy + t[5]) / proj;
+      x = ipt_map(j->mode, ix, j->w);
+      y = ipt_map(j->mode, iy, j->h);
+      if (!j->bilinear) {
+        int64_t yi = ipt_idx(roundf(y)), xi = ipt_idx(roundf(x));
+        if (yi >= 0 && yi < j->h && xi >= 0 && xi < j->w) {
+          memcpy(op, img + (size_t)((yi * j->w + xi) * j->c) * j->esz,
+                 (size_t)j->c * j->esz);
+          continue;
+        }
+        goto fill;
+      } else {
+        float y0 = floorf(y), x0 = floorf(x), y1 = y0 + 1, x1 = x0 + 1;
+        int64_t yi[2], xi[2];
+        int ok[2][2], a, bb;
+        yi[0] = ipt_idx(y0);
+        yi[1] = ipt_idx(y1);
+        xi[0] = ipt_idx(x0);
+        xi[1] = ipt_idx(x1);
+        for (a = 0; a < 2; a++)
+          for (bb = 0; bb < 2; bb++)
+            ok[a][bb] = yi[a] >= 0 && yi[a] < j->h && xi[bb] >= 0 &&
+                        xi[bb] < j->w;
+        for (ch = 0; ch < j->c; ch++) {
+          float v[2][2], lo, hi;
+          for (a = 0; a < 2; a++)
+            for (bb = 0; bb < 2; bb++)
+              v[a][bb] = ok[a][bb] ? ipt_load(j->dt, img,
+                                              (yi[a] * j->w + xi[bb]) * j->c +
+                                                  ch)
+                                   : j->fill;
+          lo = (x1 - x) * v[0][0] + (x - x0) * v[0][1];
+          hi = (x1 - x) * v[1][0] + (x - x0) * v[1][1];
+          ipt_store(j->dt, op, ch, (y1 - y) * lo + (y - y0) * hi);
+        }
+        continue;
+      }
+    fill:
+      for (ch = 0; ch < j->c; ch++)
+        memcpy(op + (size_t)ch * j->esz, j->fill_t, j->esz);
+    }
+  }
+}
+
+static void k_image_projective_transform(tfe_kernel_context* k) {
+  const TF_Tensor *im = k->inputs[0], *tr = k->inputs[1], *sh = k->inputs[2];
+  const char* interp = NULL;
+  const char* fmode = NULL;
+  size_t li = 0, lf = 0;
+  ipt_job j;
+  int64_t od[4];
+  kutil_shape_buf sb;
+  TF_Tensor* y;
+  memset(&j, 0, sizeof j);
+  if (k->attrs == NULL ||
+      !tfe_attrs_get_string(k->attrs, "interpolation", &interp, &li,
+                            k->status))
+    return;
+  if (!tfe_attrs_get_string(k->attrs, "fill_mode", &fmode, &lf, NULL)) {
+    fmode = "CONSTANT";
+    lf = 8;
+  }
+  if (li == 7 && memcmp(interp, "NEAREST", 7) == 0) {
+    j.bilinear = 0;
+  } else if (li == 8 && memcmp(interp, "BILINEAR", 8) == 0) {
+    j.bilinear = 1;
+  } else {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "Invalid interpolation %.*s. Supported types: NEAREST, "
+               "BILINEAR",
+               (int)li, interp);
+    return;
+  }
+  if (lf == 7 && memcmp(fmode, "REFLECT", 7) == 0) {
+    j.mode = IPT_REFLECT;
+  } else if (lf == 4 && memcmp(fmode, "WRAP", 4) == 0) {
+    j.mode = IPT_WRAP;
+  } else if (lf == 8 && memcmp(fmode, "CONSTANT", 8) == 0) {
+    j.mode = IPT_CONSTANT;
+  } else if (lf == 7 && memcmp(fmode, "NEAREST", 7) == 0) {
+    j.mode = IPT_NEAREST;
+  } else {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "Invalid mode %.*s. Supported types: REFLECT, WRAP, CONSTANT, "
+               "NEAREST",
+               (int)lf, fmode);
+    return;
+  }
+  if (im->num_dims != 4) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Input images must have rank 4");
+    return;
+  }
+  if (!(tr->num_dims == 2 && (tr->dims[0] == im->dims[0] || tr->dims[0] == 1) &&
+        tr->dims[1] == 8)) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+               "Input transform should be num_images x 8 or 1 x 8");
+    return;
+  }
+  if (sh->num_dims != 1) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "output shape must be 1-dimensional%s",
+               kutil_tshape(sh, &sb));
+    return;
+  }
+  if (sh->dims[0] != 2) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "output shape must have two elements%s",
+               kutil_tshape(sh, &sb));
+    return;
+  }
+  od[0] = im->dims[0];
+  od[1] = ((const int32_t*)kutil_data(sh))[0];
+  od[2] = ((const int32_t*)kutil_data(sh))[1];
+  od[3] = im->dims[3];
+  if (!(od[1] > 0 && od[2] > 0)) {
+    KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "output dimensions must be positive");
+    return;
+  }
+  j.dt = im->dtype;
+  j.esz = kutil_esize(im->dtype);
+  if (k->num_inputs >= 4) {
+    const TF_Tensor* fv = k->inputs[3];
+    if (fv->num_dims != 0) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "fill_value must be a scalar%s",
+                 kutil_tshape(fv, &sb));
+      return;
+    }
+    ipt_store(j.dt, j.fill_t, 0, *(const float*)kutil_data(fv));
+  } else {
+    ipt_store(j.dt, j.fill_t, 0, 0.0f);
+  }
+  j.fill = ipt_load(j.dt, j.fill_t, 0);
+  y = tfe_kernel_alloc_output(k, 0, im->dtype, od, 4);
+  if (y == NULL || kutil_num_elements(y) == 0) return;
+  j.in = (const char*)kutil_data(im);
+  j.out = (char*)kutil_data(y);
+  j.tr = (const float*)kutil_data(tr);
+  j.ntr = tr->dims[0];
+  j.h = im->dims[1];
+  j.w = im->dims[2];
+  j.c = im->dims[3];
+  j.oh = od[1];
+  j.ow = od[2];
+  tfe_parallel_for(tfe_kernel_threadpool(k), od[0] * od[1],
+                   od[2] * od[3] >= 4096 ? 1 : 4096 / (od[2] * od[3]), ipt_rows,
+                   &j);
+}
+
 /* ------------------------------------------------------- registration */
 
 void tfe_register_cpu_more18_kernels(void) {
@@ -299,6 +577,8 @@ void tfe_register_cpu_more18_kernels(void) {
                                     TF_QUINT8, TF_QINT32};
   static const TF_DataType gnd[] = {KUTIL_POD_TYPES, TF_STRING};
   static const TF_DataType idx[] = {TF_INT32, TF_INT64};
+  static const TF_DataType ipt[] = {TF_UINT8, TF_INT32,  TF_INT64,   TF_HALF,
+                                    TF_FLOAT, TF_DOUBLE, TF_BFLOAT16};
   tfe_kutil_register("TensorStridedSliceUpdate", k_tensor_strided_slice_update,
                      "T", ssa, KUTIL_COUNT(ssa), NULL, NULL, 0);
   tfe_kutil_register("ResourceStridedSliceAssign",
@@ -308,6 +588,12 @@ void tfe_register_cpu_more18_kernels(void) {
                      KUTIL_COUNT(ssa), NULL, NULL, 0);
   tfe_kutil_register("ResourceGatherNd", k_resource_gather_nd, "dtype", gnd,
                      KUTIL_COUNT(gnd), "Tindices", idx, KUTIL_COUNT(idx));
+  tfe_kutil_register("ImageProjectiveTransformV2",
+                     k_image_projective_transform, "dtype", ipt,
+                     KUTIL_COUNT(ipt), NULL, NULL, 0);
+  tfe_kutil_register("ImageProjectiveTransformV3",
+                     k_image_projective_transform, "dtype", ipt,
+                     KUTIL_COUNT(ipt), NULL, NULL, 0);
   tfe_kutil_register("VariableShape", k_variable_shape, "out_type", idx,
                      KUTIL_COUNT(idx), NULL, NULL, 0);
 }
