@@ -121,7 +121,9 @@ def _loss(cs: dict[str, Any], tensors: dict[Key, Any]) -> tuple[Any, list[Any]]:
     for k, w in zip(cs["outputs"], cs["weights"], strict=True):
         o = outs[k]
         wt = _const(_decode(w, cs["forward"][k]["dtype"]), cs["forward"][k]["dtype"])
-        axes = tf.constant(np.arange(len(o.shape), dtype=np.int32))
+        # the recorded weights' rank where a graph op's shape is unknown
+        rank = len(o.shape) if o.shape.rank is not None else np.ndim(_decode(w, "complex128"))
+        axes = tf.constant(np.arange(rank, dtype=np.int32))
         s = ops.Sum(ops.Mul(o, wt), axes)
         total = s if total is None else ops.AddV2(total, s)
     return total, outs
@@ -201,8 +203,9 @@ def test_forward_matches_tf(group_case: tuple[str, dict[str, Any]]) -> None:
     rtol, atol = _tol(cs)
     outs = _flatten(getattr(ops, cs["op"])(**_kwargs(cs, _eager_tensors(cs))))
     assert len(outs) == len(cs["forward"])
+    compared = cs.get("forward_outputs", range(len(outs)))
     for i, (o, rec) in enumerate(zip(outs, cs["forward"], strict=True)):
-        if rec["value"] is None:
+        if rec["value"] is None or i not in compared:
             continue
         exp = _decode(rec["value"], rec["dtype"])
         got = np.asarray(o.numpy())
@@ -357,6 +360,11 @@ _NO_CASE = {
     "SparseSparseMaximum": "TF's gradient only raises (test_grad_more2.py)",
     "SparseSparseMinimum": "TF's gradient only raises (test_grad_more2.py)",
     "TopK": "TF 2.21's TopK (v1) kernel refuses to run (graph check in test_grad_more2.py)",
+    # grad_more4.c: a Ref(T) input (a TF1 reference variable; eager and graph
+    # checks in test_grad_more4.py), and a gradient TF registers that always
+    # fails (its error checked in test_grad_more4.py)
+    "RefIdentity": "takes a reference (Ref(T)) input (test_grad_more4.py)",
+    "QuantizeAndDequantizeV4Grad": "TF's registered gradient always fails (test_grad_more4.py)",
 }
 
 

@@ -129,7 +129,7 @@ def c128(v: Any) -> dict[str, Any]:
 def case(name: str, op: str, inputs: dict[str, Any], attrs: dict[str, Any] | None = None,
          outputs: list[int] | None = None, numeric: bool | None = None,
          unconnected: str = "none", graph: bool = True, rtol: float | None = None,
-         atol: float | None = None) -> dict[str, Any]:
+         atol: float | None = None, forward: list[int] | None = None) -> dict[str, Any]:
     """One case.
 
     name: unique within the group (the pytest id is "<group>/<name>").
@@ -146,6 +146,9 @@ def case(name: str, op: str, inputs: dict[str, Any], attrs: dict[str, Any] | Non
     graph: also check TF_AddGradients in a graph (False when the op cannot
       be built in a graph this way).
     rtol/atol: override the comparison tolerances (default by dtype).
+    forward: the outputs whose forward values are compared with TF's
+      (default all; e.g. Eig's eigenvectors are defined up to a phase only,
+      and TF leaves them uninitialized without compute_v).
     """
     if numeric is None:
         floats = [spec["dtype"] for spec in inputs.values()
@@ -158,4 +161,6 @@ def case(name: str, op: str, inputs: dict[str, Any], attrs: dict[str, Any] | Non
         cs["rtol"] = rtol
     if atol is not None:
         cs["atol"] = atol
+    if forward is not None:
+        cs["forward_outputs"] = forward
     return cs
