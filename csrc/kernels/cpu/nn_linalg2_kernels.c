@@ -11,6 +11,12 @@
  * CholeskyGrad in nn_linalg2_la.c, Sparse/RaggedBincount in
  * nn_linalg2_bincount.c, FusedPadConv2D and FusedResizeAndPadConv2D in
  * nn_linalg2_fusedconv.c. */
+#if defined(__GNUC__) && !defined(__clang__)
+/* The Eig sweeps and the row loops rely on the loop vectorizer at full
+ * strength (GCC's -O2 only vectorizes very cheap loops). */
+#pragma GCC optimize("O3")
+#endif
+
 #include <complex.h>
 #include <math.h>
 #include <stdatomic.h>
@@ -381,15 +387,12 @@ static void seg_sqrtn_grad_v2(tfe_kernel_context* k) {
 }
 
 /* ---------------------------------------------------------------------- Eig
- * General eigen decomposition through the complex Schur form: Householder
- * reduction to Hessenberg form, shifted QR sweeps (Wilkinson shifts) with
- * Givens rotations, then eigenvectors of the triangular factor by back
- * substitution, mapped back and scaled to unit norm. Everything runs in
- * double complex. Complex inputs get their eigenvalues ordered by
- * increasing modulus, as TF's complex solver orders them; for real inputs
- * TF keeps the order of its real Schur form, which this solver does not
- * reproduce (the values and vectors are the same up to order and phase),
- * and each eigenvector of a real eigenvalue is scaled to be real. */
+ * Complex input: eigen decomposition through the complex Schur form:
+ * Householder reduction to Hessenberg form, shifted QR sweeps (Wilkinson
+ * shifts) with Givens rotations, then eigenvectors of the triangular
+ * factor by back substitution, mapped back and scaled to unit norm, all in
+ * double complex; eigenvalues ordered by increasing modulus, as TF's
+ * complex solver orders them. Real input: the real solver further down. */
 
 typedef double _Complex nc;
 
@@ -564,11 +567,564 @@ static void schur_vectors(const nc* t, const nc* z, int64_t n, nc* x, nc* v) {
   }
 }
 
+/* ---------------------------------------------------- Eig of real input
+ * TF solves real matrices with a real solver (the eigenvalues of a real
+ * Schur form, complex ones in conjugate pairs), so this one does too, in
+ * double whatever the input precision:
+ *   1. Householder reduction to upper Hessenberg form H = Q^T A Q;
+ *   2. Francis double-shift QR sweeps (implicit, with 3-element Householder
+ *      reflectors chasing the bulge) until H is quasi-triangular: 1x1
+ *      blocks for real eigenvalues, 2x2 blocks for complex pairs (a 2x2
+ *      block with real eigenvalues is rotated to triangular form);
+ *   3. with vectors: back substitution for the eigenvectors of the
+ *      quasi-triangular factor, multiplied by the accumulated orthogonal
+ *      factor, each complex column scaled to unit norm.
+ * The eigenvalues come out in the order of the Schur form's diagonal, as
+ * TF's; a complex pair lists the positive imaginary part first. Without
+ * vectors the sweeps only update the active window. */
+
+/* The small helpers are inlined into the ISA-cloned callers. */
+#if defined(__GNUC__)
+#define NL2_INLINE static inline __attribute__((always_inline))
+#else
+#define NL2_INLINE static inline
+#endif
+
+/* Dot product of n doubles with independent partial sums (so that the
+ * compiler can vectorize it without reassociating one sum). */
+NL2_INLINE double ddot(const double* a, const double* b, int64_t n) {
+  double acc[8] = {0, 0, 0, 0, 0, 0, 0, 0}, s = 0;
+  int64_t i = 0;
+  int j;
+  for (; n - i >= 8; i += 8) {
+    for (j = 0; j < 8; j++) acc[j] += a[i + j] * b[i + j];
+  }
+  for (; i < n; i++) s += a[i] * b[i];
+  for (j = 0; j < 8; j++) s += acc[j];
+  return s;
+}
+
+/* rows[r] -= f[r] * w over columns [c0, c1) for the m rows starting at row
+ * `first` of the row-major n-column matrix a, after w = sum_r v[r] rows[r]:
+ * the product (I - beta v v^T) a on those rows. w is scratch of n. */
+NL2_INLINE void reflect_rows(double* a, int64_t n, int64_t first, int64_t m,
+                         const double* v, double beta, int64_t c0,
+                         int64_t c1, double* w) {
+  int64_t i, j;
+  for (j = c0; j < c1; j++) w[j] = 0;
+  for (i = 0; i < m; i++) {
+    const double* row = a + (first + i) * n;
+    double vi = v[i];
+    for (j = c0; j < c1; j++) w[j] += vi * row[j];
+  }
+  for (i = 0; i < m; i++) {
+    double* row = a + (first + i) * n;
+    double f = beta * v[i];
+    for (j = c0; j < c1; j++) row[j] -= f * w[j];
+  }
+}
+
+/* Reduces h (n x n, row-major) to Hessenberg form in place; when zt is
+ * given (the identity on entry), the orthogonal factor is accumulated in
+ * it, transposed. v and w are scratch of n doubles. */
+KUTIL_CLONES static void real_hessenberg(double* h, double* zt, int64_t n, double* v,
+                            double* w) {
+  int64_t k, i;
+  for (k = 0; k + 2 < n; k++) {
+    int64_t len = n - k - 1;
+    double scale = 0, nx = 0, alpha, vv = 0, beta;
+    for (i = 0; i < len; i++) scale = fmax(scale, fabs(h[(k + 1 + i) * n + k]));
+    if (scale == 0) continue;
+    for (i = 0; i < len; i++) {
+      v[i] = h[(k + 1 + i) * n + k] / scale;
+      nx += v[i] * v[i];
+    }
+    nx = sqrt(nx);
+    alpha = v[0] >= 0 ? -nx : nx;
+    v[0] -= alpha;
+    for (i = 0; i < len; i++) vv += v[i] * v[i];
+    if (vv == 0) continue;
+    beta = 2.0 / vv;
+    /* from the left, rows k+1.. (their columns before k are zero) */
+    reflect_rows(h, n, k + 1, len, v, beta, k, n, w);
+    /* from the right, columns k+1.. of every row */
+    for (i = 0; i < n; i++) {
+      double* row = h + i * n + k + 1;
+      double s = beta * ddot(row, v, len);
+      int64_t j;
+      for (j = 0; j < len; j++) row[j] -= s * v[j];
+    }
+    h[(k + 1) * n + k] = alpha * scale;
+    for (i = 1; i < len; i++) h[(k + 1 + i) * n + k] = 0;
+    /* Z P is P Z^T on the transposed factor; its row 0 stays e_0 */
+    if (zt != NULL) reflect_rows(zt, n, k + 1, len, v, beta, 1, n, w);
+  }
+}
+
+/* Applies P = I - tau u u^T, u = (1, u1, u2) (u2 only when m = 3), acting
+ * on indices k..k+m-1: to rows k.. of h over columns [c0, c1], to columns
+ * k.. over rows [r0, r1], and to rows k.. of the transposed Schur factor
+ * zt (all columns) when it is given. */
+NL2_INLINE void apply_reflector(double* h, double* zt, int64_t n, int64_t k,
+                            int m, double u1, double u2, double tau,
+                            int64_t c0, int64_t c1, int64_t r0, int64_t r1) {
+  int64_t i, j;
+  double* h0 = h + k * n;
+  double* h1 = h0 + n;
+  double* h2 = h1 + n;
+  if (m == 3) {
+    for (j = c0; j <= c1; j++) {
+      double s = tau * (h0[j] + u1 * h1[j] + u2 * h2[j]);
+      h0[j] -= s;
+      h1[j] -= s * u1;
+      h2[j] -= s * u2;
+    }
+    for (i = r0; i <= r1; i++) {
+      double* row = h + i * n + k;
+      double s = tau * (row[0] + u1 * row[1] + u2 * row[2]);
+      row[0] -= s;
+      row[1] -= s * u1;
+      row[2] -= s * u2;
+    }
+    if (zt != NULL) {
+      double* z0 = zt + k * n;
+      double* z1 = z0 + n;
+      double* z2 = z1 + n;
+      for (j = 0; j < n; j++) {
+        double s = tau * (z0[j] + u1 * z1[j] + u2 * z2[j]);
+        z0[j] -= s;
+        z1[j] -= s * u1;
+        z2[j] -= s * u2;
+      }
+    }
+    return;
+  }
+  for (j = c0; j <= c1; j++) {
+    double s = tau * (h0[j] + u1 * h1[j]);
+    h0[j] -= s;
+    h1[j] -= s * u1;
+  }
+  for (i = r0; i <= r1; i++) {
+    double* row = h + i * n + k;
+    double s = tau * (row[0] + u1 * row[1]);
+    row[0] -= s;
+    row[1] -= s * u1;
+  }
+  if (zt != NULL) {
+    double* z0 = zt + k * n;
+    double* z1 = z0 + n;
+    for (j = 0; j < n; j++) {
+      double s = tau * (z0[j] + u1 * z1[j]);
+      z0[j] -= s;
+      z1[j] -= s * u1;
+    }
+  }
+}
+
+/* The reflector I - tau u u^T, u = (1, u1, u2), mapping x (m = 2 or 3
+ * entries) to (lead, 0, 0). Returns 0 when x[1..] is already zero. */
+NL2_INLINE int make_reflector(const double* x, int m, double* u1, double* u2,
+                          double* tau, double* lead) {
+  double x0 = x[0], x1 = x[1], x2 = m == 3 ? x[2] : 0, s, a0, a1, a2, nx,
+         alpha, d;
+  if (x1 == 0 && x2 == 0) return 0;
+  s = fmax(fabs(x0), fmax(fabs(x1), fabs(x2)));
+  if (!(s > 0)) return 0;
+  /* norm with one scaling division, safe from overflow */
+  {
+    double r = 1.0 / s;
+    a0 = x0 * r;
+    a1 = x1 * r;
+    a2 = x2 * r;
+  }
+  nx = s * sqrt(a0 * a0 + a1 * a1 + a2 * a2);
+  alpha = x0 >= 0 ? -nx : nx;
+  d = x0 - alpha; /* |d| >= |x0|, never 0 here */
+  *tau = (alpha - x0) / alpha;
+  *u1 = x1 / d;
+  *u2 = x2 / d;
+  *lead = alpha;
+  return 1;
+}
+
+/* Rows/columns p, p+1 hold a 2x2 block that split off. Complex
+ * eigenvalues stay a block; real ones are rotated to triangular form (the
+ * larger-magnitude root's offset first, as TF's solver does). `full`:
+ * rotate the whole rows and columns (and z), else only the block. */
+static void split_block(double* h, double* zt, int64_t n, int64_t p, int full,
+                        double* wr, double* wi) {
+  int64_t q = p + 1, i, j;
+  double a = h[p * n + p], b = h[p * n + q], c = h[q * n + p],
+         d = h[q * n + q];
+  double hp = 0.5 * (a - d), disc = hp * hp + b * c;
+  if (disc >= 0) {
+    double zr = sqrt(disc), r, cs, sn;
+    zr = hp >= 0 ? hp + zr : hp - zr;
+    r = hypot(zr, c);
+    if (r > 0) {
+      cs = zr / r;
+      sn = c / r;
+      for (j = full ? p : p; j < (full ? n : q + 1); j++) {
+        double u = h[p * n + j], t = h[q * n + j];
+        h[p * n + j] = cs * u + sn * t;
+        h[q * n + j] = -sn * u + cs * t;
+      }
+      for (i = full ? 0 : p; i <= q; i++) {
+        double u = h[i * n + p], t = h[i * n + q];
+        h[i * n + p] = cs * u + sn * t;
+        h[i * n + q] = -sn * u + cs * t;
+      }
+      if (full && zt != NULL) {
+        for (i = 0; i < n; i++) {
+          double u = zt[p * n + i], t = zt[q * n + i];
+          zt[p * n + i] = cs * u + sn * t;
+          zt[q * n + i] = -sn * u + cs * t;
+        }
+      }
+    }
+    h[q * n + p] = 0;
+    wr[p] = h[p * n + p];
+    wr[q] = h[q * n + q];
+    wi[p] = wi[q] = 0;
+  } else {
+    wr[p] = wr[q] = d + hp;
+    wi[p] = sqrt(-disc);
+    wi[q] = -wi[p];
+  }
+}
+
+/* Francis double-shift QR on the Hessenberg h until it is quasi-
+ * triangular; eigenvalues in wr/wi. With `full`, h becomes the real Schur
+ * factor and z (holding the Hessenberg reduction's factor) the Schur
+ * vectors. Returns 0 when it does not converge. */
+KUTIL_CLONES static int real_schur(double* h, double* zt, int64_t n, int full, double* wr,
+                      double* wi) {
+  const double eps = 2.220446049250313e-16;
+  int64_t nn = n - 1, l, k, i, j, iter = 0, total = 0;
+  double norm = 0;
+  for (i = 0; i < n; i++) {
+    for (j = i > 0 ? i - 1 : 0; j < n; j++) norm = fmax(norm, fabs(h[i * n + j]));
+  }
+  while (nn >= 0) {
+    double h11, h12, h21, h22, tr, det, x[3], u1, u2, tau, lead, s;
+    for (l = nn; l > 0; l--) {
+      s = fabs(h[(l - 1) * n + l - 1]) + fabs(h[l * n + l]);
+      if (s == 0) s = norm;
+      if (fabs(h[l * n + l - 1]) <= eps * s) {
+        h[l * n + l - 1] = 0;
+        break;
+      }
+    }
+    if (l == nn) {
+      wr[nn] = h[nn * n + nn];
+      wi[nn] = 0;
+      nn--;
+      iter = 0;
+      continue;
+    }
+    if (l == nn - 1) {
+      split_block(h, zt, n, nn - 1, full, wr, wi);
+      nn -= 2;
+      iter = 0;
+      continue;
+    }
+    if (++total > 40 * n) return 0;
+    iter++;
+    if (iter % 10 == 0) {
+      /* exceptional shift, to break a cycle: from the bottom of the window,
+       * or every other time from its top */
+      int64_t m = (iter % 20 == 10) ? nn : l + 1;
+      s = fabs(h[m * n + m - 1]) +
+          fabs(m - 2 >= l ? h[(m - 1) * n + m - 2] : h[(m + 1) * n + m]);
+      h11 = 0.75 * s + h[m * n + m];
+      h12 = -0.4375 * s;
+      h21 = s;
+      h22 = h11;
+    } else {
+      h11 = h[(nn - 1) * n + nn - 1];
+      h12 = h[(nn - 1) * n + nn];
+      h21 = h[nn * n + nn - 1];
+      h22 = h[nn * n + nn];
+    }
+    tr = h11 + h22;
+    det = h11 * h22 - h12 * h21;
+    /* first column of (H - s1 I)(H - s2 I) */
+    {
+      double a = h[l * n + l], b = h[l * n + l + 1], c = h[(l + 1) * n + l],
+             d = h[(l + 1) * n + l + 1], e = h[(l + 2) * n + l + 1];
+      double sc = fabs(a) + fabs(b) + fabs(c) + fabs(d) + fabs(tr) +
+                  sqrt(fabs(det));
+      if (sc == 0 || !isfinite(sc)) sc = 1;
+      /* scaled against overflow; the reflector does not care */
+      a /= sc;
+      b /= sc;
+      c /= sc;
+      d /= sc;
+      e /= sc;
+      x[0] = a * a + b * c - (tr / sc) * a + det / (sc * sc);
+      x[1] = c * (a + d - tr / sc);
+      x[2] = c * e;
+    }
+    if (!isfinite(x[0]) || !isfinite(x[1]) || !isfinite(x[2])) return 0;
+    for (k = l; k <= nn - 2; k++) {
+      if (k > l) {
+        x[0] = h[k * n + k - 1];
+        x[1] = h[(k + 1) * n + k - 1];
+        x[2] = h[(k + 2) * n + k - 1];
+      }
+      if (!make_reflector(x, 3, &u1, &u2, &tau, &lead)) continue;
+      apply_reflector(h, full ? zt : NULL, n, k, 3, u1, u2, tau,
+                      k > l ? k - 1 : l, full ? n - 1 : nn, full ? 0 : l,
+                      k + 3 < nn ? k + 3 : nn);
+      if (k > l) {
+        h[k * n + k - 1] = lead;
+        h[(k + 1) * n + k - 1] = 0;
+        h[(k + 2) * n + k - 1] = 0;
+      }
+    }
+    x[0] = h[(nn - 1) * n + nn - 2];
+    x[1] = h[nn * n + nn - 2];
+    if (make_reflector(x, 2, &u1, &u2, &tau, &lead)) {
+      apply_reflector(h, full ? zt : NULL, n, nn - 1, 2, u1, u2, tau, nn - 2,
+                      full ? n - 1 : nn, full ? 0 : l, nn);
+      h[(nn - 1) * n + nn - 2] = lead;
+      h[nn * n + nn - 2] = 0;
+    }
+  }
+  return 1;
+}
+
+/* Complex division (a + ib) / (c + id) without needless overflow. */
+static void cdiv(double a, double b, double c, double d, double* re,
+                 double* im) {
+  double r, den;
+  if (fabs(c) >= fabs(d)) {
+    r = d / c;
+    den = c + d * r;
+    *re = (a + b * r) / den;
+    *im = (b - a * r) / den;
+  } else {
+    r = c / d;
+    den = c * r + d;
+    *re = (a * r + b) / den;
+    *im = (b * r - a) / den;
+  }
+}
+
+/* Eigenvectors of the quasi-triangular t into x (n x n, row-major): a
+ * real eigenvalue's vector in its column; a complex pair (k, k+1) keeps
+ * the real part of the vector for the eigenvalue with positive imaginary
+ * part in column k and its imaginary part in column k+1. Rows below each
+ * vector's block are zero. */
+static void quasi_tri_vectors(const double* t, int64_t n, const double* wr,
+                              const double* wi, double* x) {
+  const double eps = 2.220446049250313e-16;
+  double norm = 0, small;
+  int64_t i, j, k;
+  for (i = 0; i < n; i++) {
+    for (j = i > 0 ? i - 1 : 0; j < n; j++) norm = fmax(norm, fabs(t[i * n + j]));
+  }
+  small = eps * (norm > 0 ? norm : 1);
+  memset(x, 0, (size_t)(n * n) * sizeof(double));
+  for (k = n - 1; k >= 0; k--) {
+    if (wi[k] == 0) {
+      double lam = wr[k];
+      x[k * n + k] = 1;
+      for (i = k - 1; i >= 0; i--) {
+        if (i > 0 && t[i * n + i - 1] != 0) {
+          /* rows i-1, i: a 2x2 block, solved together */
+          double r1 = 0, r2 = 0, a11, a12, a21, a22, dt;
+          for (j = i + 1; j <= k; j++) {
+            r1 += t[(i - 1) * n + j] * x[j * n + k];
+            r2 += t[i * n + j] * x[j * n + k];
+          }
+          a11 = t[(i - 1) * n + i - 1] - lam;
+          a12 = t[(i - 1) * n + i];
+          a21 = t[i * n + i - 1];
+          a22 = t[i * n + i] - lam;
+          dt = a11 * a22 - a12 * a21;
+          if (dt == 0) dt = small;
+          x[(i - 1) * n + k] = (-r1 * a22 + r2 * a12) / dt;
+          x[i * n + k] = (-r2 * a11 + r1 * a21) / dt;
+          i--;
+        } else {
+          double r = 0, den = t[i * n + i] - lam;
+          for (j = i + 1; j <= k; j++) r += t[i * n + j] * x[j * n + k];
+          if (den == 0) den = small;
+          x[i * n + k] = -r / den;
+        }
+        /* keep the growing vector representable */
+        {
+          double big = fmax(fabs(x[i * n + k]),
+                            i + 1 <= k ? fabs(x[(i + 1) * n + k]) : 0);
+          if (big > 1e150) {
+            for (j = i > 0 ? i - 1 : 0; j <= k; j++) x[j * n + k] /= big;
+          }
+        }
+      }
+    } else if (wi[k] < 0) {
+      /* the pair (k-1, k); the vector for wr + i|wi| */
+      int64_t p = k - 1;
+      double lr = wr[p], li = wi[p];
+      double a = t[p * n + p], b = t[p * n + k], c = t[k * n + p],
+             d = t[k * n + k];
+      if (fabs(c) >= fabs(b)) {
+        x[k * n + p] = 1;
+        x[k * n + k] = 0;
+        x[p * n + p] = (lr - d) / c;
+        x[p * n + k] = li / c;
+      } else {
+        x[p * n + p] = 1;
+        x[p * n + k] = 0;
+        x[k * n + p] = (lr - a) / b;
+        x[k * n + k] = li / b;
+      }
+      for (i = p - 1; i >= 0; i--) {
+        if (i > 0 && t[i * n + i - 1] != 0) {
+          /* 2x2 block (i-1, i) against the complex lambda */
+          double r1r = 0, r1i = 0, r2r = 0, r2i = 0;
+          double a11r, a22r, a12, a21, dr, di, nr, ni;
+          for (j = i + 1; j <= k; j++) {
+            r1r += t[(i - 1) * n + j] * x[j * n + p];
+            r1i += t[(i - 1) * n + j] * x[j * n + k];
+            r2r += t[i * n + j] * x[j * n + p];
+            r2i += t[i * n + j] * x[j * n + k];
+          }
+          a11r = t[(i - 1) * n + i - 1] - lr;
+          a22r = t[i * n + i] - lr;
+          a12 = t[(i - 1) * n + i];
+          a21 = t[i * n + i - 1];
+          /* det = (a11r - i li)(a22r - i li) - a12 a21 */
+          dr = a11r * a22r - li * li - a12 * a21;
+          di = -li * (a11r + a22r);
+          if (dr == 0 && di == 0) dr = small;
+          /* u1 = (-r1 a22 + r2 a12) / det, a22 = a22r - i li */
+          nr = -(r1r * a22r + r1i * li) + r2r * a12;
+          ni = -(r1i * a22r - r1r * li) + r2i * a12;
+          cdiv(nr, ni, dr, di, &x[(i - 1) * n + p], &x[(i - 1) * n + k]);
+          /* u2 = (-r2 a11 + r1 a21) / det */
+          nr = -(r2r * a11r + r2i * li) + r1r * a21;
+          ni = -(r2i * a11r - r2r * li) + r1i * a21;
+          cdiv(nr, ni, dr, di, &x[i * n + p], &x[i * n + k]);
+          i--;
+        } else {
+          double rr = 0, ri = 0, den = t[i * n + i] - lr;
+          for (j = i + 1; j <= k; j++) {
+            rr += t[i * n + j] * x[j * n + p];
+            ri += t[i * n + j] * x[j * n + k];
+          }
+          if (den == 0 && li == 0) den = small;
+          cdiv(-rr, -ri, den, -li, &x[i * n + p], &x[i * n + k]);
+        }
+        {
+          double big = fmax(fabs(x[i * n + p]) + fabs(x[i * n + k]),
+                            fabs(x[(i + 1) * n + p]) + fabs(x[(i + 1) * n + k]));
+          if (big > 1e150) {
+            for (j = i > 0 ? i - 1 : 0; j <= k; j++) {
+              x[j * n + p] /= big;
+              x[j * n + k] /= big;
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+typedef struct eig_real_job {
+  const TF_Tensor* in;
+  TF_Tensor *eo, *vo;
+  TF_DataType tout;
+  int cv;
+  int64_t n;
+  atomic_int failed, oom;
+} eig_real_job;
+
+static void eig_real_rows(void* arg, int64_t begin, int64_t end) {
+  eig_real_job* jb = (eig_real_job*)arg;
+  int64_t n = jb->n, nn2 = n * n, b, i, j;
+  int cv = jb->cv;
+  double *h, *z = NULL, *x = NULL, *v = NULL, *wr, *wi, *sc;
+  h = (double*)tfe_malloc((size_t)nn2 * sizeof(double));
+  sc = (double*)tfe_malloc((size_t)(4 * n) * sizeof(double));
+  if (cv) {
+    z = (double*)tfe_malloc((size_t)nn2 * sizeof(double));
+    x = (double*)tfe_malloc((size_t)nn2 * sizeof(double));
+    v = (double*)tfe_malloc((size_t)nn2 * sizeof(double));
+  }
+  if (h == NULL || sc == NULL || (cv && (z == NULL || x == NULL || v == NULL))) {
+    atomic_store(&jb->oom, 1);
+    goto done;
+  }
+  wr = sc + 2 * n;
+  wi = sc + 3 * n;
+  for (b = begin; b < end && !atomic_load(&jb->failed); b++) {
+    const void* src = kutil_data(jb->in);
+    int finite = 1;
+    if (jb->in->dtype == TF_FLOAT) {
+      const float* f = (const float*)src + b * nn2;
+      for (i = 0; i < nn2; i++) h[i] = f[i];
+    } else {
+      memcpy(h, (const double*)src + b * nn2, (size_t)nn2 * sizeof(double));
+    }
+    for (i = 0; i < nn2; i++) {
+      if (!isfinite(h[i])) finite = 0;
+    }
+    if (cv) {
+      memset(z, 0, (size_t)nn2 * sizeof(double));
+      for (i = 0; i < n; i++) z[i * n + i] = 1;
+    }
+    real_hessenberg(h, z, n, sc, sc + n);
+    if (!finite || !real_schur(h, z, n, cv, wr, wi)) {
+      atomic_store(&jb->failed, 1);
+      goto done;
+    }
+    for (i = 0; i < n; i++) {
+      nnl2_store_c(jb->tout, kutil_data(jb->eo), b * n + i, CMPLX(wr[i], wi[i]));
+    }
+    if (!cv) continue;
+    quasi_tri_vectors(h, n, wr, wi, x);
+    if (!tfe_gemm_f64(1, 0, n, n, n, z, n, x, n, v, n)) {
+      atomic_store(&jb->oom, 1);
+      goto done;
+    }
+    for (j = 0; j < n; j++) {
+      double s = 0;
+      if (wi[j] == 0) {
+        for (i = 0; i < n; i++) s += v[i * n + j] * v[i * n + j];
+        s = s > 0 ? 1.0 / sqrt(s) : 0;
+        for (i = 0; i < n; i++) {
+          nnl2_store_c(jb->tout, kutil_data(jb->vo), b * nn2 + i * n + j,
+                       CMPLX(v[i * n + j] * s, 0.0));
+        }
+      } else if (wi[j] > 0) {
+        for (i = 0; i < n; i++) {
+          s += v[i * n + j] * v[i * n + j] + v[i * n + j + 1] * v[i * n + j + 1];
+        }
+        s = s > 0 ? 1.0 / sqrt(s) : 0;
+        for (i = 0; i < n; i++) {
+          double re = v[i * n + j] * s, im = v[i * n + j + 1] * s;
+          nnl2_store_c(jb->tout, kutil_data(jb->vo), b * nn2 + i * n + j,
+                       CMPLX(re, im));
+          nnl2_store_c(jb->tout, kutil_data(jb->vo), b * nn2 + i * n + j + 1,
+                       CMPLX(re, -im));
+        }
+      }
+    }
+  }
+done:
+  tfe_free(h);
+  tfe_free(sc);
+  tfe_free(z);
+  tfe_free(x);
+  tfe_free(v);
+}
+
 typedef struct eig_job {
   const TF_Tensor* in;
   TF_Tensor *eo, *vo;
   TF_DataType tout;
-  int cv, cplx;
+  int cv;
   int64_t n;
   atomic_int failed, oom; /* set by any worker, read after the loop */
 } eig_job;
@@ -579,7 +1135,7 @@ static void eig_rows(void* arg, int64_t begin, int64_t end) {
   const TF_Tensor* in = j_->in;
   TF_Tensor *eo = j_->eo, *vo = j_->vo;
   TF_DataType tout = j_->tout;
-  int cv = j_->cv, cplx = j_->cplx;
+  int cv = j_->cv;
   int64_t n = j_->n, b, i, j;
   nc *h, *z, *x, *v, *w;
   h = (nc*)tfe_malloc((size_t)(n * n) * sizeof(nc));
@@ -603,7 +1159,7 @@ static void eig_rows(void* arg, int64_t begin, int64_t end) {
     }
     for (i = 0; i < n; i++) w[i] = h[i * n + i];
     if (cv) schur_vectors(h, z, n, x, v);
-    if (cplx) {
+    {
       /* order by increasing modulus (first minimum wins) */
       for (i = 0; i < n; i++) {
         int64_t best = i;
@@ -622,23 +1178,6 @@ static void eig_rows(void* arg, int64_t begin, int64_t end) {
             }
           }
         }
-      }
-    } else if (cv) {
-      /* real eigenvalue of a real matrix: rotate its vector to be real */
-      for (i = 0; i < n; i++) {
-        int64_t big = 0;
-        nc ph;
-        if (fabs(cimag(w[i])) > 1e-12 * (1 + cabs(w[i]))) continue;
-        for (j = 1; j < n; j++) {
-          if (cabs(v[j * n + i]) > cabs(v[big * n + i])) big = j;
-        }
-        if (cabs(v[big * n + i]) == 0) continue;
-        ph = conj(v[big * n + i]) / cabs(v[big * n + i]);
-        for (j = 0; j < n; j++) {
-          v[j * n + i] *= ph;
-          v[j * n + i] = CMPLX(creal(v[j * n + i]), 0.0);
-        }
-        w[i] = CMPLX(creal(w[i]), 0.0);
       }
     }
     for (i = 0; i < n; i++) nnl2_store_c(tout, kutil_data(eo), b * n + i, w[i]);
@@ -690,12 +1229,34 @@ static void eig_compute(tfe_kernel_context* k) {
   if (vo == NULL) return;
   if (!cv) memset(kutil_data(vo), 0, kutil_esize(tout));
   if (batch == 0 || n == 0) return;
+  if (!cplx) {
+    eig_real_job rj;
+    rj.in = in;
+    rj.eo = eo;
+    rj.vo = vo;
+    rj.tout = tout;
+    rj.cv = cv;
+    rj.n = n;
+    atomic_init(&rj.failed, 0);
+    atomic_init(&rj.oom, 0);
+    /* small matrices run inline: a chunk is at least ~1M flops */
+    tfe_parallel_for(tfe_kernel_threadpool(k), batch,
+                     n >= 64 ? 1 : 1 + 100000 / (n * n * n), eig_real_rows,
+                     &rj);
+    if (atomic_load(&rj.failed)) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "Eigen decomposition was not successful. The input might "
+                 "not be valid.");
+    } else if (atomic_load(&rj.oom)) {
+      KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "OOM in Eig");
+    }
+    return;
+  }
   job.in = in;
   job.eo = eo;
   job.vo = vo;
   job.tout = tout;
   job.cv = cv;
-  job.cplx = cplx;
   job.n = n;
   atomic_init(&job.failed, 0);
   atomic_init(&job.oom, 0);
