@@ -95,6 +95,21 @@ for ta in ("float32", "bfloat16"):
                 {"a": t(a, ta), "b": t(b, tb)},
                 {"transpose_a": tra, "transpose_b": trb, "a_is_sparse": True},
                 rtol=1e-2 if "bfloat16" in (ta, tb) else 1e-5)
+# mostly zeros: the hinted operand goes through tfe's sparse product (a
+# 90-column result: a full 64-column block and a tail). Own generator, so
+# that the cases after these keep their inputs.
+RS = np.random.default_rng(2026_1218)
+for tra, trb in ((False, False), (True, False), (False, True), (True, True)):
+    for hint in ("a_is_sparse", "b_is_sparse"):
+        for dt in ("float32", "bfloat16"):
+            a = np.round(RS.uniform(-1, 1, (20, 70) if not tra else (70, 20)), 2)
+            b = np.round(RS.uniform(-1, 1, (70, 90) if not trb else (90, 70)), 2)
+            sp = a if hint == "a_is_sparse" else b
+            sp[RS.uniform(size=sp.shape) < 0.8] = 0
+            add(f"sparsematmul_sparse_{hint[0]}_{dt}_{int(tra)}{int(trb)}", "SparseMatMul",
+                {"a": t(a, dt), "b": t(b, dt)},
+                {"transpose_a": tra, "transpose_b": trb, hint: True},
+                rtol=1e-2 if dt == "bfloat16" else 1e-5)
 add("sparsematmul_empty_k", "SparseMatMul",
     {"a": t(np.zeros((2, 0)), "float32"), "b": t(np.zeros((0, 3)), "float32")})
 add("sparsematmul_err_inner", "SparseMatMul",

@@ -189,8 +189,10 @@ int nnl2_gemm(tfe_kernel_context* k, int ta, int tb, int64_t m, int64_t n,
 }
 
 /* ------------------------------------------------------------- SparseMatMul
- * A plain matrix product of float/bfloat16 operands with a float result;
- * the sparsity hints only choose an algorithm in TF, so they are ignored. */
+ * A matrix product of float/bfloat16 operands with a float result. The
+ * sparsity hints only choose an algorithm: a hinted operand that really is
+ * mostly zeros is multiplied row by row over its nonzeros, else the
+ * built-in GEMM runs. */
 
 static float* to_f32(const TF_Tensor* t, int64_t n) {
   float* f;
@@ -204,13 +206,155 @@ static float* to_f32(const TF_Tensor* t, int64_t n) {
   return f;
 }
 
+/* dst (cols x rows, row-major) = src^T, src rows x cols with row stride
+ * lds; in tiles so that both sides stay in cache. */
+static void transpose_f32(const float* src, int64_t rows, int64_t cols,
+                          int64_t lds, float* dst) {
+  int64_t i0, j0, i, j;
+  for (i0 = 0; i0 < rows; i0 += 32) {
+    int64_t i1 = i0 + 32 < rows ? i0 + 32 : rows;
+    for (j0 = 0; j0 < cols; j0 += 32) {
+      int64_t j1 = j0 + 32 < cols ? j0 + 32 : cols;
+      for (i = i0; i < i1; i++) {
+        for (j = j0; j < j1; j++) dst[j * rows + i] = src[i * lds + j];
+      }
+    }
+  }
+}
+
+/* C = S D with S mostly zeros (the sparse hint): each row of S is
+ * compressed to its nonzero (column, value) pairs, and C's row is built
+ * from those rows of D in 64-column register-sized blocks. Zeros of S are
+ * skipped, as in TF's sparse algorithm. */
+typedef struct smm_job {
+  const float* s; /* m x kk, row-major, contiguous */
+  const float* d; /* kk x n, row-major, contiguous */
+  float* c;       /* m x n, row-major, contiguous */
+  int64_t kk, n;
+  atomic_int oom;
+} smm_job;
+
+#define SMM_W 64
+typedef float smm_v16 __attribute__((vector_size(64)));
+
+KUTIL_CLONES static void smm_rows(void* arg, int64_t begin, int64_t end) {
+  smm_job* j = (smm_job*)arg;
+  int64_t kk = j->kk, n = j->n, i, p, q, j0, nz;
+  int64_t* idx = (int64_t*)tfe_malloc((size_t)kk * sizeof(int64_t));
+  float* val = (float*)tfe_malloc((size_t)kk * sizeof(float));
+  if (idx == NULL || val == NULL) {
+    atomic_store(&j->oom, 1);
+    goto done;
+  }
+  for (i = begin; i < end; i++) {
+    const float* srow = j->s + i * kk;
+    float* crow = j->c + i * n;
+    /* branch-free compression (the zeros are at random places) */
+    nz = 0;
+    for (p = 0; p < kk; p++) {
+      idx[nz] = p;
+      val[nz] = srow[p];
+      nz += srow[p] != 0;
+    }
+    for (j0 = 0; j0 + SMM_W <= n; j0 += SMM_W) {
+      /* two sets of four 16-float accumulators (two nonzeros per step, so
+       * that the additions do not wait on each other), summed at the end */
+      smm_v16 c0 = {0}, c1 = {0}, c2 = {0}, c3 = {0};
+      smm_v16 e0 = {0}, e1 = {0}, e2 = {0}, e3 = {0};
+      for (p = 0; p + 1 < nz; p += 2) {
+        const float* dr = j->d + idx[p] * n + j0;
+        const float* ds = j->d + idx[p + 1] * n + j0;
+        smm_v16 x0, x1, x2, x3, y0, y1, y2, y3;
+        float a = val[p], b = val[p + 1];
+        memcpy(&x0, dr, sizeof x0);
+        memcpy(&x1, dr + 16, sizeof x1);
+        memcpy(&x2, dr + 32, sizeof x2);
+        memcpy(&x3, dr + 48, sizeof x3);
+        memcpy(&y0, ds, sizeof y0);
+        memcpy(&y1, ds + 16, sizeof y1);
+        memcpy(&y2, ds + 32, sizeof y2);
+        memcpy(&y3, ds + 48, sizeof y3);
+        c0 += a * x0;
+        c1 += a * x1;
+        c2 += a * x2;
+        c3 += a * x3;
+        e0 += b * y0;
+        e1 += b * y1;
+        e2 += b * y2;
+        e3 += b * y3;
+      }
+      if (p < nz) {
+        const float* dr = j->d + idx[p] * n + j0;
+        smm_v16 x0, x1, x2, x3;
+        float a = val[p];
+        memcpy(&x0, dr, sizeof x0);
+        memcpy(&x1, dr + 16, sizeof x1);
+        memcpy(&x2, dr + 32, sizeof x2);
+        memcpy(&x3, dr + 48, sizeof x3);
+        c0 += a * x0;
+        c1 += a * x1;
+        c2 += a * x2;
+        c3 += a * x3;
+      }
+      c0 += e0;
+      c1 += e1;
+      c2 += e2;
+      c3 += e3;
+      memcpy(crow + j0, &c0, sizeof c0);
+      memcpy(crow + j0 + 16, &c1, sizeof c1);
+      memcpy(crow + j0 + 32, &c2, sizeof c2);
+      memcpy(crow + j0 + 48, &c3, sizeof c3);
+    }
+    if (j0 < n) {
+      int64_t w = n - j0;
+      float acc[SMM_W];
+      for (q = 0; q < w; q++) acc[q] = 0;
+      for (p = 0; p < nz; p++) {
+        const float* drow = j->d + idx[p] * n + j0;
+        float a = val[p];
+        for (q = 0; q < w; q++) acc[q] += a * drow[q];
+      }
+      memcpy(crow + j0, acc, (size_t)w * sizeof(float));
+    }
+  }
+done:
+  tfe_free(idx);
+  tfe_free(val);
+}
+
+/* C (m x n) = S (m x kk) D (kk x n), all contiguous row-major, on the
+ * kernel's pool. 0 on OOM. */
+static int sparse_left_product(tfe_kernel_context* k, const float* s,
+                               const float* d, float* c, int64_t m,
+                               int64_t kk, int64_t n) {
+  smm_job job;
+  job.s = s;
+  job.d = d;
+  job.c = c;
+  job.kk = kk;
+  job.n = n;
+  atomic_init(&job.oom, 0);
+  /* a chunk of rows is at least ~256k multiply-adds at full density */
+  tfe_parallel_for(tfe_kernel_threadpool(k), m, 1 + 262144 / (kk * n + 1),
+                   smm_rows, &job);
+  return !atomic_load(&job.oom);
+}
+
+static int64_t count_nonzero(const float* x, int64_t n) {
+  int64_t c = 0, i;
+  for (i = 0; i < n; i++) c += x[i] != 0;
+  return c;
+}
+
 static void sparse_matmul_compute(tfe_kernel_context* k) {
   const TF_Tensor* a = k->inputs[0];
   const TF_Tensor* b = k->inputs[1];
   int ta = kutil_attr_bool(k, "transpose_a", 0);
   int tb = kutil_attr_bool(k, "transpose_b", 0);
+  int sa = kutil_attr_bool(k, "a_is_sparse", 0);
+  int sb = kutil_attr_bool(k, "b_is_sparse", 0), use_sparse = 0;
   int64_t m, kk, kb, n, dims[2];
-  float *fa = NULL, *fb = NULL;
+  float *fa = NULL, *fb = NULL, *t1 = NULL, *t2 = NULL, *t3 = NULL;
   TF_Tensor* out;
   kutil_shape_buf s1, s2;
   if (a->num_dims != 2) {
@@ -245,13 +389,63 @@ static void sparse_matmul_compute(tfe_kernel_context* k) {
     KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "OOM in SparseMatMul");
     goto done;
   }
-  if (!nnl2_gemm(k, ta, tb, m, n, kk, fa, a->dims[1], fb, b->dims[1],
-                 (float*)kutil_data(out), n)) {
-    KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "OOM in SparseMatMul");
+  /* A hinted operand that is at most 40% nonzero goes through the sparse
+   * product (as the left factor: C = op(A) op(B), or C^T = op(B)^T op(A)^T
+   * for a sparse b); anything else is a dense GEMM. */
+  if (sa && count_nonzero(fa, m * kk) * 5 <= m * kk * 2) {
+    use_sparse = 1;
+  } else if (sb && count_nonzero(fb, kk * n) * 5 <= kk * n * 2) {
+    use_sparse = 2;
   }
+  if (use_sparse == 1) {
+    /* S = op(A) (m x kk), D = op(B) (kk x n) */
+    const float *s_ = fa, *d_ = fb;
+    if (ta || tb) {
+      t1 = (float*)tfe_malloc((size_t)(ta ? m * kk : 1) * sizeof(float));
+      t2 = (float*)tfe_malloc((size_t)(tb ? kk * n : 1) * sizeof(float));
+      if (t1 == NULL || t2 == NULL) goto oom;
+      if (ta) {
+        transpose_f32(fa, kk, m, m, t1);
+        s_ = t1;
+      }
+      if (tb) {
+        transpose_f32(fb, n, kk, kk, t2);
+        d_ = t2;
+      }
+    }
+    if (!sparse_left_product(k, s_, d_, (float*)kutil_data(out), m, kk, n)) {
+      goto oom;
+    }
+  } else if (use_sparse == 2) {
+    /* S = op(B)^T (n x kk), D = op(A)^T (kk x m), C^T (n x m) */
+    const float *s_ = fb, *d_ = fa;
+    t1 = (float*)tfe_malloc((size_t)(tb ? 1 : n * kk) * sizeof(float));
+    t2 = (float*)tfe_malloc((size_t)(ta ? 1 : kk * m) * sizeof(float));
+    t3 = (float*)tfe_malloc((size_t)(n * m) * sizeof(float));
+    if (t1 == NULL || t2 == NULL || t3 == NULL) goto oom;
+    if (!tb) {
+      transpose_f32(fb, kk, n, n, t1);
+      s_ = t1;
+    }
+    if (!ta) {
+      transpose_f32(fa, m, kk, kk, t2);
+      d_ = t2;
+    }
+    if (!sparse_left_product(k, s_, d_, t3, n, kk, m)) goto oom;
+    transpose_f32(t3, n, m, m, (float*)kutil_data(out));
+  } else if (!nnl2_gemm(k, ta, tb, m, n, kk, fa, a->dims[1], fb, b->dims[1],
+                        (float*)kutil_data(out), n)) {
+    goto oom;
+  }
+  goto done;
+oom:
+  KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "OOM in SparseMatMul");
 done:
   if (fa != NULL && a->dtype != TF_FLOAT) tfe_free(fa);
   if (fb != NULL && b->dtype != TF_FLOAT) tfe_free(fb);
+  tfe_free(t1);
+  tfe_free(t2);
+  tfe_free(t3);
 }
 
 /* ------------------------------------ SparseSegment{Sum,Mean,SqrtN}GradV2
