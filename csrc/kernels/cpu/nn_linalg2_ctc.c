@@ -5,14 +5,19 @@
  * sparse [batch, max_label_len] tensor whose values, in index order, form
  * each batch entry's label sequence.
  *
- * CTCLoss works in log space with Graves' forward/backward variables over
- * the blank-interleaved label sequence; like TF it evaluates the
- * posterior term of the gradient with a single-precision exp, so double
- * gradients carry float rounding there. */
+ * CTCLoss uses Graves' forward/backward variables over the
+ * blank-interleaved label sequence, one batch entry per task on the
+ * kernel's pool. float runs them in the probability domain, rescaled at
+ * every step (falling back to log space for an entry whose probabilities
+ * leave double range); double runs in log space and, like TF, evaluates
+ * the posterior term of the gradient with a single-precision exp, so
+ * double gradients carry float rounding there. */
 #include <math.h>
+#include <stdatomic.h>
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/threadpool.h"
 #include "kernels/cpu/kutil.h"
 #include "kernels/cpu/nn_linalg2_common.h"
 
@@ -97,6 +102,238 @@ static int read_labels(tfe_kernel_context* k, const TF_Tensor* ind,
   return 1;
 }
 
+/* One batch entry's loss and gradient, run per entry on the kernel's
+ * pool (entries are independent; each worker has its own scratch). */
+typedef struct ctc_job {
+  const TF_Tensor* in;
+  TF_Tensor *loss, *grad;
+  TF_DataType dt;
+  int64_t T, B, C, maxu;
+  const int32_t* seq;
+  const ctc_labels* lab;
+  int* const* lp;
+  const int64_t* lpn;
+  int merge, ignore;
+  atomic_int oom;
+} ctc_job;
+
+/* The float path in the probability domain: forward and backward
+ * variables rescaled to sum 1 at every step (log p is the sum of the
+ * logs of the scale factors), so no exp/log runs inside the recursions
+ * and the gradient's posterior is a plain ratio. Returns 0 without a
+ * result when a scale factor vanishes (probabilities below double range,
+ * or no valid alignment): the log-domain pass then handles the entry. */
+static int ctc_entry_scaled(const ctc_job* j, int64_t b, const double* y,
+                            double* a, double* bt, double* ps) {
+  int64_t Tb = j->seq[b], U = j->lpn[b], C = j->C, B = j->B, t, u, c;
+  const int* l = j->lp[b];
+  int blank = (int)(C - 1), merge = j->merge;
+  double logp = 0, s, pend;
+  float* gout = (float*)kutil_data(j->grad);
+  /* a[t * U + u], bt[t * U + u] */
+  for (u = 0; u < U; u++) a[u] = 0;
+  a[0] = y[blank];
+  if (U > 1) a[1] = y[l[1]];
+  s = a[0] + (U > 1 ? a[1] : 0);
+  if (!(s > 0) || !isfinite(s)) return 0;
+  a[0] /= s;
+  if (U > 1) a[1] /= s;
+  logp += log(s);
+  for (t = 1; t < Tb; t++) {
+    const double* prev = a + (t - 1) * U;
+    double* cur = a + t * U;
+    const double* yt = y + t * C;
+    int64_t lo = U - 2 * (Tb - t) > 0 ? U - 2 * (Tb - t) : 0;
+    int64_t hi = 2 * (t + 1) < U ? 2 * (t + 1) : U;
+    s = 0;
+    for (u = 0; u < U; u++) cur[u] = 0;
+    for (u = lo; u < hi; u++) {
+      double v = (merge || l[u] == blank) ? prev[u] : 0;
+      if (u > 0) v += prev[u - 1];
+      if (u > 1 && l[u] != blank && !(merge && l[u] == l[u - 2])) {
+        v += prev[u - 2];
+      }
+      cur[u] = yt[l[u]] * v;
+      s += cur[u];
+    }
+    if (!(s > 0) || !isfinite(s)) return 0;
+    for (u = lo; u < hi; u++) cur[u] /= s;
+    logp += log(s);
+  }
+  pend = a[(Tb - 1) * U + U - 1] + (U > 1 ? a[(Tb - 1) * U + U - 2] : 0);
+  if (!(pend > 0)) return 0;
+  logp += log(pend);
+  {
+    double* last = bt + (Tb - 1) * U;
+    for (u = 0; u < U; u++) last[u] = u >= U - 2 ? 1 : 0;
+  }
+  for (t = Tb - 2; t >= 0; t--) {
+    const double* next = bt + (t + 1) * U;
+    double* cur = bt + t * U;
+    const double* yn = y + (t + 1) * C;
+    int64_t lo = U - 2 * (Tb - t) > 0 ? U - 2 * (Tb - t) : 0;
+    int64_t hi = 2 * (t + 1) < U ? 2 * (t + 1) : U;
+    s = 0;
+    for (u = 0; u < U; u++) cur[u] = 0;
+    for (u = lo; u < hi; u++) {
+      double v = 0;
+      if (merge || l[u] == blank) v += next[u] * yn[l[u]];
+      if (u + 1 < U) v += next[u + 1] * yn[l[u + 1]];
+      if (u + 2 < U && l[u] != blank && !(merge && l[u] == l[u + 2])) {
+        v += next[u + 2] * yn[l[u + 2]];
+      }
+      cur[u] = v;
+      s += v;
+    }
+    if (!(s > 0) || !isfinite(s)) return 0;
+    for (u = lo; u < hi; u++) cur[u] /= s;
+  }
+  /* posteriors: sum of alpha*beta over the positions of each class,
+   * divided by the sum over all positions (the same p at every step) */
+  for (t = 0; t < Tb; t++) {
+    const double* at = a + t * U;
+    const double* bt_ = bt + t * U;
+    double dot = 0;
+    for (c = 0; c < C; c++) ps[c] = 0;
+    for (u = 0; u < U; u++) {
+      double v = at[u] * bt_[u];
+      ps[l[u]] += v;
+      dot += v;
+    }
+    if (!(dot > 0) || !isfinite(dot)) return 0;
+    dot = 1.0 / dot;
+    for (c = 0; c < C; c++) {
+      gout[(t * B + b) * C + c] = (float)(y[t * C + c] - ps[c] * dot);
+    }
+  }
+  ((float*)kutil_data(j->loss))[b] = (float)-logp;
+  return 1;
+}
+
+/* The log-domain pass (every dtype; the only one for double, whose
+ * gradients carry TF's single-precision posterior rounding). */
+static void ctc_entry_log(const ctc_job* j, int64_t b, const double* y,
+                          double* la, double* lb, double* ps, double* ly) {
+  int64_t Tb = j->seq[b], U = j->lpn[b], C = j->C, B = j->B, t, u, c, i;
+  const int* l = j->lp[b];
+  int blank = (int)(C - 1), merge = j->merge;
+  TF_DataType dt = j->dt;
+  double logp = -INFINITY;
+  /* log y, once per (t, class) */
+  for (i = 0; i < Tb * C; i++) ly[i] = log(y[i]);
+  /* alpha[u][t], beta[u][t] as la[u * Tb + t] */
+  for (i = 0; i < U * Tb; i++) la[i] = lb[i] = -INFINITY;
+  la[0] = ly[blank];
+  if (U > 1) la[1 * Tb] = ly[l[1]];
+  for (t = 1; t < Tb; t++) {
+    int64_t lo = U - 2 * (Tb - t) > 0 ? U - 2 * (Tb - t) : 0;
+    int64_t hi = 2 * (t + 1) < U ? 2 * (t + 1) : U;
+    for (u = lo; u < hi; u++) {
+      double s = -INFINITY;
+      if (merge || l[u] == blank) s = la[u * Tb + t - 1];
+      if (u > 0) s = lse(s, la[(u - 1) * Tb + t - 1]);
+      if (u > 1 && l[u] != blank && !(merge && l[u] == l[u - 2])) {
+        s = lse(s, la[(u - 2) * Tb + t - 1]);
+      }
+      la[u * Tb + t] = ly[t * C + l[u]] + s;
+    }
+  }
+  for (u = U - 2 >= 0 ? U - 2 : 0; u < U; u++) lb[u * Tb + Tb - 1] = 0;
+  for (t = Tb - 2; t >= 0; t--) {
+    int64_t lo = U - 2 * (Tb - t) > 0 ? U - 2 * (Tb - t) : 0;
+    int64_t hi = 2 * (t + 1) < U ? 2 * (t + 1) : U;
+    for (u = lo; u < hi; u++) {
+      double* d = &lb[u * Tb + t];
+      if (merge || l[u] == blank) {
+        *d = lse(*d, lb[u * Tb + t + 1] + ly[(t + 1) * C + l[u]]);
+      }
+      if (u + 1 < U) {
+        *d = lse(*d, lb[(u + 1) * Tb + t + 1] + ly[(t + 1) * C + l[u + 1]]);
+      }
+      if (u + 2 < U && l[u] != blank && !(merge && l[u] == l[u + 2])) {
+        *d = lse(*d, lb[(u + 2) * Tb + t + 1] + ly[(t + 1) * C + l[u + 2]]);
+      }
+    }
+  }
+  for (u = 0; u < U; u++) logp = lse(logp, la[u * Tb] + lb[u * Tb]);
+  nnl2_store(dt, kutil_data(j->loss), b, -logp);
+  for (t = 0; t < Tb; t++) {
+    int64_t base = (t * B + b) * C;
+    if (logp == -INFINITY) {
+      for (c = 0; c < C; c++) nnl2_store(dt, kutil_data(j->grad), base + c, y[t * C + c]);
+      continue;
+    }
+    for (c = 0; c < C; c++) ps[c] = -INFINITY;
+    for (u = 0; u < U; u++) {
+      ps[l[u]] = lse(ps[l[u]], la[u * Tb + t] + lb[u * Tb + t]);
+    }
+    for (c = 0; c < C; c++) {
+      double neg;
+      if (dt == TF_FLOAT) {
+        neg = expf((float)((float)ps[c] - (float)logp));
+      } else {
+        neg = expf((float)(ps[c] - logp));
+      }
+      nnl2_store(dt, kutil_data(j->grad), base + c, y[t * C + c] - neg);
+    }
+  }
+}
+
+static void ctc_entries(void* arg, int64_t begin, int64_t end) {
+  ctc_job* j = (ctc_job*)arg;
+  int64_t T = j->T, C = j->C, B = j->B, b, t, c;
+  double *y, *la, *lb, *ps, *ly;
+  y = (double*)tfe_malloc((size_t)(T * C + 1) * sizeof(double));
+  ly = (double*)tfe_malloc((size_t)(T * C + 1) * sizeof(double));
+  ps = (double*)tfe_malloc((size_t)(C + 1) * sizeof(double));
+  la = (double*)tfe_malloc((size_t)(j->maxu * T + 1) * sizeof(double));
+  lb = (double*)tfe_malloc((size_t)(j->maxu * T + 1) * sizeof(double));
+  if (y == NULL || ly == NULL || ps == NULL || la == NULL || lb == NULL) {
+    atomic_store(&j->oom, 1);
+    goto done;
+  }
+  for (b = begin; b < end; b++) {
+    int64_t Tb = j->seq[b];
+    const void* x = kutil_data(j->in);
+    if (Tb == 0 ||
+        (j->ignore && j->lab->start[b + 1] - j->lab->start[b] > Tb)) {
+      continue;
+    }
+    /* softmax over classes per step */
+    for (t = 0; t < Tb; t++) {
+      double mx = -INFINITY, sum = 0;
+      double* yt = y + t * C;
+      int64_t base = (t * B + b) * C;
+      if (j->dt == TF_FLOAT) {
+        const float* xf = (const float*)x + base;
+        for (c = 0; c < C; c++) mx = xf[c] > mx ? xf[c] : mx;
+        for (c = 0; c < C; c++) {
+          yt[c] = exp((double)xf[c] - mx);
+          sum += yt[c];
+        }
+      } else {
+        for (c = 0; c < C; c++) {
+          double v = nnl2_load(j->dt, x, base + c);
+          if (v > mx) mx = v;
+        }
+        for (c = 0; c < C; c++) {
+          yt[c] = exp(nnl2_load(j->dt, x, base + c) - mx);
+          sum += yt[c];
+        }
+      }
+      for (c = 0; c < C; c++) yt[c] /= sum;
+    }
+    if (j->dt == TF_FLOAT && ctc_entry_scaled(j, b, y, la, lb, ps)) continue;
+    ctc_entry_log(j, b, y, la, lb, ps, ly);
+  }
+done:
+  tfe_free(y);
+  tfe_free(ly);
+  tfe_free(ps);
+  tfe_free(la);
+  tfe_free(lb);
+}
+
 static void ctc_loss_compute(tfe_kernel_context* k) {
   const TF_Tensor* in = k->inputs[0];
   const TF_Tensor* li = k->inputs[1];
@@ -106,12 +343,11 @@ static void ctc_loss_compute(tfe_kernel_context* k) {
   int merge = kutil_attr_bool(k, "ctc_merge_repeated", 1);
   int ignore = kutil_attr_bool(k, "ignore_longer_outputs_than_inputs", 0);
   TF_DataType dt = in->dtype;
-  int64_t T, B, C, b, t, u, i;
+  int64_t T, B, C, b, i;
   const int32_t* seq;
   ctc_labels lab = {NULL, NULL};
   int** lp = NULL; /* l' per batch entry */
   int64_t* lpn = NULL;
-  double *y = NULL, *la = NULL, *lb = NULL, *ps = NULL;
   TF_Tensor *loss, *grad;
   kutil_shape_buf s1, s2;
   char lbuf[512], sbuf[512];
@@ -255,95 +491,28 @@ static void ctc_loss_compute(tfe_kernel_context* k) {
     lpn[b] = 2 * nl + 1;
     tfe_free(l);
   }
-  y = (double*)tfe_malloc((size_t)(T * C + 1) * sizeof(double));
-  ps = (double*)tfe_malloc((size_t)(C + 1) * sizeof(double));
   {
+    ctc_job job;
     int64_t maxu = 0;
     for (b = 0; b < B; b++) maxu = lpn[b] > maxu ? lpn[b] : maxu;
-    la = (double*)tfe_malloc((size_t)(maxu * T + 1) * sizeof(double));
-    lb = (double*)tfe_malloc((size_t)(maxu * T + 1) * sizeof(double));
-  }
-  if (y == NULL || ps == NULL || la == NULL || lb == NULL) {
-    KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "OOM in CTCLoss");
-    goto done;
-  }
-  for (b = 0; b < B; b++) {
-    int64_t Tb = seq[b], U = lpn[b], c;
-    const int* l = lp[b];
-    int blank = (int)(C - 1);
-    double logp = -INFINITY;
-    if (Tb == 0 || (ignore && lab.start[b + 1] - lab.start[b] > Tb)) continue;
-    /* softmax over classes per step */
-    for (t = 0; t < Tb; t++) {
-      double mx = -INFINITY, sum = 0;
-      for (c = 0; c < C; c++) {
-        double v = nnl2_load(dt, kutil_data(in), (t * B + b) * C + c);
-        if (v > mx) mx = v;
-      }
-      for (c = 0; c < C; c++) {
-        double e = exp(nnl2_load(dt, kutil_data(in), (t * B + b) * C + c) - mx);
-        y[t * C + c] = e;
-        sum += e;
-      }
-      for (c = 0; c < C; c++) y[t * C + c] /= sum;
-    }
-    /* alpha[u][t], beta[u][t] as la[u * Tb + t] */
-    for (i = 0; i < U * Tb; i++) la[i] = lb[i] = -INFINITY;
-    la[0] = log(y[blank]);
-    if (U > 1) la[1 * Tb] = log(y[l[1]]);
-    for (t = 1; t < Tb; t++) {
-      int64_t lo = U - 2 * (Tb - t) > 0 ? U - 2 * (Tb - t) : 0;
-      int64_t hi = 2 * (t + 1) < U ? 2 * (t + 1) : U;
-      for (u = lo; u < hi; u++) {
-        double s = -INFINITY;
-        if (merge || l[u] == blank) s = la[u * Tb + t - 1];
-        if (u > 0) s = lse(s, la[(u - 1) * Tb + t - 1]);
-        if (u > 1 && l[u] != blank && !(merge && l[u] == l[u - 2])) {
-          s = lse(s, la[(u - 2) * Tb + t - 1]);
-        }
-        la[u * Tb + t] = log(y[t * C + l[u]]) + s;
-      }
-    }
-    for (u = U - 2 >= 0 ? U - 2 : 0; u < U; u++) lb[u * Tb + Tb - 1] = 0;
-    for (t = Tb - 2; t >= 0; t--) {
-      int64_t lo = U - 2 * (Tb - t) > 0 ? U - 2 * (Tb - t) : 0;
-      int64_t hi = 2 * (t + 1) < U ? 2 * (t + 1) : U;
-      for (u = lo; u < hi; u++) {
-        double* d = &lb[u * Tb + t];
-        if (merge || l[u] == blank) {
-          *d = lse(*d, lb[u * Tb + t + 1] + log(y[(t + 1) * C + l[u]]));
-        }
-        if (u + 1 < U) {
-          *d = lse(*d, lb[(u + 1) * Tb + t + 1] +
-                           log(y[(t + 1) * C + l[u + 1]]));
-        }
-        if (u + 2 < U && l[u] != blank && !(merge && l[u] == l[u + 2])) {
-          *d = lse(*d, lb[(u + 2) * Tb + t + 1] +
-                           log(y[(t + 1) * C + l[u + 2]]));
-        }
-      }
-    }
-    for (u = 0; u < U; u++) logp = lse(logp, la[u * Tb] + lb[u * Tb]);
-    nnl2_store(dt, kutil_data(loss), b, -logp);
-    for (t = 0; t < Tb; t++) {
-      int64_t base = (t * B + b) * C;
-      if (logp == -INFINITY) {
-        for (c = 0; c < C; c++) nnl2_store(dt, kutil_data(grad), base + c, y[t * C + c]);
-        continue;
-      }
-      for (c = 0; c < C; c++) ps[c] = -INFINITY;
-      for (u = 0; u < U; u++) {
-        ps[l[u]] = lse(ps[l[u]], la[u * Tb + t] + lb[u * Tb + t]);
-      }
-      for (c = 0; c < C; c++) {
-        double neg;
-        if (dt == TF_FLOAT) {
-          neg = expf((float)((float)ps[c] - (float)logp));
-        } else {
-          neg = expf((float)(ps[c] - logp));
-        }
-        nnl2_store(dt, kutil_data(grad), base + c, y[t * C + c] - neg);
-      }
+    job.in = in;
+    job.loss = loss;
+    job.grad = grad;
+    job.dt = dt;
+    job.T = T;
+    job.B = B;
+    job.C = C;
+    job.maxu = maxu;
+    job.seq = seq;
+    job.lab = &lab;
+    job.lp = lp;
+    job.lpn = lpn;
+    job.merge = merge;
+    job.ignore = ignore;
+    atomic_init(&job.oom, 0);
+    tfe_parallel_for(tfe_kernel_threadpool(k), B, 1, ctc_entries, &job);
+    if (atomic_load(&job.oom)) {
+      KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "OOM in CTCLoss");
     }
   }
 done:
@@ -354,10 +523,6 @@ done:
   tfe_free(lpn);
   tfe_free(lab.start);
   tfe_free(lab.vals);
-  tfe_free(y);
-  tfe_free(ps);
-  tfe_free(la);
-  tfe_free(lb);
 }
 
 /* ---- CTCGreedyDecoder ---- */
