@@ -998,15 +998,48 @@ static void q2_qdq_range(const q2_qdq_p* p, double* mn, double* mx,
 }
 
 KUTIL_CLONES
-static void q2_minmax_f32(const float* x, int64_t n, float* mn, float* mx) {
-  float a = x[0], b = x[0];
-  int64_t i;
-  for (i = 1; i < n; i++) {
-    a = x[i] < a ? x[i] : a;
-    b = x[i] > b ? x[i] : b;
+/* min and max of x as TF's sequential scan keeps them: a NaN x[0] stays,
+ * later NaNs are skipped and of equal values (+0 and -0) the first one
+ * wins. The values come from 16 independent lanes (vectorizable); a zero
+ * result then takes its sign from the first zero in x. */
+KUTIL_CLONES
+static void q2_minmax_lanes(const float* x, int64_t n, float* mn, float* mx) {
+  float la[16], lb[16];
+  int64_t i = 0;
+  int l;
+  for (l = 0; l < 16; l++) la[l] = lb[l] = x[0];
+  for (; i + 16 <= n; i += 16) {
+    for (l = 0; l < 16; l++) {
+      const float v = x[i + l];
+      la[l] = v < la[l] ? v : la[l];
+      lb[l] = v > lb[l] ? v : lb[l];
+    }
   }
-  *mn = a;
-  *mx = b;
+  for (; i < n; i++) {
+    la[0] = x[i] < la[0] ? x[i] : la[0];
+    lb[0] = x[i] > lb[0] ? x[i] : lb[0];
+  }
+  for (l = 1; l < 16; l++) {
+    la[0] = la[l] < la[0] ? la[l] : la[0];
+    lb[0] = lb[l] > lb[0] ? lb[l] : lb[0];
+  }
+  *mn = la[0];
+  *mx = lb[0];
+}
+
+static void q2_minmax_f32(const float* x, int64_t n, float* mn, float* mx) {
+  int64_t i;
+  if (isnan(x[0])) {
+    *mn = *mx = x[0];
+    return;
+  }
+  q2_minmax_lanes(x, n, mn, mx);
+  if (*mn == 0.0f || *mx == 0.0f) {
+    for (i = 0; i < n && x[i] != 0.0f; i++) {
+    }
+    if (*mn == 0.0f) *mn = x[i];
+    if (*mx == 0.0f) *mx = x[i];
+  }
 }
 
 /* Quantizes and dequantizes slice s of a pre x ns x post array. */
@@ -1421,21 +1454,73 @@ static void q2_requant_32_to_u8(const int32_t* in, uint8_t* out, int64_t n,
   }
 }
 
-/* The general requantization (TF's Eigen dequantize then quantize). */
-static void q2_requant_general(const void* in, TF_DataType idt, void* out,
-                               TF_DataType odt, int64_t n, float min_in,
-                               float max_in, float min_out, float max_out) {
-  const q2_qt iq = q2_qtype(idt), oq = q2_qtype(odt);
-  const q2_deq d = q2_deq_make(iq.bits, iq.lo, min_in, max_in);
-  const q2_quant f = q2_quant_make(oq, min_out, max_out);
+/* The general requantization (TF's Eigen dequantize then quantize): p is
+ * the dequantizer's scale and offset then the quantizer's scale, shift, lo
+ * and hi (q2_quant_one's arithmetic, roundf through q2_round_f). */
+typedef struct q2_rqjob {
+  const void* in;
+  void* out;
+  TF_DataType idt, odt;
+  q2_deq d;
+  q2_quant f;
+} q2_rqjob;
+
+#define Q2R_LOOP(TI, TO)                                                     \
+  do {                                                                       \
+    const TI* x_ = (const TI*)j->in;                                         \
+    TO* o_ = (TO*)j->out;                                                    \
+    for (i = begin; i < end; i++) {                                          \
+      const float v = ds + (float)x_[i] * dsc;                               \
+      o_[i] = (TO)(uint32_t)q2_trunc_i32(                                    \
+          q2_clampf(q2_round_f(v * fs) - fsh, flo, fhi));                    \
+    }                                                                        \
+  } while (0)
+
+#define Q2R_OUT(TI)                                                          \
+  do {                                                                       \
+    switch (j->odt) {                                                        \
+      case TF_QINT8: Q2R_LOOP(TI, int8_t); break;                            \
+      case TF_QUINT8: Q2R_LOOP(TI, uint8_t); break;                          \
+      case TF_QINT16: Q2R_LOOP(TI, int16_t); break;                          \
+      case TF_QUINT16: Q2R_LOOP(TI, uint16_t); break;                        \
+      default: Q2R_LOOP(TI, int32_t); break;                                 \
+    }                                                                        \
+  } while (0)
+
+KUTIL_CLONES
+static void q2_rqjob_chunk(void* arg, int64_t begin, int64_t end) {
+  const q2_rqjob* j = (const q2_rqjob*)arg;
+  const float ds = j->d.offset, dsc = j->d.scale;
+  const float fs = j->f.scale, fsh = j->f.shift, flo = j->f.lo, fhi = j->f.hi;
   int64_t i;
-  for (i = 0; i < n; i++) {
-    float v = d.offset + (float)q2_load(in, idt, i) * d.scale;
-    q2_store(out, odt, i, q2_quant_one(v, &f));
+  switch (j->idt) {
+    case TF_QINT8: Q2R_OUT(int8_t); break;
+    case TF_QUINT8: Q2R_OUT(uint8_t); break;
+    case TF_QINT16: Q2R_OUT(int16_t); break;
+    case TF_QUINT16: Q2R_OUT(uint16_t); break;
+    default: Q2R_OUT(int32_t); break;
   }
 }
+#undef Q2R_OUT
+#undef Q2R_LOOP
 
-static void q2_requant(const TF_Tensor* x, TF_Tensor* y, float min_in,
+static void q2_requant_general(tfe_kernel_context* k, const void* in,
+                               TF_DataType idt, void* out, TF_DataType odt,
+                               int64_t n, float min_in, float max_in,
+                               float min_out, float max_out) {
+  const q2_qt iq = q2_qtype(idt), oq = q2_qtype(odt);
+  q2_rqjob j;
+  j.in = in;
+  j.out = out;
+  j.idt = idt;
+  j.odt = odt;
+  j.d = q2_deq_make(iq.bits, iq.lo, min_in, max_in);
+  j.f = q2_quant_make(oq, min_out, max_out);
+  tfe_parallel_for(tfe_kernel_threadpool(k), n, 32768, q2_rqjob_chunk, &j);
+}
+
+static void q2_requant(tfe_kernel_context* k, const TF_Tensor* x,
+                       TF_Tensor* y, float min_in,
                        float max_in, float min_out, float max_out) {
   int64_t n = kutil_num_elements(x);
   if (n == 0) return;
@@ -1443,7 +1528,7 @@ static void q2_requant(const TF_Tensor* x, TF_Tensor* y, float min_in,
     q2_requant_32_to_u8((const int32_t*)kutil_data(x), (uint8_t*)kutil_data(y),
                         n, min_in, max_in, min_out, max_out);
   } else {
-    q2_requant_general(kutil_data(x), x->dtype, kutil_data(y), y->dtype, n,
+    q2_requant_general(k, kutil_data(x), x->dtype, kutil_data(y), y->dtype, n,
                        min_in, max_in, min_out, max_out);
   }
 }
@@ -1495,7 +1580,7 @@ static void k_requantize(tfe_kernel_context* k) {
   }
   y = tfe_kernel_alloc_output(k, 0, k->output_types[0], x->dims, x->num_dims);
   if (y == NULL) return;
-  q2_requant(x, y, q2_f0(k->inputs[1]), q2_f0(k->inputs[2]), rmin, rmax);
+  q2_requant(k, x, y, q2_f0(k->inputs[1]), q2_f0(k->inputs[2]), rmin, rmax);
   q2_alloc_range(k, 1, rmin, rmax);
 }
 
@@ -1547,7 +1632,7 @@ static void k_quantize_down_and_shrink_range(tfe_kernel_context* k) {
   amax = q2_q_to_f(hi, 32, INT32_MIN, in_min, in_max);
   y = tfe_kernel_alloc_output(k, 0, k->output_types[0], x->dims, x->num_dims);
   if (y == NULL) return;
-  q2_requant(x, y, in_min, in_max, amin, amax);
+  q2_requant(k, x, y, in_min, in_max, amin, amax);
   q2_alloc_range(k, 1, amin, amax);
 }
 
@@ -1848,6 +1933,175 @@ static inline int32_t q2u_requant1_wide(int32_t in, int32_t qm, int shift,
   return q2u_clamp(q2u_add((int32_t)r, ozp), lo, hi);
 }
 
+/* The elementwise Uniform* loops (quantize, dequantize, requantize) over a
+ * pre x ns x post tensor with per-channel parameter arrays (one entry
+ * when per tensor). Per tensor the elements are split over the thread
+ * pool; per axis with post == 1 a row holds every channel and parameters
+ * are read per element, otherwise a row is one channel's run of post
+ * values. Each element is computed exactly as the scalar helpers above
+ * (q2u_int, q2u_requant1, q2u_requant1_wide) do. */
+enum { Q2C_UQ, Q2C_UDQ, Q2C_UREQ, Q2C_UREQ_WIDE };
+
+typedef struct q2_cj {
+  int kind;
+  TF_DataType idt, odt;
+  const void* in;
+  void* out;
+  int64_t ns, post;
+  const float* f;     /* UQ: 1 / scale; UDQ: scale */
+  const int32_t* z;   /* UQ, UDQ: zero point; UREQ: input zero point */
+  const int32_t* qm;  /* UREQ: Q31 multiplier */
+  const int32_t* tot; /* UREQ: 31 - shift */
+  const int32_t* oz;  /* UREQ: output zero point */
+  int32_t lo, hi;
+} q2_cj;
+
+/* A value of input type TI as q2u_int reads it. */
+#define Q2C_IN(TI, v) \
+  (sizeof(TI) == 4 ? q2_trunc_i32((float)(v)) : (int32_t)(v))
+
+#define Q2C_RQ(v32, PS)                                                      \
+  q2u_clamp(q2u_add((int32_t)q2_clamp64(                                     \
+                        ((int64_t)q2u_sub(v32, Q2C_GET(z, PS)) *             \
+                             (int64_t)Q2C_GET(qm, PS) +                      \
+                         ((int64_t)1 << (Q2C_GET(tot, PS) - 1))) >>          \
+                        Q2C_GET(tot, PS)),                                   \
+                    Q2C_GET(oz, PS)),                                        \
+            lo, hi)
+
+#define Q2C_RQW(v32, PS)                                                     \
+  q2u_clamp(q2u_add((int32_t)q2_clamp64(                                     \
+                        (int64_t)((uint64_t)((int64_t)(v32) -                \
+                                             (int64_t)Q2C_GET(z, PS)) *      \
+                                      (uint64_t)(int64_t)Q2C_GET(qm, PS) +   \
+                                  ((uint64_t)1 << (Q2C_GET(tot, PS) - 1))) >> \
+                        Q2C_GET(tot, PS)),                                   \
+                    Q2C_GET(oz, PS)),                                        \
+            lo, hi)
+
+/* A parameter: with PS 0 the row's value hoisted into a local (fv, zv, ...),
+ * with PS 1 the array entry of element c. */
+#define Q2C_GET(arr, PS) Q2C_GET_##PS(arr)
+#define Q2C_GET_0(arr) arr##v
+#define Q2C_GET_1(arr) arr[c]
+
+/* One row of len values from element offset off. */
+#define Q2C_LOOP(TI, TO, EXPR, PS)                                           \
+  do {                                                                       \
+    const TI* x_ = (const TI*)j->in + off;                                   \
+    TO* o_ = (TO*)j->out + off;                                              \
+    for (c = 0; c < len; c++) {                                              \
+      const TI xv = x_[c];                                                   \
+      o_[c] = (TO)(EXPR);                                                    \
+    }                                                                        \
+  } while (0)
+
+#define Q2C_UQ_EXPR(PS)                                                      \
+  (uint32_t)q2u_clamp_fast(                                                  \
+      (int32_t)((uint32_t)q2_floor_i32(xv * Q2C_GET(f, PS) + 0.5f) +         \
+                (uint32_t)Q2C_GET(z, PS)),                                   \
+      lo, hi)
+
+#define Q2C_OUTS(TI, EXPR, PS)                                               \
+  do {                                                                       \
+    switch (j->odt) {                                                        \
+      case TF_QINT8: Q2C_LOOP(TI, int8_t, (uint32_t)(EXPR), PS); break;      \
+      case TF_QUINT8: Q2C_LOOP(TI, uint8_t, (uint32_t)(EXPR), PS); break;    \
+      default: Q2C_LOOP(TI, int32_t, (uint32_t)(EXPR), PS); break;           \
+    }                                                                        \
+  } while (0)
+
+#define Q2C_INS(MAC, PS)                                                     \
+  do {                                                                       \
+    switch (j->idt) {                                                        \
+      case TF_QINT8: MAC(int8_t, PS); break;                                 \
+      case TF_QUINT8: MAC(uint8_t, PS); break;                               \
+      default: MAC(int32_t, PS); break;                                      \
+    }                                                                        \
+  } while (0)
+
+#define Q2C_UDQ_M(TI, PS) \
+  Q2C_LOOP(TI, float, (float)q2u_sub(Q2C_IN(TI, xv), Q2C_GET(z, PS)) * Q2C_GET(f, PS), PS)
+#define Q2C_RQ_M(TI, PS) Q2C_OUTS(TI, Q2C_RQ(Q2C_IN(TI, xv), PS), PS)
+#define Q2C_RQW_M(TI, PS) Q2C_OUTS(TI, Q2C_RQW(Q2C_IN(TI, xv), PS), PS)
+
+#define Q2C_ROW(PS)                                                          \
+  do {                                                                       \
+    switch (j->kind) {                                                       \
+      case Q2C_UQ: Q2C_OUTS(float, Q2C_UQ_EXPR(PS), PS); break;              \
+      case Q2C_UDQ: Q2C_INS(Q2C_UDQ_M, PS); break;                           \
+      case Q2C_UREQ: Q2C_INS(Q2C_RQ_M, PS); break;                           \
+      default: Q2C_INS(Q2C_RQW_M, PS); break;                                \
+    }                                                                        \
+  } while (0)
+
+static inline int64_t q2_clamp64(int64_t r) {
+  r = r < INT32_MIN ? INT32_MIN : r;
+  return r > INT32_MAX ? INT32_MAX : r;
+}
+
+KUTIL_CLONES
+static void q2_cj_chunk(void* arg, int64_t begin, int64_t end) {
+  const q2_cj* j = (const q2_cj*)arg;
+  const int64_t ns = j->ns, post = j->post;
+  const float* f = j->f;
+  const int32_t *z = j->z, *qm = j->qm, *tot = j->tot, *oz = j->oz;
+  const int32_t lo = j->lo, hi = j->hi;
+  int64_t r, c, off, len;
+  if (post == 1 && ns > 1) {
+    for (r = begin; r < end; r++) {
+      off = r * ns;
+      len = ns;
+      Q2C_ROW(1);
+    }
+  } else {
+    /* one channel per row (the whole range when per tensor) */
+    const int per_tensor = ns == 1;
+    for (r = per_tensor ? 0 : begin; r < (per_tensor ? 1 : end); r++) {
+      const int64_t pb = per_tensor ? 0 : r % ns;
+      const float fv = f != NULL ? f[pb] : 0.0f;
+      const int32_t zv = z != NULL ? z[pb] : 0;
+      const int32_t qmv = qm != NULL ? qm[pb] : 0;
+      const int32_t totv = tot != NULL ? tot[pb] : 1;
+      const int32_t ozv = oz != NULL ? oz[pb] : 0;
+      off = per_tensor ? begin : r * post;
+      len = per_tensor ? end - begin : post;
+      Q2C_ROW(0);
+    }
+  }
+}
+#undef Q2C_ROW
+#undef Q2C_RQW_M
+#undef Q2C_RQ_M
+#undef Q2C_UDQ_M
+#undef Q2C_INS
+#undef Q2C_OUTS
+#undef Q2C_UQ_EXPR
+#undef Q2C_LOOP
+#undef Q2C_RQW
+#undef Q2C_RQ
+#undef Q2C_IN
+#undef Q2C_GET
+#undef Q2C_GET_0
+#undef Q2C_GET_1
+
+/* Runs job j over a pre x ns x post tensor (ns == 1: per tensor). */
+static void q2_cj_run(tfe_kernel_context* k, q2_cj* j, int64_t pre,
+                      int64_t ns, int64_t post) {
+  j->ns = ns;
+  j->post = post;
+  if (pre <= 0 || ns <= 0 || post <= 0) return;
+  if (ns == 1) {
+    tfe_parallel_for(tfe_kernel_threadpool(k), pre * post, 32768, q2_cj_chunk, j);
+  } else {
+    const int64_t rows = post == 1 ? pre : pre * ns;
+    const int64_t len = post == 1 ? ns : post;
+    const int64_t grain = 32768 / len;
+    tfe_parallel_for(tfe_kernel_threadpool(k), rows, grain < 1 ? 1 : grain,
+                     q2_cj_chunk, j);
+  }
+}
+
 /* TF's EvalRequantize: per tensor, or per axis when either side has rank-1
  * scales. Output y has x's shape. */
 static int q2u_requantize(tfe_kernel_context* k, const TF_Tensor* x,
@@ -1856,23 +2110,14 @@ static int q2u_requantize(tfe_kernel_context* k, const TF_Tensor* x,
                           int ozp_per_axis, int in_axis, int out_axis,
                           int32_t lo, int32_t hi, TF_Tensor* y) {
   const int64_t n = kutil_num_elements(x);
-  int32_t qm;
-  int shift;
-  int64_t i;
-  if (in_axis == -1 && out_axis == -1) {
-    if (!q2u_quantize_multiplier(k, (double)q2u_f(isc, 0) / (double)q2u_f(osc, 0),
-                                 &qm, &shift)) {
-      return 0;
-    }
-    for (i = 0; i < n; i++) {
-      q2_store(kutil_data(y), y->dtype, i,
-               q2u_requant1(q2u_int(kutil_data(x), x->dtype, i), qm, shift,
-                            q2u_i(izp, 0), ozp[0], lo, hi));
-    }
-  } else {
+  int32_t* prm;
+  int64_t ns = 1, pre = 1, post = n, c;
+  int ipa = 0, opa = 0, ok = 1;
+  q2_cj j;
+  if (in_axis != -1 || out_axis != -1) {
     const int axis = in_axis >= 0 ? in_axis : out_axis;
-    const int ipa = isc->num_dims == 1, opa = osc->num_dims == 1;
-    int64_t ns, pre, post, a, b, c;
+    ipa = isc->num_dims == 1;
+    opa = osc->num_dims == 1;
     if (axis >= x->num_dims) {
       KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
                  "quantization axis %d is out of range for a tensor of rank %d",
@@ -1888,26 +2133,39 @@ static int q2u_requantize(tfe_kernel_context* k, const TF_Tensor* x,
       return 0;
     }
     q2_split(x, axis, &pre, &post);
-    for (c = 0; c < ns; c++) {
-      if (!q2u_quantize_multiplier(
-              k, (double)q2u_f(isc, ipa ? c : 0) / (double)q2u_f(osc, opa ? c : 0),
-              &qm, &shift)) {
-        return 0;
-      }
-      for (a = 0; a < pre; a++) {
-        for (b = 0; b < post; b++) {
-          int64_t j = (a * ns + c) * post + b;
-          const int32_t in = q2u_int(kutil_data(x), x->dtype, j);
-          const int32_t oz = ozp[(opa && ozp_per_axis) ? c : 0];
-          q2_store(kutil_data(y), y->dtype, j,
-                   ipa ? q2u_requant1(in, qm, shift, q2u_i(izp, c), oz, lo, hi)
-                       : q2u_requant1_wide(in, qm, shift, q2u_i(izp, 0), oz,
-                                           lo, hi));
-        }
-      }
-    }
   }
-  return 1;
+  prm = (int32_t*)tfe_malloc((size_t)(ns > 0 ? ns : 1) * 4 * sizeof(int32_t));
+  if (prm == NULL) {
+    KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory requantizing");
+    return 0;
+  }
+  for (c = 0; c < ns && ok; c++) {
+    int shift = 0;
+    ok = q2u_quantize_multiplier(
+        k, (double)q2u_f(isc, ipa ? c : 0) / (double)q2u_f(osc, opa ? c : 0),
+        prm + c, &shift);
+    prm[ns + c] = 31 - shift;
+    prm[2 * ns + c] = q2u_i(izp, ipa ? c : 0);
+    prm[3 * ns + c] = ozp[(opa && ozp_per_axis) ? c : 0];
+  }
+  if (ok) {
+    memset(&j, 0, sizeof j);
+    /* per axis with a per-tensor input: TF keeps input - zero_point wide */
+    j.kind = (in_axis != -1 || out_axis != -1) && !ipa ? Q2C_UREQ_WIDE : Q2C_UREQ;
+    j.idt = x->dtype;
+    j.odt = y->dtype;
+    j.in = kutil_data(x);
+    j.out = kutil_data(y);
+    j.qm = prm;
+    j.tot = prm + ns;
+    j.z = prm + 2 * ns;
+    j.oz = prm + 3 * ns;
+    j.lo = lo;
+    j.hi = hi;
+    q2_cj_run(k, &j, pre, ns, post);
+  }
+  tfe_free(prm);
+  return ok;
 }
 
 static void k_uniform_quantize(tfe_kernel_context* k) {
@@ -1915,7 +2173,9 @@ static void k_uniform_quantize(tfe_kernel_context* k) {
   const TF_Tensor* sc = k->inputs[1];
   const TF_Tensor* zp = k->inputs[2];
   int32_t axis, lo, hi;
-  int64_t ns = 1, pre = 1, post, a, b, c;
+  int64_t ns = 1, pre = 1, post, c;
+  float* inv;
+  q2_cj j;
   TF_Tensor* y;
   if (!q2u_attr_axis(k, "quantization_axis", &axis) ||
       !kutil_attr_int32(k, "quantization_min_val", 0, &lo) ||
@@ -1942,20 +2202,24 @@ static void k_uniform_quantize(tfe_kernel_context* k) {
     q2_job_run(k, &j, post);
     return;
   }
-  for (c = 0; c < ns; c++) {
-    const float inv = 1.0f / q2u_f(sc, c);
-    const int32_t z = q2u_i(zp, c);
-    for (a = 0; a < pre; a++) {
-      for (b = 0; b < post; b++) {
-        int64_t j = (a * ns + c) * post + b;
-        float v = floorf(((const float*)kutil_data(x))[j] * inv + 0.5f);
-        int32_t q = q2u_add(q2_trunc_i32(v), z);
-        q = q > hi ? hi : q;
-        q = q < lo ? lo : q;
-        q2_store(kutil_data(y), y->dtype, j, q);
-      }
-    }
+  inv = (float*)tfe_malloc((size_t)ns * sizeof(float));
+  if (inv == NULL) {
+    KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory in UniformQuantize");
+    return;
   }
+  for (c = 0; c < ns; c++) inv[c] = 1.0f / q2u_f(sc, c);
+  memset(&j, 0, sizeof j);
+  j.kind = Q2C_UQ;
+  j.idt = TF_FLOAT;
+  j.odt = y->dtype;
+  j.in = kutil_data(x);
+  j.out = kutil_data(y);
+  j.f = inv;
+  j.z = (const int32_t*)kutil_data(zp);
+  j.lo = lo;
+  j.hi = hi;
+  q2_cj_run(k, &j, pre, ns, post);
+  tfe_free(inv);
 }
 
 static void k_uniform_dequantize(tfe_kernel_context* k) {
@@ -1963,7 +2227,8 @@ static void k_uniform_dequantize(tfe_kernel_context* k) {
   const TF_Tensor* sc = k->inputs[1];
   const TF_Tensor* zp = k->inputs[2];
   int32_t axis;
-  int64_t ns = 1, pre = 1, post, a, b, c;
+  int64_t ns = 1, pre = 1, post;
+  q2_cj j;
   TF_Tensor* y;
   if (!q2u_attr_axis(k, "quantization_axis", &axis)) return;
   if (!q2u_axis_valid(k, x->dims, x->num_dims, sc, zp, axis)) return;
@@ -1979,17 +2244,15 @@ static void k_uniform_dequantize(tfe_kernel_context* k) {
   } else {
     post = kutil_num_elements(x);
   }
-  for (c = 0; c < ns; c++) {
-    const float s = q2u_f(sc, c);
-    const int32_t z = q2u_i(zp, c);
-    for (a = 0; a < pre; a++) {
-      for (b = 0; b < post; b++) {
-        int64_t j = (a * ns + c) * post + b;
-        ((float*)kutil_data(y))[j] =
-            (float)q2u_sub(q2u_int(kutil_data(x), x->dtype, j), z) * s;
-      }
-    }
-  }
+  memset(&j, 0, sizeof j);
+  j.kind = Q2C_UDQ;
+  j.idt = x->dtype;
+  j.odt = TF_FLOAT;
+  j.in = kutil_data(x);
+  j.out = kutil_data(y);
+  j.f = (const float*)kutil_data(sc);
+  j.z = (const int32_t*)kutil_data(zp);
+  q2_cj_run(k, &j, pre, ns, post);
 }
 
 static void k_uniform_requantize(tfe_kernel_context* k) {
