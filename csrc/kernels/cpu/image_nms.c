@@ -11,6 +11,11 @@
  * in float from the corners in either order; an empty box overlaps
  * nothing. For half inputs every score and weight operation is rounded to
  * half as TF's Eigen::half arithmetic is. */
+#if defined(__GNUC__) && !defined(__clang__)
+/* The IoU loop relies on the loop vectorizer at full strength. */
+#pragma GCC optimize("O3")
+#endif
+
 #include <math.h>
 #include <string.h>
 
@@ -46,6 +51,24 @@ static void heap_push(nms_heap* h, nms_cand c) {
   h->v[i] = c;
 }
 
+/* Moves v[i] down to its place in the subtree below it. */
+static void heap_sift_down(nms_heap* h, int64_t i) {
+  nms_cand x = h->v[i];
+  for (;;) {
+    int64_t l = 2 * i + 1, r = l + 1, best = i;
+    const nms_cand* bc = &x;
+    if (l < h->n && cand_before(&h->v[l], bc)) {
+      best = l;
+      bc = &h->v[l];
+    }
+    if (r < h->n && cand_before(&h->v[r], bc)) best = r;
+    if (best == i) break;
+    h->v[i] = h->v[best];
+    i = best;
+  }
+  h->v[i] = x;
+}
+
 static nms_cand heap_pop(nms_heap* h) {
   nms_cand top = h->v[0], last = h->v[--h->n];
   int64_t i = 0;
@@ -77,21 +100,51 @@ static float read_f(const TF_Tensor* t, int64_t i) {
   return ((const float*)kutil_data(t))[i];
 }
 
+/* fminf/fmaxf (a NaN operand yields the other one) without the libm
+ * call. */
+static inline float mnf(float a, float b) { return (a < b || b != b) ? a : b; }
+static inline float mxf(float a, float b) { return (a > b || b != b) ? a : b; }
+
+/* Each box as (ymin, xmin, ymax, xmax, area), computed once: the IoU
+ * below does the same float operations as taking them from the corners
+ * every time. */
+static void box_prep(const float* p, float* q) {
+  q[0] = mnf(p[0], p[2]);
+  q[1] = mnf(p[1], p[3]);
+  q[2] = mxf(p[0], p[2]);
+  q[3] = mxf(p[1], p[3]);
+  q[4] = (q[2] - q[0]) * (q[3] - q[1]);
+}
+
 static float iou(const float* b, int64_t i, int64_t j) {
-  const float* p = b + i * 4;
-  const float* q = b + j * 4;
-  float ymin_i = fminf(p[0], p[2]), xmin_i = fminf(p[1], p[3]);
-  float ymax_i = fmaxf(p[0], p[2]), xmax_i = fmaxf(p[1], p[3]);
-  float ymin_j = fminf(q[0], q[2]), xmin_j = fminf(q[1], q[3]);
-  float ymax_j = fmaxf(q[0], q[2]), xmax_j = fmaxf(q[1], q[3]);
-  float area_i = (ymax_i - ymin_i) * (xmax_i - xmin_i);
-  float area_j = (ymax_j - ymin_j) * (xmax_j - xmin_j);
+  const float* p = b + i * 5;
+  const float* q = b + j * 5;
   float iy, ix, inter;
-  if (area_i <= 0 || area_j <= 0) return 0.0f;
-  iy = fminf(ymax_i, ymax_j) - fmaxf(ymin_i, ymin_j);
-  ix = fminf(xmax_i, xmax_j) - fmaxf(xmin_i, xmin_j);
+  if (p[4] <= 0 || q[4] <= 0) return 0.0f;
+  iy = mnf(p[2], q[2]) - mxf(p[0], q[0]);
+  ix = mnf(p[3], q[3]) - mxf(p[1], q[1]);
   inter = (iy > 0 ? iy : 0.0f) * (ix > 0 ? ix : 0.0f);
-  return inter / (area_i + area_j - inter);
+  return inter / (p[4] + q[4] - inter);
+}
+
+/* IoU of box c (prepared as above) with m selected boxes held as
+ * columns (ymin, xmin, ymax, xmax, area), the same float operations as
+ * iou(c, j); no branches, so the loop runs as SIMD code. */
+KUTIL_CLONES static void iou_many(const float* c, int64_t m,
+                                  const float* restrict y0,
+                                  const float* restrict x0,
+                                  const float* restrict y1,
+                                  const float* restrict x1,
+                                  const float* restrict ar,
+                                  float* restrict out) {
+  int64_t j;
+  for (j = 0; j < m; j++) {
+    float iy = mnf(c[2], y1[j]) - mxf(c[0], y0[j]);
+    float ix = mnf(c[3], x1[j]) - mxf(c[1], x0[j]);
+    float inter = (iy > 0 ? iy : 0.0f) * (ix > 0 ? ix : 0.0f);
+    float v = inter / (c[4] + ar[j] - inter);
+    out[j] = (c[4] <= 0 || ar[j] <= 0) ? 0.0f : v;
+  }
 }
 
 /* Checks a scalar input; V3 adds TF's rank note to the first two. */
@@ -125,6 +178,7 @@ static void nms_compute(tfe_kernel_context* k, int version) {
   float* bx = NULL;
   int32_t* sel = NULL;
   float* sel_scores = NULL;
+  float *cols = NULL, *sims = NULL;
   nms_heap heap = {NULL, 0};
   TF_Tensor* out;
   int soft;
@@ -184,24 +238,70 @@ static void nms_compute(tfe_kernel_context* k, int version) {
   soft = sigma > 0.0f;
   if (soft) scale = rnd(half, rnd(half, -0.5f) / rnd(half, sigma));
   cap = nboxes < max_out ? nboxes : max_out;
-  bx = (float*)tfe_malloc(sizeof(float) * (size_t)(nboxes * 4 + 1));
+  bx = (float*)tfe_malloc(sizeof(float) * (size_t)(nboxes * 5 + 1));
   heap.v = (nms_cand*)tfe_malloc(sizeof(nms_cand) * (size_t)(nboxes + 1));
   sel = (int32_t*)tfe_malloc(sizeof(int32_t) * (size_t)(cap + 1));
   sel_scores = (float*)tfe_malloc(sizeof(float) * (size_t)(cap + 1));
-  if (bx == NULL || heap.v == NULL || sel == NULL || sel_scores == NULL) {
+  /* the selected boxes' prepared values as five columns, and the IoUs of
+   * one candidate with them (hard NMS) */
+  cols = (float*)tfe_malloc(sizeof(float) * (size_t)(5 * cap + 1));
+  sims = (float*)tfe_malloc(sizeof(float) * (size_t)(cap + 1));
+  if (bx == NULL || heap.v == NULL || sel == NULL || sel_scores == NULL ||
+      cols == NULL || sims == NULL) {
     KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED,
                "out of memory in NonMaxSuppression");
     goto done;
   }
-  for (i = 0; i < nboxes * 4; i++) bx[i] = read_f(boxes, i);
+  for (i = 0; i < nboxes; i++) {
+    float p[4];
+    int q;
+    for (q = 0; q < 4; q++) p[q] = read_f(boxes, i * 4 + q);
+    box_prep(p, bx + i * 5);
+  }
+  /* the queue: candidates above the threshold, heap-ordered in place
+   * (the order is total, so the pops come out as from any heap) */
   for (i = 0; i < nboxes; i++) {
     float s = read_f(scores, i);
     if (s > score_thr) {
-      nms_cand c;
-      c.index = (int32_t)i;
-      c.score = s;
-      c.begin = 0;
-      heap_push(&heap, c);
+      heap.v[heap.n].index = (int32_t)i;
+      heap.v[heap.n].score = s;
+      heap.v[heap.n].begin = 0;
+      heap.n++;
+    }
+  }
+  for (i = heap.n / 2 - 1; i >= 0; i--) heap_sift_down(&heap, i);
+  if (!soft) {
+    /* hard NMS: scores never change, so a candidate is kept unless one of
+     * the boxes selected so far overlaps it too much. A non-finite IoU
+     * (boxes with inf/NaN corners) zeroes the score in TF's weighting:
+     * that candidate goes back to the queue and the general loop below
+     * takes over from the same state. */
+    while (nsel < max_out && heap.n > 0) {
+      nms_cand c = heap_pop(&heap);
+      int64_t j;
+      int odd = 0;
+      if (!half) {
+        /* all the IoUs at once (float has no rounding step) */
+        iou_many(bx + (int64_t)c.index * 5, nsel, cols, cols + cap,
+                 cols + 2 * cap, cols + 3 * cap, cols + 4 * cap, sims);
+      }
+      for (j = nsel - 1; j >= 0; j--) {
+        float simt = half ? rnd(half, iou(bx, c.index, sel[j])) : sims[j];
+        if (simt > iou_thr) break;
+        if (!(simt <= iou_thr) || !isfinite(simt)) {
+          odd = 1;
+          break;
+        }
+      }
+      if (odd) {
+        heap_push(&heap, c);
+        break;
+      }
+      if (j >= 0) continue;
+      for (j = 0; j < 5; j++) cols[j * cap + nsel] = bx[(int64_t)c.index * 5 + j];
+      sel[nsel] = c.index;
+      sel_scores[nsel] = c.score;
+      nsel++;
     }
   }
   while (nsel < max_out && heap.n > 0) {
@@ -262,6 +362,8 @@ done:
   tfe_free(heap.v);
   tfe_free(sel);
   tfe_free(sel_scores);
+  tfe_free(cols);
+  tfe_free(sims);
 }
 
 static void nms_v3_compute(tfe_kernel_context* k) { nms_compute(k, 3); }
