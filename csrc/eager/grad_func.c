@@ -136,6 +136,17 @@ typedef struct fwd_scope {
 } fwd_scope;
 
 static _Thread_local fwd_scope* t_scope;
+/* How many stage bodies this thread is differentiating. */
+static _Thread_local int t_stage_depth;
+
+/* Whether a gradient may rewrite forward nodes of graph: 2 in the body a
+ * split is built from, 1 in a graph of the caller (TF_AddGradients, not
+ * inside any stage), 0 in the body of a recomputing backward function
+ * (backward_of: left as it was). */
+static int graph_rewritable(const TF_Graph* graph) {
+  if (t_scope != NULL && graph == t_scope->st->body) return 2;
+  return t_stage_depth == 0 ? 1 : 0;
+}
 
 static int scope_record(const TF_Function* fn) {
   fwd_scope* sc = t_scope;
@@ -306,7 +317,9 @@ static int stage_build(stage* st, tfe_flib* lib, const char* fname, int freeze, 
     }
   }
   if (ny > 0 && nx > 0) {
+    t_stage_depth++;
     tfe_add_gradients_lenient(st->body, NULL, y, ny, x, nx, dx, s, dxs);
+    t_stage_depth--;
     if (!GL_OK(s)) goto done;
     for (i = 0; i < nx; i++) st->grads[xi[i]] = dxs[i];
   }
@@ -804,6 +817,7 @@ static void give_all(TFE_GradientContext* g, const bwd* b, int first, TF_Abstrac
 }
 
 static int split_gradient(TFE_GradientContext* g, const char* fname, int first, TF_Status* s);
+static int call_forward_gradient(TFE_GradientContext* g, const char* fname, TF_Status* s);
 
 static void call_gradient(TFE_GradientContext* g, const char* fname, int first, TF_Status* s) {
   TFE_Context* ctx;
@@ -815,6 +829,7 @@ static void call_gradient(TFE_GradientContext* g, const char* fname, int first, 
   int i, ndy;
   if (lib == NULL || !GL_OK(s)) return;
   if (split_gradient(g, fname, first, s)) return;
+  if (first == 0 && call_forward_gradient(g, fname, s)) return;
   b = backward_of(lib, &fname, 1, 1, s);
   if (b == NULL) return;
   if (b->nout == 0) return;
@@ -2926,6 +2941,66 @@ static void redirect(stage* st, TF_Operation* fop, TF_Operation* nop, int off, i
 /* The gradient of a functional If/Case node of a body a split is built
  * from, from forward values: 1 when done (or failed, status set), 0 when
  * the node is not such a node. */
+static int op_add_outputs(TF_Operation* op, const TF_DataType* types, int n, TF_Status* s);
+static int extend_attr_types(TF_Operation* op, const char* attr, const TF_DataType* more,
+                             int n);
+static int set_attr_func(TF_Operation* op, const char* attr, const char* fname);
+
+/* A non-empty list(shape) attr gets n unknown shapes more. */
+static int extend_attr_shapes(TF_Operation* op, const char* attr, int n) {
+  const tfe_attr_value* cur = tfe_attrs_find(&op->attrs, attr);
+  tfe_attr_value v;
+  const int64_t** dims;
+  int* nd;
+  int i, old, ok;
+  if (cur == NULL || !cur->is_list || cur->list_size == 0) return 1;
+  old = cur->list_size;
+  dims = (const int64_t**)tfe_calloc((size_t)(old + n) + 1, sizeof *dims);
+  nd = (int*)tfe_calloc((size_t)(old + n) + 1, sizeof *nd);
+  memset(&v, 0, sizeof v);
+  ok = dims != NULL && nd != NULL;
+  if (ok) {
+    for (i = 0; i < old; i++) {
+      dims[i] = cur->list.shape[i].dims;
+      nd[i] = cur->list.shape[i].num_dims;
+    }
+    for (i = old; i < old + n; i++) nd[i] = -1;
+    ok = tfe_attr_value_set_shape_list(&v, dims, nd, old + n);
+  }
+  tfe_free((void*)dims);
+  tfe_free(nd);
+  return ok && tfe_attrs_put(&op->attrs, attr, &v);
+}
+
+/* The branch attrs of an If or Case node. */
+static int set_branches(TF_Operation* op, char* const* names, int nb) {
+  tfe_attr_value v;
+  int i;
+  if (strstr(op->op_type, "If") != NULL) {
+    return set_attr_func(op, "then_branch", names[0]) &&
+           set_attr_func(op, "else_branch", names[1]);
+  }
+  memset(&v, 0, sizeof v);
+  v.type = TF_ATTR_FUNC;
+  v.is_list = 1;
+  v.list_size = nb;
+  v.list.s.data = (char**)tfe_calloc((size_t)nb + 1, sizeof(char*));
+  v.list.s.len = (size_t*)tfe_calloc((size_t)nb + 1, sizeof(size_t));
+  if (v.list.s.data == NULL || v.list.s.len == NULL) {
+    tfe_attr_value_clear(&v);
+    return 0;
+  }
+  for (i = 0; i < nb; i++) {
+    v.list.s.data[i] = tfe_strdup(names[i]);
+    v.list.s.len[i] = strlen(names[i]);
+    if (v.list.s.data[i] == NULL) {
+      tfe_attr_value_clear(&v);
+      return 0;
+    }
+  }
+  return tfe_attrs_put(&op->attrs, "branches", &v);
+}
+
 static int cond_forward_gradient(TFE_GradientContext* g, char* const* names, int nb,
                                  TF_Status* s) {
   fwd_scope* sc = t_scope;
@@ -2938,11 +3013,15 @@ static int cond_forward_gradient(TFE_GradientContext* g, char* const* names, int
   const cfwd* c;
   TF_Output* ins = NULL;
   TF_DataType *tin = NULL, *tout = NULL;
-  int i, b, nin = 0, nout = 0, k;
-  if (sc == NULL || g->num_outputs == 0 || nb < 1 || nb > MAX_BRANCHES) return 0;
+  int i, b, nin = 0, nout = 0, k, mode;
+  if (g->num_outputs == 0 || nb < 1 || nb > MAX_BRANCHES ||
+      TFE_AbstractTensorIsEager(g->outputs[0])) {
+    return 0;
+  }
   if (!tfe_unified_output_of(g->outputs[0], &o) || o.oper == NULL) return 0;
   fop = o.oper;
-  if (fop->graph != sc->st->body || !stage_is_fwd(sc->st, fop) ||
+  mode = graph_rewritable(fop->graph);
+  if (mode == 0 || (mode == 2 && !stage_is_fwd(sc->st, fop)) ||
       strcmp(fop->op_type, g->op_type) != 0 || fop->num_outputs != g->num_outputs) {
     return 0;
   }
@@ -2979,14 +3058,27 @@ static int cond_forward_gradient(TFE_GradientContext* g, char* const* names, int
   }
   for (i = 0; i < c->nrets; i++) tout[nout++] = fop->output_types[i];
   for (i = 0; i < c->nopt; i++) tout[nout++] = TF_VARIANT;
-  nop = cond_node(graph, fop, "fwd", ins, tin, nin, tout, nout, c->fwd_names, nb, s);
-  if (nop == NULL || !GL_OK(s)) goto done;
-  redirect(sc->st, fop, nop, 0, c->nrets, s);
-  if (!GL_OK(s)) goto done;
-  if (!op_push(&sc->st->dead, &sc->st->ndead, &sc->st->capdead, fop) ||
-      !op_push(&sc->st->added, &sc->st->nadded, &sc->st->capadded, nop)) {
-    tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "gradient: out of memory");
-    goto done;
+  if (mode == 1) {
+    /* the caller's graph: the node itself changes (its outputs may be
+     * fetched), as TF's cond_v2 rewrites the forward If */
+    if (!op_add_outputs(fop, tout + c->nrets, c->nopt, s)) goto done;
+    if (!set_branches(fop, c->fwd_names, nb) ||
+        !extend_attr_types(fop, "Tout", tout + c->nrets, c->nopt) ||
+        !extend_attr_shapes(fop, "output_shapes", c->nopt)) {
+      tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "gradient: out of memory");
+      goto done;
+    }
+    nop = fop;
+  } else {
+    nop = cond_node(graph, fop, "fwd", ins, tin, nin, tout, nout, c->fwd_names, nb, s);
+    if (nop == NULL || !GL_OK(s)) goto done;
+    redirect(sc->st, fop, nop, 0, c->nrets, s);
+    if (!GL_OK(s)) goto done;
+    if (!op_push(&sc->st->dead, &sc->st->ndead, &sc->st->capdead, fop) ||
+        !op_push(&sc->st->added, &sc->st->nadded, &sc->st->capadded, nop)) {
+      tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "gradient: out of memory");
+      goto done;
+    }
   }
   if (c->nout == 0) goto done;
   /* the gradient node */
@@ -3218,6 +3310,200 @@ static int while_forward_gradient(TFE_GradientContext* g, const char* cond, cons
 done:
   tfe_free(in);
   tfe_free(T);
+  return 1;
+}
+
+/* ---- forward values of a call node of a graph ----
+ *
+ * TF's gradient of a call in a graph rewrites the call in place: it calls
+ * the forward variant and gains the saved values as extra outputs, which
+ * the backward function reads (so nothing runs twice and the values a
+ * session fetches from the call are the ones the gradient uses). tfe does
+ * the same to a PartitionedCall / StatefulPartitionedCall node or a call
+ * by the function's name, in a user's graph (TF_AddGradients) as in a
+ * body a split is built from. */
+
+/* Gives op n more outputs of types `types` (TF's Operation._add_outputs).
+ * Its per-output arrays move to the graph's arena (released with the
+ * graph). 0 with the status set on failure (op unchanged). */
+static int op_add_outputs(TF_Operation* op, const TF_DataType* types, int n, TF_Status* s) {
+  TF_Graph* g = op->graph;
+  int old = op->num_outputs, tot = old + n, i;
+  size_t off_cons, off_types, off_ncons, off_capc, bytes;
+  char* blk;
+  tfe_handle_data* hd = NULL;
+  if (!op->packed) {
+    tfe_status_setf(s, TF_UNIMPLEMENTED, "gradient: node '%s' cannot gain outputs", op->name);
+    return 0;
+  }
+  off_cons = ((size_t)tot * sizeof(tfe_shape) + 7) & ~(size_t)7;
+  off_types = off_cons + (size_t)tot * sizeof(TF_Input*);
+  off_ncons = (off_types + (size_t)tot * sizeof(TF_DataType) + 7) & ~(size_t)7;
+  off_capc = off_ncons + (size_t)tot * sizeof(int);
+  bytes = off_capc + (size_t)tot * sizeof(int);
+  pthread_mutex_lock(&g->mu);
+  blk = (char*)tfe_graph_arena_alloc(g, bytes);
+  if (blk == NULL && tfe_graph_arena_grow(g, bytes)) blk = (char*)tfe_graph_arena_alloc(g, bytes);
+  if (blk != NULL && op->handle_data != NULL) {
+    hd = (tfe_handle_data*)tfe_calloc((size_t)tot, sizeof *hd);
+    if (hd == NULL) blk = NULL;
+  }
+  if (blk == NULL) {
+    pthread_mutex_unlock(&g->mu);
+    tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "gradient: out of memory");
+    return 0;
+  }
+  {
+    tfe_shape* shapes = (tfe_shape*)blk;
+    TF_Input** cons = (TF_Input**)(blk + off_cons);
+    TF_DataType* otypes = (TF_DataType*)(blk + off_types);
+    int* ncons = (int*)(blk + off_ncons);
+    int* capc = (int*)(blk + off_capc);
+    for (i = 0; i < old; i++) {
+      shapes[i] = op->output_shapes[i];
+      cons[i] = op->consumers[i];
+      otypes[i] = op->output_types[i];
+      ncons[i] = op->num_consumers[i];
+      capc[i] = op->cap_consumers[i];
+    }
+    for (i = old; i < tot; i++) {
+      shapes[i].num_dims = -1;
+      shapes[i].dims = NULL;
+      otypes[i] = types[i - old];
+    }
+    if (hd != NULL) {
+      memcpy(hd, op->handle_data, (size_t)old * sizeof *hd);
+      tfe_free(op->handle_data);
+      op->handle_data = hd;
+    }
+    op->output_shapes = shapes;
+    op->consumers = cons;
+    op->output_types = otypes;
+    op->num_consumers = ncons;
+    op->cap_consumers = capc;
+    op->num_outputs = tot;
+  }
+  atomic_fetch_add(&g->generation, 1);
+  pthread_mutex_unlock(&g->mu);
+  return 1;
+}
+
+static int set_attr_func(TF_Operation* op, const char* attr, const char* fname) {
+  tfe_attr_value v;
+  memset(&v, 0, sizeof v);
+  v.type = TF_ATTR_FUNC;
+  v.v.s.data = tfe_strdup(fname);
+  v.v.s.len = strlen(fname);
+  if (v.v.s.data == NULL) return 0;
+  return tfe_attrs_put(&op->attrs, attr, &v);
+}
+
+/* attr = its current type list followed by more[0..n). */
+static int extend_attr_types(TF_Operation* op, const char* attr, const TF_DataType* more,
+                             int n) {
+  const tfe_attr_value* cur = tfe_attrs_find(&op->attrs, attr);
+  tfe_attr_value v;
+  int old = cur != NULL && cur->is_list ? cur->list_size : 0;
+  memset(&v, 0, sizeof v);
+  v.type = TF_ATTR_TYPE;
+  v.is_list = 1;
+  v.list_size = old + n;
+  v.list.type = (TF_DataType*)tfe_calloc((size_t)(old + n) + 1, sizeof(TF_DataType));
+  if (v.list.type == NULL) return 0;
+  if (old > 0) memcpy(v.list.type, cur->list.type, (size_t)old * sizeof(TF_DataType));
+  memcpy(v.list.type + old, more, (size_t)n * sizeof(TF_DataType));
+  return tfe_attrs_put(&op->attrs, attr, &v);
+}
+
+/* The gradient of a call node of a graph from forward values: 1 when done
+ * (or failed, status set), 0 when g is not such a node (an eager call,
+ * or a node already rewritten). */
+static int call_forward_gradient(TFE_GradientContext* g, const char* fname, TF_Status* s) {
+  TFE_Context* ctx;
+  TF_Graph* graph;
+  tfe_flib* lib;
+  TF_Output o;
+  TF_Operation* x;
+  const split* p;
+  TF_AbstractTensor** buf;
+  TF_AbstractOp* op;
+  int i, k, by_name, nbuf;
+  if (g->num_outputs == 0 || TFE_AbstractTensorIsEager(g->outputs[0])) return 0;
+  if (!tfe_unified_output_of(g->outputs[0], &o) || o.oper == NULL) return 0;
+  x = o.oper;
+  if (graph_rewritable(x->graph) == 0) return 0;
+  by_name = strcmp(x->op_type, fname) == 0;
+  if (x->num_outputs != g->num_outputs || x->num_inputs != g->num_inputs ||
+      (!by_name && strcmp(x->op_type, "PartitionedCall") != 0 &&
+       strcmp(x->op_type, "StatefulPartitionedCall") != 0)) {
+    return 0;
+  }
+  lib = context_lib(g, &ctx, &graph, s);
+  if (lib == NULL || !GL_OK(s)) return 1;
+  p = split_of(lib, fname, s);
+  if (p == NULL) return 1;
+  if (p->nrets != x->num_outputs || p->nargs != x->num_inputs) {
+    tfe_status_setf(s, TF_INTERNAL, "gradient of a call of '%s': %d inputs for %d arguments",
+                    fname, x->num_inputs, p->nargs);
+    return 1;
+  }
+  split_install(p, NULL, graph, 1, s);
+  if (!GL_OK(s)) return 1;
+  if (p->nout == 0) return 1;
+  /* the node calls the variant and returns the saved values too */
+  if (by_name) {
+    const tfe_op_def* def = tfe_flib_signature(tfe_graph_flib(graph), p->fwd_name);
+    char* type = (char*)tfe_graph_arena_alloc(graph, strlen(p->fwd_name) + 1);
+    if (type == NULL && tfe_graph_arena_grow(graph, strlen(p->fwd_name) + 1)) {
+      type = (char*)tfe_graph_arena_alloc(graph, strlen(p->fwd_name) + 1);
+    }
+    if (def == NULL || type == NULL) {
+      tfe_status_setf(s, def == NULL ? TF_INTERNAL : TF_RESOURCE_EXHAUSTED,
+                      "gradient of a call of '%s': cannot call its forward variant", fname);
+      return 1;
+    }
+    memcpy(type, p->fwd_name, strlen(p->fwd_name) + 1);
+    if (!op_add_outputs(x, p->xtypes, p->nextra, s)) return 1;
+    if (!x->packed) tfe_free(x->op_type); /* (never: op_add_outputs wants packed) */
+    x->op_type = type;
+    x->def = def;
+  } else {
+    if (!op_add_outputs(x, p->xtypes, p->nextra, s)) return 1;
+    if (!set_attr_func(x, "f", p->fwd_name) ||
+        !extend_attr_types(x, "Tout", p->xtypes, p->nextra)) {
+      tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "gradient: out of memory");
+      return 1;
+    }
+  }
+  /* the backward function on the arguments, the saved values and the
+   * upstream gradients */
+  nbuf = p->nextra + p->nrets + p->nout + 1;
+  buf = (TF_AbstractTensor**)tfe_calloc((size_t)nbuf, sizeof *buf);
+  if (buf == NULL) {
+    tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "gradient: out of memory");
+    return 1;
+  }
+  k = 0;
+  for (i = 0; i < p->nextra; i++) {
+    buf[k] = tfe_unified_wrap_output(g->ec, (TF_Output){x, p->nrets + i});
+    if (buf[k++] == NULL) tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "gradient: out of memory");
+  }
+  for (i = 0; i < p->nrets && GL_OK(s); i++) {
+    if (p->dy[i]) buf[k++] = gl_grad_or_zeros(g, i, s);
+  }
+  op = gl_op(g, p->bwd_name, s);
+  for (i = 0; i < p->nargs; i++) gl_in(op, g->inputs[i], s);
+  for (i = 0; i < k; i++) gl_in(op, buf[i], s);
+  gl_free(buf, k);
+  gl_fin_n(op, p->nout, buf, s);
+  k = 0;
+  for (i = 0; i < p->nargs; i++) {
+    if (!p->mask[i]) continue;
+    gu_give(g, i, buf[k], s);
+    buf[k++] = NULL;
+  }
+  gl_free(buf, p->nout);
+  tfe_free(buf);
   return 1;
 }
 

@@ -38,6 +38,8 @@ typedef struct node {
   int pending;
   int is_output;
   glist* grads; /* one per output, when has_backprop */
+  int ngrads;   /* entries of grads (a gradient function may give the
+                   node more outputs later: grad_func.c) */
 } node;
 
 typedef struct walk {
@@ -103,7 +105,7 @@ static void walk_free(walk* w) {
   for (i = 0; i < w->num_nodes; i++) {
     node* n = &w->nodes[i];
     if (n->grads == NULL) continue;
-    for (j = 0; j < TF_OperationNumOutputs(n->op); j++) tfe_free(n->grads[j].items);
+    for (j = 0; j < n->ngrads; j++) tfe_free(n->grads[j].items);
     tfe_free(n->grads);
   }
   tfe_free(w->nodes);
@@ -138,7 +140,7 @@ static int backprop_edge(walk* w, TF_Output grad, TF_Output src, TF_Status* s) {
     return 0;
   }
   n = &w->nodes[idx];
-  if (!n->has_backprop) return 1;
+  if (!n->has_backprop || src.index >= n->ngrads) return 1;
   l = &n->grads[src.index];
   if (l->n == l->cap) {
     int cap = l->cap ? 2 * l->cap : 4;
@@ -387,6 +389,7 @@ static void add_gradients(TF_Graph* g, const char* prefix, TF_Output* y, int ny,
     node* n = &w.nodes[queue[qh++]];
     int no = TF_OperationNumOutputs(n->op);
     n->grads = (glist*)tfe_calloc((size_t)no + 1, sizeof *n->grads);
+    n->ngrads = no;
     if (n->grads == NULL) {
       tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "TF_AddGradients: out of memory");
       goto done;

@@ -7,8 +7,8 @@
  * the values are TF's Python gradients of the same math), TF1 loops built
  * with TF_NewWhile (TF 2.21 builds a gradient that fails when run or
  * aborts; tfe says UNIMPLEMENTED), Switch/Merge (NOT_FOUND in both), a
- * function whose gradient would rerun a random op (UNIMPLEMENTED), and an
- * eager tape through a call and an If. */
+ * graph call of a function drawing a random value (the gradient uses the
+ * call's draw), and an eager tape through a call and an If. */
 #include <math.h>
 #include <string.h>
 
@@ -422,19 +422,40 @@ TEST(switch_merge_not_found) {
 }
 
 /* A function whose gradient would run its random op again. */
-TEST(stateful_body_unimplemented) {
+TEST(stateful_body_graph_call_uses_the_forward_draw) {
+  /* The call is rewritten to also return the draw its gradient reads
+   * (grad_func.c call_forward_gradient): y = x * r and dy/dx = r come from
+   * one draw, y / x. */
   TF_Graph* g = TF_NewGraph();
   TF_Status* s = TF_NewStatus();
   TF_Operation *x, *c;
-  TF_Output xo, co, dy;
+  TF_Output xo, co, dy, fetch[2];
+  TF_Session* sess;
+  TF_Tensor *in, *outs[2] = {NULL, NULL};
+  int i;
   add_fn(g, fn_noisy());
   x = gt_placeholder(g, "x", TF_DOUBLE);
   xo = gt_out(x, 0);
   c = call_op(g, "PartitionedCall", "noisy", &xo, 1, 1);
   co = gt_out(c, 0);
   TF_AddGradients(g, &co, 1, &xo, 1, NULL, s, &dy);
-  CHECK_CODE(s, TF_UNIMPLEMENTED);
-  CHECK(strstr(TF_Message(s), "RandomUniform") != NULL);
+  CHECK_CODE(s, TF_OK);
+  sess = gt_session(g);
+  in = dvec(kX, 3);
+  fetch[0] = co;
+  fetch[1] = dy;
+  TF_SessionRun(sess, NULL, &xo, &in, 1, fetch, outs, 2, NULL, 0, NULL, s);
+  CHECK_CODE(s, TF_OK);
+  for (i = 0; i < 3; i++) {
+    double yv = ((const double*)TF_TensorData(outs[0]))[i];
+    double gv = ((const double*)TF_TensorData(outs[1]))[i];
+    CHECK(gv >= 0.0 && gv < 1.0);
+    CHECK(fabs(gv - yv / kX[i]) < 1e-12);
+  }
+  TF_DeleteTensor(outs[0]);
+  TF_DeleteTensor(outs[1]);
+  TF_DeleteTensor(in);
+  gt_close(sess);
   TF_DeleteGraph(g);
   TF_DeleteStatus(s);
 }

@@ -250,4 +250,90 @@ TEST(while_body_random_uses_the_forward_draw) {
   TFE_DeleteTensorHandle(x);
 }
 
+/* TF_AddGradients in a caller's graph: the forward node (an If, or a
+ * PartitionedCall / StatefulPartitionedCall / call by name of outer_if)
+ * is rewritten in place to return the saved values too (as TF's
+ * cond_v2 / function gradients do), so y and the gradient fetched in one
+ * run agree with each other and with TF. */
+static void graph_case(int kind) {
+  static const char* const kTypes[4] = {"If", "PartitionedCall", "StatefulPartitionedCall",
+                                        "outer_if"};
+  TF_Graph* g = TF_NewGraph();
+  TF_Status* s = TF_NewStatus();
+  TF_Function* fns[3] = {fn_then(), fn_else(), fn_outer_if()};
+  TF_Operation *x, *sv, *node, *w;
+  TF_OperationDescription* d;
+  TF_Output in[2], y, dy, grads[2], fetch[3];
+  TF_DataType tin[2] = {TF_DOUBLE, TF_DOUBLE}, tout = TF_DOUBLE;
+  TF_Session* sess;
+  TF_Tensor *feeds[2], *outs[3] = {NULL, NULL, NULL};
+  const double s_val = 2.0;
+  int i, nout0;
+  for (i = 0; i < 3; i++) {
+    TF_GraphCopyFunction(g, fns[i], NULL, s);
+    CHECK_CODE(s, TF_OK);
+  }
+  x = gt_placeholder(g, "x", TF_DOUBLE);
+  sv = gt_placeholder(g, "s", TF_DOUBLE);
+  in[0] = gt_out(x, 0);
+  in[1] = gt_out(sv, 0);
+  d = TF_NewOperation(g, kTypes[kind], "node");
+  if (kind == 0) {
+    TF_AddInput(d, gt_out(gt_binop(g, "Greater", "p", in[1], gt_out(dconst(g, "zero", 0.0), 0)),
+                          0));
+    TF_AddInputList(d, in, 2);
+    TF_SetAttrTypeList(d, "Tin", tin, 2);
+    TF_SetAttrTypeList(d, "Tout", &tout, 1);
+    TF_SetAttrFuncName(d, "then_branch", "t_br", 4);
+    TF_SetAttrFuncName(d, "else_branch", "e_br", 4);
+  } else if (kind < 3) {
+    TF_AddInputList(d, in, 2);
+    TF_SetAttrTypeList(d, "Tin", tin, 2);
+    TF_SetAttrTypeList(d, "Tout", &tout, 1);
+    TF_SetAttrFuncName(d, "f", "outer_if", 8);
+  } else {
+    TF_AddInput(d, in[0]);
+    TF_AddInput(d, in[1]);
+  }
+  node = gt_finish(d);
+  nout0 = TF_OperationNumOutputs(node);
+  CHECK_EQ_INT(nout0, 1);
+  y = gt_out(node, 0);
+  {
+    TF_Tensor* wt = dvec(kFWD_W, 3);
+    w = gt_const(g, "w", wt, NULL);
+  }
+  dy = gt_out(w, 0);
+  TF_AddGradients(g, &y, 1, in, 2, &dy, s, grads);
+  CHECK_CODE(s, TF_OK);
+  /* the node now also returns the values its gradient reads */
+  CHECK(TF_OperationNumOutputs(node) > 1);
+  sess = gt_session(g);
+  feeds[0] = dvec(kFWD_X, 3);
+  feeds[1] = TF_AllocateTensor(TF_DOUBLE, NULL, 0, sizeof(double));
+  *(double*)TF_TensorData(feeds[1]) = s_val;
+  fetch[0] = y;
+  fetch[1] = grads[0];
+  fetch[2] = grads[1];
+  TF_SessionRun(sess, NULL, in, feeds, 2, fetch, outs, 3, NULL, 0, NULL, s);
+  CHECK_CODE(s, TF_OK);
+  for (i = 0; i < 3; i++) {
+    CHECK_NEAR(((const double*)TF_TensorData(outs[0]))[i], kFWD_COND_RANDOM_Y[i], 1e-12);
+    CHECK_NEAR(((const double*)TF_TensorData(outs[1]))[i], kFWD_COND_RANDOM_DX[i], 1e-12);
+  }
+  CHECK_NEAR(*(const double*)TF_TensorData(outs[2]), kFWD_COND_RANDOM_DS[0], 1e-12);
+  for (i = 0; i < 3; i++) TF_DeleteTensor(outs[i]);
+  TF_DeleteTensor(feeds[0]);
+  TF_DeleteTensor(feeds[1]);
+  gt_close(sess);
+  for (i = 0; i < 3; i++) TF_DeleteFunction(fns[i]);
+  TF_DeleteGraph(g);
+  TF_DeleteStatus(s);
+}
+
+TEST(graph_if_rewritten_in_place) { graph_case(0); }
+TEST(graph_partitioned_call_rewritten_in_place) { graph_case(1); }
+TEST(graph_stateful_partitioned_call_rewritten_in_place) { graph_case(2); }
+TEST(graph_call_by_name_rewritten_in_place) { graph_case(3); }
+
 TFE_TEST_MAIN
