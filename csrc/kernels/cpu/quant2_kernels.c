@@ -997,17 +997,41 @@ static void q2_qdq_range(const q2_qdq_p* p, double* mn, double* mx,
   }
 }
 
-KUTIL_CLONES
 /* min and max of x as TF's sequential scan keeps them: a NaN x[0] stays,
  * later NaNs are skipped and of equal values (+0 and -0) the first one
- * wins. The values come from 16 independent lanes (vectorizable); a zero
- * result then takes its sign from the first zero in x. */
+ * wins. The values come from 16 independent lanes; a zero result then
+ * takes its sign from the first zero in x. */
+#if defined(__GNUC__)
+/* GCC's (and clang's) vector extension: one compare and blend per 16
+ * values (GCC does not vectorize the scalar form of the select). */
+typedef float q2_v16f __attribute__((vector_size(64)));
+typedef int32_t q2_v16i __attribute__((vector_size(64)));
+#endif
+
 KUTIL_CLONES
 static void q2_minmax_lanes(const float* x, int64_t n, float* mn, float* mx) {
   float la[16], lb[16];
   int64_t i = 0;
   int l;
   for (l = 0; l < 16; l++) la[l] = lb[l] = x[0];
+#if defined(__GNUC__)
+  {
+    q2_v16f va, vb;
+    memcpy(&va, la, sizeof va);
+    vb = va;
+    for (; i + 16 <= n; i += 16) {
+      q2_v16f v;
+      q2_v16i lt, gt;
+      memcpy(&v, x + i, sizeof v);
+      lt = v < va;
+      gt = v > vb;
+      va = (q2_v16f)(((q2_v16i)v & lt) | ((q2_v16i)va & ~lt));
+      vb = (q2_v16f)(((q2_v16i)v & gt) | ((q2_v16i)vb & ~gt));
+    }
+    memcpy(la, &va, sizeof va);
+    memcpy(lb, &vb, sizeof vb);
+  }
+#endif
   for (; i + 16 <= n; i += 16) {
     for (l = 0; l < 16; l++) {
       const float v = x[i + l];
@@ -1916,22 +1940,6 @@ static inline int32_t q2u_requant1(int32_t in, int32_t qm, int shift,
   return q2u_clamp(v, lo, hi);
 }
 
-/* The same where TF's build keeps input - zero_point in 64 bits (its
- * per-axis loop with a per-tensor input: the int32 overflow is undefined
- * there and the compiled kernel does not wrap). */
-static inline int32_t q2u_requant1_wide(int32_t in, int32_t qm, int shift,
-                                        int32_t izp, int32_t ozp, int32_t lo,
-                                        int32_t hi) {
-  const int total = 31 - shift;
-  const int64_t x = (int64_t)in - (int64_t)izp;
-  /* |x| < 2^32 and qm < 2^31: wrap like the hardware instead of
-   * overflowing a signed product */
-  int64_t r = (int64_t)((uint64_t)x * (uint64_t)(int64_t)qm +
-                        ((uint64_t)1 << (total - 1))) >> total;
-  if (r < INT32_MIN) r = INT32_MIN;
-  if (r > INT32_MAX) r = INT32_MAX;
-  return q2u_clamp(q2u_add((int32_t)r, ozp), lo, hi);
-}
 
 /* The elementwise Uniform* loops (quantize, dequantize, requantize) over a
  * pre x ns x post tensor with per-channel parameter arrays (one entry
@@ -1939,7 +1947,9 @@ static inline int32_t q2u_requant1_wide(int32_t in, int32_t qm, int shift,
  * pool; per axis with post == 1 a row holds every channel and parameters
  * are read per element, otherwise a row is one channel's run of post
  * values. Each element is computed exactly as the scalar helpers above
- * (q2u_int, q2u_requant1, q2u_requant1_wide) do. */
+ * (q2u_int, q2u_requant1) do; the wide form keeps input - zero_point in
+ * 64 bits as TF's per-axis loop with a per-tensor input does (its int32
+ * overflow is undefined there and the compiled kernel does not wrap). */
 enum { Q2C_UQ, Q2C_UDQ, Q2C_UREQ, Q2C_UREQ_WIDE };
 
 typedef struct q2_cj {
