@@ -300,3 +300,37 @@ def test_matrix_solve_ls_unknown_shape_in_a_graph_is_unimplemented() -> None:
 
     with pytest.raises(errors.UnimplementedError, match="MatrixSolveLs"):
         _graph_grad(build, {"matrix": a})
+
+
+# ---- forward mode through the same gradients ----
+
+
+def test_forward_mode_through_fresnel_and_solve_ls() -> None:
+    # jvps (forward.c builds them from two vector-Jacobian products for
+    # these ops) equal directional central differences
+    rng = np.random.default_rng(17)
+    x = rng.uniform(-2, 2, (5,))
+    dx = rng.uniform(-1, 1, (5,))
+    for op in (ops.FresnelCos, ops.FresnelSin):
+        xt = tf.constant(x)
+        with tf.autodiff.ForwardAccumulator(xt, tf.constant(dx)) as acc:
+            y = op(x=xt)
+        eps = 1e-6
+        num = (op(x=tf.constant(x + eps * dx)).numpy() - op(x=tf.constant(x - eps * dx)).numpy())
+        np.testing.assert_allclose(acc.jvp(y).numpy(), num / (2 * eps), rtol=1e-6, atol=1e-8)
+    l2 = tf.constant(0.3, dtype="float64")
+    for shape in ((4, 2), (2, 4)):
+        a = rng.uniform(-1, 1, shape)
+        da = rng.uniform(-1, 1, shape)
+        b = tf.constant(rng.uniform(-1, 1, (shape[0], 2)))
+        at = tf.constant(a)
+        with tf.autodiff.ForwardAccumulator(at, tf.constant(da)) as acc:
+            sol = ops.MatrixSolveLs(matrix=at, rhs=b, l2_regularizer=l2)
+
+        def f(m: np.ndarray, b: Any = b) -> np.ndarray:
+            return np.asarray(ops.MatrixSolveLs(matrix=tf.constant(m), rhs=b,
+                                                l2_regularizer=l2).numpy())
+
+        eps = 1e-6
+        num = (f(a + eps * da) - f(a - eps * da)) / (2 * eps)
+        np.testing.assert_allclose(acc.jvp(sol).numpy(), num, rtol=1e-5, atol=1e-7)
