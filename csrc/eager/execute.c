@@ -12,6 +12,7 @@
 #include "core/checked.h"
 #include "core/fpenv.h"
 #include "core/status_internal.h"
+#include "core/version.h"
 #include "eager/custom_device.h"
 #include "eager/eager_internal.h"
 #include "eager/executor.h"
@@ -20,6 +21,7 @@
 #include "kernels/host_memory.h"
 #include "kernels/ref_var.h"
 #include "kernels/resource.h"
+#include "ops/proto_encode.h"
 #include "tensorflow/c/logging.h"
 
 #define INLINE_TENSORS 8
@@ -480,7 +482,6 @@ static tfe_kcache_entry* build_entry(TFE_Op* op, const tfe_device* dev,
     }
   }
   if (reg == NULL) goto fail;
-
   if (n_out > max_outputs) {
     tfe_status_setf(s, TF_INVALID_ARGUMENT,
                     "Expecting %d outputs for %s, but *num_retvals is %d",
@@ -523,6 +524,11 @@ static tfe_kcache_entry* build_entry(TFE_Op* op, const tfe_device* dev,
       e->state = NULL;
       goto fail;
     }
+  }
+  /* As TF's kernel constructor: no kernel for an op removed at or before
+   * the runtime's GraphDef version. */
+  if (!tfe_op_check_not_removed(def->name, TFE_GRAPH_DEF_VERSION, s)) {
+    goto fail;
   }
   e = tfe_kcache_insert(&ctx->cache, e);
   if (e == NULL) {

@@ -30,10 +30,7 @@
 #include "tensorflow/c/c_api.h"
 #include "tensorflow/c/logging.h"
 
-/* GraphDef versions tfe writes (TF 2.21's TF_GRAPH_DEF_VERSION and its
- * minimum consumer). */
-#define TFE_GRAPH_DEF_VERSION 2474
-#define TFE_GRAPH_DEF_VERSION_MIN_CONSUMER 0
+#include "core/version.h" /* TFE_GRAPH_DEF_VERSION */
 
 struct tfe_flib; /* function library (function_lib.h) */
 

@@ -1885,12 +1885,8 @@ static int build_node(importer* im, int idx, node_scratch* ns) {
     return 0;
   }
   def = te->def;
-  if (te->deprecated && im->gd->producer >= te->dep_version) {
-    tfe_status_setf(im->s, TF_UNIMPLEMENTED,
-                    "Op %s is not available in GraphDef version %d. It has "
-                    "been removed in version %d. %s.",
-                    def->name, im->gd->producer, te->dep_version,
-                    te->dep_why);
+  if (te->deprecated && im->gd->producer >= te->dep_version &&
+      !tfe_op_check_not_removed(def->name, im->gd->producer, im->s)) {
     return 0;
   }
   if (!check_node_attrs(im, nd, def, sb_cstr(name)) ||

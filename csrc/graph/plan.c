@@ -10,6 +10,7 @@
 #include "core/checked.h"
 #include "core/status_internal.h"
 #include "graph/plan_internal.h"
+#include "ops/proto_encode.h"
 #include "tensorflow/c/logging.h"
 
 /* ------------------------------------------------------------------------
@@ -998,6 +999,12 @@ tfe_plan* tfe_plan_new(TF_Graph* g, TFE_Context* ctx, const TF_Output* feeds,
         goto fail;
       }
       pn->e = resolve_kernel(ctx, g, pn, input_dev, s);
+      /* Placed; TF then refuses to make the kernel of an op removed at or
+       * before the graph's producer version. */
+      if (pn->e != NULL &&
+          !tfe_op_check_not_removed(op->def->name, g->producer, s)) {
+        pn->e = NULL;
+      }
       if (pn->e == NULL) {
         tfe_plan_annotate(s, op->name);
         goto fail;

@@ -5,6 +5,7 @@
 #include "core/alloc.h"
 #include "core/status_internal.h"
 #include "core/tensor_internal.h"
+#include "core/version.h"
 #include "eager/eager_internal.h"
 #include "kernels/capi_kernel.h"
 #include "kernels/host_memory.h"
@@ -14,9 +15,6 @@
 #include "tensorflow/c/kernels_experimental.h"
 #include "tensorflow/c/logging.h"
 
-/* The GraphDef producer version tfe reports to kernels (TensorFlow bumps
- * it daily; kernels only compare it against old thresholds). */
-#define TFE_GRAPH_DEF_VERSION 2440
 
 TF_Tensor* tfe_capi_share(const TF_Tensor* t) {
   if (t == NULL) return NULL;

@@ -22,6 +22,16 @@ extern const int tfe_gen_op_count;
 extern const char tfe_gen_op_text[];
 extern const uint32_t tfe_gen_op_offsets[];
 
+/* Ops TF's registry marks as removed at a GraphDef version (sorted by
+ * name). */
+typedef struct tfe_gen_deprecation {
+  const char* op;
+  int version;
+  const char* explanation;
+} tfe_gen_deprecation;
+extern const int tfe_gen_dep_count;
+extern const tfe_gen_deprecation tfe_gen_deprecations[];
+
 /* Index of the record for op `name`, or -1 (binary search). */
 int tfe_gen_op_find(const char* name);
 /* The record of index i ("Name\nspec..."), or NULL when out of range. */

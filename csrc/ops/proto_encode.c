@@ -25,7 +25,9 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/status_internal.h"
 #include "core/tensor_internal.h"
+#include "ops/op_generated.h"
 #include "tensorflow/c/tf_tstring.h"
 
 void tfe_pb_shape(tfe_pbw* out, const int64_t* dims, int num_dims) {
@@ -327,7 +329,40 @@ int tfe_op_deprecation(const char* name, int* version,
     }
   }
   pthread_mutex_unlock(&g_dep_mu);
+  if (!found) {
+    /* TF's own removed ops, from the generated table (sorted by name). */
+    int lo = 0, hi = tfe_gen_dep_count - 1;
+    while (lo <= hi) {
+      int mid = lo + (hi - lo) / 2;
+      int c = strcmp(name, tfe_gen_deprecations[mid].op);
+      if (c == 0) {
+        *version = tfe_gen_deprecations[mid].version;
+        *explanation = tfe_gen_deprecations[mid].explanation;
+        return 1;
+      }
+      if (c < 0) {
+        hi = mid - 1;
+      } else {
+        lo = mid + 1;
+      }
+    }
+  }
   return found;
+}
+
+int tfe_op_check_not_removed(const char* name, int graph_def_version,
+                             TF_Status* s) {
+  int version = 0;
+  const char* why = NULL;
+  if (name == NULL || !tfe_op_deprecation(name, &version, &why) ||
+      graph_def_version < version) {
+    return 1;
+  }
+  tfe_status_setf(s, TF_UNIMPLEMENTED,
+                  "Op %s is not available in GraphDef version %d. It has been "
+                  "removed in version %d. %s.",
+                  name, graph_def_version, version, why);
+  return 0;
 }
 
 int tfe_op_set_deprecation(const char* name, int version,

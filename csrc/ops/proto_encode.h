@@ -28,11 +28,18 @@ void tfe_pb_op_list(tfe_pbw* out, const tfe_op_def* const* defs, int n);
  * NULL when w ran out of memory (w is released either way). */
 TF_Buffer* tfe_pb_to_buffer(tfe_pbw* w);
 
-/* Deprecation recorded by TF_OpDefinitionBuilderDeprecated for op `name`:
- * returns 1 and fills *version / *explanation (static storage) when there
+/* Deprecation of op `name`: one recorded by
+ * TF_OpDefinitionBuilderDeprecated, else TF's own (the generated table).
+ * Returns 1 and fills *version / *explanation (static storage) when there
  * is one. */
 int tfe_op_deprecation(const char* name, int* version,
                        const char** explanation);
+/* TF's refusal to make a kernel for a removed op: 1 when op `name` is
+ * usable at `graph_def_version` (the GraphDef's producer; the runtime's
+ * own version in eager mode), else 0 with TF_UNIMPLEMENTED and TF's
+ * message in `s`. */
+int tfe_op_check_not_removed(const char* name, int graph_def_version,
+                             TF_Status* s);
 /* Records a deprecation (copies the text); 0 on OOM. */
 int tfe_op_set_deprecation(const char* name, int version,
                            const char* explanation);
