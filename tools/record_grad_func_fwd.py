@@ -37,6 +37,23 @@ def main() -> None:
         json.dump(out, fh, indent=1, sort_keys=True)
         fh.write("\n")
     print(f"wrote {len(out)} programs to {path}")
+    # Case (tfe_py has no switch_case: C test only): branch 0 of
+    # outer_case(x, i) = Case(i, [x]; r * tanh(x), x * x * x), r drawn by
+    # RandomUniform(seed 7, 3)
+    @tf.function
+    def outer_case(x: Any, i: Any) -> Any:
+        def b0() -> Any:
+            r = tf.raw_ops.RandomUniform(shape=tf.constant([3]), dtype=tf.float64, seed=7, seed2=3)
+            return r * tf.tanh(x)
+
+        return tf.switch_case(i, [b0, lambda: x * x * x])
+
+    xc = tf.constant(X)
+    with tf.GradientTape() as tape:
+        tape.watch(xc)
+        yc = outer_case(xc, tf.constant(0))
+        lc = tf.reduce_sum(yc * W)
+    case_y, case_dx = yc.numpy(), tape.gradient(lc, xc).numpy()
     # the C test (tests/c/test_grad_func_fwd.c) builds cond_random and
     # while_random with the C API: their values as a header
     lines = [
@@ -56,6 +73,8 @@ def main() -> None:
     arr("kFWD_COND_RANDOM_Y", out["cond_random"]["y"])
     arr("kFWD_COND_RANDOM_DX", out["cond_random"]["grads"][0])
     arr("kFWD_COND_RANDOM_DS", [out["cond_random"]["grads"][1]])
+    arr("kFWD_CASE_RANDOM_Y", case_y)
+    arr("kFWD_CASE_RANDOM_DX", case_dx)
     arr("kFWD_WHILE_RANDOM_Y", out["while_random"]["y"])
     arr("kFWD_WHILE_RANDOM_DX", out["while_random"]["grads"][0])
     lines.append("#endif")

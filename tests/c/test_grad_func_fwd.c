@@ -99,6 +99,51 @@ static TF_Function* fn_outer_if(void) {
   return to_fn(g, "outer_if", in, 2, &out, 1);
 }
 
+/* c_b0(x) = RandomUniform(seed 7, 3) * tanh(x); c_b1(x) = x * x * x */
+static TF_Function* fn_case_b0(void) {
+  TF_Graph* g = TF_NewGraph();
+  TF_Output x = gt_out(gt_placeholder(g, "x", TF_DOUBLE), 0);
+  TF_Output out = gt_out(gt_binop(g, "Mul", "y", gt_out(random3(g, 7, 3), 0),
+                                  gt_out(gt_unop(g, "Tanh", "th", x), 0)),
+                         0);
+  return to_fn(g, "c_b0", &x, 1, &out, 1);
+}
+
+static TF_Function* fn_case_b1(void) {
+  TF_Graph* g = TF_NewGraph();
+  TF_Output x = gt_out(gt_placeholder(g, "x", TF_DOUBLE), 0);
+  TF_Operation* xx = gt_binop(g, "Mul", "xx", x, x);
+  TF_Output out = gt_out(gt_binop(g, "Mul", "y", gt_out(xx, 0), x), 0);
+  return to_fn(g, "c_b1", &x, 1, &out, 1);
+}
+
+/* Case(i, [x]; c_b0, c_b1) in graph g */
+static TF_Operation* case_node(TF_Graph* g, TF_Output i, TF_Output x) {
+  static const unsigned char kBranches[] = {0x0a, 0x10, 0x4a, 0x06, 0x0a, 0x04, 'c', '_',
+                                            'b',  '0',  0x4a, 0x06, 0x0a, 0x04, 'c', '_',
+                                            'b',  '1'};
+  TF_Status* s = TF_NewStatus();
+  TF_DataType t = TF_DOUBLE;
+  TF_OperationDescription* d = TF_NewOperation(g, "Case", "case");
+  TF_AddInput(d, i);
+  TF_AddInputList(d, &x, 1);
+  TF_SetAttrTypeList(d, "Tin", &t, 1);
+  TF_SetAttrTypeList(d, "Tout", &t, 1);
+  TF_SetAttrValueProto(d, "branches", kBranches, sizeof kBranches, s);
+  CHECK_CODE(s, TF_OK);
+  TF_DeleteStatus(s);
+  return gt_finish(d);
+}
+
+/* outer_case(x, i) = Case(i, [x]; c_b0, c_b1) */
+static TF_Function* fn_outer_case(void) {
+  TF_Graph* g = TF_NewGraph();
+  TF_Output in[2] = {gt_out(gt_placeholder(g, "x", TF_DOUBLE), 0),
+                     gt_out(gt_placeholder(g, "i", TF_INT32), 0)};
+  TF_Output out = gt_out(case_node(g, in[1], in[0]), 0);
+  return to_fn(g, "outer_case", in, 2, &out, 1);
+}
+
 /* w_cond(i, y) = i < 1; w_body(i, y) = (i + 1, RandomUniform(seed 13, 4)
  * * sin(y) + y) */
 static TF_Function* fn_wcond(void) {
@@ -328,6 +373,99 @@ static void graph_case(int kind) {
   gt_close(sess);
   for (i = 0; i < 3; i++) TF_DeleteFunction(fns[i]);
   TF_DeleteGraph(g);
+  TF_DeleteStatus(s);
+}
+
+/* Case: branch 0 draws r; dx = W * r * (1 - tanh(x)^2), as TF (its
+ * switch_case). In a function body (variant) and in a graph. */
+TEST(case_branch_random_uses_the_forward_draw) {
+  TF_Function* fns[3] = {fn_case_b0(), fn_case_b1(), fn_outer_case()};
+  int32_t zero = 0;
+  TF_Tensor* it = TF_AllocateTensor(TF_INT32, NULL, 0, sizeof(int32_t));
+  TF_Status* s = TF_NewStatus();
+  TFE_TensorHandle* args[2];
+  const double* want[1] = {kFWD_CASE_RANDOM_DX};
+  int len[1] = {3}, k;
+  memcpy(TF_TensorData(it), &zero, sizeof zero);
+  args[0] = handle(kFWD_X, 3);
+  args[1] = TFE_NewTensorHandle(it, s);
+  CHECK_CODE(s, TF_OK);
+  TF_DeleteTensor(it);
+  /* the index is not differentiable: only x is a source */
+  {
+    TFE_ContextOptions* o = TFE_NewContextOptions();
+    TFE_Context* ctx = TFE_NewContext(o, s);
+    TFE_GradientTape* tape;
+    TFE_TensorHandle *outs[16], *gx, *w;
+    TFE_Op* op;
+    char name[512];
+    int n, nextra;
+    TFE_DeleteContextOptions(o);
+    for (k = 0; k < 3; k++) {
+      TFE_ContextAddFunction(ctx, fns[k], s);
+      CHECK_CODE(s, TF_OK);
+    }
+    nextra = TFE_ContextAddForwardFunction(ctx, "outer_case", name, sizeof name, s);
+    CHECK_CODE(s, TF_OK);
+    CHECK(nextra >= 1 && nextra < 15);
+    tape = TFE_NewGradientTape(ctx, 0, s);
+    TFE_GradientTapeWatch(tape, args[0], s);
+    op = TFE_NewOp(ctx, name, s);
+    CHECK_CODE(s, TF_OK);
+    TFE_OpAddInput(op, args[0], s);
+    TFE_OpAddInput(op, args[1], s);
+    n = 1 + nextra;
+    TFE_Execute(op, outs, &n, s);
+    CHECK_CODE(s, TF_OK);
+    TFE_DeleteOp(op);
+    check_handle(outs[0], kFWD_CASE_RANDOM_Y, 3);
+    w = handle(kFWD_W, 3);
+    TFE_GradientTapeGradient(tape, 1, &outs[0], &w, 1, args, TFE_UNCONNECTED_NONE, &gx, s);
+    CHECK_CODE(s, TF_OK);
+    check_handle(gx, want[0], len[0]);
+    TFE_DeleteTensorHandle(gx);
+    TFE_DeleteTensorHandle(w);
+    for (k = 0; k < n; k++) TFE_DeleteTensorHandle(outs[k]);
+    TFE_DeleteGradientTape(tape);
+    TFE_DeleteContext(ctx);
+  }
+  /* the same Case in a graph, rewritten in place by TF_AddGradients */
+  {
+    TF_Graph* g = TF_NewGraph();
+    TF_Operation *x = gt_placeholder(g, "x", TF_DOUBLE), *c;
+    TF_Output xo = gt_out(x, 0), yo, dy, dx, fetch[2];
+    TF_Session* sess;
+    TF_Tensor *feed, *outs[2] = {NULL, NULL};
+    int i;
+    for (k = 0; k < 3; k++) {
+      TF_GraphCopyFunction(g, fns[k], NULL, s);
+      CHECK_CODE(s, TF_OK);
+    }
+    c = case_node(g, gt_out(gt_const(g, "idx", gt_scalar_i32(0), NULL), 0), xo);
+    yo = gt_out(c, 0);
+    dy = gt_out(gt_const(g, "w", dvec(kFWD_W, 3), NULL), 0);
+    TF_AddGradients(g, &yo, 1, &xo, 1, &dy, s, &dx);
+    CHECK_CODE(s, TF_OK);
+    CHECK(TF_OperationNumOutputs(c) > 1);
+    sess = gt_session(g);
+    feed = dvec(kFWD_X, 3);
+    fetch[0] = yo;
+    fetch[1] = dx;
+    TF_SessionRun(sess, NULL, &xo, &feed, 1, fetch, outs, 2, NULL, 0, NULL, s);
+    CHECK_CODE(s, TF_OK);
+    for (i = 0; i < 3; i++) {
+      CHECK_NEAR(((const double*)TF_TensorData(outs[0]))[i], kFWD_CASE_RANDOM_Y[i], 1e-12);
+      CHECK_NEAR(((const double*)TF_TensorData(outs[1]))[i], kFWD_CASE_RANDOM_DX[i], 1e-12);
+    }
+    TF_DeleteTensor(outs[0]);
+    TF_DeleteTensor(outs[1]);
+    TF_DeleteTensor(feed);
+    gt_close(sess);
+    TF_DeleteGraph(g);
+  }
+  for (k = 0; k < 3; k++) TF_DeleteFunction(fns[k]);
+  TFE_DeleteTensorHandle(args[0]);
+  TFE_DeleteTensorHandle(args[1]);
   TF_DeleteStatus(s);
 }
 

@@ -163,4 +163,18 @@ def programs(tf: Any) -> dict[str, Callable[[], tuple[Any, tuple[Any, ...], Any]
         return f, (tf.constant(X),), None
 
     P["cond_in_while"] = cond_in_while
+
+    def nested_call_random() -> tuple[Any, tuple[Any, ...], Any]:
+        @tf.function
+        def inner(x: Any) -> Any:
+            r = tf.raw_ops.RandomUniform(shape=tf.constant([3]), dtype=tf.float64, seed=2, seed2=5)
+            return r * tf.sin(x)
+
+        @tf.function
+        def f(x: Any) -> Any:
+            return inner(x) * x
+
+        return f, (tf.constant(X),), None
+
+    P["nested_call_random"] = nested_call_random
     return P
