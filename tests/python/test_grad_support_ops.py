@@ -6,42 +6,17 @@ registers has a recorded case."""
 
 from __future__ import annotations
 
-import json
-import os
-import re
 from typing import Any
 
 import numpy as np
 import pytest
+from recorded_ops import check_outputs, core, load_cases, run_case, split
 
 import tfe_py as tf
 from tfe_py import ops
 
-_PATH = os.path.join(os.path.dirname(__file__), "..", "data", "grad_support_ops_tf221.json")
-with open(_PATH) as _f:
-    _CASES: list[dict[str, Any]] = json.load(_f)["cases"]
-
-_COMPLEX = ("complex64", "complex128")
-
-
-def _decode(spec: dict[str, Any]) -> np.ndarray:
-    dt = spec["dtype"]
-    if dt in _COMPLEX:
-        a = np.asarray(spec["value"], np.float64).reshape([*spec["shape"], 2])
-        return (a[..., 0] + 1j * a[..., 1]).astype(dt)
-    if dt in ("bfloat16", "float16"):
-        return np.asarray(spec["value"], np.float64).reshape(spec["shape"])
-    if dt == "uint64":  # recorded as int64 bit patterns
-        return np.asarray(spec["value"], np.int64).astype(np.uint64).reshape(spec["shape"])
-    return np.asarray(spec["value"], dtype=dt).reshape(spec["shape"])
-
-
-def _run(cs: dict[str, Any]) -> list[Any]:
-    kwargs: dict[str, Any] = dict(cs["attrs"])
-    for name, spec in cs["inputs"].items():
-        kwargs[name] = tf.constant(_decode(spec), dtype=spec["dtype"])
-    out = getattr(ops, cs["op"])(**kwargs)
-    return list(out) if isinstance(out, (list, tuple)) else [out]
+_CASES = load_cases("grad_support_ops_tf221.json")
+_OK, _ERR = split(_CASES)
 
 
 def _tol(dt: str) -> tuple[float, float]:
@@ -53,40 +28,10 @@ def _tol(dt: str) -> tuple[float, float]:
     return 1e-12, 1e-15
 
 
-_OK = [c for c in _CASES if "outputs" in c]
-_ERR = [c for c in _CASES if "error" in c]
-
-
 @pytest.mark.parametrize("cs", _OK, ids=[c["name"] for c in _OK])
 def test_output_matches_tf(cs: dict[str, Any]) -> None:
-    outs = _run(cs)
-    assert len(outs) == len(cs["outputs"])
-    for got_t, exp_spec in zip(outs, cs["outputs"], strict=True):
-        dt = exp_spec["dtype"]
-        assert got_t.dtype == getattr(tf, dt), (got_t.dtype, dt)
-        got = np.asarray(got_t.numpy())
-        exp = _decode(exp_spec)
-        assert got.shape == exp.shape
-        if dt.startswith(("int", "uint")):
-            np.testing.assert_array_equal(got, exp)
-        else:
-            rtol, atol = _tol(dt)
-            np.testing.assert_allclose(got.astype(exp.dtype if dt in _COMPLEX else np.float64),
-                                       exp, rtol=rtol, atol=atol)
-            # signs of zeros and NaN positions as TF's
-            if dt not in _COMPLEX:
-                g64 = got.astype(np.float64)
-                np.testing.assert_array_equal(np.isnan(g64), np.isnan(exp))
-                np.testing.assert_array_equal(np.signbit(g64[g64 == 0]),
-                                              np.signbit(exp[g64 == 0]))
-
-
-def _core(msg: str) -> str:
-    """TF's message without the eager wrapper ({{function_node ...}} and
-    [Op:...])."""
-    msg = re.sub(r"^\{\{function_node [^}]*\}\}\s*", "", msg)
-    msg = re.sub(r"goo\.gle/debug\w*\s+", "goo.gle/debug ", msg)
-    return re.sub(r"\s*\[Op:[^\]]*\].*$", "", msg, flags=re.S).strip()
+    # signs of zeros and NaN positions as TF's too
+    check_outputs(run_case(cs), cs["outputs"], tol=_tol, zeros_and_nans=True)
 
 
 # TF's NotFound message for an unregistered dtype lists TF's kernels in its
@@ -99,11 +44,11 @@ _FIRST_LINE_ONLY = {"sfer_grad_err_bool"}
 def test_error_matches_tf(cs: dict[str, Any]) -> None:
     cls = getattr(tf.errors, cs["error"]["type"])
     with pytest.raises(cls) as info:
-        _run(cs)
-    want = _core(cs["error"]["message"])
+        run_case(cs)
+    want = core(cs["error"]["message"])
     if cs["name"] in _FIRST_LINE_ONLY or cs["name"] == "igamma_grad_a_err_int":
         want = want.splitlines()[0]
-    assert want in _core(str(info.value))
+    assert want in core(str(info.value))
 
 
 # TF's CPU kernel dtypes (tf_kernels.pb) per op: every one has a recorded case.

@@ -7,42 +7,17 @@ plus a check that every CPU dtype TF registers has a recorded case."""
 
 from __future__ import annotations
 
-import json
-import os
-import re
 from typing import Any
 
 import numpy as np
 import pytest
+from recorded_ops import check_outputs, core, decode, load_cases, run_case, split
 
 import tfe_py as tf
-from tfe_py import ops
 
-_PATH = os.path.join(os.path.dirname(__file__), "..", "data", "nnlin_ops_tf221.json")
-with open(_PATH) as _f:
-    _CASES: list[dict[str, Any]] = json.load(_f)["cases"]
-
-_COMPLEX = ("complex64", "complex128")
+_CASES = load_cases("nnlin_ops_tf221.json")
+_OK, _ERR = split(_CASES)
 _TYPE_ATTRS = ("Tout", "dtype")
-
-
-def _decode(spec: dict[str, Any]) -> np.ndarray:
-    dt = spec["dtype"]
-    if dt in _COMPLEX:
-        a = np.asarray(spec["value"], np.float64).reshape([*spec["shape"], 2])
-        return (a[..., 0] + 1j * a[..., 1]).astype(dt)
-    if dt in ("bfloat16", "float16"):
-        return np.asarray(spec["value"], np.float64).reshape(spec["shape"])
-    return np.asarray(spec["value"], dtype=dt).reshape(spec["shape"])
-
-
-def _run(cs: dict[str, Any]) -> list[Any]:
-    kwargs: dict[str, Any] = {k: (getattr(tf, v) if k in _TYPE_ATTRS else v)
-                              for k, v in cs["attrs"].items()}
-    for name, spec in cs["inputs"].items():
-        kwargs[name] = tf.constant(_decode(spec), dtype=spec["dtype"])
-    out = getattr(ops, cs["op"])(**kwargs)
-    return list(out) if isinstance(out, (list, tuple)) else [out]
 
 
 def _tol(dt: str) -> tuple[float, float]:
@@ -58,8 +33,8 @@ def _check_eig(cs: dict[str, Any], outs: list[Any]) -> None:
     for the same eigenvalue up to a phase, and A v = lambda v."""
     dt = cs["outputs"][0]["dtype"]
     tol = 2e-4 if dt == "complex64" else 1e-9
-    a = _decode(cs["inputs"]["input"]).astype(np.complex128)
-    e_tf = _decode(cs["outputs"][0]).astype(np.complex128)
+    a = decode(cs["inputs"]["input"]).astype(np.complex128)
+    e_tf = decode(cs["outputs"][0]).astype(np.complex128)
     e = np.asarray(outs[0].numpy()).astype(np.complex128)
     assert e.shape == e_tf.shape
     n = a.shape[-1]
@@ -71,7 +46,7 @@ def _check_eig(cs: dict[str, Any], outs: list[Any]) -> None:
     if 1 in cs.get("skip", []):
         return
     v = np.asarray(outs[1].numpy()).astype(np.complex128).reshape(-1, n, n)
-    v_tf = _decode(cs["outputs"][1]).astype(np.complex128).reshape(-1, n, n)
+    v_tf = decode(cs["outputs"][1]).astype(np.complex128).reshape(-1, n, n)
     for b in range(fa.shape[0]):
         scale = 1 + np.abs(fa[b]).max()
         np.testing.assert_allclose(np.linalg.norm(v[b], axis=0), 1, atol=tol * 10)
@@ -84,54 +59,29 @@ def _check_eig(cs: dict[str, Any], outs: list[Any]) -> None:
                 assert inner > 1 - tol * 1e3, (j, inner)
 
 
-_OK = [c for c in _CASES if "outputs" in c]
-_ERR = [c for c in _CASES if "error" in c]
-
-
 @pytest.mark.parametrize("cs", _OK, ids=[c["name"] for c in _OK])
 def test_output_matches_tf(cs: dict[str, Any]) -> None:
-    outs = _run(cs)
-    assert len(outs) == len(cs["outputs"])
+    outs = run_case(cs, _TYPE_ATTRS)
     if cs.get("eig"):
+        assert len(outs) == len(cs["outputs"])
         for got_t, exp_spec in zip(outs, cs["outputs"], strict=True):
             assert got_t.dtype == getattr(tf, exp_spec["dtype"])
         _check_eig(cs, outs)
         return
-    for i, (got_t, exp_spec) in enumerate(zip(outs, cs["outputs"], strict=True)):
-        dt = exp_spec["dtype"]
-        assert got_t.dtype == getattr(tf, dt), (got_t.dtype, dt)
-        got = np.asarray(got_t.numpy())
-        exp = _decode(exp_spec)
-        assert got.shape == exp.shape
-        if i in cs.get("skip", []):
-            continue
-        if dt.startswith(("int", "uint")) or dt == "bool":
-            np.testing.assert_array_equal(got, exp)
-        else:
-            rtol, atol = _tol(dt)
-            rtol = max(rtol, cs.get("rtol", 0.0))
-            atol = max(atol, cs.get("rtol", 0.0))
-            np.testing.assert_allclose(got.astype(exp.dtype if dt in _COMPLEX else np.float64),
-                                       exp, rtol=rtol, atol=atol)
-
-
-def _core(msg: str) -> str:
-    """TF's message without the eager wrapper ({{function_node ...}} and
-    [Op:...])."""
-    msg = re.sub(r"^\{\{function_node [^}]*\}\}\s*", "", msg)
-    return re.sub(r"\s*\[Op:[^\]]*\].*$", "", msg, flags=re.S).strip()
+    check_outputs(outs, cs["outputs"], tol=_tol, skip=cs.get("skip", []),
+                  min_tol=cs.get("rtol", 0.0))
 
 
 @pytest.mark.parametrize("cs", _ERR, ids=[c["name"] for c in _ERR])
 def test_error_matches_tf(cs: dict[str, Any]) -> None:
     cls = getattr(tf.errors, cs["error"]["type"])
     with pytest.raises(cls) as info:
-        _run(cs)
-    want = _core(cs["error"]["message"])
+        run_case(cs, _TYPE_ATTRS)
+    want = core(cs["error"]["message"])
     if want.startswith("Value for attr"):
         # the op definition's type check: compare its first clause only
         want = want.split("\t")[0].strip()
-    assert want in _core(str(info.value))
+    assert want in core(str(info.value))
 
 
 # TF's CPU kernel dtypes (tf_kernels.pb) per op, as far as the op

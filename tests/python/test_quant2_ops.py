@@ -10,20 +10,16 @@ Bitcast from/to the integer type of the same width."""
 
 from __future__ import annotations
 
-import json
-import os
-import re
 from typing import Any
 
 import numpy as np
 import pytest
+from recorded_ops import core, load_cases, split
 
 import tfe_py as tf
 from tfe_py import ops
 
-_PATH = os.path.join(os.path.dirname(__file__), "..", "data", "quant2_ops_tf221.json")
-with open(_PATH) as _f:
-    _CASES: list[dict[str, Any]] = json.load(_f)["cases"]
+_CASES = load_cases("quant2_ops_tf221.json")
 
 # quantized dtype -> integer dtype of the same layout
 _QINT = {"qint8": "int8", "quint8": "uint8", "qint16": "int16", "quint16": "uint16",
@@ -63,8 +59,7 @@ def _values(t: Any) -> np.ndarray:
     return np.asarray(t.numpy())
 
 
-_OK = [c for c in _CASES if "outputs" in c]
-_ERR = [c for c in _CASES if "error" in c]
+_OK, _ERR = split(_CASES)
 
 
 @pytest.mark.parametrize("cs", _OK, ids=[c["name"] for c in _OK])
@@ -81,22 +76,15 @@ def test_output_matches_tf(cs: dict[str, Any]) -> None:
         np.testing.assert_array_equal(got.astype(want.dtype), want)
 
 
-def _core(msg: str) -> str:
-    """TF's message without the eager wrapper ({{function_node ...}} and
-    [Op:...])."""
-    msg = re.sub(r"^\{\{function_node [^}]*\}\}\s*", "", msg)
-    return re.sub(r"\s*\[Op:[^\]]*\].*$", "", msg, flags=re.S).strip()
-
-
 @pytest.mark.parametrize("cs", _ERR, ids=[c["name"] for c in _ERR])
 def test_error_matches_tf(cs: dict[str, Any]) -> None:
     cls = getattr(tf.errors, cs["error"]["type"])
     with pytest.raises(cls) as info:
         _run(cs)
-    want = _core(cs["error"]["message"])
+    want = core(cs["error"]["message"])
     if "is not in the list of allowed values" in want:
         want = want.split("\t")[0].strip()
-    assert want in _core(str(info.value))
+    assert want in core(str(info.value))
 
 
 # TF 2.21's CPU kernels (data/tf221_cpu_kernels.txt): the dtype combinations

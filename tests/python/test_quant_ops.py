@@ -6,20 +6,16 @@ and rounding), NaNs and signed zeros included."""
 
 from __future__ import annotations
 
-import json
-import os
-import re
 from typing import Any
 
 import numpy as np
 import pytest
+from recorded_ops import core, load_cases, split
 
 import tfe_py as tf
 from tfe_py import ops
 
-_PATH = os.path.join(os.path.dirname(__file__), "..", "data", "quant_ops_tf221.json")
-with open(_PATH) as _f:
-    _CASES: list[dict[str, Any]] = json.load(_f)["cases"]
+_CASES = load_cases("quant_ops_tf221.json")
 
 
 def _arr(spec: dict[str, Any]) -> np.ndarray:
@@ -34,8 +30,7 @@ def _run(cs: dict[str, Any]) -> list[Any]:
     return list(res) if isinstance(res, (list, tuple)) else [res]
 
 
-_OK = [c for c in _CASES if "outputs" in c]
-_ERR = [c for c in _CASES if "error" in c]
+_OK, _ERR = split(_CASES)
 
 
 @pytest.mark.parametrize("cs", _OK, ids=[c["name"] for c in _OK])
@@ -58,17 +53,12 @@ def test_output_matches_tf(cs: dict[str, Any]) -> None:
         np.testing.assert_array_equal(got[ok].view(np.uint32), exp[ok].view(np.uint32))
 
 
-def _core(msg: str) -> str:
-    msg = re.sub(r"^\{\{function_node [^}]*\}\}\s*", "", msg)
-    return re.sub(r"\s*\[Op:[^\]]*\].*$", "", msg, flags=re.S).strip()
-
-
 @pytest.mark.parametrize("cs", _ERR, ids=[c["name"] for c in _ERR])
 def test_error_matches_tf(cs: dict[str, Any]) -> None:
     cls = getattr(tf.errors, cs["error"]["type"])
     with pytest.raises(cls) as info:
         _run(cs)
-    assert _core(cs["error"]["message"]) in str(info.value)
+    assert core(cs["error"]["message"]) in str(info.value)
 
 
 def test_per_channel_scalar_input_is_an_error() -> None:
