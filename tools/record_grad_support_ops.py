@@ -8,7 +8,6 @@ record_misc18_ops.py's runner and record_sparse_ops.py's tensor encoding."""
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from typing import Any
@@ -17,7 +16,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(__file__))
 from record_misc18_ops import run_case
-from record_sparse_ops import t
+from record_sparse_ops import record_main, t
 
 R = np.random.default_rng(20261202)
 CASES: list[dict[str, Any]] = []
@@ -111,20 +110,7 @@ add("sfer_grad_err_bool", "SparseFillEmptyRowsGrad",
 
 
 def main() -> None:
-    import tensorflow as tf
-
-    assert tf.__version__.startswith("2.21"), tf.__version__
-    for cs in CASES:
-        cs.update(run_case(tf, cs))
-    names = [c["name"] for c in CASES]
-    assert len(names) == len(set(names)), "duplicate case names"
-    path = os.path.join(os.path.dirname(__file__), "..", "tests", "data",
-                        "grad_support_ops_tf221.json")
-    with open(path, "w") as f:
-        json.dump({"tf_version": tf.__version__, "cases": CASES}, f, separators=(",", ":"))
-        f.write("\n")
-    nerr = sum("error" in c for c in CASES)
-    print(f"wrote {len(CASES)} cases ({nerr} errors) to {os.path.normpath(path)}", file=sys.stderr)
+    record_main(CASES, "grad_support_ops_tf221.json", run_case)
 
 
 if __name__ == "__main__":

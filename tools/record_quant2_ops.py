@@ -9,7 +9,6 @@ tensors are stored as their integer values."""
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from typing import Any
@@ -20,7 +19,7 @@ import numpy as np
 # rewritten to oneDNN kernels (other rounding, dtypes missing).
 os.environ["TF_ENABLE_ONEDNN_OPTS"] = "0"
 sys.path.insert(0, os.path.dirname(__file__))
-from record_sparse_ops import _enc_out, t
+from record_sparse_ops import _enc_out, record_main, t
 
 R = np.random.default_rng(18_2)
 QTYPES = ("qint8", "quint8", "qint16", "quint16", "qint32")
@@ -691,19 +690,7 @@ def run_case(tf: Any, cs: dict[str, Any]) -> dict[str, Any]:
 
 
 def main() -> None:
-    import tensorflow as tf
-
-    assert tf.__version__.startswith("2.21"), tf.__version__
-    for cs in CASES:
-        cs.update(run_case(tf, cs))
-    names = [c["name"] for c in CASES]
-    assert len(names) == len(set(names)), "duplicate case names"
-    path = os.path.join(os.path.dirname(__file__), "..", "tests", "data", "quant2_ops_tf221.json")
-    with open(path, "w") as f:
-        json.dump({"tf_version": tf.__version__, "cases": CASES}, f, separators=(",", ":"))
-        f.write("\n")
-    nerr = sum("error" in c for c in CASES)
-    print(f"wrote {len(CASES)} cases ({nerr} errors) to {os.path.normpath(path)}", file=sys.stderr)
+    record_main(CASES, "quant2_ops_tf221.json", run_case)
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(__file__))
-from record_sparse_ops import COMPLEX, enc, t
+from record_sparse_ops import COMPLEX, enc, t, write_cases
 
 R = np.random.default_rng(2118)
 FLOATS = ("float32", "float64", "float16", "bfloat16")
@@ -706,14 +706,7 @@ def main() -> None:
             print(cs["name"], json.dumps(cs.get("error") or cs["outputs"])[:600])
     if show is not None:
         return
-    names = [c["name"] for c in CASES]
-    assert len(names) == len(set(names)), "duplicate case names"
-    path = os.path.join(os.path.dirname(__file__), "..", "tests", "data", "sparse2_ops_tf221.json")
-    with open(path, "w") as f:
-        json.dump({"tf_version": tf.__version__, "cases": CASES}, f, separators=(",", ":"))
-        f.write("\n")
-    nerr = sum("error" in c for c in CASES)
-    print(f"wrote {len(CASES)} cases ({nerr} errors) to {os.path.normpath(path)}", file=sys.stderr)
+    write_cases(tf, CASES, "sparse2_ops_tf221.json")
 
 
 if __name__ == "__main__":

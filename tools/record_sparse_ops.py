@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Callable
 from typing import Any
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
@@ -641,20 +642,33 @@ def run_case(tf: Any, cs: dict[str, Any]) -> dict[str, Any]:
     return {"outputs": [_enc_out(o) for o in out]}
 
 
-def main() -> None:
+def write_cases(tf: Any, cases: list[dict[str, Any]], json_name: str) -> None:
+    """The recorders' common tail: checks that case names are unique and
+    writes {"tf_version", "cases"} compactly to tests/data/<json_name>."""
+    names = [c["name"] for c in cases]
+    assert len(names) == len(set(names)), "duplicate case names"
+    path = os.path.join(os.path.dirname(__file__), "..", "tests", "data", json_name)
+    with open(path, "w") as f:
+        json.dump({"tf_version": tf.__version__, "cases": cases}, f, separators=(",", ":"))
+        f.write("\n")
+    nerr = sum("error" in c for c in cases)
+    print(f"wrote {len(cases)} cases ({nerr} errors) to {os.path.normpath(path)}", file=sys.stderr)
+
+
+def record_main(cases: list[dict[str, Any]], json_name: str,
+                run: Callable[[Any, dict[str, Any]], dict[str, Any]]) -> None:
+    """Runs every case on TF 2.21 with run(tf, case) (which returns the
+    case's "outputs" or "error") and writes them (write_cases)."""
     import tensorflow as tf
 
     assert tf.__version__.startswith("2.21"), tf.__version__
-    for cs in CASES:
-        cs.update(run_case(tf, cs))
-    names = [c["name"] for c in CASES]
-    assert len(names) == len(set(names)), "duplicate case names"
-    path = os.path.join(os.path.dirname(__file__), "..", "tests", "data", "sparse_ops_tf221.json")
-    with open(path, "w") as f:
-        json.dump({"tf_version": tf.__version__, "cases": CASES}, f, separators=(",", ":"))
-        f.write("\n")
-    nerr = sum("error" in c for c in CASES)
-    print(f"wrote {len(CASES)} cases ({nerr} errors) to {os.path.normpath(path)}", file=sys.stderr)
+    for cs in cases:
+        cs.update(run(tf, cs))
+    write_cases(tf, cases, json_name)
+
+
+def main() -> None:
+    record_main(CASES, "sparse_ops_tf221.json", run_case)
 
 
 if __name__ == "__main__":
