@@ -312,6 +312,7 @@ _NO_CASE = {
     # test_gradients_array_nn.py and test_gradient_tape.py
     "ReadVariableOp": "reads a resource variable (no plain tensor input)",
     "ResourceGather": "gathers from a resource variable (no plain tensor input)",
+    "ResourceGatherNd": "gathers from a resource variable (test_more18_ops.py)",
     # its gradient is an error by design (test_gradients_array_nn.py)
     "PreventGradient": "the gradient function fails on purpose",
     # TF's gradient function reads the graph op's name and fails in eager mode,

@@ -160,3 +160,35 @@ def test_resource_gather_nd_wrong_dtype_is_an_error() -> None:
     v = tf.Variable(np.arange(3.0))
     with pytest.raises(tf.errors.InvalidArgumentError, match="wrong dtype"):
         ops.ResourceGatherNd(resource=v.handle, indices=tf.constant([[0]]), dtype="float32")
+
+
+@pytest.mark.parametrize("idx_dtype", ["int32", "int64"])
+def test_resource_gather_nd_gradient(idx_dtype: str) -> None:
+    # loss = sum(w * gather_nd(v, idx)): dloss/dv is w scattered (summed over
+    # repeated indices) into v's shape; TF's gradient gives the same values
+    # (as IndexedSlices for single-index rows).
+    v = tf.Variable(np.arange(24.0).reshape(4, 3, 2))
+    idx = np.array([[[1, 2], [0, 0]], [[1, 2], [3, 1]]], idx_dtype)
+    w = np.random.default_rng(5).uniform(-1, 1, (2, 2, 2))
+    with tf.GradientTape() as tape:
+        # a raw op on the handle is no variable read: watched by hand, as in TF
+        tape.watch(v)
+        y = ops.ResourceGatherNd(resource=v.handle, indices=tf.constant(idx), dtype="float64")
+        loss = tf.reduce_sum(y * tf.constant(w))
+    (g,) = tape.gradient(loss, [v])
+    exp = np.zeros((4, 3, 2))
+    for i in range(2):
+        for j in range(2):
+            exp[tuple(idx[i, j])] += w[i, j]
+    np.testing.assert_allclose(np.asarray(tf.convert_to_tensor(g).numpy()), exp, rtol=1e-12)
+    rows = np.array([[2], [0], [2]], idx_dtype)
+    w2 = np.random.default_rng(6).uniform(-1, 1, (3, 3, 2))
+    with tf.GradientTape() as tape:
+        tape.watch(v)
+        y = ops.ResourceGatherNd(resource=v.handle, indices=tf.constant(rows), dtype="float64")
+        loss = tf.reduce_sum(y * tf.constant(w2))
+    (g,) = tape.gradient(loss, [v])
+    exp = np.zeros((4, 3, 2))
+    for i in range(3):
+        exp[rows[i, 0]] += w2[i]
+    np.testing.assert_allclose(np.asarray(tf.convert_to_tensor(g).numpy()), exp, rtol=1e-12)
