@@ -1254,7 +1254,8 @@ static void eig_real_rows(void* arg, int64_t begin, int64_t end) {
   wi = sc + 3 * n;
   for (b = begin; b < end && !atomic_load(&jb->failed); b++) {
     const void* src = kutil_data(jb->in);
-    int finite = 1;
+    int finite = 1, ex;
+    double amax = 0;
     if (jb->in->dtype == TF_FLOAT) {
       const float* f = (const float*)src + b * nn2;
       for (i = 0; i < nn2; i++) h[i] = f[i];
@@ -1263,6 +1264,17 @@ static void eig_real_rows(void* arg, int64_t begin, int64_t end) {
     }
     for (i = 0; i < nn2; i++) {
       if (!isfinite(h[i])) finite = 0;
+      amax = fmax(amax, fabs(h[i]));
+    }
+    /* scaled by a power of two (exact) to a largest entry in [0.5, 1), so
+     * that products in the sweeps neither overflow nor underflow; the
+     * eigenvalues are scaled back, the vectors do not change */
+    ex = 0;
+    if (finite && amax > 0) {
+      double f;
+      frexp(amax, &ex);
+      f = ldexp(1.0, -ex);
+      for (i = 0; i < nn2; i++) h[i] *= f;
     }
     if (cv) {
       memset(z, 0, (size_t)nn2 * sizeof(double));
@@ -1274,7 +1286,8 @@ static void eig_real_rows(void* arg, int64_t begin, int64_t end) {
       goto done;
     }
     for (i = 0; i < n; i++) {
-      nnl2_store_c(jb->tout, kutil_data(jb->eo), b * n + i, CMPLX(wr[i], wi[i]));
+      nnl2_store_c(jb->tout, kutil_data(jb->eo), b * n + i,
+                   CMPLX(ldexp(wr[i], ex), ldexp(wi[i], ex)));
     }
     if (!cv) continue;
     quasi_tri_vectors(h, n, wr, wi, x);
