@@ -2766,57 +2766,88 @@ static int q2_scalar_in(tfe_kernel_context* k, int idx, const char* name) {
 }
 
 /* c = (a - offset_a) x (b - offset_b) in exact int32 arithmetic (TF runs
- * gemmlowp, whose int32 result is the same). b is first widened once into
- * bb[p][j] = b - offset_b; rows of c are then computed in blocks of four
- * over the thread pool, each bb row reused for the four rows. */
+ * gemmlowp, whose int32 result is the same; sums wrap modulo 2^32, done
+ * in uint32 here). b is packed once into panels of Q2_NR columns
+ * (bp[panel][p][j] = b - offset_b, zero past n), a into panels of Q2_MR
+ * rows (ap[panel][p][i] = a - offset_a, zero past m), and a
+ * register-blocked micro-kernel computes each Q2_MR x Q2_NR tile of c
+ * over the whole depth; its fixed-size loops vectorize per ISA level
+ * (KUTIL_CLONES). Row panels are split over the thread pool. */
+#define Q2_MR 6
+#define Q2_NR 16
+
 typedef struct q2_gemm_args {
   const uint8_t* a;
-  const int32_t* bb;
+  uint32_t* ap;
+  const uint32_t* bp;
   int32_t* c;
-  int64_t m, n, kd;
+  int64_t m, n, kd, npan;
   int ta;
   int32_t oa;
 } q2_gemm_args;
 
-static inline int32_t q2_gemm_a(const q2_gemm_args* g, int64_t i, int64_t p) {
-  return (int32_t)(g->ta ? g->a[p * g->m + i] : g->a[i * g->kd + p]) - g->oa;
-}
+/* One Q2_MR x Q2_NR tile: tile = sum over p of a[p][i] * b[p][j]. With
+ * GCC's vector extension the accumulators are Q2_MR vectors of Q2_NR
+ * lanes kept in registers (GCC's vectorizer does not find that itself). */
+#if defined(__GNUC__)
+typedef uint32_t q2_v16u __attribute__((vector_size(Q2_NR * 4)));
+#endif
 
 KUTIL_CLONES
+static void q2_ukern(int64_t kd, const uint32_t* restrict a,
+                     const uint32_t* restrict b, uint32_t* restrict tile) {
+  int64_t p;
+  int i;
+#if defined(__GNUC__)
+  q2_v16u acc[Q2_MR];
+  for (i = 0; i < Q2_MR; i++) acc[i] = (q2_v16u){0};
+  for (p = 0; p < kd; p++) {
+    q2_v16u bv;
+    memcpy(&bv, b + p * Q2_NR, sizeof bv);
+    for (i = 0; i < Q2_MR; i++) acc[i] += a[p * Q2_MR + i] * bv;
+  }
+  for (i = 0; i < Q2_MR; i++) memcpy(tile + i * Q2_NR, &acc[i], sizeof acc[i]);
+#else
+  int j;
+  for (i = 0; i < Q2_MR * Q2_NR; i++) tile[i] = 0;
+  for (p = 0; p < kd; p++) {
+    for (i = 0; i < Q2_MR; i++) {
+      for (j = 0; j < Q2_NR; j++) {
+        tile[i * Q2_NR + j] += a[p * Q2_MR + i] * b[p * Q2_NR + j];
+      }
+    }
+  }
+#endif
+}
+
 static void q2_gemm_rows(void* arg, int64_t begin, int64_t end) {
   const q2_gemm_args* g = (const q2_gemm_args*)arg;
-  const int64_t n = g->n;
-  int64_t blk, p, j;
-  for (blk = begin; blk < end; blk++) {
-    const int64_t i0 = blk * 4;
-    const int64_t rows = g->m - i0 < 4 ? g->m - i0 : 4;
-    int32_t* c0 = g->c + i0 * n;
-    memset(c0, 0, (size_t)(rows * n) * sizeof(int32_t));
-    if (rows == 4) {
-      int32_t* c1 = c0 + n;
-      int32_t* c2 = c1 + n;
-      int32_t* c3 = c2 + n;
-      for (p = 0; p < g->kd; p++) {
-        const int32_t* b = g->bb + p * n;
-        const int32_t a0 = q2_gemm_a(g, i0, p), a1 = q2_gemm_a(g, i0 + 1, p);
-        const int32_t a2 = q2_gemm_a(g, i0 + 2, p), a3 = q2_gemm_a(g, i0 + 3, p);
-        for (j = 0; j < n; j++) {
-          const int32_t bv = b[j];
-          c0[j] += a0 * bv;
-          c1[j] += a1 * bv;
-          c2[j] += a2 * bv;
-          c3[j] += a3 * bv;
-        }
+  const int64_t n = g->n, kd = g->kd, m = g->m;
+  int64_t rp, jp, p;
+  int i, j;
+  for (rp = begin; rp < end; rp++) {
+    const int64_t i0 = rp * Q2_MR;
+    const int rows = m - i0 < Q2_MR ? (int)(m - i0) : Q2_MR;
+    uint32_t* ap = g->ap + rp * kd * Q2_MR;
+    for (p = 0; p < kd; p++) {
+      for (i = 0; i < Q2_MR; i++) {
+        const int64_t r = i0 + i;
+        const uint32_t v =
+            i < rows ? (uint32_t)(g->ta ? g->a[p * m + r] : g->a[r * kd + p]) -
+                           (uint32_t)g->oa
+                     : 0u;
+        ap[p * Q2_MR + i] = v;
       }
-    } else {
-      int64_t r;
-      for (r = 0; r < rows; r++) {
-        int32_t* cr = c0 + r * n;
-        for (p = 0; p < g->kd; p++) {
-          const int32_t* b = g->bb + p * n;
-          const int32_t av = q2_gemm_a(g, i0 + r, p);
-          for (j = 0; j < n; j++) cr[j] += av * b[j];
-        }
+    }
+    for (jp = 0; jp < g->npan; jp++) {
+      const uint32_t* bp = g->bp + jp * kd * Q2_NR;
+      const int64_t j0 = jp * Q2_NR;
+      const int cols = n - j0 < Q2_NR ? (int)(n - j0) : Q2_NR;
+      uint32_t acc[Q2_MR][Q2_NR];
+      q2_ukern(kd, ap, bp, &acc[0][0]);
+      for (i = 0; i < rows; i++) {
+        int32_t* cr = g->c + (i0 + i) * n + j0;
+        for (j = 0; j < cols; j++) cr[j] = (int32_t)acc[i][j];
       }
     }
   }
@@ -2825,29 +2856,49 @@ static void q2_gemm_rows(void* arg, int64_t begin, int64_t end) {
 static void q2_qgemm(tfe_kernel_context* k, const uint8_t* a, const uint8_t* b,
                      int32_t* c, int64_t m, int64_t n, int64_t kd, int ta,
                      int tb, int32_t oa, int32_t ob) {
-  int64_t p, j;
+  const int64_t npan = (n + Q2_NR - 1) / Q2_NR;
+  const int64_t mpan = (m + Q2_MR - 1) / Q2_MR;
+  int64_t p, j, jp;
   q2_gemm_args g;
-  int32_t* bb = (int32_t*)tfe_malloc((size_t)(kd * n > 0 ? kd * n : 1) * sizeof(int32_t));
-  if (bb == NULL) {
+  uint32_t* bp;
+  uint32_t* ap;
+  if (kd == 0) {
+    memset(c, 0, (size_t)(m * n) * sizeof(int32_t));
+    return;
+  }
+  bp = (uint32_t*)tfe_malloc((size_t)(npan * kd * Q2_NR) * sizeof(uint32_t));
+  ap = (uint32_t*)tfe_malloc((size_t)(mpan * kd * Q2_MR) * sizeof(uint32_t));
+  if (bp == NULL || ap == NULL) {
+    tfe_free(bp);
+    tfe_free(ap);
     KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory in QuantizedMatMul");
     return;
   }
-  for (p = 0; p < kd; p++) {
-    for (j = 0; j < n; j++) {
-      bb[p * n + j] = (int32_t)(tb ? b[j * kd + p] : b[p * n + j]) - ob;
+  for (jp = 0; jp < npan; jp++) {
+    uint32_t* dst = bp + jp * kd * Q2_NR;
+    for (p = 0; p < kd; p++) {
+      for (j = 0; j < Q2_NR; j++) {
+        const int64_t col = jp * Q2_NR + j;
+        dst[p * Q2_NR + j] =
+            col < n ? (uint32_t)(tb ? b[col * kd + p] : b[p * n + col]) - (uint32_t)ob
+                    : 0u;
+      }
     }
   }
   g.a = a;
-  g.bb = bb;
+  g.ap = ap;
+  g.bp = bp;
   g.c = c;
   g.m = m;
   g.n = n;
   g.kd = kd;
+  g.npan = npan;
   g.ta = ta;
   g.oa = oa;
-  tfe_parallel_for(tfe_kernel_threadpool(k), (m + 3) / 4,
+  tfe_parallel_for(tfe_kernel_threadpool(k), mpan,
                    n * kd > 65536 ? 1 : 16, q2_gemm_rows, &g);
-  tfe_free(bb);
+  tfe_free(bp);
+  tfe_free(ap);
 }
 
 static void k_quantized_matmul(tfe_kernel_context* k) {
