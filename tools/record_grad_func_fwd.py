@@ -32,6 +32,25 @@ def main() -> None:
             "grads": [None if g is None else np.asarray(g).tolist() for g in grads],
             "v": None if v is None else v.numpy().tolist(),
         }
+    # second order through a cond with stateless branches (they keep
+    # recomputing, which higher orders differentiate exactly)
+    @tf.function
+    def so(x: Any) -> Any:
+        return tf.cond(tf.reduce_sum(x) > 0, lambda: tf.sin(x) * x * x, lambda: x)
+
+    xs = tf.constant(X)
+    with tf.GradientTape() as t2:
+        t2.watch(xs)
+        with tf.GradientTape() as t1:
+            t1.watch(xs)
+            ys = so(xs)
+        gs = t1.gradient(ys, xs)
+    out["second_order_stateless_cond"] = {
+        "y": ys.numpy().tolist(),
+        "grads": [gs.numpy().tolist()],
+        "d2": t2.gradient(gs, xs).numpy().tolist(),
+        "v": None,
+    }
     path = os.path.join(HERE, "..", "tests", "data", "grad_func_fwd_tf221.json")
     with open(path, "w") as fh:
         json.dump(out, fh, indent=1, sort_keys=True)

@@ -408,6 +408,34 @@ static int body_safe(tfe_flib* lib, const char* fname, int depth, const char** b
   return ok;
 }
 
+/* 1 when recomputing every function of names[0..n) is exact (no
+ * stateful op other than variable reads): then their gradients keep
+ * recomputing, which higher orders differentiate exactly; the forward-
+ * value rewrites (cond_forward_gradient, while_forward_gradient,
+ * call_forward_gradient) are for the others. */
+static int all_safe(tfe_flib* lib, const char* const* names, int n, TF_Status* s) {
+  const char* bad = NULL;
+  int i;
+  for (i = 0; i < n; i++) {
+    if (!body_safe(lib, names[i], 0, &bad, s)) return 0;
+  }
+  return 1;
+}
+
+/* Names of the functions the forward-value rewrites make: differentiating
+ * them again (a higher order through the saved values) would lose the
+ * gradients that flow through the saved Optionals / TensorLists. */
+static int is_rewrite_backward(const char* fname) {
+  return strstr(fname, "_tfe_cbwd_") != NULL || strstr(fname, "_tfe_while_grad_fwd_") != NULL;
+}
+
+static void refuse_higher_order(const char* what, const char* fname, TF_Status* s) {
+  tfe_status_setf(s, TF_UNIMPLEMENTED,
+                  "gradient of %s '%s': a higher order through the values saved for an "
+                  "If/Case/While with stateful ops is not supported (docs/GRADIENTS.md)",
+                  what, fname);
+}
+
 /* Output `out` of a new one-input node type(in) in the body. */
 static TF_Output add_unary(TF_Graph* g, const char* type, const char* name, TF_Output in,
                            TF_DataType dtype_attr, TF_Status* s) {
@@ -828,6 +856,10 @@ static void call_gradient(TFE_GradientContext* g, const char* fname, int first, 
   TF_AbstractOp* op;
   int i, ndy;
   if (lib == NULL || !GL_OK(s)) return;
+  if (is_rewrite_backward(fname)) {
+    refuse_higher_order("a call of", fname, s);
+    return;
+  }
   if (split_gradient(g, fname, first, s)) return;
   if (first == 0 && call_forward_gradient(g, fname, s)) return;
   b = backward_of(lib, &fname, 1, 1, s);
@@ -1375,6 +1407,10 @@ static void grad_if(TFE_GradientContext* g, TF_Status* s) {
   if (names[0] == NULL) return;
   names[1] = func_attr(g, "else_branch", s);
   if (names[1] == NULL) return;
+  if (is_rewrite_backward(names[0])) {
+    refuse_higher_order(g->op_type, names[0], s);
+    return;
+  }
   if (cond_forward_gradient(g, (char* const*)names, 2, s)) return;
   lib = context_lib(g, &ctx, &graph, s);
   if (lib == NULL || !GL_OK(s)) return;
@@ -1914,6 +1950,10 @@ static void grad_while(TFE_GradientContext* g, TF_Status* s) {
   TF_DataType* T = NULL;
   int i, n, k, nin, cap;
   if (body == NULL) return;
+  if (is_rewrite_backward(body)) {
+    refuse_higher_order(g->op_type, body, s);
+    return;
+  }
   if (while_forward_gradient(g, cond, body, s)) return;
   lib = context_lib(g, &ctx, &graph, s);
   if (lib == NULL || !GL_OK(s)) return;
@@ -2090,6 +2130,10 @@ static void grad_case(TFE_GradientContext* g, TF_Status* s) {
     return;
   }
   for (i = 0; i < nb; i++) names[i] = br->list.s.data[i];
+  if (is_rewrite_backward(names[0])) {
+    refuse_higher_order(g->op_type, names[0], s);
+    return;
+  }
   if (cond_forward_gradient(g, (char* const*)names, nb, s)) return;
   lib = context_lib(g, &ctx, &graph, s);
   if (lib == NULL || !GL_OK(s)) return;
@@ -3027,6 +3071,7 @@ static int cond_forward_gradient(TFE_GradientContext* g, char* const* names, int
   }
   lib = context_lib(g, &ctx, &graph, s);
   if (lib == NULL || !GL_OK(s)) return 1;
+  if (all_safe(lib, (const char* const*)names, nb, s)) return !GL_OK(s);
   for (b = 0; b < nb; b++) {
     ps[b] = split_of(lib, names[b], s);
     if (ps[b] == NULL) return 1;
@@ -3196,6 +3241,12 @@ static int while_forward_gradient(TFE_GradientContext* g, const char* cond, cons
   if (st == NULL) return 0;
   lib = context_lib(g, &ctx, &graph, s);
   if (lib == NULL || !GL_OK(s)) return 1;
+  {
+    const char* fns[2];
+    fns[0] = cond;
+    fns[1] = body;
+    if (all_safe(lib, fns, 2, s)) return !GL_OK(s);
+  }
   sp = split_of(lib, body, s);
   if (sp == NULL) return 1;
   split_install(sp, NULL, graph, 1, s);
@@ -3440,6 +3491,7 @@ static int call_forward_gradient(TFE_GradientContext* g, const char* fname, TF_S
   }
   lib = context_lib(g, &ctx, &graph, s);
   if (lib == NULL || !GL_OK(s)) return 1;
+  if (all_safe(lib, &fname, 1, s)) return !GL_OK(s);
   p = split_of(lib, fname, s);
   if (p == NULL) return 1;
   if (p->nrets != x->num_outputs || p->nargs != x->num_inputs) {
