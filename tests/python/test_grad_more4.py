@@ -334,3 +334,19 @@ def test_forward_mode_through_fresnel_and_solve_ls() -> None:
         eps = 1e-6
         num = (f(a + eps * da) - f(a - eps * da)) / (2 * eps)
         np.testing.assert_allclose(acc.jvp(sol).numpy(), num, rtol=1e-5, atol=1e-7)
+
+
+def test_second_order_through_fresnel() -> None:
+    # nested tapes: d2/dx2 FresnelCos = -pi x sin(pi x^2 / 2), FresnelSin: pi x cos(...)
+    x0 = np.array([-1.3, -0.2, 0.4, 1.7])
+    for op, want in ((ops.FresnelCos, -np.pi * x0 * np.sin(np.pi * x0 ** 2 / 2)),
+                     (ops.FresnelSin, np.pi * x0 * np.cos(np.pi * x0 ** 2 / 2))):
+        x = tf.constant(x0)
+        with tf.GradientTape() as outer:
+            outer.watch(x)
+            with tf.GradientTape() as inner:
+                inner.watch(x)
+                y = ops.Sum(op(x=x), tf.constant([0]))
+            g = inner.gradient(y, x)
+            gs = ops.Sum(g, tf.constant([0]))
+        np.testing.assert_allclose(outer.gradient(gs, x).numpy(), want, rtol=1e-12, atol=1e-12)
