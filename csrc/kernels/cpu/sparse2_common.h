@@ -37,6 +37,18 @@ int sp2_create_check(tfe_kernel_context* k, const TF_Tensor* ind,
 int sp2_indices_valid(tfe_kernel_context* k, const int64_t* ix, int64_t nnz,
                       int nd, const int64_t* shape);
 
+/* The bounds half of sp2_indices_valid: every row inside shape ("indices[i]
+ * = [..] is out of bounds: need 0 <= index < [..]"). */
+int sp2_indices_in_bounds(tfe_kernel_context* k, const int64_t* ix,
+                          int64_t nnz, int nd, const int64_t* shape);
+
+/* Marks the reduction axes ax (int32/int64 scalar or vector, negative ones
+ * counted from the end) in reduced[0..nd), cleared first; TF's "Invalid
+ * reduction dimension d, for input with nd dimensions." for one out of
+ * range. nd <= TFE_MAX_DIMS. */
+int sp2_reduction_axes(tfe_kernel_context* k, const TF_Tensor* ax, int64_t nd,
+                       unsigned char* reduced);
+
 /* "[a, b, c]" (TF's rendering of an index tuple) into buf; returns buf. */
 const char* sp2_row_str(const int64_t* row, int nd, char* buf, size_t cap);
 

@@ -163,6 +163,44 @@ int sp2_indices_valid(tfe_kernel_context* k, const int64_t* ix, int64_t nnz,
   return 1;
 }
 
+int sp2_indices_in_bounds(tfe_kernel_context* k, const int64_t* ix,
+                          int64_t nnz, int nd, const int64_t* shape) {
+  int64_t i;
+  int d;
+  for (i = 0; i < nnz; i++) {
+    const int64_t* row = ix + i * nd;
+    for (d = 0; d < nd; d++) {
+      if (row[d] < 0 || row[d] >= shape[d]) {
+        char rb[512], sb[512];
+        KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                   "indices[%lld] = %s is out of bounds: need 0 <= index < %s",
+                   (long long)i, kutil_shape_str(row, nd, rb, sizeof rb),
+                   kutil_shape_str(shape, nd, sb, sizeof sb));
+        return 0;
+      }
+    }
+  }
+  return 1;
+}
+
+int sp2_reduction_axes(tfe_kernel_context* k, const TF_Tensor* ax, int64_t nd,
+                       unsigned char* reduced) {
+  int64_t naxes = kutil_num_elements(ax), i;
+  memset(reduced, 0, (size_t)nd);
+  for (i = 0; i < naxes; i++) {
+    int64_t a = kutil_get_int(ax, i);
+    if (a < -nd || a >= nd) {
+      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
+                 "Invalid reduction dimension %lld, for input with %lld "
+                 "dimensions.",
+                 (long long)a, (long long)nd);
+      return 0;
+    }
+    reduced[a < 0 ? a + nd : a] = 1;
+  }
+  return 1;
+}
+
 TF_Tensor* sp2_alloc_vec_i64(tfe_kernel_context* k, int index,
                              const int64_t* v, int64_t n) {
   int64_t dims[1];
@@ -688,7 +726,7 @@ static void sparse_reduce_sparse(tfe_kernel_context* k, int is_max) {
   TF_DataType dt = iv->dtype;
   int kind = sp_kind(dt);
   kutil_shape_buf b1;
-  int64_t nd, nnz, naxes, i, ngroups = 0, nkept = 0, ond;
+  int64_t nd, nnz, i, ngroups = 0, nkept = 0, ond;
   int d;
   unsigned char reduced[TFE_MAX_DIMS];
   int order[TFE_MAX_DIMS];
@@ -715,19 +753,7 @@ static void sparse_reduce_sparse(tfe_kernel_context* k, int is_max) {
     KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "input_shape has too many dimensions");
     return;
   }
-  memset(reduced, 0, sizeof reduced);
-  naxes = kutil_num_elements(ax);
-  for (i = 0; i < naxes; i++) {
-    int64_t a = kutil_get_int(ax, i);
-    if (a < -nd || a >= nd) {
-      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
-                 "Invalid reduction dimension %lld, for input with %lld "
-                 "dimensions.",
-                 (long long)a, (long long)nd);
-      return;
-    }
-    reduced[a < 0 ? a + nd : a] = 1;
-  }
+  if (!sp2_reduction_axes(k, ax, nd, reduced)) return;
   if (!sp2_create_check(k, ii, iv, nd)) return;
   nnz = ii->dims[0];
   ix = (const int64_t*)kutil_data(ii);

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "core/threadpool.h"
-#include "kernels/cpu/sparse_common.h"
+#include "kernels/cpu/sparse2_common.h"
 
 void tfe_register_cpu_sparse_kernels(void);
 void tfe_register_cpu_sparse_reduce_kernels(void);
@@ -164,11 +164,6 @@ int tfe_sparse_sort_rows(const int64_t* ind, int64_t n, int ndims,
     tfe_free(tmp);
   }
   return 1;
-}
-
-/* "[a,b,c]" of one index row. */
-static void row_str(const int64_t* row, int nd, char* buf, size_t cap) {
-  kutil_shape_str(row, nd, buf, cap);
 }
 
 static int is_vector(const TF_Tensor* t) { return t->num_dims == 1; }
@@ -531,41 +526,19 @@ static void k_sparse_to_dense(tfe_kernel_context* k) {
   } else {
     sorted2d = 0;
   }
-  for (; i < num_elems; i++) {
+  if (i < num_elems && validate) {
+    /* (rows before i passed the quick pass: TF's checks from the start
+     * report the same first failure) */
+    if (!sp2_indices_valid(k, ind, num_elems, (int)num_dims, dims)) goto done;
+  }
+  for (; i < num_elems && !validate; i++) {
     const int64_t* row = ind + i * num_dims;
-    int bad = 0;
     for (d = 0; d < num_dims; d++) {
-      if (row[d] < 0 || row[d] >= dims[d]) bad = 1;
-    }
-    if (bad) {
-      char r[512], s[512];
-      if (validate) {
-        row_str(row, (int)num_dims, r, sizeof r);
-        KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
-                   "indices[%lld] = %s is out of bounds: need 0 <= index < %s",
-                   (long long)i, r, kutil_shape_str(dims, (int)num_dims, s, sizeof s));
-      } else {
+      if (row[d] < 0 || row[d] >= dims[d]) {
+        char s[512];
         KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
                    "Indices are not valid (out of bounds).  Shape: %s",
                    kutil_shape_str(dims, (int)num_dims, s, sizeof s));
-      }
-      goto done;
-    }
-    if (validate && i > 0) {
-      int c = sp_cmp_rows(ind, i - 1, ind, i, (int)num_dims);
-      if (c >= 0) {
-        char r[512];
-        row_str(row, (int)num_dims, r, sizeof r);
-        if (c > 0) {
-          KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
-                     "indices[%lld] = %s is out of order. Many sparse ops "
-                     "require sorted indices.\n    Use `tf.sparse.reorder` to "
-                     "create a correctly ordered copy.\n\n",
-                     (long long)i, r);
-        } else {
-          KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "indices[%lld] = %s is repeated",
-                     (long long)i, r);
-        }
         goto done;
       }
     }
@@ -666,30 +639,7 @@ static int check_sparse_tensor(tfe_kernel_context* k, const TF_Tensor* ind,
                kutil_tshape(shape, &b1));
     return 0;
   }
-  if (ind->num_dims != 2) {
-    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
-               "Sparse indices must be rank 2 but is rank %d", ind->num_dims);
-    return 0;
-  }
-  if (vals->num_dims != 1) {
-    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
-               "Sparse values must be rank 1 but is rank %d", vals->num_dims);
-    return 0;
-  }
-  if (ind->dims[0] != vals->dims[0]) {
-    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
-               "Number of elements in indices (%lld) and values (%lld) do not "
-               "match",
-               (long long)ind->dims[0], (long long)vals->dims[0]);
-    return 0;
-  }
-  if (ind->dims[1] != shape->dims[0]) {
-    KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
-               "Index rank (%lld) and shape rank (%lld) do not match",
-               (long long)ind->dims[1], (long long)shape->dims[0]);
-    return 0;
-  }
-  return 1;
+  return sp2_validate(k, ind, vals, shape, SP2_VALIDATE_NONE);
 }
 
 static void k_sparse_reorder(tfe_kernel_context* k) {

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "core/threadpool.h"
-#include "kernels/cpu/sparse_common.h"
+#include "kernels/cpu/sparse2_common.h"
 
 void tfe_register_cpu_sparse_reduce_kernels(void);
 
@@ -428,7 +428,7 @@ static void sparse_reduce(tfe_kernel_context* k, int is_max) {
   int keep = kutil_attr_bool(k, "keep_dims", 0);
   TF_DataType dt = iv->dtype;
   int kind = sp_kind(dt);
-  int64_t nnz, nd, i, naxes, total = 1;
+  int64_t nnz, nd, i, total = 1;
   int64_t odims[TFE_MAX_DIMS], ostr[TFE_MAX_DIMS];
   const int64_t* shp;
   const int64_t* ind;
@@ -446,19 +446,7 @@ static void sparse_reduce(tfe_kernel_context* k, int is_max) {
   }
   shp = (const int64_t*)kutil_data(is);
   ind = (const int64_t*)kutil_data(ii);
-  memset(reduced, 0, sizeof reduced);
-  naxes = kutil_num_elements(ax);
-  for (i = 0; i < naxes; i++) {
-    int64_t a = kutil_get_int(ax, i);
-    if (a < -nd || a >= nd) {
-      KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
-                 "Invalid reduction dimension %lld, for input with %lld "
-                 "dimensions.",
-                 (long long)a, (long long)nd);
-      return;
-    }
-    reduced[a < 0 ? a + nd : a] = 1;
-  }
+  if (!sp2_reduction_axes(k, ax, nd, reduced)) return;
   for (d = 0; d < nd; d++) {
     if (shp[d] < 0) {
       KUTIL_FAIL(k, TF_INVALID_ARGUMENT, "Dimension %lld must be >= 0",
@@ -492,19 +480,7 @@ static void sparse_reduce(tfe_kernel_context* k, int is_max) {
   }
   /* indices must lie inside the shape (tfe rejects what TF leaves
    * undefined) */
-  for (i = 0; i < nnz; i++) {
-    for (d = 0; d < nd; d++) {
-      int64_t v = ind[i * nd + d];
-      if (v < 0 || v >= shp[d]) {
-        char r[512], s[512];
-        kutil_shape_str(ind + i * nd, (int)nd, r, sizeof r);
-        KUTIL_FAIL(k, TF_INVALID_ARGUMENT,
-                   "indices[%lld] = %s is out of bounds: need 0 <= index < %s",
-                   (long long)i, r, kutil_shape_str(shp, (int)nd, s, sizeof s));
-        return;
-      }
-    }
-  }
+  if (!sp2_indices_in_bounds(k, ind, nnz, (int)nd, shp)) return;
   out = tfe_kernel_alloc_output(k, 0, dt, odims, ond);
   if (out == NULL) return;
   if (total == 0) return;
