@@ -782,51 +782,114 @@ static void k_quantize_v2(tfe_kernel_context* k) {
 
 /* ----------------------------------------------------------- Dequantize */
 
-static void q2_dequantize_slice(TF_DataType dt, int mode, int narrow,
-                                int whole, const void* in, float* out, int64_t pre,
-                                int64_t ns, int64_t post, int64_t s,
-                                float rmin, float rmax) {
+/* Per-axis Dequantize (MIN_COMBINED or SCALED) of a pre x ns x post
+ * tensor, each channel as TF's per-slice code: MIN_COMBINED gives
+ * (q + half) * sf[c] + min[c], SCALED q * sf[c] (the whole-tensor qint32
+ * round trip through int does not apply per axis); rows as in q2_axjob. */
+typedef struct q2_dqjob {
+  TF_DataType dt;
+  const void* in;
+  float* out;
+  int64_t ns, post;
+  const float *sf, *off;
+  float half;
+  int scaled;
+} q2_dqjob;
+
+#define Q2D_ROWS(TI)                                                         \
+  do {                                                                       \
+    const TI* x_ = (const TI*)j->in;                                         \
+    if (post == 1) {                                                         \
+      for (r = begin; r < end; r++) {                                        \
+        const TI* xr = x_ + r * ns;                                          \
+        float* orow = j->out + r * ns;                                       \
+        if (j->scaled) {                                                     \
+          for (c = 0; c < ns; c++) orow[c] = (float)xr[c] * sf[c];           \
+        } else {                                                             \
+          for (c = 0; c < ns; c++) {                                         \
+            orow[c] = ((float)xr[c] + half) * sf[c] + off[c];                \
+          }                                                                  \
+        }                                                                    \
+      }                                                                      \
+    } else {                                                                 \
+      for (r = begin; r < end; r++) {                                        \
+        const float f = sf[r % ns], o = off[r % ns];                         \
+        const TI* xr = x_ + r * post;                                        \
+        float* orow = j->out + r * post;                                     \
+        if (j->scaled) {                                                     \
+          for (c = 0; c < post; c++) orow[c] = (float)xr[c] * f;             \
+        } else {                                                             \
+          for (c = 0; c < post; c++) orow[c] = ((float)xr[c] + half) * f + o; \
+        }                                                                    \
+      }                                                                      \
+    }                                                                        \
+  } while (0)
+
+KUTIL_CLONES
+static void q2_dqjob_chunk(void* arg, int64_t begin, int64_t end) {
+  const q2_dqjob* j = (const q2_dqjob*)arg;
+  const int64_t ns = j->ns, post = j->post;
+  const float *sf = j->sf, *off = j->off;
+  const float half = j->half;
+  int64_t r, c;
+  switch (j->dt) {
+    case TF_QINT8: Q2D_ROWS(int8_t); break;
+    case TF_QUINT8: Q2D_ROWS(uint8_t); break;
+    case TF_QINT16: Q2D_ROWS(int16_t); break;
+    case TF_QUINT16: Q2D_ROWS(uint16_t); break;
+    default: Q2D_ROWS(int32_t); break;
+  }
+}
+#undef Q2D_ROWS
+
+/* Returns 0 (status set) when out of memory. */
+static int q2_dequantize_axis(tfe_kernel_context* k, TF_DataType dt, int mode,
+                              int narrow, const void* in, float* out,
+                              int64_t pre, int64_t ns, int64_t post,
+                              const float* mn, const float* mx) {
   const q2_qt qt = q2_qtype(dt);
-  int64_t a, b;
-  if (mode == Q2_MIN_COMBINED) {
-    const float span = (float)qt.hi - (float)qt.lo;
-    const float sf = (rmax - rmin) / span;
-    const float half =
-        qt.lo < 0 ? ((float)qt.hi - (float)qt.lo + 1.0f) / 2.0f : 0.0f;
-    for (a = 0; a < pre; a++) {
-      for (b = 0; b < post; b++) {
-        int64_t i = (a * ns + s) * post + b;
-        out[i] = ((float)q2_load(in, dt, i) + half) * sf + rmin;
-      }
-    }
-  } else if (mode == Q2_SCALED) {
-    const int64_t lo_out = qt.lo + (narrow ? 1 : 0);
-    float sf;
-    if (qt.lo == 0) {
-      sf = rmax / (float)qt.hi;
+  float* prm = (float*)tfe_malloc((size_t)(ns > 0 ? ns : 1) * 2 * sizeof(float));
+  q2_dqjob j;
+  int64_t s;
+  if (prm == NULL) {
+    KUTIL_FAIL(k, TF_RESOURCE_EXHAUSTED, "out of memory dequantizing");
+    return 0;
+  }
+  for (s = 0; s < ns; s++) {
+    const float rmin = mn[s], rmax = mx[s];
+    if (mode == Q2_MIN_COMBINED) {
+      prm[s] = (rmax - rmin) / ((float)qt.hi - (float)qt.lo);
+      prm[ns + s] = rmin;
     } else {
-      float f1 = rmin / (float)lo_out, f2 = rmax / (float)qt.hi;
-      sf = f1 < f2 ? f2 : f1;
-    }
-    for (a = 0; a < pre; a++) {
-      for (b = 0; b < post; b++) {
-        int64_t i = (a * ns + s) * post + b;
-        float v = (float)q2_load(in, dt, i);
-        /* TF's whole-tensor path casts qint32 to int through float (the
-         * type converts only to float): 2^31-1 becomes INT32_MIN. */
-        if (whole && dt == TF_QINT32) v = (float)q2_trunc_i32(v);
-        out[i] = v * sf;
+      const int64_t lo_out = qt.lo + (narrow ? 1 : 0);
+      if (qt.lo == 0) {
+        prm[s] = rmax / (float)qt.hi;
+      } else {
+        const float f1 = rmin / (float)lo_out, f2 = rmax / (float)qt.hi;
+        prm[s] = f1 < f2 ? f2 : f1;
       }
-    }
-  } else {
-    q2_deq d = q2_deq_make(qt.bits, qt.lo, rmin, rmax);
-    for (a = 0; a < pre; a++) {
-      for (b = 0; b < post; b++) {
-        int64_t i = (a * ns + s) * post + b;
-        out[i] = d.offset + (float)q2_load(in, dt, i) * d.scale;
-      }
+      prm[ns + s] = 0.0f;
     }
   }
+  j.dt = dt;
+  j.in = in;
+  j.out = out;
+  j.ns = ns;
+  j.post = post;
+  j.sf = prm;
+  j.off = prm + ns;
+  j.scaled = mode == Q2_SCALED;
+  j.half = mode == Q2_MIN_COMBINED && qt.lo < 0
+               ? ((float)qt.hi - (float)qt.lo + 1.0f) / 2.0f
+               : 0.0f;
+  if (pre > 0 && ns > 0 && post > 0) {
+    const int64_t rows = post == 1 ? pre : pre * ns;
+    const int64_t grain = 32768 / (post == 1 ? ns : post);
+    tfe_parallel_for(tfe_kernel_threadpool(k), rows, grain < 1 ? 1 : grain,
+                     q2_dqjob_chunk, &j);
+  }
+  tfe_free(prm);
+  return 1;
 }
 
 static void k_dequantize(tfe_kernel_context* k) {
@@ -837,7 +900,7 @@ static void k_dequantize(tfe_kernel_context* k) {
   const char* mode_s;
   int mode, narrow;
   int32_t axis;
-  int64_t ns = 1, n, pre, post, s, i;
+  int64_t ns = 1, n, pre, post, i;
   TF_Tensor* y;
   float* fout;
   if (!q2_attr_str(k, "mode", &mode_s) ||
@@ -928,10 +991,11 @@ static void k_dequantize(tfe_kernel_context* k) {
     q2_job_run(k, &j, n);
   } else {
     q2_split(x, axis, &pre, &post);
-    for (s = 0; s < ns; s++) {
-      q2_dequantize_slice(x->dtype, mode, narrow, 0, kutil_data(x), fout, pre, ns,
-                          post, s, ((const float*)kutil_data(mn))[s],
-                          ((const float*)kutil_data(mx))[s]);
+    if (!q2_dequantize_axis(k, x->dtype, mode, narrow, kutil_data(x), fout, pre,
+                            ns, post, (const float*)kutil_data(mn),
+                            (const float*)kutil_data(mx))) {
+      if (odt != TF_FLOAT) tfe_free(fout);
+      return;
     }
   }
   if (odt != TF_FLOAT) {
