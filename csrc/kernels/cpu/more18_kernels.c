@@ -229,6 +229,68 @@ static void k_strided_slice_assign(tfe_kernel_context* k) {
 
 /* ------------------------------------- ResourceGatherNd, VariableShape */
 
+/* ResourceGatherNd's common case: fixed-size elements, int32/int64
+ * indices all in bounds. Offsets are found and checked in one pass, then
+ * the slices copied in parallel. Returns 0 (nothing done) when another
+ * case or a bad index needs GatherNd's general code and messages. */
+typedef struct rgnd_job {
+  const char* src;
+  char* dst;
+  const int64_t* off;
+  size_t bytes;
+} rgnd_job;
+
+static void rgnd_rows(void* arg, int64_t r0, int64_t r1) {
+  const rgnd_job* j = (const rgnd_job*)arg;
+  int64_t r;
+  for (r = r0; r < r1; r++)
+    memcpy(j->dst + (size_t)r * j->bytes, j->src + (size_t)j->off[r] * j->bytes, j->bytes);
+}
+
+static int rgnd_fast(tfe_kernel_context* k, const TF_Tensor* p, const TF_Tensor* ix) {
+  int pr = p->num_dims, ir = ix->num_dims, i, on = 0;
+  int64_t kd, nrows, slice, r, odims[TFE_MAX_DIMS];
+  int64_t* off;
+  rgnd_job j;
+  TF_Tensor* y;
+  if (p->dtype == TF_STRING || ir < 1 || pr < 1 || kutil_num_elements(p) == 0 ||
+      (ix->dtype != TF_INT32 && ix->dtype != TF_INT64))
+    return 0;
+  kd = ix->dims[ir - 1];
+  if (kd < 1 || kd > pr) return 0;
+  nrows = kutil_dims_prod(ix->dims, 0, ir - 1);
+  if (nrows == 0) return 0;
+  slice = kutil_dims_prod(p->dims, (int)kd, pr);
+  off = (int64_t*)malloc(sizeof(int64_t) * (size_t)nrows);
+  if (off == NULL) return 0;
+  for (r = 0; r < nrows; r++) {
+    int64_t o = 0, q;
+    for (q = 0; q < kd; q++) {
+      int64_t v = ix->dtype == TF_INT32 ? ((const int32_t*)kutil_data(ix))[r * kd + q]
+                                        : ((const int64_t*)kutil_data(ix))[r * kd + q];
+      if (v < 0 || v >= p->dims[q]) {
+        free(off);
+        return 0;
+      }
+      o = o * p->dims[q] + v;
+    }
+    off[r] = o;
+  }
+  for (i = 0; i < ir - 1; i++) odims[on++] = ix->dims[i];
+  for (i = (int)kd; i < pr; i++) odims[on++] = p->dims[i];
+  y = tfe_kernel_alloc_output(k, 0, p->dtype, odims, on);
+  if (y != NULL && slice > 0) {
+    j.src = (const char*)kutil_data(p);
+    j.dst = (char*)kutil_data(y);
+    j.off = off;
+    j.bytes = (size_t)slice * kutil_esize(p->dtype);
+    tfe_parallel_for(tfe_kernel_threadpool(k), nrows,
+                     j.bytes >= 16384 ? 1 : (int64_t)(16384 / j.bytes), rgnd_rows, &j);
+  }
+  free(off);
+  return 1;
+}
+
 static void k_resource_gather_nd(tfe_kernel_context* k) {
   tfe_resource* r = tfe_var_from_handle(k->inputs[0], k->status);
   if (r == NULL) return;
@@ -243,7 +305,7 @@ static void k_resource_gather_nd(tfe_kernel_context* k) {
                  "Trying to gather from variable with wrong dtype. Expected "
                  "%s got %s",
                  m18_dt_name(want), m18_dt_name(r->value->dtype));
-    } else {
+    } else if (!rgnd_fast(k, r->value, k->inputs[1])) {
       tfe_gather_nd_compute(k, r->value, k->inputs[1]);
     }
   }
@@ -446,6 +508,25 @@ static void ipt_rows(void* arg, int64_t r0, int64_t r1) {
           for (bb = 0; bb < 2; bb++)
             ok[a][bb] = yi[a] >= 0 && yi[a] < j->h && xi[bb] >= 0 &&
                         xi[bb] < j->w;
+        if (j->dt == TF_FLOAT) {
+          /* the same arithmetic with direct float reads */
+          const float* fi = (const float*)(const void*)img;
+          float* fo = (float*)(void*)op;
+          const float* pp[2][2];
+          for (a = 0; a < 2; a++)
+            for (bb = 0; bb < 2; bb++)
+              pp[a][bb] = ok[a][bb] ? fi + (yi[a] * j->w + xi[bb]) * j->c : NULL;
+          for (ch = 0; ch < j->c; ch++) {
+            float v00 = pp[0][0] ? pp[0][0][ch] : j->fill;
+            float v01 = pp[0][1] ? pp[0][1][ch] : j->fill;
+            float v10 = pp[1][0] ? pp[1][0][ch] : j->fill;
+            float v11 = pp[1][1] ? pp[1][1][ch] : j->fill;
+            float lo = (x1 - x) * v00 + (x - x0) * v01;
+            float hi = (x1 - x) * v10 + (x - x0) * v11;
+            fo[ch] = (y1 - y) * lo + (y - y0) * hi;
+          }
+          continue;
+        }
         for (ch = 0; ch < j->c; ch++) {
           float v[2][2], lo, hi;
           for (a = 0; a < 2; a++)
