@@ -242,6 +242,33 @@ for ver in ("V2", "V3"):
         add("iptV3_err_fill", op, dict(base, fill_value=t([1.0], "float32")), a)
 
 
+# --------------------------------------------------------- AdjustContrast
+# (TF 2.21 refuses the deprecated op: every case records its UNIMPLEMENTED)
+for dt in ("uint8", "int8", "int16", "int32", "float32", "float64"):
+    add(f"adjc_{dt}", "AdjustContrast",
+        {"images": t(img((2, 3, 4, 2), dt if dt != "int8" else "int32").astype(
+            np.int64 if dt != "float32" and dt != "float64" else np.float64) % 100, dt),
+         "contrast_factor": t(1.7, "float32"), "min_value": t(-50.0, "float32"),
+         "max_value": t(120.0, "float32")})
+add("adjc_5d", "AdjustContrast", {"images": t(img((2, 1, 3, 3, 1), "float32"), "float32"),
+                                  "contrast_factor": t(-0.5, "float32"),
+                                  "min_value": t(-1.0, "float32"),
+                                  "max_value": t(1.0, "float32")})
+add("adjc_empty", "AdjustContrast", {"images": t(np.zeros((0, 3, 3)), "float32"),
+                                     "contrast_factor": t(2.0, "float32"),
+                                     "min_value": t(-1.0, "float32"),
+                                     "max_value": t(1.0, "float32")})
+add("adjc_err_rank", "AdjustContrast", {"images": t(np.zeros((3, 3)), "float32"),
+                                        "contrast_factor": t(2.0, "float32"),
+                                        "min_value": t(-1.0, "float32"),
+                                        "max_value": t(1.0, "float32")})
+for bad in ("contrast_factor", "min_value", "max_value"):
+    ins = {"images": t(np.ones((2, 2, 1)), "float32"), "contrast_factor": t(2.0, "float32"),
+           "min_value": t(-1.0, "float32"), "max_value": t(1.0, "float32")}
+    ins[bad] = t([1.0], "float32")
+    add(f"adjc_err_{bad}", "AdjustContrast", ins)
+
+
 # ------------------------------------------------------------------ runner
 def _tensor(tf: Any, spec: dict[str, Any]) -> Any:
     dt = spec["dtype"]

@@ -650,6 +650,18 @@ static void k_image_projective_transform(tfe_kernel_context* k) {
                    &j);
 }
 
+/* ------------------------------------------------- AdjustContrast (v1) */
+
+/* TF 2.21 registers CPU kernels for AdjustContrast but refuses to run the
+ * op: it was deprecated at GraphDef version 2 (AdjustContrastv2 replaces
+ * it), so every run fails with TF's UNIMPLEMENTED message before the
+ * inputs are looked at. */
+static void k_adjust_contrast(tfe_kernel_context* k) {
+  KUTIL_FAIL(k, TF_UNIMPLEMENTED,
+             "Op AdjustContrast is not available in GraphDef version 2474. It has been "
+             "removed in version 2. Use AdjustContrastv2 instead.");
+}
+
 /* ------------------------------------------------------- registration */
 
 void tfe_register_cpu_more18_kernels(void) {
@@ -658,6 +670,8 @@ void tfe_register_cpu_more18_kernels(void) {
                                     TF_QUINT8, TF_QINT32};
   static const TF_DataType gnd[] = {KUTIL_POD_TYPES, TF_STRING};
   static const TF_DataType idx[] = {TF_INT32, TF_INT64};
+  static const TF_DataType acd[] = {TF_UINT8, TF_INT8,  TF_INT16,
+                                    TF_INT32, TF_FLOAT, TF_DOUBLE};
   static const TF_DataType ipt[] = {TF_UINT8, TF_INT32,  TF_INT64,   TF_HALF,
                                     TF_FLOAT, TF_DOUBLE, TF_BFLOAT16};
   tfe_kutil_register("TensorStridedSliceUpdate", k_tensor_strided_slice_update,
@@ -675,6 +689,8 @@ void tfe_register_cpu_more18_kernels(void) {
   tfe_kutil_register("ImageProjectiveTransformV3",
                      k_image_projective_transform, "dtype", ipt,
                      KUTIL_COUNT(ipt), NULL, NULL, 0);
+  tfe_kutil_register("AdjustContrast", k_adjust_contrast, "T", acd,
+                     KUTIL_COUNT(acd), NULL, NULL, 0);
   tfe_kutil_register("VariableShape", k_variable_shape, "out_type", idx,
                      KUTIL_COUNT(idx), NULL, NULL, 0);
 }
