@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(__file__))
-from record_sparse_ops import COMPLEX, _enc_out, record_main, t
+from record_sparse_ops import COMPLEX, record_main, run_raw, t
 
 R = np.random.default_rng(1818_18)
 FLOATS = ("float32", "float64", "float16", "bfloat16")
@@ -272,15 +272,7 @@ def run_case(tf: Any, cs: dict[str, Any]) -> dict[str, Any]:
     for name, spec in cs["inputs"].items():
         kwargs[name] = ([_tensor(tf, x) for x in spec] if isinstance(spec, list)
                         else _tensor(tf, spec))
-    with tf.device("/CPU:0"):
-        try:
-            out = getattr(tf.raw_ops, cs["op"])(**kwargs)
-        except (tf.errors.OpError, ValueError, TypeError) as e:
-            msg = e.message if hasattr(e, "message") else str(e)
-            return {"error": {"type": type(e).__name__, "message": msg}}
-    if not isinstance(out, (list, tuple)):
-        out = [out]
-    return {"outputs": [_enc_out(o) for o in out]}
+    return run_raw(tf, cs["op"], kwargs)
 
 
 def main() -> None:

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(__file__))
-from record_sparse_ops import COMPLEX, _enc_out, record_main, t
+from record_sparse_ops import COMPLEX, record_main, run_raw, t
 
 R = np.random.default_rng(2026_18)
 CASES: list[dict[str, Any]] = []
@@ -498,15 +498,7 @@ def run_case(tf: Any, cs: dict[str, Any]) -> dict[str, Any]:
                               for k, v in cs["attrs"].items()}
     for name, spec in cs["inputs"].items():
         kwargs[name] = _tensor(tf, spec)
-    with tf.device("/CPU:0"):
-        try:
-            out = getattr(tf.raw_ops, cs["op"])(**kwargs)
-        except (tf.errors.OpError, ValueError, TypeError) as e:
-            msg = e.message if hasattr(e, "message") else str(e)
-            return {"error": {"type": type(e).__name__, "message": msg}}
-    if not isinstance(out, (list, tuple)):
-        out = [out]
-    return {"outputs": [_enc_out(o) for o in out]}
+    return run_raw(tf, cs["op"], kwargs)
 
 
 def main() -> None:

@@ -19,7 +19,7 @@ import numpy as np
 # rewritten to oneDNN kernels (other rounding, dtypes missing).
 os.environ["TF_ENABLE_ONEDNN_OPTS"] = "0"
 sys.path.insert(0, os.path.dirname(__file__))
-from record_sparse_ops import _enc_out, record_main, t
+from record_sparse_ops import record_main, run_raw, t
 
 R = np.random.default_rng(18_2)
 QTYPES = ("qint8", "quint8", "qint16", "quint16", "qint32")
@@ -678,15 +678,7 @@ def run_case(tf: Any, cs: dict[str, Any]) -> dict[str, Any]:
     for k in ("T", "dtype", "out_type", "Tout", "Tin", "Tlhs", "Trhs", "Toutput"):
         if isinstance(kwargs.get(k), str):
             kwargs[k] = getattr(tf, kwargs[k])
-    with tf.device("/CPU:0"):
-        try:
-            out = getattr(tf.raw_ops, cs["op"])(**kwargs)
-        except (tf.errors.OpError, ValueError, TypeError) as e:
-            msg = e.message if hasattr(e, "message") else str(e)
-            return {"error": {"type": type(e).__name__, "message": msg}}
-    if not isinstance(out, (list, tuple)):
-        out = [out]
-    return {"outputs": [_enc_out(o) for o in out]}
+    return run_raw(tf, cs["op"], kwargs)
 
 
 def main() -> None:

@@ -620,6 +620,20 @@ def _enc_out(v: Any) -> dict[str, Any]:
     return enc(a, dt)
 
 
+def run_raw(tf: Any, op: str, kwargs: dict[str, Any]) -> dict[str, Any]:
+    """Runs tf.raw_ops.<op>(**kwargs) on the CPU: {"outputs": [...]} (each
+    output encoded), or TF's {"error": {type, message}}."""
+    with tf.device("/CPU:0"):
+        try:
+            out = getattr(tf.raw_ops, op)(**kwargs)
+        except (tf.errors.OpError, ValueError, TypeError) as e:
+            msg = e.message if hasattr(e, "message") else str(e)
+            return {"error": {"type": type(e).__name__, "message": msg}}
+    if not isinstance(out, (list, tuple)):
+        out = [out]
+    return {"outputs": [_enc_out(o) for o in out]}
+
+
 def run_case(tf: Any, cs: dict[str, Any]) -> dict[str, Any]:
     kwargs: dict[str, Any] = dict(cs["attrs"])
     for name, spec in cs["inputs"].items():
@@ -631,15 +645,7 @@ def run_case(tf: Any, cs: dict[str, Any]) -> dict[str, Any]:
         kwargs[name] = tf.constant(np.asarray(v, dtype=object if dt == "string" else None)
                                    if dt == "string" else v,
                                    dtype=getattr(tf, dt), shape=spec["shape"])
-    with tf.device("/CPU:0"):
-        try:
-            out = getattr(tf.raw_ops, cs["op"])(**kwargs)
-        except (tf.errors.OpError, ValueError, TypeError) as e:
-            msg = e.message if hasattr(e, "message") else str(e)
-            return {"error": {"type": type(e).__name__, "message": msg}}
-    if not isinstance(out, (list, tuple)):
-        out = [out]
-    return {"outputs": [_enc_out(o) for o in out]}
+    return run_raw(tf, cs["op"], kwargs)
 
 
 def write_cases(tf: Any, cases: list[dict[str, Any]], json_name: str) -> None:
