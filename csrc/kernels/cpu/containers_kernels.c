@@ -163,12 +163,7 @@ static void* stage_make(tfe_kernel_context* k, const char* name) {
   stage_area* a = (stage_area*)tfe_calloc(1, sizeof(*a));
   (void)name;
   if (a == NULL) return NULL;
-  if (pthread_mutex_init(&a->mu, NULL) != 0) {
-    tfe_free(a);
-    return NULL;
-  }
-  if (pthread_cond_init(&a->cv, NULL) != 0) {
-    pthread_mutex_destroy(&a->mu);
+  if (!df2_sync_init(&a->mu, &a->cv)) {
     tfe_free(a);
     return NULL;
   }

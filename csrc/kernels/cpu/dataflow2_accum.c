@@ -66,12 +66,7 @@ static void* accum_make(tfe_kernel_context* k, const char* name) {
   size_t len;
   (void)name;
   if (a == NULL) goto oom;
-  if (pthread_mutex_init(&a->mu, NULL) != 0) {
-    tfe_free(a);
-    goto oom;
-  }
-  if (pthread_cond_init(&a->cv, NULL) != 0) {
-    pthread_mutex_destroy(&a->mu);
+  if (!df2_sync_init(&a->mu, &a->cv)) {
     tfe_free(a);
     goto oom;
   }

@@ -153,12 +153,7 @@ static void* barrier_make(tfe_kernel_context* k, const char* name) {
   if (!read_attrs(k, &types, &n, &sh)) return NULL;
   b = (barrier*)tfe_calloc(1, sizeof(*b));
   if (b == NULL) goto oom;
-  if (pthread_mutex_init(&b->mu, NULL) != 0) {
-    tfe_free(b);
-    goto oom;
-  }
-  if (pthread_cond_init(&b->cv, NULL) != 0) {
-    pthread_mutex_destroy(&b->mu);
+  if (!df2_sync_init(&b->mu, &b->cv)) {
     tfe_free(b);
     goto oom;
   }

@@ -315,6 +315,15 @@ static void df2_wait_cancel(void* arg) {
   pthread_mutex_unlock(w->mu);
 }
 
+int df2_sync_init(pthread_mutex_t* mu, pthread_cond_t* cv) {
+  if (pthread_mutex_init(mu, NULL) != 0) return 0;
+  if (pthread_cond_init(cv, NULL) != 0) {
+    pthread_mutex_destroy(mu);
+    return 0;
+  }
+  return 1;
+}
+
 int df2_wait_begin(tfe_kernel_context* k, df2_wait* w, pthread_mutex_t* mu,
                    pthread_cond_t* cv, const char* what) {
   TFE_CancelCallback cb;

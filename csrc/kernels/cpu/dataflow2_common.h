@@ -89,6 +89,10 @@ typedef struct df2_wait {
   TFE_CancellationToken token; /* -1: not registered */
 } df2_wait;
 
+/* Initializes mu and cv (defaults); 0 when either fails (neither is left
+ * initialized). */
+int df2_sync_init(pthread_mutex_t* mu, pthread_cond_t* cv);
+
 /* Prepares w and registers it with k->cancel (none: only another op can
  * end the wait). Returns 0 when the run is already cancelled (nothing
  * registered). Call without holding mu; pair a 1 with df2_wait_end. */

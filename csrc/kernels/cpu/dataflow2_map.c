@@ -150,12 +150,7 @@ static void* smap_make(tfe_kernel_context* k, const char* name) {
   }
   m = (smap*)tfe_calloc(1, sizeof(*m));
   if (m == NULL) return NULL;
-  if (pthread_mutex_init(&m->mu, NULL) != 0) {
-    tfe_free(m);
-    return NULL;
-  }
-  if (pthread_cond_init(&m->cv, NULL) != 0) {
-    pthread_mutex_destroy(&m->mu);
+  if (!df2_sync_init(&m->mu, &m->cv)) {
     tfe_free(m);
     return NULL;
   }

@@ -45,12 +45,7 @@ static void mutex_free(void* obj) {
 static df2_mutex* mutex_new(void) {
   df2_mutex* m = (df2_mutex*)tfe_calloc(1, sizeof(*m));
   if (m == NULL) return NULL;
-  if (pthread_mutex_init(&m->mu, NULL) != 0) {
-    tfe_free(m);
-    return NULL;
-  }
-  if (pthread_cond_init(&m->cv, NULL) != 0) {
-    pthread_mutex_destroy(&m->mu);
+  if (!df2_sync_init(&m->mu, &m->cv)) {
     tfe_free(m);
     return NULL;
   }
