@@ -269,6 +269,15 @@ for bad in ("contrast_factor", "min_value", "max_value"):
     add(f"adjc_err_{bad}", "AdjustContrast", ins)
 
 
+# ------------------------------------------------------------- RandomCrop
+# (refused by TF 2.21 as deprecated, whatever the inputs)
+for dt in REAL:
+    add(f"randcrop_{dt}", "RandomCrop", {"image": t(img((4, 5, 2), "int32") % 50, dt),
+                                         "size": t([2, 3], "int64")}, {"seed": 1, "seed2": 2})
+add("randcrop_noseed", "RandomCrop", {"image": t(np.zeros((4, 5, 2)), "float32"),
+                                      "size": t([2, 3], "int64")})
+
+
 # ------------------------------------------------------------------ runner
 def _tensor(tf: Any, spec: dict[str, Any]) -> Any:
     dt = spec["dtype"]

@@ -130,6 +130,7 @@ _KERNEL_DTYPES: dict[str, tuple[str, ...]] = {
     "ResourceGatherNd": _ALL,
     "ImageProjectiveTransformV2": _IPT,
     "ImageProjectiveTransformV3": _IPT,
+    "RandomCrop": _REAL,
     "AdjustContrast": ("uint8", "int8", "int16", "int32", "float32", "float64"),
 }
 

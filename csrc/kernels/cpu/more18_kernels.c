@@ -9,6 +9,8 @@
  * - ResourceGatherNd, VariableShape: resource-variable reads (the variable
  *   model is csrc/kernels/resource.h).
  * - ImageProjectiveTransformV2/V3.
+ * - AdjustContrast (v1) and RandomCrop: TF 2.21 has CPU kernels but
+ *   refuses both ops (deprecated GraphDef versions); so does tfe.
  *
  * Semantics, checks and messages follow TensorFlow 2.21's CPU kernels. */
 #include <math.h>
@@ -662,6 +664,14 @@ static void k_adjust_contrast(tfe_kernel_context* k) {
              "removed in version 2. Use AdjustContrastv2 instead.");
 }
 
+/* RandomCrop likewise: deprecated at GraphDef version 8 (random crop is
+ * done in Python now), refused by TF 2.21 for every input. */
+static void k_random_crop(tfe_kernel_context* k) {
+  KUTIL_FAIL(k, TF_UNIMPLEMENTED,
+             "Op RandomCrop is not available in GraphDef version 2474. It has been "
+             "removed in version 8. Random crop is now pure Python.");
+}
+
 /* ------------------------------------------------------- registration */
 
 void tfe_register_cpu_more18_kernels(void) {
@@ -670,6 +680,7 @@ void tfe_register_cpu_more18_kernels(void) {
                                     TF_QUINT8, TF_QINT32};
   static const TF_DataType gnd[] = {KUTIL_POD_TYPES, TF_STRING};
   static const TF_DataType idx[] = {TF_INT32, TF_INT64};
+  static const TF_DataType rcd[] = {KUTIL_REAL_TYPES};
   static const TF_DataType acd[] = {TF_UINT8, TF_INT8,  TF_INT16,
                                     TF_INT32, TF_FLOAT, TF_DOUBLE};
   static const TF_DataType ipt[] = {TF_UINT8, TF_INT32,  TF_INT64,   TF_HALF,
@@ -691,6 +702,8 @@ void tfe_register_cpu_more18_kernels(void) {
                      KUTIL_COUNT(ipt), NULL, NULL, 0);
   tfe_kutil_register("AdjustContrast", k_adjust_contrast, "T", acd,
                      KUTIL_COUNT(acd), NULL, NULL, 0);
+  tfe_kutil_register("RandomCrop", k_random_crop, "T", rcd, KUTIL_COUNT(rcd),
+                     NULL, NULL, 0);
   tfe_kutil_register("VariableShape", k_variable_shape, "out_type", idx,
                      KUTIL_COUNT(idx), NULL, NULL, 0);
 }
