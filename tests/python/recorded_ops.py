@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
+import pytest
 
 import tfe_py as tf
 from tfe_py import ops
@@ -123,3 +124,16 @@ def core(msg: str) -> str:
     msg = re.sub(r"\n\t; NodeDef: .*$", "", msg, flags=re.S)
     msg = re.sub(r"goo\.gle/debug\w*\s+", "goo.gle/debug ", msg)
     return re.sub(r"\s*\[Op:[^\]]*\].*$", "", msg, flags=re.S).strip()
+
+
+def assert_error(cs: dict[str, Any], run: Callable[[], Any],
+                 adjust: Callable[[str], str] | None = None) -> None:
+    """run() fails with TF's error class and a message holding TF's (both as
+    core() leaves them; adjust may cut TF's down first)."""
+    cls = getattr(tf.errors, cs["error"]["type"])
+    with pytest.raises(cls) as info:
+        run()
+    want = core(cs["error"]["message"])
+    if adjust is not None:
+        want = adjust(want)
+    assert want in core(str(info.value))
