@@ -345,8 +345,10 @@ static void fs_new_romr(const TF_Filesystem* filesystem, const char* path,
     return;
   }
   if (st.st_size == 0) {
+    /* mmap refuses an empty file with EINVAL: TF reports just that */
     close(fd);
-    TF_SetStatus(status, TF_INVALID_ARGUMENT, "File is empty");
+    errno = EINVAL;
+    io_error(status, path);
     return;
   }
   addr = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);

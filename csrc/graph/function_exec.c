@@ -1165,6 +1165,22 @@ static int run_slot(call_state* st, tfe_kernel_context* k, int i,
                     k->op_def->name, inst->name, inst->num_args, nargs);
     return 0;
   }
+  for (j = 0; j < nargs; j++) {
+    /* TF checks the arguments' types when the function runs */
+    if (args[j] != NULL && args[j]->dtype != inst->arg_types[j]) {
+      tfe_status_setf(k->status, TF_INVALID_ARGUMENT,
+                      "Expects arg[%d] to be %s but %s is provided", j,
+                      tfe_dtype_short_name(inst->arg_types[j]),
+                      tfe_dtype_short_name(args[j]->dtype));
+      return 0;
+    }
+  }
+  if (inst->num_rets != nrets && st->kind == CALL_WHILE && i == 0) {
+    tfe_status_setf(k->status, TF_INVALID_ARGUMENT,
+                    "Expected a single scalar return value from WhileOp "
+                    "cond, got %d tensors.", inst->num_rets);
+    return 0;
+  }
   if (inst->num_rets != nrets) {
     tfe_status_setf(k->status, TF_INVALID_ARGUMENT,
                     "%s: function '%s' returns %d values, %d expected",
@@ -1238,8 +1254,7 @@ static void case_compute(tfe_kernel_context* k) {
   int32_t idx;
   if (bi->num_dims != 0) {
     tfe_status_setf(k->status, TF_INVALID_ARGUMENT,
-                    "branch_index must be a scalar, got shape with %d dims",
-                    bi->num_dims);
+                    "branch_index must be scalar");
     return;
   }
   idx = *(const int32_t*)TF_TensorData(bi);

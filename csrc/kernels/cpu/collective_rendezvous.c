@@ -244,8 +244,9 @@ static int join_group(uint64_t ctx_id, const tfe_coll_request* r,
                device, g->device_type, (int)g->key);
       set_group_failure(g, TF_INTERNAL, msg);
     } else if (g->size != r->group_size) {
+      /* "size%d" without a space, as TF words it */
       snprintf(msg, sizeof msg,
-               "Device %s is joining a group with size %d, but that group "
+               "Device %s is joining a group with size%d, but that group "
                "has size %d (group_key=%d)",
                device, (int)r->group_size, (int)g->size, (int)g->key);
       set_group_failure(g, TF_INTERNAL, msg);
@@ -806,10 +807,12 @@ void tfe_collective_run(tfe_kernel_context* k, const tfe_coll_request* r) {
       if (r->is_source) in->sources++;
       if (in->arrived == in->size) {
         if (in->kind == TFE_COLL_BCAST && in->sources == 0) {
+          /* TF's wording */
           snprintf(msg, sizeof msg,
-                   "Collective broadcast instance %d of group %d has no "
-                   "sender: all %d members are receivers",
-                   (int)r->instance_key, (int)r->group_key, (int)in->size);
+                   "Instance %d found no source for broadcast.  This could "
+                   "mean that there were group_size=%d BcastRecvs but no "
+                   "BcastSend.",
+                   (int)r->instance_key, (int)in->size);
           fail_instance(in, TF_INTERNAL, msg);
         } else if (!assign_ranks(in, msg, sizeof msg)) {
           fail_instance(in, TF_INVALID_ARGUMENT, msg);

@@ -65,7 +65,7 @@ static void k_abort(tfe_kernel_context* k) {
   tfe_attrs_get_string(k->attrs, "error_msg", &msg, &len, NULL);
   tfe_attrs_get_bool(k->attrs, "exit_without_error", &quiet, NULL);
   if (quiet) {
-    TF_Log(TF_INFO, "Exit successfully (Abort op with exit_without_error)");
+    TF_Log(TF_WARNING, "Exiting the process: %s", msg);
     exit(0);
   }
   TF_Log(TF_ERROR, "Abort_op intentional failure; %s", msg);

@@ -20,8 +20,8 @@
  * TFRecordReader "<file>:<byte offset of the record>". Only the
  * WholeFileReader and IdentityReader serialize and restore their state (a
  * ReaderBaseState proto), as in TF; the others say UNIMPLEMENTED as TF's
- * do. LMDBReader needs the LMDB library, which tfe does not have: making
- * one fails with UNIMPLEMENTED. */
+ * do. LMDBReader fails with UNIMPLEMENTED, as TF 2.21's (which no longer
+ * reads LMDB). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,9 +86,11 @@ static void* reader_make(tfe_kernel_context* k, const char* name) {
   const char* str = "";
   size_t len;
   if (strncmp(op, "LMDBReader", 10) == 0) {
+    /* TF 2.21 dropped LMDB too; the message is its kernel's */
     KUTIL_FAIL(k, TF_UNIMPLEMENTED,
-               "LMDBReader: tfe is built without the LMDB library, so LMDB "
-               "databases cannot be read");
+               "LMDB support is removed from TensorFlow. This API will be "
+               "deleted in the next TensorFlow release. If you need LMDB "
+               "support, please file a GitHub issue.");
     return NULL;
   }
   r = (reader*)tfe_calloc(1, sizeof *r);
