@@ -27,6 +27,7 @@
 #include "graph/function_shapes.h"
 #include "graph/graph_internal.h"
 #include "graph/operation_internal.h"
+#include "ops/proto_encode.h"
 #include "ops/shape_infer.h"
 
 /* One TF_AddInput (n == -1) or TF_AddInputList call. */
@@ -77,6 +78,10 @@ struct TF_OperationDescription {
    * tfe_desc_new_registered): when *spare is empty, the emptied block
    * (with its attr item array) waits there for the next description. */
   TF_OperationDescription** spare;
+  /* Set by TF_FinishOperation: as TF's node builder, refuse an op removed
+   * at or before the graph's producer version (imports check the
+   * GraphDef's own producer instead). */
+  int check_removed;
 };
 
 /* ------------------------------------------------------------------------
@@ -1778,6 +1783,10 @@ static TF_Operation* finish_locked(TF_OperationDescription* d,
                     nin, flat.n, d->name);
     goto fail;
   }
+  if (d->check_removed && tfe_op_lookup(def->name) == def &&
+      !tfe_op_check_not_removed(def->name, g->producer, s)) {
+    goto fail;
+  }
   op = op_alloc(d, nin, nout, d->attrs.count, &op_size);
   if (op == NULL) goto oom;
   if (nin > 0) memcpy(op->inputs, flat.src, (size_t)nin * sizeof(TF_Output));
@@ -1877,6 +1886,7 @@ TF_Operation* TF_FinishOperation(TF_OperationDescription* desc,
   TF_Operation* op;
   if (desc == NULL) return TF_FinishOperationLocked(NULL, status);
   g = desc->graph;
+  desc->check_removed = 1;
   pthread_mutex_lock(&g->mu);
   op = TF_FinishOperationLocked(desc, status);
   pthread_mutex_unlock(&g->mu);

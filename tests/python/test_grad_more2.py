@@ -100,6 +100,17 @@ def test_top_k_v1_gradient_in_a_graph() -> None:
     x_val = np.array([[0.5, 2.0, -1.0, 3.5, 1.25], [4.0, -2.0, 0.75, 1.5, 0.0]])
     want = D["topk"]
     with tf.Graph() as g:
+        # TopK was removed at GraphDef version 7: only a graph produced
+        # before then can hold it (an empty GraphDef of version 6 lowers the
+        # graph's producer)
+        old = b"\x22\x02\x08\x06"
+        buf = lib.TF_NewBufferFromString(old, len(old))
+        opts = lib.TF_NewImportGraphDefOptions()
+        with status() as s:
+            lib.TF_GraphImportGraphDef(g.ptr, buf, opts, s)
+            check(s)
+        lib.TF_DeleteImportGraphDefOptions(opts)
+        lib.TF_DeleteBuffer(buf)
         x = tf.placeholder("float64", shape=x_val.shape)
         v, i = ops.TopK(input=x, k=3)
         w = tf.constant(np.array([[1.0, -2.0, 0.5], [3.0, 0.25, -1.5]]))
