@@ -137,3 +137,20 @@ def assert_error(cs: dict[str, Any], run: Callable[[], Any],
     if adjust is not None:
         want = adjust(want)
     assert want in core(str(info.value))
+
+
+def recorded_tests(cases: list[dict[str, Any]]) -> tuple[Callable[..., None],
+                                                        Callable[..., None]]:
+    """The two standard tests of a case file, to bind at module level:
+    test_output_matches_tf, test_error_matches_tf = recorded_tests(cases)."""
+    ok, err = split(cases)
+
+    @pytest.mark.parametrize("cs", ok, ids=[c["name"] for c in ok])
+    def test_output_matches_tf(cs: dict[str, Any]) -> None:
+        check_outputs(run_case(cs), cs["outputs"])
+
+    @pytest.mark.parametrize("cs", err, ids=[c["name"] for c in err])
+    def test_error_matches_tf(cs: dict[str, Any]) -> None:
+        assert_error(cs, lambda: run_case(cs))
+
+    return test_output_matches_tf, test_error_matches_tf

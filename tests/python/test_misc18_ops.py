@@ -8,23 +8,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from recorded_ops import assert_error, check_outputs, load_cases, run_case, split
+from recorded_ops import load_cases, recorded_tests
 
 import tfe_py as tf
 from tfe_py import ops
 
 _CASES = load_cases("misc18_ops_tf221.json")
-_OK, _ERR = split(_CASES)
-
-
-@pytest.mark.parametrize("cs", _OK, ids=[c["name"] for c in _OK])
-def test_output_matches_tf(cs: dict[str, Any]) -> None:
-    check_outputs(run_case(cs), cs["outputs"])
-
-
-@pytest.mark.parametrize("cs", _ERR, ids=[c["name"] for c in _ERR])
-def test_error_matches_tf(cs: dict[str, Any]) -> None:
-    assert_error(cs, lambda: run_case(cs))
+test_output_matches_tf, test_error_matches_tf = recorded_tests(_CASES)
 
 
 # TF's CPU kernel dtypes (tf_kernels.pb) per op: every one has a recorded case.
