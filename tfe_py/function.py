@@ -443,11 +443,35 @@ class ConcreteFunction:
             self._add_to_graph(scope.graph)
         return self.name
 
+    def _library(self) -> list[CData]:
+        """Every function of the library of the graph this function was
+        traced in (owned copies), its own excepted: besides the traced
+        functions it calls, that holds what the C runtime added while
+        tracing (TF_AddGradients' backward and forward-variant functions
+        of If/Case/While/call nodes), which a caller needs too."""
+        g = self.graph.ptr
+        if not g:
+            return []
+        n = lib.TF_GraphNumFunctions(g)
+        if n <= 0:
+            return []
+        arr = ffi.new("TF_Function*[]", n)
+        with status() as s:
+            got = lib.TF_GraphGetFunctions(g, arr, n, s)
+        own = self.name.encode("utf-8")
+        out: list[CData] = []
+        for i in range(got):
+            fn = ffi.gc(arr[i], lib.TF_DeleteFunction)
+            if ffi.string(lib.TF_FunctionName(fn)) != own:
+                out.append(fn)
+        return out
+
     def _add_to_graph(self, graph: Graph) -> None:
         for dep in self.graph.functions:
             dep._add_to_graph(graph)
-        with status() as s:
-            lib.TF_GraphCopyFunction(graph.ptr, self._ptr, ffi.NULL, s)
+        for fn in [*self._library(), self._ptr]:
+            with status() as s:
+                lib.TF_GraphCopyFunction(graph.ptr, fn, ffi.NULL, s)
         if isinstance(graph, FuncGraph) and self not in graph.functions:
             graph.functions.append(self)
 
@@ -461,8 +485,9 @@ class ConcreteFunction:
             if ctx not in self._contexts:
                 for dep in self.graph.functions:
                     dep._register(ctx)
-                with status() as s:
-                    lib.TFE_ContextAddFunction(ctx.ptr, self._ptr, s)
+                for fn in [*self._library(), self._ptr]:
+                    with status() as s:
+                        lib.TFE_ContextAddFunction(ctx.ptr, fn, s)
                 self._contexts.add(ctx)
             self._last_ctx = weakref.ref(ctx)
 

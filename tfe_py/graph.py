@@ -520,13 +520,25 @@ class GraphTensor(Tensor):
 Output = GraphTensor
 
 
+def _operator_graph(own: Graph) -> Graph:
+    """The graph an operator on a tensor of ``own`` adds its node to: the
+    default graph when that one captures outside tensors (a function or
+    cond/while branch being traced inside ``own``, as in TF, where ops go to
+    the default graph), else ``own`` (e.g. ``eager + graph_tensor`` outside
+    the graph's block)."""
+    g = _state.graph
+    if g is None or g is own or type(g)._capture is Graph._capture:
+        return own
+    return g
+
+
 def _graph_operator(op_name: str, *, reflected: bool = False) -> Any:
     def method(self: GraphTensor, other: Any = None) -> Any:
         name = op_name
         if name == "AddV2" and int(self.dtype) == int(lib.TF_STRING):
             name = "Add"  # TF's + concatenates strings with Add
         fn = _opgen.wrapper(name)
-        with self._op._graph.as_default():
+        with _operator_graph(self._op._graph).as_default():
             if other is None and op_name in ("Neg", "Abs", "LogicalNot"):
                 return fn(self)
             return fn(other, self) if reflected else fn(self, other)
@@ -538,7 +550,7 @@ def _graph_operator(op_name: str, *, reflected: bool = False) -> Any:
 def _graph_truediv(x: Any, y: Any) -> Any:
     from tfe_py.eager import _float_for_int
 
-    g = x.graph if isinstance(x, GraphTensor) else y.graph
+    g = _operator_graph(x.graph if isinstance(x, GraphTensor) else y.graph)
     with g.as_default():
         x = convert_to_tensor(x, y.dtype if isinstance(y, GraphTensor) else None)
         y = convert_to_tensor(y, x.dtype)
