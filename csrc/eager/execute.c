@@ -1083,6 +1083,13 @@ void TFE_Execute(TFE_Op* op, TFE_TensorHandle** retvals, int* num_retvals,
   }
   tfe_status_ok(status);
 
+  /* Under a gradient tape, a call of a function with stateful ops runs as
+   * its forward variant (grad_func.c): one relaxed load when none records. */
+  if (atomic_load_explicit(&ctx->num_tapes, memory_order_relaxed) > 0 &&
+      tfe_grad_eager_forward(op, retvals, num_retvals, status)) {
+    return;
+  }
+
   /* Ops placed on a custom device, or with inputs there, go to the device
    * (custom_device_execute.c); one load when no custom device exists. */
   if (atomic_load_explicit(&ctx->num_custom, memory_order_acquire) > 0 &&

@@ -44,8 +44,10 @@
 
 #include "core/alloc.h"
 #include "eager/grad_local.h"
+#include "eager/tape.h"
 #include "graph/function_internal.h"
 #include "graph/graph_internal.h"
+#include "graph/import_internal.h"
 #include "tensorflow/c/c_api.h"
 #include "tfe/gradients.h"
 #include "tensorflow/c/eager/c_api.h"
@@ -1242,6 +1244,191 @@ int TFE_ContextAddForwardFunction(TFE_Context* ctx, const char* fname, char* nam
   if (!GL_OK(status)) return -1;
   memcpy(name, p->fwd_name, strlen(p->fwd_name) + 1);
   return p->nextra;
+}
+
+/* ---- eager calls under a tape ----
+ *
+ * TFE_Execute's hook (tape.h): under a tape that would record the op, a
+ * call of a library function by its own name, or an If / StatelessIf /
+ * Case / StatelessCase / While / StatelessWhile, whose functions have a
+ * stateful op other than variable reads runs as a forward variant (as
+ * tfe_py's calls do): the tape records the variant's call, whose gradient
+ * reads the values the forward pass saved, and the caller gets the
+ * original outputs. A functional op is first wrapped in a library function
+ * "tfe_eager_<type>_<hash>" holding that one node, whose split rewrites
+ * the node as g17f's in-body rewrites do. Anything unusual (a variant or
+ * backward function itself, bodies safe to recompute, a split that cannot
+ * be built, too few retvals) runs the op as usual, which recomputes. */
+
+/* Runs op's inputs through library function fname's forward variant:
+ * 1 when it ran (status set), 0 when the caller should run op. */
+static int run_forward_variant(TFE_Op* op, tfe_flib* lib, const char* fname,
+                               TFE_TensorHandle** retvals, int* num_retvals,
+                               TF_Status* status) {
+  TFE_Context* ctx = op->ctx;
+  TFE_TensorHandle** outs;
+  TFE_Op* nop;
+  const split* p;
+  TF_Status* s = TF_NewStatus();
+  int i, n;
+  if (s == NULL) return 0;
+  p = split_of(lib, fname, s);
+  if (p == NULL || !GL_OK(s) || p->nextra == 0 || *num_retvals < p->nrets ||
+      op->num_inputs != p->nargs) {
+    TF_DeleteStatus(s);
+    return 0;
+  }
+  split_install(p, ctx, NULL, 1, s);
+  nop = GL_OK(s) ? TFE_NewOp(ctx, p->fwd_name, s) : NULL;
+  TF_DeleteStatus(s);
+  if (nop == NULL) return 0;
+  tfe_status_ok(status);
+  if (op->device_name != NULL && op->device_name[0] != '\0') {
+    TFE_OpSetDevice(nop, op->device_name, status);
+  }
+  for (i = 0; i < op->num_inputs && TF_GetCode(status) == TF_OK; i++) {
+    TFE_OpAddInput(nop, op->inputs[i], status);
+  }
+  n = p->nrets + p->nextra;
+  outs = (TFE_TensorHandle**)tfe_calloc((size_t)n + 1, sizeof *outs);
+  if (outs == NULL && TF_GetCode(status) == TF_OK) {
+    tfe_status_setf(status, TF_RESOURCE_EXHAUSTED, "TFE_Execute: out of memory");
+  }
+  if (TF_GetCode(status) == TF_OK) TFE_Execute(nop, outs, &n, status);
+  TFE_DeleteOp(nop);
+  if (TF_GetCode(status) != TF_OK) {
+    tfe_free(outs);
+    *num_retvals = 0;
+    return 1;
+  }
+  for (i = 0; i < n; i++) {
+    if (i < p->nrets) {
+      retvals[i] = outs[i];
+    } else {
+      TFE_DeleteTensorHandle(outs[i]);
+    }
+  }
+  tfe_free(outs);
+  *num_retvals = p->nrets < n ? p->nrets : n;
+  return 1;
+}
+
+/* Adds to op's context (once) a function "tfe_eager_<type>_<hash>" whose
+ * body is one node like the functional op `op` on placeholders of its
+ * inputs' types, returning all its outputs; its name in name[0..cap). 0
+ * when it cannot be made. */
+static int eager_wrapper(TFE_Op* op, tfe_flib* lib, char* name, size_t cap) {
+  const char* type = op->def->name;
+  uint64_t h = fnv(1469598103934665603ull, type, strlen(type));
+  TF_DataType dts[64];
+  TF_Output ins[64], outs[64];
+  TF_Graph* g;
+  TF_OperationDescription* d;
+  TF_Operation* node;
+  TF_Function* fn;
+  TF_Status* s;
+  tfe_attrs copy;
+  int i, n_single, ok = 0, nout;
+  if (op->num_inputs > 64) return 0;
+  for (i = 0; i < op->num_inputs; i++) {
+    dts[i] = TFE_TensorHandleDataType(op->inputs[i]);
+  }
+  h = fnv(h, dts, (size_t)op->num_inputs * sizeof dts[0]);
+  h = fnv(h, &op->attrs_hash, sizeof op->attrs_hash);
+  snprintf(name, cap, "tfe_eager_%s_%016llx", type, (unsigned long long)h);
+  if (tfe_flib_find(lib, name) != NULL) return 1;
+  /* If and Case take one single input before the list. */
+  n_single = strstr(type, "While") != NULL ? 0 : 1;
+  if (op->num_inputs < n_single) return 0;
+  s = TF_NewStatus();
+  g = TF_NewGraph();
+  if (s == NULL || g == NULL) goto done;
+  for (i = 0; i < op->num_inputs; i++) {
+    char pname[32];
+    snprintf(pname, sizeof pname, "in%d", i);
+    d = TF_NewOperation(g, "Placeholder", pname);
+    TF_SetAttrType(d, "dtype", dts[i]);
+    ins[i].oper = TF_FinishOperation(d, s);
+    ins[i].index = 0;
+    if (!GL_OK(s)) goto done;
+  }
+  d = TF_NewOperation(g, type, "node");
+  if (n_single) TF_AddInput(d, ins[0]);
+  TF_AddInputList(d, ins + n_single, op->num_inputs - n_single);
+  tfe_attrs_init(&copy);
+  if (!tfe_attrs_merge(&copy, &op->attrs)) {
+    tfe_attrs_destroy(&copy);
+    goto done;
+  }
+  for (i = 0; i < copy.count; i++) {
+    if (copy.items[i].name[0] == '_') continue;
+    tfe_desc_put_decoded(d, copy.items[i].name, &copy.items[i].value, 0);
+  }
+  tfe_attrs_destroy(&copy);
+  node = TF_FinishOperation(d, s);
+  if (!GL_OK(s)) goto done;
+  nout = TF_OperationNumOutputs(node);
+  if (nout > 64) goto done;
+  for (i = 0; i < nout; i++) {
+    outs[i].oper = node;
+    outs[i].index = i;
+  }
+  fn = TF_GraphToFunction(g, name, 0, -1, NULL, op->num_inputs, ins, nout, outs, NULL, NULL,
+                          NULL, s);
+  if (!GL_OK(s)) goto done;
+  TFE_ContextAddFunction(op->ctx, fn, s);
+  TF_DeleteFunction(fn);
+  ok = GL_OK(s);
+done:
+  TF_DeleteGraph(g);
+  TF_DeleteStatus(s);
+  return ok;
+}
+
+int tfe_grad_eager_forward(TFE_Op* op, TFE_TensorHandle** retvals, int* num_retvals,
+                           TF_Status* status) {
+  static const char* const kFunctional[] = {"If",   "StatelessIf",    "Case",
+                                            "StatelessCase", "While", "StatelessWhile"};
+  const char* name = op->def->name;
+  const char* fns[64];
+  char wname[256];
+  tfe_flib* lib = tfe_ctx_flib(op->ctx);
+  TF_Status* s;
+  size_t k;
+  int nf = 0, functional = 0, safe;
+  if (lib == NULL) return 0;
+  for (k = 0; k < sizeof kFunctional / sizeof kFunctional[0]; k++) {
+    if (strcmp(name, kFunctional[k]) == 0) functional = 1;
+  }
+  if (functional) {
+    static const char* const kAttrs[] = {"then_branch", "else_branch", "cond", "body",
+                                         "branches"};
+    for (k = 0; k < sizeof kAttrs / sizeof kAttrs[0]; k++) {
+      const tfe_attr_value* v = tfe_attrs_find(&op->attrs, kAttrs[k]);
+      int j;
+      if (v == NULL || v->type != TF_ATTR_FUNC) continue;
+      if (!v->is_list) {
+        if (nf < 64) fns[nf++] = v->v.s.data;
+      } else {
+        for (j = 0; j < v->list_size && nf < 64; j++) fns[nf++] = v->list.s.data[j];
+      }
+    }
+    if (nf == 0) return 0;
+  } else {
+    if (strstr(name, "_tfe_") != NULL || tfe_flib_find(lib, name) == NULL) return 0;
+    fns[nf++] = name;
+  }
+  if (!tfe_tape_would_record(op)) return 0;
+  s = TF_NewStatus();
+  if (s == NULL) return 0;
+  safe = all_safe(lib, fns, nf, s) || !GL_OK(s);
+  TF_DeleteStatus(s);
+  if (safe) return 0;
+  if (functional) {
+    if (!eager_wrapper(op, lib, wname, sizeof wname)) return 0;
+    name = wname;
+  }
+  return run_forward_variant(op, lib, name, retvals, num_retvals, status);
 }
 
 /* The gradient of a call of a forward variant from its saved values: 1

@@ -589,6 +589,24 @@ void tfe_tape_record(TFE_Op* op, TFE_TensorHandle* const* outs, int n) {
   tfe_tape_record_on_device(op, outs, n, NULL);
 }
 
+int tfe_tape_would_record(const TFE_Op* op) {
+  TFE_GradientTape* t;
+  int i, hit = 0;
+  if (op == NULL || op->def == NULL) return 0;
+  pthread_mutex_lock(&g_mu);
+  for (t = g_tapes; t != NULL && !hit; t = t->next) {
+    if (!t->recording || t->ctx != op->ctx) continue;
+    for (i = 0; i < op->num_inputs; i++) {
+      if (ptrset_has(&t->tracked, op->inputs[i])) {
+        hit = 1;
+        break;
+      }
+    }
+  }
+  pthread_mutex_unlock(&g_mu);
+  return hit;
+}
+
 /* ---- custom records (TFE_GradientTapeRecordCustom) ---- */
 
 /* Under g_mu: records a custom entry on t (which tracks one of inputs).

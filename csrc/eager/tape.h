@@ -12,6 +12,18 @@
  * ctx->num_tapes is non-zero: every recording tape of op's context that
  * tracks one of op's inputs records the op. */
 void tfe_tape_record(TFE_Op* op, TFE_TensorHandle* const* outs, int n);
+/* 1 when a recording tape of op's context tracks one of op's inputs (the
+ * op, once run, would be recorded). */
+int tfe_tape_would_record(const TFE_Op* op);
+/* grad_func.c: under a tape that would record op, a call of a library
+ * function by its own name whose body has stateful ops runs through the
+ * function's forward variant instead (TFE_ContextAddForwardFunction): the
+ * tape records the variant's call, whose gradient reads the saved values,
+ * and the caller gets the original outputs. Returns 1 when it ran the op
+ * (status set), 0 when TFE_Execute should run op as usual. */
+int tfe_grad_eager_forward(TFE_Op* op, TFE_TensorHandle** retvals, int* num_retvals,
+                           TF_Status* status);
+
 /* The same for an op a custom device ran (custom_device_execute.c):
  * `device` (the custom device's full name, living as long as the context)
  * is where the record's gradient ops are placed, as TF places them under

@@ -474,4 +474,170 @@ TEST(graph_partitioned_call_rewritten_in_place) { graph_case(1); }
 TEST(graph_stateful_partitioned_call_rewritten_in_place) { graph_case(2); }
 TEST(graph_call_by_name_rewritten_in_place) { graph_case(3); }
 
+/* Eager calls under a tape (grad_func.c "eager calls under a tape"): a
+ * call of outer_if by its own name, and If / StatelessIf / Case /
+ * StatelessCase / While / StatelessWhile run with TFE_Execute on the
+ * branch and body functions above, while a tape watches their inputs. The
+ * op runs as a forward variant: the caller gets the op's own outputs only,
+ * and the gradients read the random values the call drew (the same
+ * programs as the TF-recorded ones: outer_if = If(s > 0, ...) with s = 2,
+ * Case with index 0, While(0, x)[1] * 2 = kFWD_WHILE_RANDOM_Y). */
+static void eager_fns(TFE_Context* ctx, int kind) {
+  TF_Function* fns[3];
+  TF_Status* s = TF_NewStatus();
+  int i;
+  if (kind <= 2) {
+    fns[0] = fn_then();
+    fns[1] = fn_else();
+    fns[2] = fn_outer_if();
+  } else if (kind <= 4) {
+    fns[0] = fn_case_b0();
+    fns[1] = fn_case_b1();
+    fns[2] = fn_outer_case();
+  } else {
+    fns[0] = fn_wcond();
+    fns[1] = fn_wbody();
+    fns[2] = fn_outer_while();
+  }
+  for (i = 0; i < 3; i++) {
+    TFE_ContextAddFunction(ctx, fns[i], s);
+    CHECK_CODE(s, TF_OK);
+    TF_DeleteFunction(fns[i]);
+  }
+  TF_DeleteStatus(s);
+}
+
+static void eager_case(int kind) {
+  TF_Status* s = TF_NewStatus();
+  TFE_ContextOptions* o = TFE_NewContextOptions();
+  TFE_Context* ctx = TFE_NewContext(o, s);
+  TFE_GradientTape* tape;
+  TFE_TensorHandle *x, *sv, *first = NULL, *outs[8], *grads[2], *w, *y;
+  TFE_TensorHandle* src[2];
+  TFE_Op* op;
+  const double s_val = 2.0, two = 2.0;
+  const char* type;
+  double w2[3], yw[3];
+  int i, n = 8, nsrc, rep;
+  TFE_DeleteContextOptions(o);
+  CHECK_CODE(s, TF_OK);
+  eager_fns(ctx, kind);
+  /* twice: the second run reuses the wrapper and the variant, in a new
+   * context (the random op's kernel state lives in the context: a second
+   * call in the same one draws the next values, as in TF) */
+  for (rep = 0; rep < 2; rep++) {
+    if (rep == 1) {
+      TFE_DeleteContext(ctx);
+      o = TFE_NewContextOptions();
+      ctx = TFE_NewContext(o, s);
+      TFE_DeleteContextOptions(o);
+      CHECK_CODE(s, TF_OK);
+      eager_fns(ctx, kind);
+    }
+    x = handle(kFWD_X, 3);
+    sv = handle(&s_val, -1);
+    tape = TFE_NewGradientTape(ctx, 0, s);
+    CHECK_CODE(s, TF_OK);
+    TFE_GradientTapeWatch(tape, x, s);
+    TFE_GradientTapeWatch(tape, sv, s);
+    type = kind == 0   ? "outer_if"
+           : kind == 1 ? "If"
+           : kind == 2 ? "StatelessIf"
+           : kind == 3 ? "Case"
+           : kind == 4 ? "StatelessCase"
+           : kind == 5 ? "While"
+                       : "StatelessWhile";
+    op = TFE_NewOp(ctx, type, s);
+    CHECK_CODE(s, TF_OK);
+    if (kind == 1 || kind == 2) {
+      TF_Tensor* b = TF_AllocateTensor(TF_BOOL, NULL, 0, 1);
+      TF_DataType tin[2] = {TF_DOUBLE, TF_DOUBLE}, tout = TF_DOUBLE;
+      *(unsigned char*)TF_TensorData(b) = 1;
+      first = TFE_NewTensorHandle(b, s);
+      TF_DeleteTensor(b);
+      TFE_OpAddInput(op, first, s);
+      TFE_OpSetAttrTypeList(op, "Tin", tin, 2);
+      TFE_OpSetAttrTypeList(op, "Tout", &tout, 1);
+      TFE_OpSetAttrFunctionName(op, "then_branch", "t_br", 4);
+      TFE_OpSetAttrFunctionName(op, "else_branch", "e_br", 4);
+    } else if (kind == 3 || kind == 4) {
+      TF_Tensor* it = TF_AllocateTensor(TF_INT32, NULL, 0, sizeof(int32_t));
+      TFE_Op* b0 = TFE_NewOp(ctx, "c_b0", s);
+      TFE_Op* b1 = TFE_NewOp(ctx, "c_b1", s);
+      const TFE_Op* br[2] = {b0, b1};
+      TF_DataType t = TF_DOUBLE;
+      *(int32_t*)TF_TensorData(it) = 0;
+      first = TFE_NewTensorHandle(it, s);
+      TF_DeleteTensor(it);
+      TFE_OpAddInput(op, first, s);
+      TFE_OpSetAttrTypeList(op, "Tin", &t, 1);
+      TFE_OpSetAttrTypeList(op, "Tout", &t, 1);
+      TFE_OpSetAttrFunctionList(op, "branches", br, 2);
+      TFE_DeleteOp(b0);
+      TFE_DeleteOp(b1);
+    } else if (kind >= 5) {
+      TF_DataType T[2] = {TF_INT32, TF_DOUBLE};
+      TF_Tensor* zero = gt_scalar_i32(0);
+      first = TFE_NewTensorHandle(zero, s);
+      TF_DeleteTensor(zero);
+      TFE_OpAddInput(op, first, s);
+      TFE_OpSetAttrTypeList(op, "T", T, 2);
+      TFE_OpSetAttrFunctionName(op, "cond", "w_cond", 6);
+      TFE_OpSetAttrFunctionName(op, "body", "w_body", 6);
+    }
+    CHECK_CODE(s, TF_OK);
+    TFE_OpAddInput(op, x, s);
+    if (kind <= 2) TFE_OpAddInput(op, sv, s);
+    CHECK_CODE(s, TF_OK);
+    n = 8;
+    TFE_Execute(op, outs, &n, s);
+    CHECK_CODE(s, TF_OK);
+    TFE_DeleteOp(op);
+    /* the op's own outputs only */
+    CHECK_EQ_INT(n, kind >= 5 ? 2 : 1);
+    src[0] = x;
+    src[1] = sv;
+    nsrc = kind <= 2 ? 2 : 1;
+    if (kind >= 5) {
+      /* outer_while's y = While(...)[1] * 2: upstream 2 W for output 1 */
+      y = outs[1];
+      for (i = 0; i < 3; i++) {
+        w2[i] = two * kFWD_W[i];
+        yw[i] = kFWD_WHILE_RANDOM_Y[i] / two;
+      }
+      check_handle(y, yw, 3);
+      w = handle(w2, 3);
+    } else {
+      y = outs[0];
+      check_handle(y, kind <= 2 ? kFWD_COND_RANDOM_Y : kFWD_CASE_RANDOM_Y, 3);
+      w = handle(kFWD_W, 3);
+    }
+    TFE_GradientTapeGradient(tape, 1, &y, &w, nsrc, src, TFE_UNCONNECTED_NONE, grads, s);
+    CHECK_CODE(s, TF_OK);
+    check_handle(grads[0], kind <= 2   ? kFWD_COND_RANDOM_DX
+                           : kind <= 4 ? kFWD_CASE_RANDOM_DX
+                                       : kFWD_WHILE_RANDOM_DX,
+                 3);
+    if (nsrc == 2) check_handle(grads[1], kFWD_COND_RANDOM_DS, 1);
+    for (i = 0; i < nsrc; i++) TFE_DeleteTensorHandle(grads[i]);
+    TFE_DeleteTensorHandle(w);
+    for (i = 0; i < n; i++) TFE_DeleteTensorHandle(outs[i]);
+    TFE_DeleteTensorHandle(first);
+    first = NULL;
+    TFE_DeleteGradientTape(tape);
+    TFE_DeleteTensorHandle(x);
+    TFE_DeleteTensorHandle(sv);
+  }
+  TFE_DeleteContext(ctx);
+  TF_DeleteStatus(s);
+}
+
+TEST(eager_call_by_name_uses_the_forward_draw) { eager_case(0); }
+TEST(eager_if_uses_the_forward_draw) { eager_case(1); }
+TEST(eager_stateless_if_uses_the_forward_draw) { eager_case(2); }
+TEST(eager_case_uses_the_forward_draw) { eager_case(3); }
+TEST(eager_stateless_case_uses_the_forward_draw) { eager_case(4); }
+TEST(eager_while_uses_the_forward_draw) { eager_case(5); }
+TEST(eager_stateless_while_uses_the_forward_draw) { eager_case(6); }
+
 TFE_TEST_MAIN
