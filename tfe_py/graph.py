@@ -163,7 +163,12 @@ def tensor_to_numpy(tensor: CData) -> Any:
             return np.frombuffer(raw, dtype=np_dtype).reshape(shape).copy()
         holder = _OwnedTensor(tensor, shape, np_dtype)
         owned = False
-        return np.asarray(holder)
+        arr = np.asarray(holder)
+        if arr.dtype != np_dtype:
+            # The array interface names ml_dtypes types (bfloat16, float8,
+            # ...) as raw bytes ("V2"): view them as the real type.
+            arr = arr.view(np_dtype)
+        return arr
     finally:
         if owned:
             lib.TF_DeleteTensor(tensor)

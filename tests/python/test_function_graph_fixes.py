@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import pytest
 
 import tfe_py as tf
 
@@ -177,3 +178,26 @@ def test_nested_function_with_tape_through_cond() -> None:
         out = inner(tf.constant(X))
     with tf.Session(graph=graph) as sess:
         np.testing.assert_allclose(sess.run(out), np.array(expected) / 2.0, rtol=1e-12)
+
+
+# -- Session.run of ml_dtypes-backed dtypes -----------------------------------
+
+
+def test_session_run_returns_ml_dtypes_arrays() -> None:
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    with tf.Graph().as_default() as g:
+        a = tf.constant([1.5, -2.0, 3.25], dtype=tf.bfloat16)
+        sq = a * a
+        scalar = tf.constant(2.5, dtype=tf.bfloat16)
+        empty = tf.zeros([0, 2], dtype=tf.bfloat16)
+        f8 = tf.cast(tf.constant([1.0, 0.5]), tf.float8_e4m3fn)
+    with tf.Session(graph=g) as sess:
+        got_sq, got_scalar, got_empty, got_f8 = sess.run([sq, scalar, empty, f8])
+    # TF 2.21 (compat.v1 Session): ml_dtypes arrays, writable
+    assert got_sq.dtype == ml_dtypes.bfloat16
+    assert got_sq.flags.writeable
+    assert got_sq.astype(np.float32).tolist() == [2.25, 4.0, 10.5625]
+    assert got_scalar.dtype == ml_dtypes.bfloat16 and float(got_scalar) == 2.5
+    assert got_empty.dtype == ml_dtypes.bfloat16 and got_empty.shape == (0, 2)
+    assert got_f8.dtype == ml_dtypes.float8_e4m3fn
+    assert got_f8.astype(np.float32).tolist() == [1.0, 0.5]
