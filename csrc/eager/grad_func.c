@@ -1392,7 +1392,8 @@ int tfe_grad_eager_forward(TFE_Op* op, TFE_TensorHandle** retvals, int* num_retv
   const char* name = op->def->name;
   const char* fns[64];
   char wname[256];
-  tfe_flib* lib = tfe_ctx_flib(op->ctx);
+  /* No library yet: no function to call (and none made here). */
+  tfe_flib* lib = atomic_load_explicit(&op->ctx->flib, memory_order_acquire);
   TF_Status* s;
   size_t k;
   int nf = 0, functional = 0, safe;
