@@ -70,6 +70,7 @@ static void build_tables(void) {
   add_table(si_rules_misc18);
   add_table(si_rules_quant);
   add_table(si_rules_image_codec);
+  add_table(si_rules_s9);
   /* Last: generic rules for TF's generated definitions; every hand-written
    * table above wins. */
   add_table(si_rules_generated);

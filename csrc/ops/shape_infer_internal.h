@@ -74,6 +74,7 @@ extern const si_rule si_rules_containers[];
 extern const si_rule si_rules_misc18[];
 extern const si_rule si_rules_quant[];
 extern const si_rule si_rules_image_codec[];
+extern const si_rule si_rules_s9[];
 extern const si_rule si_rules_generated[]; /* tools/gen_op_defs.py */
 
 /* ---- errors ---- */

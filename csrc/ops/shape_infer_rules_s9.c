@@ -1,0 +1,214 @@
+/* Shape rules (session 9, issues 17/18) for ops that have tfe CPU kernels
+ * but only had the generated "unknown" rule: Eig, MatrixSolveLs, the
+ * QuantizeAndDequantize family, the BlockLSTM family, CTCLoss,
+ * SparseMatMul and SparseSlice. Each follows TF 2.21's shape function
+ * (same checks in the same order, same messages); the expected shapes and
+ * errors are recorded from TF in tests/data/shapes_s9_tf221.json. */
+#include "ops/shape_infer_internal.h"
+
+/* Runs the hand-written rule of another op whose shape function TF shares
+ * (SparseMatMul uses MatMul's). */
+static int delegate(si_ctx* c, const char* op) {
+  const si_rule* r = si_find_rule(op);
+  if (r == NULL || r->fn == NULL) return si_rule_unknown(c);
+  return r->fn(c);
+}
+
+/* TF's Merge of two shapes, with its message naming both shapes (the
+ * shared si_merge leaves out the ". Shapes are ..." part). a = merge(a, b). */
+static int merge_shapes(si_ctx* c, si_sh* a, const si_sh* b) {
+  char sa[64], sb[64];
+  if (a->rank >= 0 && b->rank == a->rank) {
+    for (int i = 0; i < a->rank; i++) {
+      if (a->d[i] >= 0 && b->d[i] >= 0 && a->d[i] != b->d[i]) {
+        si_debug_string(a, sa, sizeof sa);
+        si_debug_string(b, sb, sizeof sb);
+        return si_err(c,
+                      "Dimension %d in both shapes must be equal, but are %lld and %lld. "
+                      "Shapes are %s and %s.",
+                      i, (long long)a->d[i], (long long)b->d[i], sa, sb);
+      }
+    }
+  }
+  return si_merge(c, a, b);
+}
+
+/* Eig(input [..., N, N]) -> e [..., N], v [..., N, N] (compute_v) or the
+ * empty vector [0]. */
+static int rule_eig(si_ctx* c) {
+  si_sh in, e, v;
+  int64_t n;
+  si_in(c, 0, &in);
+  if (!si_with_rank_at_least(c, &in, 2, &in)) return 0;
+  if (in.rank >= 0) {
+    if (!si_merge_dim(c, in.d[in.rank - 2], in.d[in.rank - 1], &n)) return 0;
+    in.d[in.rank - 2] = in.d[in.rank - 1] = n;
+    if (!si_subshape(c, &in, 0, -1, &e)) return 0;
+    if (!si_set(c, 0, &e)) return 0;
+  }
+  if (!si_attr_bool(c, "compute_v", 1)) {
+    si_vector(&v, 0);
+    return si_set(c, 1, &v);
+  }
+  return in.rank < 0 || si_set(c, 1, &in);
+}
+static int rule_sparse_matmul(si_ctx* c) { return delegate(c, "MatMul"); }
+
+/* MatrixSolveLs(matrix [..., M, N], rhs [..., M, K], l2 scalar) ->
+ * [..., N, K]: the batch dims and M merged. */
+static int rule_matrix_solve_ls(si_ctx* c) {
+  si_sh l2, m, r, mb, rb;
+  int64_t rows;
+  si_in(c, 2, &l2);
+  if (!si_with_rank(c, &l2, 0, &l2)) return 0;
+  si_in(c, 0, &m);
+  si_in(c, 1, &r);
+  if (!si_with_rank_at_least(c, &m, 2, &m)) return 0;
+  if (!si_with_rank_at_least(c, &r, 2, &r)) return 0;
+  if (!si_subshape(c, &m, 0, -2, &mb)) return 0;
+  if (!si_subshape(c, &r, 0, -2, &rb)) return 0;
+  if (!merge_shapes(c, &mb, &rb)) return 0;
+  if (m.rank >= 0 && r.rank >= 0 &&
+      !si_merge_dim(c, m.d[m.rank - 2], r.d[r.rank - 2], &rows))
+    return 0;
+  si_append_dim(&mb, m.rank >= 0 ? m.d[m.rank - 1] : SI_UNKNOWN);
+  si_append_dim(&mb, r.rank >= 0 ? r.d[r.rank - 1] : SI_UNKNOWN);
+  return si_set(c, 0, &mb);
+}
+
+/* The min/max inputs of the QuantizeAndDequantize ops: scalars when axis
+ * is -1, else vectors whose length is the input's `axis` dim. Merges
+ * input_min (index i) and input_max (i + 1) into *mm; checks `in`. */
+static int qdq_minmax(si_ctx* c, int i, const si_sh* in, si_sh* mm) {
+  si_sh mx, x;
+  int64_t axis = si_attr_int(c, "axis", -1), d;
+  si_in(c, i, mm);
+  if (!si_with_rank(c, mm, axis == -1 ? 0 : 1, mm)) return 0;
+  si_in(c, i + 1, &mx);
+  if (!merge_shapes(c, &mx, mm)) return 0;
+  *mm = mx;
+  if (axis < -1) return si_err(c, "axis should be at least -1, got %lld", (long long)axis);
+  if (axis != -1) {
+    /* A rank beyond TF's limit can only come from a fuzzed attr: the
+     * input cannot have it, so say so as WithRankAtLeast would. */
+    if (axis >= SI_MAX_RANK) {
+      if (in->rank < 0) return 1;
+      return si_err(c, "Shape must be at least rank %lld but is rank %d", (long long)axis + 1,
+                    in->rank);
+    }
+    if (!si_with_rank_at_least(c, in, (int)axis + 1, &x)) return 0;
+    if (x.rank >= 0 && mm->rank >= 0) {
+      if (!si_merge_dim(c, mm->d[0], x.d[axis], &d)) return 0;
+      mm->d[0] = d;
+    }
+  }
+  return 1;
+}
+
+/* QuantizeAndDequantizeV2/V3/V4: output = input. */
+static int rule_qdq(si_ctx* c) {
+  si_sh in, mm;
+  si_in(c, 0, &in);
+  if (!qdq_minmax(c, 1, &in, &mm)) return 0;
+  return si_set(c, 0, &in);
+}
+
+static int rule_qdq_v3(si_ctx* c) {
+  si_sh nb;
+  if (!rule_qdq(c)) return 0;
+  si_in(c, 3, &nb);
+  return si_with_rank(c, &nb, 0, &nb);
+}
+
+/* QuantizeAndDequantizeV4Grad(gradients, input, min, max): the input's
+ * gradient like merge(gradients, input), min/max's like min/max. */
+static int rule_qdq_v4_grad(si_ctx* c) {
+  si_sh g, x, mm;
+  si_sh m;
+  si_in(c, 0, &g);
+  si_in(c, 1, &x);
+  m = g;
+  if (!merge_shapes(c, &m, &x)) return 0;
+  /* TF checks the axis against the gradients' own shape, not the merge. */
+  if (!qdq_minmax(c, 2, &g, &mm)) return 0;
+  return si_set(c, 0, &m) && si_set(c, 1, &mm) && si_set(c, 2, &mm);
+}
+
+/* BlockLSTM / BlockLSTMV2: seven outputs [time, batch, cell], with x
+ * [time, batch, input] and cell = len(b) / 4. */
+static int rule_block_lstm(si_ctx* c) {
+  si_sh x, b, o;
+  int64_t cell;
+  si_in(c, 1, &x);
+  if (!si_with_rank(c, &x, 3, &x)) return 0;
+  si_in(c, si_num_inputs(c) - 1, &b);
+  if (!si_with_rank(c, &b, 1, &b)) return 0;
+  if (!si_dim_div(c, b.d[0], 4, 1, &cell)) return 0;
+  o.rank = 3;
+  o.d[0] = x.d[0];
+  o.d[1] = x.d[1];
+  o.d[2] = cell;
+  for (int i = 0; i < si_num_outputs(c); i++)
+    if (!si_set(c, i, &o)) return 0;
+  return 1;
+}
+
+/* BlockLSTMGrad / V2: the gradient of input i + 1 (x, cs_prev, h_prev, w,
+ * wci, wcf, wco, b) has that input's shape, each of its expected rank. */
+static int rule_block_lstm_grad(si_ctx* c) {
+  static const int ranks[8] = {3, 2, 2, 2, 1, 1, 1, 1};
+  si_sh s[8];
+  for (int i = 0; i < 8; i++) {
+    si_in(c, i + 1, &s[i]);
+    if (!si_with_rank(c, &s[i], ranks[i], &s[i])) return 0;
+  }
+  for (int i = 0; i < 8 && i < si_num_outputs(c); i++)
+    if (!si_set(c, i, &s[i])) return 0;
+  return 1;
+}
+
+/* CTCLoss / CTCLossV2(inputs [T, B, C], labels_indices [N, 2],
+ * labels_values [N], sequence_length [B]) -> loss [B], gradient [T, B, C]. */
+static int rule_ctc_loss(si_ctx* c) {
+  si_sh in, li, lv, sl;
+  int64_t d;
+  si_in(c, 0, &in);
+  si_in(c, 1, &li);
+  si_in(c, 2, &lv);
+  si_in(c, 3, &sl);
+  if (!si_with_rank(c, &in, 3, &in) || !si_with_rank(c, &li, 2, &li) ||
+      !si_with_rank(c, &lv, 1, &lv) || !si_with_rank(c, &sl, 1, &sl))
+    return 0;
+  if (!si_merge_dim(c, li.d[0], lv.d[0], &d)) return 0;
+  if (!si_merge_dim(c, in.d[1], sl.d[0], &d)) return 0;
+  in.d[1] = d;
+  return si_set_vector(c, 0, d) && si_set(c, 1, &in);
+}
+
+/* SparseSlice(indices, values, shape, start, size): output_indices
+ * [?, number of entries of shape], output_values [?], output_shape like
+ * shape. TF checks no ranks here. */
+static int rule_sparse_slice(si_ctx* c) {
+  si_sh shape, oi;
+  si_in(c, 2, &shape);
+  si_matrix(&oi, SI_UNKNOWN, si_num_elements(&shape));
+  return si_set(c, 0, &oi) && si_set_vector(c, 1, SI_UNKNOWN) && si_set(c, 2, &shape);
+}
+
+const si_rule si_rules_s9[] = {
+    {"Eig", rule_eig},
+    {"MatrixSolveLs", rule_matrix_solve_ls},
+    {"QuantizeAndDequantizeV2", rule_qdq},
+    {"QuantizeAndDequantizeV3", rule_qdq_v3},
+    {"QuantizeAndDequantizeV4", rule_qdq},
+    {"QuantizeAndDequantizeV4Grad", rule_qdq_v4_grad},
+    {"BlockLSTM", rule_block_lstm},
+    {"BlockLSTMV2", rule_block_lstm},
+    {"BlockLSTMGrad", rule_block_lstm_grad},
+    {"BlockLSTMGradV2", rule_block_lstm_grad},
+    {"CTCLoss", rule_ctc_loss},
+    {"CTCLossV2", rule_ctc_loss},
+    {"SparseMatMul", rule_sparse_matmul},
+    {"SparseSlice", rule_sparse_slice},
+    {NULL, NULL},
+};

@@ -1,0 +1,297 @@
+"""Records TF 2.21's graph-mode inferred output shapes for the ops whose
+shape rules live in csrc/ops/shape_infer_rules_s9.c.
+
+Each case builds one op in a fresh tf.Graph from tf.compat.v1 placeholders of
+known, partially known or unknown shape and records every output's shape
+(null for unknown rank, -1 for an unknown dim) or TF's error message.
+
+Run: /work/tfvenv/bin/python tools/record_shapes_s9.py
+Writes tests/data/shapes_s9_tf221.json.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+import tensorflow as tf
+
+U = None  # unknown rank
+
+# A case: (name, op, [(input name, dtype, shape or None)...], attrs,
+#          {input name: constant value} optional)
+Case = tuple[str, str, list[tuple[str, str, Any]], dict[str, Any]]
+
+
+def c(name: str, op: str, inputs: list[tuple[str, str, Any]], **attrs: Any) -> Case:
+    return (name, op, inputs, attrs)
+
+
+def qdq(v: str, x: Any, mn: Any, mx: Any, **attrs: Any) -> list[Case]:
+    ins = [("input", "float32", x), ("input_min", "float32", mn), ("input_max", "float32", mx)]
+    if v == "V3":
+        ins.append(("num_bits", "int32", []))
+    return [
+        c(
+            f"qdq{v}_{attrs.get('axis', -1)}_{x}_{mn}_{mx}",
+            f"QuantizeAndDequantize{v}",
+            ins,
+            **attrs,
+        )
+    ]
+
+
+def lstm_inputs(x: Any, cs: Any, w: Any, b: Any) -> list[tuple[str, str, Any]]:
+    return [
+        ("seq_len_max", "int64", []),
+        ("x", "float32", x),
+        ("cs_prev", "float32", cs),
+        ("h_prev", "float32", cs),
+        ("w", "float32", w),
+        ("wci", "float32", [None] if b is not None else None),
+        ("wcf", "float32", [None] if b is not None else None),
+        ("wco", "float32", [None] if b is not None else None),
+        ("b", "float32", b),
+    ]
+
+
+def lstm_grad_inputs(x: Any, cs: Any, w: Any, b: Any) -> list[tuple[str, str, Any]]:
+    ins = lstm_inputs(x, cs, w, b)
+    t = None if x is None else [x[0], x[1], None]
+    for n in ("i", "cs", "f", "o", "ci", "co", "h", "cs_grad", "h_grad"):
+        ins.append((n, "float32", t))
+    return ins
+
+
+def cases() -> list[Case]:
+    out: list[Case] = []
+    # Eig
+    for s in ([3, 3], [2, 4, 4], [None, None, 5], [None, 3, None], U, [2, 3], [4]):
+        for cv in (True, False):
+            out.append(
+                c(
+                    f"eig_{s}_{cv}",
+                    "Eig",
+                    [("input", "float32", s)],
+                    Tout=tf.complex64,
+                    compute_v=cv,
+                )
+            )
+    # MatrixSolveLs
+    for m, r, l2 in (
+        ([4, 3], [4, 2], []),
+        ([2, 5, 3], [2, 5, 1], []),
+        ([None, 3], [4, None], []),
+        (U, [4, 2], []),
+        ([4, 3], U, []),
+        ([2, 4, 3], [3, 4, 2], []),
+        ([4, 3], [5, 2], []),
+        ([4, 3], [4, 2], [1]),
+        ([3], [4, 2], []),
+        ([2, 4, 3], [4, 2], []),
+        ([None, None, 3], [2, None, 7], []),
+    ):
+        out.append(
+            c(
+                f"solvels_{m}_{r}_{l2}",
+                "MatrixSolveLs",
+                [
+                    ("matrix", "float64", m),
+                    ("rhs", "float64", r),
+                    ("l2_regularizer", "float64", l2),
+                ],
+            )
+        )
+    # QuantizeAndDequantize V2/V3/V4
+    for v in ("V2", "V3", "V4"):
+        out += qdq(v, [2, 3], [], [])
+        out += qdq(v, U, U, U)
+        out += qdq(v, [2, 3], [3], [None], axis=1)
+        out += qdq(v, [2, None], [3], U, axis=1)
+        out += qdq(v, [2, 3], [4], [4], axis=1)
+        out += qdq(v, [2, 3], [2], [3], axis=0)
+        out += qdq(v, [2, 3], [3], [3])
+        out += qdq(v, [2, 3], [], [], axis=-2)
+        out += qdq(v, [2, 3], [3], [3], axis=2)
+        out += qdq(v, U, [3], [3], axis=2)
+        out += qdq(v, [2, 3], [3], [3], axis=-2)
+    out.append(
+        c(
+            "qdqV3_numbits",
+            "QuantizeAndDequantizeV3",
+            [
+                ("input", "float32", [2]),
+                ("input_min", "float32", []),
+                ("input_max", "float32", []),
+                ("num_bits", "int32", [1]),
+            ],
+        )
+    )
+    for x, g, mn, ax in (
+        ([2, 3], [2, 3], [4], 1),
+        ([2, 3], [2, 3], [2], -2),
+        ([2, 3], [2, 3], [2], 2),
+        ([2, 3], [2, 3], [], -1),
+        ([2, None], [None, 3], [3], 1),
+        ([2, 3], [2, 4], [], -1),
+        (U, U, U, 0),
+        ([2, 3], U, [5], 1),
+        ([2, 3], [2, 3], [], -3),
+        ([2, 3], [2, 3], [2], -1),
+    ):
+        out.append(
+            c(
+                f"qdq4grad_{x}_{g}_{mn}_{ax}",
+                "QuantizeAndDequantizeV4Grad",
+                [
+                    ("gradients", "float32", g),
+                    ("input", "float32", x),
+                    ("input_min", "float32", mn),
+                    ("input_max", "float32", mn),
+                ],
+                axis=ax,
+            )
+        )
+    # BlockLSTM / V2
+    for op in ("BlockLSTM", "BlockLSTMV2"):
+        for x, cs, w, b in (
+            ([5, 2, 3], [2, 4], [7, 16], [16]),
+            ([None, 2, None], [None, None], U, [None]),
+            (U, U, U, U),
+            ([5, 2, 3], [2, 4], [7, 16], [15]),
+            ([5, 2], [2, 4], [7, 16], [16]),
+            ([5, 2, 3], [2, 4], [7, 16], [4, 4]),
+        ):
+            out.append(c(f"{op}_{x}_{cs}_{w}_{b}", op, lstm_inputs(x, cs, w, b)))
+        out.append(
+            c(
+                f"{op}_badseq",
+                op,
+                [("seq_len_max", "int64", [1]), *lstm_inputs([5, 2, 3], [2, 4], [7, 16], [16])[1:]],
+            )
+        )
+    for op in ("BlockLSTMGrad", "BlockLSTMGradV2"):
+        for x, cs, w, b in (
+            ([5, 2, 3], [2, 4], [7, 16], [16]),
+            ([None, 2, None], [None, None], U, [None]),
+            (U, U, U, U),
+            ([5, 2], [2, 4], [7, 16], [16]),
+            ([5, 2, 3], [2, 4, 1], [7, 16], [16]),
+            ([5, 2, 3], [2, 4], [7], [16]),
+            ([5, 2, 3], [2, 4], [7, 16], [16, 1]),
+        ):
+            out.append(
+                c(f"{op}_{x}_{cs}_{w}_{b}", op, lstm_grad_inputs(x, cs, w, b), use_peephole=True)
+            )
+    # CTCLoss / V2
+    for op in ("CTCLoss", "CTCLossV2"):
+        for lg, li, lv, sl in (
+            ([6, 2, 5], [3, 2], [3], [2]),
+            ([None, None, 5], [None, 2], [4], [3]),
+            (U, U, U, U),
+            ([6, 2, 5], [3, 2], [4], [2]),
+            ([6, 2, 5], [3, 2], [3], [3]),
+            ([6, 2], [3, 2], [3], [2]),
+            ([6, 2, 5], [3], [3], [2]),
+            ([6, None, 5], U, U, [2]),
+        ):
+            out.append(
+                c(
+                    f"{op}_{lg}_{li}_{lv}_{sl}",
+                    op,
+                    [
+                        ("inputs", "float32", lg),
+                        ("labels_indices", "int64", li),
+                        ("labels_values", "int32", lv),
+                        ("sequence_length", "int32", sl),
+                    ],
+                )
+            )
+    # SparseMatMul
+    for a, b, ta, tb in (
+        ([2, 3], [3, 4], False, False),
+        ([3, 2], [3, 4], True, False),
+        ([2, 3], [4, 3], False, True),
+        ([None, 3], [None, None], False, False),
+        (U, [3, 4], False, False),
+        ([2, 3], [4, 4], False, False),
+        ([2, 3, 1], [3, 4], False, False),
+        (U, U, True, True),
+    ):
+        out.append(
+            c(
+                f"sparsematmul_{a}_{b}_{ta}_{tb}",
+                "SparseMatMul",
+                [("a", "float32", a), ("b", "float32", b)],
+                transpose_a=ta,
+                transpose_b=tb,
+            )
+        )
+    # SparseSlice
+    for i, v, s in (
+        ([4, 2], [4], [2]),
+        ([None, 3], [None], [None]),
+        (U, U, U),
+        ([4, 2], [5], [2]),
+        ([4], [4], [2]),
+        ([4, 2], [4], [3]),
+    ):
+        out.append(
+            c(
+                f"sparseslice_{i}_{v}_{s}",
+                "SparseSlice",
+                [
+                    ("indices", "int64", i),
+                    ("values", "float32", v),
+                    ("shape", "int64", s),
+                    ("start", "int64", s),
+                    ("size", "int64", s),
+                ],
+            )
+        )
+    return out
+
+
+def shape_json(s: tf.TensorShape) -> Any:
+    if s.rank is None:
+        return None
+    return [-1 if d is None else int(d) for d in s.as_list()]
+
+
+def run(case: Case) -> dict[str, Any]:
+    name, op, inputs, attrs = case
+    g = tf.Graph()
+    with g.as_default():
+        kw: dict[str, Any] = {}
+        for n, dt, shp in inputs:
+            kw[n] = tf.compat.v1.placeholder(tf.as_dtype(dt), shp, name=n)
+        rec: dict[str, Any] = {
+            "name": name,
+            "op": op,
+            "inputs": [[n, dt, shp] for n, dt, shp in inputs],
+            "attrs": {k: (v.name if isinstance(v, tf.DType) else v) for k, v in attrs.items()},
+        }
+        try:
+            res = getattr(tf.raw_ops, op)(**kw, **attrs)
+            op_obj = (res[0] if isinstance(res, (list, tuple)) else res).op
+            rec["shapes"] = [shape_json(t.shape) for t in op_obj.outputs]
+        except (ValueError, tf.errors.OpError) as e:
+            msg = str(e)
+            rec["error"] = msg.split(" for '{{node")[0]
+    return rec
+
+
+def main() -> None:
+    recs = [run(cs) for cs in cases()]
+    names = [r["name"] for r in recs]
+    assert len(names) == len(set(names)), "duplicate case names"
+    path = os.path.join(os.path.dirname(__file__), "..", "tests", "data", "shapes_s9_tf221.json")
+    with open(path, "w") as f:
+        json.dump({"tf_version": tf.__version__, "cases": recs}, f, indent=1)
+        f.write("\n")
+    print(len(recs), "cases")
+
+
+if __name__ == "__main__":
+    main()
