@@ -594,7 +594,8 @@ static void k_range(tfe_kernel_context* k) {
 void tfe_register_array_basic_kernels(void) {
   static const TF_DataType idx[] = {TF_INT32, TF_INT64};
   static const TF_DataType fill_types[] = {KUTIL_POD_TYPES, TF_STRING,
-                                           KUTIL_QUANTIZED_TYPES};
+                                           KUTIL_QUANTIZED_TYPES, TF_INT4,
+                                           TF_UINT4};
   static const TF_DataType zeros_types[] = {KUTIL_POD_TYPES, TF_STRING};
   static const TF_DataType ones_types[] = {KUTIL_POD_TYPES};
   static const TF_DataType range_types[] = {TF_FLOAT, TF_DOUBLE, TF_INT32,

@@ -340,7 +340,12 @@ done:
 void tfe_register_array_concat_kernels(void) {
   static const TF_DataType idx[] = {TF_INT32, TF_INT64};
   static const TF_DataType all[] = {KUTIL_POD_TYPES, TF_STRING,
-                                    KUTIL_QUANTIZED_TYPES};
+                                    KUTIL_QUANTIZED_TYPES, TF_FLOAT8_E4M3FN,
+                                    TF_FLOAT8_E5M2};
+  /* Split and SplitV also move int4/uint4 (stored one element per byte). */
+  static const TF_DataType splits[] = {KUTIL_POD_TYPES, TF_STRING,
+                                       KUTIL_QUANTIZED_TYPES, TF_FLOAT8_E4M3FN,
+                                       TF_FLOAT8_E5M2, TF_INT4, TF_UINT4};
   static const TF_DataType lens[] = {TF_INT8, TF_INT32, TF_INT64};
   tfe_kutil_register("ConcatV2", k_concat_v2, "T", all, KUTIL_COUNT(all),
                      "Tidx", idx, 2);
@@ -348,8 +353,9 @@ void tfe_register_array_concat_kernels(void) {
                      0);
   tfe_kutil_register("Unpack", k_unpack, "T", all, KUTIL_COUNT(all), NULL,
                      NULL, 0);
-  tfe_kutil_register("Split", k_split, "T", all, KUTIL_COUNT(all), NULL, NULL,
-                     0);
-  tfe_kutil_register("SplitV", k_split_v, "T", all, KUTIL_COUNT(all), "Tlen",
+  tfe_kutil_register("Split", k_split, "T", splits, KUTIL_COUNT(splits), NULL,
+                     NULL, 0);
+  tfe_kutil_register("SplitV", k_split_v, "T", splits, KUTIL_COUNT(splits),
+                     "Tlen",
                      lens, KUTIL_COUNT(lens));
 }

@@ -519,14 +519,16 @@ static void k_extract_volume_patches(tfe_kernel_context* k) {
 
 void tfe_register_cpu_array_extra_kernels(void) {
   static const TF_DataType all[] = {KUTIL_POD_TYPES, TF_STRING};
+  static const TF_DataType stitch[] = {KUTIL_POD_TYPES, TF_STRING, TF_QINT8,
+                                       TF_QUINT8, TF_QINT32};
   static const TF_DataType hist[] = {TF_INT32, TF_INT64, TF_FLOAT, TF_DOUBLE};
   static const TF_DataType idx[] = {TF_INT32, TF_INT64};
   tfe_kutil_register("DynamicPartition", k_dynamic_partition, "T", all,
                      KUTIL_COUNT(all), NULL, NULL, 0);
-  tfe_kutil_register("DynamicStitch", k_dynamic_stitch, "T", all,
-                     KUTIL_COUNT(all), NULL, NULL, 0);
-  tfe_kutil_register("ParallelDynamicStitch", k_dynamic_stitch, "T", all,
-                     KUTIL_COUNT(all), NULL, NULL, 0);
+  tfe_kutil_register("DynamicStitch", k_dynamic_stitch, "T", stitch,
+                     KUTIL_COUNT(stitch), NULL, NULL, 0);
+  tfe_kutil_register("ParallelDynamicStitch", k_dynamic_stitch, "T", stitch,
+                     KUTIL_COUNT(stitch), NULL, NULL, 0);
   tfe_kutil_register("HistogramFixedWidth", k_histogram_fixed_width, "T",
                      hist, KUTIL_COUNT(hist), "dtype", idx, 2);
   {

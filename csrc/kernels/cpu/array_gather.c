@@ -529,7 +529,8 @@ void tfe_register_array_gather_kernels(void) {
   static const TF_DataType idx[] = {TF_INT32, TF_INT64};
   static const TF_DataType idx16[] = {TF_INT16, TF_INT32, TF_INT64};
   static const TF_DataType all[] = {KUTIL_POD_TYPES, TF_STRING,
-                                    KUTIL_QUANTIZED_TYPES};
+                                    KUTIL_QUANTIZED_TYPES, TF_FLOAT8_E4M3FN,
+                                    TF_FLOAT8_E5M2};
   static const TF_DataType num_bool[] = {KUTIL_POD_TYPES};
   static const TF_DataType upd[] = {KUTIL_POD_TYPES, TF_STRING};
   static const TF_DataType upd_idx[] = {TF_INT16, TF_INT32, TF_INT64,

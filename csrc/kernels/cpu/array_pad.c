@@ -462,16 +462,20 @@ void tfe_register_array_pad_kernels(void) {
   static const TF_DataType all[] = {KUTIL_POD_TYPES, TF_STRING,
                                     KUTIL_QUANTIZED_TYPES};
   static const TF_DataType pod[] = {KUTIL_POD_TYPES, TF_STRING};
+  static const TF_DataType mirror[] = {KUTIL_POD_TYPES, TF_STRING, TF_QINT8,
+                                       TF_QUINT8, TF_QINT32};
+  static const TF_DataType bcast[] = {KUTIL_POD_TYPES, TF_STRING,
+                                      TF_FLOAT8_E4M3FN, TF_FLOAT8_E5M2};
   tfe_kutil_register("Pad", k_pad, "T", all, KUTIL_COUNT(all), "Tpaddings",
                      idx, 2);
   tfe_kutil_register("PadV2", k_pad_v2, "T", all, KUTIL_COUNT(all),
                      "Tpaddings", idx, 2);
-  tfe_kutil_register("MirrorPad", k_mirror_pad, "T", pod, KUTIL_COUNT(pod),
-                     "Tpaddings", idx, 2);
+  tfe_kutil_register("MirrorPad", k_mirror_pad, "T", mirror,
+                     KUTIL_COUNT(mirror), "Tpaddings", idx, 2);
   tfe_kutil_register("Tile", k_tile, "T", pod, KUTIL_COUNT(pod), "Tmultiples",
                      idx, 2);
-  tfe_kutil_register("BroadcastTo", k_broadcast_to, "T", pod,
-                     KUTIL_COUNT(pod), "Tidx", idx, 2);
+  tfe_kutil_register("BroadcastTo", k_broadcast_to, "T", bcast,
+                     KUTIL_COUNT(bcast), "Tidx", idx, 2);
   tfe_kutil_register("BroadcastArgs", k_broadcast_args, "T", idx, 2, NULL,
                      NULL, 0);
   tfe_kutil_register("BroadcastGradientArgs", k_broadcast_gradient_args, "T",

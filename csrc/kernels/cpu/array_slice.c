@@ -375,7 +375,8 @@ static void k_reverse(tfe_kernel_context* k) {
 void tfe_register_array_slice_kernels(void) {
   static const TF_DataType idx[] = {TF_INT32, TF_INT64};
   static const TF_DataType all[] = {KUTIL_POD_TYPES, TF_STRING,
-                                    KUTIL_QUANTIZED_TYPES};
+                                    KUTIL_QUANTIZED_TYPES, TF_FLOAT8_E4M3FN,
+                                    TF_FLOAT8_E5M2};
   static const TF_DataType rev[] = {KUTIL_POD_TYPES, TF_STRING};
   /* TF's CPU Slice/StridedSlice kernels accept every Index type the op
    * definitions allow */

@@ -315,7 +315,8 @@ static void k_invert_permutation(tfe_kernel_context* k) {
 void tfe_register_array_transpose_kernels(void) {
   static const TF_DataType idx[] = {TF_INT32, TF_INT64};
   static const TF_DataType all[] = {KUTIL_POD_TYPES, TF_STRING,
-                                    KUTIL_QUANTIZED_TYPES};
+                                    KUTIL_QUANTIZED_TYPES, TF_FLOAT8_E4M3FN,
+                                    TF_FLOAT8_E5M2};
   tfe_kutil_register("Transpose", k_transpose, "T", all, KUTIL_COUNT(all),
                      "Tperm", idx, 2);
   tfe_kutil_register("InvertPermutation", k_invert_permutation, "T", idx, 2,

@@ -389,8 +389,12 @@ void tfe_register_arrayops_more_kernels(void) {
   static const TF_DataType cross[] = {KUTIL_REAL_TYPES};
   static const TF_DataType bc[] = {TF_INT32, TF_INT64, TF_FLOAT, TF_DOUBLE};
   static const TF_DataType pod[] = {KUTIL_POD_TYPES};
-  tfe_kutil_register("ConjugateTranspose", k_conjugate_transpose, "T", all,
-                     KUTIL_COUNT(all), NULL, NULL, 0);
+  {
+    static const TF_DataType ct[] = {KUTIL_POD_TYPES, TF_STRING,
+                                     TF_FLOAT8_E4M3FN, TF_FLOAT8_E5M2};
+    tfe_kutil_register("ConjugateTranspose", k_conjugate_transpose, "T", ct,
+                       KUTIL_COUNT(ct), NULL, NULL, 0);
+  }
   tfe_kutil_register("Cross", k_cross, "T", cross, KUTIL_COUNT(cross), NULL,
                      NULL, 0);
   tfe_kutil_register("Empty", k_empty, "dtype", all, KUTIL_COUNT(all), NULL,

@@ -230,8 +230,11 @@ void tfe_register_arrayops_space_kernels(void) {
   int n = KUTIL_COUNT(t);
   tfe_kutil_register("DepthToSpace", k_depth_to_space, "T", t, n, NULL, NULL,
                      0);
-  tfe_kutil_register("SpaceToDepth", k_space_to_depth, "T", t, n, NULL, NULL,
-                     0);
+  {
+    static const TF_DataType s2d[] = {KUTIL_POD_TYPES, TF_STRING, TF_QINT8};
+    tfe_kutil_register("SpaceToDepth", k_space_to_depth, "T", s2d,
+                       KUTIL_COUNT(s2d), NULL, NULL, 0);
+  }
   tfe_kutil_register("ReverseSequence", k_reverse_sequence, "T", t, n, NULL,
                      NULL, 0);
 }

@@ -219,7 +219,9 @@ static void k_concat_offset(tfe_kernel_context* k) {
 }
 
 void tfe_register_arrayops_v1_kernels(void) {
-  static const TF_DataType all[] = {KUTIL_POD_TYPES, TF_STRING};
+  static const TF_DataType all[] = {KUTIL_POD_TYPES, TF_STRING,
+                                    KUTIL_QUANTIZED_TYPES, TF_FLOAT8_E4M3FN,
+                                    TF_FLOAT8_E5M2};
   tfe_kutil_register("Gather", k_gather, "Tparams", all, KUTIL_COUNT(all),
                      NULL, NULL, 0);
   tfe_kutil_register("Concat", k_concat, "T", all, KUTIL_COUNT(all), NULL,

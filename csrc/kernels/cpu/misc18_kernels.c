@@ -1239,7 +1239,8 @@ void tfe_register_cpu_misc18_kernels(void) {
   }
   {
     static const TF_DataType ss[] = {KUTIL_POD_TYPES, TF_STRING, TF_QINT8,
-                                     TF_QUINT8, TF_QINT32};
+                                     TF_QUINT8, TF_QINT32, TF_FLOAT8_E4M3FN,
+                                     TF_FLOAT8_E5M2};
     static const TF_DataType pc[] = {KUTIL_POD_TYPES, TF_STRING};
     tfe_kutil_register("StridedSliceGrad", k_strided_slice_grad, "T", ss,
                        KUTIL_COUNT(ss), "Index", idx, 2);

@@ -1,7 +1,10 @@
 /* CPU kernels for T=variant of the data-movement ops that TensorFlow 2.21
  * registers for DT_VARIANT on CPU (Pack, Unpack, GatherV2, GatherNd,
  * Select, SelectV2, Tile, StridedSlice, Fill, Transpose, Split, SplitV,
- * BroadcastTo).
+ * BroadcastTo, DepthToSpace, SpaceToDepth,
+ * DynamicPartition, DynamicStitch, ParallelDynamicStitch, OneHot, Roll,
+ * StatelessShuffle, StridedSliceGrad, Gather and the sparse reorders,
+ * slices, splits, concat and fill).
  *
  * None of these ops looks at element values, only moves them. So instead
  * of a second implementation of each, a variant input is replaced by an
@@ -9,7 +12,10 @@
  * objects; the op's own int64 kernel runs on those, and each int64 output
  * is turned back into a variant tensor by looking the numbers up, taking a
  * reference to each object (variant elements are refcounted pointers and
- * are never copied without one). Shape checks and error messages are
+ * are never copied without one). Numbers start at 1: an int64 zero in an
+ * output is a position the op filled with "zero" (StridedSliceGrad's
+ * untouched elements, DynamicStitch's uncovered rows), which TF leaves as
+ * an empty variant, here a NULL slot. Shape checks and error messages are
  * therefore exactly the ones of the plain kernels. */
 #include <string.h>
 
@@ -49,8 +55,8 @@ static TF_Tensor* numbering(const TF_Tensor* like, int64_t base,
   return t;
 }
 
-/* A variant tensor shaped like `nums` whose element i is table[nums[i]]
- * (a new reference). */
+/* A variant tensor shaped like `nums` whose element i is table[nums[i] - 1]
+ * (a new reference), or empty (NULL) where nums[i] is 0. */
 static TF_Tensor* lookup(const TF_Tensor* nums, tfe_variant* const* table,
                          int64_t table_size, TF_Status* s) {
   int64_t n = kutil_num_elements(nums), i;
@@ -62,7 +68,8 @@ static TF_Tensor* lookup(const TF_Tensor* nums, tfe_variant* const* table,
     return NULL;
   }
   for (i = 0; i < n; i++) {
-    int64_t j = ((const int64_t*)nums->buf->data)[i];
+    int64_t j = ((const int64_t*)nums->buf->data)[i] - 1;
+    if (j == -1) continue; /* already NULL: an empty variant */
     if (j < 0 || j >= table_size) {
       TF_DeleteTensor(t);
       tfe_status_setf(s, TF_INTERNAL,
@@ -131,7 +138,7 @@ static void k_variant_by_number(tfe_kernel_context* k) {
       memcpy(table + total, tfe_variant_slots(t),
              sizeof(tfe_variant*) * (size_t)n);
     }
-    ins[i] = numbering(t, total, k->status);
+    ins[i] = numbering(t, total + 1, k->status);
     if (ins[i] == NULL) goto done;
     owned[i] = 1;
     total += n;
@@ -187,17 +194,30 @@ done:
   tfe_free(table);
 }
 
+/* TF registers ConjugateTranspose for DT_VARIANT on CPU, but its kernel
+ * rejects the dtype when it runs; this one does the same. */
+static void k_conjugate_transpose_variant(tfe_kernel_context* k) {
+  KUTIL_FAIL(k, TF_UNIMPLEMENTED, "Unsupported dtype on CPU: %d",
+             (int)TF_VARIANT);
+}
+
 void tfe_register_variant_array_kernels(void) {
   static const TF_DataType variant[] = {TF_VARIANT};
   static const char* const t_ops[] = {
       "Pack", "Unpack", "Select", "SelectV2", "Tile", "StridedSlice",
-      "Fill", "Transpose", "Split", "SplitV", "BroadcastTo"};
-  static const char* const tparams_ops[] = {"GatherV2", "GatherNd"};
+      "Fill", "Transpose", "Split", "SplitV", "BroadcastTo",
+      "DepthToSpace", "SpaceToDepth",
+      "DynamicPartition", "DynamicStitch", "ParallelDynamicStitch", "OneHot",
+      "Roll", "StatelessShuffle", "StridedSliceGrad", "SparseConcat",
+      "SparseFillEmptyRows", "SparseReorder", "SparseSlice", "SparseSplit"};
+  static const char* const tparams_ops[] = {"GatherV2", "GatherNd", "Gather"};
   size_t i;
   for (i = 0; i < sizeof t_ops / sizeof t_ops[0]; i++) {
     tfe_kutil_register(t_ops[i], k_variant_by_number, "T", variant, 1, NULL,
                        NULL, 0);
   }
+  tfe_kutil_register("ConjugateTranspose", k_conjugate_transpose_variant, "T",
+                     variant, 1, NULL, NULL, 0);
   for (i = 0; i < sizeof tparams_ops / sizeof tparams_ops[0]; i++) {
     tfe_kutil_register(tparams_ops[i], k_variant_by_number, "Tparams",
                        variant, 1, NULL, NULL, 0);
