@@ -32,6 +32,7 @@ from tfe_py.function import (
     TensorSpec,
     cond,
     function,
+    switch_case,
     while_loop,
 )
 from tfe_py.graph import (
@@ -89,6 +90,7 @@ __all__ = [
     "placeholder",
     "runtime_library_path",
     "saved_model",
+    "switch_case",
     "while_loop",
 ]
 

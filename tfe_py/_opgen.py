@@ -623,10 +623,14 @@ class _ResolvedAttrTensor:
             lib.TF_DeleteTensor(ptr)
 
 
-_LIST_KINDS = {"bool": "B", "int": "I", "float": "F", "type": "T", "string": "L", "shape": "P"}
+# "N": a list of function names (list(func) attrs: Case's branches). Only
+# graph building (graph._apply_blob) reads it; the eager glue refuses it.
+_LIST_KINDS = {
+    "bool": "B", "int": "I", "float": "F", "type": "T", "string": "L", "shape": "P", "func": "N",
+}
 
 
-def _list_payload(op: OpDef, attr: AttrDef, v: Any) -> tuple[str, bytes]:
+def _list_payload(op: OpDef, attr: AttrDef, v: Any, keep: list[Any]) -> tuple[str, bytes]:
     _need(isinstance(v, (list, tuple)), op, attr, v, f"a list of {attr.base}")
     kind = _LIST_KINDS.get(attr.base)
     if kind is None:
@@ -651,7 +655,16 @@ def _list_payload(op: OpDef, attr: AttrDef, v: Any) -> tuple[str, bytes]:
             raise
         return kind, struct.pack(f"=I{n}i", n, *values)
     parts = [struct.pack("=I", n)]
-    if kind == "L":
+    if kind == "N":
+        for x in v:
+            if hasattr(x, "_tfe_func_attr"):  # a tfe_py function: as for a func attr
+                keep.append(x)
+                x = x._tfe_func_attr()
+            raw = _str_bytes(x)
+            _need(raw is not None, op, attr, v, "a list of functions or function names")
+            assert raw is not None
+            parts.append(struct.pack("=I", len(raw)) + raw)
+    elif kind == "L":
         for x in v:
             raw = _str_bytes(x)
             _need(raw is not None, op, attr, v, "a list of str")
@@ -670,7 +683,7 @@ def _encode_attrs(op: OpDef, values: Sequence[Any], keep: list[Any]) -> bytes:
             continue
         try:
             if attr.is_list:
-                kind, payload = _list_payload(op, attr, v)
+                kind, payload = _list_payload(op, attr, v, keep)
             else:
                 kind, payload = _scalar_payload(op, attr, v, keep)
         except (struct.error, OverflowError) as exc:

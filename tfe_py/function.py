@@ -69,6 +69,7 @@ __all__ = [
     "TensorSpec",
     "cond",
     "function",
+    "switch_case",
     "while_loop",
 ]
 
@@ -1192,6 +1193,113 @@ def cond(
         name=name,
     )
     return _rebuild(t_spec, list(outs))
+
+
+def _case_actions(branch_index: Any, branch_fns: Any, default: Any) -> list[Callable[[], Any]]:
+    """The branch functions of ``switch_case`` in index order, ``default``
+    (when given) last; TF's argument checks and messages."""
+    from tfe_py.tensor import Tensor
+
+    if not isinstance(branch_index, Tensor):
+        raise TypeError(f"'branch_index' must be a Tensor, got {type(branch_index)}")
+    if not branch_index.dtype.is_integer:
+        raise TypeError(f"'branch_index' must be an integer Tensor, got {branch_index.dtype}")
+    if not branch_fns:
+        raise ValueError("Must provide at least one item in 'branch_fns'")
+    if not isinstance(branch_fns, (list, tuple, dict)):
+        raise TypeError("'branch_fns' must be a list, tuple, or dict")
+    pairs: Any = list(branch_fns.items()) if isinstance(branch_fns, dict) else list(branch_fns)
+    if all(callable(fn) for fn in pairs):
+        pairs = list(enumerate(pairs))
+    for pair in pairs:
+        if not isinstance(pair, tuple) or len(pair) != 2:
+            raise TypeError(f"Each entry in 'branch_fns' must be a 2-tuple. Received {pair}.")
+        key, fn = pair
+        if not isinstance(key, int):
+            raise TypeError(f"key must be a Python `int`, got {type(key)}")
+        if not callable(fn):
+            raise TypeError(f"fn for key {key} must be callable.")
+    keys = [p[0] for p in pairs]
+    if min(keys) < 0 or max(keys) >= len(keys) or len(set(keys)) != len(keys):
+        found = ",".join(map(str, sorted(keys)))
+        raise ValueError(
+            f"branch indices (keys) must form contiguous range of [0 to {len(keys)}) but "
+            f"found {{{found}}}"
+        )
+    actions = [fn for _, fn in sorted(pairs, key=lambda p: p[0])]
+    if default is not None:
+        actions.append(default)
+    return actions
+
+
+def switch_case(
+    branch_index: Any,
+    branch_fns: Any,
+    default: Callable[[], Any] | None = None,
+    name: str = "switch_case",
+) -> Any:
+    """``tf.switch_case``: runs ``branch_fns[branch_index]()``.
+
+    ``branch_fns`` is a list/tuple of callables, of ``(int, callable)``
+    pairs, or a dict from int to callable (the keys must be 0..n-1). An
+    index out of range runs ``default``, or the last branch without one.
+    ``branch_index`` must be an integer tensor. Eagerly the selected branch
+    is simply called, as in TF; while a graph is built every branch is
+    traced into a function and one ``Case`` (``StatelessCase`` when no
+    branch has stateful ops) is added, like :func:`cond` adds an ``If``.
+    All branches must return the same structure and dtypes.
+    """
+    actions = _case_actions(branch_index, branch_fns, default)
+    n = len(actions)
+    if _state.graph is None and not isinstance(branch_index, GraphTensor):
+        index = int(np.asarray(branch_index))
+        return actions[index if 0 <= index < n else n - 1]()
+    graphs = [_branch_graph(f"switch_case_branch{i}") for i in range(n)]
+    results: list[tuple[Any, list[GraphTensor]]] = []
+    for i, (g, fn) in enumerate(zip(graphs, actions, strict=True)):
+        with g.as_default():
+            res = fn()
+        results.append((res, _tensors_of(g, res, f"branch {i}")[1]))
+    specs = [_flatten(res, []) for res, _ in results]
+    first_res, first_out = results[0]
+    for i in range(1, n):
+        res, out = results[i]
+        detail = ""
+        if _freeze_spec(specs[i]) != _freeze_spec(specs[0]):
+            detail = "The two structures don't have the same nested structure."
+        else:
+            for a, b in zip(first_out, out, strict=True):
+                if int(a.dtype) != int(b.dtype):
+                    detail = f"{a.dtype.name} and {b.dtype.name} are not the same dtype."
+                    break
+        if detail:
+            # TF's message (TF itself raises an AssertionError for some
+            # structure mismatches before reaching this check)
+            raise TypeError(
+                f"branches[0] and branches[{i}] arguments to tf.switch_case must have the "
+                "same number, type, and overall structure of return values.\n\n"
+                f"branches[0] output: {first_res}\nbranches[{i}] output: {res}\n\n"
+                f"Error details:\n{detail}"
+            )
+    union = _union_captures(graphs)
+    stateful = _is_stateful(graphs)
+    fns = [_concrete(g, [], out) for g, (_, out) in zip(graphs, results, strict=True)]
+    shapes: list[Any] = []
+    for k in range(len(first_out)):
+        shape = _dims(first_out[k].shape)
+        for _, out in results[1:]:
+            shape = _common_shape(shape, _dims(out[k].shape))
+        shapes.append(shape)
+    op = _opgen.wrapper("Case" if stateful else "StatelessCase")
+    outs = op(
+        branch_index,
+        list(union),
+        Tout=[int(t.dtype) for t in first_out],
+        branches=fns,
+        output_shapes=_shapes_attr(shapes),
+        name=name,
+    )
+    return _rebuild(specs[0], list(outs))
 
 
 def while_loop(

@@ -1171,6 +1171,31 @@ def _gather(
     return out
 
 
+def _proto_varint(n: int) -> bytes:
+    out = bytearray()
+    while True:
+        b = n & 0x7F
+        n >>= 7
+        if n:
+            out.append(b | 0x80)
+        else:
+            out.append(b)
+            return bytes(out)
+
+
+def _proto_field(number: int, payload: bytes) -> bytes:
+    """A length-delimited protobuf field."""
+    return _proto_varint(number << 3 | 2) + _proto_varint(len(payload)) + payload
+
+
+def _func_list_attr_proto(names: Sequence[bytes]) -> bytes:
+    """A serialized AttrValue holding a list of functions by name
+    (AttrValue.list = 1, ListValue.func = 9, NameAttrList.name = 1): the C
+    API has no setter for a list(func) attr but TF_SetAttrValueProto."""
+    funcs = b"".join(_proto_field(9, _proto_field(1, n)) for n in names)
+    return _proto_field(1, funcs)
+
+
 def _apply_blob(desc: CData, blob: bytes, s: CData) -> None:
     """Sets the attrs packed by tfe_py._opgen (format of _fast.h) on a
     graph operation description: the same values eager would set."""
@@ -1247,6 +1272,15 @@ def _apply_blob(desc: CData, blob: bytes, s: CData) -> None:
                 ptrs = ffi.new("void*[]", [ffi.cast("void*", k) for k in keep] or [ffi.NULL])
                 lens = ffi.new("size_t[]", [len(x) for x in items] or [0])
                 lib.TF_SetAttrStringList(desc, name, ptrs, lens, cnt)
+            elif kind == "N":
+                names: list[bytes] = []
+                for _ in range(cnt):
+                    (ln,) = struct.unpack_from("=I", blob, pos)
+                    pos += 4
+                    names.append(blob[pos : pos + ln])
+                    pos += ln
+                proto = _func_list_attr_proto(names)
+                lib.TF_SetAttrValueProto(desc, name, proto, len(proto), s)
             elif kind == "P":
                 shapes: list[tuple[int, ...]] = []
                 for _ in range(cnt):
