@@ -275,52 +275,25 @@ static int grow(bar_elem** arr, int64_t* cap, int64_t n) {
 }
 
 /* The ready queue is a binary min-heap on the insertion index, managed
- * exactly as TF's std::priority_queue does (push_heap / pop_heap), so
- * elements with equal indices come out in TF's order. */
-static int heap_before(const bar_elem* a, const bar_elem* b) {
-  /* TF's comparator: a sorts below b when a's index is larger. */
-  return a->index > b->index;
-}
+ * exactly as TF's std::priority_queue does (df2_heap_*), so elements with
+ * equal indices come out in TF's order. */
+_Static_assert(sizeof(bar_elem) <= DF2_HEAP_MAX_ELEM, "bar_elem too large");
 
-static void heap_sift_up(bar_elem* h, int64_t hole, int64_t top,
-                         bar_elem v) {
-  int64_t parent = (hole - 1) / 2;
-  while (hole > top && heap_before(&h[parent], &v)) {
-    h[hole] = h[parent];
-    hole = parent;
-    parent = (hole - 1) / 2;
-  }
-  h[hole] = v;
-}
+static int64_t elem_key(const void* e) { return ((const bar_elem*)e)->index; }
 
 /* Adds e to the ready queue (taking it); 0 on OOM (e untouched). */
 static int ready_push(barrier* b, const bar_elem* e) {
   if (!grow(&b->ready, &b->capready, b->nready)) return 0;
-  b->nready++;
-  heap_sift_up(b->ready, b->nready - 1, 0, *e);
+  b->ready[b->nready++] = *e;
+  df2_heap_push(b->ready, sizeof(bar_elem), b->nready, elem_key);
   return 1;
 }
 
 /* Removes and returns the top of the ready queue (nready > 0). */
 static bar_elem ready_pop(barrier* b) {
-  bar_elem* h = b->ready;
-  bar_elem top = h[0];
-  bar_elem v = h[b->nready - 1];
-  int64_t len = b->nready - 1, hole = 0, child = 0;
-  b->nready = len;
-  if (len == 0) return top;
-  while (child < (len - 1) / 2) {
-    child = 2 * (child + 1);
-    if (heap_before(&h[child], &h[child - 1])) child--;
-    h[hole] = h[child];
-    hole = child;
-  }
-  if ((len & 1) == 0 && child == (len - 2) / 2) {
-    child = 2 * (child + 1);
-    h[hole] = h[child - 1];
-    hole = child - 1;
-  }
-  heap_sift_up(h, hole, 0, v);
+  bar_elem top;
+  df2_heap_pop(b->ready, sizeof(bar_elem), b->nready, elem_key, &top);
+  b->nready--;
   return top;
 }
 

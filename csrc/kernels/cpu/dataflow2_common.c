@@ -315,6 +315,52 @@ static void df2_wait_cancel(void* arg) {
   pthread_mutex_unlock(w->mu);
 }
 
+/* ---- the heap ---- */
+
+#define HEAP_AT(h, i) ((unsigned char*)(h) + (size_t)(i) * esz)
+
+/* Moves v up from hole towards top (libstdc++'s __push_heap). */
+static void heap_up(void* h, size_t esz, int64_t hole, int64_t top,
+                    const void* v, int64_t (*key)(const void*)) {
+  int64_t parent = (hole - 1) / 2, kv = key(v);
+  while (hole > top && key(HEAP_AT(h, parent)) > kv) {
+    memcpy(HEAP_AT(h, hole), HEAP_AT(h, parent), esz);
+    hole = parent;
+    parent = (hole - 1) / 2;
+  }
+  memcpy(HEAP_AT(h, hole), v, esz);
+}
+
+void df2_heap_push(void* h, size_t esz, int64_t n,
+                   int64_t (*key)(const void* elem)) {
+  unsigned char v[DF2_HEAP_MAX_ELEM];
+  memcpy(v, HEAP_AT(h, n - 1), esz);
+  heap_up(h, esz, n - 1, 0, v, key);
+}
+
+void df2_heap_pop(void* h, size_t esz, int64_t n,
+                  int64_t (*key)(const void* elem), void* out) {
+  unsigned char v[DF2_HEAP_MAX_ELEM];
+  int64_t len = n - 1, hole = 0, child = 0;
+  memcpy(out, HEAP_AT(h, 0), esz);
+  if (len == 0) return;
+  memcpy(v, HEAP_AT(h, len), esz);
+  /* __adjust_heap: the hole goes down along the better children, then
+   * the last element goes up from there. */
+  while (child < (len - 1) / 2) {
+    child = 2 * (child + 1);
+    if (key(HEAP_AT(h, child)) > key(HEAP_AT(h, child - 1))) child--;
+    memcpy(HEAP_AT(h, hole), HEAP_AT(h, child), esz);
+    hole = child;
+  }
+  if ((len & 1) == 0 && child == (len - 2) / 2) {
+    child = 2 * (child + 1);
+    memcpy(HEAP_AT(h, hole), HEAP_AT(h, child - 1), esz);
+    hole = child - 1;
+  }
+  heap_up(h, esz, hole, 0, v, key);
+}
+
 int df2_sync_init(pthread_mutex_t* mu, pthread_cond_t* cv) {
   if (pthread_mutex_init(mu, NULL) != 0) return 0;
   if (pthread_cond_init(cv, NULL) != 0) {

@@ -89,6 +89,18 @@ typedef struct df2_wait {
   TFE_CancellationToken token; /* -1: not registered */
 } df2_wait;
 
+/* A binary min-heap of esz-byte elements (esz <= DF2_HEAP_MAX_ELEM)
+ * ordered by an int64 key, sifted exactly as libstdc++'s push_heap /
+ * pop_heap with TF's std::priority_queue comparison (greater key sorts
+ * below), so equal keys come out in TF's order (Barrier, PriorityQueue).
+ * df2_heap_push: element n-1 was just appended to a heap of n-1. */
+#define DF2_HEAP_MAX_ELEM 64
+void df2_heap_push(void* h, size_t esz, int64_t n,
+                   int64_t (*key)(const void* elem));
+/* Moves the top of a heap of n > 0 elements into *out; n-1 remain. */
+void df2_heap_pop(void* h, size_t esz, int64_t n,
+                  int64_t (*key)(const void* elem), void* out);
+
 /* Initializes mu and cv (defaults); 0 when either fails (neither is left
  * initialized). */
 int df2_sync_init(pthread_mutex_t* mu, pthread_cond_t* cv);

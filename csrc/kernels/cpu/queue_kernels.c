@@ -520,57 +520,20 @@ static TF_Tensor*** ring_at(tfe_queue* q, int64_t i) {
   return &q->ring[(q->head + i) % q->cap];
 }
 
-/* ---- The priority queue's heap (q->ring from index 0, q->head 0). The
- * sifts follow libstdc++'s push_heap / pop_heap with TF's comparison
- * (a above b when a's priority is smaller), so ties break as in TF. */
+/* ---- The priority queue's heap (q->ring from index 0, q->head 0):
+ * dataflow2_common's df2_heap_*, TF's std::priority_queue order. */
 
-static int64_t heap_prio(TF_Tensor* const* t) {
+static int64_t heap_key(const void* e) {
+  TF_Tensor* const* t = *(TF_Tensor** const*)e;
   return *(const int64_t*)kutil_data(t[0]);
 }
 
-/* Moves v up from hole towards top (libstdc++'s __push_heap). */
-static void heap_up(TF_Tensor*** h, int64_t hole, int64_t top,
-                    TF_Tensor** v) {
-  int64_t parent = (hole - 1) / 2;
-  while (hole > top && heap_prio(h[parent]) > heap_prio(v)) {
-    h[hole] = h[parent];
-    hole = parent;
-    parent = (hole - 1) / 2;
-  }
-  h[hole] = v;
-}
-
-/* Fills the hole at `hole` of a heap of len with v (__adjust_heap): the
- * hole goes down along the better children, then v goes up. */
-static void heap_adjust(TF_Tensor*** h, int64_t hole, int64_t len,
-                        TF_Tensor** v) {
-  const int64_t top = hole;
-  int64_t child = hole;
-  while (child < (len - 1) / 2) {
-    child = 2 * (child + 1);
-    if (heap_prio(h[child]) > heap_prio(h[child - 1])) child--;
-    h[hole] = h[child];
-    hole = child;
-  }
-  if ((len & 1) == 0 && child == (len - 2) / 2) {
-    child = 2 * (child + 1);
-    h[hole] = h[child - 1];
-    hole = child - 1;
-  }
-  heap_up(h, hole, top, v);
-}
-
-/* Takes the heap's top (pop_heap, then the last slot). */
+/* Takes the heap's top. */
 static TF_Tensor** heap_pop(tfe_queue* q) {
-  TF_Tensor*** h = q->ring;
-  int64_t last = q->count - 1;
-  if (last > 0) {
-    TF_Tensor** v = h[last];
-    h[last] = h[0];
-    heap_adjust(h, 0, last, v);
-  }
+  TF_Tensor** top;
+  df2_heap_pop(q->ring, sizeof(TF_Tensor**), q->count, heap_key, &top);
   q->count--;
-  return h[last];
+  return top;
 }
 
 static int ring_grow(tfe_queue* q) {
@@ -591,8 +554,8 @@ static int ring_grow(tfe_queue* q) {
 static int ring_push_back(tfe_queue* q, TF_Tensor** t) {
   if (!ring_grow(q)) return 0;
   if (q->cfg.kind == QK_PRIORITY) {
-    q->count++;
-    heap_up(q->ring, q->count - 1, 0, t);
+    q->ring[q->count++] = t;
+    df2_heap_push(q->ring, sizeof(TF_Tensor**), q->count, heap_key);
     return 1;
   }
   q->ring[(q->head + q->count) % q->cap] = t;
