@@ -1252,8 +1252,9 @@ int TFE_ContextAddForwardFunction(TFE_Context* ctx, const char* fname, char* nam
  * call of a library function by its own name, or an If / StatelessIf /
  * Case / StatelessCase / While / StatelessWhile, whose functions have a
  * stateful op other than variable reads runs as a forward variant (as
- * tfe_py's calls do): the tape records the variant's call, whose gradient
- * reads the values the forward pass saved, and the caller gets the
+ * tfe_py's calls do; PartitionedCall / StatefulPartitionedCall too): the
+ * tape records the variant's call, whose gradient reads the values the
+ * forward pass saved, and the caller gets the
  * original outputs. A functional op is first wrapped in a library function
  * "tfe_eager_<type>_<hash>" holding that one node, whose split rewrites
  * the node as g17f's in-body rewrites do. Anything unusual (a variant or
@@ -1338,7 +1339,7 @@ static int eager_wrapper(TFE_Op* op, tfe_flib* lib, char* name, size_t cap) {
   snprintf(name, cap, "tfe_eager_%s_%016llx", type, (unsigned long long)h);
   if (tfe_flib_find(lib, name) != NULL) return 1;
   /* If and Case take one single input before the list. */
-  n_single = strstr(type, "While") != NULL ? 0 : 1;
+  n_single = strstr(type, "If") != NULL || strstr(type, "Case") != NULL ? 1 : 0;
   if (op->num_inputs < n_single) return 0;
   s = TF_NewStatus();
   g = TF_NewGraph();
@@ -1387,8 +1388,9 @@ done:
 
 int tfe_grad_eager_forward(TFE_Op* op, TFE_TensorHandle** retvals, int* num_retvals,
                            TF_Status* status) {
-  static const char* const kFunctional[] = {"If",   "StatelessIf",    "Case",
-                                            "StatelessCase", "While", "StatelessWhile"};
+  static const char* const kFunctional[] = {
+      "If",    "StatelessIf",    "Case",           "StatelessCase",
+      "While", "StatelessWhile", "PartitionedCall", "StatefulPartitionedCall"};
   const char* name = op->def->name;
   const char* fns[64];
   char wname[256];
@@ -1403,7 +1405,7 @@ int tfe_grad_eager_forward(TFE_Op* op, TFE_TensorHandle** retvals, int* num_retv
   }
   if (functional) {
     static const char* const kAttrs[] = {"then_branch", "else_branch", "cond", "body",
-                                         "branches"};
+                                         "branches",    "f"};
     for (k = 0; k < sizeof kAttrs / sizeof kAttrs[0]; k++) {
       const tfe_attr_value* v = tfe_attrs_find(&op->attrs, kAttrs[k]);
       int j;

@@ -475,7 +475,8 @@ TEST(graph_stateful_partitioned_call_rewritten_in_place) { graph_case(2); }
 TEST(graph_call_by_name_rewritten_in_place) { graph_case(3); }
 
 /* Eager calls under a tape (grad_func.c "eager calls under a tape"): a
- * call of outer_if by its own name, and If / StatelessIf / Case /
+ * call of outer_if by its own name or by (Stateful)PartitionedCall, and
+ * If / StatelessIf / Case /
  * StatelessCase / While / StatelessWhile run with TFE_Execute on the
  * branch and body functions above, while a tape watches their inputs. The
  * op runs as a forward variant: the caller gets the op's own outputs only,
@@ -486,7 +487,7 @@ static void eager_fns(TFE_Context* ctx, int kind) {
   TF_Function* fns[3];
   TF_Status* s = TF_NewStatus();
   int i;
-  if (kind <= 2) {
+  if (kind <= 2 || kind >= 7) {
     fns[0] = fn_then();
     fns[1] = fn_else();
     fns[2] = fn_outer_if();
@@ -546,7 +547,9 @@ static void eager_case(int kind) {
            : kind == 3 ? "Case"
            : kind == 4 ? "StatelessCase"
            : kind == 5 ? "While"
-                       : "StatelessWhile";
+           : kind == 6 ? "StatelessWhile"
+           : kind == 7 ? "PartitionedCall"
+                       : "StatefulPartitionedCall";
     op = TFE_NewOp(ctx, type, s);
     CHECK_CODE(s, TF_OK);
     if (kind == 1 || kind == 2) {
@@ -575,6 +578,11 @@ static void eager_case(int kind) {
       TFE_OpSetAttrFunctionList(op, "branches", br, 2);
       TFE_DeleteOp(b0);
       TFE_DeleteOp(b1);
+    } else if (kind >= 7) {
+      TF_DataType tin[2] = {TF_DOUBLE, TF_DOUBLE}, tout = TF_DOUBLE;
+      TFE_OpSetAttrTypeList(op, "Tin", tin, 2);
+      TFE_OpSetAttrTypeList(op, "Tout", &tout, 1);
+      TFE_OpSetAttrFunctionName(op, "f", "outer_if", 8);
     } else if (kind >= 5) {
       TF_DataType T[2] = {TF_INT32, TF_DOUBLE};
       TF_Tensor* zero = gt_scalar_i32(0);
@@ -587,18 +595,18 @@ static void eager_case(int kind) {
     }
     CHECK_CODE(s, TF_OK);
     TFE_OpAddInput(op, x, s);
-    if (kind <= 2) TFE_OpAddInput(op, sv, s);
+    if (kind <= 2 || kind >= 7) TFE_OpAddInput(op, sv, s);
     CHECK_CODE(s, TF_OK);
     n = 8;
     TFE_Execute(op, outs, &n, s);
     CHECK_CODE(s, TF_OK);
     TFE_DeleteOp(op);
     /* the op's own outputs only */
-    CHECK_EQ_INT(n, kind >= 5 ? 2 : 1);
+    CHECK_EQ_INT(n, kind == 5 || kind == 6 ? 2 : 1);
     src[0] = x;
     src[1] = sv;
-    nsrc = kind <= 2 ? 2 : 1;
-    if (kind >= 5) {
+    nsrc = kind <= 2 || kind >= 7 ? 2 : 1;
+    if (kind == 5 || kind == 6) {
       /* outer_while's y = While(...)[1] * 2: upstream 2 W for output 1 */
       y = outs[1];
       for (i = 0; i < 3; i++) {
@@ -609,12 +617,12 @@ static void eager_case(int kind) {
       w = handle(w2, 3);
     } else {
       y = outs[0];
-      check_handle(y, kind <= 2 ? kFWD_COND_RANDOM_Y : kFWD_CASE_RANDOM_Y, 3);
+      check_handle(y, nsrc == 2 ? kFWD_COND_RANDOM_Y : kFWD_CASE_RANDOM_Y, 3);
       w = handle(kFWD_W, 3);
     }
     TFE_GradientTapeGradient(tape, 1, &y, &w, nsrc, src, TFE_UNCONNECTED_NONE, grads, s);
     CHECK_CODE(s, TF_OK);
-    check_handle(grads[0], kind <= 2   ? kFWD_COND_RANDOM_DX
+    check_handle(grads[0], nsrc == 2   ? kFWD_COND_RANDOM_DX
                            : kind <= 4 ? kFWD_CASE_RANDOM_DX
                                        : kFWD_WHILE_RANDOM_DX,
                  3);
@@ -639,5 +647,7 @@ TEST(eager_case_uses_the_forward_draw) { eager_case(3); }
 TEST(eager_stateless_case_uses_the_forward_draw) { eager_case(4); }
 TEST(eager_while_uses_the_forward_draw) { eager_case(5); }
 TEST(eager_stateless_while_uses_the_forward_draw) { eager_case(6); }
+TEST(eager_partitioned_call_uses_the_forward_draw) { eager_case(7); }
+TEST(eager_stateful_partitioned_call_uses_the_forward_draw) { eager_case(8); }
 
 TFE_TEST_MAIN
