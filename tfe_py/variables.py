@@ -33,6 +33,18 @@ _uids = itertools.count(1)
 _by_handle: weakref.WeakValueDictionary[int, Any] = weakref.WeakValueDictionary()
 
 
+_EAGER_TENSOR: Any = None
+
+
+def _eager_tensor() -> Any:
+    global _EAGER_TENSOR
+    if _EAGER_TENSOR is None:
+        from tfe_py.eager import EagerTensor
+
+        _EAGER_TENSOR = EagerTensor
+    return _EAGER_TENSOR
+
+
 def _ops() -> Any:
     from tfe_py import ops
 
@@ -133,7 +145,13 @@ class Variable:
         from tfe_py import gradient_tape
 
         gradient_tape._variable_accessed(self)
-        return _ops().ReadVariableOp(self.handle, dtype=self._dtype)
+        value = _ops().ReadVariableOp(self.handle, dtype=self._dtype)
+        if value.__class__ is not _eager_tensor() and self._shape.rank is not None:
+            # In a graph the handle is a captured placeholder that carries no
+            # shape: give the read the variable's shape, as TF's handle data
+            # does (a while_loop needs it to keep the loop shapes).
+            value.set_shape(self._shape.as_list())
+        return value
 
     value = read_value
 

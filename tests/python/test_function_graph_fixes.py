@@ -201,3 +201,24 @@ def test_session_run_returns_ml_dtypes_arrays() -> None:
     assert got_empty.dtype == ml_dtypes.bfloat16 and got_empty.shape == (0, 2)
     assert got_f8.dtype == ml_dtypes.float8_e4m3fn
     assert got_f8.astype(np.float32).tolist() == [1.0, 0.5]
+
+
+# -- variable reads in graphs keep the variable's shape -------------------------
+
+
+def test_variable_read_in_function_has_variable_shape() -> None:
+    v = tf.Variable(np.array([1.0, 2.0, 3.0]))
+    seen: list[Any] = []
+
+    @tf.function
+    def f(x: Any) -> Any:
+        seen.append(v.read_value().shape.as_list())
+
+        def body(i: Any, y: Any) -> Any:
+            return i + 1, v.assign_add(y) * 1.0
+
+        return tf.while_loop(lambda i, y: i < 2, body, [tf.constant(0), x])[1]
+
+    got = f(tf.constant(X))
+    assert seen == [[3]]
+    np.testing.assert_allclose(_np(got), [3.0, 2.0, 10.0])  # TF 2.21
