@@ -9,40 +9,20 @@ after the op is the only output)."""
 
 from __future__ import annotations
 
-import json
-import os
-import re
 from typing import Any
 
 import numpy as np
 import pytest
+from recorded_ops import assert_error, check_outputs, decode, load_cases, split
 
 import tfe_py as tf
 from tfe_py import ops
 
-_PATH = os.path.join(os.path.dirname(__file__), "..", "data", "more18_ops_tf221.json")
-with open(_PATH) as _f:
-    _CASES: list[dict[str, Any]] = json.load(_f)["cases"]
-
-_COMPLEX = ("complex64", "complex128")
-
-
-def _decode(spec: dict[str, Any]) -> np.ndarray:
-    dt = spec["dtype"]
-    if dt in _COMPLEX:
-        a = np.asarray(spec["value"], np.float64).reshape([*spec["shape"], 2])
-        return (a[..., 0] + 1j * a[..., 1]).astype(dt)
-    if dt == "string":
-        return np.asarray(spec["value"], dtype=object).reshape(spec["shape"]).astype(bytes)
-    if dt in ("bfloat16", "float16"):
-        return np.asarray(spec["value"], np.float64).reshape(spec["shape"])
-    if dt == "uint64":  # recorded as int64 bit patterns
-        return np.asarray(spec["value"], np.int64).astype(np.uint64).reshape(spec["shape"])
-    return np.asarray(spec["value"], dtype=dt).reshape(spec["shape"])
+_CASES = load_cases("more18_ops_tf221.json")
 
 
 def _const(spec: dict[str, Any]) -> Any:
-    return tf.constant(_decode(spec), dtype=spec["dtype"])
+    return tf.constant(decode(spec), dtype=spec["dtype"])
 
 
 def _run(cs: dict[str, Any]) -> list[Any]:
@@ -72,49 +52,17 @@ def _run(cs: dict[str, Any]) -> list[Any]:
     return outs
 
 
-def _tol(dt: str) -> tuple[float, float]:
-    if dt in ("float16", "bfloat16"):
-        return 1e-2, 1e-2
-    if dt in ("float32", "complex64"):
-        return 2e-6, 2e-6
-    return 1e-12, 1e-12
-
-
-_OK = [c for c in _CASES if "outputs" in c]
-_ERR = [c for c in _CASES if "error" in c]
+_OK, _ERR = split(_CASES)
 
 
 @pytest.mark.parametrize("cs", _OK, ids=[c["name"] for c in _OK])
 def test_output_matches_tf(cs: dict[str, Any]) -> None:
-    outs = _run(cs)
-    assert len(outs) == len(cs["outputs"])
-    for got_t, exp_spec in zip(outs, cs["outputs"], strict=True):
-        dt = exp_spec["dtype"]
-        assert got_t.dtype == getattr(tf, dt), (got_t.dtype, dt)
-        got = np.asarray(got_t.numpy())
-        exp = _decode(exp_spec)
-        assert got.shape == exp.shape
-        if dt == "string" or dt == "bool" or dt.startswith(("int", "uint")):
-            np.testing.assert_array_equal(got, exp)
-        else:
-            rtol, atol = _tol(dt)
-            np.testing.assert_allclose(got.astype(exp.dtype if dt in _COMPLEX else np.float64),
-                                       exp, rtol=rtol, atol=atol)
-
-
-def _core(msg: str) -> str:
-    """TF's message without the eager wrapper ({{function_node ...}} and
-    [Op:...])."""
-    msg = re.sub(r"^\{\{function_node [^}]*\}\}\s*", "", msg)
-    return re.sub(r"\s*\[Op:[^\]]*\].*$", "", msg, flags=re.S).strip()
+    check_outputs(_run(cs), cs["outputs"])
 
 
 @pytest.mark.parametrize("cs", _ERR, ids=[c["name"] for c in _ERR])
 def test_error_matches_tf(cs: dict[str, Any]) -> None:
-    cls = getattr(tf.errors, cs["error"]["type"])
-    with pytest.raises(cls) as info:
-        _run(cs)
-    assert _core(cs["error"]["message"]) in _core(str(info.value))
+    assert_error(cs, lambda: _run(cs))
 
 
 # TF's CPU kernel dtypes (tf_kernels.pb) per op: every one has a recorded
