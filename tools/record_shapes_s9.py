@@ -250,6 +250,79 @@ def cases() -> list[Case]:
                 ],
             )
         )
+    out += more_cases()
+    return out
+
+
+def more_cases() -> list[Case]:
+    """Second batch: LSTM/GRU cells, v1 eig, matrix exponential, Cholesky
+    gradient and the quantization helpers."""
+    out: list[Case] = []
+    f = "float32"
+    for x, cs, b in (
+        ([2, 3], [2, 4], [16]),
+        ([None, 3], [None, None], U),
+        (U, U, U),
+        ([2, 3, 1], [2, 4], [16]),
+        ([2, 3], [4], [16]),
+    ):
+        ins = [
+            ("x", f, x),
+            ("cs_prev", f, cs),
+            ("h_prev", f, cs),
+            ("w", f, [7, 16]),
+            ("wci", f, [4]),
+            ("wcf", f, [4]),
+            ("wco", f, [4]),
+            ("b", f, b),
+        ]
+        out.append(c(f"lstmcell_{x}_{cs}_{b}", "LSTMBlockCell", ins))
+        g = [*ins, *[(n, f, cs) for n in ("i", "cs", "f", "o", "ci", "co", "cs_grad", "h_grad")]]
+        out.append(c(f"lstmcellgrad_{x}_{cs}_{b}", "LSTMBlockCellGrad", g, use_peephole=True))
+    for x, h in (
+        ([2, 3], [2, 4]),
+        ([None, 3], [None, None]),
+        (U, U),
+        ([2], [2, 4]),
+        ([2, 3], [2, 4, 1]),
+    ):
+        ins = [
+            ("x", f, x),
+            ("h_prev", f, h),
+            ("w_ru", f, [7, 8]),
+            ("w_c", f, [7, 4]),
+            ("b_ru", f, [8]),
+            ("b_c", f, [4]),
+        ]
+        out.append(c(f"grucell_{x}_{h}", "GRUBlockCell", ins))
+        g = [*ins, *[(n, f, h) for n in ("r", "u", "c", "d_h")]]
+        out.append(c(f"grucellgrad_{x}_{h}", "GRUBlockCellGrad", g))
+    for s in ([3, 3], [2, 4, 4], [None, None, 5], [None, 3, None], U, [2, 3], [4]):
+        out.append(c(f"cholgrad_{s}", "CholeskyGrad", [("l", f, s), ("grad", f, s)]))
+    out.append(c("cholgrad_mismatch", "CholeskyGrad", [("l", f, [3, 3]), ("grad", f, [4, 4])]))
+    for x, mn, ax in (
+        ([2, 3], [], -1),
+        (U, U, -1),
+        ([2, 3], [3], 1),
+        ([2, 3], [4], 1),
+        ([2, 3], [3], -1),
+        ([2, 3], [], -2),
+        ([2, 3], [2], 2),
+        (U, [5], 3),
+    ):
+        ins = [("input", f, x), ("min_range", f, mn), ("max_range", f, mn)]
+        out.append(c(f"quantizev2_{x}_{mn}_{ax}", "QuantizeV2", ins, T=tf.quint8, axis=ax))
+        dins = [("input", "quint8", x), ("min_range", f, mn), ("max_range", f, mn)]
+        out.append(c(f"dequantize_{x}_{mn}_{ax}", "Dequantize", dins, axis=ax))
+    for x, mn in (([2, 3], []), (U, U), ([2, None], [1])):
+        q = [("input", "qint32", x), ("input_min", f, mn), ("input_max", f, mn)]
+        out.append(c(f"requantrange_{x}_{mn}", "RequantizationRange", q))
+        out.append(c(f"qdownshrink_{x}_{mn}", "QuantizeDownAndShrinkRange", q, out_type=tf.quint8))
+        r = [*q, ("requested_output_min", f, mn), ("requested_output_max", f, mn)]
+        out.append(c(f"requantize_{x}_{mn}", "Requantize", r, out_type=tf.quint8))
+        qr = [("features", "quint8", x), ("min_features", f, mn), ("max_features", f, mn)]
+        out.append(c(f"qrelu_{x}_{mn}", "QuantizedRelu", qr))
+        out.append(c(f"qrelu6_{x}_{mn}", "QuantizedRelu6", qr))
     return out
 
 

@@ -1,7 +1,8 @@
 /* Shape rules (session 9, issues 17/18) for ops that have tfe CPU kernels
  * but only had the generated "unknown" rule: Eig, MatrixSolveLs, the
  * QuantizeAndDequantize family, the BlockLSTM family, CTCLoss,
- * SparseMatMul and SparseSlice. Each follows TF 2.21's shape function
+ * SparseMatMul, SparseSlice, the LSTM/GRU block cells, CholeskyGrad and
+ * the QuantizeV2/Dequantize/Requantize helpers. Each follows TF 2.21's shape function
  * (same checks in the same order, same messages); the expected shapes and
  * errors are recorded from TF in tests/data/shapes_s9_tf221.json. */
 #include "ops/shape_infer_internal.h"
@@ -195,6 +196,151 @@ static int rule_sparse_slice(si_ctx* c) {
   return si_set(c, 0, &oi) && si_set_vector(c, 1, SI_UNKNOWN) && si_set(c, 2, &shape);
 }
 
+/* LSTMBlockCell(x [B, I], cs_prev [B, C], ...): seven [B, C] outputs. */
+static int rule_lstm_cell(si_ctx* c) {
+  si_sh x, cs, o;
+  si_in(c, 0, &x);
+  si_in(c, 1, &cs);
+  if (!si_with_rank(c, &x, 2, &x) || !si_with_rank(c, &cs, 2, &cs)) return 0;
+  si_matrix(&o, x.d[0], cs.d[1]);
+  for (int i = 0; i < si_num_outputs(c); i++)
+    if (!si_set(c, i, &o)) return 0;
+  return 1;
+}
+
+/* LSTMBlockCellGrad: cs_prev_grad [B, C], dicfo [B, 4C], and the three
+ * peephole gradients [C]. */
+static int rule_lstm_cell_grad(si_ctx* c) {
+  si_sh x, cs, o;
+  int64_t c4;
+  si_in(c, 0, &x);
+  si_in(c, 1, &cs);
+  if (!si_with_rank(c, &x, 2, &x) || !si_with_rank(c, &cs, 2, &cs)) return 0;
+  if (!si_dim_mul(c, cs.d[1], 4, &c4)) return 0;
+  si_matrix(&o, x.d[0], cs.d[1]);
+  if (!si_set(c, 0, &o)) return 0;
+  si_matrix(&o, x.d[0], c4);
+  if (!si_set(c, 1, &o)) return 0;
+  for (int i = 2; i < 5; i++)
+    if (!si_set_vector(c, i, cs.d[1])) return 0;
+  return 1;
+}
+
+/* GRUBlockCell(x [B, I], h_prev [B, C], ...): four [B, C] outputs. */
+static int rule_gru_cell(si_ctx* c) {
+  si_sh x, h, o;
+  si_in(c, 0, &x);
+  si_in(c, 1, &h);
+  if (!si_with_rank(c, &x, 2, &x) || !si_with_rank(c, &h, 2, &h)) return 0;
+  si_matrix(&o, x.d[0], h.d[1]);
+  for (int i = 0; i < si_num_outputs(c); i++)
+    if (!si_set(c, i, &o)) return 0;
+  return 1;
+}
+
+/* GRUBlockCellGrad: d_x like x, d_h_prev and d_c_bar [B, C],
+ * d_r_bar_u_bar [B, 2C] with 2C taken from w_ru's columns. */
+static int rule_gru_cell_grad(si_ctx* c) {
+  si_sh x, h, w, o;
+  si_in(c, 0, &x);
+  si_in(c, 1, &h);
+  si_in(c, 2, &w);
+  if (!si_with_rank(c, &x, 2, &x) || !si_with_rank(c, &h, 2, &h) ||
+      !si_with_rank(c, &w, 2, &w))
+    return 0;
+  if (!si_set(c, 0, &x)) return 0;
+  si_matrix(&o, x.d[0], h.d[1]);
+  if (!si_set(c, 1, &o) || !si_set(c, 2, &o)) return 0;
+  si_matrix(&o, x.d[0], w.d[1]);
+  return si_set(c, 3, &o);
+}
+
+/* CholeskyGrad(l [..., M, M], grad): the gradient has l's shape. */
+static int rule_cholesky_grad(si_ctx* c) {
+  si_sh l;
+  int64_t m;
+  si_in(c, 0, &l);
+  if (!si_with_rank_at_least(c, &l, 2, &l)) return 0;
+  if (l.rank >= 0) {
+    if (!si_merge_dim(c, l.d[l.rank - 2], l.d[l.rank - 1], &m)) return 0;
+    l.d[l.rank - 2] = l.d[l.rank - 1] = m;
+  }
+  return si_set(c, 0, &l);
+}
+
+/* The per-tensor (axis -1: scalars) or per-channel (vectors) range inputs
+ * of QuantizeV2 and Dequantize at i and i + 1; *mm ends as input i + 1's
+ * shape. Checks the channel count against the input's `axis` dim. */
+static int quant_axis_minmax(si_ctx* c, int64_t axis, si_sh* mm) {
+  si_sh in, x;
+  int64_t d;
+  si_in(c, 0, &in);
+  si_in(c, 1, mm);
+  if (!si_with_rank(c, mm, axis == -1 ? 0 : 1, mm)) return 0;
+  si_in(c, 2, mm);
+  if (!si_with_rank(c, mm, axis == -1 ? 0 : 1, mm)) return 0;
+  if (axis != -1) {
+    if (axis >= SI_MAX_RANK) {
+      if (in.rank < 0) return 1;
+      return si_err(c, "Shape must be at least rank %lld but is rank %d", (long long)axis + 1,
+                    in.rank);
+    }
+    if (!si_with_rank_at_least(c, &in, (int)axis + 1, &x)) return 0;
+    if (x.rank >= 0 && !si_merge_dim(c, mm->d[0], x.d[axis], &d)) return 0;
+  }
+  return 1;
+}
+
+/* QuantizeV2: output like input, output_min/max like the range inputs. */
+static int rule_quantize_v2(si_ctx* c) {
+  si_sh mm;
+  int64_t axis = si_attr_int(c, "axis", -1);
+  if (!si_set_input(c, 0, 0)) return 0;
+  if (axis < -1) return si_err(c, "axis should be at least -1, got %lld", (long long)axis);
+  if (!quant_axis_minmax(c, axis, &mm)) return 0;
+  return si_set(c, 1, &mm) && si_set(c, 2, &mm);
+}
+
+/* Dequantize: output like input; TF also refuses an axis beyond the
+ * input's rank (an unknown rank counting as -1). */
+static int rule_dequantize(si_ctx* c) {
+  si_sh mm;
+  int64_t axis = si_attr_int(c, "axis", -1);
+  int rank = si_in_rank(c, 0);
+  if (axis < -1) return si_err(c, "axis should be at least -1, got %lld", (long long)axis);
+  if (axis > rank)
+    return si_err(c, "Axis must be less than input dimension(%d), got %lld", rank,
+                  (long long)axis);
+  if (!quant_axis_minmax(c, axis, &mm)) return 0;
+  return si_set_input(c, 0, 0);
+}
+
+/* Inputs first..last must be scalars. */
+static int scalars(si_ctx* c, int first, int last) {
+  si_sh s;
+  for (int i = first; i <= last; i++) {
+    si_in(c, i, &s);
+    if (!si_with_rank(c, &s, 0, &s)) return 0;
+  }
+  return 1;
+}
+
+/* RequantizationRange(input, min, max) -> two scalars. */
+static int rule_requant_range(si_ctx* c) {
+  if (!scalars(c, 1, 2)) return 0;
+  return si_set_scalar(c, 0) && si_set_scalar(c, 1);
+}
+
+/* Output like input 0 plus two scalar range outputs; inputs 1..last are
+ * scalars (QuantizeDownAndShrinkRange, Requantize, QuantizedRelu/Relu6). */
+static int quant_unary(si_ctx* c, int last) {
+  if (!si_set_input(c, 0, 0)) return 0;
+  if (!scalars(c, 1, last)) return 0;
+  return si_set_scalar(c, 1) && si_set_scalar(c, 2);
+}
+static int rule_quant_unary2(si_ctx* c) { return quant_unary(c, 2); }
+static int rule_requantize(si_ctx* c) { return quant_unary(c, 4); }
+
 const si_rule si_rules_s9[] = {
     {"Eig", rule_eig},
     {"MatrixSolveLs", rule_matrix_solve_ls},
@@ -210,5 +356,17 @@ const si_rule si_rules_s9[] = {
     {"CTCLossV2", rule_ctc_loss},
     {"SparseMatMul", rule_sparse_matmul},
     {"SparseSlice", rule_sparse_slice},
+    {"LSTMBlockCell", rule_lstm_cell},
+    {"LSTMBlockCellGrad", rule_lstm_cell_grad},
+    {"GRUBlockCell", rule_gru_cell},
+    {"GRUBlockCellGrad", rule_gru_cell_grad},
+    {"CholeskyGrad", rule_cholesky_grad},
+    {"QuantizeV2", rule_quantize_v2},
+    {"Dequantize", rule_dequantize},
+    {"RequantizationRange", rule_requant_range},
+    {"QuantizeDownAndShrinkRange", rule_quant_unary2},
+    {"QuantizedRelu", rule_quant_unary2},
+    {"QuantizedRelu6", rule_quant_unary2},
+    {"Requantize", rule_requantize},
     {NULL, NULL},
 };

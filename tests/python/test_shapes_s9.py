@@ -52,5 +52,8 @@ def test_every_s9_op_is_covered() -> None:
     for op in ("Eig", "MatrixSolveLs", "QuantizeAndDequantizeV2", "QuantizeAndDequantizeV3",
                "QuantizeAndDequantizeV4", "QuantizeAndDequantizeV4Grad", "BlockLSTM",
                "BlockLSTMV2", "BlockLSTMGrad", "BlockLSTMGradV2", "CTCLoss", "CTCLossV2",
-               "SparseMatMul", "SparseSlice"):
+               "SparseMatMul", "SparseSlice", "LSTMBlockCell", "LSTMBlockCellGrad",
+               "GRUBlockCell", "GRUBlockCellGrad", "CholeskyGrad", "QuantizeV2", "Dequantize",
+               "RequantizationRange", "QuantizeDownAndShrinkRange", "QuantizedRelu",
+               "QuantizedRelu6", "Requantize"):
         assert op in ops, op
