@@ -406,6 +406,129 @@ fail:
   return NULL;
 }
 
+/* TF keeps the generator of a seeded stateful op (seed/seed2 attrs:
+ * RandomUniform, Multinomial, the candidate samplers, ...) in the op's
+ * kernel instance, one per node of each graph or function instantiation;
+ * only eager ops with equal attrs share one (the context's kernel cache).
+ * Ops that produce a resource or reference (RandomShuffleQueue) keep their
+ * state elsewhere and are left alone. */
+static int wants_node_state(const tfe_kcache_entry* e) {
+  const tfe_op_def* d = e->def;
+  int i, seed = 0, seed2 = 0;
+  if (e->reg == NULL || e->reg->create == NULL || !d->is_stateful) return 0;
+  for (i = 0; i < d->num_attrs; i++) {
+    if (strcmp(d->attrs[i].name, "seed") == 0) seed = 1;
+    if (strcmp(d->attrs[i].name, "seed2") == 0) seed2 = 1;
+  }
+  if (!seed || !seed2) return 0;
+  for (i = 0; i < d->num_outputs; i++) {
+    if (d->outputs[i].is_ref || d->outputs[i].type == TF_RESOURCE) return 0;
+  }
+  return 1;
+}
+
+/* A private copy of a cached entry with a fresh kernel state, owned by the
+ * plan node (freed by tfe_plan_free), or NULL with s set. */
+static tfe_kcache_entry* node_entry(const tfe_kcache_entry* e, TF_Status* s) {
+  tfe_kcache_entry* c = (tfe_kcache_entry*)tfe_calloc(1, sizeof(*c));
+  size_t nt = (size_t)(e->num_inputs + e->num_outputs + 1);
+  if (c == NULL) goto nomem;
+  *c = *e;
+  c->next = NULL;
+  c->state = NULL;
+  tfe_attrs_init(&c->key);
+  tfe_attrs_init(&c->complete);
+  c->input_types = (TF_DataType*)tfe_malloc(sizeof(TF_DataType) * nt);
+  if (c->input_types == NULL) goto nomem;
+  memcpy(c->input_types, e->input_types, sizeof(TF_DataType) * nt);
+  c->output_types = c->input_types + e->num_inputs;
+  if (!tfe_attrs_merge(&c->key, &e->key) ||
+      !tfe_attrs_merge(&c->complete, &e->complete)) {
+    goto nomem;
+  }
+  c->state = e->reg->create(e->def, &c->complete, e->reg->user_data, s);
+  if (TF_GetCode(s) != TF_OK) {
+    c->state = NULL;
+    tfe_kcache_entry_free(c);
+    return NULL;
+  }
+  return c;
+nomem:
+  tfe_kcache_entry_free(c);
+  oom(s);
+  return NULL;
+}
+
+/* Node states kept across the plans of one session (TF's per-session
+ * kernel segment): a list of named private entries. */
+typedef struct node_state_item {
+  struct node_state_item* next;
+  char* name;
+  tfe_kcache_entry* e;
+} node_state_item;
+
+struct tfe_node_states {
+  pthread_mutex_t mu;
+  node_state_item* head;
+};
+
+tfe_node_states* tfe_node_states_new(void) {
+  tfe_node_states* st = (tfe_node_states*)tfe_calloc(1, sizeof(*st));
+  if (st != NULL) pthread_mutex_init(&st->mu, NULL);
+  return st;
+}
+
+void tfe_node_states_free(tfe_node_states* st) {
+  node_state_item* it;
+  if (st == NULL) return;
+  while ((it = st->head) != NULL) {
+    st->head = it->next;
+    tfe_kcache_entry_free(it->e);
+    tfe_free(it->name);
+    tfe_free(it);
+  }
+  pthread_mutex_destroy(&st->mu);
+  tfe_free(st);
+}
+
+/* The node's entry in the store (made from `e` on first use), or NULL
+ * with s set. An entry is reused only for the same op definition, device
+ * and attrs. */
+static tfe_kcache_entry* stored_entry(tfe_node_states* st, const char* name,
+                                      const tfe_kcache_entry* e,
+                                      TF_Status* s) {
+  node_state_item* it;
+  tfe_kcache_entry* c;
+  size_t len = strlen(name);
+  pthread_mutex_lock(&st->mu);
+  for (it = st->head; it != NULL; it = it->next) {
+    if (strcmp(it->name, name) == 0 && it->e->def == e->def &&
+        it->e->device == e->device && it->e->hash == e->hash) {
+      pthread_mutex_unlock(&st->mu);
+      return it->e;
+    }
+  }
+  c = node_entry(e, s);
+  it = c != NULL ? (node_state_item*)tfe_calloc(1, sizeof(*it)) : NULL;
+  if (it != NULL) it->name = (char*)tfe_malloc(len + 1);
+  if (c == NULL || it == NULL || it->name == NULL) {
+    pthread_mutex_unlock(&st->mu);
+    if (it != NULL) tfe_free(it->name);
+    tfe_free(it);
+    if (c != NULL) {
+      tfe_kcache_entry_free(c);
+      oom(s);
+    }
+    return NULL;
+  }
+  memcpy(it->name, name, len + 1);
+  it->e = c;
+  it->next = st->head;
+  st->head = it;
+  pthread_mutex_unlock(&st->mu);
+  return c;
+}
+
 /* Where a node without a kernel of its own (control flow, unfed
  * Placeholder) sits: its request, else its first input's device, else the
  * host. */
@@ -610,6 +733,7 @@ void tfe_plan_free(tfe_plan* p) {
   int i;
   if (p == NULL) return;
   for (i = 0; i < p->num_nodes; i++) {
+    if (p->nodes[i].own_e) tfe_kcache_entry_free(p->nodes[i].e);
     tfe_free(p->nodes[i].in_slot);
     tfe_free(p->nodes[i].edges);
     tfe_free(p->nodes[i].ctrl_out);
@@ -768,6 +892,16 @@ tfe_plan* tfe_plan_new(TF_Graph* g, TFE_Context* ctx, const TF_Output* feeds,
                        int num_feeds, const TF_Output* fetches,
                        int num_fetches, TF_Operation* const* targets,
                        int num_targets, TF_Status* s) {
+  return tfe_plan_new_shared(g, ctx, NULL, feeds, num_feeds, fetches,
+                             num_fetches, targets, num_targets, s);
+}
+
+tfe_plan* tfe_plan_new_shared(TF_Graph* g, TFE_Context* ctx,
+                              tfe_node_states* states,
+                              const TF_Output* feeds, int num_feeds,
+                              const TF_Output* fetches, int num_fetches,
+                              TF_Operation* const* targets, int num_targets,
+                              TF_Status* s) {
   tfe_plan* p = NULL;
   int *first_feed = NULL, *next_feed = NULL, *pidx = NULL, *stack = NULL;
   unsigned char* in_plan = NULL;
@@ -1004,6 +1138,14 @@ tfe_plan* tfe_plan_new(TF_Graph* g, TFE_Context* ctx, const TF_Output* feeds,
       if (pn->e != NULL &&
           !tfe_op_check_not_removed(op->def->name, g->producer, s)) {
         pn->e = NULL;
+      }
+      if (pn->e != NULL && wants_node_state(pn->e)) {
+        if (states != NULL) {
+          pn->e = stored_entry(states, op->name, pn->e, s);
+        } else {
+          pn->e = node_entry(pn->e, s);
+          pn->own_e = pn->e != NULL;
+        }
       }
       if (pn->e == NULL) {
         tfe_plan_annotate(s, op->name);

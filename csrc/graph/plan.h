@@ -31,6 +31,22 @@ tfe_plan* tfe_plan_new(TF_Graph* g, TFE_Context* ctx, const TF_Output* feeds,
                        int num_fetches, TF_Operation* const* targets,
                        int num_targets, TF_Status* s);
 
+/* Seeded stateful random ops (seed/seed2 attrs) get a kernel state per
+ * plan node, as TF's kernel instances have. A store shared by several
+ * plans (a session's) keeps one state per node name instead, so that a
+ * node continues its draws whatever the run fetches; the store must
+ * outlive those plans. */
+typedef struct tfe_node_states tfe_node_states;
+tfe_node_states* tfe_node_states_new(void); /* NULL on OOM */
+void tfe_node_states_free(tfe_node_states* st); /* accepts NULL */
+/* tfe_plan_new with a store (NULL: per-plan states). */
+tfe_plan* tfe_plan_new_shared(TF_Graph* g, TFE_Context* ctx,
+                              tfe_node_states* states,
+                              const TF_Output* feeds, int num_feeds,
+                              const TF_Output* fetches, int num_fetches,
+                              TF_Operation* const* targets, int num_targets,
+                              TF_Status* s);
+
 /* Runs the plan: feed_values[i] is the value of feeds[i] (borrowed); on
  * success fetch_values[i] receives a new tensor for fetches[i] (owned by
  * the caller). A kernel error stops the run with its status, fetch_values

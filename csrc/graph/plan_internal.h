@@ -40,6 +40,7 @@ typedef struct plan_node {
   const char* name; /* op->name */
   int kind;
   tfe_kcache_entry* e; /* kernel (PK_NORMAL), else NULL */
+  int own_e; /* e is the node's own copy (a seeded random op's state) */
   const tfe_device* dev;
   int num_in;      /* data inputs */
   int num_ctrl_in; /* control inputs inside the plan */

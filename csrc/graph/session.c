@@ -191,7 +191,8 @@ static tfe_plan* plan_on_optimized(TF_Session* s, TF_Graph* opt,
     }
   }
   pthread_mutex_unlock(&opt->mu);
-  p = tfe_plan_new(opt, s->ctx, in2, nin, out2, nout, tg2, nt, status);
+  p = tfe_plan_new_shared(opt, s->ctx, s->node_states, in2, nin, out2, nout,
+                          tg2, nt, status);
 done:
   tfe_free(in2);
   tfe_free(out2);
@@ -237,8 +238,8 @@ tfe_plan_entry* tfe_session_get_plan(TF_Session* s, const TF_Output* in,
               ? plan_on_optimized(s, opt, in, nin, out, nout, tg, nt, status)
               : NULL;
     } else {
-      p = tfe_plan_new(s->graph, s->ctx, in, nin, out, nout,
-                       (TF_Operation* const*)tg, nt, status);
+      p = tfe_plan_new_shared(s->graph, s->ctx, s->node_states, in, nin, out,
+                              nout, (TF_Operation* const*)tg, nt, status);
     }
     if (p == NULL) {
       if (opt != NULL) TF_DeleteGraph(opt);
@@ -370,8 +371,11 @@ TF_Session* tfe_session_new(TF_Graph* graph, const TF_SessionOptions* opts,
     return NULL;
   }
   s->cancel = TFE_NewCancellationManager();
-  if (s->cancel == NULL || pthread_mutex_init(&s->mu, NULL) != 0) {
+  s->node_states = tfe_node_states_new();
+  if (s->cancel == NULL || s->node_states == NULL ||
+      pthread_mutex_init(&s->mu, NULL) != 0) {
     TFE_DeleteCancellationManager(s->cancel);
+    tfe_node_states_free(s->node_states);
     tfe_free(s);
     TFE_DeleteContext(ctx);
     tfe_status_setf(status, TF_RESOURCE_EXHAUSTED,
@@ -436,6 +440,7 @@ void tfe_session_free(TF_Session* s) {
     entry_free(e);
   }
   TFE_DeleteCancellationManager(s->cancel);
+  tfe_node_states_free(s->node_states); /* after the plans using it */
   TFE_DeleteContext(s->ctx);
   tfe_graph_release(s->graph);
   pthread_mutex_destroy(&s->mu);

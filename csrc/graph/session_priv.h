@@ -65,6 +65,8 @@ struct TF_Session {
   int frozen_gen_set;
   int frozen_ops;
   uint64_t frozen_gen;
+  /* Seeded random ops' states by node name, shared by the plans. */
+  tfe_node_states* node_states;
 };
 
 /* session.c */
