@@ -97,6 +97,38 @@ def test_eager_while_uses_the_forward_draw(op: str) -> None:
     close(tape.gradient(loss, x).numpy(), want["grads"][0])
 
 
+def test_eager_if_assign_then_read_uses_the_forward_value() -> None:
+    """cond_assign_pos with the If run eagerly: the branch assigns a variable
+    and reads it; the gradient uses the value read (the branch does not run
+    again: the variable is assigned once)."""
+    v = tf.Variable(np.array([1.0, 2.0, 3.0]))
+
+    @tf.function(input_signature=[SPEC3, SCALAR])
+    def t_br(x: Any, s: Any) -> Any:
+        v.assign_add(x)
+        return v.read_value() * x
+
+    @tf.function(input_signature=[SPEC3, SCALAR])
+    def e_br(x: Any, s: Any) -> Any:
+        return x * x + 0.0 * v.read_value()  # the same capture as t_br
+
+    tc, ec = t_br.get_concrete_function(), e_br.get_concrete_function()
+    x, s = tf.constant(X), tf.constant(1.0, tf.float64)
+    with tf.GradientTape() as tape:
+        tape.watch([x, s])
+        y = tf.raw_ops.If(
+            cond=tf.constant(True), input=[x, s, *tc.captured_inputs], Tout=[tf.float64],
+            then_branch=tc, else_branch=ec,
+        )[0]  # fmt: skip
+        loss = tf.reduce_sum(y * W)
+    gx, gs = tape.gradient(loss, [x, s])
+    want = D["cond_assign_pos"]
+    close(y.numpy(), want["y"])
+    close(gx.numpy(), want["grads"][0])
+    assert gs is None and want["grads"][1] is None
+    close(v.numpy(), want["v"])
+
+
 def test_eager_if_without_tape_is_unchanged() -> None:
     """No tape: the If runs as it is (the same forward values)."""
     t_br, e_br = _if_branches()
