@@ -67,6 +67,7 @@ __all__ = [
     "FuncGraph",
     "Function",
     "TensorSpec",
+    "case",
     "cond",
     "function",
     "switch_case",
@@ -1300,6 +1301,114 @@ def switch_case(
         name=name,
     )
     return _rebuild(specs[0], list(outs))
+
+
+def _assert_at_most_n_true(predicates: Sequence[Any], n: int, msg: str) -> Any:
+    """An Assert that at most ``n`` of ``predicates`` hold (TF's message)."""
+    from tfe_py import array_ops, math
+    from tfe_py.framework import Assert
+
+    preds = array_ops.stack(list(predicates), name="preds_c")
+    count = math.reduce_sum(array_ops.cast(preds, dtypes.int32))
+    names = ", ".join(_pred_name(p) for p in predicates)
+    return Assert(
+        count <= n,
+        [f"{msg}: more than {n} conditions ({names}) evaluated as True:", preds],
+        summarize=len(predicates),
+    )
+
+
+def _pred_name(pred: Any) -> str:
+    if isinstance(pred, GraphTensor):
+        return pred.name
+    return "?"  # an eager tensor has no name in TF
+
+
+def case(
+    pred_fn_pairs: Any,
+    default: Callable[[], Any] | None = None,
+    exclusive: bool = False,
+    strict: bool = False,
+    name: str = "case",
+) -> Any:
+    """``tf.case``: the result of the first ``fn`` whose ``pred`` holds, as
+    nested :func:`cond` calls (TF's construction).
+
+    ``pred_fn_pairs`` is a list/tuple of ``(bool scalar tensor, callable)``
+    (a dict only with ``exclusive=True`` eagerly; in a graph sorted by the
+    predicates' names). Without ``default`` the last pair acts as the
+    default and an Assert fails when no predicate holds; ``exclusive=True``
+    adds an Assert that at most one holds. ``strict`` is accepted and
+    ignored, as by TF 2's cond.
+    """
+    from tfe_py.framework import Assert, control_dependencies
+    from tfe_py.tensor import Tensor
+
+    del strict
+    if not isinstance(pred_fn_pairs, (list, tuple, dict)):
+        raise TypeError(
+            f"'pred_fn_pairs' must be a list, tuple, or dict. Received: {type(pred_fn_pairs)}"
+        )
+    pairs: Any = pred_fn_pairs
+    if isinstance(pred_fn_pairs, dict):
+        if _state.graph is None:
+            if not exclusive:
+                raise ValueError(
+                    "Unordered dictionaries are not supported for the 'pred_fn_pairs' "
+                    "argument when `exclusive=False` and eager mode is enabled."
+                )
+            pairs = list(pred_fn_pairs.items())
+        else:
+            pairs = sorted(pred_fn_pairs.items(), key=lambda item: item[0].name)
+    for pair in pairs:
+        if not isinstance(pair, tuple) or len(pair) != 2:
+            raise TypeError(f"Each entry in 'pred_fn_pairs' must be a 2-tuple. Received {pair}.")
+        pred, fn = pair
+        if not isinstance(pred, Tensor):
+            raise TypeError(f"pred must be a Tensor, got: {pred}")
+        if pred.dtype != dtypes.bool:
+            raise TypeError(f"pred must be Tensor of type bool: {_pred_name(pred)}")
+        if not callable(fn):
+            raise TypeError(f"fn for pred {_pred_name(pred)} must be callable.")
+    if not pairs:
+        raise ValueError("not enough values to unpack (expected 2, got 0)")  # TF's
+    all_predicates = [p for p, _ in pairs]
+    predicates = list(all_predicates)
+    actions = [f for _, f in pairs]
+    if default is None:
+        # the last pair is the default, checked to hold (and the others not)
+        k = len(predicates) - 1
+        last_pred, last_action = predicates[k], actions[k]
+        others = predicates[:k]
+
+        def default_action() -> Any:
+            checks = []
+            if others:
+                checks.append(_assert_at_most_n_true(
+                    others, 0,
+                    f"Implementation error: selected default action #{k} was called, but "
+                    "some of other predicates are True: ",
+                ))
+            from tfe_py import array_ops
+
+            checks.append(Assert(
+                last_pred,
+                ["Input error: None of conditions evaluated as True:",
+                 array_ops.stack(all_predicates, name="preds_c")],
+            ))
+            with control_dependencies([c for c in checks if c is not None]):
+                return last_action()
+
+        default = default_action
+        predicates, actions = others, actions[:k]
+    fn: Callable[[], Any] = default
+    for pred, action in reversed(list(zip(predicates, actions, strict=True))):
+        fn = functools.partial(cond, pred, action, fn)
+    if exclusive:
+        check = _assert_at_most_n_true(all_predicates, 1, "Input error: exclusive=True")
+        with control_dependencies([check] if check is not None else None):
+            return fn()
+    return fn()
 
 
 def while_loop(
