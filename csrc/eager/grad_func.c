@@ -1417,6 +1417,12 @@ int tfe_grad_eager_forward(TFE_Op* op, TFE_TensorHandle** retvals, int* num_retv
       }
     }
     if (nf == 0) return 0;
+    /* The functions tfe's gradients make (backward loops, variants) keep
+     * running as they are: higher orders through them are refused or
+     * recompute as before. */
+    for (k = 0; k < (size_t)nf; k++) {
+      if (strstr(fns[k], "_tfe_") != NULL) return 0;
+    }
   } else {
     if (strstr(name, "_tfe_") != NULL || tfe_flib_find(lib, name) == NULL) return 0;
     fns[nf++] = name;
