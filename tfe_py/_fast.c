@@ -176,6 +176,47 @@ static int set_string_list_attr(TFE_Op* op, const char* name, tfe_py_reader* r,
   return ok;
 }
 
+/* A list(func) attr from length-prefixed function names ("N"): each name
+ * becomes a TFE_Op naming the function, the form TFE_OpSetAttrFunctionList
+ * takes; the functions must be registered in the op's context. */
+static int set_func_list_attr(TFE_Op* op, const char* name, tfe_py_reader* r,
+                              const char* op_name, TF_Status* s) {
+  uint32_t n = 0;
+  if (!rd_count(r, 4, &n)) {
+    bad_blob(s, op_name, "function list length");
+    return 0;
+  }
+  TFE_Context* ctx = TFE_OpGetContext(op, s);
+  if (ctx == NULL) return 0;
+  TFE_Op** fns = (TFE_Op**)calloc(n != 0 ? n : 1, sizeof(TFE_Op*));
+  int ok = fns != NULL;
+  if (!ok) TF_SetStatus(s, TF_RESOURCE_EXHAUSTED, "tfe_py: out of memory");
+  for (uint32_t i = 0; i < n && ok; ++i) {
+    uint32_t len = 0;
+    const unsigned char* data = NULL;
+    ok = rd_u32(r, &len) && rd_view(r, &data, len);
+    if (!ok) {
+      bad_blob(s, op_name, "function list value");
+      break;
+    }
+    char* fname = (char*)malloc((size_t)len + 1);
+    if (fname == NULL) {
+      TF_SetStatus(s, TF_RESOURCE_EXHAUSTED, "tfe_py: out of memory");
+      ok = 0;
+      break;
+    }
+    memcpy(fname, data, len);
+    fname[len] = '\0';
+    fns[i] = TFE_NewOp(ctx, fname, s);
+    free(fname);
+    ok = fns[i] != NULL && TF_GetCode(s) == TF_OK;
+  }
+  if (ok) TFE_OpSetAttrFunctionList(op, name, (const TFE_Op**)fns, (int)n);
+  for (uint32_t i = 0; fns != NULL && i < n; ++i) TFE_DeleteOp(fns[i]);
+  free(fns);
+  return ok;
+}
+
 static int set_shape_list_attr(TFE_Op* op, const char* name, tfe_py_reader* r,
                                const char* op_name, TF_Status* s) {
   uint32_t n = 0;
@@ -282,6 +323,9 @@ static int set_attrs(TFE_Op* op, const char* blob, size_t len,
         break;
       case 'P':
         if (!set_shape_list_attr(op, name, &r, op_name, s)) return 0;
+        break;
+      case 'N':
+        if (!set_func_list_attr(op, name, &r, op_name, s)) return 0;
         break;
       case 'X': {
         uint64_t addr;

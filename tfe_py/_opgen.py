@@ -623,8 +623,8 @@ class _ResolvedAttrTensor:
             lib.TF_DeleteTensor(ptr)
 
 
-# "N": a list of function names (list(func) attrs: Case's branches). Only
-# graph building (graph._apply_blob) reads it; the eager glue refuses it.
+# "N": a list of function names (list(func) attrs: Case's branches), set
+# by graph._apply_blob in graphs and by _fast.c's set_func_list_attr eagerly.
 _LIST_KINDS = {
     "bool": "B", "int": "I", "float": "F", "type": "T", "string": "L", "shape": "P", "func": "N",
 }

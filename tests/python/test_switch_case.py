@@ -208,3 +208,26 @@ def test_branches_must_agree() -> None:
         with pytest.raises(TypeError) as info:
             fn(tf.constant(0), tf.constant(X))
         assert str(info.value).startswith(head)
+
+
+def test_raw_case_ops_eagerly() -> None:
+    # list(func) attrs set from an eager op call (TF 2.21: same values; an
+    # unknown function name is a NotFoundError there too)
+    from tfe_py import ops
+
+    @tf.function
+    def b0(x: Any) -> Any:
+        return x * 2.0
+
+    @tf.function
+    def b1(x: Any) -> Any:
+        return x + 1.0
+
+    x = tf.constant([1.0, 2.0])
+    fns = [b0.get_concrete_function(x), b1.get_concrete_function(x)]
+    for op in (ops.Case, ops.StatelessCase):
+        for index, want in ((0, [2.0, 4.0]), (1, [2.0, 3.0]), (5, [2.0, 3.0]), (-1, [2.0, 3.0])):
+            got = op(branch_index=tf.constant(index), input=[x], Tout=[tf.float32], branches=fns)
+            assert _np(got[0]).tolist() == want
+    with pytest.raises(tf.errors.NotFoundError):
+        ops.Case(branch_index=tf.constant(0), input=[x], Tout=[tf.float32], branches=["no_such_fn"])
