@@ -42,7 +42,7 @@ def t(v: Any, dtype: str) -> dict[str, Any]:
 
         bits = np.asarray(a, np.float64).astype(getattr(ml_dtypes, dtype)).view(np.uint8)
         return {"dtype": dtype, "shape": list(a.shape), "value": bits.astype(int).tolist()}
-    if dtype in ("float32", "float64"):
+    if dtype in ("float32", "float64", "float16", "bfloat16"):
         return {"dtype": dtype, "shape": list(a.shape), "value": a.astype(float).tolist()}
     return {"dtype": dtype, "shape": list(a.shape), "value": a.astype(np.int64).tolist()}
 
@@ -174,6 +174,63 @@ add("sparsefillemptyrows_variant", "SparseFillEmptyRows",
     {"indices": t([[0, 0], [2, 1]], "int64"), "values": lists((2,), 0),
      "dense_shape": t([3, 2], "int64"), "default_value": lists((), 90)})
 
+# ---------------------------------------------- Range in half / bfloat16; ScatterNd on strings
+for dt in ("float16", "bfloat16"):
+    for name, (a, b, c) in {"up": (0.1, 3.3, 0.3), "down": (5.0, -1.25, -0.7),
+                            "empty": (1.0, 1.0, 0.5), "long": (-3.0, 40.0, 0.37)}.items():
+        add(f"range_{dt}_{name}", "Range", {"start": t(a, "float32"), "limit": t(b, "float32"),
+                                            "delta": t(c, "float32")})
+        for v in CASES[-1]["inputs"].values():
+            v["dtype"] = dt
+    add(f"range_{dt}_err_delta", "Range", {"start": t(1.0, dt), "limit": t(2.0, dt),
+                                           "delta": t(0.0, dt)})
+    add(f"range_{dt}_err_order", "Range", {"start": t(3.0, dt), "limit": t(2.0, dt),
+                                           "delta": t(0.5, dt)})
+for it in ("int32", "int64"):
+    add(f"scatternd_string_{it}", "ScatterNd",
+        {"indices": t([[1], [3], [1], [0]], it),
+         "updates": {"dtype": "string", "shape": [4, 2], "value": [["a", "bb"], ["c", ""],
+                                                                  ["dd", "e"], ["f", "g"]]},
+         "shape": t([5, 2], it)})
+add("scatternd_string_err_index", "ScatterNd",
+    {"indices": t([[5]], "int32"), "updates": {"dtype": "string", "shape": [1], "value": ["a"]},
+     "shape": t([5], "int32")})
+
+# ---------------------------------------------- combinations TF registers kernels for but
+# the op definitions refuse (so neither TF nor tfe can run them): recorded as TF's errors
+# (MaxPool, resizes, CropAndResize with uint32/uint64/bfloat16)
+IMG = np.arange(2 * 4 * 4 * 2).reshape(2, 4, 4, 2) * 7 % 53
+BOXES = t([[0.0, 0.0, 1.0, 1.0], [0.1, 0.2, 0.8, 0.9]], "float32")
+for dt in ("uint32", "uint64"):
+    x = t(IMG, dt)
+    add(f"maxpool_{dt}", "MaxPool", {"input": x},
+        {"ksize": [1, 2, 2, 1], "strides": [1, 2, 1, 1], "padding": "SAME"})
+    add(f"maxpoolv2_{dt}", "MaxPoolV2", {"input": x, "ksize": t([1, 3, 2, 1], "int32"),
+                                         "strides": t([1, 1, 2, 1], "int32")},
+        {"padding": "VALID"})
+    size = t([3, 5], "int32")
+    add(f"resizebilinear_{dt}", "ResizeBilinear", {"images": x, "size": size},
+        {"half_pixel_centers": True})
+    add(f"resizenearest_{dt}", "ResizeNearestNeighbor", {"images": x, "size": size},
+        {"align_corners": True})
+    add(f"resizearea_{dt}", "ResizeArea", {"images": x, "size": size})
+    add(f"resizebicubic_{dt}", "ResizeBicubic", {"images": x, "size": size})
+    add(f"scaleandtranslate_{dt}", "ScaleAndTranslate",
+        {"images": x, "size": size, "scale": t([0.75, 1.25], "float32"),
+         "translation": t([0.5, -0.25], "float32")}, {"kernel_type": "triangle"})
+add("maxpool_uint32_err_ksize", "MaxPool", {"input": t(IMG, "uint32")},
+    {"ksize": [2, 2, 2, 1], "strides": [1, 1, 1, 1], "padding": "VALID"})
+for dt in ("uint32", "uint64", "bfloat16"):
+    x = t(IMG, dt) if dt != "bfloat16" else t(IMG.astype(float) / 4, "float32")
+    if dt == "bfloat16":  # 1/4 steps below 16: exact in bfloat16
+        x = {**x, "dtype": "bfloat16"}
+    add(f"cropandresize_{dt}", "CropAndResize",
+        {"image": x, "boxes": BOXES, "box_ind": t([1, 0], "int32"),
+         "crop_size": t([3, 2], "int32")})
+    add(f"cropandresizegradboxes_{dt}", "CropAndResizeGradBoxes",
+        {"grads": t(np.linspace(-1, 1, 2 * 3 * 2 * 2).reshape(2, 3, 2, 2), "float32"),
+         "image": x, "boxes": BOXES, "box_ind": t([1, 0], "int32")})
+
 
 # ---------------------------------------------- TF side
 def _make(tf: Any, spec: dict[str, Any]) -> Any:
@@ -194,6 +251,8 @@ def _make(tf: Any, spec: dict[str, Any]) -> Any:
     if dt in I4:
         return tf.constant(np.asarray(spec["value"]).astype(getattr(ml_dtypes, dt))
                            .reshape(spec["shape"]))
+    if dt == "string":
+        return tf.constant(np.asarray(spec["value"], dtype=object).reshape(spec["shape"]))
     return tf.constant(np.asarray(spec["value"]).reshape(spec["shape"]), getattr(tf, dt))
 
 
@@ -217,8 +276,12 @@ def _enc(tf: Any, o: Any) -> dict[str, Any]:
     if dt in QUANT:
         a = tf.bitcast(o, {"qint8": tf.int8, "quint8": tf.uint8, "qint16": tf.int16,
                            "quint16": tf.uint16, "qint32": tf.int32}[dt]).numpy()
-    if dt in ("float32", "float64"):
+    if dt in ("float32", "float64", "float16", "bfloat16"):
         return {"dtype": dt, "shape": shape, "value": a.astype(float).tolist()}
+    if dt == "string":
+        return {"dtype": dt, "shape": shape,
+                "value": np.vectorize(lambda b: b.decode(), otypes=[object])(a).tolist()
+                if a.size else a.tolist()}
     return {"dtype": dt, "shape": shape, "value": np.asarray(a).astype(np.int64).tolist()}
 
 

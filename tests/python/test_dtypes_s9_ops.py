@@ -1,5 +1,6 @@
-"""Dtypes added in session 9 to existing CPU data-movement kernels (float8,
-int4/uint4, quantized and variant elements) against TF 2.21's outputs and
+"""Dtypes added in session 9 to existing CPU kernels (float8, int4/uint4,
+quantized and variant elements in data-movement ops; Range in half and
+bfloat16; ScatterNd on strings) against TF 2.21's outputs and
 errors for the same inputs (tests/data/dtypes_s9_ops_tf221.json, written by
 tools/record_dtypes_s9.py). Variant tensors hold TensorLists: they are built
 from the recorded values with TensorListFromTensor and read back with
@@ -51,6 +52,8 @@ def _make(spec: dict[str, Any]) -> Any:
     if dt in _I4:
         return tf.constant(np.asarray(spec["value"]).astype(getattr(ml_dtypes, dt))
                            .reshape(spec["shape"]))
+    if dt == "string":
+        return tf.constant(np.asarray(spec["value"], dtype=object).reshape(spec["shape"]))
     return tf.constant(np.asarray(spec["value"]).reshape(spec["shape"]), dtype=dt)
 
 
@@ -92,7 +95,10 @@ def _check(got: Any, spec: dict[str, Any]) -> None:
     else:
         a = np.asarray(got.numpy())
     exp = np.asarray(spec["value"])
-    if dt in ("float32", "float64"):
+    if dt == "string":
+        got_s = [b.decode() if isinstance(b, bytes) else str(b) for b in a.ravel()]
+        assert got_s == [str(v) for v in exp.ravel()]
+    elif dt in ("float32", "float64", "float16", "bfloat16"):
         np.testing.assert_array_equal(a.astype(np.float64).ravel(), exp.ravel())
     else:
         np.testing.assert_array_equal(a.astype(np.int64).ravel(), exp.astype(np.int64).ravel())
@@ -124,7 +130,8 @@ _ADDED: dict[str, tuple[str, ...]] = {
     "DynamicPartition": ("variant",), "OneHot": ("variant",), "Roll": ("variant",),
     "StatelessShuffle": ("variant",), "SparseReorder": ("variant",),
     "SparseSlice": ("variant",), "SparseSplit": ("variant",), "SparseConcat": ("variant",),
-    "SparseFillEmptyRows": ("variant",),
+    "SparseFillEmptyRows": ("variant",), "Range": ("float16", "bfloat16"),
+    "ScatterNd": ("string",),
 }
 
 

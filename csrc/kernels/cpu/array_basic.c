@@ -481,6 +481,18 @@ static int range_scalar_ok(tfe_kernel_context* k, const TF_Tensor* t,
   return 0;
 }
 
+/* A float rounded to half or bfloat16 (Range's 16-bit float arithmetic:
+ * each operation rounds its result back to the type). */
+static float range_round16(TF_DataType dt, float v) {
+  return dt == TF_HALF ? kutil_f16_to_f32(kutil_f32_to_f16(v))
+                       : kutil_bf16_to_f32(kutil_f32_to_bf16(v));
+}
+
+static float range_load16(const TF_Tensor* t) {
+  uint16_t b = *(const uint16_t*)kutil_data(t);
+  return t->dtype == TF_HALF ? kutil_f16_to_f32(b) : kutil_bf16_to_f32(b);
+}
+
 static void k_range(tfe_kernel_context* k) {
   const TF_Tensor* ts = k->inputs[0];
   const TF_Tensor* tl = k->inputs[1];
@@ -492,9 +504,14 @@ static void k_range(tfe_kernel_context* k) {
       !range_scalar_ok(k, td, "delta")) {
     return;
   }
-  if (dt == TF_FLOAT || dt == TF_DOUBLE) {
+  if (dt == TF_FLOAT || dt == TF_DOUBLE || dt == TF_HALF ||
+      dt == TF_BFLOAT16) {
     double s, l, d, sz;
-    if (dt == TF_FLOAT) {
+    if (dt == TF_HALF || dt == TF_BFLOAT16) {
+      s = range_load16(ts);
+      l = range_load16(tl);
+      d = range_load16(td);
+    } else if (dt == TF_FLOAT) {
       s = *(const float*)kutil_data(ts);
       l = *(const float*)kutil_data(tl);
       d = *(const float*)kutil_data(td);
@@ -517,7 +534,10 @@ static void k_range(tfe_kernel_context* k) {
                  "Requires start >= limit when delta < 0: %g/%g", s, l);
       return;
     }
-    if (dt == TF_FLOAT) {
+    if (dt == TF_HALF || dt == TF_BFLOAT16) {
+      float diff = range_round16(dt, (float)l - (float)s);
+      sz = ceil(fabs((double)range_round16(dt, diff / (float)d)));
+    } else if (dt == TF_FLOAT) {
       sz = ceil(fabs((double)(((float)l - (float)s) / (float)d)));
     } else {
       sz = ceil(fabs((l - s) / d));
@@ -531,8 +551,19 @@ static void k_range(tfe_kernel_context* k) {
     size = (int64_t)sz;
     y = tfe_kernel_alloc_output(k, 0, dt, &size, 1);
     if (y == NULL) return;
-    /* TF accumulates: each value is the previous one plus delta. */
-    if (dt == TF_FLOAT) {
+    /* float and double: TF accumulates, each value is the previous one
+     * plus delta. */
+    if (dt == TF_HALF || dt == TF_BFLOAT16) {
+      /* 16-bit floats do not accumulate: value i is start + i * delta,
+       * the index converted to the type and each step rounded to it. */
+      uint16_t* o = (uint16_t*)kutil_data(y);
+      float fs = (float)s, fd = (float)d;
+      for (i = 0; i < size; i++) {
+        float fi = range_round16(dt, (float)i);
+        float v = range_round16(dt, fs + range_round16(dt, fi * fd));
+        o[i] = dt == TF_HALF ? kutil_f32_to_f16(v) : kutil_f32_to_bf16(v);
+      }
+    } else if (dt == TF_FLOAT) {
       float* o = (float*)kutil_data(y);
       float v = (float)s, fd = (float)d;
       for (i = 0; i < size; i++) {
@@ -599,7 +630,7 @@ void tfe_register_array_basic_kernels(void) {
   static const TF_DataType zeros_types[] = {KUTIL_POD_TYPES, TF_STRING};
   static const TF_DataType ones_types[] = {KUTIL_POD_TYPES};
   static const TF_DataType range_types[] = {TF_FLOAT, TF_DOUBLE, TF_INT32,
-                                            TF_INT64};
+                                            TF_INT64, TF_HALF, TF_BFLOAT16};
   tfe_kutil_register("Identity", k_identity, NULL, NULL, 0, NULL, NULL, 0);
   tfe_kutil_register("IdentityN", k_identity_n, NULL, NULL, 0, NULL, NULL, 0);
   tfe_kutil_register("Reshape", k_reshape, "Tshape", idx, 2, NULL, NULL, 0);

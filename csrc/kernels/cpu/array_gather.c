@@ -278,6 +278,11 @@ static void scatter_slice(TF_DataType dt, char* d, const char* s, int64_t n,
     case TF_BOOL:
       for (i = 0; i < n; i++) ((unsigned char*)d)[i] |= ((const unsigned char*)s)[i];
       return;
+    case TF_STRING: /* TF "adds" strings by appending, in update order */
+      for (i = 0; i < n; i++) {
+        TF_TString_Append((TF_TString*)d + i, (const TF_TString*)s + i);
+      }
+      return;
     case TF_HALF:
       for (i = 0; i < n; i++) {
         uint16_t* p = (uint16_t*)d + i;
@@ -531,7 +536,6 @@ void tfe_register_array_gather_kernels(void) {
   static const TF_DataType all[] = {KUTIL_POD_TYPES, TF_STRING,
                                     KUTIL_QUANTIZED_TYPES, TF_FLOAT8_E4M3FN,
                                     TF_FLOAT8_E5M2};
-  static const TF_DataType num_bool[] = {KUTIL_POD_TYPES};
   static const TF_DataType upd[] = {KUTIL_POD_TYPES, TF_STRING};
   static const TF_DataType upd_idx[] = {TF_INT16, TF_INT32, TF_INT64,
                                         TF_UINT16};
@@ -542,8 +546,8 @@ void tfe_register_array_gather_kernels(void) {
                      "Tindices", idx16, 3);
   tfe_kutil_register("GatherNd", k_gather_nd, "Tparams", all, KUTIL_COUNT(all),
                      "Tindices", idx16, 3);
-  tfe_kutil_register("ScatterNd", k_scatter_nd, "T", num_bool,
-                     KUTIL_COUNT(num_bool), "Tindices", idx16, 3);
+  tfe_kutil_register("ScatterNd", k_scatter_nd, "T", upd, KUTIL_COUNT(upd),
+                     "Tindices", idx16, 3);
   tfe_kutil_register("TensorScatterUpdate", k_tensor_scatter_update, "T", upd,
                      KUTIL_COUNT(upd), "Tindices", upd_idx, 4);
   tfe_kutil_register("OneHot", k_one_hot, "T", upd, KUTIL_COUNT(upd), "TI",
