@@ -251,6 +251,7 @@ def cases() -> list[Case]:
             )
         )
     out += more_cases()
+    out += third_cases()
     return out
 
 
@@ -323,6 +324,92 @@ def more_cases() -> list[Case]:
         qr = [("features", "quint8", x), ("min_features", f, mn), ("max_features", f, mn)]
         out.append(c(f"qrelu_{x}_{mn}", "QuantizedRelu", qr))
         out.append(c(f"qrelu6_{x}_{mn}", "QuantizedRelu6", qr))
+    return out
+
+
+def third_cases() -> list[Case]:
+    """Third batch: image/nms helpers, CTC greedy decoding, quantized
+    matmul and arithmetic."""
+    out: list[Case] = []
+    f = "float32"
+    for b, sc, mo in (
+        ([5, 4], [5], []),
+        ([None, 4], [None], []),
+        (U, U, U),
+        ([5, 3], [5], []),
+        ([5, 4], [6], []),
+        ([5], [5], []),
+        ([5, 4], [5], [1]),
+    ):
+        ins = [("boxes", f, b), ("scores", f, sc), ("max_output_size", "int32", mo)]
+        out.append(c(f"nms_{b}_{sc}_{mo}", "NonMaxSuppressionV2", [*ins, ("iou_threshold", f, [])]))
+        out.append(c(f"nmsv1_{b}_{sc}_{mo}", "NonMaxSuppression", ins, iou_threshold=0.5))
+    for im, bb in (
+        ([4, 5, 3], [1, 2, 4]),
+        (U, U),
+        ([3], [1, 2, 4]),
+        ([3], [1, 2, 3]),
+        ([3], [2, 4]),
+    ):
+        out.append(
+            c(
+                f"sdbb_{im}_{bb}",
+                "SampleDistortedBoundingBox",
+                [("image_size", "int32", im), ("bounding_boxes", f, bb)],
+            )
+        )
+    for x, sl in (
+        ([6, 2, 5], [2]),
+        ([None, None, 5], [3]),
+        (U, U),
+        ([6, 2], [2]),
+        ([6, 2, 5], [3]),
+        ([6, 2, 5], [2, 1]),
+    ):
+        out.append(
+            c(
+                f"ctcgreedy_{x}_{sl}",
+                "CTCGreedyDecoder",
+                [("inputs", f, x), ("sequence_length", "int32", sl)],
+            )
+        )
+    for a, b in (([2, 3], [3, 4]), ([None, 3], U), (U, U), ([2, 3], [4, 4]), ([2], [3, 4])):
+        q = [
+            ("a", "quint8", a),
+            ("b", "quint8", b),
+            ("min_a", f, []),
+            ("max_a", f, []),
+            ("min_b", f, []),
+            ("max_b", f, []),
+        ]
+        out.append(c(f"qmatmul_{a}_{b}", "QuantizedMatMul", q))
+    for a, b, mn in (
+        ([2, 3], [3], []),
+        ([2, 1], [1, 4], []),
+        (U, [3], []),
+        ([2, 3], [4], []),
+        ([2, 3], [3], [1]),
+    ):
+        q = [
+            ("x", "quint8", a),
+            ("y", "quint8", b),
+            ("min_x", f, mn),
+            ("max_x", f, []),
+            ("min_y", f, []),
+            ("max_y", f, []),
+        ]
+        out.append(c(f"qadd_{a}_{b}_{mn}", "QuantizedAdd", q))
+        out.append(c(f"qmul_{a}_{b}_{mn}", "QuantizedMul", q))
+    for x, bias in (([2, 3], [3]), (U, U), ([2, 3], [4]), ([3], [3]), ([2, 3], [3, 1])):
+        q = [
+            ("input", "quint8", x),
+            ("bias", "quint8", bias),
+            ("min_input", f, []),
+            ("max_input", f, []),
+            ("min_bias", f, []),
+            ("max_bias", f, []),
+        ]
+        out.append(c(f"qbiasadd_{x}_{bias}", "QuantizedBiasAdd", q, out_type=tf.qint32))
     return out
 
 

@@ -2,7 +2,9 @@
  * but only had the generated "unknown" rule: Eig, MatrixSolveLs, the
  * QuantizeAndDequantize family, the BlockLSTM family, CTCLoss,
  * SparseMatMul, SparseSlice, the LSTM/GRU block cells, CholeskyGrad and
- * the QuantizeV2/Dequantize/Requantize helpers. Each follows TF 2.21's shape function
+ * the QuantizeV2/Dequantize/Requantize helpers, NonMaxSuppression/V2,
+ * SampleDistortedBoundingBox, CTCGreedyDecoder and the quantized
+ * MatMul/Add/Mul/BiasAdd. Each follows TF 2.21's shape function
  * (same checks in the same order, same messages); the expected shapes and
  * errors are recorded from TF in tests/data/shapes_s9_tf221.json. */
 #include "ops/shape_infer_internal.h"
@@ -341,6 +343,64 @@ static int quant_unary(si_ctx* c, int last) {
 static int rule_quant_unary2(si_ctx* c) { return quant_unary(c, 2); }
 static int rule_requantize(si_ctx* c) { return quant_unary(c, 4); }
 
+/* NonMaxSuppression / V2 (boxes [N, 4], scores [N], scalars...) ->
+ * selected_indices [?]. */
+static int rule_nms(si_ctx* c) {
+  si_sh b, sc;
+  int64_t d;
+  si_in(c, 0, &b);
+  si_in(c, 1, &sc);
+  if (!si_with_rank(c, &b, 2, &b) || !si_with_rank(c, &sc, 1, &sc)) return 0;
+  if (!scalars(c, 2, si_num_inputs(c) - 1)) return 0;
+  if (!si_merge_dim(c, b.d[0], sc.d[0], &d)) return 0;
+  if (!si_with_value(c, b.d[1], 4, &d)) return 0;
+  return si_set_vector(c, 0, SI_UNKNOWN);
+}
+
+/* SampleDistortedBoundingBox(image_size [3], bounding_boxes [B, N, 4]) ->
+ * begin [3], size [3], bboxes [1, 1, 4]. */
+static int rule_sample_distorted_bbox(si_ctx* c) {
+  si_sh im, bb, o;
+  int64_t d;
+  si_in(c, 0, &im);
+  si_in(c, 1, &bb);
+  if (!si_with_rank(c, &im, 1, &im) || !si_with_rank(c, &bb, 3, &bb)) return 0;
+  if (!si_with_value(c, bb.d[2], 4, &d)) return 0;
+  if (!si_set_vector(c, 0, 3) || !si_set_vector(c, 1, 3)) return 0;
+  o.rank = 3;
+  o.d[0] = o.d[1] = 1;
+  o.d[2] = 4;
+  return si_set(c, 2, &o);
+}
+
+/* CTCGreedyDecoder(inputs [T, B, C], sequence_length [B]) -> sparse
+ * decoded [?, 2], [?], [2] and log_probability [B, 1]. */
+static int rule_ctc_greedy(si_ctx* c) {
+  si_sh in, sl, o;
+  int64_t b;
+  si_in(c, 0, &in);
+  si_in(c, 1, &sl);
+  if (!si_with_rank(c, &in, 3, &in) || !si_with_rank(c, &sl, 1, &sl)) return 0;
+  if (!si_merge_dim(c, in.d[1], sl.d[0], &b)) return 0;
+  si_matrix(&o, SI_UNKNOWN, 2);
+  if (!si_set(c, 0, &o) || !si_set_vector(c, 1, SI_UNKNOWN) || !si_set_vector(c, 2, 2)) return 0;
+  si_matrix(&o, b, 1);
+  return si_set(c, 3, &o);
+}
+
+/* Quantized ops whose output 0 follows a float op's rule (`op`), with
+ * scalar range inputs first..last and two scalar range outputs. */
+static int quant_like(si_ctx* c, const char* op, int first, int last) {
+  if (!delegate(c, op)) return 0;
+  if (last >= first && !scalars(c, first, last)) return 0;
+  return si_set_scalar(c, 1) && si_set_scalar(c, 2);
+}
+static int rule_quantized_matmul(si_ctx* c) { return quant_like(c, "MatMul", 2, 5); }
+static int rule_quantized_add(si_ctx* c) { return quant_like(c, "Add", 2, 5); }
+/* TF's QuantizedMul checks no range input. */
+static int rule_quantized_mul(si_ctx* c) { return quant_like(c, "Mul", 2, 1); }
+static int rule_quantized_bias_add(si_ctx* c) { return quant_like(c, "BiasAdd", 2, 5); }
+
 const si_rule si_rules_s9[] = {
     {"Eig", rule_eig},
     {"MatrixSolveLs", rule_matrix_solve_ls},
@@ -368,5 +428,13 @@ const si_rule si_rules_s9[] = {
     {"QuantizedRelu", rule_quant_unary2},
     {"QuantizedRelu6", rule_quant_unary2},
     {"Requantize", rule_requantize},
+    {"NonMaxSuppression", rule_nms},
+    {"NonMaxSuppressionV2", rule_nms},
+    {"SampleDistortedBoundingBox", rule_sample_distorted_bbox},
+    {"CTCGreedyDecoder", rule_ctc_greedy},
+    {"QuantizedMatMul", rule_quantized_matmul},
+    {"QuantizedAdd", rule_quantized_add},
+    {"QuantizedMul", rule_quantized_mul},
+    {"QuantizedBiasAdd", rule_quantized_bias_add},
     {NULL, NULL},
 };

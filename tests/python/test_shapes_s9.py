@@ -55,5 +55,7 @@ def test_every_s9_op_is_covered() -> None:
                "SparseMatMul", "SparseSlice", "LSTMBlockCell", "LSTMBlockCellGrad",
                "GRUBlockCell", "GRUBlockCellGrad", "CholeskyGrad", "QuantizeV2", "Dequantize",
                "RequantizationRange", "QuantizeDownAndShrinkRange", "QuantizedRelu",
-               "QuantizedRelu6", "Requantize"):
+               "QuantizedRelu6", "Requantize", "NonMaxSuppression", "NonMaxSuppressionV2",
+               "SampleDistortedBoundingBox", "CTCGreedyDecoder", "QuantizedMatMul",
+               "QuantizedAdd", "QuantizedMul", "QuantizedBiasAdd"):
         assert op in ops, op
