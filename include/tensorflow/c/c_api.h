@@ -2,9 +2,10 @@
  *
  * It brings in the core types (status, tensors, buffers, strings, data and
  * attribute types) and declares the library-level functions and the whole
- * of TensorFlow's graph and session API, most of which tfe does not
- * implement (see the note where that API starts); docs/COVERAGE.md lists
- * which functions are implemented. */
+ * of TensorFlow's graph and session API. tfe implements that API (graphs,
+ * sessions, functions, while loops, gradients, GraphDef import/export);
+ * the few deliberate TF_UNIMPLEMENTED stubs are noted where they are
+ * declared, and docs/COVERAGE.md lists every function's status. */
 #ifndef TENSORFLOW_C_C_API_H_
 #define TENSORFLOW_C_C_API_H_
 
@@ -31,21 +32,15 @@ TF_CAPI_EXPORT extern const char* TF_Version(void);
 /* ========================================================================
  * Graph and session API (TensorFlow 1.x style graph construction).
  *
- * tfe executes ops eagerly and has no graph runtime. Everything below is
- * declared with TensorFlow's exact names, signatures and struct layouts so
- * that programs written for TF compile and link unchanged, but only the
- * objects that merely hold settings are functional:
- *
- *   - session options (TF_NewSessionOptions, TF_SetTarget, TF_SetConfig),
- *   - graphs, which can be created and deleted but stay empty,
- *   - graph-import options and their setters and counters,
- *   - every Delete function (all accept NULL).
- *
- * Each function that would build, import, inspect or run a graph fails:
- * those with a TF_Status argument set TF_UNIMPLEMENTED with a message
- * naming the function and return NULL/0; those without one return
- * NULL/0/-1 (as stated per function), do nothing else, and log a warning
- * the first time they are called. docs/COVERAGE.md lists them one by one.
+ * Declared with TensorFlow's exact names, signatures and struct layouts.
+ * tfe builds, imports, exports, differentiates and runs graphs in-process
+ * (local target only). Failures are reported through TF_Status with TF's
+ * codes; functions without a status return NULL/0/-1 for bad arguments.
+ * Every Delete function accepts NULL. The deliberate stubs in this header
+ * (ApiDef maps, servers, TF_RegisterLogListener and
+ * TF_GraphImportGraphDefWithResultsNoSerialization) report
+ * TF_UNIMPLEMENTED naming themselves, or log a warning once when they
+ * have no status.
  * ======================================================================== */
 
 /* ------------------------------------------------------------------------
@@ -83,8 +78,8 @@ TF_CAPI_EXPORT extern void TF_DeleteSessionOptions(TF_SessionOptions*);
 /* ------------------------------------------------------------------------
  * Graphs and operations. */
 
-/* A computation graph. In tfe a graph can be created and deleted, but no
- * operation can be added to it, so it is always empty. */
+/* A computation graph. It owns its operations and the functions copied
+ * into it; sessions keep a reference to it. */
 typedef struct TF_Graph TF_Graph;
 
 /* New empty graph, owned by the caller (release with TF_DeleteGraph). NULL
@@ -122,8 +117,9 @@ typedef struct TF_Function TF_Function;
 /* Options for building a function (TF defines no fields either). */
 typedef struct TF_FunctionOptions TF_FunctionOptions;
 
-/* Shape of a graph tensor. tfe: TF_UNIMPLEMENTED (no graph runtime);
- * TF_GraphGetTensorNumDims then returns -1. */
+/* Shape of a graph tensor. Setting merges with the inferred shape
+ * (incompatible shapes give TF_INVALID_ARGUMENT); reading gives -1 dims
+ * (or -1 entries) where the shape is unknown. The caller owns `dims`. */
 TF_CAPI_EXPORT extern void TF_GraphSetTensorShape(TF_Graph* graph,
                                                   TF_Output output,
                                                   const int64_t* dims,
@@ -139,9 +135,8 @@ TF_CAPI_EXPORT extern void TF_GraphGetTensorShape(TF_Graph* graph,
 
 /* Start describing a new operation of type `op_type` named `oper_name`
  * (the Locked variant expects the caller to hold the graph's lock). In TF
- * the description is consumed by TF_FinishOperation. tfe: returns NULL
- * (no status to report through); every setter below ignores a NULL
- * description, and TF_FinishOperation reports TF_UNIMPLEMENTED. */
+ * the description is consumed by TF_FinishOperation, which must be called
+ * exactly once for it; every setter below ignores a NULL description. */
 TF_CAPI_EXPORT extern TF_OperationDescription* TF_NewOperationLocked(
     TF_Graph* graph, const char* op_type, const char* oper_name);
 TF_CAPI_EXPORT extern TF_OperationDescription* TF_NewOperation(
@@ -149,7 +144,7 @@ TF_CAPI_EXPORT extern TF_OperationDescription* TF_NewOperation(
 
 /* Description setters: device, inputs (single tensors with TF_AddInput,
  * list arguments with TF_AddInputList), control inputs and colocation.
- * tfe: no effect (there is never a description to modify). */
+ * The caller keeps every argument. */
 TF_CAPI_EXPORT extern void TF_SetDevice(TF_OperationDescription* desc,
                                         const char* device);
 TF_CAPI_EXPORT extern void TF_AddInput(TF_OperationDescription* desc,
@@ -164,8 +159,8 @@ TF_CAPI_EXPORT extern void TF_ColocateWith(TF_OperationDescription* desc,
 
 /* Attribute setters of a description. Strings are given as pointer plus
  * length; shapes as rank plus dims (rank -1: unknown, dim -1: unknown);
- * the caller keeps every argument. tfe: no effect, except that the
- * functions taking a TF_Status report TF_UNIMPLEMENTED. */
+ * the caller keeps every argument. Errors in a value (bad proto, wrong
+ * kind) are reported by the setter's status or by TF_FinishOperation. */
 TF_CAPI_EXPORT extern void TF_SetAttrString(TF_OperationDescription* desc,
                                             const char* attr_name,
                                             const void* value, size_t length);
@@ -237,17 +232,18 @@ TF_CAPI_EXPORT extern void TF_SetAttrValueProto(TF_OperationDescription* desc,
                                                 TF_Status* status);
 
 /* Adds the described operation to its graph and consumes the description
- * (the Locked variant expects the graph's lock held). tfe: returns NULL
- * with TF_UNIMPLEMENTED. */
+ * (the Locked variant expects the graph's lock held), also on failure.
+ * Returns the new operation, owned by the graph, or NULL with the error
+ * (unknown op, bad inputs or attrs, shape-inference failure). */
 TF_CAPI_EXPORT extern TF_Operation* TF_FinishOperationLocked(
     TF_OperationDescription* desc, TF_Status* status);
 TF_CAPI_EXPORT extern TF_Operation* TF_FinishOperation(
     TF_OperationDescription* desc, TF_Status* status);
 
-/* Operation queries. In TF, returned strings belong to the operation.
- * tfe: there are no operations; the functions without a status return
- * NULL, 0 (counts), -1 (lengths) or a zeroed TF_Input/TF_Output/type,
- * the others report TF_UNIMPLEMENTED. */
+/* Operation queries. Returned strings and operations belong to the graph
+ * and live as long as it; arrays are provided by the caller. Functions
+ * without a status return NULL, 0 (counts) or -1 (lengths) for NULL or
+ * out-of-range arguments. */
 TF_CAPI_EXPORT extern const char* TF_OperationName(TF_Operation* oper);
 TF_CAPI_EXPORT extern const char* TF_OperationOpType(TF_Operation* oper);
 TF_CAPI_EXPORT extern const char* TF_OperationDevice(TF_Operation* oper);
@@ -307,7 +303,7 @@ typedef struct TF_AttrMetadata {
 /* Attribute readers of an operation. Output arrays are provided by the
  * caller, sized from TF_OperationGetAttrMetadata; tensors returned by the
  * Tensor variants and buffers filled by the proto variants belong to the
- * caller. tfe: each reports TF_UNIMPLEMENTED (and the metadata is zeroed). */
+ * caller. An attribute the operation lacks gives TF_INVALID_ARGUMENT. */
 TF_CAPI_EXPORT extern TF_AttrMetadata TF_OperationGetAttrMetadata(
     TF_Operation* oper, const char* attr_name, TF_Status* status);
 TF_CAPI_EXPORT extern void TF_OperationGetAttrString(TF_Operation* oper,
@@ -381,8 +377,9 @@ TF_CAPI_EXPORT extern void TF_OperationGetAttrValueProto(
     TF_Operation* oper, const char* attr_name, TF_Buffer* output_attr_value,
     TF_Status* status);
 
-/* Attribute names of an operation by position. tfe: 0 attributes, length
- * -1, and TF_UNIMPLEMENTED for the name. */
+/* Attribute names of an operation by position (-1 length for a bad
+ * index); TF_OperationGetAttrName copies into a caller buffer of at least
+ * TF_OperationGetAttrNameLength + 1 bytes. */
 TF_CAPI_EXPORT extern int TF_OperationGetNumAttrs(TF_Operation* oper);
 TF_CAPI_EXPORT extern int TF_OperationGetAttrNameLength(TF_Operation* oper,
                                                         int i);
@@ -399,7 +396,7 @@ TF_CAPI_EXPORT extern TF_Operation* TF_GraphNextOperation(TF_Graph* graph,
 
 /* Serialized GraphDef, OpDef and VersionDef of a graph, written into a
  * buffer the caller allocated with TF_NewBuffer (and later releases with
- * TF_DeleteBuffer). tfe: TF_UNIMPLEMENTED, buffer untouched. */
+ * TF_DeleteBuffer); any previous contents of the buffer are replaced. */
 TF_CAPI_EXPORT extern void TF_GraphToGraphDef(TF_Graph* graph,
                                               TF_Buffer* output_graph_def,
                                               TF_Status* status);
@@ -477,8 +474,9 @@ TF_CAPI_EXPORT extern void TF_ImportGraphDefOptionsAddReturnOperation(
 TF_CAPI_EXPORT extern int TF_ImportGraphDefOptionsNumReturnOperations(
     const TF_ImportGraphDefOptions* opts);
 
-/* What an import returned. Only the import functions create one, and tfe
- * does not implement them, so in tfe a results pointer is always NULL. */
+/* What an import returned (returned outputs/operations and unused input
+ * mappings). Created by the WithResults import functions; the caller owns
+ * it. */
 typedef struct TF_ImportGraphDefResults TF_ImportGraphDefResults;
 
 /* Accessors for import results. Every array they hand out belongs to
@@ -498,7 +496,9 @@ TF_CAPI_EXPORT extern void TF_DeleteImportGraphDefResults(
 
 /* Import a serialized GraphDef into `graph`. The WithResults variants
  * return results owned by the caller (TF_DeleteImportGraphDefResults).
- * tfe: TF_UNIMPLEMENTED, nothing returned, graph unchanged. */
+ * On failure the graph is unchanged and NULL is returned.
+ * TF_GraphImportGraphDefWithResultsNoSerialization is a deliberate tfe stub
+ * (TF_UNIMPLEMENTED); use TF_GraphImportGraphDefWithResults. */
 TF_CAPI_EXPORT extern TF_ImportGraphDefResults*
 TF_GraphImportGraphDefWithResults(TF_Graph* graph, const TF_Buffer* graph_def,
                                   const TF_ImportGraphDefOptions* options,
@@ -519,23 +519,21 @@ TF_CAPI_EXPORT extern void TF_GraphImportGraphDef(
  * Functions, while loops and gradients in graphs. */
 
 /* Copy `func` (and optionally its gradient `grad`) into `g`; the caller
- * keeps both. tfe: TF_UNIMPLEMENTED. */
+ * keeps both (the graph stores its own copies). */
 TF_CAPI_EXPORT extern void TF_GraphCopyFunction(TF_Graph* g,
                                                 const TF_Function* func,
                                                 const TF_Function* grad,
                                                 TF_Status* status);
 
-/* Number of functions in `g` (tfe: 0). */
+/* Number of functions in `g`'s library (0 for NULL). */
 TF_CAPI_EXPORT extern int TF_GraphNumFunctions(TF_Graph* g);
 
 /* Fills funcs[0..max_func) with new TF_Function objects the caller owns
- * (TF_DeleteFunction each) and returns how many. tfe: 0 and
- * TF_UNIMPLEMENTED. */
+ * (TF_DeleteFunction each) and returns how many. */
 TF_CAPI_EXPORT extern int TF_GraphGetFunctions(TF_Graph* g, TF_Function** funcs,
                                                int max_func, TF_Status* status);
 
-/* Serialized NodeDef of an operation into a caller-owned buffer. tfe:
- * TF_UNIMPLEMENTED. */
+/* Serialized NodeDef of an operation into a caller-owned buffer. */
 TF_CAPI_EXPORT extern void TF_OperationToNodeDef(TF_Operation* oper,
                                                  TF_Buffer* output_node_def,
                                                  TF_Status* status);
@@ -563,29 +561,29 @@ typedef struct TF_WhileParams {
 } TF_WhileParams;
 
 /* Starts a while loop over `inputs` in `g`. On success the caller must
- * finish it with TF_FinishWhile or drop it with TF_AbortWhile. tfe:
- * TF_UNIMPLEMENTED and an all-zero TF_WhileParams, which must not be
- * passed to TF_FinishWhile or TF_AbortWhile. */
+ * finish it with TF_FinishWhile or drop it with TF_AbortWhile (both free
+ * the params' subgraphs and arrays). On failure the params are all zero
+ * and must not be passed to either. */
 #ifndef TFE_CFFI_CDEF /* cffi cannot return a struct with const members */
 TF_CAPI_EXPORT extern TF_WhileParams TF_NewWhile(TF_Graph* g, TF_Output* inputs,
                                                  int ninputs,
                                                  TF_Status* status);
 #endif
 
-/* Builds the loop; writes params->ninputs outputs into `outputs`. tfe:
- * TF_UNIMPLEMENTED. */
+/* Builds the loop into the outer graph and writes params->ninputs outputs
+ * into the caller's `outputs`; the params are released either way. */
 TF_CAPI_EXPORT extern void TF_FinishWhile(const TF_WhileParams* params,
                                           TF_Status* status,
                                           TF_Output* outputs);
 
-/* Releases what TF_NewWhile allocated without building the loop. tfe: no
- * effect. */
+/* Releases what TF_NewWhile allocated without building the loop. */
 TF_CAPI_EXPORT extern void TF_AbortWhile(const TF_WhileParams* params);
 
 /* Adds the operations that compute d(sum of y)/dx for each x, writing nx
  * outputs into `dy`; `dx` (NULL or ny entries) seeds the gradients, and
- * `prefix` (NULL: "gradients") names the new operations. tfe:
- * TF_UNIMPLEMENTED. TF declares these two without `extern`. */
+ * `prefix` (NULL: "gradients") names the new operations. An op without a
+ * registered gradient gives an error naming it. TF declares these two
+ * without `extern`. */
 TF_CAPI_EXPORT extern void TF_AddGradients(TF_Graph* g, TF_Output* y, int ny,
                                            TF_Output* x, int nx, TF_Output* dx,
                                            TF_Status* status, TF_Output* dy);
@@ -594,7 +592,7 @@ TF_CAPI_EXPORT extern void TF_AddGradientsWithPrefix(
     int nx, TF_Output* dx, TF_Status* status, TF_Output* dy);
 
 /* Turns (part of) a graph into a function owned by the caller
- * (TF_DeleteFunction). tfe: NULL and TF_UNIMPLEMENTED. */
+ * (TF_DeleteFunction); NULL with the error on failure. */
 TF_CAPI_EXPORT extern TF_Function* TF_GraphToFunction(
     const TF_Graph* fn_body, const char* fn_name,
     unsigned char append_hash_to_fn_name, int num_opers,
@@ -610,21 +608,21 @@ TF_CAPI_EXPORT extern TF_Function* TF_GraphToFunctionWithControlOutputs(
     const char* const* control_output_names, const TF_FunctionOptions* opts,
     const char* description, TF_Status* status);
 
-/* Name of a function, owned by it. tfe: NULL. */
+/* Name of a function, owned by it (NULL for NULL). */
 TF_CAPI_EXPORT extern const char* TF_FunctionName(TF_Function* func);
 
-/* Serialized FunctionDef into a caller-owned buffer. tfe: TF_UNIMPLEMENTED. */
+/* Serialized FunctionDef into a caller-owned buffer. */
 TF_CAPI_EXPORT extern void TF_FunctionToFunctionDef(TF_Function* func,
                                                     TF_Buffer* output_func_def,
                                                     TF_Status* status);
 
 /* A new function (owned by the caller) from a serialized FunctionDef.
- * tfe: NULL and TF_UNIMPLEMENTED. */
+ * The caller keeps the bytes; NULL with the error for a malformed proto. */
 TF_CAPI_EXPORT extern TF_Function* TF_FunctionImportFunctionDef(
     const void* proto, size_t proto_len, TF_Status* status);
 
-/* Set or read a function attribute as a serialized AttrValue. tfe:
- * TF_UNIMPLEMENTED. */
+/* Set or read a function attribute as a serialized AttrValue (the caller
+ * keeps the input bytes and owns the output buffer). */
 TF_CAPI_EXPORT extern void TF_FunctionSetAttrValueProto(TF_Function* func,
                                                         const char* attr_name,
                                                         const void* proto,
@@ -634,12 +632,12 @@ TF_CAPI_EXPORT extern void TF_FunctionGetAttrValueProto(
     TF_Function* func, const char* attr_name, TF_Buffer* output_attr_value,
     TF_Status* status);
 
-/* Releases a function. NULL is a no-op. (tfe never creates functions.) */
+/* Releases a function. NULL is a no-op. */
 TF_CAPI_EXPORT extern void TF_DeleteFunction(TF_Function* func);
 
 /* Tries to compute `output` without running a session; on success returns
- * 1 and a tensor the caller owns in *result. tfe: 0, *result untouched,
- * TF_UNIMPLEMENTED. */
+ * 1 and a tensor the caller owns in *result. Returns 0 (and leaves
+ * *result alone) when the value depends on feeds or stateful ops. */
 TF_CAPI_EXPORT extern unsigned char TF_TryEvaluateConstant(TF_Graph* graph,
                                                            TF_Output output,
                                                            TF_Tensor** result,
@@ -648,24 +646,25 @@ TF_CAPI_EXPORT extern unsigned char TF_TryEvaluateConstant(TF_Graph* graph,
 /* ------------------------------------------------------------------------
  * Sessions. */
 
-/* Runs a graph. tfe cannot create one. */
+/* Runs a graph in-process; holds a reference to the graph. */
 typedef struct TF_Session TF_Session;
 
-/* New session over `graph` (the caller keeps graph and options). tfe:
- * NULL and TF_UNIMPLEMENTED. */
+/* New session over `graph` (the caller keeps graph and options), owned by
+ * the caller (TF_CloseSession, then TF_DeleteSession). Only a local target
+ * is supported. */
 TF_CAPI_EXPORT extern TF_Session* TF_NewSession(TF_Graph* graph,
                                                 const TF_SessionOptions* opts,
                                                 TF_Status* status);
 
 /* New session loaded from the SavedModel at `export_dir` (graph filled in,
- * MetaGraphDef written to `meta_graph_def` when not NULL). tfe: NULL and
- * TF_UNIMPLEMENTED. */
+ * MetaGraphDef written to `meta_graph_def` when not NULL), owned by the
+ * caller; NULL with the error on failure. */
 TF_CAPI_EXPORT extern TF_Session* TF_LoadSessionFromSavedModel(
     const TF_SessionOptions* session_options, const TF_Buffer* run_options,
     const char* export_dir, const char* const* tags, int tags_len,
     TF_Graph* graph, TF_Buffer* meta_graph_def, TF_Status* status);
 
-/* Closes a session. tfe: TF_UNIMPLEMENTED. */
+/* Closes a session; later runs fail. */
 TF_CAPI_EXPORT extern void TF_CloseSession(TF_Session*, TF_Status* status);
 
 /* Releases a session. NULL is a no-op and leaves `status` TF_OK. */
@@ -673,8 +672,7 @@ TF_CAPI_EXPORT extern void TF_DeleteSession(TF_Session*, TF_Status* status);
 
 /* Runs the graph: feeds inputs[i] with input_values[i] (the caller keeps
  * them), computes `outputs` into output_values (new tensors the caller
- * owns; NULL entries on failure) and runs `target_opers`. tfe:
- * TF_UNIMPLEMENTED, every output_values entry set to NULL. */
+ * owns; NULL entries on failure) and runs `target_opers`. */
 TF_CAPI_EXPORT extern void TF_SessionRun(
     TF_Session* session, const TF_Buffer* run_options,
     const TF_Output* inputs, TF_Tensor* const* input_values, int ninputs,
@@ -683,8 +681,9 @@ TF_CAPI_EXPORT extern void TF_SessionRun(
     TF_Buffer* run_metadata, TF_Status*);
 
 /* Partial runs: setup returns a handle string (released with
- * TF_DeletePRunHandle) for a series of TF_SessionPRun calls. tfe:
- * TF_UNIMPLEMENTED, *handle set to NULL, outputs set to NULL. */
+ * TF_DeletePRunHandle) for a series of TF_SessionPRun calls; each
+ * TF_SessionPRun returns new tensors the caller owns. On failure *handle
+ * and the outputs are NULL. */
 TF_CAPI_EXPORT extern void TF_SessionPRunSetup(
     TF_Session*, const TF_Output* inputs, int ninputs,
     const TF_Output* outputs, int noutputs,
@@ -704,10 +703,10 @@ TF_CAPI_EXPORT extern void TF_DeletePRunHandle(const char* handle);
 
 typedef struct TF_DeprecatedSession TF_DeprecatedSession;
 
-/* tfe: NULL and TF_UNIMPLEMENTED. */
+/* New deprecated session with an empty graph, owned by the caller. */
 TF_CAPI_EXPORT extern TF_DeprecatedSession* TF_NewDeprecatedSession(
     const TF_SessionOptions*, TF_Status* status);
-/* tfe: TF_UNIMPLEMENTED. */
+/* Closes a deprecated session; later runs fail. */
 TF_CAPI_EXPORT extern void TF_CloseDeprecatedSession(TF_DeprecatedSession*,
                                                      TF_Status* status);
 /* Releases a deprecated session. NULL is a no-op and leaves `status`
@@ -715,18 +714,18 @@ TF_CAPI_EXPORT extern void TF_CloseDeprecatedSession(TF_DeprecatedSession*,
 TF_CAPI_EXPORT extern void TF_DeleteDeprecatedSession(TF_DeprecatedSession*,
                                                       TF_Status* status);
 /* Clears the resource containers named in containers[0..ncontainers) (all
- * of them when ncontainers is 0) on the target of `opt`. tfe:
- * TF_UNIMPLEMENTED. */
+ * of them when ncontainers is 0) on the target of `opt` (the local
+ * in-process target). */
 TF_CAPI_EXPORT extern void TF_Reset(const TF_SessionOptions* opt,
                                     const char** containers, int ncontainers,
                                     TF_Status* status);
-/* Adds the nodes of a serialized GraphDef to the session's graph. tfe:
- * TF_UNIMPLEMENTED. */
+/* Adds the nodes of a serialized GraphDef to the session's graph (the
+ * caller keeps the bytes). */
 TF_CAPI_EXPORT extern void TF_ExtendGraph(TF_DeprecatedSession*,
                                           const void* proto, size_t proto_len,
                                           TF_Status*);
-/* Name-based TF_SessionRun/TF_SessionPRunSetup/TF_SessionPRun. tfe:
- * TF_UNIMPLEMENTED, outputs and *handle set to NULL. */
+/* Name-based TF_SessionRun/TF_SessionPRunSetup/TF_SessionPRun; output
+ * tensors and the handle belong to the caller, NULL on failure. */
 TF_CAPI_EXPORT extern void TF_Run(TF_DeprecatedSession*,
                                   const TF_Buffer* run_options,
                                   const char** input_names, TF_Tensor** inputs,
@@ -757,8 +756,8 @@ TF_CAPI_EXPORT extern void TF_PRun(TF_DeprecatedSession*, const char* handle,
 typedef struct TF_DeviceList TF_DeviceList;
 #endif
 
-/* Devices of a session (a new list the caller owns). tfe: NULL and
- * TF_UNIMPLEMENTED; use TFE_ContextListDevices. */
+/* Devices of a session (a new list the caller owns, TF_DeleteDeviceList);
+ * NULL with the error for a NULL session. */
 TF_CAPI_EXPORT extern TF_DeviceList* TF_SessionListDevices(TF_Session* session,
                                                            TF_Status* status);
 TF_CAPI_EXPORT extern TF_DeviceList* TF_DeprecatedSessionListDevices(
@@ -864,7 +863,8 @@ TF_CAPI_EXPORT extern TF_Buffer* TF_GetAllRegisteredKernels(TF_Status* status);
 /* ------------------------------------------------------------------------
  * API definitions (ApiDef protos used by binding generators). */
 
-/* Per-op API definitions built from an OpList. tfe cannot create one. */
+/* Per-op API definitions built from an OpList. A deliberate tfe stub:
+ * TF_NewApiDefMap never creates one. */
 typedef struct TF_ApiDefMap TF_ApiDefMap;
 
 /* New map from a serialized OpList (the caller keeps the buffer), owned by
@@ -891,14 +891,15 @@ TF_CAPI_EXPORT extern TF_Buffer* TF_ApiDefMapGet(TF_ApiDefMap* api_def_map,
 /* ------------------------------------------------------------------------
  * Graph mutation. */
 
-/* Rewires input `dst` to read from `new_src`. tfe: TF_UNIMPLEMENTED. */
+/* Rewires input `dst` to read from `new_src` (types must match). */
 TF_CAPI_EXPORT extern void TF_UpdateEdge(TF_Graph* graph, TF_Output new_src,
                                          TF_Input dst, TF_Status* status);
 
 /* ------------------------------------------------------------------------
  * In-process servers for distributed execution. */
 
-/* A server for one task of a cluster. tfe cannot create one. */
+/* A server for one task of a cluster. A deliberate tfe stub: distributed
+ * execution is out of scope, so TF_NewServer never creates one. */
 typedef struct TF_Server TF_Server;
 
 /* New server from a serialized ServerDef (the caller keeps the bytes),
@@ -922,8 +923,9 @@ TF_CAPI_EXPORT extern void TF_DeleteServer(TF_Server* server);
  * Print listeners and filesystem plugins. */
 
 /* Registers a function that receives the text printed by TF's printing
- * ops instead of the log. tfe has no printing op: the call does nothing
- * (and logs a warning once). */
+ * ops instead of the log. A deliberate tfe stub: the listener is not
+ * kept (Print/PrintV2 write to their own output streams), the call does
+ * nothing and logs a warning once. */
 TF_CAPI_EXPORT extern void TF_RegisterLogListener(
     void (*listener)(const char*));
 
@@ -936,9 +938,9 @@ TF_CAPI_EXPORT extern void TF_RegisterFilesystemPlugin(
 #endif
 
 /* ------------------------------------------------------------------------
- * Graph edits used by TF's Python layer. tfe: those with a TF_Status
- * report TF_UNIMPLEMENTED; the others do nothing (TF_GetHandleShapeAndType
- * returns NULL) and log a warning once. */
+ * Graph edits used by TF's Python layer. They change the graph in place;
+ * errors go to the status where there is one, and functions without a
+ * status ignore NULL or unknown arguments. */
 
 /* Adds a control edge from `input` to `op`. */
 TF_CAPI_EXPORT extern void TF_AddOperationControlInput(TF_Graph* graph,

@@ -86,11 +86,10 @@ TF_CAPI_EXPORT extern int TF_OpIsStateful(const char* op_type,
 /* ------------------------------------------------------------------------
  * The rest of TensorFlow 2.21's c_api_experimental.h.
  *
- * Implemented in csrc/graph/c_api_experimental_extra.c. Functions that
- * need something tfe does not have (XLA, sessions with FIFO queues,
- * checkpoints, collectives, shape inference from the C API) are declared
- * so that TensorFlow code compiles, and report TF_UNIMPLEMENTED naming
- * themselves (or, without a status, do nothing and return NULL/0). */
+ * Implemented (mostly in csrc/graph/). The exceptions are the cross-task
+ * collective functions TFE_EnableCollectiveOps and
+ * TFE_CollectiveOpsCheckPeerHealth, deliberate stubs that report
+ * TF_UNIMPLEMENTED naming themselves; XLA flags are only recorded. */
 
 /* XLA flags. tfe has no XLA: these functions only record the values they
  * are given (process-wide, thread-safe) so that programs which set and read
@@ -147,15 +146,19 @@ TF_CAPI_EXPORT extern TF_Buffer* TF_CreateConfig(
 TF_CAPI_EXPORT extern TF_Buffer* TF_CreateRunOptions(
     unsigned char enable_full_trace);
 
-/* Not implemented in tfe: return NULL and set *len to 0 (when len is not
- * NULL). In TensorFlow the caller frees the returned text with free(). */
+/* Human-readable text of a graph (its GraphDef) or a function, NUL
+ * terminated, with its length in *len when len is not NULL. The caller
+ * frees the text with free(). NULL (and *len 0) for a NULL argument or when
+ * memory runs out. */
 TF_CAPI_EXPORT extern const char* TF_GraphDebugString(TF_Graph* graph,
                                                       size_t* len);
 TF_CAPI_EXPORT extern char* TF_FunctionDebugString(TF_Function* func,
                                                    size_t* len);
 
-/* Not implemented in tfe (TF_UNIMPLEMENTED): queue-backed tensor transfer
- * through a session. Dequeue returns NULL; `tensor` stays the caller's. */
+/* Queue-backed tensor transfer through a session whose graph holds the
+ * fifo_queue_enqueue_<id>/fifo_queue_dequeue_<id> nodes (TF_INTERNAL when
+ * they are missing). Dequeue returns a new tensor the caller owns, or NULL;
+ * the enqueued `tensor` stays the caller's. */
 TF_CAPI_EXPORT extern TF_Tensor* TF_DequeueNamedTensor(TF_Session* session,
                                                        int tensor_id,
                                                        TF_Status* status);
@@ -292,7 +295,8 @@ TF_CAPI_EXPORT extern int TF_PickUnusedPortOrDie(void);
 TF_CAPI_EXPORT extern TFE_TensorHandle* TFE_NewTensorHandleFromScalar(
     TF_DataType data_type, void* data, size_t len, TF_Status* status);
 
-/* Collectives across tasks: not implemented in tfe (TF_UNIMPLEMENTED). */
+/* Collectives across tasks: a deliberate tfe stub, TF_UNIMPLEMENTED
+ * (in-process collectives need no setup). */
 TF_CAPI_EXPORT extern void TFE_EnableCollectiveOps(TFE_Context* ctx,
                                                    const void* proto,
                                                    size_t proto_len,
@@ -352,9 +356,11 @@ TF_CAPI_EXPORT extern void TF_DeleteShapeAndTypeList(
 TF_CAPI_EXPORT extern void TF_DeleteShapeAndTypeListArray(
     TF_ShapeAndTypeList** shape_list_array, int num_items);
 
-/* Shape inference through the C API: not implemented in tfe
- * (TF_UNIMPLEMENTED); *output_shapes and *output_resource_shapes_and_types
- * are set to NULL when those pointers are not NULL. */
+/* Runs the shape function of `op`'s op type on the given input shapes
+ * (and constant input tensors / tensors-as-shapes when given). The new
+ * lists in *output_shapes (and *output_resource_shapes_and_types) belong
+ * to the caller (TF_DeleteShapeAndTypeList / ...Array); they are NULL on
+ * failure. The inputs stay the caller's. */
 TF_CAPI_EXPORT extern void TFE_InferShapes(
     TFE_Op* op, TF_ShapeAndTypeList* input_shapes, TF_Tensor** input_tensors,
     TF_ShapeAndTypeList* input_tensor_as_shapes,
@@ -362,12 +368,14 @@ TF_CAPI_EXPORT extern void TFE_InferShapes(
     TF_ShapeAndTypeList** output_shapes,
     TF_ShapeAndTypeList*** output_resource_shapes_and_types, TF_Status* status);
 
-/* Not implemented in tfe: does nothing (there is no status to report it). */
+/* Whether TF_GraphImportGraphDef checks colocation constraints (stored
+ * in the options; NULL options: no effect). */
 TF_CAPI_EXPORT extern void
 TF_ImportGraphDefOptionsSetValidateColocationConstraints(
     TF_ImportGraphDefOptions* opts, unsigned char enable);
 
-/* Not implemented in tfe (TF_UNIMPLEMENTED); the graph is unchanged. */
+/* Removes function `func_name` from `g`'s library; an unknown name gives
+ * an error and leaves the graph unchanged. */
 TF_CAPI_EXPORT extern void TF_GraphRemoveFunction(TF_Graph* g,
                                                   const char* func_name,
                                                   TF_Status* status);

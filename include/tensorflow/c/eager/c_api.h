@@ -132,7 +132,7 @@ TF_CAPI_EXPORT extern void TFE_ContextSetThreadLocalDevicePlacementPolicy(
 TF_CAPI_EXPORT extern TFE_ContextDevicePlacementPolicy
 TFE_ContextGetDevicePlacementPolicy(TFE_Context* ctx);
 
-/* Distributed execution is not supported: TF_UNIMPLEMENTED. */
+/* Distributed execution: a deliberate tfe stub, TF_UNIMPLEMENTED. */
 TF_CAPI_EXPORT extern void TFE_ContextSetServerDef(TFE_Context* ctx,
                                                    int keep_alive_secs,
                                                    const void* proto,
@@ -412,8 +412,11 @@ TF_CAPI_EXPORT extern void TFE_Execute(TFE_Op* op, TFE_TensorHandle** retvals,
                                        int* num_retvals, TF_Status* status);
 
 /* ------------------------------------------------------------------------
- * Functions (graphs run as one op). tfe has no graph runtime yet: adding a
- * function gives TF_UNIMPLEMENTED and TFE_ContextHasFunction answers 0. */
+ * Functions (graphs run as one op). Adding registers a copy in the
+ * context's library (the caller keeps the bytes or the TF_Function); the
+ * function can then be run by name with TFE_NewOp/TFE_Execute. Adds are
+ * counted: a function added n times goes away at the n-th remove; removing
+ * an unknown name is an error. TFE_ContextHasFunction answers 1 or 0. */
 
 TF_CAPI_EXPORT extern void TFE_ContextAddFunctionDef(
     TFE_Context* ctx, const char* serialized_function_def, size_t size,

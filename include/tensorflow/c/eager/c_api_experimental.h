@@ -23,13 +23,14 @@
  * What tfe implements here: op reuse and attribute snapshots, device memory
  * access for host tensors, synchronous and asynchronous executors (see
  * TFE_NewExecutor and docs/ASYNC.md), cancellation managers, logical CPU
- * devices, soft and logged placement, and the tensor-handle queries.
+ * devices, soft and logged placement, the tensor-handle queries,
  * custom devices (TFE_RegisterCustomDevice; docs/CUSTOM_DEVICES.md),
- * monitoring metrics (TFE_Monitoring*; docs/MONITORING.md).
- * Everything else (distributed execution, functions) is
- * declared so that
- * programs link, and reports TF_UNIMPLEMENTED naming the function; functions
- * without a TF_Status return NULL/0/false instead and log a warning. */
+ * monitoring metrics (TFE_Monitoring*; docs/MONITORING.md) and context
+ * functions (TFE_ContextGetFunction/GetFunctionDef).
+ * Deliberate stubs (distributed execution, the coordination service, graph
+ * collection, TFE_ContextGetGraphDebugInfo) are declared so that programs
+ * link and report TF_UNIMPLEMENTED naming the function; those without a
+ * TF_Status do nothing and log a warning once. */
 #ifndef TENSORFLOW_C_EAGER_C_API_EXPERIMENTAL_H_
 #define TENSORFLOW_C_EAGER_C_API_EXPERIMENTAL_H_
 
@@ -58,8 +59,8 @@ TF_CAPI_EXPORT extern void TFE_OpReset(TFE_Op* op_to_reset,
                                        const char* raw_device_name,
                                        TF_Status* status);
 
-/* Graph collection belongs to the graph runtime tfe does not have: these two
- * do nothing (and log). */
+/* Collecting the graphs that eager functions run: a deliberate tfe stub;
+ * these two do nothing (and log a warning once). */
 TF_CAPI_EXPORT extern void TFE_ContextEnableGraphCollection(TFE_Context* ctx);
 TF_CAPI_EXPORT extern void TFE_ContextDisableGraphCollection(TFE_Context* ctx);
 
@@ -463,7 +464,7 @@ TF_CAPI_EXPORT extern TFE_Executor* TFE_ContextGetExecutorForThread(
     TFE_Context*);
 
 /* ------------------------------------------------------------------------
- * Distributed execution: not supported, TF_UNIMPLEMENTED. */
+ * Distributed execution: a deliberate tfe stub, TF_UNIMPLEMENTED. */
 
 TF_CAPI_EXPORT extern void TFE_ContextUpdateServerDef(TFE_Context* ctx,
                                                       int keep_alive_secs,
@@ -635,7 +636,11 @@ TF_CAPI_EXPORT extern TFE_TensorHandle* TFE_NewCustomDeviceTensorHandle(
     TFE_CustomDeviceTensorHandle methods, TF_Status* status);
 
 /* ------------------------------------------------------------------------
- * Functions and graph debug info: TF_UNIMPLEMENTED (NULL result). */
+ * Functions registered in the context. TFE_ContextGetFunctionDef replaces
+ * buf's contents with the serialized FunctionDef; TFE_ContextGetFunction
+ * returns a new TF_Function the caller owns (TF_DeleteFunction); an
+ * unknown name gives TF_NOT_FOUND. TFE_ContextGetGraphDebugInfo is a
+ * deliberate stub (TF_UNIMPLEMENTED, buf untouched). */
 
 TF_CAPI_EXPORT extern void TFE_ContextGetFunctionDef(TFE_Context* ctx,
                                                      const char* function_name,
@@ -733,7 +738,7 @@ TF_CAPI_EXPORT extern void TFE_SetLogicalCpuDevices(TFE_Context* ctx,
                                                     TF_Status* status);
 
 /* ------------------------------------------------------------------------
- * Coordination service: not supported, TF_UNIMPLEMENTED. */
+ * Coordination service: a deliberate tfe stub, TF_UNIMPLEMENTED. */
 
 TF_CAPI_EXPORT extern void TFE_InsertConfigKeyValue(TFE_Context* ctx,
                                                     const char* key,

@@ -7,10 +7,11 @@
  * records the optimizer and its configuration (`python -m tfe_py doctor`
  * lists them).
  *
- * tfe executes eagerly and builds no graphs, so recorded optimizers are
- * never run, and the helpers below, which work on the graph being
- * optimized, report TF_FAILED_PRECONDITION ("tfe executes no graphs")
- * or return NULL. */
+ * A recorded optimizer runs on a session's graph before it executes: the
+ * graph goes to optimize_func as a serialized GraphDef and the GraphDef it
+ * returns is imported and run instead. The helpers below describe the
+ * TF_GrapplerItem optimize_func was given; the item belongs to the runtime
+ * and is valid only during that call. */
 #ifndef TENSORFLOW_C_EXPERIMENTAL_GRAPPLER_GRAPPLER_H_
 #define TENSORFLOW_C_EXPERIMENTAL_GRAPPLER_GRAPPLER_H_
 
@@ -113,7 +114,8 @@ typedef struct TP_OptimizerRegistrationParams {
  * does not define it). */
 void TF_InitGraph(TP_OptimizerRegistrationParams* params, TF_Status* status);
 
-/* ---- helpers for optimize_func (FAILED_PRECONDITION in tfe) ---- */
+/* ---- helpers for optimize_func (errors: TF_INVALID_ARGUMENT for NULL
+ * or too-small arguments) ---- */
 
 /* Count and total byte size of the names of the nodes that must be
  * preserved / of the fetch nodes. */
@@ -121,7 +123,9 @@ TF_CAPI_EXPORT extern void TF_GetNodesToPreserveListSize(
     const TF_GrapplerItem* item, int* num_values, size_t* storage_size,
     TF_Status* status);
 
-/* Those names: values[k] points into storage, lengths[k] is its length. */
+/* Those names, copied without NUL terminators into the caller's
+ * `storage`: values[k] points into it, lengths[k] is its length. The
+ * caller owns values, lengths and storage. */
 TF_CAPI_EXPORT extern void TF_GetNodesToPreserveList(
     const TF_GrapplerItem* item, char** values, size_t* lengths, int num_values,
     void* storage, size_t storage_size, TF_Status* status);
@@ -140,7 +144,12 @@ TF_CAPI_EXPORT extern void TF_GetFetchNodesList(const TF_GrapplerItem* item,
 /* Static shape and dtype information about a graph's tensors. */
 typedef struct TF_GraphProperties TF_GraphProperties;
 
-/* Returns NULL in tfe (there is never an item to describe). */
+/* Properties of `item`'s graph, owned by the caller
+ * (TF_DeleteGraphProperties); NULL for a NULL item. It must not outlive
+ * the item. TF_InferStatically records which constant values to include;
+ * the list functions fill the caller's TF_Buffers (each must exist; its
+ * old contents are released) with serialized TensorProperties of the
+ * named node's inputs or outputs. */
 TF_CAPI_EXPORT extern TF_GraphProperties* TF_NewGraphProperties(
     const TF_GrapplerItem* item);
 
@@ -172,7 +181,11 @@ TF_CAPI_EXPORT extern void TF_GetOutputPropertiesList(
 /* Functions of a graph, by name. */
 typedef struct TF_FunctionLibraryDefinition TF_FunctionLibraryDefinition;
 
-/* NULL with FAILED_PRECONDITION in tfe. */
+/* The function library of a serialized GraphDef (the caller keeps the
+ * bytes), owned by the caller (TF_DeleteFunctionLibraryDefinition); NULL
+ * with TF_INVALID_ARGUMENT for a malformed GraphDef. TF_LookUpOpDef writes
+ * the serialized OpDef of an op or function `name` into the caller's
+ * buffer (TF_NOT_FOUND when unknown). */
 TF_CAPI_EXPORT extern TF_FunctionLibraryDefinition*
 TF_NewFunctionLibraryDefinition(const TF_Buffer* graph_buf,
                                 TF_Status* status);
