@@ -90,7 +90,10 @@ typedef struct tfe_kernel_reg {
   int priority; /* higher wins among matching kernels */
   const char* label;
   /* Optional: build per-instance state for one (op, attrs) combination; it
-   * is cached with the kernel and released with destroy. */
+   * is cached with the kernel and released with destroy. Seeded stateful
+   * ops (seed/seed2 attrs) get one state per graph node instead when run in
+   * a plan (graph/plan.c), as TF's kernel instances; eager calls share the
+   * cached one. */
   void* (*create)(const tfe_op_def* def, const tfe_attrs* attrs,
                   void* user_data, TF_Status* status);
   void (*compute)(tfe_kernel_context* k);
