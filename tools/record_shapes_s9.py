@@ -252,6 +252,7 @@ def cases() -> list[Case]:
         )
     out += more_cases()
     out += third_cases()
+    out += fourth_cases()
     return out
 
 
@@ -410,6 +411,57 @@ def third_cases() -> list[Case]:
             ("max_bias", f, []),
         ]
         out.append(c(f"qbiasadd_{x}_{bias}", "QuantizedBiasAdd", q, out_type=tf.qint32))
+    return out
+
+
+def fourth_cases() -> list[Case]:
+    """Fourth batch: fractional pooling, projective transforms and the
+    quantized pooling and reshape."""
+    out: list[Case] = []
+    f = "float32"
+    for x, r in (
+        ([1, 10, 9, 3], [1.0, 1.5, 2.0, 1.0]),
+        ([None, 7, None, 2], [1.0, 1.44, 1.73, 1.0]),
+        (U, [1.0, 2.0, 2.0, 1.0]),
+        ([1, 10, 9], [1.0, 1.5, 2.0, 1.0]),
+        ([1, 10, 9, 3], [1.0, 2.0, 1.0]),
+        ([1, 10, 9, 3], [1.0, 0.5, 2.0, 1.0]),
+    ):
+        for op in ("FractionalMaxPool", "FractionalAvgPool"):
+            out.append(c(f"{op}_{x}_{r}", op, [("value", f, x)], pooling_ratio=r))
+    for im, tr, osh in (
+        ([2, 5, 6, 3], [2, 8], [2]),
+        ([None, 5, 6, None], [1, 8], [2]),
+        (U, U, U),
+        ([5, 6, 3], [2, 8], [2]),
+        ([2, 5, 6, 3], [2, 7], [2]),
+        ([2, 5, 6, 3], [2, 8], [3]),
+    ):
+        ins = [("images", f, im), ("transforms", f, tr), ("output_shape", "int32", osh)]
+        out.append(
+            c(f"ipt2_{im}_{tr}_{osh}", "ImageProjectiveTransformV2", ins, interpolation="BILINEAR")
+        )
+        out.append(
+            c(
+                f"ipt3_{im}_{tr}_{osh}",
+                "ImageProjectiveTransformV3",
+                [*ins, ("fill_value", f, [])],
+                interpolation="BILINEAR",
+            )
+        )
+    for x, mn in (([1, 4, 4, 2], []), (U, []), ([4, 4, 2], []), ([1, 4, 4, 2], [1])):
+        q = [("input", "quint8", x), ("min_input", f, mn), ("max_input", f, [])]
+        kw = {"ksize": [1, 2, 2, 1], "strides": [1, 2, 2, 1], "padding": "VALID"}
+        out.append(c(f"qavgpool_{x}_{mn}", "QuantizedAvgPool", q, **kw))
+        out.append(c(f"qmaxpool_{x}_{mn}", "QuantizedMaxPool", q, **kw))
+    for x, sh, mn in (([2, 3], [2], []), (U, U, []), ([2, 3], [2, 1], []), ([2, 3], [2], [1])):
+        q = [
+            ("tensor", "quint8", x),
+            ("shape", "int32", sh),
+            ("input_min", f, mn),
+            ("input_max", f, []),
+        ]
+        out.append(c(f"qreshape_{x}_{sh}_{mn}", "QuantizedReshape", q))
     return out
 
 

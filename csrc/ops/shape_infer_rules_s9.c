@@ -4,9 +4,14 @@
  * SparseMatMul, SparseSlice, the LSTM/GRU block cells, CholeskyGrad and
  * the QuantizeV2/Dequantize/Requantize helpers, NonMaxSuppression/V2,
  * SampleDistortedBoundingBox, CTCGreedyDecoder and the quantized
- * MatMul/Add/Mul/BiasAdd. Each follows TF 2.21's shape function
+ * MatMul/Add/Mul/BiasAdd/AvgPool/MaxPool/Reshape, fractional pooling and
+ * ImageProjectiveTransformV2/V3. Each follows TF 2.21's shape function
  * (same checks in the same order, same messages); the expected shapes and
  * errors are recorded from TF in tests/data/shapes_s9_tf221.json. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
 #include "ops/shape_infer_internal.h"
 
 /* Runs the hand-written rule of another op whose shape function TF shares
@@ -401,6 +406,68 @@ static int rule_quantized_add(si_ctx* c) { return quant_like(c, "Add", 2, 5); }
 static int rule_quantized_mul(si_ctx* c) { return quant_like(c, "Mul", 2, 1); }
 static int rule_quantized_bias_add(si_ctx* c) { return quant_like(c, "BiasAdd", 2, 5); }
 
+/* A float as TF's StrCat prints it: the shortest of 6 or 9 significant
+ * digits that reads back as the same float. */
+static void float_text(float f, char* buf, size_t cap) {
+  snprintf(buf, cap, "%.6g", (double)f);
+  if (strtof(buf, NULL) != f) snprintf(buf, cap, "%.9g", (double)f);
+}
+
+/* FractionalMaxPool / FractionalAvgPool(value [N, H, W, C]): output dims
+ * floor(dim / pooling_ratio) (in float, as TF), row and column pooling
+ * sequences [H'] and [W']. */
+static int rule_fractional_pool(si_ctx* c) {
+  si_sh in, o;
+  const tfe_attr_value* r = si_attr(c, "pooling_ratio");
+  char buf[32];
+  si_in(c, 0, &in);
+  if (!si_with_rank(c, &in, 4, &in)) return 0;
+  if (r == NULL || !r->is_list || r->list_size != 4 || r->list.f == NULL)
+    return si_err(c, "pooling_ratio field must specify 4 dimensions");
+  for (int i = 0; i < 4; i++) {
+    if (r->list.f[i] < 1.0f) {
+      float_text(r->list.f[i], buf, sizeof buf);
+      return si_err(c, "pooling_ratio cannot be smaller than 1, got: %s", buf);
+    }
+  }
+  o.rank = 4;
+  for (int i = 0; i < 4; i++) {
+    float q;
+    o.d[i] = SI_UNKNOWN;
+    if (in.rank < 0 || in.d[i] < 0) continue;
+    q = floorf((float)in.d[i] / r->list.f[i]);
+    /* A NaN ratio or a result beyond int64 leaves the dim unknown. */
+    if (q >= 0.0f && q < 9.2e18f) o.d[i] = (int64_t)q;
+  }
+  return si_set(c, 0, &o) && si_set_vector(c, 1, o.d[1]) && si_set_vector(c, 2, o.d[2]);
+}
+
+/* ImageProjectiveTransformV2/V3(images [N, H, W, C], transforms,
+ * output_shape [2], ...) -> [N, out_h, out_w, C], the sizes from a
+ * constant output_shape. */
+static int rule_image_projective_transform(si_ctx* c) {
+  si_sh in, sz, o;
+  int64_t d, v[2];
+  si_in(c, 0, &in);
+  if (!si_with_rank(c, &in, 4, &in)) return 0;
+  si_in(c, 2, &sz);
+  if (!si_with_rank(c, &sz, 1, &sz)) return 0;
+  if (!si_with_value(c, sz.d[0], 2, &d)) return 0;
+  o.rank = 4;
+  o.d[0] = in.rank >= 0 ? in.d[0] : SI_UNKNOWN;
+  o.d[1] = o.d[2] = SI_UNKNOWN;
+  o.d[3] = in.rank >= 0 ? in.d[3] : SI_UNKNOWN;
+  if (si_value_ints(c, 2, v, 2) == 2) {
+    o.d[1] = v[0] >= 0 ? v[0] : SI_UNKNOWN;
+    o.d[2] = v[1] >= 0 ? v[1] : SI_UNKNOWN;
+  }
+  return si_set(c, 0, &o);
+}
+
+static int rule_quantized_avg_pool(si_ctx* c) { return quant_like(c, "AvgPool", 1, 2); }
+static int rule_quantized_max_pool(si_ctx* c) { return quant_like(c, "MaxPool", 1, 2); }
+static int rule_quantized_reshape(si_ctx* c) { return quant_like(c, "Reshape", 2, 3); }
+
 const si_rule si_rules_s9[] = {
     {"Eig", rule_eig},
     {"MatrixSolveLs", rule_matrix_solve_ls},
@@ -436,5 +503,12 @@ const si_rule si_rules_s9[] = {
     {"QuantizedAdd", rule_quantized_add},
     {"QuantizedMul", rule_quantized_mul},
     {"QuantizedBiasAdd", rule_quantized_bias_add},
+    {"FractionalMaxPool", rule_fractional_pool},
+    {"FractionalAvgPool", rule_fractional_pool},
+    {"ImageProjectiveTransformV2", rule_image_projective_transform},
+    {"ImageProjectiveTransformV3", rule_image_projective_transform},
+    {"QuantizedAvgPool", rule_quantized_avg_pool},
+    {"QuantizedMaxPool", rule_quantized_max_pool},
+    {"QuantizedReshape", rule_quantized_reshape},
     {NULL, NULL},
 };
