@@ -1416,6 +1416,10 @@ def while_loop(
     body: Callable[..., Any],
     loop_vars: Sequence[Any],
     shape_invariants: Sequence[Any] | None = None,
+    parallel_iterations: int = 10,
+    back_prop: bool = True,
+    swap_memory: bool = False,
+    maximum_iterations: Any = None,
     name: str | None = None,
 ) -> Any:
     """``tf.while_loop``: ``while cond(*vars): vars = body(*vars)``.
@@ -1431,9 +1435,38 @@ def while_loop(
     TensorSpec) relaxes it; a body result whose shape leaves that is a
     ValueError, as in TF. Returns the final values in the structure of
     ``loop_vars``.
+
+    ``maximum_iterations`` stops the loop after that many iterations, as
+    TF does it: a counter runs beside the loop variables and the condition
+    becomes ``counter < maximum_iterations and cond(...)``.
+    ``parallel_iterations`` (a positive int) becomes the ``While`` op's attr;
+    tfe runs iterations one after another, so draws of a seeded random op
+    come in iteration order (TF's order with ``parallel_iterations=1``).
+    ``back_prop`` and ``swap_memory`` are accepted and ignored, as in TF 2.
     """
+    del back_prop, swap_memory
     if not isinstance(loop_vars, (list, tuple)):
         raise TypeError(f"loop_vars must be a list or tuple, got {type(loop_vars).__name__}")
+    if not isinstance(parallel_iterations, int) or parallel_iterations <= 0:
+        raise TypeError("'parallel_iterations' must be a positive integer.")
+    if maximum_iterations is not None:
+        from tfe_py import math as _math
+
+        user_cond, user_body, limit = cond, body, maximum_iterations
+
+        def cond(i: Any, *vs: Any) -> Any:
+            return _math.logical_and(_math.less(i, limit), user_cond(*vs))
+
+        def body(i: Any, *vs: Any) -> Any:
+            out = user_body(*vs)
+            out = list(out) if isinstance(out, (list, tuple)) else [out]
+            return [_math.add(i, 1), *out]
+
+        start = constant(0, dtype=dtypes.int32)
+        invariants = None if shape_invariants is None else [(), *shape_invariants]
+        res = while_loop(cond, body, [start, *loop_vars], invariants, parallel_iterations,
+                         name=name)
+        return _same_sequence(loop_vars, list(res)[1:])
     if _state.graph is None:
         values = list(loop_vars)
         while bool(cond(*values)):
@@ -1497,6 +1530,7 @@ def while_loop(
     op = _opgen.wrapper("While" if stateful else "StatelessWhile")
     all_shapes = shapes + [_dims(v.shape) for v in union]
     outs = op(
-        [*init, *union], cond=c_cf, body=b_cf, output_shapes=_shapes_attr(all_shapes), name=name
+        [*init, *union], cond=c_cf, body=b_cf, output_shapes=_shapes_attr(all_shapes),
+        parallel_iterations=parallel_iterations, name=name
     )
     return _same_sequence(loop_vars, _rebuild(spec, list(outs)[: len(init)]))
