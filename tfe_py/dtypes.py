@@ -160,9 +160,20 @@ def from_numpy_dtype(np_dtype: npt.DTypeLike) -> int:
     try:
         return _FROM_NUMPY[dt]
     except KeyError:
-        if dt.kind == "V" and dt.name in _ML_DTYPES_NAMES:  # an ml_dtypes type
+        # an ml_dtypes type: most report kind 'V', float8_e5m2 reports 'f'
+        if dt.kind in ("V", "f") and dt.name in _ML_DTYPES_NAMES:
             return _BY_NAME[dt.name]
         raise TypeError(f"numpy dtype {dt} has no TF_DataType equivalent") from None
+
+
+def array_typestr(dt: np.dtype) -> str:
+    """The ``__array_interface__`` typestr for tensor memory of numpy dtype
+    ``dt``: ml_dtypes types as raw bytes ("|V<n>", viewed as the real type
+    afterwards), since numpy cannot read some of their own strings back
+    (float8_e5m2's is "<f1")."""
+    if dt.name in _ML_DTYPES_NAMES:
+        return f"|V{dt.itemsize}"
+    return dt.str
 
 
 def native_array(arr: np.ndarray) -> np.ndarray:

@@ -445,7 +445,7 @@ class _ResolvedTensor:
         self.__array_interface__ = {
             "version": 3,
             "shape": shape,
-            "typestr": np_dtype.str,
+            "typestr": dtypes.array_typestr(np_dtype),
             "data": (self.address, True),  # read-only: tensors are immutable
         }
 

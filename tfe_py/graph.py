@@ -129,7 +129,7 @@ class _OwnedTensor:
         self.__array_interface__ = {
             "version": 3,
             "shape": shape,
-            "typestr": np_dtype.str,
+            "typestr": dtypes.array_typestr(np_dtype),
             "data": (int(ffi.cast("uintptr_t", lib.TF_TensorData(tensor))), False),
         }
 

@@ -252,7 +252,7 @@ class _BufferView:
         self.__array_interface__ = {
             "version": 3,
             "shape": shape,
-            "typestr": dtype.str,
+            "typestr": dtypes.array_typestr(dtype),
             "data": (_address(data), True),  # read-only
         }
 
@@ -355,7 +355,9 @@ class RawTensor:
             empty = np.empty(shape, dtype=np_dtype)
             empty.flags.writeable = False
             return empty
-        return np.asarray(_BufferView(ptr, shape, np_dtype))
+        arr = np.asarray(_BufferView(ptr, shape, np_dtype))
+        # ml_dtypes types come through the array interface as raw bytes
+        return arr if arr.dtype == np_dtype else arr.view(np_dtype)
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
         arr = self.numpy()
