@@ -627,6 +627,27 @@ typedef struct bwd {
 } bwd;
 
 static pthread_mutex_t g_mu = PTHREAD_MUTEX_INITIALIZER;
+
+/* Publishes `item`, built outside the lock, in the keyed cache list `head`
+ * (of type T, linked by ->next, named by ->key) unless another thread
+ * published `key` first: then `item` goes to free_fn and becomes the one
+ * published earlier. */
+#define GF_PUBLISH(T, head, item, key, free_fn)               \
+  do {                                                        \
+    T* o_;                                                    \
+    pthread_mutex_lock(&g_mu);                                \
+    for (o_ = (head); o_ != NULL; o_ = o_->next) {            \
+      if (strcmp(o_->key, (key)) == 0) break;                 \
+    }                                                         \
+    if (o_ != NULL) {                                         \
+      free_fn(item);                                          \
+      (item) = o_;                                            \
+    } else {                                                  \
+      (item)->next = (head);                                  \
+      (head) = (item);                                        \
+    }                                                         \
+    pthread_mutex_unlock(&g_mu);                              \
+  } while (0)
 static bwd* g_cache;
 
 static uint64_t fnv(uint64_t h, const void* p, size_t n) {
@@ -768,21 +789,7 @@ done:
     bwd_free(b);
     return NULL;
   }
-  pthread_mutex_lock(&g_mu);
-  {
-    bwd* o;
-    for (o = g_cache; o != NULL; o = o->next) {
-      if (strcmp(o->key, key) == 0) break;
-    }
-    if (o != NULL) {
-      bwd_free(b); /* another thread built it first */
-      b = o;
-    } else {
-      b->next = g_cache;
-      g_cache = b;
-    }
-  }
-  pthread_mutex_unlock(&g_mu);
+  GF_PUBLISH(bwd, g_cache, b, key, bwd_free);
   return b;
 }
 
@@ -1193,21 +1200,7 @@ static const split* split_of(tfe_flib* lib, const char* fname, TF_Status* s) {
   if (p != NULL) return p;
   p = split_build(lib, fname, key, h, s);
   if (p == NULL) return NULL;
-  pthread_mutex_lock(&g_mu);
-  {
-    split* o;
-    for (o = g_splits; o != NULL; o = o->next) {
-      if (strcmp(o->key, key) == 0) break;
-    }
-    if (o != NULL) {
-      split_free(p);
-      p = o;
-    } else {
-      p->next = g_splits;
-      g_splits = p;
-    }
-  }
-  pthread_mutex_unlock(&g_mu);
+  GF_PUBLISH(split, g_splits, p, key, split_free);
   return p;
 }
 
@@ -2099,21 +2092,7 @@ static const wplan* while_plan_of(tfe_flib* lib, const char* cond, const char* b
     if (!wplan_build(w, lib, cond, body, stem, s)) goto fail;
   }
   tfe_fn_inst_free(inst);
-  pthread_mutex_lock(&g_mu);
-  {
-    wplan* o;
-    for (o = g_wcache; o != NULL; o = o->next) {
-      if (strcmp(o->key, key) == 0) break;
-    }
-    if (o != NULL) {
-      wplan_free(w);
-      w = o;
-    } else {
-      w->next = g_wcache;
-      g_wcache = w;
-    }
-  }
-  pthread_mutex_unlock(&g_mu);
+  GF_PUBLISH(wplan, g_wcache, w, key, wplan_free);
   return w;
 oom:
   tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "gradient: out of memory");
@@ -3072,21 +3051,7 @@ static const cfwd* cfwd_of(tfe_flib* lib, const split* const* ps, int nb, TF_Sta
     c->bwd[b] = cfwd_bwd_fn(c, lib, b, c->bwd_names[b], s);
     if (c->bwd[b] == NULL) goto fail;
   }
-  pthread_mutex_lock(&g_mu);
-  {
-    cfwd* o;
-    for (o = g_cfwd; o != NULL; o = o->next) {
-      if (strcmp(o->key, key) == 0) break;
-    }
-    if (o != NULL) {
-      cfwd_free(c);
-      c = o;
-    } else {
-      c->next = g_cfwd;
-      g_cfwd = c;
-    }
-  }
-  pthread_mutex_unlock(&g_mu);
+  GF_PUBLISH(cfwd, g_cfwd, c, key, cfwd_free);
   return c;
 oom:
   tfe_status_setf(s, TF_RESOURCE_EXHAUSTED, "gradient: out of memory");

@@ -70,21 +70,11 @@ static void heap_sift_down(nms_heap* h, int64_t i) {
 }
 
 static nms_cand heap_pop(nms_heap* h) {
-  nms_cand top = h->v[0], last = h->v[--h->n];
-  int64_t i = 0;
-  for (;;) {
-    int64_t l = 2 * i + 1, r = l + 1, best = i;
-    const nms_cand* bc = &last;
-    if (l < h->n && cand_before(&h->v[l], bc)) {
-      best = l;
-      bc = &h->v[l];
-    }
-    if (r < h->n && cand_before(&h->v[r], bc)) best = r;
-    if (best == i) break;
-    h->v[i] = h->v[best];
-    i = best;
+  nms_cand top = h->v[0];
+  if (--h->n > 0) {
+    h->v[0] = h->v[h->n];
+    heap_sift_down(h, 0);
   }
-  if (h->n > 0) h->v[i] = last;
   return top;
 }
 

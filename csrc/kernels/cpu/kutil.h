@@ -298,6 +298,16 @@ int tfe_kutil_register(const char* op, void (*compute)(tfe_kernel_context*),
                        const char* attr1, const TF_DataType* types1, int n1,
                        const char* attr2, const TF_DataType* types2, int n2);
 
+/* The same with a per-instance `create` (tfe_kernel_reg.create: runs when
+ * the kernel is made for an (op, attrs) pair; a failure there fails the
+ * op, as a failing TF kernel constructor does). */
+typedef void* (*tfe_kutil_create_fn)(const tfe_op_def* def, const tfe_attrs* attrs,
+                                     void* user_data, TF_Status* status);
+int tfe_kutil_register_created(const char* op, tfe_kutil_create_fn create,
+                               void (*compute)(tfe_kernel_context*), const char* attr1,
+                               const TF_DataType* types1, int n1, const char* attr2,
+                               const TF_DataType* types2, int n2);
+
 #define KUTIL_COUNT(arr) ((int)(sizeof(arr) / sizeof((arr)[0])))
 
 /* ---- multi-ISA code generation ----

@@ -113,27 +113,6 @@ static void k_never(tfe_kernel_context* k) {
   KUTIL_FAIL(k, TF_INTERNAL, "%s: no kernel can be made", k->op_def->name);
 }
 
-static void register_failing_create(const char* op, void* (*create)(const tfe_op_def*,
-                                                                    const tfe_attrs*, void*,
-                                                                    TF_Status*),
-                                    const char* attr, const TF_DataType* types, int n) {
-  tfe_kernel_reg r;
-  TF_Status* s = TF_NewStatus();
-  memset(&r, 0, sizeof r);
-  r.op_name = op;
-  r.device_type = "CPU";
-  if (attr != NULL) {
-    r.constraints[0].attr = attr;
-    r.constraints[0].types = types;
-    r.constraints[0].num_types = n;
-    r.num_constraints = 1;
-  }
-  r.create = create;
-  r.compute = k_never;
-  tfe_kernel_register(&r, s);
-  TF_DeleteStatus(s);
-}
-
 /* ------------------------------------------------------------ BiasAddV1 */
 
 static void k_bias_add_v1(tfe_kernel_context* k) {
@@ -1216,8 +1195,10 @@ void tfe_register_cpu_misc18_kernels(void) {
   static const TF_DataType bias[] = {KUTIL_NUMBER_TYPES};
   static const TF_DataType all[] = {KUTIL_POD_TYPES, TF_STRING};
   static const TF_DataType idx[] = {TF_INT32, TF_INT64};
-  register_failing_create("TopK", top_k_create, "T", real, KUTIL_COUNT(real));
-  register_failing_create("TileGrad", tile_grad_create, NULL, NULL, 0);
+  tfe_kutil_register_created("TopK", top_k_create, k_never, "T", real, KUTIL_COUNT(real),
+                             NULL, NULL, 0);
+  tfe_kutil_register_created("TileGrad", tile_grad_create, k_never, NULL, NULL, 0, NULL, NULL,
+                             0);
   tfe_kutil_register("BiasAddV1", k_bias_add_v1, "T", bias, KUTIL_COUNT(bias),
                      NULL, NULL, 0);
   tfe_kutil_register("InplaceUpdate", k_inplace_update, "T", all,

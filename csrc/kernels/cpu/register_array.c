@@ -6,12 +6,20 @@
 int tfe_kutil_register(const char* op, void (*compute)(tfe_kernel_context*),
                        const char* attr1, const TF_DataType* types1, int n1,
                        const char* attr2, const TF_DataType* types2, int n2) {
+  return tfe_kutil_register_created(op, NULL, compute, attr1, types1, n1, attr2, types2, n2);
+}
+
+int tfe_kutil_register_created(const char* op, tfe_kutil_create_fn create,
+                               void (*compute)(tfe_kernel_context*), const char* attr1,
+                               const TF_DataType* types1, int n1, const char* attr2,
+                               const TF_DataType* types2, int n2) {
   tfe_kernel_reg reg;
   TF_Status* s;
   int ok;
   memset(&reg, 0, sizeof reg);
   reg.op_name = op;
   reg.device_type = "CPU";
+  reg.create = create;
   reg.compute = compute;
   if (attr1 != NULL) {
     reg.constraints[reg.num_constraints].attr = attr1;
